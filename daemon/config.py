@@ -1,0 +1,150 @@
+"""Configuration: where state lives, and config.toml loaded and validated once.
+
+Every option, its type and its default is declared in ``SCHEMA``; config/recalld.example.toml
+documents the same list. An unknown key or a wrong type is an error naming the key.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from recalld.ingest.errors import RecalldError
+from recalld.ingest.files import DEFAULT_EXCLUDE, IndexOptions
+
+# section -> option -> (type, default)
+SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
+    "store": {
+        "url": (str, ""),
+        "api_key": (str, ""),
+        "collection": (str, "recalld"),
+    },
+    "embedding": {
+        "model": (str, "default"),
+        "device": (str, "cpu"),
+        "batch_size": (int, 64),
+        "max_chars": (int, 1500),
+    },
+    "index": {
+        "max_file_bytes": (int, 1 << 20),
+        "exclude": (list, list(DEFAULT_EXCLUDE)),
+        "honour_gitattributes": (bool, True),
+    },
+    "log": {
+        "level": (str, "info"),
+        "format": (str, "auto"),
+    },
+}
+LOG_LEVELS = ("debug", "info", "warning", "error")
+LOG_FORMATS = ("auto", "json", "console")
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    home: Path  # state directory
+    config_path: Path
+    values: dict[str, dict[str, Any]]
+
+    def get(self, section: str, key: str) -> Any:
+        return self.values[section][key]
+
+    @property
+    def store_url(self) -> str | None:
+        return self.get("store", "url") or None
+
+    @property
+    def store_api_key(self) -> str | None:
+        return os.environ.get("RECALLD_QDRANT_API_KEY") or self.get("store", "api_key") or None
+
+    @property
+    def store_path(self) -> Path:
+        return self.home / "qdrant"
+
+    @property
+    def state_db(self) -> Path:
+        return self.home / "state.db"
+
+    @property
+    def embedding_cache(self) -> Path:
+        return self.home / "embeddings.db"
+
+    def index_options(self) -> IndexOptions:
+        return IndexOptions(
+            max_file_bytes=self.get("index", "max_file_bytes"),
+            exclude=tuple(self.get("index", "exclude")),
+            honour_gitattributes=self.get("index", "honour_gitattributes"),
+            max_embed_chars=self.get("embedding", "max_chars"),
+        )
+
+
+def state_home() -> Path:
+    if os.environ.get("RECALLD_HOME"):
+        return Path(os.environ["RECALLD_HOME"]).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "recalld"
+
+
+def config_file() -> Path:
+    if os.environ.get("RECALLD_CONFIG"):
+        return Path(os.environ["RECALLD_CONFIG"]).expanduser()
+    if os.environ.get("RECALLD_HOME"):
+        return Path(os.environ["RECALLD_HOME"]).expanduser() / "config.toml"
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "recalld" / "config.toml"
+
+
+def load_config() -> Config:
+    path = config_file()
+    raw: dict[str, Any] = {}
+    if path.is_file():
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise RecalldError(f"{path}: not valid TOML: {exc}") from exc
+        except OSError as exc:
+            raise RecalldError(f"{path}: cannot read: {exc.strerror}") from exc
+    return Config(home=state_home(), config_path=path, values=validate(raw, source=str(path)))
+
+
+def validate(raw: dict[str, Any], *, source: str = "config") -> dict[str, dict[str, Any]]:
+    values: dict[str, dict[str, Any]] = {}
+    for section, options in raw.items():
+        if section not in SCHEMA:
+            raise RecalldError(f"{source}: unknown section [{section}] (known: {', '.join(SCHEMA)})")
+        if not isinstance(options, dict):
+            raise RecalldError(f"{source}: [{section}] must be a table")
+        for key in options:
+            if key not in SCHEMA[section]:
+                raise RecalldError(f"{source}: unknown option {section}.{key}")
+    for section, options in SCHEMA.items():
+        given = raw.get(section, {})
+        values[section] = {}
+        for key, (kind, default) in options.items():
+            value = given.get(key, default)
+            if not _is_type(value, kind):
+                raise RecalldError(f"{source}: {section}.{key} must be of type {kind.__name__}, got {value!r}")
+            values[section][key] = value
+    _check_ranges(values, source)
+    return values
+
+
+def _is_type(value: Any, kind: type) -> bool:
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind is list:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return isinstance(value, kind)
+
+
+def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
+    positive = [("embedding", "batch_size"), ("embedding", "max_chars"), ("index", "max_file_bytes")]
+    for section, key in positive:
+        if values[section][key] <= 0:
+            raise RecalldError(f"{source}: {section}.{key} must be greater than 0")
+    if values["log"]["level"] not in LOG_LEVELS:
+        raise RecalldError(f"{source}: log.level must be one of {', '.join(LOG_LEVELS)}")
+    if values["log"]["format"] not in LOG_FORMATS:
+        raise RecalldError(f"{source}: log.format must be one of {', '.join(LOG_FORMATS)}")

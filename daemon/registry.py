@@ -1,0 +1,67 @@
+"""The registered repositories, kept in the state directory's SQLite database."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from recalld.ingest.errors import RecalldError
+
+
+@dataclass(frozen=True, slots=True)
+class RepoEntry:
+    name: str
+    path: str
+    branch: str
+    added_at: int
+
+
+class RepoRegistry:
+    def __init__(self, db_path: Path) -> None:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(db_path), timeout=30)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS repos (name TEXT PRIMARY KEY, path TEXT NOT NULL,"
+            " branch TEXT NOT NULL, added_at INTEGER NOT NULL)"
+        )
+        self._db.commit()
+
+    def add(self, name: str, path: str, branch: str) -> RepoEntry:
+        existing = self.find(name)
+        if existing is not None:
+            if (existing.path, existing.branch) == (path, branch):
+                return existing
+            raise RecalldError(
+                f"a repo named {name!r} is already registered ({existing.path} @ {existing.branch});"
+                " choose another --name or remove it first"
+            )
+        entry = RepoEntry(name, path, branch, int(time.time()))
+        self._db.execute("INSERT INTO repos VALUES (?, ?, ?, ?)", (entry.name, entry.path, entry.branch, entry.added_at))
+        self._db.commit()
+        return entry
+
+    def remove(self, name: str) -> None:
+        self.get(name)
+        self._db.execute("DELETE FROM repos WHERE name = ?", (name,))
+        self._db.commit()
+
+    def find(self, name: str) -> RepoEntry | None:
+        row = self._db.execute("SELECT name, path, branch, added_at FROM repos WHERE name = ?", (name,)).fetchone()
+        return RepoEntry(*row) if row else None
+
+    def get(self, name: str) -> RepoEntry:
+        entry = self.find(name)
+        if entry is None:
+            known = ", ".join(e.name for e in self.all()) or "none registered"
+            raise RecalldError(f"unknown repo {name!r} (known: {known})")
+        return entry
+
+    def all(self) -> list[RepoEntry]:
+        rows = self._db.execute("SELECT name, path, branch, added_at FROM repos ORDER BY name").fetchall()
+        return [RepoEntry(*row) for row in rows]
+
+    def close(self) -> None:
+        self._db.close()

@@ -1,0 +1,83 @@
+"""Reading the touched files of a commit: skip rules, blobs, parsing."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from recalld.ingest.files import IndexOptions, excluded_by, looks_binary
+from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
+from recalld.ingest.plan import FileSymbols
+from recalld.parsers import language_for_path, parse
+
+LINGUIST_ATTRIBUTES = (("linguist-generated", "generated"), ("linguist-vendored", "vendored"))
+
+
+@dataclass(slots=True)
+class Collected:
+    """The target state of the touched paths that exist at the target commit."""
+
+    files: dict[str, FileSymbols] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)  # path -> reason
+    syntax_errors: int = 0
+    invalid_utf8: int = 0
+
+    @property
+    def skip_counts(self) -> dict[str, int]:
+        return dict(Counter(self.skipped.values()))
+
+
+class FileCollector:
+    def __init__(self, git: GitRepository, commit: str, options: IndexOptions, *, check_attributes: bool) -> None:
+        self._git = git
+        self._commit = commit
+        self._options = options
+        self._check_attributes = check_attributes and options.honour_gitattributes
+        self.result = Collected()
+
+    def add(self, entry: TreeFile | TreeSkip) -> None:
+        if isinstance(entry, TreeSkip):
+            self.result.skipped[entry.path] = entry.reason
+            return
+        reason = self._skip_reason(entry)
+        if reason is not None:
+            self.result.skipped[entry.path] = reason
+            return
+        data = self._git.read_blob(entry.blob)
+        if looks_binary(data):
+            self.result.skipped[entry.path] = "binary"
+            return
+        language = language_for_path(entry.path)
+        assert language is not None  # checked by _skip_reason
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            self.result.invalid_utf8 += 1
+        parsed = parse(language, data)
+        self.result.syntax_errors += parsed.syntax_errors
+        self.result.files[entry.path] = FileSymbols(entry.path, entry.blob, language, parsed.symbols)
+
+    def _skip_reason(self, entry: TreeFile) -> str | None:
+        forced_in = False
+        if self._check_attributes:
+            for attribute, reason in LINGUIST_ATTRIBUTES:
+                value = self._git.attribute(self._commit, entry.path, attribute)
+                if value is True or value == "true":
+                    return reason
+                if value is False or value == "false":
+                    forced_in = True
+        if not forced_in and excluded_by(entry.path, self._options.exclude):
+            return "excluded"
+        if language_for_path(entry.path) is None:
+            return "unsupported_language"
+        if self._git.blob_size(entry.blob) > self._options.max_file_bytes:
+            return "oversized"
+        return None
+
+
+def tree_has_linguist_attributes(git: GitRepository, entries: list[TreeFile | TreeSkip]) -> bool:
+    for entry in entries:
+        if isinstance(entry, TreeFile) and entry.path.rsplit("/", 1)[-1] == ".gitattributes":
+            if b"linguist-" in git.read_blob(entry.blob):
+                return True
+    return False

@@ -1,0 +1,15 @@
+"""Expected failures: one exception type with a human message and an exit code."""
+
+from __future__ import annotations
+
+
+class RecalldError(Exception):
+    """An expected failure (bad config, unknown repo, locked store...).
+
+    The CLI prints ``message`` on one line and exits with ``exit_code``.
+    """
+
+    def __init__(self, message: str, *, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code

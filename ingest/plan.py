@@ -1,0 +1,259 @@
+"""Working out what changed: a pure function of old memories, new symbols and renames.
+
+``plan_changes`` needs no store, no disk and no model. It decides, for every path
+touched by a sync, which symbol versions stay, which are new (and whose lineage they
+continue), which are closed and why, and which only moved lines.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from recalld.parsers.base import Symbol
+
+T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+
+_ID_NAMESPACE = uuid.UUID("6f1c7a52-3a43-4d0e-9a57-2c1b0f3e9d11")
+
+ADDED, MODIFIED, RENAMED = "added", "modified", "renamed"
+REMOVED, DELETED = "removed", "deleted"
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    repo: str
+    branch: str
+
+
+def symbol_key(scope: Scope, path: str, kind: str, qualname: str) -> str:
+    return f"{scope.repo}:{scope.branch}:{path}:{kind}:{qualname}"
+
+
+def memory_id(scope: Scope, path: str, kind: str, qualname: str, content_hash: str) -> str:
+    """Deterministic point id: the same code at the same place is always the same point."""
+    key = symbol_key(scope, path, kind, qualname)
+    return str(uuid.uuid5(_ID_NAMESPACE, f"{key}\x00{content_hash}"))
+
+
+@dataclass(frozen=True, slots=True)
+class LiveMemory:
+    """The planning-relevant part of a live (not deprecated) memory in the store."""
+
+    id: str
+    path: str
+    kind: str
+    qualname: str
+    content_hash: str
+    lineage: str
+    start_line: int
+    end_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class FileSymbols:
+    """A file as it is at the target commit, with what the parser found in it."""
+
+    path: str
+    blob: str
+    language: str
+    symbols: tuple[Symbol, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NewVersion:
+    id: str
+    file: FileSymbols
+    symbol: Symbol
+    lineage: str
+    change: str  # added | modified | renamed
+
+
+@dataclass(frozen=True, slots=True)
+class Closure:
+    id: str
+    reason: str  # modified | removed | deleted | renamed
+    superseded_by: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Relocation:
+    id: str
+    start_line: int
+    end_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    new_versions: tuple[NewVersion, ...] = ()
+    closures: tuple[Closure, ...] = ()
+    relocations: tuple[Relocation, ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.new_versions or self.closures or self.relocations)
+
+
+@dataclass(slots=True)
+class _Draft:
+    """Mutable working state of one planning run."""
+
+    scope: Scope
+    new: dict[str, NewVersion] = field(default_factory=dict)
+    closures: dict[str, Closure] = field(default_factory=dict)
+    relocations: list[Relocation] = field(default_factory=list)
+    orphans: list[NewVersion] = field(default_factory=list)  # new, no predecessor yet
+    leftovers: list[tuple[LiveMemory, str]] = field(default_factory=list)  # closed, no successor
+
+    def add(self, file: FileSymbols, sym: Symbol, lineage: str | None, change: str) -> NewVersion:
+        mid = memory_id(self.scope, file.path, sym.kind, sym.qualname, sym.content_hash)
+        version = NewVersion(mid, file, sym, lineage or mid, change)
+        self.new[mid] = version
+        if lineage is None:
+            self.orphans.append(version)
+        return version
+
+    def close(self, mem: LiveMemory, reason: str, successor: str | None) -> None:
+        self.closures[mem.id] = Closure(mem.id, reason, successor)
+
+
+def plan_changes(
+    *,
+    scope: Scope,
+    live: Iterable[LiveMemory],
+    targets: Mapping[str, FileSymbols],
+    gone: Iterable[str],
+    renames: Mapping[str, str],
+) -> Plan:
+    """Plan the store writes that bring ``live`` in line with ``targets``.
+
+    ``targets`` holds every touched path that exists (and is indexed) at the target
+    commit; ``gone`` every touched path that no longer does; ``renames`` maps an old
+    path in ``gone`` to its new path in ``targets``. ``live`` must include the live
+    memories at all of those paths; memories at other paths are left alone.
+    """
+    gone_set = set(gone)
+    renamed_from = {new: old for old, new in renames.items() if old in gone_set and new in targets}
+    by_path: dict[str, list[LiveMemory]] = defaultdict(list)
+    for mem in live:
+        if mem.path in targets or mem.path in gone_set:
+            by_path[mem.path].append(mem)
+
+    draft = _Draft(scope)
+    for path in sorted(targets):
+        source = renamed_from.get(path)
+        moved_from = by_path.pop(source, []) if source else []
+        _plan_file(draft, targets[path], by_path.pop(path, []), moved_from)
+    for path in sorted(gone_set - set(renamed_from.values())):
+        for mem in by_path.pop(path, []):
+            draft.leftovers.append((mem, DELETED))
+    _match_moves(draft)
+    return Plan(
+        new_versions=tuple(draft.new.values()),
+        closures=tuple(draft.closures.values()),
+        relocations=tuple(draft.relocations),
+    )
+
+
+def _plan_file(
+    draft: _Draft, file: FileSymbols, here: list[LiveMemory], moved_from: list[LiveMemory]
+) -> None:
+    here_by_key = _group_by_key(here)
+    moved_by_key = _group_by_key(moved_from)
+    for sym in file.symbols:
+        key = (sym.kind, sym.qualname)
+        same_place = here_by_key.pop(key, [])
+        if same_place:
+            _continue_in_place(draft, file, sym, same_place)
+            continue
+        predecessors = moved_by_key.pop(key, [])
+        if predecessors:
+            version = draft.add(file, sym, predecessors[0].lineage, RENAMED)
+            for mem in predecessors:
+                draft.close(mem, RENAMED, version.id)
+            continue
+        draft.add(file, sym, None, ADDED)
+    for mems in (*here_by_key.values(), *moved_by_key.values()):
+        for mem in mems:
+            draft.leftovers.append((mem, REMOVED))
+
+
+def _continue_in_place(draft: _Draft, file: FileSymbols, sym: Symbol, mems: list[LiveMemory]) -> None:
+    mid = memory_id(draft.scope, file.path, sym.kind, sym.qualname, sym.content_hash)
+    current = next((m for m in mems if m.id == mid), None)
+    if current is None:
+        version = draft.add(file, sym, mems[0].lineage, MODIFIED)
+        successor = version.id
+    else:
+        successor = current.id
+        if (current.start_line, current.end_line) != (sym.start_line, sym.end_line):
+            draft.relocations.append(Relocation(current.id, sym.start_line, sym.end_line))
+    for mem in mems:
+        if mem is not current:
+            draft.close(mem, MODIFIED, successor)
+
+
+def _match_moves(draft: _Draft) -> None:
+    """Pair symbols that left one file with symbols that appeared in another.
+
+    Exact code first (same kind, name and content), then a unique (kind, qualname)
+    on both sides. Modules only move with their file (a git rename).
+    """
+    closing = [(m, r) for m, r in draft.leftovers if m.kind != "module"]
+    arriving = [v for v in draft.orphans if v.symbol.kind != "module"]
+    matched: dict[str, NewVersion] = {}
+    taken: set[str] = set()
+
+    by_content: dict[tuple[str, str, str], list[NewVersion]] = defaultdict(list)
+    for version in arriving:
+        s = version.symbol
+        by_content[(s.kind, s.name, s.content_hash)].append(version)
+    for mem, _reason in closing:
+        name = mem.qualname.rsplit(".", 1)[-1]
+        for candidate in by_content.get((mem.kind, name, mem.content_hash), []):
+            if candidate.id not in taken:
+                matched[mem.id] = candidate
+                taken.add(candidate.id)
+                break
+
+    new_by_key = _unique_by(
+        [v for v in arriving if v.id not in taken], lambda v: (v.symbol.kind, v.symbol.qualname)
+    )
+    old_by_key = _unique_by(
+        [m for m, _ in closing if m.id not in matched], lambda m: (m.kind, m.qualname)
+    )
+    for key, mem in old_by_key.items():
+        if key in new_by_key:
+            matched[mem.id] = new_by_key[key]
+
+    for mem, reason in draft.leftovers:
+        successor = matched.get(mem.id)
+        if successor is None:
+            draft.close(mem, reason, None)
+            continue
+        moved = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, RENAMED)
+        draft.new[successor.id] = moved
+        draft.close(mem, RENAMED, successor.id)
+
+
+def _group_by_key(mems: list[LiveMemory]) -> dict[tuple[str, str], list[LiveMemory]]:
+    grouped: dict[tuple[str, str], list[LiveMemory]] = defaultdict(list)
+    for mem in mems:
+        grouped[(mem.kind, mem.qualname)].append(mem)
+    return grouped
+
+
+def _unique_by(items: list[T], key: Callable[[T], K]) -> dict[K, T]:
+    """Items by key, leaving out every key that more than one item has."""
+    seen: dict[K, T] = {}
+    dupes: set[K] = set()
+    for item in items:
+        k = key(item)
+        if k in seen:
+            dupes.add(k)
+        seen[k] = item
+    return {k: v for k, v in seen.items() if k not in dupes}

@@ -1,0 +1,120 @@
+"""The shape of what is stored: embedded text, memory payloads, checkpoints."""
+
+from __future__ import annotations
+
+import posixpath
+import time
+import uuid
+from typing import Any
+
+from recalld.ingest.gitrepo import CommitInfo
+from recalld.ingest.plan import LiveMemory, NewVersion, Scope, symbol_key
+from recalld.ingest.store import MemoryFilter, StoredPoint
+
+# Payload fields the planner needs; scrolls for planning fetch only these.
+PLANNING_FIELDS = ("path", "kind", "qualname", "content_hash", "lineage", "start_line", "end_line", "blob")
+CHECKPOINT_NAMESPACE = uuid.UUID("0b9e4bd4-6a0b-4a34-8c7e-5d2f6f1e8a73")
+
+
+def memory_text(version: NewVersion, *, max_chars: int) -> str:
+    """What gets embedded. The path stays out, so a move or rename embeds nothing new."""
+    sym = version.symbol
+    language = version.file.language
+    if sym.kind == "module":
+        head = f"{language} module"
+    else:
+        head = f"{language} {sym.kind} {sym.qualname}"
+    parts = [head]
+    if sym.docstring and sym.docstring not in sym.source:
+        parts.append(sym.docstring)
+    parts.append(sym.source)
+    return "\n".join(parts)[:max_chars]
+
+
+def ancestor_dirs(path: str) -> list[str]:
+    parts = path.split("/")[:-1]
+    return ["/".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def memory_payload(
+    scope: Scope, version: NewVersion, text: str, commit: CommitInfo, history: list[dict[str, Any]]
+) -> dict[str, Any]:
+    sym = version.symbol
+    path = version.file.path
+    return {
+        "record": "memory",
+        "repo": scope.repo,
+        "branch": scope.branch,
+        "kind": sym.kind,
+        "language": version.file.language,
+        "path": path,
+        "dirs": ancestor_dirs(path),
+        "name": posixpath.basename(path) if sym.kind == "module" else sym.name,
+        "qualname": sym.qualname,
+        "signature": sym.signature,
+        "docstring": sym.docstring,
+        "start_line": sym.start_line,
+        "end_line": sym.end_line,
+        "text": text,
+        "content_hash": sym.content_hash,
+        "symbol_key": symbol_key(scope, path, sym.kind, sym.qualname),
+        "lineage": version.lineage,
+        "blob": version.file.blob,
+        "change": version.change,
+        "valid_from_commit": commit.id,
+        "valid_from_time": commit.time,
+        "valid_to_commit": None,
+        "valid_to_time": 0,
+        "author": commit.author,
+        "deprecated": 0,
+        "deprecated_reason": None,
+        "superseded_by": None,
+        "history": history,
+        "indexed_at": int(time.time()),
+    }
+
+
+def closed_interval(payload: dict[str, Any]) -> dict[str, Any]:
+    """One entry of a reopened point's history: the interval it was valid before."""
+    return {
+        "valid_from_commit": payload.get("valid_from_commit"),
+        "valid_from_time": payload.get("valid_from_time"),
+        "valid_to_commit": payload.get("valid_to_commit"),
+        "valid_to_time": payload.get("valid_to_time"),
+        "deprecated_reason": payload.get("deprecated_reason"),
+        "superseded_by": payload.get("superseded_by"),
+    }
+
+
+def live_memory(point: StoredPoint) -> LiveMemory:
+    p = point.payload
+    return LiveMemory(
+        id=point.id,
+        path=p["path"],
+        kind=p["kind"],
+        qualname=p["qualname"],
+        content_hash=p["content_hash"],
+        lineage=p["lineage"],
+        start_line=int(p["start_line"]),
+        end_line=int(p["end_line"]),
+    )
+
+
+def checkpoint_id(scope: Scope) -> str:
+    return str(uuid.uuid5(CHECKPOINT_NAMESPACE, f"{scope.repo}\x00{scope.branch}"))
+
+
+def checkpoint_point(scope: Scope, *, commit: str | None, pending: str | None) -> StoredPoint:
+    payload = {
+        "record": "checkpoint",
+        "repo": scope.repo,
+        "branch": scope.branch,
+        "commit": commit,
+        "pending": pending,
+        "updated_at": int(time.time()),
+    }
+    return StoredPoint(id=checkpoint_id(scope), payload=payload, vector=None)
+
+
+def live_filter(scope: Scope, **conditions: Any) -> MemoryFilter:
+    return MemoryFilter(repo=scope.repo, branch=scope.branch, deprecated=0, **conditions)

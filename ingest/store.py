@@ -1,0 +1,97 @@
+"""The one storage contract. Adapters live in ``store_edge.py`` and ``store_server.py``;
+nothing outside those two modules imports a Qdrant library."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+# Payload fields that filters use; every adapter creates an index on each.
+KEYWORD_FIELDS = (
+    "record",  # "memory" | "checkpoint"
+    "repo",
+    "branch",
+    "kind",
+    "language",
+    "path",
+    "dirs",  # every ancestor directory of path ("a", "a/b"), for path-prefix filters
+    "symbol_key",
+    "lineage",
+    "content_hash",
+    "blob",
+)
+INTEGER_FIELDS = (
+    "deprecated",  # 0 | 1 (qdrant-edge never matches a boolean filter)
+    "valid_from_time",
+    "valid_to_time",  # 0 while still valid
+)
+
+DENSE = "dense"
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryFilter:
+    """A conjunction of conditions; ``None``/empty means "don't filter on it"."""
+
+    record: str | None = "memory"
+    repo: str | None = None
+    branch: str | None = None
+    kinds: tuple[str, ...] = ()
+    language: str | None = None
+    paths: tuple[str, ...] = ()  # path is any of these
+    dir_prefix: str | None = None  # path lies under this directory
+    deprecated: int | None = 0  # None: both live and closed
+    symbol_keys: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class StoredPoint:
+    id: str  # a UUID string
+    payload: dict[str, Any]
+    vector: list[float] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredMemory:
+    score: float
+    point: StoredPoint
+
+
+@dataclass(frozen=True, slots=True)
+class StoreConfig:
+    dim: int
+    path: str | None = None  # embedded engine directory
+    url: str | None = None  # Qdrant server / cluster
+    api_key: str | None = None
+    collection: str = "recalld"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class StoreLockedError(RuntimeError):
+    """Another process holds the embedded store."""
+
+
+class Store(Protocol):
+    dim: int
+
+    def upsert(self, points: Sequence[StoredPoint]) -> None:
+        """Insert or replace points (with vectors); returns after the engine acknowledged."""
+
+    def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        """Merge ``payload`` into the payload of each existing point."""
+
+    def retrieve(self, ids: Sequence[str]) -> list[StoredPoint]:
+        """The points that exist among ``ids``, without vectors."""
+
+    def scroll(self, flt: MemoryFilter) -> Iterator[StoredPoint]:
+        """Every point matching ``flt``, without vectors, in pages."""
+
+    def count(self, flt: MemoryFilter) -> int: ...
+
+    def search(self, vector: Sequence[float], flt: MemoryFilter, limit: int) -> list[ScoredMemory]:
+        """Nearest memories by the dense vector among those matching ``flt``."""
+
+    def delete(self, ids: Sequence[str]) -> None: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,267 @@
+"""One sync: bring a repo/branch's memories exactly in line with the branch tip.
+
+checkpoint → deltas (git tree diff, renames) → symbols (parse) → plan (pure) →
+vectors (only unseen texts) → store (upsert new, close stale) → checkpoint.
+The sync compares states, so missed events, crashes, resets and rebases all converge.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from recalld.ingest.collect import Collected, FileCollector, tree_has_linguist_attributes
+from recalld.ingest.embed import CachedEmbeddings
+from recalld.ingest.errors import RecalldError
+from recalld.ingest.files import IndexOptions
+from recalld.ingest.gitrepo import GitRepository, TreeFile
+from recalld.ingest.plan import LiveMemory, Plan, Scope, plan_changes
+from recalld.ingest.records import (
+    PLANNING_FIELDS,
+    checkpoint_id,
+    checkpoint_point,
+    live_filter,
+    live_memory,
+)
+from recalld.ingest.store import MemoryFilter, Store
+from recalld.ingest.writer import write_plan
+
+PATH_CHUNK = 256
+
+
+class ProgressSink(Protocol):
+    def begin(self, label: str, total: int) -> None: ...
+    def advance(self, n: int) -> None: ...
+    def end(self) -> None: ...
+
+
+class NoProgress:
+    def begin(self, label: str, total: int) -> None:
+        pass
+
+    def advance(self, n: int) -> None:
+        pass
+
+    def end(self) -> None:
+        pass
+
+
+@dataclass(slots=True)
+class SyncResult:
+    repo: str
+    branch: str
+    from_commit: str | None
+    to_commit: str | None
+    mode: str = "noop"  # noop | incremental | full
+    files_changed: int = 0
+    added: int = 0
+    modified: int = 0
+    renamed: int = 0
+    deprecated: int = 0
+    relocated: int = 0
+    embedded: int = 0
+    skipped: int = 0
+    skips: dict[str, int] = field(default_factory=dict)
+    syntax_errors: int = 0
+    invalid_utf8: int = 0
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def summary(self) -> str:
+        span = f"{_short(self.from_commit)}→{_short(self.to_commit)}"
+        return (
+            f"synced {self.repo}@{self.branch} {span}: +{self.added} ~{self.modified} "
+            f">{self.renamed} -{self.deprecated}, {self.files_changed} files, "
+            f"{self.embedded} embedded, {self.skipped} skipped in {self.seconds:.2f} s"
+        )
+
+
+def _short(commit: str | None) -> str:
+    return commit[:8] if commit else "∅"
+
+
+@dataclass(slots=True)
+class _Touched:
+    collected: Collected
+    gone: set[str]
+    renames: dict[str, str]
+    live: list[LiveMemory]
+    full: bool
+
+
+class Indexer:
+    def __init__(self, *, store: Store, embeddings: CachedEmbeddings, options: IndexOptions) -> None:
+        self.store = store
+        self.embeddings = embeddings
+        self.options = options
+
+    def sync(
+        self, *, repo: str, path: str, branch: str, full: bool = False, progress: ProgressSink | None = None
+    ) -> SyncResult:
+        started = time.monotonic()
+        progress = progress or NoProgress()
+        git = GitRepository(path)
+        scope = Scope(repo, branch)
+        target = git.branch_tip(branch)
+        if target is None and not _is_unborn(git, branch):
+            raise RecalldError(f"branch {branch!r} not found in {path}")
+        checkpoint = self._checkpoint(scope)
+        indexed = checkpoint.get("commit")
+        result = SyncResult(repo, branch, indexed, target)
+        if target is None:
+            result.seconds = time.monotonic() - started
+            return result
+        clean = not checkpoint.get("pending") and git.has_commit(indexed)
+        if clean and not full and indexed == target:
+            result.seconds = time.monotonic() - started
+            return result
+        if clean and not full:
+            touched = self._incremental(git, scope, indexed, target)  # type: ignore[arg-type]
+        else:
+            touched = self._reconcile(git, scope, indexed if git.has_commit(indexed) else None, target, full)
+        result.mode = "full" if touched.full else "incremental"
+        plan = plan_changes(
+            scope=scope,
+            live=touched.live,
+            targets=touched.collected.files,
+            gone=touched.gone,
+            renames=touched.renames,
+        )
+        before = self.embeddings.embedded
+        if not plan.is_empty or indexed != target:
+            self.store.upsert([checkpoint_point(scope, commit=indexed, pending=target)])
+            write_plan(
+                self.store,
+                self.embeddings,
+                scope,
+                plan,
+                git.commit_info(target),
+                max_chars=self.options.max_embed_chars,
+                progress=progress,
+            )
+            self.store.upsert([checkpoint_point(scope, commit=target, pending=None)])
+        _count(result, plan, touched)
+        result.embedded = self.embeddings.embedded - before
+        result.seconds = round(time.monotonic() - started, 3)
+        return result
+
+    def _checkpoint(self, scope: Scope) -> dict[str, Any]:
+        found = self.store.retrieve([checkpoint_id(scope)])
+        return found[0].payload if found else {}
+
+    def _incremental(self, git: GitRepository, scope: Scope, indexed: str, target: str) -> _Touched:
+        """Only the paths git says differ between the indexed commit and the target."""
+        paths, rename_deltas = git.changed_paths(indexed, target)
+        collector = FileCollector(git, target, self.options, check_attributes=True)
+        gone: set[str] = set()
+        for path in sorted(paths):
+            entry = git.lookup(target, path)
+            if entry is None:
+                gone.add(path)
+            else:
+                collector.add(entry)
+        collected = collector.result
+        gone |= set(collected.skipped)
+        renames = {d.old_path: d.new_path for d in rename_deltas}
+        live = self._live_at(scope, paths)
+        return _Touched(collected, gone, renames, live, full=False)
+
+    def _reconcile(
+        self, git: GitRepository, scope: Scope, indexed: str | None, target: str, full: bool
+    ) -> _Touched:
+        """Compare the whole target tree with what the store holds (no trusted checkpoint)."""
+        entries = list(git.walk_tree(target))
+        live_points = list(self.store.scroll(live_filter(scope), fields=PLANNING_FIELDS))
+        live = [live_memory(p) for p in live_points]
+        stored_blob = _stored_blobs(live_points)
+        in_tree = {e.path for e in entries}
+        touched_entries = [
+            e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob
+        ]
+        collector = FileCollector(
+            git, target, self.options, check_attributes=tree_has_linguist_attributes(git, entries)
+        )
+        for entry in touched_entries:
+            collector.add(entry)
+        collected = collector.result
+        gone = {m.path for m in live if m.path not in in_tree} | set(collected.skipped)
+        renames: dict[str, str] = {}
+        if indexed is not None:
+            _paths, deltas = git.changed_paths(indexed, target)
+            renames = {d.old_path: d.new_path for d in deltas}
+        renames.update(_renames_by_blob(stored_blob, gone, collected, renames))
+        return _Touched(collected, gone, renames, live, full=True)
+
+    def _live_at(self, scope: Scope, paths: Iterable[str]) -> list[LiveMemory]:
+        ordered = sorted(paths)
+        live: list[LiveMemory] = []
+        for start in range(0, len(ordered), PATH_CHUNK):
+            flt = live_filter(scope, paths=tuple(ordered[start : start + PATH_CHUNK]))
+            live.extend(live_memory(p) for p in self.store.scroll(flt, fields=PLANNING_FIELDS))
+        return live
+
+    def remove_repo(self, repo: str) -> int:
+        ids = [p.id for p in self.store.scroll(MemoryFilter(record=None, repo=repo, deprecated=None), fields=())]
+        for start in range(0, len(ids), 1000):
+            self.store.delete(ids[start : start + 1000])
+        return len(ids)
+
+
+def _is_unborn(git: GitRepository, branch: str) -> bool:
+    try:
+        return git.current_branch() == branch and git.branch_tip(branch) is None
+    except RecalldError:
+        return False
+
+
+def _stored_blobs(points: list) -> dict[str, str | None]:  # type: ignore[type-arg]
+    """path → blob of its live module memory; None where the store is inconsistent."""
+    blobs: dict[str, str | None] = {}
+    for point in points:
+        if point.payload.get("kind") != "module":
+            continue
+        path = point.payload["path"]
+        blobs[path] = None if path in blobs else point.payload.get("blob")
+    for point in points:
+        blobs.setdefault(point.payload["path"], None)
+    return blobs
+
+
+def _renames_by_blob(
+    stored_blob: dict[str, str | None], gone: set[str], collected: Collected, known: dict[str, str]
+) -> dict[str, str]:
+    """Exact renames without git history: a gone path whose blob reappears once elsewhere."""
+    taken = set(known.values())
+    arrivals: dict[str, list[str]] = {}
+    for path, file in collected.files.items():
+        if path not in stored_blob and path not in taken:
+            arrivals.setdefault(file.blob, []).append(path)
+    found: dict[str, str] = {}
+    for old in sorted(gone - set(known)):
+        blob = stored_blob.get(old)
+        candidates = arrivals.get(blob or "", [])
+        if len(candidates) == 1:
+            found[old] = candidates.pop()
+    return found
+
+
+def _count(result: SyncResult, plan: Plan, touched: _Touched) -> None:
+    for version in plan.new_versions:
+        if version.change == "added":
+            result.added += 1
+        elif version.change == "modified":
+            result.modified += 1
+        else:
+            result.renamed += 1
+    result.deprecated = len(plan.closures)
+    result.relocated = len(plan.relocations)
+    had_memories = {m.path for m in touched.live}
+    result.files_changed = len(touched.collected.files) + len(touched.gone & had_memories)
+    result.skips = touched.collected.skip_counts
+    result.skipped = sum(result.skips.values())
+    result.syntax_errors = touched.collected.syntax_errors
+    result.invalid_utf8 = touched.collected.invalid_utf8
