@@ -84,8 +84,13 @@ class Store(Protocol):
     def retrieve(self, ids: Sequence[str]) -> list[StoredPoint]:
         """The points that exist among ``ids``, without vectors."""
 
-    def scroll(self, flt: MemoryFilter) -> Iterator[StoredPoint]:
-        """Every point matching ``flt``, without vectors, in pages."""
+    def scroll(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
+        """Every point matching ``flt``, without vectors, read in pages.
+
+        ``fields`` limits the payload keys returned (None: all of them)."""
+
+    def get_vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
+        """Dense vectors of the points that exist among ``ids``."""
 
     def count(self, flt: MemoryFilter) -> int: ...
 
@@ -95,3 +100,14 @@ class Store(Protocol):
     def delete(self, ids: Sequence[str]) -> None: ...
 
     def close(self) -> None: ...
+
+
+def open_store(config: StoreConfig) -> Store:
+    """The server adapter when a URL is configured, else the embedded engine."""
+    if config.url:
+        from recalld.ingest.store_server import QdrantServerStore
+
+        return QdrantServerStore(config)
+    from recalld.ingest.store_edge import QdrantEdgeStore
+
+    return QdrantEdgeStore(config)

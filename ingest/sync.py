@@ -25,10 +25,18 @@ from recalld.ingest.records import (
     live_filter,
     live_memory,
 )
-from recalld.ingest.store import MemoryFilter, Store
+from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 from recalld.ingest.writer import write_plan
 
 PATH_CHUNK = 256
+RECOVERY_FIELDS = ("deprecated", "valid_from_commit", "valid_to_commit", "history")
+REOPENED = {
+    "deprecated": 0,
+    "deprecated_reason": None,
+    "superseded_by": None,
+    "valid_to_commit": None,
+    "valid_to_time": 0,
+}
 
 
 class ProgressSink(Protocol):
@@ -91,6 +99,8 @@ class _Touched:
     renames: dict[str, str]
     live: list[LiveMemory]
     full: bool
+    restore: set[str] = field(default_factory=set)  # closed by an interrupted sync
+    discard: set[str] = field(default_factory=set)  # created by an interrupted sync
 
 
 class Indexer:
@@ -115,14 +125,16 @@ class Indexer:
         if target is None:
             result.seconds = time.monotonic() - started
             return result
-        clean = not checkpoint.get("pending") and git.has_commit(indexed)
+        pending = checkpoint.get("pending")
+        clean = not pending and git.has_commit(indexed)
         if clean and not full and indexed == target:
             result.seconds = time.monotonic() - started
             return result
         if clean and not full:
             touched = self._incremental(git, scope, indexed, target)  # type: ignore[arg-type]
         else:
-            touched = self._reconcile(git, scope, indexed if git.has_commit(indexed) else None, target, full)
+            known = indexed if git.has_commit(indexed) else None
+            touched = self._reconcile(git, scope, known, target, full=full, interrupted=pending)
         result.mode = "full" if touched.full else "incremental"
         plan = plan_changes(
             scope=scope,
@@ -132,7 +144,7 @@ class Indexer:
             renames=touched.renames,
         )
         before = self.embeddings.embedded
-        if not plan.is_empty or indexed != target:
+        if not plan.is_empty or indexed != target or touched.restore or touched.discard:
             self.store.upsert([checkpoint_point(scope, commit=indexed, pending=target)])
             write_plan(
                 self.store,
@@ -143,6 +155,7 @@ class Indexer:
                 max_chars=self.options.max_embed_chars,
                 progress=progress,
             )
+            _undo_interrupted(self.store, plan, touched)
             self.store.upsert([checkpoint_point(scope, commit=target, pending=None)])
         _count(result, plan, touched)
         result.embedded = self.embeddings.embedded - before
@@ -171,11 +184,30 @@ class Indexer:
         return _Touched(collected, gone, renames, live, full=False)
 
     def _reconcile(
-        self, git: GitRepository, scope: Scope, indexed: str | None, target: str, full: bool
+        self,
+        git: GitRepository,
+        scope: Scope,
+        indexed: str | None,
+        target: str,
+        *,
+        full: bool,
+        interrupted: str | None,
     ) -> _Touched:
-        """Compare the whole target tree with what the store holds (no trusted checkpoint)."""
+        """Compare the whole target tree with what the store holds (no trusted checkpoint).
+
+        After an interrupted sync, plan from the state before it: its closures count
+        as live again and its new versions as absent, so that the outcome is exactly
+        that of an uninterrupted run.
+        """
         entries = list(git.walk_tree(target))
-        live_points = list(self.store.scroll(live_filter(scope), fields=PLANNING_FIELDS))
+        restore: set[str] = set()
+        discard: set[str] = set()
+        if interrupted:
+            flt = MemoryFilter(repo=scope.repo, branch=scope.branch, deprecated=None)
+            points = list(self.store.scroll(flt, fields=PLANNING_FIELDS + RECOVERY_FIELDS))
+            live_points, restore, discard = _state_before(points, interrupted, indexed)
+        else:
+            live_points = list(self.store.scroll(live_filter(scope), fields=PLANNING_FIELDS))
         live = [live_memory(p) for p in live_points]
         stored_blob = _stored_blobs(live_points)
         in_tree = {e.path for e in entries}
@@ -194,7 +226,7 @@ class Indexer:
             _paths, deltas = git.changed_paths(indexed, target)
             renames = {d.old_path: d.new_path for d in deltas}
         renames.update(_renames_by_blob(stored_blob, gone, collected, renames))
-        return _Touched(collected, gone, renames, live, full=True)
+        return _Touched(collected, gone, renames, live, full=True, restore=restore, discard=discard)
 
     def _live_at(self, scope: Scope, paths: Iterable[str]) -> list[LiveMemory]:
         ordered = sorted(paths)
@@ -211,6 +243,38 @@ class Indexer:
         return len(ids)
 
 
+def _state_before(
+    points: list[StoredPoint], interrupted: str, indexed: str | None
+) -> tuple[list[StoredPoint], set[str], set[str]]:
+    """The live points as they were before the interrupted sync to ``interrupted``."""
+    live: list[StoredPoint] = []
+    restore: set[str] = set()
+    discard: set[str] = set()
+    for point in points:
+        p = point.payload
+        if p.get("deprecated"):
+            if p.get("valid_to_commit") == interrupted and interrupted != indexed:
+                restore.add(point.id)
+                live.append(point)
+        elif p.get("valid_from_commit") == interrupted and interrupted != indexed and not p.get("history"):
+            discard.add(point.id)
+        else:
+            live.append(point)
+    return live, restore, discard
+
+
+def _undo_interrupted(store: Store, plan: Plan, touched: _Touched) -> None:
+    """Finish an interrupted sync's leftovers the plan did not overwrite."""
+    closed = {c.id for c in plan.closures}
+    reopen = sorted(touched.restore - closed)
+    if reopen:
+        store.set_payload(reopen, REOPENED)
+    created = {v.id for v in plan.new_versions}
+    stale = sorted(touched.discard - created)
+    if stale:
+        store.delete(stale)
+
+
 def _is_unborn(git: GitRepository, branch: str) -> bool:
     try:
         return git.current_branch() == branch and git.branch_tip(branch) is None
@@ -218,7 +282,7 @@ def _is_unborn(git: GitRepository, branch: str) -> bool:
         return False
 
 
-def _stored_blobs(points: list) -> dict[str, str | None]:  # type: ignore[type-arg]
+def _stored_blobs(points: list[StoredPoint]) -> dict[str, str | None]:
     """path → blob of its live module memory; None where the store is inconsistent."""
     blobs: dict[str, str | None] = {}
     for point in points:

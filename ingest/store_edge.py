@@ -1,0 +1,178 @@
+"""The embedded store: Qdrant's in-process engine (qdrant-edge) in the state directory.
+
+The only module importing ``qdrant_edge``. The engine's WAL lock makes one process the
+owner; a second opener gets ``StoreLockedError``.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import qdrant_edge as qe
+
+from recalld.ingest.errors import RecalldError
+from recalld.ingest.store import (
+    DENSE,
+    INTEGER_FIELDS,
+    KEYWORD_FIELDS,
+    MemoryFilter,
+    ScoredMemory,
+    StoreConfig,
+    StoredPoint,
+    StoreLockedError,
+)
+
+PAGE = 1000
+
+
+class QdrantEdgeStore:
+    def __init__(self, config: StoreConfig) -> None:
+        if not config.path:
+            raise ValueError("the embedded store needs a path")
+        self.dim = config.dim
+        self._path = Path(config.path)
+        self._path.mkdir(parents=True, exist_ok=True)
+        self._lock_file = _take_lock(self._path / "recalld.lock")
+        shard_dir = self._path / "shard"
+        vectors = {DENSE: qe.EdgeVectorParams(size=config.dim, distance=qe.Distance.Cosine)}
+        try:
+            if (shard_dir / "segments").exists() or any(shard_dir.glob("*")):
+                self._shard = qe.EdgeShard.load(str(shard_dir))
+            else:
+                self._shard = qe.EdgeShard.create(str(shard_dir), qe.EdgeConfig(vectors=vectors))
+                self._create_indexes()
+        except Exception as exc:  # noqa: BLE001 - the engine reports locks as runtime errors
+            self._lock_file.close()
+            if "WouldBlock" in str(exc):
+                raise StoreLockedError(f"store {self._path} is in use by another process") from exc
+            raise
+        self._check_dim()
+
+    def _create_indexes(self) -> None:
+        for name in KEYWORD_FIELDS:
+            self._shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
+        for name in INTEGER_FIELDS:
+            self._shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Integer))
+
+    def _check_dim(self) -> None:
+        marker = self._path / "dim"
+        if marker.exists():
+            stored = int(marker.read_text().strip() or 0)
+            if stored != self.dim:
+                self.close()
+                raise RecalldError(
+                    f"store {self._path} holds {stored}-dimensional vectors but the model makes {self.dim}:"
+                    " use another state directory or collection for this model"
+                )
+        else:
+            marker.write_text(str(self.dim))
+
+    def upsert(self, points: Sequence[StoredPoint]) -> None:
+        if not points:
+            return
+        native = [qe.Point(p.id, {DENSE: list(p.vector)} if p.vector is not None else {}, p.payload) for p in points]
+        self._shard.update(qe.UpdateOperation.upsert_points(native))
+        self._shard.flush()
+
+    def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        if not ids:
+            return
+        self._shard.update(qe.UpdateOperation.set_payload(list(ids), payload))
+        self._shard.flush()
+
+    def delete(self, ids: Sequence[str]) -> None:
+        if not ids:
+            return
+        self._shard.update(qe.UpdateOperation.delete_points(list(ids)))
+        self._shard.flush()
+
+    def retrieve(self, ids: Sequence[str]) -> list[StoredPoint]:
+        if not ids:
+            return []
+        return [_point(r) for r in self._shard.retrieve(list(ids), True, False)]
+
+    def get_vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
+        records = self._shard.retrieve(list(ids), False, [DENSE]) if ids else []
+        return {str(r.id): list(r.vector[DENSE]) for r in records if r.vector and DENSE in r.vector}
+
+    def scroll(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
+        native = to_filter(flt)
+        with_payload: bool | list[str] = True if fields is None else list(fields) or False
+        offset: Any = None
+        while True:
+            request = qe.ScrollRequest(offset=offset, limit=PAGE, filter=native, with_payload=with_payload, with_vector=False)
+            records, offset = self._shard.scroll(request)
+            for record in records:
+                yield _point(record)
+            if offset is None:
+                return
+
+    def count(self, flt: MemoryFilter) -> int:
+        return int(self._shard.count(qe.CountRequest(exact=True, filter=to_filter(flt))))
+
+    def search(self, vector: Sequence[float], flt: MemoryFilter, limit: int) -> list[ScoredMemory]:
+        request = qe.QueryRequest(
+            limit=limit,
+            query=qe.Query.Nearest(list(vector), using=DENSE),
+            filter=to_filter(flt),
+            with_payload=True,
+            with_vector=False,
+        )
+        hits = self._shard.query(request)
+        return [ScoredMemory(float(h.score), _point(h)) for h in hits]
+
+    def close(self) -> None:
+        shard = getattr(self, "_shard", None)
+        if shard is not None:
+            shard.flush()
+            shard.close()
+            self._shard = None
+        if not self._lock_file.closed:
+            self._lock_file.close()
+
+
+def _take_lock(path: Path) -> Any:
+    handle = open(path, "a+")  # noqa: SIM115 - held for the store's lifetime
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        owner = handle.read().strip() or "?"
+        handle.close()
+        raise StoreLockedError(f"store {path.parent} is in use by another process (pid {owner})") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(str(os.getpid()))
+    handle.flush()
+    return handle
+
+
+def _point(record: Any) -> StoredPoint:
+    return StoredPoint(id=str(record.id), payload=dict(record.payload or {}))
+
+
+def to_filter(flt: MemoryFilter) -> qe.Filter | None:
+    must: list[Any] = []
+
+    def equal(key: str, value: Any) -> None:
+        must.append(qe.FieldCondition(key, match=qe.MatchValue(value)))
+
+    def any_of(key: str, values: Sequence[str]) -> None:
+        must.append(qe.FieldCondition(key, match=qe.MatchAny(list(values))))
+
+    for key in ("record", "repo", "branch", "language"):
+        value = getattr(flt, key)
+        if value is not None:
+            equal(key, value)
+    if flt.deprecated is not None:
+        equal("deprecated", int(flt.deprecated))
+    if flt.dir_prefix:
+        equal("dirs", flt.dir_prefix.strip("/"))
+    for key, values in (("kind", flt.kinds), ("path", flt.paths), ("symbol_key", flt.symbol_keys)):
+        if values:
+            any_of(key, values)
+    return qe.Filter(must=must) if must else None

@@ -1,0 +1,145 @@
+"""A Qdrant server or cluster through qdrant-client (tests: its local mode).
+
+The only module importing ``qdrant_client``. Several writers may share the collection:
+creation races are harmless, every write waits for the server's acknowledgement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from qdrant_client import QdrantClient, models
+from qdrant_client.http.exceptions import UnexpectedResponse
+
+from recalld.ingest.errors import RecalldError
+from recalld.ingest.store import (
+    DENSE,
+    INTEGER_FIELDS,
+    KEYWORD_FIELDS,
+    MemoryFilter,
+    ScoredMemory,
+    StoreConfig,
+    StoredPoint,
+)
+
+PAGE = 1000
+
+
+class QdrantServerStore:
+    def __init__(self, config: StoreConfig, client: QdrantClient | None = None) -> None:
+        self.dim = config.dim
+        self.collection = config.collection
+        try:
+            self._client = client or QdrantClient(url=config.url, api_key=config.api_key, timeout=30)
+            self._ensure_collection()
+        except (UnexpectedResponse, ConnectionError, OSError) as exc:
+            raise RecalldError(f"cannot use Qdrant at {config.url}: {exc}") from exc
+
+    def _ensure_collection(self) -> None:
+        if not self._client.collection_exists(self.collection):
+            try:
+                self._client.create_collection(
+                    self.collection,
+                    vectors_config={DENSE: models.VectorParams(size=self.dim, distance=models.Distance.COSINE)},
+                )
+            except (UnexpectedResponse, ValueError) as exc:
+                if "already exists" not in str(exc):
+                    raise
+        info = self._client.get_collection(self.collection)
+        vectors = info.config.params.vectors
+        existing = vectors.get(DENSE) if isinstance(vectors, dict) else None
+        if existing is None or existing.size != self.dim:
+            size = existing.size if existing is not None else "no"
+            raise RecalldError(
+                f"collection {self.collection!r} has {size} {DENSE!r} vectors of the wrong size"
+                f" (model makes {self.dim}): use another collection for this model"
+            )
+        indexed = set(info.payload_schema or {})
+        for name in KEYWORD_FIELDS:
+            if name not in indexed:
+                self._client.create_payload_index(self.collection, name, models.PayloadSchemaType.KEYWORD, wait=True)
+        for name in INTEGER_FIELDS:
+            if name not in indexed:
+                self._client.create_payload_index(self.collection, name, models.PayloadSchemaType.INTEGER, wait=True)
+
+    def upsert(self, points: Sequence[StoredPoint]) -> None:
+        if not points:
+            return
+        native = [
+            models.PointStruct(id=p.id, vector={DENSE: list(p.vector)} if p.vector is not None else {}, payload=p.payload)
+            for p in points
+        ]
+        self._client.upsert(self.collection, native, wait=True)
+
+    def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        if ids:
+            self._client.set_payload(self.collection, payload, points=list(ids), wait=True)
+
+    def delete(self, ids: Sequence[str]) -> None:
+        if ids:
+            self._client.delete(self.collection, models.PointIdsList(points=list(ids)), wait=True)
+
+    def retrieve(self, ids: Sequence[str]) -> list[StoredPoint]:
+        if not ids:
+            return []
+        records = self._client.retrieve(self.collection, list(ids), with_payload=True, with_vectors=False)
+        return [_point(r) for r in records]
+
+    def get_vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
+        if not ids:
+            return {}
+        records = self._client.retrieve(self.collection, list(ids), with_payload=False, with_vectors=[DENSE])
+        out: dict[str, list[float]] = {}
+        for r in records:
+            vector = r.vector.get(DENSE) if isinstance(r.vector, dict) else None
+            if vector is not None:
+                out[str(r.id)] = list(vector)  # type: ignore[arg-type]
+        return out
+
+    def scroll(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
+        native = to_filter(flt)
+        with_payload: bool | list[str] = True if fields is None else list(fields) or False
+        offset: Any = None
+        while True:
+            records, offset = self._client.scroll(
+                self.collection, scroll_filter=native, limit=PAGE, offset=offset,
+                with_payload=with_payload, with_vectors=False,
+            )  # fmt: skip
+            for record in records:
+                yield _point(record)
+            if offset is None:
+                return
+
+    def count(self, flt: MemoryFilter) -> int:
+        return int(self._client.count(self.collection, count_filter=to_filter(flt), exact=True).count)
+
+    def search(self, vector: Sequence[float], flt: MemoryFilter, limit: int) -> list[ScoredMemory]:
+        response = self._client.query_points(
+            self.collection, query=list(vector), using=DENSE, query_filter=to_filter(flt),
+            limit=limit, with_payload=True, with_vectors=False,
+        )  # fmt: skip
+        return [ScoredMemory(float(h.score), _point(h)) for h in response.points]
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def _point(record: Any) -> StoredPoint:
+    return StoredPoint(id=str(record.id), payload=dict(record.payload or {}))
+
+
+def to_filter(flt: MemoryFilter) -> models.Filter | None:
+    must: list[models.Condition] = []
+    for key in ("record", "repo", "branch", "language"):
+        value = getattr(flt, key)
+        if value is not None:
+            must.append(models.FieldCondition(key=key, match=models.MatchValue(value=value)))
+    if flt.deprecated is not None:
+        must.append(models.FieldCondition(key="deprecated", match=models.MatchValue(value=int(flt.deprecated))))
+    if flt.dir_prefix:
+        must.append(models.FieldCondition(key="dirs", match=models.MatchValue(value=flt.dir_prefix.strip("/"))))
+    for key, values in (("kind", flt.kinds), ("path", flt.paths), ("symbol_key", flt.symbol_keys)):
+        if values:
+            must.append(models.FieldCondition(key=key, match=models.MatchAny(any=list(values))))
+    return models.Filter(must=must) if must else None

@@ -1,0 +1,271 @@
+"""Generic symbol extraction from query captures: nesting, qualnames, signatures, docs.
+
+Per-language differences live in the query files and the LanguageSpec; this module
+only knows tree shapes every grammar shares (parents, siblings, fields, comments).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from recalld.parsers.base import ParseResult, Symbol
+from recalld.parsers.registry import LanguageSpec
+from recalld.parsers.treesitter import Node, count_errors, parse_tree, run_query
+
+CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
+FUNCTION_KINDS = frozenset({"function", "method"})
+COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment"})
+# Nodes that may stand between a doc comment and the definition it documents.
+BETWEEN_DOC_AND_DEF = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
+# Nodes that wrap a definition without being one; its doc comment precedes them.
+WRAPPERS = frozenset({"export_statement", "type_declaration", "decorated_definition", "ambient_declaration"})
+# What a file-level comment may stand right above and still describe the file.
+FILE_HEADER_NODES = frozenset({"package_clause", "package_declaration"})
+INNER_DOC_MARKERS = ("//!", "/*!")
+MAX_SIGNATURE = 300
+_SPACES = re.compile(r"\s+")
+_COMMENT_MARKERS = ("///", "//!", "//", "/**", "/*!", "/*", "#")
+
+
+@dataclass(slots=True)
+class _Def:
+    node: Node
+    kind: str  # a symbol kind, or "namespace" (qualname prefix only)
+    name: str
+    receiver: str | None
+
+
+def extract(spec: LanguageSpec, data: bytes) -> ParseResult:
+    tree = parse_tree(spec, data)
+    root = tree.root_node
+    defs = _collect(spec, root, data)
+    inner = {d.node.id for d in defs.values() if d.node.parent is not None and d.node.parent.id in defs}
+    symbols = [_module_symbol(spec, root, data)]
+    qualnames: dict[int, str] = {}
+    seen: Counter[tuple[str, str]] = Counter()
+    for d in sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte)):
+        if d.node.id in inner:
+            continue
+        placed = _place(d, defs, inner, qualnames)
+        if placed is None:
+            continue
+        kind, qualname = placed
+        seen[(kind, qualname)] += 1
+        if seen[(kind, qualname)] > 1:
+            qualname = f"{qualname}#{seen[(kind, qualname)]}"
+        qualnames[d.node.id] = qualname
+        if d.kind != "namespace":
+            symbols.append(_symbol(spec, d, kind, qualname, data))
+    return ParseResult(spec.name, tuple(symbols), syntax_errors=count_errors(root))
+
+
+def _collect(spec: LanguageSpec, root: Node, data: bytes) -> dict[int, _Def]:
+    defs: dict[int, _Def] = {}
+    for capture in run_query(spec, root):
+        names = capture.nodes.get("name")
+        if not names:
+            continue
+        receiver = capture.nodes.get("receiver")
+        for capture_name, nodes in capture.nodes.items():
+            if capture_name.startswith("definition."):
+                kind = capture_name.split(".", 1)[1]
+            elif capture_name == "namespace":
+                kind = "namespace"
+            else:
+                continue
+            node = nodes[0]
+            found = _Def(node, kind, _text(data, names[0]), _receiver_name(data, receiver[0]) if receiver else None)
+            existing = defs.get(node.id)
+            if existing is None or (found.receiver and not existing.receiver):
+                defs[node.id] = found
+    return defs
+
+
+def _place(d: _Def, defs: dict[int, _Def], inner: set[int], qualnames: dict[int, str]) -> tuple[str, str] | None:
+    """(kind, qualname) for a definition, or None when it lives inside a function body."""
+    container: str | None = None
+    ancestor = d.node.parent
+    while ancestor is not None:
+        outer = defs.get(ancestor.id)
+        if outer is not None and ancestor.id not in inner:
+            if outer.kind in FUNCTION_KINDS:
+                return None
+            if ancestor.id not in qualnames:
+                return None  # its container was itself dropped
+            container = qualnames[ancestor.id]
+            break
+        ancestor = ancestor.parent
+    outer_kind = defs[ancestor.id].kind if ancestor is not None else None
+    prefix = [p for p in (container, d.receiver) if p]
+    kind = d.kind
+    in_type = d.receiver is not None or outer_kind in CONTAINER_KINDS
+    if kind == "function" and in_type:
+        kind = "method"
+    elif kind == "method" and not in_type:
+        return None  # a method of an object literal or similar: not a named member
+    return kind, ".".join([*prefix, d.name])
+
+
+def _symbol(spec: LanguageSpec, d: _Def, kind: str, qualname: str, data: bytes) -> Symbol:
+    node = d.node
+    source = data[node.start_byte : node.end_byte]
+    return Symbol(
+        kind=kind,
+        name=d.name,
+        qualname=qualname,
+        signature=_signature(node, data),
+        docstring=_docstring(spec, node, data),
+        start_line=node.start_point[0] + 1,
+        end_line=node.end_point[0] + 1,
+        content_hash=hashlib.sha256(source).hexdigest(),
+        source=source.decode("utf-8", "replace"),
+    )
+
+
+def _module_symbol(spec: LanguageSpec, root: Node, data: bytes) -> Symbol:
+    if spec.docstrings == "strings":
+        doc = _body_string(root, data)
+    else:
+        first = root.named_children[0] if root.named_child_count else None
+        doc = _leading_comments(first, data, include_self=True) if first is not None else ""
+    return Symbol(
+        kind="module",
+        name="<module>",
+        qualname="<module>",
+        signature="",
+        docstring=doc,
+        start_line=1,
+        end_line=max(1, data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)),
+        content_hash=hashlib.sha256(data).hexdigest(),
+        source=data.decode("utf-8", "replace"),
+    )
+
+
+def _signature(node: Node, data: bytes) -> str:
+    head = node.child_by_field_name("definition") or node
+    body = _find_body(head)
+    if body is not None and body.start_byte > head.start_byte:
+        text = _text(data, head, end=body.start_byte)
+    else:
+        text = _text(data, head).split("{", 1)[0]
+    text = _SPACES.sub(" ", text).strip().rstrip(":").rstrip()
+    text = text.removesuffix("=>").rstrip() if text.endswith("=>") and "(" not in text else text
+    return text[:MAX_SIGNATURE]
+
+
+def _find_body(node: Node, depth: int = 3) -> Node | None:
+    body = node.child_by_field_name("body")
+    if body is not None or depth == 0:
+        return body
+    for child in node.named_children:
+        if child.type in COMMENT_TYPES:
+            continue
+        found = _find_body(child, depth - 1)
+        if found is not None:
+            return found
+    return None
+
+
+def _docstring(spec: LanguageSpec, node: Node, data: bytes) -> str:
+    if spec.docstrings == "strings":
+        definition = node.child_by_field_name("definition") or node
+        body = definition.child_by_field_name("body")
+        return _body_string(body, data) if body is not None else ""
+    target = node
+    while target.parent is not None and target.parent.type in WRAPPERS and target.prev_named_sibling is None:
+        target = target.parent
+    return _leading_comments(target, data, include_self=False)
+
+
+def _body_string(block: Node, data: bytes) -> str:
+    first = next((c for c in block.named_children if c.type != "comment"), None)
+    if first is None or first.type != "expression_statement" or not first.named_children:
+        return ""
+    literal = first.named_children[0]
+    if literal.type != "string":
+        return ""
+    return inspect.cleandoc(_string_value(_text(data, literal)))
+
+
+def _string_value(text: str) -> str:
+    start = next((i for i, ch in enumerate(text) if ch in "'\""), 0)
+    quote = text[start : start + 3] if text[start : start + 3] in ('"""', "'''") else text[start : start + 1]
+    body = text[start + len(quote) :]
+    return body[: -len(quote)] if quote and body.endswith(quote) else body
+
+
+def _leading_comments(node: Node, data: bytes, *, include_self: bool) -> str:
+    """The comment block right above ``node`` (or starting at it, for a file header)."""
+    comments: list[Node] = []
+    if include_self:
+        return _file_header(node, data)
+    boundary = node.start_point[0]
+    sibling = node.prev_named_sibling
+    while sibling is not None and sibling.type in BETWEEN_DOC_AND_DEF:
+        boundary = sibling.start_point[0]
+        sibling = sibling.prev_named_sibling
+    while sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] >= boundary - 1:
+        if sibling.end_point[0] == sibling.start_point[0] and _is_trailing(sibling, data):
+            break
+        if _text(data, sibling).lstrip().startswith(INNER_DOC_MARKERS):
+            break
+        comments.insert(0, sibling)
+        boundary = sibling.start_point[0]
+        sibling = sibling.prev_named_sibling
+    return _clean_comments(comments, data)
+
+
+def _file_header(first: Node, data: bytes) -> str:
+    """The comment block a file starts with, unless it documents the definition below it."""
+    comments: list[Node] = []
+    current: Node | None = first
+    while current is not None and current.type in COMMENT_TYPES:
+        if comments and current.start_point[0] > comments[-1].end_point[0] + 1:
+            break
+        comments.append(current)
+        current = current.next_named_sibling
+    inner_docs = [c for c in comments if _text(data, c).lstrip().startswith(INNER_DOC_MARKERS)]
+    if inner_docs:
+        return _clean_comments(inner_docs, data)
+    attached = current is not None and comments and current.start_point[0] <= comments[-1].end_point[0] + 1
+    if attached and current is not None and current.type not in FILE_HEADER_NODES:
+        return ""
+    return _clean_comments(comments, data)
+
+
+def _is_trailing(comment: Node, data: bytes) -> bool:
+    """A comment after code on the same line documents that line, not what follows."""
+    line_start = data.rfind(b"\n", 0, comment.start_byte) + 1
+    return bool(data[line_start : comment.start_byte].strip())
+
+
+def _clean_comments(comments: list[Node], data: bytes) -> str:
+    lines: list[str] = []
+    for comment in comments:
+        for raw in _text(data, comment).splitlines():
+            line = raw.strip()
+            for marker in _COMMENT_MARKERS:
+                if line.startswith(marker):
+                    line = line[len(marker) :]
+                    break
+            line = line.removesuffix("*/").strip()
+            if line.startswith("*"):
+                line = line[1:].strip()
+            lines.append(line)
+    return "\n".join(lines).strip()
+
+
+def _receiver_name(data: bytes, node: Node) -> str:
+    text = _text(data, node).strip().lstrip("*&").strip()
+    text = text.removeprefix("mut ").strip()
+    for bracket in ("[", "<"):
+        text = text.split(bracket, 1)[0]
+    return re.split(r"::|\.", text)[-1].strip()
+
+
+def _text(data: bytes, node: Node, *, end: int | None = None) -> str:
+    return data[node.start_byte : end if end is not None else node.end_byte].decode("utf-8", "replace")

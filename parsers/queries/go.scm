@@ -1,0 +1,7 @@
+(function_declaration name: (identifier) @name) @definition.function
+(method_declaration receiver: (parameter_list (parameter_declaration type: (_) @receiver)) name: (field_identifier) @name) @definition.method
+(type_spec name: (type_identifier) @name type: (struct_type)) @definition.struct
+(type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
+(type_spec name: (type_identifier) @name type: [(type_identifier) (qualified_type) (generic_type) (function_type) (map_type) (slice_type) (array_type) (channel_type) (pointer_type)]) @definition.type
+(type_alias name: (type_identifier) @name) @definition.type
+(method_elem name: (field_identifier) @name) @definition.method

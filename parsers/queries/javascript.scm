@@ -1,0 +1,7 @@
+(class_declaration name: (identifier) @name) @definition.class
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+(method_definition name: (_) @name) @definition.method
+(field_definition property: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
+(lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+(variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)])) @definition.function

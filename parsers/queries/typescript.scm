@@ -1,0 +1,16 @@
+(class_declaration name: (type_identifier) @name) @definition.class
+(abstract_class_declaration name: (type_identifier) @name) @definition.class
+(interface_declaration name: (type_identifier) @name) @definition.interface
+(enum_declaration name: (identifier) @name) @definition.enum
+(type_alias_declaration name: (type_identifier) @name) @definition.type
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+(function_signature name: (identifier) @name) @definition.function
+(method_definition name: (_) @name) @definition.method
+(method_signature name: (_) @name) @definition.method
+(abstract_method_signature name: (_) @name) @definition.method
+(public_field_definition name: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
+(lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+(variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+(internal_module name: (_) @name) @namespace
+(module name: (_) @name) @namespace

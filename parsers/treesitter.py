@@ -1,0 +1,75 @@
+"""The one module importing tree_sitter: grammars, compiled queries, per-thread parsers.
+
+tree-sitter's Parser is not thread-safe, so each thread gets its own; Language and
+Query objects are compiled once per language and shared.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import tree_sitter as ts
+
+from recalld.parsers.registry import LanguageSpec
+
+Node = ts.Node
+
+
+@dataclass(frozen=True, slots=True)
+class Capture:
+    """One query match: the captured nodes by capture name."""
+
+    nodes: dict[str, list[Node]]
+
+
+@lru_cache(maxsize=None)
+def _language(spec: LanguageSpec) -> ts.Language:
+    module = importlib.import_module(spec.grammar_module)
+    return ts.Language(getattr(module, spec.grammar_function)())
+
+
+@lru_cache(maxsize=None)
+def _query(spec: LanguageSpec) -> ts.Query:
+    source = resources.files("recalld.parsers").joinpath("queries", spec.query_name).read_text("utf-8")
+    return ts.Query(_language(spec), source)
+
+
+_local = threading.local()
+
+
+def _parser(spec: LanguageSpec) -> ts.Parser:
+    parsers: dict[str, ts.Parser] = getattr(_local, "parsers", None) or {}
+    _local.parsers = parsers
+    if spec.name not in parsers:
+        parsers[spec.name] = ts.Parser(_language(spec))
+    return parsers[spec.name]
+
+
+def parse_tree(spec: LanguageSpec, data: bytes) -> Any:
+    return _parser(spec).parse(data)
+
+
+def run_query(spec: LanguageSpec, root: Node) -> list[Capture]:
+    cursor = ts.QueryCursor(_query(spec))
+    return [Capture(nodes) for _pattern, nodes in cursor.matches(root)]
+
+
+def count_errors(root: Node) -> int:
+    """ERROR and MISSING nodes, descending only into subtrees that contain one."""
+    if not root.has_error:
+        return 0
+    errors = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            errors += 1
+            if node.is_missing:
+                continue
+        stack.extend(child for child in node.children if child.has_error or child.is_missing)
+    return errors

@@ -1,0 +1,105 @@
+"""Shared fixtures: real git repositories in temp dirs, an isolated state dir, guards."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test Author",
+    "GIT_AUTHOR_EMAIL": "author@example.invalid",
+    "GIT_COMMITTER_NAME": "Test Author",
+    "GIT_COMMITTER_EMAIL": "author@example.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Every test gets its own $HOME and $RECALLD_HOME; touching the real home fails."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("RECALLD_HOME", str(tmp_path_factory.mktemp("recalld-home")))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.delenv("RECALLD_CONFIG", raising=False)
+    for key, value in GIT_ENV.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig-test"))
+    yield home
+    leftovers = [p.name for p in home.iterdir() if p.name != ".gitconfig-test"]
+    assert not leftovers, f"test wrote into $HOME: {leftovers}"
+
+
+@pytest.fixture(autouse=True)
+def no_thread_leaks():
+    before = set(threading.enumerate())
+    yield
+    leaked = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
+    assert not leaked, f"threads leaked: {leaked}"
+
+
+class GitRepo:
+    """A real repository driven with the git CLI."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q", "-b", "main")
+
+    def git(self, *args: str, check: bool = True) -> str:
+        done = subprocess.run(
+            ["git", *args], cwd=self.path, capture_output=True, text=True, check=False, env={**os.environ}
+        )
+        if check and done.returncode != 0:
+            raise AssertionError(f"git {' '.join(args)} failed: {done.stderr}")
+        return done.stdout.strip()
+
+    def write(self, rel: str, content: str | bytes) -> None:
+        target = self.path / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content)
+
+    def remove(self, rel: str) -> None:
+        self.git("rm", "-q", "-r", rel)
+
+    def commit(self, message: str = "change") -> str:
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message)
+        return self.head()
+
+    def head(self) -> str:
+        return self.git("rev-parse", "HEAD")
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> GitRepo:
+    return GitRepo(tmp_path / "repo")
+
+
+class FakeEmbedder:
+    """Deterministic, fast, meaning-free: for unit tests that only count embeddings."""
+
+    model_id = "fake-hash-embedder"
+    dim = 16
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def encode(self, texts):  # type: ignore[no-untyped-def]
+        self.calls.append(len(texts))
+        rows = []
+        for text in texts:
+            digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+            row = np.frombuffer(digest[: self.dim], dtype=np.uint8).astype(np.float32) + 1.0
+            rows.append(row / np.linalg.norm(row))
+        return np.stack(rows) if rows else np.zeros((0, self.dim), dtype=np.float32)

@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from recalld.daemon.config import SCHEMA, load_config, validate
+from recalld.ingest.errors import RecalldError
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "config" / "recalld.example.toml"
+
+
+def test_example_documents_every_option_with_its_default():
+    example = tomllib.loads(EXAMPLE.read_text())
+    assert set(example) == set(SCHEMA)
+    for section, options in SCHEMA.items():
+        assert set(example[section]) == set(options), section
+        for key, (_kind, default) in options.items():
+            assert example[section][key] == default, f"{section}.{key}"
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"index": {"max_fil_bytes": 3}}, "unknown option index.max_fil_bytes"),
+        ({"nope": {}}, "unknown section [nope]"),
+        ({"index": {"max_file_bytes": "big"}}, "index.max_file_bytes must be of type int"),
+        ({"index": {"max_file_bytes": 0}}, "index.max_file_bytes must be greater than 0"),
+        ({"index": {"honour_gitattributes": 1}}, "index.honour_gitattributes must be of type bool"),
+        ({"log": {"level": "loud"}}, "log.level must be one of"),
+        ({"index": {"exclude": [1]}}, "index.exclude must be of type list"),
+    ],
+)
+def test_bad_config_names_the_key(raw, message):
+    with pytest.raises(RecalldError, match=None) as info:
+        validate(raw, source="cfg")
+    assert message in info.value.message
+
+
+def test_config_file_under_recalld_home(monkeypatch, tmp_path):
+    monkeypatch.setenv("RECALLD_HOME", str(tmp_path))
+    (tmp_path / "config.toml").write_text('[index]\nmax_file_bytes = 10\n')
+    config = load_config()
+    assert config.index_options().max_file_bytes == 10
+    assert config.home == tmp_path
+    (tmp_path / "config.toml").write_text("[index\n")
+    with pytest.raises(RecalldError, match="not valid TOML"):
+        load_config()

@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache
+from recalld.ingest.files import IndexOptions
+from recalld.ingest.store import Store, StoreConfig
+from recalld.ingest.sync import Indexer
+from tests.conftest import FakeEmbedder
+
+
+def open_test_store(kind: str, path: Path, dim: int) -> Store:
+    if kind == "edge":
+        from recalld.ingest.store_edge import QdrantEdgeStore
+
+        return QdrantEdgeStore(StoreConfig(dim=dim, path=str(path / "edge")))
+    from qdrant_client import QdrantClient
+
+    from recalld.ingest.store_server import QdrantServerStore
+
+    client = QdrantClient(path=str(path / "local"))
+    return QdrantServerStore(StoreConfig(dim=dim, url="local"), client=client)
+
+
+class Harness:
+    """An Indexer on a real store with the fake embedder, and ways to look inside."""
+
+    def __init__(self, kind: str, root: Path, options: IndexOptions | None = None) -> None:
+        self.embedder = FakeEmbedder()
+        self.store = open_test_store(kind, root, FakeEmbedder.dim)
+        self.cache = EmbeddingCache(root / "embeddings.db")
+        self.embeddings = CachedEmbeddings(self.cache, FakeEmbedder.model_id, lambda: self.embedder)
+        self.indexer = Indexer(store=self.store, embeddings=self.embeddings, options=options or IndexOptions())
+
+    def sync(self, repo, **kw):  # type: ignore[no-untyped-def]
+        return self.indexer.sync(repo="r", path=str(repo.path), branch="main", **kw)
+
+    def memories(self, *, deprecated: int | None = 0) -> list:  # type: ignore[type-arg]
+        from recalld.ingest.store import MemoryFilter
+
+        return list(self.store.scroll(MemoryFilter(repo="r", deprecated=deprecated)))
+
+    def close(self) -> None:
+        self.store.close()
+        self.cache.close()
+
+
+@pytest.fixture(params=["edge", "server"])
+def harness(request: pytest.FixtureRequest, tmp_path: Path):
+    h = Harness(request.param, tmp_path / "state")
+    yield h
+    h.close()

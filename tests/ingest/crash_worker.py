@@ -1,0 +1,45 @@
+"""Runs one sync and announces every store write on stdout, so a test can kill -9 it
+at an exact point. Usage: python crash_worker.py REPO STATE_DIR"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from tests.ingest.conftest import Harness
+
+
+class Announcing:
+    def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
+        self._inner = inner
+        self._n = 0
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        attr = getattr(self._inner, name)
+        if name not in {"upsert", "set_payload", "delete"}:
+            return attr
+
+        def announced(*args, **kwargs):  # type: ignore[no-untyped-def]
+            result = attr(*args, **kwargs)
+            self._n += 1
+            print(f"write {self._n}", flush=True)
+            return result
+
+        return announced
+
+
+class _Repo:
+    def __init__(self, path: str) -> None:
+        self.path = Path(path)
+
+
+def main() -> None:
+    h = Harness("edge", Path(sys.argv[2]))
+    h.indexer.store = Announcing(h.store)  # type: ignore[assignment]
+    h.sync(_Repo(sys.argv[1]))
+    print("done", flush=True)
+    h.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""Hostile repositories sync successfully; every skip is counted; nothing outside is read."""
+
+from __future__ import annotations
+
+import os
+
+from recalld.ingest.files import IndexOptions
+from tests.ingest.conftest import Harness
+
+
+def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
+    repo = git_repo
+    repo.write("ok.py", "def fine():\n    return 1\n")
+    repo.write("blob.py", b"\x00\x01\x02binary" * 10)
+    repo.write("big.py", "x = 1\n" * 900_000)  # ~5 MB
+    repo.write("latin.py", "def caf\xe9():\n    return '\xe9'\n".encode("latin-1"))
+    repo.write("broken.py", "def good():\n    return 1\n\ndef bad(:\n    pass\n\nclass After:\n    pass\n")
+    repo.write("image.png", b"\x89PNG\r\n\x1a\n\x00\x00")
+    repo.write("node_modules/lib/index.js", "function vendored() {}\n")
+    repo.write("gen/auto.py", "def generated():\n    pass\n")
+    repo.write(".gitattributes", "gen/** linguist-generated=true\n")
+    os.symlink("/etc/passwd", repo.path / "passwd.py")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "s"]):
+        __import__("subprocess").run(["git", *args], cwd=sub, check=True, capture_output=True)
+    repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "vendored_sub")
+    repo.commit("hostile")
+
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    try:
+        result = h.sync(repo)
+        skips = result.skips
+        assert skips["binary"] == 1
+        assert skips["oversized"] == 1
+        assert skips["symlink"] == 1
+        assert skips["submodule"] == 1
+        assert skips["excluded"] == 1
+        assert skips["generated"] == 1
+        assert skips["unsupported_language"] >= 2  # image.png, .gitattributes, .gitmodules
+        assert result.skipped == sum(skips.values())
+        assert result.invalid_utf8 == 1
+        assert result.syntax_errors >= 1
+        names = {(m.payload["path"], m.payload["qualname"]) for m in h.memories()}
+        assert {("ok.py", "fine"), ("broken.py", "good"), ("broken.py", "After")} <= names
+        assert not any(p in {"passwd.py", "blob.py", "big.py", "gen/auto.py"} for p, _ in names)
+        assert all("root:" not in m.payload["text"] for m in h.memories())
+        assert any(p == "latin.py" for p, _ in names)
+    finally:
+        h.close()

@@ -1,0 +1,103 @@
+"""kill -9 at any write of a sync, then sync again: the state of an uninterrupted run."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.ingest.conftest import Harness
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def snapshot(h: Harness) -> set[tuple]:
+    keys = ("deprecated", "deprecated_reason", "superseded_by", "lineage", "valid_from_commit",
+            "valid_to_commit", "start_line", "end_line", "path", "qualname")  # fmt: skip
+    return {(m.id, *(repr(m.payload.get(k)) for k in keys)) for m in h.memories(deprecated=None)}
+
+
+def build_history(repo) -> None:
+    for i in range(40):
+        body = "".join(f"def f{i}_{j}():\n    return {j}\n\n" for j in range(4))
+        repo.write(f"pkg/m{i}.py", f"class C{i}:\n    def m(self):\n        return {i}\n\n" + body)
+    repo.commit("c1")
+
+
+def second_commit(repo) -> None:
+    for i in range(0, 40, 3):
+        repo.write(f"pkg/m{i}.py", (repo.path / f"pkg/m{i}.py").read_text().replace("return 0", "return 99"))
+    (repo.path / "src").mkdir()
+    for i in range(1, 40, 5):
+        repo.git("mv", f"pkg/m{i}.py", f"src/m{i}.py")
+    repo.remove("pkg/m2.py")
+    text = (repo.path / "pkg/m5.py").read_text()
+    repo.write("pkg/m5.py", text.replace("def f5_3():\n    return 3\n\n", ""))
+    repo.write("pkg/m7.py", (repo.path / "pkg/m7.py").read_text() + "def f5_3():\n    return 3\n")
+    repo.commit("c2")
+
+
+def run_worker_until(repo, state: Path, kill_after: int) -> bool:
+    """Run the worker, kill -9 it after ``kill_after`` writes; True if it was killed."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.ingest.crash_worker", str(repo.path), str(state)],
+        stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    killed = False
+    for line in proc.stdout:
+        if line.strip() == f"write {kill_after}":
+            proc.send_signal(signal.SIGKILL)
+            killed = True
+            break
+    proc.wait(timeout=120)
+    proc.stdout.close()
+    return killed
+
+
+@pytest.mark.parametrize("kill_after", [1, 2, 3, 5, 9, 17, 33])
+def test_kill_during_incremental_sync_converges(git_repo, tmp_path, kill_after):
+    build_history(git_repo)
+    base = tmp_path / "base"
+    h = Harness("edge", base)
+    h.sync(git_repo)
+    h.close()
+    second_commit(git_repo)
+
+    clean_state = tmp_path / "clean"
+    shutil.copytree(base, clean_state)
+    clean = Harness("edge", clean_state)
+    clean.sync(git_repo)
+    expected = snapshot(clean)
+    clean.close()
+
+    crashed_state = tmp_path / "crashed"
+    shutil.copytree(base, crashed_state)
+    assert run_worker_until(git_repo, crashed_state, kill_after)
+    resumed = Harness("edge", crashed_state)
+    result = resumed.sync(git_repo)
+    assert result.mode == "full"
+    assert snapshot(resumed) == expected
+    assert resumed.sync(git_repo).mode == "noop"
+    resumed.close()
+
+
+@pytest.mark.parametrize("kill_after", [1, 2])
+def test_kill_during_first_index_converges(git_repo, tmp_path, kill_after):
+    build_history(git_repo)
+    clean = Harness("edge", tmp_path / "clean")
+    clean.sync(git_repo)
+    expected = snapshot(clean)
+    clean.close()
+    state = tmp_path / "crashed"
+    assert run_worker_until(git_repo, state, kill_after)
+    resumed = Harness("edge", state)
+    resumed.sync(git_repo)
+    assert snapshot(resumed) == expected
+    resumed.close()

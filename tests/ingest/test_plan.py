@@ -1,0 +1,209 @@
+"""The planner is pure: exhaustive cases plus a randomised convergence check."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from recalld.ingest.plan import (
+    FileSymbols,
+    LiveMemory,
+    Plan,
+    Scope,
+    memory_id,
+    plan_changes,
+)
+from recalld.parsers.base import Symbol
+
+SCOPE = Scope("repo", "main")
+
+
+def sym(qualname: str, body: str = "", *, kind: str = "function", start: int = 1, end: int = 2) -> Symbol:
+    source = f"{kind} {qualname} {body}"
+    return Symbol(
+        kind=kind,
+        name=qualname.rsplit(".", 1)[-1],
+        qualname=qualname,
+        signature=f"def {qualname}()",
+        docstring="",
+        start_line=start,
+        end_line=end,
+        content_hash=hashlib.sha256(source.encode()).hexdigest(),
+        source=source,
+    )
+
+
+def file(path: str, *symbols: Symbol) -> FileSymbols:
+    return FileSymbols(path, f"blob-{path}", "python", symbols)
+
+
+def live_of(f: FileSymbols, lineages: dict[str, str] | None = None) -> list[LiveMemory]:
+    out = []
+    for s in f.symbols:
+        mid = memory_id(SCOPE, f.path, s.kind, s.qualname, s.content_hash)
+        lineage = (lineages or {}).get(s.qualname, mid)
+        out.append(LiveMemory(mid, f.path, s.kind, s.qualname, s.content_hash, lineage, s.start_line, s.end_line))
+    return out
+
+
+def plan(live, targets=(), gone=(), renames=None) -> Plan:
+    return plan_changes(
+        scope=SCOPE, live=live, targets={t.path: t for t in targets}, gone=gone, renames=renames or {}
+    )
+
+
+def test_first_index_adds_everything_with_fresh_lineages():
+    f = file("a.py", sym("f"), sym("C", kind="class"), sym("C.m", kind="method"))
+    p = plan([], [f])
+    assert {v.symbol.qualname for v in p.new_versions} == {"f", "C", "C.m"}
+    assert all(v.change == "added" and v.lineage == v.id for v in p.new_versions)
+    assert not p.closures and not p.relocations
+
+
+def test_unchanged_file_plans_nothing():
+    f = file("a.py", sym("f"), sym("g"))
+    assert plan(live_of(f), [f]).is_empty
+
+
+def test_edit_makes_new_version_and_closes_old_as_modified():
+    old = file("a.py", sym("f", "v1"), sym("g"))
+    new = file("a.py", sym("f", "v2"), sym("g"))
+    p = plan(live_of(old), [new])
+    (version,) = p.new_versions
+    old_f = live_of(old)[0]
+    assert version.change == "modified" and version.lineage == old_f.lineage
+    assert [(c.id, c.reason, c.superseded_by) for c in p.closures] == [(old_f.id, "modified", version.id)]
+
+
+def test_line_shift_only_relocates():
+    old = file("a.py", sym("f", start=1, end=2))
+    new = file("a.py", sym("f", start=5, end=6))
+    p = plan(live_of(old), [new])
+    assert not p.new_versions and not p.closures
+    assert [(r.start_line, r.end_line) for r in p.relocations] == [(5, 6)]
+
+
+def test_removed_symbol_and_deleted_file():
+    a_old = file("a.py", sym("f"), sym("g"))
+    b_old = file("b.py", sym("h"))
+    p = plan(live_of(a_old) + live_of(b_old), [file("a.py", sym("f"))], gone=["b.py"])
+    reasons = {c.id: (c.reason, c.superseded_by) for c in p.closures}
+    assert reasons == {live_of(a_old)[1].id: ("removed", None), live_of(b_old)[0].id: ("deleted", None)}
+
+
+def test_rename_keeps_lineage_and_points_to_successor():
+    old = file("pkg/a.py", sym("f"), sym("C", kind="class"))
+    new = file("src/pkg/a.py", sym("f"), sym("C", kind="class"))
+    p = plan(live_of(old), [new], gone=["pkg/a.py"], renames={"pkg/a.py": "src/pkg/a.py"})
+    by_name = {v.symbol.qualname: v for v in p.new_versions}
+    for mem in live_of(old):
+        successor = by_name[mem.qualname]
+        assert successor.change == "renamed" and successor.lineage == mem.lineage
+        assert successor.file.path == "src/pkg/a.py"
+    assert {(c.reason, c.superseded_by) for c in p.closures} == {("renamed", v.id) for v in p.new_versions}
+
+
+def test_rename_with_edit_and_a_dropped_symbol():
+    old = file("a.py", sym("f", "v1"), sym("g"))
+    new = file("b.py", sym("f", "v2"))
+    p = plan(live_of(old), [new], gone=["a.py"], renames={"a.py": "b.py"})
+    (version,) = p.new_versions
+    f_old, g_old = live_of(old)
+    assert version.lineage == f_old.lineage and version.change == "renamed"
+    closures = {c.id: (c.reason, c.superseded_by) for c in p.closures}
+    assert closures == {f_old.id: ("renamed", version.id), g_old.id: ("removed", None)}
+
+
+def test_symbol_moved_to_another_file_is_a_rename():
+    a_old = file("a.py", sym("helper", "same"), sym("main"))
+    b_old = file("b.py", sym("other"))
+    a_new = file("a.py", sym("main"))
+    b_new = file("b.py", sym("other"), sym("helper", "same"))
+    p = plan(live_of(a_old) + live_of(b_old), [a_new, b_new])
+    (version,) = p.new_versions
+    helper_old = live_of(a_old)[0]
+    assert version.file.path == "b.py" and version.lineage == helper_old.lineage
+    assert [(c.id, c.reason, c.superseded_by) for c in p.closures] == [(helper_old.id, "renamed", version.id)]
+
+
+def test_class_split_across_files_keeps_method_lineages():
+    old = file("big.py", sym("A", kind="class"), sym("A.x", kind="method"), sym("B", kind="class"),
+               sym("B.y", kind="method"))  # fmt: skip
+    big_new = file("big.py", sym("A", kind="class"), sym("A.x", kind="method"))
+    b_new = file("b.py", sym("B", kind="class", body="moved"), sym("B.y", kind="method"))
+    p = plan(live_of(old), [big_new, b_new])
+    lineage = {m.qualname: m.lineage for m in live_of(old)}
+    assert {v.symbol.qualname: v.lineage for v in p.new_versions} == {"B": lineage["B"], "B.y": lineage["B.y"]}
+    assert {c.reason for c in p.closures} == {"renamed"}
+
+
+def test_ambiguous_moves_are_not_guessed():
+    old = [*live_of(file("a.py", sym("run", "1"))), *live_of(file("b.py", sym("run", "2")))]
+    new = [file("c.py", sym("run", "3")), file("d.py", sym("run", "4"))]
+    p = plan(old, new, gone=["a.py", "b.py"])
+    assert {c.reason for c in p.closures} == {"deleted"}
+    assert {v.change for v in p.new_versions} == {"added"}
+
+
+def test_duplicate_live_versions_after_a_crash_collapse_to_one():
+    v1 = file("a.py", sym("f", "v1"))
+    v2 = file("a.py", sym("f", "v2"))
+    p = plan(live_of(v1) + live_of(v2), [v2])
+    assert not p.new_versions
+    assert [(c.id, c.reason, c.superseded_by) for c in p.closures] == [
+        (live_of(v1)[0].id, "modified", live_of(v2)[0].id)
+    ]
+
+
+def test_untouched_paths_are_left_alone():
+    other = file("other.py", sym("x"))
+    p = plan(live_of(other), [file("a.py", sym("f"))])
+    assert not p.closures and len(p.new_versions) == 1
+
+
+def test_module_symbols_follow_their_file_only():
+    a = file("a.py", sym("<module>", "A", kind="module"))
+    b = file("b.py", sym("<module>", "A", kind="module"))
+    p = plan(live_of(a), [b], gone=["a.py"])
+    assert [c.reason for c in p.closures] == ["deleted"]
+    assert [v.change for v in p.new_versions] == ["added"]
+
+
+def test_ids_are_deterministic_and_scoped():
+    s = sym("f")
+    assert memory_id(SCOPE, "a.py", "function", "f", s.content_hash) == memory_id(
+        Scope("repo", "main"), "a.py", "function", "f", s.content_hash
+    )
+    assert memory_id(SCOPE, "a.py", "function", "f", "h") != memory_id(Scope("repo", "dev"), "a.py", "function", "f", "h")
+    assert memory_id(SCOPE, "a.py", "function", "f", "h") != memory_id(Scope("other", "main"), "a.py", "function", "f", "h")
+
+
+def _random_tree(rng: random.Random) -> dict[str, FileSymbols]:
+    names = ["f", "g", "h", "C", "C.m", "C.n", "D"]
+    files = {}
+    for path in rng.sample(["a.py", "b.py", "c/d.py", "c/e.py", "f.py"], rng.randint(0, 5)):
+        chosen = rng.sample(names, rng.randint(0, len(names)))
+        files[path] = file(path, *(sym(n, str(rng.randint(0, 2))) for n in sorted(chosen)))
+    return files
+
+
+def test_applying_any_plan_converges_to_the_target():
+    rng = random.Random(1234)
+    for _ in range(400):
+        old, new = _random_tree(rng), _random_tree(rng)
+        live = {m.id: m for f in old.values() for m in live_of(f)}
+        touched = set(old) | set(new)
+        gone = touched - set(new)
+        renames = {}
+        if gone and set(new) - set(old) and rng.random() < 0.5:
+            renames[sorted(gone)[0]] = sorted(set(new) - set(old))[0]
+        p = plan(list(live.values()), list(new.values()), gone=gone, renames=renames)
+        for closure in p.closures:
+            assert closure.id in live
+            del live[closure.id]
+        closed = {c.id for c in p.closures}
+        expected = {m.id for f in new.values() for m in live_of(f)}
+        after = set(live) | {v.id for v in p.new_versions}
+        assert after == expected
+        assert not closed & {v.id for v in p.new_versions}
+        assert all(c.superseded_by in expected for c in p.closures if c.superseded_by)
