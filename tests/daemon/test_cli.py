@@ -1,0 +1,135 @@
+"""The CLI end to end: a real repository, the real packaged model, the embedded store."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import GitRepo
+
+pytestmark = pytest.mark.model
+
+
+def recalld(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "recalld.daemon.cli", *args], capture_output=True, text=True, env={**os.environ}
+    )
+    if check and done.returncode != 0:
+        raise AssertionError(f"recalld {' '.join(args)} exited {done.returncode}: {done.stderr}")
+    return done
+
+
+@pytest.fixture
+def project(tmp_path) -> GitRepo:
+    repo = GitRepo(tmp_path / "project")
+    repo.write("billing/invoice.py", '''"""Invoices."""
+
+
+class InvoiceBuilder:
+    """Builds invoices for customers."""
+
+    def add_line(self, description, amount):
+        """Add a priced line item to the invoice."""
+        return (description, amount)
+
+
+def compute_vat(amount, rate=0.2):
+    """Compute value added tax for an amount."""
+    return amount * rate
+''')
+    repo.write("net/fetch.go", "package net\n\n// Download fetches a URL over HTTP and returns the body.\nfunc Download(url string) ([]byte, error) { return nil, nil }\n")
+    repo.write("README.md", "# project\n")
+    repo.commit("initial")
+    return repo
+
+
+def test_cli_end_to_end(project):
+    added = recalld("repo", "add", str(project.path))
+    assert "registered project" in added.stdout
+    assert recalld("repo", "list", "--json").stdout.strip() == json.dumps(
+        {"name": "project", "path": str(project.path.resolve()), "branch": "main"}
+    )
+
+    first = json.loads(recalld("sync", "--json").stdout)
+    for key in ("repo", "from_commit", "to_commit", "files_changed", "added", "modified", "deprecated",
+                "embedded", "skipped", "seconds"):  # fmt: skip
+        assert key in first
+    assert first["repo"] == "project" and first["from_commit"] is None
+    assert first["to_commit"] == project.head()
+    assert first["added"] == 6 and first["embedded"] == 6 and first["skipped"] == 1
+
+    again = json.loads(recalld("sync", "project", "--json").stdout)
+    assert (again["added"], again["embedded"], again["deprecated"]) == (0, 0, 0)
+
+    hits = json.loads(recalld("search", "tax on a price", "--json", "--limit", "3").stdout)
+    assert hits[0]["qualname"] == "compute_vat"
+    go = json.loads(recalld("search", "download a web page", "--lang", "go", "--json").stdout)
+    assert {h["language"] for h in go} == {"go"} and go[0]["qualname"] == "Download"
+    methods = json.loads(recalld("search", "invoice", "--kind", "method", "--json").stdout)
+    assert [h["qualname"] for h in methods] == ["InvoiceBuilder.add_line"]
+    in_billing = json.loads(recalld("search", "anything", "--path", "billing/**", "--json").stdout)
+    assert in_billing and {h["path"] for h in in_billing} == {"billing/invoice.py"}
+
+    project.write("billing/invoice.py", (project.path / "billing/invoice.py").read_text().replace("0.2", "0.25"))
+    project.commit("raise vat")
+    recalld("sync")
+    live = [json.loads(line) for line in recalld("export").stdout.splitlines()]
+    every = [json.loads(line) for line in recalld("export", "--include-deprecated").stdout.splitlines()]
+    assert len(every) == len(live) + 2  # the edited function and its module
+    closed = [m for m in every if m["deprecated"] is True]
+    assert {m["deprecated_reason"] for m in closed} == {"modified"}
+    vat_now = next(m for m in live if m["qualname"] == "compute_vat")
+    assert next(m for m in closed if m["qualname"] == "compute_vat")["superseded_by"] == vat_now["id"]
+    for field in ("id", "repo", "branch", "kind", "language", "path", "qualname", "name", "signature",
+                  "docstring", "start_line", "end_line", "content_hash", "lineage", "text",
+                  "valid_from_commit", "valid_to_commit", "deprecated", "deprecated_reason", "superseded_by"):  # fmt: skip
+        assert field in vat_now
+    assert vat_now["deprecated"] is False and vat_now["docstring"] == "Compute value added tax for an amount."
+    stale = json.loads(recalld("search", "tax", "--include-deprecated", "--json").stdout)
+    assert any(h["deprecated"] for h in stale)
+
+    status = json.loads(recalld("status", "--json").stdout)["repos"][0]
+    assert status["indexed_commit"] == project.head() and status["commits_behind"] == 0
+    assert status["memories"] == len(live) and status["deprecated"] == 2
+    project.write("x.py", "def x():\n    pass\n")
+    project.commit("one more")
+    assert json.loads(recalld("status", "--json").stdout)["repos"][0]["commits_behind"] == 1
+
+    removed = recalld("repo", "remove", "project")
+    assert "removed project" in removed.stdout
+    assert recalld("export", "--include-deprecated").stdout == ""
+
+
+def test_cli_errors_are_one_line_with_exit_codes(tmp_path, project):
+    unknown = recalld("sync", "nope", check=False)
+    assert unknown.returncode == 1 and unknown.stderr.count("\n") == 1 and "unknown repo 'nope'" in unknown.stderr
+    not_git = recalld("repo", "add", str(tmp_path), check=False)
+    assert not_git.returncode == 1 and "not a git repository" in not_git.stderr
+    usage = recalld("search", check=False)
+    assert usage.returncode == 2
+    none = recalld("sync", check=False)
+    assert none.returncode == 1 and "no repositories registered" in none.stderr
+    (tmp_path / "recalld-home-config").mkdir()
+    config = tmp_path / "recalld-home-config" / "config.toml"
+    config.write_text("[index]\nmax_file_byte = 1\n")
+    bad = subprocess.run([sys.executable, "-m", "recalld.daemon.cli", "status"], capture_output=True, text=True,
+                         env={**os.environ, "RECALLD_CONFIG": str(config)})  # fmt: skip
+    assert bad.returncode == 1 and "unknown option index.max_file_byte" in bad.stderr
+
+
+def test_store_in_use_is_a_clear_error(project):
+    from recalld.daemon.config import load_config
+    from recalld.ingest.store import StoreConfig
+    from recalld.ingest.store_edge import QdrantEdgeStore
+
+    recalld("repo", "add", str(project.path))
+    holder = QdrantEdgeStore(StoreConfig(dim=384, path=str(load_config().store_path)))
+    try:
+        locked = recalld("sync", check=False)
+        assert locked.returncode == 1 and "in use by another process" in locked.stderr
+    finally:
+        holder.close()
