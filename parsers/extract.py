@@ -112,7 +112,8 @@ def _place(d: _Def, defs: dict[int, _Def], inner: set[int], qualnames: dict[int,
 
 def _symbol(spec: LanguageSpec, d: _Def, kind: str, qualname: str, data: bytes) -> Symbol:
     node = d.node
-    source = data[node.start_byte : node.end_byte]
+    last = _last_code_node(node)
+    source = data[node.start_byte : last.end_byte]
     return Symbol(
         kind=kind,
         name=d.name,
@@ -120,10 +121,21 @@ def _symbol(spec: LanguageSpec, d: _Def, kind: str, qualname: str, data: bytes) 
         signature=_signature(node, data),
         docstring=_docstring(spec, node, data),
         start_line=node.start_point[0] + 1,
-        end_line=node.end_point[0] + 1,
+        end_line=last.end_point[0] + 1,
         content_hash=hashlib.sha256(source).hexdigest(),
         source=source.decode("utf-8", "replace"),
     )
+
+
+def _last_code_node(node: Node) -> Node:
+    """The last token that is not a comment: a definition ends with its code, not with
+    comments that trail its body (which belong to what follows)."""
+    current = node
+    while True:
+        children = [c for c in current.children if c.type not in COMMENT_TYPES]
+        if not children:
+            return current
+        current = children[-1]
 
 
 def _module_symbol(spec: LanguageSpec, root: Node, data: bytes) -> Symbol:
@@ -152,8 +164,9 @@ def _signature(node: Node, data: bytes) -> str:
         text = _text(data, head, end=body.start_byte)
     else:
         text = _text(data, head).split("{", 1)[0]
-    text = _SPACES.sub(" ", text).strip().rstrip(":").rstrip()
-    text = text.removesuffix("=>").rstrip() if text.endswith("=>") and "(" not in text else text
+    text = _SPACES.sub(" ", text).strip()
+    for ending in (":", ";", "=>", "="):
+        text = text.removesuffix(ending).rstrip()
     return text[:MAX_SIGNATURE]
 
 

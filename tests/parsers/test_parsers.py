@@ -1,0 +1,156 @@
+"""Real grammars on per-language fixtures, on the standard library (checked against
+Python's own ast), on bad input, and from several threads at once."""
+
+from __future__ import annotations
+
+import ast
+import json
+import sysconfig
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from recalld.parsers import LANGUAGES, LanguageSpec, UnknownLanguageError, language_for_path, parse, register_language
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "parsers"
+SOURCES = sorted(p for p in FIXTURES.iterdir() if not p.name.endswith(".json"))
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_fixture_yields_exactly_its_listing(path: Path):
+    expected = json.loads(Path(f"{path}.expected.json").read_text())
+    result = parse(language_for_path(path.name), path.read_bytes())
+    module, *symbols = result.symbols
+    assert result.syntax_errors == 0
+    assert (module.kind, module.qualname, module.docstring) == ("module", "<module>", expected["module_docstring"])
+    got = [
+        {"kind": s.kind, "qualname": s.qualname, "lines": [s.start_line, s.end_line], "signature": s.signature,
+         "docstring": s.docstring}  # fmt: skip
+        for s in symbols
+    ]
+    assert got == expected["symbols"]
+
+
+def test_every_builtin_language_has_a_fixture():
+    assert {language_for_path(p.name) for p in SOURCES} == set(LANGUAGES)
+
+
+def ast_listing(source: str) -> set[tuple[str, str, int, int]]:
+    """The same rules written independently on Python's ast: classes, functions and
+    methods not inside a function body; a repeated qualname gets #2, #3 in source order
+    and a repeated class's members are named under its suffixed name."""
+    found: set[tuple[str, str, int, int]] = set()
+    seen: Counter[tuple[str, str]] = Counter()
+
+    def record(kind: str, qualname: str, node: ast.AST) -> str:
+        seen[(kind, qualname)] += 1
+        if seen[(kind, qualname)] > 1:
+            qualname = f"{qualname}#{seen[(kind, qualname)]}"
+        decorators = getattr(node, "decorator_list", [])
+        start = min([node.lineno, *(d.lineno for d in decorators)])  # type: ignore[attr-defined]
+        found.add((kind, qualname, start, node.end_lineno or node.lineno))  # type: ignore[attr-defined]
+        return qualname
+
+    def visit(body: list[ast.stmt], prefix: str, in_class: bool) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                qualname = record("class", prefix + node.name, node)
+                visit(node.body, qualname + ".", True)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                record("method" if in_class else "function", prefix + node.name, node)
+            else:
+                for block in ("body", "orelse", "finalbody"):
+                    inner = getattr(node, block, None)
+                    if isinstance(inner, list):
+                        visit(inner, prefix, in_class)
+                for handler in getattr(node, "handlers", []):
+                    visit(handler.body, prefix, in_class)
+                for case in getattr(node, "cases", []):
+                    visit(case.body, prefix, in_class)
+
+    visit(ast.parse(source).body, "", False)
+    return found
+
+
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+STDLIB_PACKAGES = ["json", "email", "asyncio", "logging", "unittest", "http", "importlib", "concurrent", "xml", "multiprocessing", "urllib"]
+
+
+def test_python_matches_ast_on_the_standard_library():
+    files = [p for pkg in STDLIB_PACKAGES for p in sorted((STDLIB / pkg).rglob("*.py"))]
+    assert len(files) > 150
+    compared = 0
+    for path in files:
+        source = path.read_bytes()
+        try:
+            expected = ast_listing(source.decode("utf-8"))
+        except SyntaxError:
+            continue
+        result = parse("python", source)
+        got = {(s.kind, s.qualname, s.start_line, s.end_line) for s in result.symbols if s.kind != "module"}
+        assert got == expected, f"{path}: only parser {sorted(got - expected)[:5]}, only ast {sorted(expected - got)[:5]}"
+        compared += len(got)
+    assert compared > 5000
+
+
+@pytest.mark.parametrize(
+    ("language", "data"),
+    [
+        ("python", b"def ok():\n    pass\n\ndef broken(:\n"),
+        ("python", b"\xff\xfe\x00\x00def x(): pass\n"),
+        ("javascript", b"function f( {\n"),
+        ("go", b"package x\nfunc (\n"),
+        ("rust", b"fn f( {\n"),
+        ("java", b"class A { void m( }\n"),
+        ("typescript", b"\x00\x00\x00"),
+        ("tsx", b"export const A = () => <div>;\n"),
+    ],
+)
+def test_bad_input_never_raises(language: str, data: bytes):
+    result = parse(language, data)
+    assert result.symbols[0].kind == "module"
+    assert result.syntax_errors >= 0
+
+
+def test_syntax_errors_keep_what_parses():
+    result = parse("python", b"def good():\n    return 1\n\ndef bad(:\n    pass\n\nclass After:\n    pass\n")
+    assert result.syntax_errors >= 1
+    assert {"good", "After"} <= {s.qualname for s in result.symbols}
+
+
+def test_empty_and_huge_files():
+    (module,) = parse("python", b"").symbols
+    assert (module.start_line, module.end_line) == (1, 1)
+    huge = b"".join(b"def f%d(x):\n    return x\n\n" % i for i in range(40_000))
+    assert len(huge) > 1_000_000
+    assert len(parse("python", huge).symbols) == 40_001
+
+
+def test_unknown_language_and_extensions():
+    with pytest.raises(UnknownLanguageError):
+        parse("cobol", b"")
+    assert language_for_path("a/b.PY") == "python"
+    assert language_for_path("x.tsx") == "tsx" and language_for_path("x.mts") == "typescript"
+    assert language_for_path("x.cjs") == "javascript" and language_for_path("Main.java") == "java"
+    assert language_for_path("Makefile") is None and language_for_path("README.md") is None
+
+
+def test_an_extension_registers_like_a_builtin():
+    spec = LanguageSpec("python-stub", (".pyx-test",), "tree_sitter_python", query_file="python.scm",
+                        docstrings="strings")  # fmt: skip
+    register_language(spec)
+    try:
+        assert language_for_path("m.pyx-test") == "python-stub"
+        assert [s.qualname for s in parse("python-stub", b"def f():\n    pass\n").symbols] == ["<module>", "f"]
+    finally:
+        LANGUAGES.pop("python-stub")
+
+
+def test_parsing_from_threads_gives_identical_results():
+    inputs = [(language_for_path(p.name), p.read_bytes()) for p in SOURCES] * 8
+    expected = [parse(lang, data) for lang, data in inputs]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        got = list(pool.map(lambda item: parse(*item), inputs))
+    assert got == expected

@@ -1,0 +1,159 @@
+"""One contract, both adapters: the embedded engine and qdrant-client (local mode)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from recalld.ingest.errors import RecalldError
+from recalld.ingest.store import MemoryFilter, StoreConfig, StoredPoint
+from tests.ingest.conftest import open_test_store
+
+DIM = 8
+
+
+def vec(i: int) -> list[float]:
+    v = [0.0] * DIM
+    v[i % DIM] = 1.0
+    v[(i + 1) % DIM] = 0.1 * (i // DIM)
+    return v
+
+
+def mem(i: int, **payload) -> StoredPoint:
+    base = {"record": "memory", "repo": "r", "branch": "main", "kind": "function", "language": "python",
+            "path": f"src/pkg/m{i}.py", "dirs": ["src", "src/pkg"], "deprecated": 0, "symbol_key": f"k{i}",
+            "qualname": f"f{i}"}  # fmt: skip
+    base.update(payload)
+    return StoredPoint(str(uuid.uuid5(uuid.NAMESPACE_OID, str(i))), base, vec(i))
+
+
+@pytest.fixture(params=["edge", "server"])
+def store(request, tmp_path):
+    s = open_test_store(request.param, tmp_path, DIM)
+    yield s
+    s.close()
+
+
+def ids(points) -> set[str]:
+    return {p.id for p in points}
+
+
+def test_filters_each_field(store):
+    points = [
+        mem(0),
+        mem(1, repo="other"),
+        mem(2, branch="dev"),
+        mem(3, kind="class"),
+        mem(4, language="go", path="cmd/m4.go", dirs=["cmd"]),
+        mem(5, deprecated=1),
+        StoredPoint(str(uuid.uuid4()), {"record": "checkpoint", "repo": "r", "branch": "main"}, None),
+    ]
+    store.upsert(points)
+    p = {i: points[i].id for i in range(6)}
+    assert ids(store.scroll(MemoryFilter(repo="r", branch="main"))) == {p[0], p[3], p[4]}
+    assert ids(store.scroll(MemoryFilter(repo="other"))) == {p[1]}
+    assert ids(store.scroll(MemoryFilter(branch="dev"))) == {p[2]}
+    assert ids(store.scroll(MemoryFilter(kinds=("class", "struct")))) == {p[3]}
+    assert ids(store.scroll(MemoryFilter(language="go"))) == {p[4]}
+    assert ids(store.scroll(MemoryFilter(dir_prefix="src/pkg", repo="r", branch="main"))) == {p[0], p[3]}
+    assert ids(store.scroll(MemoryFilter(dir_prefix="cmd"))) == {p[4]}
+    assert ids(store.scroll(MemoryFilter(paths=("src/pkg/m0.py", "cmd/m4.go")))) == {p[0], p[4]}
+    assert ids(store.scroll(MemoryFilter(deprecated=1))) == {p[5]}
+    assert len(ids(store.scroll(MemoryFilter(deprecated=None)))) == 6
+    assert ids(store.scroll(MemoryFilter(symbol_keys=("k2", "k5"), deprecated=None))) == {p[2], p[5]}
+    assert store.count(MemoryFilter(record="checkpoint", deprecated=None)) == 1
+    assert store.count(MemoryFilter(record=None, deprecated=None)) == 7
+    assert store.count(MemoryFilter(repo="nope")) == 0
+
+
+def test_payload_merge_retrieve_delete_and_vectors(store):
+    a, b = mem(0), mem(1)
+    store.upsert([a, b])
+    store.set_payload([a.id], {"deprecated": 1, "superseded_by": b.id})
+    (got,) = store.retrieve([a.id, str(uuid.uuid4())])
+    assert got.payload["deprecated"] == 1 and got.payload["superseded_by"] == b.id
+    assert got.payload["qualname"] == "f0"
+    store.set_payload([a.id], {"superseded_by": None})
+    assert store.retrieve([a.id])[0].payload.get("superseded_by") is None
+    vectors = store.get_vectors([a.id, b.id])
+    assert vectors[b.id] == pytest.approx(vec(1))
+    store.upsert([mem(1, qualname="again")])
+    assert store.count(MemoryFilter(deprecated=None)) == 2
+    store.delete([a.id])
+    assert store.retrieve([a.id]) == []
+    assert store.scroll(MemoryFilter(), fields=("path",)).__next__().payload == {"path": "src/pkg/m1.py"}
+
+
+def test_scroll_pages_through_everything(store):
+    points = [mem(i) for i in range(2500)]
+    for start in range(0, len(points), 500):
+        store.upsert(points[start : start + 500])
+    assert ids(store.scroll(MemoryFilter())) == ids(points)
+    assert store.count(MemoryFilter()) == 2500
+
+
+def test_search_ranks_and_filters(store):
+    store.upsert([mem(0), mem(1), mem(2, kind="class"), mem(8, deprecated=1)])
+    hits = store.search(vec(0), MemoryFilter(), 3)
+    assert [h.point.payload["qualname"] for h in hits][0] == "f0"
+    assert all(hits[i].score >= hits[i + 1].score for i in range(len(hits) - 1))
+    assert "f8" not in {h.point.payload["qualname"] for h in hits}
+    assert [h.point.payload["qualname"] for h in store.search(vec(0), MemoryFilter(kinds=("class",)), 5)] == ["f2"]
+
+
+def test_reopen_keeps_everything(tmp_path):
+    for kind in ("edge", "server"):
+        first = open_test_store(kind, tmp_path / kind, DIM)
+        first.upsert([mem(i) for i in range(10)])
+        first.set_payload([mem(3).id], {"deprecated": 1})
+        first.close()
+        again = open_test_store(kind, tmp_path / kind, DIM)
+        assert again.count(MemoryFilter()) == 9 and again.count(MemoryFilter(deprecated=1)) == 1
+        again.close()
+
+
+def test_edge_store_is_owned_by_one_process(tmp_path):
+    from recalld.ingest.store_edge import QdrantEdgeStore
+
+    config = StoreConfig(dim=DIM, path=str(tmp_path / "edge"))
+    owner = QdrantEdgeStore(config)
+    try:
+        code = (
+            "import sys\nfrom recalld.ingest.store import StoreConfig, StoreLockedError\n"
+            "from recalld.ingest.store_edge import QdrantEdgeStore\n"
+            f"try:\n    QdrantEdgeStore(StoreConfig(dim={DIM}, path={str(tmp_path / 'edge')!r}))\n"
+            "except StoreLockedError as e:\n    print(e); sys.exit(3)\n"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert done.returncode == 3, done.stderr
+        assert "in use by another process" in done.stdout
+    finally:
+        owner.close()
+    QdrantEdgeStore(config).close()  # released on close
+
+
+def test_dimension_mismatch_is_refused(tmp_path):
+    for kind in ("edge", "server"):
+        open_test_store(kind, tmp_path / kind, DIM).close()
+        with pytest.raises(RecalldError, match="dimensional|wrong size"):
+            open_test_store(kind, tmp_path / kind, DIM * 2)
+
+
+def test_two_writers_share_one_collection(tmp_path):
+    """Two stores on one server collection (two machines) keep each other's repos intact."""
+    from qdrant_client import QdrantClient
+
+    from recalld.ingest.store_server import QdrantServerStore
+
+    client = QdrantClient(path=str(tmp_path / "shared"))
+    one = QdrantServerStore(StoreConfig(dim=DIM, url="local"), client=client)
+    two = QdrantServerStore(StoreConfig(dim=DIM, url="local"), client=client)
+    one.upsert([mem(i, repo="alpha") for i in range(5)])
+    two.upsert([mem(i + 100, repo="beta") for i in range(5)])
+    two.upsert([mem(i, repo="alpha") for i in range(5)])  # the same repo synced elsewhere: same ids
+    assert one.count(MemoryFilter(repo="alpha")) == 5 and one.count(MemoryFilter(repo="beta")) == 5
+    client.close()
