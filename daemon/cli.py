@@ -150,16 +150,23 @@ def _sync(app: Any, args: argparse.Namespace) -> int:
     if not entries:
         raise RecalldError("no repositories registered: run `recalld repo add PATH` first")
     log = get_logger("recalld.sync")
+    failed = 0
     for entry in entries:
-        result = app.indexer.sync(
-            repo=entry.name, path=entry.path, branch=entry.branch, full=args.full, progress=TerminalProgress()
-        )
+        try:
+            result = app.indexer.sync(
+                repo=entry.name, path=entry.path, branch=entry.branch, full=args.full, progress=TerminalProgress()
+            )
+        except RecalldError as exc:
+            failed += 1
+            log.error("sync failed", repo=entry.name, error=exc.message)
+            print(f"recalld: {entry.name}: {exc.message}", file=sys.stderr)
+            continue
         log.info(result.summary(), **result.as_dict())
         if args.json:
             _emit_json(result.as_dict())
         else:
             print(result.summary())
-    return EXIT_OK
+    return EXIT_FAILED if failed else EXIT_OK
 
 
 def _search(app: Any, args: argparse.Namespace) -> int:

@@ -53,7 +53,7 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("python", (".py", ".pyi"), "tree_sitter_python", docstrings="strings"),
     LanguageSpec("javascript", (".js", ".mjs", ".cjs", ".jsx"), "tree_sitter_javascript"),
     LanguageSpec("typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript"),
-    LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx"),
+    LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", query_file="typescript.scm"),
     LanguageSpec("go", (".go",), "tree_sitter_go"),
     LanguageSpec("rust", (".rs",), "tree_sitter_rust"),
     LanguageSpec("java", (".java",), "tree_sitter_java"),

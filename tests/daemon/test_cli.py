@@ -133,3 +133,20 @@ def test_store_in_use_is_a_clear_error(project):
         assert locked.returncode == 1 and "in use by another process" in locked.stderr
     finally:
         holder.close()
+
+
+def test_one_broken_repo_does_not_stop_the_others(tmp_path):
+    good = GitRepo(tmp_path / "good")
+    good.write("notes.md", "nothing to parse\n")
+    good.commit("docs only")
+    gone = GitRepo(tmp_path / "gone")
+    gone.commit("empty")
+    recalld("repo", "add", str(good.path))
+    recalld("repo", "add", str(gone.path))
+    import shutil
+
+    shutil.rmtree(gone.path)
+    done = recalld("sync", "--json", check=False)
+    assert done.returncode == 1
+    assert "gone: not a git repository" in done.stderr
+    assert json.loads(done.stdout)["repo"] == "good"
