@@ -28,4 +28,4 @@ def configure_logging(*, level: str = "info", fmt: str = "auto") -> None:
 
 
 def get_logger(name: str) -> structlog.typing.FilteringBoundLogger:
-    return structlog.get_logger(name)  # type: ignore[no-any-return]
+    return structlog.get_logger(name)

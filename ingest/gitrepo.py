@@ -94,7 +94,7 @@ class GitRepository:
         return obj is not None and obj.type == ObjectType.COMMIT
 
     def commit_info(self, commit_id: str) -> CommitInfo:
-        commit = self._repo[commit_id]
+        commit = self._repo[commit_id].peel(pygit2.Commit)
         return CommitInfo(
             id=str(commit.id),
             time=int(commit.commit_time),
@@ -121,7 +121,7 @@ class GitRepository:
                 path = prefix + name
                 mode = entry.filemode
                 if mode == FileMode.TREE:
-                    stack.append((path + "/", self._repo[entry.id]))
+                    stack.append((path + "/", self._repo[entry.id].peel(pygit2.Tree)))
                 elif mode in REGULAR_MODES:
                     yield TreeFile(path, str(entry.id))
                 elif mode == FileMode.LINK:
@@ -149,7 +149,7 @@ class GitRepository:
         """Paths that differ between two commits, and the renames git finds among them."""
         old_tree = self._repo[old_commit].peel(pygit2.Tree)
         new_tree = self._repo[new_commit].peel(pygit2.Tree)
-        diff = self._repo.diff(old_tree, new_tree)
+        diff = old_tree.diff_to_tree(new_tree)
         diff.find_similar(flags=DiffFind.FIND_RENAMES, rename_limit=RENAME_LIMIT)
         paths: set[str] = set()
         renames: list[RenameDelta] = []
@@ -168,7 +168,7 @@ class GitRepository:
 
     def read_blob(self, blob_id: str) -> bytes:
         blob = self._repo.get(blob_id)
-        return bytes(blob.data) if blob is not None else b""
+        return bytes(blob.data) if isinstance(blob, pygit2.Blob) else b""
 
     def attribute(self, commit_id: str, path: str, name: str) -> str | bool | None:
         """A .gitattributes value as committed at ``commit_id`` (work tree ignored)."""

@@ -97,7 +97,12 @@ class QdrantEdgeStore:
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
         records = self._shard.retrieve(list(ids), False, [DENSE]) if ids else []
-        return {str(r.id): list(r.vector[DENSE]) for r in records if r.vector and DENSE in r.vector}
+        out: dict[str, list[float]] = {}
+        for record in records:
+            vector = record.vector.get(DENSE) if isinstance(record.vector, dict) else None
+            if isinstance(vector, list):
+                out[str(record.id)] = [float(x) for x in vector]  # type: ignore[arg-type]
+        return out
 
     def scroll(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
         native = to_filter(flt)
@@ -126,11 +131,11 @@ class QdrantEdgeStore:
         return [ScoredMemory(float(h.score), _point(h)) for h in hits]
 
     def close(self) -> None:
-        shard = getattr(self, "_shard", None)
+        shard: qe.EdgeShard | None = getattr(self, "_shard", None)
         if shard is not None:
             shard.flush()
             shard.close()
-            self._shard = None
+            del self._shard
         if not self._lock_file.closed:
             self._lock_file.close()
 

@@ -1,0 +1,17 @@
+"""The packages' type hints hold (STYLE: small, typed, obvious)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_mypy_passes_on_the_packages():
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "daemon", "parsers", "ingest", "hooks"],
+        cwd=ROOT, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
