@@ -33,6 +33,22 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "exclude": (list, list(DEFAULT_EXCLUDE)),
         "honour_gitattributes": (bool, True),
     },
+    "daemon": {
+        "host": (str, "127.0.0.1"),
+        "port": (int, 8765),
+        "socket": (str, ""),
+        "workers": (int, 2),
+        "settle_ms": (int, 150),
+        "watch": (bool, True),
+        "reconcile_minutes": (int, 10),
+        "retention_days": (int, 90),
+        "journal_keep_days": (int, 7),
+    },
+    "webhooks": {
+        "github_secret": (str, ""),
+        "gitlab_token": (str, ""),
+        "max_body_bytes": (int, 1 << 20),
+    },
     "log": {
         "level": (str, "info"),
         "format": (str, "auto"),
@@ -66,6 +82,26 @@ class Config:
     @property
     def state_db(self) -> Path:
         return self.home / "state.db"
+
+    @property
+    def journal_db(self) -> Path:
+        return self.home / "journal.db"
+
+    @property
+    def token_file(self) -> Path:
+        return self.home / "api-token"
+
+    @property
+    def runtime_file(self) -> Path:
+        return self.home / "daemon.json"
+
+    @property
+    def github_secret(self) -> str:
+        return os.environ.get("RECALLD_GITHUB_SECRET") or self.get("webhooks", "github_secret")
+
+    @property
+    def gitlab_token(self) -> str:
+        return os.environ.get("RECALLD_GITLAB_TOKEN") or self.get("webhooks", "gitlab_token")
 
     @property
     def embedding_cache(self) -> Path:
@@ -140,10 +176,22 @@ def _is_type(value: Any, kind: type) -> bool:
 
 
 def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
-    positive = [("embedding", "batch_size"), ("embedding", "max_chars"), ("index", "max_file_bytes")]
+    positive = [
+        ("embedding", "batch_size"),
+        ("embedding", "max_chars"),
+        ("index", "max_file_bytes"),
+        ("daemon", "workers"),
+        ("daemon", "reconcile_minutes"),
+        ("daemon", "journal_keep_days"),
+        ("webhooks", "max_body_bytes"),
+    ]
     for section, key in positive:
         if values[section][key] <= 0:
             raise RecalldError(f"{source}: {section}.{key} must be greater than 0")
+    if values["daemon"]["retention_days"] < 0 or values["daemon"]["settle_ms"] < 0:
+        raise RecalldError(f"{source}: daemon.retention_days and daemon.settle_ms must not be negative")
+    if not 0 <= values["daemon"]["port"] <= 65535:
+        raise RecalldError(f"{source}: daemon.port must be between 0 and 65535")
     if values["log"]["level"] not in LOG_LEVELS:
         raise RecalldError(f"{source}: log.level must be one of {', '.join(LOG_LEVELS)}")
     if values["log"]["format"] not in LOG_FORMATS:

@@ -129,15 +129,24 @@ class CachedEmbeddings:
         self.model_id = model_id
         self._factory = factory
         self._embedder: Embedder | None = None
+        self._lock = threading.RLock()
         self.embedded = 0
 
     @property
     def embedder(self) -> Embedder:
-        if self._embedder is None:
-            self._embedder = self._factory()
-        return self._embedder
+        with self._lock:
+            if self._embedder is None:
+                self._embedder = self._factory()
+            return self._embedder
 
-    def vectors(self, texts: Sequence[str], *, batch: int = 256, progress: Progress | None = None) -> list[np.ndarray]:
+    def vectors(
+        self, texts: Sequence[str], *, batch: int = 256, progress: Progress | None = None
+    ) -> tuple[list[np.ndarray], int]:
+        """Vectors for ``texts`` and how many of them had to be computed."""
+        with self._lock:
+            return self._vectors(texts, batch=batch, progress=progress)
+
+    def _vectors(self, texts: Sequence[str], *, batch: int, progress: Progress | None) -> tuple[list[np.ndarray], int]:
         hashes = [text_hash(t) for t in texts]
         known = self._cache.get_many(self.model_id, hashes)
         missing: dict[str, str] = {}
@@ -156,4 +165,4 @@ class CachedEmbeddings:
             self.embedded += len(chunk)
             if progress is not None:
                 progress(len(chunk))
-        return [known[d] for d in hashes]
+        return [known[d] for d in hashes], len(pending)

@@ -43,6 +43,7 @@ class MemoryFilter:
     dir_prefix: str | None = None  # path lies under this directory
     deprecated: int | None = 0  # None: both live and closed
     symbol_keys: tuple[str, ...] = ()
+    closed_before: int | None = None  # valid_to_time (unix seconds) earlier than this
 
 
 @dataclass(slots=True)

@@ -177,6 +177,8 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
         equal("deprecated", int(flt.deprecated))
     if flt.dir_prefix:
         equal("dirs", flt.dir_prefix.strip("/"))
+    if flt.closed_before is not None:
+        must.append(qe.FieldCondition("valid_to_time", range=qe.RangeFloat(gt=0, lt=float(flt.closed_before))))
     for key, values in (("kind", flt.kinds), ("path", flt.paths), ("symbol_key", flt.symbol_keys)):
         if values:
             any_of(key, values)

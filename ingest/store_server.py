@@ -139,6 +139,8 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
         must.append(models.FieldCondition(key="deprecated", match=models.MatchValue(value=int(flt.deprecated))))
     if flt.dir_prefix:
         must.append(models.FieldCondition(key="dirs", match=models.MatchValue(value=flt.dir_prefix.strip("/"))))
+    if flt.closed_before is not None:
+        must.append(models.FieldCondition(key="valid_to_time", range=models.Range(gt=0, lt=flt.closed_before)))
     for key, values in (("kind", flt.kinds), ("path", flt.paths), ("symbol_key", flt.symbol_keys)):
         if values:
             must.append(models.FieldCondition(key=key, match=models.MatchAny(any=list(values))))

@@ -143,10 +143,9 @@ class Indexer:
             gone=touched.gone,
             renames=touched.renames,
         )
-        before = self.embeddings.embedded
         if not plan.is_empty or indexed != target or touched.restore or touched.discard:
             self.store.upsert([checkpoint_point(scope, commit=indexed, pending=target)])
-            write_plan(
+            result.embedded = write_plan(
                 self.store,
                 self.embeddings,
                 scope,
@@ -158,7 +157,6 @@ class Indexer:
             _undo_interrupted(self.store, plan, touched)
             self.store.upsert([checkpoint_point(scope, commit=target, pending=None)])
         _count(result, plan, touched)
-        result.embedded = self.embeddings.embedded - before
         result.seconds = round(time.monotonic() - started, 3)
         return result
 

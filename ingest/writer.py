@@ -27,12 +27,13 @@ def write_plan(
     *,
     max_chars: int,
     progress: ProgressSink,
-) -> None:
+) -> int:
+    """Apply ``plan``; returns how many texts had to be embedded."""
     versions = sorted(plan.new_versions, key=lambda v: v.symbol.kind == "module")
     texts = [memory_text(v, max_chars=max_chars) for v in versions]
     progress.begin("embedding", len(texts))
     try:
-        vectors = embeddings.vectors(texts, progress=progress.advance)
+        vectors, embedded = embeddings.vectors(texts, progress=progress.advance)
     finally:
         progress.end()
     previous = {p.id: p.payload for p in _retrieve(store, [v.id for v in versions])}
@@ -47,6 +48,7 @@ def write_plan(
     _close(store, plan, commit)
     for move in plan.relocations:
         store.set_payload([move.id], {"start_line": move.start_line, "end_line": move.end_line})
+    return embedded
 
 
 def _close(store: Store, plan: Plan, commit: CommitInfo) -> None:

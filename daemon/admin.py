@@ -1,0 +1,132 @@
+"""Running recalld as a service: serve, notify (from git hooks), hooks, service install."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from recalld.ingest.errors import RecalldError
+
+EXIT_OK = 0
+
+
+def add_commands(sub: Any) -> None:
+    serve = sub.add_parser(
+        "serve",
+        help="run the daemon: watch, listen for hooks and webhooks, keep every repo exact",
+        description="Run in the foreground (systemd: Type=notify). SIGTERM or SIGINT stops it gracefully.",
+    )
+    serve.set_defaults(handler=run_serve)
+
+    notify = sub.add_parser("notify", help="tell the daemon a repository changed (used by the git hooks)")
+    notify.add_argument("--hook", default="manual", help="which hook fired")
+    notify.add_argument("--path", default=".", help="a path inside the repository (default: here)")
+    notify.set_defaults(handler=run_notify)
+
+    hooks = sub.add_parser("hooks", help="install or remove recalld's git hooks")
+    hooks_sub = hooks.add_subparsers(dest="hooks_command", metavar="ACTION", required=True)
+    for action, text in (("install", "install post-commit/merge/checkout/rewrite hooks"),
+                         ("uninstall", "remove them, restoring hooks that were there before")):  # fmt: skip
+        cmd = hooks_sub.add_parser(action, help=text)
+        target = cmd.add_mutually_exclusive_group(required=True)
+        target.add_argument("path", nargs="?", help="a repository")
+        target.add_argument("--all", action="store_true", help="every registered repository")
+        cmd.set_defaults(handler=run_hooks, action=action)
+
+    service = sub.add_parser("service", help="install a systemd unit for `recalld serve`")
+    service_sub = service.add_subparsers(dest="service_command", metavar="ACTION", required=True)
+    install = service_sub.add_parser("install", help="write the unit file and print the systemctl commands")
+    scope = install.add_mutually_exclusive_group()
+    scope.add_argument("--user", action="store_true", default=True, help="a user unit (default)")
+    scope.add_argument("--system", action="store_true", help="a system unit (needs root)")
+    install.add_argument("--unit-dir", help="write the unit here instead of the systemd default")
+    install.set_defaults(handler=run_service_install)
+
+
+def run_serve(ctx: Any, _args: argparse.Namespace) -> int:
+    from recalld.daemon.service import Service
+
+    if ctx.daemon() is not None:
+        raise RecalldError(f"a daemon already serves {ctx.config.home}")
+    return Service(ctx.config).run()
+
+
+def run_notify(ctx: Any, args: argparse.Namespace) -> int:
+    """Append an event for every registered repo at that path; the daemon picks it up.
+
+    Works with the daemon down (the journal is durable) and never talks to it, so a hung
+    daemon cannot slow a hook."""
+    from recalld.daemon.journal import Event, Journal
+    from recalld.ingest.gitrepo import GitRepository
+
+    here = Path(GitRepository(args.path).common_dir).resolve()
+    journal = Journal(ctx.config.journal_db)
+    try:
+        matched = 0
+        for entry in ctx.app.registry.all():
+            try:
+                same = Path(GitRepository(entry.path).common_dir).resolve() == here
+            except RecalldError:
+                continue
+            if same:
+                journal.append(Event(entry.name, "hook", {"hook": args.hook}))
+                matched += 1
+    finally:
+        journal.close()
+    if not matched:
+        raise RecalldError(f"no registered repository at {args.path}")
+    return EXIT_OK
+
+
+def run_hooks(ctx: Any, args: argparse.Namespace) -> int:
+    from recalld.hooks.install import install, uninstall
+
+    paths = [e.path for e in ctx.app.registry.all()] if args.all else [args.path]
+    if not paths:
+        raise RecalldError("no repositories registered")
+    for path in paths:
+        changes = install(path) if args.action == "install" else uninstall(path)
+        for change in changes:
+            print(f"{change.action:12} {change.hook}")
+        if not changes:
+            print(f"nothing to {args.action} in {path}")
+    return EXIT_OK
+
+
+def run_service_install(ctx: Any, args: argparse.Namespace) -> int:
+    from recalld.hooks.install import recalld_executable
+
+    system = bool(args.system)
+    from importlib import resources
+
+    units = resources.files("recalld.systemd")
+    template = (units / "recalld.service" if system else units / "user" / "recalld.service").read_text("utf-8")
+    unit = render_unit(template, executable=recalld_executable(), home=os.environ.get("RECALLD_HOME"), system=system)
+    if args.unit_dir:
+        directory = Path(args.unit_dir)
+    elif system:
+        directory = Path("/etc/systemd/system")
+    else:
+        directory = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "systemd" / "user"
+    directory.mkdir(parents=True, exist_ok=True)
+    target = directory / "recalld.service"
+    target.write_text(unit)
+    flag = "" if system else " --user"
+    print(f"wrote {target}\nnow run:\n  systemctl{flag} daemon-reload\n  systemctl{flag} enable --now recalld.service")
+    print(f"  systemctl{flag} status recalld.service   # and: journalctl{flag} -u recalld.service", file=sys.stdout)
+    return EXIT_OK
+
+
+def render_unit(template: str, *, executable: str, home: str | None, system: bool) -> str:
+    lines = []
+    for line in template.splitlines():
+        if line.startswith("ExecStart="):
+            line = f"ExecStart={executable} serve"
+        lines.append(line)
+    text = "\n".join(lines) + "\n"
+    if home:
+        text = text.replace("[Service]\n", f"[Service]\nEnvironment=RECALLD_HOME={home}\n", 1)
+    return text

@@ -1,0 +1,153 @@
+"""The daemon's HTTP API (FastAPI): sync, status, search, export, health, CI webhooks.
+
+Every route but /healthz and the signed webhooks needs the bearer token kept in the
+state dir. Handlers validate, append to the journal and return; syncs happen on the
+dispatcher's workers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import Depends, FastAPI, HTTPException, Query, Request
+from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from recalld.daemon import webhooks
+from recalld.daemon.query import SearchRequest, export, search
+from recalld.ingest.errors import RecalldError
+
+if TYPE_CHECKING:
+    from recalld.daemon.service import Service
+
+_bearer = HTTPBearer(auto_error=False)
+
+
+def create_api(service: Service) -> FastAPI:
+    api = FastAPI(
+        title="recalld",
+        summary="Exact, versioned structural memories of git repositories",
+        version="0.1.0",
+    )
+
+    def authorised(creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> None:
+        if creds is None or not webhooks.token_ok(service.token, creds.credentials):
+            raise HTTPException(401, "missing or wrong bearer token", headers={"WWW-Authenticate": "Bearer"})
+
+    auth = [Depends(authorised)]
+
+    @api.exception_handler(RecalldError)
+    def _expected(_request: Request, exc: RecalldError) -> JSONResponse:
+        status = 404 if exc.message.startswith("unknown repo") else 400
+        return JSONResponse({"detail": exc.message}, status_code=status)
+
+    @api.get("/healthz")
+    def healthz() -> dict[str, Any]:
+        return {"state": service.state}
+
+    @api.get("/v1/status", dependencies=auth)
+    def status() -> dict[str, Any]:
+        return service.status()
+
+    @api.post("/v1/repos/{name}/sync", dependencies=auth, status_code=202)
+    def sync(name: str, wait: bool = False, full: bool = False, timeout: float = 600.0) -> Any:
+        service.app.registry.get(name)
+        event_id = service.enqueue(name, "cli", {"full": full} if full else {})
+        if not wait:
+            return {"queued": event_id, "repo": name}
+        result = service.wait_for(name, event_id, timeout=timeout)
+        return JSONResponse(result, status_code=200)
+
+    @api.get("/v1/search", dependencies=auth)
+    def search_memories(
+        q: str,
+        repo: str | None = None,
+        kind: Annotated[list[str] | None, Query()] = None,
+        lang: str | None = None,
+        path: str | None = None,
+        include_deprecated: bool = False,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 10,
+    ) -> list[dict[str, Any]]:
+        request = SearchRequest(q, repo, tuple(kind or ()), lang, path, include_deprecated, limit)
+        return search(service.app, request)
+
+    @api.get("/v1/export", dependencies=auth)
+    def export_memories(repo: str | None = None, include_deprecated: bool = False) -> StreamingResponse:
+        records = list(export(service.app, repo=repo, include_deprecated=include_deprecated))
+        lines: Iterator[str] = (json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+        return StreamingResponse(lines, media_type="application/x-ndjson")
+
+    @api.post("/v1/webhooks/github", status_code=202)
+    async def github(request: Request) -> Any:
+        body = await _body(request, service.max_body)
+        if not webhooks.github_signature_ok(service.config.github_secret, body, request.headers.get("X-Hub-Signature-256")):
+            raise HTTPException(401, "bad or missing X-Hub-Signature-256")
+        event = request.headers.get("X-GitHub-Event", "push")
+        if event == "ping":
+            return {"ok": True}
+        if event != "push":
+            return JSONResponse({"ignored": event}, status_code=202)
+        delivery = request.headers.get("X-GitHub-Delivery")
+        return _accept(service, webhooks.github_push(_json(body)), "github", delivery)
+
+    @api.post("/v1/webhooks/gitlab", status_code=202)
+    async def gitlab(request: Request) -> Any:
+        body = await _body(request, service.max_body)
+        if not webhooks.token_ok(service.config.gitlab_token, request.headers.get("X-Gitlab-Token")):
+            raise HTTPException(401, "bad or missing X-Gitlab-Token")
+        delivery = request.headers.get("X-Gitlab-Event-UUID") or request.headers.get("Idempotency-Key")
+        return _accept(service, webhooks.gitlab_push(_json(body)), "gitlab", delivery)
+
+    @api.post("/v1/webhooks/generic", status_code=202, dependencies=auth)
+    async def generic(request: Request) -> Any:
+        body = await _body(request, service.max_body)
+        try:
+            push = webhooks.generic_push(_json(body))
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from exc
+        return _accept(service, push, "generic", request.headers.get("X-Delivery-Id"))
+
+    return api
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise HTTPException(413, f"body over {limit} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise HTTPException(413, f"body over {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _json(body: bytes) -> dict[str, Any]:
+    try:
+        payload = json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise HTTPException(400, f"body is not JSON: {exc}") from exc
+    if not isinstance(payload, dict):
+        raise HTTPException(400, "body must be a JSON object")
+    return payload
+
+
+def _accept(service: Service, push: webhooks.PushInfo, source: str, delivery: str | None) -> Any:
+    registered = [(e.name, e.path) for e in service.app.registry.all()]
+    matches = webhooks.match_repos(push, registered)
+    if not matches:
+        raise HTTPException(404, "no registered repository matches this push")
+    if delivery and not service.journal.first_delivery(source, delivery):
+        return JSONResponse({"duplicate": delivery}, status_code=202)
+    queued = []
+    for name, remote in matches:
+        detail: dict[str, Any] = {"webhook": source, "ref": push.ref, "commit": push.commit}
+        if remote:
+            detail["fetch"] = remote
+        queued.append({"repo": name, "event": service.enqueue(name, "webhook", detail)})
+    return JSONResponse({"queued": queued}, status_code=202)
+

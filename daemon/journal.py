@@ -1,0 +1,129 @@
+"""The one durable queue every event source appends to (SQLite in WAL mode).
+
+Sources only append and return. The worker claims all pending events of a repo at
+once (so a burst of hook, watcher and webhook events becomes one sync) and completes
+them only after the sync succeeded, so nothing is lost across crashes and restarts.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    repo TEXT NOT NULL,
+    source TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    created REAL NOT NULL,
+    done REAL
+);
+CREATE INDEX IF NOT EXISTS events_pending ON events (repo, id) WHERE done IS NULL;
+CREATE TABLE IF NOT EXISTS deliveries (
+    source TEXT NOT NULL,
+    delivery TEXT NOT NULL,
+    received REAL NOT NULL,
+    PRIMARY KEY (source, delivery)
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something happened that may change a repo: hook, watcher, webhook, timer, CLI."""
+
+    repo: str
+    source: str  # hook | watcher | webhook | timer | cli | startup
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    repo: str
+    ids: tuple[int, ...]
+    events: tuple[Event, ...]
+    oldest: float
+
+
+class Journal:
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(SCHEMA)
+
+    def append(self, event: Event) -> int:
+        with self._lock:
+            cursor = self._db.execute(
+                "INSERT INTO events (repo, source, detail, created) VALUES (?, ?, ?, ?)",
+                (event.repo, event.source, json.dumps(event.detail), time.time()),
+            )
+            self._wake.notify_all()
+            return int(cursor.lastrowid or 0)
+
+    def first_delivery(self, source: str, delivery: str) -> bool:
+        """Record a webhook delivery id; False if it was seen before."""
+        with self._lock:
+            cursor = self._db.execute(
+                "INSERT OR IGNORE INTO deliveries VALUES (?, ?, ?)", (source, delivery, time.time())
+            )
+            return cursor.rowcount == 1
+
+    def pending(self) -> dict[str, float]:
+        """repo → time of its oldest pending event."""
+        with self._lock:
+            rows = self._db.execute("SELECT repo, MIN(created) FROM events WHERE done IS NULL GROUP BY repo")
+            return {repo: float(oldest) for repo, oldest in rows}
+
+    def depth(self) -> dict[str, int]:
+        with self._lock:
+            rows = self._db.execute("SELECT repo, COUNT(*) FROM events WHERE done IS NULL GROUP BY repo")
+            return {repo: int(n) for repo, n in rows}
+
+    def claim(self, repo: str) -> Claim | None:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, source, detail, created FROM events WHERE done IS NULL AND repo = ? ORDER BY id",
+                (repo,),
+            ).fetchall()
+        if not rows:
+            return None
+        events = tuple(Event(repo, source, json.loads(detail)) for _id, source, detail, _c in rows)
+        return Claim(repo, tuple(r[0] for r in rows), events, min(r[3] for r in rows))
+
+    def complete(self, claim: Claim) -> None:
+        now = time.time()
+        with self._lock:
+            self._db.executemany("UPDATE events SET done = ? WHERE id = ?", [(now, i) for i in claim.ids])
+
+    def is_done(self, event_id: int) -> bool:
+        with self._lock:
+            row = self._db.execute("SELECT done FROM events WHERE id = ?", (event_id,)).fetchone()
+        return row is None or row[0] is not None
+
+    def wait(self, timeout: float) -> None:
+        """Sleep until something is appended or ``timeout`` passes."""
+        with self._lock:
+            self._wake.wait(timeout)
+
+    def compact(self, *, keep_seconds: float) -> int:
+        """Drop completed events and remembered deliveries older than ``keep_seconds``."""
+        cutoff = time.time() - keep_seconds
+        with self._lock:
+            removed = self._db.execute("DELETE FROM events WHERE done IS NOT NULL AND done < ?", (cutoff,)).rowcount
+            self._db.execute("DELETE FROM deliveries WHERE received < ?", (cutoff,))
+            return int(removed)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,234 @@
+"""`recalld serve`: one process owning the store, keeping every registered repo exact.
+
+startup (config, store, API, model, reconcile every repo) → READY → main loop
+(dispatch journal events, watchdog pings) → graceful shutdown on SIGTERM/SIGINT.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from recalld.daemon import sdnotify, webhooks
+from recalld.daemon.app import App
+from recalld.daemon.config import Config
+from recalld.daemon.dispatch import Dispatcher
+from recalld.daemon.journal import Claim, Event, Journal
+from recalld.daemon.logs import get_logger
+from recalld.daemon.query import repo_status
+from recalld.daemon.server import ApiServer
+from recalld.daemon.tasks import start_scheduler
+from recalld.daemon.watch import RepoWatcher
+from recalld.ingest.errors import RecalldError
+from recalld.ingest.gitrepo import GitRepository
+from recalld.ingest.locked import LockedStore
+from recalld.ingest.sync import SyncResult
+
+log = get_logger("recalld.service")
+SHUTDOWN_GRACE = 8.0
+TICK = 0.1
+
+
+def ensure_token(path: Path) -> str:
+    """The API bearer token, created mode 0600 on first start."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    token = secrets.token_urlsafe(32)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as handle:
+        handle.write(token + "\n")
+    return token
+
+
+class Service:
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.state = "starting"
+        self.started_at = time.time()
+        self.app = App(config)
+        self.journal = Journal(config.journal_db)
+        self.token = ensure_token(config.token_file)
+        self.max_body = int(config.get("webhooks", "max_body_bytes"))
+        self._stop = threading.Event()
+        self._git_dirs: dict[str, Path] = {}
+        self.dispatcher = Dispatcher(
+            journal=self.journal,
+            sync_repo=self._sync_repo,
+            git_dir_of=self._git_dirs.get,
+            workers=int(config.get("daemon", "workers")),
+            settle=config.get("daemon", "settle_ms") / 1000,
+        )
+        self.watcher = RepoWatcher(self.journal) if config.get("daemon", "watch") else None
+
+    # -- used by the API and the scheduler -------------------------------------------------
+    def enqueue(self, repo: str, source: str, detail: dict[str, Any] | None = None) -> int:
+        return self.journal.append(Event(repo, source, detail or {}))
+
+    def wait_for(self, repo: str, event_id: int, *, timeout: float) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and not self._stop.is_set():
+            if self.journal.is_done(event_id):
+                return self.dispatcher.state(repo).last_result or {}
+            error = self.dispatcher.state(repo).last_error
+            if error and self.dispatcher.state(repo).retry_at > time.time():
+                raise RecalldError(f"sync of {repo} failed: {error}")
+            time.sleep(0.02)
+        raise RecalldError(f"sync of {repo} did not finish within {timeout:.0f} s (still queued)")
+
+    def status(self) -> dict[str, Any]:
+        depth = self.journal.depth()
+        repos = []
+        for entry in self.app.registry.all():
+            item = repo_status(self.app, entry.name)
+            state = self.dispatcher.state(entry.name)
+            item.update(
+                queue_depth=depth.get(entry.name, 0),
+                last_result=state.last_result,
+                last_error=state.last_error,
+                last_sync_at=state.last_sync_at,
+                watcher=self.watcher.health.get(entry.name, "not watched") if self.watcher else "disabled",
+                lag_seconds=self._lag_seconds(item),
+            )
+            repos.append(item)
+        return {"daemon": {"state": self.state, "pid": os.getpid(), "uptime": round(time.time() - self.started_at, 1)},
+                "repos": repos}  # fmt: skip
+
+    # -- lifecycle ------------------------------------------------------------------------------
+    def run(self) -> int:
+        self._install_signal_handlers()
+        self.app.store = LockedStore(self.app.store)  # type: ignore[misc]
+        server = ApiServer(self.config, self)
+        server.start()
+        self._write_runtime(server.address)
+        try:
+            self.app.embeddings.embedder  # noqa: B018 - load the model before READY
+            self._register_repos()
+            self._reconcile_all("startup")
+            if not self._stop.is_set():
+                self.state = "ready"
+                sdnotify.notify(f"READY=1\nSTATUS={self._summary()}")
+                log.info("ready", repos=len(self._git_dirs), address=server.address)
+            scheduler = start_scheduler(self)
+            try:
+                self._main_loop()
+            finally:
+                scheduler.shutdown(wait=False)
+        finally:
+            self._shutdown(server)
+        return 0
+
+    def _main_loop(self) -> None:
+        interval = sdnotify.watchdog_interval()
+        next_ping = 0.0
+        next_status = 0.0
+        while not self._stop.is_set():
+            self.dispatcher.tick()
+            if self.watcher is not None:
+                self.watcher.check(lambda repo: self.enqueue(repo, "watcher", {"reconcile": True}))
+            now = time.monotonic()
+            if interval is not None and now >= next_ping:
+                sdnotify.notify("WATCHDOG=1")
+                next_ping = now + interval
+            if now >= next_status:
+                sdnotify.notify(f"STATUS={self._summary()}")
+                next_status = now + 5
+            self.journal.wait(TICK)
+
+    def _reconcile_all(self, source: str) -> None:
+        for name in self._git_dirs:
+            self.enqueue(name, source)
+        interval = sdnotify.watchdog_interval()
+        while not self._stop.is_set() and (self.journal.pending() or self.dispatcher.busy()):
+            self.dispatcher.tick()
+            if interval is not None:
+                sdnotify.notify("WATCHDOG=1")
+            time.sleep(TICK)
+
+    def _register_repos(self) -> None:
+        self.dispatcher.start()
+        for entry in self.app.registry.all():
+            try:
+                git = GitRepository(entry.path)
+            except RecalldError as exc:
+                log.warning("repo unavailable", repo=entry.name, error=exc.message)
+                continue
+            self._git_dirs[entry.name] = Path(git.git_dir)
+            if self.watcher is not None:
+                dirs = tuple(dict.fromkeys([Path(git.git_dir), Path(git.common_dir)]))
+                self.watcher.add(entry.name, dirs)
+        if self.watcher is not None:
+            self.watcher.start()
+
+    def _sync_repo(self, repo: str, claim: Claim) -> SyncResult:
+        entry = self.app.registry.get(repo)
+        for remote in dict.fromkeys(e.detail["fetch"] for e in claim.events if e.detail.get("fetch")):
+            webhooks.fetch(entry.path, remote)
+        full = any(e.detail.get("full") for e in claim.events)
+        return self.app.indexer.sync(repo=entry.name, path=entry.path, branch=entry.branch, full=full)
+
+    def _shutdown(self, server: ApiServer) -> None:
+        self.state = "stopping"
+        sdnotify.notify("STOPPING=1")
+        server.stop()
+        if self.watcher is not None:
+            self.watcher.stop()
+        drained = self.dispatcher.drain(SHUTDOWN_GRACE)
+        self._remove_runtime()
+        if not drained:
+            log.warning("stopping with a sync in flight; its events stay in the journal for the next start")
+            os._exit(0)
+        self.dispatcher.stop()
+        self.app.close()
+        self.journal.close()
+        self.state = "stopped"
+        log.info("stopped")
+
+    def _install_signal_handlers(self) -> None:
+        def stop(_signum: int, _frame: Any) -> None:  # no logging in a signal handler
+            self._stop.set()
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def _write_runtime(self, address: str) -> None:
+        runtime = {"pid": os.getpid(), "address": address, "started": self.started_at}
+        tmp = self.config.runtime_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps(runtime))
+        tmp.replace(self.config.runtime_file)
+
+    def _remove_runtime(self) -> None:
+        try:
+            if json.loads(self.config.runtime_file.read_text()).get("pid") == os.getpid():
+                self.config.runtime_file.unlink()
+        except (OSError, ValueError):
+            pass
+
+    def _summary(self) -> str:
+        depth = sum(self.journal.depth().values())
+        return f"{self.state}: {len(self._git_dirs)} repos, {depth} events queued, {self.dispatcher.completed} syncs done"
+
+    @staticmethod
+    def _lag_seconds(item: dict[str, Any]) -> float | None:
+        if not item.get("commits_behind") or not item.get("tip"):
+            return 0.0 if item.get("commits_behind") == 0 else None
+        try:
+            tip_time = GitRepository(item["path"]).commit_info(item["tip"]).time
+        except RecalldError:
+            return None
+        return max(0.0, time.time() - tip_time)

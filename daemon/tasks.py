@@ -1,0 +1,58 @@
+"""Periodic work (apscheduler): reconcile every repo, prune old deprecated memories,
+compact the journal. Jobs only enqueue or do small store work."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from apscheduler.schedulers.background import BackgroundScheduler
+
+from recalld.daemon.logs import get_logger
+from recalld.ingest.store import MemoryFilter, Store
+
+if TYPE_CHECKING:
+    from recalld.daemon.service import Service
+
+log = get_logger("recalld.tasks")
+DAY = 86_400
+
+
+def prune_deprecated(store: Store, *, older_than_days: int, now: float | None = None) -> int:
+    """Delete memories closed more than ``older_than_days`` ago (0 keeps everything)."""
+    if older_than_days <= 0:
+        return 0
+    cutoff = int((now or time.time()) - older_than_days * DAY)
+    ids = [p.id for p in store.scroll(MemoryFilter(deprecated=1, closed_before=cutoff), fields=())]
+    for start in range(0, len(ids), 1000):
+        store.delete(ids[start : start + 1000])
+    return len(ids)
+
+
+def start_scheduler(service: Service) -> BackgroundScheduler:
+    config = service.config
+    scheduler = BackgroundScheduler(daemon=True)
+
+    def reconcile() -> None:
+        for entry in service.app.registry.all():
+            service.enqueue(entry.name, "timer")
+
+    def prune() -> None:
+        removed = prune_deprecated(service.app.store, older_than_days=config.get("daemon", "retention_days"))
+        log.info("pruned deprecated memories", removed=removed)
+
+    def compact() -> None:
+        removed = service.journal.compact(keep_seconds=config.get("daemon", "journal_keep_days") * DAY)
+        log.info("compacted journal", removed=removed)
+
+    scheduler.add_job(reconcile, "interval", minutes=config.get("daemon", "reconcile_minutes"), id="reconcile")
+    scheduler.add_job(prune, "interval", hours=24, id="prune", next_run_time=_soon(60))
+    scheduler.add_job(compact, "interval", hours=1, id="compact", next_run_time=_soon(120))
+    scheduler.start()
+    return scheduler
+
+
+def _soon(seconds: float):  # type: ignore[no-untyped-def]
+    from datetime import datetime, timedelta
+
+    return datetime.now() + timedelta(seconds=seconds)

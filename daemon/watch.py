@@ -1,0 +1,87 @@
+"""Watching each repository's git dir so commits, checkouts, fetches and resets are seen
+even without hooks. Handlers only append to the journal.
+
+Only HEAD, packed-refs and refs/ matter; objects/ and the index are ignored. If the
+watch cannot be set up (inotify watch limit, missing dir) the repo is marked unhealthy
+in status and a reconcile is queued: never silence.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+from recalld.daemon.journal import Event, Journal
+from recalld.daemon.logs import get_logger
+
+log = get_logger("recalld.watch")
+INTERESTING = ("HEAD", "packed-refs", "ORIG_HEAD", "FETCH_HEAD")
+
+
+def is_interesting(git_dir: Path, path: str) -> bool:
+    try:
+        relative = Path(path).relative_to(git_dir)
+    except ValueError:
+        return False
+    parts = relative.parts
+    if not parts or parts[-1].endswith(".lock"):
+        return False
+    return parts[0] == "refs" or (len(parts) == 1 and parts[0] in INTERESTING)
+
+
+class _RefHandler(FileSystemEventHandler):
+    def __init__(self, repo: str, git_dirs: tuple[Path, ...], journal: Journal) -> None:
+        self._repo = repo
+        self._git_dirs = git_dirs
+        self._journal = journal
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type in ("opened", "closed_no_write"):
+            return
+        paths = [str(event.src_path), str(getattr(event, "dest_path", "") or "")]
+        if any(is_interesting(d, p) for d in self._git_dirs for p in paths if p):
+            self._journal.append(Event(self._repo, "watcher", {"path": paths[-1] or paths[0]}))
+
+
+class RepoWatcher:
+    def __init__(self, journal: Journal) -> None:
+        self._journal = journal
+        self._observer = Observer()
+        self._observer.daemon = True
+        self.health: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def add(self, repo: str, git_dirs: tuple[Path, ...]) -> None:
+        handler = _RefHandler(repo, git_dirs, self._journal)
+        try:
+            for git_dir in dict.fromkeys(git_dirs):
+                self._observer.schedule(handler, str(git_dir), recursive=False)
+                if (git_dir / "refs").is_dir():
+                    self._observer.schedule(handler, str(git_dir / "refs"), recursive=True)
+        except OSError as exc:
+            self.health[repo] = f"not watched: {exc.strerror or exc}; relying on hooks and the periodic reconcile"
+            log.warning("watch failed", repo=repo, error=str(exc))
+            self._journal.append(Event(repo, "watcher", {"reconcile": True, "reason": "watch failed"}))
+            return
+        self.health[repo] = "ok"
+
+    def start(self) -> None:
+        self._observer.start()
+
+    def check(self, on_failure: Callable[[str], None]) -> None:
+        """If the observer thread died (e.g. inotify overflow), mark every repo and reconcile."""
+        if self._observer.is_alive():
+            return
+        for repo in list(self.health):
+            if self.health[repo] == "ok":
+                self.health[repo] = "watcher stopped; relying on hooks and the periodic reconcile"
+                on_failure(repo)
+
+    def stop(self) -> None:
+        if self._observer.is_alive():
+            self._observer.stop()
+            self._observer.join(timeout=2)

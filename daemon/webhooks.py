@@ -1,0 +1,112 @@
+"""CI webhooks: authenticity checks and mapping a payload to a *configured* repository.
+
+A webhook never names a path to touch: it is matched to a registered repo by the
+remote URL or the name, and all the daemon then does is fetch that repo's own remote.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import hmac
+import re
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from recalld.ingest.errors import RecalldError
+
+FETCH_TIMEOUT = 120
+
+
+def github_signature_ok(secret: str, body: bytes, header: str | None) -> bool:
+    if not secret or not header or not header.startswith("sha256="):
+        return False
+    expected = "sha256=" + hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, header)
+
+
+def token_ok(expected: str, given: str | None) -> bool:
+    if not expected or given is None:
+        return False
+    return hmac.compare_digest(expected.encode("utf-8"), given.encode("utf-8"))
+
+
+def normalise_url(url: str) -> str:
+    """git@host:owner/repo.git, https://host/owner/repo, ssh://git@host/owner/repo → host/owner/repo"""
+    text = url.strip().lower()
+    text = re.sub(r"^[a-z+]+://", "", text)
+    text = re.sub(r"^[^@/]+@", "", text)
+    text = text.replace(":", "/", 1) if re.match(r"^[^/]+:[^/0-9]", text) else text
+    text = re.sub(r":\d+/", "/", text)
+    return text.removesuffix("/").removesuffix(".git")
+
+
+@dataclass(frozen=True, slots=True)
+class PushInfo:
+    urls: tuple[str, ...]
+    name: str | None
+    ref: str | None
+    commit: str | None
+
+
+def github_push(payload: dict[str, Any]) -> PushInfo:
+    repository = payload.get("repository") or {}
+    urls = tuple(str(repository[k]) for k in ("clone_url", "ssh_url", "html_url", "git_url") if repository.get(k))
+    return PushInfo(urls, repository.get("name"), payload.get("ref"), payload.get("after"))
+
+
+def gitlab_push(payload: dict[str, Any]) -> PushInfo:
+    project = payload.get("project") or payload.get("repository") or {}
+    keys = ("git_http_url", "git_ssh_url", "web_url", "url", "homepage")
+    urls = tuple(str(project[k]) for k in keys if project.get(k))
+    return PushInfo(urls, project.get("name"), payload.get("ref"), payload.get("checkout_sha") or payload.get("after"))
+
+
+def generic_push(payload: dict[str, Any]) -> PushInfo:
+    repo = payload.get("repo")
+    if not isinstance(repo, str) or not repo:
+        raise ValueError("body must name the repo: {\"repo\": NAME or remote URL, \"ref\"?, \"commit\"?}")
+    url = (repo,) if "/" in repo or ":" in repo else ()
+    return PushInfo(url, None if url else repo, payload.get("ref"), payload.get("commit"))
+
+
+def remote_urls(repo_path: str) -> dict[str, str]:
+    """remote name → URL of a registered repository (read by git, never from the payload)."""
+    done = subprocess.run(
+        ["git", "-C", repo_path, "remote", "-v"], capture_output=True, text=True, check=False, timeout=10
+    )
+    remotes: dict[str, str] = {}
+    for line in done.stdout.splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            remotes.setdefault(parts[0], parts[1])
+    return remotes
+
+
+def match_repos(push: PushInfo, registered: Iterable[tuple[str, str]]) -> list[tuple[str, str | None]]:
+    """(repo name, remote to fetch) of every registered repo the push is for."""
+    wanted = {normalise_url(u) for u in push.urls}
+    found: list[tuple[str, str | None]] = []
+    for name, path in registered:
+        remote = next((r for r, u in remote_urls(path).items() if normalise_url(u) in wanted), None)
+        if remote is not None:
+            found.append((name, remote))
+        elif push.name is not None and push.name == name and not wanted:
+            found.append((name, None))
+    return found
+
+
+def fetch(repo_path: str, remote: str) -> None:
+    """Fetch the configured remote with its own refspecs (a mirror updates its branches)."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", repo_path, "fetch", "--quiet", "--prune", remote],
+            capture_output=True, text=True, timeout=FETCH_TIMEOUT, check=False,
+            env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},
+        )  # fmt: skip
+    except subprocess.TimeoutExpired as exc:
+        raise RecalldError(f"git fetch {remote} timed out after {FETCH_TIMEOUT} s") from exc
+    if done.returncode != 0:
+        raise RecalldError(f"git fetch {remote} failed: {done.stderr.strip()[:300]}")

@@ -1,0 +1,1 @@
+"""systemd unit files for `recalld serve`, shipped as package data (see `recalld service install`)."""
