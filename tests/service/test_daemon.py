@@ -1,0 +1,120 @@
+"""The daemon as a process: hooks to search in under 2 s, systemd notify, clean stop,
+and convergence after repeated SIGKILLs."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import socket
+import time
+
+import pytest
+
+from tests.service.conftest import recalld
+
+pytestmark = pytest.mark.model
+
+
+def searchable(name: str, timeout: float) -> float | None:
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        hits = json.loads(recalld("search", name, "--json", "--limit", "3").stdout)
+        if any(h["qualname"] == name for h in hits):
+            return time.monotonic() - started
+        time.sleep(0.05)
+    return None
+
+
+def test_commit_is_searchable_within_two_seconds_and_stop_is_clean(daemon, repo):
+    recalld("repo", "add", str(repo.path))
+    recalld("hooks", "install", str(repo.path))
+    daemon.start()
+    status = json.loads(recalld("status", "--json").stdout)
+    assert status["daemon"]["state"] == "ready"
+    assert status["repos"][0]["indexed_commit"] == repo.head()
+    assert status["repos"][0]["watcher"] == "ok"
+
+    repo.write("app/zebra.py", 'def zebra_stripes_count():\n    """Count zebra stripes."""\n    return 7\n')
+    repo.commit("zebra")
+    assert searchable("zebra_stripes_count", 2.0) is not None, daemon.logs()
+
+    code, body = daemon.call("GET", "/v1/status")
+    assert code == 401
+    code, body = daemon.authed("POST", "/v1/repos/repo/sync?wait=true")
+    assert code == 200 and json.loads(body)["to_commit"] == repo.head()
+    assert daemon.authed("POST", "/v1/repos/nope/sync")[0] == 404
+    code, body = daemon.call("GET", "/openapi.json")
+    assert code == 200 and "/v1/search" in json.loads(body)["paths"]
+
+    started = time.monotonic()
+    assert daemon.stop(signal.SIGTERM) == 0
+    assert time.monotonic() - started < 10
+    assert json.loads(recalld("status", "--json").stdout)["daemon"]["state"] == "stopped"
+
+
+def test_notify_socket_gets_ready_then_watchdog(daemon, repo, tmp_path):
+    recalld("repo", "add", str(repo.path))
+    path = tmp_path / "notify.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(path))
+    sock.settimeout(120)
+    try:
+        daemon.start(env={"NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": "1000000"}, wait=False)
+        messages: list[str] = []
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            messages.append(sock.recv(4096).decode())
+            ready = [i for i, m in enumerate(messages) if "READY=1" in m]
+            if ready and any("WATCHDOG=1" in m for m in messages[ready[0] + 1 :]):
+                break
+        ready_at = next(i for i, m in enumerate(messages) if "READY=1" in m)
+        assert any("WATCHDOG=1" in m for m in messages[ready_at + 1 :])
+        assert any(m.startswith("STATUS=") or "\nSTATUS=" in m for m in messages)
+        daemon.stop()
+        sock.settimeout(5)
+        tail = []
+        try:
+            while True:
+                tail.append(sock.recv(4096).decode())
+        except TimeoutError:
+            pass
+        assert any("STOPPING=1" in m for m in tail)
+    finally:
+        sock.close()
+
+
+def test_sigkill_twenty_times_during_syncs_converges(daemon, repo, tmp_path):
+    recalld("repo", "add", str(repo.path))
+    recalld("hooks", "install", str(repo.path))
+    rng = random.Random(7)
+    daemon.start()
+    for round_ in range(20):
+        for i in range(rng.randint(1, 4)):
+            n = rng.randint(0, 30)
+            body = "".join(f"def f{n}_{j}_{round_}():\n    return {j}\n\n" for j in range(rng.randint(1, 6)))
+            repo.write(f"pkg/m{n}.py", body)
+            if rng.random() < 0.2 and (repo.path / f"pkg/m{(n + 1) % 31}.py").exists():
+                repo.remove(f"pkg/m{(n + 1) % 31}.py")
+            repo.commit(f"round {round_}.{i}")
+        time.sleep(rng.uniform(0.0, 0.6))
+        daemon.stop(signal.SIGKILL)
+        daemon.start()
+    # converged: daemon's state equals a clean index of the same tip
+    deadline = time.monotonic() + 60
+    while json.loads(recalld("status", "--json").stdout)["repos"][0]["indexed_commit"] != repo.head():
+        assert time.monotonic() < deadline, daemon.logs()
+        time.sleep(0.2)
+    live = [json.loads(line) for line in recalld("export").stdout.splitlines()]
+    every = [json.loads(line) for line in recalld("export", "--include-deprecated").stdout.splitlines()]
+    daemon.stop()
+    assert len({m["id"] for m in every}) == len(every)
+    keys = [(m["path"], m["kind"], m["qualname"]) for m in live]
+    assert len(keys) == len(set(keys))
+    clean_home = tmp_path / "clean-home"
+    env = {"RECALLD_HOME": str(clean_home)}
+    recalld("repo", "add", str(repo.path), env=env)
+    recalld("sync", env=env)
+    clean = [json.loads(line) for line in recalld("export", env=env).stdout.splitlines()]
+    assert sorted(keys) == sorted((m["path"], m["kind"], m["qualname"]) for m in clean)
+    assert sorted(m["content_hash"] for m in live) == sorted(m["content_hash"] for m in clean)
