@@ -108,7 +108,7 @@ class Service:
     # -- lifecycle ------------------------------------------------------------------------------
     def run(self) -> int:
         self._install_signal_handlers()
-        self.app.store = LockedStore(self.app.store)  # type: ignore[misc]
+        self.app.store = LockedStore(self.app.store)
         server = ApiServer(self.config, self)
         server.start()
         self._write_runtime(server.address)

@@ -4,6 +4,7 @@ compact the journal. Jobs only enqueue or do small store work."""
 from __future__ import annotations
 
 import time
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -52,7 +53,5 @@ def start_scheduler(service: Service) -> BackgroundScheduler:
     return scheduler
 
 
-def _soon(seconds: float):  # type: ignore[no-untyped-def]
-    from datetime import datetime, timedelta
-
+def _soon(seconds: float) -> datetime:
     return datetime.now() + timedelta(seconds=seconds)

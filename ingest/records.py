@@ -13,6 +13,8 @@ from recalld.ingest.store import MemoryFilter, StoredPoint
 
 # Payload fields the planner needs; scrolls for planning fetch only these.
 PLANNING_FIELDS = ("path", "kind", "qualname", "content_hash", "lineage", "start_line", "end_line", "blob")
+# Memory types ("type" in the payload); "kind" refines each (module, class, ... for structural).
+STRUCTURAL = "structural"
 CHECKPOINT_NAMESPACE = uuid.UUID("0b9e4bd4-6a0b-4a34-8c7e-5d2f6f1e8a73")
 
 
@@ -43,6 +45,7 @@ def memory_payload(
     path = version.file.path
     return {
         "record": "memory",
+        "type": STRUCTURAL,
         "repo": scope.repo,
         "branch": scope.branch,
         "kind": sym.kind,

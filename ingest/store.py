@@ -10,6 +10,7 @@ from typing import Any, Protocol
 # Payload fields that filters use; every adapter creates an index on each.
 KEYWORD_FIELDS = (
     "record",  # "memory" | "checkpoint"
+    "type",  # memory type: "structural", ...
     "repo",
     "branch",
     "kind",

@@ -4,6 +4,8 @@ close stale ones, move line numbers. Every write waits for the store's ack."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from recalld.ingest.embed import CachedEmbeddings
@@ -18,6 +20,34 @@ if TYPE_CHECKING:
 UPSERT_BATCH = 256
 
 
+@dataclass(frozen=True, slots=True)
+class MemoryDraft:
+    """A memory about to be stored: its id, the text to embed, its payload."""
+
+    id: str
+    text: str
+    payload: dict[str, Any]
+
+
+def vectorise(
+    embeddings: CachedEmbeddings, drafts: Sequence[MemoryDraft], *, progress: ProgressSink
+) -> tuple[list[StoredPoint], int]:
+    """Points with vectors for ``drafts`` (the one place where texts become vectors),
+    and how many texts had to be embedded (the rest came from the cache)."""
+    progress.begin("embedding", len(drafts))
+    try:
+        vectors, embedded = embeddings.vectors([d.text for d in drafts], progress=progress.advance)
+    finally:
+        progress.end()
+    points = [StoredPoint(d.id, d.payload, [float(x) for x in v]) for d, v in zip(drafts, vectors)]
+    return points, embedded
+
+
+def upsert_points(store: Store, points: Sequence[StoredPoint]) -> None:
+    for start in range(0, len(points), UPSERT_BATCH):
+        store.upsert(points[start : start + UPSERT_BATCH])
+
+
 def write_plan(
     store: Store,
     embeddings: CachedEmbeddings,
@@ -30,21 +60,15 @@ def write_plan(
 ) -> int:
     """Apply ``plan``; returns how many texts had to be embedded."""
     versions = sorted(plan.new_versions, key=lambda v: v.symbol.kind == "module")
-    texts = [memory_text(v, max_chars=max_chars) for v in versions]
-    progress.begin("embedding", len(texts))
-    try:
-        vectors, embedded = embeddings.vectors(texts, progress=progress.advance)
-    finally:
-        progress.end()
     previous = {p.id: p.payload for p in _retrieve(store, [v.id for v in versions])}
-    points: list[StoredPoint] = []
-    for version, text, vector in zip(versions, texts, vectors):
+    drafts: list[MemoryDraft] = []
+    for version in versions:
+        text = memory_text(version, max_chars=max_chars)
         old = previous.get(version.id)
         history = list(old.get("history") or []) + [closed_interval(old)] if old and old.get("deprecated") else []
-        payload = memory_payload(scope, version, text, commit, history)
-        points.append(StoredPoint(version.id, payload, [float(x) for x in vector]))
-    for start in range(0, len(points), UPSERT_BATCH):
-        store.upsert(points[start : start + UPSERT_BATCH])
+        drafts.append(MemoryDraft(version.id, text, memory_payload(scope, version, text, commit, history)))
+    points, embedded = vectorise(embeddings, drafts, progress=progress)
+    upsert_points(store, points)
     _close(store, plan, commit)
     for move in plan.relocations:
         store.set_payload([move.id], {"start_line": move.start_line, "end_line": move.end_line})

@@ -1,0 +1,144 @@
+"""Git hooks: installed beside foreign hooks, never failing or slowing git, events kept
+while the daemon is down."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from recalld.daemon.config import load_config
+from recalld.daemon.journal import Journal
+from recalld.hooks.install import HOOK_NAMES, MARKER, hooks_dir, install, uninstall
+from tests.conftest import GitRepo
+from tests.service.conftest import recalld
+
+
+def write_hook(path: Path, body: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(body)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+
+
+def pending_events() -> dict[str, int]:
+    journal = Journal(load_config().journal_db)
+    try:
+        return journal.depth()
+    finally:
+        journal.close()
+
+
+def test_install_keeps_foreign_hook_and_uninstall_restores_it(git_repo):
+    hooks = hooks_dir(git_repo.path)
+    foreign = "#!/bin/sh\necho foreign-ran >> \"$(git rev-parse --git-dir)/foreign.log\"\nexit 3\n"
+    write_hook(hooks / "post-commit", foreign)
+    changes = {c.hook.name: c.action for c in install(git_repo.path)}
+    assert changes == {"post-commit": "kept-legacy", "post-merge": "installed", "post-checkout": "installed",
+                       "post-rewrite": "installed"}  # fmt: skip
+    assert (hooks / "post-commit.legacy").read_text() == foreign
+    assert all(MARKER in (hooks / n).read_text() for n in HOOK_NAMES)
+    assert {c.action for c in install(git_repo.path)} == {"updated"}  # idempotent
+
+    git_repo.write("a.py", "x = 1\n")
+    git_repo.git("add", "-A")
+    done = subprocess.run(["git", "commit", "-qm", "c"], cwd=git_repo.path, capture_output=True, text=True)
+    assert done.returncode == 0  # a post-commit hook's status never fails the commit
+    assert "foreign-ran" in (git_repo.path / ".git" / "foreign.log").read_text()
+
+    restored = {c.hook.name: c.action for c in uninstall(git_repo.path)}
+    assert restored["post-commit"] == "restored" and restored["post-merge"] == "removed"
+    assert (hooks / "post-commit").read_text() == foreign and not (hooks / "post-commit.legacy").exists()
+    assert not (hooks / "post-merge").exists()
+
+
+def test_legacy_hook_gets_arguments_stdin_and_its_status_is_kept(git_repo):
+    hooks = hooks_dir(git_repo.path)
+    write_hook(hooks / "post-rewrite", "#!/bin/sh\necho \"$1\" > args.log\ncat > stdin.log\nexit 5\n")
+    install(git_repo.path)
+    done = subprocess.run([str(hooks / "post-rewrite"), "amend"], cwd=git_repo.path, input="old new\n",
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 5
+    assert (git_repo.path / "args.log").read_text() == "amend\n"
+    assert (git_repo.path / "stdin.log").read_text() == "old new\n"
+
+
+def test_core_hookspath_and_worktrees(git_repo, tmp_path):
+    git_repo.commit("base")
+    custom = tmp_path / "shared-hooks"
+    git_repo.git("config", "core.hooksPath", str(custom))
+    install(git_repo.path)
+    assert all((custom / n).exists() for n in HOOK_NAMES)
+    assert not (git_repo.path / ".git" / "hooks" / "post-commit").exists()
+    git_repo.git("config", "--unset", "core.hooksPath")
+    worktree = tmp_path / "wt"
+    git_repo.git("worktree", "add", "-q", str(worktree), "-b", "feature")
+    install(worktree)
+    assert (git_repo.path / ".git" / "hooks" / "post-commit").exists()  # the common dir's hooks
+
+
+def test_daemon_down_git_unaffected_hooks_fast_events_kept(git_repo):
+    git_repo.write("a.py", "def a():\n    pass\n")
+    git_repo.commit("one")
+    recalld("repo", "add", str(git_repo.path))
+    recalld("hooks", "install", str(git_repo.path))
+    hooks = hooks_dir(git_repo.path)
+
+    def git(*args: str) -> int:
+        return subprocess.run(["git", *args], cwd=git_repo.path, capture_output=True, text=True).returncode
+
+    git_repo.write("b.py", "def b():\n    pass\n")
+    git("add", "-A")
+    assert git("commit", "-qm", "two") == 0
+    assert git("checkout", "-q", "-b", "side") == 0
+    git_repo.write("c.py", "def c():\n    pass\n")
+    git("add", "-A")
+    assert git("commit", "-qm", "three") == 0
+    assert git("checkout", "-q", "main") == 0
+    assert git("merge", "-q", "--no-ff", "-m", "merge", "side") == 0
+    assert git("commit", "-q", "--amend", "-m", "amended") == 0
+    assert git("rebase", "-q", "HEAD~1") == 0
+    assert git("checkout", "-q", "does-not-exist") != 0  # git's own failures stay failures
+
+    # A hung daemon (accepts, never answers) changes nothing: hooks never wait for it.
+    hung = socket.socket()
+    hung.bind(("127.0.0.1", 0))
+    hung.listen(1)
+    load_config().runtime_file.write_text(json.dumps({"pid": os.getpid(), "address": f"http://127.0.0.1:{hung.getsockname()[1]}"}))
+    timings = []
+    try:
+        for name in ("post-commit", "post-checkout", "post-merge"):
+            for _ in range(3):
+                started = time.perf_counter()
+                code = subprocess.run([str(hooks / name), "0", "0", "1"], cwd=git_repo.path).returncode
+                timings.append(time.perf_counter() - started)
+                assert code == 0
+                time.sleep(0.3)
+    finally:
+        hung.close()
+        load_config().runtime_file.unlink()
+    # Detached: far below the ~300 ms a Python start-up would cost (figures: tests/bench/bench_daemon.py).
+    assert max(timings) < 0.25, timings
+
+    deadline = time.monotonic() + 20  # the detached notifiers finish in the background
+    while pending_events().get("repo", 0) < 5 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert pending_events().get("repo", 0) >= 5
+
+
+def test_notify_for_an_unregistered_repo_fails_quietly(git_repo):
+    git_repo.commit("x")
+    done = recalld("notify", "--path", str(git_repo.path), check=False)
+    assert done.returncode == 1 and "no registered repository" in done.stderr
+
+
+@pytest.mark.parametrize("hook", HOOK_NAMES)
+def test_hook_scripts_are_posix_sh(hook, git_repo):
+    install(git_repo.path)
+    assert subprocess.run(["sh", "-n", str(hooks_dir(git_repo.path) / hook)]).returncode == 0
+    assert os.access(hooks_dir(git_repo.path) / hook, os.X_OK)
