@@ -28,6 +28,7 @@ REMOVED, DELETED = "removed", "deleted"
 class Scope:
     repo: str
     branch: str
+    untrusted: bool = False  # memories from a ref marked untrusted: stored, left out of default search
 
 
 def symbol_key(scope: Scope, path: str, kind: str, qualname: str) -> str:

@@ -72,6 +72,7 @@ def memory_payload(
         "deprecated": 0,
         "deprecated_reason": None,
         "superseded_by": None,
+        "untrusted": int(scope.untrusted),
         "history": history,
         "indexed_at": int(time.time()),
     }

@@ -24,6 +24,7 @@ KEYWORD_FIELDS = (
 )
 INTEGER_FIELDS = (
     "deprecated",  # 0 | 1 (qdrant-edge never matches a boolean filter)
+    "untrusted",  # 0 | 1: from a ref marked untrusted in config
     "valid_from_time",
     "valid_to_time",  # 0 while still valid
 )
