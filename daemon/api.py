@@ -86,7 +86,7 @@ def create_api(service: Service) -> FastAPI:
             raise HTTPException(401, "bad or missing X-Hub-Signature-256")
         event = request.headers.get("X-GitHub-Event", "push")
         if event == "ping":
-            return {"ok": True}
+            return JSONResponse({"ok": True}, status_code=200)
         if event != "push":
             return JSONResponse({"ignored": event}, status_code=202)
         delivery = request.headers.get("X-GitHub-Delivery")

@@ -44,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     add = repo_sub.add_parser("add", help="register a git repository")
     add.add_argument("path", help="path to the repository (work tree or bare)")
     add.add_argument("--name", help="name to refer to it by (default: the directory name)")
-    add.add_argument("--branch", help="branch to track (default: the checked-out branch)")
+    add.add_argument("--branch", help="branch to track: a local branch, or remote/branch such as origin/main "
+                     "(what webhook-triggered fetches move; default: the checked-out branch)")
     add.set_defaults(handler=commands.repo_add)
     lst = repo_sub.add_parser("list", help="list registered repositories")
     lst.add_argument("--json", action="store_true", help="one JSON object per line")

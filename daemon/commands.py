@@ -27,6 +27,8 @@ def repo_add(ctx: Any, args: argparse.Namespace) -> int:
     path = Path(args.path).expanduser().resolve()
     git = GitRepository(path)
     branch = args.branch or git.current_branch()
+    if args.branch and not git.branch_exists(branch):
+        raise RecalldError(f"no branch {branch!r} in {path} (a local branch, or remote/branch)")
     name = args.name or (path.name[:-4] if path.name.endswith(".git") else path.name)
     entry = ctx.app.registry.add(name, str(path), branch)
     running = " (the running daemon picks it up on restart)" if ctx.daemon() else ""

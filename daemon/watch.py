@@ -3,12 +3,16 @@ even without hooks. Handlers only append to the journal.
 
 Only HEAD, packed-refs and refs/ matter; objects/ and the index are ignored. If the
 watch cannot be set up (inotify watch limit, missing dir) the repo is marked unhealthy
-in status and a reconcile is queued: never silence.
+in status and a reconcile is queued: never silence. The same when the kernel's inotify
+queue overflows (events lost): watchdog reports that only through its logger, so we
+listen there.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,6 +24,7 @@ from recalld.daemon.logs import get_logger
 
 log = get_logger("recalld.watch")
 INTERESTING = ("HEAD", "packed-refs", "ORIG_HEAD", "FETCH_HEAD")
+WATCHDOG_LOGGER = "watchdog.observers"
 
 
 def is_interesting(git_dir: Path, path: str) -> bool:
@@ -47,6 +52,18 @@ class _RefHandler(FileSystemEventHandler):
             self._journal.append(Event(self._repo, "watcher", {"path": paths[-1] or paths[0]}))
 
 
+class _OverflowListener(logging.Handler):
+    """Notices watchdog's "Inotify queue overflowed" warnings."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.overflowed = threading.Event()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "overflow" in record.getMessage().lower():
+            self.overflowed.set()
+
+
 class RepoWatcher:
     def __init__(self, journal: Journal) -> None:
         self._journal = journal
@@ -54,8 +71,15 @@ class RepoWatcher:
         self._observer.daemon = True
         self.health: dict[str, str] = {}
         self._lock = threading.Lock()
+        self._overflow = _OverflowListener()
+        logging.getLogger(WATCHDOG_LOGGER).addHandler(self._overflow)
 
     def add(self, repo: str, git_dirs: tuple[Path, ...]) -> None:
+        """Watch a repo's git dirs; a watch that cannot be set up is reported, not raised.
+
+        The observer runs before the first watch is scheduled: only a running observer
+        sets a watch up at once (and so fails at once on a missing dir or the limit)."""
+        self.start()
         handler = _RefHandler(repo, git_dirs, self._journal)
         try:
             for git_dir in dict.fromkeys(git_dirs):
@@ -70,18 +94,30 @@ class RepoWatcher:
         self.health[repo] = "ok"
 
     def start(self) -> None:
-        self._observer.start()
+        with self._lock:
+            if not self._observer.is_alive():
+                self._observer.start()
 
     def check(self, on_failure: Callable[[str], None]) -> None:
-        """If the observer thread died (e.g. inotify overflow), mark every repo and reconcile."""
+        """Events lost (inotify queue overflow) or the observer thread died: say so in
+        status and reconcile every watched repo."""
+        if self._overflow.overflowed.is_set():
+            self._overflow.overflowed.clear()
+            when = time.strftime("%Y-%m-%d %H:%M:%S")
+            log.warning("inotify queue overflowed; reconciling every repo")
+            for repo in list(self.health):
+                if self.health[repo].startswith("ok"):
+                    self.health[repo] = f"ok (inotify queue overflowed at {when}; reconciled)"
+                    on_failure(repo)
         if self._observer.is_alive():
             return
         for repo in list(self.health):
-            if self.health[repo] == "ok":
+            if self.health[repo].startswith("ok"):
                 self.health[repo] = "watcher stopped; relying on hooks and the periodic reconcile"
                 on_failure(repo)
 
     def stop(self) -> None:
+        logging.getLogger(WATCHDOG_LOGGER).removeHandler(self._overflow)
         if self._observer.is_alive():
             self._observer.stop()
             self._observer.join(timeout=2)

@@ -75,14 +75,18 @@ class GitRepository:
         return self._repo.head.shorthand
 
     def branch_tip(self, branch: str) -> str | None:
-        """The commit the branch points at, or None for an unborn/missing branch."""
-        ref = self._repo.references.get(f"refs/heads/{branch}")
-        if ref is None:
-            return None
-        return str(ref.resolve().target)
+        """The commit the branch points at, or None for an unborn/missing branch.
+
+        A local branch (``main``) or a remote-tracking one (``origin/main``: what a
+        webhook-triggered fetch moves in an ordinary clone)."""
+        for name in (f"refs/heads/{branch}", f"refs/remotes/{branch}"):
+            ref = self._repo.references.get(name)
+            if ref is not None:
+                return str(ref.resolve().peel(pygit2.Commit).id)
+        return None
 
     def branch_exists(self, branch: str) -> bool:
-        return self._repo.references.get(f"refs/heads/{branch}") is not None
+        return self.branch_tip(branch) is not None
 
     def has_commit(self, commit_id: str | None) -> bool:
         if not commit_id:

@@ -1,0 +1,71 @@
+"""The git-dir watcher: ref changes become journal events; lost events are never silent."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+from recalld.daemon.journal import Event, Journal
+from recalld.daemon.watch import RepoWatcher, is_interesting
+
+
+def test_only_refs_and_head_are_interesting(tmp_path):
+    git_dir = tmp_path / ".git"
+    assert is_interesting(git_dir, str(git_dir / "HEAD"))
+    assert is_interesting(git_dir, str(git_dir / "refs" / "heads" / "main"))
+    assert is_interesting(git_dir, str(git_dir / "packed-refs"))
+    assert not is_interesting(git_dir, str(git_dir / "refs" / "heads" / "main.lock"))
+    assert not is_interesting(git_dir, str(git_dir / "objects" / "ab" / "cdef"))
+    assert not is_interesting(git_dir, str(git_dir / "index"))
+    assert not is_interesting(git_dir, str(tmp_path / "elsewhere" / "HEAD"))
+
+
+def wait_for(journal: Journal, repo: str, n: int, timeout: float = 10) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        depth = journal.depth().get(repo, 0)
+        if depth >= n:
+            return depth
+        time.sleep(0.05)
+    return journal.depth().get(repo, 0)
+
+
+def test_commit_is_seen_and_overflow_reconciles(git_repo, tmp_path):
+    git_repo.commit("one")
+    journal = Journal(tmp_path / "journal.db")
+    watcher = RepoWatcher(journal)
+    git_dir = git_repo.path / ".git"
+    watcher.add("repo", (git_dir,))
+    watcher.start()
+    try:
+        assert watcher.health == {"repo": "ok"}
+        git_repo.write("a.py", "x = 1\n")
+        git_repo.commit("two")
+        assert wait_for(journal, "repo", 1) >= 1
+
+        drained = journal.claim("repo")
+        assert drained is not None
+        journal.complete(drained)
+        reconciled: list[str] = []
+        logging.getLogger("watchdog.observers.inotify_c").warning("Inotify queue overflowed; filesystem events were lost")
+        watcher.check(lambda repo: reconciled.append(repo) or journal.append(Event(repo, "watcher", {})))
+        assert reconciled == ["repo"]
+        assert "overflowed" in watcher.health["repo"]
+        watcher.check(reconciled.append)
+        assert reconciled == ["repo"]  # once per overflow
+    finally:
+        watcher.stop()
+        journal.close()
+
+
+def test_unwatchable_dir_is_reported_and_reconciled(tmp_path):
+    journal = Journal(tmp_path / "journal.db")
+    watcher = RepoWatcher(journal)
+    try:
+        watcher.add("gone", (Path(tmp_path / "missing" / ".git"),))
+        assert watcher.health["gone"].startswith("not watched")
+        assert journal.depth() == {"gone": 1}
+    finally:
+        watcher.stop()
+        journal.close()

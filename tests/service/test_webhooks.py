@@ -1,0 +1,201 @@
+"""CI webhooks on the real API app: authenticity, mapping to configured repos only,
+dedup of deliveries, limits and malformed bodies. Nothing is queued unless accepted."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from recalld.daemon.config import load_config
+from recalld.daemon.journal import Journal
+from recalld.daemon.service import Service
+from recalld.daemon.webhooks import github_signature_ok, normalise_url
+from tests.conftest import GitRepo
+from tests.service.conftest import recalld
+
+SECRET = "It's a Secret to Everybody"
+REMOTE = "https://github.com/example-org/widgets.git"
+
+
+def test_githubs_published_vector_verifies():
+    signature = "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17"
+    assert github_signature_ok(SECRET, b"Hello, World!", signature)
+    assert not github_signature_ok(SECRET, b"Hello, World!?", signature)
+    assert not github_signature_ok(SECRET, b"Hello, World!", signature.replace("7571", "7572"))
+    assert not github_signature_ok(SECRET, b"Hello, World!", None)
+    assert not github_signature_ok("", b"Hello, World!", signature)  # no secret configured: refuse all
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["git@github.com:Example-Org/widgets.git", "https://github.com/example-org/widgets",
+     "ssh://git@github.com:22/example-org/widgets.git", "https://github.com/example-org/widgets/"],
+)  # fmt: skip
+def test_remote_urls_normalise_to_one_form(url):
+    assert normalise_url(url) == "github.com/example-org/widgets"
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[Service]:
+    home = Path(load_config().home)
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text(
+        f'[webhooks]\ngithub_secret = "{SECRET}"\ngitlab_token = "gl-token"\nmax_body_bytes = 4096\n'
+    )
+    repo = GitRepo(tmp_path / "widgets")
+    repo.write("a.py", "def a():\n    return 1\n")
+    repo.commit("one")
+    repo.git("remote", "add", "origin", REMOTE)
+    other = GitRepo(tmp_path / "other")
+    other.commit("x")
+    svc = Service(load_config())
+    svc.app.registry.add("widgets", str(repo.path), "main")
+    svc.app.registry.add("other", str(other.path), "main")
+    yield svc
+    svc.app.close()
+    svc.journal.close()
+
+
+def queued(service: Service) -> dict[str, int]:
+    return service.journal.depth()
+
+
+def github_post(client: TestClient, body: bytes, *, secret: str = SECRET, delivery: str = "d-1", event: str = "push"):
+    signature = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    headers = {"X-Hub-Signature-256": signature, "X-GitHub-Event": event, "X-GitHub-Delivery": delivery,
+               "Content-Type": "application/json"}  # fmt: skip
+    return client.post("/v1/webhooks/github", content=body, headers=headers)
+
+
+def push_body(url: str = REMOTE) -> bytes:
+    return json.dumps({"ref": "refs/heads/main", "after": "0" * 40,
+                       "repository": {"name": "widgets", "clone_url": url}}).encode()  # fmt: skip
+
+
+def test_github_push_is_accepted_once_per_delivery(service):
+    client = TestClient(service_api(service))
+    first = github_post(client, push_body())
+    assert first.status_code == 202, first.text
+    assert queued(service) == {"widgets": 1}
+    event = service.journal.claim("widgets")
+    assert event is not None and event.events[0].detail["fetch"] == "origin"  # fetched from config, not payload
+    again = github_post(client, push_body())
+    assert again.status_code == 202 and "duplicate" in again.json()
+    assert queued(service) == {"widgets": 1}
+    assert github_post(client, push_body(), delivery="d-2").status_code == 202
+    assert queued(service) == {"widgets": 2}
+
+
+def test_bad_or_missing_signature_is_401_and_nothing_queued(service):
+    client = TestClient(service_api(service))
+    assert github_post(client, push_body(), secret="wrong").status_code == 401
+    unsigned = client.post("/v1/webhooks/github", content=push_body(), headers={"X-GitHub-Event": "push"})
+    assert unsigned.status_code == 401
+    assert queued(service) == {}
+
+
+def test_unknown_repo_malformed_and_oversized_bodies(service):
+    client = TestClient(service_api(service))
+    assert github_post(client, push_body("https://github.com/someone/else.git")).status_code == 404
+    assert github_post(client, b"{not json", delivery="d-3").status_code == 400
+    assert github_post(client, b"[1, 2]", delivery="d-4").status_code == 400
+    assert github_post(client, b"x" * 5000, delivery="d-5").status_code == 413
+    assert github_post(client, push_body(), event="ping", delivery="d-6").status_code == 200
+    assert queued(service) == {}
+
+
+def test_gitlab_token_and_generic_bearer(service):
+    client = TestClient(service_api(service))
+    body = json.dumps({"ref": "refs/heads/main", "checkout_sha": "1" * 40,
+                       "project": {"name": "widgets", "git_http_url": REMOTE}}).encode()  # fmt: skip
+    assert client.post("/v1/webhooks/gitlab", content=body, headers={"X-Gitlab-Token": "nope"}).status_code == 401
+    assert client.post("/v1/webhooks/gitlab", content=body).status_code == 401
+    assert queued(service) == {}
+    assert client.post("/v1/webhooks/gitlab", content=body, headers={"X-Gitlab-Token": "gl-token"}).status_code == 202
+    assert queued(service) == {"widgets": 1}
+
+    generic = json.dumps({"repo": "other"}).encode()
+    assert client.post("/v1/webhooks/generic", content=generic).status_code == 401
+    bearer = {"Authorization": f"Bearer {service.token}"}
+    assert client.post("/v1/webhooks/generic", content=generic, headers=bearer).status_code == 202
+    assert client.post("/v1/webhooks/generic", content=b'{"ref": "x"}', headers=bearer).status_code == 400
+    nowhere = json.dumps({"repo": "/etc"}).encode()  # a path in the payload is never touched
+    assert client.post("/v1/webhooks/generic", content=nowhere, headers=bearer).status_code == 404
+    assert queued(service) == {"widgets": 1, "other": 1}
+
+
+def test_api_routes_need_the_token(service):
+    client = TestClient(service_api(service))
+    assert client.get("/v1/status").status_code == 401
+    assert client.get("/v1/status", headers={"Authorization": "Bearer wrong"}).status_code == 401
+    assert client.get("/healthz").json() == {"state": "starting"}
+    token_file = load_config().token_file
+    assert token_file.stat().st_mode & 0o777 == 0o600
+
+
+def service_api(service: Service):  # type: ignore[no-untyped-def]
+    from recalld.daemon.api import create_api
+
+    return create_api(service)
+
+
+def test_journal_survives_reopen(tmp_path):
+    journal = Journal(tmp_path / "j.db")
+    from recalld.daemon.journal import Event
+
+    journal.append(Event("r", "hook", {"hook": "post-commit"}))
+    journal.append(Event("r", "watcher", {}))
+    journal.close()
+    reopened = Journal(tmp_path / "j.db")
+    claim = reopened.claim("r")
+    assert claim is not None and [e.source for e in claim.events] == ["hook", "watcher"]
+    reopened.complete(claim)
+    assert reopened.pending() == {}
+    reopened.close()
+
+
+@pytest.mark.model
+def test_signed_push_fetches_the_configured_remote_and_syncs(daemon, tmp_path):
+    """A real daemon: the push lands on the remote, the webhook makes it fetch and index."""
+
+    upstream = GitRepo(tmp_path / "upstream")
+    upstream.write("lib/core.py", "def first_function():\n    return 1\n")
+    upstream.commit("one")
+    remote = tmp_path / "remote.git"
+    upstream.git("clone", "-q", "--bare", str(upstream.path), str(remote))
+    upstream.git("remote", "add", "origin", str(remote))
+    clone = tmp_path / "clone"
+    upstream.git("clone", "-q", str(remote), str(clone))
+    recalld("repo", "add", str(clone), "--name", "widgets", "--branch", "origin/main")
+    (daemon.home / "config.toml").write_text(
+        (daemon.home / "config.toml").read_text() + f'[webhooks]\ngithub_secret = "{SECRET}"\n'
+    )
+    daemon.start()
+
+    upstream.write("lib/late.py", "def arrived_by_webhook_quokka():\n    return 2\n")
+    upstream.commit("two")
+    upstream.git("push", "-q", "origin", "main")
+    body = json.dumps({"ref": "refs/heads/main", "after": upstream.head(),
+                       "repository": {"name": "widgets", "clone_url": f"file://{remote}"}}).encode()  # fmt: skip
+    signature = "sha256=" + hmac.new(SECRET.encode(), body, hashlib.sha256).hexdigest()
+    code, answer = daemon.call("POST", "/v1/webhooks/github", body,
+                               {"X-Hub-Signature-256": signature, "X-GitHub-Event": "push",
+                                "X-GitHub-Delivery": "e2e-1"})  # fmt: skip
+    assert code == 202, answer
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        hits = json.loads(recalld("search", "arrived_by_webhook_quokka", "--json", "--limit", "3").stdout)
+        if any(h["qualname"] == "arrived_by_webhook_quokka" for h in hits):
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError(daemon.logs())
+    status = json.loads(recalld("status", "--json").stdout)["repos"][0]
+    assert status["indexed_commit"] == upstream.head() and status["commits_behind"] == 0
