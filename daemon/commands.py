@@ -31,7 +31,7 @@ def repo_add(ctx: Any, args: argparse.Namespace) -> int:
         raise RecalldError(f"no branch {branch!r} in {path} (a local branch, or remote/branch)")
     name = args.name or (path.name[:-4] if path.name.endswith(".git") else path.name)
     entry = ctx.app.registry.add(name, str(path), branch)
-    running = " (the running daemon picks it up on restart)" if ctx.daemon() else ""
+    running = " (the running daemon picks it up within seconds)" if ctx.daemon() else ""
     print(f"registered {entry.name}: {entry.path} @ {entry.branch} (run `recalld sync {entry.name}`){running}")
     return EXIT_OK
 

@@ -49,6 +49,8 @@ class Dispatcher:
     completed: int = 0
 
     def start(self) -> None:
+        if self._pool is not None:
+            return
         self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="recalld-sync")
 
     def state(self, repo: str) -> RepoState:

@@ -114,6 +114,7 @@ class Service:
         self._write_runtime(server.address)
         try:
             self.app.embeddings.embedder  # noqa: B018 - load the model before READY
+            self.dispatcher.start()
             self._register_repos()
             self._reconcile_all("startup")
             if not self._stop.is_set():
@@ -142,6 +143,8 @@ class Service:
                 sdnotify.notify("WATCHDOG=1")
                 next_ping = now + interval
             if now >= next_status:
+                for name in self._register_repos():
+                    self.enqueue(name, "registered")
                 sdnotify.notify(f"STATUS={self._summary()}")
                 next_status = now + 5
             self.journal.wait(TICK)
@@ -156,20 +159,24 @@ class Service:
                 sdnotify.notify("WATCHDOG=1")
             time.sleep(TICK)
 
-    def _register_repos(self) -> None:
-        self.dispatcher.start()
+    def _register_repos(self) -> list[str]:
+        """Watch every registered repo not watched yet; returns the names added
+        (at start: all; later: those `recalld repo add` registered meanwhile)."""
+        added = []
         for entry in self.app.registry.all():
+            if entry.name in self._git_dirs:
+                continue
             try:
                 git = GitRepository(entry.path)
             except RecalldError as exc:
                 log.warning("repo unavailable", repo=entry.name, error=exc.message)
                 continue
             self._git_dirs[entry.name] = Path(git.git_dir)
+            added.append(entry.name)
             if self.watcher is not None:
                 dirs = tuple(dict.fromkeys([Path(git.git_dir), Path(git.common_dir)]))
                 self.watcher.add(entry.name, dirs)
-        if self.watcher is not None:
-            self.watcher.start()
+        return added
 
     def _sync_repo(self, repo: str, claim: Claim) -> SyncResult:
         entry = self.app.registry.get(repo)

@@ -1,0 +1,114 @@
+"""The dispatcher: bursts coalesce into one sync, a repo never syncs concurrently with
+itself, a slow repo does not starve the others, failures keep their events."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from recalld.daemon.dispatch import Dispatcher
+from recalld.daemon.journal import Claim, Event, Journal
+from recalld.ingest.errors import RecalldError
+from recalld.ingest.sync import SyncResult
+
+
+class Recorder:
+    def __init__(self, slow: set[str] | None = None, failing: set[str] | None = None) -> None:
+        self.claims: list[Claim] = []
+        self.running: set[str] = set()
+        self.overlaps = 0
+        self.release = threading.Event()
+        self.slow = slow or set()
+        self.failing = failing or set()
+        self.lock = threading.Lock()
+
+    def __call__(self, repo: str, claim: Claim) -> SyncResult:
+        with self.lock:
+            if repo in self.running:
+                self.overlaps += 1
+            self.running.add(repo)
+            self.claims.append(claim)
+        try:
+            if repo in self.slow:
+                self.release.wait(10)
+            if repo in self.failing:
+                raise RecalldError("remote unreachable")
+            return SyncResult(repo, "main", None, None)
+        finally:
+            with self.lock:
+                self.running.discard(repo)
+
+
+def run_until(dispatcher: Dispatcher, done, timeout: float = 10) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline
+        dispatcher.tick()
+        time.sleep(0.01)
+
+
+def make(tmp_path: Path, recorder: Recorder, git_dirs: dict[str, Path] | None = None) -> tuple[Journal, Dispatcher]:
+    journal = Journal(tmp_path / "journal.db")
+    dispatcher = Dispatcher(journal=journal, sync_repo=recorder, git_dir_of=(git_dirs or {}).get, workers=2, settle=0.0)
+    dispatcher.start()
+    return journal, dispatcher
+
+
+def test_burst_coalesces_and_slow_repo_does_not_block_others(tmp_path):
+    recorder = Recorder(slow={"slow"})
+    journal, dispatcher = make(tmp_path, recorder)
+    try:
+        for source in ("hook", "watcher", "webhook", "timer"):
+            journal.append(Event("slow", source))
+        run_until(dispatcher, lambda: "slow" in recorder.running)
+        for _ in range(3):
+            journal.append(Event("slow", "hook"))  # arrive while its sync runs
+            journal.append(Event("fast", "hook"))
+        run_until(dispatcher, lambda: not journal.depth().get("fast"))
+        assert [len(c.ids) for c in recorder.claims if c.repo == "fast"][0] >= 1
+        assert journal.depth() == {"slow": 7}  # slow's first burst is still in flight
+        recorder.release.set()
+        run_until(dispatcher, lambda: not journal.pending() and not dispatcher.busy())
+        slow_claims = [c for c in recorder.claims if c.repo == "slow"]
+        assert len(slow_claims[0].ids) == 4 and sum(len(c.ids) for c in slow_claims) == 7
+        assert recorder.overlaps == 0
+    finally:
+        dispatcher.stop()
+        journal.close()
+
+
+def test_failed_sync_keeps_its_events_and_backs_off(tmp_path):
+    recorder = Recorder(failing={"broken"})
+    journal, dispatcher = make(tmp_path, recorder)
+    try:
+        journal.append(Event("broken", "hook"))
+        run_until(dispatcher, lambda: dispatcher.state("broken").last_error is not None)
+        run_until(dispatcher, lambda: not dispatcher.busy())
+        assert journal.depth() == {"broken": 1}
+        assert dispatcher.state("broken").retry_at > time.time()
+        dispatcher.tick()
+        assert len(recorder.claims) == 1  # not retried before the back-off ends
+    finally:
+        dispatcher.stop()
+        journal.close()
+
+
+def test_waits_while_git_holds_index_lock(tmp_path):
+    git_dir = tmp_path / "git"
+    git_dir.mkdir()
+    (git_dir / "index.lock").write_text("")
+    recorder = Recorder()
+    journal, dispatcher = make(tmp_path, recorder, {"r": git_dir})
+    try:
+        journal.append(Event("r", "hook"))
+        for _ in range(5):
+            dispatcher.tick()
+            time.sleep(0.02)
+        assert recorder.claims == []
+        (git_dir / "index.lock").unlink()
+        run_until(dispatcher, lambda: not journal.pending() and not dispatcher.busy())
+        assert len(recorder.claims) == 1
+    finally:
+        dispatcher.stop()
+        journal.close()
