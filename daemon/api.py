@@ -16,8 +16,9 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from recalld.daemon import webhooks
+from recalld.daemon.memory_api import add_memory_routes
 from recalld.daemon.query import SearchRequest, export, search
-from recalld.ingest.errors import RecalldError
+from recalld.ingest.errors import NotFoundError, RecalldError
 
 if TYPE_CHECKING:
     from recalld.daemon.service import Service
@@ -40,7 +41,7 @@ def create_api(service: Service) -> FastAPI:
 
     @api.exception_handler(RecalldError)
     def _expected(_request: Request, exc: RecalldError) -> JSONResponse:
-        status = 404 if exc.message.startswith("unknown repo") else 400
+        status = 404 if isinstance(exc, NotFoundError) or exc.message.startswith("unknown repo") else 400
         return JSONResponse({"detail": exc.message}, status_code=status)
 
     @api.get("/healthz")
@@ -78,6 +79,8 @@ def create_api(service: Service) -> FastAPI:
         records = list(export(service.app, repo=repo, include_deprecated=include_deprecated))
         lines: Iterator[str] = (json.dumps(r, ensure_ascii=False) + "\n" for r in records)
         return StreamingResponse(lines, media_type="application/x-ndjson")
+
+    add_memory_routes(api, service, auth)
 
     @api.post("/v1/webhooks/github", status_code=202)
     async def github(request: Request) -> Any:

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from recalld.daemon import admin, commands
+from recalld.daemon import admin, agent, commands
 from recalld.daemon.config import Config, load_config
 from recalld.ingest.errors import RecalldError
 
@@ -25,6 +25,7 @@ examples:
   recalld sync                             index every registered repository
   recalld search "parse the config file"   semantic search over current memories
   recalld export --repo project > mem.jsonl
+  recalld remember "releases are cut on Thursdays" --repo project --type decision
 
 exit codes: 0 ok, 1 expected failure (message on stderr), 2 usage error"""
 
@@ -80,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     status = sub.add_parser("status", help="repositories, indexed commit, lag and memory counts")
     status.add_argument("--json", action="store_true")
     status.set_defaults(handler=commands.status)
+    agent.add_commands(sub)
     admin.add_commands(sub)
     return parser
 

@@ -56,27 +56,40 @@ class DaemonClient:
         return http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port or 80, timeout=timeout)
 
     def request(
-        self, method: str, path: str, params: dict[str, Any] | None = None, *, timeout: float = 30.0
+        self, method: str, path: str, params: dict[str, Any] | None = None, *, body: Any = None, timeout: float = 30.0
     ) -> Any:
-        raw = self.raw(method, path, params, timeout=timeout)
+        raw = self.raw(method, path, params, body=body, timeout=timeout)
         return json.loads(raw) if raw else None
 
-    def raw(self, method: str, path: str, params: dict[str, Any] | None = None, *, timeout: float = 30.0) -> bytes:
+    def raw(
+        self, method: str, path: str, params: dict[str, Any] | None = None, *, body: Any = None, timeout: float = 30.0
+    ) -> bytes:
         query = urlencode({k: v for k, v in (params or {}).items() if v is not None}, doseq=True)
+        headers = {"Authorization": f"Bearer {self._token}"}
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        if data is not None:
+            headers["Content-Type"] = "application/json"
         conn = self._connection(timeout)
         try:
-            conn.request(method, f"{path}?{query}" if query else path, headers={"Authorization": f"Bearer {self._token}"})
+            conn.request(method, f"{path}?{query}" if query else path, body=data, headers=headers)
             response = conn.getresponse()
-            body = response.read()
+            answer = response.read()
         finally:
             conn.close()
         if response.status >= 400:
-            try:
-                detail = json.loads(body).get("detail")
-            except ValueError:
-                detail = body.decode("utf-8", "replace")
-            raise RecalldError(f"daemon: {detail}")
-        return body
+            raise RecalldError(f"daemon: {_detail(answer)}")
+        return answer
 
     def lines(self, path: str, params: dict[str, Any]) -> Iterator[str]:
         yield from self.raw("GET", path, params, timeout=600).decode("utf-8").splitlines()
+
+
+def _detail(body: bytes) -> str:
+    """The error message of an API answer (FastAPI's validation errors in one line)."""
+    try:
+        detail = json.loads(body).get("detail")
+    except (ValueError, AttributeError):
+        return body.decode("utf-8", "replace")
+    if isinstance(detail, list):
+        return "; ".join(f"{'.'.join(str(x) for x in d.get('loc', ())[1:])}: {d.get('msg')}" for d in detail)
+    return str(detail)

@@ -48,10 +48,13 @@ def repo_list(ctx: Any, args: argparse.Namespace) -> int:
 def repo_remove(ctx: Any, args: argparse.Namespace) -> int:
     if ctx.daemon():
         raise RecalldError("stop the daemon before removing a repository (it owns the store)")
+    from recalld.ingest.store import MemoryFilter
+
     ctx.app.registry.get(args.name)
+    manual = ctx.app.store.count(MemoryFilter(repo=args.name, kinds=("manual",), deprecated=None))
     removed = ctx.app.indexer.remove_repo(args.name)
     ctx.app.registry.remove(args.name)
-    print(f"removed {args.name} and its {removed} memories")
+    print(f"removed {args.name} and its {removed} memories ({manual} manual)")
     return EXIT_OK
 
 
@@ -116,6 +119,10 @@ def search(ctx: Any, args: argparse.Namespace) -> int:
         return EXIT_OK
     for r in results:
         state = f" [deprecated: {r['deprecated_reason']}]" if r["deprecated"] else ""
+        if r["path"] is None:  # not about a file: a manual memory, a task...
+            first = (r["text"] or "").splitlines()[0][:120] if r["text"] else ""
+            print(f"{r['score']:.3f}  {r['repo'] or r['user'] or r['org']}  {r['type']} {r['kind']}: {first}{state}")
+            continue
         print(f"{r['score']:.3f}  {r['repo']}:{r['path']}:{r['start_line']}  {r['kind']} {r['qualname']}{state}")
         if r["signature"]:
             print(f"       {r['signature']}")

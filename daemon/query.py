@@ -20,6 +20,7 @@ EXPORT_FIELDS = (
     "start_line", "end_line", "content_hash", "lineage", "symbol_key", "text",
     "valid_from_commit", "valid_from_time", "valid_to_commit", "valid_to_time", "author",
     "deprecated", "deprecated_reason", "superseded_by", "history",
+    "type", "scope", "user", "org",
 )  # fmt: skip
 MAX_FETCH = 4096
 _WILDCARD = re.compile(r"[*?\[]")
@@ -63,7 +64,7 @@ def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
     fetch = request.limit if request.path_glob is None else request.limit * 4
     while True:
         hits = app.store.search(vector.tolist(), flt, min(fetch, MAX_FETCH))
-        kept = [h for h in hits if _path_ok(h.point.payload.get("path", ""), request.path_glob)]
+        kept = [h for h in hits if _path_ok(h.point.payload.get("path") or "", request.path_glob)]
         if len(kept) >= request.limit or len(hits) < fetch or fetch >= MAX_FETCH:
             return [memory_record(h.point, h.score) for h in kept[: request.limit]]
         fetch *= 4

@@ -13,3 +13,7 @@ class RecalldError(Exception):
         super().__init__(message)
         self.message = message
         self.exit_code = exit_code
+
+
+class NotFoundError(RecalldError):
+    """An expected failure naming something that does not exist (HTTP: 404)."""

@@ -21,6 +21,10 @@ KEYWORD_FIELDS = (
     "lineage",
     "content_hash",
     "blob",
+    "qualname",
+    "name",
+    "user",  # manual memories: whose
+    "org",
 )
 INTEGER_FIELDS = (
     "deprecated",  # 0 | 1 (qdrant-edge never matches a boolean filter)
@@ -39,12 +43,15 @@ class MemoryFilter:
     record: str | None = "memory"
     repo: str | None = None
     branch: str | None = None
+    types: tuple[str, ...] = ()  # memory types (structural, task, ...)
     kinds: tuple[str, ...] = ()
     language: str | None = None
     paths: tuple[str, ...] = ()  # path is any of these
     dir_prefix: str | None = None  # path lies under this directory
     deprecated: int | None = 0  # None: both live and closed
     symbol_keys: tuple[str, ...] = ()
+    qualnames: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
     closed_before: int | None = None  # valid_to_time (unix seconds) earlier than this
 
 

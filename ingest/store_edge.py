@@ -173,13 +173,16 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
         value = getattr(flt, key)
         if value is not None:
             equal(key, value)
+    if flt.types:
+        any_of("type", flt.types)
     if flt.deprecated is not None:
         equal("deprecated", int(flt.deprecated))
     if flt.dir_prefix:
         equal("dirs", flt.dir_prefix.strip("/"))
     if flt.closed_before is not None:
         must.append(qe.FieldCondition("valid_to_time", range=qe.RangeFloat(gt=0, lt=float(flt.closed_before))))
-    for key, values in (("kind", flt.kinds), ("path", flt.paths), ("symbol_key", flt.symbol_keys)):
+    for key, values in (("kind", flt.kinds), ("path", flt.paths), ("symbol_key", flt.symbol_keys),
+                        ("qualname", flt.qualnames), ("name", flt.names)):  # fmt: skip
         if values:
             any_of(key, values)
     return qe.Filter(must=must) if must else None

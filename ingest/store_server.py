@@ -135,13 +135,16 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
         value = getattr(flt, key)
         if value is not None:
             must.append(models.FieldCondition(key=key, match=models.MatchValue(value=value)))
+    if flt.types:
+        must.append(models.FieldCondition(key="type", match=models.MatchAny(any=list(flt.types))))
     if flt.deprecated is not None:
         must.append(models.FieldCondition(key="deprecated", match=models.MatchValue(value=int(flt.deprecated))))
     if flt.dir_prefix:
         must.append(models.FieldCondition(key="dirs", match=models.MatchValue(value=flt.dir_prefix.strip("/"))))
     if flt.closed_before is not None:
         must.append(models.FieldCondition(key="valid_to_time", range=models.Range(gt=0, lt=flt.closed_before)))
-    for key, values in (("kind", flt.kinds), ("path", flt.paths), ("symbol_key", flt.symbol_keys)):
+    for key, values in (("kind", flt.kinds), ("path", flt.paths), ("symbol_key", flt.symbol_keys),
+                        ("qualname", flt.qualnames), ("name", flt.names)):  # fmt: skip
         if values:
             must.append(models.FieldCondition(key=key, match=models.MatchAny(any=list(values))))
     return models.Filter(must=must) if must else None

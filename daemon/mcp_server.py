@@ -1,0 +1,152 @@
+"""`recalld mcp`: recalld's memories as MCP tools over stdio (the official `mcp` SDK).
+
+Every tool calls the running daemon's HTTP API with its bearer token; this process never
+opens the store. With no daemon running a tool answers with an error result that says to
+start `recalld serve`. Only protocol goes to stdout; logs go to stderr.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from pydantic import Field
+
+from recalld.daemon.client import DaemonClient
+from recalld.daemon.config import Config
+from recalld.ingest.errors import RecalldError
+from recalld.ingest.manual import default_author
+
+NO_DAEMON = "the recalld daemon is not running: start it with `recalld serve` (or `systemctl --user start recalld`)"
+INSTRUCTIONS = """\
+recalld keeps exact, versioned memories of git repositories: one structural memory per module,
+class, function and method of each registered repository's tracked branch (path, qualified
+name, signature, docstring, lines, the commit that introduced it), plus task memories (commits)
+and manual notes, decisions and preferences. Use search_memories to find code or knowledge by
+meaning, get_symbol for one symbol's current version, recent_changes for what changed lately,
+remember/forget for facts git cannot know, status and sync for freshness."""
+
+Repo = Annotated[str, Field(description="registered repository name (see the status tool)")]
+OptRepo = Annotated[str | None, Field(description="registered repository name; omit for all")]
+ManualType = Literal["note", "decision", "preference"]
+
+
+class DaemonGateway:
+    """The daemon's API, found afresh for every call (it may start or restart meanwhile)."""
+
+    def __init__(self, config: Config) -> None:
+        self._config = config
+
+    def call(self, method: str, path: str, params: dict[str, Any] | None = None, *,
+             body: Any = None, timeout: float = 60.0) -> Any:  # fmt: skip
+        client = DaemonClient.discover(self._config.runtime_file, self._config.token_file)
+        if client is None:
+            raise ToolError(NO_DAEMON)
+        try:
+            return client.request(method, path, params, body=body, timeout=timeout)
+        except RecalldError as exc:
+            raise ToolError(exc.message) from None
+        except (OSError, http.client.HTTPException) as exc:
+            raise ToolError(f"the recalld daemon did not answer: {exc}") from None
+
+
+def build_server(gateway: DaemonGateway) -> MCPServer:
+    server: MCPServer = MCPServer(name="recalld", instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING")
+
+    @server.tool()
+    def search_memories(
+        query: Annotated[str, Field(description="what you are looking for, in words or identifiers")],
+        repo: OptRepo = None,
+        type: Annotated[list[str] | None, Field(description="memory types: structural, task, decision, "
+                                                "debt, preference, project, note")] = None,  # fmt: skip
+        kind: Annotated[list[str] | None, Field(description="symbol kinds: module, class, function, method, "
+                                                "interface, struct, enum, trait, type; manual")] = None,  # fmt: skip
+        lang: Annotated[str | None, Field(description="python, javascript, typescript, tsx, go, rust, java")] = None,
+        path: Annotated[str | None, Field(description="only paths matching this glob, e.g. 'src/**/*.py'")] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="how many results")] = 10,
+        include_deprecated: Annotated[bool, Field(description="also closed (stale) versions")] = False,
+        as_of: Annotated[str | None, Field(description="a commit or date: what was valid then")] = None,
+    ) -> dict[str, Any]:
+        """Search memories by meaning (best first). Each result is one memory with its repo, path,
+        qualname, kind, signature, lines, text, provenance (valid_from_commit, author) and id."""
+        params = {"q": query, "repo": repo, "type": type, "kind": kind, "lang": lang, "path": path,
+                  "limit": limit, "include_deprecated": _flag(include_deprecated), "as_of": as_of}  # fmt: skip
+        return {"results": gateway.call("GET", "/v1/search", params)}
+
+    @server.tool()
+    def get_symbol(
+        repo: Repo,
+        qualname: Annotated[str, Field(description="qualified name ('Class.method') or plain name ('method')")],
+        path: Annotated[str | None, Field(description="file path in the repo, to pick one of several")] = None,
+        kind: Annotated[str | None, Field(description="module, class, function, method, ...")] = None,
+        include_deprecated: Annotated[bool, Field(description="also its earlier, closed versions")] = False,
+    ) -> dict[str, Any]:
+        """The current memory of a symbol on the tracked branch: source text, signature, docstring,
+        path and lines, and provenance (the commit and author that introduced this version)."""
+        params = {"qualname": qualname, "path": path, "kind": kind, "include_deprecated": _flag(include_deprecated)}
+        return {"versions": gateway.call("GET", f"/v1/repos/{repo}/symbols", params)}
+
+    @server.tool()
+    def recent_changes(
+        repo: Repo, limit: Annotated[int, Field(ge=1, le=500, description="how many changes")] = 20
+    ) -> dict[str, Any]:
+        """What changed lately in a repository, newest first: its latest commits (task memories)
+        when indexed, else the symbol versions most recently added (event 'opened') or closed."""
+        return dict(gateway.call("GET", f"/v1/repos/{repo}/changes", {"limit": limit}))
+
+    @server.tool()
+    def remember(
+        text: Annotated[str, Field(description="the fact, decision or preference, in one or a few sentences")],
+        repo: OptRepo = None,
+        type: Annotated[ManualType, Field(description="note (default), decision or preference")] = "note",
+        user: Annotated[str | None, Field(description="the user it belongs to (user scope)")] = None,
+        org: Annotated[str | None, Field(description="the organisation it applies to (org scope)")] = None,
+    ) -> dict[str, Any]:
+        """Store a manual memory of something git cannot know. Give a scope: repo, user or org
+        (at least one). Remembering the same text in the same scope again changes nothing.
+        Returns its id (for forget) and status: created, unchanged, reopened or updated."""
+        body = {"text": text, "type": type, "repo": repo, "user": user, "org": org, "author": user or default_author()}
+        return dict(gateway.call("POST", "/v1/memories", body=body))
+
+    @server.tool()
+    def forget(memory_id: Annotated[str, Field(description="the id remember returned")]) -> dict[str, Any]:
+        """Forget (close) a manual memory. Structural, task and other derived memories follow
+        the repository's history and cannot be forgotten."""
+        return dict(gateway.call("DELETE", f"/v1/memories/{memory_id}"))
+
+    @server.tool()
+    def status() -> dict[str, Any]:
+        """The daemon's state and, per registered repository: tracked branch, indexed commit,
+        tip, commits behind, memory counts, last sync result and queue depth."""
+        return dict(gateway.call("GET", "/v1/status"))
+
+    @server.tool()
+    def sync(
+        repo: OptRepo = None,
+        wait: Annotated[bool, Field(description="wait for the sync to finish and return its result")] = True,
+        full: Annotated[bool, Field(description="re-read every file, not only what git says changed")] = False,
+    ) -> dict[str, Any]:
+        """Bring a repository's memories (or every repository's) to the tip of its tracked branch."""
+        names = [repo] if repo else [r["repo"] for r in gateway.call("GET", "/v1/status")["repos"]]
+        params = {"wait": _flag(wait), "full": _flag(full)}
+        return {"results": [gateway.call("POST", f"/v1/repos/{n}/sync", params, timeout=3600) for n in names]}
+
+    @server.resource("recalld://status", mime_type="application/json", description="the daemon's status report")
+    def status_resource() -> str:
+        try:
+            return json.dumps(gateway.call("GET", "/v1/status"))
+        except ToolError as exc:
+            raise ResourceError(str(exc)) from None
+
+    return server
+
+
+def serve_stdio(config: Config) -> None:
+    build_server(DaemonGateway(config)).run("stdio")
+
+
+def _flag(value: bool) -> str | None:
+    return "true" if value else None

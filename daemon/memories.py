@@ -1,0 +1,113 @@
+"""Memory operations shared by the CLI (no daemon) and the HTTP API: remember, forget,
+get one memory, the current versions of a symbol, a repository's recent changes."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+from typing import Any
+
+from recalld.daemon.app import App
+from recalld.daemon.query import memory_record
+from recalld.ingest.errors import NotFoundError, RecalldError
+from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
+from recalld.ingest.records import STRUCTURAL, closed_interval
+from recalld.ingest.store import MemoryFilter, StoredPoint
+from recalld.ingest.sync import NoProgress
+from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
+
+TASK = "task"
+EVENT_FIELDS = ("valid_from_time", "valid_to_time")
+
+
+def remember(app: App, memory: ManualMemory) -> dict[str, Any]:
+    """Store ``memory``; ``status`` says created, unchanged, reopened or updated (type)."""
+    if memory.repo is not None:
+        app.registry.get(memory.repo)
+    point_id = manual_id(memory)
+    found = app.store.retrieve([point_id])
+    old = found[0].payload if found else None
+    if old is not None and not old.get("deprecated") and old.get("type") == memory.type:
+        return {"id": point_id, "status": "unchanged", "memory": memory_record(found[0])}
+    history = list(old.get("history") or []) + [closed_interval(old)] if old and old.get("deprecated") else []
+    payload = manual_payload(memory, point_id, history)
+    points, _ = vectorise(app.embeddings, [MemoryDraft(point_id, payload["text"], payload)], progress=NoProgress())
+    upsert_points(app.store, points)
+    status = "created" if old is None else "reopened" if old.get("deprecated") else "updated"
+    return {"id": point_id, "status": status, "memory": memory_record(points[0])}
+
+
+def forget(app: App, memory_id: str) -> dict[str, Any]:
+    """Close a manual memory (reason ``forgotten``); other memories follow git."""
+    point = _memory(app, memory_id)
+    payload = point.payload
+    if payload.get("kind") != MANUAL_KIND:
+        what = payload.get("type") or "structural"
+        raise RecalldError(f"memory {memory_id} is a {what} memory: only manual memories can be forgotten "
+                           "(the others follow the repository's history)")  # fmt: skip
+    if payload.get("deprecated"):
+        return {"id": point.id, "status": "already forgotten", "memory": memory_record(point)}
+    app.store.set_payload([point.id], forgotten_payload())
+    return {"id": point.id, "status": "forgotten", "memory": memory_record(_memory(app, point.id))}
+
+
+def get_memory(app: App, memory_id: str) -> dict[str, Any]:
+    return memory_record(_memory(app, memory_id))
+
+
+def get_symbol(
+    app: App, repo: str, qualname: str, *, path: str | None = None, kind: str | None = None,
+    include_deprecated: bool = False,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """The versions of a symbol on the tracked branch, by qualified name, else by plain name."""
+    entry = app.registry.get(repo)
+    base = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), paths=(path,) if path else (),
+                        kinds=(kind,) if kind else (), deprecated=None if include_deprecated else 0)  # fmt: skip
+    points = list(app.store.scroll(replace(base, qualnames=(qualname,))))
+    if not points:
+        points = list(app.store.scroll(replace(base, names=(qualname,))))
+    if not points:
+        raise NotFoundError(f"no symbol {qualname!r} in {repo}" + (f" at {path}" if path else ""))
+    points.sort(key=lambda p: (p.payload.get("deprecated", 0), p.payload.get("path") or "",
+                               p.payload.get("start_line") or 0, -(p.payload.get("valid_from_time") or 0)))  # fmt: skip
+    return [memory_record(p) for p in points]
+
+
+def recent_changes(app: App, repo: str, *, limit: int = 20) -> dict[str, Any]:
+    """The newest task memories (one per commit) when there are any, else the most
+    recently opened or closed structural versions; newest first."""
+    if limit <= 0:
+        raise RecalldError("limit must be at least 1")
+    entry = app.registry.get(repo)
+    tasks = list(app.store.scroll(MemoryFilter(repo=repo, types=(TASK,), deprecated=None), fields=EVENT_FIELDS))
+    if tasks:
+        newest = sorted(tasks, key=lambda p: -(p.payload.get("valid_from_time") or 0))[:limit]
+        return {"repo": repo, "source": TASK, "changes": [memory_record(p) for p in _full(app, newest)]}
+    flt = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), deprecated=None)
+    events: list[tuple[int, str, StoredPoint]] = []
+    for point in app.store.scroll(flt, fields=EVENT_FIELDS):
+        events.append((int(point.payload.get("valid_from_time") or 0), "opened", point))
+        if point.payload.get("valid_to_time"):
+            events.append((int(point.payload["valid_to_time"]), "closed", point))
+    events.sort(key=lambda e: (-e[0], e[1] == "opened"))
+    events = events[:limit]
+    full = {p.id: p for p in _full(app, [e[2] for e in events])}
+    changes = [{"event": event, "time": when, **memory_record(full[p.id])} for when, event, p in events if p.id in full]
+    return {"repo": repo, "source": STRUCTURAL, "changes": changes}
+
+
+def _full(app: App, points: list[StoredPoint]) -> list[StoredPoint]:
+    """``points`` again with their whole payload, in the same order."""
+    found = {p.id: p for p in app.store.retrieve(list(dict.fromkeys(p.id for p in points)))}
+    return [found[p.id] for p in points if p.id in found]
+
+
+def _memory(app: App, memory_id: str) -> StoredPoint:
+    try:
+        canonical = str(uuid.UUID(memory_id))
+    except ValueError:
+        raise NotFoundError(f"unknown memory {memory_id!r}") from None
+    found = app.store.retrieve([canonical])
+    if not found or found[0].payload.get("record") != "memory":
+        raise NotFoundError(f"unknown memory {memory_id!r}")
+    return found[0]

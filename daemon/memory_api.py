@@ -1,0 +1,52 @@
+"""HTTP routes for agents: manual memories (remember, get, forget), a symbol's versions,
+a repository's recent changes. Handlers call daemon/memories.py, as the CLI does."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from fastapi import FastAPI, Query
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from recalld.daemon import memories
+from recalld.ingest.manual import MAX_TEXT, ManualMemory
+
+if TYPE_CHECKING:
+    from recalld.daemon.service import Service
+
+
+class RememberBody(BaseModel):
+    text: str = Field(min_length=1, max_length=MAX_TEXT)
+    type: Literal["note", "decision", "preference"] = "note"
+    repo: str | None = None
+    user: str | None = None
+    org: str | None = None
+    author: str | None = None
+
+
+def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
+    @api.post("/v1/memories", dependencies=auth, status_code=201)
+    def remember(body: RememberBody) -> JSONResponse:
+        result = memories.remember(service.app, ManualMemory(**body.model_dump()))
+        return JSONResponse(result, status_code=201 if result["status"] == "created" else 200)
+
+    @api.get("/v1/memories/{memory_id}", dependencies=auth)
+    def get_memory(memory_id: str) -> dict[str, Any]:
+        return memories.get_memory(service.app, memory_id)
+
+    @api.delete("/v1/memories/{memory_id}", dependencies=auth)
+    def forget(memory_id: str) -> dict[str, Any]:
+        return memories.forget(service.app, memory_id)
+
+    @api.get("/v1/repos/{name}/symbols", dependencies=auth)
+    def symbol(
+        name: str, qualname: str, path: str | None = None, kind: str | None = None, include_deprecated: bool = False
+    ) -> list[dict[str, Any]]:
+        return memories.get_symbol(
+            service.app, name, qualname, path=path, kind=kind, include_deprecated=include_deprecated
+        )
+
+    @api.get("/v1/repos/{name}/changes", dependencies=auth)
+    def changes(name: str, limit: Annotated[int, Query(ge=1, le=500)] = 20) -> dict[str, Any]:
+        return memories.recent_changes(service.app, name, limit=limit)

@@ -1,0 +1,106 @@
+"""Manual memories: what git cannot know, remembered by hand (``recalld remember``).
+
+Scope: ``repo`` (a registered repository), ``user`` and ``org``; at least one is given and
+every given one is recorded. The id is uuid5 of the scope and the whitespace-normalised
+text, so remembering the same thing twice is the same point. Forgetting closes the point
+(``deprecated = 1``, reason ``forgotten``) rather than deleting it: as-of search and export
+keep what was known when, retention pruning removes it like any closed memory, and
+remembering it again reopens it with the earlier interval in ``history``.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from recalld.ingest.errors import RecalldError
+
+MANUAL_KIND = "manual"
+MANUAL_TYPES = ("note", "decision", "preference")
+MAX_TEXT = 8000
+FORGOTTEN = "forgotten"
+MANUAL_NAMESPACE = uuid.UUID("6f2d1c4e-3b7a-4e58-9a1f-2c8d5e7b9a30")
+
+
+@dataclass(frozen=True, slots=True)
+class ManualMemory:
+    """A request to remember ``text`` in a scope; ``author`` is who asked."""
+
+    text: str
+    type: str = "note"
+    repo: str | None = None
+    user: str | None = None
+    org: str | None = None
+    author: str | None = None
+
+    def __post_init__(self) -> None:
+        if not normalise(self.text):
+            raise RecalldError("nothing to remember: the text is empty")
+        if len(self.text) > MAX_TEXT:
+            raise RecalldError(f"a memory is at most {MAX_TEXT} characters (this one has {len(self.text)})")
+        if self.type not in MANUAL_TYPES:
+            raise RecalldError(f"unknown memory type {self.type!r}: use one of {', '.join(MANUAL_TYPES)}")
+        if not (self.repo or self.user or self.org):
+            raise RecalldError("give a scope: --repo NAME, --user NAME or --org NAME")
+
+    @property
+    def scope(self) -> str:
+        """The narrowest scope given: user, else repo, else org."""
+        return "user" if self.user else "repo" if self.repo else "org"
+
+
+def normalise(text: str) -> str:
+    return " ".join(text.split())
+
+
+def manual_id(memory: ManualMemory) -> str:
+    key = "\x00".join((memory.org or "", memory.repo or "", memory.user or "", normalise(memory.text)))
+    return str(uuid.uuid5(MANUAL_NAMESPACE, key))
+
+
+def manual_payload(memory: ManualMemory, point_id: str, history: list[dict[str, Any]]) -> dict[str, Any]:
+    text = memory.text.strip()
+    now = int(time.time())
+    return {
+        "record": "memory",
+        "type": memory.type,
+        "kind": MANUAL_KIND,
+        "scope": memory.scope,
+        "repo": memory.repo,
+        "user": memory.user,
+        "org": memory.org,
+        "branch": None,
+        "path": None,
+        "qualname": None,
+        "name": None,
+        "text": text,
+        "content_hash": hashlib.sha256(normalise(text).encode("utf-8")).hexdigest(),
+        "lineage": point_id,
+        "valid_from_commit": None,
+        "valid_from_time": now,
+        "valid_to_commit": None,
+        "valid_to_time": 0,
+        "author": memory.author,
+        "deprecated": 0,
+        "deprecated_reason": None,
+        "superseded_by": None,
+        "untrusted": 0,
+        "history": history,
+        "indexed_at": now,
+    }
+
+
+def forgotten_payload() -> dict[str, Any]:
+    return {"deprecated": 1, "deprecated_reason": FORGOTTEN, "valid_to_time": int(time.time())}
+
+
+def default_author() -> str | None:
+    """Who is asking: the login name of this process."""
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):
+        return None
