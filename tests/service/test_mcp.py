@@ -1,0 +1,117 @@
+"""`recalld mcp` driven by the SDK's own stdio client, against a real `recalld serve`."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from tests.service.conftest import recalld
+
+TOOLS = {"search_memories", "get_symbol", "recent_changes", "remember", "forget", "status", "sync"}
+
+
+def server_params() -> StdioServerParameters:
+    keep = ("RECALLD_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM")
+    return StdioServerParameters(command=sys.executable, args=["-m", "recalld.daemon.cli", "mcp"],
+                                 env={k: os.environ[k] for k in keep})  # fmt: skip
+
+
+def run_session(script: Any) -> Any:
+    """Run ``script(session)`` in an MCP session with `recalld mcp` as a subprocess."""
+
+    async def main() -> Any:
+        with open(os.devnull, "w") as errlog:
+            async with stdio_client(server_params(), errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    return await script(session)
+
+    return anyio.run(main)
+
+
+async def call(session: ClientSession, tool: str, **arguments: Any) -> tuple[bool, Any]:
+    result = await session.call_tool(tool, arguments)
+    text = result.content[0].text if result.content else ""
+    return bool(result.is_error), (text if result.is_error else result.structured_content)
+
+
+def test_tools_without_a_daemon_say_to_start_it():
+    async def script(session: ClientSession) -> dict[str, tuple[bool, Any]]:
+        listed = {t.name for t in (await session.list_tools()).tools}
+        assert listed == TOOLS
+        return {tool: await call(session, tool, **args) for tool, args in
+                (("status", {}), ("search_memories", {"query": "x"}), ("remember", {"text": "t", "org": "o"}))}  # fmt: skip
+
+    for tool, (is_error, text) in run_session(script).items():
+        assert is_error, tool
+        assert "daemon is not running: start it with `recalld serve`" in text, text
+
+
+@pytest.mark.model
+def test_mcp_session_against_a_running_daemon(daemon, repo):
+    recalld("repo", "add", str(repo.path))
+    daemon.start()
+    old_alpha = repo.head()
+    repo.write("app/core.py", 'def alpha():\n    """First, now twice."""\n    return 2\n\n\nclass Basket:\n'
+               '    def add(self, item):\n        """Put an item in the basket."""\n        return item\n')  # fmt: skip
+    second = repo.commit("two")
+
+    # The CLI goes through the daemon (it owns the store): remember, idempotence, forget.
+    note = recalld("remember", "Basket items are never persisted to disk", "--repo", "repo", "--type", "decision")
+    note_id = note.stdout.strip()
+    assert recalld("remember", "Basket items are never persisted to disk", "--repo", "repo", "--type",
+                   "decision").stderr.startswith("already remembered")  # fmt: skip
+
+    async def script(session: ClientSession) -> None:
+        assert {t.name for t in (await session.list_tools()).tools} == TOOLS
+        synced = await call(session, "sync", repo="repo")
+        assert not synced[0] and synced[1]["results"][0]["to_commit"] == second
+
+        err, found = await call(session, "search_memories", query="put something into a basket",
+                                kind=["method"], lang="python", path="app/**", limit=3)
+        assert not err and found["results"][0]["qualname"] == "Basket.add"
+        err, found = await call(session, "search_memories", query="persist basket", kind=["manual"])
+        assert [r["id"] for r in found["results"]] == [note_id]
+
+        err, symbol = await call(session, "get_symbol", repo="repo", qualname="add")
+        version = symbol["versions"][0]
+        assert (version["qualname"], version["path"], version["start_line"]) == ("Basket.add", "app/core.py", 7)
+        assert version["signature"] == "def add(self, item)" and version["valid_from_commit"] == second
+        assert "return item" in version["text"] and version["author"].startswith("Test Author")
+        err, both = await call(session, "get_symbol", repo="repo", qualname="alpha", include_deprecated=True)
+        assert [v["valid_from_commit"] for v in both["versions"]] == [second, old_alpha]
+        err, missing = await call(session, "get_symbol", repo="repo", qualname="nothing_like_this")
+        assert err and "no symbol 'nothing_like_this' in repo" in missing
+
+        err, changes = await call(session, "recent_changes", repo="repo", limit=50)
+        assert not err and changes["source"] == "structural"
+        newest = changes["changes"][0]
+        assert newest["valid_from_commit"] == second or newest["valid_to_commit"] == second
+        events = {(c["event"], c["qualname"]) for c in changes["changes"]}
+        assert {("opened", "Basket.add"), ("closed", "alpha"), ("opened", "alpha")} <= events
+
+        err, remembered = await call(session, "remember", text="Prefer pytest fixtures", user="alice", type="preference")
+        assert not err and remembered["status"] == "created" and remembered["memory"]["scope"] == "user"
+        err, forgotten = await call(session, "forget", memory_id=note_id)
+        assert not err and forgotten["status"] == "forgotten"
+        err, refused = await call(session, "forget", memory_id=version["id"])
+        assert err and "only manual memories can be forgotten" in refused
+        err, bad_repo = await call(session, "get_symbol", repo="nope", qualname="alpha")
+        assert err and "unknown repo 'nope'" in bad_repo
+
+        err, report = await call(session, "status")
+        assert report["daemon"]["state"] == "ready" and report["repos"][0]["indexed_commit"] == second
+        resource = await session.read_resource("recalld://status")
+        assert json.loads(resource.contents[0].text)["repos"][0]["repo"] == "repo"
+
+    run_session(script)
+    live = [json.loads(line) for line in recalld("export").stdout.splitlines()]
+    assert note_id not in {m["id"] for m in live} and any(m["user"] == "alice" for m in live)
+    assert daemon.stop() == 0
