@@ -157,3 +157,13 @@ def test_two_writers_share_one_collection(tmp_path):
     two.upsert([mem(i, repo="alpha") for i in range(5)])  # the same repo synced elsewhere: same ids
     assert one.count(MemoryFilter(repo="alpha")) == 5 and one.count(MemoryFilter(repo="beta")) == 5
     client.close()
+
+
+def test_filters_on_type_qualname_and_name(store):
+    points = [mem(0, type="structural", name="f"), mem(1, type="note", qualname=None, name=None),
+              mem(2, type="task", qualname="C.f", name="f")]  # fmt: skip
+    store.upsert(points)
+    p = [x.id for x in points]
+    assert ids(store.scroll(MemoryFilter(types=("note", "task")))) == {p[1], p[2]}
+    assert ids(store.scroll(MemoryFilter(qualnames=("C.f",)))) == {p[2]}
+    assert ids(store.scroll(MemoryFilter(names=("f",), types=("structural",)))) == {p[0]}
