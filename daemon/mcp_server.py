@@ -69,11 +69,14 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         limit: Annotated[int, Field(ge=1, le=100, description="how many results")] = 10,
         include_deprecated: Annotated[bool, Field(description="also closed (stale) versions")] = False,
         as_of: Annotated[str | None, Field(description="a commit or date: what was valid then")] = None,
+        include_untrusted: Annotated[bool, Field(description="also memories from refs marked untrusted "
+                                                 "(possibly poisoned; off by default)")] = False,  # fmt: skip
     ) -> dict[str, Any]:
         """Search memories by meaning (best first). Each result is one memory with its repo, path,
         qualname, kind, signature, lines, text, provenance (valid_from_commit, author) and id."""
         params = {"q": query, "repo": repo, "type": type, "kind": kind, "lang": lang, "path": path,
-                  "limit": limit, "include_deprecated": _flag(include_deprecated), "as_of": as_of}  # fmt: skip
+                  "limit": limit, "include_deprecated": _flag(include_deprecated), "as_of": as_of,
+                  "include_untrusted": _flag(include_untrusted)}  # fmt: skip
         return {"results": gateway.call("GET", "/v1/search", params)}
 
     @server.tool()

@@ -113,5 +113,9 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
 
     run_session(script)
     live = [json.loads(line) for line in recalld("export").stdout.splitlines()]
-    assert note_id not in {m["id"] for m in live} and any(m["user"] == "alice" for m in live)
+    assert note_id not in {m["id"] for m in live}
+    alice = next(m for m in live if m["user"] == "alice")
+    assert recalld("forget", alice["id"]).stdout.strip() == f"forgot {alice['id']}"  # through the daemon
+    unknown = recalld("forget", "0" * 32, check=False)
+    assert unknown.returncode == 1 and "unknown memory" in unknown.stderr
     assert daemon.stop() == 0
