@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from recalld.daemon.client import DaemonClient
@@ -32,6 +33,8 @@ remember/forget for facts git cannot know, status and sync for freshness."""
 Repo = Annotated[str, Field(description="registered repository name (see the status tool)")]
 OptRepo = Annotated[str | None, Field(description="registered repository name; omit for all")]
 ManualType = Literal["note", "decision", "preference"]
+READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
 
 class DaemonGateway:
@@ -56,7 +59,7 @@ class DaemonGateway:
 def build_server(gateway: DaemonGateway) -> MCPServer:
     server: MCPServer = MCPServer(name="recalld", instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING")
 
-    @server.tool()
+    @server.tool(annotations=READ)
     def search_memories(
         query: Annotated[str, Field(description="what you are looking for, in words or identifiers")],
         repo: OptRepo = None,
@@ -79,7 +82,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
                   "include_untrusted": _flag(include_untrusted)}  # fmt: skip
         return {"results": gateway.call("GET", "/v1/search", params)}
 
-    @server.tool()
+    @server.tool(annotations=READ)
     def get_symbol(
         repo: Repo,
         qualname: Annotated[str, Field(description="qualified name ('Class.method') or plain name ('method')")],
@@ -92,7 +95,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         params = {"qualname": qualname, "path": path, "kind": kind, "include_deprecated": _flag(include_deprecated)}
         return {"versions": gateway.call("GET", f"/v1/repos/{repo}/symbols", params)}
 
-    @server.tool()
+    @server.tool(annotations=READ)
     def recent_changes(
         repo: Repo, limit: Annotated[int, Field(ge=1, le=500, description="how many changes")] = 20
     ) -> dict[str, Any]:
@@ -100,7 +103,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         when indexed, else the symbol versions most recently added (event 'opened') or closed."""
         return dict(gateway.call("GET", f"/v1/repos/{repo}/changes", {"limit": limit}))
 
-    @server.tool()
+    @server.tool(annotations=WRITE)
     def remember(
         text: Annotated[str, Field(description="the fact, decision or preference, in one or a few sentences")],
         repo: OptRepo = None,
@@ -114,19 +117,19 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         body = {"text": text, "type": type, "repo": repo, "user": user, "org": org, "author": user or default_author()}
         return dict(gateway.call("POST", "/v1/memories", body=body))
 
-    @server.tool()
+    @server.tool(annotations=WRITE)
     def forget(memory_id: Annotated[str, Field(description="the id remember returned")]) -> dict[str, Any]:
         """Forget (close) a manual memory. Structural, task and other derived memories follow
         the repository's history and cannot be forgotten."""
         return dict(gateway.call("DELETE", f"/v1/memories/{memory_id}"))
 
-    @server.tool()
+    @server.tool(annotations=READ)
     def status() -> dict[str, Any]:
         """The daemon's state and, per registered repository: tracked branch, indexed commit,
         tip, commits behind, memory counts, last sync result and queue depth."""
         return dict(gateway.call("GET", "/v1/status"))
 
-    @server.tool()
+    @server.tool(annotations=WRITE)
     def sync(
         repo: OptRepo = None,
         wait: Annotated[bool, Field(description="wait for the sync to finish and return its result")] = True,

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
+import threading
 from typing import Any
 
 import anyio
@@ -119,3 +121,29 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
     unknown = recalld("forget", "0" * 32, check=False)
     assert unknown.returncode == 1 and "unknown memory" in unknown.stderr
     assert daemon.stop() == 0
+
+
+def test_stdout_carries_only_protocol():
+    """Raw JSON-RPC over the pipes: every line on stdout is a protocol message, even with -v."""
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "status", "arguments": {}}},
+    ]  # fmt: skip
+    with subprocess.Popen([sys.executable, "-m", "recalld.daemon.cli", "-v", "mcp"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as proc:  # fmt: skip
+        assert proc.stdin is not None and proc.stdout is not None
+        killer = threading.Timer(60, proc.kill)
+        killer.start()
+        try:
+            proc.stdin.write("".join(json.dumps(m) + "\n" for m in messages))
+            proc.stdin.flush()
+            answers = [json.loads(proc.stdout.readline()) for _ in range(2)]
+            proc.stdin.close()
+            rest = proc.stdout.read()
+        finally:
+            killer.cancel()
+    assert rest == ""
+    assert [a.get("id") for a in answers] == [1, 2] and all(a["jsonrpc"] == "2.0" for a in answers)
+    assert answers[1]["result"]["isError"] and "recalld serve" in answers[1]["result"]["content"][0]["text"]
