@@ -38,14 +38,15 @@ class ManualMemory:
     author: str | None = None
 
     def __post_init__(self) -> None:
+        """Malformed requests are usage errors (CLI exit 2, HTTP 400)."""
         if not normalise(self.text):
-            raise RecalldError("nothing to remember: the text is empty")
+            raise RecalldError("nothing to remember: the text is empty", exit_code=2)
         if len(self.text) > MAX_TEXT:
-            raise RecalldError(f"a memory is at most {MAX_TEXT} characters (this one has {len(self.text)})")
+            raise RecalldError(f"a memory is at most {MAX_TEXT} characters (this one has {len(self.text)})", exit_code=2)
         if self.type not in MANUAL_TYPES:
-            raise RecalldError(f"unknown memory type {self.type!r}: use one of {', '.join(MANUAL_TYPES)}")
+            raise RecalldError(f"unknown memory type {self.type!r}: use one of {', '.join(MANUAL_TYPES)}", exit_code=2)
         if not (self.repo or self.user or self.org):
-            raise RecalldError("give a scope: --repo NAME, --user NAME or --org NAME")
+            raise RecalldError("give a scope: --repo NAME, --user NAME or --org NAME", exit_code=2)
 
     @property
     def scope(self) -> str:

@@ -74,7 +74,7 @@ def test_forget_closes_only_manual_memories_and_scope_rules(shop):
     assert back["memory"]["history"][0]["deprecated_reason"] == "forgotten"
 
     no_scope = recalld("remember", "floating", check=False)
-    assert no_scope.returncode == 1 and "give a scope" in no_scope.stderr
+    assert no_scope.returncode == 2 and "give a scope" in no_scope.stderr
     unknown = recalld("remember", "x", "--repo", "nope", check=False)
     assert unknown.returncode == 1 and "unknown repo 'nope'" in unknown.stderr
     assert recalld("remember", "x", "--repo", "shop", "--type", "rumour", check=False).returncode == 2

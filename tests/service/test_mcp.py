@@ -101,6 +101,8 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
 
         err, remembered = await call(session, "remember", text="Prefer pytest fixtures", user="alice", type="preference")
         assert not err and remembered["status"] == "created" and remembered["memory"]["scope"] == "user"
+        err, unscoped = await call(session, "remember", text="floating")
+        assert err and "give a scope" in unscoped
         err, forgotten = await call(session, "forget", memory_id=note_id)
         assert not err and forgotten["status"] == "forgotten"
         err, refused = await call(session, "forget", memory_id=version["id"])
