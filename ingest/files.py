@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+
+from recalld.parsers.globs import first_match, glob_match
+
+__all__ = ["DEFAULT_EXCLUDE", "IndexOptions", "excluded_by", "glob_match", "looks_binary"]
 
 DEFAULT_EXCLUDE = (
     "**/node_modules/**",
@@ -29,42 +31,8 @@ class IndexOptions:
     extra: dict[str, object] = field(default_factory=dict)
 
 
-@lru_cache(maxsize=256)
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    """gitignore-flavoured globs: ``**`` spans directories, ``*`` and ``?`` stay in
-    one path segment, a pattern without ``/`` matches the file name anywhere."""
-    if "/" not in pattern:
-        pattern = "**/" + pattern
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("/**", i) and i + 3 == len(pattern):
-            out.append("(?:/.*)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
-
-
-def glob_match(path: str, pattern: str) -> bool:
-    return _glob_regex(pattern).match(path) is not None
-
-
 def excluded_by(path: str, patterns: tuple[str, ...]) -> str | None:
-    return next((p for p in patterns if glob_match(path, p)), None)
+    return first_match(path, patterns)
 
 
 def looks_binary(data: bytes) -> bool:

@@ -6,8 +6,11 @@
 
 from __future__ import annotations
 
+import importlib
+
 from recalld.parsers.base import ParseResult, Symbol
 from recalld.parsers.registry import (
+    EXTRACTORS,
     LANGUAGES,
     LanguageSpec,
     UnknownLanguageError,
@@ -28,9 +31,12 @@ __all__ = [
 ]
 
 
-def parse(language: str, data: bytes) -> ParseResult:
-    """Symbols of one file. Never raises on bad input (syntax errors, invalid UTF-8,
-    NUL bytes, empty files); raises UnknownLanguageError for an unregistered language."""
-    from recalld.parsers.extract import extract
-
-    return extract(get_language(language), data)
+def parse(language: str, data: bytes, *, path: str = "") -> ParseResult:
+    """Symbols and derived entries of one file (``path`` lets document and tooling
+    extractors tell files apart). Never raises on bad input (syntax errors, invalid
+    UTF-8, NUL bytes, empty files, malformed TOML/JSON); raises UnknownLanguageError
+    for an unregistered language."""
+    spec = get_language(language)
+    extractor = importlib.import_module(EXTRACTORS[spec.extractor])
+    result: ParseResult = extractor.extract(spec, data, path)
+    return result

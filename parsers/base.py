@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 # Kinds a structural memory can have. Module is one per file.
 SYMBOL_KINDS = (
@@ -16,6 +17,29 @@ SYMBOL_KINDS = (
     "function",
     "method",
 )
+# Memory type ("type" in the payload) of every kind; a kind not listed is structural.
+DERIVED_TYPES: dict[str, str] = {
+    "todo": "debt",
+    "fixme": "debt",
+    "hack": "debt",
+    "xxx": "debt",
+    "adr": "decision",
+    "architecture": "decision",
+    "test_runner": "preference",
+    "linter": "preference",
+    "formatter": "preference",
+    "framework": "preference",
+    "build_system": "preference",
+    "language_version": "preference",
+    "structure": "project",
+}
+STRUCTURAL = "structural"
+# Qualnames of entries that describe a whole file: they only move with their file.
+FILE_LEVEL_QUALNAMES = frozenset({"<module>", "<document>"})
+
+
+def memory_type(kind: str) -> str:
+    return DERIVED_TYPES.get(kind, STRUCTURAL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +52,10 @@ class Symbol:
     ``Type.method``). Lines are 1-based and inclusive. ``content_hash`` is the
     sha256 hex of the symbol's source bytes. ``source`` is the symbol's source
     text (decoded with replacement), used to build the embedded text.
+
+    Derived entries (debt comments, decisions, preferences) use the same shape: their
+    ``source`` is the readable text to embed, ``extra`` holds payload fields of their
+    own (``enclosing``, ``status``, ``evidence`` ...).
     """
 
     kind: str
@@ -39,11 +67,13 @@ class Symbol:
     end_line: int
     content_hash: str
     source: str
+    extra: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class ParseResult:
     language: str
-    symbols: tuple[Symbol, ...]
+    symbols: tuple[Symbol, ...]  # structural: module, classes, functions ...
     syntax_errors: int = 0
     notes: tuple[str, ...] = field(default=())
+    derived: tuple[Symbol, ...] = ()  # debt comments, decision sections, tool preferences

@@ -13,8 +13,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from recalld.parsers.base import ParseResult, Symbol
+from recalld.parsers.debt import MARKER_BYTES, Comment, Span, clean_comment_line, debt_entries
 from recalld.parsers.registry import LanguageSpec
-from recalld.parsers.treesitter import Node, count_errors, parse_tree, run_query
+from recalld.parsers.treesitter import Node, comment_nodes, count_errors, parse_tree, run_query
 
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
 FUNCTION_KINDS = frozenset({"function", "method"})
@@ -28,7 +29,6 @@ FILE_HEADER_NODES = frozenset({"package_clause", "package_declaration"})
 INNER_DOC_MARKERS = ("//!", "/*!")
 MAX_SIGNATURE = 300
 _SPACES = re.compile(r"\s+")
-_COMMENT_MARKERS = ("///", "//!", "//", "/**", "/*!", "/*", "#")
 
 
 @dataclass(slots=True)
@@ -39,13 +39,15 @@ class _Def:
     receiver: str | None
 
 
-def extract(spec: LanguageSpec, data: bytes) -> ParseResult:
+def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
+    """Structural symbols, and the debt comments among them as derived entries."""
     tree = parse_tree(spec, data)
     root = tree.root_node
     defs = _collect(spec, root, data)
     inner = {d.node.id for d in defs.values() if d.node.parent is not None and d.node.parent.id in defs}
     symbols = [_module_symbol(spec, root, data)]
     qualnames: dict[int, str] = {}
+    spans: list[Span] = []
     seen: Counter[tuple[str, str]] = Counter()
     for d in sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte)):
         if d.node.id in inner:
@@ -60,7 +62,16 @@ def extract(spec: LanguageSpec, data: bytes) -> ParseResult:
         qualnames[d.node.id] = qualname
         if d.kind != "namespace":
             symbols.append(_symbol(spec, d, kind, qualname, data))
-    return ParseResult(spec.name, tuple(symbols), syntax_errors=count_errors(root))
+            spans.append(Span(d.node.start_byte, d.node.end_byte, qualname))
+    debt = debt_entries(spec.name, _comments(spec, root, data), spans) if MARKER_BYTES.search(data) else ()
+    return ParseResult(spec.name, tuple(symbols), syntax_errors=count_errors(root), derived=debt)
+
+
+def _comments(spec: LanguageSpec, root: Node, data: bytes) -> list[Comment]:
+    return [
+        Comment(n.start_byte, n.start_point[0] + 1, n.start_point[1], _text(data, n), _is_trailing(n, data))
+        for n in comment_nodes(spec, root, COMMENT_TYPES)
+    ]
 
 
 def _collect(spec: LanguageSpec, root: Node, data: bytes) -> dict[int, _Def]:
@@ -259,16 +270,7 @@ def _is_trailing(comment: Node, data: bytes) -> bool:
 def _clean_comments(comments: list[Node], data: bytes) -> str:
     lines: list[str] = []
     for comment in comments:
-        for raw in _text(data, comment).splitlines():
-            line = raw.strip()
-            for marker in _COMMENT_MARKERS:
-                if line.startswith(marker):
-                    line = line[len(marker) :]
-                    break
-            line = line.removesuffix("*/").strip()
-            if line.startswith("*"):
-                line = line[1:].strip()
-            lines.append(line)
+        lines.extend(clean_comment_line(raw) for raw in _text(data, comment).splitlines())
     return "\n".join(lines).strip()
 
 

@@ -1,22 +1,33 @@
-"""Languages as plain data: a spec per language, looked up by name or file extension.
+"""Languages as plain data: a spec per language, looked up by name, path glob or
+file extension.
 
-Built-ins are registered exactly the way an extension would register its own.
+A spec names its extractor: tree-sitter for source languages, "markdown" for decision
+documents and architecture notes, "tooling" for build and tool configuration files.
+Document specs are selected by path globs (which config may override per spec name)
+before extensions are looked at. Built-ins are registered exactly the way an
+extension would register its own.
 """
 
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+from recalld.parsers.globs import match_any
+from recalld.parsers.tooling_rules import TOOLING_GLOBS
 
 
 @dataclass(frozen=True, slots=True)
 class LanguageSpec:
     name: str
     extensions: tuple[str, ...]
-    grammar_module: str  # the grammar wheel's module
+    grammar_module: str = ""  # the grammar wheel's module (tree-sitter extractor)
     grammar_function: str = "language"  # its function returning the language pointer
     query_file: str = ""  # in parsers/queries/, default "<name>.scm"
     docstrings: str = "comments"  # "comments": leading comments; "strings": first string in the body
+    extractor: str = "treesitter"  # a key of EXTRACTORS
+    globs: tuple[str, ...] = ()  # paths this spec claims whatever their extension
 
     @property
     def query_name(self) -> str:
@@ -27,6 +38,12 @@ class UnknownLanguageError(ValueError):
     """No language of that name is registered."""
 
 
+# extractor name -> module with ``extract(spec, data, path) -> ParseResult``
+EXTRACTORS: dict[str, str] = {
+    "treesitter": "recalld.parsers.extract",
+    "markdown": "recalld.parsers.documents",
+    "tooling": "recalld.parsers.tooling",
+}
 LANGUAGES: dict[str, LanguageSpec] = {}
 _BY_EXTENSION: dict[str, str] = {}
 
@@ -37,7 +54,13 @@ def register_language(spec: LanguageSpec) -> None:
         _BY_EXTENSION[extension.lower()] = spec.name
 
 
-def language_for_path(path: str) -> str | None:
+def language_for_path(path: str, globs: Mapping[str, tuple[str, ...]] | None = None) -> str | None:
+    """The spec claiming ``path``: the first whose globs match (``globs`` overrides a
+    spec's own by name), else the one registered for its extension."""
+    for spec in LANGUAGES.values():
+        patterns = globs.get(spec.name, spec.globs) if globs else spec.globs
+        if match_any(path, patterns):
+            return spec.name
     _root, extension = posixpath.splitext(path)
     return _BY_EXTENSION.get(extension.lower()) if extension else None
 
@@ -58,5 +81,23 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("rust", (".rs",), "tree_sitter_rust"),
     LanguageSpec("java", (".java",), "tree_sitter_java"),
 )
-for _spec in BUILTIN_LANGUAGES:
+DEFAULT_DECISION_GLOBS = tuple(
+    f"{root}/**/*.{ext}"
+    for root in ("**/docs/adr", "**/doc/adr", "**/docs/decisions", "**/doc/decisions", "adr")
+    for ext in ("md", "rst")
+) + ("*ADR*.md", "*adr-*.md")
+DEFAULT_ARCHITECTURE_GLOBS = (
+    "ARCHITECTURE.md",
+    "ARCHITECTURE.rst",
+    "DESIGN.md",
+    "**/docs/architecture*.md",
+    "**/doc/architecture*.md",
+    "**/docs/architecture*.rst",
+)
+DOCUMENT_SPECS = (
+    LanguageSpec("adr", (), extractor="markdown", globs=DEFAULT_DECISION_GLOBS),
+    LanguageSpec("architecture", (), extractor="markdown", globs=DEFAULT_ARCHITECTURE_GLOBS),
+    LanguageSpec("tooling", (), extractor="tooling", globs=TOOLING_GLOBS),
+)
+for _spec in (*DOCUMENT_SPECS, *BUILTIN_LANGUAGES):
     register_language(_spec)

@@ -59,6 +59,22 @@ def run_query(spec: LanguageSpec, root: Node) -> list[Capture]:
     return [Capture(nodes) for _pattern, nodes in cursor.matches(root)]
 
 
+@lru_cache(maxsize=None)
+def _comment_query(spec: LanguageSpec, kinds: frozenset[str]) -> ts.Query | None:
+    language = _language(spec)
+    present = sorted(k for k in kinds if language.id_for_node_kind(k, True))
+    return ts.Query(language, " ".join(f"({k}) @comment" for k in present)) if present else None
+
+
+def comment_nodes(spec: LanguageSpec, root: Node, kinds: frozenset[str]) -> list[Node]:
+    """Every comment node of the tree (whichever of ``kinds`` the grammar has), in order."""
+    query = _comment_query(spec, kinds)
+    if query is None:
+        return []
+    nodes = ts.QueryCursor(query).captures(root).get("comment", [])
+    return sorted(nodes, key=lambda n: n.start_byte)
+
+
 def count_errors(root: Node) -> int:
     """ERROR and MISSING nodes, descending only into subtrees that contain one."""
     if not root.has_error:

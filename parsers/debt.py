@@ -1,0 +1,137 @@
+"""Technical-debt comments: TODO / FIXME / HACK / XXX, one entry per marker.
+
+Works on plain comment data (lines, column, text) and the byte spans of the file's
+symbols, so it knows nothing of any grammar: the query files capture ``@comment``.
+A marker counts when it is an upper-case word that starts a comment line, or is
+followed by ``:`` (optionally after an owner in parentheses) — never inside a word
+(``TODOS``, ``mastodon``) and never in a string literal (those are not comments).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from recalld.parsers.base import Symbol
+
+MARKERS = ("TODO", "FIXME", "HACK", "XXX")
+MARKER_BYTES = re.compile(rb"\b(?:TODO|FIXME|HACK|XXX)\b")
+_LEADING = re.compile(r"^@?(TODO|FIXME|HACK|XXX)\b(?![-'/.\w])")
+_INLINE = re.compile(r"(?<![\w@$-])(TODO|FIXME|HACK|XXX)(?:\([^)]*\))?:")
+_COMMENT_MARKERS = ("///", "//!", "//", "/**", "/*!", "/*", "#")
+MAX_CONTINUATION = 8
+HASH_CHARS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    start_byte: int
+    line: int  # 1-based line of the comment's first character
+    column: int
+    text: str
+    trailing: bool  # code precedes it on its first line
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    start_byte: int
+    end_byte: int
+    qualname: str
+
+
+def clean_comment_line(raw: str) -> str:
+    """A comment line without its comment punctuation."""
+    line = raw.strip()
+    for marker in _COMMENT_MARKERS:
+        if line.startswith(marker):
+            line = line[len(marker) :]
+            break
+    line = line.removesuffix("*/").strip()
+    if line.startswith("*"):
+        line = line[1:].strip()
+    return line
+
+
+def find_marker(line: str) -> tuple[str, int] | None:
+    """(marker, offset) of the debt marker a cleaned comment line carries, if any."""
+    found = _LEADING.match(line) or _INLINE.search(line)
+    return (found.group(1), found.start(1)) if found else None
+
+
+def debt_entries(language: str, comments: Sequence[Comment], spans: Sequence[Span]) -> tuple[Symbol, ...]:
+    """One entry per marker, in source order."""
+    lines = [_comment_lines(c) for c in comments]
+    entries: list[Symbol] = []
+    seen: Counter[str] = Counter()
+    for index, comment in enumerate(comments):
+        for offset, line in enumerate(lines[index]):
+            hit = find_marker(line)
+            if hit is None:
+                continue
+            body = [line[hit[1] :], *_continuation(comments, lines, index, offset)]
+            enclosing = _enclosing(spans, comment.start_byte)
+            start = comment.line + offset
+            entries.append(_entry(language, hit[0].lower(), body, enclosing, start, seen))
+    return tuple(entries)
+
+
+def _comment_lines(comment: Comment) -> list[str]:
+    return [clean_comment_line(raw) for raw in comment.text.splitlines() or [""]]
+
+
+def _continuation(comments: Sequence[Comment], lines: list[list[str]], index: int, offset: int) -> list[str]:
+    """The lines after a marker that continue its note: the rest of a block comment,
+    or the line comments right below it at the same column."""
+    out: list[str] = []
+    for line in lines[index][offset + 1 :]:
+        if not line or find_marker(line) or len(out) == MAX_CONTINUATION:
+            return out
+        out.append(line)
+    if len(lines[index]) > 1:
+        return out
+    comment, follow = comments[index], index + 1
+    expected_line = comment.line + 1
+    while follow < len(comments) and len(out) < MAX_CONTINUATION:
+        nxt = comments[follow]
+        text = lines[follow]
+        if nxt.line != expected_line or nxt.column != comment.column or nxt.trailing or len(text) != 1:
+            break
+        if not text[0] or find_marker(text[0]):
+            break
+        out.append(text[0])
+        expected_line += 1
+        follow += 1
+    return out
+
+
+def _enclosing(spans: Sequence[Span], at: int) -> str:
+    inside = [s for s in spans if s.start_byte <= at < s.end_byte]
+    if not inside:
+        return ""
+    return min(inside, key=lambda s: s.end_byte - s.start_byte).qualname
+
+
+def _entry(language: str, kind: str, body: list[str], enclosing: str, start: int, seen: Counter[str]) -> Symbol:
+    note = " ".join(" ".join(body).split())
+    digest = hashlib.sha256(note.encode("utf-8", "surrogatepass")).hexdigest()[:HASH_CHARS]
+    qualname = f"{enclosing or '<module>'}:{kind}:{digest}"
+    seen[qualname] += 1
+    if seen[qualname] > 1:
+        qualname = f"{qualname}#{seen[qualname]}"
+    where = f"in {enclosing}" if enclosing else "at module level"
+    text = f"{note} [{language} {kind}, {where}]"
+    return Symbol(
+        kind=kind,
+        name=qualname.rsplit(".", 1)[-1],
+        qualname=qualname,
+        signature="",
+        docstring=note,
+        start_line=start,
+        end_line=start + len(body) - 1,
+        content_hash=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+        source=text,
+        extra=(("enclosing", enclosing), ("marker", kind.upper())),
+    )
