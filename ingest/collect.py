@@ -9,6 +9,7 @@ from recalld.ingest.files import IndexOptions, excluded_by, looks_binary
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest.plan import FileSymbols
 from recalld.parsers import language_for_path, parse
+from recalld.parsers.base import memory_type
 
 LINGUIST_ATTRIBUTES = (("linguist-generated", "generated"), ("linguist-vendored", "vendored"))
 
@@ -21,10 +22,14 @@ class Collected:
     skipped: dict[str, str] = field(default_factory=dict)  # path -> reason
     syntax_errors: int = 0
     invalid_utf8: int = 0
+    malformed: int = 0  # tooling files that are not valid TOML/JSON/INI/XML: read as empty
 
     @property
     def skip_counts(self) -> dict[str, int]:
-        return dict(Counter(self.skipped.values()))
+        counts = dict(Counter(self.skipped.values()))
+        if self.malformed:
+            counts["malformed"] = self.malformed
+        return counts
 
 
 class FileCollector:
@@ -33,6 +38,8 @@ class FileCollector:
         self._commit = commit
         self._options = options
         self._check_attributes = check_attributes and options.honour_gitattributes
+        self._globs = options.memories.globs
+        self._types = options.memories.types
         self.result = Collected()
 
     def add(self, entry: TreeFile | TreeSkip) -> None:
@@ -47,15 +54,20 @@ class FileCollector:
         if looks_binary(data):
             self.result.skipped[entry.path] = "binary"
             return
-        language = language_for_path(entry.path)
+        language = language_for_path(entry.path, self._globs)
         assert language is not None  # checked by _skip_reason
         try:
             data.decode("utf-8")
         except UnicodeDecodeError:
             self.result.invalid_utf8 += 1
-        parsed = parse(language, data)
-        self.result.syntax_errors += parsed.syntax_errors
-        self.result.files[entry.path] = FileSymbols(entry.path, entry.blob, language, parsed.symbols)
+        parsed = parse(language, data, path=entry.path)
+        if parsed.symbols:
+            self.result.syntax_errors += parsed.syntax_errors
+        else:
+            self.result.malformed += parsed.syntax_errors
+        derived = tuple(d for d in parsed.derived if memory_type(d.kind) in self._types)
+        symbols = parsed.symbols + derived
+        self.result.files[entry.path] = FileSymbols(entry.path, entry.blob, parsed.language, symbols)
 
     def _skip_reason(self, entry: TreeFile) -> str | None:
         forced_in = False
@@ -68,7 +80,7 @@ class FileCollector:
                     forced_in = True
         if not forced_in and excluded_by(entry.path, self._options.exclude):
             return "excluded"
-        if language_for_path(entry.path) is None:
+        if language_for_path(entry.path, self._globs) is None:
             return "unsupported_language"
         if self._git.blob_size(entry.blob) > self._options.max_file_bytes:
             return "oversized"

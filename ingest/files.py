@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from recalld.parsers.base import DERIVED_TYPES, STRUCTURAL
 from recalld.parsers.globs import first_match, glob_match
+from recalld.parsers.registry import DEFAULT_ARCHITECTURE_GLOBS, DEFAULT_DECISION_GLOBS, TOOLING_GLOBS
 
-__all__ = ["DEFAULT_EXCLUDE", "IndexOptions", "excluded_by", "glob_match", "looks_binary"]
+__all__ = ["DEFAULT_EXCLUDE", "DerivedOptions", "IndexOptions", "excluded_by", "glob_match", "looks_binary"]
 
 DEFAULT_EXCLUDE = (
     "**/node_modules/**",
@@ -23,12 +25,40 @@ BINARY_SNIFF_BYTES = 8000
 
 
 @dataclass(frozen=True, slots=True)
+class DerivedOptions:
+    """Which derived memories a sync makes (config ``[memories]``)."""
+
+    debt: bool = True
+    decisions: bool = True
+    preferences: bool = True
+    project: bool = True
+    decision_globs: tuple[str, ...] = DEFAULT_DECISION_GLOBS
+    architecture_globs: tuple[str, ...] = DEFAULT_ARCHITECTURE_GLOBS
+
+    @property
+    def types(self) -> frozenset[str]:
+        """Memory types kept from what the extractors yield."""
+        flags = {"debt": self.debt, "decision": self.decisions, "preference": self.preferences}
+        return frozenset({STRUCTURAL, *(t for t in set(DERIVED_TYPES.values()) if flags.get(t, False))})
+
+    @property
+    def globs(self) -> dict[str, tuple[str, ...]]:
+        """Path globs of the document specs (by spec name); () turns a spec off."""
+        return {
+            "adr": self.decision_globs if self.decisions else (),
+            "architecture": self.architecture_globs if self.decisions else (),
+            "tooling": TOOLING_GLOBS if self.preferences else (),
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class IndexOptions:
     max_file_bytes: int = 1 << 20
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     honour_gitattributes: bool = True
     max_embed_chars: int = 1500
     extra: dict[str, object] = field(default_factory=dict)
+    memories: DerivedOptions = DerivedOptions()
 
 
 def excluded_by(path: str, patterns: tuple[str, ...]) -> str | None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from recalld.parsers.base import Symbol
+from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -152,6 +152,7 @@ def plan_changes(
     for path in sorted(gone_set - set(renamed_from.values())):
         for mem in by_path.pop(path, []):
             draft.leftovers.append((mem, DELETED))
+    _match_edits(draft)
     _match_moves(draft)
     return Plan(
         new_versions=tuple(draft.new.values()),
@@ -202,19 +203,21 @@ def _match_moves(draft: _Draft) -> None:
     """Pair symbols that left one file with symbols that appeared in another.
 
     Exact code first (same kind, name and content), then a unique (kind, qualname)
-    on both sides. Modules only move with their file (a git rename).
+    on both sides. File-level entries (a module, a whole decision document) only move
+    with their file (a git rename). Derived entries move like symbols: a TODO whose
+    code moved to another file, a tool setting moved from setup.cfg to pyproject.toml.
     """
-    closing = [(m, r) for m, r in draft.leftovers if m.kind != "module"]
-    arriving = [v for v in draft.orphans if v.symbol.kind != "module"]
+    closing = [(m, r) for m, r in draft.leftovers if m.qualname not in FILE_LEVEL_QUALNAMES]
+    arriving = [v for v in draft.orphans if v.symbol.qualname not in FILE_LEVEL_QUALNAMES]
     matched: dict[str, NewVersion] = {}
     taken: set[str] = set()
 
     by_content: dict[tuple[str, str, str], list[NewVersion]] = defaultdict(list)
     for version in arriving:
         s = version.symbol
-        by_content[(s.kind, s.name, s.content_hash)].append(version)
+        by_content[(s.kind, _short_name(s.qualname), s.content_hash)].append(version)
     for mem, _reason in closing:
-        name = mem.qualname.rsplit(".", 1)[-1]
+        name = _short_name(mem.qualname)
         for candidate in by_content.get((mem.kind, name, mem.content_hash), []):
             if candidate.id not in taken:
                 matched[mem.id] = candidate
@@ -239,6 +242,37 @@ def _match_moves(draft: _Draft) -> None:
         moved = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, RENAMED)
         draft.new[successor.id] = moved
         draft.close(mem, RENAMED, successor.id)
+
+
+def _match_edits(draft: _Draft) -> None:
+    """An entry whose qualname is ``<anchor>:<kind>:<hash of its text>`` (a debt comment)
+    changes its qualname when its text is edited. When exactly one such entry left an
+    anchor of a file and exactly one arrived there, it is the same note, edited."""
+    leaving = _unique_by(
+        [(m, r) for m, r in draft.leftovers if r == REMOVED and _anchor(m.kind, m.qualname)],
+        lambda item: (item[0].path, item[0].kind, _anchor(item[0].kind, item[0].qualname)),
+    )
+    arriving = _unique_by(
+        [v for v in draft.orphans if _anchor(v.symbol.kind, v.symbol.qualname)],
+        lambda v: (v.file.path, v.symbol.kind, _anchor(v.symbol.kind, v.symbol.qualname)),
+    )
+    for key, (mem, _reason) in leaving.items():
+        successor = arriving.get(key)
+        if successor is None:
+            continue
+        draft.leftovers.remove((mem, REMOVED))
+        draft.orphans.remove(successor)
+        draft.new[successor.id] = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, MODIFIED)
+        draft.close(mem, MODIFIED, successor.id)
+
+
+def _anchor(kind: str, qualname: str) -> str:
+    marker = f":{kind}:"
+    return qualname.rsplit(marker, 1)[0] if marker in qualname else ""
+
+
+def _short_name(qualname: str) -> str:
+    return qualname.rsplit(".", 1)[-1]
 
 
 def _group_by_key(mems: list[LiveMemory]) -> dict[tuple[str, str], list[LiveMemory]]:

@@ -10,17 +10,20 @@ from typing import Any
 from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import LiveMemory, NewVersion, Scope, symbol_key
 from recalld.ingest.store import MemoryFilter, StoredPoint
+from recalld.parsers.base import STRUCTURAL, memory_type
 
 # Payload fields the planner needs; scrolls for planning fetch only these.
 PLANNING_FIELDS = ("path", "kind", "qualname", "content_hash", "lineage", "start_line", "end_line", "blob")
-# Memory types ("type" in the payload); "kind" refines each (module, class, ... for structural).
-STRUCTURAL = "structural"
+# Memory types ("type" in the payload) come from the kind: parsers.base.DERIVED_TYPES.
 CHECKPOINT_NAMESPACE = uuid.UUID("0b9e4bd4-6a0b-4a34-8c7e-5d2f6f1e8a73")
 
 
 def memory_text(version: NewVersion, *, max_chars: int) -> str:
-    """What gets embedded. The path stays out, so a move or rename embeds nothing new."""
+    """What gets embedded. The path stays out, so a move or rename embeds nothing new.
+    A derived entry (debt, decision, preference, project) brings its own readable text."""
     sym = version.symbol
+    if memory_type(sym.kind) != STRUCTURAL:
+        return sym.source[:max_chars]
     language = version.file.language
     if sym.kind == "module":
         head = f"{language} module"
@@ -44,8 +47,9 @@ def memory_payload(
     sym = version.symbol
     path = version.file.path
     return {
+        **dict(sym.extra),
         "record": "memory",
-        "type": STRUCTURAL,
+        "type": memory_type(sym.kind),
         "repo": scope.repo,
         "branch": scope.branch,
         "kind": sym.kind,

@@ -16,8 +16,9 @@ from recalld.ingest.collect import Collected, FileCollector, tree_has_linguist_a
 from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions
-from recalld.ingest.gitrepo import GitRepository, TreeFile
+from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest.plan import LiveMemory, Plan, Scope, plan_changes
+from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
 from recalld.ingest.records import (
     PLANNING_FIELDS,
     checkpoint_id,
@@ -26,6 +27,7 @@ from recalld.ingest.records import (
     live_memory,
 )
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
+from recalld.parsers.base import STRUCTURAL, memory_type
 from recalld.ingest.writer import write_plan
 
 PATH_CHUNK = 256
@@ -74,6 +76,7 @@ class SyncResult:
     skips: dict[str, int] = field(default_factory=dict)
     syntax_errors: int = 0
     invalid_utf8: int = 0
+    derived: dict[str, int] = field(default_factory=dict)  # new versions per derived memory type
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
@@ -101,6 +104,9 @@ class _Touched:
     full: bool
     restore: set[str] = field(default_factory=set)  # closed by an interrupted sync
     discard: set[str] = field(default_factory=set)  # created by an interrupted sync
+    entries: list[TreeFile | TreeSkip] | None = None  # the whole target tree, when walked
+    changed: set[str] = field(default_factory=set)  # paths git says changed (incremental)
+    since: str | None = None  # the commit an incremental sync started from
 
 
 class Indexer:
@@ -136,6 +142,8 @@ class Indexer:
             known = indexed if git.has_commit(indexed) else None
             touched = self._reconcile(git, scope, known, target, full=full, interrupted=pending)
         result.mode = "full" if touched.full else "incremental"
+        if self.options.memories.project:
+            self._add_project(git, scope, target, touched)
         plan = plan_changes(
             scope=scope,
             live=touched.live,
@@ -179,7 +187,17 @@ class Indexer:
         gone |= set(collected.skipped)
         renames = {d.old_path: d.new_path for d in rename_deltas}
         live = self._live_at(scope, paths)
-        return _Touched(collected, gone, renames, live, full=False)
+        return _Touched(collected, gone, renames, live, full=False, changed=paths, since=indexed)
+
+    def _add_project(self, git: GitRepository, scope: Scope, target: str, touched: _Touched) -> None:
+        """The project-structure entry joins the plan when the layout may have changed."""
+        if touched.entries is None:
+            assert touched.since is not None
+            if not layout_changed(git, touched.since, target, touched.changed):
+                return
+            touched.live.extend(self._live_at(scope, [PROJECT_PATH]))
+        entries = touched.entries if touched.entries is not None else list(git.walk_tree(target))
+        touched.collected.files[PROJECT_PATH] = project_file(git, entries, self.options)
 
     def _reconcile(
         self,
@@ -224,7 +242,9 @@ class Indexer:
             _paths, deltas = git.changed_paths(indexed, target)
             renames = {d.old_path: d.new_path for d in deltas}
         renames.update(_renames_by_blob(stored_blob, gone, collected, renames))
-        return _Touched(collected, gone, renames, live, full=True, restore=restore, discard=discard)
+        return _Touched(
+            collected, gone, renames, live, full=True, restore=restore, discard=discard, entries=entries
+        )
 
     def _live_at(self, scope: Scope, paths: Iterable[str]) -> list[LiveMemory]:
         ordered = sorted(paths)
@@ -313,6 +333,9 @@ def _renames_by_blob(
 
 def _count(result: SyncResult, plan: Plan, touched: _Touched) -> None:
     for version in plan.new_versions:
+        kind_type = memory_type(version.symbol.kind)
+        if kind_type != STRUCTURAL:
+            result.derived[kind_type] = result.derived.get(kind_type, 0) + 1
         if version.change == "added":
             result.added += 1
         elif version.change == "modified":
@@ -322,7 +345,8 @@ def _count(result: SyncResult, plan: Plan, touched: _Touched) -> None:
     result.deprecated = len(plan.closures)
     result.relocated = len(plan.relocations)
     had_memories = {m.path for m in touched.live}
-    result.files_changed = len(touched.collected.files) + len(touched.gone & had_memories)
+    changed_files = set(touched.collected.files) | (touched.gone & had_memories)
+    result.files_changed = len(changed_files - {PROJECT_PATH})
     result.skips = touched.collected.skip_counts
     result.skipped = sum(result.skips.values())
     result.syntax_errors = touched.collected.syntax_errors

@@ -35,7 +35,7 @@ DERIVED_TYPES: dict[str, str] = {
 }
 STRUCTURAL = "structural"
 # Qualnames of entries that describe a whole file: they only move with their file.
-FILE_LEVEL_QUALNAMES = frozenset({"<module>", "<document>"})
+FILE_LEVEL_QUALNAMES = frozenset({"<module>", "<document>", "<project>"})
 
 
 def memory_type(kind: str) -> str:

@@ -61,6 +61,11 @@ def language_for_path(path: str, globs: Mapping[str, tuple[str, ...]] | None = N
         patterns = globs.get(spec.name, spec.globs) if globs else spec.globs
         if match_any(path, patterns):
             return spec.name
+    return extension_language(path)
+
+
+def extension_language(path: str) -> str | None:
+    """The language registered for the path's extension alone (source files)."""
     _root, extension = posixpath.splitext(path)
     return _BY_EXTENSION.get(extension.lower()) if extension else None
 
