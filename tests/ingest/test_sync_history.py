@@ -1,5 +1,6 @@
 """A scripted git history synced step by step: after every sync the live memories are
-exactly the tip's symbols, and every stale memory is closed with the right reason."""
+exactly the tip's symbols and derived entries (debt comments, decision sections, tool
+preferences, one project memory), and every stale memory is closed with the right reason."""
 
 from __future__ import annotations
 
@@ -55,11 +56,15 @@ FILES = {
     "svc/main.go": "package main\n\n// Server serves.\ntype Server struct{}\n\n// Start starts.\nfunc (s *Server) Start() error { return nil }\n\nfunc main() {}\n",
     "lib/src/lib.rs": "/// A point.\npub struct Point { x: i32 }\n\nimpl Point {\n    pub fn new(x: i32) -> Self { Point { x } }\n}\n\npub fn free() {}\n",
     "java/App.java": "public class App {\n    /** Entry. */\n    public static void main(String[] args) {}\n    void run() {}\n}\n",
+    "app/debt.py": "def slow():\n    # TODO: cache this\n    return 1\n\n\n# FIXME: module-level wart\n",
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n\n[tool.ruff]\nline-length = 100\n',
+    "docs/adr/0001-use-qdrant.md": "# 1. Use Qdrant\n\n## Status\n\nAccepted\n\n## Decision\n\nStore vectors in Qdrant.\n",
 }
 
 
-def tip_symbols(repo) -> set[tuple[str, str, str]]:
-    """(path, kind, qualname) of every symbol at HEAD, parsed independently of the store."""
+def tip_symbols(repo, *, derived: bool = False) -> set[tuple[str, str, str]]:
+    """(path, kind, qualname) of every symbol (or derived entry) at HEAD, parsed
+    independently of the store."""
     expected = set()
     for path in repo.git("ls-tree", "-r", "--name-only", "HEAD").splitlines():
         language = language_for_path(path)
@@ -68,7 +73,8 @@ def tip_symbols(repo) -> set[tuple[str, str, str]]:
         data = subprocess.run(
             ["git", "show", f"HEAD:{path}"], cwd=repo.path, capture_output=True, check=True
         ).stdout
-        expected |= {(path, s.kind, s.qualname) for s in parse(language, data).symbols}
+        parsed = parse(language, data, path=path)
+        expected |= {(path, s.kind, s.qualname) for s in (parsed.derived if derived else parsed.symbols)}
     return expected
 
 
@@ -103,7 +109,12 @@ def assert_exact(h, repo) -> dict:
     live = h.memories()
     keys = [(m.payload["path"], m.payload["kind"], m.payload["qualname"]) for m in live]
     assert len(keys) == len(set(keys)), "duplicate live memories"
-    assert set(keys) == tip_symbols(repo)
+    by_type = {t: {k for k, m in zip(keys, live) if m.payload["type"] == t} for t in {m.payload["type"] for m in live}}
+    assert by_type.pop("structural") == tip_symbols(repo)
+    assert by_type.pop("project") == {(".", "structure", "<project>")}
+    assert set().union(*by_type.values()) == tip_symbols(repo, derived=True)
+    assert set(by_type) == {"debt", "decision", "preference"}
+    keys = [k for k, m in zip(keys, live) if m.payload["type"] == "structural"]
     for path in {k[0] for k in keys if k[0].endswith(".py")}:
         source = repo.git("show", f"HEAD:{path}") + "\n"
         assert {(k, q) for p, k, q in keys if p == path} == ast_symbols(source)
@@ -168,7 +179,7 @@ def test_scripted_history_stays_exact(harness, git_repo):
     repo.git("mv", "svc/main.go", "svc/server.go")
     repo.commit("rename go file")
     r = h.sync(repo)
-    assert r.embedded == 0 and r.renamed >= 3
+    assert r.embedded == r.derived["project"] == 1 and r.renamed >= 3  # "svc/main.go" left the entry points
     live = assert_exact(h, repo)
     moved = live[("svc/server.go", "Server.Start")]
     old = {m.id: m for m in h.memories(deprecated=1)}[start.id]
@@ -188,12 +199,16 @@ def test_scripted_history_stays_exact(harness, git_repo):
     assert moved.payload["lineage"] == run.payload["lineage"]
 
     # move a directory: zero embeddings
+    todo = live[("app/debt.py", next(q for p, q in live if p == "app/debt.py" and ":todo:" in q))]
     repo.git("mv", "app", "src")
     before_move = repo.commit("move app to src")
     r = h.sync(repo)
-    assert r.embedded == 0
+    assert r.embedded == 1 and r.derived["project"] == 1  # only the project layout is new text
     live = assert_exact(h, repo)
     assert ("src/core.py", "Engine.stop") in live
+    moved = live[("src/debt.py", todo.payload["qualname"])]
+    assert moved.payload["lineage"] == todo.payload["lineage"] and moved.payload["enclosing"] == "slow"
+    assert {m.id: m for m in h.memories(deprecated=1)}[todo.id].payload["deprecated_reason"] == "renamed"
 
     # reset --hard two commits back, then sync: exact again, nothing embedded
     repo.write("src/extra.py", "def extra():\n    return 3\n")
