@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from recalld.ingest.errors import RecalldError
-from recalld.ingest.files import DEFAULT_EXCLUDE, IndexOptions
+from recalld.ingest.files import DEFAULT_EXCLUDE, DerivedOptions, IndexOptions
+from recalld.parsers.registry import DEFAULT_ARCHITECTURE_GLOBS, DEFAULT_DECISION_GLOBS
 
 # section -> option -> (type, default)
 SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
@@ -32,6 +33,14 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "max_file_bytes": (int, 1 << 20),
         "exclude": (list, list(DEFAULT_EXCLUDE)),
         "honour_gitattributes": (bool, True),
+    },
+    "memories": {
+        "debt": (bool, True),
+        "decisions": (bool, True),
+        "preferences": (bool, True),
+        "project": (bool, True),
+        "decision_globs": (list, list(DEFAULT_DECISION_GLOBS)),
+        "architecture_globs": (list, list(DEFAULT_ARCHITECTURE_GLOBS)),
     },
     "daemon": {
         "host": (str, "127.0.0.1"),
@@ -113,6 +122,18 @@ class Config:
             exclude=tuple(self.get("index", "exclude")),
             honour_gitattributes=self.get("index", "honour_gitattributes"),
             max_embed_chars=self.get("embedding", "max_chars"),
+            memories=self.derived_options(),
+        )
+
+    def derived_options(self) -> DerivedOptions:
+        memories = self.values["memories"]
+        return DerivedOptions(
+            debt=memories["debt"],
+            decisions=memories["decisions"],
+            preferences=memories["preferences"],
+            project=memories["project"],
+            decision_globs=tuple(memories["decision_globs"]),
+            architecture_globs=tuple(memories["architecture_globs"]),
         )
 
 
@@ -192,6 +213,9 @@ def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
         raise RecalldError(f"{source}: daemon.retention_days and daemon.settle_ms must not be negative")
     if not 0 <= values["daemon"]["port"] <= 65535:
         raise RecalldError(f"{source}: daemon.port must be between 0 and 65535")
+    for key in ("decision_globs", "architecture_globs"):
+        if any(not glob.strip() for glob in values["memories"][key]):
+            raise RecalldError(f"{source}: memories.{key} must not contain empty globs")
     if values["log"]["level"] not in LOG_LEVELS:
         raise RecalldError(f"{source}: log.level must be one of {', '.join(LOG_LEVELS)}")
     if values["log"]["format"] not in LOG_FORMATS:

@@ -86,11 +86,20 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("rust", (".rs",), "tree_sitter_rust"),
     LanguageSpec("java", (".java",), "tree_sitter_java"),
 )
-DEFAULT_DECISION_GLOBS = tuple(
-    f"{root}/**/*.{ext}"
-    for root in ("**/docs/adr", "**/doc/adr", "**/docs/decisions", "**/doc/decisions", "adr")
-    for ext in ("md", "rst")
-) + ("*ADR*.md", "*adr-*.md")
+DEFAULT_DECISION_GLOBS = (
+    "**/docs/adr/**/*.md",
+    "**/docs/adr/**/*.rst",
+    "**/doc/adr/**/*.md",
+    "**/doc/adr/**/*.rst",
+    "**/docs/decisions/**/*.md",
+    "**/docs/decisions/**/*.rst",
+    "**/doc/decisions/**/*.md",
+    "**/doc/decisions/**/*.rst",
+    "adr/**/*.md",
+    "adr/**/*.rst",
+    "*ADR*.md",
+    "*adr-*.md",
+)
 DEFAULT_ARCHITECTURE_GLOBS = (
     "ARCHITECTURE.md",
     "ARCHITECTURE.rst",
