@@ -67,6 +67,7 @@ TOOLING_FILES: tuple[ToolingFile, ...] = (
         Rule(LINT, "flake8", ("flake8",), ("max-line-length", "select", "extend-ignore")),
         Rule(LINT, "mypy", ("mypy",), MYPY_SETTINGS),
         Rule(BUILD, "setuptools", ("metadata",)),
+        Rule(BUILD, "setuptools", ("options",)),
         Rule(VERSION, "python", ("options", "python_requires")),
     ), dependencies=(("options", "install_requires"),)),
     ToolingFile(("setup.py",), "presence", (Rule(BUILD, "setuptools"),)),
