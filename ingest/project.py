@@ -8,7 +8,6 @@ new version, the old one closed as ``modified`` with ``superseded_by``.
 
 from __future__ import annotations
 
-import hashlib
 import posixpath
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -18,7 +17,7 @@ from recalld.ingest.files import IndexOptions, excluded_by
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest.plan import FileSymbols
 from recalld.parsers import parse
-from recalld.parsers.base import Symbol
+from recalld.parsers.base import derived_entry
 from recalld.parsers.registry import extension_language
 from recalld.parsers.tooling import load, lookup, tooling_file
 
@@ -59,21 +58,9 @@ def project_file(git: GitRepository, entries: Iterable[TreeFile | TreeSkip], opt
         lines.extend(f"  {e}" for e in entry_points[:MAX_LISTED])
     lines.append("Top level:")
     lines.extend(f"  {line}" for line in _top_level(files)[:MAX_LISTED])
-    text = "\n".join(lines)
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    symbol = Symbol(
-        kind="structure",
-        name=PROJECT_QUALNAME,
-        qualname=PROJECT_QUALNAME,
-        signature="",
-        docstring="",
-        start_line=1,
-        end_line=1,
-        content_hash=digest,
-        source=text,
-        extra=(("build_systems", builds), ("entry_points", entry_points[:MAX_LISTED])),
-    )
-    return FileSymbols(PROJECT_PATH, digest, "", (symbol,))
+    extra = (("build_systems", builds), ("entry_points", entry_points[:MAX_LISTED]))
+    symbol = derived_entry("structure", PROJECT_QUALNAME, "\n".join(lines), extra=extra)
+    return FileSymbols(PROJECT_PATH, symbol.content_hash, "", (symbol,))
 
 
 def _read(git: GitRepository, entry: TreeFile, options: IndexOptions) -> bytes:

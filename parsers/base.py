@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +69,31 @@ class Symbol:
     content_hash: str
     source: str
     extra: tuple[tuple[str, Any], ...] = ()
+
+
+def derived_entry(
+    kind: str,
+    qualname: str,
+    text: str,
+    *,
+    lines: tuple[int, int] = (1, 1),
+    extra: tuple[tuple[str, Any], ...] = (),
+    name: str = "",
+    docstring: str = "",
+) -> Symbol:
+    """A derived entry: ``text`` is what gets embedded, and its hash the content hash."""
+    return Symbol(
+        kind=kind,
+        name=name or qualname,
+        qualname=qualname,
+        signature="",
+        docstring=docstring,
+        start_line=lines[0],
+        end_line=lines[1],
+        content_hash=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+        source=text,
+        extra=extra,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from recalld.parsers.base import Symbol
+from recalld.parsers.base import Symbol, derived_entry
 
 MARKERS = ("TODO", "FIXME", "HACK", "XXX")
 MARKER_BYTES = re.compile(rb"\b(?:TODO|FIXME|HACK|XXX)\b")
@@ -123,15 +123,12 @@ def _entry(language: str, kind: str, body: list[str], enclosing: str, start: int
         qualname = f"{qualname}#{seen[qualname]}"
     where = f"in {enclosing}" if enclosing else "at module level"
     text = f"{note} [{language} {kind}, {where}]"
-    return Symbol(
-        kind=kind,
-        name=qualname.rsplit(".", 1)[-1],
-        qualname=qualname,
-        signature="",
-        docstring=note,
-        start_line=start,
-        end_line=start + len(body) - 1,
-        content_hash=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
-        source=text,
+    return derived_entry(
+        kind,
+        qualname,
+        text,
+        lines=(start, start + len(body) - 1),
         extra=(("enclosing", enclosing), ("marker", kind.upper())),
+        name=qualname.rsplit(".", 1)[-1],
+        docstring=note,
     )

@@ -11,13 +11,12 @@ headings (``<document>`` for a whole document), so edits inside a section are
 
 from __future__ import annotations
 
-import hashlib
 import posixpath
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from recalld.parsers.base import ParseResult, Symbol
+from recalld.parsers.base import ParseResult, Symbol, derived_entry
 from recalld.parsers.registry import LanguageSpec
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
@@ -159,7 +158,7 @@ def _record(title: str, front: dict[str, str], top: list[Section], total_lines: 
         lines.extend(_summary(s) for s in top)
     text = "\n".join(line for line in lines if line.strip())
     extra = (("title", title), ("status", status.lower()))
-    return _symbol("adr", "<document>", text, 1, max(1, total_lines), extra)
+    return derived_entry("adr", "<document>", text, lines=(1, max(1, total_lines)), extra=extra)
 
 
 def _status(section: Section | None, top: list[Section]) -> str:
@@ -184,23 +183,9 @@ def _section_entries(kind: str, title: str, top: list[Section]) -> tuple[Symbol,
         head = f"{label}: {title}" + (f" — {section.title}" if section.title else "")
         text = f"{head}\n{_summary(section, limit=0)}"
         extra = (("title", title), ("section", section.title))
-        entries.append(_symbol(kind, qualname, text, section.start_line, section.end_line, extra))
+        lines = (section.start_line, section.end_line)
+        entries.append(derived_entry(kind, qualname, text, lines=lines, extra=extra))
     return tuple(entries)
-
-
-def _symbol(kind: str, qualname: str, text: str, start: int, end: int, extra: tuple[tuple[str, str], ...]) -> Symbol:
-    return Symbol(
-        kind=kind,
-        name=qualname,
-        qualname=qualname,
-        signature="",
-        docstring="",
-        start_line=start,
-        end_line=end,
-        content_hash=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
-        source=text,
-        extra=extra,
-    )
 
 
 def _content(section: Section) -> list[str]:

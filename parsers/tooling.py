@@ -10,7 +10,6 @@ Malformed files yield no entries and a note; they never raise. The rules are dat
 from __future__ import annotations
 
 import configparser
-import hashlib
 import json
 import posixpath
 import re
@@ -19,7 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 from xml.etree import ElementTree
 
-from recalld.parsers.base import ParseResult, Symbol
+from recalld.parsers.base import ParseResult, Symbol, derived_entry
 from recalld.parsers.globs import match_any
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.tooling_rules import DEPENDENCIES, TOOLING_FILES, Key, Rule, ToolingFile
@@ -45,10 +44,9 @@ def extract(spec: LanguageSpec, data: bytes, path: str) -> ParseResult:
     tooling = tooling_file(path)
     if tooling is None:
         return ParseResult(spec.name, ())
-    try:
-        document = READERS[tooling.format](data.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError, configparser.Error, ElementTree.ParseError, RecursionError) as exc:
-        return ParseResult(tooling.format, (), syntax_errors=1, notes=(f"unreadable {tooling.format}: {exc}",))
+    document, problem = _read(tooling, data)
+    if document is None:
+        return ParseResult(tooling.format, (), syntax_errors=1, notes=(f"unreadable {tooling.format}: {problem}",))
     entries = preferences(tooling, document, posixpath.basename(path))
     return ParseResult(tooling.format, (), derived=entries)
 
@@ -56,12 +54,14 @@ def extract(spec: LanguageSpec, data: bytes, path: str) -> ParseResult:
 def load(path: str, data: bytes) -> dict[str, Any] | None:
     """A tooling file as plain data, or None when it is not one or cannot be read."""
     tooling = tooling_file(path)
-    if tooling is None:
-        return None
+    return _read(tooling, data)[0] if tooling is not None else None
+
+
+def _read(tooling: ToolingFile, data: bytes) -> tuple[dict[str, Any] | None, str]:
     try:
-        return READERS[tooling.format](data.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError, configparser.Error, ElementTree.ParseError, RecursionError):
-        return None
+        return READERS[tooling.format](data.decode("utf-8")), ""
+    except (ValueError, UnicodeDecodeError, configparser.Error, ElementTree.ParseError, RecursionError) as exc:
+        return None, str(exc)
 
 
 def preferences(tooling: ToolingFile, document: dict[str, Any], filename: str) -> tuple[Symbol, ...]:
@@ -132,18 +132,8 @@ def _entry(rule: Rule, name: str, filename: str, key: str, value: str, settings:
     head = TEXTS[rule.kind].format(name=name, value=value).strip()
     where = f"{filename} [{key}]" if key else filename
     text = f"{head} ({where}{': ' + settings if settings else ''})"
-    return Symbol(
-        kind=rule.kind,
-        name=name,
-        qualname=name,
-        signature="",
-        docstring="",
-        start_line=1,
-        end_line=1,
-        content_hash=hashlib.sha256(text.encode("utf-8")).hexdigest(),
-        source=text,
-        extra=(("tool", name), ("evidence", {"file": filename, "key": key, "value": value or settings})),
-    )
+    evidence = {"file": filename, "key": key, "value": value or settings}
+    return derived_entry(rule.kind, name, text, extra=(("tool", name), ("evidence", evidence)))
 
 
 def _dependencies(value: Any) -> Iterator[str]:
