@@ -60,7 +60,9 @@ def test_cli_end_to_end(project):
         assert key in first
     assert first["repo"] == "project" and first["from_commit"] is None
     assert first["to_commit"] == project.head()
-    assert first["added"] == 6 and first["embedded"] == 6 and first["skipped"] == 1
+    # six symbols and the project-structure memory
+    assert first["added"] == 7 and first["embedded"] == 7 and first["skipped"] == 1
+    assert first["derived"] == {"project": 1}
 
     again = json.loads(recalld("sync", "project", "--json").stdout)
     assert (again["added"], again["embedded"], again["deprecated"]) == (0, 0, 0)
