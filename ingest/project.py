@@ -20,6 +20,7 @@ from recalld.parsers import parse
 from recalld.parsers.base import derived_entry
 from recalld.parsers.registry import extension_language
 from recalld.parsers.tooling import load, lookup, tooling_file
+from recalld.parsers.tooling_rules import BUILD_FILES
 
 PROJECT_PATH = "."
 PROJECT_QUALNAME = "<project>"
@@ -70,6 +71,8 @@ def _read(git: GitRepository, entry: TreeFile, options: IndexOptions) -> bytes:
 def _build_systems(git: GitRepository, root: dict[str, TreeFile], options: IndexOptions) -> list[str]:
     found: list[str] = []
     for path in sorted(root):
+        if path in BUILD_FILES:
+            found.append(f"{BUILD_FILES[path]} ({path})")
         if tooling_file(path) is None:
             continue
         for entry in parse("tooling", _read(git, root[path], options), path=path).derived:

@@ -70,7 +70,6 @@ TOOLING_FILES: tuple[ToolingFile, ...] = (
         Rule(BUILD, "setuptools", ("options",)),
         Rule(VERSION, "python", ("options", "python_requires")),
     ), dependencies=(("options", "install_requires"),)),
-    ToolingFile(("setup.py",), "presence", (Rule(BUILD, "setuptools"),)),
     ToolingFile(("pytest.ini",), "ini", (Rule(TEST, "pytest", settings=PYTEST_SETTINGS, settings_at=("pytest",)),)),
     ToolingFile(("tox.ini",), "ini", (
         Rule(TEST, "tox"),
@@ -149,6 +148,13 @@ DEPENDENCIES: dict[str, tuple[str, str]] = {
     "spring-boot-starter*": (FRAMEWORK, "Spring Boot"), "spring-webmvc": (FRAMEWORK, "Spring"),
     "spring-context": (FRAMEWORK, "Spring"), "quarkus-*": (FRAMEWORK, "Quarkus"),
     "junit": (TEST, "JUnit"), "junit-jupiter*": (TEST, "JUnit"), "testng": (TEST, "TestNG"),
+}  # fmt: skip
+
+# Root files that name a build system by their presence alone. They are code, not
+# tooling data (setup.py stays a Python module), so only the project memory reads this.
+BUILD_FILES: dict[str, str] = {
+    "setup.py": "setuptools", "Makefile": "make", "CMakeLists.txt": "cmake", "meson.build": "meson",
+    "WORKSPACE": "bazel", "MODULE.bazel": "bazel", "build.sbt": "sbt", "mix.exs": "mix",
 }  # fmt: skip
 
 TOOLING_GLOBS: tuple[str, ...] = tuple(glob for tooling in TOOLING_FILES for glob in tooling.globs)

@@ -161,12 +161,13 @@ def test_project_structure_updates_only_when_the_layout_changes(harness, git_rep
     repo.write("tool/cli.py", "def main():\n    pass\n")
     repo.write("cmd/serve/main.go", "package main\n\nfunc main() {}\n")
     repo.write("bin/deploy", "#!/bin/sh\n")
+    repo.write("Makefile", "all:\n")
     repo.commit("layout")
     h.sync(repo)
     (key, project), = live(h, "project").items()
     assert key == (".", "<project>") and project.payload["kind"] == "structure"
     text = project.payload["text"]
-    assert "Build system: setuptools (pyproject.toml)" in text
+    assert "Build system: make (Makefile), setuptools (pyproject.toml)" in text
     assert "tool = tool.cli:main (pyproject.toml [project.scripts])" in text
     assert "go main package: cmd/serve" in text and "script: bin/deploy" in text
     assert "tool/ — 2 modules (python 2)" in text and "cmd/ — 1 modules (go 1)" in text

@@ -75,6 +75,8 @@ Two adapters.
         ("docs/guide.md", None),
         ("docs/adr/diagram.png", None),
         ("src/adr.py", "python"),
+        ("setup.py", "python"),
+        ("eslint.config.js", "javascript"),
     ],
 )
 def test_documents_are_selected_by_globs(path: str, spec: str | None):
