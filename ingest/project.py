@@ -33,7 +33,8 @@ ENTRY_POINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("package.json", ("bin",)),
     ("Cargo.toml", ("bin",)),
 )
-MAIN_FILES = {"main.go": "go main package", "main.rs": "rust binary"}
+# File names that mark an entry point by themselves (no file is read to find one).
+MAIN_FILES = {"main.go": "go main package", "main.rs": "rust binary", "Main.java": "java main class"}
 MAX_LISTED = 40
 
 
@@ -129,7 +130,8 @@ def _top_level(files: list[TreeFile]) -> list[str]:
         counts = modules[top]
         total = sum(n for lang, n in counts.items() if lang)
         languages = ", ".join(f"{lang} {n}" for lang, n in sorted(counts.items()) if lang)
-        lines.append(f"{top}/ — {total} modules" + (f" ({languages})" if languages else ""))
+        noun = "module" if total == 1 else "modules"
+        lines.append(f"{top}/ — {total} {noun}" + (f" ({languages})" if languages else ""))
     if root_files:
         lines.append("files: " + ", ".join(sorted(root_files)[:MAX_LISTED]))
     return lines

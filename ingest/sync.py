@@ -190,12 +190,14 @@ class Indexer:
         return _Touched(collected, gone, renames, live, full=False, changed=paths, since=indexed)
 
     def _add_project(self, git: GitRepository, scope: Scope, target: str, touched: _Touched) -> None:
-        """The project-structure entry joins the plan when the layout may have changed."""
+        """The project-structure entry joins the plan when the layout may have changed
+        (or when there is none yet: an index made before, or with the memory off)."""
         if touched.entries is None:
             assert touched.since is not None
-            if not layout_changed(git, touched.since, target, touched.changed):
+            current = self._live_at(scope, [PROJECT_PATH])
+            if current and not layout_changed(git, touched.since, target, touched.changed):
                 return
-            touched.live.extend(self._live_at(scope, [PROJECT_PATH]))
+            touched.live.extend(current)
         entries = touched.entries if touched.entries is not None else list(git.walk_tree(target))
         touched.collected.files[PROJECT_PATH] = project_file(git, entries, self.options)
 

@@ -170,7 +170,7 @@ def test_project_structure_updates_only_when_the_layout_changes(harness, git_rep
     assert "Build system: make (Makefile), setuptools (pyproject.toml)" in text
     assert "tool = tool.cli:main (pyproject.toml [project.scripts])" in text
     assert "go main package: cmd/serve" in text and "script: bin/deploy" in text
-    assert "tool/ — 2 modules (python 2)" in text and "cmd/ — 1 modules (go 1)" in text
+    assert "tool/ — 2 modules (python 2)" in text and "cmd/ — 1 module (go 1)" in text
 
     repo.write("tool/cli.py", "def main():\n    return 1\n")
     repo.commit("edit inside")
@@ -181,7 +181,7 @@ def test_project_structure_updates_only_when_the_layout_changes(harness, git_rep
     repo.commit("new package")
     r = h.sync(repo)
     new = only(live(h, "project"))
-    assert r.derived["project"] == 1 and "lib/ — 1 modules (python 1)" in new.payload["text"]
+    assert r.derived["project"] == 1 and "lib/ — 1 module (python 1)" in new.payload["text"]
     assert closed(h)[project.id]["deprecated_reason"] == "modified"
     assert closed(h)[project.id]["superseded_by"] == new.id
     assert new.payload["lineage"] == project.payload["lineage"]
@@ -204,3 +204,24 @@ def test_each_derived_type_can_be_switched_off(plain_harness, git_repo):
     r = h.sync(repo)
     assert {m.payload["type"] for m in h.memories()} == {"structural"}
     assert r.derived == {} and r.skips == {"unsupported_language": 2}
+
+
+def test_an_index_made_without_the_project_memory_gets_one_on_the_next_sync(tmp_path, git_repo):
+    repo = git_repo
+    repo.write("a.py", "def f():\n    pass\n")
+    repo.commit("one")
+    off = Harness("edge", tmp_path / "state", IndexOptions(memories=DerivedOptions(project=False)))
+    off.sync(repo)
+    off.close()
+    on = Harness("edge", tmp_path / "state")
+    try:
+        repo.write("a.py", "def f():\n    return 1\n")
+        repo.commit("edit, no layout change")
+        r = on.sync(repo)
+        assert r.mode == "incremental" and r.derived == {"project": 1}
+        assert "a.py" in only(live(on, "project")).payload["text"]
+        repo.write("a.py", "def f():\n    return 2\n")
+        repo.commit("again")
+        assert "project" not in on.sync(repo).derived
+    finally:
+        on.close()

@@ -178,18 +178,60 @@ def test_ids_are_deterministic_and_scoped():
     assert memory_id(SCOPE, "a.py", "function", "f", "h") != memory_id(Scope("other", "main"), "a.py", "function", "f", "h")
 
 
+def test_an_edited_debt_note_is_a_modification_of_the_only_note_at_its_anchor():
+    old = file("a.py", sym("f:todo:aaa", "cache", kind="todo"), sym("f:fixme:bbb", "lock", kind="fixme"))
+    new = file("a.py", sym("f:todo:ccc", "cache in redis", kind="todo"), sym("f:fixme:bbb", "lock", kind="fixme"))
+    p = plan(live_of(old), [new])
+    (version,) = p.new_versions
+    assert (version.symbol.qualname, version.change, version.lineage) == ("f:todo:ccc", "modified", live_of(old)[0].lineage)
+    assert [(c.id, c.reason, c.superseded_by) for c in p.closures] == [(live_of(old)[0].id, "modified", version.id)]
+
+
+def test_debt_notes_at_an_ambiguous_anchor_are_removed_and_added():
+    old = file("a.py", sym("f:todo:aaa", "x", kind="todo"), sym("f:todo:bbb", "y", kind="todo"))
+    new = file("a.py", sym("f:todo:ccc", "z", kind="todo"))
+    p = plan(live_of(old), [new])
+    assert sorted(c.reason for c in p.closures) == ["removed", "removed"]
+    assert [v.change for v in p.new_versions] == ["added"]
+
+
+def test_a_decision_document_follows_its_file_only():
+    a = file("docs/adr/1.md", sym("<document>", "use X", kind="adr"))
+    b = file("docs/adr/2.md", sym("<document>", "use Y", kind="adr"))
+    p = plan(live_of(a), [b], gone=["docs/adr/1.md"])
+    assert [c.reason for c in p.closures] == ["deleted"] and [v.change for v in p.new_versions] == ["added"]
+    moved = file("docs/adr/one.md", sym("<document>", "use X", kind="adr"))
+    p = plan(live_of(a), [moved], gone=["docs/adr/1.md"], renames={"docs/adr/1.md": "docs/adr/one.md"})
+    assert [c.reason for c in p.closures] == ["renamed"] and [v.change for v in p.new_versions] == ["renamed"]
+
+
+def test_a_preference_moved_between_tooling_files_keeps_its_lineage():
+    old = [file("setup.cfg", sym("pytest", "testpaths=t", kind="test_runner")), file("pyproject.toml")]
+    new = [file("setup.cfg"), file("pyproject.toml", sym("pytest", "testpaths=tests", kind="test_runner"))]
+    p = plan(live_of(old[0]), new)
+    (version,) = p.new_versions
+    assert version.change == "renamed" and version.lineage == live_of(old[0])[0].lineage
+    assert [(c.reason, c.superseded_by) for c in p.closures] == [("renamed", version.id)]
+
+
+RANDOM_ENTRIES = [
+    ("f", "function"), ("g", "function"), ("h", "function"), ("C", "class"), ("C.m", "method"), ("C.n", "method"),
+    ("D", "class"), ("f:todo:1", "todo"), ("<module>:todo:2", "todo"), ("<module>:todo:3", "todo"),
+    ("<document>", "adr"), ("ruff", "linter"),
+]  # fmt: skip
+
+
 def _random_tree(rng: random.Random) -> dict[str, FileSymbols]:
-    names = ["f", "g", "h", "C", "C.m", "C.n", "D"]
     files = {}
     for path in rng.sample(["a.py", "b.py", "c/d.py", "c/e.py", "f.py"], rng.randint(0, 5)):
-        chosen = rng.sample(names, rng.randint(0, len(names)))
-        files[path] = file(path, *(sym(n, str(rng.randint(0, 2))) for n in sorted(chosen)))
+        chosen = rng.sample(RANDOM_ENTRIES, rng.randint(0, len(RANDOM_ENTRIES)))
+        files[path] = file(path, *(sym(n, str(rng.randint(0, 2)), kind=k) for n, k in sorted(chosen)))
     return files
 
 
 def test_applying_any_plan_converges_to_the_target():
     rng = random.Random(1234)
-    for _ in range(400):
+    for _ in range(600):
         old, new = _random_tree(rng), _random_tree(rng)
         live = {m.id: m for f in old.values() for m in live_of(f)}
         touched = set(old) | set(new)
