@@ -7,7 +7,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from recalld.ingest.store import MemoryFilter, ScoredMemory, Store, StoredPoint
+from recalld.ingest.store import MemoryFilter, ScoredMemory, SparseVector, Store, StoredPoint
 
 
 class LockedStore:
@@ -44,6 +44,12 @@ class LockedStore:
     def search(self, vector: Sequence[float], flt: MemoryFilter, limit: int) -> list[ScoredMemory]:
         with self._lock:
             return self._inner.search(vector, flt, limit)
+
+    def hybrid_search(
+        self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int
+    ) -> list[ScoredMemory]:
+        with self._lock:
+            return self._inner.hybrid_search(dense, sparse, flt, limit)
 
     def delete(self, ids: Sequence[str]) -> None:
         with self._lock:

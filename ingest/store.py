@@ -25,6 +25,8 @@ KEYWORD_FIELDS = (
     "name",
     "user",  # manual memories: whose
     "org",
+    "valid_from_commit",  # as-of a commit
+    "valid_to_commit",
 )
 INTEGER_FIELDS = (
     "deprecated",  # 0 | 1 (qdrant-edge never matches a boolean filter)
@@ -34,6 +36,34 @@ INTEGER_FIELDS = (
 )
 
 DENSE = "dense"
+SPARSE = "sparse"  # keyword vector (ingest/sparse.py), IDF applied by the engine
+RRF_K = 60  # reciprocal rank fusion constant of hybrid search
+MIN_PREFETCH = 50
+
+
+def prefetch_limit(limit: int) -> int:
+    """How many candidates each side of a hybrid search brings to the fusion."""
+    return max(MIN_PREFETCH, 2 * limit)
+
+
+@dataclass(frozen=True, slots=True)
+class SparseVector:
+    indices: tuple[int, ...]  # uint32, ascending, unique
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ValidAt:
+    """An as-of condition: what was valid at a time, or at a state of the branch.
+
+    ``time``: valid_from_time <= time < valid_to_time (0 = still valid).
+    ``commits``: the indexed states at or before the asked commit; valid when the interval
+    opened at one of them and did not close at one of them. Either way an earlier interval
+    kept in the point's ``history`` (a reopened point) counts too.
+    """
+
+    time: int | None = None
+    commits: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +83,8 @@ class MemoryFilter:
     qualnames: tuple[str, ...] = ()
     names: tuple[str, ...] = ()
     closed_before: int | None = None  # valid_to_time (unix seconds) earlier than this
+    hide_untrusted: bool = False  # leave out untrusted == 1 (points without the field stay)
+    valid_at: ValidAt | None = None
 
 
 @dataclass(slots=True)
@@ -60,6 +92,7 @@ class StoredPoint:
     id: str  # a UUID string
     payload: dict[str, Any]
     vector: list[float] | None = None
+    sparse: SparseVector | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +139,12 @@ class Store(Protocol):
 
     def search(self, vector: Sequence[float], flt: MemoryFilter, limit: int) -> list[ScoredMemory]:
         """Nearest memories by the dense vector among those matching ``flt``."""
+
+    def hybrid_search(
+        self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int
+    ) -> list[ScoredMemory]:
+        """Both vectors prefetched with ``flt`` and fused by RRF in the engine; with one
+        of them None, that one alone. A store without keyword vectors uses the dense one."""
 
     def delete(self, ids: Sequence[str]) -> None: ...
 

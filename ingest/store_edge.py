@@ -13,20 +13,27 @@ from pathlib import Path
 from typing import Any
 
 import qdrant_edge as qe
+import structlog
 
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.store import (
     DENSE,
     INTEGER_FIELDS,
     KEYWORD_FIELDS,
+    RRF_K,
+    SPARSE,
     MemoryFilter,
     ScoredMemory,
+    SparseVector,
     StoreConfig,
     StoredPoint,
     StoreLockedError,
+    ValidAt,
+    prefetch_limit,
 )
 
 PAGE = 1000
+log = structlog.get_logger("recalld.store")
 
 
 class QdrantEdgeStore:
@@ -39,11 +46,12 @@ class QdrantEdgeStore:
         self._lock_file = _take_lock(self._path / "recalld.lock")
         shard_dir = self._path / "shard"
         vectors = {DENSE: qe.EdgeVectorParams(size=config.dim, distance=qe.Distance.Cosine)}
+        sparse = {SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)}
         try:
             if (shard_dir / "segments").exists() or any(shard_dir.glob("*")):
                 self._shard = qe.EdgeShard.load(str(shard_dir))
             else:
-                self._shard = qe.EdgeShard.create(str(shard_dir), qe.EdgeConfig(vectors=vectors))
+                self._shard = qe.EdgeShard.create(str(shard_dir), qe.EdgeConfig(vectors=vectors, sparse_vectors=sparse))
                 self._create_indexes()
         except Exception as exc:  # noqa: BLE001 - the engine reports locks as runtime errors
             self._lock_file.close()
@@ -51,6 +59,19 @@ class QdrantEdgeStore:
                 raise StoreLockedError(f"store {self._path} is in use by another process") from exc
             raise
         self._check_dim()
+        self.has_sparse = self._probe_sparse()
+        if not self.has_sparse:
+            log.warning("store has no keyword vectors: search is dense-only", store=str(self._path),
+                        fix="move the store directory away and sync again")  # fmt: skip
+
+    def _probe_sparse(self) -> bool:
+        """Whether the shard has the keyword vector (stores made before it existed do not)."""
+        probe = qe.QueryRequest(limit=1, query=qe.Query.Nearest(qe.SparseVector([0], [1.0]), using=SPARSE))
+        try:
+            self._shard.query(probe)
+        except Exception:  # noqa: BLE001 - the engine reports an unknown vector as a runtime error
+            return False
+        return True
 
     def _create_indexes(self) -> None:
         for name in KEYWORD_FIELDS:
@@ -74,9 +95,17 @@ class QdrantEdgeStore:
     def upsert(self, points: Sequence[StoredPoint]) -> None:
         if not points:
             return
-        native = [qe.Point(p.id, {DENSE: list(p.vector)} if p.vector is not None else {}, p.payload) for p in points]
+        native = [qe.Point(p.id, self._vectors(p), p.payload) for p in points]
         self._shard.update(qe.UpdateOperation.upsert_points(native))
         self._shard.flush()
+
+    def _vectors(self, point: StoredPoint) -> dict[str, Any]:
+        vectors: dict[str, Any] = {}
+        if point.vector is not None:
+            vectors[DENSE] = list(point.vector)
+        if point.sparse is not None and point.sparse.indices and self.has_sparse:
+            vectors[SPARSE] = qe.SparseVector(list(point.sparse.indices), list(point.sparse.values))
+        return vectors
 
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         if not ids:
@@ -130,6 +159,30 @@ class QdrantEdgeStore:
         hits = self._shard.query(request)
         return [ScoredMemory(float(h.score), _point(h)) for h in hits]
 
+    def hybrid_search(
+        self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int
+    ) -> list[ScoredMemory]:
+        native = to_filter(flt)
+        queries: list[Any] = []
+        if dense is not None:
+            queries.append(qe.Query.Nearest(list(dense), using=DENSE))
+        if sparse is not None and sparse.indices and self.has_sparse:
+            queries.append(qe.Query.Nearest(qe.SparseVector(list(sparse.indices), list(sparse.values)), using=SPARSE))
+        if not queries:
+            return []
+        if len(queries) == 1:
+            request = qe.QueryRequest(limit=limit, query=queries[0], filter=native, with_payload=True, with_vector=False)
+        else:
+            fetch = prefetch_limit(limit)
+            request = qe.QueryRequest(
+                limit=limit,
+                prefetches=[qe.Prefetch(limit=fetch, query=q, filter=native) for q in queries],
+                query=qe.Fusion.Rrf(k=RRF_K),
+                with_payload=True,
+                with_vector=False,
+            )
+        return [ScoredMemory(float(h.score), _point(h)) for h in self._shard.query(request)]
+
     def close(self) -> None:
         shard: qe.EdgeShard | None = getattr(self, "_shard", None)
         if shard is not None:
@@ -175,6 +228,8 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
             equal(key, value)
     if flt.types:
         any_of("type", flt.types)
+    if flt.valid_at is not None:
+        must.append(_valid_at(flt.valid_at))
     if flt.deprecated is not None:
         equal("deprecated", int(flt.deprecated))
     if flt.dir_prefix:
@@ -185,4 +240,30 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
                         ("qualname", flt.qualnames), ("name", flt.names)):  # fmt: skip
         if values:
             any_of(key, values)
-    return qe.Filter(must=must) if must else None
+    must_not = [qe.FieldCondition("untrusted", match=qe.MatchValue(1))] if flt.hide_untrusted else []
+    return qe.Filter(must=must, must_not=must_not) if must or must_not else None
+
+
+def _valid_at(at: ValidAt) -> qe.Filter:
+    """The current interval or any interval in ``history`` held at ``at``."""
+    if at.time is not None:
+        t = float(at.time)
+        current = qe.Filter(
+            must=[qe.FieldCondition("valid_from_time", range=qe.RangeFloat(lte=t))],
+            should=[
+                qe.FieldCondition("valid_to_time", match=qe.MatchValue(0)),
+                qe.FieldCondition("valid_to_time", range=qe.RangeFloat(gt=t)),
+            ],
+        )
+        earlier = qe.Filter(must=[
+            qe.FieldCondition("valid_from_time", range=qe.RangeFloat(lte=t)),
+            qe.FieldCondition("valid_to_time", range=qe.RangeFloat(gt=t)),
+        ])  # fmt: skip
+    else:
+        states = list(at.commits) or [""]
+        current = qe.Filter(
+            must=[qe.FieldCondition("valid_from_commit", match=qe.MatchAny(states))],
+            must_not=[qe.FieldCondition("valid_to_commit", match=qe.MatchAny(states))],
+        )
+        earlier = current
+    return qe.Filter(should=[current, qe.NestedCondition("history", earlier)])

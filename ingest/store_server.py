@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import structlog
 from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import UnexpectedResponse
 
@@ -17,13 +18,19 @@ from recalld.ingest.store import (
     DENSE,
     INTEGER_FIELDS,
     KEYWORD_FIELDS,
+    RRF_K,
+    SPARSE,
     MemoryFilter,
     ScoredMemory,
+    SparseVector,
     StoreConfig,
     StoredPoint,
+    ValidAt,
+    prefetch_limit,
 )
 
 PAGE = 1000
+log = structlog.get_logger("recalld.store")
 
 
 class QdrantServerStore:
@@ -42,6 +49,7 @@ class QdrantServerStore:
                 self._client.create_collection(
                     self.collection,
                     vectors_config={DENSE: models.VectorParams(size=self.dim, distance=models.Distance.COSINE)},
+                    sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
                 )
             except (UnexpectedResponse, ValueError) as exc:
                 if "already exists" not in str(exc):
@@ -55,6 +63,10 @@ class QdrantServerStore:
                 f"collection {self.collection!r} has {size} {DENSE!r} vectors of the wrong size"
                 f" (model makes {self.dim}): use another collection for this model"
             )
+        self.has_sparse = SPARSE in (info.config.params.sparse_vectors or {})
+        if not self.has_sparse:
+            log.warning("collection has no keyword vectors: search is dense-only", collection=self.collection,
+                        fix="sync into a new collection")  # fmt: skip
         indexed = set(info.payload_schema or {})
         for name in KEYWORD_FIELDS:
             if name not in indexed:
@@ -66,11 +78,16 @@ class QdrantServerStore:
     def upsert(self, points: Sequence[StoredPoint]) -> None:
         if not points:
             return
-        native = [
-            models.PointStruct(id=p.id, vector={DENSE: list(p.vector)} if p.vector is not None else {}, payload=p.payload)
-            for p in points
-        ]
+        native = [models.PointStruct(id=p.id, vector=self._vectors(p), payload=p.payload) for p in points]
         self._client.upsert(self.collection, native, wait=True)
+
+    def _vectors(self, point: StoredPoint) -> dict[str, Any]:
+        vectors: dict[str, Any] = {}
+        if point.vector is not None:
+            vectors[DENSE] = list(point.vector)
+        if point.sparse is not None and point.sparse.indices and self.has_sparse:
+            vectors[SPARSE] = _sparse(point.sparse)
+        return vectors
 
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         if ids:
@@ -121,8 +138,39 @@ class QdrantServerStore:
         )  # fmt: skip
         return [ScoredMemory(float(h.score), _point(h)) for h in response.points]
 
+    def hybrid_search(
+        self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int
+    ) -> list[ScoredMemory]:
+        native = to_filter(flt)
+        queries: list[tuple[Any, str]] = []
+        if dense is not None:
+            queries.append((list(dense), DENSE))
+        if sparse is not None and sparse.indices and self.has_sparse:
+            queries.append((_sparse(sparse), SPARSE))
+        if not queries:
+            return []
+        if len(queries) == 1:
+            query, using = queries[0]
+            response = self._client.query_points(
+                self.collection, query=query, using=using, query_filter=native,
+                limit=limit, with_payload=True, with_vectors=False,
+            )  # fmt: skip
+        else:
+            fetch = prefetch_limit(limit)
+            response = self._client.query_points(
+                self.collection,
+                prefetch=[models.Prefetch(query=q, using=u, filter=native, limit=fetch) for q, u in queries],
+                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
+                limit=limit, with_payload=True, with_vectors=False,
+            )  # fmt: skip
+        return [ScoredMemory(float(h.score), _point(h)) for h in response.points]
+
     def close(self) -> None:
         self._client.close()
+
+
+def _sparse(vector: SparseVector) -> models.SparseVector:
+    return models.SparseVector(indices=list(vector.indices), values=list(vector.values))
 
 
 def _point(record: Any) -> StoredPoint:
@@ -137,6 +185,8 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
             must.append(models.FieldCondition(key=key, match=models.MatchValue(value=value)))
     if flt.types:
         must.append(models.FieldCondition(key="type", match=models.MatchAny(any=list(flt.types))))
+    if flt.valid_at is not None:
+        must.append(_valid_at(flt.valid_at))
     if flt.deprecated is not None:
         must.append(models.FieldCondition(key="deprecated", match=models.MatchValue(value=int(flt.deprecated))))
     if flt.dir_prefix:
@@ -147,4 +197,35 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
                         ("qualname", flt.qualnames), ("name", flt.names)):  # fmt: skip
         if values:
             must.append(models.FieldCondition(key=key, match=models.MatchAny(any=list(values))))
-    return models.Filter(must=must) if must else None
+    must_not: list[models.Condition] = []
+    if flt.hide_untrusted:
+        must_not.append(models.FieldCondition(key="untrusted", match=models.MatchValue(value=1)))
+    return models.Filter(must=must, must_not=must_not) if must or must_not else None
+
+
+def _valid_at(at: ValidAt) -> models.Filter:
+    """The current interval or any interval in ``history`` held at ``at``."""
+    current: models.Filter
+    earlier: models.Filter
+    if at.time is not None:
+        t = at.time
+        current = models.Filter(
+            must=[models.FieldCondition(key="valid_from_time", range=models.Range(lte=t))],
+            should=[
+                models.FieldCondition(key="valid_to_time", match=models.MatchValue(value=0)),
+                models.FieldCondition(key="valid_to_time", range=models.Range(gt=t)),
+            ],
+        )
+        earlier = models.Filter(must=[
+            models.FieldCondition(key="valid_from_time", range=models.Range(lte=t)),
+            models.FieldCondition(key="valid_to_time", range=models.Range(gt=t)),
+        ])  # fmt: skip
+    else:
+        states = list(at.commits) or [""]
+        current = models.Filter(
+            must=[models.FieldCondition(key="valid_from_commit", match=models.MatchAny(any=states))],
+            must_not=[models.FieldCondition(key="valid_to_commit", match=models.MatchAny(any=states))],
+        )
+        earlier = current
+    nested = models.NestedCondition(nested=models.Nested(key="history", filter=earlier))
+    return models.Filter(should=[current, nested])

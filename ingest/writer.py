@@ -12,6 +12,7 @@ from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import Plan, Scope
 from recalld.ingest.records import closed_interval, memory_payload, memory_text
+from recalld.ingest.sparse import document_vector, keyword_text
 from recalld.ingest.store import Store, StoredPoint
 
 if TYPE_CHECKING:
@@ -32,14 +33,18 @@ class MemoryDraft:
 def vectorise(
     embeddings: CachedEmbeddings, drafts: Sequence[MemoryDraft], *, progress: ProgressSink
 ) -> tuple[list[StoredPoint], int]:
-    """Points with vectors for ``drafts`` (the one place where texts become vectors),
-    and how many texts had to be embedded (the rest came from the cache)."""
+    """Points with vectors for ``drafts`` (the one place where texts become vectors):
+    the dense embedding and the keyword (sparse) vector; and how many texts had to be
+    embedded (the rest came from the cache)."""
     progress.begin("embedding", len(drafts))
     try:
         vectors, embedded = embeddings.vectors([d.text for d in drafts], progress=progress.advance)
     finally:
         progress.end()
-    points = [StoredPoint(d.id, d.payload, [float(x) for x in v]) for d, v in zip(drafts, vectors)]
+    points = [
+        StoredPoint(d.id, d.payload, [float(x) for x in v], document_vector(keyword_text(d.text, d.payload)))
+        for d, v in zip(drafts, vectors)
+    ]
     return points, embedded
 
 

@@ -167,3 +167,77 @@ def test_filters_on_type_qualname_and_name(store):
     assert ids(store.scroll(MemoryFilter(types=("note", "task")))) == {p[1], p[2]}
     assert ids(store.scroll(MemoryFilter(qualnames=("C.f",)))) == {p[2]}
     assert ids(store.scroll(MemoryFilter(names=("f",), types=("structural",)))) == {p[0]}
+
+
+def sparse(*words: str):
+    from recalld.ingest.sparse import query_vector
+
+    return query_vector(" ".join(words))
+
+
+def kmem(i: int, words: str, **payload) -> StoredPoint:
+    from recalld.ingest.sparse import document_vector
+
+    point = mem(i, **payload)
+    point.sparse = document_vector(words)
+    return point
+
+
+def test_hybrid_search_fuses_keywords_and_meaning(store):
+    store.upsert([kmem(0, "alpha"), kmem(1, "parse_config loader"), kmem(2, "beta"), kmem(3, "gamma"),
+                  kmem(4, "parse_config", deprecated=1)])  # fmt: skip
+    by_keyword = store.hybrid_search(None, sparse("parse_config"), MemoryFilter(), 5)
+    assert [h.point.payload["qualname"] for h in by_keyword] == ["f1"]
+    by_meaning = store.hybrid_search(vec(2), None, MemoryFilter(), 1)
+    assert by_meaning[0].point.payload["qualname"] == "f2"
+    fused = store.hybrid_search(vec(0), sparse("parse_config"), MemoryFilter(), 4)
+    names = [h.point.payload["qualname"] for h in fused]
+    assert set(names[:2]) == {"f0", "f1"}  # the dense winner and the keyword winner lead
+    assert "f4" not in names and all(fused[i].score >= fused[i + 1].score for i in range(len(fused) - 1))
+    assert [h.point.payload["qualname"] for h in store.hybrid_search(vec(0), sparse("parse_config"),
+            MemoryFilter(kinds=("class",)), 4)] == []  # fmt: skip
+    assert store.hybrid_search(None, None, MemoryFilter(), 3) == []
+    assert store.hybrid_search(vec(1), sparse("nothing_matches"), MemoryFilter(), 1)[0].point.payload["qualname"] == "f1"
+
+
+def test_untrusted_hidden_by_must_not_and_types_filter(store):
+    points = [mem(0, untrusted=0, type="structural"), mem(1, untrusted=1, type="structural"),
+              mem(2, type="task"), mem(3, type="debt")]  # fmt: skip
+    store.upsert(points)
+    p = [x.id for x in points]
+    assert ids(store.scroll(MemoryFilter(hide_untrusted=True))) == {p[0], p[2], p[3]}  # lacking the field: kept
+    assert len(ids(store.scroll(MemoryFilter()))) == 4
+    assert ids(store.scroll(MemoryFilter(types=("task", "debt")))) == {p[2], p[3]}
+    hits = store.hybrid_search(vec(1), None, MemoryFilter(hide_untrusted=True), 4)
+    assert p[1] not in {h.point.id for h in hits}
+
+
+def test_valid_at_time_and_states_include_reopened_history(store):
+    from recalld.ingest.store import ValidAt
+
+    closed = {"deprecated": 1}
+    points = [
+        mem(0, valid_from_commit="c1", valid_from_time=100, valid_to_commit=None, valid_to_time=0),
+        mem(1, valid_from_commit="c1", valid_from_time=100, valid_to_commit="c2", valid_to_time=200, **closed),
+        mem(2, valid_from_commit="c2", valid_from_time=200, valid_to_commit=None, valid_to_time=0),
+        # open c1..c2, reopened at c3 by a revert
+        mem(3, valid_from_commit="c3", valid_from_time=300, valid_to_commit=None, valid_to_time=0,
+            history=[{"valid_from_commit": "c1", "valid_from_time": 100, "valid_to_commit": "c2", "valid_to_time": 200}]),
+    ]  # fmt: skip
+    store.upsert(points)
+    p = [x.id for x in points]
+
+    def at(**kw) -> set[str]:
+        return ids(store.scroll(MemoryFilter(deprecated=None, valid_at=ValidAt(**kw))))
+
+    assert at(time=50) == set()
+    assert at(time=150) == {p[0], p[1], p[3]}
+    assert at(time=200) == {p[0], p[2]}
+    assert at(time=250) == {p[0], p[2]}
+    assert at(time=300) == {p[0], p[2], p[3]}
+    assert at(commits=("c1",)) == {p[0], p[1], p[3]}
+    assert at(commits=("c1", "c2")) == {p[0], p[2]}
+    assert at(commits=("c1", "c2", "c3")) == {p[0], p[2], p[3]}
+    assert at(commits=()) == set()
+    hits = store.hybrid_search(vec(1), None, MemoryFilter(deprecated=None, valid_at=ValidAt(time=150)), 5)
+    assert {h.point.id for h in hits} == {p[0], p[1], p[3]}

@@ -1,0 +1,71 @@
+"""The keyword tokenizer and sparse vectors: pure functions, no store."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from recalld.ingest.sparse import document_vector, identifier_words, keyword_text, query_vector, term_index, terms
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("read_blob", ["read_blob", "read", "blob"]),
+        ("HTTPServer", ["httpserver", "http", "server"]),
+        ("parseXMLDocument", ["parsexmldocument", "parse", "xml", "document"]),
+        ("QdrantEdgeStore", ["qdrantedgestore", "qdrant", "edge", "store"]),
+        ("MAX_FETCH", ["max_fetch", "max", "fetch"]),
+        ("kebab-case-name", ["kebab-case-name", "kebab", "case", "name"]),
+        ("recalld.ingest.store", ["recalld.ingest.store", "recalld", "ingest", "store"]),
+        ("ingest/store_edge.py", ["ingest/store_edge.py", "ingest", "store_edge", "store", "edge", "py"]),
+        ("__init__", ["init"]),
+        ("sha256sum", ["sha256sum", "sha", "256", "sum"]),
+        ("plain", ["plain"]),
+    ],
+)
+def test_identifiers_split_and_stay_whole(text, expected):
+    assert terms(text) == expected
+
+
+def test_prose_is_lowercased_and_stopwords_and_single_letters_dropped():
+    assert terms("Close the stale Versions of a file, x = 1") == ["close", "stale", "versions", "file"]
+    assert terms("") == [] and terms("!!! ... ---") == []
+
+
+def test_identifier_words_keep_numbers_and_acronyms():
+    assert identifier_words("getHTTPResponse2") == ["get", "http", "response", "2"]
+    assert identifier_words("ID") == ["id"]
+
+
+def test_indices_are_stable_uint32_across_processes():
+    here = [term_index(t) for t in ("store", "read_blob", "ünïcode")]
+    code = "from recalld.ingest.sparse import term_index; print([term_index(t) for t in ('store', 'read_blob', 'ünïcode')])"
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={"PYTHONHASHSEED": "123", "PATH": ""})  # fmt: skip
+    assert other.stdout.strip() == str(here)
+    assert all(0 <= i < 2**32 for i in here) and len(set(here)) == 3
+
+
+def test_document_vector_counts_saturate_and_are_sorted():
+    vec = document_vector("blob blob blob blob read")
+    assert list(vec.indices) == sorted(set(vec.indices)) and len(vec.indices) == len(vec.values) == 2
+    weight = dict(zip(vec.indices, vec.values))
+    blob, read = weight[term_index("blob")], weight[term_index("read")]
+    assert blob > read > 0
+    assert blob < 4 * read  # saturation: four occurrences weigh less than four times one
+    assert document_vector("").indices == ()
+
+
+def test_query_vector_has_one_unit_per_distinct_term():
+    vec = query_vector("store store HTTPServer")
+    assert sorted(vec.indices) == sorted({term_index(t) for t in ("store", "httpserver", "http", "server")})
+    assert set(vec.values) == {1.0}
+
+
+def test_keyword_text_adds_path_and_qualname_but_not_missing_fields():
+    text = keyword_text("python function load", {"path": "pkg/config_loader.py", "qualname": "Loader.load"})
+    assert "pkg/config_loader.py" in text and "Loader.load" in text
+    assert keyword_text("just text", {"path": None}) == "just text"
