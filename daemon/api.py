@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from recalld.daemon import webhooks
+from recalld.daemon.mem0 import mem0_results
 from recalld.daemon.memory_api import add_memory_routes
 from recalld.daemon.query import SearchRequest, export, search
 from recalld.ingest.errors import NotFoundError, RecalldError
@@ -65,14 +66,22 @@ def create_api(service: Service) -> FastAPI:
     def search_memories(
         q: str,
         repo: str | None = None,
+        types: Annotated[list[str] | None, Query(alias="type", description="memory type (repeatable)")] = None,
         kind: Annotated[list[str] | None, Query()] = None,
         lang: str | None = None,
-        path: str | None = None,
+        path: Annotated[str | None, Query(description="path glob")] = None,
         include_deprecated: bool = False,
+        include_untrusted: bool = False,
+        as_of: Annotated[str | None, Query(description="commit of the tracked branch or ISO date")] = None,
+        shape: Annotated[Literal["json", "mem0"], Query(alias="format")] = "json",
         limit: Annotated[int, Query(ge=1, le=1000)] = 10,
-    ) -> list[dict[str, Any]]:
-        request = SearchRequest(q, repo, tuple(kind or ()), lang, path, include_deprecated, limit)
-        return search(service.app, request)
+    ) -> Any:
+        request = SearchRequest(
+            q, repo, tuple(kind or ()), lang, path, include_deprecated, limit,
+            types=tuple(types or ()), include_untrusted=include_untrusted, as_of=as_of,
+        )  # fmt: skip
+        records = search(service.app, request)
+        return mem0_results(records) if shape == "mem0" else records
 
     @api.get("/v1/export", dependencies=auth)
     def export_memories(repo: str | None = None, include_deprecated: bool = False) -> StreamingResponse:

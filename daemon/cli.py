@@ -61,17 +61,34 @@ def build_parser() -> argparse.ArgumentParser:
     sync.add_argument("--json", action="store_true", help="one JSON object per repository")
     sync.set_defaults(handler=commands.sync)
 
-    search = sub.add_parser("search", help="search current memories by meaning")
+    search = sub.add_parser(
+        "search", help="search memories: meaning and keywords (identifiers, paths) fused",
+        description="Hybrid search: the query's embedding and its keywords (identifiers split at _, case"
+        " changes, dots, dashes and slashes) each rank the memories; Qdrant fuses the two rankings (RRF)."
+        " Deprecated and untrusted memories are left out unless asked for.",
+    )  # fmt: skip
     search.add_argument("query")
-    search.add_argument("--repo", metavar="NAME")
+    search.add_argument("--repo", metavar="NAME",
+                        help="only this repository (needed for --as-of COMMIT when several are registered)")
+    search.add_argument("--type", action="append", default=[], metavar="T", dest="type",
+                        help="memory type: structural, task, decision, debt, preference, project, note (repeatable)")
     search.add_argument("--kind", action="append", default=[], metavar="K",
-                        help="module, class, interface, struct, enum, trait, type, function, method (repeatable)")  # fmt: skip
+                        help="refines --type: module, class, function, method, ...; commit; todo, fixme; adr;"
+                        " ... (repeatable)")
     search.add_argument("--lang", metavar="L", help="python, javascript, typescript, tsx, go, rust, java")
     search.add_argument("--path", metavar="GLOB", help="only paths matching GLOB (e.g. 'src/**/*.py')")
     search.add_argument("--include-deprecated", action="store_true", help="also closed (stale) versions")
-    search.add_argument("--limit", type=int, default=10, metavar="N")
-    search.add_argument("--json", action="store_true", help="a JSON array")
-    search.set_defaults(handler=commands.search)
+    search.add_argument("--include-untrusted", action="store_true",
+                        help="also memories from refs marked untrusted in config (left out by default)")
+    search.add_argument("--as-of", metavar="COMMIT|DATE",
+                        help="what was valid then: a commit of the tracked branch (id, ref, HEAD~3) or an ISO date"
+                        " (end of that day, UTC) / datetime")
+    search.add_argument("--limit", type=int, default=10, metavar="N", help="how many results (default 10)")
+    search.add_argument("--format", choices=("text", "json", "mem0"), default="text",
+                        help="text (default); json: an array of memories with provenance; mem0: Mem0's"
+                        " {\"results\": [...]} shape with the repo as the group")
+    search.add_argument("--json", action="store_const", const="json", dest="format", help="same as --format json")
+    search.set_defaults(handler=commands.search)  # fmt: skip
 
     export = sub.add_parser("export", help="every memory as JSON Lines on stdout")
     export.add_argument("--repo", metavar="NAME")

@@ -95,40 +95,57 @@ def _sync_here(ctx: Any, entry: Any, *, full: bool) -> Any:
 
 def search(ctx: Any, args: argparse.Namespace) -> int:
     daemon = ctx.daemon()
+    mem0 = args.format == "mem0"
     if daemon is not None:
-        params = {"q": args.query, "repo": args.repo, "kind": args.kind or None, "lang": args.lang,
-                  "path": args.path, "include_deprecated": "true" if args.include_deprecated else None,
-                  "limit": args.limit}  # fmt: skip
+        params = {"q": args.query, "repo": args.repo, "type": args.type or None, "kind": args.kind or None,
+                  "lang": args.lang, "path": args.path,
+                  "include_deprecated": "true" if args.include_deprecated else None,
+                  "include_untrusted": "true" if args.include_untrusted else None,
+                  "as_of": args.as_of, "format": "mem0" if mem0 else None, "limit": args.limit}  # fmt: skip
         results = daemon.request("GET", "/v1/search", params)
     else:
+        from recalld.daemon.mem0 import mem0_results
         from recalld.daemon.query import SearchRequest
         from recalld.daemon.query import search as run_search
 
         request = SearchRequest(
             query=args.query,
             repo=args.repo,
+            types=tuple(args.type),
             kinds=tuple(args.kind),
             language=args.lang,
             path_glob=args.path,
             include_deprecated=args.include_deprecated,
+            include_untrusted=args.include_untrusted,
+            as_of=args.as_of,
             limit=args.limit,
         )
-        results = run_search(ctx.app, request)
-    if args.json:
+        found = run_search(ctx.app, request)
+        results = mem0_results(found) if mem0 else found
+    if args.format != "text":
         emit_json(results)
         return EXIT_OK
     for r in results:
-        state = f" [deprecated: {r['deprecated_reason']}]" if r["deprecated"] else ""
-        if r["path"] is None:  # not about a file: a manual memory, a task...
-            first = (r["text"] or "").splitlines()[0][:120] if r["text"] else ""
-            print(f"{r['score']:.3f}  {r['repo'] or r['user'] or r['org']}  {r['type']} {r['kind']}: {first}{state}")
-            continue
-        print(f"{r['score']:.3f}  {r['repo']}:{r['path']}:{r['start_line']}  {r['kind']} {r['qualname']}{state}")
-        if r["signature"]:
-            print(f"       {r['signature']}")
+        print_hit(r)
     if not results:
         print("no matching memories", file=sys.stderr)
     return EXIT_OK
+
+
+def print_hit(r: dict[str, Any]) -> None:
+    """Two or three lines per result: where and what, the signature, the provenance."""
+    state = f" [deprecated: {r['deprecated_reason']}]" if r["deprecated"] else ""
+    state += " [untrusted]" if r.get("untrusted") else ""
+    if r.get("path") is None:  # not about a file: a manual memory, a task...
+        first = (r.get("text") or "").splitlines()[0][:120] if r.get("text") else ""
+        print(f"{r['score']:.3f}  {r['repo'] or r.get('user') or r.get('org')}  {r['type']} {r['kind']}: {first}{state}")
+    else:
+        print(f"{r['score']:.3f}  {r['repo']}:{r['path']}:{r['start_line']}  {r['kind']} {r['qualname']}{state}")
+    if r.get("signature"):
+        print(f"       {r['signature']}")
+    since = (r.get("valid_from_commit") or "")[:8]
+    until = f" until {r['valid_to_commit'][:8]}" if r.get("valid_to_commit") else ""
+    print(f"       {r.get('type') or 'structural'} since {since or '-'}{until} by {r.get('author') or '-'}")
 
 
 def export(ctx: Any, args: argparse.Namespace) -> int:

@@ -2,28 +2,29 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from recalld.daemon.app import App
+from recalld.daemon.asof import parse_date, states_at_commit
+from recalld.daemon.registry import RepoEntry
+from recalld.daemon.retrieve import Retrieval, retrieve
 from recalld.ingest.errors import RecalldError
-from recalld.ingest.files import glob_match
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import checkpoint_id
-from recalld.ingest.store import MemoryFilter, StoredPoint
+from recalld.ingest.store import MemoryFilter, StoredPoint, ValidAt
 
 EXPORT_FIELDS = (
     "repo", "branch", "kind", "language", "path", "qualname", "name", "signature", "docstring",
     "start_line", "end_line", "content_hash", "lineage", "symbol_key", "text",
     "valid_from_commit", "valid_from_time", "valid_to_commit", "valid_to_time", "author",
     "deprecated", "deprecated_reason", "superseded_by", "history",
-    "type", "scope", "user", "org",
+    "type", "scope", "user", "org", "untrusted",
 )  # fmt: skip
-MAX_FETCH = 4096
-_WILDCARD = re.compile(r"[*?\[]")
+MEMORY_TYPES = ("structural", "task", "decision", "debt", "preference", "project", "note")
+FORMATS = ("json", "mem0")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,10 @@ class SearchRequest:
     path_glob: str | None = None
     include_deprecated: bool = False
     limit: int = 10
+    types: tuple[str, ...] = ()
+    include_untrusted: bool = False
+    as_of: str | None = None  # a commit of the tracked branch, or an ISO date/datetime
+    mode: str = "hybrid"  # hybrid | dense | keyword
 
 
 def memory_record(point: StoredPoint, score: float | None = None) -> dict[str, Any]:
@@ -45,29 +50,45 @@ def memory_record(point: StoredPoint, score: float | None = None) -> dict[str, A
     for key in EXPORT_FIELDS:
         record[key] = point.payload.get(key)
     record["deprecated"] = bool(record["deprecated"])
+    record["untrusted"] = bool(record["untrusted"])
     return record
 
 
 def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
-    if request.repo is not None:
-        app.registry.get(request.repo)
+    """Memories for ``request``, best first: hybrid (dense + keywords, RRF) by default;
+    deprecated and untrusted memories left out unless asked for."""
+    entry = app.registry.get(request.repo) if request.repo is not None else None
     if request.limit <= 0:
         raise RecalldError("--limit must be at least 1")
+    unknown = sorted(set(request.types) - set(MEMORY_TYPES))
+    if unknown:
+        raise RecalldError(f"unknown memory type {unknown[0]!r}: {', '.join(MEMORY_TYPES)}")
+    valid_at = _valid_at(app, request.as_of, entry) if request.as_of else None
     flt = MemoryFilter(
         repo=request.repo,
+        types=request.types,
         kinds=request.kinds,
         language=request.language,
-        dir_prefix=_literal_dir(request.path_glob),
-        deprecated=None if request.include_deprecated else 0,
+        deprecated=None if request.include_deprecated or valid_at else 0,
+        hide_untrusted=not request.include_untrusted,
+        valid_at=valid_at,
     )
-    vector = app.embeddings.embedder.encode([request.query])[0]
-    fetch = request.limit if request.path_glob is None else request.limit * 4
-    while True:
-        hits = app.store.search(vector.tolist(), flt, min(fetch, MAX_FETCH))
-        kept = [h for h in hits if _path_ok(h.point.payload.get("path") or "", request.path_glob)]
-        if len(kept) >= request.limit or len(hits) < fetch or fetch >= MAX_FETCH:
-            return [memory_record(h.point, h.score) for h in kept[: request.limit]]
-        fetch *= 4
+    retrieval = Retrieval(request.query, flt, request.limit, request.path_glob, request.mode)
+    hits = retrieve(app.store, lambda text: app.embeddings.embedder.encode([text])[0].tolist(), retrieval)
+    return [memory_record(h.point, h.score) for h in hits]
+
+
+def _valid_at(app: App, as_of: str, entry: RepoEntry | None) -> ValidAt:
+    moment = parse_date(as_of)
+    if moment is not None:
+        return ValidAt(time=moment)
+    if entry is None:
+        entries = app.registry.all()
+        if len(entries) != 1:
+            raise RecalldError(f"--as-of {as_of!r} looks like a commit: name its repository with --repo")
+        entry = entries[0]
+    git = GitRepository(entry.path)
+    return states_at_commit(app.store, git, repo=entry.name, branch=entry.branch, rev=as_of)
 
 
 def export(app: App, *, repo: str | None, include_deprecated: bool) -> Iterator[dict[str, Any]]:
@@ -107,23 +128,3 @@ def repo_status(app: App, name: str) -> dict[str, Any]:
     except RecalldError as exc:
         status["error"] = exc.message
     return status
-
-
-def _literal_dir(glob: str | None) -> str | None:
-    """The longest directory prefix of a glob without wildcards ("src/a" for "src/a/*.py")."""
-    if not glob:
-        return None
-    parts = glob.strip("/").split("/")
-    literal: list[str] = []
-    for part in parts[:-1]:
-        if _WILDCARD.search(part) or part == "**":
-            break
-        literal.append(part)
-    return "/".join(literal) or None
-
-
-def _path_ok(path: str, glob: str | None) -> bool:
-    if glob is None:
-        return True
-    pattern = glob.strip("/")
-    return glob_match(path, pattern) or glob_match(path, pattern + "/**")

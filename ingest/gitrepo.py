@@ -106,6 +106,25 @@ class GitRepository:
             summary=commit.message.split("\n", 1)[0],
         )
 
+    def resolve_commit(self, rev: str) -> str | None:
+        """The commit a revision names (full or short id, branch, tag, ``main~2``), or None."""
+        if not rev or rev.startswith("-"):
+            return None
+        try:
+            commit = self._repo.revparse_single(rev).peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            return None
+        return str(commit.id)
+
+    def is_ancestor(self, ancestor: str, commit: str) -> bool:
+        """Whether ``ancestor`` is ``commit`` or reachable from it."""
+        if ancestor == commit:
+            return True
+        try:
+            return bool(self._repo.descendant_of(commit, ancestor))
+        except (KeyError, ValueError, pygit2.GitError):
+            return False
+
     def commits_between(self, old: str, new: str) -> tuple[int, int]:
         """(commits in new not in old, commits in old not in new)."""
         ahead, behind = self._repo.ahead_behind(new, old)

@@ -51,7 +51,8 @@ class QdrantEdgeStore:
             if (shard_dir / "segments").exists() or any(shard_dir.glob("*")):
                 self._shard = qe.EdgeShard.load(str(shard_dir))
             else:
-                self._shard = qe.EdgeShard.create(str(shard_dir), qe.EdgeConfig(vectors=vectors, sparse_vectors=sparse))
+                config_ = qe.EdgeConfig(vectors=vectors, sparse_vectors=sparse)
+                self._shard = qe.EdgeShard.create(str(shard_dir), config_)
                 self._create_indexes()
         except Exception as exc:  # noqa: BLE001 - the engine reports locks as runtime errors
             self._lock_file.close()
@@ -171,13 +172,16 @@ class QdrantEdgeStore:
         if not queries:
             return []
         if len(queries) == 1:
-            request = qe.QueryRequest(limit=limit, query=queries[0], filter=native, with_payload=True, with_vector=False)
+            request = qe.QueryRequest(
+                limit=limit, query=queries[0], filter=native, with_payload=True, with_vector=False
+            )
         else:
             fetch = prefetch_limit(limit)
+            rrf: Any = qe.Fusion.Rrf(k=RRF_K)  # the stubs type Fusion's variants apart from Fusion
             request = qe.QueryRequest(
                 limit=limit,
                 prefetches=[qe.Prefetch(limit=fetch, query=q, filter=native) for q in queries],
-                query=qe.Fusion.Rrf(k=RRF_K),
+                query=rrf,
                 with_payload=True,
                 with_vector=False,
             )
@@ -240,7 +244,7 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
                         ("qualname", flt.qualnames), ("name", flt.names)):  # fmt: skip
         if values:
             any_of(key, values)
-    must_not = [qe.FieldCondition("untrusted", match=qe.MatchValue(1))] if flt.hide_untrusted else []
+    must_not: list[Any] = [qe.FieldCondition("untrusted", match=qe.MatchValue(1))] if flt.hide_untrusted else []
     return qe.Filter(must=must, must_not=must_not) if must or must_not else None
 
 

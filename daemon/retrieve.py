@@ -1,0 +1,66 @@
+"""Finding memories for a query: dense, keyword or hybrid (fused in Qdrant), with the
+store's filters and a path glob checked on what comes back. No App, no config: the
+benchmark calls it with a bare store and model."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from recalld.ingest.errors import RecalldError
+from recalld.ingest.files import glob_match
+from recalld.ingest.sparse import query_vector
+from recalld.ingest.store import MemoryFilter, ScoredMemory, Store
+
+MODES = ("hybrid", "dense", "keyword")
+MAX_FETCH = 4096
+_WILDCARD = re.compile(r"[*?\[]")
+Encode = Callable[[str], Sequence[float]]
+
+
+@dataclass(frozen=True, slots=True)
+class Retrieval:
+    query: str
+    flt: MemoryFilter
+    limit: int = 10
+    path_glob: str | None = None
+    mode: str = "hybrid"
+
+
+def retrieve(store: Store, encode: Encode, request: Retrieval) -> list[ScoredMemory]:
+    """The best ``limit`` memories for the request, best first."""
+    if request.mode not in MODES:
+        raise RecalldError(f"unknown search mode {request.mode!r}: {', '.join(MODES)}")
+    dense = list(encode(request.query)) if request.mode != "keyword" else None
+    sparse = query_vector(request.query) if request.mode != "dense" else None
+    flt = request.flt
+    if request.path_glob is not None and flt.dir_prefix is None:
+        flt = replace(flt, dir_prefix=literal_dir(request.path_glob))
+    fetch = request.limit if request.path_glob is None else request.limit * 4
+    while True:
+        hits = store.hybrid_search(dense, sparse, flt, min(fetch, MAX_FETCH))
+        kept = [h for h in hits if path_ok(h.point.payload.get("path") or "", request.path_glob)]
+        if len(kept) >= request.limit or len(hits) < fetch or fetch >= MAX_FETCH:
+            return kept[: request.limit]
+        fetch *= 4
+
+
+def literal_dir(glob: str | None) -> str | None:
+    """The longest directory prefix of a glob without wildcards ("src/a" for "src/a/*.py")."""
+    if not glob:
+        return None
+    parts = glob.strip("/").split("/")
+    literal: list[str] = []
+    for part in parts[:-1]:
+        if _WILDCARD.search(part) or part == "**":
+            break
+        literal.append(part)
+    return "/".join(literal) or None
+
+
+def path_ok(path: str, glob: str | None) -> bool:
+    if glob is None:
+        return True
+    pattern = glob.strip("/")
+    return glob_match(path, pattern) or glob_match(path, pattern + "/**")

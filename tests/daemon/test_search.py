@@ -1,0 +1,189 @@
+"""Search through the query layer on both store adapters (fake embedder): hybrid ranking,
+filters, untrusted memories, as-of a commit or a date, the Mem0 view and bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recalld.daemon.mem0 import mem0_results
+from recalld.daemon.query import SearchRequest, search
+from recalld.daemon.registry import RepoRegistry
+from recalld.ingest.errors import RecalldError
+from recalld.ingest.store import MemoryFilter
+from tests.conftest import GitRepo
+from tests.ingest.conftest import harness  # noqa: F401 - the fixture, on both store adapters
+
+V1 = '''"""Configuration."""
+
+
+def parse_config_file(path):
+    """Read the settings."""
+    return open(path).read()
+
+
+def legacy_loader(path):
+    return path
+
+
+class HTTPServerPool:
+    def acquire_connection(self):
+        return 1
+'''
+V3 = V1.replace("def legacy_loader(path):\n    return path\n\n\n", "")
+V2 = V3.replace("return open(path).read()", "return path")
+
+
+class SearchApp:
+    """What ``query.search`` needs of the App: a registry, the store, the embeddings."""
+
+    def __init__(self, harness, home: Path) -> None:  # type: ignore[no-untyped-def]
+        self.store = harness.store
+        self.embeddings = harness.embeddings
+        self.registry = RepoRegistry(home / "state.db")
+
+
+@pytest.fixture
+def app(harness, tmp_path):
+    a = SearchApp(harness, tmp_path)
+    yield a
+    a.registry.close()
+
+
+def commit_at(repo: GitRepo, monkeypatch: pytest.MonkeyPatch, when: str, message: str) -> str:
+    monkeypatch.setenv("GIT_AUTHOR_DATE", when)
+    monkeypatch.setenv("GIT_COMMITTER_DATE", when)
+    return repo.commit(message)
+
+
+@pytest.fixture
+def history(git_repo, harness, app, monkeypatch):
+    """c1: three functions; c2: legacy_loader removed, parse_config_file edited (synced);
+    c3: a README only, not synced; c4: parse_config_file's edit reverted (synced)."""
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("conf/settings.py", V1)
+    git_repo.write("web/server.go", "package web\n\n// StartServer listens.\nfunc StartServer() {}\n")
+    c1 = commit_at(git_repo, monkeypatch, "2024-01-10T12:00:00+00:00", "one")
+    harness.sync(git_repo)
+    git_repo.write("conf/settings.py", V2)
+    c2 = commit_at(git_repo, monkeypatch, "2024-02-10T12:00:00+00:00", "two")
+    harness.sync(git_repo)
+    git_repo.write("README.md", "# readme\n")
+    c3 = commit_at(git_repo, monkeypatch, "2024-03-10T12:00:00+00:00", "three")
+    git_repo.write("conf/settings.py", V3)
+    c4 = commit_at(git_repo, monkeypatch, "2024-04-10T12:00:00+00:00", "four")
+    harness.sync(git_repo)
+    return {"c1": c1, "c2": c2, "c3": c3, "c4": c4}
+
+
+def names(records) -> list[str]:  # type: ignore[no-untyped-def]
+    return [r["qualname"] for r in records]
+
+
+def find(app, query: str, **kw) -> list[dict]:  # type: ignore[no-untyped-def, type-arg]
+    return search(app, SearchRequest(query, **kw))
+
+
+def test_identifier_query_ranks_the_symbol_first(history, app):
+    assert names(find(app, "HTTPServerPool", limit=3))[0] == "HTTPServerPool"
+    assert names(find(app, "acquire connection", limit=3))[0] == "HTTPServerPool.acquire_connection"
+    assert names(find(app, "parse_config_file", mode="keyword", limit=1)) == ["parse_config_file"]
+    # the path is keyword material: a directory name finds what lies in it
+    assert {r["path"] for r in find(app, "conf settings", mode="keyword", limit=3)} == {"conf/settings.py"}
+    dense = find(app, "HTTPServerPool", mode="dense", limit=50)
+    assert "HTTPServerPool" in names(dense)  # dense-only stays available
+
+
+def test_filters_and_provenance(history, app):
+    assert {r["language"] for r in find(app, "server", language="go")} == {"go"}
+    assert set(names(find(app, "anything", kinds=("method",)))) == {"HTTPServerPool.acquire_connection"}
+    assert {r["path"] for r in find(app, "anything", path_glob="conf/**", limit=50)} == {"conf/settings.py"}
+    assert find(app, "anything", types=("task",)) == []
+    assert len(find(app, "anything", types=("structural",), limit=50)) == 6
+    hit = find(app, "parse_config_file", limit=1)[0]
+    assert hit["type"] == "structural" and hit["deprecated"] is False and hit["untrusted"] is False
+    assert hit["valid_from_commit"] == history["c4"] and hit["author"].startswith("Test Author")
+    assert hit["start_line"] == 4 and hit["valid_to_time"] == 0
+    stale = find(app, "parse_config_file", include_deprecated=True, limit=50)
+    assert any(r["deprecated"] and r["qualname"] == "parse_config_file" for r in stale)
+    assert not any(r["deprecated"] for r in find(app, "parse_config_file", limit=50))
+
+
+def test_untrusted_memories_are_left_out_unless_asked(history, app, harness):
+    target = next(p for p in harness.memories() if p.payload["qualname"] == "HTTPServerPool")
+    harness.store.set_payload([target.id], {"untrusted": 1})
+    assert "HTTPServerPool" not in names(find(app, "HTTPServerPool", limit=50))
+    flagged = [r for r in find(app, "HTTPServerPool", include_untrusted=True, limit=50) if r["untrusted"]]
+    assert names(flagged) == ["HTTPServerPool"]
+
+
+def test_as_of_commit_returns_that_commits_symbols(history, app):
+    assert "legacy_loader" not in names(find(app, "legacy_loader", limit=50))
+    at_c1 = find(app, "legacy_loader", as_of=history["c1"], limit=50)
+    assert names(at_c1)[0] == "legacy_loader"
+    at_c2 = find(app, "loader", as_of=history["c2"][:10], repo="r", limit=50)
+    assert "legacy_loader" not in names(at_c2)
+    # c3 was never indexed itself: the answer is the state at c2, the last indexed before it
+    assert sorted(names(find(app, "x", as_of="HEAD~1", limit=50))) == sorted(names(at_c2))
+    # c4 reverted parse_config_file: its c1 point was reopened and answers for c1 through its history
+    (parse_c1,) = [r for r in at_c1 if r["qualname"] == "parse_config_file"]
+    (parse_c2,) = [r for r in at_c2 if r["qualname"] == "parse_config_file"]
+    (parse_now,) = [r for r in find(app, "x", limit=50) if r["qualname"] == "parse_config_file"]
+    assert parse_c1["id"] == parse_now["id"] != parse_c2["id"]
+    assert parse_now["valid_from_commit"] == history["c4"] and parse_c2["valid_from_commit"] == history["c2"]
+    assert sorted(r["id"] for r in find(app, "x", as_of="main", limit=50)) == sorted(
+        r["id"] for r in find(app, "x", limit=50)
+    )
+
+
+def test_as_of_date_uses_the_validity_interval(history, app):
+    def at(when: str) -> list[str]:
+        return sorted(names(find(app, "x", as_of=when, limit=50)))
+
+    assert at("2024-01-09") == []  # before anything was indexed
+    assert "legacy_loader" in at("2024-01-10")  # end of that day
+    assert "legacy_loader" not in at("2024-02-11") and "parse_config_file" in at("2024-02-11")
+    assert at("2024-02-10T11:59:59+00:00") == at("2024-01-20")
+    assert at("2024-05-01") == sorted(names(find(app, "x", limit=50)))
+
+
+def test_bad_as_of_and_types_are_clear_errors(history, app, git_repo, tmp_path):
+    with pytest.raises(RecalldError, match="no such commit"):
+        find(app, "x", as_of="deadbeefdeadbeef")
+    with pytest.raises(RecalldError, match="not a valid ISO date"):
+        find(app, "x", as_of="2024-13-45")
+    git_repo.git("checkout", "-q", "-b", "side")
+    git_repo.write("side.py", "def s():\n    pass\n")
+    side = git_repo.commit("side")
+    with pytest.raises(RecalldError, match="not on branch 'main'"):
+        find(app, "x", as_of=side)
+    with pytest.raises(RecalldError, match="unknown memory type 'symbols'"):
+        find(app, "x", types=("symbols",))
+    other = GitRepo(tmp_path / "other")
+    other.commit("empty")
+    app.registry.add("other", str(other.path), "main")
+    with pytest.raises(RecalldError, match="name its repository with --repo"):
+        find(app, "x", as_of=history["c1"])
+    with pytest.raises(RecalldError, match="never indexed at or before"):
+        find(app, "x", as_of="HEAD", repo="other")
+
+
+def test_mem0_view(history, app):
+    (record,) = find(app, "parse_config_file", limit=1)
+    (item,) = mem0_results([record])["results"]
+    assert set(item) >= {"id", "memory", "hash", "metadata", "score", "created_at", "updated_at",
+                         "user_id", "agent_id", "run_id"}  # fmt: skip
+    assert item["id"] == record["id"] and item["hash"] == record["content_hash"]
+    assert item["user_id"] == "r" and item["app_id"] == "r" and item["agent_id"] is None and item["run_id"] is None
+    assert item["memory"].startswith("python function parse_config_file in conf/settings.py:4-6")
+    assert "Read the settings." in item["memory"]
+    meta = item["metadata"]
+    assert meta["commit"] == history["c4"] and meta["path"] == "conf/settings.py" and meta["type"] == "structural"
+    assert item["created_at"] == "2024-04-10T12:00:00+00:00" and item["updated_at"] is None
+
+
+def test_unknown_repo_is_a_clear_error(app, harness):
+    assert harness.store.count(MemoryFilter(repo="r")) == 0
+    with pytest.raises(RecalldError, match="unknown repo"):
+        find(app, "x", repo="r")
