@@ -93,6 +93,13 @@ def test_cli_end_to_end(project):
     assert vat_now["deprecated"] is False and vat_now["docstring"] == "Compute value added tax for an amount."
     stale = json.loads(recalld("search", "tax", "--include-deprecated", "--json").stdout)
     assert any(h["deprecated"] for h in stale)
+    then = json.loads(recalld("search", "tax", "--as-of", first["to_commit"][:8], "--json").stdout)
+    vat_then = next(h for h in then if h["qualname"] == "compute_vat")
+    assert vat_then["id"] != vat_now["id"] and vat_then["valid_to_commit"] == project.head()
+    mem0 = json.loads(recalld("search", "tax on a price", "--format", "mem0", "--limit", "1").stdout)["results"]
+    assert mem0[0]["metadata"]["qualname"] == "compute_vat" and mem0[0]["user_id"] == "project"
+    text = recalld("search", "compute_vat", "--limit", "1").stdout
+    assert "billing/invoice.py" in text and f"since {project.head()[:8]}" in text
 
     status = json.loads(recalld("status", "--json").stdout)["repos"][0]
     assert status["indexed_commit"] == project.head() and status["commits_behind"] == 0
@@ -113,6 +120,11 @@ def test_cli_errors_are_one_line_with_exit_codes(tmp_path, project):
     assert not_git.returncode == 1 and "not a git repository" in not_git.stderr
     usage = recalld("search", check=False)
     assert usage.returncode == 2
+    recalld("repo", "add", str(project.path))
+    for as_of, message in (("2024-02-30", "not a valid ISO date"), ("no-such-ref", "no such commit")):
+        bad = recalld("search", "x", "--as-of", as_of, check=False)
+        assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and message in bad.stderr, bad.stderr
+    recalld("repo", "remove", "project")
     none = recalld("sync", check=False)
     assert none.returncode == 1 and "no repositories registered" in none.stderr
     (tmp_path / "recalld-home-config").mkdir()

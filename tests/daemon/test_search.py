@@ -187,3 +187,31 @@ def test_unknown_repo_is_a_clear_error(app, harness):
     assert harness.store.count(MemoryFilter(repo="r")) == 0
     with pytest.raises(RecalldError, match="unknown repo"):
         find(app, "x", repo="r")
+
+
+def test_http_search_params_formats_and_bad_input(history, app):
+    from types import SimpleNamespace
+
+    from fastapi.testclient import TestClient
+
+    from recalld.daemon.api import create_api
+
+    service = SimpleNamespace(app=app, token="t0ken", state="ready", max_body=1 << 20)
+    with TestClient(create_api(service)) as client:  # type: ignore[arg-type]
+
+        def get(**params):  # type: ignore[no-untyped-def]
+            return client.get("/v1/search", params=params, headers={"Authorization": "Bearer t0ken"})
+
+        plain = get(q="legacy_loader", limit=50)
+        assert plain.status_code == 200 and "legacy_loader" not in names(plain.json())
+        old = get(q="legacy_loader", as_of=history["c1"], repo="r", type=["structural"], kind=["function"])
+        assert names(old.json())[0] == "legacy_loader" and {r["kind"] for r in old.json()} == {"function"}
+        mem0 = get(q="HTTPServerPool", format="mem0", path="conf/*.py", include_untrusted="true").json()
+        assert "HTTPServerPool" in {m["metadata"].get("qualname") for m in mem0["results"]}
+        assert {m["metadata"]["path"] for m in mem0["results"]} == {"conf/settings.py"}
+        for bad, detail in ((dict(as_of="2024-99-01"), "not a valid ISO date"), (dict(as_of="nope"), "no such commit"),
+                            (dict(type="symbols"), "unknown memory type")):  # fmt: skip
+            response = get(q="x", repo="r", **bad)
+            assert response.status_code == 400 and detail in response.json()["detail"]
+        assert get(q="x", format="xml").status_code == 422
+        assert get(q="x", repo="nope").status_code == 404
