@@ -36,6 +36,12 @@ def memory_text(version: NewVersion, *, max_chars: int) -> str:
     return "\n".join(parts)[:max_chars]
 
 
+def memory_keywords(version: NewVersion) -> str:
+    """The keyword side's material: the whole symbol (a module: its whole file), untruncated."""
+    sym = version.symbol
+    return "\n".join([f"{version.file.language} {sym.kind} {sym.qualname}", sym.docstring or "", sym.source])
+
+
 def ancestor_dirs(path: str) -> list[str]:
     parts = path.split("/")[:-1]
     return ["/".join(parts[: i + 1]) for i in range(len(parts))]

@@ -38,6 +38,7 @@ INTEGER_FIELDS = (
 DENSE = "dense"
 SPARSE = "sparse"  # keyword vector (ingest/sparse.py), IDF applied by the engine
 RRF_K = 60  # reciprocal rank fusion constant of hybrid search
+RRF_WEIGHTS = (1.0, 1.0)  # (dense, keyword) influence on the fused ranking
 MIN_PREFETCH = 50
 
 

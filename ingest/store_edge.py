@@ -21,6 +21,7 @@ from recalld.ingest.store import (
     INTEGER_FIELDS,
     KEYWORD_FIELDS,
     RRF_K,
+    RRF_WEIGHTS,
     SPARSE,
     MemoryFilter,
     ScoredMemory,
@@ -177,7 +178,7 @@ class QdrantEdgeStore:
             )
         else:
             fetch = prefetch_limit(limit)
-            rrf: Any = qe.Fusion.Rrf(k=RRF_K)  # the stubs type Fusion's variants apart from Fusion
+            rrf: Any = qe.Fusion.Rrf(k=RRF_K, weights=list(RRF_WEIGHTS))  # stubs type variants apart
             request = qe.QueryRequest(
                 limit=limit,
                 prefetches=[qe.Prefetch(limit=fetch, query=q, filter=native) for q in queries],

@@ -19,6 +19,7 @@ from recalld.ingest.store import (
     INTEGER_FIELDS,
     KEYWORD_FIELDS,
     RRF_K,
+    RRF_WEIGHTS,
     SPARSE,
     MemoryFilter,
     ScoredMemory,
@@ -160,7 +161,7 @@ class QdrantServerStore:
             response = self._client.query_points(
                 self.collection,
                 prefetch=[models.Prefetch(query=q, using=u, filter=native, limit=fetch) for q, u in queries],
-                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
+                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K, weights=list(RRF_WEIGHTS))),
                 limit=limit, with_payload=True, with_vectors=False,
             )  # fmt: skip
         return [ScoredMemory(float(h.score), _point(h)) for h in response.points]

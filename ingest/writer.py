@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import Plan, Scope
-from recalld.ingest.records import closed_interval, memory_payload, memory_text
+from recalld.ingest.records import closed_interval, memory_keywords, memory_payload, memory_text
 from recalld.ingest.sparse import document_vector, keyword_text
 from recalld.ingest.store import Store, StoredPoint
 
@@ -23,11 +23,13 @@ UPSERT_BATCH = 256
 
 @dataclass(frozen=True, slots=True)
 class MemoryDraft:
-    """A memory about to be stored: its id, the text to embed, its payload."""
+    """A memory about to be stored: its id, the text to embed, its payload, and what its
+    keyword vector is made of when that is more than the embedded text (never truncated)."""
 
     id: str
     text: str
     payload: dict[str, Any]
+    keywords: str | None = None
 
 
 def vectorise(
@@ -42,7 +44,7 @@ def vectorise(
     finally:
         progress.end()
     points = [
-        StoredPoint(d.id, d.payload, [float(x) for x in v], document_vector(keyword_text(d.text, d.payload)))
+        StoredPoint(d.id, d.payload, [float(x) for x in v], document_vector(keyword_text(d.keywords or d.text, d.payload)))
         for d, v in zip(drafts, vectors)
     ]
     return points, embedded
@@ -71,7 +73,8 @@ def write_plan(
         text = memory_text(version, max_chars=max_chars)
         old = previous.get(version.id)
         history = list(old.get("history") or []) + [closed_interval(old)] if old and old.get("deprecated") else []
-        drafts.append(MemoryDraft(version.id, text, memory_payload(scope, version, text, commit, history)))
+        payload = memory_payload(scope, version, text, commit, history)
+        drafts.append(MemoryDraft(version.id, text, payload, memory_keywords(version)))
     points, embedded = vectorise(embeddings, drafts, progress=progress)
     upsert_points(store, points)
     _close(store, plan, commit)

@@ -215,3 +215,24 @@ def test_http_search_params_formats_and_bad_input(history, app):
             assert response.status_code == 400 and detail in response.json()["detail"]
         assert get(q="x", format="xml").status_code == 422
         assert get(q="x", repo="nope").status_code == 404
+
+
+@pytest.mark.parametrize("kind", ["edge", "server"])
+def test_keyword_vector_covers_the_whole_file_beyond_the_embedded_text(kind, git_repo, tmp_path):
+    from recalld.daemon.retrieve import Retrieval, retrieve
+    from recalld.ingest.files import IndexOptions
+    from tests.ingest.conftest import Harness
+
+    filler = "".join(f"WIDGET_{i} = {i}\n" for i in range(60))
+    git_repo.write("pkg/consts.py", f'"""Constants."""\n{filler}ZEPHYR_QUOTA = 7\n')
+    git_repo.commit("consts")
+    h = Harness(kind, tmp_path / "state", IndexOptions(max_embed_chars=200))
+    try:
+        h.sync(git_repo)
+        (module,) = h.memories()
+        assert "ZEPHYR_QUOTA" not in module.payload["text"]  # beyond the embedded text...
+        flt = MemoryFilter(repo="r")
+        hits = retrieve(h.store, lambda t: [0.0] * 16, Retrieval("zephyr quota", flt, mode="keyword"))
+        assert [x.point.id for x in hits] == [module.id]  # ...yet found by its keywords
+    finally:
+        h.close()

@@ -1,0 +1,222 @@
+"""Benchmark: retrieval quality on a repository's own history.
+
+Not part of the test run. For each non-merge commit with a meaningful subject, the
+query is the subject and the relevant files are the files it touched that the index
+holds at the tip. The repository is indexed at the tip of its branch with the real
+packaged model; each query then runs dense-only, keyword-only, hybrid (RRF in Qdrant)
+and through a plain BM25 over whole files. A query is a hit at k when any of the top k
+results lies in a relevant file; file recall@10 is the share of its relevant files
+among the top 10 results' files.
+
+    python tests/bench/bench_retrieval.py [--repo PATH] [--branch B] [--max-commits N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from recalld.daemon.retrieve import Retrieval, retrieve
+from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, SentenceTransformerEmbedder
+from recalld.ingest.files import IndexOptions
+from recalld.ingest.gitrepo import GitRepository, TreeFile
+from recalld.ingest.store import MemoryFilter, Store, StoreConfig, open_store
+from recalld.ingest.sync import Indexer
+
+ROOT = Path(__file__).resolve().parents[2]
+KS = (1, 5, 10)
+MIN_WORDS = 3
+_TRIVIAL = re.compile(r"^(wip|fixup!|squash!|merge|revert \"|bump|typo|format|lint)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    commit: str
+    text: str
+    relevant: frozenset[str]
+
+
+def git_log(repo: Path, revs: list[str], limit: int) -> list[tuple[str, str, list[str]]]:
+    """(commit, subject, touched paths) for the non-merge commits of ``revs``, newest first."""
+    out = subprocess.run(
+        ["git", "log", "--no-merges", "--no-renames", f"-n{limit}", "--format=%x01%H%x00%s", "--name-only", *revs],
+        cwd=repo, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    commits = []
+    for block in out.split("\x01")[1:]:
+        head, _, names = block.partition("\n")
+        commit, _, subject = head.partition("\x00")
+        commits.append((commit, subject.strip(), [n for n in names.splitlines() if n.strip()]))
+    return commits
+
+
+def build_queries(repo: Path, revs: list[str], limit: int, indexed: set[str]) -> list[Query]:
+    queries = []
+    for commit, subject, touched in git_log(repo, revs, limit):
+        if len(subject.split()) < MIN_WORDS or _TRIVIAL.match(subject):
+            continue
+        relevant = frozenset(p for p in touched if p in indexed)
+        if relevant:
+            queries.append(Query(commit, subject, relevant))
+    return queries
+
+
+# --- the baseline: BM25 over whole files, with a standard code tokenizer -------------
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
+_SUBWORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def code_tokens(text: str) -> list[str]:
+    """Identifiers and their snake/camel sub-words, lowercased."""
+    out: list[str] = []
+    for ident in _IDENT.findall(text):
+        words = [w.lower() for part in ident.split("_") for w in _SUBWORD.findall(part)]
+        out.append(ident.lower())
+        out.extend(w for w in words if w != ident.lower())
+    return out
+
+
+class BM25:
+    def __init__(self, docs: dict[str, str], k1: float = 1.2, b: float = 0.75) -> None:
+        self.k1, self.b = k1, b
+        self.tf = {name: Counter(code_tokens(text)) for name, text in docs.items()}
+        self.length = {name: sum(c.values()) for name, c in self.tf.items()}
+        self.avg = sum(self.length.values()) / max(1, len(self.length))
+        df: Counter[str] = Counter()
+        for counts in self.tf.values():
+            df.update(counts.keys())
+        n = len(self.tf)
+        self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
+
+    def top(self, query: str, k: int) -> list[str]:
+        terms = set(code_tokens(query))
+        scores: dict[str, float] = {}
+        for name, counts in self.tf.items():
+            norm = self.k1 * (1 - self.b + self.b * self.length[name] / self.avg)
+            s = sum(self.idf[t] * counts[t] * (self.k1 + 1) / (counts[t] + norm) for t in terms if t in counts)
+            if s > 0:
+                scores[name] = s
+        return sorted(scores, key=lambda name: -scores[name])[:k]
+
+
+# --- running and scoring -------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Tally:
+    hits: Counter[int]
+    file_recall: float = 0.0
+    reciprocal_rank: float = 0.0
+    seconds: float = 0.0
+
+    def add(self, ranked_paths: Sequence[str], relevant: frozenset[str], seconds: float) -> None:
+        for k in KS:
+            self.hits[k] += any(p in relevant for p in ranked_paths[:k])
+        self.file_recall += len(relevant & set(ranked_paths[:10])) / len(relevant)
+        first = next((i for i, p in enumerate(ranked_paths[:10]) if p in relevant), None)
+        self.reciprocal_rank += 0.0 if first is None else 1.0 / (first + 1)
+        self.seconds += seconds
+
+
+def evaluate(queries: list[Query], rank: Callable[[str], list[str]], *, verbose: bool = False) -> Tally:
+    tally = Tally(Counter())
+    for q in queries:
+        started = time.perf_counter()
+        paths = rank(q.text)
+        tally.add(paths, q.relevant, time.perf_counter() - started)
+        if verbose:
+            first = next((i + 1 for i, p in enumerate(paths) if p in q.relevant), "-")
+            print(f"  {first!s:>2}  {q.commit[:8]} {q.text[:70]}  top: {', '.join(paths[:3])}", file=sys.stderr)
+    return tally
+
+
+def memory_ranker(store: Store, encode: Callable[[str], list[float]], mode: str) -> Callable[[str], list[str]]:
+    def rank(text: str) -> list[str]:
+        # structural memories only: a task memory would hold the very commit subject asked for
+        flt = MemoryFilter(repo="bench", types=("structural",))
+        hits = retrieve(store, encode, Retrieval(text, flt, limit=10, mode=mode))
+        return [h.point.payload.get("path") or "" for h in hits]
+
+    return rank
+
+
+def index(repo: Path, branch: str, state: Path, cache: Path) -> tuple[Store, SentenceTransformerEmbedder, float]:
+    embedder = SentenceTransformerEmbedder()
+    store = open_store(StoreConfig(dim=embedder.dim, path=str(state / "store")))
+    embeddings = CachedEmbeddings(EmbeddingCache(cache), embedder.model_id, lambda: embedder)
+    started = time.perf_counter()
+    result = Indexer(store=store, embeddings=embeddings, options=IndexOptions()).sync(
+        repo="bench", path=str(repo), branch=branch
+    )
+    print(f"indexed {repo} @ {branch}: {result.added} memories, {result.embedded} embedded", file=sys.stderr)
+    return store, embedder, time.perf_counter() - started
+
+
+def file_texts(repo: Path, branch: str, paths: set[str]) -> dict[str, str]:
+    git = GitRepository(repo)
+    tip = git.branch_tip(branch) or ""
+    texts = {}
+    for path in sorted(paths):
+        entry = git.lookup(tip, path)
+        if isinstance(entry, TreeFile):
+            texts[path] = git.read_blob(entry.blob).decode("utf-8", "replace")
+    return texts
+
+
+def report(name: str, tally: Tally, n: int) -> str:
+    hits = "  ".join(f"{tally.hits[k] / n:6.3f}" for k in KS)
+    return (f"{name:<10} {hits}  {tally.file_recall / n:8.3f}  {tally.reciprocal_rank / n:6.3f}"
+            f"  {1000 * tally.seconds / n:8.1f}")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repo", type=Path, default=ROOT, help="a git repository (default: this one)")
+    parser.add_argument("--branch", help="branch to index and read history from (default: the checked-out one)")
+    parser.add_argument("--max-commits", type=int, default=500, help="newest commits to turn into queries")
+    parser.add_argument("--all-branches", action="store_true",
+                        help="queries from every local branch's commits too (the index stays at --branch's tip)")
+    parser.add_argument("--cache", type=Path, help="embedding cache to reuse across runs (default: a fresh one)")
+    parser.add_argument("--verbose", action="store_true", help="print each query with each method's first hit rank")
+    args = parser.parse_args()
+    branch = args.branch or GitRepository(args.repo).current_branch()
+    with tempfile.TemporaryDirectory(prefix="recalld-bench-retrieval-") as tmp:
+        store, embedder, seconds = index(args.repo, branch, Path(tmp), args.cache or Path(tmp) / "embeddings.db")
+        try:
+            modules = store.scroll(MemoryFilter(repo="bench", kinds=("module",)), fields=("path",))
+            indexed = {p.payload["path"] for p in modules}
+            revs = ["--branches"] if args.all_branches else [branch]
+            queries = build_queries(args.repo, revs, args.max_commits, indexed)
+            if not queries:
+                sys.exit("no usable commits: need non-merge commits with subjects touching indexed files")
+            bm25 = BM25(file_texts(args.repo, branch, indexed))
+
+            def encode(text: str) -> list[float]:
+                return [float(x) for x in embedder.encode([text])[0]]
+
+            rankers = {mode: memory_ranker(store, encode, mode) for mode in ("dense", "keyword", "hybrid")}
+            rankers["bm25-files"] = lambda text: bm25.top(text, 10)
+            tallies = {name: evaluate(queries, rank, verbose=args.verbose) for name, rank in rankers.items()}
+        finally:
+            store.close()
+    n = len(queries)
+    relevant = sum(len(q.relevant) for q in queries) / n
+    print(f"repo {args.repo} @ {branch}: {len(indexed)} indexed files, index {seconds:.1f} s")
+    print(f"{n} queries (commit subjects), {relevant:.1f} relevant files each on average")
+    print(f"{'method':<10} {'hit@1':>6}  {'hit@5':>6}  {'hit@10':>6}  {'file-R@10':>8}  {'MRR@10':>6}  {'ms/query':>8}")
+    for name, tally in tallies.items():
+        print(report(name, tally, n))
+
+
+if __name__ == "__main__":
+    main()
