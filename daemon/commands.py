@@ -138,7 +138,8 @@ def print_hit(r: dict[str, Any]) -> None:
     state += " [untrusted]" if r.get("untrusted") else ""
     if r.get("path") is None:  # not about a file: a manual memory, a task...
         first = (r.get("text") or "").splitlines()[0][:120] if r.get("text") else ""
-        print(f"{r['score']:.3f}  {r['repo'] or r.get('user') or r.get('org')}  {r['type']} {r['kind']}: {first}{state}")
+        owner = r["repo"] or r.get("user") or r.get("org")
+        print(f"{r['score']:.3f}  {owner}  {r['type']} {r['kind']}: {first}{state}")
     else:
         print(f"{r['score']:.3f}  {r['repo']}:{r['path']}:{r['start_line']}  {r['kind']} {r['qualname']}{state}")
     if r.get("signature"):
