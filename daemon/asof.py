@@ -66,4 +66,4 @@ def states_at_commit(store: Store, git: GitRepository, *, repo: str, branch: str
             f"--as-of {rev!r}: repo {repo!r} was never indexed at or before commit {commit[:12]}"
             " (the index starts later)"
         )
-    return ValidAt(commits=before)
+    return ValidAt(time=git.commit_info(commit).time, commits=before)

@@ -59,12 +59,13 @@ class ValidAt:
 
     ``time``: valid_from_time <= time < valid_to_time (0 = still valid).
     ``commits``: the indexed states at or before the asked commit; valid when the interval
-    opened at one of them and did not close at one of them. Either way an earlier interval
-    kept in the point's ``history`` (a reopened point) counts too.
+    opened at one of them and did not close at one of them. Memories that no commit
+    opened (manual ones) are then judged by ``time`` (the commit's time). Either way an
+    earlier interval kept in the point's ``history`` (a reopened point) counts too.
     """
 
-    time: int | None = None
-    commits: tuple[str, ...] = ()
+    time: int
+    commits: tuple[str, ...] | None = None  # None: by time only
 
 
 @dataclass(frozen=True, slots=True)

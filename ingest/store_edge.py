@@ -251,24 +251,20 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
 
 def _valid_at(at: ValidAt) -> qe.Filter:
     """The current interval or any interval in ``history`` held at ``at``."""
-    if at.time is not None:
-        t = float(at.time)
-        current = qe.Filter(
-            must=[qe.FieldCondition("valid_from_time", range=qe.RangeFloat(lte=t))],
-            should=[
-                qe.FieldCondition("valid_to_time", match=qe.MatchValue(0)),
-                qe.FieldCondition("valid_to_time", range=qe.RangeFloat(gt=t)),
-            ],
-        )
-        earlier = qe.Filter(must=[
-            qe.FieldCondition("valid_from_time", range=qe.RangeFloat(lte=t)),
+    t = float(at.time)
+    by_time = qe.Filter(
+        must=[qe.FieldCondition("valid_from_time", range=qe.RangeFloat(lte=t))],
+        should=[
+            qe.FieldCondition("valid_to_time", match=qe.MatchValue(0)),
             qe.FieldCondition("valid_to_time", range=qe.RangeFloat(gt=t)),
-        ])  # fmt: skip
-    else:
-        states = list(at.commits) or [""]
-        current = qe.Filter(
-            must=[qe.FieldCondition("valid_from_commit", match=qe.MatchAny(states))],
-            must_not=[qe.FieldCondition("valid_to_commit", match=qe.MatchAny(states))],
-        )
-        earlier = current
-    return qe.Filter(should=[current, qe.NestedCondition("history", earlier)])
+        ],
+    )
+    if at.commits is None:
+        return qe.Filter(should=[by_time, qe.NestedCondition("history", by_time)])
+    states = list(at.commits) or [""]
+    by_state = qe.Filter(
+        must=[qe.FieldCondition("valid_from_commit", match=qe.MatchAny(states))],
+        must_not=[qe.FieldCondition("valid_to_commit", match=qe.MatchAny(states))],
+    )
+    no_commit = qe.Filter(must=[qe.IsEmptyCondition("valid_from_commit"), by_time])
+    return qe.Filter(should=[by_state, qe.NestedCondition("history", by_state), no_commit])

@@ -206,27 +206,24 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
 
 def _valid_at(at: ValidAt) -> models.Filter:
     """The current interval or any interval in ``history`` held at ``at``."""
-    current: models.Filter
-    earlier: models.Filter
-    if at.time is not None:
-        t = at.time
-        current = models.Filter(
-            must=[models.FieldCondition(key="valid_from_time", range=models.Range(lte=t))],
-            should=[
-                models.FieldCondition(key="valid_to_time", match=models.MatchValue(value=0)),
-                models.FieldCondition(key="valid_to_time", range=models.Range(gt=t)),
-            ],
-        )
-        earlier = models.Filter(must=[
-            models.FieldCondition(key="valid_from_time", range=models.Range(lte=t)),
-            models.FieldCondition(key="valid_to_time", range=models.Range(gt=t)),
-        ])  # fmt: skip
-    else:
-        states = list(at.commits) or [""]
-        current = models.Filter(
-            must=[models.FieldCondition(key="valid_from_commit", match=models.MatchAny(any=states))],
-            must_not=[models.FieldCondition(key="valid_to_commit", match=models.MatchAny(any=states))],
-        )
-        earlier = current
-    nested = models.NestedCondition(nested=models.Nested(key="history", filter=earlier))
-    return models.Filter(should=[current, nested])
+    by_time = models.Filter(
+        must=[models.FieldCondition(key="valid_from_time", range=models.Range(lte=at.time))],
+        should=[
+            models.FieldCondition(key="valid_to_time", match=models.MatchValue(value=0)),
+            models.FieldCondition(key="valid_to_time", range=models.Range(gt=at.time)),
+        ],
+    )
+    if at.commits is None:
+        return models.Filter(should=[by_time, _nested_history(by_time)])
+    states = list(at.commits) or [""]
+    by_state = models.Filter(
+        must=[models.FieldCondition(key="valid_from_commit", match=models.MatchAny(any=states))],
+        must_not=[models.FieldCondition(key="valid_to_commit", match=models.MatchAny(any=states))],
+    )
+    empty = models.IsEmptyCondition(is_empty=models.PayloadField(key="valid_from_commit"))
+    no_commit = models.Filter(must=[empty, by_time])
+    return models.Filter(should=[by_state, _nested_history(by_state), no_commit])
+
+
+def _nested_history(flt: models.Filter) -> models.NestedCondition:
+    return models.NestedCondition(nested=models.Nested(key="history", filter=flt))

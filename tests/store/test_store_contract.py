@@ -223,6 +223,8 @@ def test_valid_at_time_and_states_include_reopened_history(store):
         # open c1..c2, reopened at c3 by a revert
         mem(3, valid_from_commit="c3", valid_from_time=300, valid_to_commit=None, valid_to_time=0,
             history=[{"valid_from_commit": "c1", "valid_from_time": 100, "valid_to_commit": "c2", "valid_to_time": 200}]),
+        # a manual memory: no commit opened it; remembered at 120
+        mem(4, valid_from_commit=None, valid_from_time=120, valid_to_commit=None, valid_to_time=0),
     ]  # fmt: skip
     store.upsert(points)
     p = [x.id for x in points]
@@ -231,13 +233,14 @@ def test_valid_at_time_and_states_include_reopened_history(store):
         return ids(store.scroll(MemoryFilter(deprecated=None, valid_at=ValidAt(**kw))))
 
     assert at(time=50) == set()
-    assert at(time=150) == {p[0], p[1], p[3]}
-    assert at(time=200) == {p[0], p[2]}
-    assert at(time=250) == {p[0], p[2]}
-    assert at(time=300) == {p[0], p[2], p[3]}
-    assert at(commits=("c1",)) == {p[0], p[1], p[3]}
-    assert at(commits=("c1", "c2")) == {p[0], p[2]}
-    assert at(commits=("c1", "c2", "c3")) == {p[0], p[2], p[3]}
-    assert at(commits=()) == set()
+    assert at(time=110) == {p[0], p[1], p[3]}
+    assert at(time=150) == {p[0], p[1], p[3], p[4]}
+    assert at(time=200) == {p[0], p[2], p[4]}
+    assert at(time=300) == {p[0], p[2], p[3], p[4]}
+    assert at(time=110, commits=("c1",)) == {p[0], p[1], p[3]}
+    assert at(time=150, commits=("c1",)) == {p[0], p[1], p[3], p[4]}  # the manual one by time
+    assert at(time=250, commits=("c1", "c2")) == {p[0], p[2], p[4]}
+    assert at(time=999, commits=("c1", "c2", "c3")) == {p[0], p[2], p[3], p[4]}
+    assert at(time=50, commits=()) == set()
     hits = store.hybrid_search(vec(1), None, MemoryFilter(deprecated=None, valid_at=ValidAt(time=150)), 5)
-    assert {h.point.id for h in hits} == {p[0], p[1], p[3]}
+    assert {h.point.id for h in hits} == {p[0], p[1], p[3], p[4]}
