@@ -229,9 +229,9 @@ def test_keyword_vector_covers_the_whole_file_beyond_the_embedded_text(kind, git
     h = Harness(kind, tmp_path / "state", IndexOptions(max_embed_chars=200))
     try:
         h.sync(git_repo)
-        (module,) = h.memories()
+        (module,) = [m for m in h.memories() if m.payload["kind"] == "module"]
         assert "ZEPHYR_QUOTA" not in module.payload["text"]  # beyond the embedded text...
-        flt = MemoryFilter(repo="r")
+        flt = MemoryFilter(repo="r", types=("structural",))
         hits = retrieve(h.store, lambda t: [0.0] * 16, Retrieval("zephyr quota", flt, mode="keyword"))
         assert [x.point.id for x in hits] == [module.id]  # ...yet found by its keywords
     finally:
