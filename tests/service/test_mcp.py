@@ -146,6 +146,7 @@ def test_stdout_carries_only_protocol():
             rest = proc.stdout.read()
         finally:
             killer.cancel()
+            killer.join()
     assert rest == ""
     assert [a.get("id") for a in answers] == [1, 2] and all(a["jsonrpc"] == "2.0" for a in answers)
     assert answers[1]["result"]["isError"] and "recalld serve" in answers[1]["result"]["content"][0]["text"]
