@@ -53,6 +53,9 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "retention_days": (int, 90),
         "journal_keep_days": (int, 7),
     },
+    "trust": {
+        "untrusted_branches": (list, []),
+    },
     "webhooks": {
         "github_secret": (str, ""),
         "gitlab_token": (str, ""),
@@ -123,6 +126,7 @@ class Config:
             honour_gitattributes=self.get("index", "honour_gitattributes"),
             max_embed_chars=self.get("embedding", "max_chars"),
             memories=self.derived_options(),
+            untrusted_branches=tuple(self.get("trust", "untrusted_branches")),
         )
 
     def derived_options(self) -> DerivedOptions:
@@ -216,6 +220,8 @@ def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
     for key in ("decision_globs", "architecture_globs"):
         if any(not glob.strip() for glob in values["memories"][key]):
             raise RecalldError(f"{source}: memories.{key} must not contain empty globs")
+    if any(not pattern.strip() for pattern in values["trust"]["untrusted_branches"]):
+        raise RecalldError(f"{source}: trust.untrusted_branches must not contain an empty pattern")
     if values["log"]["level"] not in LOG_LEVELS:
         raise RecalldError(f"{source}: log.level must be one of {', '.join(LOG_LEVELS)}")
     if values["log"]["format"] not in LOG_FORMATS:

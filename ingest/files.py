@@ -57,6 +57,7 @@ class IndexOptions:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     honour_gitattributes: bool = True
     max_embed_chars: int = 1500
+    untrusted_branches: tuple[str, ...] = ()  # globs: memories of such branches get untrusted = 1
     extra: dict[str, object] = field(default_factory=dict)
     memories: DerivedOptions = DerivedOptions()
 

@@ -125,6 +125,7 @@ def checkpoint_point(scope: Scope, *, commit: str | None, pending: str | None) -
         "branch": scope.branch,
         "commit": commit,
         "pending": pending,
+        "untrusted": int(scope.untrusted),
         "updated_at": int(time.time()),
     }
     return StoredPoint(id=checkpoint_id(scope), payload=payload, vector=None)

@@ -19,6 +19,7 @@ from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest.plan import LiveMemory, Plan, Scope, plan_changes
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
+from recalld.ingest.redaction import counting_redactions
 from recalld.ingest.records import (
     PLANNING_FIELDS,
     checkpoint_id,
@@ -27,6 +28,7 @@ from recalld.ingest.records import (
     live_memory,
 )
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
+from recalld.ingest.trust import apply_trust, branch_untrusted
 from recalld.parsers.base import STRUCTURAL, memory_type
 from recalld.ingest.writer import write_plan
 
@@ -77,6 +79,7 @@ class SyncResult:
     syntax_errors: int = 0
     invalid_utf8: int = 0
     derived: dict[str, int] = field(default_factory=dict)  # new versions per derived memory type
+    secrets_redacted: int = 0
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
@@ -87,7 +90,9 @@ class SyncResult:
         return (
             f"synced {self.repo}@{self.branch} {span}: +{self.added} ~{self.modified} "
             f">{self.renamed} -{self.deprecated}, {self.files_changed} files, "
-            f"{self.embedded} embedded, {self.skipped} skipped in {self.seconds:.2f} s"
+            f"{self.embedded} embedded, {self.skipped} skipped"
+            + (f", {self.secrets_redacted} secrets redacted" if self.secrets_redacted else "")
+            + f" in {self.seconds:.2f} s"
         )
 
 
@@ -118,14 +123,23 @@ class Indexer:
     def sync(
         self, *, repo: str, path: str, branch: str, full: bool = False, progress: ProgressSink | None = None
     ) -> SyncResult:
+        with counting_redactions() as redactions:
+            result = self._sync(repo=repo, path=path, branch=branch, full=full, progress=progress)
+        result.secrets_redacted = redactions.count
+        return result
+
+    def _sync(
+        self, *, repo: str, path: str, branch: str, full: bool, progress: ProgressSink | None
+    ) -> SyncResult:
         started = time.monotonic()
         progress = progress or NoProgress()
         git = GitRepository(path)
-        scope = Scope(repo, branch)
+        scope = Scope(repo, branch, untrusted=branch_untrusted(branch, self.options.untrusted_branches))
         target = git.branch_tip(branch)
         if target is None and not _is_unborn(git, branch):
             raise RecalldError(f"branch {branch!r} not found in {path}")
         checkpoint = self._checkpoint(scope)
+        apply_trust(self.store, scope, checkpoint)
         indexed = checkpoint.get("commit")
         result = SyncResult(repo, branch, indexed, target)
         if target is None:

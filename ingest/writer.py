@@ -12,6 +12,7 @@ from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import Plan, Scope
 from recalld.ingest.records import closed_interval, memory_keywords, memory_payload, memory_text
+from recalld.ingest.redaction import redact_drafts
 from recalld.ingest.sparse import document_vector, keyword_text
 from recalld.ingest.store import Store, StoredPoint
 
@@ -37,7 +38,9 @@ def vectorise(
 ) -> tuple[list[StoredPoint], int]:
     """Points with vectors for ``drafts`` (the one place where texts become vectors):
     the dense embedding and the keyword (sparse) vector; and how many texts had to be
-    embedded (the rest came from the cache)."""
+    embedded (the rest came from the cache). Secrets are redacted first, from the text
+    and every string of the payload, so neither vector nor the cache ever sees one."""
+    drafts = redact_drafts(drafts)
     progress.begin("embedding", len(drafts))
     try:
         vectors, embedded = embeddings.vectors([d.text for d in drafts], progress=progress.advance)

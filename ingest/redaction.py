@@ -1,0 +1,119 @@
+"""No secret is embedded or stored: every memory draft is redacted on its way to a point.
+
+``writer.vectorise`` calls ``redact_drafts`` first, so the embedded text, every string of
+the payload (text, signature, docstring, names, commit messages, nested lists and dicts)
+and the embedding cache (keyed by the hash of the *redacted* text) only ever see
+``[REDACTED:<kind>]``. Each secret found is logged once per memory with its kind, repo,
+path, memory id, field and line — never its value — and counted for the running sync
+(``counting_redactions``).
+
+``content_hash`` (sha256 of a symbol's raw source) and ``blob`` (git's id of the file)
+are left as they are: a digest of a whole symbol or file reveals nothing of a secret in
+it; confirming a guess would take the exact remaining source, which only someone who
+can read the repository has — and they can read the secret too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+import structlog
+
+from recalld.ingest.secrets import line_of, redact
+
+if TYPE_CHECKING:
+    from recalld.ingest.writer import MemoryDraft
+
+log = structlog.get_logger("recalld.secrets")
+
+
+@dataclass(slots=True)
+class RedactionTally:
+    """Secrets redacted while it is open: distinct secrets per memory, summed."""
+
+    count: int = 0
+
+
+_TALLY: ContextVar[RedactionTally | None] = ContextVar("recalld_redactions", default=None)
+
+
+@contextmanager
+def counting_redactions() -> Iterator[RedactionTally]:
+    """Count the redactions made in this context (a sync runs in one thread)."""
+    tally = RedactionTally()
+    token = _TALLY.set(tally)
+    try:
+        yield tally
+    finally:
+        _TALLY.reset(token)
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    kind: str
+    field: str  # "text", or the payload key path where it was first seen ("docstring", "files[2]")
+    line: int  # 1-based, within that field
+
+
+@dataclass(slots=True)
+class _MemoryScan:
+    """Redacts every string of one memory; remembers each distinct secret once."""
+
+    seen: dict[str, Detection] = field(default_factory=dict)  # secret value -> first sighting
+    done: dict[str, str] = field(default_factory=dict)  # string -> its redacted form
+
+    def string(self, value: str, where: str) -> str:
+        if value not in self.done:
+            redacted, findings = redact(value)
+            for finding in findings:
+                secret = value[finding.start : finding.end]
+                self.seen.setdefault(secret, Detection(finding.kind, where, line_of(value, finding)))
+            self.done[value] = redacted
+        return self.done[value]
+
+    def value(self, value: Any, where: str) -> Any:
+        if isinstance(value, str):
+            return self.string(value, where)
+        if isinstance(value, dict):
+            return {k: self.value(v, f"{where}.{k}" if where else str(k)) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return type(value)(self.value(v, f"{where}[{i}]") for i, v in enumerate(value))
+        return value
+
+
+def redact_drafts(drafts: Sequence[MemoryDraft]) -> list[MemoryDraft]:
+    """``drafts`` with every secret in their texts and payloads replaced by a marker."""
+    return [redact_draft(draft) for draft in drafts]
+
+
+def redact_draft(draft: MemoryDraft) -> MemoryDraft:
+    scan = _MemoryScan()
+    text = scan.string(draft.text, "text")
+    payload = scan.value(draft.payload, "")
+    if not scan.seen:
+        return draft
+    _report(draft, list(scan.seen.values()))
+    return replace(draft, text=text, payload=payload)
+
+
+def _report(draft: MemoryDraft, detections: list[Detection]) -> None:
+    tally = _TALLY.get()
+    if tally is not None:
+        tally.count += len(detections)
+    p = draft.payload
+    for detection in detections:
+        log.warning(
+            "secret redacted",
+            type=detection.kind,
+            repo=p.get("repo"),
+            branch=p.get("branch"),
+            path=p.get("path"),
+            start_line=p.get("start_line"),
+            memory=draft.id,
+            field=detection.field,
+            line=detection.line,
+        )
