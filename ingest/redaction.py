@@ -85,6 +85,12 @@ class _MemoryScan:
         return value
 
 
+def redacted_text(text: str) -> str:
+    """What ``vectorise`` embeds for ``text``: for work done ahead of it (embedding texts
+    while a sync still parses), so that ahead, too, only the redacted text is embedded."""
+    return redact(text)[0]
+
+
 def redact_drafts(drafts: Sequence[MemoryDraft]) -> list[MemoryDraft]:
     """``drafts`` with every secret in their texts and payloads replaced by a marker."""
     return [redact_draft(draft) for draft in drafts]

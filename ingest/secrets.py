@@ -101,6 +101,7 @@ GATES: dict[str, str] = {
     "telegram-bot-token": r"[0-9]{8}:",
 }
 PLACEHOLDER = re.compile(r"(?i)^(?:pass(?:word|wd)?|pwd|pw|secret|token|key|x+|\*+|changeme)$|[${}<>%]")
+URL_PASSWORD = re.compile(r"://[^\s:/?#@'\"]+:([^\s/?#@'\"]+)@")  # detect-secrets' refuses !$&*+,;=
 PUTTY_KEY = re.compile(r"PuTTY-User-Key-File-\d+:[\s\S]{0,12000}?(?:Private-MAC:\s*[0-9a-fA-F]+|\Z)")
 PRIVATE_KEY_BLOCK = re.compile(
     r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----"
@@ -174,6 +175,7 @@ RULES: tuple[Rule, ...] = (
     Rule("private-key", PRIVATE_KEY_BLOCK, gate=re.compile("PRIVATE KEY")),
     Rule("private-key", PUTTY_KEY, gate=re.compile("PuTTY-User-Key-File-")),
     *_plugin_rules(),
+    Rule("basic-auth-credentials", URL_PASSWORD, gate=re.compile("://")),
     Rule("high-entropy-string", QUOTED_BASE64, high_entropy),
     Rule("cut-token", CUT_TOKEN),
 )

@@ -30,6 +30,8 @@ def test_example_documents_every_option_with_its_default():
         ({"index": {"honour_gitattributes": 1}}, "index.honour_gitattributes must be of type bool"),
         ({"log": {"level": "loud"}}, "log.level must be one of"),
         ({"index": {"exclude": [1]}}, "index.exclude must be of type list"),
+        ({"trust": {"untrusted_branches": "pr/*"}}, "trust.untrusted_branches must be of type list"),
+        ({"trust": {"untrusted_branches": ["pr/*", " "]}}, "must not contain an empty pattern"),
     ],
 )
 def test_bad_config_names_the_key(raw, message):
@@ -47,3 +49,9 @@ def test_config_file_under_recalld_home(monkeypatch, tmp_path):
     (tmp_path / "config.toml").write_text("[index\n")
     with pytest.raises(RecalldError, match="not valid TOML"):
         load_config()
+
+
+def test_untrusted_branches_reach_the_indexer(monkeypatch, tmp_path):
+    monkeypatch.setenv("RECALLD_HOME", str(tmp_path))
+    (tmp_path / "config.toml").write_text('[trust]\nuntrusted_branches = ["pr/*", "dependabot/*"]\n')
+    assert load_config().index_options().untrusted_branches == ("pr/*", "dependabot/*")

@@ -1,0 +1,113 @@
+"""No secret reaches a payload, the model or the embedding cache: redaction in vectorise,
+through real syncs on both store adapters."""
+
+from __future__ import annotations
+
+import json
+
+from structlog.testing import capture_logs
+
+from recalld.ingest.redaction import counting_redactions, redact_draft
+from recalld.ingest.store import MemoryFilter
+from recalld.ingest.writer import MemoryDraft
+from tests.ingest.test_secrets import AWS_KEY_ID, AWS_SECRET, GITHUB_TOKEN, PEM_BODY
+
+SETTINGS_PY = f'''"""Settings."""
+
+
+def connect(region="eu-west-1"):
+    """Open a session. Token for the CI bot: {GITHUB_TOKEN}"""
+    key_id = "{AWS_KEY_ID}"
+    aws_secret_access_key = "{AWS_SECRET}"
+    return Session(key_id, aws_secret_access_key, region)
+
+
+def checksum(data):
+    """sha256 of the payload, e.g. "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"."""
+    return "123e4567-e89b-12d3-a456-426614174000"
+'''
+CLIENT_JS = (
+    "export function signer() {\n  const key = '-----BEGIN PRIVATE KEY-----\\n' +\n"
+    + "".join(f"    '{line}\\n' +\n" for line in PEM_BODY)
+    + "    '-----END PRIVATE KEY-----\\n';\n  return sign(key);\n}\n"
+)
+SECRETS = (AWS_KEY_ID, AWS_SECRET, GITHUB_TOKEN, *PEM_BODY)
+ORDINARY = ("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "123e4567-e89b-12d3-a456-426614174000")
+
+
+def secret_repo(git_repo):  # type: ignore[no-untyped-def]
+    git_repo.write("app/settings.py", SETTINGS_PY)
+    git_repo.write("web/client.js", CLIENT_JS)
+    git_repo.commit(f"Add settings\n\nRotated the bot token, old one was {GITHUB_TOKEN}")
+    return git_repo
+
+
+def recording(embedder):  # type: ignore[no-untyped-def]
+    seen: list[str] = []
+    encode = embedder.encode
+
+    def spy(texts):  # type: ignore[no-untyped-def]
+        seen.extend(texts)
+        return encode(texts)
+
+    embedder.encode = spy
+    return seen
+
+
+def everything(harness) -> str:  # type: ignore[no-untyped-def]
+    points = harness.store.scroll(MemoryFilter(record=None, deprecated=None))
+    return json.dumps([p.payload for p in points])
+
+
+def test_no_secret_reaches_a_payload_the_model_or_the_cache(harness, git_repo, tmp_path):
+    repo = secret_repo(git_repo)
+    embedded_texts = recording(harness.embedder)
+    with capture_logs() as logs:
+        result = harness.sync(repo)
+    stored = everything(harness)
+    assert result.added == 5 and result.embedded == 5
+    for secret in SECRETS:
+        assert secret not in stored and not any(secret in t for t in embedded_texts), secret
+    for ordinary in ORDINARY:
+        assert ordinary in stored
+    assert "[REDACTED:github-token]" in stored and "[REDACTED:private-key]" in stored
+    connect = next(m.payload for m in harness.memories() if m.payload["qualname"] == "connect")
+    assert connect["docstring"] == "Open a session. Token for the CI bot: [REDACTED:github-token]"
+    assert 'aws_secret_access_key = "[REDACTED:aws-access-key]"' in connect["text"]
+    cache = (tmp_path / "state" / "embeddings.db").read_bytes()
+    assert not any(s.encode() in cache for s in SECRETS)
+    # settings.py module and connect(): 3 secrets each; client.js module and signer(): the key
+    assert result.secrets_redacted == 8
+    redacted = [e for e in logs if e["event"] == "secret redacted"]
+    assert len(redacted) == 8 and all(e["repo"] == "r" and e["memory"] and e["line"] >= 1 for e in redacted)
+    assert {e["type"] for e in redacted} == {"github-token", "aws-access-key", "private-key"}
+    assert not any(s in repr(logs) for s in SECRETS)
+
+
+def test_redaction_is_stable_across_syncs(harness, git_repo):
+    repo = secret_repo(git_repo)
+    first = harness.sync(repo)
+    again = harness.sync(repo)
+    assert (again.added, again.modified, again.embedded, again.secrets_redacted) == (0, 0, 0, 0)
+    harness.indexer.remove_repo("r")
+    rebuilt = harness.sync(repo, full=True)  # same redacted texts: every vector from the cache
+    assert (rebuilt.added, rebuilt.embedded, rebuilt.secrets_redacted) == (first.added, 0, first.secrets_redacted)
+
+
+def test_every_string_of_a_payload_is_redacted():
+    payload = {
+        "record": "memory", "type": "task", "repo": "r", "path": None,
+        "subject": f"Use {AWS_KEY_ID}", "body": f"token {GITHUB_TOKEN}",
+        "files": ["a.py", {"note": "-----BEGIN EC PRIVATE KEY-----\n" + PEM_BODY[0] + "\n-----END EC PRIVATE KEY-----"}],
+        "renames": ("x", f'"{AWS_SECRET}"'), "start_line": 3,
+    }  # fmt: skip
+    draft = MemoryDraft("id-1", f"commit: Use {AWS_KEY_ID}", payload)
+    with counting_redactions() as tally:
+        clean = redact_draft(draft)
+    assert redact_draft(draft) == clean  # deterministic
+    assert not any(s in repr(clean) for s in SECRETS)
+    assert clean.payload["files"][0] == "a.py" and isinstance(clean.payload["renames"], tuple)
+    assert clean.payload["start_line"] == 3 and clean.text == "commit: Use [REDACTED:aws-access-key]"
+    assert tally.count == 4  # key id (text and subject: once), token, private key, secret key
+    untouched = MemoryDraft("id-2", "def f(): pass", {"text": "def f(): pass"})
+    assert redact_draft(untouched) is untouched

@@ -1,0 +1,111 @@
+"""The secret scanner on its own: what it redacts, what it leaves alone, determinism."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from recalld.ingest.secrets import find_secrets, redact
+
+AWS_KEY_ID = "AKIAQ7N3ZKXW4PLM2RT6"
+AWS_SECRET = "kT9vQ2mX7pL4wR8nB3sF6hJ1cY5dG0aZ/eU+iOqW"
+GITHUB_TOKEN = "ghp_" + "R7kQ2mZx9LpW4vN8bT3sF6hJ1cY5dG0aUeIo"
+PEM_BODY = ["MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun",
+            "VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK",
+            "LxoS2tFczGkPLPgizskuemMghRniWaoLcyehkd3qqGElvW/VDL5AaWTg0nLVkjRo"]  # fmt: skip
+PEM = "-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(PEM_BODY) + "\n-----END RSA PRIVATE KEY-----"
+JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0"
+    "IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+)
+
+
+def leaks(text: str, *secrets: str) -> list[str]:
+    redacted, _ = redact(text)
+    parts = [p for s in secrets for p in (s, *s.split("\n")) if len(p) >= 8]
+    return [p for p in parts if p in redacted]
+
+
+@pytest.mark.parametrize(
+    ("source", "secret", "kind"),
+    [
+        (f'AWS_ACCESS_KEY_ID = "{AWS_KEY_ID}"', AWS_KEY_ID, "aws-access-key"),
+        (f'aws_secret_access_key = "{AWS_SECRET}"', AWS_SECRET, "aws-access-key"),
+        (f"client = Github('{GITHUB_TOKEN}')", GITHUB_TOKEN, "github-token"),
+        (f'KEY = """{PEM}"""\n', PEM, "private-key"),
+        (f"auth = 'Bearer {JWT}'", JWT, "jwt"),
+        ('stripe.api_key = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"', "sk_live_4eC39HqLyjWDarjtT1zdp7dc", "stripe-access-key"),
+        ('SLACK = "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"', "AbCdEfGhIjKlMnOpQrStUvWx", "slack-token"),
+        ('DSN = "postgres://app:Xq7!v9Lw2@db.internal/app"', "Xq7!v9Lw2", "basic-auth-credentials"),
+        ('signing_key = "Zx9Qp2Lm7Rt4Vb8Nc1Hs6Kd3Jf5Gw0Ya"', "Zx9Qp2Lm7Rt4Vb8Nc1Hs6Kd3Jf5Gw0Ya", "high-entropy-string"),
+    ],
+)
+def test_known_secret_formats_are_redacted(source, secret, kind):
+    redacted, findings = redact(source)
+    assert secret not in redacted
+    assert f"[REDACTED:{kind}]" in redacted
+    assert kind in {f.kind for f in findings}
+
+
+def test_private_key_blocks_go_whole_in_every_spelling():
+    escaped = 'KEY = "' + PEM.replace("\n", "\\n") + '"\nkey_id = 7'
+    js = "const key = '-----BEGIN PRIVATE KEY-----\\n' +\n" + "".join(
+        f"  '{line}\\n' +\n" for line in PEM_BODY
+    ) + "  '-----END PRIVATE KEY-----\\n';\nconnect(key);"
+    cut = "KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\\n" + PEM_BODY[0] + "\\n" + PEM_BODY[1][:30]  # cut at max_chars
+    for text in (PEM, escaped, js, cut):
+        redacted, findings = redact(text)
+        assert not leaks(text, *PEM_BODY, PEM_BODY[1][:30]), redacted
+        assert "PRIVATE KEY" not in redacted and [f.kind for f in findings] == ["private-key"]
+    assert redact(escaped)[0] == 'KEY = "[REDACTED:private-key]"\nkey_id = 7'
+    assert redact(js)[0].endswith("\\n';\nconnect(key);")
+
+
+def test_a_header_constant_does_not_swallow_the_code_after_it():
+    text = 'PEM_HEADER = "-----BEGIN RSA PRIVATE KEY-----"\nPEM_FOOTER = "-----END"\n'
+    assert redact(text)[0] == 'PEM_HEADER = "[REDACTED:private-key]"\nPEM_FOOTER = "-----END"\n'
+
+
+def test_a_token_cut_by_the_text_limit_is_redacted():
+    text = "def client():\n    return Github('" + GITHUB_TOKEN[:22]
+    assert redact(text)[0] == "def client():\n    return Github('[REDACTED:cut-token]"
+
+
+@pytest.mark.parametrize(
+    "ordinary",
+    [
+        'digest = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"',  # sha256 hex
+        'commit = "da39a3ee5e6b4b0d3255bfef95601890afd80709"',  # git sha1
+        'request_id = "123e4567-e89b-12d3-a456-426614174000"',  # uuid
+        'FIXTURE = "VGhlIHF1aWNrIGJyb3duIGZveCBqdW1wcyBvdmVyIHRoZSBsYXp5IGRvZw=="',  # base64 of text
+        'HELLO = "aGVsbG8gd29ybGQ="',
+        'model = "naver-hyperclovax/HyperCLOVAX-SEED-Think-14B"',  # a path of words
+        'name = "test_should_handle_multiple_concurrent_requests"',
+        'ICON = "iVBORw0KGgo="',  # short base64
+        "url = 'https://user:pass@host:8080/path'",  # documented placeholder
+        'password = "${DB_PASSWORD}"',
+        'BEGIN = "BEGIN RSA PRIVATE KEY"  # the marker text alone',
+        "x = AKIA_PREFIX + suffix",
+    ],
+)
+def test_ordinary_code_is_left_intact(ordinary):
+    assert redact(ordinary) == (ordinary, [])
+
+
+def test_redaction_is_deterministic_and_idempotent():
+    text = f'a = "{AWS_KEY_ID}"\nb = "{GITHUB_TOKEN}"\n{PEM}\nc = "{JWT}"'
+    once, findings = redact(text)
+    assert redact(text) == (once, findings)
+    assert redact(once) == (once, [])
+    assert [f.kind for f in findings] == ["aws-access-key", "github-token", "private-key", "jwt"]
+    assert not leaks(text, AWS_KEY_ID, GITHUB_TOKEN, PEM, JWT)
+
+
+def test_the_scanner_never_touches_the_network(monkeypatch):
+    def refuse(*_args, **_kw):  # type: ignore[no-untyped-def]
+        raise AssertionError("the scanner opened a connection")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    assert len(find_secrets(f"{AWS_KEY_ID} {AWS_SECRET} {GITHUB_TOKEN} {JWT} xoxb-1-2-abc")) >= 3
