@@ -139,7 +139,7 @@ def _plugin_rules() -> tuple[Rule, ...]:
     for kind, plugin in PLUGINS.items():
         accept = getattr(plugin, "is_formally_valid", None)  # JWT: decodes to JSON
         gate = re.compile(GATES[kind], re.IGNORECASE) if kind in GATES else None
-        for pattern in plugin.denylist:
+        for pattern in plugin().denylist:
             if plugin is JwtTokenDetector:  # its pattern ends lazily, before the signature
                 pattern = re.compile(pattern.pattern.removesuffix("*?") + "*", pattern.flags)
             rules.append(Rule(kind, pattern, accept, gate))
