@@ -93,15 +93,19 @@ PLUGINS: dict[str, type[RegexBasedDetector]] = {
 # some plugins cost 10x the others, and their values have a shape that is cheap to find.
 GATES: dict[str, str] = {
     "artifactory-credentials": r"AKC|AP[0-9A-F]",
-    "cloudant-credentials": r"[0-9a-f]{64}|[a-z]{24}",
+    "aws-access-key": r"[Aa][Ww][Ss]|A(?:3T|BIA|CCA|KIA|SIA)",
+    "cloudant-credentials": r"(?i:cl(?:oudant|ou)?[_-]?(?:api)?(?:key|pw|pass|token)|cloudant\.com)",
     "ibm-cloud-iam-key": r"[a-zA-Z0-9_\-]{44}",
-    "ibm-cos-hmac-credentials": r"[a-f0-9]{48}",
+    "ibm-cos-hmac-credentials": r"(?i:secret[-_]?(?:access)?[-_]?key)",
     "mailchimp-access-key": r"-us[0-9]",
-    "softlayer-credentials": r"[a-z0-9]{64}",
-    "telegram-bot-token": r"[0-9]{8}:",
+    "softlayer-credentials": r"(?i:(?:softlayer|sl)[_-]?(?:api)?[_-]?(?:key|pw|pass|token)|softlayer\.com)",
+    "telegram-bot-token": r":[0-9A-Za-z_-]{35}",
 }
+SEPARATORS = re.compile(r"[/_\-.+=]")
+HEX = re.compile(r"[0-9a-fA-F]+")
+REPEATED_SHARE = 0.5  # "ACxxxxxxxx…", "AKIAXXXXXXXX…": documentation, not a secret
 PLACEHOLDER = re.compile(r"(?i)^(?:pass(?:word|wd)?|pwd|pw|secret|token|key|x+|\*+|changeme)$|[${}<>%]")
-URL_PASSWORD = re.compile(r"://[^\s:/?#@'\"]+:([^\s/?#@'\"]+)@")  # detect-secrets' refuses !$&*+,;=
+URL_PASSWORD = re.compile(r"://[^\s:/?#@'\"\[\]()]+:([^\s/?#@'\"\[\]()]+)@")  # detect-secrets' refuses !$&*+,;=
 PUTTY_KEY = re.compile(r"PuTTY-User-Key-File-\d+:[\s\S]{0,12000}?(?:Private-MAC:\s*[0-9a-fA-F]+|\Z)")
 PRIVATE_KEY_BLOCK = re.compile(
     r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----"
@@ -112,9 +116,11 @@ CUT_TOKEN = re.compile(
     r"[A-Za-z0-9_\-./+=]{4,}\Z"
 )
 CUT_TOKEN_WINDOW = 120
+SCREEN_CHARS = 256  # longer texts: the rules one by one are faster than one alternation
 TOKEN_TAIL = re.compile(r"[A-Za-z0-9_+/=-]+")
 _BASE64 = Base64HighEntropyString()
 QUOTED_BASE64 = re.compile(r"""(['"`])([A-Za-z0-9+/=_\-]{%d,})\1""" % MIN_ENTROPY_LENGTH)
+QUOTED_RUN = re.compile(r"""['"`][A-Za-z0-9+/=_\-]{%d,}['"`]""" % MIN_ENTROPY_LENGTH)  # for SCREEN
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +144,7 @@ def _plugin_rules() -> tuple[Rule, ...]:
     rules: list[Rule] = []
     for kind, plugin in PLUGINS.items():
         accept = getattr(plugin, "is_formally_valid", None)  # JWT: decodes to JSON
-        gate = re.compile(GATES[kind], re.IGNORECASE) if kind in GATES else None
+        gate = re.compile(GATES[kind]) if kind in GATES else None
         for pattern in plugin().denylist:
             if plugin is JwtTokenDetector:  # its pattern ends lazily, before the signature
                 pattern = re.compile(pattern.pattern.removesuffix("*?") + "*", pattern.flags)
@@ -150,7 +156,15 @@ def high_entropy(value: str) -> bool:
     """A random-looking base64 string: not base64-encoded text, not words and paths."""
     if _BASE64.calculate_shannon_entropy(value) <= ENTROPY_LIMIT:
         return False
-    return _class_switches(value) >= MIN_CLASS_SWITCHES and not _decodes_to_text(value)
+    if _class_switches(value) < MIN_CLASS_SWITCHES or _words_and_hex(value):
+        return False
+    return not _decodes_to_text(value)
+
+
+def _words_and_hex(value: str) -> bool:
+    """Segments that are each a word or a hex/decimal number: a slug like
+    "TheBloke/recent-models-64f9a55bb3115b4f513ec026", not a random token."""
+    return all(part.isalpha() or HEX.fullmatch(part) for part in SEPARATORS.split(value) if part)
 
 
 def _class_switches(value: str) -> float:
@@ -181,8 +195,24 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+def _screen(rules: tuple[Rule, ...]) -> re.Pattern[str]:
+    """One pattern that every text with a finding matches (a rule's gate, or the rule):
+    most strings of a payload (names, paths, hashes, commits) pass it at once."""
+    parts = []
+    for rule in rules:
+        pattern = rule.gate or (QUOTED_RUN if rule.pattern is QUOTED_BASE64 else rule.pattern)
+        assert not re.search(r"\\[1-9]", pattern.pattern), f"{rule.kind}: a back-reference cannot be screened"
+        parts.append(("(?i:%s)" if pattern.flags & re.IGNORECASE else "(?:%s)") % pattern.pattern)
+    return re.compile("|".join(parts))
+
+
+SCREEN = _screen(RULES)
+
+
 def find_secrets(text: str, rules: tuple[Rule, ...] = RULES) -> list[Finding]:
     """Non-overlapping findings in ``text``, in order; the earlier rule wins a tie."""
+    if rules is RULES and len(text) <= SCREEN_CHARS and SCREEN.search(text) is None:
+        return []
     spans: list[Finding] = []
     gates: dict[re.Pattern[str], bool] = {}  # one search per gate, shared by a plugin's rules
     for rule in rules:
@@ -195,10 +225,16 @@ def find_secrets(text: str, rules: tuple[Rule, ...] = RULES) -> list[Finding]:
             start, end = _secret_span(match)
             end = _token_end(text, end)
             value = text[start:end]
-            if not value or PLACEHOLDER.search(value) or (rule.accept is not None and not rule.accept(value)):
+            if not value or _placeholder(value) or (rule.accept is not None and not rule.accept(value)):
                 continue
             spans.append(Finding(rule.kind, start, end))
     return _merge(spans)
+
+
+def _placeholder(value: str) -> bool:
+    if PLACEHOLDER.search(value):
+        return True
+    return Counter(value).most_common(1)[0][1] >= REPEATED_SHARE * len(value) and len(value) > 2
 
 
 def _start_for(rule: Rule, text: str) -> int:

@@ -109,3 +109,16 @@ def test_the_scanner_never_touches_the_network(monkeypatch):
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
     assert len(find_secrets(f"{AWS_KEY_ID} {AWS_SECRET} {GITHUB_TOKEN} {JWT} xoxb-1-2-abc")) >= 3
+
+
+@pytest.mark.parametrize(
+    "documentation",
+    [
+        "# Account SID (ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx)",
+        'EXAMPLE_KEY_ID = "AKIAXXXXXXXXXXXXXXXX"',
+        '"git://[path-to-repo[:]][ref@]path/to/file"',
+        'Slug of the collection. E.g. `"TheBloke/recent-models-64f9a55bb3115b4f513ec026"`.',
+    ],
+)
+def test_documented_shapes_and_slugs_are_left_intact(documentation):
+    assert redact(documentation) == (documentation, [])
