@@ -17,12 +17,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import structlog
+
 from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import FileSymbols, NewVersion, Scope
 from recalld.ingest.records import memory_payload, memory_text
 from recalld.parsers import language_for_path, parse
-
-import structlog
 
 
 def drafts(root: Path, limit: int) -> list[tuple[str, str, dict]]:  # type: ignore[type-arg]
