@@ -85,6 +85,11 @@ class GitRepository:
                 return str(ref.resolve().peel(pygit2.Commit).id)
         return None
 
+    def is_remote_tracking(self, branch: str) -> bool:
+        """Whether ``branch`` names a remote-tracking branch (``origin/pr/7``), not a local one."""
+        refs = self._repo.references
+        return refs.get(f"refs/heads/{branch}") is None and refs.get(f"refs/remotes/{branch}") is not None
+
     def branch_exists(self, branch: str) -> bool:
         return self.branch_tip(branch) is not None
 

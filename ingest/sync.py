@@ -134,7 +134,10 @@ class Indexer:
         started = time.monotonic()
         progress = progress or NoProgress()
         git = GitRepository(path)
-        scope = Scope(repo, branch, untrusted=branch_untrusted(branch, self.options.untrusted_branches))
+        untrusted = branch_untrusted(
+            branch, self.options.untrusted_branches, remote_tracking=git.is_remote_tracking(branch)
+        )
+        scope = Scope(repo, branch, untrusted=untrusted)
         target = git.branch_tip(branch)
         if target is None and not _is_unborn(git, branch):
             raise RecalldError(f"branch {branch!r} not found in {path}")

@@ -1,7 +1,8 @@
 """Memory-poisoning guard: memories of branches the config does not trust.
 
 A registered repo whose tracked branch matches ``[trust] untrusted_branches`` (globs such
-as ``"pr/*"`` or ``"dependabot/*"``; ``*`` also spans ``/``) is indexed like any other,
+as ``"pr/*"`` or ``"dependabot/*"``; ``*`` also spans ``/``; a remote-tracking branch is
+matched without its remote too) is indexed like any other,
 with full provenance, but every memory carries ``untrusted = 1`` so that default search
 can leave it out. The checkpoint records the trust it was written with: when the config
 changes, the next sync re-marks the branch's memories, old versions included.
@@ -21,10 +22,12 @@ HEADS = "refs/heads/"
 CHUNK = 1000
 
 
-def branch_untrusted(branch: str, patterns: Sequence[str]) -> bool:
-    """Whether ``branch`` (short or ``refs/heads/`` name) matches one of ``patterns``."""
+def branch_untrusted(branch: str, patterns: Sequence[str], *, remote_tracking: bool = False) -> bool:
+    """Whether ``branch`` (short or ``refs/heads/`` name) matches one of ``patterns``;
+    a remote-tracking ``origin/pr/7`` matches as ``origin/pr/7`` and as ``pr/7``."""
     name = branch.removeprefix(HEADS)
-    return any(fnmatchcase(name, pattern.removeprefix(HEADS)) for pattern in patterns)
+    names = [name, name.split("/", 1)[-1]] if remote_tracking else [name]
+    return any(fnmatchcase(n, pattern.removeprefix(HEADS)) for n in names for pattern in patterns)
 
 
 def apply_trust(store: Store, scope: Scope, checkpoint: dict[str, Any]) -> int:
