@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import math
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -104,7 +103,7 @@ GATES: dict[str, str] = {
 SEPARATORS = re.compile(r"[/_\-.+=]")
 HEX = re.compile(r"[0-9a-fA-F]+")
 REPEATED_SHARE = 0.5  # "ACxxxxxxxx…", "AKIAXXXXXXXX…": documentation, not a secret
-PLACEHOLDER = re.compile(r"(?i)^(?:pass(?:word|wd)?|pwd|pw|secret|token|key|x+|\*+|changeme)$|[${}<>%]")
+PLACEHOLDER = re.compile(r"(?i)^(?:pass(?:word|wd)?|pwd|pw|secret|token|key|x+|\*+|changeme)$|[{}<>]|%\(|%s|^\$\w+$")
 URL_PASSWORD = re.compile(r"://[^\s:/?#@'\"\[\]()]+:([^\s/?#@'\"\[\]()]+)@")  # detect-secrets' refuses !$&*+,;=
 PUTTY_KEY = re.compile(r"PuTTY-User-Key-File-\d+:[\s\S]{0,12000}?(?:Private-MAC:\s*[0-9a-fA-F]+|\Z)")
 PRIVATE_KEY_BLOCK = re.compile(
@@ -112,7 +111,7 @@ PRIVATE_KEY_BLOCK = re.compile(
     r"(?:[\s\S]{0,12000}?-----END[A-Z0-9 ]*-----|(?:(?:\\[nr]|[\s'\"`+,])+[A-Za-z0-9+/=]{8,})*)"
 )
 CUT_TOKEN = re.compile(
-    r"(?:gh[pousr]_|github_pat_|glpat-|xox[aboprs]-|[rs]k_live_|sk-|AKIA|ASIA|eyJ|SG\.|npm_|pypi-)"
+    r"(?<![A-Za-z0-9])(?:gh[pousr]_|github_pat_|glpat-|xox[aboprs]-|[rs]k_live_|sk-|AKIA|ASIA|eyJ|SG\.|npm_|pypi-)"
     r"[A-Za-z0-9_\-./+=]{4,}\Z"
 )
 CUT_TOKEN_WINDOW = 120
@@ -209,13 +208,13 @@ def _screen(rules: tuple[Rule, ...]) -> re.Pattern[str]:
 SCREEN = _screen(RULES)
 
 
-def find_secrets(text: str, rules: tuple[Rule, ...] = RULES) -> list[Finding]:
+def find_secrets(text: str) -> list[Finding]:
     """Non-overlapping findings in ``text``, in order; the earlier rule wins a tie."""
-    if rules is RULES and len(text) <= SCREEN_CHARS and SCREEN.search(text) is None:
+    if len(text) <= SCREEN_CHARS and SCREEN.search(text) is None:
         return []
     spans: list[Finding] = []
     gates: dict[re.Pattern[str], bool] = {}  # one search per gate, shared by a plugin's rules
-    for rule in rules:
+    for rule in RULES:
         if rule.gate is not None:
             if rule.gate not in gates:
                 gates[rule.gate] = rule.gate.search(text) is not None
@@ -288,12 +287,3 @@ def redact(text: str) -> tuple[str, list[Finding]]:
 def line_of(text: str, finding: Finding) -> int:
     """1-based line of ``finding`` within ``text``."""
     return text.count("\n", 0, finding.start) + 1
-
-
-def kinds(findings: list[Finding]) -> dict[str, int]:
-    return dict(Counter(f.kind for f in findings))
-
-
-def entropy(value: str) -> float:
-    """Shannon entropy over the base64 charset (for reports and tests)."""
-    return round(_BASE64.calculate_shannon_entropy(value), 3) if value else math.nan

@@ -38,6 +38,7 @@ def leaks(text: str, *secrets: str) -> list[str]:
         ('stripe.api_key = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"', "sk_live_4eC39HqLyjWDarjtT1zdp7dc", "stripe-access-key"),
         ('SLACK = "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"', "AbCdEfGhIjKlMnOpQrStUvWx", "slack-token"),
         ('DSN = "postgres://app:Xq7!v9Lw2@db.internal/app"', "Xq7!v9Lw2", "basic-auth-credentials"),
+        ('DSN = "postgres://app:p%40ss$w0rd@db/app"', "p%40ss$w0rd", "basic-auth-credentials"),
         ('signing_key = "Zx9Qp2Lm7Rt4Vb8Nc1Hs6Kd3Jf5Gw0Ya"', "Zx9Qp2Lm7Rt4Vb8Nc1Hs6Kd3Jf5Gw0Ya", "high-entropy-string"),
     ],
 )
@@ -70,6 +71,8 @@ def test_a_header_constant_does_not_swallow_the_code_after_it():
 def test_a_token_cut_by_the_text_limit_is_redacted():
     text = "def client():\n    return Github('" + GITHUB_TOKEN[:22]
     assert redact(text)[0] == "def client():\n    return Github('[REDACTED:cut-token]"
+    words = "def assess():\n    return 'low-risk-free"  # "sk-" inside a word
+    assert redact(words) == (words, [])
 
 
 @pytest.mark.parametrize(
@@ -85,6 +88,8 @@ def test_a_token_cut_by_the_text_limit_is_redacted():
         'ICON = "iVBORw0KGgo="',  # short base64
         "url = 'https://user:pass@host:8080/path'",  # documented placeholder
         'password = "${DB_PASSWORD}"',
+        "url = 'redis://default:$REDIS_PASSWORD@cache:6379'",
+        "url = 'mysql://%(user)s:%(password)s@%(host)s/db'",
         'BEGIN = "BEGIN RSA PRIVATE KEY"  # the marker text alone',
         "x = AKIA_PREFIX + suffix",
     ],
