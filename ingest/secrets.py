@@ -115,6 +115,7 @@ CUT_TOKEN = re.compile(
     r"[A-Za-z0-9_\-./+=]{4,}\Z"
 )
 CUT_TOKEN_WINDOW = 120
+SCOPED_FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
 SCREEN_CHARS = 256  # longer texts: the rules one by one are faster than one alternation
 TOKEN_TAIL = re.compile(r"[A-Za-z0-9_+/=-]+")
 _BASE64 = Base64HighEntropyString()
@@ -201,7 +202,8 @@ def _screen(rules: tuple[Rule, ...]) -> re.Pattern[str]:
     for rule in rules:
         pattern = rule.gate or (QUOTED_RUN if rule.pattern is QUOTED_BASE64 else rule.pattern)
         assert not re.search(r"\\[1-9]", pattern.pattern), f"{rule.kind}: a back-reference cannot be screened"
-        parts.append(("(?i:%s)" if pattern.flags & re.IGNORECASE else "(?:%s)") % pattern.pattern)
+        flags = "".join(f for f, bit in SCOPED_FLAGS.items() if pattern.flags & bit)
+        parts.append(f"(?{flags}:{pattern.pattern})")
     return re.compile("|".join(parts))
 
 
