@@ -1,6 +1,6 @@
 """End to end through the CLI with the real model: a repository with an AWS key pair, a
-GitHub token and private keys yields none of them in any payload, export, search result
-or log line; an untrusted branch's memories are stored with untrusted = 1."""
+GitHub token and private keys (in code, a docstring, a JS file, a commit message, a
+manual memory) yields none of them in any payload, export, search result or log line; an untrusted branch's memories are stored with untrusted = 1."""
 
 from __future__ import annotations
 
@@ -41,8 +41,11 @@ def test_no_secret_in_export_search_or_logs(tmp_path):
     again = json.loads(run("sync", "--json"))
     assert (again["added"], again["embedded"], again["secrets_redacted"]) == (0, 0, 0)
 
+    note = json.loads(run("remember", f"The CI bot logs in with {GITHUB_TOKEN}", "--repo", "leaky", "--json"))
+    assert note["memory"]["text"] == "The CI bot logs in with [REDACTED:github-token]"
+
     exported = [json.loads(line) for line in run("export", "--include-deprecated").splitlines()]
-    assert len(exported) == 9 and sum(m["deprecated"] for m in exported) == 2
+    assert len(exported) == 10 and sum(m["deprecated"] for m in exported) == 2
     hits = []
     for query in ("AWS session credentials", "sign with the private key", "deploy key", "GitHub bot token"):
         hits += json.loads(run("search", query, "--include-deprecated", "--json", "--limit", "10"))
