@@ -39,7 +39,10 @@ def indexer(harness, *patterns: str) -> Indexer:  # type: ignore[no-untyped-def]
 
 
 def untrusted_flags(harness, branch: str) -> list[int]:  # type: ignore[no-untyped-def]
-    return [m.payload["untrusted"] for m in harness.memories(deprecated=None) if m.payload["branch"] == branch]
+    """The flag of each structural memory of ``branch`` (derived ones carry it too)."""
+    memories = harness.memories(deprecated=None)
+    assert all("untrusted" in m.payload for m in memories)
+    return [m.payload["untrusted"] for m in memories if m.payload["branch"] == branch and m.payload["type"] == "structural"]
 
 
 def test_untrusted_branch_memories_are_marked_with_provenance(harness, git_repo):
@@ -53,7 +56,7 @@ def test_untrusted_branch_memories_are_marked_with_provenance(harness, git_repo)
     sync(repo="r", path=str(git_repo.path), branch="main")
     result = sync(repo="r", path=str(git_repo.path), branch="pr/7")
     sync(repo="r", path=str(git_repo.path), branch="origin/pr/8")
-    assert result.added == 2
+    assert {m.payload["untrusted"] for m in harness.memories() if m.payload["branch"] == "pr/7"} == {1}
     assert untrusted_flags(harness, "main") == [0, 0]
     assert untrusted_flags(harness, "pr/7") == [1, 1]
     assert untrusted_flags(harness, "origin/pr/8") == [1, 1]
@@ -75,6 +78,7 @@ def test_changing_the_trust_config_re_marks_a_branch(harness, git_repo):
     assert untrusted_flags(harness, "pr/7") == [1, 1, 1, 1]
     result = indexer(harness).sync(repo="r", path=path, branch="pr/7")  # nothing new to index
     assert result.mode == "noop" and untrusted_flags(harness, "pr/7") == [0, 0, 0, 0]
+    assert {m.payload["untrusted"] for m in harness.memories(deprecated=None)} == {0}  # every type
     checkpoint = harness.store.retrieve([checkpoint_id(Scope("r", "pr/7"))])[0].payload
     assert checkpoint["untrusted"] == 0 and checkpoint["commit"] == git_repo.head()
     indexer(harness, "pr/*").sync(repo="r", path=path, branch="pr/7")
