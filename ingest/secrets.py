@@ -2,18 +2,26 @@
 
 The rules are plain data: detect-secrets' regex plugins (AWS, GitHub, GitLab, Slack,
 Stripe, JWT, basic-auth URLs, …) used for their patterns only (never their network
-verification), plus three rules of ours:
+verification), plus rules of ours:
 
 - a **private key block** (``-----BEGIN … PRIVATE KEY-----`` to its ``-----END …-----``,
-  across lines, string quotes and ``\\n`` escapes) is redacted whole; without an END
-  (a text cut at ``max_chars``) the base64 body that follows the header goes with it;
+  across lines, string quotes and ``\\n`` escapes; PuTTY key files too) is redacted
+  whole; without an END (a text cut at ``max_chars``) the base64 body after the header
+  goes with it;
+- a **URL password** (``scheme://user:password@``) with any characters but separators;
 - a **high-entropy quoted string**: detect-secrets' base64 charset and Shannon entropy,
   but only for strings of at least ``MIN_ENTROPY_LENGTH`` characters with entropy above
-  ``ENTROPY_LIMIT`` that do not decode (base64) to printable text. Hex digests (entropy
-  ≤ 4.0), UUIDs, identifiers, paths and base64-encoded text fixtures stay intact;
-  detect-secrets' hex and keyword detectors are not used, being too eager on code;
+  ``ENTROPY_LIMIT``, that switch character classes like random text does, are not a
+  slug of words and hex numbers, and do not decode (base64) to printable text. Hex
+  digests (entropy ≤ 4.0), UUIDs, identifiers, paths, model ids and base64-encoded text
+  fixtures stay intact; detect-secrets' hex and keyword detectors are not used, being too
+  eager on code;
 - a **cut token**: a known token prefix running into the end of the text (a text cut
   mid-token by ``max_chars`` would otherwise keep most of it).
+
+Placeholders (``${DB_PASSWORD}``, ``AKIAXXXXXXXXXXXXXXXX``, ``user:pass@``) are no
+secret. Cheap gates keep the costly keyword-assignment patterns off most texts, and one
+combined screen lets short strings (names, paths, hashes) through at once.
 
 Every match becomes ``[REDACTED:<kind>]``. The result depends on the text alone, so
 redaction is deterministic: ids, content hashes of embedded texts and the embedding

@@ -127,3 +127,13 @@ def test_the_scanner_never_touches_the_network(monkeypatch):
 )
 def test_documented_shapes_and_slugs_are_left_intact(documentation):
     assert redact(documentation) == (documentation, [])
+
+
+def test_a_putty_key_file_goes_whole():
+    key = (
+        "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nComment: deploy\nPublic-Lines: 1\n"
+        f"AAAAB3NzaC1yc2EAAAABJQAAAQEA\nPrivate-Lines: 2\n{PEM_BODY[0]}\n{PEM_BODY[1]}\n"
+        "Private-MAC: 8a2c4f1be3d5a6c7b8e9f0a1b2c3d4e5f6a7b8c9\n"
+    )
+    redacted, findings = redact(f'KEY = """{key}"""')
+    assert redacted == 'KEY = """[REDACTED:private-key]\n"""' and [f.kind for f in findings] == ["private-key"]
