@@ -1,9 +1,9 @@
 """No secret is embedded or stored: every memory draft is redacted on its way to a point.
 
-``writer.vectorise`` calls ``redact_drafts`` first, so the embedded text, every string of
-the payload (text, signature, docstring, names, commit messages, nested lists and dicts)
-and the embedding cache (keyed by the hash of the *redacted* text) only ever see
-``[REDACTED:<kind>]``. Each secret found is logged once per memory with its kind, repo,
+``writer.vectorise`` calls ``redact_drafts`` first, so the embedded text, the keyword
+(sparse) vector's material, every string of the payload (text, signature, docstring,
+names, commit messages, nested lists and dicts) and the embedding cache (keyed by the
+hash of the *redacted* text) only ever see ``[REDACTED:<kind>]``. Each secret found is logged once per memory with its kind, repo,
 path, memory id, field and line — never its value — and counted for the running sync
 (``counting_redactions``).
 
@@ -99,11 +99,12 @@ def redact_drafts(drafts: Sequence[MemoryDraft]) -> list[MemoryDraft]:
 def redact_draft(draft: MemoryDraft) -> MemoryDraft:
     scan = _MemoryScan()
     text = scan.string(draft.text, "text")
+    keywords = scan.string(draft.keywords, "keywords") if draft.keywords else draft.keywords
     payload = scan.value(draft.payload, "")
     if not scan.seen:
         return draft
     _report(draft, list(scan.seen.values()))
-    return replace(draft, text=text, payload=payload)
+    return replace(draft, text=text, payload=payload, keywords=keywords)
 
 
 def _report(draft: MemoryDraft, detections: list[Detection]) -> None:

@@ -2,7 +2,7 @@
 
 Not part of the test run. Parses every supported file under ROOT (default: the installed
 site-packages, a large body of real code), builds each symbol's memory draft exactly as a
-sync does (embedded text and payload), redacts the drafts and prints drafts/s, the import
+sync does (embedded text, keyword material, payload), redacts the drafts and prints drafts/s, the import
 cost and what was found by kind (with a short, masked context, to judge false positives).
 
     python tests/bench/bench_secrets.py [ROOT] [--limit 30000]
@@ -21,14 +21,14 @@ import structlog
 
 from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import FileSymbols, NewVersion, Scope
-from recalld.ingest.records import memory_payload, memory_text
+from recalld.ingest.records import memory_keywords, memory_payload, memory_text
 from recalld.parsers import language_for_path, parse
 
 
-def drafts(root: Path, limit: int) -> list[tuple[str, str, dict]]:  # type: ignore[type-arg]
+def drafts(root: Path, limit: int) -> list[tuple[str, str, dict, str]]:  # type: ignore[type-arg]
     scope = Scope("bench", "main")
     commit = CommitInfo("0" * 40, 0, "bench", "bench")
-    out: list[tuple[str, str, dict]] = []  # type: ignore[type-arg]
+    out: list[tuple[str, str, dict, str]] = []  # type: ignore[type-arg]
     for path in sorted(root.rglob("*")):
         language = language_for_path(str(path))
         if language is None or not path.is_file() or path.stat().st_size > 1 << 20:
@@ -37,7 +37,8 @@ def drafts(root: Path, limit: int) -> list[tuple[str, str, dict]]:  # type: igno
         for symbol in parse(language, path.read_bytes()).symbols:
             version = NewVersion(f"{len(out)}", file, symbol, "lineage", "added")
             text = memory_text(version, max_chars=1500)
-            out.append((version.id, text, memory_payload(scope, version, text, commit, [])))
+            payload = memory_payload(scope, version, text, commit, [])
+            out.append((version.id, text, payload, memory_keywords(version)))
             if len(out) >= limit:
                 return out
     return out
@@ -50,7 +51,8 @@ def main() -> None:
     args = parser.parse_args()
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))  # no line per finding
     batch = drafts(Path(args.root), args.limit)
-    chars = sum(len(t) for _, t, _ in batch) / max(1, len(batch))
+    chars = sum(len(t) for _, t, _, _ in batch) / max(1, len(batch))
+    keyword_chars = sum(len(k) for _, _, _, k in batch) / max(1, len(batch))
     started = time.perf_counter()
     from recalld.ingest.redaction import redact_draft
     from recalld.ingest.writer import MemoryDraft
@@ -58,12 +60,12 @@ def main() -> None:
     imported = time.perf_counter() - started
     found: Counter[str] = Counter()
     started = time.perf_counter()
-    for memory_id, text, payload in batch:
-        clean = redact_draft(MemoryDraft(memory_id, text, payload))
+    for memory_id, text, payload, keywords in batch:
+        clean = redact_draft(MemoryDraft(memory_id, text, payload, keywords))
         for kind in ("[REDACTED:" + k for k in clean.text.split("[REDACTED:")[1:]):
             found[kind.split("]")[0].removeprefix("[REDACTED:")] += 1
     seconds = time.perf_counter() - started
-    print(f"{len(batch)} drafts ({chars:.0f} chars of text on average) from {args.root}")
+    print(f"{len(batch)} drafts ({chars:.0f} chars of text, {keyword_chars:.0f} of keyword material on average)")
     print(f"import {imported:.2f} s; redaction {seconds:.2f} s = {len(batch) / seconds:.0f} drafts/s")
     print(f"redactions in embedded texts by kind: {dict(found) or 'none'}")
 

@@ -112,3 +112,18 @@ def test_every_string_of_a_payload_is_redacted():
     assert tally.count == 4  # key id (text and subject: once), token, private key, secret key
     untouched = MemoryDraft("id-2", "def f(): pass", {"text": "def f(): pass"})
     assert redact_draft(untouched) is untouched
+
+
+def test_keyword_vectors_never_see_a_secret(harness, git_repo):
+    from recalld.ingest.sparse import query_vector
+
+    filler = "".join(f"# the quarterly ledger reconciliation step {i}\n" for i in range(60))  # past max_chars
+    git_repo.write("ledger.py", f'{filler}LEDGER_TOKEN = "{GITHUB_TOKEN}"\n')
+    git_repo.commit("ledger")
+    result = harness.sync(git_repo)
+    assert result.secrets_redacted == 1  # only in the module's keyword material, past the embedded text
+    everywhere = MemoryFilter(repo="r")
+    assert harness.store.hybrid_search(None, query_vector("quarterly ledger reconciliation"), everywhere, 5)
+    assert not harness.store.hybrid_search(None, query_vector(GITHUB_TOKEN), everywhere, 5)
+    draft = MemoryDraft("id-3", "short text", {"text": "short text"}, keywords=f"token = '{GITHUB_TOKEN}'")
+    assert redact_draft(draft).keywords == "token = '[REDACTED:github-token]'"
