@@ -74,6 +74,10 @@ def test_untrusted_branch_is_stored_untrusted(tmp_path):
     recalld("repo", "add", str(repo.path), "--name", "fork", "--branch", "pr/1")
     recalld("repo", "add", str(repo.path), "--name", "base", "--branch", "main")
     recalld("sync")
+    default = json.loads(recalld("search", "helper", "--json").stdout)
+    assert default and {h["repo"] for h in default} == {"base"}  # left out of default search
+    everything = json.loads(recalld("search", "helper", "--include-untrusted", "--json").stdout)
+    assert {(h["repo"], h["untrusted"]) for h in everything} >= {("fork", True), ("base", False)}
     store = QdrantEdgeStore(StoreConfig(dim=384, path=str(load_config().store_path)))
     try:
         flags = {(p.payload["repo"], p.payload["untrusted"]) for p in store.scroll(MemoryFilter())}
