@@ -59,7 +59,9 @@ def checked_max_tokens(max_tokens: int, *, default: int, limit: int) -> int:
 
 
 def offline_environment() -> None:
-    """No hub look-ups, no progress bars, no tokenizer threads that dislike fork."""
+    """No hub look-ups, no progress bars, no tokenizer threads that dislike fork, and no
+    onnxruntime telemetry (whose device id it would otherwise write to ~/.cache)."""
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")

@@ -8,14 +8,13 @@ sentence-transformers pipeline does, since that pipeline is inside the graph.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from recalld.ingest.embed import checked_max_tokens
+from recalld.ingest.embed import checked_max_tokens, offline_environment
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.onnx_export import MODEL_FILE, OUTPUT, TOKENIZER_FILE, read_meta
 
@@ -31,7 +30,7 @@ class OnnxEmbedder:
         self.max_tokens = checked_max_tokens(max_tokens, default=meta["max_seq_length"], limit=meta["max_positions"])
         self._names: list[str] = list(meta["input_names"])
         self._pad_id = int(meta["pad_id"])
-        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        offline_environment()
         try:
             import onnxruntime
             from tokenizers import Tokenizer

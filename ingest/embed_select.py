@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from recalld.daemon.logs import get_logger
-from recalld.ingest.embed import DEFAULT_MODEL, Embedder, SentenceTransformerEmbedder, base_model_id, model_location
+from recalld.ingest.embed import (
+    DEFAULT_MODEL,
+    Embedder,
+    SentenceTransformerEmbedder,
+    base_model_id,
+    model_location,
+    offline_environment,
+)
 from recalld.ingest.errors import RecalldError
 
 BACKENDS = ("auto", "onnx", "torch")
@@ -93,12 +100,11 @@ def build_embedder(settings: EmbeddingSettings, choice: Choice) -> Embedder:
 def _onnx_export(settings: EmbeddingSettings) -> Path:
     if settings.device != "cpu":
         raise RecalldError(f"the ONNX backend runs on the CPU only, not on embedding.device = {settings.device!r}")
+    offline_environment()
     try:
         import onnxruntime  # noqa: F401
     except ImportError as exc:
         raise RecalldError(f"onnxruntime is not importable: {exc}") from exc
-    from recalld.ingest.embed import offline_environment
     from recalld.ingest.onnx_export import ensure_exported
 
-    offline_environment()
     return ensure_exported(model_location(settings.model), base_model_id(settings.model), settings.model_cache)
