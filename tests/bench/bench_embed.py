@@ -7,7 +7,9 @@ its default threads. Prints texts/s of each and their ratio (target >= 3x), the 
 int8 to fp32 vectors (target mean >= 0.99), and texts/s of texts that fill 128, 256 and
 512 tokens (the token limit, embedding.max_tokens, is what bounds the cost of long symbols).
 
-    python tests/bench/bench_embed.py [--texts 1000] [--max-tokens 0] [--wait-load 1.0]
+    python tests/bench/bench_embed.py [--texts 1000] [--max-tokens 0] [--wait-load 1.0] [--quick]
+
+Progress goes to stderr; stdout is the table alone (figure, value, target).
 
 The model is exported to $RECALLD_MODEL_CACHE when set, else to a temporary directory
 (the export time is printed then).
@@ -42,6 +44,10 @@ def rate(embedder: Embedder, texts: Sequence[str]) -> tuple[float, np.ndarray]:
     return len(texts) / (time.perf_counter() - started), vectors
 
 
+def note(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
 def wait_for_load(limit: float, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while os.getloadavg()[0] >= limit and time.monotonic() < deadline:
@@ -52,7 +58,7 @@ def embedders(cache: Path, max_tokens: int) -> tuple[Embedder, Embedder]:
     onnx = EmbeddingSettings(model_cache=cache, backend="onnx", max_tokens=max_tokens)
     started = time.perf_counter()
     choice = choose_backend(onnx)
-    print(f"ONNX model ready in {time.perf_counter() - started:.1f} s ({choice.onnx_dir})")
+    note(f"ONNX model ready in {time.perf_counter() - started:.1f} s ({choice.onnx_dir})")
     torch = EmbeddingSettings(model_cache=cache, backend="torch", max_tokens=max_tokens)
     return build_embedder(torch, choose_backend(torch)), build_embedder(onnx, choice)
 
@@ -71,7 +77,10 @@ def main() -> int:
     parser.add_argument("--max-tokens", type=int, default=0, help="embedding.max_tokens (0: the model's 256)")
     parser.add_argument("--long", type=int, default=96, help="texts per length in the token-length sweep")
     parser.add_argument("--wait-load", type=float, default=0.0, help="wait (<= 10 min) for load average below this")
+    parser.add_argument("--quick", action="store_true", help="300 texts and 24 per length")
     args = parser.parse_args()
+    if args.quick:
+        args.texts, args.long = 300, 24
     os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
     stdlib = Path(sysconfig.get_paths()["stdlib"])
     files = sorted(stdlib.glob("*.py")) + sorted(stdlib.glob("*/*.py"))
@@ -80,8 +89,8 @@ def main() -> int:
         cache = Path(os.environ.get("RECALLD_MODEL_CACHE") or tmp)
         torch, onnx = embedders(cache, args.max_tokens)
         tokens = [len(e.ids) for e in onnx._tokenizer.encode_batch(texts)]  # type: ignore[attr-defined]
-        print(f"{len(texts)} stdlib symbol texts: mean {np.mean(sum(map(len, texts)) / len(texts)):.0f} chars, "
-              f"mean {np.mean(tokens):.0f} tokens (truncated at {onnx.max_tokens})")  # type: ignore[attr-defined]  # fmt: skip
+        limit = onnx.max_tokens  # type: ignore[attr-defined]
+        shape = f"{len(texts)}, {sum(map(len, texts)) / len(texts):.0f} chars, {np.mean(tokens):.0f} tokens"
         if args.wait_load:
             wait_for_load(args.wait_load, 600)
         load_before = os.getloadavg()[0]
@@ -89,6 +98,7 @@ def main() -> int:
         onnx_rate, int8 = rate(onnx, texts)
         cosines = (fp32 * int8).sum(axis=1)
         rows = [
+            (f"stdlib symbol texts (mean; max_tokens {limit})", shape, ""),
             ("torch fp32 texts/s", f"{torch_rate:.1f}", ""),
             ("ONNX int8 texts/s", f"{onnx_rate:.1f}", ""),
             ("ONNX / torch", f"{onnx_rate / torch_rate:.2f}x", ">= 3x"),
@@ -100,11 +110,11 @@ def main() -> int:
             torch_at, onnx_at = embedders(cache, length)
             rows.append((f"texts/s at {length} tokens, torch / ONNX ({len(longer)} texts)",
                          f"{rate(torch_at, longer)[0]:.1f} / {rate(onnx_at, longer)[0]:.1f}", ""))  # fmt: skip
-    print(f"\nload average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after; "
-          f"torch threads {torch_threads()}, 2 cores")  # fmt: skip
-    width = max(len(r[0]) for r in rows)
+    rows.append(("load average before / after", f"{load_before:.2f} / {os.getloadavg()[0]:.2f}", "< 1 (idle)"))
+    rows.append(("threads (torch; onnxruntime: one per core)", f"{torch_threads()}; {os.cpu_count()} cores", ""))
+    width, value_width = max(len(r[0]) for r in rows), max(len(r[1]) for r in rows)
     for name, value, target in rows:
-        print(f"{name:<{width}}  {value:>14}  {target}")
+        print(f"{name:<{width}}  {value:>{value_width}}  {target}".rstrip())
     return 0
 
 
