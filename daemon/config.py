@@ -70,7 +70,7 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
 }
 LOG_LEVELS = ("debug", "info", "warning", "error")
 LOG_FORMATS = ("auto", "json", "console")
-EMBEDDING_BACKENDS = ("auto", "onnx", "torch")  # ingest/embed_select.py BACKENDS
+EMBEDDING_BACKENDS = ("auto", "onnx", "torch")  # see ingest/embed_select.py
 MIN_MAX_TOKENS = 16
 
 

@@ -4,6 +4,10 @@ At run time it needs neither torch nor transformers: the model's own fast tokeni
 loaded with ``tokenizers`` from the export, texts are batched by token length (little
 padding), and rows come out pooled and normalised exactly as the model's
 sentence-transformers pipeline does, since that pipeline is inside the graph.
+
+Activations are quantised dynamically, with one scale per batch, so a text's vector varies
+slightly with the texts batched with it (cosine ~0.99, as int8 against fp32); the
+embedding cache keeps the first vector computed for a text.
 """
 
 from __future__ import annotations

@@ -23,7 +23,6 @@ from recalld.ingest.embed import (
 )
 from recalld.ingest.errors import RecalldError
 
-BACKENDS = ("auto", "onnx", "torch")
 log = get_logger("recalld.embed")
 
 
