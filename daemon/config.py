@@ -10,11 +10,14 @@ import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import DEFAULT_EXCLUDE, DerivedOptions, IndexOptions
 from recalld.parsers.registry import DEFAULT_ARCHITECTURE_GLOBS, DEFAULT_DECISION_GLOBS
+
+if TYPE_CHECKING:
+    from recalld.ingest.embed_select import EmbeddingSettings
 
 # section -> option -> (type, default)
 SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
@@ -25,9 +28,11 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
     },
     "embedding": {
         "model": (str, "default"),
+        "backend": (str, "auto"),
         "device": (str, "cpu"),
         "batch_size": (int, 64),
         "max_chars": (int, 1500),
+        "max_tokens": (int, 0),
     },
     "index": {
         "max_file_bytes": (int, 1 << 20),
@@ -68,6 +73,8 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
 }
 LOG_LEVELS = ("debug", "info", "warning", "error")
 LOG_FORMATS = ("auto", "json", "console")
+EMBEDDING_BACKENDS = ("auto", "onnx", "torch")  # see ingest/embed_select.py
+MIN_MAX_TOKENS = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +125,26 @@ class Config:
     @property
     def embedding_cache(self) -> Path:
         return self.home / "embeddings.db"
+
+    @property
+    def model_cache(self) -> Path:
+        """Exported (ONNX) models; $RECALLD_MODEL_CACHE shares one cache between state dirs."""
+        if os.environ.get("RECALLD_MODEL_CACHE"):
+            return Path(os.environ["RECALLD_MODEL_CACHE"]).expanduser()
+        return self.home / "models"
+
+    def embedding_settings(self) -> EmbeddingSettings:
+        from recalld.ingest.embed_select import EmbeddingSettings
+
+        section = self.values["embedding"]
+        return EmbeddingSettings(
+            model_cache=self.model_cache,
+            model=section["model"],
+            backend=section["backend"],
+            device=section["device"],
+            batch_size=section["batch_size"],
+            max_tokens=section["max_tokens"],
+        )
 
     def index_options(self) -> IndexOptions:
         return IndexOptions(
@@ -222,6 +249,11 @@ def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
             raise RecalldError(f"{source}: memories.{key} must not contain empty globs")
     if any(not pattern.strip() for pattern in values["trust"]["untrusted_branches"]):
         raise RecalldError(f"{source}: trust.untrusted_branches must not contain an empty pattern")
+    if values["embedding"]["backend"] not in EMBEDDING_BACKENDS:
+        raise RecalldError(f"{source}: embedding.backend must be one of {', '.join(EMBEDDING_BACKENDS)}")
+    max_tokens = values["embedding"]["max_tokens"]
+    if max_tokens != 0 and max_tokens < MIN_MAX_TOKENS:
+        raise RecalldError(f"{source}: embedding.max_tokens must be 0 (the model's own limit) or at least {MIN_MAX_TOKENS}")
     if values["log"]["level"] not in LOG_LEVELS:
         raise RecalldError(f"{source}: log.level must be one of {', '.join(LOG_LEVELS)}")
     if values["log"]["format"] not in LOG_FORMATS:

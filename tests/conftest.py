@@ -20,6 +20,16 @@ GIT_ENV = {
 }
 
 
+@pytest.fixture(scope="session", autouse=True)
+def shared_model_cache(tmp_path_factory: pytest.TempPathFactory):
+    """One model cache for the session (each test has its own $RECALLD_HOME, but the
+    model is exported to ONNX once, not once per test)."""
+    path = tmp_path_factory.mktemp("model-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RECALLD_MODEL_CACHE", str(path))
+        yield path
+
+
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
     """Every test gets its own $HOME and $RECALLD_HOME; touching the real home fails."""

@@ -70,7 +70,11 @@ def test_cli_end_to_end(project):
     hits = json.loads(recalld("search", "tax on a price", "--json", "--limit", "3").stdout)
     assert hits[0]["qualname"] == "compute_vat"
     go = json.loads(recalld("search", "download a web page", "--lang", "go", "--json").stdout)
-    assert {h["language"] for h in go} == {"go"} and go[0]["qualname"] == "Download"
+    # The module of a one-function file embeds nearly the function's text: either may rank first.
+    assert {h["language"] for h in go} == {"go"} and [h["qualname"] for h in go[:2]] in (
+        ["Download", "<module>"],
+        ["<module>", "Download"],
+    )
     methods = json.loads(recalld("search", "invoice", "--kind", "method", "--json").stdout)
     assert [h["qualname"] for h in methods] == ["InvoiceBuilder.add_line"]
     in_billing = json.loads(recalld("search", "anything", "--path", "billing/**", "--json").stdout)

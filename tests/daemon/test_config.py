@@ -32,6 +32,10 @@ def test_example_documents_every_option_with_its_default():
         ({"index": {"exclude": [1]}}, "index.exclude must be of type list"),
         ({"trust": {"untrusted_branches": "pr/*"}}, "trust.untrusted_branches must be of type list"),
         ({"trust": {"untrusted_branches": ["pr/*", " "]}}, "must not contain an empty pattern"),
+        ({"embedding": {"backend": "gpu"}}, "embedding.backend must be one of auto, onnx, torch"),
+        ({"embedding": {"max_tokens": 8}}, "embedding.max_tokens must be 0 (the model's own limit) or at least 16"),
+        ({"embedding": {"max_tokens": -1}}, "embedding.max_tokens must be 0"),
+        ({"embedding": {"max_tokens": "256"}}, "embedding.max_tokens must be of type int"),
     ],
 )
 def test_bad_config_names_the_key(raw, message):

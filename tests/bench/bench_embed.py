@@ -1,0 +1,128 @@
+"""Benchmark: the ONNX int8 backend against torch fp32, on real symbol texts.
+
+Not part of the test run. The texts are symbols of the Python standard library, parsed
+with recalld's parsers and turned into embedded texts as a sync does (records.memory_text,
+max_chars 1500). Both backends run in the same process, one after the other, each with
+its default threads. Prints texts/s of each and their ratio (target >= 3x), the cosine of
+int8 to fp32 vectors (target mean >= 0.99), and texts/s of texts that fill 128, 256 and
+512 tokens (the token limit, embedding.max_tokens, is what bounds the cost of long symbols).
+
+    python tests/bench/bench_embed.py [--texts 1000] [--max-tokens 0] [--wait-load 1.0] [--quick]
+
+Progress goes to stderr; stdout is the table alone (figure, value, target).
+
+The model is exported to $RECALLD_MODEL_CACHE when set, else to a temporary directory
+(the export time is printed then).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import sysconfig
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from recalld.ingest.embed import Embedder  # noqa: E402
+from recalld.ingest.embed_select import EmbeddingSettings, build_embedder, choose_backend  # noqa: E402
+from tests.bench.symbol_texts import symbol_texts  # noqa: E402
+
+LENGTHS = (128, 256, 512)
+
+
+def rate(embedder: Embedder, texts: Sequence[str]) -> tuple[float, np.ndarray]:
+    embedder.encode(texts[:16])  # warm-up
+    started = time.perf_counter()
+    vectors = embedder.encode(texts)
+    return len(texts) / (time.perf_counter() - started), vectors
+
+
+def note(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def wait_for_load(limit: float, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while os.getloadavg()[0] >= limit and time.monotonic() < deadline:
+        time.sleep(10)
+
+
+def embedders(cache: Path, max_tokens: int) -> tuple[Embedder, Embedder]:
+    onnx = EmbeddingSettings(model_cache=cache, backend="onnx", max_tokens=max_tokens)
+    started = time.perf_counter()
+    choice = choose_backend(onnx)
+    note(f"ONNX model ready in {time.perf_counter() - started:.1f} s ({choice.onnx_dir})")
+    torch = EmbeddingSettings(model_cache=cache, backend="torch", max_tokens=max_tokens)
+    return build_embedder(torch, choose_backend(torch)), build_embedder(onnx, choice)
+
+
+def long_texts(files: list[Path], count: int) -> list[str]:
+    """Texts longer than 512 tokens: whole symbols of 6,000+ characters, else file chunks."""
+    texts = [t for t in symbol_texts(files, limit=20_000, max_chars=8000) if len(t) >= 6000]
+    chunks = (f.read_text(errors="replace")[:8000] for f in files)
+    texts += [c for c in chunks if len(c) >= 6000]
+    return texts[:count]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--texts", type=int, default=1000, help="symbol texts to embed with each backend")
+    parser.add_argument("--max-tokens", type=int, default=0, help="embedding.max_tokens (0: the model's 256)")
+    parser.add_argument("--long", type=int, default=96, help="texts per length in the token-length sweep")
+    parser.add_argument("--wait-load", type=float, default=0.0, help="wait (<= 10 min) for load average below this")
+    parser.add_argument("--quick", action="store_true", help="300 texts and 24 per length")
+    args = parser.parse_args()
+    if args.quick:
+        args.texts, args.long = 300, 24
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    files = sorted(stdlib.glob("*.py")) + sorted(stdlib.glob("*/*.py"))
+    texts = symbol_texts(files, limit=args.texts)
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = Path(os.environ.get("RECALLD_MODEL_CACHE") or tmp)
+        torch, onnx = embedders(cache, args.max_tokens)
+        tokens = [len(e.ids) for e in onnx._tokenizer.encode_batch(texts)]  # type: ignore[attr-defined]
+        limit = onnx.max_tokens  # type: ignore[attr-defined]
+        shape = f"{len(texts)}, {sum(map(len, texts)) / len(texts):.0f} chars, {np.mean(tokens):.0f} tokens"
+        if args.wait_load:
+            wait_for_load(args.wait_load, 600)
+        load_before = os.getloadavg()[0]
+        torch_rate, fp32 = rate(torch, texts)
+        onnx_rate, int8 = rate(onnx, texts)
+        cosines = (fp32 * int8).sum(axis=1)
+        rows = [
+            (f"stdlib symbol texts (mean; max_tokens {limit})", shape, ""),
+            ("torch fp32 texts/s", f"{torch_rate:.1f}", ""),
+            ("ONNX int8 texts/s", f"{onnx_rate:.1f}", ""),
+            ("ONNX / torch", f"{onnx_rate / torch_rate:.2f}x", ">= 3x"),
+            ("cosine int8 vs fp32, mean", f"{cosines.mean():.4f}", ">= 0.99"),
+            ("cosine int8 vs fp32, min", f"{cosines.min():.4f}", ""),
+        ]
+        longer = long_texts(files, args.long)
+        for length in LENGTHS:
+            torch_at, onnx_at = embedders(cache, length)
+            rows.append((f"texts/s at {length} tokens, torch / ONNX ({len(longer)} texts)",
+                         f"{rate(torch_at, longer)[0]:.1f} / {rate(onnx_at, longer)[0]:.1f}", ""))  # fmt: skip
+    rows.append(("load average before / after", f"{load_before:.2f} / {os.getloadavg()[0]:.2f}", "< 1 (idle)"))
+    rows.append(("threads (torch; onnxruntime: one per core)", f"{torch_threads()}; {os.cpu_count()} cores", ""))
+    width, value_width = max(len(r[0]) for r in rows), max(len(r[1]) for r in rows)
+    for name, value, target in rows:
+        print(f"{name:<{width}}  {value:>{value_width}}  {target}".rstrip())
+    return 0
+
+
+def torch_threads() -> int:
+    import torch
+
+    return int(torch.get_num_threads())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

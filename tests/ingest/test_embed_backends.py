@@ -1,0 +1,125 @@
+"""The ONNX int8 backend against the torch fp32 one, on the real packaged model.
+
+The model is exported once per session into the shared model cache (tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from recalld.ingest import onnx_export
+from recalld.ingest.embed import SentenceTransformerEmbedder
+from recalld.ingest.embed_onnx import OnnxEmbedder
+from recalld.ingest.embed_select import EmbeddingSettings, build_embedder, choose_backend
+from recalld.ingest.errors import RecalldError
+from tests.bench.symbol_texts import symbol_texts
+
+pytestmark = pytest.mark.model
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def settings(**options: object) -> EmbeddingSettings:
+    return EmbeddingSettings(model_cache=Path(os.environ["RECALLD_MODEL_CACHE"]), **options)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def torch_fp32() -> SentenceTransformerEmbedder:
+    return SentenceTransformerEmbedder()
+
+
+@pytest.fixture(scope="module")
+def onnx_int8() -> OnnxEmbedder:
+    choice = choose_backend(settings(backend="onnx"))
+    embedder = build_embedder(settings(backend="onnx"), choice)
+    assert isinstance(embedder, OnnxEmbedder)
+    return embedder
+
+
+def test_int8_vectors_agree_with_torch_fp32(torch_fp32, onnx_int8):
+    files = sorted(p for d in ("ingest", "daemon", "parsers") for p in (ROOT / d).glob("*.py"))
+    texts = symbol_texts(files, limit=120)
+    assert len(texts) == 120
+    cosines = (onnx_int8.encode(texts) * torch_fp32.encode(texts)).sum(axis=1)
+    print(f"int8 vs fp32 cosine on {len(texts)} symbol texts: mean {cosines.mean():.4f} min {cosines.min():.4f}")
+    assert cosines.mean() >= 0.99 and cosines.min() >= 0.95
+    assert onnx_int8.dim == torch_fp32.dim == 384
+    assert np.allclose(np.linalg.norm(onnx_int8.encode(texts[:5]), axis=1), 1.0, atol=1e-5)
+
+
+def test_second_construction_reuses_the_export(onnx_int8, monkeypatch):
+    def no_export(*args: object) -> None:
+        raise AssertionError("exported again")
+
+    monkeypatch.setattr(onnx_export, "_export", no_export)
+    choice = choose_backend(settings())
+    assert choice.backend == "onnx" and choice.onnx_dir is not None
+    assert choice.model_id == onnx_int8.model_id != SentenceTransformerEmbedder().model_id
+    again = build_embedder(settings(), choice)
+    assert np.allclose(again.encode(["def f(): pass"]), onnx_int8.encode(["def f(): pass"]))
+
+
+@pytest.mark.parametrize("backend", ["onnx", "torch"])
+def test_long_texts_are_truncated_at_max_tokens(backend):
+    chosen = settings(backend=backend, max_tokens=32)
+    embedder = build_embedder(chosen, choose_backend(chosen))
+    words = " ".join(f"word{i}" for i in range(2000))  # ~6,000 tokens, far past every limit
+    prefix = truncated(words, 32)
+    assert len(prefix) < len(words) // 50
+    long_vector, prefix_vector, shorter = embedder.encode([words, prefix, truncated(words, 24)])
+    assert float(long_vector @ prefix_vector) > 0.9999
+    assert float(long_vector @ shorter) < 0.9999  # tokens up to the limit do count
+    assert "+max32t" in embedder.model_id
+
+
+def truncated(text: str, max_tokens: int) -> str:
+    """The text that the first ``max_tokens`` tokens (with [CLS] and [SEP]) cover."""
+    from tokenizers import Tokenizer
+
+    choice = choose_backend(settings(backend="onnx"))
+    assert choice.onnx_dir is not None
+    tokenizer = Tokenizer.from_file(str(choice.onnx_dir / onnx_export.TOKENIZER_FILE))
+    tokenizer.no_truncation()
+    offsets = tokenizer.encode(text).offsets
+    return text[: offsets[max_tokens - 2][1]]
+
+
+def test_too_many_tokens_for_the_model_is_a_clear_error():
+    too_long = settings(backend="onnx", max_tokens=513)
+    with pytest.raises(RecalldError, match="embedding.max_tokens = 513 exceeds the model's limit of 512"):
+        build_embedder(too_long, choose_backend(too_long))
+
+
+def test_auto_falls_back_to_torch_when_the_onnx_model_will_not_load(tmp_path, monkeypatch):
+    broken = settings()
+    choice = choose_backend(broken)
+    assert choice.onnx_dir is not None
+    copy = tmp_path / choice.onnx_dir.name
+    copy.mkdir()
+    for name in (onnx_export.META_FILE, onnx_export.TOKENIZER_FILE):
+        (copy / name).write_bytes((choice.onnx_dir / name).read_bytes())
+    (copy / onnx_export.MODEL_FILE).write_bytes(b"not a model")
+    broken_choice = type(choice)("onnx", choice.model_id, copy)
+    embedder = build_embedder(broken, broken_choice)
+    assert isinstance(embedder, SentenceTransformerEmbedder)
+    assert embedder.model_id == "all-MiniLM-L6-v2@gt-0.1.0"  # its vectors are filed as torch's
+    with pytest.raises(RecalldError, match="cannot load the ONNX model"):
+        build_embedder(settings(backend="onnx"), broken_choice)
+
+
+def test_app_wires_the_configured_backend(monkeypatch):
+    from recalld.daemon.app import App
+    from recalld.daemon.config import load_config
+
+    home = Path(os.environ["RECALLD_HOME"])
+    (home / "config.toml").write_text('[embedding]\nbackend = "torch"\n')
+    assert App(load_config()).embeddings.model_id == "all-MiniLM-L6-v2@gt-0.1.0"
+    (home / "config.toml").write_text("[embedding]\nmax_tokens = 128\n")
+    app = App(load_config())
+    assert app.embeddings.model_id == f"all-MiniLM-L6-v2@gt-0.1.0+{onnx_export.RECIPE}+max128t"
+    assert isinstance(app.embeddings.embedder, OnnxEmbedder) and app.embeddings.embedder.max_tokens == 128
+    assert not (home / "models").exists()  # the shared cache ($RECALLD_MODEL_CACHE) was used
+    app.embeddings._cache.close()
