@@ -47,6 +47,9 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "decision_globs": (list, list(DEFAULT_DECISION_GLOBS)),
         "architecture_globs": (list, list(DEFAULT_ARCHITECTURE_GLOBS)),
     },
+    "tasks": {
+        "backfill_commits": (int, 500),
+    },
     "daemon": {
         "host": (str, "127.0.0.1"),
         "port": (int, 8765),
@@ -154,6 +157,7 @@ class Config:
             max_embed_chars=self.get("embedding", "max_chars"),
             memories=self.derived_options(),
             untrusted_branches=tuple(self.get("trust", "untrusted_branches")),
+            backfill_commits=self.get("tasks", "backfill_commits"),
         )
 
     def derived_options(self) -> DerivedOptions:
@@ -240,6 +244,8 @@ def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
     for section, key in positive:
         if values[section][key] <= 0:
             raise RecalldError(f"{source}: {section}.{key} must be greater than 0")
+    if values["tasks"]["backfill_commits"] < 0:
+        raise RecalldError(f"{source}: tasks.backfill_commits must not be negative")
     if values["daemon"]["retention_days"] < 0 or values["daemon"]["settle_ms"] < 0:
         raise RecalldError(f"{source}: daemon.retention_days and daemon.settle_ms must not be negative")
     if not 0 <= values["daemon"]["port"] <= 65535:

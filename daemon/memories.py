@@ -11,12 +11,11 @@ from recalld.daemon.app import App
 from recalld.daemon.query import memory_record
 from recalld.ingest.errors import NotFoundError, RecalldError
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
-from recalld.ingest.records import STRUCTURAL, closed_interval
+from recalld.ingest.records import STRUCTURAL, TASK, closed_interval
 from recalld.ingest.store import MemoryFilter, StoredPoint
 from recalld.ingest.sync import NoProgress
 from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
 
-TASK = "task"
 EVENT_FIELDS = ("valid_from_time", "valid_to_time")
 
 

@@ -13,15 +13,16 @@ from recalld.daemon.retrieve import Retrieval, retrieve
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
-from recalld.ingest.records import checkpoint_id
+from recalld.ingest.records import TASK, checkpoint_id
 from recalld.ingest.store import MemoryFilter, StoredPoint, ValidAt
+from recalld.ingest.task_memory import TASK_FIELDS
 
 EXPORT_FIELDS = (
     "repo", "branch", "kind", "language", "path", "qualname", "name", "signature", "docstring",
     "start_line", "end_line", "content_hash", "lineage", "symbol_key", "text",
     "valid_from_commit", "valid_from_time", "valid_to_commit", "valid_to_time", "author",
     "deprecated", "deprecated_reason", "superseded_by", "history",
-    "type", "scope", "user", "org", "untrusted",
+    "type", "scope", "user", "org", "untrusted", "task_id",
 )  # fmt: skip
 MEMORY_TYPES = ("structural", "task", "decision", "debt", "preference", "project", "note")
 FORMATS = ("json", "mem0")
@@ -47,7 +48,7 @@ def memory_record(point: StoredPoint, score: float | None = None) -> dict[str, A
     record: dict[str, Any] = {"id": point.id}
     if score is not None:
         record["score"] = round(score, 6)
-    for key in EXPORT_FIELDS:
+    for key in EXPORT_FIELDS + (TASK_FIELDS if point.payload.get("type") == TASK else ()):
         record[key] = point.payload.get(key)
     record["deprecated"] = bool(record["deprecated"])
     record["untrusted"] = bool(record["untrusted"])

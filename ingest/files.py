@@ -58,6 +58,7 @@ class IndexOptions:
     honour_gitattributes: bool = True
     max_embed_chars: int = 1500
     untrusted_branches: tuple[str, ...] = ()  # globs: memories of such branches get untrusted = 1
+    backfill_commits: int = 500  # task memories: commits backfilled on a first sync, cap per sync; 0 = off
     extra: dict[str, object] = field(default_factory=dict)
     memories: DerivedOptions = DerivedOptions()
 

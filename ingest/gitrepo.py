@@ -1,5 +1,6 @@
 """The one module that imports pygit2: committed trees, tree diffs with rename
-detection and blobs, read from git's object database (never the work tree)."""
+detection, blobs and commit history, read from git's object database (never the
+work tree)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pygit2
-from pygit2.enums import AttrCheck, DiffFind, FileMode, ObjectType
+from pygit2.enums import AttrCheck, DiffFind, FileMode, ObjectType, SortMode
 
 from recalld.ingest.errors import RecalldError
 
@@ -42,6 +43,31 @@ class CommitInfo:
     time: int  # committer time, unix seconds
     author: str
     summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class CommitDetails:
+    id: str
+    message: str
+    author: str  # "Name <email>"
+    author_time: int  # unix seconds
+    committer_time: int
+    parents: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """One delta of a commit against its first parent (renames detected)."""
+
+    status: str  # added | modified | deleted | renamed | copied | typechange
+    old_path: str | None
+    new_path: str | None
+    old_blob: str | None  # None when absent or not a regular file
+    new_blob: str | None
+    similarity: int = 0
+
+
+_STATUS = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied", "T": "typechange"}
 
 
 class GitRepository:
@@ -135,6 +161,90 @@ class GitRepository:
         ahead, behind = self._repo.ahead_behind(new, old)
         return int(ahead), int(behind)
 
+    def commit_details(self, commit_id: str) -> CommitDetails:
+        commit = self._repo[commit_id].peel(pygit2.Commit)
+        return CommitDetails(
+            id=str(commit.id),
+            message=_message(commit),
+            author=f"{commit.author.name} <{commit.author.email}>",
+            author_time=int(commit.author.time),
+            committer_time=int(commit.commit_time),
+            parents=tuple(str(p) for p in commit.parent_ids),
+        )
+
+    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
+        """True if ``ancestor`` is ``descendant`` or reachable from it."""
+        if ancestor == descendant:
+            return True
+        return bool(self._repo.descendant_of(pygit2.Oid(hex=descendant), pygit2.Oid(hex=ancestor)))
+
+    def walk_commits(self, tip: str, *, hide: str | None, limit: int, first_parent: bool) -> list[str]:
+        """Up to ``limit`` commits reachable from ``tip`` and not from ``hide``, newest first."""
+        if limit <= 0:
+            return []
+        sort = SortMode.TOPOLOGICAL | SortMode.TIME if hide else SortMode.NONE
+        walker = self._repo.walk(pygit2.Oid(hex=tip), sort)
+        if first_parent:
+            walker.simplify_first_parent()
+        if hide:
+            walker.hide(pygit2.Oid(hex=hide))
+        found: list[str] = []
+        for commit in walker:
+            found.append(str(commit.id))
+            if len(found) >= limit:
+                break
+        return found
+
+    def not_reachable(self, commits: list[str], tip: str) -> set[str]:
+        """Those of ``commits`` that are not ``tip`` or one of its ancestors (gone ones included)."""
+        present = [c for c in commits if self.has_commit(c)]
+        gone = set(commits) - set(present)
+        if not present:
+            return gone
+        walker = self._repo.walk(None)
+        for commit in present:
+            walker.push(pygit2.Oid(hex=commit))
+        walker.hide(pygit2.Oid(hex=tip))
+        wanted = set(present)
+        return gone | {str(c.id) for c in walker if str(c.id) in wanted}
+
+    def commit_changes(self, commit_id: str) -> list[FileChange]:
+        """The commit's deltas against its first parent (a root commit: against nothing)."""
+        diff = self._first_parent_diff(commit_id)
+        diff.find_similar(flags=DiffFind.FIND_RENAMES, rename_limit=RENAME_LIMIT)
+        changes: list[FileChange] = []
+        for delta in diff.deltas:
+            status = _STATUS.get(delta.status_char())
+            if status is None:
+                continue
+            old, new = delta.old_file, delta.new_file
+            changes.append(
+                FileChange(
+                    status=status,
+                    old_path=None if status == "added" else old.path,
+                    new_path=None if status == "deleted" else new.path,
+                    old_blob=str(old.id) if status != "added" and old.mode in REGULAR_MODES else None,
+                    new_blob=str(new.id) if status != "deleted" and new.mode in REGULAR_MODES else None,
+                    similarity=int(delta.similarity),
+                )
+            )
+        return changes
+
+    def patch_id(self, commit_id: str) -> str | None:
+        """git's stable patch id of a non-merge commit (same change, same id after a
+        rebase); None for a merge or a commit that changes nothing."""
+        commit = self._repo[commit_id].peel(pygit2.Commit)
+        if len(commit.parent_ids) > 1:
+            return None
+        diff = self._first_parent_diff(commit_id)
+        return str(diff.patchid) if len(diff) else None
+
+    def _first_parent_diff(self, commit_id: str) -> pygit2.Diff:
+        commit = self._repo[commit_id].peel(pygit2.Commit)
+        if commit.parent_ids:
+            return commit.parents[0].tree.diff_to_tree(commit.tree)
+        return commit.tree.diff_to_tree(swap=True)
+
     def walk_tree(self, commit_id: str) -> Iterator[TreeFile | TreeSkip]:
         """Every entry of the commit's tree: regular files, and what is never read."""
         root = self._repo[commit_id].peel(pygit2.Tree)
@@ -205,6 +315,13 @@ class GitRepository:
             return self._repo.get_attr(path, name, flags=flags, commit=pygit2.Oid(hex=commit_id))
         except (pygit2.GitError, ValueError):
             return None
+
+
+def _message(commit: pygit2.Commit) -> str:
+    try:
+        return str(commit.message)
+    except (UnicodeDecodeError, LookupError):
+        return bytes(commit.raw_message).decode("utf-8", "replace")
 
 
 def _entry_name(entry: pygit2.Object) -> str | None:

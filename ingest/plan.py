@@ -224,10 +224,10 @@ def _match_moves(draft: _Draft) -> None:
                 taken.add(candidate.id)
                 break
 
-    new_by_key = _unique_by(
+    new_by_key = unique_by(
         [v for v in arriving if v.id not in taken], lambda v: (v.symbol.kind, v.symbol.qualname)
     )
-    old_by_key = _unique_by(
+    old_by_key = unique_by(
         [m for m, _ in closing if m.id not in matched], lambda m: (m.kind, m.qualname)
     )
     for key, mem in old_by_key.items():
@@ -282,7 +282,7 @@ def _group_by_key(mems: list[LiveMemory]) -> dict[tuple[str, str], list[LiveMemo
     return grouped
 
 
-def _unique_by(items: list[T], key: Callable[[T], K]) -> dict[K, T]:
+def unique_by(items: list[T], key: Callable[[T], K]) -> dict[K, T]:
     """Items by key, leaving out every key that more than one item has."""
     seen: dict[K, T] = {}
     dupes: set[K] = set()

@@ -10,12 +10,21 @@ from typing import Any
 from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import LiveMemory, NewVersion, Scope, symbol_key
 from recalld.ingest.store import MemoryFilter, StoredPoint
-from recalld.parsers.base import STRUCTURAL, memory_type
+from recalld.parsers.base import DERIVED_TYPES, STRUCTURAL, memory_type
 
 # Payload fields the planner needs; scrolls for planning fetch only these.
 PLANNING_FIELDS = ("path", "kind", "qualname", "content_hash", "lineage", "start_line", "end_line", "blob")
 # Memory types ("type" in the payload) come from the kind: parsers.base.DERIVED_TYPES.
+TASK = "task"
+# Types whose memories the planner keeps in line with the files (tasks follow commits).
+PLANNED_TYPES = (STRUCTURAL, *sorted(set(DERIVED_TYPES.values())))
 CHECKPOINT_NAMESPACE = uuid.UUID("0b9e4bd4-6a0b-4a34-8c7e-5d2f6f1e8a73")
+TASK_NAMESPACE = uuid.UUID("3d0f2c8e-5b7a-4e19-9c64-0a8e7d51b2f4")
+
+
+def task_memory_id(scope: Scope, commit: str) -> str:
+    """The task memory of a commit on a branch: uuid5(repo, branch, commit)."""
+    return str(uuid.uuid5(TASK_NAMESPACE, f"{scope.repo}\x00{scope.branch}\x00{commit}"))
 
 
 def memory_text(version: NewVersion, *, max_chars: int) -> str:
@@ -76,9 +85,17 @@ def memory_payload(
         "change": version.change,
         "valid_from_commit": commit.id,
         "valid_from_time": commit.time,
+        "task_id": task_memory_id(scope, commit.id),
+        "author": commit.author,
+        **open_state(scope, history),
+    }
+
+
+def open_state(scope: Scope, history: list[dict[str, Any]]) -> dict[str, Any]:
+    """The payload fields of a memory that is valid now (every memory type shares them)."""
+    return {
         "valid_to_commit": None,
         "valid_to_time": 0,
-        "author": commit.author,
         "deprecated": 0,
         "deprecated_reason": None,
         "superseded_by": None,
@@ -132,4 +149,5 @@ def checkpoint_point(scope: Scope, *, commit: str | None, pending: str | None) -
 
 
 def live_filter(scope: Scope, **conditions: Any) -> MemoryFilter:
-    return MemoryFilter(repo=scope.repo, branch=scope.branch, deprecated=0, **conditions)
+    """Live memories of a repo/branch that the planner manages (not task memories)."""
+    return MemoryFilter(repo=scope.repo, branch=scope.branch, types=PLANNED_TYPES, deprecated=0, **conditions)

@@ -27,6 +27,7 @@ KEYWORD_FIELDS = (
     "org",
     "valid_from_commit",  # as-of a commit
     "valid_to_commit",
+    "commit",  # task memories: the commit they describe
 )
 INTEGER_FIELDS = (
     "deprecated",  # 0 | 1 (qdrant-edge never matches a boolean filter)

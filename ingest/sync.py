@@ -21,6 +21,7 @@ from recalld.ingest.plan import LiveMemory, Plan, Scope, plan_changes
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
 from recalld.ingest.redaction import counting_redactions
 from recalld.ingest.records import (
+    PLANNED_TYPES,
     PLANNING_FIELDS,
     checkpoint_id,
     checkpoint_point,
@@ -30,6 +31,7 @@ from recalld.ingest.records import (
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 from recalld.ingest.trust import apply_trust, branch_untrusted
 from recalld.parsers.base import STRUCTURAL, memory_type
+from recalld.ingest.tasks import TaskSync
 from recalld.ingest.writer import write_plan
 
 PATH_CHUNK = 256
@@ -80,6 +82,8 @@ class SyncResult:
     invalid_utf8: int = 0
     derived: dict[str, int] = field(default_factory=dict)  # new versions per derived memory type
     secrets_redacted: int = 0
+    tasks_added: int = 0  # task memories (one per commit) written, new or reopened
+    tasks_deprecated: int = 0  # task memories closed: their commit left the branch
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
@@ -90,6 +94,7 @@ class SyncResult:
         return (
             f"synced {self.repo}@{self.branch} {span}: +{self.added} ~{self.modified} "
             f">{self.renamed} -{self.deprecated}, {self.files_changed} files, "
+            f"commits +{self.tasks_added} -{self.tasks_deprecated}, "
             f"{self.embedded} embedded, {self.skipped} skipped"
             + (f", {self.secrets_redacted} secrets redacted" if self.secrets_redacted else "")
             + f" in {self.seconds:.2f} s"
@@ -180,10 +185,27 @@ class Indexer:
                 progress=progress,
             )
             _undo_interrupted(self.store, plan, touched)
+            self._sync_tasks(result, git, scope, target, reconcile=bool(pending) or full, progress=progress)
             self.store.upsert([checkpoint_point(scope, commit=target, pending=None)])
         _count(result, plan, touched)
         result.seconds = round(time.monotonic() - started, 3)
         return result
+
+    def _sync_tasks(
+        self,
+        result: SyncResult,
+        git: GitRepository,
+        scope: Scope,
+        target: str,
+        *,
+        reconcile: bool,
+        progress: ProgressSink,
+    ) -> None:
+        """The task-memory step (ingest/tasks.py), inside the pending checkpoint."""
+        step = TaskSync(self.store, self.embeddings, git, scope, options=self.options)
+        outcome = step.run(indexed=result.from_commit, target=target, reconcile=reconcile, progress=progress)
+        result.tasks_added, result.tasks_deprecated = outcome.added, outcome.deprecated
+        result.embedded += outcome.embedded
 
     def _checkpoint(self, scope: Scope) -> dict[str, Any]:
         found = self.store.retrieve([checkpoint_id(scope)])
@@ -238,7 +260,7 @@ class Indexer:
         restore: set[str] = set()
         discard: set[str] = set()
         if interrupted:
-            flt = MemoryFilter(repo=scope.repo, branch=scope.branch, deprecated=None)
+            flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=PLANNED_TYPES, deprecated=None)
             points = list(self.store.scroll(flt, fields=PLANNING_FIELDS + RECOVERY_FIELDS))
             live_points, restore, discard = _state_before(points, interrupted, indexed)
         else:

@@ -60,8 +60,8 @@ def test_cli_end_to_end(project):
         assert key in first
     assert first["repo"] == "project" and first["from_commit"] is None
     assert first["to_commit"] == project.head()
-    # six symbols and the project-structure memory
-    assert first["added"] == 7 and first["embedded"] == 7 and first["skipped"] == 1
+    # six symbols, the project-structure memory and the commit
+    assert first["added"] == 7 and first["embedded"] == 8 and first["tasks_added"] == 1 and first["skipped"] == 1
     assert first["derived"] == {"project": 1}
 
     again = json.loads(recalld("sync", "project", "--json").stdout)
@@ -95,6 +95,12 @@ def test_cli_end_to_end(project):
                   "valid_from_commit", "valid_to_commit", "deprecated", "deprecated_reason", "superseded_by"):  # fmt: skip
         assert field in vat_now
     assert vat_now["deprecated"] is False and vat_now["docstring"] == "Compute value added tax for an amount."
+    commits = {m["subject"]: m for m in live if m["type"] == "task"}
+    assert set(commits) == {"initial", "raise vat"} and commits["raise vat"]["commit"] == project.head()
+    assert commits["raise vat"]["symbols"] == [
+        {"path": "billing/invoice.py", "added": [], "modified": ["compute_vat"], "removed": []}
+    ]
+    assert vat_now["id"] in commits["raise vat"]["symbol_ids"] and vat_now["task_id"] == commits["raise vat"]["id"]
     stale = json.loads(recalld("search", "tax", "--include-deprecated", "--json").stdout)
     assert any(h["deprecated"] for h in stale)
     then = json.loads(recalld("search", "tax", "--as-of", first["to_commit"][:8], "--json").stdout)

@@ -36,6 +36,7 @@ def test_example_documents_every_option_with_its_default():
         ({"embedding": {"max_tokens": 8}}, "embedding.max_tokens must be 0 (the model's own limit) or at least 16"),
         ({"embedding": {"max_tokens": -1}}, "embedding.max_tokens must be 0"),
         ({"embedding": {"max_tokens": "256"}}, "embedding.max_tokens must be of type int"),
+        ({"tasks": {"backfill_commits": -1}}, "tasks.backfill_commits must not be negative"),
     ],
 )
 def test_bad_config_names_the_key(raw, message):
@@ -46,9 +47,11 @@ def test_bad_config_names_the_key(raw, message):
 
 def test_config_file_under_recalld_home(monkeypatch, tmp_path):
     monkeypatch.setenv("RECALLD_HOME", str(tmp_path))
-    (tmp_path / "config.toml").write_text('[index]\nmax_file_bytes = 10\n')
+    assert load_config().index_options().backfill_commits == 500
+    (tmp_path / "config.toml").write_text('[index]\nmax_file_bytes = 10\n[tasks]\nbackfill_commits = 0\n')
     config = load_config()
     assert config.index_options().max_file_bytes == 10
+    assert config.index_options().backfill_commits == 0
     assert config.home == tmp_path
     (tmp_path / "config.toml").write_text("[index\n")
     with pytest.raises(RecalldError, match="not valid TOML"):

@@ -37,10 +37,11 @@ class Harness:
     def sync(self, repo, **kw):  # type: ignore[no-untyped-def]
         return self.indexer.sync(repo="r", path=str(repo.path), branch="main", **kw)
 
-    def memories(self, *, deprecated: int | None = 0) -> list:  # type: ignore[type-arg]
+    def memories(self, *, deprecated: int | None = 0, types: tuple[str, ...] = ("structural",)) -> list:  # type: ignore[type-arg]
+        """Memories of repo "r" (structural ones unless ``types`` says otherwise; () = all)."""
         from recalld.ingest.store import MemoryFilter
 
-        return list(self.store.scroll(MemoryFilter(repo="r", deprecated=deprecated)))
+        return list(self.store.scroll(MemoryFilter(repo="r", types=types, deprecated=deprecated)))
 
     def close(self) -> None:
         self.store.close()

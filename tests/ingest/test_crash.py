@@ -17,9 +17,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def snapshot(h: Harness) -> set[tuple]:
-    keys = ("deprecated", "deprecated_reason", "superseded_by", "lineage", "valid_from_commit",
-            "valid_to_commit", "start_line", "end_line", "path", "qualname")  # fmt: skip
-    return {(m.id, *(repr(m.payload.get(k)) for k in keys)) for m in h.memories(deprecated=None)}
+    """Every memory of every type, closed ones included."""
+    keys = ("type", "deprecated", "deprecated_reason", "superseded_by", "lineage", "valid_from_commit",
+            "valid_to_commit", "start_line", "end_line", "path", "qualname", "task_id", "commit",
+            "symbol_ids", "history")  # fmt: skip
+    return {(m.id, *(repr(m.payload.get(k)) for k in keys)) for m in h.memories(deprecated=None, types=())}
 
 
 def build_history(repo) -> None:
@@ -44,7 +46,7 @@ def second_commit(repo) -> None:
 
 def run_worker_until(repo, state: Path, kill_after: int) -> bool:
     """Run the worker, kill -9 it after ``kill_after`` writes; True if it was killed."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RECALLD_TEST_STOP_AT": str(kill_after)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "tests.ingest.crash_worker", str(repo.path), str(state)],
         stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT,
@@ -100,4 +102,49 @@ def test_kill_during_first_index_converges(git_repo, tmp_path, kill_after):
     resumed = Harness("edge", state)
     resumed.sync(git_repo)
     assert snapshot(resumed) == expected
+    resumed.close()
+
+
+def count_writes(repo, base: Path, tmp: Path) -> int:
+    from tests.ingest.test_sync_history import CountingStore
+
+    shutil.copytree(base, tmp)
+    h = Harness("edge", tmp)
+    writes = CountingStore.wrap(h)
+    h.sync(repo)
+    h.close()
+    return writes.count
+
+
+@pytest.mark.parametrize("from_end", [1, 2, 3])
+def test_kill_during_a_rewrite_converges(git_repo, tmp_path, from_end):
+    """reset back and recommit: the last writes close and write task memories."""
+    build_history(git_repo)
+    git_repo.write("pkg/m3.py", "def rewritten():\n    return 3\n")
+    git_repo.commit("c2")
+    git_repo.write("pkg/m4.py", "def later():\n    return 4\n")
+    git_repo.commit("c3")
+    base = tmp_path / "base"
+    h = Harness("edge", base)
+    h.sync(git_repo)
+    h.close()
+    git_repo.git("reset", "-q", "--hard", "HEAD~2")
+    second_commit(git_repo)  # subject "c2": supersedes the old c2 by subject and author
+
+    total = count_writes(git_repo, base, tmp_path / "count")
+    clean_state = tmp_path / "clean"
+    shutil.copytree(base, clean_state)
+    clean = Harness("edge", clean_state)
+    result = clean.sync(git_repo)
+    assert (result.tasks_added, result.tasks_deprecated) == (1, 2)
+    expected = snapshot(clean)
+    clean.close()
+
+    crashed_state = tmp_path / "crashed"
+    shutil.copytree(base, crashed_state)
+    assert run_worker_until(git_repo, crashed_state, total - from_end)
+    resumed = Harness("edge", crashed_state)
+    assert resumed.sync(git_repo).mode == "full"
+    assert snapshot(resumed) == expected
+    assert resumed.sync(git_repo).mode == "noop"
     resumed.close()

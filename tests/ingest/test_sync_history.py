@@ -179,7 +179,7 @@ def test_scripted_history_stays_exact(harness, git_repo):
     repo.git("mv", "svc/main.go", "svc/server.go")
     repo.commit("rename go file")
     r = h.sync(repo)
-    assert r.embedded == r.derived["project"] == 1 and r.renamed >= 3  # "svc/main.go" left the entry points
+    assert r.embedded == 2 and r.derived["project"] == r.tasks_added == 1 and r.renamed >= 3  # "svc/main.go" left the entry points
     live = assert_exact(h, repo)
     moved = live[("svc/server.go", "Server.Start")]
     old = {m.id: m for m in h.memories(deprecated=1)}[start.id]
@@ -203,7 +203,7 @@ def test_scripted_history_stays_exact(harness, git_repo):
     repo.git("mv", "app", "src")
     before_move = repo.commit("move app to src")
     r = h.sync(repo)
-    assert r.embedded == 1 and r.derived["project"] == 1  # only the project layout is new text
+    assert r.embedded == 2 and r.derived["project"] == r.tasks_added == 1  # the project layout and the commit
     live = assert_exact(h, repo)
     assert ("src/core.py", "Engine.stop") in live
     moved = live[("src/debt.py", todo.payload["qualname"])]
@@ -265,7 +265,7 @@ def test_reverted_code_reopens_its_point_with_history(harness, git_repo):
     repo.write("a.py", "def f():\n    return 1\n")
     repo.commit("back to v1")
     r = h.sync(repo)
-    assert r.embedded == 0
+    assert r.embedded == r.tasks_added == 1
     (again,) = [m for m in h.memories() if m.payload["qualname"] == "f"]
     assert again.id == v1.id
     assert [e["deprecated_reason"] for e in again.payload["history"]] == ["modified"]

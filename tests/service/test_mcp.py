@@ -93,11 +93,11 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
         assert err and "no symbol 'nothing_like_this' in repo" in missing
 
         err, changes = await call(session, "recent_changes", repo="repo", limit=50)
-        assert not err and changes["source"] == "structural"
-        newest = changes["changes"][0]
-        assert newest["valid_from_commit"] == second or newest["valid_to_commit"] == second
-        events = {(c["event"], c["qualname"]) for c in changes["changes"]}
-        assert {("opened", "Basket.add"), ("closed", "alpha"), ("opened", "alpha")} <= events
+        assert not err and changes["source"] == "task"  # one task memory per commit
+        commits = {c["commit"]: c for c in changes["changes"]}
+        assert {second, old_alpha} <= set(commits) and commits[second]["subject"] == "two"
+        assert any("Basket.add" in s["added"] for s in commits[second]["symbols"])
+        assert version["id"] in commits[second]["symbol_ids"]
 
         err, remembered = await call(session, "remember", text="Prefer pytest fixtures", user="alice", type="preference")
         assert not err and remembered["status"] == "created" and remembered["memory"]["scope"] == "user"

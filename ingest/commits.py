@@ -1,0 +1,153 @@
+"""What one commit did: its message, the files it touched, the renames it made, and
+the symbols it added, modified or removed.
+
+Symbols come from parsing the old and new blob of each changed file with recalld's
+parsers and comparing symbol content hashes. Parses are cached by blob id, so a
+backfill (where a commit's old blob is the next older commit's new blob) parses each
+blob once. The work per commit is bounded: files renamed without a content change
+are never parsed, and only the first ``MAX_PARSED_FILES`` changed files (by path) are;
+the rest are listed as files and the symbol list is marked truncated. The result is a
+pure function of the commit (never of the cache), so re-runs agree.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from recalld.ingest.files import IndexOptions, excluded_by, looks_binary
+from recalld.ingest.gitrepo import CommitDetails, FileChange, GitRepository
+from recalld.parsers import language_for_path, parse
+
+MAX_PARSED_FILES = 200
+PARSE_CACHE_SIZE = 4096
+
+# (kind, qualname) -> content hash, for one parsed blob
+SymbolHashes = dict[tuple[str, str], str]
+
+
+@dataclass(frozen=True, slots=True)
+class FileSymbolChanges:
+    """Symbols of one file the commit touched (qualnames; the module symbol left out)."""
+
+    path: str
+    added: tuple[str, ...] = ()
+    modified: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+
+    @property
+    def touched(self) -> tuple[str, ...]:
+        return self.added + self.modified + self.removed
+
+
+@dataclass(frozen=True, slots=True)
+class ProducedVersion:
+    """A symbol version as the commit left it: what a structural memory id is made of."""
+
+    path: str
+    kind: str
+    qualname: str
+    content_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class CommitRecord:
+    details: CommitDetails
+    changes: tuple[FileChange, ...]
+    symbols: tuple[FileSymbolChanges, ...]
+    produced: tuple[ProducedVersion, ...]
+    symbols_truncated: bool
+
+    @property
+    def subject(self) -> str:
+        return subject_of(self.details.message)
+
+    @property
+    def pure_renames(self) -> tuple[FileChange, ...]:
+        return tuple(c for c in self.changes if c.status == "renamed" and c.old_blob == c.new_blob)
+
+
+def subject_of(message: str) -> str:
+    return message.strip().split("\n", 1)[0].strip()
+
+
+class CommitReader:
+    """Reads commits of one repository, sharing a bounded parse cache between them."""
+
+    def __init__(self, git: GitRepository, options: IndexOptions) -> None:
+        self._git = git
+        self._options = options
+        self._parsed: OrderedDict[tuple[str, str], SymbolHashes] = OrderedDict()
+
+    def read(self, commit_id: str) -> CommitRecord:
+        changes = tuple(self._git.commit_changes(commit_id))
+        content_changes = sorted(
+            (c for c in changes if c.old_blob != c.new_blob and self._parseable(c)),
+            key=lambda c: c.new_path or c.old_path or "",
+        )
+        symbols: list[FileSymbolChanges] = []
+        produced: list[ProducedVersion] = []
+        for change in content_changes[:MAX_PARSED_FILES]:
+            file_symbols, file_produced = self._compare(change)
+            if file_symbols.touched:
+                symbols.append(file_symbols)
+            produced.extend(file_produced)
+        return CommitRecord(
+            details=self._git.commit_details(commit_id),
+            changes=changes,
+            symbols=tuple(symbols),
+            produced=tuple(produced),
+            symbols_truncated=len(content_changes) > MAX_PARSED_FILES,
+        )
+
+    def _parseable(self, change: FileChange) -> bool:
+        return any(
+            self._indexable(path, blob)
+            for path, blob in ((change.old_path, change.old_blob), (change.new_path, change.new_blob))
+        )
+
+    def _indexable(self, path: str | None, blob: str | None) -> bool:
+        if path is None or blob is None or language_for_path(path) is None:
+            return False
+        if excluded_by(path, self._options.exclude):
+            return False
+        return self._git.blob_size(blob) <= self._options.max_file_bytes
+
+    def _compare(self, change: FileChange) -> tuple[FileSymbolChanges, list[ProducedVersion]]:
+        old = self._symbols(change.old_path, change.old_blob)
+        new = self._symbols(change.new_path, change.new_blob)
+        path = change.new_path or change.old_path or ""
+        same_place = change.status != "renamed"
+        produced = [
+            ProducedVersion(path, kind, qualname, digest)
+            for (kind, qualname), digest in new.items()
+            if not same_place or old.get((kind, qualname)) != digest
+        ]
+        listed = {key: digest for key, digest in new.items() if key[0] != "module"}
+        before = {key: digest for key, digest in old.items() if key[0] != "module"}
+        touched = FileSymbolChanges(
+            path=path,
+            added=tuple(q for (k, q) in listed if (k, q) not in before),
+            modified=tuple(q for (k, q), d in listed.items() if (k, q) in before and before[(k, q)] != d),
+            removed=tuple(q for (k, q) in before if (k, q) not in listed),
+        )
+        return touched, produced
+
+    def _symbols(self, path: str | None, blob: str | None) -> SymbolHashes:
+        if path is None or blob is None or not self._indexable(path, blob):
+            return {}
+        language = language_for_path(path)
+        assert language is not None  # checked by _indexable
+        key = (blob, language)
+        cached = self._parsed.get(key)
+        if cached is not None:
+            self._parsed.move_to_end(key)
+            return cached
+        data = self._git.read_blob(blob)
+        hashes: SymbolHashes = {}
+        if not looks_binary(data):
+            hashes = {(s.kind, s.qualname): s.content_hash for s in parse(language, data).symbols}
+        self._parsed[key] = hashes
+        if len(self._parsed) > PARSE_CACHE_SIZE:
+            self._parsed.popitem(last=False)
+        return hashes

@@ -1,0 +1,225 @@
+"""Task memory: one memory per commit of the tracked branch, kept in line with the
+branch by comparing states, like the structural memories.
+
+**Which commits are live** after a sync to ``target`` (``tasks.backfill_commits`` = N;
+0 turns task memory off):
+
+- every commit that had a live task memory and is still ``target`` or an ancestor of it;
+- the *window*: on a repo's first sync, or when the indexed commit is gone from git,
+  the last N commits of the branch's **first-parent** history (backfill); otherwise the
+  commits reachable from ``target`` and not from the indexed commit (``git log
+  indexed..target``, so the commits of a merged side branch count too), newest first,
+  at most N; and always ``target`` itself.
+
+A live task memory whose commit is no longer ``target`` or an ancestor of it (reset,
+rebase, amend, force-push) is closed: ``deprecated_reason`` "removed",
+``valid_to_commit``/``valid_to_time`` the sync's target, and ``superseded_by`` the task
+memory of the window commit with the same patch id, else with the same subject and
+author, when exactly one matches; else None. A commit that comes back (reset forward)
+is reopened: the id is uuid5(repo, branch, commit), so it is the same point, and its
+earlier interval goes to ``history``. A task memory's own interval starts at its commit
+(``valid_from_commit`` = the commit, ``valid_from_time`` = its committer time).
+
+**Links both ways.** A structural memory's ``task_id`` is the task memory id of its
+``valid_from_commit`` — the sync target that first saw that version, which for a
+multi-commit sync is later than the commit that wrote the code. It needs no lookup and
+resolves whenever task memory is on (the target always gets a task memory). A task
+memory's ``symbol_ids`` are the structural versions its commit produced (each symbol it
+added or modified, at its path with its content at that commit; every symbol of a file
+renamed with edits) that the store holds, live or closed, when the task memory is
+written — after the sync's structural step. For the target commit that is every version
+it produced, plus the live versions at the paths it renamed without edits. For older
+commits (a multi-commit sync, a backfill) a version is linked only where the store has
+it (the code was still like that at some sync target); versions in files past the parse
+limit and in files an older commit moved without edits are not linked.
+
+**Crashes.** The step runs inside the sync's pending checkpoint, after the structural
+writes: first it writes the window's missing (or closed) memories, then the closures.
+Both are recomputed from git by the next sync, and a sync that finds a pending marker
+compares every live task memory with git, so a crash anywhere converges, without
+duplicates. A fast-forward sync from a clean checkpoint skips that comparison: every
+live task memory is then an ancestor of the indexed commit, hence of the target.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from recalld.ingest.commits import CommitReader, CommitRecord, subject_of
+from recalld.ingest.embed import CachedEmbeddings
+from recalld.ingest.files import IndexOptions
+from recalld.ingest.gitrepo import GitRepository
+from recalld.ingest.plan import Scope, memory_id, unique_by
+from recalld.ingest.records import TASK, closed_interval, task_memory_id
+from recalld.ingest.store import MemoryFilter, Store, StoredPoint
+from recalld.ingest.task_memory import task_payload, task_text
+from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
+from recalld.parsers.base import STRUCTURAL
+
+if TYPE_CHECKING:
+    from recalld.ingest.sync import ProgressSink
+
+CHUNK = 1000  # commits read, embedded and written together
+REMOVED = "removed"
+SCAN_FIELDS = ("commit", "subject", "author")
+
+
+@dataclass(slots=True)
+class TaskOutcome:
+    added: int = 0  # task memories written (new or reopened)
+    deprecated: int = 0
+    embedded: int = 0
+
+
+def commit_window(git: GitRepository, indexed: str | None, target: str, limit: int) -> list[str]:
+    """The commits whose task memory a sync to ``target`` makes sure of, newest first."""
+    if indexed is None:
+        commits = git.walk_commits(target, hide=None, limit=limit, first_parent=True)
+    else:
+        commits = git.walk_commits(target, hide=indexed, limit=limit, first_parent=False)
+    return [target, *(c for c in commits if c != target)][:limit]
+
+
+class TaskSync:
+    """The task step of one sync of one repo/branch."""
+
+    def __init__(
+        self,
+        store: Store,
+        embeddings: CachedEmbeddings,
+        git: GitRepository,
+        scope: Scope,
+        *,
+        options: IndexOptions,
+    ) -> None:
+        self.store = store
+        self.embeddings = embeddings
+        self.git = git
+        self.scope = scope
+        self.options = options
+        self.reader = CommitReader(git, options)
+
+    def run(self, *, indexed: str | None, target: str, reconcile: bool, progress: ProgressSink) -> TaskOutcome:
+        """``reconcile``: compare every live task memory with git (after a crash, --full)."""
+        outcome = TaskOutcome()
+        limit = self.options.backfill_commits
+        if limit <= 0:
+            return outcome
+        known = indexed if self.git.has_commit(indexed) else None
+        window = commit_window(self.git, known, target, limit)
+        trusted = not reconcile and known is not None and self.git.is_ancestor(known, target)
+        removed = [] if trusted else self._removed(target)
+        for start in range(0, len(window), CHUNK):
+            added, embedded = self._write(window[start : start + CHUNK], target, progress)
+            outcome.added += added
+            outcome.embedded += embedded
+        outcome.deprecated = self._close(removed, window, target)
+        return outcome
+
+    def _write(self, commits: list[str], target: str, progress: ProgressSink) -> tuple[int, int]:
+        ids = {c: task_memory_id(self.scope, c) for c in commits}
+        existing = {p.id: p.payload for p in self.store.retrieve(list(ids.values()))}
+        todo = [c for c in commits if existing.get(ids[c], {}).get("deprecated", 1) != 0]
+        if not todo:
+            return 0, 0
+        records = [self.reader.read(c) for c in todo]
+        links = self._links(records, target)
+        drafts: list[MemoryDraft] = []
+        for record in records:
+            text = task_text(record, max_chars=self.options.max_embed_chars)
+            mid = ids[record.details.id]
+            history = _history(existing.get(mid))
+            payload = task_payload(self.scope, record, text, symbol_ids=links[record.details.id], history=history)
+            drafts.append(MemoryDraft(mid, text, payload))
+        points, embedded = vectorise(self.embeddings, drafts, progress=progress)
+        upsert_points(self.store, points)
+        return len(points), embedded
+
+    def _links(self, records: list[CommitRecord], target: str) -> dict[str, list[str]]:
+        """commit → ids of the structural versions it produced that the store holds."""
+        wanted = {
+            r.details.id: list(
+                dict.fromkeys(memory_id(self.scope, v.path, v.kind, v.qualname, v.content_hash) for v in r.produced)
+            )
+            for r in records
+        }
+        every = sorted({i for ids in wanted.values() for i in ids})
+        present = {p.id for p in _retrieve(self.store, every)}
+        links = {commit: [i for i in ids if i in present] for commit, ids in wanted.items()}
+        for record in records:
+            if record.details.id == target and record.pure_renames:
+                moved = [c.new_path for c in record.pure_renames if c.new_path]
+                links[target] = list(dict.fromkeys(links[target] + self._live_at(moved)))
+        return links
+
+    def _live_at(self, paths: list[str]) -> list[str]:
+        found: list[str] = []
+        for batch in _batches(paths, 256):
+            flt = MemoryFilter(repo=self.scope.repo, branch=self.scope.branch, types=(STRUCTURAL,), paths=tuple(batch))
+            found.extend(sorted(p.id for p in self.store.scroll(flt, fields=())))
+        return found
+
+    def _removed(self, target: str) -> list[StoredPoint]:
+        """Live task memories whose commit is no longer the target or an ancestor of it."""
+        flt = MemoryFilter(repo=self.scope.repo, branch=self.scope.branch, types=(TASK,), deprecated=0)
+        live = list(self.store.scroll(flt, fields=SCAN_FIELDS))
+        gone = self.git.not_reachable(sorted({p.payload["commit"] for p in live}), target)
+        return [p for p in live if p.payload["commit"] in gone]
+
+    def _close(self, removed: list[StoredPoint], window: list[str], target: str) -> int:
+        if not removed:
+            return 0
+        successors = self._successors(removed, window)
+        ending: dict[str, Any] = {
+            "deprecated": 1,
+            "deprecated_reason": REMOVED,
+            "valid_to_commit": target,
+            "valid_to_time": self.git.commit_info(target).time,
+        }
+        by_successor: dict[str | None, list[str]] = defaultdict(list)
+        for point in removed:
+            by_successor[successors.get(point.id)].append(point.id)
+        for successor, ids in sorted(by_successor.items(), key=lambda item: item[0] or ""):
+            for batch in _batches(sorted(ids), 1000):
+                self.store.set_payload(batch, {**ending, "superseded_by": successor})
+        return len(removed)
+
+    def _successors(self, removed: list[StoredPoint], window: list[str]) -> dict[str, str]:
+        """removed memory id → task memory id of the commit that rewrote it, where one is clear."""
+        patches = {c: self.git.patch_id(c) for c in window}
+        by_patch = unique_by([c for c in window if patches[c]], patches.__getitem__)
+        by_who = unique_by([self.git.commit_details(c) for c in window], lambda d: (subject_of(d.message), d.author))
+        found: dict[str, str] = {}
+        for point in removed:
+            commit = point.payload["commit"]
+            patch = self.git.patch_id(commit) if self.git.has_commit(commit) else None
+            match = by_patch.get(patch) if patch else None
+            if match is None:
+                same = by_who.get((point.payload.get("subject") or "", point.payload.get("author") or ""))
+                match = same.id if same else None
+            if match is not None:
+                found[point.id] = task_memory_id(self.scope, match)
+        return found
+
+
+def _history(old: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """A rewritten memory keeps its history; a reopened one adds the interval it had."""
+    if not old:
+        return []
+    history = list(old.get("history") or [])
+    return history + [closed_interval(old)] if old.get("deprecated") else history
+
+
+def _batches(items: Sequence[str], size: int) -> Iterator[list[str]]:
+    for start in range(0, len(items), size):
+        yield list(items[start : start + size])
+
+
+def _retrieve(store: Store, ids: list[str]) -> list[StoredPoint]:
+    found: list[StoredPoint] = []
+    for batch in _batches(ids, 1000):
+        found.extend(store.retrieve(batch))
+    return found

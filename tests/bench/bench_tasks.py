@@ -1,0 +1,131 @@
+"""Benchmark: task-memory backfill of a generated history.
+
+Not part of the test run. Builds a repository of ``--modules`` Python modules and
+``--commits`` commits (edits of 1-3 modules, a file rename every 50 commits, one mass
+move of a quarter of the files), then times a first sync without task memory and one
+with a backfill of every commit, on fresh stores; the difference is the backfill.
+The fake embedder isolates the pipeline (git, parsing, store); ``--model`` uses the
+packaged model instead.
+
+    python tests/bench/bench_tasks.py [--commits 500] [--modules 200] [--model]
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, SentenceTransformerEmbedder  # noqa: E402
+from recalld.ingest.files import IndexOptions  # noqa: E402
+from recalld.ingest.store import StoreConfig, open_store  # noqa: E402
+from recalld.ingest.sync import Indexer, SyncResult  # noqa: E402
+from tests.conftest import FakeEmbedder  # noqa: E402
+
+
+def module(i: int, version: int) -> str:
+    body = [f'"""Module {i}."""', ""]
+    for j in range(10):
+        bump = version if j == version % 10 else 0
+        body += ["", f"def handle_{i}_{j}(value):", f'    """Handle case {j} of module {i}."""']
+        body += [f"    return value + {j + bump}", ""]
+    body += ["", f"class Worker{i}:", f"    def run(self):\n        return {i}", ""]
+    return "\n".join(body) + "\n"
+
+
+def fast_import_stream(modules: int, commits: int) -> bytes:
+    """A git fast-import stream: the initial tree, then ``commits - 1`` changes."""
+    out: list[bytes] = []
+    paths = {i: f"pkg/mod{i}.py" for i in range(modules)}
+    versions = dict.fromkeys(range(modules), 0)
+
+    def commit(n: int, message: str, ops: list[bytes]) -> None:
+        msg = message.encode()
+        head = f"commit refs/heads/main\nmark :{n}\ncommitter bench <b@e.invalid> {1_600_000_000 + n * 60} +0000\n"
+        out.append(head.encode() + b"data %d\n" % len(msg) + msg + b"\n")
+        if n > 1:
+            out.append(b"from :%d\n" % (n - 1))
+        out.extend(ops)
+        out.append(b"\n")
+
+    def put(path: str, text: str) -> bytes:
+        data = text.encode()
+        return f"M 100644 inline {path}\n".encode() + b"data %d\n" % len(data) + data + b"\n"
+
+    commit(1, "Initial import", [put(paths[i], module(i, 0)) for i in range(modules)])
+    for n in range(2, commits + 1):
+        if n == commits // 2:
+            moved = range(0, modules, 4)
+            ops = [f"R {paths[i]} src/{paths[i]}\n".encode() for i in moved]
+            for i in moved:
+                paths[i] = f"src/{paths[i]}"
+            commit(n, "Move a quarter of pkg to src", ops)
+            continue
+        if n % 50 == 0:
+            i = n % modules
+            new = paths[i].replace(".py", "_renamed.py")
+            commit(n, f"Rename module {i}", [f"R {paths[i]} {new}\n".encode()])
+            paths[i] = new
+            continue
+        touched = [(n * 7 + k * 13) % modules for k in range(1 + n % 3)]
+        ops = []
+        for i in touched:
+            versions[i] += 1
+            ops.append(put(paths[i], module(i, versions[i])))
+        commit(n, f"Tune handlers of modules {touched}\n\nAdjusts the constants of the handlers.", ops)
+    return b"".join(out)
+
+
+def make_repo(root: Path, modules: int, commits: int) -> Path:
+    repo = root / "repo"
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, input=fast_import_stream(modules, commits), check=True)
+    return repo
+
+
+def timed_sync(root: Path, repo: Path, backfill: int, embedder: object) -> tuple[float, SyncResult]:
+    cache = EmbeddingCache(root / "cache.db")
+    store = open_store(StoreConfig(dim=embedder.dim, path=str(root / "store")))  # type: ignore[attr-defined]
+    model_id = embedder.model_id  # type: ignore[attr-defined]
+    embeddings = CachedEmbeddings(cache, model_id, lambda: embedder)  # type: ignore[arg-type,return-value]
+    indexer = Indexer(store=store, embeddings=embeddings, options=IndexOptions(backfill_commits=backfill))
+    started = time.monotonic()
+    result = indexer.sync(repo="bench", path=str(repo), branch="main")
+    seconds = time.monotonic() - started
+    again = indexer.sync(repo="bench", path=str(repo), branch="main")
+    assert again.mode == "noop" and again.embedded == 0
+    store.close()
+    cache.close()
+    return seconds, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--commits", type=int, default=500)
+    parser.add_argument("--modules", type=int, default=200)
+    parser.add_argument("--model", action="store_true", help="the packaged model instead of the fake embedder")
+    args = parser.parse_args()
+    embedder = SentenceTransformerEmbedder() if args.model else FakeEmbedder()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        started = time.monotonic()
+        repo = make_repo(root, args.modules, args.commits)
+        print(f"generated {args.commits} commits, {args.modules} modules in {time.monotonic() - started:.1f} s")
+        without, plain = timed_sync(root / "without", repo, 0, embedder)
+        with_tasks, full = timed_sync(root / "with", repo, args.commits, embedder)
+        print(f"first sync, task memory off   {without:7.2f} s  ({plain.added} symbols, {plain.embedded} embedded)")
+        counts = f"{full.tasks_added} commits, {full.embedded} embedded"
+        print(f"first sync, backfill          {with_tasks:7.2f} s  ({counts})")
+        backfill = with_tasks - without
+        per = 1000 * backfill / max(full.tasks_added, 1)
+        print(f"backfill of {full.tasks_added} commits      {backfill:7.2f} s  ({per:.1f} ms per commit)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,269 @@
+"""Task memories: one per commit of the tracked branch, through backfill, new commits,
+resets, rebases and amends, linked both ways with the structural versions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from recalld.ingest import commits as commits_module
+from recalld.ingest.files import IndexOptions
+from recalld.ingest.plan import Scope
+from recalld.ingest.records import task_memory_id
+from recalld.ingest.store import MemoryFilter
+from tests.ingest.conftest import Harness
+
+SCOPE = Scope("r", "main")
+
+
+def tasks(h: Harness, *, deprecated: int | None = 0) -> dict[str, dict]:
+    """commit id → payload of its task memory."""
+    flt = MemoryFilter(repo="r", types=("task",), deprecated=deprecated)
+    found = list(h.store.scroll(flt))
+    commits = [p.payload["commit"] for p in found]
+    assert len(commits) == len(set(commits)), "duplicate task memories"
+    for point in found:
+        assert point.id == task_memory_id(SCOPE, point.payload["commit"])
+    return {p.payload["commit"]: p.payload for p in found}
+
+
+def structural(h: Harness) -> dict[tuple[str, str], object]:
+    flt = MemoryFilter(repo="r", types=("structural",))
+    return {(p.payload["path"], p.payload["qualname"]): p for p in h.store.scroll(flt)}
+
+
+def linear_history(repo, n: int) -> list[str]:
+    made = []
+    for i in range(n):
+        repo.write(f"m{i}.py", f"def f{i}():\n    return {i}\n")
+        made.append(repo.commit(f"add f{i}"))
+    return made
+
+
+def test_each_commit_records_files_symbols_and_renames(harness, git_repo):
+    h, repo = harness, git_repo
+    repo.write("app/core.py", "def f():\n    return 1\n\n\ndef g():\n    return 2\n")
+    repo.write("app/old.py", "def gone():\n    return 0\n")
+    repo.write("notes.md", "hello\n")
+    c1 = repo.commit("Initial layout\n\nSets up the core module.\n\nSigned-off-by: A <a@b.c>")
+    repo.write("app/core.py", "def f():\n    return 10\n\n\ndef h():\n    return 3\n")
+    c2 = repo.commit("Rework core\n\nSigned-off-by: A <a@b.c>")
+    (repo.path / "src").mkdir()
+    repo.git("mv", "app/core.py", "src/core.py")
+    c3 = repo.commit("Move core to src")
+    repo.git("mv", "app/old.py", "src/old.py")
+    repo.write("src/old.py", "def gone():\n    return 0\n\n\ndef fresh():\n    return 5\n")
+    repo.remove("notes.md")
+    c4 = repo.commit("Move old and add fresh")
+
+    result = h.sync(repo)
+    assert (result.tasks_added, result.tasks_deprecated) == (4, 0)
+    found = tasks(h)
+    assert set(found) == {c1, c2, c3, c4}
+
+    first = found[c1]
+    assert (first["type"], first["kind"], first["path"]) == ("task", "commit", None)
+    assert first["subject"] == "Initial layout" and first["body"] == "Sets up the core module."
+    assert first["files_added"] == ["app/core.py", "app/old.py", "notes.md"] and first["parents"] == []
+    assert first["author"] == "Test Author <author@example.invalid>" and first["valid_from_commit"] == c1
+    assert {s["path"]: s["added"] for s in first["symbols"]} == {"app/core.py": ["f", "g"], "app/old.py": ["gone"]}
+
+    second = found[c2]
+    assert second["body"] == "" and second["parents"] == [c1] and second["files_modified"] == ["app/core.py"]
+    assert second["symbols"] == [{"path": "app/core.py", "added": ["h"], "modified": ["f"], "removed": ["g"]}]
+    assert "Rework core" in second["text"] and "h, f, g" in second["text"] and "app/core.py" in second["text"]
+
+    moved = found[c3]
+    assert moved["renames"] == [{"from": "app/core.py", "to": "src/core.py", "similarity": 100}]
+    assert moved["symbols"] == [] and moved["files_added"] == moved["files_deleted"] == []
+
+    last = found[c4]
+    assert last["renames"][0]["from"] == "app/old.py" and last["renames"][0]["to"] == "src/old.py"
+    assert last["files_deleted"] == ["notes.md"]
+    assert last["symbols"] == [{"path": "src/old.py", "added": ["fresh"], "modified": [], "removed": []}]
+
+    # links both ways: the target's task memory lists every version it produced at its
+    # paths, and every structural memory (all from this sync) points back at the target
+    live = structural(h)
+    produced_by_target = {live[("src/old.py", q)].id for q in ("<module>", "gone", "fresh")}
+    assert set(last["symbol_ids"]) == produced_by_target
+    assert {p.payload["task_id"] for p in live.values()} == {task_memory_id(SCOPE, c4)}
+    # older commits: linked where the version they produced still exists in the store
+    assert live[("src/core.py", "f")].id not in second["symbol_ids"]  # f at app/core.py never indexed
+    assert first["symbol_ids"] == [] and moved["symbol_ids"] == []
+
+
+def test_older_commit_links_a_version_that_survives(harness, git_repo):
+    h, repo = harness, git_repo
+    repo.write("a.py", "def f():\n    return 1\n")
+    c1 = repo.commit("add f")
+    repo.write("b.py", "def g():\n    return 2\n")
+    c2 = repo.commit("add g")
+    h.sync(repo)
+    f = structural(h)[("a.py", "f")]
+    assert f.id in tasks(h)[c1]["symbol_ids"]  # a.py is unchanged since c1
+    assert structural(h)[("b.py", "g")].id in tasks(h)[c2]["symbol_ids"]
+
+
+def test_backfill_and_new_commits_respect_the_limit(git_repo, tmp_path):
+    repo = git_repo
+    made = linear_history(repo, 8)
+    h = Harness("edge", tmp_path / "state", IndexOptions(backfill_commits=3))
+    try:
+        assert h.sync(repo).tasks_added == 3
+        assert set(tasks(h)) == set(made[-3:])
+        made += linear_history(repo, 2)
+        assert h.sync(repo).tasks_added == 2
+        assert set(tasks(h)) == set(made[-5:])
+        burst = [repo.commit(f"empty {i}") for i in range(5)]
+        assert h.sync(repo).tasks_added == 3
+        assert set(tasks(h)) == set(made[-5:]) | set(burst[-3:])
+    finally:
+        h.close()
+
+
+def test_backfill_zero_turns_task_memory_off(git_repo, tmp_path):
+    linear_history(git_repo, 3)
+    h = Harness("edge", tmp_path / "state", IndexOptions(backfill_commits=0))
+    try:
+        result = h.sync(git_repo)
+        assert result.tasks_added == 0 and result.added > 0 and tasks(h) == {}
+    finally:
+        h.close()
+
+
+def test_backfill_follows_first_parents_and_new_merges_bring_their_commits(harness, git_repo):
+    h, repo = harness, git_repo
+    linear_history(repo, 1)
+    repo.git("checkout", "-q", "-b", "side")
+    side = linear_history(repo, 2)
+    repo.git("checkout", "-q", "main")
+    repo.write("main.py", "def main():\n    return 0\n")
+    repo.commit("main work")
+    repo.git("merge", "-q", "--no-ff", "side", "-m", "Merge side")
+    h.sync(repo)
+    first = tasks(h)
+    assert len(first) == 3 and not set(side) & set(first)
+    assert len(first[repo.head()]["parents"]) == 2
+
+    repo.git("checkout", "-q", "-b", "side2")
+    side2 = linear_history(repo, 2)
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "side2", "-m", "Merge side2")
+    assert h.sync(repo).tasks_added == 3
+    assert set(side2) | {repo.head()} <= set(tasks(h))
+
+
+def test_reset_back_deprecates_and_reset_forward_reopens(harness, git_repo):
+    h, repo = harness, git_repo
+    made = linear_history(repo, 4)
+    h.sync(repo)
+    repo.git("reset", "-q", "--hard", made[1])
+    back = h.sync(repo)
+    assert (back.tasks_added, back.tasks_deprecated) == (0, 2)
+    assert set(tasks(h)) == set(made[:2])
+    closed = tasks(h, deprecated=1)
+    assert set(closed) == set(made[2:])
+    for payload in closed.values():
+        assert payload["deprecated_reason"] == "removed" and payload.get("superseded_by") is None
+        assert payload["valid_to_commit"] == made[1] and payload["valid_to_time"] > 0
+
+    repo.git("reset", "-q", "--hard", made[3])
+    forward = h.sync(repo)
+    assert (forward.tasks_added, forward.tasks_deprecated, forward.embedded) == (2, 0, 0)
+    again = tasks(h)
+    assert set(again) == set(made) and tasks(h, deprecated=1) == {}
+    assert [e["deprecated_reason"] for e in again[made[3]]["history"]] == ["removed"]
+    assert h.store.count(MemoryFilter(repo="r", types=("task",), deprecated=None)) == 4
+
+
+def test_amend_and_rebase_link_superseded_by(harness, git_repo):
+    h, repo = harness, git_repo
+    made = linear_history(repo, 2)
+    h.sync(repo)
+
+    # same patch, new message: matched by patch id
+    repo.git("commit", "-q", "--amend", "-m", "add f1, reworded")
+    reworded = repo.head()
+    r = h.sync(repo)
+    assert (r.tasks_added, r.tasks_deprecated) == (1, 1)
+    old = tasks(h, deprecated=1)[made[1]]
+    assert old["superseded_by"] == task_memory_id(SCOPE, reworded) and old["deprecated_reason"] == "removed"
+
+    # new content, same subject and author: matched by subject
+    repo.write("m1.py", "def f1():\n    return 'changed'\n")
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "--amend", "--no-edit")
+    edited = repo.head()
+    h.sync(repo)
+    assert tasks(h, deprecated=1)[reworded]["superseded_by"] == task_memory_id(SCOPE, edited)
+
+    # rebase onto a side branch: every rewritten commit points at its new self
+    repo.git("checkout", "-q", "-b", "side", made[0])
+    linear_history(repo, 1)  # touches m0.py only
+    repo.git("checkout", "-q", "main")
+    repo.git("rebase", "-q", "side")
+    rebased = repo.head()
+    h.sync(repo)
+    assert tasks(h, deprecated=1)[edited]["superseded_by"] == task_memory_id(SCOPE, rebased)
+    assert set(tasks(h)) == {made[0], repo.git("rev-parse", "side"), rebased}
+
+
+def test_giant_commit_marks_symbols_truncated(harness, git_repo, monkeypatch):
+    monkeypatch.setattr(commits_module, "MAX_PARSED_FILES", 2)
+    for i in range(4):
+        git_repo.write(f"pkg/m{i}.py", f"def f{i}():\n    return {i}\n")
+    c = git_repo.commit("many files")
+    harness.sync(git_repo)
+    payload = tasks(harness)[c]
+    assert payload["symbols_truncated"] is True and payload["files_count"] == 4
+    assert [s["path"] for s in payload["symbols"]] == ["pkg/m0.py", "pkg/m1.py"]
+
+
+def test_commit_texts_go_through_the_cache(harness, git_repo, tmp_path):
+    linear_history(git_repo, 3)
+    harness.sync(git_repo)
+    other = Harness("edge", tmp_path / "second", None)
+    other.cache.close()
+    other.cache = harness.cache
+    other.embeddings = harness.embeddings
+    other.indexer.embeddings = harness.embeddings
+    try:
+        again = other.sync(git_repo)
+        assert again.tasks_added == 3 and again.embedded == 0
+    finally:
+        other.store.close()
+
+
+def test_root_commit_of_an_empty_file(harness, git_repo):
+    Path(git_repo.path / "empty.py").write_text("")
+    c = git_repo.commit("empty file")
+    harness.sync(git_repo)
+    assert tasks(harness)[c]["files_added"] == ["empty.py"]
+
+
+def test_a_target_that_only_moves_a_file_links_the_moved_versions(harness, git_repo):
+    h, repo = harness, git_repo
+    repo.write("a.py", "def f():\n    return 1\n")
+    repo.commit("add f")
+    h.sync(repo)
+    repo.git("mv", "a.py", "b.py")
+    moved = repo.commit("move a to b")
+    h.sync(repo)
+    at_b = {p.id for (path, _q), p in structural(h).items() if path == "b.py"}
+    assert len(at_b) == 2 and set(tasks(h)[moved]["symbol_ids"]) == at_b
+
+
+def test_export_shape_of_a_task_memory(harness, git_repo):
+    from recalld.daemon.query import memory_record
+
+    git_repo.write("a.py", "def f():\n    return 1\n")
+    c = git_repo.commit("add f")
+    harness.sync(git_repo)
+    (point,) = harness.memories(types=("task",))
+    record = memory_record(point)
+    assert (record["id"], record["type"], record["kind"], record["commit"]) == (point.id, "task", "commit", c)
+    assert record["subject"] == "add f" and record["files_added"] == ["a.py"] and record["deprecated"] is False
+    assert record["symbols"] == [{"path": "a.py", "added": ["f"], "modified": [], "removed": []}]
+    assert len(record["symbol_ids"]) == 2
+    structural_record = memory_record(harness.memories()[0])
+    assert "commit" not in structural_record and structural_record["task_id"] == point.id
