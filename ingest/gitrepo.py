@@ -172,12 +172,6 @@ class GitRepository:
             parents=tuple(str(p) for p in commit.parent_ids),
         )
 
-    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
-        """True if ``ancestor`` is ``descendant`` or reachable from it."""
-        if ancestor == descendant:
-            return True
-        return bool(self._repo.descendant_of(pygit2.Oid(hex=descendant), pygit2.Oid(hex=ancestor)))
-
     def walk_commits(self, tip: str, *, hide: str | None, limit: int, first_parent: bool) -> list[str]:
         """Up to ``limit`` commits reachable from ``tip`` and not from ``hide``, newest first."""
         if limit <= 0:

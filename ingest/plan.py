@@ -248,11 +248,11 @@ def _match_edits(draft: _Draft) -> None:
     """An entry whose qualname is ``<anchor>:<kind>:<hash of its text>`` (a debt comment)
     changes its qualname when its text is edited. When exactly one such entry left an
     anchor of a file and exactly one arrived there, it is the same note, edited."""
-    leaving = _unique_by(
+    leaving = unique_by(
         [(m, r) for m, r in draft.leftovers if r == REMOVED and _anchor(m.kind, m.qualname)],
         lambda item: (item[0].path, item[0].kind, _anchor(item[0].kind, item[0].qualname)),
     )
-    arriving = _unique_by(
+    arriving = unique_by(
         [v for v in draft.orphans if _anchor(v.symbol.kind, v.symbol.qualname)],
         lambda v: (v.file.path, v.symbol.kind, _anchor(v.symbol.kind, v.symbol.qualname)),
     )

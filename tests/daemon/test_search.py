@@ -82,6 +82,8 @@ def names(records) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def find(app, query: str, **kw) -> list[dict]:  # type: ignore[no-untyped-def, type-arg]
+    """Search; structural memories only unless ``types`` says otherwise (every commit has a task memory)."""
+    kw.setdefault("types", ("structural",))
     return search(app, SearchRequest(query, **kw))
 
 
@@ -99,7 +101,10 @@ def test_filters_and_provenance(history, app):
     assert {r["language"] for r in find(app, "server", language="go")} == {"go"}
     assert set(names(find(app, "anything", kinds=("method",)))) == {"HTTPServerPool.acquire_connection"}
     assert {r["path"] for r in find(app, "anything", path_glob="conf/**", limit=50)} == {"conf/settings.py"}
-    assert find(app, "anything", types=("task",)) == []
+    commits = {r["commit"] for r in find(app, "anything", types=("task",), limit=50)}
+    assert commits == set(history.values())
+    at_c2 = {r["commit"] for r in find(app, "anything", types=("task",), as_of=history["c2"], limit=50)}
+    assert at_c2 == {history["c1"], history["c2"]}
     assert len(find(app, "anything", types=("structural",), limit=50)) == 6
     hit = find(app, "parse_config_file", limit=1)[0]
     assert hit["type"] == "structural" and hit["deprecated"] is False and hit["untrusted"] is False
