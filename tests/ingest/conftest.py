@@ -37,11 +37,14 @@ class Harness:
     def sync(self, repo, **kw):  # type: ignore[no-untyped-def]
         return self.indexer.sync(repo="r", path=str(repo.path), branch="main", **kw)
 
-    def memories(self, *, deprecated: int | None = 0, types: tuple[str, ...] = ("structural",)) -> list:  # type: ignore[type-arg]
-        """Memories of repo "r" (structural ones unless ``types`` says otherwise; () = all)."""
+    def memories(self, *, deprecated: int | None = 0, types: tuple[str, ...] | None = None) -> list:  # type: ignore[type-arg]
+        """Memories of repo "r": those the planner keeps in line with the files unless
+        ``types`` says otherwise (task memories follow commits; () = every type)."""
+        from recalld.ingest.records import PLANNED_TYPES
         from recalld.ingest.store import MemoryFilter
 
-        return list(self.store.scroll(MemoryFilter(repo="r", types=types, deprecated=deprecated)))
+        wanted = PLANNED_TYPES if types is None else types
+        return list(self.store.scroll(MemoryFilter(repo="r", types=wanted, deprecated=deprecated)))
 
     def close(self) -> None:
         self.store.close()

@@ -53,7 +53,8 @@ def test_debt_appears_moves_lines_is_edited_removed_and_renamed(harness, git_rep
     repo.commit("rename")
     r = h.sync(repo)
     renamed = only(live(h, "debt"))
-    assert renamed.payload["path"] == "b.py" and r.embedded == r.derived["project"] == 1  # root listing
+    assert renamed.payload["path"] == "b.py"
+    assert r.embedded == 2 and r.derived["project"] == r.tasks_added == 1  # root listing, commit
     assert closed(h)[edited.id]["deprecated_reason"] == "renamed"
     assert closed(h)[edited.id]["superseded_by"] == renamed.id
     assert renamed.payload["lineage"] == todo.payload["lineage"]
@@ -97,7 +98,7 @@ def test_decisions_are_modified_renamed_and_deleted_with_their_document(harness,
     repo.commit("rename adr")
     r = h.sync(repo)
     moved = live(h, "decision")[("docs/adr/0001-use-qdrant.md", "<document>")]
-    assert r.embedded == 0 and moved.payload["lineage"] == adr.payload["lineage"]
+    assert r.embedded == r.tasks_added == 1 and moved.payload["lineage"] == adr.payload["lineage"]  # the commit
     assert closed(h)[accepted.id]["deprecated_reason"] == "renamed"
     assert closed(h)[accepted.id]["superseded_by"] == moved.id
 
