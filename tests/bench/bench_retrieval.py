@@ -155,7 +155,8 @@ def index(repo: Path, branch: str, state: Path, cache: Path) -> tuple[Store, Sen
     store = open_store(StoreConfig(dim=embedder.dim, path=str(state / "store")))
     embeddings = CachedEmbeddings(EmbeddingCache(cache), embedder.model_id, lambda: embedder)
     started = time.perf_counter()
-    result = Indexer(store=store, embeddings=embeddings, options=IndexOptions()).sync(
+    # no task memories: they are left out of the ranking anyway, and would cost time
+    result = Indexer(store=store, embeddings=embeddings, options=IndexOptions(backfill_commits=0)).sync(
         repo="bench", path=str(repo), branch=branch
     )
     print(f"indexed {repo} @ {branch}: {result.added} memories, {result.embedded} embedded", file=sys.stderr)
