@@ -66,7 +66,7 @@ def test_no_secret_reaches_a_payload_the_model_or_the_cache(harness, git_repo, t
         result = harness.sync(repo)
     stored = everything(harness)
     assert len([m for m in harness.memories() if m.payload["type"] == "structural"]) == 5
-    assert result.embedded == result.added
+    assert result.embedded == result.added + result.tasks_added  # symbols, project, the commit
     for secret in SECRETS:
         assert secret not in stored and not any(secret in t for t in embedded_texts), secret
     for ordinary in ORDINARY:
@@ -77,10 +77,13 @@ def test_no_secret_reaches_a_payload_the_model_or_the_cache(harness, git_repo, t
     assert 'aws_secret_access_key = "[REDACTED:aws-access-key]"' in connect["text"]
     cache = (tmp_path / "state" / "embeddings.db").read_bytes()
     assert not any(s.encode() in cache for s in SECRETS)
-    # settings.py module and connect(): 3 secrets each; client.js module and signer(): the key
-    assert result.secrets_redacted == 8
+    # settings.py module and connect(): 3 secrets each; client.js module and signer(): the key;
+    # the commit's task memory: the token in its message
+    assert result.secrets_redacted == 9
+    task = next(m.payload for m in harness.memories(types=("task",)))
+    assert "[REDACTED:github-token]" in task["body"] and "[REDACTED:github-token]" in task["text"]
     redacted = [e for e in logs if e["event"] == "secret redacted"]
-    assert len(redacted) == 8 and all(e["repo"] == "r" and e["memory"] and e["line"] >= 1 for e in redacted)
+    assert len(redacted) == 9 and all(e["repo"] == "r" and e["memory"] and e["line"] >= 1 for e in redacted)
     assert {e["type"] for e in redacted} == {"github-token", "aws-access-key", "private-key"}
     assert not any(s in repr(logs) for s in SECRETS)
 
