@@ -32,7 +32,8 @@ def test_no_secret_in_export_search_or_logs(tmp_path):
 
     run("repo", "add", str(repo.path))
     first = json.loads(run("sync", "--json"))
-    assert (first["added"] - sum(first["derived"].values()), first["secrets_redacted"]) == (5, 8)
+    # and the token in the commit message, redacted in its task memory
+    assert (first["added"] - sum(first["derived"].values()), first["secrets_redacted"]) == (5, 9)
     repo.write("app/keys.py", f'def deploy_key():\n    """The deploy key."""\n    return """{PEM}"""\n')
     repo.write("app/settings.py", SETTINGS_PY.replace("eu-west-1", "us-east-1"))
     repo.commit("Deploy key; move region")
