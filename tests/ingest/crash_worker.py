@@ -1,5 +1,7 @@
-"""Runs one sync and announces every store write on stdout, so a test can kill -9 it
-at an exact point. Usage: python crash_worker.py REPO STATE_DIR"""
+"""Runs one sync and announces every store write on stdout, then waits for a line on
+stdin before going on, so a test can kill -9 it at an exact point (writes are fast:
+without the wait the sync would run on past the announced write before the kill).
+Usage: python crash_worker.py REPO STATE_DIR"""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ class Announcing:
             result = attr(*args, **kwargs)
             self._n += 1
             print(f"write {self._n}", flush=True)
+            sys.stdin.readline()
             return result
 
         return announced
