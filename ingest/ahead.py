@@ -22,6 +22,7 @@ import numpy as np
 
 from recalld.ingest.embed import CachedEmbeddings, Progress
 from recalld.ingest.plan import ADDED, FileSymbols, NewVersion, Scope, memory_id
+from recalld.ingest.redaction import redacted_text
 from recalld.ingest.writer import draft_text
 
 # Texts per call into the model. Large, because the model pads each of its batches to
@@ -158,7 +159,8 @@ class NewTexts:
             mid = memory_id(self._scope, file.path, sym.kind, sym.qualname, sym.content_hash)
             if mid in self.live_ids:
                 continue  # unchanged: the plan leaves it alone
-            text = draft_text(NewVersion(mid, file, sym, mid, ADDED), max_chars=self._max_chars)
+            # exactly what vectorise will embed: the draft's text, secrets redacted
+            text = redacted_text(draft_text(NewVersion(mid, file, sym, mid, ADDED), max_chars=self._max_chars))
             (self._modules if sym.kind == "module" else texts).append(text)
         self._ahead.submit(texts)
 

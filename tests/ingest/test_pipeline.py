@@ -202,3 +202,27 @@ def test_embed_ahead_close_while_busy_does_not_hang(tmp_path):
     ahead.submit(["after close"])  # ignored
     assert not ahead_threads()
     embeddings._cache.close()
+
+
+class RecordingEmbedder(FakeEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def encode(self, texts):  # type: ignore[no-untyped-def]
+        self.texts.extend(texts)
+        return super().encode(texts)
+
+
+def test_embedding_ahead_never_sees_a_secret(git_repo, tmp_path, small_batches):
+    token = "ghp_" + "R7kQ2mZx9LpW4vN8bT3sF6hJ1cY5dG0aUeIo"
+    build_history(git_repo)
+    git_repo.write("pkg/conf.py", f'def connect():\n    """Log in."""\n    return login("{token}")\n')
+    git_repo.commit("with a token")
+    h = Harness("edge", tmp_path / "state")
+    h.embedder = RecordingEmbedder()
+    result = h.sync(git_repo)
+    assert result.embedded == len(h.embedder.texts)  # each text once: ahead and writer agree
+    assert h.embedder.texts and not any(token in t for t in h.embedder.texts)
+    assert any("[REDACTED" in t for t in h.embedder.texts)
+    h.close()
