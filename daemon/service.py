@@ -24,6 +24,7 @@ from recalld.daemon.logs import get_logger
 from recalld.daemon.query import repo_status
 from recalld.daemon.server import ApiServer
 from recalld.daemon.tasks import start_scheduler
+from recalld.daemon.upkeep import StoreUpkeep, limit_malloc_arenas
 from recalld.daemon.watch import RepoWatcher
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
@@ -54,6 +55,7 @@ def ensure_token(path: Path) -> str:
 
 class Service:
     def __init__(self, config: Config) -> None:
+        limit_malloc_arenas()
         self.config = config
         self.state = "starting"
         self.started_at = time.time()
@@ -134,8 +136,14 @@ class Service:
         interval = sdnotify.watchdog_interval()
         next_ping = 0.0
         next_status = 0.0
+        upkeep = StoreUpkeep(
+            self.app.store,
+            idle=lambda: not self.dispatcher.busy() and not self.journal.pending(),
+            activity=lambda: self.dispatcher.completed,
+        )
         while not self._stop.is_set():
             self.dispatcher.tick()
+            upkeep.tick()
             if self.watcher is not None:
                 self.watcher.check(lambda repo: self.enqueue(repo, "watcher", {"reconcile": True}))
             now = time.monotonic()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from recalld.ingest.files import IndexOptions, excluded_by, looks_binary
@@ -33,13 +34,22 @@ class Collected:
 
 
 class FileCollector:
-    def __init__(self, git: GitRepository, commit: str, options: IndexOptions, *, check_attributes: bool) -> None:
+    def __init__(
+        self,
+        git: GitRepository,
+        commit: str,
+        options: IndexOptions,
+        *,
+        check_attributes: bool,
+        on_file: Callable[[FileSymbols], None] | None = None,
+    ) -> None:
         self._git = git
         self._commit = commit
         self._options = options
         self._check_attributes = check_attributes and options.honour_gitattributes
         self._globs = options.memories.globs
         self._types = options.memories.types
+        self._on_file = on_file  # told about every parsed file as soon as it is parsed
         self.result = Collected()
 
     def add(self, entry: TreeFile | TreeSkip) -> None:
@@ -67,7 +77,10 @@ class FileCollector:
             self.result.malformed += parsed.syntax_errors
         derived = tuple(d for d in parsed.derived if memory_type(d.kind) in self._types)
         symbols = parsed.symbols + derived
-        self.result.files[entry.path] = FileSymbols(entry.path, entry.blob, parsed.language, symbols)
+        file = FileSymbols(entry.path, entry.blob, parsed.language, symbols)
+        self.result.files[entry.path] = file
+        if self._on_file is not None:
+            self._on_file(file)
 
     def _skip_reason(self, entry: TreeFile) -> str | None:
         forced_in = False

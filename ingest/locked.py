@@ -55,6 +55,18 @@ class LockedStore:
         with self._lock:
             self._inner.delete(ids)
 
+    def flush(self) -> None:
+        with self._lock:
+            self._inner.flush()
+
+    def unindexed(self) -> int:
+        with self._lock:
+            return self._inner.unindexed()
+
+    def optimize(self) -> None:
+        with self._lock:
+            self._inner.optimize()
+
     def close(self) -> None:
         with self._lock:
             self._inner.close()

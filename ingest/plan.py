@@ -11,6 +11,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TypeVar
 
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
@@ -35,6 +36,7 @@ def symbol_key(scope: Scope, path: str, kind: str, qualname: str) -> str:
     return f"{scope.repo}:{scope.branch}:{path}:{kind}:{qualname}"
 
 
+@lru_cache(maxsize=1 << 16)  # a sync asks twice per symbol: to embed ahead, and to plan
 def memory_id(scope: Scope, path: str, kind: str, qualname: str, content_hash: str) -> str:
     """Deterministic point id: the same code at the same place is always the same point."""
     key = symbol_key(scope, path, kind, qualname)

@@ -122,7 +122,10 @@ class Store(Protocol):
     dim: int
 
     def upsert(self, points: Sequence[StoredPoint]) -> None:
-        """Insert or replace points (with vectors); returns after the engine acknowledged."""
+        """Insert or replace points (with vectors); returns after the engine acknowledged.
+
+        Acknowledged writes are searchable and survive the process being killed; ``flush``
+        makes them durable on disk as well (power loss)."""
 
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         """Merge ``payload`` into the payload of each existing point."""
@@ -150,6 +153,16 @@ class Store(Protocol):
         of them None, that one alone. A store without keyword vectors uses the dense one."""
 
     def delete(self, ids: Sequence[str]) -> None: ...
+
+    def flush(self) -> None:
+        """Persist every acknowledged write to disk; nothing to do when nothing changed.
+        Costs an fsync or more, so call it when idle, never once per write."""
+
+    def unindexed(self) -> int:
+        """How many points are searched by brute force (not in a vector index yet)."""
+
+    def optimize(self) -> None:
+        """Build the vector index for the unindexed points (slow: call when idle)."""
 
     def close(self) -> None: ...
 

@@ -2,6 +2,14 @@
 
 The only module importing ``qdrant_edge``. The engine's WAL lock makes one process the
 owner; a second opener gets ``StoreLockedError``.
+
+A write returns once the engine has applied it and appended it to its write-ahead log,
+so it survives the process being killed (the WAL is replayed on load) and is
+searchable at once. ``flush`` persists the segments and truncates the WAL; it costs
+~0.1–1 s whatever the size of the change, so it is never done per write: the daemon
+flushes when idle, ``close`` always does. ``optimize`` builds the HNSW index of the
+points written since the last time, which plain (brute-force) segments need beyond a
+few ten thousand points to keep searches fast. Both hold the GIL while they run.
 """
 
 from __future__ import annotations
@@ -45,6 +53,7 @@ class QdrantEdgeStore:
         self._path = Path(config.path)
         self._path.mkdir(parents=True, exist_ok=True)
         self._lock_file = _take_lock(self._path / "recalld.lock")
+        self._dirty = False
         shard_dir = self._path / "shard"
         vectors = {DENSE: qe.EdgeVectorParams(size=config.dim, distance=qe.Distance.Cosine)}
         sparse = {SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)}
@@ -98,13 +107,12 @@ class QdrantEdgeStore:
         if not points:
             return
         native = [qe.Point(p.id, self._vectors(p), p.payload) for p in points]
-        self._shard.update(qe.UpdateOperation.upsert_points(native))
-        self._shard.flush()
+        self._update(qe.UpdateOperation.upsert_points(native))
 
     def _vectors(self, point: StoredPoint) -> dict[str, Any]:
         vectors: dict[str, Any] = {}
         if point.vector is not None:
-            vectors[DENSE] = list(point.vector)
+            vectors[DENSE] = point.vector
         if point.sparse is not None and point.sparse.indices and self.has_sparse:
             vectors[SPARSE] = qe.SparseVector(list(point.sparse.indices), list(point.sparse.values))
         return vectors
@@ -112,14 +120,30 @@ class QdrantEdgeStore:
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         if not ids:
             return
-        self._shard.update(qe.UpdateOperation.set_payload(list(ids), payload))
-        self._shard.flush()
+        self._update(qe.UpdateOperation.set_payload(list(ids), payload))
 
     def delete(self, ids: Sequence[str]) -> None:
         if not ids:
             return
-        self._shard.update(qe.UpdateOperation.delete_points(list(ids)))
+        self._update(qe.UpdateOperation.delete_points(list(ids)))
+
+    def _update(self, operation: qe.UpdateOperation) -> None:
+        self._dirty = True
+        self._shard.update(operation)
+
+    def flush(self) -> None:
+        if self._dirty:
+            self._shard.flush()
+            self._dirty = False
+
+    def unindexed(self) -> int:
+        info = self._shard.info()
+        return max(0, int(info.points_count) - int(info.indexed_vectors_count))
+
+    def optimize(self) -> None:
+        self._shard.optimize()
         self._shard.flush()
+        self._dirty = False
 
     def retrieve(self, ids: Sequence[str]) -> list[StoredPoint]:
         if not ids:

@@ -166,6 +166,15 @@ class QdrantServerStore:
             )  # fmt: skip
         return [ScoredMemory(float(h.score), _point(h)) for h in response.points]
 
+    def flush(self) -> None:
+        """Nothing to do: the server persists acknowledged writes on its own schedule."""
+
+    def unindexed(self) -> int:
+        return 0  # the server indexes in the background on its own
+
+    def optimize(self) -> None:
+        """Nothing to do: the server's optimizers run on their own."""
+
     def close(self) -> None:
         self._client.close()
 

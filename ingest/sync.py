@@ -3,6 +3,10 @@
 checkpoint → deltas (git tree diff, renames) → symbols (parse) → plan (pure) →
 vectors (only unseen texts) → store (upsert new, close stale) → checkpoint.
 The sync compares states, so missed events, crashes, resets and rebases all converge.
+
+The model is the slow part, so it starts early: every parsed symbol that will be a new
+version has its text queued on an ``EmbedAhead`` thread while parsing goes on, and the
+writer stores each batch as its vectors arrive (ingest/ahead.py, ingest/writer.py).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from recalld.ingest.ahead import EmbedAhead, NewTexts
 from recalld.ingest.collect import Collected, FileCollector, tree_has_linguist_attributes
 from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.errors import RecalldError
@@ -158,38 +163,54 @@ class Indexer:
         if clean and not full and indexed == target:
             result.seconds = time.monotonic() - started
             return result
-        if clean and not full:
-            touched = self._incremental(git, scope, indexed, target)  # type: ignore[arg-type]
-        else:
-            known = indexed if git.has_commit(indexed) else None
-            touched = self._reconcile(git, scope, known, target, full=full, interrupted=pending)
-        result.mode = "full" if touched.full else "incremental"
-        if self.options.memories.project:
-            self._add_project(git, scope, target, touched)
-        plan = plan_changes(
-            scope=scope,
-            live=touched.live,
-            targets=touched.collected.files,
-            gone=touched.gone,
-            renames=touched.renames,
-        )
-        if not plan.is_empty or indexed != target or touched.restore or touched.discard:
-            self.store.upsert([checkpoint_point(scope, commit=indexed, pending=target)])
-            result.embedded = write_plan(
-                self.store,
-                self.embeddings,
-                scope,
-                plan,
-                git.commit_info(target),
-                max_chars=self.options.max_embed_chars,
-                progress=progress,
+        with EmbedAhead(self.embeddings) as ahead:
+            texts = NewTexts(ahead, scope, max_chars=self.options.max_embed_chars)
+            if clean and not full:
+                touched = self._incremental(git, scope, indexed, target, texts)  # type: ignore[arg-type]
+            else:
+                known = indexed if git.has_commit(indexed) else None
+                touched = self._reconcile(git, scope, known, target, texts, full=full, interrupted=pending)
+            texts.finish()
+            result.mode = "full" if touched.full else "incremental"
+            if self.options.memories.project:
+                self._add_project(git, scope, target, touched)
+            plan = plan_changes(
+                scope=scope,
+                live=touched.live,
+                targets=touched.collected.files,
+                gone=touched.gone,
+                renames=touched.renames,
             )
-            _undo_interrupted(self.store, plan, touched)
-            self._sync_tasks(result, git, scope, target, reconcile=bool(pending) or full, progress=progress)
-            self.store.upsert([checkpoint_point(scope, commit=target, pending=None)])
+            if not plan.is_empty or indexed != target or touched.restore or touched.discard:
+                reconcile = bool(pending) or full
+                self._write(git, scope, plan, touched, result=result, reconcile=reconcile, vectors=ahead, progress=progress)
+            result.embedded += ahead.embedded
         _count(result, plan, touched)
         result.seconds = round(time.monotonic() - started, 3)
         return result
+
+    def _write(
+        self,
+        git: GitRepository,
+        scope: Scope,
+        plan: Plan,
+        touched: _Touched,
+        *,
+        result: SyncResult,
+        reconcile: bool,
+        vectors: EmbedAhead,
+        progress: ProgressSink,
+    ) -> None:
+        """Pending marker, the plan, leftovers of an interrupted sync, task memories,
+        then the checkpoint."""
+        target = result.to_commit
+        assert target is not None
+        self.store.upsert([checkpoint_point(scope, commit=result.from_commit, pending=target)])
+        info = git.commit_info(target)
+        write_plan(self.store, vectors, scope, plan, info, max_chars=self.options.max_embed_chars, progress=progress)
+        _undo_interrupted(self.store, plan, touched)
+        self._sync_tasks(result, git, scope, target, reconcile=reconcile, progress=progress)
+        self.store.upsert([checkpoint_point(scope, commit=target, pending=None)])
 
     def _sync_tasks(
         self,
@@ -211,10 +232,14 @@ class Indexer:
         found = self.store.retrieve([checkpoint_id(scope)])
         return found[0].payload if found else {}
 
-    def _incremental(self, git: GitRepository, scope: Scope, indexed: str, target: str) -> _Touched:
+    def _incremental(
+        self, git: GitRepository, scope: Scope, indexed: str, target: str, texts: NewTexts
+    ) -> _Touched:
         """Only the paths git says differ between the indexed commit and the target."""
         paths, rename_deltas = git.changed_paths(indexed, target)
-        collector = FileCollector(git, target, self.options, check_attributes=True)
+        live = self._live_at(scope, paths)
+        texts.live_ids = {m.id for m in live}
+        collector = FileCollector(git, target, self.options, check_attributes=True, on_file=texts)
         gone: set[str] = set()
         for path in sorted(paths):
             entry = git.lookup(target, path)
@@ -225,7 +250,6 @@ class Indexer:
         collected = collector.result
         gone |= set(collected.skipped)
         renames = {d.old_path: d.new_path for d in rename_deltas}
-        live = self._live_at(scope, paths)
         return _Touched(collected, gone, renames, live, full=False, changed=paths, since=indexed)
 
     def _add_project(self, git: GitRepository, scope: Scope, target: str, touched: _Touched) -> None:
@@ -246,6 +270,7 @@ class Indexer:
         scope: Scope,
         indexed: str | None,
         target: str,
+        texts: NewTexts,
         *,
         full: bool,
         interrupted: str | None,
@@ -266,13 +291,15 @@ class Indexer:
         else:
             live_points = list(self.store.scroll(live_filter(scope), fields=PLANNING_FIELDS))
         live = [live_memory(p) for p in live_points]
+        texts.live_ids = {m.id for m in live}
         stored_blob = _stored_blobs(live_points)
         in_tree = {e.path for e in entries}
-        touched_entries = [
-            e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob
-        ]
+        touched_entries = sorted(
+            (e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob),
+            key=lambda e: e.path,
+        )  # in path order, the order the plan and so the writer go in
         collector = FileCollector(
-            git, target, self.options, check_attributes=tree_has_linguist_attributes(git, entries)
+            git, target, self.options, check_attributes=tree_has_linguist_attributes(git, entries), on_file=texts
         )
         for entry in touched_entries:
             collector.add(entry)

@@ -2,6 +2,7 @@
 
 Not part of the test run. Prints full-index seconds and texts/s, the raw encode rate of
 the same model on a sample of the same texts, and the sync time of a one-file commit.
+(tests/bench/bench_all.py runs this and every other figure of the Performance table.)
 
     python tests/bench/bench_index.py [--symbols 20000] [--store edge|server]
 """
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, SentenceTransformerEmbedder
 from recalld.ingest.files import IndexOptions
-from recalld.ingest.store import StoreConfig, open_store
+from recalld.ingest.store import MemoryFilter, StoreConfig, open_store
 from recalld.ingest.sync import Indexer
 
 VERBS = ["load", "parse", "render", "fetch", "merge", "split", "scan", "build", "check", "store"]
@@ -96,7 +97,8 @@ def main() -> int:
         full_seconds = time.perf_counter() - started
         symbols = full.added
 
-        sample = [f"python function sample_{i}\n" + module_source(i, 2)[:600] for i in range(512)]
+        texts = [p.payload["text"] for p in store.scroll(MemoryFilter(repo="bench"), fields=("text",))]
+        sample = texts[:: max(1, len(texts) // 512)][:512]
         started = time.perf_counter()
         embedder.encode(sample)
         raw_rate = len(sample) / (time.perf_counter() - started)

@@ -1,18 +1,15 @@
-"""Runs one sync and announces every store write on stdout, so a test can kill -9 it
-at an exact point (with RECALLD_TEST_STOP_AT=N it waits after write N for the kill).
+"""Runs one sync and announces every store write on stdout, then waits for a line on
+stdin before going on, so a test can kill -9 it at an exact point (writes are fast:
+without the wait the sync would run on past the announced write before the kill).
 Usage: python crash_worker.py REPO STATE_DIR"""
 
 from __future__ import annotations
 
-import os
 import sys
-import time
 from pathlib import Path
 
 from tests.ingest.conftest import Harness
 
-
-STOP_AT = int(os.environ.get("RECALLD_TEST_STOP_AT", "0"))
 
 
 class Announcing:
@@ -29,8 +26,7 @@ class Announcing:
             result = attr(*args, **kwargs)
             self._n += 1
             print(f"write {self._n}", flush=True)
-            if self._n == STOP_AT:
-                time.sleep(600)  # wait for the kill, so that it lands exactly here
+            sys.stdin.readline()
             return result
 
         return announced

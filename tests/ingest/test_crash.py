@@ -46,19 +46,23 @@ def second_commit(repo) -> None:
 
 def run_worker_until(repo, state: Path, kill_after: int) -> bool:
     """Run the worker, kill -9 it after ``kill_after`` writes; True if it was killed."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "RECALLD_TEST_STOP_AT": str(kill_after)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "tests.ingest.crash_worker", str(repo.path), str(state)],
-        stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT,
     )  # fmt: skip
-    assert proc.stdout is not None
+    assert proc.stdin is not None and proc.stdout is not None
     killed = False
     for line in proc.stdout:
         if line.strip() == f"write {kill_after}":
-            proc.send_signal(signal.SIGKILL)
+            proc.send_signal(signal.SIGKILL)  # the worker waits right after that write
             killed = True
             break
+        if line.startswith("write "):
+            proc.stdin.write("\n")
+            proc.stdin.flush()
     proc.wait(timeout=120)
+    proc.stdin.close()
     proc.stdout.close()
     return killed
 

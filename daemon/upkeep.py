@@ -1,0 +1,104 @@
+"""Upkeep while the daemon is idle: flush acknowledged writes to disk, build the vector
+index once enough points are searched by brute force, and hand memory freed by the
+last syncs back to the operating system.
+
+Syncs never flush (the embedded engine's WAL already survives a killed process) and
+never build indexes; both are slow, block the whole process while they run (the
+engine holds the GIL), and so wait for a moment with no sync running or queued.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from recalld.daemon import sdnotify
+from recalld.daemon.logs import get_logger
+from recalld.ingest.store import Store
+
+log = get_logger("recalld.upkeep")
+CHECK_EVERY = 5.0  # seconds between looks at whether the daemon is idle
+FLUSH_EVERY = 60.0  # seconds between flushes (a flush holds the GIL ~0.1–1 s)
+OPTIMIZE_OVER = 20_000  # unindexed points that make brute-force search slow (~10 ms)
+OPTIMIZE_WATCHDOG = 1800.0  # seconds systemd waits for a ping while an index is built
+
+
+@dataclass(slots=True)
+class StoreUpkeep:
+    store: Store
+    idle: Callable[[], bool]
+    activity: Callable[[], int] = lambda: 0  # changes whenever a sync has run
+    every: float = FLUSH_EVERY
+    optimize_over: int = OPTIMIZE_OVER
+    check_every: float = CHECK_EVERY
+    _next_check: float = 0.0
+    _next_flush: float = 0.0
+    _trimmed_after: int | None = None  # activity() when memory was last released
+    _left_unindexed: int = 0  # what the last build left (segments below the engine's threshold)
+
+    def tick(self, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        if now < self._next_check:
+            return
+        self._next_check = now + self.check_every
+        if not self.idle():
+            return
+        if self.activity() != self._trimmed_after:
+            self._trimmed_after = self.activity()
+            release_memory()
+        if now >= self._next_flush:
+            self._next_flush = now + self.every
+            self._flush_and_index()
+
+    def _flush_and_index(self) -> None:
+        started = time.monotonic()
+        self.store.flush()
+        unindexed = self.store.unindexed()
+        if unindexed - self._left_unindexed < self.optimize_over:
+            return
+        log.info("building the vector index", unindexed=unindexed)
+        sdnotify.extend_watchdog(OPTIMIZE_WATCHDOG)
+        try:
+            self.store.optimize()
+        finally:
+            sdnotify.restore_watchdog()
+        self._left_unindexed = self.store.unindexed()
+        log.info("built the vector index", unindexed=self._left_unindexed, seconds=round(time.monotonic() - started, 2))
+
+
+M_ARENA_MAX = -8  # glibc mallopt parameter
+ARENAS = 2
+
+
+def limit_malloc_arenas() -> bool:
+    """Cap glibc's malloc arenas (default: 8 per core, one per thread that allocates):
+    the model, the API and the sync workers all allocate from their own threads, and
+    every arena keeps its own free pages. Call before those threads start."""
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(M_ARENA_MAX, ARENAS))
+
+
+def release_memory() -> bool:
+    """Return free heap pages to the OS (glibc's malloc_trim): a sync's parse trees and
+    texts are freed when it ends, but glibc keeps the pages, so idle RSS stayed at the
+    peak of the largest sync. False where there is no glibc."""
+    trim = _malloc_trim()
+    if trim is None:
+        return False
+    trim(0)
+    return True
+
+
+@lru_cache(maxsize=1)
+def _malloc_trim() -> Any:
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None

@@ -1,0 +1,169 @@
+"""Embedding ahead of the writer.
+
+A sync knows which texts it will need as soon as a file is parsed. ``EmbedAhead`` turns
+them into vectors on one background thread, in the order they were submitted, while
+the sync's own thread goes on parsing, planning and writing; the writer then asks for
+its batch with ``vectors`` (the same call as ``CachedEmbeddings.vectors``) and waits
+only for what is not computed yet.
+
+Only vectors go through here; nothing is written to the store, so a sync that fails
+anywhere leaves no trace but warm cache entries. An error on the thread is raised to
+the thread that asks for vectors; ``close`` stops the thread after its current chunk.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Iterable, Sequence
+from types import TracebackType
+
+import numpy as np
+
+from recalld.ingest.embed import CachedEmbeddings, Progress
+from recalld.ingest.plan import ADDED, FileSymbols, NewVersion, Scope, memory_id
+from recalld.ingest.redaction import redacted_text
+from recalld.ingest.writer import draft_text
+
+# Texts per call into the model. Large, because the model pads each of its batches to
+# its longest text after sorting a call's texts by length: chunks of 256 ran ~14 %
+# slower than one call over the same texts (generated repo, torch backend).
+CHUNK = 1024
+MAX_READY = 4096  # computed vectors held for the writer before the thread pauses
+
+
+class EmbedAhead:
+    def __init__(
+        self, embeddings: CachedEmbeddings, *, chunk: int | None = None, max_ready: int | None = None
+    ) -> None:
+        self._embeddings = embeddings
+        self._chunk = chunk or CHUNK
+        self._max_ready = max_ready or MAX_READY
+        self._cond = threading.Condition()
+        # Texts are their own keys (Python caches a str's hash; the cache's sha256 is
+        # computed once, inside CachedEmbeddings).
+        self._queue: deque[str] = deque()  # submitted, not started yet
+        self._pending: set[str] = set()  # submitted, not finished
+        self._seen: set[str] = set()  # every text ever submitted
+        self._ready: dict[str, np.ndarray] = {}  # computed, not taken by the writer yet
+        self._waiting = 0  # callers blocked in vectors()
+        self._error: BaseException | None = None
+        self._closed = False
+        self._thread: threading.Thread | None = None
+        self.embedded = 0  # texts the model computed, on the thread and in vectors()
+        self._reported = 0  # of those, how many vectors() has reported
+
+    def __enter__(self) -> EmbedAhead:
+        return self
+
+    def __exit__(self, _t: type[BaseException] | None, _e: BaseException | None, _tb: TracebackType | None) -> None:
+        self.close()
+
+    def submit(self, texts: Iterable[str]) -> None:
+        """Queue texts to embed (duplicates and texts queued before are ignored)."""
+        with self._cond:
+            if self._closed:
+                return
+            for text in texts:
+                if text not in self._seen:
+                    self._seen.add(text)
+                    self._pending.add(text)
+                    self._queue.append(text)
+            if self._queue and self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="recalld-embed-ahead", daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+
+    def vectors(self, texts: Sequence[str], *, progress: Progress | None = None) -> tuple[list[np.ndarray], int]:
+        """Vectors for ``texts``, and how many texts the model computed since the last
+        call (summed over a sync's calls: every text it computed, each once).
+
+        Waits for submitted texts still being computed; texts never submitted come from
+        the cache or the model right here."""
+        with self._cond:
+            self._waiting += 1
+            self._cond.notify_all()
+            try:
+                while self._error is None and any(t in self._pending for t in texts):
+                    self._cond.wait()
+            finally:
+                self._waiting -= 1
+            if self._error is not None:
+                raise RuntimeError("embedding thread failed") from self._error
+            found = {t: self._ready.pop(t) for t in dict.fromkeys(texts) if t in self._ready}
+            self._cond.notify_all()
+        rest = [t for t in dict.fromkeys(texts) if t not in found]
+        fresh = 0
+        if rest:
+            vectors, fresh = self._embeddings.vectors(rest)
+            found.update(zip(rest, vectors))
+        with self._cond:
+            self.embedded += fresh
+            computed, self._reported = self.embedded - self._reported, self.embedded
+        if progress is not None:
+            progress(len(texts))
+        return [found[t] for t in texts], computed
+
+    def close(self) -> None:
+        """Stop the thread (after the chunk it is computing) and drop what is left."""
+        with self._cond:
+            self._closed = True
+            self._queue.clear()
+            self._cond.notify_all()
+            thread = self._thread
+        if thread is not None:
+            thread.join()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._closed and (not self._queue or self._full()):
+                    self._cond.wait()
+                if self._closed:
+                    return
+                chunk = [self._queue.popleft() for _ in range(min(self._chunk, len(self._queue)))]
+            try:
+                vectors, fresh = self._embeddings.vectors(chunk, batch=len(chunk))  # one call into the model
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting writer
+                with self._cond:
+                    self._error = exc
+                    self._cond.notify_all()
+                return
+            with self._cond:
+                for text, vector in zip(chunk, vectors):
+                    self._ready[text] = vector
+                    self._pending.discard(text)
+                self.embedded += fresh
+                self._cond.notify_all()
+
+    def _full(self) -> bool:
+        """Pause while enough vectors wait for the writer, unless it is waiting too."""
+        return len(self._ready) >= self._max_ready and not self._waiting
+
+
+class NewTexts:
+    """Queues the texts of parsed symbols that will be new versions on an ``EmbedAhead``,
+    in the order ``write_plan`` writes them: files in path order, modules after all the
+    rest. A wrong guess costs nothing but time: the writer asks for what it needs."""
+
+    def __init__(self, ahead: EmbedAhead, scope: Scope, *, max_chars: int) -> None:
+        self._ahead = ahead
+        self._scope = scope
+        self._max_chars = max_chars
+        self._modules: list[str] = []
+        self.live_ids: set[str] = set()  # live memories of the touched paths
+
+    def __call__(self, file: FileSymbols) -> None:
+        texts: list[str] = []
+        for sym in file.symbols:
+            mid = memory_id(self._scope, file.path, sym.kind, sym.qualname, sym.content_hash)
+            if mid in self.live_ids:
+                continue  # unchanged: the plan leaves it alone
+            # exactly what vectorise will embed: the draft's text, secrets redacted
+            text = redacted_text(draft_text(NewVersion(mid, file, sym, mid, ADDED), max_chars=self._max_chars))
+            (self._modules if sym.kind == "module" else texts).append(text)
+        self._ahead.submit(texts)
+
+    def finish(self) -> None:
+        self._ahead.submit(self._modules)
+        self._modules = []

@@ -1,0 +1,129 @@
+"""Benchmark helpers around a running daemon: commit → searchable latency, idle RSS,
+`recalld search` wall time and what the CLI's client path imports.
+
+Used by bench_all.py; each function takes a state dir (``RECALLD_HOME``) whose
+repository is registered and indexed already.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from types import TracebackType
+
+ENV = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@example.invalid",
+       "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "b@example.invalid"}  # fmt: skip
+RECALLD = [sys.executable, "-m", "recalld.daemon.cli"]
+ENTRY_POINT = str(Path(sys.executable).parent / "recalld")  # what a user runs
+HEAVY = ("torch", "numpy", "qdrant_edge", "qdrant_client", "pygit2", "tree_sitter", "fastapi", "transformers")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def state_env(home: Path) -> dict[str, str]:
+    return {**os.environ, **ENV, "RECALLD_HOME": str(home)}
+
+
+def run(*args: str, cwd: Path | None = None, env: dict[str, str]) -> str:
+    return subprocess.run(args, cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
+
+
+class RunningDaemon:
+    """`recalld serve` on ``home`` with git hooks installed in ``repo``."""
+
+    def __init__(self, home: Path, repo: Path) -> None:
+        self.home, self.repo = home, repo
+        self.env = state_env(home)
+        self.port = free_port()
+        (home / "config.toml").write_text(f"[daemon]\nport = {self.port}\n")
+        run(*RECALLD, "hooks", "install", str(repo), env=self.env)
+        self.proc = subprocess.Popen([*RECALLD, "serve"], env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.token = ""
+
+    def __enter__(self) -> RunningDaemon:
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("recalld serve exited during start-up")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=2) as r:
+                    if json.load(r)["state"] == "ready":
+                        self.token = (self.home / "api-token").read_text().strip()
+                        return self
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("recalld serve not ready within 600 s")
+
+    def __exit__(self, _t: type[BaseException] | None, _e: BaseException | None, _tb: TracebackType | None) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def found(self, name: str) -> bool:
+        query = urllib.parse.urlencode({"q": name, "limit": 3})
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}/v1/search?{query}", headers={"Authorization": f"Bearer {self.token}"}
+        )
+        with urllib.request.urlopen(request, timeout=120) as r:
+            return any(hit["qualname"] == name for hit in json.load(r))
+
+    def commit_to_searchable(self, i: int, *, timeout: float = 60.0) -> float:
+        """Seconds from starting a one-file `git commit` to its new function being found."""
+        name = f"bench_probe_{i}_{os.getpid()}"
+        target = self.repo / "probe" / f"probe_{i % 3}.py"
+        target.parent.mkdir(exist_ok=True)
+        previous = target.read_text() if target.exists() else ""
+        target.write_text(previous + f'\n\ndef {name}(value):\n    """Probe {i}."""\n    return value + {i}\n')
+        run("git", "add", "-A", cwd=self.repo, env=self.env)
+        started = time.monotonic()
+        run("git", "commit", "-qm", f"probe {i}", cwd=self.repo, env=self.env)
+        while time.monotonic() - started < timeout:
+            if self.found(name):
+                return time.monotonic() - started
+            time.sleep(0.02)
+        return float("inf")
+
+    def latencies(self, commits: int) -> list[float]:
+        self.commit_to_searchable(10_000, timeout=900)  # warm: waits out a first index build
+        return [self.commit_to_searchable(i) for i in range(commits)]
+
+    def rss_mb(self) -> float:
+        status = Path(f"/proc/{self.proc.pid}/status").read_text()
+        line = next(row for row in status.splitlines() if row.startswith("VmRSS:"))
+        return int(line.split()[1]) / 1024
+
+    def cli_search_walls(self, rounds: int = 10) -> list[float]:
+        walls = []
+        for _ in range(rounds):
+            started = time.monotonic()
+            run(ENTRY_POINT, "search", "parse the config file", "--limit", "5", env=self.env)
+            walls.append(time.monotonic() - started)
+        return walls
+
+    def heavy_client_imports(self) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "recalld.daemon.cli", "search", "x"],
+            env=self.env, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+        return sorted(m for m in imported if m.split(".")[0] in HEAVY)
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")

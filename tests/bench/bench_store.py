@@ -1,0 +1,124 @@
+"""Benchmark: the embedded store (qdrant-edge) at N memories. Not part of the test run.
+
+Fills a store with N memories (realistic payloads, random unit vectors of the default
+model's size), then prints filtered-search p50/p95 before and after the vector index is
+built, the index build time, and the time to close and reopen the store.
+
+    python tests/bench/bench_store.py [--points 100000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from recalld.ingest.store import MemoryFilter, StoreConfig, StoredPoint
+from recalld.ingest.store_edge import QdrantEdgeStore
+
+DIM = 384
+KINDS = ("function", "method", "class", "module")
+
+
+@dataclass(frozen=True, slots=True)
+class StoreFigures:
+    points: int
+    fill_seconds: float
+    plain_p95_ms: float  # broad filter, before the index build
+    optimize_seconds: float
+    broad_p50_ms: float  # repo + live: what a default search filters on
+    broad_p95_ms: float
+    narrow_p95_ms: float  # + kind, language and a directory
+    reopen_seconds: float
+
+
+def payload(i: int) -> dict[str, object]:
+    path = f"pkg{i % 40}/sub{i % 7}/mod_{i // 20}.py"
+    return {
+        "record": "memory", "type": "structural", "repo": f"repo{i % 3}", "branch": "main",
+        "kind": KINDS[i % 4], "language": "python" if i % 5 else "go", "path": path,
+        "dirs": [f"pkg{i % 40}", f"pkg{i % 40}/sub{i % 7}"], "name": f"name_{i}", "qualname": f"Q.name_{i}",
+        "signature": f"def name_{i}(self, value):", "docstring": "Does a thing.", "start_line": i % 500,
+        "end_line": i % 500 + 9, "text": f"python function name_{i}\n" + "x = 1\n" * 60,
+        "content_hash": uuid.uuid5(uuid.NAMESPACE_OID, str(i)).hex, "lineage": str(uuid.UUID(int=i + 1)),
+        "deprecated": int(i % 10 == 0), "untrusted": 0, "valid_from_time": 1_700_000_000 + i,
+        "valid_to_time": 0, "history": [],
+    }  # fmt: skip
+
+
+def unit_rows(rng: np.random.Generator, n: int) -> np.ndarray:
+    rows = rng.standard_normal((n, DIM)).astype(np.float32)
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def timed_searches(store: QdrantEdgeStore, flt: MemoryFilter, queries: np.ndarray) -> list[float]:
+    timings = []
+    for query in queries:
+        started = time.perf_counter()
+        store.search(query.tolist(), flt, 10)
+        timings.append(time.perf_counter() - started)
+    return timings
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def measure_store(points: int, root: Path, *, queries: int = 60) -> StoreFigures:
+    rng = np.random.default_rng(5)
+    config = StoreConfig(dim=DIM, path=str(root / "store"))
+    store = QdrantEdgeStore(config)
+    started = time.perf_counter()
+    for start in range(0, points, 1000):
+        ids = range(start, min(points, start + 1000))
+        vectors = unit_rows(rng, len(ids))
+        store.upsert([StoredPoint(str(uuid.UUID(int=i + 1)), payload(i), v.tolist()) for i, v in zip(ids, vectors)])
+    store.flush()
+    fill = time.perf_counter() - started
+    probe = unit_rows(rng, queries)
+    broad = MemoryFilter(repo="repo1", deprecated=0)
+    narrow = MemoryFilter(repo="repo1", kinds=("function", "method"), language="python", dir_prefix="pkg7")
+    plain = timed_searches(store, broad, probe)
+    started = time.perf_counter()
+    store.optimize()
+    optimize = time.perf_counter() - started
+    timed_searches(store, broad, probe[:5])  # warm
+    broad_t = timed_searches(store, broad, probe)
+    narrow_t = timed_searches(store, narrow, probe)
+    store.close()
+    started = time.perf_counter()
+    reopened = QdrantEdgeStore(config)
+    reopen = time.perf_counter() - started
+    reopened.close()
+    ms = 1000.0
+    return StoreFigures(
+        points, fill, p95(plain) * ms, optimize, statistics.median(broad_t) * ms, p95(broad_t) * ms,
+        p95(narrow_t) * ms, reopen,
+    )  # fmt: skip
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--points", type=int, default=100_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        f = measure_store(args.points, Path(tmp))
+    print(f"store of {f.points} memories     filled in {f.fill_seconds:.1f} s")
+    print(f"search before index build   p95 {f.plain_p95_ms:6.1f} ms (brute force)")
+    print(f"vector index build          {f.optimize_seconds:6.1f} s")
+    print(f"search, repo + live         p50 {f.broad_p50_ms:6.1f} ms  p95 {f.broad_p95_ms:6.1f} ms (target p95 <= 20 ms)")
+    print(f"search, + kind/lang/dir     p95 {f.narrow_p95_ms:6.1f} ms")
+    print(f"reopen                      {f.reopen_seconds:6.2f} s (target <= 1 s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

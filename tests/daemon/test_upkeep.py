@@ -1,0 +1,91 @@
+"""Store upkeep: flush and index only when the daemon is idle, never per sync."""
+
+from __future__ import annotations
+
+import uuid
+
+from recalld.daemon.upkeep import StoreUpkeep
+from recalld.ingest.store import MemoryFilter, StoredPoint
+from tests.ingest.conftest import open_test_store
+
+
+class CountingStore:
+    def __init__(self, unindexed: int) -> None:
+        self.calls: list[str] = []
+        self._unindexed = unindexed
+
+    def flush(self) -> None:
+        self.calls.append("flush")
+
+    def unindexed(self) -> int:
+        return self._unindexed
+
+    def optimize(self) -> None:
+        self.calls.append("optimize")
+        self._unindexed = 0
+
+
+def test_upkeep_waits_for_idle_and_its_interval():
+    store = CountingStore(unindexed=5)
+    idle = [False]
+    upkeep = StoreUpkeep(store, idle=lambda: idle[0], every=30, check_every=5, optimize_over=10)  # type: ignore[arg-type]
+    upkeep.tick(now=100)
+    assert store.calls == []  # busy
+    idle[0] = True
+    upkeep.tick(now=103)
+    assert store.calls == []  # not due to look yet
+    upkeep.tick(now=106)
+    assert store.calls == ["flush"]  # few unindexed points: no index build
+    upkeep.tick(now=112)
+    assert store.calls == ["flush"]  # flushed less often than it looks
+    upkeep.tick(now=137)
+    assert store.calls == ["flush", "flush"]
+
+
+def test_upkeep_releases_memory_once_after_each_burst_of_syncs(monkeypatch):
+    from recalld.daemon import upkeep as upkeep_module
+
+    trims: list[int] = []
+    monkeypatch.setattr(upkeep_module, "release_memory", lambda: trims.append(1) or True)
+    syncs = [0]
+    upkeep = StoreUpkeep(CountingStore(0), idle=lambda: True, activity=lambda: syncs[0], check_every=1)  # type: ignore[arg-type]
+    for now in range(5):
+        upkeep.tick(now=now)
+    assert len(trims) == 1
+    syncs[0] = 3
+    for now in range(5, 10):
+        upkeep.tick(now=now)
+    assert len(trims) == 2
+
+
+def test_upkeep_builds_the_index_over_the_threshold_once():
+    store = CountingStore(unindexed=50)
+    upkeep = StoreUpkeep(store, idle=lambda: True, every=1, check_every=1, optimize_over=10)  # type: ignore[arg-type]
+    upkeep.tick(now=0)
+    upkeep.tick(now=2)
+    assert store.calls == ["flush", "optimize", "flush"]
+
+
+def test_upkeep_does_not_rebuild_for_what_the_engine_leaves_unindexed():
+    store = CountingStore(unindexed=50)
+    store.optimize = lambda: store.calls.append("optimize")  # type: ignore[method-assign]
+    upkeep = StoreUpkeep(store, idle=lambda: True, every=1, check_every=1, optimize_over=10)  # type: ignore[arg-type]
+    upkeep.tick(now=0)
+    upkeep.tick(now=2)
+    store._unindexed = 65
+    upkeep.tick(now=4)
+    assert store.calls == ["flush", "optimize", "flush", "flush", "optimize"]
+
+
+def test_edge_store_upkeep_persists(tmp_path):
+    store = open_test_store("edge", tmp_path, 4)
+    points = [StoredPoint(str(uuid.uuid4()), {"record": "memory", "deprecated": 0}, [1.0, 0.0, 0.0, i]) for i in range(30)]
+    store.upsert(points)
+    assert store.unindexed() == 30  # far below the engine's indexing threshold: stays plain
+    upkeep = StoreUpkeep(store, idle=lambda: True, optimize_over=10)
+    upkeep.tick(now=0)
+    assert store.count(MemoryFilter()) == 30
+    store.close()
+    reopened = open_test_store("edge", tmp_path, 4)
+    assert reopened.count(MemoryFilter()) == 30
+    reopened.close()

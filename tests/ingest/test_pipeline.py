@@ -1,0 +1,228 @@
+"""The overlapped sync (embedding ahead on a thread, batched writes) stores exactly
+what a one-step-at-a-time sync stores, and fails cleanly when either side fails."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from recalld.ingest import ahead as ahead_module
+from recalld.ingest import sync as sync_module
+from recalld.ingest import writer as writer_module
+from recalld.ingest.ahead import EmbedAhead
+from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache
+from recalld.ingest.plan import Scope
+from recalld.ingest.records import checkpoint_id
+from tests.conftest import FakeEmbedder
+from tests.ingest.conftest import Harness
+from tests.ingest.test_crash import build_history, second_commit
+
+
+class NoAhead:
+    """The sequential reference: nothing is embedded ahead, the writer asks for all."""
+
+    def __init__(self, embeddings: CachedEmbeddings, **_kw: object) -> None:
+        self._embeddings = embeddings
+        self.embedded = 0
+
+    def __enter__(self) -> NoAhead:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        pass
+
+    def submit(self, texts: object) -> None:
+        pass
+
+    def vectors(self, texts, *, progress=None):  # type: ignore[no-untyped-def]
+        vectors, computed = self._embeddings.vectors(texts, progress=progress)
+        self.embedded += computed
+        return vectors, computed
+
+
+def full_state(h: Harness) -> dict[str, tuple]:
+    points = h.memories(deprecated=None)
+    vectors = h.store.get_vectors([p.id for p in points])
+    state = {}
+    for p in points:
+        payload = {k: v for k, v in p.payload.items() if k != "indexed_at"}
+        state[p.id] = (repr(sorted(payload.items())), tuple(round(x, 5) for x in vectors[p.id]))
+    return state
+
+
+def ahead_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "recalld-embed-ahead"]
+
+
+@pytest.fixture
+def small_batches(monkeypatch):
+    """Many chunks and many write batches even on a small repository."""
+    monkeypatch.setattr(ahead_module, "CHUNK", 7)
+    monkeypatch.setattr(writer_module, "UPSERT_BATCH", 11)
+
+
+@pytest.mark.parametrize("kind", ["edge", "server"])
+def test_overlapped_sync_stores_what_a_sequential_sync_stores(git_repo, tmp_path, monkeypatch, small_batches, kind):
+    overlapped = Harness(kind, tmp_path / "overlapped")
+    with monkeypatch.context() as m:
+        m.setattr(sync_module, "EmbedAhead", NoAhead)
+        sequential = Harness(kind, tmp_path / "sequential")
+        build_history(git_repo)
+        first = sequential.sync(git_repo)
+        second_commit(git_repo)
+        second = sequential.sync(git_repo)
+    git_repo.git("reset", "-q", "--hard", "HEAD~1")
+    assert overlapped.sync(git_repo).as_dict() | {"seconds": 0} == first.as_dict() | {"seconds": 0}
+    git_repo.git("reset", "-q", "--hard", "HEAD@{1}")
+    assert overlapped.sync(git_repo).as_dict() | {"seconds": 0} == second.as_dict() | {"seconds": 0}
+    assert first.embedded > 0 and second.embedded > 0
+    assert full_state(overlapped) == full_state(sequential)
+    assert not ahead_threads()
+    overlapped.close()
+    sequential.close()
+
+
+class FailingEmbedder(FakeEmbedder):
+    def __init__(self, fail_on_call: int) -> None:
+        super().__init__()
+        self.fail_on_call = fail_on_call
+
+    def encode(self, texts):  # type: ignore[no-untyped-def]
+        if len(self.calls) + 1 == self.fail_on_call:
+            self.calls.append(-1)
+            raise ValueError("model exploded")
+        return super().encode(texts)
+
+
+class FailingStore:
+    """Passes calls through; the n-th upsert raises."""
+
+    def __init__(self, inner, fail_on_upsert: int) -> None:  # type: ignore[no-untyped-def]
+        self._inner = inner
+        self._left = fail_on_upsert
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        return getattr(self._inner, name)
+
+    def upsert(self, points) -> None:  # type: ignore[no-untyped-def]
+        self._left -= 1
+        if self._left == 0:
+            raise OSError("disk full")
+        self._inner.upsert(points)
+
+
+def reference_state(git_repo, tmp_path) -> dict[str, tuple]:  # type: ignore[no-untyped-def]
+    clean = Harness("edge", tmp_path / "clean")
+    clean.sync(git_repo)
+    state = full_state(clean)
+    clean.close()
+    return state
+
+
+def checkpoint(h: Harness) -> dict:  # type: ignore[type-arg]
+    return h.store.retrieve([checkpoint_id(Scope("r", "main"))])[0].payload
+
+
+@pytest.mark.parametrize("fail_on_call", [1, 3])
+def test_embedding_thread_failure_fails_the_sync_and_the_next_sync_converges(
+    git_repo, tmp_path, small_batches, fail_on_call
+):
+    build_history(git_repo)
+    expected = reference_state(git_repo, tmp_path)
+    h = Harness("edge", tmp_path / "failing")
+    h.embedder = FailingEmbedder(fail_on_call)
+    with pytest.raises(RuntimeError, match="embedding thread failed") as info:
+        h.sync(git_repo)
+    assert isinstance(info.value.__cause__, ValueError)
+    assert not ahead_threads()
+    if fail_on_call > 1:  # batches were written before the failure: the sync is pending
+        assert checkpoint(h)["pending"] == git_repo.head() and checkpoint(h)["commit"] is None
+    h.embedder = FakeEmbedder()
+    assert h.sync(git_repo).mode == "full"
+    assert full_state(h) == expected
+    assert h.sync(git_repo).mode == "noop"
+    h.close()
+
+
+@pytest.mark.parametrize("fail_on_upsert", [1, 2, 5])
+def test_store_failure_mid_write_stops_the_embedding_thread(git_repo, tmp_path, small_batches, fail_on_upsert):
+    build_history(git_repo)
+    expected = reference_state(git_repo, tmp_path)
+    h = Harness("edge", tmp_path / "failing")
+    real_store = h.store
+    h.indexer.store = FailingStore(real_store, fail_on_upsert)  # type: ignore[assignment]
+    with pytest.raises(OSError, match="disk full"):
+        h.sync(git_repo)
+    assert not ahead_threads()
+    found = real_store.retrieve([checkpoint_id(Scope("r", "main"))])
+    assert not found or found[0].payload["commit"] is None
+    h.indexer.store = real_store
+    h.sync(git_repo)
+    assert full_state(h) == expected
+    h.close()
+
+
+def make_embeddings(tmp_path, embedder: FakeEmbedder) -> CachedEmbeddings:  # type: ignore[no-untyped-def]
+    return CachedEmbeddings(EmbeddingCache(tmp_path / "e.db"), embedder.model_id, lambda: embedder)
+
+
+def test_embed_ahead_computes_each_text_once_and_in_order(tmp_path):
+    embedder = FakeEmbedder()
+    embeddings = make_embeddings(tmp_path, embedder)
+    texts = [f"text {i}" for i in range(50)]
+    with EmbedAhead(embeddings, chunk=8, max_ready=4) as ahead:
+        ahead.submit(texts[:30])
+        ahead.submit(texts[10:40] + texts[:5])  # duplicates are queued once
+        got, computed = ahead.vectors(texts[:20])
+        rest, computed_rest = ahead.vectors(texts[20:] + texts[:3])  # 40..49 never submitted
+    direct = FakeEmbedder().encode(texts)
+    assert np.allclose(np.stack(got + rest[:30]), direct)
+    assert np.allclose(np.stack(rest[30:]), direct[:3])
+    assert computed + computed_rest == 50 == ahead.embedded == sum(embedder.calls)
+    assert max(embedder.calls[:-1]) <= 8 and embedder.calls[-1] == 10  # the last: texts never submitted
+    embeddings._cache.close()
+
+
+def test_embed_ahead_close_while_busy_does_not_hang(tmp_path):
+    gate = threading.Event()
+
+    class Slow(FakeEmbedder):
+        def encode(self, texts):  # type: ignore[no-untyped-def]
+            gate.wait(5)
+            return super().encode(texts)
+
+    embeddings = make_embeddings(tmp_path, Slow())
+    ahead = EmbedAhead(embeddings, chunk=2)
+    ahead.submit([f"t{i}" for i in range(100)])
+    gate.set()
+    ahead.close()
+    assert not ahead_threads()
+    ahead.submit(["after close"])  # ignored
+    assert not ahead_threads()
+    embeddings._cache.close()
+
+
+class RecordingEmbedder(FakeEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def encode(self, texts):  # type: ignore[no-untyped-def]
+        self.texts.extend(texts)
+        return super().encode(texts)
+
+
+def test_embedding_ahead_never_sees_a_secret(git_repo, tmp_path, small_batches):
+    token = "ghp_" + "R7kQ2mZx9LpW4vN8bT3sF6hJ1cY5dG0aUeIo"
+    build_history(git_repo)
+    git_repo.write("pkg/conf.py", f'def connect():\n    """Log in."""\n    return login("{token}")\n')
+    git_repo.commit("with a token")
+    h = Harness("edge", tmp_path / "state")
+    h.embedder = RecordingEmbedder()
+    result = h.sync(git_repo)
+    assert result.embedded == len(h.embedder.texts)  # each text once: ahead and writer agree
+    assert h.embedder.texts and not any(token in t for t in h.embedder.texts)
+    assert any("[REDACTED" in t for t in h.embedder.texts)
+    h.close()
