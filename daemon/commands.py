@@ -60,7 +60,7 @@ def repo_remove(ctx: Any, args: argparse.Namespace) -> int:
 
 def sync(ctx: Any, args: argparse.Namespace) -> int:
     from recalld.daemon.logs import get_logger
-    from recalld.ingest.sync import SyncResult
+    from recalld.ingest.result import SyncResult
 
     entries = [ctx.app.registry.get(n) for n in args.names] if args.names else ctx.app.registry.all()
     if not entries:

@@ -19,7 +19,7 @@ from typing import Any, Callable
 from recalld.daemon.journal import Claim, Journal
 from recalld.daemon.logs import get_logger
 from recalld.ingest.errors import RecalldError
-from recalld.ingest.sync import SyncResult
+from recalld.ingest.result import SyncResult
 
 log = get_logger("recalld.dispatch")
 LOCK_PATIENCE = 10.0  # seconds to wait for git's index.lock before syncing anyway

@@ -13,7 +13,7 @@ from recalld.ingest.errors import NotFoundError, RecalldError
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
 from recalld.ingest.records import STRUCTURAL, TASK, closed_interval
 from recalld.ingest.store import MemoryFilter, StoredPoint
-from recalld.ingest.sync import NoProgress
+from recalld.ingest.result import NoProgress
 from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
 
 EVENT_FIELDS = ("valid_from_time", "valid_to_time")

@@ -29,7 +29,7 @@ from recalld.daemon.watch import RepoWatcher
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.locked import LockedStore
-from recalld.ingest.sync import SyncResult
+from recalld.ingest.result import SyncResult
 
 log = get_logger("recalld.service")
 SHUTDOWN_GRACE = 8.0

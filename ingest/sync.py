@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any
 
 from recalld.ingest.ahead import EmbedAhead, NewTexts
 from recalld.ingest.collect import Collected, FileCollector, tree_has_linguist_attributes
@@ -25,6 +25,7 @@ from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest.plan import LiveMemory, Plan, Scope, plan_changes
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
 from recalld.ingest.redaction import counting_redactions
+from recalld.ingest.result import NoProgress, ProgressSink, SyncResult
 from recalld.ingest.records import (
     PLANNED_TYPES,
     PLANNING_FIELDS,
@@ -48,66 +49,6 @@ REOPENED = {
     "valid_to_commit": None,
     "valid_to_time": 0,
 }
-
-
-class ProgressSink(Protocol):
-    def begin(self, label: str, total: int) -> None: ...
-    def advance(self, n: int) -> None: ...
-    def end(self) -> None: ...
-
-
-class NoProgress:
-    def begin(self, label: str, total: int) -> None:
-        pass
-
-    def advance(self, n: int) -> None:
-        pass
-
-    def end(self) -> None:
-        pass
-
-
-@dataclass(slots=True)
-class SyncResult:
-    repo: str
-    branch: str
-    from_commit: str | None
-    to_commit: str | None
-    mode: str = "noop"  # noop | incremental | full
-    files_changed: int = 0
-    added: int = 0
-    modified: int = 0
-    renamed: int = 0
-    deprecated: int = 0
-    relocated: int = 0
-    embedded: int = 0
-    skipped: int = 0
-    skips: dict[str, int] = field(default_factory=dict)
-    syntax_errors: int = 0
-    invalid_utf8: int = 0
-    derived: dict[str, int] = field(default_factory=dict)  # new versions per derived memory type
-    secrets_redacted: int = 0
-    tasks_added: int = 0  # task memories (one per commit) written, new or reopened
-    tasks_deprecated: int = 0  # task memories closed: their commit left the branch
-    seconds: float = 0.0
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def summary(self) -> str:
-        span = f"{_short(self.from_commit)}→{_short(self.to_commit)}"
-        return (
-            f"synced {self.repo}@{self.branch} {span}: +{self.added} ~{self.modified} "
-            f">{self.renamed} -{self.deprecated}, {self.files_changed} files, "
-            f"commits +{self.tasks_added} -{self.tasks_deprecated}, "
-            f"{self.embedded} embedded, {self.skipped} skipped"
-            + (f", {self.secrets_redacted} secrets redacted" if self.secrets_redacted else "")
-            + f" in {self.seconds:.2f} s"
-        )
-
-
-def _short(commit: str | None) -> str:
-    return commit[:8] if commit else "∅"
 
 
 @dataclass(slots=True)

@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from recalld.ingest.commits import CommitReader, CommitRecord, subject_of
 from recalld.ingest.embed import CachedEmbeddings
@@ -54,13 +54,12 @@ from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope, memory_id, unique_by
 from recalld.ingest.records import TASK, closed_interval, task_memory_id
+from recalld.ingest.result import ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 from recalld.ingest.task_memory import task_payload, task_text
 from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
 from recalld.parsers.base import STRUCTURAL
 
-if TYPE_CHECKING:
-    from recalld.ingest.sync import ProgressSink
 
 CHUNK = 1000  # commits read, embedded and written together
 REMOVED = "removed"

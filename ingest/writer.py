@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -18,11 +18,10 @@ from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import NewVersion, Plan, Scope
 from recalld.ingest.records import closed_interval, memory_keywords, memory_payload, memory_text
 from recalld.ingest.redaction import redact_drafts
+from recalld.ingest.result import ProgressSink
 from recalld.ingest.sparse import document_vector, keyword_text
 from recalld.ingest.store import Store, StoredPoint
 
-if TYPE_CHECKING:
-    from recalld.ingest.sync import ProgressSink
 
 UPSERT_BATCH = 256
 

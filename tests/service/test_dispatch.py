@@ -10,7 +10,7 @@ from pathlib import Path
 from recalld.daemon.dispatch import Dispatcher
 from recalld.daemon.journal import Claim, Event, Journal
 from recalld.ingest.errors import RecalldError
-from recalld.ingest.sync import SyncResult
+from recalld.ingest.result import SyncResult
 
 
 class Recorder:

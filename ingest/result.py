@@ -1,0 +1,66 @@
+"""What a sync reports: its result counts, and the progress sink it reports to."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+
+class ProgressSink(Protocol):
+    def begin(self, label: str, total: int) -> None: ...
+    def advance(self, n: int) -> None: ...
+    def end(self) -> None: ...
+
+
+class NoProgress:
+    def begin(self, label: str, total: int) -> None:
+        pass
+
+    def advance(self, n: int) -> None:
+        pass
+
+    def end(self) -> None:
+        pass
+
+
+@dataclass(slots=True)
+class SyncResult:
+    repo: str
+    branch: str
+    from_commit: str | None
+    to_commit: str | None
+    mode: str = "noop"  # noop | incremental | full
+    files_changed: int = 0
+    added: int = 0
+    modified: int = 0
+    renamed: int = 0
+    deprecated: int = 0
+    relocated: int = 0
+    embedded: int = 0
+    skipped: int = 0
+    skips: dict[str, int] = field(default_factory=dict)
+    syntax_errors: int = 0
+    invalid_utf8: int = 0
+    derived: dict[str, int] = field(default_factory=dict)  # new versions per derived memory type
+    secrets_redacted: int = 0
+    tasks_added: int = 0  # task memories (one per commit) written, new or reopened
+    tasks_deprecated: int = 0  # task memories closed: their commit left the branch
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def summary(self) -> str:
+        span = f"{_short(self.from_commit)}→{_short(self.to_commit)}"
+        return (
+            f"synced {self.repo}@{self.branch} {span}: +{self.added} ~{self.modified} "
+            f">{self.renamed} -{self.deprecated}, {self.files_changed} files, "
+            f"commits +{self.tasks_added} -{self.tasks_deprecated}, "
+            f"{self.embedded} embedded, {self.skipped} skipped"
+            + (f", {self.secrets_redacted} secrets redacted" if self.secrets_redacted else "")
+            + f" in {self.seconds:.2f} s"
+        )
+
+
+def _short(commit: str | None) -> str:
+    return commit[:8] if commit else "∅"
