@@ -105,15 +105,15 @@ class RepoWatcher:
             self._overflow.overflowed.clear()
             when = time.strftime("%Y-%m-%d %H:%M:%S")
             log.warning("inotify queue overflowed; reconciling every repo")
-            for repo in list(self.health):
-                if self.health[repo].startswith("ok"):
-                    self.health[repo] = f"ok (inotify queue overflowed at {when}; reconciled)"
-                    on_failure(repo)
-        if self._observer.is_alive():
-            return
+            self._mark_watched(f"ok (inotify queue overflowed at {when}; reconciled)", on_failure)
+        if not self._observer.is_alive():
+            self._mark_watched("watcher stopped; relying on hooks and the periodic reconcile", on_failure)
+
+    def _mark_watched(self, health: str, on_failure: Callable[[str], None]) -> None:
+        """Every repo watched until now gets ``health`` and a reconcile."""
         for repo in list(self.health):
             if self.health[repo].startswith("ok"):
-                self.health[repo] = "watcher stopped; relying on hooks and the periodic reconcile"
+                self.health[repo] = health
                 on_failure(repo)
 
     def stop(self) -> None:

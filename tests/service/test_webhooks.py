@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from recalld.daemon.api import create_api
 from recalld.daemon.config import load_config
-from recalld.daemon.journal import Journal
+from recalld.daemon.journal import Event, Journal
 from recalld.daemon.service import Service
 from recalld.daemon.webhooks import github_signature_ok, normalise_url
 from tests.conftest import GitRepo
@@ -80,7 +81,7 @@ def push_body(url: str = REMOTE) -> bytes:
 
 
 def test_github_push_is_accepted_once_per_delivery(service):
-    client = TestClient(service_api(service))
+    client = TestClient(create_api(service))
     first = github_post(client, push_body())
     assert first.status_code == 202, first.text
     assert queued(service) == {"widgets": 1}
@@ -94,7 +95,7 @@ def test_github_push_is_accepted_once_per_delivery(service):
 
 
 def test_bad_or_missing_signature_is_401_and_nothing_queued(service):
-    client = TestClient(service_api(service))
+    client = TestClient(create_api(service))
     assert github_post(client, push_body(), secret="wrong").status_code == 401
     unsigned = client.post("/v1/webhooks/github", content=push_body(), headers={"X-GitHub-Event": "push"})
     assert unsigned.status_code == 401
@@ -102,7 +103,7 @@ def test_bad_or_missing_signature_is_401_and_nothing_queued(service):
 
 
 def test_unknown_repo_malformed_and_oversized_bodies(service):
-    client = TestClient(service_api(service))
+    client = TestClient(create_api(service))
     assert github_post(client, push_body("https://github.com/someone/else.git")).status_code == 404
     assert github_post(client, b"{not json", delivery="d-3").status_code == 400
     assert github_post(client, b"[1, 2]", delivery="d-4").status_code == 400
@@ -112,7 +113,7 @@ def test_unknown_repo_malformed_and_oversized_bodies(service):
 
 
 def test_gitlab_token_and_generic_bearer(service):
-    client = TestClient(service_api(service))
+    client = TestClient(create_api(service))
     body = json.dumps({"ref": "refs/heads/main", "checkout_sha": "1" * 40,
                        "project": {"name": "widgets", "git_http_url": REMOTE}}).encode()  # fmt: skip
     assert client.post("/v1/webhooks/gitlab", content=body, headers={"X-Gitlab-Token": "nope"}).status_code == 401
@@ -132,7 +133,7 @@ def test_gitlab_token_and_generic_bearer(service):
 
 
 def test_api_routes_need_the_token(service):
-    client = TestClient(service_api(service))
+    client = TestClient(create_api(service))
     assert client.get("/v1/status").status_code == 401
     assert client.get("/v1/status", headers={"Authorization": "Bearer wrong"}).status_code == 401
     assert client.get("/healthz").json() == {"state": "starting"}
@@ -140,16 +141,8 @@ def test_api_routes_need_the_token(service):
     assert token_file.stat().st_mode & 0o777 == 0o600
 
 
-def service_api(service: Service):  # type: ignore[no-untyped-def]
-    from recalld.daemon.api import create_api
-
-    return create_api(service)
-
-
 def test_journal_survives_reopen(tmp_path):
     journal = Journal(tmp_path / "j.db")
-    from recalld.daemon.journal import Event
-
     journal.append(Event("r", "hook", {"hook": "post-commit"}))
     journal.append(Event("r", "watcher", {}))
     journal.close()
