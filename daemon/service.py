@@ -65,6 +65,7 @@ class Service:
         self.max_body = int(config.get("webhooks", "max_body_bytes"))
         self._stop = threading.Event()
         self._git_dirs: dict[str, Path] = {}
+        self._unavailable: set[str] = set()  # registered repos whose path is not a git repo (warned once)
         self.dispatcher = Dispatcher(
             journal=self.journal,
             sync_repo=self._sync_repo,
@@ -177,8 +178,11 @@ class Service:
             try:
                 git = GitRepository(entry.path)
             except RecalldError as exc:
-                log.warning("repo unavailable", repo=entry.name, error=exc.message)
+                if entry.name not in self._unavailable:
+                    log.warning("repo unavailable", repo=entry.name, error=exc.message)
+                    self._unavailable.add(entry.name)
                 continue
+            self._unavailable.discard(entry.name)
             self._git_dirs[entry.name] = Path(git.git_dir)
             added.append(entry.name)
             if self.watcher is not None:
