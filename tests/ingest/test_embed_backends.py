@@ -13,7 +13,7 @@ import pytest
 
 from recalld.ingest import onnx_export
 from recalld.ingest.embed import SentenceTransformerEmbedder
-from recalld.ingest.embed_onnx import OnnxEmbedder
+from recalld.ingest.embed_onnx import TOKENS_PER_BATCH, OnnxEmbedder
 from recalld.ingest.embed_select import EmbeddingSettings, build_embedder, choose_backend
 from recalld.ingest.errors import RecalldError
 from tests.bench.symbol_texts import symbol_texts
@@ -48,6 +48,48 @@ def test_int8_vectors_agree_with_torch_fp32(torch_fp32, onnx_int8):
     assert cosines.mean() >= 0.99 and cosines.min() >= 0.95
     assert onnx_int8.dim == torch_fp32.dim == 384
     assert np.allclose(np.linalg.norm(onnx_int8.encode(texts[:5]), axis=1), 1.0, atol=1e-5)
+
+
+def test_batches_are_cut_by_padded_tokens_and_keep_every_text(onnx_int8):
+    lengths = [5, 300, 40, 40, 600, 8, 100, 129, 128, 3] + [20] * 70
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    batches = onnx_int8._batches(order, lengths)
+    assert [i for batch in batches for i in batch] == order
+    for batch in batches:
+        assert len(batch) <= onnx_int8.batch_size
+        assert len(batch) == 1 or len(batch) * max(lengths[i] for i in batch) <= TOKENS_PER_BATCH
+    assert [lengths[i] for i in batches[-1]] == [600]  # longer than the budget: alone
+    assert sum(len(b) == 1 for b in batches) < len(batches)  # short texts do share batches
+
+
+def test_parallel_workers_give_each_text_its_own_vector(onnx_int8):
+    files = sorted((ROOT / "ingest").glob("*.py"))
+    texts = symbol_texts(files, limit=150)
+    one = build_embedder(settings(backend="onnx"), choose_backend(settings(backend="onnx")))
+    assert isinstance(one, OnnxEmbedder)
+    one.workers = 1
+    workers, onnx_int8.workers = onnx_int8.workers, 3
+    try:
+        parallel = onnx_int8.encode(texts)
+    finally:
+        onnx_int8.workers = workers
+    lengths = [len(e.ids) for e in one._tokenizer.encode_batch(texts)]
+    assert len(one._batches(sorted(range(len(texts)), key=lengths.__getitem__), lengths)) > 3  # all 3 workers ran
+    assert np.allclose(parallel, one.encode(texts), atol=1e-6)  # same batches, same rows, any thread
+    assert np.allclose(parallel[7], one.encode([texts[7]])[0], atol=0.05)
+
+
+def test_an_error_on_a_worker_is_raised_to_the_caller(onnx_int8, monkeypatch):
+    calls = []
+
+    def failing(encodings):
+        calls.append(len(encodings))
+        raise RuntimeError("worker failed")
+
+    monkeypatch.setattr(onnx_int8, "_run", failing)
+    with pytest.raises(RuntimeError, match="worker failed"):
+        onnx_int8.encode([f"def f{i}(): return {i}" * 20 for i in range(64)])
+    assert 1 <= len(calls) <= onnx_int8.workers  # the others stopped at the first error
 
 
 def test_second_construction_reuses_the_export(onnx_int8, monkeypatch):
