@@ -13,11 +13,14 @@ pure function of the commit (never of the cache), so re-runs agree.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from recalld.ingest.files import IndexOptions, excluded_by, looks_binary
 from recalld.ingest.gitrepo import CommitDetails, FileChange, GitRepository
-from recalld.parsers import language_for_path, parse
+from recalld.ingest.plan import FileSymbols
+from recalld.parsers import Symbol, language_for_path, parse
+from recalld.parsers.base import STRUCTURAL, memory_type
 
 MAX_PARSED_FILES = 200
 PARSE_CACHE_SIZE = 4096
@@ -78,6 +81,14 @@ class CommitReader:
         self._git = git
         self._options = options
         self._parsed: OrderedDict[tuple[str, str], SymbolHashes] = OrderedDict()
+        self._known: dict[tuple[str, str], tuple[Symbol, ...]] = {}
+
+    def know(self, files: Iterable[FileSymbols]) -> None:
+        """Files the sync has parsed already (by blob and language), so that the commits
+        that produced them are compared without parsing them again. Only the structural
+        symbols count: exactly what ``parse(language, data).symbols`` holds."""
+        for file in files:
+            self._known[(file.blob, file.language)] = file.symbols
 
     def read(self, commit_id: str) -> CommitRecord:
         changes = tuple(self._git.commit_changes(commit_id))
@@ -143,10 +154,14 @@ class CommitReader:
         if cached is not None:
             self._parsed.move_to_end(key)
             return cached
-        data = self._git.read_blob(blob)
-        hashes: SymbolHashes = {}
-        if not looks_binary(data):
-            hashes = {(s.kind, s.qualname): s.content_hash for s in parse(language, data).symbols}
+        known = self._known.get(key)
+        if known is not None:
+            hashes = {(s.kind, s.qualname): s.content_hash for s in known if memory_type(s.kind) == STRUCTURAL}
+        else:
+            data = self._git.read_blob(blob)
+            hashes = {}
+            if not looks_binary(data):
+                hashes = {(s.kind, s.qualname): s.content_hash for s in parse(language, data).symbols}
         self._parsed[key] = hashes
         if len(self._parsed) > PARSE_CACHE_SIZE:
             self._parsed.popitem(last=False)

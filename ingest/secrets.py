@@ -279,10 +279,25 @@ def _merge(spans: list[Finding]) -> list[Finding]:
     return merged
 
 
+# Strings already scanned and found clean. A sync scans the same strings again and again
+# (a file's path, the repo, branch and commit in every memory of the file; a symbol's
+# text once ahead of the embedder, then in its draft), and ``find_secrets`` is a pure
+# function of the string. Bounded: cleared whole when full; long strings are not kept.
+_CLEAN: set[str] = set()
+CLEAN_MEMO_SIZE = 16_384
+CLEAN_MEMO_CHARS = 2_048
+
+
 def redact(text: str) -> tuple[str, list[Finding]]:
     """``text`` with every secret replaced by its marker, and what was found."""
+    if text in _CLEAN:
+        return text, []
     findings = find_secrets(text)
     if not findings:
+        if len(text) <= CLEAN_MEMO_CHARS:
+            if len(_CLEAN) >= CLEAN_MEMO_SIZE:
+                _CLEAN.clear()
+            _CLEAN.add(text)
         return text, []
     out: list[str] = []
     at = 0

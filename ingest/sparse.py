@@ -15,6 +15,7 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from recalld.ingest.store import SparseVector
@@ -43,20 +44,30 @@ def identifier_words(identifier: str) -> list[str]:
 def terms(text: str) -> list[str]:
     """Every term of ``text`` in order, repeats kept (their count is the term frequency)."""
     out: list[str] = []
-    for match in _COMPOUND.finditer(text):
-        compound = match.group()
-        pieces = [p for p in _SEPARATORS.split(compound) if p]
-        if len(pieces) > 1:
-            out.append(compound.lower())
-        for piece in pieces:
-            words = identifier_words(piece)
-            whole = piece.strip("_").lower()
-            if len(words) != 1 or words[0] != whole:
-                out.append(whole)
-            out.extend(words)
-    return [t for t in out if MIN_TERM <= len(t) <= MAX_TERM and t not in STOPWORDS]
+    for compound in _COMPOUND.findall(text):
+        out.extend(_compound_terms(compound))
+    return out
 
 
+# Code repeats its names (self, value, result, the module's own identifiers), so the
+# terms of a compound are memoised: most lookups skip the regex work. (lru_cache is
+# thread-safe and bounded.)
+@lru_cache(maxsize=1 << 16)
+def _compound_terms(compound: str) -> tuple[str, ...]:
+    out: list[str] = []
+    pieces = [p for p in _SEPARATORS.split(compound) if p]
+    if len(pieces) > 1:
+        out.append(compound.lower())
+    for piece in pieces:
+        words = identifier_words(piece)
+        whole = piece.strip("_").lower()
+        if len(words) != 1 or words[0] != whole:
+            out.append(whole)
+        out.extend(words)
+    return tuple(t for t in out if MIN_TERM <= len(t) <= MAX_TERM and t not in STOPWORDS)
+
+
+@lru_cache(maxsize=1 << 16)
 def term_index(term: str) -> int:
     """A stable uint32 for ``term``: the same on every machine and every run."""
     return int.from_bytes(hashlib.blake2b(term.encode("utf-8"), digest_size=4).digest(), "big")

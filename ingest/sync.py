@@ -150,7 +150,7 @@ class Indexer:
         info = git.commit_info(target)
         write_plan(self.store, vectors, scope, plan, info, max_chars=self.options.max_embed_chars, progress=progress)
         _undo_interrupted(self.store, plan, touched)
-        self._sync_tasks(result, git, scope, target, reconcile=reconcile, progress=progress)
+        self._sync_tasks(result, git, scope, target, touched, reconcile=reconcile, progress=progress)
         self.store.upsert([checkpoint_point(scope, commit=target, pending=None)])
 
     def _sync_tasks(
@@ -159,12 +159,14 @@ class Indexer:
         git: GitRepository,
         scope: Scope,
         target: str,
+        touched: _Touched,
         *,
         reconcile: bool,
         progress: ProgressSink,
     ) -> None:
         """The task-memory step (ingest/tasks.py), inside the pending checkpoint."""
         step = TaskSync(self.store, self.embeddings, git, scope, options=self.options)
+        step.reader.know(touched.collected.files.values())  # the target's files: parsed once
         outcome = step.run(indexed=result.from_commit, target=target, reconcile=reconcile, progress=progress)
         result.tasks_added, result.tasks_deprecated = outcome.added, outcome.deprecated
         result.embedded += outcome.embedded

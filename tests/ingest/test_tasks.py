@@ -267,3 +267,29 @@ def test_export_shape_of_a_task_memory(harness, git_repo):
     assert len(record["symbol_ids"]) == 2
     structural_record = memory_record(harness.memories()[0])
     assert "commit" not in structural_record and structural_record["task_id"] == point.id
+
+
+def test_files_the_sync_parsed_are_not_parsed_again_for_their_commit(git_repo, monkeypatch):
+    from recalld.ingest.collect import FileCollector
+    from recalld.ingest.gitrepo import GitRepository
+
+    repo = git_repo
+    repo.write("app.py", "class A:\n    def m(self):\n        return 1\n\n\ndef f():\n    return 2\n")
+    repo.write("README.md", "# Title\n\nSome words.\n")
+    first = repo.commit("first")
+    repo.write("app.py", "class A:\n    def m(self):\n        return 10\n\n\ndef g():\n    return 3\n")
+    tip = repo.commit("second")
+    git = GitRepository(str(repo.path))
+    collector = FileCollector(git, tip, IndexOptions(), check_attributes=False)
+    for entry in git.walk_tree(tip):
+        collector.add(entry)
+    expected = [commits_module.CommitReader(git, IndexOptions()).read(c) for c in (first, tip)]
+
+    parsed: list[int] = []
+    real_parse = commits_module.parse
+    monkeypatch.setattr(commits_module, "parse", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
+    reader = commits_module.CommitReader(git, IndexOptions())
+    reader.know(collector.result.files.values())
+    assert reader.read(tip) == expected[1]
+    assert parsed == [1]  # the old blob of app.py only: the new one is the collector's
+    assert reader.read(first) == expected[0]
