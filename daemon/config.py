@@ -32,7 +32,7 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "device": (str, "cpu"),
         "batch_size": (int, 64),
         "max_chars": (int, 1500),
-        "max_tokens": (int, 0),
+        "max_tokens": (int, 128),
     },
     "index": {
         "max_file_bytes": (int, 1 << 20),

@@ -7,7 +7,7 @@ its default threads. Prints texts/s of each and their ratio (target >= 3x), the 
 int8 to fp32 vectors (target mean >= 0.99), and texts/s of texts that fill 128, 256 and
 512 tokens (the token limit, embedding.max_tokens, is what bounds the cost of long symbols).
 
-    python tests/bench/bench_embed.py [--texts 1000] [--max-tokens 0] [--wait-load 1.0] [--quick]
+    python tests/bench/bench_embed.py [--texts 1000] [--max-tokens 128] [--wait-load 1.0] [--quick]
 
 Progress goes to stderr; stdout is the table alone (figure, value, target).
 
@@ -30,11 +30,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from recalld.daemon.config import SCHEMA  # noqa: E402
 from recalld.ingest.embed import Embedder  # noqa: E402
 from recalld.ingest.embed_select import EmbeddingSettings, build_embedder, choose_backend  # noqa: E402
 from tests.bench.symbol_texts import symbol_texts  # noqa: E402
 
 LENGTHS = (128, 256, 512)
+DEFAULT_MAX_TOKENS = int(SCHEMA["embedding"]["max_tokens"][1])
 
 
 def rate(embedder: Embedder, texts: Sequence[str]) -> tuple[float, np.ndarray]:
@@ -74,7 +76,8 @@ def long_texts(files: list[Path], count: int) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--texts", type=int, default=1000, help="symbol texts to embed with each backend")
-    parser.add_argument("--max-tokens", type=int, default=0, help="embedding.max_tokens (0: the model's 256)")
+    parser.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS,
+                        help=f"embedding.max_tokens (default {DEFAULT_MAX_TOKENS}, the configured default; 0: 256)")
     parser.add_argument("--long", type=int, default=96, help="texts per length in the token-length sweep")
     parser.add_argument("--wait-load", type=float, default=0.0, help="wait (<= 10 min) for load average below this")
     parser.add_argument("--quick", action="store_true", help="300 texts and 24 per length")

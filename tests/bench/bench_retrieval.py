@@ -150,8 +150,10 @@ def memory_ranker(store: Store, encode: Callable[[str], list[float]], mode: str)
     return rank
 
 
-def index(repo: Path, branch: str, state: Path, cache: Path) -> tuple[Store, SentenceTransformerEmbedder, float]:
-    embedder = SentenceTransformerEmbedder()
+def index(
+    repo: Path, branch: str, state: Path, cache: Path, *, max_tokens: int = 0
+) -> tuple[Store, SentenceTransformerEmbedder, float]:
+    embedder = SentenceTransformerEmbedder(max_tokens=max_tokens)
     store = open_store(StoreConfig(dim=embedder.dim, path=str(state / "store")))
     embeddings = CachedEmbeddings(EmbeddingCache(cache), embedder.model_id, lambda: embedder)
     started = time.perf_counter()
@@ -189,10 +191,12 @@ def main() -> None:
                         help="queries from every local branch's commits too (the index stays at --branch's tip)")
     parser.add_argument("--cache", type=Path, help="embedding cache to reuse across runs (default: a fresh one)")
     parser.add_argument("--verbose", action="store_true", help="print each query with each method's first hit rank")
+    parser.add_argument("--max-tokens", type=int, default=0, help="embedding.max_tokens (0: the model's 256)")
     args = parser.parse_args()
     branch = args.branch or GitRepository(args.repo).current_branch()
     with tempfile.TemporaryDirectory(prefix="recalld-bench-retrieval-") as tmp:
-        store, embedder, seconds = index(args.repo, branch, Path(tmp), args.cache or Path(tmp) / "embeddings.db")
+        cache = args.cache or Path(tmp) / "embeddings.db"
+        store, embedder, seconds = index(args.repo, branch, Path(tmp), cache, max_tokens=args.max_tokens)
         try:
             modules = store.scroll(MemoryFilter(repo="bench", kinds=("module",)), fields=("path",))
             indexed = {p.payload["path"] for p in modules}
@@ -212,7 +216,8 @@ def main() -> None:
             store.close()
     n = len(queries)
     relevant = sum(len(q.relevant) for q in queries) / n
-    print(f"repo {args.repo} @ {branch}: {len(indexed)} indexed files, index {seconds:.1f} s")
+    print(f"repo {args.repo} @ {branch}: {len(indexed)} indexed files, index {seconds:.1f} s, "
+          f"max_tokens {embedder.max_tokens}")
     print(f"{n} queries (commit subjects), {relevant:.1f} relevant files each on average")
     print(f"{'method':<10} {'hit@1':>6}  {'hit@5':>6}  {'hit@10':>6}  {'file-R@10':>8}  {'MRR@10':>6}  {'ms/query':>8}")
     for name, tally in tallies.items():
