@@ -158,10 +158,10 @@ def test_app_wires_the_configured_backend(monkeypatch):
 
     home = Path(os.environ["RECALLD_HOME"])
     (home / "config.toml").write_text('[embedding]\nbackend = "torch"\n')
-    assert App(load_config()).embeddings.model_id == "all-MiniLM-L6-v2@gt-0.1.0"
-    (home / "config.toml").write_text("[embedding]\nmax_tokens = 128\n")
+    assert App(load_config()).embeddings.model_id == "all-MiniLM-L6-v2@gt-0.1.0+max128t"  # the default limit
+    (home / "config.toml").write_text("[embedding]\nmax_tokens = 64\n")
     app = App(load_config())
-    assert app.embeddings.model_id == f"all-MiniLM-L6-v2@gt-0.1.0+{onnx_export.RECIPE}+max128t"
-    assert isinstance(app.embeddings.embedder, OnnxEmbedder) and app.embeddings.embedder.max_tokens == 128
+    assert app.embeddings.model_id == f"all-MiniLM-L6-v2@gt-0.1.0+{onnx_export.RECIPE}+max64t"
+    assert isinstance(app.embeddings.embedder, OnnxEmbedder) and app.embeddings.embedder.max_tokens == 64
     assert not (home / "models").exists()  # the shared cache ($RECALLD_MODEL_CACHE) was used
     app.embeddings._cache.close()
