@@ -1,6 +1,7 @@
 """Upkeep while the daemon is idle: flush acknowledged writes to disk, build the vector
-index once enough points are searched by brute force, and hand memory freed by the
-last syncs back to the operating system.
+index once enough points are searched by brute force, bring a store an older version
+wrote up to date one step at a time, and hand memory freed by the last syncs back to
+the operating system.
 
 Syncs never flush (the embedded engine's WAL already survives a killed process) and
 never build indexes; both are slow, block the whole process while they run (the
@@ -39,6 +40,7 @@ class StoreUpkeep:
     _next_flush: float = 0.0
     _trimmed_after: int | None = None  # activity() when memory was last released
     _left_unindexed: int = 0  # what the last build left (segments below the engine's threshold)
+    _upgrading: bool = True  # until the store says nothing is left to upgrade
 
     def tick(self, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
@@ -53,6 +55,8 @@ class StoreUpkeep:
         if now >= self._next_flush:
             self._next_flush = now + self.every
             self._flush_and_index()
+        elif self._upgrading:  # one step per look, never on top of a flush or index build
+            self._upgrading = self.store.upgrade()
 
     def _flush_and_index(self) -> None:
         started = time.monotonic()

@@ -67,6 +67,10 @@ class LockedStore:
         with self._lock:
             self._inner.optimize()
 
+    def upgrade(self) -> bool:
+        with self._lock:
+            return self._inner.upgrade()
+
     def close(self) -> None:
         with self._lock:
             self._inner.close()

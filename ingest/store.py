@@ -164,6 +164,10 @@ class Store(Protocol):
     def optimize(self) -> None:
         """Build the vector index for the unindexed points (slow: call when idle)."""
 
+    def upgrade(self) -> bool:
+        """Bring one more part of a store that an older version wrote up to date (slow:
+        call when idle, once per look); False once nothing is left to do."""
+
     def close(self) -> None: ...
 
 

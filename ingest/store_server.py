@@ -175,6 +175,9 @@ class QdrantServerStore:
     def optimize(self) -> None:
         """Nothing to do: the server's optimizers run on their own."""
 
+    def upgrade(self) -> bool:
+        return False  # missing indexes are created when the store opens
+
     def close(self) -> None:
         self._client.close()
 

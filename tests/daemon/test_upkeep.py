@@ -10,9 +10,11 @@ from tests.ingest.conftest import open_test_store
 
 
 class CountingStore:
-    def __init__(self, unindexed: int) -> None:
+    def __init__(self, unindexed: int, upgrade_steps: int = 0) -> None:
         self.calls: list[str] = []
         self._unindexed = unindexed
+        self._upgrade_steps = upgrade_steps
+        self.upgrade_asks = 0
 
     def flush(self) -> None:
         self.calls.append("flush")
@@ -23,6 +25,14 @@ class CountingStore:
     def optimize(self) -> None:
         self.calls.append("optimize")
         self._unindexed = 0
+
+    def upgrade(self) -> bool:
+        self.upgrade_asks += 1
+        if self._upgrade_steps == 0:
+            return False
+        self.calls.append("upgrade")
+        self._upgrade_steps -= 1
+        return True
 
 
 def test_upkeep_waits_for_idle_and_its_interval():
@@ -40,6 +50,23 @@ def test_upkeep_waits_for_idle_and_its_interval():
     assert store.calls == ["flush"]  # flushed less often than it looks
     upkeep.tick(now=137)
     assert store.calls == ["flush", "flush"]
+
+
+def test_upkeep_upgrades_an_old_store_one_step_per_idle_look_between_flushes():
+    store = CountingStore(unindexed=0, upgrade_steps=2)
+    idle = [True]
+    upkeep = StoreUpkeep(store, idle=lambda: idle[0], every=30, check_every=5)  # type: ignore[arg-type]
+    upkeep.tick(now=0)
+    assert store.calls == ["flush"]  # a flush look does nothing else
+    upkeep.tick(now=5)
+    idle[0] = False
+    upkeep.tick(now=10)
+    assert store.calls == ["flush", "upgrade"]  # not while busy
+    idle[0] = True
+    for now in range(15, 60, 5):
+        upkeep.tick(now=now)
+    assert store.calls == ["flush", "upgrade", "upgrade", "flush"]
+    assert store.upgrade_asks == 3  # once told nothing is left, it asks no more
 
 
 def test_upkeep_releases_memory_once_after_each_burst_of_syncs(monkeypatch):

@@ -108,12 +108,99 @@ def test_search_ranks_and_filters(store):
 def test_reopen_keeps_everything(tmp_path):
     for kind in ("edge", "server"):
         first = open_test_store(kind, tmp_path / kind, DIM)
-        first.upsert([mem(i) for i in range(10)])
+        first.upsert([mem(i, kind="class" if i % 2 else "function", valid_to_time=i * 10) for i in range(10)])
         first.set_payload([mem(3).id], {"deprecated": 1})
         first.close()
         again = open_test_store(kind, tmp_path / kind, DIM)
         assert again.count(MemoryFilter()) == 9 and again.count(MemoryFilter(deprecated=1)) == 1
+        assert again.count(MemoryFilter(kinds=("class",), dir_prefix="src/pkg")) == 4  # keyword indexes
+        assert again.count(MemoryFilter(closed_before=45)) == 3  # integer range index (3 is deprecated)
+        assert again.search(vec(4), MemoryFilter(kinds=("function",)), 1)[0].point.payload["qualname"] == "f4"
+        assert again.upgrade() is False  # made by this version: nothing to bring up to date
         again.close()
+
+
+def test_edge_store_rebuilds_the_payload_indexes_an_older_version_made(tmp_path, monkeypatch):
+    """A store whose payload indexes an earlier version built (all on the heap) opens
+    and filters as before; ``upgrade`` rebuilds them one field per call, filters keep
+    working throughout, and once reopened the store has nothing left to do."""
+    import qdrant_edge as qe
+
+    from recalld.ingest import store_edge
+    from recalld.ingest.store import INTEGER_FIELDS, KEYWORD_FIELDS
+
+    def heap_index(name: str) -> qe.PayloadSchemaType:  # what earlier versions created
+        return qe.PayloadSchemaType.Integer if name in INTEGER_FIELDS else qe.PayloadSchemaType.Keyword
+
+    with monkeypatch.context() as patch:
+        patch.setattr(store_edge, "_index_params", heap_index)
+        old = open_test_store("edge", tmp_path, DIM)
+        old.upsert([mem(i, deprecated=i % 2, valid_to_time=i * 10) for i in range(20)])
+        old.close()
+    store = open_test_store("edge", tmp_path, DIM)
+    assert store.count(MemoryFilter(deprecated=1)) == 10
+    steps = 0
+    while store.upgrade():
+        steps += 1
+        assert store.count(MemoryFilter(deprecated=1, dir_prefix="src", closed_before=100)) == 5
+    assert steps == len(KEYWORD_FIELDS) + len(INTEGER_FIELDS)
+    store.close()
+    again = open_test_store("edge", tmp_path, DIM)
+    assert again.upgrade() is False
+    assert again.count(MemoryFilter(deprecated=1, dir_prefix="src", closed_before=100)) == 5
+    assert again.search(vec(3), MemoryFilter(deprecated=1), 1)[0].point.payload["qualname"] == "f3"
+    again.close()
+
+
+def test_edge_store_reopens_what_the_engine_indexed_with_filters_and_search(tmp_path):
+    """Past the engine's indexing threshold (~6.7k points of 384 dims) ``optimize`` moves
+    the points to an immutable segment, the one whose payload indexes are kept on disk
+    or on the heap by field: they filter alike there and after a reopen."""
+    import numpy as np
+
+    from recalld.ingest.store_edge import QdrantEdgeStore
+
+    n, dim = 7000, 384
+    rows = np.random.default_rng(3).standard_normal((n, dim)).astype(np.float32)
+    points = [
+        StoredPoint(str(uuid.UUID(int=i + 1)), {"record": "memory", "repo": f"r{i % 2}", "kind": "class" if i % 3 else "function",
+                    "dirs": [f"d{i % 5}"], "deprecated": int(i % 7 == 0), "untrusted": int(i % 11 == 0), "valid_to_time": i},
+                    row.tolist())
+        for i, row in enumerate(rows)
+    ]  # fmt: skip
+    config = StoreConfig(dim=dim, path=str(tmp_path / "edge"))
+    store = QdrantEdgeStore(config)
+    for start in range(0, n, 1000):
+        store.upsert(points[start : start + 1000])
+    store.optimize()
+    assert store.unindexed() == 0
+
+    def live(i: int) -> bool:
+        return i % 7 != 0
+
+    expected = [
+        sum(1 for i in range(n) if i % 2 and live(i)),
+        sum(1 for i in range(n) if i % 2 and i % 3 and i % 5 == 2 and live(i)),
+        sum(1 for i in range(n) if not live(i)),
+        99,  # valid_to_time 1..99, live or not
+        sum(1 for i in range(n) if live(i) and i % 11),
+    ]
+
+    def figures(s: QdrantEdgeStore) -> list[object]:
+        return [
+            s.count(MemoryFilter(repo="r1")),
+            s.count(MemoryFilter(repo="r1", kinds=("class",), dir_prefix="d2")),
+            s.count(MemoryFilter(deprecated=1)),
+            s.count(MemoryFilter(closed_before=100, deprecated=None)),
+            s.count(MemoryFilter(hide_untrusted=True)),
+            s.search(rows[44].tolist(), MemoryFilter(repo="r0"), 1)[0].point.id,
+        ]
+
+    assert figures(store) == [*expected, points[44].id]
+    store.close()
+    again = QdrantEdgeStore(config)
+    assert figures(again) == [*expected, points[44].id]
+    again.close()
 
 
 def test_edge_store_is_owned_by_one_process(tmp_path):
