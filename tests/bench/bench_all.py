@@ -40,7 +40,8 @@ class Sizes:
     store_points: int
 
 
-FULL = Sizes(symbols=30_000, small_symbols=1_000, sample=2_048, history=50, commits=10, store_points=100_000)
+FULL = Sizes(symbols=30_100,  # 1,368 generated files of 22 symbols: >= 30k
+              small_symbols=1_000, sample=2_048, history=50, commits=10, store_points=100_000)
 QUICK = Sizes(symbols=1_000, small_symbols=300, sample=512, history=50, commits=3, store_points=5_000)
 
 
@@ -89,7 +90,7 @@ def index_and_history(home: Path, repo: Path, sizes: Sizes) -> list[Row]:
             Row("2", f"raw encode, {len(sample)} of the same texts", f"{raw_rate:.1f} texts/s"),
             Row("2", "pipeline ratio (index ÷ raw texts/s)", f"{ratio:.2f}", ">= 0.90", ratio >= 0.9),
             Row("3", f"full index of >= 30k symbols ({full.added})", f"{seconds:.1f} s", "<= 120 s (ONNX)",
-                seconds <= 120 if full.added >= 30_000 else None),
+                seconds <= 120 if full.added >= 30_000 else None),  # a smaller (--quick) repo: no verdict
         ]  # fmt: skip
         rows += history_moves(app, repo, sizes.history)
     finally:
