@@ -154,14 +154,14 @@ class CommitReader:
         if cached is not None:
             self._parsed.move_to_end(key)
             return cached
-        known = self._known.get(key)
-        if known is not None:
-            hashes = {(s.kind, s.qualname): s.content_hash for s in known if memory_type(s.kind) == STRUCTURAL}
-        else:
+        symbols = self._known.get(key)
+        if symbols is None:
             data = self._git.read_blob(blob)
-            hashes = {}
-            if not looks_binary(data):
-                hashes = {(s.kind, s.qualname): s.content_hash for s in parse(language, data).symbols}
+            symbols = () if looks_binary(data) else parse(language, data).symbols
+        # a collected file also holds its derived entries (debt, decisions): not compared
+        hashes: SymbolHashes = {
+            (s.kind, s.qualname): s.content_hash for s in symbols if memory_type(s.kind) == STRUCTURAL
+        }
         self._parsed[key] = hashes
         if len(self._parsed) > PARSE_CACHE_SIZE:
             self._parsed.popitem(last=False)
