@@ -13,6 +13,7 @@ the thread that asks for vectors; ``close`` stops the thread after its current c
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import deque
 from collections.abc import Iterable, Sequence
@@ -27,9 +28,18 @@ from recalld.ingest.writer import draft_text
 
 # Texts per call into the model. Large, because the model pads each of its batches to
 # its longest text after sorting a call's texts by length: chunks of 256 ran ~14 %
-# slower than one call over the same texts (generated repo, torch backend).
+# slower than one call over the same texts (generated repo, torch backend). A call's
+# vectors reach the writer when the call ends, so once the queue runs short, a call takes
+# half of what is left (at least MIN_CHUNK): the writer stores one part while the model
+# computes the next, instead of storing the last 1024 alone after the model is done.
 CHUNK = 1024
+MIN_CHUNK = 128
 MAX_READY = 4096  # computed vectors held for the writer before the thread pauses
+# The thread and the model's workers need the GIL for a moment between batches. While the
+# sync's thread parses (Python through and through), each of those moments waited a whole
+# switch interval (5 ms by default): parsing a 10k-symbol tree kept the model waiting 1.3 s
+# for its first batch. At 1 ms the model starts at once (measured: its raw rate unchanged).
+SWITCH_INTERVAL = 0.001
 
 
 class EmbedAhead:
@@ -70,6 +80,8 @@ class EmbedAhead:
                     self._pending.add(text)
                     self._queue.append(text)
             if self._queue and self._thread is None:
+                if sys.getswitchinterval() > SWITCH_INTERVAL:
+                    sys.setswitchinterval(SWITCH_INTERVAL)  # for the process: see SWITCH_INTERVAL
                 self._thread = threading.Thread(target=self._run, name="recalld-embed-ahead", daemon=True)
                 self._thread.start()
             self._cond.notify_all()
@@ -121,7 +133,8 @@ class EmbedAhead:
                     self._cond.wait()
                 if self._closed:
                     return
-                chunk = [self._queue.popleft() for _ in range(min(self._chunk, len(self._queue)))]
+                size = min(self._chunk, max(MIN_CHUNK, (len(self._queue) + 1) // 2), len(self._queue))
+                chunk = [self._queue.popleft() for _ in range(size)]
             try:
                 vectors, fresh = self._embeddings.vectors(chunk, batch=len(chunk))  # one call into the model
             except BaseException as exc:  # noqa: BLE001 - handed to the waiting writer

@@ -77,8 +77,12 @@ class FileCollector:
             self.result.malformed += parsed.syntax_errors
         derived = tuple(d for d in parsed.derived if memory_type(d.kind) in self._types)
         symbols = parsed.symbols + derived
-        file = FileSymbols(entry.path, entry.blob, parsed.language, symbols)
-        self.result.files[entry.path] = file
+        self.put(FileSymbols(entry.path, entry.blob, parsed.language, symbols))
+
+    def put(self, file: FileSymbols) -> None:
+        """A file's symbols into the result (an entry made elsewhere, such as the project
+        memory, joins here too: its text is then queued as early as any file's)."""
+        self.result.files[file.path] = file
         if self._on_file is not None:
             self._on_file(file)
 

@@ -24,9 +24,9 @@ class LockedStore:
         with self._lock:
             self._inner.set_payload(ids, payload)
 
-    def retrieve(self, ids: Sequence[str]) -> list[StoredPoint]:
+    def retrieve(self, ids: Sequence[str], *, fields: Sequence[str] | None = None) -> list[StoredPoint]:
         with self._lock:
-            return self._inner.retrieve(ids)
+            return self._inner.retrieve(ids, fields=fields)
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
         with self._lock:

@@ -105,16 +105,16 @@ def open_state(scope: Scope, history: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+INTERVAL_FIELDS = (
+    "valid_from_commit", "valid_from_time", "valid_to_commit", "valid_to_time", "deprecated_reason", "superseded_by"
+)
+# What a new version of an existing point needs from it: whether it is closed, its history.
+HISTORY_FIELDS = ("deprecated", "history", *INTERVAL_FIELDS)
+
+
 def closed_interval(payload: dict[str, Any]) -> dict[str, Any]:
     """One entry of a reopened point's history: the interval it was valid before."""
-    return {
-        "valid_from_commit": payload.get("valid_from_commit"),
-        "valid_from_time": payload.get("valid_from_time"),
-        "valid_to_commit": payload.get("valid_to_commit"),
-        "valid_to_time": payload.get("valid_to_time"),
-        "deprecated_reason": payload.get("deprecated_reason"),
-        "superseded_by": payload.get("superseded_by"),
-    }
+    return {name: payload.get(name) for name in INTERVAL_FIELDS}
 
 
 def live_memory(point: StoredPoint) -> LiveMemory:

@@ -10,7 +10,9 @@ path, memory id, field and line — never its value — and counted for the runn
 ``content_hash`` (sha256 of a symbol's raw source) and ``blob`` (git's id of the file)
 are left as they are: a digest of a whole symbol or file reveals nothing of a secret in
 it; confirming a guess would take the exact remaining source, which only someone who
-can read the repository has — and they can read the secret too.
+can read the repository has — and they can read the secret too. Those fields, and the
+others recalld derives itself (point ids, commit ids: ``DERIVED_FIELDS``), are not
+scanned either: they hold no text of the repository.
 """
 
 from __future__ import annotations
@@ -30,12 +32,24 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("recalld.secrets")
 
+# Payload keys whose values recalld derives: hex digests, uuids, commit ids. A sync would
+# scan each once per memory (a tenth of its scanning time) to find nothing.
+DERIVED_FIELDS = frozenset({
+    "content_hash", "blob", "lineage", "task_id", "superseded_by", "symbol_ids",
+    "commit", "parents", "valid_from_commit", "valid_to_commit",
+})  # fmt: skip
+
 
 @dataclass(slots=True)
 class RedactionTally:
-    """Secrets redacted while it is open: distinct secrets per memory, summed."""
+    """Secrets redacted while it is open (a sync): distinct secrets per memory, summed.
+
+    It also keeps the texts ``redacted_text`` found clean, which their drafts bring again
+    later in the sync: a second scan would find nothing new. They are the very strings the
+    embedding thread holds, and go with the sync."""
 
     count: int = 0
+    clean_texts: set[str] = field(default_factory=set)
 
 
 _TALLY: ContextVar[RedactionTally | None] = ContextVar("recalld_redactions", default=None)
@@ -68,6 +82,9 @@ class _MemoryScan:
 
     def string(self, value: str, where: str) -> str:
         if value not in self.done:
+            if _scanned_clean(value):
+                self.done[value] = value
+                return value
             redacted, findings = redact(value)
             for finding in findings:
                 secret = value[finding.start : finding.end]
@@ -79,7 +96,10 @@ class _MemoryScan:
         if isinstance(value, str):
             return self.string(value, where)
         if isinstance(value, dict):
-            return {k: self.value(v, f"{where}.{k}" if where else str(k)) for k, v in value.items()}
+            return {
+                k: v if k in DERIVED_FIELDS else self.value(v, f"{where}.{k}" if where else str(k))
+                for k, v in value.items()
+            }
         if isinstance(value, (list, tuple)):
             return type(value)(self.value(v, f"{where}[{i}]") for i, v in enumerate(value))
         return value
@@ -88,7 +108,18 @@ class _MemoryScan:
 def redacted_text(text: str) -> str:
     """What ``vectorise`` embeds for ``text``: for work done ahead of it (embedding texts
     while a sync still parses), so that ahead, too, only the redacted text is embedded."""
-    return redact(text)[0]
+    if _scanned_clean(text):
+        return text
+    redacted, findings = redact(text)
+    tally = _TALLY.get()
+    if tally is not None and not findings:
+        tally.clean_texts.add(text)
+    return redacted
+
+
+def _scanned_clean(text: str) -> bool:
+    tally = _TALLY.get()
+    return tally is not None and text in tally.clean_texts
 
 
 def redact_drafts(drafts: Sequence[MemoryDraft]) -> list[MemoryDraft]:

@@ -48,6 +48,12 @@ def prefetch_limit(limit: int) -> int:
     return max(MIN_PREFETCH, 2 * limit)
 
 
+def payload_selector(fields: Sequence[str] | None) -> bool | list[str]:
+    """An adapter's payload selection for ``fields``: None, the whole payload; names,
+    those keys; no names, none."""
+    return True if fields is None else list(fields) or False
+
+
 @dataclass(frozen=True, slots=True)
 class SparseVector:
     indices: tuple[int, ...]  # uint32, ascending, unique
@@ -130,8 +136,8 @@ class Store(Protocol):
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         """Merge ``payload`` into the payload of each existing point."""
 
-    def retrieve(self, ids: Sequence[str]) -> list[StoredPoint]:
-        """The points that exist among ``ids``, without vectors."""
+    def retrieve(self, ids: Sequence[str], *, fields: Sequence[str] | None = None) -> list[StoredPoint]:
+        """The points that exist among ``ids``, without vectors; ``fields`` as in ``scroll``."""
 
     def scroll(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
         """Every point matching ``flt``, without vectors, read in pages.
@@ -169,6 +175,17 @@ class Store(Protocol):
         call when idle, once per look); False once nothing is left to do."""
 
     def close(self) -> None: ...
+
+
+RETRIEVE_BATCH = 1000
+
+
+def retrieve_many(store: Store, ids: Sequence[str], *, fields: Sequence[str] | None = None) -> list[StoredPoint]:
+    """``store.retrieve`` for any number of ids, a batch at a time."""
+    found: list[StoredPoint] = []
+    for start in range(0, len(ids), RETRIEVE_BATCH):
+        found.extend(store.retrieve(ids[start : start + RETRIEVE_BATCH], fields=fields))
+    return found
 
 
 def open_store(config: StoreConfig) -> Store:

@@ -42,6 +42,7 @@ from recalld.ingest.store import (
     SparseVector,
     StoreConfig,
     StoredPoint,
+    payload_selector,
     StoreLockedError,
     ValidAt,
     prefetch_limit,
@@ -173,10 +174,10 @@ class QdrantEdgeStore:
         self._shard.flush()
         self._dirty = False
 
-    def retrieve(self, ids: Sequence[str]) -> list[StoredPoint]:
+    def retrieve(self, ids: Sequence[str], *, fields: Sequence[str] | None = None) -> list[StoredPoint]:
         if not ids:
             return []
-        return [_point(r) for r in self._shard.retrieve(list(ids), True, False)]
+        return [_point(r) for r in self._shard.retrieve(list(ids), payload_selector(fields), False)]
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
         records = self._shard.retrieve(list(ids), False, [DENSE]) if ids else []
@@ -189,10 +190,11 @@ class QdrantEdgeStore:
 
     def scroll(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
         native = to_filter(flt)
-        with_payload: bool | list[str] = True if fields is None else list(fields) or False
         offset: Any = None
         while True:
-            request = qe.ScrollRequest(offset=offset, limit=PAGE, filter=native, with_payload=with_payload, with_vector=False)
+            request = qe.ScrollRequest(
+                offset=offset, limit=PAGE, filter=native, with_payload=payload_selector(fields), with_vector=False
+            )
             records, offset = self._shard.scroll(request)
             for record in records:
                 yield _point(record)

@@ -26,6 +26,7 @@ from recalld.ingest.store import (
     SparseVector,
     StoreConfig,
     StoredPoint,
+    payload_selector,
     ValidAt,
     prefetch_limit,
 )
@@ -98,10 +99,12 @@ class QdrantServerStore:
         if ids:
             self._client.delete(self.collection, models.PointIdsList(points=list(ids)), wait=True)
 
-    def retrieve(self, ids: Sequence[str]) -> list[StoredPoint]:
+    def retrieve(self, ids: Sequence[str], *, fields: Sequence[str] | None = None) -> list[StoredPoint]:
         if not ids:
             return []
-        records = self._client.retrieve(self.collection, list(ids), with_payload=True, with_vectors=False)
+        records = self._client.retrieve(
+            self.collection, list(ids), with_payload=payload_selector(fields), with_vectors=False
+        )
         return [_point(r) for r in records]
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
@@ -117,7 +120,7 @@ class QdrantServerStore:
 
     def scroll(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
         native = to_filter(flt)
-        with_payload: bool | list[str] = True if fields is None else list(fields) or False
+        with_payload = payload_selector(fields)
         offset: Any = None
         while True:
             records, offset = self._client.scroll(

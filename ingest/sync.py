@@ -22,7 +22,7 @@ from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
-from recalld.ingest.plan import LiveMemory, Plan, Scope, plan_changes
+from recalld.ingest.plan import FileSymbols, LiveMemory, Plan, Scope, plan_changes
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
 from recalld.ingest.redaction import counting_redactions
 from recalld.ingest.result import NoProgress, ProgressSink, SyncResult
@@ -60,9 +60,6 @@ class _Touched:
     full: bool
     restore: set[str] = field(default_factory=set)  # closed by an interrupted sync
     discard: set[str] = field(default_factory=set)  # created by an interrupted sync
-    entries: list[TreeFile | TreeSkip] | None = None  # the whole target tree, when walked
-    changed: set[str] = field(default_factory=set)  # paths git says changed (incremental)
-    since: str | None = None  # the commit an incremental sync started from
 
 
 class Indexer:
@@ -113,8 +110,6 @@ class Indexer:
                 touched = self._reconcile(git, scope, known, target, texts, full=full, interrupted=pending)
             texts.finish()
             result.mode = "full" if touched.full else "incremental"
-            if self.options.memories.project:
-                self._add_project(git, scope, target, touched)
             plan = plan_changes(
                 scope=scope,
                 live=touched.live,
@@ -181,8 +176,19 @@ class Indexer:
         """Only the paths git says differ between the indexed commit and the target."""
         paths, rename_deltas = git.changed_paths(indexed, target)
         live = self._live_at(scope, paths)
+        # The project-structure entry joins when the layout may have changed (or there is
+        # none yet: an index made before, or with the memory off). Put before the files,
+        # its text is queued first, as the writer needs it first (its path "." sorts first).
+        project: FileSymbols | None = None
+        if self.options.memories.project:
+            current = self._live_at(scope, [PROJECT_PATH])
+            if not current or layout_changed(git, indexed, target, paths):
+                project = project_file(git, git.walk_tree(target), self.options)
+                live.extend(current)
         texts.live_ids = {m.id for m in live}
         collector = FileCollector(git, target, self.options, check_attributes=True, on_file=texts)
+        if project is not None:
+            collector.put(project)
         gone: set[str] = set()
         for path in sorted(paths):
             entry = git.lookup(target, path)
@@ -193,19 +199,7 @@ class Indexer:
         collected = collector.result
         gone |= set(collected.skipped)
         renames = {d.old_path: d.new_path for d in rename_deltas}
-        return _Touched(collected, gone, renames, live, full=False, changed=paths, since=indexed)
-
-    def _add_project(self, git: GitRepository, scope: Scope, target: str, touched: _Touched) -> None:
-        """The project-structure entry joins the plan when the layout may have changed
-        (or when there is none yet: an index made before, or with the memory off)."""
-        if touched.entries is None:
-            assert touched.since is not None
-            current = self._live_at(scope, [PROJECT_PATH])
-            if current and not layout_changed(git, touched.since, target, touched.changed):
-                return
-            touched.live.extend(current)
-        entries = touched.entries if touched.entries is not None else list(git.walk_tree(target))
-        touched.collected.files[PROJECT_PATH] = project_file(git, entries, self.options)
+        return _Touched(collected, gone, renames, live, full=False)
 
     def _reconcile(
         self,
@@ -244,6 +238,8 @@ class Indexer:
         collector = FileCollector(
             git, target, self.options, check_attributes=tree_has_linguist_attributes(git, entries), on_file=texts
         )
+        if self.options.memories.project:
+            collector.put(project_file(git, entries, self.options))
         for entry in touched_entries:
             collector.add(entry)
         collected = collector.result
@@ -254,7 +250,7 @@ class Indexer:
             renames = {d.old_path: d.new_path for d in deltas}
         renames.update(_renames_by_blob(stored_blob, gone, collected, renames))
         return _Touched(
-            collected, gone, renames, live, full=True, restore=restore, discard=discard, entries=entries
+            collected, gone, renames, live, full=True, restore=restore, discard=discard
         )
 
     def _live_at(self, scope: Scope, paths: Iterable[str]) -> list[LiveMemory]:

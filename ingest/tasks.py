@@ -53,9 +53,9 @@ from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope, memory_id, unique_by
-from recalld.ingest.records import TASK, closed_interval, task_memory_id
+from recalld.ingest.records import HISTORY_FIELDS, TASK, closed_interval, task_memory_id
 from recalld.ingest.result import ProgressSink
-from recalld.ingest.store import MemoryFilter, Store, StoredPoint
+from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
 from recalld.ingest.task_memory import task_payload, task_text
 from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
 from recalld.parsers.base import STRUCTURAL
@@ -120,7 +120,7 @@ class TaskSync:
 
     def _write(self, commits: list[str], target: str, progress: ProgressSink) -> tuple[int, int]:
         ids = {c: task_memory_id(self.scope, c) for c in commits}
-        existing = {p.id: p.payload for p in self.store.retrieve(list(ids.values()))}
+        existing = {p.id: p.payload for p in retrieve_many(self.store, list(ids.values()), fields=HISTORY_FIELDS)}
         todo = [c for c in commits if existing.get(ids[c], {}).get("deprecated", 1) != 0]
         if not todo:
             return 0, 0
@@ -146,7 +146,7 @@ class TaskSync:
             for r in records
         }
         every = sorted({i for ids in wanted.values() for i in ids})
-        present = {p.id for p in _retrieve(self.store, every)}
+        present = {p.id for p in retrieve_many(self.store, every, fields=())}
         links = {commit: [i for i in ids if i in present] for commit, ids in wanted.items()}
         for record in records:
             if record.details.id == target and record.pure_renames:
@@ -215,10 +215,3 @@ def _history(old: dict[str, Any] | None) -> list[dict[str, Any]]:
 def _batches(items: Sequence[str], size: int) -> Iterator[list[str]]:
     for start in range(0, len(items), size):
         yield list(items[start : start + size])
-
-
-def _retrieve(store: Store, ids: list[str]) -> list[StoredPoint]:
-    found: list[StoredPoint] = []
-    for batch in _batches(ids, 1000):
-        found.extend(store.retrieve(batch))
-    return found

@@ -16,11 +16,11 @@ import numpy as np
 from recalld.ingest.embed import Progress
 from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import NewVersion, Plan, Scope
-from recalld.ingest.records import closed_interval, memory_keywords, memory_payload, memory_text
+from recalld.ingest.records import HISTORY_FIELDS, closed_interval, memory_keywords, memory_payload, memory_text
 from recalld.ingest.redaction import redact_drafts
 from recalld.ingest.result import ProgressSink
 from recalld.ingest.sparse import document_vector, keyword_text
-from recalld.ingest.store import Store, StoredPoint
+from recalld.ingest.store import Store, StoredPoint, retrieve_many
 
 
 UPSERT_BATCH = 256
@@ -109,7 +109,7 @@ def _drafts(
     store: Store, scope: Scope, versions: Sequence[NewVersion], commit: CommitInfo, *, max_chars: int
 ) -> list[MemoryDraft]:
     """Drafts of new versions; a point reopened after being closed keeps its past intervals."""
-    previous = {p.id: p.payload for p in _retrieve(store, [v.id for v in versions])}
+    previous = {p.id: p.payload for p in retrieve_many(store, [v.id for v in versions], fields=HISTORY_FIELDS)}
     drafts: list[MemoryDraft] = []
     for version in versions:
         text = draft_text(version, max_chars=max_chars)
@@ -152,10 +152,3 @@ def _close(store: Store, plan: Plan, commit: CommitInfo) -> None:
             store.set_payload(
                 ids[start : start + 1000], {**ending, "deprecated_reason": reason, "superseded_by": None}
             )
-
-
-def _retrieve(store: Store, ids: list[str]) -> list[StoredPoint]:
-    found: list[StoredPoint] = []
-    for start in range(0, len(ids), 1000):
-        found.extend(store.retrieve(ids[start : start + 1000]))
-    return found

@@ -31,6 +31,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from recalld.daemon.config import SCHEMA  # noqa: E402
+from recalld.daemon.logs import configure_logging  # noqa: E402
 from recalld.ingest.embed import Embedder  # noqa: E402
 from recalld.ingest.embed_select import EmbeddingSettings, build_embedder, choose_backend  # noqa: E402
 from tests.bench.symbol_texts import symbol_texts  # noqa: E402
@@ -82,6 +83,7 @@ def main() -> int:
     parser.add_argument("--wait-load", type=float, default=0.0, help="wait (<= 10 min) for load average below this")
     parser.add_argument("--quick", action="store_true", help="300 texts and 24 per length")
     args = parser.parse_args()
+    configure_logging()  # to stderr: stdout is the table alone
     if args.quick:
         args.texts, args.long = 300, 24
     os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")

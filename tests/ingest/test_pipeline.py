@@ -4,6 +4,7 @@ what a one-step-at-a-time sync stores, and fails cleanly when either side fails.
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -185,6 +186,31 @@ def test_embed_ahead_computes_each_text_once_and_in_order(tmp_path):
     embeddings._cache.close()
 
 
+def test_embed_ahead_calls_shrink_as_the_queue_runs_short(tmp_path, monkeypatch):
+    """The writer gets the last vectors in parts, so it stores one while the model computes the next."""
+    monkeypatch.setattr(ahead_module, "MIN_CHUNK", 4)
+    gate = threading.Event()
+
+    class Gated(FakeEmbedder):
+        def encode(self, texts):  # type: ignore[no-untyped-def]
+            gate.wait(5)
+            return super().encode(texts)
+
+    embedder = Gated()
+    embeddings = make_embeddings(tmp_path, embedder)
+    texts = [f"text {i}" for i in range(100)]
+    with EmbedAhead(embeddings, chunk=64) as ahead:
+        ahead.submit(texts[:1])  # the thread starts and waits in its first call
+        while ahead._queue:
+            time.sleep(0.001)
+        ahead.submit(texts[1:])
+        gate.set()
+        got, _ = ahead.vectors(texts)
+    assert embedder.calls == [1, 50, 25, 12, 6, 4, 2]
+    assert np.allclose(np.stack(got), FakeEmbedder().encode(texts))
+    embeddings._cache.close()
+
+
 def test_embed_ahead_close_while_busy_does_not_hang(tmp_path):
     gate = threading.Event()
 
@@ -211,6 +237,32 @@ class RecordingEmbedder(FakeEmbedder):
 
     def encode(self, texts):  # type: ignore[no-untyped-def]
         self.texts.extend(texts)
+        return super().encode(texts)
+
+
+def test_a_full_sync_embeds_every_file_memory_ahead_and_the_project_first(git_repo, tmp_path, small_batches):
+    """Only the commit's task memory is left for the writer's thread to embed: it never
+    waits on the model for a text it could have had computed ahead."""
+    build_history(git_repo)
+    h = Harness("edge", tmp_path / "state")
+    h.embedder = ThreadRecordingEmbedder()
+    result = h.sync(git_repo)
+    on_writer = [t for name, texts in h.embedder.by_thread for t in texts if name != "recalld-embed-ahead"]
+    assert sorted(on_writer) == sorted(p.payload["text"] for p in h.memories(types=("task",)))
+    assert len(on_writer) == result.tasks_added > 0
+    first_call = h.embedder.by_thread[0][1]
+    assert first_call[0].startswith("Project structure")
+    assert result.embedded == sum(len(texts) for _, texts in h.embedder.by_thread)
+    h.close()
+
+
+class ThreadRecordingEmbedder(FakeEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.by_thread: list[tuple[str, list[str]]] = []
+
+    def encode(self, texts):  # type: ignore[no-untyped-def]
+        self.by_thread.append((threading.current_thread().name, list(texts)))
         return super().encode(texts)
 
 

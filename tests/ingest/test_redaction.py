@@ -7,7 +7,8 @@ import json
 
 from structlog.testing import capture_logs
 
-from recalld.ingest.redaction import counting_redactions, redact_draft
+from recalld.ingest import redaction as redaction_module
+from recalld.ingest.redaction import DERIVED_FIELDS, counting_redactions, redact_draft, redacted_text
 from recalld.ingest.store import MemoryFilter
 from recalld.ingest.writer import MemoryDraft
 from tests.ingest.test_secrets import AWS_KEY_ID, AWS_SECRET, GITHUB_TOKEN, PEM_BODY
@@ -115,6 +116,31 @@ def test_every_string_of_a_payload_is_redacted():
     assert tally.count == 4  # key id (text and subject: once), token, private key, secret key
     untouched = MemoryDraft("id-2", "def f(): pass", {"text": "def f(): pass"})
     assert redact_draft(untouched) is untouched
+
+
+def test_fields_recalld_derives_are_not_scanned(monkeypatch):
+    scanned: list[str] = []
+    real = redaction_module.redact
+    monkeypatch.setattr(redaction_module, "redact", lambda text: scanned.append(text) or real(text))
+    derived = {name: f"value of {name}" for name in DERIVED_FIELDS}
+    payload = {**derived, "qualname": "f", "history": [{"valid_from_commit": "c0", "note": "n"}]}
+    redact_draft(MemoryDraft("id-3", "def f(): pass", payload))
+    assert sorted(scanned) == sorted(["def f(): pass", "f", "n"])
+
+
+def test_a_text_scanned_ahead_is_not_scanned_again_in_its_sync(monkeypatch):
+    scanned: list[str] = []
+    real = redaction_module.redact
+    monkeypatch.setattr(redaction_module, "redact", lambda text: scanned.append(text) or real(text))
+    clean, dirty = "def clean(): return 1", f'def dirty(): return "{GITHUB_TOKEN}"'
+    with counting_redactions():
+        assert redacted_text(clean) == clean and GITHUB_TOKEN not in redacted_text(dirty)
+        redact_draft(MemoryDraft("a", clean, {"text": clean}))
+        assert GITHUB_TOKEN not in redact_draft(MemoryDraft("b", dirty, {"text": dirty})).text
+    assert scanned == [clean, dirty, dirty]  # a secret is found again: its draft reports it
+    with counting_redactions():  # another sync starts afresh
+        redacted_text(clean)
+    assert scanned[-1] == clean
 
 
 def test_keyword_vectors_never_see_a_secret(harness, git_repo):

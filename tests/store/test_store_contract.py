@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from recalld.ingest.errors import RecalldError
-from recalld.ingest.store import MemoryFilter, StoreConfig, StoredPoint
+from recalld.ingest.store import MemoryFilter, StoreConfig, StoredPoint, retrieve_many
 from tests.ingest.conftest import open_test_store
 
 DIM = 8
@@ -86,6 +86,17 @@ def test_payload_merge_retrieve_delete_and_vectors(store):
     store.delete([a.id])
     assert store.retrieve([a.id]) == []
     assert store.scroll(MemoryFilter(), fields=("path",)).__next__().payload == {"path": "src/pkg/m1.py"}
+
+
+def test_retrieve_many_returns_only_the_fields_asked_for(store):
+    points = [mem(i) for i in range(1200)]  # more than one retrieve batch
+    store.upsert(points)
+    wanted = [p.id for p in points[::2]] + [str(uuid.uuid4())]
+    assert [p.payload for p in retrieve_many(store, wanted, fields=())] == [{}] * 600
+    assert ids(retrieve_many(store, wanted, fields=())) == set(wanted[:-1])
+    got = {p.id: p.payload for p in retrieve_many(store, wanted, fields=("path", "qualname"))}
+    assert got[points[2].id] == {"path": "src/pkg/m2.py", "qualname": "f2"}
+    assert retrieve_many(store, wanted[:1])[0].payload["kind"] == "function"  # None: the whole payload
 
 
 def test_scroll_pages_through_everything(store):
