@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import subprocess
 import sys
@@ -27,6 +28,8 @@ from pathlib import Path
 from bench_index import git, make_repo
 from bench_latency import RunningDaemon, median
 from bench_store import measure_store
+
+from recalld.daemon.logs import configure_logging
 
 HERE = Path(__file__).resolve().parent
 
@@ -106,7 +109,9 @@ def index_and_history(home: Path, repo: Path, sizes: Sizes) -> list[Row]:
         backend = f"{type(embedder).__name__} ({embedder.model_id})"
         embedder.encode(["def warm_up():\n    return 0\n"] * 64)  # both rates are of a warm model
         texts = texts_to_embed(repo, app.indexer.options)
-        sample = texts[:: max(1, len(texts) // sizes.sample)][: sizes.sample]
+        # a random sample: every n-th text follows the generated modules' period and drew
+        # 84 tokens a text on average, where the whole set has 69
+        sample = random.Random(0).sample(texts, min(sizes.sample, len(texts)))
         raw_before = encode_rate(embedder, sample)
         started = time.perf_counter()
         full = app.indexer.sync(repo="big", path=str(repo), branch="main")
@@ -121,7 +126,7 @@ def index_and_history(home: Path, repo: Path, sizes: Sizes) -> list[Row]:
                 f"{seconds:.1f} s, {index_rate:.1f} texts/s"),
             Row("2", f"raw encode, {len(sample)} of the same {len(texts)} texts, before / after",
                 f"{raw_before:.1f} / {raw_after:.1f} texts/s"),
-            Row("2", "pipeline ratio (index ÷ raw texts/s)", f"{ratio:.2f}", ">= 0.90", ratio >= 0.9),
+            Row("2", "pipeline ratio (index ÷ raw texts/s)", f"{ratio:.3f}", ">= 0.90", ratio >= 0.9),
             Row("3", f"full index of >= 30k symbols ({full.added})", f"{seconds:.1f} s", "<= 120 s (ONNX)",
                 seconds <= 120 if full.added >= 30_000 else None),  # a smaller (--quick) repo: no verdict
         ]  # fmt: skip
@@ -175,7 +180,7 @@ def daemon_rows(big: tuple[Path, Path], small: tuple[Path, Path], sizes: Sizes) 
         Row("3", f"commit → searchable, {sizes.symbols}-symbol repo (p50 of {sizes.commits})", f"{big_p50:.2f} s",
             "<= 1 s", big_p50 <= 1),
         Row("3", f"commit → searchable, {sizes.small_symbols}-symbol repo (p50)", f"{small_p50:.2f} s"),
-        Row("3", "latency ratio big ÷ small", f"{ratio:.2f}", "<= 2", ratio <= 2),
+        Row("3", "latency ratio big ÷ small", f"{ratio:.3f}", "<= 2", ratio <= 2),
         Row("5", "daemon idle RSS (big repo, model loaded)", f"{rss:.0f} MB", "<= 600 MB", rss <= 600),
         Row("5", "`recalld search` wall via the daemon (p50 of 10)", f"{median(walls):.2f} s", "<= 0.5 s",
             median(walls) <= 0.5),
@@ -241,6 +246,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes: check every step runs")
     args = parser.parse_args()
+    configure_logging()  # to stderr: stdout is the table alone
     sizes = QUICK if args.quick else FULL
     started = time.monotonic()
     rows = embed_rows(args.quick)
