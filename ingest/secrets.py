@@ -108,6 +108,25 @@ GATES: dict[str, str] = {
     "softlayer-credentials": r"(?i:(?:softlayer|sl)[_-]?(?:api)?[_-]?(?:key|pw|pass|token)|softlayer\.com)",
     "telegram-bot-token": r":[0-9A-Za-z_-]{35}",
 }
+# What every match of a kind's gate (or of all its rules) contains, looked for in the
+# lowercased text before the gate itself: each group holds literals one of which must be
+# there. Plain substring tests are ~20x cheaper than the gates' regexes, which cannot skip
+# ahead to a literal (a class or case-insensitive start): on a 1,000-character symbol,
+# ~15 µs per gate, and a sync scans every symbol's whole source for its keyword vector.
+# A necessary condition only: the gate and the rules still decide.
+GATE_LITERALS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "artifactory-credentials": (("akc", "ap"),),
+    "aws-access-key": (("aws", "a3t", "abia", "acca", "akia", "asia"),),
+    "cloudant-credentials": (("cl",), ("key", "pw", "pass", "token", "cloudant.com")),
+    "ibm-cloud-iam-key": (("key", "pwd", "pass", "token"),),  # its rule's, case-insensitive
+    "ibm-cos-hmac-credentials": (("secret",), ("key",)),
+    "github-token": (("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),),  # no gate: the literals alone
+    "mailchimp-access-key": (("-us",),),
+    "slack-token": (("xox", "hooks.slack.com"),),
+    "softlayer-credentials": (("sl", "softlayer"), ("key", "pw", "pass", "token", "softlayer.com")),
+    "stripe-access-key": (("k_live_",),),
+    "telegram-bot-token": ((":",),),
+}
 SEPARATORS = re.compile(r"[/_\-.+=]")
 HEX = re.compile(r"[0-9a-fA-F]+")
 REPEATED_SHARE = 0.5  # "ACxxxxxxxx…", "AKIAXXXXXXXX…": documentation, not a secret
@@ -146,6 +165,11 @@ class Rule:
     pattern: re.Pattern[str]
     accept: Callable[[str], bool] | None = None  # a further check of the matched value
     gate: re.Pattern[str] | None = None  # the rule runs only where this is found
+    gate_needs: tuple[tuple[str, ...], ...] = ()  # GATE_LITERALS: looked for before the gate (or alone)
+
+
+def _may_pass(needs: tuple[tuple[str, ...], ...], lowered: str) -> bool:
+    return all(any(literal in lowered for literal in group) for group in needs)
 
 
 def _plugin_rules() -> tuple[Rule, ...]:
@@ -156,7 +180,7 @@ def _plugin_rules() -> tuple[Rule, ...]:
         for pattern in plugin().denylist:
             if plugin is JwtTokenDetector:  # its pattern ends lazily, before the signature
                 pattern = re.compile(pattern.pattern.removesuffix("*?") + "*", pattern.flags)
-            rules.append(Rule(kind, pattern, accept, gate))
+            rules.append(Rule(kind, pattern, accept, gate, GATE_LITERALS.get(kind, ())))
     return tuple(rules)
 
 
@@ -223,12 +247,16 @@ def find_secrets(text: str) -> list[Finding]:
     if len(text) <= SCREEN_CHARS and SCREEN.search(text) is None:
         return []
     spans: list[Finding] = []
-    gates: dict[re.Pattern[str], bool] = {}  # one search per gate, shared by a plugin's rules
+    gates: dict[tuple[re.Pattern[str] | None, tuple[tuple[str, ...], ...]], bool] = {}  # shared by a plugin's rules
+    lowered = text.lower()
     for rule in RULES:
-        if rule.gate is not None:
-            if rule.gate not in gates:
-                gates[rule.gate] = rule.gate.search(text) is not None
-            if not gates[rule.gate]:
+        if rule.gate is not None or rule.gate_needs:
+            gate = (rule.gate, rule.gate_needs)
+            if gate not in gates:
+                gates[gate] = _may_pass(rule.gate_needs, lowered) and (
+                    rule.gate is None or rule.gate.search(text) is not None
+                )
+            if not gates[gate]:
                 continue
         for match in rule.pattern.finditer(text, _start_for(rule, text)):
             start, end = _secret_span(match)

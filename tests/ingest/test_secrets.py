@@ -6,6 +6,7 @@ import socket
 
 import pytest
 
+from recalld.ingest import secrets as secrets_module
 from recalld.ingest.secrets import find_secrets, redact
 
 AWS_KEY_ID = "AKIAQ7N3ZKXW4PLM2RT6"
@@ -137,3 +138,42 @@ def test_a_putty_key_file_goes_whole():
     )
     redacted, findings = redact(f'KEY = """{key}"""')
     assert redacted == 'KEY = """[REDACTED:private-key]\n"""' and [f.kind for f in findings] == ["private-key"]
+
+
+# Per kind: texts each alternative of its gate matches, and texts its rules find.
+HEX64 = "0123456789abcdef" * 4
+GATE_EXAMPLES = {
+    "artifactory-credentials": ["AKCp8abc", "AP6xyz", "APF", 'artifactory = "AKCp5abcdefghij1234"', " AP6abcdefgh1 "],
+    "aws-access-key": ["aws", "AWS", "aWs", "A3TX", "ABIA", "ACCA", "AKIA", "ASIA", "id = AKIAIOSFODNN7EXAMPL3",
+                       'aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"'],
+    "cloudant-credentials": ["cloudant_apikey", "CL-PASS", "clou_token", "clpw", "x.Cloudant.com",
+                             f'cloudant_password = "{HEX64}"', f"https://user:{HEX64}@acct.cloudant.com"],
+    "ibm-cloud-iam-key": ["IBM_CLOUD_IAM_API_KEY = " + "a1B2-c3D4_" * 4 + "e5F6"],
+    "ibm-cos-hmac-credentials": ["secret_access_key", "SECRET-KEY", "secretkey", f'secret_access_key = "{HEX64[:48]}"'],
+    "github-token": ["x = 'ghp_" + "a1B2" * 9 + "'", "GHS_" + "a1B2" * 9],
+    "mailchimp-access-key": ["abc-us12", "0123456789abcdef0123456789abcdef-us12"],
+    "slack-token": ["xoxb-123456789012-abc", "XOXP-1-a", "https://hooks.slack.com/services/T0/B1/x",
+                    "HTTPS://HOOKS.SLACK.COM/services/T0/B1/x"],
+    "stripe-access-key": ["rk_live_" + "a1B2" * 6, "sk_live_" + "a1B2" * 6],
+    "softlayer-credentials": ["softlayer_api_key", "SL_PW", "slpass", "api.SoftLayer.com",
+                              f'softlayer_api_key = "{HEX64}"', f"https://api.softlayer.com/soap/v3/{HEX64}"],
+    "telegram-bot-token": [":" + "A1_-" * 9, "110201543:" + "A1b2C3d4E5" * 3 + "f6G7h"],
+}  # fmt: skip
+
+
+def test_a_gate_is_only_searched_where_its_literals_are():
+    """GATE_LITERALS is a necessary condition of a finding: every text a kind's gate
+    matches, or its gate and one of its rules (for literals taken from the rules), holds
+    them; and ordinary code does not."""
+    assert set(GATE_EXAMPLES) == set(secrets_module.GATE_LITERALS)
+    gated = [r for r in secrets_module.RULES if r.gate_needs]
+    found = set()
+    for rule in gated:
+        for text in GATE_EXAMPLES[rule.kind]:
+            assert rule.gate is None or rule.gate.search(text), (rule.kind, text)
+            assert secrets_module._may_pass(rule.gate_needs, text.lower()), (rule.kind, text)
+            if rule.pattern.search(text):
+                found.add(rule.kind)
+    assert found == set(GATE_EXAMPLES)  # every kind has an example its rules find
+    aws = next(r for r in gated if r.kind == "aws-access-key")
+    assert not secrets_module._may_pass(aws.gate_needs, "def parse_token(x):\n    return x\n")
