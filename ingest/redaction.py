@@ -108,10 +108,10 @@ class _MemoryScan:
 def redacted_text(text: str) -> str:
     """What ``vectorise`` embeds for ``text``: for work done ahead of it (embedding texts
     while a sync still parses), so that ahead, too, only the redacted text is embedded."""
-    if _scanned_clean(text):
+    tally = _TALLY.get()
+    if tally is not None and text in tally.clean_texts:
         return text
     redacted, findings = redact(text)
-    tally = _TALLY.get()
     if tally is not None and not findings:
         tally.clean_texts.add(text)
     return redacted

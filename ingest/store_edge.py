@@ -42,9 +42,9 @@ from recalld.ingest.store import (
     SparseVector,
     StoreConfig,
     StoredPoint,
-    payload_selector,
     StoreLockedError,
     ValidAt,
+    payload_selector,
     prefetch_limit,
 )
 

@@ -26,8 +26,8 @@ from recalld.ingest.store import (
     SparseVector,
     StoreConfig,
     StoredPoint,
-    payload_selector,
     ValidAt,
+    payload_selector,
     prefetch_limit,
 )
 

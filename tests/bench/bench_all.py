@@ -180,7 +180,7 @@ def daemon_rows(big: tuple[Path, Path], small: tuple[Path, Path], sizes: Sizes) 
         Row("3", f"commit → searchable, {sizes.symbols}-symbol repo (p50 of {sizes.commits})", f"{big_p50:.2f} s",
             "<= 1 s", big_p50 <= 1),
         Row("3", f"commit → searchable, {sizes.small_symbols}-symbol repo (p50)", f"{small_p50:.2f} s"),
-        Row("3", "latency ratio big ÷ small", f"{ratio:.3f}", "<= 2", ratio <= 2),
+        Row("3", "latency ratio big ÷ small", f"{ratio:.2f}", "<= 2", ratio <= 2),
         Row("5", "daemon idle RSS (big repo, model loaded)", f"{rss:.0f} MB", "<= 600 MB", rss <= 600),
         Row("5", "`recalld search` wall via the daemon (p50 of 10)", f"{median(walls):.2f} s", "<= 0.5 s",
             median(walls) <= 0.5),
