@@ -142,38 +142,67 @@ def test_a_putty_key_file_goes_whole():
 
 # Per kind: texts each alternative of its gate matches, and texts its rules find.
 HEX64 = "0123456789abcdef" * 4
-GATE_EXAMPLES = {
+B64 = "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0u1V2w3X4y5Z6"
+KIND_EXAMPLES = {
+    "private-key": [PEM, "PuTTY-User-Key-File-2: ssh-rsa\nPrivate-Lines: 1\n" + PEM_BODY[0]],
     "artifactory-credentials": ["AKCp8abc", "AP6xyz", "APF", 'artifactory = "AKCp5abcdefghij1234"', " AP6abcdefgh1 "],
     "aws-access-key": ["aws", "AWS", "aWs", "A3TX", "ABIA", "ACCA", "AKIA", "ASIA", "id = AKIAIOSFODNN7EXAMPL3",
                        'aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"'],
+    "azure-storage-key": ["DefaultEndpointsProtocol=https;AccountName=x;AccountKey=" + (B64 * 2)[:86] + "=="],
+    "basic-auth-credentials": ['DSN = "postgres://app:Xq7!v9Lw2@db.internal/app"', "ftp://u:Zq9xWv2@host"],
     "cloudant-credentials": ["cloudant_apikey", "CL-PASS", "clou_token", "clpw", "x.Cloudant.com",
                              f'cloudant_password = "{HEX64}"', f"https://user:{HEX64}@acct.cloudant.com"],
+    "discord-bot-token": ["M" + B64[:24] + "." + B64[24:30] + "." + B64[:27]],
+    "github-token": ["x = 'ghp_" + "a1B2" * 9 + "'", "GHS_" + "a1B2" * 9],
+    "gitlab-token": [f"{prefix}{B64[:20]}" for prefix in ("glpat-", "gldt-", "glft-", "glsoat-", "glrt-")]
+                    + ["GR1348941" + B64[:20], "glcbt-" + B64[:20], "glimt-" + B64[:25], "glptt-" + B64[:40],
+                       "glagent-" + B64[:50], "gloas-" + (B64 * 2)[:64]],
     "ibm-cloud-iam-key": ["IBM_CLOUD_IAM_API_KEY = " + "a1B2-c3D4_" * 4 + "e5F6"],
     "ibm-cos-hmac-credentials": ["secret_access_key", "SECRET-KEY", "secretkey", f'secret_access_key = "{HEX64[:48]}"'],
-    "github-token": ["x = 'ghp_" + "a1B2" * 9 + "'", "GHS_" + "a1B2" * 9],
+    "jwt": [JWT],
     "mailchimp-access-key": ["abc-us12", "0123456789abcdef0123456789abcdef-us12"],
+    "npm-token": ["//registry.npmjs.org/:_authToken=npm_" + B64[:36]],
+    "openai-token": ["sk-proj-" + B64[:20] + "T3BlbkFJ" + B64[20:40]],
+    "pypi-token": ["pypi-AgEIcHlwaS5vcmc" + B64 + B64[:20], "pypi-AgENdGVzdC5weXBpLm9yZw" + B64 + B64[:20]],
+    "sendgrid-api-key": ["SG." + B64[:22] + "." + B64[:43]],
     "slack-token": ["xoxb-123456789012-abc", "XOXP-1-a", "https://hooks.slack.com/services/T0/B1/x",
                     "HTTPS://HOOKS.SLACK.COM/services/T0/B1/x"],
-    "stripe-access-key": ["rk_live_" + "a1B2" * 6, "sk_live_" + "a1B2" * 6],
     "softlayer-credentials": ["softlayer_api_key", "SL_PW", "slpass", "api.SoftLayer.com",
                               f'softlayer_api_key = "{HEX64}"', f"https://api.softlayer.com/soap/v3/{HEX64}"],
+    "square-oauth-secret": ["sq0csp-" + B64[:43]],
+    "stripe-access-key": ["rk_live_" + "a1B2" * 6, "sk_live_" + "a1B2" * 6],
     "telegram-bot-token": [":" + "A1_-" * 9, "110201543:" + "A1b2C3d4E5" * 3 + "f6G7h"],
+    "twilio-api-key": ["AC" + HEX64[:32], "SK" + HEX64[:32]],
+    "high-entropy-string": ['signing_key = "Zx9Qp2Lm7Rt4Vb8Nc1Hs6Kd3Jf5Gw0Ya"', "k = `Zx9Qp2Lm7Rt4Vb8Nc1Hs6Kd3Jf5Gw0Ya`"],
+    "cut-token": ["return Github('" + GITHUB_TOKEN[:22], "t = 'xoxb-1234", "k = AKIAQ7N3", "a = eyJhbGci"],
 }  # fmt: skip
 
 
-def test_a_gate_is_only_searched_where_its_literals_are():
-    """GATE_LITERALS is a necessary condition of a finding: every text a kind's gate
-    matches, or its gate and one of its rules (for literals taken from the rules), holds
-    them; and ordinary code does not."""
-    assert set(GATE_EXAMPLES) == set(secrets_module.GATE_LITERALS)
-    gated = [r for r in secrets_module.RULES if r.gate_needs]
+def test_a_rule_only_runs_where_its_kinds_literals_are():
+    """LITERALS is a necessary condition of a finding: every text a kind's gate matches,
+    or its gate and one of its rules, holds them; every kind has an example its rules
+    find; and ordinary code opens none of the costly rules."""
+    assert set(KIND_EXAMPLES) == set(secrets_module.LITERALS) == {r.kind for r in secrets_module.RULES}
     found = set()
-    for rule in gated:
-        for text in GATE_EXAMPLES[rule.kind]:
-            assert rule.gate is None or rule.gate.search(text), (rule.kind, text)
-            assert secrets_module._may_pass(rule.gate_needs, text.lower()), (rule.kind, text)
+    for rule, index in zip(secrets_module.RULES, secrets_module.RULE_SCREENS, strict=True):
+        screen = secrets_module.SCREENS[index]
+        for text in KIND_EXAMPLES[rule.kind]:
+            if rule.pattern.search(text) or (rule.gate is not None and rule.gate.search(text)):
+                assert screen.opens(text, text.lower()), (rule.kind, text)
             if rule.pattern.search(text):
                 found.add(rule.kind)
-    assert found == set(GATE_EXAMPLES)  # every kind has an example its rules find
-    aws = next(r for r in gated if r.kind == "aws-access-key")
-    assert not secrets_module._may_pass(aws.gate_needs, "def parse_token(x):\n    return x\n")
+    assert found == set(KIND_EXAMPLES)  # every kind has an example its rules find
+    code = "def parse_token(self, key):\n    return self.tokens[key].strip()\n"
+    opened = {rule.kind for rule, i in zip(secrets_module.RULES, secrets_module.RULE_SCREENS, strict=True)
+              if secrets_module.SCREENS[i].opens(code, code.lower())}  # fmt: skip
+    assert opened <= {"discord-bot-token", "telegram-bot-token"}, opened  # "." and ":", their regexes are cheap
+
+
+def test_the_screens_hide_no_finding(monkeypatch):
+    """With every screen forced open, every example finds exactly what it finds screened."""
+    texts = [t for examples in KIND_EXAMPLES.values() for t in examples]
+    texts += [f'a = "{AWS_KEY_ID}"\nb = "{GITHUB_TOKEN}"\n{PEM}\nc = "{JWT}"', "def f(x):\n    return x.y\n"]
+    screened = [find_secrets(t) for t in texts]
+    monkeypatch.setattr(secrets_module.Screen, "opens", lambda self, text, lowered: True)
+    assert [find_secrets(t) for t in texts] == screened
+    assert sum(map(len, screened)) >= len(KIND_EXAMPLES)
