@@ -12,6 +12,9 @@ texts, 2 cores):
   ``TOKENS_PER_BATCH`` padded tokens. Small batches keep the attention tensors
   (batch × heads × length²) in cache: ~1.2× the texts/s of batches of 64 at ~80 tokens,
   ~1.3× at ~130.
+- A call's texts are tokenised first (the batches need their lengths), without offsets
+  and in slices on the same workers: the model waits for it, ~130 µs a text on one
+  thread with offsets, and a sync's 1,024-text calls spent ~0.13 s each in it.
 - Batches run in parallel, one per core, each on one thread (data parallel), rather than
   one batch at a time across all cores: ORT's intra-op threads synchronise per operator
   and spin while they wait, which costs more the smaller the batch and whenever another
@@ -26,7 +29,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +41,7 @@ from recalld.ingest.errors import RecalldError
 from recalld.ingest.onnx_export import MODEL_FILE, OUTPUT, TOKENIZER_FILE, read_meta
 
 TOKENS_PER_BATCH = 512
+MIN_SPLIT_TOKENIZE = 64  # fewer texts are tokenised on the calling thread alone
 
 
 def available_cores() -> int:
@@ -83,12 +88,31 @@ class OnnxEmbedder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
-        encodings = self._tokenizer.encode_batch(list(texts))
+        encodings = self._tokenize(list(texts))
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         batches = self._batches(order, [len(e.ids) for e in encodings])
-        self._run_all(batches, encodings, out)
+
+        def run(rows: list[int]) -> None:
+            out[rows] = self._run([encodings[i] for i in rows])
+
+        self._on_workers([partial(run, rows) for rows in batches])
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return out / np.maximum(norms, 1e-12)
+
+    def _tokenize(self, texts: list[str]) -> list[Any]:
+        """Token ids of ``texts`` (no offsets: ~20 % faster), in slices on the workers:
+        the model waits for a call's every text to be tokenised (they are sorted by
+        length), ~130 µs a text on one thread."""
+        if len(texts) < MIN_SPLIT_TOKENIZE or self.workers == 1:
+            return list(self._tokenizer.encode_batch_fast(texts))
+        step = -(-len(texts) // self.workers)
+        parts: list[list[Any]] = [[] for _ in range(0, len(texts), step)]
+
+        def tokenize(part: int) -> None:
+            parts[part] = self._tokenizer.encode_batch_fast(texts[part * step : (part + 1) * step])
+
+        self._on_workers([partial(tokenize, n) for n in range(len(parts))])
+        return [encoding for part in parts for encoding in part]
 
     def _batches(self, order: list[int], lengths: list[int]) -> list[list[int]]:
         """``order`` (indices by ascending length) cut where a batch would exceed the budget."""
@@ -101,22 +125,23 @@ class OnnxEmbedder:
                 batch.append(index)
         return batches
 
-    def _run_all(self, batches: list[list[int]], encodings: list[Any], out: np.ndarray) -> None:
-        """Every batch into ``out``: on this thread alone for one batch, else on up to
-        ``workers`` threads that take the next batch as they finish one. The threads
-        live for this call only; the first error stops them all and is raised here."""
-        pending = iter(batches)
+    def _on_workers(self, tasks: list[Callable[[], None]]) -> None:
+        """Every task: on this thread alone for one task, else on up to ``workers``
+        threads that take the next task as they finish one (the tokenizer and
+        onnxruntime release the GIL). The threads live for this call only; the first
+        error stops them all and is raised here."""
+        pending = iter(tasks)
         lock = threading.Lock()
         errors: list[BaseException] = []
 
         def work() -> None:
             while True:
                 with lock:
-                    rows = None if errors else next(pending, None)
-                if rows is None:
+                    task = None if errors else next(pending, None)
+                if task is None:
                     return
                 try:
-                    out[rows] = self._run([encodings[i] for i in rows])
+                    task()
                 except BaseException as exc:  # noqa: BLE001 - raised on the calling thread
                     with lock:
                         errors.append(exc)
@@ -124,7 +149,7 @@ class OnnxEmbedder:
 
         helpers = [
             threading.Thread(target=work, name=f"recalld-onnx-{n}", daemon=True)
-            for n in range(min(self.workers, len(batches)) - 1)
+            for n in range(min(self.workers, len(tasks)) - 1)
         ]
         for thread in helpers:
             thread.start()

@@ -71,9 +71,11 @@ def test_parallel_workers_give_each_text_its_own_vector(onnx_int8):
     workers, onnx_int8.workers = onnx_int8.workers, 3
     try:
         parallel = onnx_int8.encode(texts)
+        split = [e.ids for e in onnx_int8._tokenize(texts)]  # in three slices, on three threads
     finally:
         onnx_int8.workers = workers
-    lengths = [len(e.ids) for e in one._tokenizer.encode_batch(texts)]
+    assert split == [e.ids for e in one._tokenizer.encode_batch(texts)]  # in order, as one call with offsets
+    lengths = [len(ids) for ids in split]
     assert len(one._batches(sorted(range(len(texts)), key=lengths.__getitem__), lengths)) > 3  # all 3 workers ran
     assert np.allclose(parallel, one.encode(texts), atol=1e-6)  # same batches, same rows, any thread
     assert np.allclose(parallel[7], one.encode([texts[7]])[0], atol=0.05)
