@@ -17,6 +17,7 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Iterable, Sequence
+from contextlib import ExitStack
 from types import TracebackType
 
 import numpy as np
@@ -62,8 +63,10 @@ class EmbedAhead:
         self._thread: threading.Thread | None = None
         self.embedded = 0  # texts the model computed, on the thread and in vectors()
         self._reported = 0  # of those, how many vectors() has reported
+        self._scope = ExitStack()
 
     def __enter__(self) -> EmbedAhead:
+        self._scope.enter_context(self._embeddings.writing_behind())  # the model never waits for SQLite
         return self
 
     def __exit__(self, _t: type[BaseException] | None, _e: BaseException | None, _tb: TracebackType | None) -> None:
@@ -117,7 +120,8 @@ class EmbedAhead:
         return [found[t] for t in texts], computed
 
     def close(self) -> None:
-        """Stop the thread (after the chunk it is computing) and drop what is left."""
+        """Stop the thread (after the chunk it is computing) and drop what is left; every
+        computed vector is in the cache once it returns."""
         with self._cond:
             self._closed = True
             self._queue.clear()
@@ -125,6 +129,7 @@ class EmbedAhead:
             thread = self._thread
         if thread is not None:
             thread.join()
+        self._scope.close()
 
     def _run(self) -> None:
         while True:

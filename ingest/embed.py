@@ -7,16 +7,20 @@ import hashlib
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+import structlog
 
 from recalld.ingest.errors import RecalldError
 
 DEFAULT_MODEL = "default"
 Progress = Callable[[int], None]
+log = structlog.get_logger("recalld.embed")
 
 
 class Embedder(Protocol):
@@ -128,6 +132,7 @@ class EmbeddingCache:
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
         self._db = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
         self._lock = threading.Lock()
         with self._lock:
@@ -167,6 +172,47 @@ class EmbeddingCache:
             self._db.close()
 
 
+class WriteBehind:
+    """Writes vectors to the cache on a thread of its own, through a connection of its
+    own (WAL: the reader is never blocked), in order. Until written they are served from
+    memory. A sync's model would otherwise wait ~65 ms per 1,024 vectors for SQLite
+    before its next call. A failed write is logged, not raised: the vectors are in the
+    store, and a text the cache lacks is only embedded again."""
+
+    def __init__(self, cache: EmbeddingCache) -> None:
+        self._cache = EmbeddingCache(cache.path)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="recalld-cache-write")
+        self._lock = threading.Lock()
+        self._pending: dict[tuple[str, str], np.ndarray] = {}
+        self._writes: list[Future[None]] = []
+
+    def put(self, model_id: str, items: dict[str, np.ndarray]) -> None:
+        with self._lock:
+            self._pending.update(((model_id, digest), vector) for digest, vector in items.items())
+        self._writes.append(self._pool.submit(self._write, model_id, items))
+
+    def get(self, model_id: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        with self._lock:
+            return {d: v for d in hashes if (v := self._pending.get((model_id, d))) is not None}
+
+    def _write(self, model_id: str, items: dict[str, np.ndarray]) -> None:
+        try:
+            self._cache.put_many(model_id, items)
+        except (sqlite3.Error, OSError) as exc:
+            log.error("embedding cache write failed", path=str(self._cache.path), vectors=len(items), error=str(exc))
+        finally:
+            with self._lock:
+                for digest in items:
+                    self._pending.pop((model_id, digest), None)
+
+    def close(self) -> None:
+        """Wait for every write, then close the connection."""
+        self._pool.shutdown(wait=True)
+        for write in self._writes:
+            write.result()  # anything but a database error (those are logged) is raised here
+        self._cache.close()
+
+
 class CachedEmbeddings:
     """Vectors for texts: from the cache when seen before, else from the embedder.
 
@@ -180,6 +226,8 @@ class CachedEmbeddings:
         self._factory = factory
         self._embedder: Embedder | None = None
         self._lock = threading.RLock()
+        self._behind: WriteBehind | None = None
+        self._behind_users = 0
         self.embedded = 0
 
     @property
@@ -192,6 +240,23 @@ class CachedEmbeddings:
                 self.model_id = self._embedder.model_id
             return self._embedder
 
+    @contextmanager
+    def writing_behind(self) -> Iterator[None]:
+        """Within it (a sync), computed vectors are cached by a ``WriteBehind``: the model's
+        next call does not wait for them to be written. On leaving, every write is done."""
+        with self._lock:
+            self._behind_users += 1  # the WriteBehind itself comes with the first vectors
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._behind_users -= 1
+                behind = self._behind if self._behind_users == 0 else None
+                if behind is not None:
+                    self._behind = None
+            if behind is not None:
+                behind.close()
+
     def vectors(
         self, texts: Sequence[str], *, batch: int = 256, progress: Progress | None = None
     ) -> tuple[list[np.ndarray], int]:
@@ -202,6 +267,9 @@ class CachedEmbeddings:
     def _vectors(self, texts: Sequence[str], *, batch: int, progress: Progress | None) -> tuple[list[np.ndarray], int]:
         hashes = [text_hash(t) for t in texts]
         known = self._cache.get_many(self.model_id, hashes)
+        behind = self._behind
+        if behind is not None and len(known) < len(hashes):
+            known.update(behind.get(self.model_id, [d for d in hashes if d not in known]))
         missing: dict[str, str] = {}
         for digest, text in zip(hashes, texts):
             if digest not in known:
@@ -213,7 +281,11 @@ class CachedEmbeddings:
             chunk = pending[start : start + batch]
             rows = self.embedder.encode([text for _, text in chunk])
             fresh = {digest: rows[i] for i, (digest, _) in enumerate(chunk)}
-            self._cache.put_many(self.model_id, fresh)
+            if self._behind_users:
+                behind = self._behind = behind or WriteBehind(self._cache)
+                behind.put(self.model_id, fresh)
+            else:
+                self._cache.put_many(self.model_id, fresh)
             known.update(fresh)
             self.embedded += len(chunk)
             if progress is not None:

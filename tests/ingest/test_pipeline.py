@@ -3,17 +3,19 @@ what a one-step-at-a-time sync stores, and fails cleanly when either side fails.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 
 import numpy as np
 import pytest
+import structlog
 
 from recalld.ingest import ahead as ahead_module
 from recalld.ingest import sync as sync_module
 from recalld.ingest import writer as writer_module
 from recalld.ingest.ahead import EmbedAhead
-from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache
+from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, text_hash
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import checkpoint_id
 from tests.conftest import FakeEmbedder
@@ -278,3 +280,49 @@ def test_embedding_ahead_never_sees_a_secret(git_repo, tmp_path, small_batches):
     assert h.embedder.texts and not any(token in t for t in h.embedder.texts)
     assert any("[REDACTED" in t for t in h.embedder.texts)
     h.close()
+
+
+def test_vectors_are_cached_behind_the_model_and_all_written_on_leaving(tmp_path, monkeypatch):
+    """Within a sync the model's next call does not wait for SQLite: a write still in
+    progress holds nothing up, its vectors are served from memory meanwhile, and every
+    one of them is in the cache once the sync's scope is left."""
+    embedder = FakeEmbedder()
+    embeddings = make_embeddings(tmp_path, embedder)
+    release, writing = threading.Event(), threading.Event()
+    put_many = EmbeddingCache.put_many
+
+    def slow_put(self, model_id, items):  # type: ignore[no-untyped-def]
+        writing.set()
+        assert release.wait(10)
+        put_many(self, model_id, items)
+
+    monkeypatch.setattr(EmbeddingCache, "put_many", slow_put)
+    texts = [f"text {i}" for i in range(20)]
+    with embeddings.writing_behind():
+        first, computed = embeddings.vectors(texts[:10])
+        assert computed == 10 and writing.wait(10)  # returned while its write is blocked
+        again, computed_again = embeddings.vectors(texts[:10] + texts[10:])  # from memory, not the model
+        assert computed_again == 10 and sum(embedder.calls) == 20
+        assert np.allclose(np.stack(again[:10]), np.stack(first))
+        release.set()
+    monkeypatch.setattr(EmbeddingCache, "put_many", put_many)
+    fresh = EmbeddingCache(tmp_path / "e.db")
+    assert len(fresh.get_many(embedder.model_id, [text_hash(t) for t in texts])) == 20
+    fresh.close()
+    embeddings._cache.close()
+    assert not [t for t in threading.enumerate() if t.name.startswith("recalld-cache-write")]
+
+
+def test_a_failed_cache_write_is_logged_and_the_vectors_still_served(tmp_path, monkeypatch):
+    embedder = FakeEmbedder()
+    embeddings = make_embeddings(tmp_path, embedder)
+
+    def disk_full(self, model_id, items):  # type: ignore[no-untyped-def]
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(EmbeddingCache, "put_many", disk_full)
+    with structlog.testing.capture_logs() as logs, embeddings.writing_behind():
+        got, computed = embeddings.vectors(["a", "b"])
+    assert computed == 2 and np.allclose(np.stack(got), FakeEmbedder().encode(["a", "b"]))
+    assert [e["event"] for e in logs if e["log_level"] == "error"] == ["embedding cache write failed"]
+    embeddings._cache.close()
