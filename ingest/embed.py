@@ -208,9 +208,11 @@ class WriteBehind:
     def close(self) -> None:
         """Wait for every write, then close the connection."""
         self._pool.shutdown(wait=True)
-        for write in self._writes:
-            write.result()  # anything but a database error (those are logged) is raised here
-        self._cache.close()
+        try:
+            for write in self._writes:
+                write.result()  # anything but a database error (those are logged) is raised here
+        finally:
+            self._cache.close()
 
 
 class CachedEmbeddings:
