@@ -2,14 +2,19 @@
 
     python tests/bench/bench_all.py            # full sizes: 30k-symbol repo, 100k-memory store
     python tests/bench/bench_all.py --quick    # small sizes: a smoke run of every step
+    python tests/bench/bench_all.py --repo ~/src/django [--branch main]   # a real repository
 
 Uses the embedding backend the configuration selects (as the daemon would), on a
-generated Python repository. Steps: ONNX figures (tests/bench/bench_embed.py, when
-present); full index vs raw encode of the same model on a sample of the same texts;
-the tracked branch reset 50 commits back and forward; `recalld serve` with hooks:
-commit → searchable on the big and on a 1k-symbol repo, idle RSS, `recalld search`
-wall time and the CLI's client-path imports; the embedded store at 100k memories.
-Run it on an otherwise idle machine: the figures are wall-clock times.
+generated Python repository, or on a copy of a real one (``--repo``: cloned into a
+temporary directory, the original is never touched). Steps: ONNX figures
+(tests/bench/bench_embed.py, when present); full index vs raw encode of the same model
+on a sample of the same texts; the tracked branch reset 50 commits back and forward (a
+real repository: the full index is of the commit 50 first-parent commits behind the
+branch's tip, then the sync forward to the tip, back and forward again walks its own
+history); `recalld serve` with hooks: commit → searchable on the big and on a
+1k-symbol repo, idle RSS, `recalld search` wall time and the CLI's client-path imports;
+the embedded store at 100k memories. Run it on an otherwise idle machine: the figures
+are wall-clock times.
 """
 
 from __future__ import annotations
@@ -66,7 +71,47 @@ def open_app(home: Path):  # type: ignore[no-untyped-def]
     return App(load_config())
 
 
-def texts_to_embed(repo: Path, options) -> list[str]:  # type: ignore[no-untyped-def]
+@dataclass(frozen=True, slots=True)
+class BigRepo:
+    """The repository of the full index: generated (``base`` None: its history commits are
+    made after the index), or a clone of a real one at ``base``, ``history`` first-parent
+    commits behind ``tip``."""
+
+    home: Path
+    path: Path
+    branch: str
+    base: str | None = None
+    tip: str | None = None
+    history: int = 0
+
+
+def rev_parse(repo: Path, rev: str) -> str:
+    return subprocess.run(["git", "rev-parse", "--verify", "-q", rev], cwd=repo, capture_output=True, text=True,
+                          check=True).stdout.strip()  # fmt: skip
+
+
+def clone_real(source: Path, into: Path, branch: str | None, history: int) -> tuple[Path, str, str, str, int]:
+    """A clone of ``source`` checked out ``history`` first-parent commits behind the tip
+    of ``branch`` (its checked-out branch by default): (clone, branch, base, tip, commits)."""
+    if branch is None:
+        branch = subprocess.run(["git", "symbolic-ref", "--short", "HEAD"], cwd=source, capture_output=True,
+                                text=True).stdout.strip()  # fmt: skip
+        if not branch:
+            raise SystemExit(f"{source}: HEAD is detached; name the branch with --branch")
+    clone = into / "repo"
+    done = subprocess.run(["git", "clone", "-q", "--no-checkout", "--branch", branch, str(source), str(clone)],
+                          capture_output=True, text=True)  # fmt: skip
+    if done.returncode != 0:
+        raise SystemExit(f"cannot clone {source} (branch {branch}): {done.stderr.strip()}")
+    tip = rev_parse(clone, "HEAD")
+    chain = subprocess.run(["git", "rev-list", "--first-parent", "-n", str(history + 1), tip], cwd=clone,
+                           capture_output=True, text=True, check=True).stdout.split()  # fmt: skip
+    base = chain[-1]
+    git(clone, "reset", "-q", "--hard", base)
+    return clone, branch, base, tip, len(chain) - 1
+
+
+def texts_to_embed(repo: Path, branch: str, options) -> list[str]:  # type: ignore[no-untyped-def]
     """The texts a full index of ``repo`` embeds, made by the sync's own code (parse, draft
     text, redaction) without a store or a model."""
     from recalld.ingest.ahead import NewTexts
@@ -82,7 +127,7 @@ def texts_to_embed(repo: Path, options) -> list[str]:  # type: ignore[no-untyped
             self.texts.extend(texts)
 
     git_repo = GitRepository(str(repo))
-    tip = git_repo.branch_tip("main")
+    tip = git_repo.branch_tip(branch)
     queue = Queue()
     texts = NewTexts(queue, Scope("sample", "main"), max_chars=options.max_embed_chars)  # type: ignore[arg-type]
     collector = FileCollector(git_repo, tip, options, check_attributes=False, on_file=texts)
@@ -98,23 +143,25 @@ def encode_rate(embedder, texts: list[str]) -> float:  # type: ignore[no-untyped
     return len(texts) / (time.perf_counter() - started)
 
 
-def index_and_history(home: Path, repo: Path, sizes: Sizes) -> list[Row]:
+def index_and_history(big: BigRepo, sizes: Sizes) -> tuple[list[Row], int]:
     """Full index in-process (the daemon's App), raw encode of a sample of its texts
     just before and just after it (this machine's speed drifts over minutes: the ratio
-    takes their mean), then the branch moved ``sizes.history`` commits back and forward."""
-    app = open_app(home)
+    takes their mean), then the branch moved ``sizes.history`` commits back and forward.
+    Also returns how many symbols the full index added."""
+    app = open_app(big.home)
+    repo, branch = big.path, big.branch
     try:
-        app.registry.add("big", str(repo), "main")
+        app.registry.add("big", str(repo), branch)
         embedder = app.embedder()
         backend = f"{type(embedder).__name__} ({embedder.model_id})"
         embedder.encode(["def warm_up():\n    return 0\n"] * 64)  # both rates are of a warm model
-        texts = texts_to_embed(repo, app.indexer.options)
+        texts = texts_to_embed(repo, branch, app.indexer.options)
         # a random sample: every n-th text follows the generated modules' period and drew
         # 84 tokens a text on average, where the whole set has 69
         sample = random.Random(0).sample(texts, min(sizes.sample, len(texts)))
         raw_before = encode_rate(embedder, sample)
         started, cpu, sync_cpu = time.perf_counter(), time.process_time(), time.thread_time()
-        full = app.indexer.sync(repo="big", path=str(repo), branch="main")
+        full = app.indexer.sync(repo="big", path=str(repo), branch=branch)
         seconds = time.perf_counter() - started
         cpu, sync_cpu = time.process_time() - cpu, time.thread_time() - sync_cpu
         raw_after = encode_rate(embedder, sample)
@@ -133,26 +180,39 @@ def index_and_history(home: Path, repo: Path, sizes: Sizes) -> list[Row]:
             Row("3", f"full index of >= 30k symbols ({full.added})", f"{seconds:.1f} s", "<= 120 s (ONNX)",
                 seconds <= 120 if full.added >= 30_000 else None),  # a smaller (--quick) repo: no verdict
         ]  # fmt: skip
-        rows += history_moves(app, repo, sizes.history)
+        if big.base is None:
+            base, tip, commits = make_history(repo, sizes.history)
+        else:
+            base, tip, commits = big.base, big.tip or big.base, big.history
+        rows += history_moves(app, repo, branch, base, tip, commits)
     finally:
         app.close()
-    return rows
+    return rows, full.added
 
 
-def history_moves(app, repo: Path, commits: int) -> list[Row]:  # type: ignore[no-untyped-def]
-    base = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
+def make_history(repo: Path, commits: int) -> tuple[str, str, int]:
+    """``commits`` commits on the generated repository, two modules changed in each."""
+    base = rev_parse(repo, "HEAD")
     modules = sorted(repo.glob("pkg*/mod_*.py"))
     for i in range(commits):
         for path in (modules[i % len(modules)], modules[(i + 7) % len(modules)]):
             source = path.read_text().replace("return sorted(items", f"return sorted(list(items)[{i}:]", 1)
             path.write_text(source + f"\n\ndef history_{i}(x):\n    return x * {i}\n")
         git(repo, "commit", "-qam", f"history {i}")
-    tip = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
-    forward = app.indexer.sync(repo="big", path=str(repo), branch="main")
-    rows = [Row("4", f"sync {commits} commits forward (first time)", f"{forward.seconds:.2f} s, {forward.embedded} embedded")]
+    return base, rev_parse(repo, "HEAD"), commits
+
+
+def history_moves(app, repo: Path, branch: str, base: str, tip: str, commits: int) -> list[Row]:  # type: ignore[no-untyped-def]
+    """The branch (indexed at ``base``) moved to ``tip``, ``commits`` commits ahead, then
+    back to ``base`` and forward to ``tip`` again: the way back embeds nothing."""
+    ref = f"refs/heads/{branch}"
+    git(repo, "update-ref", ref, tip)
+    forward = app.indexer.sync(repo="big", path=str(repo), branch=branch)
+    rows = [Row("4", f"sync {commits} commits forward (first time, {forward.files_changed} files)",
+                f"{forward.seconds:.2f} s, {forward.embedded} embedded")]  # fmt: skip
     for label, commit in ((f"reset {commits} back", base), (f"and forward again", tip)):
-        git(repo, "update-ref", "refs/heads/main", commit)
-        moved = app.indexer.sync(repo="big", path=str(repo), branch="main")
+        git(repo, "update-ref", ref, commit)
+        moved = app.indexer.sync(repo="big", path=str(repo), branch=branch)
         rows.append(Row("4", f"{label}: texts embedded", str(moved.embedded), "0", moved.embedded == 0))
         rows.append(Row("4", f"{label}: sync time ({moved.files_changed} files)", f"{moved.seconds:.2f} s", "<= 2 s",
                         moved.seconds <= 2))  # fmt: skip
@@ -169,7 +229,7 @@ def index_small(home: Path, repo: Path) -> None:
         app.close()
 
 
-def daemon_rows(big: tuple[Path, Path], small: tuple[Path, Path], sizes: Sizes) -> list[Row]:
+def daemon_rows(big: tuple[Path, Path], small: tuple[Path, Path], sizes: Sizes, big_symbols: int) -> list[Row]:
     with RunningDaemon(*small) as daemon:
         small_p50 = median(daemon.latencies(sizes.commits))
     with RunningDaemon(*big) as daemon:
@@ -180,7 +240,7 @@ def daemon_rows(big: tuple[Path, Path], small: tuple[Path, Path], sizes: Sizes) 
         heavy = daemon.heavy_client_imports()
     ratio = big_p50 / small_p50
     return [
-        Row("3", f"commit → searchable, {sizes.symbols}-symbol repo (p50 of {sizes.commits})", f"{big_p50:.2f} s",
+        Row("3", f"commit → searchable, {big_symbols}-symbol repo (p50 of {sizes.commits})", f"{big_p50:.2f} s",
             "<= 1 s", big_p50 <= 1),
         Row("3", f"commit → searchable, {sizes.small_symbols}-symbol repo (p50)", f"{small_p50:.2f} s"),
         Row("3", "latency ratio big ÷ small", f"{ratio:.2f}", "<= 2", ratio <= 2),
@@ -248,7 +308,14 @@ def print_table(rows: list[Row]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes: check every step runs")
+    parser.add_argument("--repo", type=Path, help="a local git repository to index (a copy of it) instead of the "
+                        "generated one: its full index, its own history, the daemon's latencies on it")
+    parser.add_argument("--branch", help="with --repo: the branch to track (default: its checked-out branch)")
     args = parser.parse_args()
+    if args.branch and not args.repo:
+        parser.error("--branch needs --repo")
+    if args.repo and not (args.repo / ".git").exists() and not (args.repo / "HEAD").exists():
+        parser.error(f"--repo {args.repo}: not a git repository")
     configure_logging()  # to stderr: stdout is the table alone
     sizes = QUICK if args.quick else FULL
     started = time.monotonic()
@@ -257,11 +324,16 @@ def main() -> int:
         root = Path(tmp)
         for name in ("big", "small"):
             (root / name).mkdir()
-        big = (root / "home-big", make_repo(root / "big", sizes.symbols))
+        if args.repo:
+            clone, branch, base, tip, commits = clone_real(args.repo.resolve(), root / "big", args.branch, sizes.history)
+            big = BigRepo(root / "home-big", clone, branch, base, tip, commits)
+        else:
+            big = BigRepo(root / "home-big", make_repo(root / "big", sizes.symbols), "main")
         small = (root / "home-small", make_repo(root / "small", sizes.small_symbols))
-        rows += index_and_history(*big, sizes)
+        index_rows, big_symbols = index_and_history(big, sizes)
+        rows += index_rows
         index_small(*small)
-        rows += daemon_rows(big, small, sizes)
+        rows += daemon_rows((big.home, big.path), small, sizes, big_symbols)
     rows += store_rows(sizes.store_points)
     rows.append(Row("", "benchmark wall time", f"{(time.monotonic() - started) / 60:.1f} min"))
     print_table(rows)

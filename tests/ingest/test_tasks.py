@@ -176,6 +176,31 @@ def test_reset_back_deprecates_and_reset_forward_reopens(harness, git_repo):
     assert h.store.count(MemoryFilter(repo="r", types=("task",), deprecated=None)) == 4
 
 
+def test_reset_forward_reopens_as_written_without_reading_the_commits(harness, git_repo, monkeypatch):
+    h, repo = harness, git_repo
+    made = linear_history(repo, 4)
+    h.sync(repo)
+    written = tasks(h)
+    repo.git("reset", "-q", "--hard", made[1])
+    h.sync(repo)
+    read: list[str] = []
+    reader = commits_module.CommitReader.read
+    monkeypatch.setattr(commits_module.CommitReader, "read", lambda self, c: read.append(c) or reader(self, c))
+    repo.git("reset", "-q", "--hard", made[3])
+    forward = h.sync(repo)
+    assert (forward.tasks_added, forward.embedded, read) == (2, 0, [])
+    state = {"history", "indexed_at"}
+    for commit, payload in tasks(h).items():  # an update may drop a null key: None either way
+        assert {k: v for k, v in payload.items() if k not in state and v is not None} == {
+            k: v for k, v in written[commit].items() if k not in state and v is not None
+        }
+    # a commit never seen before is still read and written in full
+    repo.write("m9.py", "def f9():\n    return 9\n")
+    newest = repo.commit("add f9")
+    assert h.sync(repo).tasks_added == 1 and read == [newest]
+    assert tasks(h)[newest]["symbols"] == [{"path": "m9.py", "added": ["f9"], "modified": [], "removed": []}]
+
+
 def test_amend_and_rebase_link_superseded_by(harness, git_repo):
     h, repo = harness, git_repo
     made = linear_history(repo, 2)
