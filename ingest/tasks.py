@@ -195,14 +195,22 @@ class TaskSync:
         return len(removed)
 
     def _successors(self, removed: list[StoredPoint], window: list[str]) -> dict[str, str]:
-        """removed memory id → task memory id of the commit that rewrote it, where one is clear."""
-        patches = {c: self.git.patch_id(c) for c in window}
+        """removed memory id → task memory id of the commit that rewrote it, where one is clear.
+
+        Patch ids are computed only for commits whose changed paths some commit on the
+        other side shares (``patch_paths``): a reset back past large commits would
+        otherwise diff every blob of each, to match against a window of one commit."""
+        gone = {p.payload["commit"] for p in removed}
+        paths = {c: self.git.patch_paths(c) for c in sorted(gone) if self.git.has_commit(c)}
+        window_paths = {c: self.git.patch_paths(c) for c in window}
+        shared = {p for p in window_paths.values() if p} & {p for p in paths.values() if p}
+        patches = {c: self.git.patch_id(c) if window_paths[c] in shared else None for c in window}
         by_patch = unique_by([c for c in window if patches[c]], patches.__getitem__)
         by_who = unique_by([self.git.commit_details(c) for c in window], lambda d: (subject_of(d.message), d.author))
         found: dict[str, str] = {}
         for point in removed:
             commit = point.payload["commit"]
-            patch = self.git.patch_id(commit) if self.git.has_commit(commit) else None
+            patch = self.git.patch_id(commit) if paths.get(commit) in shared else None
             match = by_patch.get(patch) if patch else None
             if match is None:
                 same = by_who.get((point.payload.get("subject") or "", point.payload.get("author") or ""))

@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bench_index import git, make_repo
@@ -311,6 +311,7 @@ def main() -> int:
     parser.add_argument("--repo", type=Path, help="a local git repository to index (a copy of it) instead of the "
                         "generated one: its full index, its own history, the daemon's latencies on it")
     parser.add_argument("--branch", help="with --repo: the branch to track (default: its checked-out branch)")
+    parser.add_argument("--history", type=int, metavar="N", help="commits to reset back and forward (default 50)")
     args = parser.parse_args()
     if args.branch and not args.repo:
         parser.error("--branch needs --repo")
@@ -318,6 +319,10 @@ def main() -> int:
         parser.error(f"--repo {args.repo}: not a git repository")
     configure_logging()  # to stderr: stdout is the table alone
     sizes = QUICK if args.quick else FULL
+    if args.history is not None:
+        if args.history < 1:
+            parser.error("--history must be at least 1")
+        sizes = replace(sizes, history=args.history)
     started = time.monotonic()
     rows = embed_rows(args.quick)
     with tempfile.TemporaryDirectory() as tmp:

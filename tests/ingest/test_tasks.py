@@ -7,6 +7,7 @@ from pathlib import Path
 
 from recalld.ingest import commits as commits_module
 from recalld.ingest.files import IndexOptions
+from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import task_memory_id
 from recalld.ingest.store import MemoryFilter
@@ -199,6 +200,26 @@ def test_reset_forward_reopens_as_written_without_reading_the_commits(harness, g
     newest = repo.commit("add f9")
     assert h.sync(repo).tasks_added == 1 and read == [newest]
     assert tasks(h)[newest]["symbols"] == [{"path": "m9.py", "added": ["f9"], "modified": [], "removed": []}]
+
+
+def test_patch_ids_only_for_commits_whose_paths_the_other_side_shares(harness, git_repo, monkeypatch):
+    h, repo = harness, git_repo
+    made = linear_history(repo, 4)
+    h.sync(repo)
+    computed: list[str] = []
+    patch_id = GitRepository.patch_id
+    monkeypatch.setattr(GitRepository, "patch_id", lambda self, c: computed.append(c) or patch_id(self, c))
+    repo.git("reset", "-q", "--hard", made[1])
+    repo.git("cherry-pick", made[3])  # the same patch again: m3.py on both sides, m2.py on one
+    picked = repo.head()
+    assert h.sync(repo).tasks_deprecated == 2
+    assert sorted(computed) == sorted([picked, made[3]])
+    closed = tasks(h, deprecated=1)
+    assert closed[made[3]]["superseded_by"] == task_memory_id(SCOPE, picked)
+    assert closed[made[2]].get("superseded_by") is None
+    computed.clear()
+    repo.git("reset", "-q", "--hard", made[0])  # the window is made[0] alone: m0.py, no removed commit's path
+    assert h.sync(repo).tasks_deprecated == 2 and computed == []
 
 
 def test_amend_and_rebase_link_superseded_by(harness, git_repo):
