@@ -17,11 +17,12 @@ rebase, amend, force-push) is closed: ``deprecated_reason`` "removed",
 memory of the window commit with the same patch id, else with the same subject and
 author, when exactly one matches; else None. A commit that comes back (reset forward)
 is reopened: the id is uuid5(repo, branch, commit), so it is the same point, and its
-earlier interval goes to ``history``. Only its state changes (a payload update): a
-commit never changes, so its text, vector, files and symbols stay as written, and its
-links are those it was written with. Reading the commit again would parse both sides
-of every file it changed, for each commit of the way forward: a reset 50 commits back
-and forward again spent most of its time there. A task memory's own interval starts at its commit
+earlier interval goes to ``history``. Unless it is the sync's target, only its state
+changes (a payload update): a commit never changes, so its text, vector, files and
+symbols stay as written, and its links are those it was written with. Reading every
+commit of the way forward again would parse both sides of each file it changed: a reset
+50 commits back and forward again spent most of its time there. The target is read and
+written whole, so its links are a target's (below). A task memory's own interval starts at its commit
 (``valid_from_commit`` = the commit, ``valid_from_time`` = its committer time).
 
 **Links both ways.** A structural memory's ``task_id`` is the task memory id of its
@@ -123,27 +124,30 @@ class TaskSync:
         return outcome
 
     def _write(self, commits: list[str], target: str, progress: ProgressSink) -> tuple[int, int]:
-        """Writes the commits' missing task memories and reopens their closed ones;
-        returns how many it wrote or reopened, and how many texts it embedded."""
+        """Writes the commits' missing task memories (and the target's, if closed) and
+        reopens the other closed ones; returns how many it wrote or reopened, and how
+        many texts it embedded."""
         ids = {c: task_memory_id(self.scope, c) for c in commits}
         existing = {p.id: p.payload for p in retrieve_many(self.store, list(ids.values()), fields=HISTORY_FIELDS)}
-        closed = [ids[c] for c in commits if ids[c] in existing and existing[ids[c]].get("deprecated") != 0]
-        for mid in closed:
+        closed = {c for c in commits if ids[c] in existing and existing[ids[c]].get("deprecated") != 0}
+        reopened = [ids[c] for c in commits if c in closed and c != target]
+        for mid in reopened:
             self.store.set_payload([mid], open_state(self.scope, _history(existing[mid])))
-        todo = [c for c in commits if ids[c] not in existing]
+        todo = [c for c in commits if ids[c] not in existing or (c in closed and c == target)]
         if not todo:
-            return len(closed), 0
+            return len(reopened), 0
         records = [self.reader.read(c) for c in todo]
         links = self._links(records, target)
         drafts: list[MemoryDraft] = []
         for record in records:
             text = task_text(record, max_chars=self.options.max_embed_chars)
             mid = ids[record.details.id]
-            payload = task_payload(self.scope, record, text, symbol_ids=links[record.details.id], history=[])
+            history = _history(existing.get(mid))
+            payload = task_payload(self.scope, record, text, symbol_ids=links[record.details.id], history=history)
             drafts.append(MemoryDraft(mid, text, payload))
         points, embedded = vectorise(self.embeddings, drafts, progress=progress)
         upsert_points(self.store, points)
-        return len(closed) + len(points), embedded
+        return len(reopened) + len(points), embedded
 
     def _links(self, records: list[CommitRecord], target: str) -> dict[str, list[str]]:
         """commit → ids of the structural versions it produced that the store holds."""

@@ -189,7 +189,8 @@ def test_reset_forward_reopens_as_written_without_reading_the_commits(harness, g
     monkeypatch.setattr(commits_module.CommitReader, "read", lambda self, c: read.append(c) or reader(self, c))
     repo.git("reset", "-q", "--hard", made[3])
     forward = h.sync(repo)
-    assert (forward.tasks_added, forward.embedded, read) == (2, 0, [])
+    assert (forward.tasks_added, forward.embedded, read) == (2, 0, [made[3]])  # the target alone is read
+    assert [e["deprecated_reason"] for e in tasks(h)[made[2]]["history"]] == ["removed"]
     state = {"history", "indexed_at"}
     for commit, payload in tasks(h).items():  # an update may drop a null key: None either way
         assert {k: v for k, v in payload.items() if k not in state and v is not None} == {
@@ -198,8 +199,28 @@ def test_reset_forward_reopens_as_written_without_reading_the_commits(harness, g
     # a commit never seen before is still read and written in full
     repo.write("m9.py", "def f9():\n    return 9\n")
     newest = repo.commit("add f9")
-    assert h.sync(repo).tasks_added == 1 and read == [newest]
+    assert h.sync(repo).tasks_added == 1 and read == [made[3], newest]
     assert tasks(h)[newest]["symbols"] == [{"path": "m9.py", "added": ["f9"], "modified": [], "removed": []}]
+
+
+def test_a_target_that_comes_back_is_written_whole_with_a_targets_links(harness, git_repo):
+    h, repo = harness, git_repo
+    repo.write("m.py", "def f():\n    return 0\n")
+    a = repo.commit("a")
+    repo.write("m.py", "def f():\n    return 1\n")
+    b = repo.commit("b")
+    repo.write("m.py", "def f():\n    return 2\n")
+    repo.commit("c")
+    h.sync(repo)  # f as b left it was never a sync target's: b links nothing
+    assert tasks(h)[b]["symbol_ids"] == []
+    repo.git("reset", "-q", "--hard", a)
+    h.sync(repo)
+    repo.git("reset", "-q", "--hard", b)
+    h.sync(repo)
+    live = [p.id for p in h.store.scroll(MemoryFilter(repo="r", types=("structural",), paths=("m.py",)))]
+    again = tasks(h)[b]
+    assert sorted(again["symbol_ids"]) == sorted(live) and len(live) == 2  # the module and f, as b left them
+    assert [e["deprecated_reason"] for e in again["history"]] == ["removed"]
 
 
 def test_patch_ids_only_for_commits_whose_paths_the_other_side_shares(harness, git_repo, monkeypatch):
