@@ -227,11 +227,8 @@ class GitRepository:
     def patch_id(self, commit_id: str) -> str | None:
         """git's stable patch id of a non-merge commit (same change, same id after a
         rebase); None for a merge or a commit that changes nothing."""
-        commit = self._repo[commit_id].peel(pygit2.Commit)
-        if len(commit.parent_ids) > 1:
-            return None
-        diff = self._first_parent_diff(commit_id)
-        return str(diff.patchid) if len(diff) else None
+        diff = self._patch_diff(commit_id)
+        return str(diff.patchid) if diff is not None and len(diff) else None
 
     def patch_paths(self, commit_id: str) -> tuple[tuple[str, str], ...] | None:
         """The (old, new) paths of every file a non-merge commit changes, sorted; None
@@ -239,11 +236,15 @@ class GitRepository:
         changes, so two commits can only share a patch id if they share these, and
         these cost a tree comparison where the patch id reads and diffs every blob
         (~0.1 s for a commit of a thousand files)."""
-        commit = self._repo[commit_id].peel(pygit2.Commit)
-        if len(commit.parent_ids) > 1:
+        diff = self._patch_diff(commit_id)
+        if diff is None:
             return None
-        paths = sorted((d.old_file.path, d.new_file.path) for d in self._first_parent_diff(commit_id).deltas)
-        return tuple(paths) or None
+        return tuple(sorted((d.old_file.path, d.new_file.path) for d in diff.deltas)) or None
+
+    def _patch_diff(self, commit_id: str) -> pygit2.Diff | None:
+        """The diff a patch id is of: the first-parent diff of a non-merge commit."""
+        commit = self._repo[commit_id].peel(pygit2.Commit)
+        return None if len(commit.parent_ids) > 1 else self._first_parent_diff(commit_id)
 
     def _first_parent_diff(self, commit_id: str) -> pygit2.Diff:
         commit = self._repo[commit_id].peel(pygit2.Commit)
