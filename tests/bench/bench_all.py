@@ -90,9 +90,9 @@ def rev_parse(repo: Path, rev: str) -> str:
                           check=True).stdout.strip()  # fmt: skip
 
 
-def clone_real(source: Path, into: Path, branch: str | None, history: int) -> tuple[Path, str, str, str, int]:
+def clone_real(source: Path, into: Path, home: Path, branch: str | None, history: int) -> BigRepo:
     """A clone of ``source`` checked out ``history`` first-parent commits behind the tip
-    of ``branch`` (its checked-out branch by default): (clone, branch, base, tip, commits)."""
+    of ``branch`` (its checked-out branch by default), indexed with state dir ``home``."""
     if branch is None:
         branch = subprocess.run(["git", "symbolic-ref", "--short", "HEAD"], cwd=source, capture_output=True,
                                 text=True).stdout.strip()  # fmt: skip
@@ -108,7 +108,7 @@ def clone_real(source: Path, into: Path, branch: str | None, history: int) -> tu
                            capture_output=True, text=True, check=True).stdout.split()  # fmt: skip
     base = chain[-1]
     git(clone, "reset", "-q", "--hard", base)
-    return clone, branch, base, tip, len(chain) - 1
+    return BigRepo(home, clone, branch, base, tip, len(chain) - 1)
 
 
 def texts_to_embed(repo: Path, branch: str, options) -> list[str]:  # type: ignore[no-untyped-def]
@@ -330,8 +330,7 @@ def main() -> int:
         for name in ("big", "small"):
             (root / name).mkdir()
         if args.repo:
-            clone, branch, base, tip, commits = clone_real(args.repo.resolve(), root / "big", args.branch, sizes.history)
-            big = BigRepo(root / "home-big", clone, branch, base, tip, commits)
+            big = clone_real(args.repo.resolve(), root / "big", root / "home-big", args.branch, sizes.history)
         else:
             big = BigRepo(root / "home-big", make_repo(root / "big", sizes.symbols), "main")
         small = (root / "home-small", make_repo(root / "small", sizes.small_symbols))
