@@ -187,7 +187,7 @@ def test_a_rule_only_runs_where_its_kinds_literals_are():
     for rule, index in zip(secrets_module.RULES, secrets_module.RULE_SCREENS, strict=True):
         screen = secrets_module.SCREENS[index]
         for text in KIND_EXAMPLES[rule.kind]:
-            if rule.pattern.search(text) or (rule.gate is not None and rule.gate.search(text)):
+            if rule.pattern.search(text) or any(gate.search(text) for gate in rule.gates):
                 assert screen.opens(text, text.lower()), (rule.kind, text)
             if rule.pattern.search(text):
                 found.add(rule.kind)
@@ -203,6 +203,27 @@ def test_the_screens_hide_no_finding(monkeypatch):
     texts = [t for examples in KIND_EXAMPLES.values() for t in examples]
     texts += [f'a = "{AWS_KEY_ID}"\nb = "{GITHUB_TOKEN}"\n{PEM}\nc = "{JWT}"', "def f(x):\n    return x.y\n"]
     screened = [find_secrets(t) for t in texts]
-    monkeypatch.setattr(secrets_module.Screen, "opens", lambda self, text, lowered: True)
+    monkeypatch.setattr(secrets_module, "_opened", lambda text, lowered: [True] * len(secrets_module.SCREENS))
     assert [find_secrets(t) for t in texts] == screened
     assert sum(map(len, screened)) >= len(KIND_EXAMPLES)
+
+
+def test_screens_found_by_their_literals_are_those_that_open():
+    """``_opened`` looks up screens by the literals they start with: the same answer as
+    asking every screen, on every example, ordinary code and mixed texts."""
+    texts = [t for examples in KIND_EXAMPLES.values() for t in examples]
+    texts += ["def parse_token(self, key):\n    return self.tokens[key].strip()\n", "", "x", "GLPAT-" + B64]
+    texts += [a + "\n" + b for a, b in zip(texts, reversed(texts))]
+    for text in texts:
+        lowered = text.lower()
+        assert secrets_module._opened(text, lowered) == [s.opens(text, lowered) for s in secrets_module.SCREENS], text
+
+
+def test_an_ibm_key_is_found_past_a_long_run_and_only_after_its_keyword():
+    """The IBM rule's two gates: a 44-character run elsewhere in the text opens nothing;
+    the key after its keyword is still found."""
+    run = "a1B2-c3D4_" * 5
+    key = "a1B2-c3D4_" * 4 + "e5F6"
+    assert find_secrets(f"token_name = 'x'\nCHECKSUM = '{run}'\n") == []
+    text = f"CHECKSUM = '{run}'\nIBM_CLOUD_IAM_API_KEY = {key}\n"
+    assert [(f.kind, text[f.start : f.end]) for f in find_secrets(text)] == [("ibm-cloud-iam-key", key)]
