@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 import time
 import uuid
+from functools import lru_cache
 from typing import Any
 
 from recalld.ingest.gitrepo import CommitInfo
@@ -22,6 +23,7 @@ CHECKPOINT_NAMESPACE = uuid.UUID("0b9e4bd4-6a0b-4a34-8c7e-5d2f6f1e8a73")
 TASK_NAMESPACE = uuid.UUID("3d0f2c8e-5b7a-4e19-9c64-0a8e7d51b2f4")
 
 
+@lru_cache(maxsize=256)  # every memory a commit writes carries it
 def task_memory_id(scope: Scope, commit: str) -> str:
     """The task memory of a commit on a branch: uuid5(repo, branch, commit)."""
     return str(uuid.uuid5(TASK_NAMESPACE, f"{scope.repo}\x00{scope.branch}\x00{commit}"))
@@ -56,6 +58,20 @@ def ancestor_dirs(path: str) -> list[str]:
     return ["/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
+# Bumped whenever memory_payload gains or changes a field: a closed memory an older
+# version wrote is rewritten whole when it comes back, not reopened by a state update.
+PAYLOAD_VERSION = 1
+# The fields of a memory that its id fixes (the id hashes repo, branch, path, kind,
+# qualname and the symbol's source; the embedded text is made of those, so are both
+# vectors). A closed memory that comes back keeps them as stored: everything else
+# (lines, blob, lineage, the interval, the commit, derived entries' own fields) is
+# written again (``reopen_payload``).
+CONTENT_FIELDS = frozenset({
+    "record", "type", "repo", "branch", "kind", "path", "dirs", "name", "qualname", "signature", "docstring",
+    "text", "content_hash", "symbol_key",
+})  # fmt: skip
+
+
 def memory_payload(
     scope: Scope, version: NewVersion, text: str, commit: CommitInfo, history: list[dict[str, Any]]
 ) -> dict[str, Any]:
@@ -87,8 +103,18 @@ def memory_payload(
         "valid_from_time": commit.time,
         "task_id": task_memory_id(scope, commit.id),
         "author": commit.author,
+        "payload_version": PAYLOAD_VERSION,
         **open_state(scope, history),
     }
+
+
+def reopen_payload(
+    scope: Scope, version: NewVersion, commit: CommitInfo, history: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """What ``memory_payload`` would write for ``version`` that the stored point of its id
+    may not hold already: set on a closed point that comes back, the rest kept."""
+    full = memory_payload(scope, version, "", commit, history)
+    return {key: value for key, value in full.items() if key not in CONTENT_FIELDS}
 
 
 def open_state(scope: Scope, history: list[dict[str, Any]]) -> dict[str, Any]:

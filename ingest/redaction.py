@@ -1,6 +1,7 @@
 """No secret is embedded or stored: every memory draft is redacted on its way to a point.
 
-``writer.vectorise`` calls ``redact_drafts`` first, so the embedded text, the keyword
+``writer.vectorise`` calls ``redact_drafts`` first (and a closed memory reopened by a
+state update has its new fields go through ``redact_payload``), so the embedded text, the keyword
 (sparse) vector's material, every string of the payload (text, signature, docstring,
 names, commit messages, nested lists and dicts) and the embedding cache (keyed by the
 hash of the *redacted* text) only ever see ``[REDACTED:<kind>]``. Each secret found is logged once per memory with its kind, repo,
@@ -77,22 +78,30 @@ class Detection:
 class _MemoryScan:
     """Redacts every string of one memory; remembers each distinct secret once."""
 
+    clean: set[str] | frozenset[str]  # strings this sync already found clean
     seen: dict[str, Detection] = field(default_factory=dict)  # secret value -> first sighting
     done: dict[str, str] = field(default_factory=dict)  # string -> its redacted form
 
     def string(self, value: str, where: str) -> str:
-        if value not in self.done:
-            if _scanned_clean(value):
-                self.done[value] = value
-                return value
-            redacted, findings = redact(value)
-            for finding in findings:
-                secret = value[finding.start : finding.end]
-                self.seen.setdefault(secret, Detection(finding.kind, where, line_of(value, finding)))
-            self.done[value] = redacted
-        return self.done[value]
+        known = self.done.get(value)
+        if known is not None:
+            return known
+        if value in self.clean:
+            self.done[value] = value
+            return value
+        redacted, findings = redact(value)
+        for finding in findings:
+            secret = value[finding.start : finding.end]
+            self.seen.setdefault(secret, Detection(finding.kind, where, line_of(value, finding)))
+        self.done[value] = redacted
+        return redacted
 
     def value(self, value: Any, where: str) -> Any:
+        kind = type(value)
+        if kind is str:
+            return self.string(value, where)
+        if kind is int or value is None:  # most of a payload that is not text
+            return value
         if isinstance(value, str):
             return self.string(value, where)
         if isinstance(value, dict):
@@ -117,41 +126,52 @@ def redacted_text(text: str) -> str:
     return redacted
 
 
-def _scanned_clean(text: str) -> bool:
-    tally = _TALLY.get()
-    return tally is not None and text in tally.clean_texts
-
-
 def redact_drafts(drafts: Sequence[MemoryDraft]) -> list[MemoryDraft]:
     """``drafts`` with every secret in their texts and payloads replaced by a marker."""
     return [redact_draft(draft) for draft in drafts]
 
 
 def redact_draft(draft: MemoryDraft) -> MemoryDraft:
-    scan = _MemoryScan()
+    scan = _scan()
     text = scan.string(draft.text, "text")
     keywords = scan.string(draft.keywords, "keywords") if draft.keywords else draft.keywords
     payload = scan.value(draft.payload, "")
     if not scan.seen:
         return draft
-    _report(draft, list(scan.seen.values()))
+    _report(draft.id, draft.payload, list(scan.seen.values()))
     return replace(draft, text=text, payload=payload, keywords=keywords)
 
 
-def _report(draft: MemoryDraft, detections: list[Detection]) -> None:
+def redact_payload(memory_id: str, payload: dict[str, Any], *, context: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` (fields written to a stored memory without a draft: a reopened one's
+    state) with every secret in its strings replaced; ``context`` names the memory in
+    the log (repo, branch, path)."""
+    scan = _scan()
+    redacted = scan.value(payload, "")
+    if not scan.seen:
+        return payload
+    _report(memory_id, {**context, **payload}, list(scan.seen.values()))
+    return dict(redacted)
+
+
+def _scan() -> _MemoryScan:
+    tally = _TALLY.get()
+    return _MemoryScan(tally.clean_texts if tally is not None else frozenset())
+
+
+def _report(memory_id: str, payload: dict[str, Any], detections: list[Detection]) -> None:
     tally = _TALLY.get()
     if tally is not None:
         tally.count += len(detections)
-    p = draft.payload
     for detection in detections:
         log.warning(
             "secret redacted",
             type=detection.kind,
-            repo=p.get("repo"),
-            branch=p.get("branch"),
-            path=p.get("path"),
-            start_line=p.get("start_line"),
-            memory=draft.id,
+            repo=payload.get("repo"),
+            branch=payload.get("branch"),
+            path=payload.get("path"),
+            start_line=payload.get("start_line"),
+            memory=memory_id,
             field=detection.field,
             line=detection.line,
         )

@@ -147,6 +147,8 @@ class QdrantEdgeStore:
         return vectors
 
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        """Sets the given keys; one set to None is removed (the engine's merge), which
+        readers and filters (``IsEmpty``) take as null."""
         if not ids:
             return
         self._update(qe.UpdateOperation.set_payload(list(ids), payload))

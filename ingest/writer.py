@@ -16,14 +16,25 @@ import numpy as np
 from recalld.ingest.embed import Progress
 from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import NewVersion, Plan, Scope
-from recalld.ingest.records import HISTORY_FIELDS, closed_interval, memory_keywords, memory_payload, memory_text
-from recalld.ingest.redaction import redact_drafts
+from recalld.ingest.records import (
+    HISTORY_FIELDS,
+    PAYLOAD_VERSION,
+    closed_interval,
+    memory_keywords,
+    memory_payload,
+    memory_text,
+    reopen_payload,
+)
+from recalld.ingest.redaction import redact_drafts, redact_payload
 from recalld.ingest.result import ProgressSink
 from recalld.ingest.sparse import document_vector, keyword_text
 from recalld.ingest.store import Store, StoredPoint, retrieve_many
 
 
 UPSERT_BATCH = 256
+# What a new version needs of the stored point of its id: whether it is closed, its
+# history, and whether a state update can reopen it.
+REOPEN_CHECK = (*HISTORY_FIELDS, "payload_version")
 
 
 class TextVectors(Protocol):
@@ -93,10 +104,8 @@ def write_plan(
     progress.begin("embedding", len(versions))
     try:
         for start in range(0, len(versions), UPSERT_BATCH):
-            drafts = _drafts(store, scope, versions[start : start + UPSERT_BATCH], commit, max_chars=max_chars)
-            points, computed = vectorise(embeddings, drafts, progress=_Advancing(progress))
-            upsert_points(store, points)
-            embedded += computed
+            batch = versions[start : start + UPSERT_BATCH]
+            embedded += _write_versions(store, embeddings, scope, batch, commit, max_chars=max_chars, progress=progress)
     finally:
         progress.end()
     _close(store, plan, commit)
@@ -105,17 +114,68 @@ def write_plan(
     return embedded
 
 
+def _write_versions(
+    store: Store,
+    embeddings: TextVectors,
+    scope: Scope,
+    versions: Sequence[NewVersion],
+    commit: CommitInfo,
+    *,
+    max_chars: int,
+    progress: ProgressSink,
+) -> int:
+    """One batch of new versions; returns how many texts had to be embedded.
+
+    A version whose point is stored and closed (code that comes back: a reset, a revert,
+    a branch switched back) is reopened by a state update: its text, vectors and the other
+    fields its id fixes are what they would be written as (``CONTENT_FIELDS``). A reset
+    across a thousand files reopens thousands of points, and redacting, making keyword
+    vectors and converting whole points was most of its time. The batch keeps the plan's
+    order: symbols before modules."""
+    previous = {p.id: p.payload for p in retrieve_many(store, [v.id for v in versions], fields=REOPEN_CHECK)}
+    reopened = [v for v in versions if _reopenable(previous.get(v.id))]
+    ids = {v.id for v in reopened}
+    _reopen(store, scope, [v for v in reopened if v.symbol.kind != "module"], previous, commit)
+    drafts = _drafts(scope, [v for v in versions if v.id not in ids], previous, commit, max_chars=max_chars)
+    points, computed = vectorise(embeddings, drafts, progress=_Advancing(progress))
+    upsert_points(store, points)
+    _reopen(store, scope, [v for v in reopened if v.symbol.kind == "module"], previous, commit)
+    progress.advance(len(reopened))
+    return computed
+
+
+def _reopenable(old: dict[str, Any] | None) -> bool:
+    """A closed point this version of recalld wrote (an older one may lack fields)."""
+    return old is not None and bool(old.get("deprecated")) and old.get("payload_version") == PAYLOAD_VERSION
+
+
+def _reopen(
+    store: Store, scope: Scope, versions: Sequence[NewVersion], previous: dict[str, Any], commit: CommitInfo
+) -> None:
+    for version in versions:
+        payload = reopen_payload(scope, version, commit, _history(previous[version.id]))
+        context = {"repo": scope.repo, "branch": scope.branch, "path": version.file.path}
+        store.set_payload([version.id], redact_payload(version.id, payload, context=context))
+
+
+def _history(old: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """A reopened point's history: its past intervals and the one it just had."""
+    return list(old.get("history") or []) + [closed_interval(old)] if old and old.get("deprecated") else []
+
+
 def _drafts(
-    store: Store, scope: Scope, versions: Sequence[NewVersion], commit: CommitInfo, *, max_chars: int
+    scope: Scope,
+    versions: Sequence[NewVersion],
+    previous: dict[str, Any],
+    commit: CommitInfo,
+    *,
+    max_chars: int,
 ) -> list[MemoryDraft]:
     """Drafts of new versions; a point reopened after being closed keeps its past intervals."""
-    previous = {p.id: p.payload for p in retrieve_many(store, [v.id for v in versions], fields=HISTORY_FIELDS)}
     drafts: list[MemoryDraft] = []
     for version in versions:
         text = draft_text(version, max_chars=max_chars)
-        old = previous.get(version.id)
-        history = list(old.get("history") or []) + [closed_interval(old)] if old and old.get("deprecated") else []
-        payload = memory_payload(scope, version, text, commit, history)
+        payload = memory_payload(scope, version, text, commit, _history(previous.get(version.id)))
         drafts.append(MemoryDraft(version.id, text, payload, memory_keywords(version)))
     return drafts
 
