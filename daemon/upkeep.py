@@ -1,7 +1,7 @@
 """Upkeep while the daemon is idle: flush acknowledged writes to disk, build the vector
 index once enough points are searched by brute force, bring a store an older version
 wrote up to date one step at a time, and hand memory freed by the last syncs back to
-the operating system.
+the operating system (their memos first: ``ingest.sync.forget_memos``).
 
 Syncs never flush (the embedded engine's WAL already survives a killed process) and
 never build indexes; both are slow, block the whole process while they run (the
@@ -20,6 +20,7 @@ from typing import Any
 from recalld.daemon import sdnotify
 from recalld.daemon.logs import get_logger
 from recalld.ingest.store import Store
+from recalld.ingest.sync import forget_memos
 
 log = get_logger("recalld.upkeep")
 CHECK_EVERY = 5.0  # seconds between looks at whether the daemon is idle
@@ -51,6 +52,7 @@ class StoreUpkeep:
             return
         if self.activity() != self._trimmed_after:
             self._trimmed_after = self.activity()
+            forget_memos()
             release_memory()
         if now >= self._next_flush:
             self._next_flush = now + self.every

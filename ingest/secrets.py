@@ -372,6 +372,10 @@ CLEAN_MEMO_SIZE = 16_384
 CLEAN_MEMO_CHARS = 2_048
 
 
+def forget_clean() -> None:
+    _CLEAN.clear()
+
+
 def redact(text: str) -> tuple[str, list[Finding]]:
     """``text`` with every secret replaced by its marker, and what was found."""
     if text in _CLEAN:

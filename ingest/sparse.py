@@ -67,6 +67,12 @@ def _compound_terms(compound: str) -> tuple[str, ...]:
     return tuple(t for t in out if MIN_TERM <= len(t) <= MAX_TERM and t not in STOPWORDS)
 
 
+def forget_terms() -> None:
+    """Empty both memos (an idle daemon gives their memory back)."""
+    _compound_terms.cache_clear()
+    term_index.cache_clear()
+
+
 @lru_cache(maxsize=1 << 16)
 def term_index(term: str) -> int:
     """A stable uint32 for ``term``: the same on every machine and every run."""

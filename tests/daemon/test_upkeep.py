@@ -116,3 +116,28 @@ def test_edge_store_upkeep_persists(tmp_path):
     reopened = open_test_store("edge", tmp_path, 4)
     assert reopened.count(MemoryFilter()) == 30
     reopened.close()
+
+
+def test_idle_upkeep_forgets_what_the_syncs_memoised(monkeypatch):
+    """Identifier terms, strings found clean and point ids are memoised for a sync; an idle
+    daemon drops them before handing memory back."""
+    from recalld.daemon import upkeep as upkeep_module
+    from recalld.ingest import plan, secrets, sparse
+
+    monkeypatch.setattr(upkeep_module, "release_memory", lambda: True)
+    sparse.document_vector("def parse_config(self):\n    return self.value\n")
+    secrets.redact("a string with nothing secret in it")
+    plan.memory_id(plan.Scope("r", "main"), "a.py", "function", "f", "0" * 64)
+    memos = lambda: (  # noqa: E731
+        sparse.term_index.cache_info().currsize,
+        plan.memory_id.cache_info().currsize,
+        "a string with nothing secret in it" in secrets._CLEAN,
+    )
+    assert all(memos())
+    busy = [True]
+    upkeep = StoreUpkeep(CountingStore(0), idle=lambda: not busy[0], activity=lambda: 1, check_every=1)  # type: ignore[arg-type]
+    upkeep.tick(now=0)
+    assert all(memos())  # not while a sync may use them
+    busy[0] = False
+    upkeep.tick(now=1)
+    assert memos() == (0, 0, False)
