@@ -168,8 +168,16 @@ class QdrantEdgeStore:
             self._dirty = False
 
     def unindexed(self) -> int:
-        info = self._shard.info()
-        return max(0, int(info.points_count) - int(info.indexed_vectors_count))
+        """Dense vectors not in the vector index yet. The engine's indexed count also
+        counts every keyword (sparse) vector, whose index is always up to date: taken
+        as it is, a store of memories looked indexed before any vector index was built."""
+        indexed = int(self._shard.info().indexed_vectors_count)
+        keyword = self._with_vector(SPARSE) if self.has_sparse else 0
+        return max(0, self._with_vector(DENSE) - (indexed - keyword))
+
+    def _with_vector(self, name: str) -> int:
+        flt = qe.Filter(must=[qe.HasVectorCondition(name)])
+        return int(self._shard.count(qe.CountRequest(exact=True, filter=flt)))
 
     def optimize(self) -> None:
         self._shard.optimize()

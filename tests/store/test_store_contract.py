@@ -342,3 +342,27 @@ def test_valid_at_time_and_states_include_reopened_history(store):
     assert at(time=50, commits=()) == set()
     hits = store.hybrid_search(vec(1), None, MemoryFilter(deprecated=None, valid_at=ValidAt(time=150)), 5)
     assert {h.point.id for h in hits} == {p[0], p[1], p[3], p[4]}
+
+
+def test_edge_store_counts_memories_with_keyword_vectors_as_unindexed_until_optimized(tmp_path):
+    """The engine's indexed count includes every keyword (sparse) vector: ``unindexed``
+    must still report the dense vectors no vector index holds, or the daemon never
+    builds one for a store of memories (they all carry keyword vectors)."""
+    import numpy as np
+
+    from recalld.ingest.store import SparseVector
+    from recalld.ingest.store_edge import QdrantEdgeStore
+
+    n, dim = 7000, 384
+    rows = np.random.default_rng(5).standard_normal((n, dim)).astype(np.float32)
+    keyword = [SparseVector((i % 97, 1000 + i % 13), (1.0, 0.5)) if i % 10 else None for i in range(n)]
+    points = [StoredPoint(str(uuid.UUID(int=i + 1)), {"record": "memory"}, row.tolist(), keyword[i])
+              for i, row in enumerate(rows)]  # fmt: skip
+    store = QdrantEdgeStore(StoreConfig(dim=dim, path=str(tmp_path / "edge")))
+    for start in range(0, n, 1000):
+        store.upsert(points[start : start + 1000])
+    store.upsert([StoredPoint(str(uuid.UUID(int=n + 1)), {"record": "checkpoint"})])  # no vector at all
+    assert store.unindexed() == n
+    store.optimize()
+    assert store.unindexed() == 0
+    store.close()
