@@ -167,3 +167,27 @@ def test_app_wires_the_configured_backend(monkeypatch):
     assert isinstance(app.embeddings.embedder, OnnxEmbedder) and app.embeddings.embedder.max_tokens == 64
     assert not (home / "models").exists()  # the shared cache ($RECALLD_MODEL_CACHE) was used
     app.embeddings._cache.close()
+
+
+def test_the_export_runs_in_a_child_and_torch_stays_out_of_the_asking_process(tmp_path):
+    """A daemon exporting its model on first start must not keep torch and the fp32 model
+    resident (~400 MB): the export happens in a child process."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from recalld.ingest.embed_select import EmbeddingSettings, choose_backend\n"
+        "choice = choose_backend(EmbeddingSettings(model_cache=Path(sys.argv[1]), backend='onnx'))\n"
+        "print(choice.backend, (Path(sys.argv[1]) / 'x').parent.exists(), 'torch' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "cache")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1].split() == ["onnx", "True", "False"]  # logs come first
+    assert [p.name for p in (tmp_path / "cache").iterdir() if not p.name.startswith(".")]  # the export is there
+
+
+def test_a_failed_export_in_the_child_says_why(tmp_path):
+    with pytest.raises(RecalldError, match="cannot export model 'no/model' to ONNX: .*"):
+        onnx_export.ensure_exported(str(tmp_path / "missing-model"), "no/model", tmp_path / "cache")
