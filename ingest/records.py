@@ -11,7 +11,7 @@ from typing import Any
 from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import LiveMemory, NewVersion, Scope, symbol_key
 from recalld.ingest.store import MemoryFilter, StoredPoint
-from recalld.parsers.base import DERIVED_TYPES, STRUCTURAL, memory_type
+from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, memory_type
 
 # Payload fields the planner needs; scrolls for planning fetch only these.
 PLANNING_FIELDS = ("path", "kind", "qualname", "content_hash", "lineage", "start_line", "end_line", "blob")
@@ -161,13 +161,18 @@ def checkpoint_id(scope: Scope) -> str:
     return str(uuid.uuid5(CHECKPOINT_NAMESPACE, f"{scope.repo}\x00{scope.branch}"))
 
 
-def checkpoint_point(scope: Scope, *, commit: str | None, pending: str | None) -> StoredPoint:
+def checkpoint_point(
+    scope: Scope, *, commit: str | None, pending: str | None, extraction: int | None = EXTRACTION_VERSION
+) -> StoredPoint:
+    """``extraction``: the EXTRACTION_VERSION the memories of ``commit`` were made with
+    (a pending marker or a trust update keeps the one it found)."""
     payload = {
         "record": "checkpoint",
         "repo": scope.repo,
         "branch": scope.branch,
         "commit": commit,
         "pending": pending,
+        "extraction": extraction,
         "untrusted": int(scope.untrusted),
         "updated_at": int(time.time()),
     }

@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import structlog
+
 from recalld.ingest.ahead import EmbedAhead, NewTexts
 from recalld.ingest.collect import Collected, FileCollector, tree_has_linguist_attributes
 from recalld.ingest.embed import CachedEmbeddings
@@ -37,9 +39,11 @@ from recalld.ingest.records import (
 )
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 from recalld.ingest.trust import apply_trust, branch_untrusted
-from recalld.parsers.base import STRUCTURAL, memory_type
+from recalld.parsers.base import EXTRACTION_VERSION, STRUCTURAL, memory_type
 from recalld.ingest.tasks import TaskSync
 from recalld.ingest.writer import write_plan
+
+log = structlog.get_logger("recalld.sync")
 
 PATH_CHUNK = 256
 RECOVERY_FIELDS = ("deprecated", "valid_from_commit", "valid_to_commit", "history")
@@ -99,6 +103,13 @@ class Indexer:
             return result
         pending = checkpoint.get("pending")
         clean = not pending and git.has_commit(indexed)
+        outdated = indexed is not None and checkpoint.get("extraction", 1) != EXTRACTION_VERSION
+        if outdated and not full:
+            log.info(
+                "memories made by an earlier extractor: comparing every file",
+                repo=repo, branch=branch, was=checkpoint.get("extraction", 1), now=EXTRACTION_VERSION,
+            )  # fmt: skip
+            full = True
         if clean and not full and indexed == target:
             result.seconds = time.monotonic() - started
             return result
@@ -120,7 +131,13 @@ class Indexer:
             )
             if not plan.is_empty or indexed != target or touched.restore or touched.discard:
                 reconcile = bool(pending) or full
-                self._write(git, scope, plan, touched, result=result, reconcile=reconcile, vectors=ahead, progress=progress)
+                self._write(
+                    git, scope, plan, touched,
+                    result=result, reconcile=reconcile, vectors=ahead, progress=progress,
+                    extraction=checkpoint.get("extraction"),
+                )  # fmt: skip
+            elif outdated:
+                self.store.upsert([checkpoint_point(scope, commit=target, pending=None)])
             result.embedded += ahead.embedded
         _count(result, plan, touched)
         result.seconds = round(time.monotonic() - started, 3)
@@ -137,12 +154,14 @@ class Indexer:
         reconcile: bool,
         vectors: EmbedAhead,
         progress: ProgressSink,
+        extraction: int | None,
     ) -> None:
         """Pending marker, the plan, leftovers of an interrupted sync, task memories,
-        then the checkpoint."""
+        then the checkpoint. ``extraction``: the indexed commit's, kept in the pending
+        marker until the checkpoint says the target's memories are all of this version."""
         target = result.to_commit
         assert target is not None
-        self.store.upsert([checkpoint_point(scope, commit=result.from_commit, pending=target)])
+        self.store.upsert([checkpoint_point(scope, commit=result.from_commit, pending=target, extraction=extraction)])
         info = git.commit_info(target)
         write_plan(self.store, vectors, scope, plan, info, max_chars=self.options.max_embed_chars, progress=progress)
         _undo_interrupted(self.store, plan, touched)

@@ -38,5 +38,6 @@ def apply_trust(store: Store, scope: Scope, checkpoint: dict[str, Any]) -> int:
     ids = [point.id for point in store.scroll(flt, fields=())]
     for start in range(0, len(ids), CHUNK):
         store.set_payload(ids[start : start + CHUNK], {"untrusted": int(scope.untrusted)})
-    store.upsert([checkpoint_point(scope, commit=checkpoint.get("commit"), pending=checkpoint.get("pending"))])
+    commit, pending, extraction = checkpoint.get("commit"), checkpoint.get("pending"), checkpoint.get("extraction")
+    store.upsert([checkpoint_point(scope, commit=commit, pending=pending, extraction=extraction)])
     return len(ids)

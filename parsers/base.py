@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +36,12 @@ DERIVED_TYPES: dict[str, str] = {
     "structure": "project",
 }
 STRUCTURAL = "structural"
+# What a parse yields for the same bytes (content hashes, names, kinds) changes with this
+# number; a branch indexed under an earlier one is compared whole on its next sync, so
+# no memory keeps what an older extractor made of its file. 2: a doc comment above a
+# definition, and a derived entry's own fields, count in the content hash (version 1
+# left a reworded doc comment's docstring and a changed test command's evidence stale).
+EXTRACTION_VERSION = 2
 # Qualnames of entries that describe a whole file: they only move with their file.
 FILE_LEVEL_QUALNAMES = frozenset({"<module>", "<document>", "<project>"})
 
@@ -50,8 +57,9 @@ class Symbol:
     ``qualname`` never contains the file path: for the module symbol it is
     ``"<module>"``, for everything else the dotted chain of enclosing
     classes/types (``Outer.Inner.method``, Go ``Type.Method``, Rust impl
-    ``Type.method``). Lines are 1-based and inclusive. ``content_hash`` is the
-    sha256 hex of the symbol's source bytes. ``source`` is the symbol's source
+    ``Type.method``). Lines are 1-based and inclusive. ``content_hash`` is
+    ``content_hash()`` of the symbol's source bytes (and of its doc comment, in languages
+    whose docstring is the comment above the definition). ``source`` is the symbol's source
     text (decoded with replacement), used to build the embedded text.
 
     Derived entries (debt comments, decisions, preferences) use the same shape: their
@@ -81,7 +89,8 @@ def derived_entry(
     name: str = "",
     docstring: str = "",
 ) -> Symbol:
-    """A derived entry: ``text`` is what gets embedded, and its hash the content hash."""
+    """A derived entry: ``text`` is what gets embedded; the content hash covers it and
+    every field of its own (``extra``, a docstring the text leaves out)."""
     return Symbol(
         kind=kind,
         name=name or qualname,
@@ -90,10 +99,27 @@ def derived_entry(
         docstring=docstring,
         start_line=lines[0],
         end_line=lines[1],
-        content_hash=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+        content_hash=content_hash(
+            text.encode("utf-8", "surrogatepass"), docstring="" if docstring in text else docstring, extra=extra
+        ),
         source=text,
         extra=extra,
     )
+
+
+def content_hash(source: bytes, *, docstring: str = "", extra: tuple[tuple[str, Any], ...] = ()) -> str:
+    """sha256 hex of what a memory holds that its place (path, kind, qualname) does not
+    fix: the source, and the docstring and fields of its own where they are not part of
+    it. A memory whose hash is the same is not rewritten, so anything left out here
+    would go stale: a doc comment reworded above unchanged code, a test command changed
+    under the same runner."""
+    digest = hashlib.sha256(source)
+    if docstring:
+        digest.update(b"\x00docstring\x00" + docstring.encode("utf-8", "surrogatepass"))
+    if extra:
+        fields = json.dumps(extra, sort_keys=True, ensure_ascii=False, default=str)
+        digest.update(b"\x00extra\x00" + fields.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

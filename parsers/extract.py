@@ -6,13 +6,12 @@ only knows tree shapes every grammar shares (parents, siblings, fields, comments
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 import re
 from collections import Counter
 from dataclasses import dataclass
 
-from recalld.parsers.base import ParseResult, Symbol
+from recalld.parsers.base import ParseResult, Symbol, content_hash
 from recalld.parsers.debt import MARKER_BYTES, Comment, Span, clean_comment_line, debt_entries
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Node, comment_nodes, count_errors, parse_tree, run_query
@@ -125,15 +124,16 @@ def _symbol(spec: LanguageSpec, d: _Def, kind: str, qualname: str, data: bytes) 
     node = d.node
     last = _last_code_node(node)
     source = data[node.start_byte : last.end_byte]
+    docstring = _docstring(spec, node, data)
     return Symbol(
         kind=kind,
         name=d.name,
         qualname=qualname,
         signature=_signature(node, data),
-        docstring=_docstring(spec, node, data),
+        docstring=docstring,
         start_line=node.start_point[0] + 1,
         end_line=last.end_point[0] + 1,
-        content_hash=hashlib.sha256(source).hexdigest(),
+        content_hash=content_hash(source, docstring=docstring if spec.docstrings == "comments" else ""),
         source=source.decode("utf-8", "replace"),
     )
 
@@ -163,7 +163,7 @@ def _module_symbol(spec: LanguageSpec, root: Node, data: bytes) -> Symbol:
         docstring=doc,
         start_line=1,
         end_line=max(1, data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)),
-        content_hash=hashlib.sha256(data).hexdigest(),
+        content_hash=content_hash(data),
         source=data.decode("utf-8", "replace"),
     )
 

@@ -62,10 +62,13 @@ FILES = {
 }
 
 
-def tip_symbols(repo, *, derived: bool = False) -> set[tuple[str, str, str]]:
-    """(path, kind, qualname) of every symbol (or derived entry) at HEAD, parsed
-    independently of the store."""
-    expected = set()
+CONTENT = ("docstring", "signature", "start_line", "end_line", "content_hash")
+
+
+def tip_contents(repo, *, derived: bool = False) -> dict[tuple[str, str, str], tuple]:
+    """(path, kind, qualname) → the CONTENT fields of every symbol (or derived entry) at
+    HEAD, parsed independently of the store."""
+    expected = {}
     for path in repo.git("ls-tree", "-r", "--name-only", "HEAD").splitlines():
         language = language_for_path(path)
         if language is None:
@@ -74,8 +77,13 @@ def tip_symbols(repo, *, derived: bool = False) -> set[tuple[str, str, str]]:
             ["git", "show", f"HEAD:{path}"], cwd=repo.path, capture_output=True, check=True
         ).stdout
         parsed = parse(language, data, path=path)
-        expected |= {(path, s.kind, s.qualname) for s in (parsed.derived if derived else parsed.symbols)}
+        for s in parsed.derived if derived else parsed.symbols:
+            expected[(path, s.kind, s.qualname)] = tuple(getattr(s, f) for f in CONTENT)
     return expected
+
+
+def tip_symbols(repo, *, derived: bool = False) -> set[tuple[str, str, str]]:
+    return set(tip_contents(repo, derived=derived))
 
 
 def ast_symbols(source: str) -> set[tuple[str, str]]:
@@ -110,7 +118,10 @@ def assert_exact(h, repo) -> dict:
     keys = [(m.payload["path"], m.payload["kind"], m.payload["qualname"]) for m in live]
     assert len(keys) == len(set(keys)), "duplicate live memories"
     by_type = {t: {k for k, m in zip(keys, live) if m.payload["type"] == t} for t in {m.payload["type"] for m in live}}
-    assert by_type.pop("structural") == tip_symbols(repo)
+    expected = tip_contents(repo)
+    assert by_type.pop("structural") == set(expected)
+    stored = {k: tuple(m.payload.get(f) for f in CONTENT) for k, m in zip(keys, live) if k in expected}
+    assert stored == expected  # docstrings, signatures, lines and hashes as a fresh parse gives them
     assert by_type.pop("project") == {(".", "structure", "<project>")}
     assert set().union(*by_type.values()) == tip_symbols(repo, derived=True)
     assert set(by_type) == {"debt", "decision", "preference"}
@@ -132,7 +143,8 @@ def closed_by_key(h) -> dict:
 
 def test_scripted_history_stays_exact(harness, git_repo):
     h, repo = harness, git_repo
-    for path, text in FILES.items():
+    files = dict(FILES)
+    for path, text in files.items():
         repo.write(path, text)
     repo.commit("initial")
     first = h.sync(repo)
@@ -156,6 +168,28 @@ def test_scripted_history_stays_exact(harness, git_repo):
     assert closed[old_helper.id].payload["deprecated_reason"] == "modified"
     assert closed[old_helper.id].payload["superseded_by"] == new_helper.id
     assert new_helper.payload["lineage"] == old_helper.payload["lineage"]
+
+    # edit only the doc comments above definitions (outside their nodes): new versions
+    doc_edits = {
+        "web/app.js": ("// Greets.", "// Greets warmly."),
+        "svc/main.go": ("// Start starts.", "// Start starts the server."),
+        "lib/src/lib.rs": ("/// A point.", "/// A point on a line."),
+        "java/App.java": ("/** Entry. */", "/** The entry point. */"),
+    }
+    documented = [live[key] for key in [("web/app.js", "greet"), ("svc/main.go", "Server.Start"),
+                                        ("lib/src/lib.rs", "Point"), ("java/App.java", "App.main")]]  # fmt: skip
+    for path, (before, after) in doc_edits.items():
+        repo.write(path, files[path].replace(before, after))
+    repo.commit("reword doc comments")
+    r = h.sync(repo)
+    assert r.embedded >= 4
+    live = assert_exact(h, repo)
+    closed = {m.id: m for m in h.memories(deprecated=1)}
+    for old in documented:
+        new = live[(old.payload["path"], old.payload["qualname"])]
+        assert closed[old.id].payload["superseded_by"] == new.id and new.payload["docstring"] in new.payload["text"]
+    for path in doc_edits:
+        files[path] = files[path].replace(*doc_edits[path])
 
     # delete a function
     unused = live[("app/core.py", "unused")]
@@ -189,7 +223,7 @@ def test_scripted_history_stays_exact(harness, git_repo):
     # git mv with an edit
     run = live[("java/App.java", "App.run")]
     repo.git("mv", "java/App.java", "java/Main.java")
-    repo.write("java/Main.java", FILES["java/App.java"].replace("void run() {}", "void run() { int x = 1; }"))
+    repo.write("java/Main.java", files["java/App.java"].replace("void run() {}", "void run() { int x = 1; }"))
     repo.commit("rename and edit java")
     h.sync(repo)
     live = assert_exact(h, repo)
@@ -231,7 +265,7 @@ def test_scripted_history_stays_exact(harness, git_repo):
     assert ("lib/src/other.rs", "Shape.area") in live
 
     # amend the tip
-    repo.write("web/types.ts", FILES["web/types.ts"] + "export type Id = string;\n")
+    repo.write("web/types.ts", files["web/types.ts"] + "export type Id = string;\n")
     repo.git("add", "-A")
     repo.git("commit", "-q", "--amend", "-m", "amended")
     h.sync(repo)
@@ -292,3 +326,44 @@ class CountingStore:
                 return attr(*args, **kwargs)
             return counted
         return attr
+
+
+def test_memories_an_earlier_extractor_made_are_compared_again(harness, git_repo, monkeypatch):
+    """Version 1 hashed a definition's source alone: a reworded doc comment above
+    unchanged code left the memory's docstring (and embedded text) stale. A branch
+    indexed under it is compared whole on its next sync, even with no new commit."""
+    import hashlib
+
+    from recalld.ingest.plan import Scope
+    from recalld.ingest.records import checkpoint_id, checkpoint_point
+    from recalld.parsers import extract
+    from recalld.parsers.base import EXTRACTION_VERSION
+
+    h, repo = harness, git_repo
+    repo.write("web/app.js", "// Greets.\nfunction greet(name) {\n  return name;\n}\n")
+    repo.write("app/util.py", 'def util_one():\n    """One."""\n    return 1\n')
+    repo.commit("initial")
+    monkeypatch.setattr(extract, "content_hash", lambda source, **_: hashlib.sha256(source).hexdigest())
+    h.sync(repo)
+    repo.write("web/app.js", "// Greets by name.\nfunction greet(name) {\n  return name;\n}\n")
+    repo.commit("reword")
+    h.sync(repo)
+    old = checkpoint_point(Scope("r", "main"), commit=repo.head(), pending=None)
+    del old.payload["extraction"]  # as version 1 wrote it
+    h.store.upsert([old])
+    before = {m.payload["qualname"]: m for m in h.memories()}
+    assert before["greet"].payload["docstring"] == "Greets."  # the stale memory version 1 left
+    monkeypatch.undo()
+
+    r = h.sync(repo)
+    assert r.mode == "full" and r.modified == 1 and r.embedded >= 1
+    after = {m.payload["qualname"]: m for m in h.memories()}
+    assert after["greet"].payload["docstring"] == "Greets by name." and "by name" in after["greet"].payload["text"]
+    assert after["util_one"].id == before["util_one"].id  # a docstring inside the code: hash as before
+    stored = {(m.payload["path"], m.payload["kind"], m.payload["qualname"]): tuple(m.payload.get(f) for f in CONTENT)
+              for m in h.memories(types=("structural",))}  # fmt: skip
+    assert stored == tip_contents(repo)
+    [checkpoint] = h.store.retrieve([checkpoint_id(Scope("r", "main"))])
+    assert checkpoint.payload["extraction"] == EXTRACTION_VERSION
+    again = h.sync(repo)
+    assert again.added == again.modified == again.deprecated == 0 and again.mode != "full"

@@ -155,3 +155,36 @@ def test_parsing_from_threads_gives_identical_results():
     with ThreadPoolExecutor(max_workers=4) as pool:
         got = list(pool.map(lambda item: parse(*item), inputs))
     assert got == expected
+
+
+DOC_COMMENTS = {
+    "javascript": (b"// Adds.\nfunction add(a, b) { return a + b; }\n", b"// Adds two numbers.\n", "add"),
+    "typescript": (b"/** Adds. */\nexport function add(a: number): number { return a; }\n", b"/** Adds one. */\n", "add"),
+    "go": (b"package m\n\n// Add adds.\nfunc Add(a int) int { return a }\n", b"// Add adds one.\n", "Add"),
+    "rust": (b"/// Adds.\npub fn add(a: i32) -> i32 { a }\n", b"/// Adds one.\n", "add"),
+    "java": (b"class M {\n    /** Adds. */\n    int add(int a) { return a; }\n}\n", b"    /** Adds one. */\n", "M.add"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", sorted(DOC_COMMENTS))
+def test_a_reworded_doc_comment_changes_the_hash_of_the_code_below(language: str):
+    """The comment lies outside the definition's node; unchanged code under a new comment
+    is new content (its docstring and embedded text changed), and must hash so."""
+    data, comment, qualname = DOC_COMMENTS[language]
+    lines = data.splitlines(keepends=True)
+    doc_line = next(i for i, line in enumerate(lines) if line.lstrip().startswith((b"//", b"/**", b"///")))
+    edited = b"".join([*lines[:doc_line], comment, *lines[doc_line + 1 :]])
+    before = {s.qualname: s for s in parse(language, data).symbols}[qualname]
+    after = {s.qualname: s for s in parse(language, edited).symbols}[qualname]
+    assert before.source == after.source and before.docstring != after.docstring
+    assert before.content_hash != after.content_hash
+
+
+def test_python_hashes_its_source_alone():
+    """A Python docstring is inside the code: the hash stays sha256 of the source, so
+    stores of Python code keep their point ids across the hash's change for doc comments."""
+    import hashlib
+
+    data = b'def f():\n    """Doc."""\n    return 1\n'
+    [f] = [s for s in parse("python", data).symbols if s.qualname == "f"]
+    assert f.content_hash == hashlib.sha256(f.source.encode()).hexdigest()

@@ -122,3 +122,12 @@ def test_malformed_files_yield_nothing_and_never_raise(filename: str, data: byte
 def test_files_that_say_nothing_yield_nothing():
     assert parse("tooling", b'{"name": "x", "version": "1.0.0"}', path="package.json").derived == ()
     assert parse("tooling", b'[project]\nname = "x"\n', path="pyproject.toml").derived == ()
+
+
+def test_a_changed_command_under_the_same_runner_changes_the_entry():
+    """Same text ("Tests run with jest ..."), other evidence: the hash must differ, or
+    the stored entry keeps the old command."""
+    before = parse("tooling", b'{"scripts": {"test": "jest --ci"}}', path="package.json").derived
+    after = parse("tooling", b'{"scripts": {"test": "jest --ci --runInBand"}}', path="package.json").derived
+    assert [e.source for e in before] == [e.source for e in after]
+    assert before[0].content_hash != after[0].content_hash
