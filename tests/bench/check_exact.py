@@ -1,0 +1,161 @@
+"""Exactness on a real history: incremental syncs against a fresh index of the same commit.
+
+Not part of the test run. Clones ``--repo`` into a temporary directory (the original is
+never touched), indexes the commit ``--history`` first-parent commits behind the tip,
+then syncs forward one commit at a time to the tip, then resets the branch back to the
+start, to the middle and to the tip again. At every ``--every``-th step and after each
+reset, the live memories are compared with a fresh index of the same commit in a new
+store: the same point ids (ids hash the path, kind, qualified name and content) and the
+same payload, but for the fields that record how a memory got there (its interval,
+history, lineage, change, the commit's author and task) and, outside module memories,
+``blob`` (an unchanged symbol keeps the blob of the commit that opened it). Vectors are
+not compared: a fast deterministic fake embedder stands in for the model, since what is
+checked is parsing, planning and writing.
+
+    python tests/bench/check_exact.py --repo ~/src/django [--branch main] [--history 50] [--every 10]
+
+Prints one line per check and the first differences; exits 1 if any check differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from recalld.daemon.logs import configure_logging  # noqa: E402
+from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache  # noqa: E402
+from recalld.ingest.files import IndexOptions  # noqa: E402
+from recalld.ingest.records import PLANNED_TYPES  # noqa: E402
+from recalld.ingest.store import MemoryFilter, Store, StoreConfig, open_store  # noqa: E402
+from recalld.ingest.sync import Indexer  # noqa: E402
+from tests.conftest import FakeEmbedder  # noqa: E402
+
+# How a memory got where it is: differs between an incremental store and a fresh one.
+HOW = frozenset({
+    "valid_from_commit", "valid_from_time", "task_id", "author", "indexed_at", "history", "lineage", "change",
+    "payload_version",
+})  # fmt: skip
+SHOWN = 5  # differences printed per check
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"git {' '.join(args)}: {done.stderr.strip()}")
+    return done.stdout.strip()
+
+
+def live(store: Store, repo: str) -> dict[str, dict[str, Any]]:
+    """Point id → what a fresh index must agree on."""
+    out = {}
+    for point in store.scroll(MemoryFilter(repo=repo, types=PLANNED_TYPES)):
+        fields = {k: v for k, v in point.payload.items() if k not in HOW and v is not None}
+        if fields.get("kind") != "module":
+            fields.pop("blob", None)
+        out[point.id] = fields
+    return out
+
+
+class Checker:
+    def __init__(self, clone: Path, branch: str, state: Path) -> None:
+        self.clone, self.branch, self.state = clone, branch, state
+        self.cache = EmbeddingCache(state / "embeddings.db")
+        self.embeddings = CachedEmbeddings(self.cache, "fake", FakeEmbedder)
+        self.store = self._store("incremental")
+        self.indexer = Indexer(store=self.store, embeddings=self.embeddings, options=IndexOptions())
+        self.fresh_stores = 0
+        self.failed = 0
+
+    def _store(self, name: str) -> Store:
+        return open_store(StoreConfig(dim=FakeEmbedder.dim, path=str(self.state / name)))
+
+    def move(self, commit: str) -> str:
+        git(self.clone, "update-ref", f"refs/heads/{self.branch}", commit)
+        started = time.monotonic()
+        r = self.indexer.sync(repo="r", path=str(self.clone), branch=self.branch)
+        return (f"{time.monotonic() - started:6.1f} s  {r.files_changed:5d} files  +{r.added} ~{r.modified}"
+                f" -{r.deprecated} renamed {r.renamed}")  # fmt: skip
+
+    def check(self, label: str, commit: str) -> None:
+        self.fresh_stores += 1
+        fresh_store = self._store(f"fresh-{self.fresh_stores}")
+        try:
+            Indexer(store=fresh_store, embeddings=self.embeddings, options=IndexOptions()).sync(
+                repo="r", path=str(self.clone), branch=self.branch
+            )
+            want = live(fresh_store, "r")
+        finally:
+            fresh_store.close()
+        got = live(self.store, "r")
+        extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))
+        differ = sorted(k for k in set(got) & set(want) if got[k] != want[k])
+        fields = Counter(f for k in differ for f in set(got[k]) | set(want[k]) if got[k].get(f) != want[k].get(f))
+        ok = not (extra or missing or differ)
+        self.failed += not ok
+        print(f"CHECK {label:<14} {'exact' if ok else 'DIFFERS'}: {len(got)} live, fresh index {len(want)};"
+              f" extra {len(extra)}, missing {len(missing)}, differing {len(differ)}"
+              + (f" (fields {dict(fields)})" if fields else ""), flush=True)  # fmt: skip
+        for key in extra[:SHOWN]:
+            print(f"  extra    {_name(got[key])}")
+        for key in missing[:SHOWN]:
+            print(f"  missing  {_name(want[key])}")
+        for key in differ[:SHOWN]:
+            shown = [f"{f}: {str(got[key].get(f))[:60]!r} vs {str(want[key].get(f))[:60]!r}" for f in fields
+                     if got[key].get(f) != want[key].get(f)]  # fmt: skip
+            print(f"  differs  {_name(got[key])}: {'; '.join(shown)}")
+
+    def close(self) -> None:
+        self.store.close()
+        self.cache.close()
+
+
+def _name(fields: dict[str, Any]) -> str:
+    return f"{fields.get('path')} {fields.get('kind')} {fields.get('qualname')}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repo", type=Path, required=True, help="a local git repository (a copy of it is used)")
+    parser.add_argument("--branch", help="the branch to follow (default: its checked-out branch)")
+    parser.add_argument("--history", type=int, default=50, metavar="N", help="first-parent commits to walk (default 50)")
+    parser.add_argument("--every", type=int, default=10, metavar="K", help="compare every K steps (default 10)")
+    args = parser.parse_args()
+    if not (args.repo / ".git").exists() and not (args.repo / "HEAD").exists():
+        parser.error(f"--repo {args.repo}: not a git repository")
+    if args.history < 1 or args.every < 1:
+        parser.error("--history and --every must be at least 1")
+    configure_logging()  # to stderr: stdout is the report alone
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        clone = root / "repo"
+        branch = args.branch or git(args.repo, "symbolic-ref", "--short", "HEAD")
+        git(root, "clone", "-q", "--no-checkout", "--branch", branch, str(args.repo.resolve()), str(clone))
+        chain = git(clone, "rev-list", "--first-parent", "--reverse", "-n", str(args.history + 1), "HEAD").split()
+        checker = Checker(clone, branch, root / "state")
+        try:
+            print(f"index {chain[0][:10]}: {checker.move(chain[0])}", flush=True)
+            for step, commit in enumerate(chain[1:], 1):
+                print(f"step {step:3d} {commit[:10]}: {checker.move(commit)}", flush=True)
+                if step % args.every == 0 or step == len(chain) - 1:
+                    checker.check(f"step {step}", commit)
+            for label, commit in (("reset to start", chain[0]), ("reset to middle", chain[len(chain) // 2]),
+                                  ("reset to tip", chain[-1])):  # fmt: skip
+                print(f"{label}: {checker.move(commit)}", flush=True)
+                checker.check(label, commit)
+        finally:
+            checker.close()
+    print("every check exact" if not checker.failed else f"{checker.failed} check(s) differ")
+    return 1 if checker.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
