@@ -103,11 +103,12 @@ class Indexer:
             return result
         pending = checkpoint.get("pending")
         clean = not pending and git.has_commit(indexed)
-        outdated = indexed is not None and checkpoint.get("extraction", 1) != EXTRACTION_VERSION
+        extraction = checkpoint.get("extraction", 1)  # a checkpoint without it: version 1
+        outdated = indexed is not None and extraction != EXTRACTION_VERSION
         if outdated and not full:
             log.info(
                 "memories made by an earlier extractor: comparing every file",
-                repo=repo, branch=branch, was=checkpoint.get("extraction", 1), now=EXTRACTION_VERSION,
+                repo=repo, branch=branch, was=extraction, now=EXTRACTION_VERSION,
             )  # fmt: skip
             full = True
         if clean and not full and indexed == target:
@@ -134,7 +135,7 @@ class Indexer:
                 self._write(
                     git, scope, plan, touched,
                     result=result, reconcile=reconcile, vectors=ahead, progress=progress,
-                    extraction=checkpoint.get("extraction"),
+                    extraction=extraction,
                 )  # fmt: skip
             elif outdated:
                 self.store.upsert([checkpoint_point(scope, commit=target, pending=None)])
