@@ -11,7 +11,7 @@ verification), plus rules of ours:
 - a **URL password** (``scheme://user:password@``) with any characters but separators;
 - a **high-entropy quoted string**: detect-secrets' base64 charset and Shannon entropy,
   but only for strings of at least ``MIN_ENTROPY_LENGTH`` characters with entropy above
-  ``ENTROPY_LIMIT``, that switch character classes like random text does, are not a
+  ``secret_values.ENTROPY_LIMIT``, that switch character classes like random text does, are not a
   slug of words and hex numbers, and do not decode (base64) to printable text. Hex
   digests (entropy ≤ 4.0), UUIDs, identifiers, paths, model ids and base64-encoded text
   fixtures stay intact; detect-secrets' hex and keyword detectors are not used, being too
@@ -31,10 +31,7 @@ cache stay idempotent.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -47,7 +44,6 @@ from detect_secrets.plugins.cloudant import CloudantDetector
 from detect_secrets.plugins.discord import DiscordBotTokenDetector
 from detect_secrets.plugins.github_token import GitHubTokenDetector
 from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
-from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
 from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
 from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
 from detect_secrets.plugins.jwt import JwtTokenDetector
@@ -63,12 +59,11 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
+from recalld.ingest.secret_values import high_entropy, placeholder
+
 MARKER = "[REDACTED:{}]"
-ENTROPY_LIMIT = 4.5  # detect-secrets' default for base64 strings; hex tops out at 4.0
 MIN_ENTROPY_LENGTH = 20
 GROUP_TAIL = 2  # at most a closing quote or "@" after the secret group
-MIN_CLASS_SWITCHES = 0.35
-PRINTABLE_SHARE = 0.9  # base64 that decodes to this much printable text is a fixture
 
 # detect-secrets plugins by the kind we name them with. IP addresses are no secret; its
 # private-key plugin matches a bare "BEGIN RSA PRIVATE KEY" (PRIVATE_KEY_BLOCK is ours).
@@ -148,10 +143,6 @@ LITERALS: dict[str, tuple[tuple[str, ...], ...]] = {
     "cut-token": (("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "k_live_", "sk-", "akia",
                    "asia", "eyj", "sg.", "npm_", "pypi-"),),
 }  # fmt: skip
-SEPARATORS = re.compile(r"[/_\-.+=]")
-HEX = re.compile(r"[0-9a-fA-F]+")
-REPEATED_SHARE = 0.5  # "ACxxxxxxxx…", "AKIAXXXXXXXX…": documentation, not a secret
-PLACEHOLDER = re.compile(r"(?i)^(?:pass(?:word|wd)?|pwd|pw|secret|token|key|x+|\*+|changeme)$|[{}<>]|%\(|%s|^\$\w+$")
 URL_PASSWORD = re.compile(r"://[^\s:/?#@'\"\[\]()]+:([^\s/?#@'\"\[\]()]+)@")  # detect-secrets' refuses !$&*+,;=
 PUTTY_KEY = re.compile(r"PuTTY-User-Key-File-\d+:[\s\S]{0,12000}?(?:Private-MAC:\s*[0-9a-fA-F]+|\Z)")
 PRIVATE_KEY_BLOCK = re.compile(
@@ -164,7 +155,6 @@ CUT_TOKEN = re.compile(
 )
 CUT_TOKEN_WINDOW = 120
 TOKEN_TAIL = re.compile(r"[A-Za-z0-9_+/=-]+")
-_BASE64 = Base64HighEntropyString()
 QUOTED_BASE64 = re.compile(r"""(['"`])([A-Za-z0-9+/=_\-]{%d,})\1""" % MIN_ENTROPY_LENGTH)
 
 
@@ -216,39 +206,6 @@ def _plugin_rules() -> tuple[Rule, ...]:
                 pattern = re.compile(pattern.pattern.removesuffix("*?") + "*", pattern.flags)
             rules.append(Rule(kind, pattern, accept, gates))
     return tuple(rules)
-
-
-def high_entropy(value: str) -> bool:
-    """A random-looking base64 string: not base64-encoded text, not words and paths."""
-    if _BASE64.calculate_shannon_entropy(value) <= ENTROPY_LIMIT:
-        return False
-    if _class_switches(value) < MIN_CLASS_SWITCHES or _words_and_hex(value):
-        return False
-    return not _decodes_to_text(value)
-
-
-def _words_and_hex(value: str) -> bool:
-    """Segments that are each a word or a hex/decimal number: a slug like
-    "TheBloke/recent-models-64f9a55bb3115b4f513ec026", not a random token."""
-    return all(part.isalpha() or HEX.fullmatch(part) for part in SEPARATORS.split(value) if part)
-
-
-def _class_switches(value: str) -> float:
-    """Share of neighbouring characters of different classes (lower, upper, digit, other):
-    about 0.64 for random base64, about 0.25 for "naver-hyperclovax/HyperCLOVAX-SEED-14B"."""
-    classes = ["l" if c.islower() else "u" if c.isupper() else "d" if c.isdigit() else "o" for c in value]
-    return sum(a != b for a, b in zip(classes, classes[1:])) / max(1, len(value) - 1)
-
-
-def _decodes_to_text(value: str) -> bool:
-    try:
-        raw = base64.b64decode(value + "=" * (-len(value) % 4), altchars=b"-_" if "-" in value or "_" in value else None)
-    except (binascii.Error, ValueError):
-        return False
-    if not raw:
-        return False
-    printable = sum(1 for b in raw if 32 <= b < 127 or b in (9, 10, 13))
-    return printable / len(raw) >= PRINTABLE_SHARE
 
 
 RULES: tuple[Rule, ...] = (
@@ -318,16 +275,10 @@ def find_secrets(text: str) -> list[Finding]:
             start, end = _secret_span(match)
             end = _token_end(text, end)
             value = text[start:end]
-            if not value or _placeholder(value) or (rule.accept is not None and not rule.accept(value)):
+            if not value or placeholder(value) or (rule.accept is not None and not rule.accept(value)):
                 continue
             spans.append(Finding(rule.kind, start, end))
     return _merge(spans)
-
-
-def _placeholder(value: str) -> bool:
-    if PLACEHOLDER.search(value):
-        return True
-    return Counter(value).most_common(1)[0][1] >= REPEATED_SHARE * len(value) and len(value) > 2
 
 
 def _start_for(rule: Rule, text: str) -> int:

@@ -1,0 +1,64 @@
+"""Whether a value a secret rule matched is a secret: the judgements on the value alone.
+
+``high_entropy``: a random-looking base64 string, not base64-encoded text, not a slug of
+words and hex numbers, switching character classes as random text does. ``placeholder``:
+documentation standing in for a secret (``${DB_PASSWORD}``, ``AKIAXXXXXXXXXXXXXXXX``,
+``user:pass@``). Used by the rules in ``secrets``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections import Counter
+
+from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
+
+ENTROPY_LIMIT = 4.5  # detect-secrets' default for base64 strings; hex tops out at 4.0
+MIN_CLASS_SWITCHES = 0.35
+PRINTABLE_SHARE = 0.9  # base64 that decodes to this much printable text is a fixture
+SEPARATORS = re.compile(r"[/_\-.+=]")
+HEX = re.compile(r"[0-9a-fA-F]+")
+REPEATED_SHARE = 0.5  # "ACxxxxxxxx…", "AKIAXXXXXXXX…": documentation, not a secret
+PLACEHOLDER = re.compile(r"(?i)^(?:pass(?:word|wd)?|pwd|pw|secret|token|key|x+|\*+|changeme)$|[{}<>]|%\(|%s|^\$\w+$")
+_BASE64 = Base64HighEntropyString()
+
+
+def high_entropy(value: str) -> bool:
+    """A random-looking base64 string: not base64-encoded text, not words and paths."""
+    if _BASE64.calculate_shannon_entropy(value) <= ENTROPY_LIMIT:
+        return False
+    if _class_switches(value) < MIN_CLASS_SWITCHES or _words_and_hex(value):
+        return False
+    return not _decodes_to_text(value)
+
+
+def _words_and_hex(value: str) -> bool:
+    """Segments that are each a word or a hex/decimal number: a slug like
+    "TheBloke/recent-models-64f9a55bb3115b4f513ec026", not a random token."""
+    return all(part.isalpha() or HEX.fullmatch(part) for part in SEPARATORS.split(value) if part)
+
+
+def _class_switches(value: str) -> float:
+    """Share of neighbouring characters of different classes (lower, upper, digit, other):
+    about 0.64 for random base64, about 0.25 for "naver-hyperclovax/HyperCLOVAX-SEED-14B"."""
+    classes = ["l" if c.islower() else "u" if c.isupper() else "d" if c.isdigit() else "o" for c in value]
+    return sum(a != b for a, b in zip(classes, classes[1:])) / max(1, len(value) - 1)
+
+
+def _decodes_to_text(value: str) -> bool:
+    try:
+        raw = base64.b64decode(value + "=" * (-len(value) % 4), altchars=b"-_" if "-" in value or "_" in value else None)
+    except (binascii.Error, ValueError):
+        return False
+    if not raw:
+        return False
+    printable = sum(1 for b in raw if 32 <= b < 127 or b in (9, 10, 13))
+    return printable / len(raw) >= PRINTABLE_SHARE
+
+
+def placeholder(value: str) -> bool:
+    if PLACEHOLDER.search(value):
+        return True
+    return Counter(value).most_common(1)[0][1] >= REPEATED_SHARE * len(value) and len(value) > 2
