@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from recalld.ingest.files import IndexOptions, excluded_by, looks_binary
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
+from recalld.ingest.parse_memo import PARSED, ReadFile
 from recalld.ingest.plan import FileSymbols
 from recalld.parsers import language_for_path, parse
 from recalld.parsers.base import memory_type
@@ -60,17 +61,14 @@ class FileCollector:
         if reason is not None:
             self.result.skipped[entry.path] = reason
             return
-        data = self._git.read_blob(entry.blob)
-        if looks_binary(data):
-            self.result.skipped[entry.path] = "binary"
-            return
         language = language_for_path(entry.path, self._globs)
         assert language is not None  # checked by _skip_reason
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            self.result.invalid_utf8 += 1
-        parsed = parse(language, data, path=entry.path)
+        read = self._read(entry, language)
+        parsed = read.parsed
+        if parsed is None:
+            self.result.skipped[entry.path] = "binary"
+            return
+        self.result.invalid_utf8 += read.invalid_utf8
         if parsed.symbols:
             self.result.syntax_errors += parsed.syntax_errors
         else:
@@ -85,6 +83,19 @@ class FileCollector:
         self.result.files[file.path] = file
         if self._on_file is not None:
             self._on_file(file)
+
+    def _read(self, entry: TreeFile, language: str) -> ReadFile:
+        """The blob parsed, from the parse memo when this blob was read before."""
+        key = (entry.blob, language, entry.path)
+        read = PARSED.get(key)
+        if read is None:
+            data = self._git.read_blob(entry.blob)
+            if looks_binary(data):
+                read = ReadFile(None)
+            else:
+                read = ReadFile(parse(language, data, path=entry.path), invalid_utf8=not _is_utf8(data))
+            PARSED.put(key, read, len(data))
+        return read
 
     def _skip_reason(self, entry: TreeFile) -> str | None:
         forced_in = False
@@ -102,6 +113,14 @@ class FileCollector:
         if self._git.blob_size(entry.blob) > self._options.max_file_bytes:
             return "oversized"
         return None
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def tree_has_linguist_attributes(git: GitRepository, entries: list[TreeFile | TreeSkip]) -> bool:

@@ -48,6 +48,16 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
 
 
 @pytest.fixture(autouse=True)
+def fresh_parse_memo():
+    """Each test starts with no parsed files kept from an earlier test (the memo is
+    process-wide, and a test counting parses must see its own)."""
+    from recalld.ingest.parse_memo import PARSED
+
+    PARSED.trim(0)
+    yield
+
+
+@pytest.fixture(autouse=True)
 def no_thread_leaks():
     before = set(threading.enumerate())
     yield

@@ -1,0 +1,110 @@
+"""The parse memo: a file read again (a reset and its way back) is not parsed again, and
+what the sync writes is the same as with every file parsed afresh."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recalld.ingest import collect
+from recalld.ingest.parse_memo import PARSED, ParseMemo, ReadFile, forget_parsed
+from recalld.ingest.sync import forget_memos
+from recalld.parsers.base import ParseResult
+from tests.ingest.conftest import Harness
+
+
+def _write_side(repo, side: str) -> None:  # type: ignore[no-untyped-def]
+    for n in range(4):
+        repo.write(f"pkg/mod{n}.py", f"def shared_{n}():\n    return {n}\n\n\ndef {side}_{n}():\n    return '{side}'\n")
+    repo.write("web/ui.js", f"function {side}Widget() {{\n  return 1;\n}}\n")
+    repo.write("pkg/latin.py", b"def latin():\n    return '\xe9t\xe9'  # " + side.encode() + b"\n")
+    repo.write("assets/blob.py", b"\x00\x01binary " + side.encode())
+
+
+def _live(harness: Harness) -> dict[str, tuple[str, str]]:
+    return {
+        m.id: (m.payload["qualname"], m.payload["content_hash"]) for m in harness.memories()
+    }
+
+
+@pytest.mark.parametrize("kind", ["edge", "server"])
+def test_a_reset_back_and_forward_parses_no_file_again(kind: str, git_repo, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    _write_side(git_repo, "alpha")
+    a = git_repo.commit("a")
+    _write_side(git_repo, "beta")
+    b = git_repo.commit("b")
+
+    parses: list[str] = []
+    real_parse = collect.parse
+
+    def counting_parse(language: str, data: bytes, *, path: str = "") -> ParseResult:
+        parses.append(path)
+        return real_parse(language, data, path=path)
+
+    monkeypatch.setattr(collect, "parse", counting_parse)
+    harness = Harness(kind, tmp_path / "memo")
+    check = Harness(kind, tmp_path / "fresh")
+    try:
+        harness.sync(git_repo)  # b
+        git_repo.git("reset", "-q", "--hard", a)
+        harness.sync(git_repo)  # back to a: a's files parsed
+        git_repo.git("reset", "-q", "--hard", b)
+        harness.sync(git_repo)
+        parses.clear()
+        git_repo.git("reset", "-q", "--hard", a)
+        back = harness.sync(git_repo)
+        git_repo.git("reset", "-q", "--hard", b)
+        forward = harness.sync(git_repo)
+        assert parses == [], "a file read before was parsed again"
+        assert back.files_changed == forward.files_changed > 0
+        assert back.skips == forward.skips == {"binary": 1}
+        assert back.invalid_utf8 == forward.invalid_utf8 == 1
+
+        # the same store contents as a sync that parses every file afresh
+        monkeypatch.setattr(collect, "PARSED", ParseMemo(0))
+        check.sync(git_repo)
+        assert parses, "the check harness parsed nothing"
+        assert _live(harness) == _live(check)
+        assert {q for q, _ in _live(harness).values()} >= {"beta_0", "betaWidget", "latin"}
+    finally:
+        harness.close()
+        check.close()
+
+
+def _read(n: int) -> ReadFile:
+    return ReadFile(ParseResult(language="python", symbols=()), invalid_utf8=bool(n % 2))
+
+
+def test_the_memo_keeps_the_most_recently_used_files_within_its_budget() -> None:
+    memo = ParseMemo(100)
+    for n in range(4):
+        memo.put((f"blob{n}", "python", f"f{n}.py"), _read(n), 30)
+    assert len(memo) == 3 and memo.size == 90
+    assert memo.get(("blob0", "python", "f0.py")) is None  # the oldest went
+    assert memo.get(("blob1", "python", "f1.py")) is not None  # now the most recent
+    memo.put(("blob4", "python", "f4.py"), _read(4), 30)
+    assert memo.get(("blob2", "python", "f2.py")) is None
+    assert memo.get(("blob1", "python", "f1.py")) is not None
+    memo.put(("blob1", "python", "f1.py"), _read(1), 30)  # the same file again counts once
+    assert memo.size == 90
+    memo.put(("huge", "python", "huge.py"), _read(5), 101)  # larger than the budget: not kept
+    assert memo.get(("huge", "python", "huge.py")) is None and memo.size == 90
+    memo.trim(30)
+    assert len(memo) == 1 and memo.get(("blob1", "python", "f1.py")) is not None
+    memo.trim(0)
+    assert len(memo) == 0 and memo.size == 0
+
+
+def test_an_idle_daemon_trims_the_memo_to_the_files_last_read(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from recalld.ingest import parse_memo
+
+    monkeypatch.setattr(parse_memo, "IDLE_BYTES", 60)
+    for n in range(5):
+        PARSED.put((f"blob{n}", "python", f"f{n}.py"), _read(n), 30)
+    forget_memos()  # what the daemon's upkeep calls once idle
+    assert PARSED.size <= 60
+    assert PARSED.get(("blob4", "python", "f4.py")) is not None
+    assert PARSED.get(("blob0", "python", "f0.py")) is None
+    forget_parsed()
+    assert PARSED.get(("blob4", "python", "f4.py")) is not None
