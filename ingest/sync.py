@@ -293,8 +293,8 @@ class Indexer:
 def forget_memos() -> None:
     """Drop what syncs memoise (identifier terms and their indices, strings found clean
     of secrets, point ids): it pays off within a sync, and held ~50 MB after a full index
-    of 37k symbols, which a daemon kept while idle. The parse memo is trimmed to the files
-    read last rather than dropped: a reset's way back reads them again."""
+    of 37k symbols, which a daemon kept while idle. The parse memo is packed rather than
+    dropped: a reset's way back reads its files again."""
     forget_parsed()
     sparse.forget_terms()
     secrets.forget_clean()

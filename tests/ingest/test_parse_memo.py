@@ -52,6 +52,8 @@ def test_a_reset_back_and_forward_parses_no_file_again(kind: str, git_repo, tmp_
         git_repo.git("reset", "-q", "--hard", b)
         harness.sync(git_repo)
         parses.clear()
+        forget_memos()  # the daemon went idle: what it keeps is packed
+        assert PARSED.packed() == len(PARSED) > 0
         git_repo.git("reset", "-q", "--hard", a)
         back = harness.sync(git_repo)
         git_repo.git("reset", "-q", "--hard", b)
@@ -96,15 +98,17 @@ def test_the_memo_keeps_the_most_recently_used_files_within_its_budget() -> None
     assert len(memo) == 0 and memo.size == 0
 
 
-def test_an_idle_daemon_trims_the_memo_to_the_files_last_read(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from recalld.ingest import parse_memo
+def test_an_idle_daemon_packs_the_memo_and_a_packed_file_reads_back_the_same(git_repo) -> None:  # type: ignore[no-untyped-def]
+    from recalld.parsers import parse
 
-    monkeypatch.setattr(parse_memo, "IDLE_BYTES", 60)
-    for n in range(5):
-        PARSED.put((f"blob{n}", "python", f"f{n}.py"), _read(n), 30)
+    source = b'"""Doc."""\n\n\nclass Engine:\n    """Runs."""\n\n    def start(self):\n        return 1\n'
+    read = ReadFile(parse("python", source, path="core.py"))
+    for n in range(3):
+        PARSED.put((f"blob{n}", "python", "core.py"), read, len(source))
     forget_memos()  # what the daemon's upkeep calls once idle
-    assert PARSED.size <= 60
-    assert PARSED.get(("blob4", "python", "f4.py")) is not None
-    assert PARSED.get(("blob0", "python", "f0.py")) is None
-    forget_parsed()
-    assert PARSED.get(("blob4", "python", "f4.py")) is not None
+    assert PARSED.packed() == len(PARSED) == 3 and PARSED.size == 3 * len(source)
+    back = PARSED.get(("blob1", "python", "core.py"))
+    assert back == read and back is not read
+    assert [s.qualname for s in back.parsed.symbols] == ["<module>", "Engine", "Engine.start"]
+    PARSED.put(("blob3", "python", "core.py"), read, len(source))
+    assert PARSED.packed() == 3 and forget_parsed() is None and PARSED.packed() == 4
