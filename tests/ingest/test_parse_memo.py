@@ -112,3 +112,19 @@ def test_an_idle_daemon_packs_the_memo_and_a_packed_file_reads_back_the_same(git
     assert [s.qualname for s in back.parsed.symbols] == ["<module>", "Engine", "Engine.start"]
     PARSED.put(("blob3", "python", "core.py"), read, len(source))
     assert PARSED.packed() == 3 and forget_parsed() is None and PARSED.packed() == 4
+
+
+def test_the_reset_benchmark_runs_both_variants_and_checks_them(git_repo) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    for side in ("alpha", "beta", "gamma"):
+        _write_side(git_repo, side)
+        git_repo.commit(side)
+    script = Path(__file__).resolve().parents[1] / "bench" / "bench_reset.py"
+    done = subprocess.run([sys.executable, str(script), "--repo", str(git_repo.path), "--history", "2", "--check"],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("exact: ") == 2 and "DIFFERS" not in done.stdout
+    table = done.stdout.split("seconds per move")[1].splitlines()[2:]
+    assert [row.split()[0] for row in table] == ["back", "forward", "back", "forward"]
