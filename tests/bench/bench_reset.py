@@ -28,7 +28,7 @@ from recalld.daemon.logs import configure_logging  # noqa: E402
 from recalld.ingest import collect  # noqa: E402
 from recalld.ingest.parse_memo import ParseMemo  # noqa: E402
 from recalld.ingest.sync import forget_memos  # noqa: E402
-from tests.bench.check_exact import Checker, git  # noqa: E402
+from tests.bench.check_exact import Checker, clone_history  # noqa: E402
 
 LEGS = ("back", "forward", "back", "forward")
 
@@ -70,10 +70,7 @@ def main() -> int:
     results: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        clone = root / "repo"
-        branch = args.branch or git(args.repo, "symbolic-ref", "--short", "HEAD")
-        git(root, "clone", "-q", "--no-checkout", "--branch", branch, str(args.repo.resolve()), str(clone))
-        chain = git(clone, "rev-list", "--first-parent", "--reverse", "-n", str(args.history + 1), "HEAD").split()
+        clone, branch, chain = clone_history(args.repo, args.branch, args.history, root)
         if len(chain) < 2:
             parser.error(f"--repo {args.repo}: {branch} has no history to reset across")
         kept = collect.PARSED

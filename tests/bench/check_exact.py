@@ -54,6 +54,16 @@ def git(repo: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
+def clone_history(repo: Path, branch: str | None, history: int, root: Path) -> tuple[Path, str, list[str]]:
+    """A copy of ``repo`` under ``root``, the branch followed, and its last ``history``
+    first-parent commits with the one before them, oldest first."""
+    clone = root / "repo"
+    branch = branch or git(repo, "symbolic-ref", "--short", "HEAD")
+    git(root, "clone", "-q", "--no-checkout", "--branch", branch, str(repo.resolve()), str(clone))
+    chain = git(clone, "rev-list", "--first-parent", "--reverse", "-n", str(history + 1), "HEAD").split()
+    return clone, branch, chain
+
+
 def live(store: Store, repo: str) -> dict[str, dict[str, Any]]:
     """Point id → what a fresh index must agree on."""
     out = {}
@@ -136,10 +146,7 @@ def main() -> int:
     configure_logging()  # to stderr: stdout is the report alone
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        clone = root / "repo"
-        branch = args.branch or git(args.repo, "symbolic-ref", "--short", "HEAD")
-        git(root, "clone", "-q", "--no-checkout", "--branch", branch, str(args.repo.resolve()), str(clone))
-        chain = git(clone, "rev-list", "--first-parent", "--reverse", "-n", str(args.history + 1), "HEAD").split()
+        clone, branch, chain = clone_history(args.repo, args.branch, args.history, root)
         checker = Checker(clone, branch, root / "state")
         try:
             print(f"index {chain[0][:10]}: {checker.move(chain[0])}", flush=True)
