@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from recalld.parsers.base import ParseResult
 
 BUDGET_BYTES = 32 * 1024 * 1024
+ENTRY_BYTES = 1024  # what a kept file counts for at least: an empty one still holds a parse
 
 MemoKey = tuple[str, str, str]  # blob id, language, path
 
@@ -79,6 +80,7 @@ class ParseMemo:
     def put(self, key: MemoKey, read: ReadFile, size: int) -> None:
         """Keep ``read`` (its source was ``size`` bytes), dropping the least recently used
         files over the budget; a file larger than the whole budget is not kept."""
+        size = max(size, ENTRY_BYTES)
         if size > self._budget:
             return
         with self._lock:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from recalld.ingest import collect
-from recalld.ingest.parse_memo import PARSED, ParseMemo, ReadFile, forget_parsed
+from recalld.ingest.parse_memo import ENTRY_BYTES, PARSED, ParseMemo, ReadFile, forget_parsed
 from recalld.ingest.sync import forget_memos
 from recalld.parsers.base import ParseResult
 from tests.ingest.conftest import Harness
@@ -79,23 +79,31 @@ def _read(n: int) -> ReadFile:
 
 
 def test_the_memo_keeps_the_most_recently_used_files_within_its_budget() -> None:
-    memo = ParseMemo(100)
+    kib = 1024
+    memo = ParseMemo(100 * kib)
     for n in range(4):
-        memo.put((f"blob{n}", "python", f"f{n}.py"), _read(n), 30)
-    assert len(memo) == 3 and memo.size == 90
+        memo.put((f"blob{n}", "python", f"f{n}.py"), _read(n), 30 * kib)
+    assert len(memo) == 3 and memo.size == 90 * kib
     assert memo.get(("blob0", "python", "f0.py")) is None  # the oldest went
     assert memo.get(("blob1", "python", "f1.py")) is not None  # now the most recent
-    memo.put(("blob4", "python", "f4.py"), _read(4), 30)
+    memo.put(("blob4", "python", "f4.py"), _read(4), 30 * kib)
     assert memo.get(("blob2", "python", "f2.py")) is None
     assert memo.get(("blob1", "python", "f1.py")) is not None
-    memo.put(("blob1", "python", "f1.py"), _read(1), 30)  # the same file again counts once
-    assert memo.size == 90
-    memo.put(("huge", "python", "huge.py"), _read(5), 101)  # larger than the budget: not kept
-    assert memo.get(("huge", "python", "huge.py")) is None and memo.size == 90
-    memo.trim(30)
+    memo.put(("blob1", "python", "f1.py"), _read(1), 30 * kib)  # the same file again counts once
+    assert memo.size == 90 * kib
+    memo.put(("huge", "python", "huge.py"), _read(5), 101 * kib)  # larger than the budget: not kept
+    assert memo.get(("huge", "python", "huge.py")) is None and memo.size == 90 * kib
+    memo.trim(30 * kib)
     assert len(memo) == 1 and memo.get(("blob1", "python", "f1.py")) is not None
     memo.trim(0)
     assert len(memo) == 0 and memo.size == 0
+
+
+def test_empty_files_count_against_the_budget_too() -> None:
+    memo = ParseMemo(100 * ENTRY_BYTES)
+    for n in range(10_000):  # a tree of empty __init__.py files: one blob, many paths
+        memo.put(("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391", "python", f"pkg{n}/__init__.py"), _read(0), 0)
+    assert len(memo) == 100 and memo.size == 100 * ENTRY_BYTES
 
 
 def test_an_idle_daemon_packs_the_memo_and_a_packed_file_reads_back_the_same(git_repo) -> None:  # type: ignore[no-untyped-def]
@@ -106,7 +114,7 @@ def test_an_idle_daemon_packs_the_memo_and_a_packed_file_reads_back_the_same(git
     for n in range(3):
         PARSED.put((f"blob{n}", "python", "core.py"), read, len(source))
     forget_memos()  # what the daemon's upkeep calls once idle
-    assert PARSED.packed() == len(PARSED) == 3 and PARSED.size == 3 * len(source)
+    assert PARSED.packed() == len(PARSED) == 3 and PARSED.size == 3 * max(len(source), ENTRY_BYTES)
     back = PARSED.get(("blob1", "python", "core.py"))
     assert back == read and back is not read
     assert [s.qualname for s in back.parsed.symbols] == ["<module>", "Engine", "Engine.start"]
