@@ -91,10 +91,10 @@ class FileCollector:
         if read is None:
             data = self._git.read_blob(entry.blob)
             if looks_binary(data):
-                read = ReadFile(None)
+                read = ReadFile(None)  # holds nothing: counts for the least a file can
             else:
                 read = ReadFile(parse(language, data, path=entry.path), invalid_utf8=not _is_utf8(data))
-            PARSED.put(key, read, len(data))
+            PARSED.put(key, read, len(data) if read.parsed is not None else 0)
         return read
 
     def _skip_reason(self, entry: TreeFile) -> str | None:

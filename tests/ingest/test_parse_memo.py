@@ -136,3 +136,16 @@ def test_the_reset_benchmark_runs_both_variants_and_checks_them(git_repo) -> Non
     assert done.stdout.count("exact: ") == 2 and "DIFFERS" not in done.stdout
     table = done.stdout.split("seconds per move")[1].splitlines()[2:]
     assert [row.split()[0] for row in table] == ["back", "forward", "back", "forward"]
+
+
+def test_a_binary_file_takes_no_more_of_the_budget_than_an_empty_one(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write("assets/blob.py", b"\x00" + bytes(range(256)) * 3000)  # ~768 KB, NUL bytes: binary
+    git_repo.write("pkg/small.py", "def small():\n    return 1\n")
+    git_repo.commit("files")
+    harness = Harness("edge", tmp_path / "state")
+    try:
+        result = harness.sync(git_repo)
+    finally:
+        harness.close()
+    assert result.skips == {"binary": 1}
+    assert len(PARSED) == 2 and PARSED.size == 2 * ENTRY_BYTES
