@@ -121,8 +121,3 @@ class ParseMemo:
 
 
 PARSED = ParseMemo(BUDGET_BYTES)
-
-
-def forget_parsed() -> None:
-    """An idle daemon packs the files it keeps (a reset's way back reads them again)."""
-    PARSED.pack()

@@ -25,7 +25,7 @@ from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest import secrets, sparse
-from recalld.ingest.parse_memo import forget_parsed
+from recalld.ingest.parse_memo import PARSED
 from recalld.ingest.plan import FileSymbols, LiveMemory, Plan, Scope, memory_id, plan_changes
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
 from recalld.ingest.redaction import counting_redactions
@@ -295,7 +295,7 @@ def forget_memos() -> None:
     of secrets, point ids): it pays off within a sync, and held ~50 MB after a full index
     of 37k symbols, which a daemon kept while idle. The parse memo is packed rather than
     dropped: a reset's way back reads its files again."""
-    forget_parsed()
+    PARSED.pack()
     sparse.forget_terms()
     secrets.forget_clean()
     memory_id.cache_clear()

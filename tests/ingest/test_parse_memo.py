@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from recalld.ingest import collect
-from recalld.ingest.parse_memo import ENTRY_BYTES, PARSED, ParseMemo, ReadFile, forget_parsed
+from recalld.ingest.parse_memo import ENTRY_BYTES, PARSED, ParseMemo, ReadFile
 from recalld.ingest.sync import forget_memos
 from recalld.parsers.base import ParseResult
 from tests.ingest.conftest import Harness
@@ -119,7 +119,7 @@ def test_an_idle_daemon_packs_the_memo_and_a_packed_file_reads_back_the_same(git
     assert back == read and back is not read
     assert [s.qualname for s in back.parsed.symbols] == ["<module>", "Engine", "Engine.start"]
     PARSED.put(("blob3", "python", "core.py"), read, len(source))
-    assert PARSED.packed() == 3 and forget_parsed() is None and PARSED.packed() == 4
+    assert PARSED.packed() == 3 and PARSED.pack() == 1 and PARSED.packed() == 4
 
 
 def test_the_reset_benchmark_runs_both_variants_and_checks_them(git_repo) -> None:  # type: ignore[no-untyped-def]
