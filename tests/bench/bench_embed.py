@@ -4,8 +4,9 @@ Not part of the test run. The texts are symbols of the Python standard library, 
 with recalld's parsers and turned into embedded texts as a sync does (records.memory_text,
 max_chars 1500). Both backends run in the same process, one after the other, each with
 its default threads. Prints texts/s of each and their ratio (target >= 3x), the cosine of
-int8 to fp32 vectors (target mean >= 0.99), and texts/s of texts that fill 128, 256 and
-512 tokens (the token limit, embedding.max_tokens, is what bounds the cost of long symbols).
+int8 to fp32 vectors (target mean >= 0.99), the int8 texts/s with the onnxruntime fusions
+recalld turns off turned on again (embed_onnx.SLOW_FUSIONS, same run), and texts/s of
+texts that fill 128, 256 and 512 tokens (the token limit, embedding.max_tokens, is what bounds the cost of long symbols).
 
     python tests/bench/bench_embed.py [--texts 1000] [--max-tokens 128] [--wait-load 1.0] [--quick]
 
@@ -31,6 +32,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from recalld.daemon.config import SCHEMA  # noqa: E402
+from recalld.ingest import embed_onnx  # noqa: E402
 from recalld.daemon.logs import configure_logging  # noqa: E402
 from recalld.ingest.embed import Embedder  # noqa: E402
 from recalld.ingest.embed_select import EmbeddingSettings, build_embedder, choose_backend  # noqa: E402
@@ -58,12 +60,25 @@ def wait_for_load(limit: float, timeout: float) -> None:
 
 
 def embedders(cache: Path, max_tokens: int) -> tuple[Embedder, Embedder]:
+    torch = EmbeddingSettings(model_cache=cache, backend="torch", max_tokens=max_tokens)
+    return build_embedder(torch, choose_backend(torch)), onnx_embedder(cache, max_tokens)
+
+
+def onnx_embedder(cache: Path, max_tokens: int) -> Embedder:
     onnx = EmbeddingSettings(model_cache=cache, backend="onnx", max_tokens=max_tokens)
     started = time.perf_counter()
     choice = choose_backend(onnx)
     note(f"ONNX model ready in {time.perf_counter() - started:.1f} s ({choice.onnx_dir})")
-    torch = EmbeddingSettings(model_cache=cache, backend="torch", max_tokens=max_tokens)
-    return build_embedder(torch, choose_backend(torch)), build_embedder(onnx, choice)
+    return build_embedder(onnx, choice)
+
+
+def every_fusion(cache: Path, max_tokens: int) -> Embedder:
+    """The ONNX backend with onnxruntime's every graph fusion, those recalld leaves out too."""
+    left_out, embed_onnx.SLOW_FUSIONS = embed_onnx.SLOW_FUSIONS, []
+    try:
+        return onnx_embedder(cache, max_tokens)
+    finally:
+        embed_onnx.SLOW_FUSIONS = left_out
 
 
 def long_texts(files: list[Path], count: int) -> list[str]:
@@ -101,12 +116,15 @@ def main() -> int:
         load_before = os.getloadavg()[0]
         torch_rate, fp32 = rate(torch, texts)
         onnx_rate, int8 = rate(onnx, texts)
+        fused_rate = rate(every_fusion(cache, args.max_tokens), texts)[0]
         cosines = (fp32 * int8).sum(axis=1)
         rows = [
             (f"stdlib symbol texts (mean; max_tokens {limit})", shape, ""),
             ("torch fp32 texts/s", f"{torch_rate:.1f}", ""),
             ("ONNX int8 texts/s", f"{onnx_rate:.1f}", ""),
             ("ONNX / torch", f"{onnx_rate / torch_rate:.2f}x", ">= 3x"),
+            (f"ONNX int8 texts/s with {'+'.join(embed_onnx.SLOW_FUSIONS)} on",
+             f"{fused_rate:.1f} ({onnx_rate / fused_rate:.2f}x off/on)", ""),  # fmt: skip
             ("cosine int8 vs fp32, mean", f"{cosines.mean():.4f}", ">= 0.99"),
             ("cosine int8 vs fp32, min", f"{cosines.min():.4f}", ""),
         ]
