@@ -326,3 +326,29 @@ def test_a_failed_cache_write_is_logged_and_the_vectors_still_served(tmp_path, m
     assert computed == 2 and np.allclose(np.stack(got), FakeEmbedder().encode(["a", "b"]))
     assert [e["event"] for e in logs if e["log_level"] == "error"] == ["embedding cache write failed"]
     embeddings._cache.close()
+
+
+def test_a_cache_of_the_earlier_layout_is_converted_and_keeps_its_vectors(tmp_path):
+    """Vectors cached by an earlier version (WITHOUT ROWID table ``embeddings``) are
+    served after the cache is opened, from the rowid table, and the old table is gone;
+    a second opening finds nothing left to convert."""
+    path = tmp_path / "e.db"
+    vector = np.arange(4, dtype=np.float32)
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE embeddings (model TEXT NOT NULL, text_hash TEXT NOT NULL,"
+        " vector BLOB NOT NULL, PRIMARY KEY (model, text_hash)) WITHOUT ROWID"
+    )
+    db.execute("INSERT INTO embeddings VALUES (?, ?, ?)", ("m", text_hash("kept"), vector.tobytes()))
+    db.commit()
+    db.close()
+    with structlog.testing.capture_logs() as logs:
+        cache = EmbeddingCache(path)
+    assert np.array_equal(cache.get_many("m", [text_hash("kept")])[text_hash("kept")], vector)
+    assert [e["vectors"] for e in logs if e["event"].startswith("embedding cache converted")] == [1]
+    cache.close()
+    tables = dict(sqlite3.connect(path).execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall())
+    assert set(tables) == {"vectors"} and "WITHOUT ROWID" not in tables["vectors"].upper()
+    with structlog.testing.capture_logs() as logs:
+        EmbeddingCache(path).close()
+    assert not [e for e in logs if e["event"].startswith("embedding cache converted")]
