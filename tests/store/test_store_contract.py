@@ -366,3 +366,24 @@ def test_edge_store_counts_memories_with_keyword_vectors_as_unindexed_until_opti
     store.optimize()
     assert store.unindexed() == 0
     store.close()
+
+
+def test_edge_store_upserts_in_engine_calls_that_hold_the_gil_briefly(tmp_path, monkeypatch):
+    """The engine holds the GIL through an update: a large upsert goes in calls of at
+    most ENGINE_CALL points (a model worker waits for each), and every point is stored."""
+    from recalld.ingest import store_edge
+
+    store = open_test_store("edge", tmp_path, DIM)
+    sizes: list[int] = []
+    upsert_points = store_edge.qe.UpdateOperation.upsert_points
+
+    def counted(points):  # type: ignore[no-untyped-def]
+        sizes.append(len(points))
+        return upsert_points(points)
+
+    monkeypatch.setattr(store_edge.qe.UpdateOperation, "upsert_points", counted)
+    points = [mem(i) for i in range(store_edge.ENGINE_CALL * 3 + 5)]
+    store.upsert(points)
+    assert sizes == [store_edge.ENGINE_CALL] * 3 + [5]
+    assert ids(store.scroll(MemoryFilter())) == ids(points)
+    store.close()
