@@ -158,6 +158,7 @@ class EmbeddingCache:
         try:
             old = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'embeddings'").fetchone()
             if old is not None:
+                log.info("embedding cache: converting to the current layout, once", path=str(self.path))
                 moved = self._db.execute(
                     "INSERT OR IGNORE INTO vectors (model, text_hash, vector)"
                     " SELECT model, text_hash, vector FROM embeddings"
