@@ -153,11 +153,14 @@ class EmbeddingCache:
 
     def _convert_old_layout(self) -> None:
         """Moves the vectors of a cache an earlier version made into ``vectors``, once:
-        under SQLite's write lock, so of two processes opening it the second finds it done."""
+        under SQLite's write lock, so of two processes opening it the second finds it done.
+        A cache of the current layout is only read (every sync opens it a second time, for
+        its writes behind the model): no write lock taken."""
+        if not self._has_old_table():
+            return
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            old = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'embeddings'").fetchone()
-            if old is not None:
+            if self._has_old_table():
                 log.info("embedding cache: converting to the current layout, once", path=str(self.path))
                 moved = self._db.execute(
                     "INSERT OR IGNORE INTO vectors (model, text_hash, vector)"
@@ -169,6 +172,10 @@ class EmbeddingCache:
         except BaseException:
             self._db.rollback()
             raise
+
+    def _has_old_table(self) -> bool:
+        query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'embeddings'"
+        return self._db.execute(query).fetchone() is not None
 
     def get_many(self, model_id: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         found: dict[str, np.ndarray] = {}

@@ -6,7 +6,8 @@ max_chars 1500). Both backends run in the same process, one after the other, eac
 its default threads. Prints texts/s of each and their ratio (target >= 3x), the cosine of
 int8 to fp32 vectors (target mean >= 0.99), the int8 texts/s with the onnxruntime fusions
 recalld turns off turned on again (embed_onnx.SLOW_FUSIONS, same run), and texts/s of
-texts that fill 128, 256 and 512 tokens (the token limit, embedding.max_tokens, is what bounds the cost of long symbols).
+texts that fill 128, 256 and 512 tokens (the token limit, embedding.max_tokens, is what
+bounds the cost of long symbols).
 
     python tests/bench/bench_embed.py [--texts 1000] [--max-tokens 128] [--wait-load 1.0] [--quick]
 
@@ -32,8 +33,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from recalld.daemon.config import SCHEMA  # noqa: E402
-from recalld.ingest import embed_onnx  # noqa: E402
 from recalld.daemon.logs import configure_logging  # noqa: E402
+from recalld.ingest import embed_onnx  # noqa: E402
 from recalld.ingest.embed import Embedder  # noqa: E402
 from recalld.ingest.embed_select import EmbeddingSettings, build_embedder, choose_backend  # noqa: E402
 from tests.bench.symbol_texts import symbol_texts  # noqa: E402
