@@ -301,10 +301,13 @@ class CachedEmbeddings:
 
     def _vectors(self, texts: Sequence[str], *, batch: int, progress: Progress | None) -> tuple[list[np.ndarray], int]:
         hashes = [text_hash(t) for t in texts]
-        known = self._cache.get_many(self.model_id, hashes)
+        # Vectors still being written first, then the cache: a vector leaves the former
+        # only once it is in the latter, so none falls between the two. (The other way
+        # round, a write that landed between the two lookups was computed again.)
         behind = self._behind
-        if behind is not None and len(known) < len(hashes):
-            known.update(behind.get(self.model_id, [d for d in hashes if d not in known]))
+        known = behind.get(self.model_id, hashes) if behind is not None else {}
+        if len(known) < len(hashes):
+            known.update(self._cache.get_many(self.model_id, [d for d in hashes if d not in known]))
         missing: dict[str, str] = {}
         for digest, text in zip(hashes, texts):
             if digest not in known:

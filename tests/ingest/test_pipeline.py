@@ -313,6 +313,37 @@ def test_vectors_are_cached_behind_the_model_and_all_written_on_leaving(tmp_path
     assert not [t for t in threading.enumerate() if t.name.startswith("recalld-cache-write")]
 
 
+def test_a_cache_write_landing_during_a_lookup_is_not_computed_again(tmp_path, monkeypatch):
+    """A vector being written is found whether its write lands before, during or after
+    the lookup (the test lands it between the reads of the cache and of what is still
+    being written). Seen under load: a text asked for twice in a sync was embedded twice."""
+    embedder = FakeEmbedder()
+    embeddings = make_embeddings(tmp_path, embedder)
+    release = threading.Event()
+    put_many, get_many = EmbeddingCache.put_many, EmbeddingCache.get_many
+
+    def held_put(self, model_id, items):  # type: ignore[no-untyped-def]
+        assert release.wait(10)
+        put_many(self, model_id, items)
+
+    def read_then_land(self, model_id, hashes):  # type: ignore[no-untyped-def]
+        found = get_many(self, model_id, hashes)
+        release.set()  # the write lands now, after this read...
+        behind = embeddings._behind
+        if behind is not None:
+            behind._pool.submit(lambda: None).result()  # ...and has left the write queue
+        return found
+
+    monkeypatch.setattr(EmbeddingCache, "put_many", held_put)
+    with embeddings.writing_behind():
+        embeddings.vectors(["a", "b"])
+        monkeypatch.setattr(EmbeddingCache, "get_many", read_then_land)
+        _, computed = embeddings.vectors(["a", "b", "c"])
+        release.set()
+    assert computed == 1 and sum(embedder.calls) == 3
+    embeddings._cache.close()
+
+
 def test_a_failed_cache_write_is_logged_and_the_vectors_still_served(tmp_path, monkeypatch):
     embedder = FakeEmbedder()
     embeddings = make_embeddings(tmp_path, embedder)
