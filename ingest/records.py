@@ -5,13 +5,15 @@ from __future__ import annotations
 import posixpath
 import time
 import uuid
+from bisect import bisect_left, bisect_right
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from recalld.ingest.gitrepo import CommitInfo
-from recalld.ingest.plan import LiveMemory, NewVersion, Scope, symbol_key
+from recalld.ingest.plan import FileSymbols, LiveMemory, NewVersion, Scope, symbol_key
 from recalld.ingest.store import MemoryFilter, StoredPoint
-from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, memory_type
+from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, Symbol, memory_type
 
 # Payload fields the planner needs; scrolls for planning fetch only these.
 PLANNING_FIELDS = ("path", "kind", "qualname", "content_hash", "lineage", "start_line", "end_line", "blob")
@@ -35,22 +37,70 @@ def memory_text(version: NewVersion, *, max_chars: int) -> str:
     sym = version.symbol
     if memory_type(sym.kind) != STRUCTURAL:
         return sym.source[:max_chars]
-    language = version.file.language
-    if sym.kind == "module":
-        head = f"{language} module"
-    else:
-        head = f"{language} {sym.kind} {sym.qualname}"
-    parts = [head]
-    if sym.docstring and sym.docstring not in sym.source:
-        parts.append(sym.docstring)
-    parts.append(sym.source)
-    return "\n".join(parts)[:max_chars]
+    return _code_text(version)[:max_chars]
 
 
-def memory_keywords(version: NewVersion) -> str:
-    """The keyword side's material: the whole symbol (a module: its whole file), untruncated."""
+def _code_text(version: NewVersion) -> str:
     sym = version.symbol
-    return "\n".join([f"{version.file.language} {sym.kind} {sym.qualname}", sym.docstring or "", sym.source])
+    language = version.file.language
+    head = f"{language} module" if sym.kind == "module" else f"{language} {sym.kind} {sym.qualname}"
+    if sym.docstring and sym.docstring not in sym.source:
+        return "\n".join([head, sym.docstring, sym.source])
+    return "\n".join([head, sym.source])
+
+
+def memory_keywords(version: NewVersion, nested: Nested | None = None) -> str:
+    """The keyword side's material, never truncated. For code: the embedded text whole,
+    except that what lies inside another symbol of the file (a module's functions and
+    classes, a class's methods) is left to that symbol's own memory and stands here by
+    its signature. Each line of a file is then material once, not once per enclosing
+    symbol (a module's material was its whole file: scanned for secrets and made into
+    keyword terms again after its classes and their methods), and the most specific
+    symbol carries its terms. A symbol with nothing inside has its embedded text as
+    material (the same string when the text is not cut: scanned for secrets once). A
+    derived entry: its kind and name before its text. ``keyword_text`` adds the path and
+    the qualified name. ``nested``: ``Nested(version.file)``, made once for a file's
+    versions."""
+    sym = version.symbol
+    if memory_type(sym.kind) != STRUCTURAL:
+        return "\n".join([f"{version.file.language} {sym.kind} {sym.qualname}", sym.docstring or "", sym.source])
+    inner = (nested or Nested(version.file)).within(sym)
+    if not inner:
+        return _code_text(version)
+    lines = sym.source.split("\n")
+    for child in inner:  # a child's first line may hold the parent's own text: kept
+        first, last = max(child.start_line, sym.start_line + 1), min(child.end_line, sym.end_line)
+        lines[first - sym.start_line : last - sym.start_line + 1] = [""] * max(0, last - first + 1)
+    own = "\n".join(line for line in lines if line)
+    signatures = [child.signature for child in inner if child.signature]
+    head = _code_text(replace(version, symbol=replace(sym, source=own)))
+    return "\n".join([head, *signatures])
+
+
+class Nested:
+    """The code symbols of one file in the order they start, to find what lies inside one."""
+
+    def __init__(self, file: FileSymbols) -> None:
+        code = [s for s in file.symbols if s.kind != "module" and memory_type(s.kind) == STRUCTURAL]
+        self._symbols = sorted(code, key=lambda s: (s.start_line, -s.end_line))
+        self._starts = [s.start_line for s in self._symbols]
+
+    def within(self, sym: Symbol) -> list[Symbol]:
+        """The outermost symbols inside ``sym`` (not those inside them), in file order."""
+        if sym.kind == "module":
+            lo, hi = 0, len(self._symbols)
+        else:
+            lo, hi = bisect_left(self._starts, sym.start_line), bisect_right(self._starts, sym.end_line)
+        out: list[Symbol] = []
+        covered = 0
+        for other in self._symbols[lo:hi]:
+            if other is sym or other.end_line > sym.end_line or other.end_line <= covered:
+                continue
+            if (other.start_line, other.end_line) == (sym.start_line, sym.end_line):
+                continue  # the same lines (two captures of one definition): not inside it
+            out.append(other)
+            covered = other.end_line
+        return out
 
 
 def ancestor_dirs(path: str) -> list[str]:

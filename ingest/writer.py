@@ -19,6 +19,7 @@ from recalld.ingest.plan import NewVersion, Plan, Scope
 from recalld.ingest.records import (
     HISTORY_FIELDS,
     PAYLOAD_VERSION,
+    Nested,
     closed_interval,
     memory_keywords,
     memory_payload,
@@ -173,10 +174,12 @@ def _drafts(
 ) -> list[MemoryDraft]:
     """Drafts of new versions; a point reopened after being closed keeps its past intervals."""
     drafts: list[MemoryDraft] = []
+    nested: dict[int, Nested] = {}  # by file: a batch holds many symbols of one file
     for version in versions:
         text = draft_text(version, max_chars=max_chars)
         payload = memory_payload(scope, version, text, commit, _history(previous.get(version.id)))
-        drafts.append(MemoryDraft(version.id, text, payload, memory_keywords(version)))
+        inside = nested.get(id(version.file)) or nested.setdefault(id(version.file), Nested(version.file))
+        drafts.append(MemoryDraft(version.id, text, payload, memory_keywords(version, inside)))
     return drafts
 
 

@@ -129,7 +129,7 @@ def test_idle_upkeep_forgets_what_the_syncs_memoised(monkeypatch):
     secrets.redact("a string with nothing secret in it")
     plan.memory_id(plan.Scope("r", "main"), "a.py", "function", "f", "0" * 64)
     memos = lambda: (  # noqa: E731
-        sparse.term_index.cache_info().currsize,
+        sparse.memoised(),
         plan.memory_id.cache_info().currsize,
         "a string with nothing secret in it" in secrets._CLEAN,
     )
