@@ -110,6 +110,9 @@ class EmbedAhead:
             found = {t: self._ready.pop(t) for t in dict.fromkeys(texts) if t in self._ready}
             self._cond.notify_all()
         rest = [t for t in dict.fromkeys(texts) if t not in found]
+        if rest:  # taken by an earlier call (a text asked for twice), or never submitted
+            found.update(self._embeddings.cached(rest))
+            rest = [t for t in rest if t not in found]
         fresh = 0
         if rest:
             vectors, fresh = self._embeddings.vectors(rest)

@@ -299,8 +299,15 @@ class CachedEmbeddings:
         with self._lock:
             return self._vectors(texts, batch=batch, progress=progress)
 
-    def _vectors(self, texts: Sequence[str], *, batch: int, progress: Progress | None) -> tuple[list[np.ndarray], int]:
-        hashes = [text_hash(t) for t in texts]
+    def cached(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        """The vectors of ``texts`` computed before (cached, or still being written), by
+        text. Never waits for the model: ``vectors`` holds the lock through a model call
+        (a chunk of an ``EmbedAhead``: seconds), and a writer that only needed a vector
+        the cache had stood that long, while the model then paused for the writer."""
+        by_hash = {text_hash(t): t for t in texts}
+        return {by_hash[d]: v for d, v in self._known(list(by_hash)).items()}
+
+    def _known(self, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         # Vectors still being written first, then the cache: a vector leaves the former
         # only once it is in the latter, so none falls between the two. (The other way
         # round, a write that landed between the two lookups was computed again.)
@@ -308,6 +315,12 @@ class CachedEmbeddings:
         known = behind.get(self.model_id, hashes) if behind is not None else {}
         if len(known) < len(hashes):
             known.update(self._cache.get_many(self.model_id, [d for d in hashes if d not in known]))
+        return known
+
+    def _vectors(self, texts: Sequence[str], *, batch: int, progress: Progress | None) -> tuple[list[np.ndarray], int]:
+        hashes = [text_hash(t) for t in texts]
+        known = self._known(hashes)
+        behind = self._behind
         missing: dict[str, str] = {}
         for digest, text in zip(hashes, texts):
             if digest not in known:

@@ -213,6 +213,38 @@ def test_embed_ahead_calls_shrink_as_the_queue_runs_short(tmp_path, monkeypatch)
     embeddings._cache.close()
 
 
+def test_a_vector_asked_for_again_does_not_wait_for_the_model(tmp_path):
+    """A text the writer asks for a second time (two symbols with the same text) comes
+    from the cache, even while the model is busy with a chunk: waiting for the chunk
+    (seconds, in a real sync) also paused the model, which waits for a writer behind it."""
+    gate, busy = threading.Event(), threading.Event()
+
+    class Gated(FakeEmbedder):
+        def encode(self, texts):  # type: ignore[no-untyped-def]
+            if "slow" in texts[0]:
+                busy.set()
+                assert gate.wait(10)
+            return super().encode(texts)
+
+    embedder = Gated()
+    embeddings = make_embeddings(tmp_path, embedder)
+    with EmbedAhead(embeddings, chunk=4) as ahead:
+        ahead.submit(["twice"])
+        first, _ = ahead.vectors(["twice"])
+        ahead.submit(["slow 1", "slow 2"])
+        assert busy.wait(10)  # the model is inside its call
+        done: list[tuple[list[np.ndarray], int]] = []
+        asker = threading.Thread(target=lambda: done.append(ahead.vectors(["twice"])))
+        asker.start()
+        asker.join(5)
+        answered = bool(done)
+        gate.set()
+        asker.join(10)
+    assert answered, "the second ask waited for the model's call"
+    assert np.allclose(done[0][0][0], first[0]) and done[0][1] == 0
+    embeddings._cache.close()
+
+
 def test_embed_ahead_close_while_busy_does_not_hang(tmp_path):
     gate = threading.Event()
 
