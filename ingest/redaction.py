@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
-from recalld.ingest.secrets import line_of, redact
+from recalld.ingest.secrets import KNOWN_CLEAN, line_of, redact
 
 if TYPE_CHECKING:
     from recalld.ingest.writer import MemoryDraft
@@ -83,12 +83,11 @@ class _MemoryScan:
     done: dict[str, str] = field(default_factory=dict)  # string -> its redacted form
 
     def string(self, value: str, where: str) -> str:
+        if value in self.clean or value in KNOWN_CLEAN:
+            return value
         known = self.done.get(value)
         if known is not None:
             return known
-        if value in self.clean:
-            self.done[value] = value
-            return value
         redacted, findings = redact(value)
         for finding in findings:
             secret = value[finding.start : finding.end]
@@ -105,13 +104,25 @@ class _MemoryScan:
         if isinstance(value, str):
             return self.string(value, where)
         if isinstance(value, dict):
-            return {
-                k: v if k in DERIVED_FIELDS else self.value(v, f"{where}.{k}" if where else str(k))
-                for k, v in value.items()
-            }
+            return self.fields(value, where)
         if isinstance(value, (list, tuple)):
             return type(value)(self.value(v, f"{where}[{i}]") for i, v in enumerate(value))
         return value
+
+    def fields(self, payload: dict[Any, Any], where: str) -> dict[Any, Any]:
+        """A dict's values redacted. Strings, ints and None (a payload's ~30 fields are
+        nearly all of them) are handled in the loop: a call per field, and the name of
+        its place made for each, took a third of redacting a memory."""
+        out: dict[Any, Any] = {}
+        for key, value in payload.items():
+            kind = type(value)
+            if kind is int or value is None or key in DERIVED_FIELDS:
+                out[key] = value
+            elif kind is str and (value in self.clean or value in KNOWN_CLEAN):
+                out[key] = value
+            else:
+                out[key] = self.value(value, f"{where}.{key}" if where else str(key))
+        return out
 
 
 def redacted_text(text: str) -> str:

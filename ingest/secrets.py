@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from detect_secrets.plugins.artifactory import ArtifactoryDetector
@@ -319,6 +320,7 @@ def _merge(spans: list[Finding]) -> list[Finding]:
 # text once ahead of the embedder, then in its draft), and ``find_secrets`` is a pure
 # function of the string. Bounded: cleared whole when full; long strings are not kept.
 _CLEAN: set[str] = set()
+KNOWN_CLEAN: AbstractSet[str] = _CLEAN  # the same set, for others to look up only
 CLEAN_MEMO_SIZE = 16_384
 CLEAN_MEMO_CHARS = 2_048
 

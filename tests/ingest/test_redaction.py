@@ -119,6 +119,9 @@ def test_every_string_of_a_payload_is_redacted():
 
 
 def test_fields_recalld_derives_are_not_scanned(monkeypatch):
+    from recalld.ingest.secrets import forget_clean
+
+    forget_clean()  # a string an earlier test found clean is not scanned again
     scanned: list[str] = []
     real = redaction_module.redact
     monkeypatch.setattr(redaction_module, "redact", lambda text: scanned.append(text) or real(text))
@@ -126,6 +129,19 @@ def test_fields_recalld_derives_are_not_scanned(monkeypatch):
     payload = {**derived, "qualname": "f", "history": [{"valid_from_commit": "c0", "note": "n"}]}
     redact_draft(MemoryDraft("id-3", "def f(): pass", payload))
     assert sorted(scanned) == sorted(["def f(): pass", "f", "n"])
+
+
+def test_a_string_found_clean_before_is_not_handed_to_the_scanner_again(monkeypatch):
+    from recalld.ingest.secrets import forget_clean, redact
+
+    forget_clean()
+    redact("pkg/config_loader.py")  # found clean (another memory of the file, say)
+    scanned: list[str] = []
+    real = redaction_module.redact
+    monkeypatch.setattr(redaction_module, "redact", lambda text: scanned.append(text) or real(text))
+    payload = {"path": "pkg/config_loader.py", "qualname": "load_config", "start_line": 3, "docstring": None}
+    redact_draft(MemoryDraft("id-4", "def load_config(): pass", payload))
+    assert sorted(scanned) == ["def load_config(): pass", "load_config"]
 
 
 def test_a_text_scanned_ahead_is_not_scanned_again_in_its_sync(monkeypatch):
