@@ -28,7 +28,7 @@ from recalld.ingest import secrets, sparse
 from recalld.ingest.parse_memo import PARSED
 from recalld.ingest.plan import FileSymbols, LiveMemory, Plan, Scope, memory_id, plan_changes
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
-from recalld.ingest.redaction import counting_redactions
+from recalld.ingest.redaction import counting_redactions, redacted_text
 from recalld.ingest.result import NoProgress, ProgressSink, SyncResult
 from recalld.ingest.records import (
     PLANNED_TYPES,
@@ -165,28 +165,21 @@ class Indexer:
         assert target is not None
         self.store.upsert([checkpoint_point(scope, commit=result.from_commit, pending=target, extraction=extraction)])
         info = git.commit_info(target)
+        tasks = TaskSync(self.store, vectors, git, scope, options=self.options)
+        tasks.reader.know(touched.collected.files.values())  # the target's files: parsed once
+        vectors.submit(redacted_text(text) for text in tasks.read_ahead(indexed=result.from_commit, target=target))
         write_plan(self.store, vectors, scope, plan, info, max_chars=self.options.max_embed_chars, progress=progress)
         _undo_interrupted(self.store, plan, touched)
-        self._sync_tasks(result, git, scope, target, touched, reconcile=reconcile, progress=progress)
+        self._sync_tasks(result, tasks, target, reconcile=reconcile, progress=progress)
         self.store.upsert([checkpoint_point(scope, commit=target, pending=None)])
 
     def _sync_tasks(
-        self,
-        result: SyncResult,
-        git: GitRepository,
-        scope: Scope,
-        target: str,
-        touched: _Touched,
-        *,
-        reconcile: bool,
-        progress: ProgressSink,
+        self, result: SyncResult, step: TaskSync, target: str, *, reconcile: bool, progress: ProgressSink
     ) -> None:
-        """The task-memory step (ingest/tasks.py), inside the pending checkpoint."""
-        step = TaskSync(self.store, self.embeddings, git, scope, options=self.options)
-        step.reader.know(touched.collected.files.values())  # the target's files: parsed once
+        """The task-memory step (ingest/tasks.py), inside the pending checkpoint. Its texts
+        go through the sync's ``EmbedAhead``, which counts what it embeds."""
         outcome = step.run(indexed=result.from_commit, target=target, reconcile=reconcile, progress=progress)
         result.tasks_added, result.tasks_deprecated = outcome.added, outcome.deprecated
-        result.embedded += outcome.embedded
 
     def _checkpoint(self, scope: Scope) -> dict[str, Any]:
         found = self.store.retrieve([checkpoint_id(scope)])

@@ -54,7 +54,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from recalld.ingest.commits import CommitReader, CommitRecord, subject_of
-from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope, memory_id, unique_by
@@ -62,7 +61,7 @@ from recalld.ingest.records import HISTORY_FIELDS, TASK, closed_interval, open_s
 from recalld.ingest.result import ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
 from recalld.ingest.task_memory import task_payload, task_text
-from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
+from recalld.ingest.writer import MemoryDraft, TextVectors, upsert_points, vectorise
 from recalld.parsers.base import STRUCTURAL
 
 
@@ -93,7 +92,7 @@ class TaskSync:
     def __init__(
         self,
         store: Store,
-        embeddings: CachedEmbeddings,
+        embeddings: TextVectors,
         git: GitRepository,
         scope: Scope,
         *,
@@ -105,6 +104,25 @@ class TaskSync:
         self.scope = scope
         self.options = options
         self.reader = CommitReader(git, options)
+        self._read: dict[str, CommitRecord] = {}  # by read_ahead, for run
+
+    def read_ahead(self, *, indexed: str | None, target: str) -> list[str]:
+        """Reads the window's commits that have no task memory yet and returns their
+        texts, for a sync to call before it writes its plan: reading them (a first sync
+        backfills up to ``backfill_commits``, each commit's changed files parsed on both
+        sides) and embedding their texts then overlap the model's work on the symbols,
+        where after the plan the model sat idle through them. ``run`` takes what was read
+        and reads whatever else it needs (a record depends on git alone)."""
+        limit = self.options.backfill_commits
+        if limit <= 0:
+            return []
+        known = indexed if self.git.has_commit(indexed) else None
+        ids = {c: task_memory_id(self.scope, c) for c in commit_window(self.git, known, target, limit)}
+        stored = {p.id for p in retrieve_many(self.store, list(ids.values()), fields=())}
+        for commit, mid in ids.items():
+            if mid not in stored:
+                self._read[commit] = self.reader.read(commit)
+        return [task_text(record, max_chars=self.options.max_embed_chars) for record in self._read.values()]
 
     def run(self, *, indexed: str | None, target: str, reconcile: bool, progress: ProgressSink) -> TaskOutcome:
         """``reconcile``: compare every live task memory with git (after a crash, --full)."""
@@ -136,7 +154,7 @@ class TaskSync:
         todo = [c for c in commits if ids[c] not in existing or (c in closed and c == target)]
         if not todo:
             return len(reopened), 0
-        records = [self.reader.read(c) for c in todo]
+        records = [self._read.pop(c, None) or self.reader.read(c) for c in todo]
         links = self._links(records, target)
         drafts: list[MemoryDraft] = []
         for record in records:

@@ -274,16 +274,20 @@ class RecordingEmbedder(FakeEmbedder):
         return super().encode(texts)
 
 
-def test_a_full_sync_embeds_every_file_memory_ahead_and_the_project_first(git_repo, tmp_path, small_batches):
-    """Only the commit's task memory is left for the writer's thread to embed: it never
-    waits on the model for a text it could have had computed ahead."""
+def test_a_full_sync_embeds_every_memory_ahead_and_the_project_first(git_repo, tmp_path, small_batches):
+    """Nothing is left for the writer's thread to embed, the task memories of the commits
+    a first sync backfills included (read before the plan is written, their texts queued
+    after the files'): it never waits on the model for a text it could have had computed
+    ahead, and the model does not sit idle while the commits are read."""
     build_history(git_repo)
     h = Harness("edge", tmp_path / "state")
     h.embedder = ThreadRecordingEmbedder()
     result = h.sync(git_repo)
     on_writer = [t for name, texts in h.embedder.by_thread for t in texts if name != "recalld-embed-ahead"]
-    assert sorted(on_writer) == sorted(p.payload["text"] for p in h.memories(types=("task",)))
-    assert len(on_writer) == result.tasks_added > 0
+    assert on_writer == [] and result.tasks_added > 0
+    ahead = [t for _, texts in h.embedder.by_thread for t in texts]
+    tasks = [p.payload["text"] for p in h.memories(types=("task",))]
+    assert set(tasks) <= set(ahead) and ahead[-len(tasks):] != [] and set(ahead[-len(tasks):]) == set(tasks)
     first_call = h.embedder.by_thread[0][1]
     assert first_call[0].startswith("Project structure")
     assert result.embedded == sum(len(texts) for _, texts in h.embedder.by_thread)
