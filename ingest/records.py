@@ -6,7 +6,6 @@ import posixpath
 import time
 import uuid
 from bisect import bisect_left, bisect_right
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -40,13 +39,16 @@ def memory_text(version: NewVersion, *, max_chars: int) -> str:
     return _code_text(version)[:max_chars]
 
 
-def _code_text(version: NewVersion) -> str:
+def _code_text(version: NewVersion, source: str | None = None) -> str:
+    """A code symbol's head, its docstring unless ``source`` holds it, and ``source`` (by
+    default the symbol's own)."""
     sym = version.symbol
+    source = sym.source if source is None else source
     language = version.file.language
     head = f"{language} module" if sym.kind == "module" else f"{language} {sym.kind} {sym.qualname}"
-    if sym.docstring and sym.docstring not in sym.source:
-        return "\n".join([head, sym.docstring, sym.source])
-    return "\n".join([head, sym.source])
+    if sym.docstring and sym.docstring not in source:
+        return "\n".join([head, sym.docstring, source])
+    return "\n".join([head, source])
 
 
 def memory_keywords(version: NewVersion, nested: Nested | None = None) -> str:
@@ -73,8 +75,7 @@ def memory_keywords(version: NewVersion, nested: Nested | None = None) -> str:
         lines[first - sym.start_line : last - sym.start_line + 1] = [""] * max(0, last - first + 1)
     own = "\n".join(line for line in lines if line)
     signatures = [child.signature for child in inner if child.signature]
-    head = _code_text(replace(version, symbol=replace(sym, source=own)))
-    return "\n".join([head, *signatures])
+    return "\n".join([_code_text(version, own), *signatures])
 
 
 class Nested:

@@ -113,11 +113,10 @@ class TaskSync:
         sides) and embedding their texts then overlap the model's work on the symbols,
         where after the plan the model sat idle through them. ``run`` takes what was read
         and reads whatever else it needs (a record depends on git alone)."""
-        limit = self.options.backfill_commits
-        if limit <= 0:
+        if self.options.backfill_commits <= 0:
             return []
-        known = indexed if self.git.has_commit(indexed) else None
-        ids = {c: task_memory_id(self.scope, c) for c in commit_window(self.git, known, target, limit)}
+        _, window = self._window(indexed, target)
+        ids = {c: task_memory_id(self.scope, c) for c in window}
         stored = {p.id for p in retrieve_many(self.store, list(ids.values()), fields=())}
         for commit, mid in ids.items():
             if mid not in stored:
@@ -127,11 +126,9 @@ class TaskSync:
     def run(self, *, indexed: str | None, target: str, reconcile: bool, progress: ProgressSink) -> TaskOutcome:
         """``reconcile``: compare every live task memory with git (after a crash, --full)."""
         outcome = TaskOutcome()
-        limit = self.options.backfill_commits
-        if limit <= 0:
+        if self.options.backfill_commits <= 0:
             return outcome
-        known = indexed if self.git.has_commit(indexed) else None
-        window = commit_window(self.git, known, target, limit)
+        known, window = self._window(indexed, target)
         trusted = not reconcile and known is not None and self.git.is_ancestor(known, target)
         removed = [] if trusted else self._removed(target)
         for start in range(0, len(window), CHUNK):
@@ -140,6 +137,11 @@ class TaskSync:
             outcome.embedded += embedded
         outcome.deprecated = self._close(removed, window, target)
         return outcome
+
+    def _window(self, indexed: str | None, target: str) -> tuple[str | None, list[str]]:
+        """The indexed commit if git still has it, and the window of commits to make sure of."""
+        known = indexed if self.git.has_commit(indexed) else None
+        return known, commit_window(self.git, known, target, self.options.backfill_commits)
 
     def _write(self, commits: list[str], target: str, progress: ProgressSink) -> tuple[int, int]:
         """Writes the commits' missing task memories (and the target's, if closed) and

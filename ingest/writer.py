@@ -178,7 +178,9 @@ def _drafts(
     for version in versions:
         text = draft_text(version, max_chars=max_chars)
         payload = memory_payload(scope, version, text, commit, _history(previous.get(version.id)))
-        inside = nested.get(id(version.file)) or nested.setdefault(id(version.file), Nested(version.file))
+        inside = nested.get(id(version.file))
+        if inside is None:
+            inside = nested[id(version.file)] = Nested(version.file)
         drafts.append(MemoryDraft(version.id, text, payload, memory_keywords(version, inside)))
     return drafts
 
