@@ -108,18 +108,25 @@ class QdrantEdgeStore:
             self._shard.update(qe.UpdateOperation.create_field_index(name, _index_params(name)))
 
     def upgrade(self) -> bool:
-        """Rebuild one payload index that an older version made otherwise (or never
-        made) as this version makes it: one field per call, since a rebuild reads every
-        payload (~2 s at 100k points) and holds the GIL."""
+        """Drop one payload index that an older version made on a field no filter uses,
+        or rebuild one that it made otherwise (or never made) as this version makes it:
+        one field per call, since a rebuild reads every payload (~2 s at 100k points)
+        and holds the GIL."""
         if self._upgraded:
             return False
-        stale = _stale_indexes(self._shard.info().payload_schema)
-        if not stale:
+        schema = self._shard.info().payload_schema
+        unused, stale = _unused_indexes(schema), _stale_indexes(schema)
+        if not unused and not stale:
             self._upgraded = True
             return False
         started = time.monotonic()
-        self._update(qe.UpdateOperation.create_field_index(stale[0], _index_params(stale[0])))
-        log.info("rebuilt a payload index", store=str(self._path), field=stale[0], left=len(stale) - 1,
+        if unused:
+            self._update(qe.UpdateOperation.delete_field_index(unused[0]))
+            done, field = "dropped a payload index no filter uses", unused[0]
+        else:
+            self._update(qe.UpdateOperation.create_field_index(stale[0], _index_params(stale[0])))
+            done, field = "rebuilt a payload index", stale[0]
+        log.info(done, store=str(self._path), field=field, left=len(unused) + len(stale) - 1,
                  seconds=round(time.monotonic() - started, 2))  # fmt: skip
         return True
 
@@ -290,6 +297,11 @@ def _index_params(name: str) -> Any:
     if name in INTEGER_FIELDS:  # lookup: match a value, range: compare times
         return qe.IntegerIndexParams(lookup=True, range=name not in FLAGS, memory=memory)
     return qe.KeywordIndexParams(memory=memory)
+
+
+def _unused_indexes(schema: dict[str, Any]) -> list[str]:
+    """Indexed fields that no filter uses any more (older versions indexed more)."""
+    return sorted(set(schema) - {*KEYWORD_FIELDS, *INTEGER_FIELDS})
 
 
 def _stale_indexes(schema: dict[str, Any]) -> list[str]:

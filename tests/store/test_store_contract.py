@@ -131,6 +131,31 @@ def test_reopen_keeps_everything(tmp_path):
         again.close()
 
 
+@pytest.mark.parametrize("adapter", ["edge", "server"])
+def test_indexes_only_the_fields_filters_use(adapter, tmp_path, monkeypatch):
+    """An index costs every write that carries its field: a new store indexes the fields
+    a ``MemoryFilter`` can filter on, and no other (not lineage, content_hash or blob,
+    which every memory carries). qdrant-client's local mode keeps no indexes: for the
+    server adapter, the indexes it asks for are what counts."""
+    from qdrant_client import QdrantClient
+
+    from recalld.ingest.store import INTEGER_FIELDS, KEYWORD_FIELDS
+
+    asked: list[str] = []
+    create = QdrantClient.create_payload_index
+
+    def record(client, collection, name, *args, **kwargs):  # noqa: ANN001
+        asked.append(name)
+        return create(client, collection, name, *args, **kwargs)
+
+    monkeypatch.setattr(QdrantClient, "create_payload_index", record)
+    store = open_test_store(adapter, tmp_path, DIM)
+    schema = set(store._shard.info().payload_schema) if adapter == "edge" else set(asked)
+    store.close()
+    assert schema == {*KEYWORD_FIELDS, *INTEGER_FIELDS}
+    assert not {"lineage", "content_hash", "blob"} & schema
+
+
 def test_edge_store_rebuilds_the_payload_indexes_an_older_version_made(tmp_path, monkeypatch):
     """A store whose payload indexes an earlier version built (all on the heap) opens
     and filters as before; ``upgrade`` rebuilds them one field per call, filters keep
@@ -143,10 +168,12 @@ def test_edge_store_rebuilds_the_payload_indexes_an_older_version_made(tmp_path,
     def heap_index(name: str) -> qe.PayloadSchemaType:  # what earlier versions created
         return qe.PayloadSchemaType.Integer if name in INTEGER_FIELDS else qe.PayloadSchemaType.Keyword
 
+    unused = ("lineage", "blob")  # earlier versions also indexed fields no filter uses
     with monkeypatch.context() as patch:
         patch.setattr(store_edge, "_index_params", heap_index)
+        patch.setattr(store_edge, "KEYWORD_FIELDS", (*KEYWORD_FIELDS, *unused))
         old = open_test_store("edge", tmp_path, DIM)
-        old.upsert([mem(i, deprecated=i % 2, valid_to_time=i * 10) for i in range(20)])
+        old.upsert([mem(i, deprecated=i % 2, valid_to_time=i * 10, lineage=f"l{i}", blob="b") for i in range(20)])
         old.close()
     store = open_test_store("edge", tmp_path, DIM)
     assert store.count(MemoryFilter(deprecated=1)) == 10
@@ -154,9 +181,11 @@ def test_edge_store_rebuilds_the_payload_indexes_an_older_version_made(tmp_path,
     while store.upgrade():
         steps += 1
         assert store.count(MemoryFilter(deprecated=1, dir_prefix="src", closed_before=100)) == 5
-    assert steps == len(KEYWORD_FIELDS) + len(INTEGER_FIELDS)
+    assert steps == len(KEYWORD_FIELDS) + len(INTEGER_FIELDS) + len(unused)
     store.close()
     again = open_test_store("edge", tmp_path, DIM)
+    assert set(again._shard.info().payload_schema) == {*KEYWORD_FIELDS, *INTEGER_FIELDS}
+    assert again.retrieve([mem(3).id])[0].payload["lineage"] == "l3"  # the field stays, unindexed
     assert again.upgrade() is False
     assert again.count(MemoryFilter(deprecated=1, dir_prefix="src", closed_before=100)) == 5
     assert again.search(vec(3), MemoryFilter(deprecated=1), 1)[0].point.payload["qualname"] == "f3"
