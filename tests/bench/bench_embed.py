@@ -2,14 +2,17 @@
 
 Not part of the test run. The texts are symbols of the Python standard library, parsed
 with recalld's parsers and turned into embedded texts as a sync does (records.memory_text,
-max_chars 1500). Both backends run in the same process, one after the other, each with
-its default threads. Prints texts/s of each and their ratio (target >= 3x), the cosine of
+max_chars 1500). Both backends run in the same process, each with its default threads,
+in turns: torch then ONNX, ``--rounds`` times (this machine's speed drifts by 10-25 %
+over minutes; a single pair of runs read 2.97x and 3.03x on the same code an hour
+apart). Prints each backend's median texts/s over the rounds and their ratio (target
+>= 3x), each round's ratio, the cosine of
 int8 to fp32 vectors (target mean >= 0.99), the int8 texts/s with the onnxruntime fusions
 recalld turns off turned on again (embed_onnx.SLOW_FUSIONS, same run), and texts/s of
 texts that fill 128, 256 and 512 tokens (the token limit, embedding.max_tokens, is what
 bounds the cost of long symbols).
 
-    python tests/bench/bench_embed.py [--texts 1000] [--max-tokens 128] [--wait-load 1.0] [--quick]
+    python tests/bench/bench_embed.py [--texts 1000] [--rounds 3] [--max-tokens 128] [--wait-load 1.0] [--quick]
 
 Progress goes to stderr; stdout is the table alone (figure, value, target).
 
@@ -93,6 +96,7 @@ def long_texts(files: list[Path], count: int) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--texts", type=int, default=1000, help="symbol texts to embed with each backend")
+    parser.add_argument("--rounds", type=int, help="turns of torch then ONNX on the texts, for the median (default 3)")
     parser.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS,
                         help=f"embedding.max_tokens (default {DEFAULT_MAX_TOKENS}, the configured default; 0: 256)")
     parser.add_argument("--long", type=int, default=96, help="texts per length in the token-length sweep")
@@ -102,6 +106,9 @@ def main() -> int:
     configure_logging()  # to stderr: stdout is the table alone
     if args.quick:
         args.texts, args.long = 300, 24
+    args.rounds = args.rounds or (1 if args.quick else 3)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
     stdlib = Path(sysconfig.get_paths()["stdlib"])
     files = sorted(stdlib.glob("*.py")) + sorted(stdlib.glob("*/*.py"))
@@ -115,15 +122,23 @@ def main() -> int:
         if args.wait_load:
             wait_for_load(args.wait_load, 600)
         load_before = os.getloadavg()[0]
-        torch_rate, fp32 = rate(torch, texts)
-        onnx_rate, int8 = rate(onnx, texts)
+        torch_rates, onnx_rates = [], []
+        for _ in range(args.rounds):
+            torch_rate, fp32 = rate(torch, texts)
+            onnx_rate, int8 = rate(onnx, texts)
+            torch_rates.append(torch_rate)
+            onnx_rates.append(onnx_rate)
+        torch_rate, onnx_rate = float(np.median(torch_rates)), float(np.median(onnx_rates))
         fused_rate = rate(every_fusion(cache, args.max_tokens), texts)[0]
         cosines = (fp32 * int8).sum(axis=1)
+        rounds = f"median of {args.rounds}" if args.rounds > 1 else "one round"
         rows = [
             (f"stdlib symbol texts (mean; max_tokens {limit})", shape, ""),
-            ("torch fp32 texts/s", f"{torch_rate:.1f}", ""),
-            ("ONNX int8 texts/s", f"{onnx_rate:.1f}", ""),
+            (f"torch fp32 texts/s ({rounds})", f"{torch_rate:.1f}", ""),
+            (f"ONNX int8 texts/s ({rounds})", f"{onnx_rate:.1f}", ""),
             ("ONNX / torch", f"{onnx_rate / torch_rate:.2f}x", ">= 3x"),
+            ("ONNX / torch by round (torch vs ONNX texts/s)",
+             ", ".join(f"{o / t:.2f}x ({t:.1f} vs {o:.1f})" for t, o in zip(torch_rates, onnx_rates)), ""),  # fmt: skip
             (f"ONNX int8 texts/s with {'+'.join(embed_onnx.SLOW_FUSIONS)} on",
              f"{fused_rate:.1f} ({onnx_rate / fused_rate:.2f}x off/on)", ""),  # fmt: skip
             ("cosine int8 vs fp32, mean", f"{cosines.mean():.4f}", ">= 0.99"),
