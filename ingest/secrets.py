@@ -32,7 +32,7 @@ cache stay idempotent.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
@@ -249,8 +249,15 @@ def _by_first_literal(screens: tuple[Screen, ...]) -> tuple[tuple[str, tuple[tup
 FIRST_LITERALS = _by_first_literal(SCREENS)
 
 
-def _opened(text: str, lowered: str) -> list[bool]:
-    """Which of ``SCREENS`` open on ``text``: the same as asking each of them."""
+# The indices of the rules behind each screen, in rule order.
+SCREEN_RULES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(rule for rule, screen in enumerate(RULE_SCREENS) if screen == index) for index in range(len(SCREENS))
+)
+
+
+def _open_screens(text: str, lowered: str) -> list[int]:
+    """The indices of the ``SCREENS`` that open on ``text``, ascending: the same as
+    asking each of them."""
     candidates: set[int] = set()
     for prefix, literals in FIRST_LITERALS:
         if prefix not in lowered:
@@ -258,20 +265,25 @@ def _opened(text: str, lowered: str) -> list[bool]:
         for literal, indexes in literals:
             if len(literal) <= 2 or literal in lowered:
                 candidates.update(indexes)
-    opened = [False] * len(SCREENS)
-    for index in candidates:
-        opened[index] = SCREENS[index].opens(text, lowered)
-    return opened
+    return sorted(index for index in candidates if SCREENS[index].opens(text, lowered))
+
+
+def _open_rules(text: str, lowered: str) -> Sequence[int]:
+    """The indices of the rules whose screen opens on ``text``, in rule order: most
+    strings open one screen or none, and a loop over all 42 rules to skip the shut ones
+    was about half of scanning a name or a signature."""
+    screens = _open_screens(text, lowered)
+    if len(screens) <= 1:
+        return SCREEN_RULES[screens[0]] if screens else ()
+    return sorted(rule for screen in screens for rule in SCREEN_RULES[screen])
 
 
 def find_secrets(text: str) -> list[Finding]:
     """Non-overlapping findings in ``text``, in order; the earlier rule wins a tie."""
     lowered = text.lower()
-    opened = _opened(text, lowered)
     spans: list[Finding] = []
-    for rule, screen in zip(RULES, RULE_SCREENS, strict=True):
-        if not opened[screen]:
-            continue
+    for index in _open_rules(text, lowered):
+        rule = RULES[index]
         for match in rule.pattern.finditer(text, _start_for(rule, text)):
             start, end = _secret_span(match)
             end = _token_end(text, end)
@@ -279,7 +291,7 @@ def find_secrets(text: str) -> list[Finding]:
             if not value or placeholder(value) or (rule.accept is not None and not rule.accept(value)):
                 continue
             spans.append(Finding(rule.kind, start, end))
-    return _merge(spans)
+    return _merge(spans) if spans else spans
 
 
 def _start_for(rule: Rule, text: str) -> int:

@@ -203,20 +203,24 @@ def test_the_screens_hide_no_finding(monkeypatch):
     texts = [t for examples in KIND_EXAMPLES.values() for t in examples]
     texts += [f'a = "{AWS_KEY_ID}"\nb = "{GITHUB_TOKEN}"\n{PEM}\nc = "{JWT}"', "def f(x):\n    return x.y\n"]
     screened = [find_secrets(t) for t in texts]
-    monkeypatch.setattr(secrets_module, "_opened", lambda text, lowered: [True] * len(secrets_module.SCREENS))
+    monkeypatch.setattr(secrets_module, "_open_screens", lambda text, lowered: list(range(len(secrets_module.SCREENS))))
     assert [find_secrets(t) for t in texts] == screened
     assert sum(map(len, screened)) >= len(KIND_EXAMPLES)
 
 
 def test_screens_found_by_their_literals_are_those_that_open():
-    """``_opened`` looks up screens by the literals they start with: the same answer as
-    asking every screen, on every example, ordinary code and mixed texts."""
+    """``_open_screens`` looks up screens by the literals they start with: the same answer
+    as asking every screen, on every example, ordinary code and mixed texts; and the rules
+    it runs are those of the open screens, in rule order (the earlier rule wins a tie)."""
     texts = [t for examples in KIND_EXAMPLES.values() for t in examples]
     texts += ["def parse_token(self, key):\n    return self.tokens[key].strip()\n", "", "x", "GLPAT-" + B64]
     texts += [a + "\n" + b for a, b in zip(texts, reversed(texts))]
     for text in texts:
         lowered = text.lower()
-        assert secrets_module._opened(text, lowered) == [s.opens(text, lowered) for s in secrets_module.SCREENS], text
+        screens = secrets_module._open_screens(text, lowered)
+        assert screens == [i for i, s in enumerate(secrets_module.SCREENS) if s.opens(text, lowered)], text
+        rules = [i for i, screen in enumerate(secrets_module.RULE_SCREENS) if screen in screens]
+        assert list(secrets_module._open_rules(text, lowered)) == rules, text
 
 
 def test_an_ibm_key_is_found_past_a_long_run_and_only_after_its_keyword():
