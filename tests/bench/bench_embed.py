@@ -131,17 +131,18 @@ def main() -> int:
         torch_rate, onnx_rate = float(np.median(torch_rates)), float(np.median(onnx_rates))
         # the median of the rounds' ratios: a round's two runs are minutes apart at most,
         # the medians of the rates may come from rounds far apart
-        ratio = float(np.median([o / t for t, o in zip(torch_rates, onnx_rates)]))
+        ratios = [o / t for t, o in zip(torch_rates, onnx_rates)]
+        ratio = float(np.median(ratios))
         fused_rate = rate(every_fusion(cache, args.max_tokens), texts)[0]
         cosines = (fp32 * int8).sum(axis=1)
-        rounds = f"median of {args.rounds}" if args.rounds > 1 else "one round"
+        rounds, of_rounds = (f"median of {args.rounds}", "median of the rounds") if args.rounds > 1 else ("one round",) * 2
         rows = [
             (f"stdlib symbol texts (mean; max_tokens {limit})", shape, ""),
             (f"torch fp32 texts/s ({rounds})", f"{torch_rate:.1f}", ""),
             (f"ONNX int8 texts/s ({rounds})", f"{onnx_rate:.1f}", ""),
-            (f"ONNX / torch ({'median of the rounds' if args.rounds > 1 else 'one round'})", f"{ratio:.2f}x", ">= 3x"),
+            (f"ONNX / torch ({of_rounds})", f"{ratio:.2f}x", ">= 3x"),
             ("ONNX / torch by round (torch vs ONNX texts/s)",
-             ", ".join(f"{o / t:.2f}x ({t:.1f} vs {o:.1f})" for t, o in zip(torch_rates, onnx_rates)), ""),  # fmt: skip
+             ", ".join(f"{r:.2f}x ({t:.1f} vs {o:.1f})" for r, t, o in zip(ratios, torch_rates, onnx_rates)), ""),  # fmt: skip
             (f"ONNX int8 texts/s with {'+'.join(embed_onnx.SLOW_FUSIONS)} on",
              f"{fused_rate:.1f} ({onnx_rate / fused_rate:.2f}x off/on)", ""),  # fmt: skip
             ("cosine int8 vs fp32, mean", f"{cosines.mean():.4f}", ">= 0.99"),
