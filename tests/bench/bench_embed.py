@@ -40,6 +40,7 @@ from recalld.daemon.logs import configure_logging  # noqa: E402
 from recalld.ingest import embed_onnx  # noqa: E402
 from recalld.ingest.embed import Embedder  # noqa: E402
 from recalld.ingest.embed_select import EmbeddingSettings, build_embedder, choose_backend  # noqa: E402
+from tests.bench.bench_rounds import rounds_wording  # noqa: E402
 from tests.bench.symbol_texts import symbol_texts  # noqa: E402
 
 LENGTHS = (128, 256, 512)
@@ -135,7 +136,7 @@ def main() -> int:
         ratio = float(np.median(ratios))
         fused_rate = rate(every_fusion(cache, args.max_tokens), texts)[0]
         cosines = (fp32 * int8).sum(axis=1)
-        rounds, of_rounds = (f"median of {args.rounds}", "median of the rounds") if args.rounds > 1 else ("one round",) * 2
+        rounds, of_rounds = rounds_wording(args.rounds)
         rows = [
             (f"stdlib symbol texts (mean; max_tokens {limit})", shape, ""),
             (f"torch fp32 texts/s ({rounds})", f"{torch_rate:.1f}", ""),
