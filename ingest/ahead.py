@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 import threading
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from types import TracebackType
 
@@ -167,7 +167,13 @@ class EmbedAhead:
 class NewTexts:
     """Queues the texts of parsed symbols that will be new versions on an ``EmbedAhead``,
     in the order ``write_plan`` writes them: files in path order, modules after all the
-    rest. A wrong guess costs nothing but time: the writer asks for what it needs."""
+    rest. A wrong guess costs nothing but time: the writer asks for what it needs.
+
+    ``reopened``, when set, tells which of a file's new ids are stored closed points
+    that come back by a state update (a reset, a revert): their texts are not queued,
+    which saved redacting ~5k texts that would only be found in the cache on each way of
+    Django's 50-release reset (an incremental sync sets it; a full index has nothing
+    stored to ask about)."""
 
     def __init__(self, ahead: EmbedAhead, scope: Scope, *, max_chars: int) -> None:
         self._ahead = ahead
@@ -175,13 +181,17 @@ class NewTexts:
         self._max_chars = max_chars
         self._modules: list[str] = []
         self.live_ids: set[str] = set()  # live memories of the touched paths
+        self.reopened: Callable[[list[str]], set[str]] | None = None
 
     def __call__(self, file: FileSymbols) -> None:
+        scope = self._scope
+        new = [(memory_id(scope, file.path, s.kind, s.qualname, s.content_hash), s) for s in file.symbols]
+        new = [(mid, sym) for mid, sym in new if mid not in self.live_ids]  # live: the plan leaves it alone
+        if new and self.reopened is not None:
+            back = self.reopened([mid for mid, _ in new])
+            new = [(mid, sym) for mid, sym in new if mid not in back]
         texts: list[str] = []
-        for sym in file.symbols:
-            mid = memory_id(self._scope, file.path, sym.kind, sym.qualname, sym.content_hash)
-            if mid in self.live_ids:
-                continue  # unchanged: the plan leaves it alone
+        for mid, sym in new:
             # exactly what vectorise will embed: the draft's text, secrets redacted
             text = redacted_text(draft_text(NewVersion(mid, file, sym, mid, ADDED), max_chars=self._max_chars))
             (self._modules if sym.kind == "module" else texts).append(text)

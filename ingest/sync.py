@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import structlog
@@ -42,7 +43,7 @@ from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 from recalld.ingest.trust import apply_trust, branch_untrusted
 from recalld.parsers.base import EXTRACTION_VERSION, STRUCTURAL, memory_type
 from recalld.ingest.tasks import TaskSync
-from recalld.ingest.writer import write_plan
+from recalld.ingest.writer import reopenable_ids, write_plan
 
 log = structlog.get_logger("recalld.sync")
 
@@ -201,6 +202,7 @@ class Indexer:
                 project = project_file(git, git.walk_tree(target), self.options)
                 live.extend(current)
         texts.live_ids = {m.id for m in live}
+        texts.reopened = partial(reopenable_ids, self.store)
         collector = FileCollector(git, target, self.options, check_attributes=True, on_file=texts)
         if project is not None:
             collector.put(project)

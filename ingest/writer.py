@@ -150,6 +150,12 @@ def _reopenable(old: dict[str, Any] | None) -> bool:
     return old is not None and bool(old.get("deprecated")) and old.get("payload_version") == PAYLOAD_VERSION
 
 
+def reopenable_ids(store: Store, ids: Sequence[str]) -> set[str]:
+    """Of ``ids``, those whose stored point a new version of that id would reopen by a
+    state update: nothing of theirs is embedded."""
+    return {p.id for p in retrieve_many(store, ids, fields=REOPEN_CHECK) if _reopenable(p.payload)}
+
+
 def _reopen(
     store: Store, scope: Scope, versions: Sequence[NewVersion], previous: dict[str, Any], commit: CommitInfo
 ) -> None:

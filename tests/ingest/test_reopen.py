@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from recalld.ingest import writer
+from recalld.ingest import ahead, writer
 from recalld.ingest.records import PAYLOAD_VERSION
 from tests.ingest.conftest import Harness
 
@@ -56,24 +56,40 @@ class DraftCount:
         monkeypatch.setattr(writer, "vectorise", counting)
 
 
+class QueuedCount:
+    """How many texts of new versions the sync queues ahead of the writer (redacted, then
+    submitted to the embedding thread)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        inner = ahead.redacted_text
+
+        def counting(text: str) -> str:
+            self.count += 1
+            return inner(text)
+
+        monkeypatch.setattr(ahead, "redacted_text", counting)
+
+
 @pytest.mark.parametrize("kind", ["edge", "server"])
 def test_a_reopened_memory_is_what_a_rewrite_would_leave(kind, git_repo, tmp_path: Path, monkeypatch):
     """History A → B → C (f back as in A, at other lines), then reset to A and forward
     to C again. One store reopens by state updates, the other is made to rewrite every
     new version whole: every memory, live and closed, ends up the same in both."""
     reopening, rewriting = Harness(kind, tmp_path / "reopen"), Harness(kind, tmp_path / "rewrite")
-    drafts = DraftCount(monkeypatch)
+    drafts, queued = DraftCount(monkeypatch), QueuedCount(monkeypatch)
     reopen = writer._reopenable
     try:
         a, b = write_tree(git_repo, A), write_tree(git_repo, B)
         monkeypatch.setenv("GIT_AUTHOR_NAME", "Another Author")  # C's commit fields differ from A's
         c = write_tree(git_repo, C)
 
-        def sync_both() -> int:
-            """Syncs both stores and compares them; how many drafts the reopening store made."""
-            before = drafts.count
+        def sync_both() -> tuple[int, int]:
+            """Syncs both stores and compares them; how many drafts the reopening store
+            made, and how many texts it queued ahead of them."""
+            before, queued_before = drafts.count, queued.count
             reopening.sync(git_repo)
-            made = drafts.count - before
+            made = drafts.count - before, queued.count - queued_before
             monkeypatch.setattr(writer, "_reopenable", lambda old: False)
             rewriting.sync(git_repo)
             monkeypatch.setattr(writer, "_reopenable", reopen)
@@ -91,9 +107,10 @@ def test_a_reopened_memory_is_what_a_rewrite_would_leave(kind, git_repo, tmp_pat
         f = [m.payload for m in reopening.memories() if m.payload["qualname"] == "f"]
         assert [(p["start_line"], p["end_line"], len(p["history"])) for p in f] == [(8, 10, 1)]
         git_repo.git("reset", "-q", "--hard", a)
-        assert sync_both() == 0  # every version of A is stored: all reopened, nothing drafted
+        # every version of A is stored: all reopened, nothing drafted, no text queued
+        assert sync_both() == (0, 0)
         git_repo.git("reset", "-q", "--hard", c)
-        assert sync_both() == 0
+        assert sync_both() == (0, 0)
         reopened = [m.payload for m in reopening.memories() if m.payload.get("history")]
         assert {(p["path"], p["qualname"]) for p in reopened} >= {("a.py", "<module>"), ("a.py", "zero")}
     finally:
