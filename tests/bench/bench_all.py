@@ -10,13 +10,13 @@ generated Python repository, or on a copy of a real one (``--repo``: cloned into
 temporary directory, the original is never touched). Steps: ONNX figures
 (tests/bench/bench_embed.py, when present); full index vs raw encode of the same model
 on a sample of the same texts, in rounds (``--rounds``, default 3: each a full index into
-a fresh state dir, the median ratio the verdict, every round printed); the tracked branch reset 50 commits back and forward (a
-real repository: the full index is of the commit 50 first-parent commits behind the
-branch's tip, then the sync forward to the tip, back and forward again walks its own
-history); `recalld serve` with hooks: commit → searchable on the big and on a
-1k-symbol repo, idle RSS, `recalld search` wall time and the CLI's client-path imports;
-the embedded store at 100k memories. Run it on an otherwise idle machine: the figures
-are wall-clock times.
+a fresh state dir, the median ratio the verdict, every round printed); the tracked
+branch reset 50 commits back and forward (a real repository: the full index is of the
+commit 50 first-parent commits behind the branch's tip, then the sync forward to the
+tip, back and forward again walks its own history); `recalld serve` with hooks: commit
+→ searchable on the big and on a 1k-symbol repo, idle RSS, `recalld search` wall time
+and the CLI's client-path imports; the embedded store at 100k memories. Run it on an
+otherwise idle machine: the figures are wall-clock times.
 """
 
 from __future__ import annotations
@@ -211,8 +211,9 @@ def index_and_history(big: BigRepo, sizes: Sizes) -> tuple[list[Row], int]:
                 sample = random.Random(0).sample(texts, min(sizes.sample, len(texts)))
             rounds.append(index_round(app, big, texts, sample))
             if last:
-                rows += index_rows(rounds, f"{type(app.embedder()).__name__} ({app.embedder().model_id})", len(sample),
-                                   len(texts))  # fmt: skip
+                embedder = app.embedder()
+                backend = f"{type(embedder).__name__} ({embedder.model_id})"
+                rows += index_rows(rounds, backend, len(sample), len(texts))
                 if big.base is None:
                     base, tip, commits = make_history(big.path, sizes.history)
                 else:

@@ -3,7 +3,9 @@ by a state update: it must end up exactly as a whole rewrite would leave it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,33 +44,26 @@ def comparable(h: Harness) -> dict[str, dict]:
     }
 
 
-class DraftCount:
-    """How many drafts of planned memories (not task memories) reach the embedder."""
+class Counted:
+    """Counts what goes through ``module.name``: ``weigh`` of each call's arguments
+    (one a call by default)."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(
+        self, monkeypatch: pytest.MonkeyPatch, module: object, name: str, weigh: Callable[..., int] = lambda *_a, **_k: 1
+    ) -> None:
         self.count = 0
-        inner = writer.vectorise
+        inner = getattr(module, name)
 
-        def counting(embeddings, drafts, **kwargs):  # type: ignore[no-untyped-def]
-            self.count += sum(d.payload.get("type") != "task" for d in drafts)
-            return inner(embeddings, drafts, **kwargs)
+        def counting(*args: Any, **kwargs: Any) -> Any:
+            self.count += weigh(*args, **kwargs)
+            return inner(*args, **kwargs)
 
-        monkeypatch.setattr(writer, "vectorise", counting)
+        monkeypatch.setattr(module, name, counting)
 
 
-class QueuedCount:
-    """How many texts of new versions the sync queues ahead of the writer (redacted, then
-    submitted to the embedding thread)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.count = 0
-        inner = ahead.redacted_text
-
-        def counting(text: str) -> str:
-            self.count += 1
-            return inner(text)
-
-        monkeypatch.setattr(ahead, "redacted_text", counting)
+def planned_drafts(_embeddings: object, drafts: list[Any], **_kwargs: Any) -> int:
+    """Drafts of planned memories (not task memories) in a call of ``writer.vectorise``."""
+    return sum(d.payload.get("type") != "task" for d in drafts)
 
 
 @pytest.mark.parametrize("kind", ["edge", "server"])
@@ -77,7 +72,8 @@ def test_a_reopened_memory_is_what_a_rewrite_would_leave(kind, git_repo, tmp_pat
     to C again. One store reopens by state updates, the other is made to rewrite every
     new version whole: every memory, live and closed, ends up the same in both."""
     reopening, rewriting = Harness(kind, tmp_path / "reopen"), Harness(kind, tmp_path / "rewrite")
-    drafts, queued = DraftCount(monkeypatch), QueuedCount(monkeypatch)
+    drafts = Counted(monkeypatch, writer, "vectorise", planned_drafts)  # drafts that reach the embedder
+    queued = Counted(monkeypatch, ahead, "redacted_text")  # texts queued ahead of the writer
     reopen = writer._reopenable
     try:
         a, b = write_tree(git_repo, A), write_tree(git_repo, B)
