@@ -204,7 +204,7 @@ def index_and_history(big: BigRepo, sizes: Sizes) -> tuple[list[Row], int]:
         home = big.home if last else big.home.with_name(f"{big.home.name}-round-{n + 1}")
         app = open_app(home)
         try:
-            if not texts:
+            if n == 0:  # the same texts and sample for every round
                 texts = texts_to_embed(big.path, big.branch, app.indexer.options)
                 # a random sample: every n-th text follows the generated modules' period and
                 # drew 84 tokens a text on average, where the whole set has 69
