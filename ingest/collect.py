@@ -124,6 +124,12 @@ def _is_utf8(data: bytes) -> bool:
 
 
 def tree_has_linguist_attributes(git: GitRepository, entries: list[TreeFile | TreeSkip]) -> bool:
+    """Whether any attribute file that applies to the tree sets a ``linguist-`` attribute:
+    without one, a full index asks nothing per file. Includes the files beside the tree
+    (info/attributes, the user's global one), which the per-file check reads too, so a
+    full index and an incremental sync skip the same files."""
+    if b"linguist-" in git.uncommitted_attributes():
+        return True
     for entry in entries:
         if isinstance(entry, TreeFile) and entry.path.rsplit("/", 1)[-1] == ".gitattributes":
             if b"linguist-" in git.read_blob(entry.blob):

@@ -4,6 +4,7 @@ work tree)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -314,6 +315,25 @@ class GitRepository:
     def read_blob(self, blob_id: str) -> bytes:
         blob = self._repo.get(blob_id)
         return bytes(blob.data) if isinstance(blob, pygit2.Blob) else b""
+
+    def uncommitted_attributes(self) -> bytes:
+        """The attribute files git applies besides the committed .gitattributes: the
+        repository's ``info/attributes`` and the user's global file (``core.attributesFile``,
+        else ``git/attributes`` under ``$XDG_CONFIG_HOME`` or ``~/.config``). ``attribute``
+        reads them as git does; this tells whether they say anything at all."""
+        try:
+            configured: str | None = self._repo.config["core.attributesFile"]
+        except (KeyError, pygit2.GitError):
+            configured = None
+        config_home = os.environ.get("XDG_CONFIG_HOME") or "~/.config"
+        files = (Path(self.common_dir) / "info" / "attributes", Path(configured or f"{config_home}/git/attributes"))
+        found = b""
+        for file in files:
+            try:
+                found += file.expanduser().read_bytes() + b"\n"
+            except (OSError, RuntimeError):  # absent or unreadable; RuntimeError: no home to expand
+                continue
+        return found
 
     def attribute(self, commit_id: str, path: str, name: str) -> str | bool | None:
         """A .gitattributes value as committed at ``commit_id`` (work tree ignored)."""

@@ -48,3 +48,31 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
         assert any(p == "latin.py" for p, _ in names)
     finally:
         h.close()
+
+
+def test_full_index_and_sync_honour_info_attributes_alike(git_repo, tmp_path):
+    """An attribute set outside the tree (.git/info/attributes) skips the same files in a
+    full index as in an incremental sync, which asks git file by file; ``=false`` keeps a
+    file that the default excludes would skip."""
+    repo = git_repo
+    repo.write("app.py", "def kept():\n    pass\n")
+    repo.commit("first")
+    incremental = Harness("edge", tmp_path / "incremental", IndexOptions())
+    full = Harness("edge", tmp_path / "full", IndexOptions())
+    try:
+        incremental.sync(repo)
+        (repo.path / ".git" / "info").mkdir(exist_ok=True)
+        (repo.path / ".git" / "info" / "attributes").write_text(
+            "gen/** linguist-generated=true\n*_pb2.py linguist-generated=false\n"
+        )
+        repo.write("gen/auto.py", "def generated():\n    pass\n")
+        repo.write("msg_pb2.py", "class Message:\n    pass\n")
+        repo.commit("second")
+        assert incremental.sync(repo).skips.get("generated") == 1
+        assert full.sync(repo).skips.get("generated") == 1
+        paths = {m.payload["path"] for m in full.memories()}
+        assert "gen/auto.py" not in paths and "msg_pb2.py" in paths
+        assert paths == {m.payload["path"] for m in incremental.memories()}
+    finally:
+        full.close()
+        incremental.close()
