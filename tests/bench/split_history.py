@@ -1,0 +1,89 @@
+"""Rebuild the changes between two commits as a history of commit-sized steps.
+
+Not part of the test run. A copy of a project made from its released packages (when its
+real history cannot be fetched) has one commit per release, and 50 of those commits are
+years of work: a reset across them changes a thousand files, where 50 real commits
+change a hundred or two. This writes a new repository at ``--out``: ``--base`` as its
+first commit, then the changes from ``--base`` to ``--target`` in steps of ``--files``
+changed files each (the files shuffled with ``--seed``, so a step touches unrelated parts
+of the tree as a real commit may), ending on exactly ``--target``'s tree. Give the result
+to ``bench_reset.py`` or ``bench_all.py --repo``.
+
+    python tests/bench/split_history.py --repo ~/src/django --base 5.1 --target 5.2 --out /tmp/django-steps
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+# A fixed identity and clock: the same input makes the same commits.
+IDENTITY = {
+    "GIT_AUTHOR_NAME": "recalld bench", "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+    "GIT_COMMITTER_NAME": "recalld bench", "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+}  # fmt: skip
+START_TIME = 1_700_000_000
+
+
+def git(repo: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        raise SystemExit(f"git {' '.join(args)}: {done.stderr.strip()}")
+    return done.stdout
+
+
+def changes(repo: Path, base: str, target: str) -> list[tuple[str, str]]:
+    """(status, path) of every path that differs, renames as a deletion and an addition."""
+    listed = git(repo, "diff", "--name-status", "--no-renames", "-z", base, target).split("\0")
+    return [(listed[i], listed[i + 1]) for i in range(0, len(listed) - 1, 2)]
+
+
+def split(repo: Path, base: str, target: str, out: Path, *, files: int, seed: int) -> int:
+    """Write the stepped history; returns how many step commits it has."""
+    git(Path.cwd(), "clone", "-q", "--no-checkout", str(repo.resolve()), str(out))
+    git(out, "checkout", "-q", "-B", "main", base)
+    steps = changes(out, base, target)
+    random.Random(seed).shuffle(steps)
+    for number, start in enumerate(range(0, len(steps), files), start=1):
+        group = steps[start : start + files]
+        deleted = [path for status, path in group if status == "D"]
+        written = [path for status, path in group if status != "D"]
+        if deleted:
+            git(out, "rm", "-q", "--", *deleted)
+        if written:
+            git(out, "checkout", target, "--", *written)
+        stamp = f"@{START_TIME + 60 * number} +0000"
+        env = {**os.environ, **IDENTITY, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
+        git(out, "commit", "-q", "--no-verify", "-m", f"step {number}: {', '.join(p for _, p in group)}", env=env)
+        if number % 50 == 0:
+            print(f"  {number} commits, {start + len(group)} of {len(steps)} files", flush=True)
+    if git(out, "rev-parse", "HEAD^{tree}") != git(out, "rev-parse", f"{target}^{{tree}}"):
+        raise SystemExit("the last step's tree is not the target's")
+    git(out, "gc", "-q")  # packed, as a clone is: loose objects read slower
+    return (len(steps) + files - 1) // files
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repo", type=Path, required=True, help="a local git repository (read only)")
+    parser.add_argument("--base", required=True, help="the commit the new history starts from")
+    parser.add_argument("--target", required=True, help="the commit whose tree the last step has")
+    parser.add_argument("--out", type=Path, required=True, help="where to write the new repository (must not exist)")
+    parser.add_argument("--files", type=int, default=3, metavar="N", help="changed files per commit (default 3)")
+    parser.add_argument("--seed", type=int, default=5, help="the shuffle's seed (default 5)")
+    args = parser.parse_args()
+    if args.out.exists():
+        parser.error(f"{args.out} exists")
+    if args.files < 1:
+        parser.error("--files must be at least 1")
+    count = split(args.repo, args.base, args.target, args.out, files=args.files, seed=args.seed)
+    print(f"{args.out}: {args.base} then {count} commits of up to {args.files} files, ending on {args.target}'s tree")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
