@@ -336,7 +336,9 @@ class GitRepository:
         return found
 
     def attribute(self, commit_id: str, path: str, name: str) -> str | bool | None:
-        """A .gitattributes value as committed at ``commit_id`` (work tree ignored)."""
+        """An attribute's value for ``path`` at ``commit_id``: from the commit's
+        .gitattributes files, and info/attributes and the user's global file as git
+        applies them (the work tree is ignored)."""
         flags = AttrCheck.INCLUDE_COMMIT | AttrCheck.INDEX_ONLY | AttrCheck.NO_SYSTEM
         try:
             return self._repo.get_attr(path, name, flags=flags, commit=pygit2.Oid(hex=commit_id))
