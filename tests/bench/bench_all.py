@@ -156,6 +156,7 @@ class IndexRound:
     seconds: float
     added: int
     files: int
+    tasks: int  # task memories written (the commits a first sync backfills)
     embedded: int
     raw_before: float
     raw_after: float
@@ -184,7 +185,9 @@ def index_round(app, big: BigRepo, texts: list[str], sample: list[str]) -> Index
     seconds = time.perf_counter() - started
     cpu, sync_cpu = time.process_time() - cpu, time.thread_time() - sync_cpu
     raw_after = encode_rate(embedder, sample)
-    return IndexRound(seconds, full.added, full.files_changed, full.embedded, raw_before, raw_after, cpu, sync_cpu)
+    return IndexRound(
+        seconds, full.added, full.files_changed, full.tasks_added, full.embedded, raw_before, raw_after, cpu, sync_cpu
+    )
 
 
 def index_and_history(big: BigRepo, sizes: Sizes) -> tuple[list[Row], int]:
@@ -232,10 +235,11 @@ def index_rows(rounds: list[IndexRound], backend: str, sampled: int, texts: int)
     seconds = median([r.seconds for r in rounds])
     middle = sorted(rounds, key=lambda r: r.ratio)[(len(rounds) - 1) // 2]
     added = rounds[-1].added
+    tasks = f"{rounds[-1].tasks} commit{'' if rounds[-1].tasks == 1 else 's'}"  # backfilled by the first sync
     each = lambda fmt: " | ".join(fmt(r) for r in rounds)  # noqa: E731
     return [
         Row("2", "backend", backend),
-        Row("2", f"full index: {added} symbols, {rounds[-1].files} files (by round)",
+        Row("2", f"full index: {added} symbols, {rounds[-1].files} files, {tasks} (by round)",
             each(lambda r: f"{r.seconds:.1f} s, {r.rate:.1f}/s")),
         Row("2", f"raw encode, {sampled} of the same {texts} texts, before / after (by round)",
             each(lambda r: f"{r.raw_before:.1f} / {r.raw_after:.1f}/s")),
