@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +48,8 @@ HOW = frozenset({
 SHOWN = 5  # differences printed per check
 
 
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True)
+def git(repo: Path, *args: str, env: Mapping[str, str] | None = None) -> str:
+    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         raise SystemExit(f"git {' '.join(args)}: {done.stderr.strip()}")
     return done.stdout.strip()

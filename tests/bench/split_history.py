@@ -17,9 +17,13 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import subprocess
 import sys
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.bench.check_exact import git  # noqa: E402
 
 # A fixed identity and clock: the same input makes the same commits.
 IDENTITY = {
@@ -27,13 +31,6 @@ IDENTITY = {
     "GIT_COMMITTER_NAME": "recalld bench", "GIT_COMMITTER_EMAIL": "bench@example.invalid",
 }  # fmt: skip
 START_TIME = 1_700_000_000
-
-
-def git(repo: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, env=env)
-    if done.returncode != 0:
-        raise SystemExit(f"git {' '.join(args)}: {done.stderr.strip()}")
-    return done.stdout
 
 
 def changes(repo: Path, base: str, target: str) -> list[tuple[str, str]]:
