@@ -132,7 +132,7 @@ class Indexer:
                 gone=touched.gone,
                 renames=touched.renames,
             )
-            if not plan.is_empty or indexed != target or touched.restore or touched.discard:
+            if not plan.is_empty or indexed != target or pending or touched.restore or touched.discard:
                 reconcile = bool(pending) or full
                 self._write(
                     git, scope, plan, touched,

@@ -46,6 +46,13 @@ class Harness:
         wanted = PLANNED_TYPES if types is None else types
         return list(self.store.scroll(MemoryFilter(repo="r", types=wanted, deprecated=deprecated)))
 
+    def checkpoint(self) -> dict:  # type: ignore[type-arg]
+        """The checkpoint of repo "r", branch main."""
+        from recalld.ingest.plan import Scope
+        from recalld.ingest.records import checkpoint_id
+
+        return self.store.retrieve([checkpoint_id(Scope("r", "main"))])[0].payload
+
     def close(self) -> None:
         self.store.close()
         self.cache.close()

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from recalld.ingest.plan import Scope
+from recalld.ingest.records import checkpoint_point
 from tests.ingest.conftest import Harness
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -152,3 +154,19 @@ def test_kill_during_a_rewrite_converges(git_repo, tmp_path, from_end):
     assert snapshot(resumed) == expected
     assert resumed.sync(git_repo).mode == "noop"
     resumed.close()
+
+
+def test_a_pending_marker_at_the_indexed_commit_is_cleared(git_repo, tmp_path):
+    """A --full sync of the commit already indexed, killed after its pending marker,
+    leaves ``pending`` = ``commit``: the next sync must still end with a clean
+    checkpoint, not a plan found empty and the marker left (every later sync a full one)."""
+    build_history(git_repo)
+    h = Harness("edge", tmp_path / "state")
+    try:
+        first = h.sync(git_repo)
+        h.store.upsert([checkpoint_point(Scope("r", "main"), commit=first.to_commit, pending=first.to_commit)])
+        assert h.sync(git_repo).mode == "full"
+        assert h.checkpoint()["pending"] is None
+        assert h.sync(git_repo).mode == "noop"
+    finally:
+        h.close()
