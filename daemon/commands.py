@@ -187,7 +187,7 @@ def status(ctx: Any, args: argparse.Namespace) -> int:
         behind = "?" if s["commits_behind"] is None else s["commits_behind"]
         extra = "".join(
             f"\t{key} {s[key]}" for key in ("queue_depth", "watcher", "last_error") if s.get(key) not in (None, 0)
-        )
+        ) + ("\tcommit history still backfilling" if s.get("history_owed") else "")
         line = (f"{s['repo']}\t{s['branch']}\tindexed {indexed}\tbehind {behind}\t"
                 f"{s['memories']} memories ({s['deprecated']} deprecated){extra}")  # fmt: skip
         print(line + (f"\terror: {s['error']}" if s["error"] else ""))

@@ -85,6 +85,14 @@ class Journal:
             rows = self._db.execute("SELECT repo, MIN(created) FROM events WHERE done IS NULL GROUP BY repo")
             return {repo: float(oldest) for repo, oldest in rows}
 
+    def has_newer(self, claim: Claim) -> bool:
+        """Whether an event for the claim's repo came after the claim."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT 1 FROM events WHERE done IS NULL AND repo = ? AND id > ? LIMIT 1", (claim.repo, max(claim.ids))
+            ).fetchone()
+        return row is not None
+
     def depth(self) -> dict[str, int]:
         with self._lock:
             rows = self._db.execute("SELECT repo, COUNT(*) FROM events WHERE done IS NULL GROUP BY repo")

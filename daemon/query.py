@@ -116,6 +116,7 @@ def repo_status(app: App, name: str) -> dict[str, Any]:
         "memories": app.store.count(MemoryFilter(repo=entry.name, branch=entry.branch, deprecated=0)),
         "deprecated": app.store.count(MemoryFilter(repo=entry.name, branch=entry.branch, deprecated=1)),
         "interrupted_sync": checkpoint.get("pending"),
+        "history_owed": bool(checkpoint.get("history_owed")),  # commit history still to backfill
         "error": None,
     }
     try:

@@ -195,7 +195,10 @@ class Service:
         for remote in dict.fromkeys(e.detail["fetch"] for e in claim.events if e.detail.get("fetch")):
             webhooks.fetch(entry.path, remote)
         full = any(e.detail.get("full") for e in claim.events)
-        return self.app.indexer.sync(repo=entry.name, path=entry.path, branch=entry.branch, full=full)
+        return self.app.indexer.sync(
+            repo=entry.name, path=entry.path, branch=entry.branch, full=full,
+            stop_history=lambda: self.journal.has_newer(claim),  # a new commit goes before old history
+        )  # fmt: skip
 
     def _shutdown(self, server: ApiServer) -> None:
         self.state = "stopping"

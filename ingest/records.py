@@ -213,10 +213,16 @@ def checkpoint_id(scope: Scope) -> str:
 
 
 def checkpoint_point(
-    scope: Scope, *, commit: str | None, pending: str | None, extraction: int | None = EXTRACTION_VERSION
+    scope: Scope,
+    *,
+    commit: str | None,
+    pending: str | None,
+    extraction: int | None = EXTRACTION_VERSION,
+    history_owed: bool = False,
 ) -> StoredPoint:
     """``extraction``: the EXTRACTION_VERSION the memories of ``commit`` were made with
-    (a pending marker or a trust update keeps the one it found)."""
+    (a pending marker or a trust update keeps the one it found). ``history_owed``: the
+    task memories of ``commit``'s history are still to be backfilled (ingest/tasks.py)."""
     payload = {
         "record": "checkpoint",
         "repo": scope.repo,
@@ -224,6 +230,7 @@ def checkpoint_point(
         "commit": commit,
         "pending": pending,
         "extraction": extraction,
+        "history_owed": int(history_owed),
         "untrusted": int(scope.untrusted),
         "updated_at": int(time.time()),
     }

@@ -45,7 +45,12 @@ class SyncResult:
     secrets_redacted: int = 0
     tasks_added: int = 0  # task memories (one per commit) written, new or reopened
     tasks_deprecated: int = 0  # task memories closed: their commit left the branch
-    seconds: float = 0.0
+    seconds: float = 0.0  # until the memories were all in line with the target
+    # After that, the backfill of the target's commit history (a first sync's):
+    history_added: int = 0  # task memories written
+    history_embedded: int = 0
+    history_seconds: float = 0.0
+    history_owed: bool = False  # stopped early: the next sync goes on with it
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -59,6 +64,8 @@ class SyncResult:
             f"{self.embedded} embedded, {self.skipped} skipped"
             + (f", {self.secrets_redacted} secrets redacted" if self.secrets_redacted else "")
             + f" in {self.seconds:.2f} s"
+            + (f"; history +{self.history_added} commits in {self.history_seconds:.2f} s" if self.history_added else "")
+            + (" (more to come)" if self.history_owed else "")
         )
 
 

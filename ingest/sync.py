@@ -12,7 +12,7 @@ writer stores each batch as its vectors arrive (ingest/ahead.py, ingest/writer.p
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -42,7 +42,7 @@ from recalld.ingest.records import (
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 from recalld.ingest.trust import apply_trust, branch_untrusted
 from recalld.parsers.base import EXTRACTION_VERSION, STRUCTURAL, memory_type
-from recalld.ingest.tasks import TaskSync
+from recalld.ingest.tasks import TaskSync, owes_history
 from recalld.ingest.writer import reopenable_ids, write_plan
 
 log = structlog.get_logger("recalld.sync")
@@ -56,6 +56,15 @@ REOPENED = {
     "valid_to_commit": None,
     "valid_to_time": 0,
 }
+
+
+@dataclass(frozen=True, slots=True)
+class _Owed:
+    """A clean checkpoint at ``commit`` whose history is still to be backfilled."""
+
+    git: GitRepository
+    scope: Scope
+    commit: str
 
 
 @dataclass(slots=True)
@@ -76,18 +85,46 @@ class Indexer:
         self.options = options
 
     def sync(
-        self, *, repo: str, path: str, branch: str, full: bool = False, progress: ProgressSink | None = None
+        self,
+        *,
+        repo: str,
+        path: str,
+        branch: str,
+        full: bool = False,
+        progress: ProgressSink | None = None,
+        stop_history: Callable[[], bool] | None = None,
     ) -> SyncResult:
+        """``stop_history``: asked between chunks of a commit-history backfill whether to
+        leave the rest to the next sync (the daemon's: a newer event for the repo waits)."""
+        progress = progress or NoProgress()
         with counting_redactions() as redactions:
-            result = self._sync(repo=repo, path=path, branch=branch, full=full, progress=progress)
+            result, owed = self._sync(repo=repo, path=path, branch=branch, full=full, progress=progress)
+            if owed is not None:
+                self._history(owed, result, progress=progress, stop=stop_history or (lambda: False))
         result.secrets_redacted = redactions.count
         return result
 
-    def _sync(
-        self, *, repo: str, path: str, branch: str, full: bool, progress: ProgressSink | None
-    ) -> SyncResult:
+    def _history(self, owed: _Owed, result: SyncResult, *, progress: ProgressSink, stop: Callable[[], bool]) -> None:
+        """The task memories of the checkpoint's history, after the sync made the repo
+        searchable (ingest/tasks.py); the checkpoint's mark is cleared once all are written."""
         started = time.monotonic()
-        progress = progress or NoProgress()
+        with EmbedAhead(self.embeddings) as ahead:
+            tasks = TaskSync(self.store, ahead, owed.git, owed.scope, options=self.options)
+            outcome = tasks.backfill(
+                owed.commit, queue=lambda texts: ahead.submit(map(redacted_text, texts)), progress=progress, stop=stop
+            )
+            if outcome.complete:
+                self.store.upsert([checkpoint_point(owed.scope, commit=owed.commit, pending=None)])
+            result.history_added, result.history_embedded = outcome.added, ahead.embedded
+        result.history_owed = not outcome.complete
+        result.history_seconds = round(time.monotonic() - started, 3)
+
+    def _sync(
+        self, *, repo: str, path: str, branch: str, full: bool, progress: ProgressSink
+    ) -> tuple[SyncResult, _Owed | None]:
+        """The sync proper, and the commit whose history it leaves owed (with a clean
+        checkpoint at that commit), if any."""
+        started = time.monotonic()
         git = GitRepository(path)
         untrusted = branch_untrusted(
             branch, self.options.untrusted_branches, remote_tracking=git.is_remote_tracking(branch)
@@ -102,9 +139,10 @@ class Indexer:
         result = SyncResult(repo, branch, indexed, target)
         if target is None:
             result.seconds = time.monotonic() - started
-            return result
+            return result, None
         pending = checkpoint.get("pending")
         clean = not pending and git.has_commit(indexed)
+        owed = bool(checkpoint.get("history_owed"))
         extraction = checkpoint.get("extraction", 1)  # a checkpoint without it: version 1
         outdated = indexed is not None and extraction != EXTRACTION_VERSION
         if outdated and not full:
@@ -115,7 +153,7 @@ class Indexer:
             full = True
         if clean and not full and indexed == target:
             result.seconds = time.monotonic() - started
-            return result
+            return result, _Owed(git, scope, target) if owed else None
         with EmbedAhead(self.embeddings) as ahead:
             texts = NewTexts(ahead, scope, max_chars=self.options.max_embed_chars)
             if clean and not full:
@@ -133,18 +171,19 @@ class Indexer:
                 renames=touched.renames,
             )
             if not plan.is_empty or indexed != target or pending or touched.restore or touched.discard:
+                owed = owed or owes_history(git, indexed, self.options)
                 reconcile = bool(pending) or full
                 self._write(
                     git, scope, plan, touched,
                     result=result, reconcile=reconcile, vectors=ahead, progress=progress,
-                    extraction=extraction,
+                    extraction=extraction, history_owed=owed,
                 )  # fmt: skip
             elif outdated:
-                self.store.upsert([checkpoint_point(scope, commit=target, pending=None)])
+                self.store.upsert([checkpoint_point(scope, commit=target, pending=None, history_owed=owed)])
             result.embedded += ahead.embedded
         _count(result, plan, touched)
         result.seconds = round(time.monotonic() - started, 3)
-        return result
+        return result, _Owed(git, scope, target) if owed else None
 
     def _write(
         self,
@@ -158,13 +197,16 @@ class Indexer:
         vectors: EmbedAhead,
         progress: ProgressSink,
         extraction: int | None,
+        history_owed: bool,
     ) -> None:
         """Pending marker, the plan, leftovers of an interrupted sync, task memories,
         then the checkpoint. ``extraction``: the indexed commit's, kept in the pending
         marker until the checkpoint says the target's memories are all of this version."""
         target = result.to_commit
         assert target is not None
-        self.store.upsert([checkpoint_point(scope, commit=result.from_commit, pending=target, extraction=extraction)])
+        self.store.upsert([
+            checkpoint_point(scope, commit=result.from_commit, pending=target, extraction=extraction, history_owed=history_owed)
+        ])  # fmt: skip
         info = git.commit_info(target)
         tasks = TaskSync(self.store, vectors, git, scope, options=self.options)
         tasks.reader.know(touched.collected.files.values())  # the target's files: parsed once
@@ -172,7 +214,7 @@ class Indexer:
         write_plan(self.store, vectors, scope, plan, info, max_chars=self.options.max_embed_chars, progress=progress)
         _undo_interrupted(self.store, plan, touched)
         self._sync_tasks(result, tasks, target, reconcile=reconcile, progress=progress)
-        self.store.upsert([checkpoint_point(scope, commit=target, pending=None)])
+        self.store.upsert([checkpoint_point(scope, commit=target, pending=None, history_owed=history_owed)])
 
     def _sync_tasks(
         self, result: SyncResult, step: TaskSync, target: str, *, reconcile: bool, progress: ProgressSink

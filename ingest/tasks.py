@@ -5,11 +5,21 @@ branch by comparing states, like the structural memories.
 0 turns task memory off):
 
 - every commit that had a live task memory and is still ``target`` or an ancestor of it;
-- the *window*: on a repo's first sync, or when the indexed commit is gone from git,
-  the last N commits of the branch's **first-parent** history (backfill); otherwise the
-  commits reachable from ``target`` and not from the indexed commit (``git log
-  indexed..target``, so the commits of a merged side branch count too), newest first,
-  at most N; and always ``target`` itself.
+- the *window*: the commits reachable from ``target`` and not from the indexed commit
+  (``git log indexed..target``, so the commits of a merged side branch count too),
+  newest first, at most N; and always ``target`` itself;
+- the *history*: on a repo's first sync, or when the indexed commit is gone from git,
+  the last N commits of the branch's **first-parent** history (backfill).
+
+**The history comes after the code.** Reading a commit parses its changed files on
+both sides, so a backfill of N commits costs far more than the code's own parse (a
+Django clone's 500: ~9 s on the sync's thread, which the model needs). So the sync
+that owes it writes only its window, its checkpoint says so (``history`` = 1), and the
+repo is searchable at once; ``backfill`` then writes the history of the checkpoint's
+commit (every one of them an ancestor, so live), in chunks, and clears the mark. It
+stops between chunks when asked (the daemon asks when a newer event for the repo
+waits), and any later sync with the mark set goes on where it stopped: what is written
+is skipped.
 
 A live task memory whose commit is no longer ``target`` or an ancestor of it (reset,
 rebase, amend, force-push) is closed: ``deprecated_reason`` "removed",
@@ -43,13 +53,15 @@ writes: first it writes the window's missing (or closed) memories, then the clos
 Both are recomputed from git by the next sync, and a sync that finds a pending marker
 compares every live task memory with git, so a crash anywhere converges, without
 duplicates. A fast-forward sync from a clean checkpoint skips that comparison: every
-live task memory is then an ancestor of the indexed commit, hence of the target.
+live task memory is then an ancestor of the indexed commit, hence of the target. The
+history is written after the checkpoint, and only ancestors of its commit: a crash
+there leaves live memories that are right, and the mark, so the next sync finishes it.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,7 +70,7 @@ from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope, memory_id, unique_by
 from recalld.ingest.records import HISTORY_FIELDS, TASK, closed_interval, open_state, task_memory_id
-from recalld.ingest.result import ProgressSink
+from recalld.ingest.result import NoProgress, ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
 from recalld.ingest.task_memory import task_payload, task_text
 from recalld.ingest.writer import MemoryDraft, TextVectors, upsert_points, vectorise
@@ -66,6 +78,8 @@ from recalld.parsers.base import STRUCTURAL
 
 
 CHUNK = 1000  # commits read, embedded and written together
+HISTORY_CHUNK = 50  # commits a backfill reads, embeds and writes together (~1 s on Django)
+HISTORY_LABEL = "commit history"  # the backfill's progress bar
 REMOVED = "removed"
 SCAN_FIELDS = ("commit", "subject", "author")
 
@@ -75,15 +89,19 @@ class TaskOutcome:
     added: int = 0  # task memories written (new or reopened)
     deprecated: int = 0
     embedded: int = 0
+    complete: bool = True  # False: a backfill that stopped when asked to
 
 
 def commit_window(git: GitRepository, indexed: str | None, target: str, limit: int) -> list[str]:
-    """The commits whose task memory a sync to ``target`` makes sure of, newest first."""
-    if indexed is None:
-        commits = git.walk_commits(target, hide=None, limit=limit, first_parent=True)
-    else:
-        commits = git.walk_commits(target, hide=indexed, limit=limit, first_parent=False)
+    """The commits whose task memory a sync to ``target`` makes sure of, newest first
+    (with no indexed commit, only ``target``: its history is a ``backfill`` of its own)."""
+    commits = git.walk_commits(target, hide=indexed, limit=limit, first_parent=False) if indexed else []
     return [target, *(c for c in commits if c != target)][:limit]
+
+
+def owes_history(git: GitRepository, indexed: str | None, options: IndexOptions) -> bool:
+    """Whether a sync from ``indexed`` leaves the target's history to a backfill."""
+    return options.backfill_commits > 1 and not git.has_commit(indexed)
 
 
 class TaskSync:
@@ -104,24 +122,21 @@ class TaskSync:
         self.scope = scope
         self.options = options
         self.reader = CommitReader(git, options)
-        self._read: dict[str, CommitRecord] = {}  # by read_ahead, for run
+        self._read: dict[str, CommitRecord] = {}  # read ahead, for _write
 
     def read_ahead(self, *, indexed: str | None, target: str) -> list[str]:
         """Reads the window's commits that have no task memory yet and returns their
-        texts, for a sync to call before it writes its plan: reading them (a first sync
-        backfills up to ``backfill_commits``, each commit's changed files parsed on both
-        sides) and embedding their texts then overlap the model's work on the symbols,
-        where after the plan the model sat idle through them. ``run`` takes what was read
+        texts, for a sync to call before it writes its plan: reading them (up to
+        ``backfill_commits``, each commit's changed files parsed on both sides) and
+        embedding their texts then overlap the model's work on the symbols, where after
+        the plan the model sat idle through them. ``run`` takes what was read
         and reads whatever else it needs (a record depends on git alone)."""
         if self.options.backfill_commits <= 0:
             return []
         _, window = self._window(indexed, target)
         ids = {c: task_memory_id(self.scope, c) for c in window}
         stored = {p.id for p in retrieve_many(self.store, list(ids.values()), fields=())}
-        for commit, mid in ids.items():
-            if mid not in stored:
-                self._read[commit] = self.reader.read(commit)
-        return [task_text(record, max_chars=self.options.max_embed_chars) for record in self._read.values()]
+        return self._read_all([commit for commit, mid in ids.items() if mid not in stored])
 
     def run(self, *, indexed: str | None, target: str, reconcile: bool, progress: ProgressSink) -> TaskOutcome:
         """``reconcile``: compare every live task memory with git (after a crash, --full)."""
@@ -137,6 +152,44 @@ class TaskSync:
             outcome.embedded += embedded
         outcome.deprecated = self._close(removed, window, target)
         return outcome
+
+    def backfill(
+        self, commit: str, *, queue: Callable[[list[str]], None], progress: ProgressSink, stop: Callable[[], bool]
+    ) -> TaskOutcome:
+        """Writes the missing (or closed) task memories of the last ``backfill_commits``
+        first-parent commits of ``commit``, the checkpoint's, in chunks. Each chunk is
+        read, and its texts ``queue``d to the model, while the one before is written;
+        before each chunk ``stop`` is asked whether to leave the rest for later."""
+        commits = self.git.walk_commits(commit, hide=None, limit=self.options.backfill_commits, first_parent=True)
+        ids = {c: task_memory_id(self.scope, c) for c in commits}
+        stored = retrieve_many(self.store, list(ids.values()), fields=("deprecated",))
+        live = {p.id for p in stored if p.payload.get("deprecated") == 0}
+        todo = [c for c in commits if ids[c] not in live]
+        chunks = [todo[start : start + HISTORY_CHUNK] for start in range(0, len(todo), HISTORY_CHUNK)]
+        outcome = TaskOutcome()
+        progress.begin(HISTORY_LABEL, len(todo))
+        try:
+            if chunks:
+                queue(self._read_all(chunks[0]))
+            for n, chunk in enumerate(chunks):
+                if n and stop():
+                    outcome.complete = False
+                    break
+                if n + 1 < len(chunks):
+                    queue(self._read_all(chunks[n + 1]))  # read on while the model embeds this chunk
+                added, embedded = self._write(chunk, commit, NoProgress())
+                outcome.added += added
+                outcome.embedded += embedded
+                progress.advance(len(chunk))
+        finally:
+            progress.end()
+        return outcome
+
+    def _read_all(self, commits: list[str]) -> list[str]:
+        """Reads ``commits`` for ``_write`` and returns their texts."""
+        for commit in commits:
+            self._read[commit] = self.reader.read(commit)
+        return [task_text(self._read[c], max_chars=self.options.max_embed_chars) for c in commits]
 
     def _window(self, indexed: str | None, target: str) -> tuple[str | None, list[str]]:
         """The indexed commit if git still has it, and the window of commits to make sure of."""

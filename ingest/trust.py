@@ -39,5 +39,6 @@ def apply_trust(store: Store, scope: Scope, checkpoint: dict[str, Any]) -> int:
     for start in range(0, len(ids), CHUNK):
         store.set_payload(ids[start : start + CHUNK], {"untrusted": int(scope.untrusted)})
     commit, pending, extraction = checkpoint.get("commit"), checkpoint.get("pending"), checkpoint.get("extraction")
-    store.upsert([checkpoint_point(scope, commit=commit, pending=pending, extraction=extraction)])
+    owed = bool(checkpoint.get("history_owed"))
+    store.upsert([checkpoint_point(scope, commit=commit, pending=pending, extraction=extraction, history_owed=owed)])
     return len(ids)

@@ -120,11 +120,13 @@ def main() -> None:
         without, plain = timed_sync(root / "without", repo, 0, embedder)
         with_tasks, full = timed_sync(root / "with", repo, args.commits, embedder)
         print(f"first sync, task memory off   {without:7.2f} s  ({plain.added} symbols, {plain.embedded} embedded)")
-        counts = f"{full.tasks_added} commits, {full.embedded} embedded"
+        commits = full.tasks_added + full.history_added
+        counts = f"{commits} commits, {full.embedded + full.history_embedded} embedded"
         print(f"first sync, backfill          {with_tasks:7.2f} s  ({counts})")
+        print(f"  of which until searchable   {full.seconds:7.2f} s  (then the history: {full.history_seconds:.2f} s)")
         backfill = with_tasks - without
-        per = 1000 * backfill / max(full.tasks_added, 1)
-        print(f"backfill of {full.tasks_added} commits      {backfill:7.2f} s  ({per:.1f} ms per commit)")
+        per = 1000 * backfill / max(commits, 1)
+        print(f"backfill of {commits} commits      {backfill:7.2f} s  ({per:.1f} ms per commit)")
 
 
 if __name__ == "__main__":

@@ -114,6 +114,7 @@ def test_cli_end_to_end(project):
     status = json.loads(recalld("status", "--json").stdout)["repos"][0]
     assert status["indexed_commit"] == project.head() and status["commits_behind"] == 0
     assert status["memories"] == len(live) and status["deprecated"] == 2
+    assert status["history_owed"] is False and "backfilling" not in recalld("status").stdout
     project.write("x.py", "def x():\n    pass\n")
     project.commit("one more")
     assert json.loads(recalld("status", "--json").stdout)["repos"][0]["commits_behind"] == 1

@@ -156,6 +156,30 @@ def test_kill_during_a_rewrite_converges(git_repo, tmp_path, from_end):
     resumed.close()
 
 
+@pytest.mark.parametrize("from_end", [1, 2])
+def test_kill_during_the_history_backfill_converges(git_repo, tmp_path, from_end):
+    """The history is written after the clean checkpoint: killed before its first
+    write (2) or before its mark is cleared (1), the next sync only finishes it."""
+    build_history(git_repo)
+    for i in range(4):
+        git_repo.write(f"pkg/later{i}.py", f"def later{i}():\n    return {i}\n")
+        git_repo.commit(f"later {i}")
+    (tmp_path / "empty").mkdir()
+    total = count_writes(git_repo, tmp_path / "empty", tmp_path / "count")
+    clean = Harness("edge", tmp_path / "clean")
+    assert clean.sync(git_repo).history_added == 4
+    expected = snapshot(clean)
+    clean.close()
+    state = tmp_path / "crashed"
+    assert run_worker_until(git_repo, state, total - from_end)
+    resumed = Harness("edge", state)
+    assert resumed.checkpoint()["pending"] is None and resumed.checkpoint()["history_owed"] == 1
+    result = resumed.sync(git_repo)
+    assert result.mode == "noop" and result.history_added == (4 if from_end == 2 else 0)
+    assert snapshot(resumed) == expected and resumed.checkpoint()["history_owed"] == 0
+    resumed.close()
+
+
 def test_a_pending_marker_at_the_indexed_commit_is_cleared(git_repo, tmp_path):
     """A --full sync of the commit already indexed, killed after its pending marker,
     leaves ``pending`` = ``commit``: the next sync must still end with a clean

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from recalld.ingest import commits as commits_module
+from recalld.ingest import tasks as tasks_module
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
@@ -57,7 +58,7 @@ def test_each_commit_records_files_symbols_and_renames(harness, git_repo):
     c4 = repo.commit("Move old and add fresh")
 
     result = h.sync(repo)
-    assert (result.tasks_added, result.tasks_deprecated) == (4, 0)
+    assert (result.tasks_added, result.history_added, result.tasks_deprecated) == (1, 3, 0)
     found = tasks(h)
     assert set(found) == {c1, c2, c3, c4}
 
@@ -110,7 +111,8 @@ def test_backfill_and_new_commits_respect_the_limit(git_repo, tmp_path):
     made = linear_history(repo, 8)
     h = Harness("edge", tmp_path / "state", IndexOptions(backfill_commits=3))
     try:
-        assert h.sync(repo).tasks_added == 3
+        first = h.sync(repo)
+        assert (first.tasks_added, first.history_added) == (1, 2)
         assert set(tasks(h)) == set(made[-3:])
         made += linear_history(repo, 2)
         assert h.sync(repo).tasks_added == 2
@@ -120,6 +122,62 @@ def test_backfill_and_new_commits_respect_the_limit(git_repo, tmp_path):
         assert set(tasks(h)) == set(made[-5:]) | set(burst[-3:])
     finally:
         h.close()
+
+
+class WriteLog:
+    """Wraps a harness's store and records what each write held: the checkpoint's
+    state, or the commits of the task memories written."""
+
+    def __init__(self, h: Harness) -> None:
+        self._inner = h.store
+        self.writes: list[tuple[str, object]] = []
+        h.indexer.store = self  # type: ignore[assignment]
+
+    def upsert(self, points):  # type: ignore[no-untyped-def]
+        for p in points:
+            if p.payload.get("record") == "checkpoint":
+                self.writes.append(("checkpoint", (p.payload["pending"], p.payload["history_owed"])))
+            elif p.payload.get("type") == "task":
+                self.writes.append(("task", p.payload["commit"]))
+        return self._inner.upsert(points)
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        return getattr(self._inner, name)
+
+
+def test_the_code_is_searchable_before_the_history_is_written(harness, git_repo):
+    """A first sync writes its target's task memory and a clean checkpoint that owes
+    the history, and only then the older commits' task memories, then clears the mark."""
+    made = linear_history(git_repo, 5)
+    log = WriteLog(harness)
+    result = harness.sync(git_repo)
+    assert (result.tasks_added, result.history_added, result.history_owed) == (1, 4, False)
+    assert result.embedded > 0 and result.history_embedded == 4
+    clean = log.writes.index(("checkpoint", (None, 1)))
+    assert [w for w in log.writes[:clean] if w[0] == "task"] == [("task", made[-1])]
+    assert {c for kind, c in log.writes[clean:] if kind == "task"} == set(made[:-1])
+    assert log.writes[-1] == ("checkpoint", (None, 0))
+    assert set(tasks(harness)) == set(made)
+    assert harness.sync(git_repo).history_added == 0  # nothing owed any more
+
+
+def test_a_backfill_asked_to_stop_is_finished_by_the_next_sync(harness, git_repo, monkeypatch):
+    """The daemon stops a backfill between chunks when a newer event waits; the next
+    sync, whatever it brings, goes on with it, and a reset meanwhile is respected:
+    only ancestors of the branch's new tip are written."""
+    monkeypatch.setattr(tasks_module, "HISTORY_CHUNK", 2)
+    made = linear_history(git_repo, 9)
+    asked = []
+    first = harness.sync(git_repo, stop_history=lambda: not asked.append(1))
+    assert (first.history_added, first.history_owed, len(asked)) == (2, True, 1)
+    assert set(tasks(harness)) == {made[-1], made[-2], made[-3]}
+    assert harness.checkpoint()["history_owed"] == 1
+    git_repo.git("reset", "-q", "--hard", made[-5])  # before what was written
+    second = harness.sync(git_repo, stop_history=lambda: False)
+    assert (second.tasks_deprecated, second.history_owed) == (3, False)
+    assert set(tasks(harness)) == set(made[:-4])
+    assert set(tasks(harness, deprecated=1)) == set(made[-3:])
+    assert harness.checkpoint()["history_owed"] == 0
 
 
 def test_backfill_zero_turns_task_memory_off(git_repo, tmp_path):
@@ -296,7 +354,7 @@ def test_commit_texts_go_through_the_cache(harness, git_repo, tmp_path):
     other.indexer.embeddings = harness.embeddings
     try:
         again = other.sync(git_repo)
-        assert again.tasks_added == 3 and again.embedded == 0
+        assert again.tasks_added + again.history_added == 3 and again.embedded + again.history_embedded == 0
     finally:
         other.store.close()
 

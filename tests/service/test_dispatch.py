@@ -6,11 +6,15 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
+from recalld.daemon.config import load_config
 from recalld.daemon.dispatch import Dispatcher
 from recalld.daemon.journal import Claim, Event, Journal
 from recalld.ingest.errors import RecalldError
+from recalld.daemon.service import Service
 from recalld.ingest.result import SyncResult
+from tests.conftest import GitRepo
 
 
 class Recorder:
@@ -112,3 +116,49 @@ def test_waits_while_git_holds_index_lock(tmp_path):
     finally:
         dispatcher.stop()
         journal.close()
+
+
+def test_has_newer_sees_only_later_events_of_the_claims_repo(tmp_path):
+    journal = Journal(tmp_path / "journal.db")
+    try:
+        journal.append(Event("a", "hook"))
+        journal.append(Event("a", "watcher"))
+        claim = journal.claim("a")
+        assert claim is not None and not journal.has_newer(claim)
+        journal.append(Event("b", "hook"))
+        assert not journal.has_newer(claim)
+        journal.append(Event("a", "hook"))
+        assert journal.has_newer(claim)
+        journal.complete(claim)
+        assert journal.has_newer(claim)  # the later event is still waiting
+    finally:
+        journal.close()
+
+
+def test_the_daemon_stops_a_history_backfill_for_a_newer_event(tmp_path):
+    """The service hands each sync a ``stop_history`` that is true once an event for the
+    repo came after the claim: a commit made during a first sync's history backfill is
+    synced next, not after the rest of the history."""
+    repo = GitRepo(tmp_path / "widgets")
+    repo.write("a.py", "def a():\n    return 1\n")
+    repo.commit("one")
+    service = Service(load_config())
+    asked: list[bool] = []
+
+    def sync(*, stop_history, **_kw):  # type: ignore[no-untyped-def]
+        asked.append(stop_history())
+        service.journal.append(Event("widgets", "hook"))
+        asked.append(stop_history())
+        return SyncResult("widgets", "main", None, None)
+
+    try:
+        service.app.registry.add("widgets", str(repo.path), "main")
+        service.app.__dict__["indexer"] = SimpleNamespace(sync=sync)
+        service.journal.append(Event("widgets", "hook"))
+        claim = service.journal.claim("widgets")
+        assert claim is not None
+        service._sync_repo("widgets", claim)
+        assert asked == [False, True]
+    finally:
+        service.app.close()
+        service.journal.close()
