@@ -8,8 +8,9 @@
 Uses the embedding backend the configuration selects (as the daemon would), on a
 generated Python repository, or on a copy of a real one (``--repo``: cloned into a
 temporary directory, the original is never touched). Steps: ONNX figures
-(tests/bench/bench_embed.py, when present); full index vs raw encode of the same model
-on a sample of the same texts, in rounds (``--rounds``, default 3: each a full index into
+(tests/bench/bench_embed.py, when present); full index (until the repo is searchable;
+the first sync's commit history, which follows, in a row of its own) vs raw encode of
+the same model on a sample of the same texts, in rounds (``--rounds``, default 3: each a full index into
 a fresh state dir, the median ratio the verdict, every round printed); the tracked
 branch reset 50 commits back and forward (a real repository: the full index is of the
 commit 50 first-parent commits behind the branch's tip, then the sync forward to the
