@@ -197,7 +197,8 @@ class Service:
         full = any(e.detail.get("full") for e in claim.events)
         return self.app.indexer.sync(
             repo=entry.name, path=entry.path, branch=entry.branch, full=full,
-            stop_history=lambda: self.journal.has_newer(claim),  # a new commit goes before old history
+            # a new commit goes before old history, and a stopping daemon leaves it to its next start
+            stop_history=lambda: self._stop.is_set() or self.journal.has_newer(claim),
         )  # fmt: skip
 
     def _shutdown(self, server: ApiServer) -> None:
