@@ -60,11 +60,13 @@ REOPENED = {
 
 @dataclass(frozen=True, slots=True)
 class _Owed:
-    """A clean checkpoint at ``commit`` whose history is still to be backfilled."""
+    """A clean checkpoint at ``commit`` whose history is still to be backfilled, and the
+    files the sync parsed there (their commits are compared without parsing them again)."""
 
     git: GitRepository
     scope: Scope
     commit: str
+    parsed: Iterable[FileSymbols] = ()
 
 
 @dataclass(slots=True)
@@ -110,6 +112,7 @@ class Indexer:
         started = time.monotonic()
         with EmbedAhead(self.embeddings) as ahead:
             tasks = TaskSync(self.store, ahead, owed.git, owed.scope, options=self.options)
+            tasks.reader.know(owed.parsed)
             outcome = tasks.backfill(
                 owed.commit, queue=lambda texts: ahead.submit(map(redacted_text, texts)), progress=progress, stop=stop
             )
@@ -183,7 +186,7 @@ class Indexer:
             result.embedded += ahead.embedded
         _count(result, plan, touched)
         result.seconds = round(time.monotonic() - started, 3)
-        return result, _Owed(git, scope, target) if owed else None
+        return result, _Owed(git, scope, target, touched.collected.files.values()) if owed else None
 
     def _write(
         self,

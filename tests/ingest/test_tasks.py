@@ -418,3 +418,18 @@ def test_files_the_sync_parsed_are_not_parsed_again_for_their_commit(git_repo, m
     assert reader.read(tip) == expected[1]
     assert parsed == [1]  # the old blob of app.py only: the new one is the collector's
     assert reader.read(first) == expected[0]
+
+
+def test_the_history_does_not_parse_again_what_the_sync_parsed(harness, git_repo, monkeypatch):
+    """A first sync's history follows the index in the same call and knows its files:
+    a commit whose file is still as the tip has it compares without a parse."""
+    git_repo.write("a.py", "def a():\n    return 1\n")
+    git_repo.commit("add a")
+    git_repo.write("b.py", "def b():\n    return 2\n")
+    git_repo.commit("add b")
+    parsed: list[int] = []
+    real_parse = commits_module.parse
+    monkeypatch.setattr(commits_module, "parse", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
+    result = harness.sync(git_repo)
+    assert (result.tasks_added, result.history_added) == (1, 1)
+    assert parsed == []
