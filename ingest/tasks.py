@@ -12,14 +12,14 @@ branch by comparing states, like the structural memories.
   the last N commits of the branch's **first-parent** history (backfill).
 
 **The history comes after the code.** Reading a commit parses its changed files on
-both sides, so a backfill of N commits costs far more than the code's own parse (a
-Django clone's 500: ~9 s on the sync's thread, which the model needs). So the sync
-that owes it writes only its window, its checkpoint says so (``history`` = 1), and the
-repo is searchable at once; ``backfill`` then writes the history of the checkpoint's
-commit (every one of them an ancestor, so live), in chunks, and clears the mark. It
-stops between chunks when asked (the daemon asks when a newer event for the repo
-waits), and any later sync with the mark set goes on where it stopped: what is written
-is skipped.
+both sides: inside a first index, a backfill took CPU the model needed (a Django
+clone's 500 commits: ~9 s of the sync thread's). So the sync that owes it writes only
+its window, its checkpoint says so (``history_owed`` = 1), and the repo is searchable
+at once; ``backfill`` then writes the history of the checkpoint's commit (every one of
+them an ancestor, so live), in chunks, and clears the mark. It stops between chunks
+when asked (the daemon asks when a newer event for the repo waits, or it is
+stopping), and any later sync with the mark set goes on where it stopped: what is
+written is skipped.
 
 A live task memory whose commit is no longer ``target`` or an ancestor of it (reset,
 rebase, amend, force-push) is closed: ``deprecated_reason`` "removed",
