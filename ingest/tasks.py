@@ -88,7 +88,6 @@ SCAN_FIELDS = ("commit", "subject", "author")
 class TaskOutcome:
     added: int = 0  # task memories written (new or reopened)
     deprecated: int = 0
-    embedded: int = 0
     complete: bool = True  # False: a backfill that stopped when asked to
 
 
@@ -147,9 +146,7 @@ class TaskSync:
         trusted = not reconcile and known is not None and self.git.is_ancestor(known, target)
         removed = [] if trusted else self._removed(target)
         for start in range(0, len(window), CHUNK):
-            added, embedded = self._write(window[start : start + CHUNK], target, progress)
-            outcome.added += added
-            outcome.embedded += embedded
+            outcome.added += self._write(window[start : start + CHUNK], target, progress)
         outcome.deprecated = self._close(removed, window, target)
         return outcome
 
@@ -177,9 +174,7 @@ class TaskSync:
                     break
                 if n + 1 < len(chunks):
                     queue(self._read_all(chunks[n + 1]))  # read on while the model embeds this chunk
-                added, embedded = self._write(chunk, commit, NoProgress())
-                outcome.added += added
-                outcome.embedded += embedded
+                outcome.added += self._write(chunk, commit, NoProgress())
                 progress.advance(len(chunk))
         finally:
             progress.end()
@@ -196,10 +191,10 @@ class TaskSync:
         known = indexed if self.git.has_commit(indexed) else None
         return known, commit_window(self.git, known, target, self.options.backfill_commits)
 
-    def _write(self, commits: list[str], target: str, progress: ProgressSink) -> tuple[int, int]:
+    def _write(self, commits: list[str], target: str, progress: ProgressSink) -> int:
         """Writes the commits' missing task memories (and the target's, if closed) and
-        reopens the other closed ones; returns how many it wrote or reopened, and how
-        many texts it embedded."""
+        reopens the other closed ones; returns how many it wrote or reopened. (What the
+        model computed, the sync counts on its ``EmbedAhead``.)"""
         ids = {c: task_memory_id(self.scope, c) for c in commits}
         existing = {p.id: p.payload for p in retrieve_many(self.store, list(ids.values()), fields=HISTORY_FIELDS)}
         closed = {c for c in commits if ids[c] in existing and existing[ids[c]].get("deprecated") != 0}
@@ -208,7 +203,7 @@ class TaskSync:
             self.store.set_payload([mid], open_state(self.scope, _history(existing[mid])))
         todo = [c for c in commits if ids[c] not in existing or (c in closed and c == target)]
         if not todo:
-            return len(reopened), 0
+            return len(reopened)
         records = [self._read.pop(c, None) or self.reader.read(c) for c in todo]
         links = self._links(records, target)
         drafts: list[MemoryDraft] = []
@@ -218,9 +213,9 @@ class TaskSync:
             history = _history(existing.get(mid))
             payload = task_payload(self.scope, record, text, symbol_ids=links[record.details.id], history=history)
             drafts.append(MemoryDraft(mid, text, payload))
-        points, embedded = vectorise(self.embeddings, drafts, progress=progress)
+        points, _embedded = vectorise(self.embeddings, drafts, progress=progress)
         upsert_points(self.store, points)
-        return len(reopened) + len(points), embedded
+        return len(reopened) + len(points)
 
     def _links(self, records: list[CommitRecord], target: str) -> dict[str, list[str]]:
         """commit → ids of the structural versions it produced that the store holds."""
