@@ -29,10 +29,10 @@ from recalld.ingest import secrets, sparse
 from recalld.ingest.parse_memo import PARSED
 from recalld.ingest.plan import FileSymbols, LiveMemory, Plan, Scope, memory_id, plan_changes
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
+from recalld.ingest.recovery import state_before, undo_interrupted
 from recalld.ingest.redaction import counting_redactions, redacted_text
 from recalld.ingest.result import NoProgress, ProgressSink, SyncResult
 from recalld.ingest.records import (
-    PLANNED_TYPES,
     PLANNING_FIELDS,
     checkpoint_id,
     checkpoint_point,
@@ -48,14 +48,6 @@ from recalld.ingest.writer import reopenable_ids, write_plan
 log = structlog.get_logger("recalld.sync")
 
 PATH_CHUNK = 256
-RECOVERY_FIELDS = ("deprecated", "valid_from_commit", "valid_to_commit", "history")
-REOPENED = {
-    "deprecated": 0,
-    "deprecated_reason": None,
-    "superseded_by": None,
-    "valid_to_commit": None,
-    "valid_to_time": 0,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +207,7 @@ class Indexer:
         tasks.reader.know(touched.collected.files.values())  # the target's files: parsed once
         vectors.submit(redacted_text(text) for text in tasks.read_ahead(indexed=result.from_commit, target=target))
         write_plan(self.store, vectors, scope, plan, info, max_chars=self.options.max_embed_chars, progress=progress)
-        _undo_interrupted(self.store, plan, touched)
+        undo_interrupted(self.store, plan, restore=touched.restore, discard=touched.discard)
         self._sync_tasks(result, tasks, target, reconcile=reconcile, progress=progress)
         self.store.upsert([checkpoint_point(scope, commit=target, pending=None, history_owed=history_owed)])
 
@@ -284,9 +276,8 @@ class Indexer:
         restore: set[str] = set()
         discard: set[str] = set()
         if interrupted:
-            flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=PLANNED_TYPES, deprecated=None)
-            points = list(self.store.scroll(flt, fields=PLANNING_FIELDS + RECOVERY_FIELDS))
-            live_points, restore, discard = _state_before(points, interrupted, indexed)
+            before = state_before(self.store, scope, interrupted, indexed)
+            live_points, restore, discard = before.live, before.restore, before.discard
         else:
             live_points = list(self.store.scroll(live_filter(scope), fields=PLANNING_FIELDS))
         live = [live_memory(p) for p in live_points]
@@ -339,38 +330,6 @@ def forget_memos() -> None:
     sparse.forget_terms()
     secrets.forget_clean()
     memory_id.cache_clear()
-
-
-def _state_before(
-    points: list[StoredPoint], interrupted: str, indexed: str | None
-) -> tuple[list[StoredPoint], set[str], set[str]]:
-    """The live points as they were before the interrupted sync to ``interrupted``."""
-    live: list[StoredPoint] = []
-    restore: set[str] = set()
-    discard: set[str] = set()
-    for point in points:
-        p = point.payload
-        if p.get("deprecated"):
-            if p.get("valid_to_commit") == interrupted and interrupted != indexed:
-                restore.add(point.id)
-                live.append(point)
-        elif p.get("valid_from_commit") == interrupted and interrupted != indexed and not p.get("history"):
-            discard.add(point.id)
-        else:
-            live.append(point)
-    return live, restore, discard
-
-
-def _undo_interrupted(store: Store, plan: Plan, touched: _Touched) -> None:
-    """Finish an interrupted sync's leftovers the plan did not overwrite."""
-    closed = {c.id for c in plan.closures}
-    reopen = sorted(touched.restore - closed)
-    if reopen:
-        store.set_payload(reopen, REOPENED)
-    created = {v.id for v in plan.new_versions}
-    stale = sorted(touched.discard - created)
-    if stale:
-        store.delete(stale)
 
 
 def _is_unborn(git: GitRepository, branch: str) -> bool:

@@ -1,0 +1,62 @@
+"""Recovering from an interrupted sync: the state before it, and its leftovers.
+
+A sync writes a pending marker (the target) before its first write and clears it with
+its checkpoint. A sync that finds the marker plans from the state before the
+interrupted one, whose closures count as live again and whose new versions as absent,
+so that its outcome is exactly that of an uninterrupted run; after writing its plan it
+reopens the closures and deletes the new versions the plan did not write again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from recalld.ingest.plan import Plan, Scope
+from recalld.ingest.records import PLANNED_TYPES, PLANNING_FIELDS
+from recalld.ingest.store import MemoryFilter, Store, StoredPoint
+
+RECOVERY_FIELDS = ("deprecated", "valid_from_commit", "valid_to_commit", "history")
+REOPENED = {
+    "deprecated": 0,
+    "deprecated_reason": None,
+    "superseded_by": None,
+    "valid_to_commit": None,
+    "valid_to_time": 0,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class StateBefore:
+    live: list[StoredPoint]  # the live points before the interrupted sync (planning fields)
+    restore: set[str]  # closed by the interrupted sync
+    discard: set[str]  # created by the interrupted sync
+
+
+def state_before(store: Store, scope: Scope, interrupted: str, indexed: str | None) -> StateBefore:
+    """The planned memories of ``scope`` as they were before the interrupted sync to
+    ``interrupted`` (from the indexed commit ``indexed``)."""
+    flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=PLANNED_TYPES, deprecated=None)
+    before = StateBefore([], set(), set())
+    for point in store.scroll(flt, fields=PLANNING_FIELDS + RECOVERY_FIELDS):
+        p = point.payload
+        if p.get("deprecated"):
+            if p.get("valid_to_commit") == interrupted and interrupted != indexed:
+                before.restore.add(point.id)
+                before.live.append(point)
+        elif p.get("valid_from_commit") == interrupted and interrupted != indexed and not p.get("history"):
+            before.discard.add(point.id)
+        else:
+            before.live.append(point)
+    return before
+
+
+def undo_interrupted(store: Store, plan: Plan, *, restore: set[str], discard: set[str]) -> None:
+    """Finish an interrupted sync's leftovers the plan did not overwrite."""
+    closed = {c.id for c in plan.closures}
+    reopen = sorted(restore - closed)
+    if reopen:
+        store.set_payload(reopen, REOPENED)
+    created = {v.id for v in plan.new_versions}
+    stale = sorted(discard - created)
+    if stale:
+        store.delete(stale)
