@@ -7,7 +7,7 @@ from functools import cached_property
 from recalld.daemon.config import Config
 from recalld.daemon.registry import RepoRegistry
 from recalld.ingest.embed import DEFAULT_MODEL, CachedEmbeddings, Embedder, EmbeddingCache
-from recalld.ingest.embed_select import Choice, build_embedder, choose_backend
+from recalld.ingest.embed_select import Choice, build_embedder, choose_backend, vector_space
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.store import Store, StoreConfig, StoreLockedError, open_store
 from recalld.ingest.sync import Indexer
@@ -61,7 +61,8 @@ class App:
     @cached_property
     def embeddings(self) -> CachedEmbeddings:
         cache = EmbeddingCache(self.config.embedding_cache)
-        return CachedEmbeddings(cache, self.model_id, self.embedder)
+        space = vector_space(self.config.embedding_settings())
+        return CachedEmbeddings(cache, self.model_id, self.embedder, space=space)
 
     @cached_property
     def indexer(self) -> Indexer:

@@ -21,6 +21,7 @@ from recalld.daemon.config import Config
 from recalld.daemon.dispatch import Dispatcher
 from recalld.daemon.journal import Claim, Event, Journal
 from recalld.daemon.logs import get_logger
+from recalld.daemon.progress import StartupProgress, ping_period, starting
 from recalld.daemon.query import repo_status
 from recalld.daemon.server import ApiServer
 from recalld.daemon.tasks import start_scheduler
@@ -117,6 +118,7 @@ class Service:
         self._write_runtime(server.address)
         try:
             self.app.embeddings.embedder  # noqa: B018 - load the model before READY
+            self.app.indexer.ensure_space(StartupProgress())  # a model changed in config: every vector again
             self.dispatcher.start()
             self._register_repos()
             self._reconcile_all("startup")
@@ -161,11 +163,13 @@ class Service:
     def _reconcile_all(self, source: str) -> None:
         for name in self._git_dirs:
             self.enqueue(name, source)
-        interval = sdnotify.watchdog_interval()
+        next_ping = 0.0
         while not self._stop.is_set() and (self.journal.pending() or self.dispatcher.busy()):
             self.dispatcher.tick()
-            if interval is not None:
-                sdnotify.notify("WATCHDOG=1")
+            now = time.monotonic()
+            if now >= next_ping:  # the first index of a large repository can outlast TimeoutStartSec
+                starting(f"startup: syncing, {sum(self.journal.depth().values())} events queued")
+                next_ping = now + ping_period()
             time.sleep(TICK)
 
     def _register_repos(self) -> list[str]:

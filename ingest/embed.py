@@ -255,9 +255,14 @@ class CachedEmbeddings:
     never loads a model.
     """
 
-    def __init__(self, cache: EmbeddingCache, model_id: str, factory: Callable[[], Embedder]) -> None:
+    def __init__(
+        self, cache: EmbeddingCache, model_id: str, factory: Callable[[], Embedder], *, space: str | None = None
+    ) -> None:
         self._cache = cache
         self.model_id = model_id
+        # What the vectors are comparable within (ingest/revector.py): by default the
+        # cache key; the app's leaves out the backend, whose vectors agree to ~0.99.
+        self.space = space or model_id
         self._factory = factory
         self._embedder: Embedder | None = None
         self._lock = threading.RLock()

@@ -54,6 +54,13 @@ def model_id_for(settings: EmbeddingSettings, backend: str) -> str:
     return "+".join(parts)
 
 
+def vector_space(settings: EmbeddingSettings) -> str:
+    """What stored vectors must share to be compared (ingest/revector.py): the model and
+    the length its texts are cut at. Not the backend: ONNX int8 and torch vectors of a
+    text agree to a cosine of ~0.99, as int8 vectors of one text batched differently do."""
+    return model_id_for(settings, "torch")
+
+
 def choose_backend(settings: EmbeddingSettings) -> Choice:
     """Decide the backend, exporting the ONNX model first if that is the one and it is missing."""
     torch = Choice("torch", model_id_for(settings, "torch"))

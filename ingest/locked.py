@@ -32,6 +32,10 @@ class LockedStore:
         with self._lock:
             return self._inner.get_vectors(ids)
 
+    def set_vectors(self, vectors: dict[str, list[float]]) -> None:
+        with self._lock:
+            self._inner.set_vectors(vectors)
+
     def scroll(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
         with self._lock:
             points = list(self._inner.scroll(flt, fields=fields))

@@ -51,6 +51,9 @@ class SyncResult:
     history_embedded: int = 0
     history_seconds: float = 0.0
     history_owed: bool = False  # stopped early: the next sync goes on with it
+    # Before it all, store-wide: memories of every repo embedded again for a new model
+    # or text length (ingest/revector.py), by the process's first sync.
+    reembedded: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -58,7 +61,8 @@ class SyncResult:
     def summary(self) -> str:
         span = f"{_short(self.from_commit)}→{_short(self.to_commit)}"
         return (
-            f"synced {self.repo}@{self.branch} {span}: +{self.added} ~{self.modified} "
+            (f"re-embedded {self.reembedded} memories for the configured model; " if self.reembedded else "")
+            + f"synced {self.repo}@{self.branch} {span}: +{self.added} ~{self.modified} "
             f">{self.renamed} -{self.deprecated}, {self.files_changed} files, "
             f"commits +{self.tasks_added} -{self.tasks_deprecated}, "
             f"{self.embedded} embedded, {self.skipped} skipped"

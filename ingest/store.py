@@ -3,7 +3,7 @@ nothing outside those two modules imports a Qdrant library."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -144,6 +144,10 @@ class Store(Protocol):
     def get_vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
         """Dense vectors of the points that exist among ``ids``."""
 
+    def set_vectors(self, vectors: dict[str, list[float]]) -> None:
+        """Replace the dense vector of each point (by id), payload and keyword vector
+        kept; ids of points that no longer exist are passed over."""
+
     def count(self, flt: MemoryFilter) -> int: ...
 
     def search(self, vector: Sequence[float], flt: MemoryFilter, limit: int) -> list[ScoredMemory]:
@@ -183,6 +187,20 @@ def retrieve_many(store: Store, ids: Sequence[str], *, fields: Sequence[str] | N
     for start in range(0, len(ids), RETRIEVE_BATCH):
         found.extend(store.retrieve(ids[start : start + RETRIEVE_BATCH], fields=fields))
     return found
+
+
+def passing_over_missing(store: Store, ids: list[str], update: Callable[[list[str]], None]) -> None:
+    """``update(ids)``; if it fails, again with those of ``ids`` that still exist: both
+    engines refuse a vector update for a missing point (one deleted meanwhile, say by
+    ``repo remove``), and the error names no type to catch."""
+    try:
+        update(ids)
+    except Exception:  # noqa: BLE001 - re-raised below unless a point was missing
+        found = [point.id for point in store.retrieve(ids, fields=())]
+        if len(found) == len(ids):
+            raise
+        if found:
+            update(found)
 
 
 def open_store(config: StoreConfig) -> Store:

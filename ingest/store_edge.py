@@ -44,6 +44,7 @@ from recalld.ingest.store import (
     StoredPoint,
     StoreLockedError,
     ValidAt,
+    passing_over_missing,
     payload_selector,
     prefetch_limit,
 )
@@ -207,6 +208,15 @@ class QdrantEdgeStore:
             if isinstance(vector, list):
                 out[str(record.id)] = [float(x) for x in vector]  # type: ignore[arg-type]
         return out
+
+    def set_vectors(self, vectors: dict[str, list[float]]) -> None:
+        ids = list(vectors)
+
+        def update(chunk: list[str]) -> None:
+            self._update(qe.UpdateOperation.update_vectors([qe.PointVectors(i, {DENSE: vectors[i]}) for i in chunk]))
+
+        for start in range(0, len(ids), ENGINE_CALL):
+            passing_over_missing(self, ids[start : start + ENGINE_CALL], update)
 
     def scroll(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
         native = to_filter(flt)

@@ -27,6 +27,7 @@ from recalld.ingest.store import (
     StoreConfig,
     StoredPoint,
     ValidAt,
+    passing_over_missing,
     payload_selector,
     prefetch_limit,
 )
@@ -117,6 +118,14 @@ class QdrantServerStore:
             if vector is not None:
                 out[str(r.id)] = list(vector)  # type: ignore[arg-type]
         return out
+
+    def set_vectors(self, vectors: dict[str, list[float]]) -> None:
+        def update(ids: list[str]) -> None:
+            native = [models.PointVectors(id=i, vector={DENSE: list(vectors[i])}) for i in ids]
+            self._client.update_vectors(self.collection, native, wait=True)
+
+        if vectors:
+            passing_over_missing(self, list(vectors), update)
 
     def scroll(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
         native = to_filter(flt)

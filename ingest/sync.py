@@ -11,6 +11,7 @@ writer stores each batch as its vectors arrive (ingest/ahead.py, ingest/writer.p
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from recalld.ingest.plan import FileSymbols, LiveMemory, Plan, Scope, memory_id,
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
 from recalld.ingest.recovery import state_before, undo_interrupted
 from recalld.ingest.redaction import counting_redactions, redacted_text
+from recalld.ingest.revector import ensure_space
 from recalld.ingest.result import NoProgress, ProgressSink, SyncResult
 from recalld.ingest.records import (
     PLANNING_FIELDS,
@@ -77,6 +79,8 @@ class Indexer:
         self.store = store
         self.embeddings = embeddings
         self.options = options
+        self._space_lock = threading.Lock()
+        self._space_checked = False  # the store's vectors are known to be of embeddings.space
 
     def sync(
         self,
@@ -91,12 +95,25 @@ class Indexer:
         """``stop_history``: asked between chunks of a commit-history backfill whether to
         leave the rest to the next sync (the daemon's: a newer event for the repo waits)."""
         progress = progress or NoProgress()
+        reembedded = self.ensure_space(progress)
         with counting_redactions() as redactions:
             result, owed = self._sync(repo=repo, path=path, branch=branch, full=full, progress=progress)
             if owed is not None:
                 self._history(owed, result, progress=progress, stop=stop_history or (lambda: False))
         result.secrets_redacted = redactions.count
+        result.reembedded = reembedded
         return result
+
+    def ensure_space(self, progress: ProgressSink) -> int:
+        """Once a process (the model is configured for its lifetime): every stored vector
+        in the configured model's space before a sync writes one (ingest/revector.py);
+        how many memories that embedded again. The daemon calls it at its start."""
+        with self._space_lock:
+            if self._space_checked:
+                return 0
+            count = ensure_space(self.store, self.embeddings, progress=progress)
+            self._space_checked = True
+            return count
 
     def _history(self, owed: _Owed, result: SyncResult, *, progress: ProgressSink, stop: Callable[[], bool]) -> None:
         """The task memories of the checkpoint's history, after the sync made the repo

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -175,3 +176,21 @@ def test_one_broken_repo_does_not_stop_the_others(tmp_path):
     assert done.returncode == 1
     assert "gone: not a git repository" in done.stderr
     assert json.loads(done.stdout)["repo"] == "good"
+
+
+def test_a_changed_text_length_embeds_every_stored_memory_again(project):
+    recalld("repo", "add", str(project.path))
+    first = json.loads(recalld("sync", "--json").stdout)
+    assert first["reembedded"] == 0
+    recalld("remember", "invoices are always in euros", "--repo", "project")
+    exported = [json.loads(line) for line in recalld("export", "--include-deprecated").stdout.splitlines()]
+    assert any(m["text"] == "invoices are always in euros" for m in exported)  # manual memories too
+    memories = len(exported)
+    config = Path(os.environ["RECALLD_HOME"]) / "config.toml"
+    config.write_text("[embedding]\nmax_tokens = 64\n")
+    done = recalld("sync", "--json")
+    assert json.loads(done.stdout)["reembedded"] == memories
+    assert "embedding every memory again" in done.stderr
+    hits = json.loads(recalld("search", "tax on a price", "--json", "--limit", "1").stdout)
+    assert hits[0]["qualname"] == "compute_vat"
+    assert json.loads(recalld("sync", "--json").stdout)["reembedded"] == 0

@@ -70,6 +70,8 @@ def test_notify_socket_gets_ready_then_watchdog(daemon, repo, tmp_path):
                 break
         ready_at = next(i for i, m in enumerate(messages) if "READY=1" in m)
         assert any("WATCHDOG=1" in m for m in messages[ready_at + 1 :])
+        # the startup sync told systemd the start goes on (a first index can outlast TimeoutStartSec)
+        assert any("EXTEND_TIMEOUT_USEC=" in m and "WATCHDOG=1" in m for m in messages[:ready_at])
         assert any(m.startswith("STATUS=") or "\nSTATUS=" in m for m in messages)
         daemon.stop()
         sock.settimeout(5)

@@ -52,3 +52,27 @@ def test_user_unit_install(tmp_path):
     text = (tmp_path / "recalld.service").read_text()
     assert "Type=notify" in text and "serve" in text
     assert "RECALLD_HOME=" in text  # the state dir the unit was installed for
+
+
+def test_long_work_before_ready_extends_the_start_timeout(tmp_path, monkeypatch):
+    import socket
+
+    from recalld.daemon import progress
+
+    path = tmp_path / "notify.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(path))
+    sock.settimeout(5)
+    monkeypatch.setenv("NOTIFY_SOCKET", str(path))
+    monkeypatch.setattr(progress, "PING_EVERY", 0.0)
+    try:
+        sink = progress.StartupProgress()
+        sink.begin("re-embedding", 3000)
+        sink.advance(1024)
+        sink.end()
+        messages = [sock.recv(4096).decode() for _ in range(2)]
+    finally:
+        sock.close()
+    assert all("EXTEND_TIMEOUT_USEC=120000000" in m for m in messages)
+    assert "STATUS=re-embedding: 0/3000" in messages[0] and "STATUS=re-embedding: 1024/3000" in messages[1]
+    assert "WATCHDOG=1" not in messages[0]  # no watchdog asked for

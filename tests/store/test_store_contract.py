@@ -88,6 +88,26 @@ def test_payload_merge_retrieve_delete_and_vectors(store):
     assert store.scroll(MemoryFilter(), fields=("path",)).__next__().payload == {"path": "src/pkg/m1.py"}
 
 
+def test_set_vectors_replaces_the_dense_vector_only_and_passes_over_missing_points(store):
+    from recalld.ingest.store import SparseVector
+
+    points = [mem(i) for i in range(40)]  # more than one engine call
+    points[0].sparse = SparseVector((3, 7), (1.0, 2.0))
+    store.upsert(points)
+    gone = points[5].id
+    store.delete([gone])
+    new = {p.id: [float(n == (i + 3) % DIM) for n in range(DIM)] for i, p in enumerate(points)}  # unit: kept as given
+    store.set_vectors(new)
+    got = store.get_vectors(list(new))
+    assert gone not in got and len(got) == 39
+    assert all(got[i] == pytest.approx(new[i]) for i in got)
+    assert store.retrieve([points[7].id])[0].payload == points[7].payload
+    # the keyword vector is kept: a keyword search still finds the point
+    hits = store.hybrid_search(None, SparseVector((7,), (1.0,)), MemoryFilter(), 5)
+    assert [h.point.id for h in hits] == [points[0].id]
+    store.set_vectors({})
+
+
 def test_retrieve_many_returns_only_the_fields_asked_for(store):
     points = [mem(i) for i in range(1200)]  # more than one retrieve batch
     store.upsert(points)

@@ -1,0 +1,118 @@
+"""Vectors of one space: when the model (or the length its texts are cut at) changes,
+every stored memory is embedded again before anything new is written.
+
+A dense vector is comparable only with vectors of the same model and text length, and
+the store holds the memories of every repository, branch and commit interval. A marker
+point names the space its vectors are in. A store without one is new, or was written
+before the marker existed; it is taken to be in the configured space. When the
+configured space differs from the marker's, every memory's stored ``text`` (what was
+embedded, secrets already redacted) is embedded again and its dense vector replaced:
+payloads, keyword vectors and ids stay as they are.
+
+The marker names no space while that runs, so an interrupted re-embedding is done again
+in whichever space is configured next. Done again in the same one, it costs cache
+lookups and store updates only: the embedding cache holds each vector computed before
+the interruption, under the new model's key.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from typing import Any
+
+import structlog
+
+from recalld.ingest.ahead import EmbedAhead
+from recalld.ingest.embed import CachedEmbeddings
+from recalld.ingest.records import CHECKPOINT_NAMESPACE
+from recalld.ingest.result import ProgressSink
+from recalld.ingest.store import MemoryFilter, Store, StoredPoint
+
+log = structlog.get_logger("recalld.revector")
+
+MARKER = "vectors"
+MARKER_ID = str(uuid.uuid5(CHECKPOINT_NAMESPACE, "\x00vectors"))
+PAGE = 1024  # memories per call into the model: large, as for a sync (ingest/ahead.py)
+PAGES_AHEAD = 32  # pages per EmbedAhead (each keeps the texts it was given)
+LABEL = "re-embedding"
+ALL_MEMORIES = MemoryFilter(record="memory", deprecated=None)
+
+
+def marker_point(space: str | None, *, moving_to: str | None = None) -> StoredPoint:
+    payload: dict[str, Any] = {"record": MARKER, "space": space, "moving_to": moving_to, "updated_at": int(time.time())}
+    return StoredPoint(id=MARKER_ID, payload=payload, vector=None)
+
+
+def stored_space(store: Store) -> tuple[bool, str | None]:
+    """Whether the store has a marker, and the space it names (None: being re-embedded)."""
+    found = store.retrieve([MARKER_ID])
+    return (True, found[0].payload.get("space")) if found else (False, None)
+
+
+def ensure_space(store: Store, embeddings: CachedEmbeddings, *, progress: ProgressSink) -> int:
+    """Bring every stored vector into ``embeddings.space``; how many memories were
+    embedded again (0: the store was in that space already)."""
+    space = embeddings.space
+    marked, was = stored_space(store)
+    if not marked:
+        store.upsert([marker_point(space)])
+        return 0
+    if was == space:
+        return 0
+    total = store.count(ALL_MEMORIES)
+    log.warning(
+        "stored vectors are of another model or text length: embedding every memory again",
+        was=was or "unknown (an earlier re-embedding was interrupted)", now=space, memories=total,
+    )  # fmt: skip
+    started = time.monotonic()
+    store.upsert([marker_point(None, moving_to=space)])
+    done, computed, no_text = _reembed(store, embeddings, total, progress=progress)
+    store.upsert([marker_point(space)])
+    log.info(
+        "re-embedded every memory", space=space, memories=done, computed=computed,
+        without_text=no_text, seconds=round(time.monotonic() - started, 2),
+    )  # fmt: skip
+    return done
+
+
+def _reembed(
+    store: Store, embeddings: CachedEmbeddings, total: int, *, progress: ProgressSink
+) -> tuple[int, int, int]:
+    """Every memory's text embedded and its vector replaced, a block of pages at a time:
+    the model computes a block's texts in order while its first pages are written.
+    (memories, computed, without text)"""
+    done = computed = no_text = 0
+    pages = _pages(store.scroll(ALL_MEMORIES, fields=("text",)), PAGE)
+    progress.begin(LABEL, total)
+    try:
+        while block := list(islice(pages, PAGES_AHEAD)):
+            with_text = [[p for p in page if isinstance(p.payload.get("text"), str)] for page in block]
+            missing = sum(map(len, block)) - sum(map(len, with_text))
+            no_text += missing
+            progress.advance(missing)
+            with EmbedAhead(embeddings) as ahead:  # one per block: it keeps every text it was given
+                for points in with_text:
+                    ahead.submit(p.payload["text"] for p in points)
+                for points in with_text:
+                    vectors, fresh = ahead.vectors([p.payload["text"] for p in points], progress=progress.advance)
+                    store.set_vectors({p.id: v.tolist() for p, v in zip(points, vectors)})
+                    done, computed = done + len(points), computed + fresh
+    finally:
+        progress.end()
+    if no_text:
+        log.warning("memories without a stored text keep their vectors", memories=no_text)
+    return done, computed, no_text
+
+
+def _pages(points: Iterable[StoredPoint], size: int) -> Iterator[list[StoredPoint]]:
+    page: list[StoredPoint] = []
+    for point in points:
+        page.append(point)
+        if len(page) == size:
+            yield page
+            page = []
+    if page:
+        yield page

@@ -1,0 +1,147 @@
+"""A model (or text length) changed in config: every stored memory is embedded again."""
+
+from __future__ import annotations
+
+import uuid
+
+import numpy as np
+import pytest
+
+from recalld.ingest.embed import CachedEmbeddings
+from recalld.ingest.files import IndexOptions
+from recalld.ingest.result import NoProgress
+from recalld.ingest.revector import MARKER_ID, ensure_space, stored_space
+from recalld.ingest.store import MemoryFilter, StoredPoint
+from recalld.ingest.sync import Indexer
+from tests.conftest import FakeEmbedder
+from tests.ingest.conftest import Harness
+
+EVERY_MEMORY = MemoryFilter(record="memory", deprecated=None)
+
+
+class OtherModel(FakeEmbedder):
+    """Another model of the same dimension: other vectors for the same texts."""
+
+    model_id = "other-model"
+
+    def encode(self, texts):  # type: ignore[no-untyped-def]
+        return super().encode([f"other\x00{t}" for t in texts])
+
+
+def embeddings_of(h: Harness, embedder: FakeEmbedder) -> CachedEmbeddings:
+    return CachedEmbeddings(h.cache, embedder.model_id, lambda: embedder)
+
+
+def history(h: Harness, repo) -> None:  # type: ignore[no-untyped-def]
+    """Two synced commits: live, closed and task memories."""
+    repo.write("app/core.py", 'def f():\n    """Adds."""\n    return 1\n\n\nclass K:\n    def m(self):\n        return 2\n')
+    repo.write("app/old.py", "def gone():\n    return 0\n")
+    repo.commit("first")
+    h.sync(repo)
+    repo.remove("app/old.py")
+    repo.write("app/core.py", "def f():\n    return 10\n")
+    repo.commit("second: closes gone, K and K.m")
+    h.sync(repo)
+
+
+def note(text: str, vector: np.ndarray) -> StoredPoint:
+    """A memory no sync owns (as `recalld remember` writes one)."""
+    payload = {"record": "memory", "type": "note", "kind": "manual", "repo": None, "branch": None, "text": text,
+               "deprecated": 0}  # fmt: skip
+    return StoredPoint(str(uuid.uuid4()), payload, vector.tolist())
+
+
+def assert_vectors_of(h: Harness, embedder: FakeEmbedder) -> int:
+    """Every memory's vector is ``embedder``'s of its stored text; how many memories."""
+    points = list(h.store.scroll(EVERY_MEMORY, fields=("text",)))
+    stored = h.store.get_vectors([p.id for p in points])
+    expected = embedder.encode([p.payload["text"] for p in points])
+    for point, vector in zip(points, expected):
+        assert stored[point.id] == pytest.approx(vector.tolist(), abs=1e-6), point.payload["text"]
+    return len(points)
+
+
+def test_a_new_model_embeds_every_memory_again_closed_task_and_manual_ones_too(harness, git_repo):
+    history(harness, git_repo)
+    harness.store.upsert([note("prefer small commits", harness.embedder.encode(["prefer small commits"])[0])])
+    memories = harness.store.count(EVERY_MEMORY)
+    kinds = {(p.payload["type"], p.payload["deprecated"]) for p in harness.store.scroll(EVERY_MEMORY)}
+    assert {("structural", 1), ("task", 0), ("note", 0)} <= kinds
+    assert stored_space(harness.store) == (True, FakeEmbedder.model_id)
+
+    other = OtherModel()
+    indexer = Indexer(store=harness.store, embeddings=embeddings_of(harness, other), options=IndexOptions())
+    result = indexer.sync(repo="r", path=str(git_repo.path), branch="main")
+    assert result.mode == "noop" and result.reembedded == memories
+    assert result.summary().startswith(f"re-embedded {memories} memories")
+    assert assert_vectors_of(harness, other) == memories
+    assert stored_space(harness.store) == (True, "other-model")
+
+    # the same model again: nothing embedded, the model not even loaded
+    again = OtherModel()
+    indexer = Indexer(store=harness.store, embeddings=embeddings_of(harness, again), options=IndexOptions())
+    assert indexer.sync(repo="r", path=str(git_repo.path), branch="main").reembedded == 0
+    assert again.calls == []
+
+
+def test_a_store_without_a_marker_is_taken_to_be_of_the_configured_model(harness, git_repo):
+    history(harness, git_repo)
+    harness.store.delete([MARKER_ID])  # as a store an earlier version wrote
+    assert ensure_space(harness.store, embeddings_of(harness, OtherModel()), progress=NoProgress()) == 0
+    assert stored_space(harness.store) == (True, "other-model")
+    assert assert_vectors_of(harness, harness.embedder)
+
+
+class FailingAfter:
+    """A store whose vector updates fail after ``calls`` of them (a kill, as seen by the store)."""
+
+    def __init__(self, inner, calls: int) -> None:  # type: ignore[no-untyped-def]
+        self._inner, self._left = inner, calls
+
+    def set_vectors(self, vectors):  # type: ignore[no-untyped-def]
+        if self._left == 0:
+            raise RuntimeError("killed")
+        self._left -= 1
+        self._inner.set_vectors(vectors)
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        return getattr(self._inner, name)
+
+
+def test_an_interrupted_reembedding_is_done_again_whichever_model_comes_next(harness, git_repo, monkeypatch):
+    monkeypatch.setattr("recalld.ingest.revector.PAGE", 4)  # several pages, one written before the failure
+    history(harness, git_repo)
+    memories = harness.store.count(EVERY_MEMORY)
+    assert memories > 8
+    failing = FailingAfter(harness.store, 1)
+    with pytest.raises(RuntimeError, match="killed"):
+        ensure_space(failing, embeddings_of(harness, OtherModel()), progress=NoProgress())  # type: ignore[arg-type]
+    assert stored_space(harness.store) == (True, None)  # mixed: no space named
+    # back to the first model: the page that was re-embedded must not keep the other's vectors
+    back = FakeEmbedder()
+    assert ensure_space(harness.store, embeddings_of(harness, back), progress=NoProgress()) == memories
+    assert assert_vectors_of(harness, back) == memories
+    assert stored_space(harness.store) == (True, FakeEmbedder.model_id)
+
+
+def test_a_reembedding_done_again_computes_only_what_it_had_not(harness, git_repo, monkeypatch):
+    monkeypatch.setattr("recalld.ingest.revector.PAGE", 4)
+    history(harness, git_repo)
+    other = OtherModel()
+    with pytest.raises(RuntimeError):
+        ensure_space(FailingAfter(harness.store, 1), embeddings_of(harness, other), progress=NoProgress())  # type: ignore[arg-type]
+    first = sum(other.calls)
+    assert ensure_space(harness.store, embeddings_of(harness, other), progress=NoProgress()) > 0
+    texts = {p.payload["text"] for p in harness.store.scroll(EVERY_MEMORY, fields=("text",))}
+    assert sum(other.calls) == len(texts)  # each distinct text computed once over both runs
+    assert first > 0
+
+
+def test_the_space_names_the_model_and_the_text_length_not_the_backend(tmp_path):
+    from recalld.ingest.embed_select import EmbeddingSettings, vector_space
+
+    def space(**options: object) -> str:
+        return vector_space(EmbeddingSettings(model_cache=tmp_path, **options))  # type: ignore[arg-type]
+
+    assert space() == space(backend="torch") == space(backend="onnx") == space(device="cuda")
+    assert len({space(), space(max_tokens=64), space(max_tokens=128), space(model="/models/other")}) == 4
