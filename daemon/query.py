@@ -8,12 +8,14 @@ from typing import Any
 
 from recalld.daemon.app import App
 from recalld.daemon.asof import parse_date, states_at_commit
+from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
 from recalld.daemon.retrieve import Retrieval, retrieve
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import TASK, checkpoint_id
+from recalld.ingest.revector import stored_space
 from recalld.ingest.store import MemoryFilter, StoredPoint, ValidAt
 from recalld.ingest.task_memory import TASK_FIELDS
 
@@ -26,6 +28,7 @@ EXPORT_FIELDS = (
 )  # fmt: skip
 MEMORY_TYPES = ("structural", "task", "decision", "debt", "preference", "project", "note")
 FORMATS = ("json", "mem0")
+log = get_logger("recalld.query")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +77,26 @@ def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
         hide_untrusted=not request.include_untrusted,
         valid_at=valid_at,
     )
-    retrieval = Retrieval(request.query, flt, request.limit, request.path_glob, request.mode)
+    retrieval = Retrieval(request.query, flt, request.limit, request.path_glob, _mode(app, request.mode))
     hits = retrieve(app.store, lambda text: app.embeddings.embedder.encode([text])[0].tolist(), retrieval)
     return [memory_record(h.point, h.score) for h in hits]
+
+
+def _mode(app: App, mode: str) -> str:
+    """``mode``, or keywords alone while the stored vectors are of another model than the
+    query's (until a sync re-embeds them: ingest/revector.py); ranking by meaning across
+    two models' vectors is noise."""
+    if mode == "keyword":
+        return mode
+    marked, space = stored_space(app.store)
+    if not marked or space == app.embeddings.space:
+        return mode
+    log.warning(
+        "stored vectors are of another model or text length until the next sync re-embeds them",
+        stored=space or "mixed (a re-embedding under way or interrupted)", configured=app.embeddings.space,
+        searching="by keywords" if mode == "hybrid" else "by meaning, unreliably",
+    )  # fmt: skip
+    return "keyword" if mode == "hybrid" else mode
 
 
 def _valid_at(app: App, as_of: str, entry: RepoEntry | None) -> ValidAt:

@@ -188,9 +188,12 @@ def test_a_changed_text_length_embeds_every_stored_memory_again(project):
     memories = len(exported)
     config = Path(os.environ["RECALLD_HOME"]) / "config.toml"
     config.write_text("[embedding]\nmax_tokens = 64\n")
+    before = recalld("search", "tax on a price", "--json", "--limit", "1")  # vectors of the old length
+    assert "another model or text length" in before.stderr and "by keywords" in before.stderr
+    assert json.loads(before.stdout)[0]["qualname"] == "compute_vat"
     done = recalld("sync", "--json")
     assert json.loads(done.stdout)["reembedded"] == memories
     assert "embedding every memory again" in done.stderr
-    hits = json.loads(recalld("search", "tax on a price", "--json", "--limit", "1").stdout)
-    assert hits[0]["qualname"] == "compute_vat"
+    after = recalld("search", "tax on a price", "--json", "--limit", "1")
+    assert json.loads(after.stdout)[0]["qualname"] == "compute_vat" and "another model" not in after.stderr
     assert json.loads(recalld("sync", "--json").stdout)["reembedded"] == 0
