@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterable, Iterator
-from itertools import islice
 from typing import Any
 
 import structlog
@@ -29,7 +27,7 @@ from recalld.ingest.ahead import EmbedAhead
 from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.records import CHECKPOINT_NAMESPACE
 from recalld.ingest.result import ProgressSink
-from recalld.ingest.store import MemoryFilter, Store, StoredPoint
+from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
 
 log = structlog.get_logger("recalld.revector")
 
@@ -82,37 +80,30 @@ def _reembed(
     store: Store, embeddings: CachedEmbeddings, total: int, *, progress: ProgressSink
 ) -> tuple[int, int, int]:
     """Every memory's text embedded and its vector replaced, a block of pages at a time:
-    the model computes a block's texts in order while its first pages are written.
-    (memories, computed, without text)"""
+    the model computes a block's texts in order while its first pages are written. The
+    ids are read first and the texts a block at a time, so what is held at once is a
+    block's texts, whatever the store's size. (memories, computed, without text)"""
     done = computed = no_text = 0
-    pages = _pages(store.scroll(ALL_MEMORIES, fields=("text",)), PAGE)
+    ids = [point.id for point in store.scroll(ALL_MEMORIES, fields=())]
+    block_size = PAGE * PAGES_AHEAD
     progress.begin(LABEL, total)
     try:
-        while block := list(islice(pages, PAGES_AHEAD)):
-            with_text = [[p for p in page if isinstance(p.payload.get("text"), str)] for page in block]
-            missing = sum(map(len, block)) - sum(map(len, with_text))
+        for start in range(0, len(ids), block_size):
+            found = retrieve_many(store, ids[start : start + block_size], fields=("text",))  # deleted ones: gone
+            pages = [[p for p in found[n : n + PAGE] if isinstance(p.payload.get("text"), str)]
+                     for n in range(0, len(found), PAGE)]  # fmt: skip
+            missing = min(block_size, len(ids) - start) - sum(map(len, pages))
             no_text += missing
             progress.advance(missing)
             with EmbedAhead(embeddings) as ahead:  # one per block: it keeps every text it was given
-                for points in with_text:
+                for points in pages:
                     ahead.submit(p.payload["text"] for p in points)
-                for points in with_text:
+                for points in pages:
                     vectors, fresh = ahead.vectors([p.payload["text"] for p in points], progress=progress.advance)
                     store.set_vectors({p.id: v.tolist() for p, v in zip(points, vectors)})
                     done, computed = done + len(points), computed + fresh
     finally:
         progress.end()
     if no_text:
-        log.warning("memories without a stored text keep their vectors", memories=no_text)
+        log.warning("memories without a stored text (or deleted meanwhile) keep their vectors", memories=no_text)
     return done, computed, no_text
-
-
-def _pages(points: Iterable[StoredPoint], size: int) -> Iterator[list[StoredPoint]]:
-    page: list[StoredPoint] = []
-    for point in points:
-        page.append(point)
-        if len(page) == size:
-            yield page
-            page = []
-    if page:
-        yield page
