@@ -9,12 +9,16 @@ from typing import Any
 
 from recalld.daemon import sdnotify
 from recalld.daemon.logs import get_logger
+from recalld.ingest.revector import LABEL as REEMBED_LABEL
+from recalld.ingest.tasks import HISTORY_LABEL
 
 log = get_logger("recalld.progress")
 PING_EVERY = 2.0  # seconds between notifications to systemd
 LOG_EVERY = 30.0
 # How long systemd is to wait for the next sign of life before its start timeout ends.
 START_EXTENSION = 120.0
+# What a bar counts, by the label of the work (the sync's embedding counts texts).
+UNITS = {HISTORY_LABEL: "commit", REEMBED_LABEL: "memory"}
 
 
 class TerminalProgress:
@@ -29,7 +33,7 @@ class TerminalProgress:
             return
         from tqdm import tqdm
 
-        self._bar = tqdm(total=total, desc=label, unit="text", file=sys.stderr, leave=False)
+        self._bar = tqdm(total=total, desc=label, unit=UNITS.get(label, "text"), file=sys.stderr, leave=False)
 
     def advance(self, n: int) -> None:
         if self._bar is not None:
