@@ -40,6 +40,11 @@ class App:
         return self.backend.model_id
 
     @cached_property
+    def space(self) -> str:
+        """The configured vectors' space (ingest/revector.py), known without a model."""
+        return vector_space(self.config.embedding_settings())
+
+    @cached_property
     def dim(self) -> int:
         model = self.config.get("embedding", "model")
         return KNOWN_DIMS.get(model) or self.embedder().dim
@@ -61,8 +66,7 @@ class App:
     @cached_property
     def embeddings(self) -> CachedEmbeddings:
         cache = EmbeddingCache(self.config.embedding_cache)
-        space = vector_space(self.config.embedding_settings())
-        return CachedEmbeddings(cache, self.model_id, self.embedder, space=space)
+        return CachedEmbeddings(cache, self.model_id, self.embedder, space=self.space)
 
     @cached_property
     def indexer(self) -> Indexer:

@@ -168,10 +168,11 @@ def status(ctx: Any, args: argparse.Namespace) -> int:
     if daemon is not None:
         report = daemon.request("GET", "/v1/status")
     else:
-        from recalld.daemon.query import repo_status
+        from recalld.daemon.query import repo_status, vectors_status
 
         report = {
             "daemon": {"state": "stopped", "pid": None},
+            "vectors": vectors_status(ctx.app),
             "repos": [repo_status(ctx.app, e.name) for e in ctx.app.registry.all()],
         }
     report["state_dir"] = str(ctx.config.home)
@@ -180,6 +181,10 @@ def status(ctx: Any, args: argparse.Namespace) -> int:
         return EXIT_OK
     d = report["daemon"]
     print(f"daemon: {d['state']}" + (f" (pid {d['pid']})" if d.get("pid") else ""))
+    vectors = report.get("vectors") or {"current": True}  # a daemon of an earlier version
+    if not vectors["current"]:
+        print(f"vectors: of {vectors['stored'] or 'two models (a re-embedding under way or interrupted)'}; "
+              f"the daemon's start or the next sync embeds every memory again for {vectors['configured']}")  # fmt: skip
     if not report["repos"]:
         print("no repositories registered")
     for s in report["repos"]:

@@ -88,15 +88,23 @@ def _mode(app: App, mode: str) -> str:
     two models' vectors is noise."""
     if mode == "keyword":
         return mode
-    marked, space = stored_space(app.store)
-    if not marked or space == app.embeddings.space:
+    vectors = vectors_status(app)
+    if vectors["current"]:
         return mode
     log.warning(
         "stored vectors are of another model or text length until the next sync re-embeds them",
-        stored=space or "mixed (a re-embedding under way or interrupted)", configured=app.embeddings.space,
+        stored=vectors["stored"] or "mixed (a re-embedding under way or interrupted)", configured=app.space,
         searching="by keywords" if mode == "hybrid" else "by meaning, unreliably",
     )  # fmt: skip
     return "keyword" if mode == "hybrid" else mode
+
+
+def vectors_status(app: App) -> dict[str, Any]:
+    """The space the stored vectors are in (None: mixed, a re-embedding under way or
+    interrupted), the configured one, and whether they agree (a store without a marker
+    is taken to be of the configured space)."""
+    marked, space = stored_space(app.store)
+    return {"stored": space if marked else app.space, "configured": app.space, "current": not marked or space == app.space}
 
 
 def _valid_at(app: App, as_of: str, entry: RepoEntry | None) -> ValidAt:

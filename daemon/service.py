@@ -22,7 +22,7 @@ from recalld.daemon.dispatch import Dispatcher
 from recalld.daemon.journal import Claim, Event, Journal
 from recalld.daemon.logs import get_logger
 from recalld.daemon.progress import StartupProgress, ping_period, starting
-from recalld.daemon.query import repo_status
+from recalld.daemon.query import repo_status, vectors_status
 from recalld.daemon.server import ApiServer
 from recalld.daemon.tasks import start_scheduler
 from recalld.daemon.upkeep import StoreUpkeep, limit_malloc_arenas
@@ -107,7 +107,7 @@ class Service:
             )
             repos.append(item)
         return {"daemon": {"state": self.state, "pid": os.getpid(), "uptime": round(time.time() - self.started_at, 1)},
-                "repos": repos}  # fmt: skip
+                "vectors": vectors_status(self.app), "repos": repos}  # fmt: skip
 
     # -- lifecycle ------------------------------------------------------------------------------
     def run(self) -> int:

@@ -188,6 +188,9 @@ def test_a_changed_text_length_embeds_every_stored_memory_again(project):
     memories = len(exported)
     config = Path(os.environ["RECALLD_HOME"]) / "config.toml"
     config.write_text("[embedding]\nmax_tokens = 64\n")
+    vectors = json.loads(recalld("status", "--json").stdout)["vectors"]
+    assert not vectors["current"] and vectors["stored"].endswith("+max128t") and vectors["configured"].endswith("+max64t")
+    assert "embeds every memory again" in recalld("status").stdout
     before = recalld("search", "tax on a price", "--json", "--limit", "1")  # vectors of the old length
     assert "another model or text length" in before.stderr and "by keywords" in before.stderr
     assert json.loads(before.stdout)[0]["qualname"] == "compute_vat"
@@ -197,3 +200,5 @@ def test_a_changed_text_length_embeds_every_stored_memory_again(project):
     after = recalld("search", "tax on a price", "--json", "--limit", "1")
     assert json.loads(after.stdout)[0]["qualname"] == "compute_vat" and "another model" not in after.stderr
     assert json.loads(recalld("sync", "--json").stdout)["reembedded"] == 0
+    assert json.loads(recalld("status", "--json").stdout)["vectors"]["current"] is True
+    assert "vectors:" not in recalld("status").stdout

@@ -34,6 +34,7 @@ def test_commit_is_searchable_within_two_seconds_and_stop_is_clean(daemon, repo)
     assert status["daemon"]["state"] == "ready"
     assert status["repos"][0]["indexed_commit"] == repo.head()
     assert status["repos"][0]["watcher"] == "ok"
+    assert status["vectors"]["current"] is True and status["vectors"]["stored"] == status["vectors"]["configured"]
 
     repo.write("app/zebra.py", 'def zebra_stripes_count():\n    """Count zebra stripes."""\n    return 7\n')
     repo.commit("zebra")
