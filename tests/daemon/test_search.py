@@ -36,11 +36,13 @@ V2 = V3.replace("return open(path).read()", "return path")
 
 
 class SearchApp:
-    """What ``query.search`` needs of the App: a registry, the store, the embeddings."""
+    """What ``query.search`` needs of the App: a registry, the store, the embeddings and
+    the space their vectors are in."""
 
     def __init__(self, harness, home: Path) -> None:  # type: ignore[no-untyped-def]
         self.store = harness.store
         self.embeddings = harness.embeddings
+        self.space = harness.embeddings.space
         self.registry = RepoRegistry(home / "state.db")
 
 
