@@ -24,6 +24,35 @@ def open_test_store(kind: str, path: Path, dim: int) -> Store:
     return QdrantServerStore(StoreConfig(dim=dim, url="local"), client=client)
 
 
+class StoreWrapper:
+    """A store that passes everything through to ``inner``, with hooks around each write
+    (``before_write`` may raise, as a failing disk or a kill would)."""
+
+    WRITES = frozenset({"upsert", "set_payload", "set_vectors", "delete"})
+
+    def __init__(self, inner: Store) -> None:
+        self._inner = inner
+
+    def before_write(self, name: str, args: tuple) -> None:  # type: ignore[type-arg]
+        pass
+
+    def after_write(self, name: str, args: tuple) -> None:  # type: ignore[type-arg]
+        pass
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        attr = getattr(self._inner, name)
+        if name not in self.WRITES:
+            return attr
+
+        def write(*args, **kwargs):  # type: ignore[no-untyped-def]
+            self.before_write(name, args)
+            result = attr(*args, **kwargs)
+            self.after_write(name, args)
+            return result
+
+        return write
+
+
 class Harness:
     """An Indexer on a real store with the fake embedder, and ways to look inside."""
 

@@ -8,28 +8,21 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from tests.ingest.conftest import Harness
+from tests.ingest.conftest import Harness, StoreWrapper
 
 
 
-class Announcing:
+class Announcing(StoreWrapper):
+    """Announces each write once it is done, then waits for a line on stdin."""
+
     def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
-        self._inner = inner
+        super().__init__(inner)
         self._n = 0
 
-    def __getattr__(self, name):  # type: ignore[no-untyped-def]
-        attr = getattr(self._inner, name)
-        if name not in {"upsert", "set_payload", "delete"}:
-            return attr
-
-        def announced(*args, **kwargs):  # type: ignore[no-untyped-def]
-            result = attr(*args, **kwargs)
-            self._n += 1
-            print(f"write {self._n}", flush=True)
-            sys.stdin.readline()
-            return result
-
-        return announced
+    def after_write(self, name: str, args: tuple) -> None:  # type: ignore[type-arg]
+        self._n += 1
+        print(f"write {self._n}", flush=True)
+        sys.stdin.readline()
 
 
 class _Repo:

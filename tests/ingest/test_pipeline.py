@@ -19,7 +19,7 @@ from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, text_hash
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import checkpoint_id
 from tests.conftest import FakeEmbedder
-from tests.ingest.conftest import Harness
+from tests.ingest.conftest import Harness, StoreWrapper
 from tests.ingest.test_crash import build_history, second_commit
 
 
@@ -100,21 +100,18 @@ class FailingEmbedder(FakeEmbedder):
         return super().encode(texts)
 
 
-class FailingStore:
+class FailingStore(StoreWrapper):
     """Passes calls through; the n-th upsert raises."""
 
     def __init__(self, inner, fail_on_upsert: int) -> None:  # type: ignore[no-untyped-def]
-        self._inner = inner
+        super().__init__(inner)
         self._left = fail_on_upsert
 
-    def __getattr__(self, name):  # type: ignore[no-untyped-def]
-        return getattr(self._inner, name)
-
-    def upsert(self, points) -> None:  # type: ignore[no-untyped-def]
-        self._left -= 1
-        if self._left == 0:
-            raise OSError("disk full")
-        self._inner.upsert(points)
+    def before_write(self, name: str, args: tuple) -> None:  # type: ignore[type-arg]
+        if name == "upsert":
+            self._left -= 1
+            if self._left == 0:
+                raise OSError("disk full")
 
 
 def reference_state(git_repo, tmp_path) -> dict[str, tuple]:  # type: ignore[no-untyped-def]

@@ -14,7 +14,7 @@ from recalld.ingest.revector import MARKER_ID, ensure_space, stored_space
 from recalld.ingest.store import MemoryFilter, StoredPoint
 from recalld.ingest.sync import Indexer
 from tests.conftest import FakeEmbedder
-from tests.ingest.conftest import Harness
+from tests.ingest.conftest import Harness, StoreWrapper
 
 EVERY_MEMORY = MemoryFilter(record="memory", deprecated=None)
 
@@ -92,20 +92,18 @@ def test_a_store_without_a_marker_is_taken_to_be_of_the_configured_model(harness
     assert assert_vectors_of(harness, harness.embedder)
 
 
-class FailingAfter:
+class FailingAfter(StoreWrapper):
     """A store whose vector updates fail after ``calls`` of them (a kill, as seen by the store)."""
 
     def __init__(self, inner, calls: int) -> None:  # type: ignore[no-untyped-def]
-        self._inner, self._left = inner, calls
+        super().__init__(inner)
+        self._left = calls
 
-    def set_vectors(self, vectors):  # type: ignore[no-untyped-def]
-        if self._left == 0:
-            raise RuntimeError("killed")
-        self._left -= 1
-        self._inner.set_vectors(vectors)
-
-    def __getattr__(self, name):  # type: ignore[no-untyped-def]
-        return getattr(self._inner, name)
+    def before_write(self, name: str, args: tuple) -> None:  # type: ignore[type-arg]
+        if name == "set_vectors":
+            if self._left == 0:
+                raise RuntimeError("killed")
+            self._left -= 1
 
 
 def test_an_interrupted_reembedding_is_done_again_whichever_model_comes_next(harness, git_repo, monkeypatch):

@@ -9,6 +9,7 @@ import subprocess
 from collections import Counter
 
 from recalld.parsers import language_for_path, parse
+from tests.ingest.conftest import StoreWrapper
 
 PY_CORE = '''"""Core engine."""
 import os
@@ -305,11 +306,11 @@ def test_reverted_code_reopens_its_point_with_history(harness, git_repo):
     assert [e["deprecated_reason"] for e in again.payload["history"]] == ["modified"]
 
 
-class CountingStore:
+class CountingStore(StoreWrapper):
     """Wraps a harness's store and counts every write."""
 
     def __init__(self, inner) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self.count = 0
 
     @classmethod
@@ -318,14 +319,8 @@ class CountingStore:
         h.indexer.store = counting
         return counting
 
-    def __getattr__(self, name):
-        attr = getattr(self._inner, name)
-        if name in {"upsert", "set_payload", "delete"}:
-            def counted(*args, **kwargs):
-                self.count += 1
-                return attr(*args, **kwargs)
-            return counted
-        return attr
+    def before_write(self, name: str, args: tuple) -> None:
+        self.count += 1
 
 
 def test_memories_an_earlier_extractor_made_are_compared_again(harness, git_repo, monkeypatch):

@@ -12,7 +12,7 @@ from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import task_memory_id
 from recalld.ingest.store import MemoryFilter
-from tests.ingest.conftest import Harness
+from tests.ingest.conftest import Harness, StoreWrapper
 
 SCOPE = Scope("r", "main")
 
@@ -124,25 +124,21 @@ def test_backfill_and_new_commits_respect_the_limit(git_repo, tmp_path):
         h.close()
 
 
-class WriteLog:
+class WriteLog(StoreWrapper):
     """Wraps a harness's store and records what each write held: the checkpoint's
     state, or the commits of the task memories written."""
 
     def __init__(self, h: Harness) -> None:
-        self._inner = h.store
+        super().__init__(h.store)
         self.writes: list[tuple[str, object]] = []
         h.indexer.store = self  # type: ignore[assignment]
 
-    def upsert(self, points):  # type: ignore[no-untyped-def]
-        for p in points:
+    def before_write(self, name: str, args: tuple) -> None:  # type: ignore[type-arg]
+        for p in args[0] if name == "upsert" else ():
             if p.payload.get("record") == "checkpoint":
                 self.writes.append(("checkpoint", (p.payload["pending"], p.payload["history_owed"])))
             elif p.payload.get("type") == "task":
                 self.writes.append(("task", p.payload["commit"]))
-        return self._inner.upsert(points)
-
-    def __getattr__(self, name):  # type: ignore[no-untyped-def]
-        return getattr(self._inner, name)
 
 
 def test_the_code_is_searchable_before_the_history_is_written(harness, git_repo):
