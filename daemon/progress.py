@@ -10,6 +10,7 @@ from typing import Any
 from recalld.daemon import sdnotify
 from recalld.daemon.logs import get_logger
 from recalld.ingest.revector import LABEL as REEMBED_LABEL
+from recalld.ingest.sync import READING_LABEL
 from recalld.ingest.tasks import HISTORY_LABEL
 
 log = get_logger("recalld.progress")
@@ -18,7 +19,7 @@ LOG_EVERY = 30.0
 # How long systemd is to wait for the next sign of life before its start timeout ends.
 START_EXTENSION = 120.0
 # What a bar counts, by the label of the work (the sync's embedding counts texts).
-UNITS = {HISTORY_LABEL: "commit", REEMBED_LABEL: "memory"}
+UNITS = {READING_LABEL: "file", HISTORY_LABEL: "commit", REEMBED_LABEL: "memory"}
 
 
 class TerminalProgress:

@@ -31,6 +31,7 @@ from recalld.ingest.parse_memo import PARSED
 from recalld.ingest.plan import FileSymbols, LiveMemory, Plan, Scope, memory_id, plan_changes
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
 from recalld.ingest.recovery import state_before, undo_interrupted
+from recalld.ingest.renames import renames_by_blob, stored_blobs
 from recalld.ingest.redaction import counting_redactions, redacted_text
 from recalld.ingest.revector import ensure_space
 from recalld.ingest.result import NoProgress, ProgressSink, SyncResult
@@ -41,7 +42,7 @@ from recalld.ingest.records import (
     live_filter,
     live_memory,
 )
-from recalld.ingest.store import MemoryFilter, Store, StoredPoint
+from recalld.ingest.store import MemoryFilter, Store
 from recalld.ingest.trust import apply_trust, branch_untrusted
 from recalld.parsers.base import EXTRACTION_VERSION, STRUCTURAL, memory_type
 from recalld.ingest.tasks import TaskSync, owes_history
@@ -50,6 +51,7 @@ from recalld.ingest.writer import reopenable_ids, write_plan
 log = structlog.get_logger("recalld.sync")
 
 PATH_CHUNK = 256
+READING_LABEL = "reading files"  # progress of reading and parsing the tree's files
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +174,9 @@ class Indexer:
                 touched = self._incremental(git, scope, indexed, target, texts)  # type: ignore[arg-type]
             else:
                 known = indexed if git.has_commit(indexed) else None
-                touched = self._reconcile(git, scope, known, target, texts, full=full, interrupted=pending)
+                touched = self._reconcile(
+                    git, scope, known, target, texts, full=full, interrupted=pending, progress=progress
+                )
             texts.finish()
             result.mode = "full" if touched.full else "incremental"
             plan = plan_changes(
@@ -282,6 +286,7 @@ class Indexer:
         *,
         full: bool,
         interrupted: str | None,
+        progress: ProgressSink,
     ) -> _Touched:
         """Compare the whole target tree with what the store holds (no trusted checkpoint).
 
@@ -299,7 +304,7 @@ class Indexer:
             live_points = list(self.store.scroll(live_filter(scope), fields=PLANNING_FIELDS))
         live = [live_memory(p) for p in live_points]
         texts.live_ids = {m.id for m in live}
-        stored_blob = _stored_blobs(live_points)
+        stored_blob = stored_blobs(live_points)
         in_tree = {e.path for e in entries}
         touched_entries = sorted(
             (e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob),
@@ -310,15 +315,20 @@ class Indexer:
         )
         if self.options.memories.project:
             collector.put(project_file(git, entries, self.options))
-        for entry in touched_entries:
-            collector.add(entry)
+        progress.begin(READING_LABEL, len(touched_entries))  # a first index: every file of the tree
+        try:
+            for entry in touched_entries:
+                collector.add(entry)
+                progress.advance(1)
+        finally:
+            progress.end()
         collected = collector.result
         gone = {m.path for m in live if m.path not in in_tree} | set(collected.skipped)
         renames: dict[str, str] = {}
         if indexed is not None:
             _paths, deltas = git.changed_paths(indexed, target)
             renames = {d.old_path: d.new_path for d in deltas}
-        renames.update(_renames_by_blob(stored_blob, gone, collected, renames))
+        renames.update(renames_by_blob(stored_blob, gone, collected, renames))
         return _Touched(
             collected, gone, renames, live, full=True, restore=restore, discard=discard
         )
@@ -354,37 +364,6 @@ def _is_unborn(git: GitRepository, branch: str) -> bool:
         return git.current_branch() == branch and git.branch_tip(branch) is None
     except RecalldError:
         return False
-
-
-def _stored_blobs(points: list[StoredPoint]) -> dict[str, str | None]:
-    """path → blob of its live module memory; None where the store is inconsistent."""
-    blobs: dict[str, str | None] = {}
-    for point in points:
-        if point.payload.get("kind") != "module":
-            continue
-        path = point.payload["path"]
-        blobs[path] = None if path in blobs else point.payload.get("blob")
-    for point in points:
-        blobs.setdefault(point.payload["path"], None)
-    return blobs
-
-
-def _renames_by_blob(
-    stored_blob: dict[str, str | None], gone: set[str], collected: Collected, known: dict[str, str]
-) -> dict[str, str]:
-    """Exact renames without git history: a gone path whose blob reappears once elsewhere."""
-    taken = set(known.values())
-    arrivals: dict[str, list[str]] = {}
-    for path, file in collected.files.items():
-        if path not in stored_blob and path not in taken:
-            arrivals.setdefault(file.blob, []).append(path)
-    found: dict[str, str] = {}
-    for old in sorted(gone - set(known)):
-        blob = stored_blob.get(old)
-        candidates = arrivals.get(blob or "", [])
-        if len(candidates) == 1:
-            found[old] = candidates.pop()
-    return found
 
 
 def _count(result: SyncResult, plan: Plan, touched: _Touched) -> None:

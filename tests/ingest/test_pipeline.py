@@ -417,3 +417,34 @@ def test_a_cache_of_the_earlier_layout_is_converted_and_keeps_its_vectors(tmp_pa
     with structlog.testing.capture_logs() as logs:
         EmbeddingCache(path).close()
     assert not [e for e in logs if e["event"].startswith("embedding cache converted")]
+
+
+class RecordingProgress:
+    """A progress sink that keeps, per label, the total it began with and what advanced."""
+
+    def __init__(self) -> None:
+        self.bars: dict[str, list[int]] = {}
+        self._label = ""
+
+    def begin(self, label: str, total: int) -> None:
+        self._label = label
+        self.bars[label] = [total, 0]
+
+    def advance(self, n: int) -> None:
+        self.bars[self._label][1] += n
+
+    def end(self) -> None:
+        pass
+
+
+def test_a_first_index_reports_reading_the_tree_file_by_file(harness, git_repo):
+    from recalld.ingest.sync import READING_LABEL
+
+    for i in range(7):
+        git_repo.write(f"pkg/m{i}.py", f"def f{i}():\n    return {i}\n")
+    git_repo.write("README.md", "# r\n")
+    git_repo.commit("seven modules")
+    progress = RecordingProgress()
+    harness.sync(git_repo, progress=progress)
+    assert progress.bars[READING_LABEL] == [8, 8]  # every file of the tree, the skipped one too
+    assert progress.bars["embedding"][0] == progress.bars["embedding"][1] > 0

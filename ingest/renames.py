@@ -1,0 +1,41 @@
+"""Renames a full comparison of the tree finds without git's help (ingest/sync.py,
+``_reconcile``). Beside those git's diff reports, and there are none when no indexed
+commit is left to diff against (a store that lost its checkpoint, a history rewritten
+under it), a path that left the tree and a new path holding the very blob it held are
+one file moved, as long as that blob arrived at one path only."""
+
+from __future__ import annotations
+
+from recalld.ingest.collect import Collected
+from recalld.ingest.store import StoredPoint
+
+
+def stored_blobs(points: list[StoredPoint]) -> dict[str, str | None]:
+    """path → blob of its live module memory; None where the store is inconsistent."""
+    blobs: dict[str, str | None] = {}
+    for point in points:
+        if point.payload.get("kind") != "module":
+            continue
+        path = point.payload["path"]
+        blobs[path] = None if path in blobs else point.payload.get("blob")
+    for point in points:
+        blobs.setdefault(point.payload["path"], None)
+    return blobs
+
+
+def renames_by_blob(
+    stored_blob: dict[str, str | None], gone: set[str], collected: Collected, known: dict[str, str]
+) -> dict[str, str]:
+    """Exact renames without git history: a gone path whose blob reappears once elsewhere."""
+    taken = set(known.values())
+    arrivals: dict[str, list[str]] = {}
+    for path, file in collected.files.items():
+        if path not in stored_blob and path not in taken:
+            arrivals.setdefault(file.blob, []).append(path)
+    found: dict[str, str] = {}
+    for old in sorted(gone - set(known)):
+        blob = stored_blob.get(old)
+        candidates = arrivals.get(blob or "", [])
+        if len(candidates) == 1:
+            found[old] = candidates.pop()
+    return found
