@@ -53,6 +53,21 @@ class StoreWrapper:
         return write
 
 
+class FailingWrite(StoreWrapper):
+    """Passes calls through, but the ``on_call``-th ``write`` (``upsert``, ``set_vectors``,
+    ...) raises ``error`` instead of writing: a full disk, or a kill as the store sees it."""
+
+    def __init__(self, inner: Store, *, write: str, on_call: int, error: Exception) -> None:
+        super().__init__(inner)
+        self._write, self._left, self._error = write, on_call, error
+
+    def before_write(self, name: str, args: tuple) -> None:  # type: ignore[type-arg]
+        if name == self._write:
+            self._left -= 1
+            if self._left == 0:
+                raise self._error
+
+
 class Harness:
     """An Indexer on a real store with the fake embedder, and ways to look inside."""
 

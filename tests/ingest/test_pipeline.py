@@ -19,7 +19,7 @@ from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, text_hash
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import checkpoint_id
 from tests.conftest import FakeEmbedder
-from tests.ingest.conftest import Harness, StoreWrapper
+from tests.ingest.conftest import FailingWrite, Harness
 from tests.ingest.test_crash import build_history, second_commit
 
 
@@ -100,20 +100,6 @@ class FailingEmbedder(FakeEmbedder):
         return super().encode(texts)
 
 
-class FailingStore(StoreWrapper):
-    """Passes calls through; the n-th upsert raises."""
-
-    def __init__(self, inner, fail_on_upsert: int) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(inner)
-        self._left = fail_on_upsert
-
-    def before_write(self, name: str, args: tuple) -> None:  # type: ignore[type-arg]
-        if name == "upsert":
-            self._left -= 1
-            if self._left == 0:
-                raise OSError("disk full")
-
-
 def reference_state(git_repo, tmp_path) -> dict[str, tuple]:  # type: ignore[no-untyped-def]
     clean = Harness("edge", tmp_path / "clean")
     clean.sync(git_repo)
@@ -153,7 +139,7 @@ def test_store_failure_mid_write_stops_the_embedding_thread(git_repo, tmp_path, 
     expected = reference_state(git_repo, tmp_path)
     h = Harness("edge", tmp_path / "failing")
     real_store = h.store
-    h.indexer.store = FailingStore(real_store, fail_on_upsert)  # type: ignore[assignment]
+    h.indexer.store = FailingWrite(real_store, write="upsert", on_call=fail_on_upsert, error=OSError("disk full"))  # type: ignore[assignment]
     with pytest.raises(OSError, match="disk full"):
         h.sync(git_repo)
     assert not ahead_threads()

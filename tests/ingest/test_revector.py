@@ -14,7 +14,7 @@ from recalld.ingest.revector import MARKER_ID, ensure_space, stored_space
 from recalld.ingest.store import MemoryFilter, StoredPoint
 from recalld.ingest.sync import Indexer
 from tests.conftest import FakeEmbedder
-from tests.ingest.conftest import Harness, StoreWrapper
+from tests.ingest.conftest import FailingWrite, Harness
 
 EVERY_MEMORY = MemoryFilter(record="memory", deprecated=None)
 
@@ -92,18 +92,9 @@ def test_a_store_without_a_marker_is_taken_to_be_of_the_configured_model(harness
     assert assert_vectors_of(harness, harness.embedder)
 
 
-class FailingAfter(StoreWrapper):
-    """A store whose vector updates fail after ``calls`` of them (a kill, as seen by the store)."""
-
-    def __init__(self, inner, calls: int) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(inner)
-        self._left = calls
-
-    def before_write(self, name: str, args: tuple) -> None:  # type: ignore[type-arg]
-        if name == "set_vectors":
-            if self._left == 0:
-                raise RuntimeError("killed")
-            self._left -= 1
+def killed_at_second_update(store):  # type: ignore[no-untyped-def]
+    """The store as a re-embedding killed after writing one page of vectors sees it."""
+    return FailingWrite(store, write="set_vectors", on_call=2, error=RuntimeError("killed"))
 
 
 def test_an_interrupted_reembedding_is_done_again_whichever_model_comes_next(harness, git_repo, monkeypatch):
@@ -111,7 +102,7 @@ def test_an_interrupted_reembedding_is_done_again_whichever_model_comes_next(har
     history(harness, git_repo)
     memories = harness.store.count(EVERY_MEMORY)
     assert memories > 8
-    failing = FailingAfter(harness.store, 1)
+    failing = killed_at_second_update(harness.store)
     with pytest.raises(RuntimeError, match="killed"):
         ensure_space(failing, embeddings_of(harness, OtherModel()), progress=NoProgress())  # type: ignore[arg-type]
     assert stored_space(harness.store) == (True, None)  # mixed: no space named
@@ -127,7 +118,7 @@ def test_a_reembedding_done_again_computes_only_what_it_had_not(harness, git_rep
     history(harness, git_repo)
     other = OtherModel()
     with pytest.raises(RuntimeError):
-        ensure_space(FailingAfter(harness.store, 1), embeddings_of(harness, other), progress=NoProgress())  # type: ignore[arg-type]
+        ensure_space(killed_at_second_update(harness.store), embeddings_of(harness, other), progress=NoProgress())  # type: ignore[arg-type]
     first = sum(other.calls)
     assert ensure_space(harness.store, embeddings_of(harness, other), progress=NoProgress()) > 0
     texts = {p.payload["text"] for p in harness.store.scroll(EVERY_MEMORY, fields=("text",))}
