@@ -8,13 +8,20 @@ and through a plain BM25 over whole files. A query is a hit at k when any of the
 results lies in a relevant file; file recall@10 is the share of its relevant files
 among the top 10 results' files.
 
+With ``--queries FILE`` the queries are read from JSON lines ``{"text", "relevant":
+[paths], "commit"}`` instead (tests/bench/release_queries.py makes them from a project's
+release notes); relevant files the index does not hold are dropped.
+
     python tests/bench/bench_retrieval.py [--repo PATH] [--branch B] [--max-commits N]
+        [--queries FILE] [--backend torch|onnx] [--max-tokens N]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -25,8 +32,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from recalld.daemon.logs import configure_logging
 from recalld.daemon.retrieve import Retrieval, retrieve
-from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, SentenceTransformerEmbedder
+from recalld.ingest.embed import CachedEmbeddings, Embedder, EmbeddingCache
+from recalld.ingest.embed_select import EmbeddingSettings, build_embedder, choose_backend
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository, TreeFile
 from recalld.ingest.store import MemoryFilter, Store, StoreConfig, open_store
@@ -67,6 +76,16 @@ def build_queries(repo: Path, revs: list[str], limit: int, indexed: set[str]) ->
         relevant = frozenset(p for p in touched if p in indexed)
         if relevant:
             queries.append(Query(commit, subject, relevant))
+    return queries
+
+
+def read_queries(path: Path, indexed: set[str]) -> list[Query]:
+    queries = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        relevant = frozenset(p for p in record["relevant"] if p in indexed)
+        if relevant:
+            queries.append(Query(record.get("commit", ""), record["text"], relevant))
     return queries
 
 
@@ -151,11 +170,15 @@ def memory_ranker(store: Store, encode: Callable[[str], list[float]], mode: str)
 
 
 def index(
-    repo: Path, branch: str, state: Path, cache: Path, *, max_tokens: int = 0
-) -> tuple[Store, SentenceTransformerEmbedder, float]:
-    embedder = SentenceTransformerEmbedder(max_tokens=max_tokens)
+    repo: Path, branch: str, state: Path, cache: Path, *, backend: str = "torch", max_tokens: int = 0
+) -> tuple[Store, Embedder, float]:
+    settings = EmbeddingSettings(
+        model_cache=Path(os.environ.get("RECALLD_MODEL_CACHE") or state / "models"), backend=backend, max_tokens=max_tokens
+    )
+    choice = choose_backend(settings)
+    embedder = build_embedder(settings, choice)
     store = open_store(StoreConfig(dim=embedder.dim, path=str(state / "store")))
-    embeddings = CachedEmbeddings(EmbeddingCache(cache), embedder.model_id, lambda: embedder)
+    embeddings = CachedEmbeddings(EmbeddingCache(cache), choice.model_id, lambda: embedder)
     started = time.perf_counter()
     # no task memories: they are left out of the ranking anyway, and would cost time
     result = Indexer(store=store, embeddings=embeddings, options=IndexOptions(backfill_commits=0)).sync(
@@ -192,18 +215,26 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, help="embedding cache to reuse across runs (default: a fresh one)")
     parser.add_argument("--verbose", action="store_true", help="print each query with each method's first hit rank")
     parser.add_argument("--max-tokens", type=int, default=0, help="embedding.max_tokens (0: the model's 256)")
+    parser.add_argument("--backend", choices=("torch", "onnx"), default="torch", help="embedding backend")
+    parser.add_argument("--queries", type=Path, help="JSON lines of queries (see above) instead of commit subjects")
     args = parser.parse_args()
+    configure_logging()  # to stderr: stdout is the report alone
     branch = args.branch or GitRepository(args.repo).current_branch()
     with tempfile.TemporaryDirectory(prefix="recalld-bench-retrieval-") as tmp:
         cache = args.cache or Path(tmp) / "embeddings.db"
-        store, embedder, seconds = index(args.repo, branch, Path(tmp), cache, max_tokens=args.max_tokens)
+        store, embedder, seconds = index(
+            args.repo, branch, Path(tmp), cache, backend=args.backend, max_tokens=args.max_tokens
+        )
         try:
             modules = store.scroll(MemoryFilter(repo="bench", kinds=("module",)), fields=("path",))
             indexed = {p.payload["path"] for p in modules}
             revs = ["--branches"] if args.all_branches else [branch]
-            queries = build_queries(args.repo, revs, args.max_commits, indexed)
+            if args.queries:
+                queries = read_queries(args.queries, indexed)
+            else:
+                queries = build_queries(args.repo, revs, args.max_commits, indexed)
             if not queries:
-                sys.exit("no usable commits: need non-merge commits with subjects touching indexed files")
+                sys.exit("no usable queries: need queries (commit subjects) touching indexed files")
             bm25 = BM25(file_texts(args.repo, branch, indexed))
 
             def encode(text: str) -> list[float]:
@@ -217,8 +248,9 @@ def main() -> None:
     n = len(queries)
     relevant = sum(len(q.relevant) for q in queries) / n
     print(f"repo {args.repo} @ {branch}: {len(indexed)} indexed files, index {seconds:.1f} s, "
-          f"max_tokens {embedder.max_tokens}")
-    print(f"{n} queries (commit subjects), {relevant:.1f} relevant files each on average")
+          f"{args.backend}, max_tokens {getattr(embedder, 'max_tokens', '?')}")
+    source = args.queries.name if args.queries else "commit subjects"
+    print(f"{n} queries ({source}), {relevant:.1f} relevant files each on average")
     print(f"{'method':<10} {'hit@1':>6}  {'hit@5':>6}  {'hit@10':>6}  {'file-R@10':>8}  {'MRR@10':>6}  {'ms/query':>8}")
     for name, tally in tallies.items():
         print(report(name, tally, n))
