@@ -12,6 +12,9 @@ from recalld.daemon.config import Config, load_config
 from recalld.ingest.errors import RecalldError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+# Seconds a command waits for a daemon busy building its vector index (100k memories:
+# ~2 min on 2 cores) before giving up with an error.
+BUSY_WAIT = 600.0
 
 DESCRIPTION = """\
 recalld keeps an AI coding agent's memory of git repositories exact: one memory per
@@ -119,10 +122,14 @@ class Context:
         return self._app
 
     def daemon(self) -> Any:
-        """A client of the running daemon that owns the store, or None."""
+        """A client of the running daemon that owns the store, or None; a busy daemon is
+        waited for, up to BUSY_WAIT seconds, saying so on stderr."""
         from recalld.daemon.client import DaemonClient
 
-        return DaemonClient.discover(self.config.runtime_file, self.config.token_file)
+        def notice(message: str) -> None:
+            print(f"recalld: {message}", file=sys.stderr, flush=True)
+
+        return DaemonClient.discover(self.config.runtime_file, self.config.token_file, wait=BUSY_WAIT, notice=notice)
 
     def close(self) -> None:
         if self._app is not None:

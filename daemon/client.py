@@ -6,7 +6,8 @@ import http.client
 import json
 import os
 import socket
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -14,6 +15,11 @@ from urllib.parse import urlencode, urlsplit
 from recalld.ingest.errors import RecalldError
 
 PROBE_TIMEOUT = 1.0
+BUSY_POLL = 0.5  # seconds between probes of a busy daemon
+
+
+class DaemonBusyError(RecalldError):
+    """The daemon runs and holds the store, but cannot answer until its current work ends."""
 
 
 class _UnixConnection(http.client.HTTPConnection):
@@ -34,20 +40,40 @@ class DaemonClient:
         self._token = token
 
     @classmethod
-    def discover(cls, runtime_file: Path, token_file: Path) -> DaemonClient | None:
-        """The running daemon that owns this state dir, or None."""
+    def discover(
+        cls, runtime_file: Path, token_file: Path, *, wait: float = 0.0, notice: Callable[[str], None] | None = None
+    ) -> DaemonClient | None:
+        """The running daemon that owns this state dir, or None.
+
+        A daemon that does not answer but says it is busy (``busy`` in its runtime file:
+        an index build, through which the embedded engine holds the whole process) is
+        waited for up to ``wait`` seconds, ``notice`` told once; then ``DaemonBusyError``.
+        It holds the store meanwhile, so going on without it would only fail."""
+        deadline = time.monotonic() + wait
+        told = False
+        while True:
+            found = _running(runtime_file, token_file)
+            if found is None:
+                return None
+            client, runtime = found
+            if client.answers():
+                return client
+            if not isinstance(runtime.get("busy"), str):
+                return None
+            message = _busy_message(runtime)
+            if time.monotonic() >= deadline:
+                raise DaemonBusyError(f"{message}; try again when it is done")
+            if notice is not None and not told:
+                notice(f"{message}; waiting for it (up to {wait:.0f} s)")
+                told = True
+            time.sleep(BUSY_POLL)
+
+    def answers(self) -> bool:
         try:
-            runtime = json.loads(runtime_file.read_text())
-            token = token_file.read_text().strip()
-            os.kill(int(runtime["pid"]), 0)
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-        client = cls(str(runtime["address"]), token)
-        try:
-            client.request("GET", "/healthz", timeout=PROBE_TIMEOUT)
+            self.request("GET", "/healthz", timeout=PROBE_TIMEOUT)
         except (OSError, RecalldError, http.client.HTTPException):
-            return None
-        return client
+            return False
+        return True
 
     def _connection(self, timeout: float) -> http.client.HTTPConnection:
         if self.address.startswith("unix:"):
@@ -82,6 +108,23 @@ class DaemonClient:
 
     def lines(self, path: str, params: dict[str, Any]) -> Iterator[str]:
         yield from self.raw("GET", path, params, timeout=600).decode("utf-8").splitlines()
+
+
+def _running(runtime_file: Path, token_file: Path) -> tuple[DaemonClient, dict[str, Any]] | None:
+    """A client of the daemon the runtime file names, if its process is alive, and the file."""
+    try:
+        runtime = json.loads(runtime_file.read_text())
+        token = token_file.read_text().strip()
+        os.kill(int(runtime["pid"]), 0)
+        return DaemonClient(str(runtime["address"]), token), runtime
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _busy_message(runtime: dict[str, Any]) -> str:
+    since = runtime.get("busy_since")
+    elapsed = f" ({time.time() - since:.0f} s so far)" if isinstance(since, (int, float)) else ""
+    return f"recalld serve (pid {runtime.get('pid')}) is {runtime.get('busy')}{elapsed}"
 
 
 def _detail(body: bytes) -> str:

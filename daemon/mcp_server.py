@@ -45,7 +45,10 @@ class DaemonGateway:
 
     def call(self, method: str, path: str, params: dict[str, Any] | None = None, *,
              body: Any = None, timeout: float = 60.0) -> Any:  # fmt: skip
-        client = DaemonClient.discover(self._config.runtime_file, self._config.token_file)
+        try:  # a busy daemon is not waited for: the agent is told to retry
+            client = DaemonClient.discover(self._config.runtime_file, self._config.token_file)
+        except RecalldError as exc:
+            raise ToolError(exc.message) from None
         if client is None:
             raise ToolError(NO_DAEMON)
         try:

@@ -65,6 +65,7 @@ class Service:
         self.token = ensure_token(config.token_file)
         self.max_body = int(config.get("webhooks", "max_body_bytes"))
         self._stop = threading.Event()
+        self._address = ""  # the API's, once it listens
         self._git_dirs: dict[str, Path] = {}
         self._unavailable: set[str] = set()  # registered repos whose path is not a git repo (warned once)
         self.dispatcher = Dispatcher(
@@ -143,6 +144,7 @@ class Service:
             self.app.store,
             idle=lambda: not self.dispatcher.busy() and not self.journal.pending(),
             activity=lambda: self.dispatcher.completed,
+            busy=lambda work: self._write_runtime(self._address, busy=work),
         )
         while not self._stop.is_set():
             self.dispatcher.tick()
@@ -233,8 +235,14 @@ class Service:
         self._stop.set()
 
     # -- helpers ----------------------------------------------------------------------------------
-    def _write_runtime(self, address: str) -> None:
-        runtime = {"pid": os.getpid(), "address": address, "started": self.started_at}
+    def _write_runtime(self, address: str, busy: str | None = None) -> None:
+        """What clients need to find the daemon; ``busy`` names work that keeps the API
+        from answering (the embedded engine holds the GIL through it), which a client
+        then waits out instead of taking the daemon for gone (daemon/client.py)."""
+        self._address = address
+        runtime: dict[str, Any] = {"pid": os.getpid(), "address": address, "started": self.started_at}
+        if busy:
+            runtime.update(busy=busy, busy_since=time.time())
         tmp = self.config.runtime_file.with_suffix(".tmp")
         tmp.write_text(json.dumps(runtime))
         tmp.replace(self.config.runtime_file)

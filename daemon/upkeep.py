@@ -27,6 +27,7 @@ CHECK_EVERY = 5.0  # seconds between looks at whether the daemon is idle
 FLUSH_EVERY = 60.0  # seconds between flushes (a flush holds the GIL ~0.1–1 s)
 OPTIMIZE_OVER = 20_000  # unindexed points that make brute-force search slow (~10 ms)
 OPTIMIZE_WATCHDOG = 1800.0  # seconds systemd waits for a ping while an index is built
+INDEX_BUILD = "building the vector index"  # what the daemon tells clients it is busy with
 
 
 @dataclass(slots=True)
@@ -34,6 +35,7 @@ class StoreUpkeep:
     store: Store
     idle: Callable[[], bool]
     activity: Callable[[], int] = lambda: 0  # changes whenever a sync has run
+    busy: Callable[[str | None], None] = lambda _work: None  # told before and after an index build
     every: float = FLUSH_EVERY
     optimize_over: int = OPTIMIZE_OVER
     check_every: float = CHECK_EVERY
@@ -68,10 +70,16 @@ class StoreUpkeep:
             return
         log.info("building the vector index", unindexed=unindexed)
         sdnotify.extend_watchdog(OPTIMIZE_WATCHDOG)
+        self.busy(INDEX_BUILD)
         try:
             self.store.optimize()
         finally:
+            self.busy(None)
             sdnotify.restore_watchdog()
+            # The build's working memory is freed when it ends but kept by glibc: a daemon
+            # that had indexed the Go standard library (94k memories) idled at 793 MB after
+            # it, 531 MB once restarted. No sync follows to trigger the trim above.
+            release_memory()
         self._left_unindexed = self.store.unindexed()
         log.info("built the vector index", unindexed=self._left_unindexed, seconds=round(time.monotonic() - started, 2))
 

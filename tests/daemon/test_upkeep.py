@@ -93,6 +93,28 @@ def test_upkeep_builds_the_index_over_the_threshold_once():
     assert store.calls == ["flush", "optimize", "flush"]
 
 
+def test_upkeep_releases_memory_after_building_the_index(monkeypatch):
+    from recalld.daemon import upkeep as upkeep_module
+
+    store = CountingStore(unindexed=50)
+    monkeypatch.setattr(upkeep_module, "release_memory", lambda: store.calls.append("release") or True)
+    upkeep = StoreUpkeep(store, idle=lambda: True, every=1, check_every=1, optimize_over=10)  # type: ignore[arg-type]
+    upkeep.tick(now=0)
+    assert store.calls == ["release", "flush", "optimize", "release"]  # the first: the sync's memory
+
+
+def test_upkeep_tells_clients_it_is_busy_while_it_builds_the_index():
+    store = CountingStore(unindexed=50)
+    told: list[str | None] = []
+    upkeep = StoreUpkeep(store, idle=lambda: True, busy=told.append, every=1, check_every=1, optimize_over=10)  # type: ignore[arg-type]
+    store.optimize = lambda: store.calls.append(f"optimize while {told[-1]}")  # type: ignore[method-assign]
+    upkeep.tick(now=0)
+    assert store.calls == ["flush", "optimize while building the vector index"]
+    assert told == ["building the vector index", None]
+    upkeep.tick(now=2)  # a flush alone: nothing to tell
+    assert told == ["building the vector index", None]
+
+
 def test_upkeep_does_not_rebuild_for_what_the_engine_leaves_unindexed():
     store = CountingStore(unindexed=50)
     store.optimize = lambda: store.calls.append("optimize")  # type: ignore[method-assign]
