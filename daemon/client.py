@@ -39,9 +39,9 @@ class DaemonClient:
         self.address = address
         self._token = token
 
-    @classmethod
+    @staticmethod
     def discover(
-        cls, runtime_file: Path, token_file: Path, *, wait: float = 0.0, notice: Callable[[str], None] | None = None
+        runtime_file: Path, token_file: Path, *, wait: float = 0.0, notice: Callable[[str], None] | None = None
     ) -> DaemonClient | None:
         """The running daemon that owns this state dir, or None.
 
@@ -71,7 +71,7 @@ class DaemonClient:
     def answers(self) -> bool:
         try:
             self.request("GET", "/healthz", timeout=PROBE_TIMEOUT)
-        except (OSError, RecalldError, http.client.HTTPException):
+        except RecalldError:
             return False
         return True
 
@@ -100,6 +100,8 @@ class DaemonClient:
             conn.request(method, f"{path}?{query}" if query else path, body=data, headers=headers)
             response = conn.getresponse()
             answer = response.read()
+        except (OSError, http.client.HTTPException) as exc:  # refused, reset, timed out: one line, no traceback
+            raise RecalldError(f"recalld serve did not answer {method} {path} at {self.address}: {exc}") from exc
         finally:
             conn.close()
         if response.status >= 400:

@@ -7,7 +7,6 @@ start `recalld serve`. Only protocol goes to stdout; logs go to stderr.
 
 from __future__ import annotations
 
-import http.client
 import json
 from typing import Annotated, Any, Literal
 
@@ -53,10 +52,8 @@ class DaemonGateway:
             raise ToolError(NO_DAEMON)
         try:
             return client.request(method, path, params, body=body, timeout=timeout)
-        except RecalldError as exc:
+        except RecalldError as exc:  # an error it answered with, or none at all
             raise ToolError(exc.message) from None
-        except (OSError, http.client.HTTPException) as exc:
-            raise ToolError(f"the recalld daemon did not answer: {exc}") from None
 
 
 def build_server(gateway: DaemonGateway) -> MCPServer:

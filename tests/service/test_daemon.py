@@ -61,8 +61,10 @@ def test_a_daemon_busy_building_its_index_is_waited_for_not_taken_for_gone(daemo
     """Through an index build the engine holds the daemon's whole process: the API does
     not answer, and the store stays locked. A command must wait for the daemon (it said
     it is busy), not fall back to opening the store and fail on its lock."""
+    from recalld.daemon.client import DaemonClient
     from recalld.daemon.config import load_config
     from recalld.daemon.mcp_server import DaemonGateway, ToolError
+    from recalld.ingest.errors import RecalldError
 
     recalld("repo", "add", str(repo.path))
     daemon.start()
@@ -79,6 +81,9 @@ def test_a_daemon_busy_building_its_index_is_waited_for_not_taken_for_gone(daemo
         )  # fmt: skip
         with pytest.raises(ToolError, match="is building the vector index"):  # an agent is told, not kept waiting
             DaemonGateway(load_config()).call("GET", "/v1/status")
+        # a request already under way when the build began: an error of one line, not a traceback
+        with pytest.raises(RecalldError, match="recalld serve did not answer GET /v1/status at .*timed out"):
+            DaemonClient(f"http://127.0.0.1:{daemon.port}", daemon.token).request("GET", "/v1/status", timeout=1)
         time.sleep(3)
         assert search.poll() is None, search.communicate()  # waiting, not failed on the store's lock
     finally:
