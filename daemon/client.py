@@ -58,8 +58,8 @@ class DaemonClient:
             client, runtime = found
             if client.answers():
                 return client
-            if not isinstance(runtime.get("busy"), str):
-                return None
+            if not isinstance(runtime.get("busy"), str) or not _is_recalld(int(runtime["pid"])):
+                return None  # not busy, or a marker left by a killed daemon whose pid is someone else's now
             message = _busy_message(runtime)
             if time.monotonic() >= deadline:
                 raise DaemonBusyError(f"{message}; try again when it is done")
@@ -121,6 +121,14 @@ def _running(runtime_file: Path, token_file: Path) -> tuple[DaemonClient, dict[s
         return DaemonClient(str(runtime["address"]), token), runtime
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def _is_recalld(pid: int) -> bool:
+    """Whether process ``pid`` runs recalld, where /proc tells (else taken to)."""
+    try:
+        return b"recalld" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return not Path("/proc/self").exists()
 
 
 def _busy_message(runtime: dict[str, Any]) -> str:
