@@ -44,15 +44,14 @@ class DaemonGateway:
 
     def call(self, method: str, path: str, params: dict[str, Any] | None = None, *,
              body: Any = None, timeout: float = 60.0) -> Any:  # fmt: skip
-        try:  # a busy daemon is not waited for: the agent is told to retry
-            client = DaemonClient.discover(self._config.runtime_file, self._config.token_file)
-        except RecalldError as exc:
-            raise ToolError(exc.message) from None
-        if client is None:
-            raise ToolError(NO_DAEMON)
+        # A busy daemon is not waited for: the agent is told to retry. Errors it answered
+        # with, or no answer at all, reach the agent as the tool's error.
         try:
+            client = DaemonClient.discover(self._config.runtime_file, self._config.token_file)
+            if client is None:
+                raise ToolError(NO_DAEMON)
             return client.request(method, path, params, body=body, timeout=timeout)
-        except RecalldError as exc:  # an error it answered with, or none at all
+        except RecalldError as exc:
             raise ToolError(exc.message) from None
 
 

@@ -77,7 +77,8 @@ def entries(notes: str) -> list[tuple[str, set[str]]]:
             out.append(line.split(":", 1)[-1].strip() + ". " + " ".join(body))
     if bullet:
         out.append(" ".join(bullet))
-    return [(plain(raw), names(raw)) for raw in out if len(plain(raw).split()) >= MIN_WORDS]
+    texts = [(plain(raw), names(raw)) for raw in out]
+    return [(text, named) for text, named in texts if len(text.split()) >= MIN_WORDS]
 
 
 def narrowed(relevant: list[str], sources: dict[str, str], named: set[str]) -> list[str]:
