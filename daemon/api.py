@@ -19,12 +19,13 @@ from recalld.daemon import webhooks
 from recalld.daemon.mem0 import mem0_results
 from recalld.daemon.memory_api import add_memory_routes
 from recalld.daemon.query import SearchRequest, export, search
-from recalld.ingest.errors import NotFoundError, RecalldError
+from recalld.ingest.errors import BusyError, NotFoundError, RecalldError
 
 if TYPE_CHECKING:
     from recalld.daemon.service import Service
 
 _bearer = HTTPBearer(auto_error=False)
+RETRY_AFTER = 5  # seconds a client told the store is busy waits before asking again
 
 
 def create_api(service: Service) -> FastAPI:
@@ -42,6 +43,8 @@ def create_api(service: Service) -> FastAPI:
 
     @api.exception_handler(RecalldError)
     def _expected(_request: Request, exc: RecalldError) -> JSONResponse:
+        if isinstance(exc, BusyError):  # nothing was done: the client may ask again
+            return JSONResponse({"detail": exc.message}, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
         status = 404 if isinstance(exc, NotFoundError) or exc.message.startswith("unknown repo") else 400
         return JSONResponse({"detail": exc.message}, status_code=status)
 

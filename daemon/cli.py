@@ -122,8 +122,9 @@ class Context:
         return self._app
 
     def daemon(self) -> Any:
-        """A client of the running daemon that owns the store, or None; a busy daemon is
-        waited for, up to BUSY_WAIT seconds, saying so on stderr."""
+        """A client of the running daemon that owns the store, or None. A request it
+        refuses while its store is busy is made again for up to BUSY_WAIT seconds, which
+        stderr is told."""
         from recalld.daemon.client import DaemonClient
 
         def notice(message: str) -> None:

@@ -8,6 +8,7 @@ import os
 import socket
 import time
 from collections.abc import Callable, Iterator
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -15,11 +16,11 @@ from urllib.parse import urlencode, urlsplit
 from recalld.ingest.errors import RecalldError
 
 PROBE_TIMEOUT = 1.0
-BUSY_POLL = 0.5  # seconds between probes of a busy daemon
+BUSY_POLL = 0.5  # seconds between requests to a busy daemon
 
 
 class DaemonBusyError(RecalldError):
-    """The daemon runs and holds the store, but cannot answer until its current work ends."""
+    """The daemon answered that work which lasts (building its vector index) holds the store."""
 
 
 class _UnixConnection(http.client.HTTPConnection):
@@ -35,38 +36,31 @@ class _UnixConnection(http.client.HTTPConnection):
 
 
 class DaemonClient:
-    def __init__(self, address: str, token: str) -> None:
+    """``wait``: seconds a request the daemon refuses as busy (HTTP 503) is asked again for
+    before ``DaemonBusyError``, ``notice`` told once. A busy daemon answers everything but
+    what needs its store: while it builds its vector index, for up to a few minutes."""
+
+    def __init__(
+        self, address: str, token: str, *, wait: float = 0.0, notice: Callable[[str], None] | None = None
+    ) -> None:
         self.address = address
         self._token = token
+        self._wait = wait
+        self._notice = notice
 
     @staticmethod
     def discover(
         runtime_file: Path, token_file: Path, *, wait: float = 0.0, notice: Callable[[str], None] | None = None
     ) -> DaemonClient | None:
-        """The running daemon that owns this state dir, or None.
-
-        A daemon that does not answer but says it is busy (``busy`` in its runtime file:
-        an index build, through which the embedded engine holds the whole process) is
-        waited for up to ``wait`` seconds, ``notice`` told once; then ``DaemonBusyError``.
-        It holds the store meanwhile, so going on without it would only fail."""
-        deadline = time.monotonic() + wait
-        told = False
-        while True:
-            found = _running(runtime_file, token_file)
-            if found is None:
-                return None
-            client, runtime = found
-            if client.answers():
-                return client
-            if not isinstance(runtime.get("busy"), str) or not _is_recalld(int(runtime["pid"])):
-                return None  # not busy, or a marker left by a killed daemon whose pid is someone else's now
-            message = _busy_message(runtime)
-            if time.monotonic() >= deadline:
-                raise DaemonBusyError(f"{message}; try again when it is done")
-            if notice is not None and not told:
-                notice(f"{message}; waiting for it (up to {wait:.0f} s)")
-                told = True
-            time.sleep(BUSY_POLL)
+        """A client of the running daemon that owns this state dir, or None."""
+        try:
+            runtime = json.loads(runtime_file.read_text())
+            token = token_file.read_text().strip()
+            os.kill(int(runtime["pid"]), 0)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        client = DaemonClient(str(runtime["address"]), token, wait=wait, notice=notice)
+        return client if client.answers() else None
 
     def answers(self) -> bool:
         try:
@@ -90,6 +84,20 @@ class DaemonClient:
     def raw(
         self, method: str, path: str, params: dict[str, Any] | None = None, *, body: Any = None, timeout: float = 30.0
     ) -> bytes:
+        deadline = time.monotonic() + self._wait
+        told = False
+        while True:
+            try:
+                return self._ask(method, path, params, body=body, timeout=timeout)
+            except DaemonBusyError as exc:
+                if time.monotonic() >= deadline:
+                    raise DaemonBusyError(f"{exc.message}; try again when it is done") from None
+                if self._notice is not None and not told:
+                    self._notice(f"{exc.message}; waiting for it (up to {self._wait:.0f} s)")
+                    told = True
+            time.sleep(BUSY_POLL)
+
+    def _ask(self, method: str, path: str, params: dict[str, Any] | None, *, body: Any, timeout: float) -> bytes:
         query = urlencode({k: v for k, v in (params or {}).items() if v is not None}, doseq=True)
         headers = {"Authorization": f"Bearer {self._token}"}
         data = None if body is None else json.dumps(body).encode("utf-8")
@@ -104,37 +112,14 @@ class DaemonClient:
             raise RecalldError(f"recalld serve did not answer {method} {path} at {self.address}: {exc}") from exc
         finally:
             conn.close()
+        if response.status == HTTPStatus.SERVICE_UNAVAILABLE:
+            raise DaemonBusyError(_detail(answer))
         if response.status >= 400:
             raise RecalldError(f"daemon: {_detail(answer)}")
         return answer
 
     def lines(self, path: str, params: dict[str, Any]) -> Iterator[str]:
         yield from self.raw("GET", path, params, timeout=600).decode("utf-8").splitlines()
-
-
-def _running(runtime_file: Path, token_file: Path) -> tuple[DaemonClient, dict[str, Any]] | None:
-    """A client of the daemon the runtime file names, if its process is alive, and the file."""
-    try:
-        runtime = json.loads(runtime_file.read_text())
-        token = token_file.read_text().strip()
-        os.kill(int(runtime["pid"]), 0)
-        return DaemonClient(str(runtime["address"]), token), runtime
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def _is_recalld(pid: int) -> bool:
-    """Whether process ``pid`` runs recalld, where /proc tells (else taken to)."""
-    try:
-        return b"recalld" in Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return not Path("/proc/self").exists()
-
-
-def _busy_message(runtime: dict[str, Any]) -> str:
-    since = runtime.get("busy_since")
-    elapsed = f" ({time.time() - since:.0f} s so far)" if isinstance(since, (int, float)) else ""
-    return f"recalld serve (pid {runtime.get('pid')}) is {runtime.get('busy')}{elapsed}"
 
 
 def _detail(body: bytes) -> str:

@@ -180,7 +180,7 @@ def status(ctx: Any, args: argparse.Namespace) -> int:
         emit_json(report)
         return EXIT_OK
     d = report["daemon"]
-    print(f"daemon: {d['state']}" + (f" (pid {d['pid']})" if d.get("pid") else ""))
+    print(f"daemon: {d['state']}" + (f" (pid {d['pid']})" if d.get("pid") else "") + (f"; {d['busy']}" if d.get("busy") else ""))
     vectors = report.get("vectors") or {"current": True}  # a daemon of an earlier version
     if not vectors["current"]:
         print(f"vectors: of {vectors['stored'] or 'two models (a re-embedding under way or interrupted)'}; "
@@ -188,6 +188,9 @@ def status(ctx: Any, args: argparse.Namespace) -> int:
     if not report["repos"]:
         print("no repositories registered")
     for s in report["repos"]:
+        if "memories" not in s:  # the daemon's store is busy: what it would tell is left out
+            print(f"{s['repo']}\t{s['branch']}\tqueue_depth {s.get('queue_depth', 0)}\t(memories: once the store is free)")
+            continue
         indexed = (s["indexed_commit"] or "never")[:8]
         behind = "?" if s["commits_behind"] is None else s["commits_behind"]
         extra = "".join(

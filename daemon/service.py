@@ -27,7 +27,7 @@ from recalld.daemon.server import ApiServer
 from recalld.daemon.tasks import start_scheduler
 from recalld.daemon.upkeep import StoreUpkeep, limit_malloc_arenas
 from recalld.daemon.watch import RepoWatcher
-from recalld.ingest.errors import RecalldError
+from recalld.ingest.errors import BusyError, RecalldError
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.locked import LockedStore
 from recalld.ingest.result import SyncResult
@@ -65,7 +65,6 @@ class Service:
         self.token = ensure_token(config.token_file)
         self.max_body = int(config.get("webhooks", "max_body_bytes"))
         self._stop = threading.Event()
-        self._address = ""  # the API's, once it listens
         self._git_dirs: dict[str, Path] = {}
         self._unavailable: set[str] = set()  # registered repos whose path is not a git repo (warned once)
         self.dispatcher = Dispatcher(
@@ -93,22 +92,29 @@ class Service:
         raise RecalldError(f"sync of {repo} did not finish within {timeout:.0f} s (still queued)")
 
     def status(self) -> dict[str, Any]:
+        """What the daemon and each repo are doing. While the store is busy (its vector
+        index being built), what only the store knows (memories, indexed commit) is left
+        out and ``busy`` says why: a status is asked for to see what the daemon is doing."""
+        entries = self.app.registry.all()
+        daemon: dict[str, Any] = {"state": self.state, "pid": os.getpid(), "uptime": round(time.time() - self.started_at, 1)}
+        try:
+            vectors: dict[str, Any] | None = vectors_status(self.app)
+            repos = [repo_status(self.app, entry.name) for entry in entries]
+        except BusyError as exc:
+            daemon["busy"], vectors = exc.message, None
+            repos = [{"repo": entry.name, "path": entry.path, "branch": entry.branch} for entry in entries]
         depth = self.journal.depth()
-        repos = []
-        for entry in self.app.registry.all():
-            item = repo_status(self.app, entry.name)
-            state = self.dispatcher.state(entry.name)
+        for item in repos:
+            state = self.dispatcher.state(item["repo"])
             item.update(
-                queue_depth=depth.get(entry.name, 0),
+                queue_depth=depth.get(item["repo"], 0),
                 last_result=state.last_result,
                 last_error=state.last_error,
                 last_sync_at=state.last_sync_at,
-                watcher=self.watcher.health.get(entry.name, "not watched") if self.watcher else "disabled",
+                watcher=self.watcher.health.get(item["repo"], "not watched") if self.watcher else "disabled",
                 lag_seconds=self._lag_seconds(item),
             )
-            repos.append(item)
-        return {"daemon": {"state": self.state, "pid": os.getpid(), "uptime": round(time.time() - self.started_at, 1)},
-                "vectors": vectors_status(self.app), "repos": repos}  # fmt: skip
+        return {"daemon": daemon, "vectors": vectors, "repos": repos}
 
     # -- lifecycle ------------------------------------------------------------------------------
     def run(self) -> int:
@@ -144,7 +150,6 @@ class Service:
             self.app.store,
             idle=lambda: not self.dispatcher.busy() and not self.journal.pending(),
             activity=lambda: self.dispatcher.completed,
-            busy=lambda work: self._write_runtime(self._address, busy=work),
         )
         while not self._stop.is_set():
             self.dispatcher.tick()
@@ -235,14 +240,8 @@ class Service:
         self._stop.set()
 
     # -- helpers ----------------------------------------------------------------------------------
-    def _write_runtime(self, address: str, busy: str | None = None) -> None:
-        """What clients need to find the daemon; ``busy`` names work that keeps the API
-        from answering (the embedded engine holds the GIL through it), which a client
-        then waits out instead of taking the daemon for gone (daemon/client.py)."""
-        self._address = address
-        runtime: dict[str, Any] = {"pid": os.getpid(), "address": address, "started": self.started_at}
-        if busy:
-            runtime.update(busy=busy, busy_since=time.time())
+    def _write_runtime(self, address: str) -> None:
+        runtime = {"pid": os.getpid(), "address": address, "started": self.started_at}
         tmp = self.config.runtime_file.with_suffix(".tmp")
         tmp.write_text(json.dumps(runtime))
         tmp.replace(self.config.runtime_file)

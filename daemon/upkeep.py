@@ -4,8 +4,9 @@ wrote up to date one step at a time, and hand memory freed by the last syncs bac
 the operating system (their memos first: ``ingest.sync.forget_memos``).
 
 Syncs never flush (the embedded engine's WAL already survives a killed process) and
-never build indexes; both are slow, block the whole process while they run (the
-engine holds the GIL), and so wait for a moment with no sync running or queued.
+never build indexes; both are slow (a flush holds the GIL; a build, run by a child
+process, takes the store for minutes), and so wait for a moment with no sync running
+or queued. A build that fails is logged and tried again once more points need it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from recalld.daemon import sdnotify
 from recalld.daemon.logs import get_logger
+from recalld.ingest.errors import RecalldError
 from recalld.ingest.store import Store
 from recalld.ingest.sync import forget_memos
 
@@ -27,7 +29,6 @@ CHECK_EVERY = 5.0  # seconds between looks at whether the daemon is idle
 FLUSH_EVERY = 60.0  # seconds between flushes (a flush holds the GIL ~0.1–1 s)
 OPTIMIZE_OVER = 20_000  # unindexed points that make brute-force search slow (~10 ms)
 OPTIMIZE_WATCHDOG = 1800.0  # seconds systemd waits for a ping while an index is built
-INDEX_BUILD = "building the vector index"  # what the daemon tells clients it is busy with
 
 
 @dataclass(slots=True)
@@ -35,7 +36,6 @@ class StoreUpkeep:
     store: Store
     idle: Callable[[], bool]
     activity: Callable[[], int] = lambda: 0  # changes whenever a sync has run
-    busy: Callable[[str | None], None] = lambda _work: None  # told before and after an index build
     every: float = FLUSH_EVERY
     optimize_over: int = OPTIMIZE_OVER
     check_every: float = CHECK_EVERY
@@ -70,15 +70,16 @@ class StoreUpkeep:
             return
         log.info("building the vector index", unindexed=unindexed)
         sdnotify.extend_watchdog(OPTIMIZE_WATCHDOG)
-        self.busy(INDEX_BUILD)
         try:
             self.store.optimize()
+        except RecalldError as exc:
+            log.error("vector index not built; searches stay slower until it is", error=exc.message,
+                      again_at=unindexed + self.optimize_over)  # fmt: skip
+            self._left_unindexed = unindexed
+            return
         finally:
-            self.busy(None)
             sdnotify.restore_watchdog()
-            # The build's working memory is freed when it ends but kept by glibc: a daemon
-            # that had indexed the Go standard library (94k memories) idled at 793 MB after
-            # it, 531 MB once restarted. No sync follows to trigger the trim above.
+            # The shard closed for the build is freed, but its pages kept by glibc.
             release_memory()
         self._left_unindexed = self.store.unindexed()
         log.info("built the vector index", unindexed=self._left_unindexed, seconds=round(time.monotonic() - started, 2))

@@ -17,3 +17,8 @@ class RecalldError(Exception):
 
 class NotFoundError(RecalldError):
     """An expected failure naming something that does not exist (HTTP: 404)."""
+
+
+class BusyError(RecalldError):
+    """An expected failure for now: the store is taken by work that lasts (building its
+    vector index), and the call is better made again afterwards (HTTP: 503)."""

@@ -1,13 +1,25 @@
 """A Store wrapper that serialises calls, for a daemon where API threads and sync
-workers share one store (qdrant-client's local mode is not thread-safe)."""
+workers share one store (qdrant-client's local mode is not thread-safe).
+
+Building the vector index takes the store for minutes (a child process builds it while
+the embedded engine's shard is closed here: ``store_edge``). Meanwhile another thread's
+call is refused with ``BusyError`` instead of waiting: the API tells its client at once
+(HTTP 503), and the CLI waits and asks again.
+"""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
+from recalld.ingest.errors import BusyError
 from recalld.ingest.store import MemoryFilter, ScoredMemory, SparseVector, Store, StoredPoint
+
+BUSY_CHECK = 0.1  # seconds a call waits for the lock between looks at whether the store is busy
+INDEX_BUILD = "building the vector index"
 
 
 class LockedStore:
@@ -15,66 +27,88 @@ class LockedStore:
         self._inner = inner
         self._lock = threading.RLock()
         self.dim = inner.dim
+        self._busy: tuple[str, float] | None = None  # what takes the store for long, since when
+
+    @contextmanager
+    def _turn(self) -> Iterator[None]:
+        while not self._lock.acquire(timeout=BUSY_CHECK):
+            busy = self._busy
+            if busy is not None:
+                raise BusyError(f"recalld serve is {busy[0]} ({time.monotonic() - busy[1]:.0f} s so far)")
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+    @property
+    def busy(self) -> str | None:
+        """What takes the store for long right now, if anything."""
+        busy = self._busy
+        return None if busy is None else busy[0]
 
     def upsert(self, points: Sequence[StoredPoint]) -> None:
-        with self._lock:
+        with self._turn():
             self._inner.upsert(points)
 
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
-        with self._lock:
+        with self._turn():
             self._inner.set_payload(ids, payload)
 
     def retrieve(self, ids: Sequence[str], *, fields: Sequence[str] | None = None) -> list[StoredPoint]:
-        with self._lock:
+        with self._turn():
             return self._inner.retrieve(ids, fields=fields)
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
-        with self._lock:
+        with self._turn():
             return self._inner.get_vectors(ids)
 
     def set_vectors(self, vectors: dict[str, list[float]]) -> None:
-        with self._lock:
+        with self._turn():
             self._inner.set_vectors(vectors)
 
     def scroll(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
-        with self._lock:
+        with self._turn():
             points = list(self._inner.scroll(flt, fields=fields))
         return iter(points)
 
     def count(self, flt: MemoryFilter) -> int:
-        with self._lock:
+        with self._turn():
             return self._inner.count(flt)
 
     def search(self, vector: Sequence[float], flt: MemoryFilter, limit: int) -> list[ScoredMemory]:
-        with self._lock:
+        with self._turn():
             return self._inner.search(vector, flt, limit)
 
     def hybrid_search(
         self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int
     ) -> list[ScoredMemory]:
-        with self._lock:
+        with self._turn():
             return self._inner.hybrid_search(dense, sparse, flt, limit)
 
     def delete(self, ids: Sequence[str]) -> None:
-        with self._lock:
+        with self._turn():
             self._inner.delete(ids)
 
     def flush(self) -> None:
-        with self._lock:
+        with self._turn():
             self._inner.flush()
 
     def unindexed(self) -> int:
-        with self._lock:
+        with self._turn():
             return self._inner.unindexed()
 
     def optimize(self) -> None:
-        with self._lock:
-            self._inner.optimize()
+        with self._turn():
+            self._busy = (INDEX_BUILD, time.monotonic())
+            try:
+                self._inner.optimize()
+            finally:
+                self._busy = None
 
     def upgrade(self) -> bool:
-        with self._lock:
+        with self._turn():
             return self._inner.upgrade()
 
     def close(self) -> None:
-        with self._lock:
+        with self._turn():
             self._inner.close()

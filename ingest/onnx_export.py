@@ -22,7 +22,6 @@ import logging
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from recalld.daemon.logs import get_logger
+from recalld.ingest.child import child_main, run_module
 from recalld.ingest.embed import max_positions
 from recalld.ingest.errors import RecalldError
 
@@ -150,11 +150,7 @@ def _export(location: str, model_id: str, work: Path) -> None:
     process that does it ~400 MB that neither torch nor glibc give back: a daemon that
     exported its model on first start stayed at ~1 GB resident for good, against ~620 MB
     for one that found the export made."""
-    command = [sys.executable, "-m", "recalld.ingest.onnx_export", location, model_id, str(work)]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        lines = [line for line in done.stderr.splitlines() if line.strip()]
-        raise RecalldError(f"cannot export model {model_id!r} to ONNX: {lines[-1] if lines else f'exit {done.returncode}'}")
+    run_module("recalld.ingest.onnx_export", [location, model_id, str(work)], failed=f"cannot export model {model_id!r} to ONNX")
 
 
 def _export_here(location: str, model_id: str, work: Path) -> None:
@@ -251,17 +247,5 @@ def _check_sample(work: Path, names: list[str], feeds: dict[str, np.ndarray], ex
         raise RecalldError(f"ONNX export disagrees with the model (cosine {cosine:.3f} on a sample)")
 
 
-def main(argv: list[str]) -> int:
-    """The child of ``_export``: ``python -m recalld.ingest.onnx_export LOCATION MODEL_ID WORK``.
-    Its last line on stderr says what went wrong."""
-    location, model_id, work = argv
-    try:
-        _export_here(location, model_id, Path(work))
-    except Exception as exc:  # noqa: BLE001 - reported to the parent, which raises it
-        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+if __name__ == "__main__":  # the child of ``_export``: LOCATION MODEL_ID WORK
+    sys.exit(child_main(lambda location, model_id, work: _export_here(location, model_id, Path(work)), sys.argv[1:]))

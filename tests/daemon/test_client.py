@@ -1,32 +1,85 @@
-"""Finding the daemon from the CLI: a busy marker left by a killed daemon is not waited for."""
+"""The CLI's client of the daemon: a request refused because the store is busy (HTTP 503,
+the daemon building its vector index) is asked again within the wait it was given."""
 
 from __future__ import annotations
 
 import json
-import socket
+import os
 import subprocess
-import time
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from recalld.daemon.client import DaemonClient
+import pytest
+
+from recalld.daemon.client import DaemonBusyError, DaemonClient
+
+BUSY = "recalld serve is building the vector index (3 s so far)"
 
 
-def test_a_busy_marker_whose_pid_is_another_program_now_is_not_waited_for(tmp_path):
-    silent = socket.socket()  # accepts connections into its backlog and never answers
-    silent.bind(("127.0.0.1", 0))
-    silent.listen()
-    other = subprocess.Popen(["sleep", "60"])  # the killed daemon's pid, reused
+@pytest.fixture
+def server() -> Iterator[tuple[str, list[str]]]:
+    """A daemon's API whose store is busy for two requests (503), then answers 200 with a
+    search hit; /healthz always answers. Yields its address and the paths asked."""
+    asked: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+            if self.path == "/healthz":
+                status, body = 200, {"state": "ready"}
+            else:
+                asked.append(self.path)
+                status, body = (503, {"detail": BUSY}) if len(asked) <= 2 else (200, [{"qualname": "alpha"}])
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
     try:
-        runtime, token = tmp_path / "daemon.json", tmp_path / "api-token"
-        token.write_text("t")
-        runtime.write_text(json.dumps({
-            "pid": other.pid, "address": f"http://127.0.0.1:{silent.getsockname()[1]}",
-            "busy": "building the vector index", "busy_since": time.time(),
-        }))  # fmt: skip
-        told: list[str] = []
-        started = time.monotonic()
-        assert DaemonClient.discover(runtime, token, wait=10, notice=told.append) is None
-        assert time.monotonic() - started < 5 and told == []
+        yield f"http://127.0.0.1:{httpd.server_address[1]}", asked
     finally:
-        other.kill()
-        other.wait()
-        silent.close()
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()
+
+
+def test_a_request_refused_as_busy_is_asked_again_and_the_wait_told_once(server, monkeypatch):
+    from recalld.daemon import client as client_module
+
+    monkeypatch.setattr(client_module, "BUSY_POLL", 0.01)
+    address, asked = server
+    told: list[str] = []
+    client = DaemonClient(address, "t", wait=30, notice=told.append)
+    assert client.request("GET", "/v1/search", {"q": "x"}) == [{"qualname": "alpha"}]
+    assert asked == ["/v1/search?q=x"] * 3
+    assert told == [f"{BUSY}; waiting for it (up to 30 s)"]
+
+
+def test_without_a_wait_a_busy_daemon_is_an_error_that_says_why_at_once(server):
+    address, asked = server
+    with pytest.raises(DaemonBusyError, match=r"is building the vector index \(3 s so far\); try again when it is done"):
+        DaemonClient(address, "t").request("GET", "/v1/status")
+    assert len(asked) == 1
+
+
+def test_the_cli_waits_for_a_daemon_whose_store_is_busy_and_says_so_on_stderr(server):
+    from recalld.daemon.config import load_config
+
+    address, asked = server
+    config = load_config()
+    config.home.mkdir(parents=True, exist_ok=True)
+    config.token_file.write_text("t")
+    config.runtime_file.write_text(json.dumps({"pid": os.getpid(), "address": address, "started": 0}))
+    done = subprocess.run([sys.executable, "-m", "recalld.daemon.cli", "search", "alpha", "--json"],
+                          capture_output=True, text=True, env=dict(os.environ), timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [{"qualname": "alpha"}] and len(asked) == 3
+    assert done.stderr.count(f"recalld: {BUSY}; waiting for it (up to 600 s)") == 1

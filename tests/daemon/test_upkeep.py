@@ -103,16 +103,31 @@ def test_upkeep_releases_memory_after_building_the_index(monkeypatch):
     assert store.calls == ["release", "flush", "optimize", "release"]  # the first: the sync's memory
 
 
-def test_upkeep_tells_clients_it_is_busy_while_it_builds_the_index():
+def test_a_failed_index_build_is_logged_and_tried_again_only_once_more_points_need_it(monkeypatch):
+    from recalld.daemon import upkeep as upkeep_module
+    from recalld.ingest.errors import RecalldError
+
     store = CountingStore(unindexed=50)
-    told: list[str | None] = []
-    upkeep = StoreUpkeep(store, idle=lambda: True, busy=told.append, every=1, check_every=1, optimize_over=10)  # type: ignore[arg-type]
-    store.optimize = lambda: store.calls.append(f"optimize while {told[-1]}")  # type: ignore[method-assign]
+    failing = [True]
+
+    def optimize() -> None:
+        store.calls.append("optimize")
+        if failing[0]:
+            raise RecalldError("cannot build the vector index of store s: Killed")
+        store._unindexed = 0
+
+    store.optimize = optimize  # type: ignore[method-assign]
+    logged: list[tuple[str, dict[str, object]]] = []
+    monkeypatch.setattr(upkeep_module.log, "error", lambda event, **kw: logged.append((event, kw)))
+    upkeep = StoreUpkeep(store, idle=lambda: True, every=1, check_every=1, optimize_over=10)  # type: ignore[arg-type]
     upkeep.tick(now=0)
-    assert store.calls == ["flush", "optimize while building the vector index"]
-    assert told == ["building the vector index", None]
-    upkeep.tick(now=2)  # a flush alone: nothing to tell
-    assert told == ["building the vector index", None]
+    assert logged and logged[0][1]["error"] == "cannot build the vector index of store s: Killed"
+    upkeep.tick(now=2)  # no new points: not tried again at every look
+    assert store.calls == ["flush", "optimize", "flush"]
+    failing[0] = False
+    store._unindexed = 65
+    upkeep.tick(now=4)
+    assert store.calls[-2:] == ["flush", "optimize"] and store._unindexed == 0
 
 
 def test_upkeep_does_not_rebuild_for_what_the_engine_leaves_unindexed():

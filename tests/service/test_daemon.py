@@ -57,43 +57,6 @@ def test_commit_is_searchable_within_two_seconds_and_stop_is_clean(daemon, repo)
     assert json.loads(recalld("status", "--json").stdout)["daemon"]["state"] == "stopped"
 
 
-def test_a_daemon_busy_building_its_index_is_waited_for_not_taken_for_gone(daemon, repo):
-    """Through an index build the engine holds the daemon's whole process: the API does
-    not answer, and the store stays locked. A command must wait for the daemon (it said
-    it is busy), not fall back to opening the store and fail on its lock."""
-    from recalld.daemon.client import DaemonClient
-    from recalld.daemon.config import load_config
-    from recalld.daemon.mcp_server import DaemonGateway, ToolError
-    from recalld.ingest.errors import RecalldError
-
-    recalld("repo", "add", str(repo.path))
-    daemon.start()
-    runtime_file = daemon.home / "daemon.json"
-    runtime = json.loads(runtime_file.read_text())
-    # what the daemon writes around an index build (daemon/upkeep.py), then a process that does not answer
-    runtime_file.write_text(json.dumps({**runtime, "busy": "building the vector index", "busy_since": time.time()}))
-    assert daemon.proc is not None
-    daemon.proc.send_signal(signal.SIGSTOP)
-    try:
-        search = subprocess.Popen(
-            [sys.executable, "-m", "recalld.daemon.cli", "search", "alpha", "--json"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ),
-        )  # fmt: skip
-        with pytest.raises(ToolError, match="is building the vector index"):  # an agent is told, not kept waiting
-            DaemonGateway(load_config()).call("GET", "/v1/status")
-        # a request already under way when the build began: an error of one line, not a traceback
-        with pytest.raises(RecalldError, match="recalld serve did not answer GET /v1/status at .*timed out"):
-            DaemonClient(f"http://127.0.0.1:{daemon.port}", daemon.token).request("GET", "/v1/status", timeout=1)
-        time.sleep(3)
-        assert search.poll() is None, search.communicate()  # waiting, not failed on the store's lock
-    finally:
-        daemon.proc.send_signal(signal.SIGCONT)
-    out, err = search.communicate(timeout=60)
-    assert search.returncode == 0, err
-    assert "is building the vector index" in err and "waiting" in err
-    assert any(hit["qualname"] == "alpha" for hit in json.loads(out))
-
-
 def test_notify_socket_gets_ready_then_watchdog(daemon, repo, tmp_path):
     recalld("repo", "add", str(repo.path))
     path = tmp_path / "notify.sock"

@@ -192,3 +192,44 @@ def test_signed_push_fetches_the_configured_remote_and_syncs(daemon, tmp_path):
         raise AssertionError(daemon.logs())
     status = json.loads(recalld("status", "--json").stdout)["repos"][0]
     assert status["indexed_commit"] == upstream.head() and status["commits_behind"] == 0
+
+
+def test_while_the_store_builds_its_index_webhooks_are_queued_status_answers_and_a_search_is_told_to_retry(service):
+    """Building the vector index takes the store for minutes (a child process builds it):
+    what needs no store is answered as ever, what needs it is refused with 503 at once."""
+    import threading
+
+    from recalld.ingest.locked import LockedStore
+    from tests.ingest.conftest import StoreWrapper
+
+    release = threading.Event()
+
+    class Building(StoreWrapper):
+        def optimize(self) -> None:
+            release.wait(60)
+
+    service.app.store = store = LockedStore(Building(service.app.store))
+    builder = threading.Thread(target=store.optimize)
+    builder.start()
+    client = TestClient(create_api(service))
+    bearer = {"Authorization": f"Bearer {service.token}"}
+    try:
+        while store.busy is None:
+            time.sleep(0.001)
+        assert github_post(client, push_body()).status_code == 202
+        assert queued(service) == {"widgets": 1}
+        status = client.get("/v1/status", headers=bearer)
+        assert status.status_code == 200
+        report = status.json()
+        assert report["daemon"]["busy"].startswith("recalld serve is building the vector index (")
+        repos = {r["repo"]: r for r in report["repos"]}
+        assert set(repos) == {"widgets", "other"} and "memories" not in repos["widgets"]
+        assert repos["widgets"]["queue_depth"] == 1
+        search = client.get("/v1/search", params={"q": "a"}, headers=bearer)
+        assert search.status_code == 503 and search.headers["Retry-After"] == "5"
+        assert "is building the vector index" in search.json()["detail"]
+    finally:
+        release.set()
+        builder.join()
+    report = client.get("/v1/status", headers=bearer).json()
+    assert "busy" not in report["daemon"] and all(r["memories"] == 0 for r in report["repos"])

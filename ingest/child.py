@@ -1,0 +1,45 @@
+"""Work done in a child process (``python -m MODULE ARGS``): what would leave the
+daemon unresponsive (a library holding the GIL) or resident in memory for good (torch)
+while it runs. The child's last line on stderr says what went wrong; ``child_main``
+writes it."""
+
+from __future__ import annotations
+
+import ctypes
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+
+from recalld.ingest.errors import RecalldError
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def run_module(module: str, args: Sequence[str], *, failed: str) -> None:
+    """Run ``python -m module args`` to its end; ``RecalldError`` ("<failed>: <its last
+    stderr line>") when it fails."""
+    done = subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        raise RecalldError(f"{failed}: {lines[-1] if lines else f'exit {done.returncode}'}")
+
+
+def child_main(work: Callable[..., None], argv: Sequence[str]) -> int:
+    """A child's entry: ``work(*argv)``; an error is its last stderr line and exit 1. The
+    child dies with the thread that started it (a daemon killed mid-build leaves no
+    orphan holding the store)."""
+    _die_with_parent()
+    try:
+        work(*argv)
+    except Exception as exc:  # noqa: BLE001 - reported to the parent, which raises it
+        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _die_with_parent() -> None:
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the child may outlive a killed parent
+        pass

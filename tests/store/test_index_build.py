@@ -1,0 +1,81 @@
+"""The embedded store's vector index is built by a child process: the engine holds the
+GIL through a build (48 s for 94k memories), and a daemon that built it in its own
+process answered nothing meanwhile, webhooks included."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+
+import numpy as np
+import pytest
+
+from recalld.ingest.errors import BusyError, RecalldError
+from recalld.ingest.locked import LockedStore
+from recalld.ingest.store import MemoryFilter, StoreConfig, StoredPoint, StoreLockedError
+from recalld.ingest.store_edge import QdrantEdgeStore
+
+N, DIM = 7000, 384  # enough dense vectors for the engine to build an HNSW index of them
+
+
+def filled_store(tmp_path) -> QdrantEdgeStore:
+    rows = np.random.default_rng(7).standard_normal((N, DIM)).astype(np.float32)
+    store = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
+    for start in range(0, N, 1000):
+        store.upsert([StoredPoint(str(uuid.UUID(int=i + 1)), {"record": "memory", "repo": "r", "deprecated": 0},
+                                  rows[i].tolist()) for i in range(start, min(N, start + 1000))])  # fmt: skip
+    assert store.unindexed() == N
+    return store
+
+
+def test_the_index_is_built_by_a_child_while_the_process_runs_on_and_refuses_the_store_meanwhile(tmp_path):
+    store = LockedStore(filled_store(tmp_path))
+    ticks: list[float] = []
+    done = threading.Event()
+
+    def tick() -> None:  # what the daemon's API threads need: the GIL, now and then
+        while not done.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.005)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    builder = threading.Thread(target=store.optimize)
+    started = time.monotonic()
+    builder.start()
+    try:
+        while store.busy is None and builder.is_alive():
+            time.sleep(0.001)
+        assert store.busy == "building the vector index"
+        with pytest.raises(BusyError, match=r"recalld serve is building the vector index \(\d+ s so far\)"):
+            store.count(MemoryFilter())  # refused, not kept waiting for the build
+        with pytest.raises(StoreLockedError):  # this process keeps the store: no other recalld opens it meanwhile
+            QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
+    finally:
+        builder.join()
+        ended = time.monotonic()
+        done.set()
+        ticker.join()
+    during = [started, *(t for t in ticks if started < t < ended), ended]
+    longest = max(b - a for a, b in zip(during, during[1:], strict=False))
+    assert longest < (ended - started) / 3, (longest, ended - started)  # in-process: one gap as long as the build
+    assert store.busy is None and store.unindexed() == 0
+    assert store.count(MemoryFilter(repo="r")) == N
+    assert len(store.search(np.ones(DIM).tolist(), MemoryFilter(repo="r"), 5)) == 5
+    store.close()
+
+
+def test_a_failed_build_is_an_error_and_leaves_the_store_open_and_whole(tmp_path, monkeypatch):
+    from recalld.ingest import child
+
+    store = filled_store(tmp_path)
+    monkeypatch.setattr(child.sys, "executable", "false")  # a child that fails at once
+    with pytest.raises(RecalldError, match=r"cannot build the vector index of store .*edge: exit 1"):
+        store.optimize()
+    monkeypatch.undo()
+    assert store.count(MemoryFilter(repo="r")) == N and store.unindexed() == N
+    store.upsert([StoredPoint(str(uuid.UUID(int=N + 1)), {"record": "memory", "repo": "r", "deprecated": 0}, np.ones(DIM).tolist())])
+    store.optimize()
+    assert store.unindexed() == 0 and store.count(MemoryFilter(repo="r")) == N + 1
+    store.close()
