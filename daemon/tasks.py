@@ -1,15 +1,17 @@
 """Periodic work (apscheduler): reconcile every repo, prune old deprecated memories,
-compact the journal. Jobs only enqueue or do small store work."""
+compact the journal. Jobs only enqueue or do small store work; a prune that finds the
+store busy (its vector index being built) is tried again a few minutes later."""
 
 from __future__ import annotations
 
 import time
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from recalld.daemon.logs import get_logger
+from recalld.ingest.errors import BusyError
 from recalld.ingest.store import MemoryFilter, Store
 
 if TYPE_CHECKING:
@@ -17,6 +19,7 @@ if TYPE_CHECKING:
 
 log = get_logger("recalld.tasks")
 DAY = 86_400
+BUSY_RETRY = 300.0  # seconds before a job that found the store busy runs again
 
 
 def prune_deprecated(store: Store, *, older_than_days: int, now: float | None = None) -> int:
@@ -30,6 +33,16 @@ def prune_deprecated(store: Store, *, older_than_days: int, now: float | None = 
     return len(ids)
 
 
+def prune_job(service: Service, scheduler: Any) -> None:
+    try:
+        removed = prune_deprecated(service.app.store, older_than_days=service.config.get("daemon", "retention_days"))
+    except BusyError as exc:
+        log.info("prune postponed", reason=exc.message, retry_in=BUSY_RETRY)
+        scheduler.modify_job("prune", next_run_time=_soon(BUSY_RETRY))
+        return
+    log.info("pruned deprecated memories", removed=removed)
+
+
 def start_scheduler(service: Service) -> BackgroundScheduler:
     config = service.config
     scheduler = BackgroundScheduler(daemon=True)
@@ -39,8 +52,7 @@ def start_scheduler(service: Service) -> BackgroundScheduler:
             service.enqueue(entry.name, "timer")
 
     def prune() -> None:
-        removed = prune_deprecated(service.app.store, older_than_days=config.get("daemon", "retention_days"))
-        log.info("pruned deprecated memories", removed=removed)
+        prune_job(service, scheduler)
 
     def compact() -> None:
         removed = service.journal.compact(keep_seconds=config.get("daemon", "journal_keep_days") * DAY)

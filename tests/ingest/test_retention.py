@@ -23,3 +23,39 @@ def test_prune_removes_only_long_closed_memories(harness, git_repo):
     assert prune_deprecated(harness.store, older_than_days=90, now=time.time() + 91 * DAY) == len(closed)
     assert harness.memories(deprecated=1) == []
     assert sorted(p.id for p in harness.memories()) == sorted(p.id for p in live)
+
+
+def test_a_prune_that_finds_the_store_building_its_index_is_postponed_not_lost(harness):
+    """The daily job runs on the scheduler's thread; while a child builds the vector index
+    the store refuses it, and the job runs again minutes later instead of the next day."""
+    import threading
+    from datetime import datetime
+    from types import SimpleNamespace
+
+    from recalld.daemon.tasks import BUSY_RETRY, prune_job
+    from recalld.ingest.locked import LockedStore
+    from tests.ingest.conftest import StoreWrapper
+
+    release = threading.Event()
+
+    class Building(StoreWrapper):
+        def optimize(self) -> None:
+            release.wait(60)
+
+    store = LockedStore(Building(harness.store))
+    builder = threading.Thread(target=store.optimize)
+    builder.start()
+    moved: list[tuple[str, datetime]] = []
+    scheduler = SimpleNamespace(modify_job=lambda job, next_run_time: moved.append((job, next_run_time)))
+    service = SimpleNamespace(app=SimpleNamespace(store=store), config=SimpleNamespace(get=lambda *_key: 90))
+    try:
+        while store.busy is None:
+            time.sleep(0.001)
+        prune_job(service, scheduler)  # type: ignore[arg-type]
+    finally:
+        release.set()
+        builder.join()
+    assert [job for job, _ in moved] == ["prune"]
+    assert 0.9 * BUSY_RETRY < (moved[0][1] - datetime.now()).total_seconds() <= BUSY_RETRY
+    prune_job(service, scheduler)  # type: ignore[arg-type]  # the store free again: it runs, nothing moved
+    assert len(moved) == 1
