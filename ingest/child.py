@@ -22,14 +22,25 @@ def run_module(module: str, args: Sequence[str], *, failed: str) -> None:
     done = subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         lines = [line for line in done.stderr.splitlines() if line.strip()]
-        raise RecalldError(f"{failed}: {lines[-1] if lines else f'exit {done.returncode}'}")
+        raise RecalldError(f"{failed}: {lines[-1] if lines else _ended(done.returncode)}")
+
+
+def _ended(code: int) -> str:
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit {code}"
 
 
 def child_main(work: Callable[..., None], argv: Sequence[str]) -> int:
     """A child's entry: ``work(*argv)``; an error is its last stderr line and exit 1. The
     child dies with the thread that started it (a daemon killed mid-build leaves no
-    orphan holding the store)."""
+    orphan holding the store), and at once on Ctrl-C: Python would only raise
+    KeyboardInterrupt once the library call under way returned, minutes later."""
     _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     try:
         work(*argv)
     except Exception as exc:  # noqa: BLE001 - reported to the parent, which raises it

@@ -79,3 +79,53 @@ def test_a_failed_build_is_an_error_and_leaves_the_store_open_and_whole(tmp_path
     store.optimize()
     assert store.unindexed() == 0 and store.count(MemoryFilter(repo="r")) == N + 1
     store.close()
+
+
+def test_a_build_killed_midway_leaves_the_store_whole_and_the_next_one_completes(tmp_path):
+    """Stopping the daemon (systemd signals every process of the unit) or Ctrl-C kills a
+    build under way: the engine's segments are only swapped once one is built."""
+    import os
+    import signal
+
+    store = filled_store(tmp_path)
+    failed: list[str] = []
+
+    def build() -> None:
+        try:
+            store.optimize()
+        except RecalldError as exc:
+            failed.append(exc.message)
+
+    builder = threading.Thread(target=build)
+    builder.start()
+    try:
+        children: list[str] = []
+        while not children and builder.is_alive():
+            children = child_pids()
+        time.sleep(0.5)  # into the child's load or build
+        for child in children:
+            os.kill(int(child), signal.SIGINT)
+    finally:
+        builder.join()
+    assert failed == [f"cannot build the vector index of store {tmp_path / 'edge'}: killed by SIGINT"]
+    assert store.count(MemoryFilter(repo="r")) == N and store.unindexed() == N
+    store.optimize()
+    assert store.unindexed() == 0 and store.count(MemoryFilter(repo="r")) == N
+    store.close()
+    reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
+    assert reopened.count(MemoryFilter(repo="r")) == N and reopened.unindexed() == 0
+    reopened.close()
+
+
+def child_pids() -> list[str]:
+    """The processes this one's threads started."""
+    import os
+    from pathlib import Path
+
+    found: list[str] = []
+    for task in os.listdir(f"/proc/{os.getpid()}/task"):
+        try:
+            found += Path(f"/proc/{os.getpid()}/task/{task}/children").read_text().split()
+        except FileNotFoundError:  # a thread that ended meanwhile
+            pass
+    return found
