@@ -180,7 +180,8 @@ def status(ctx: Any, args: argparse.Namespace) -> int:
         emit_json(report)
         return EXIT_OK
     d = report["daemon"]
-    print(f"daemon: {d['state']}" + (f" (pid {d['pid']})" if d.get("pid") else "") + (f"; {d['busy']}" if d.get("busy") else ""))
+    busy = f"; {d['busy']}" if d.get("busy") else ""  # a store taken by its index build: counts left out below
+    print(f"daemon: {d['state']}" + (f" (pid {d['pid']})" if d.get("pid") else "") + busy)
     vectors = report.get("vectors") or {"current": True}  # a daemon of an earlier version
     if not vectors["current"]:
         print(f"vectors: of {vectors['stored'] or 'two models (a re-embedding under way or interrupted)'}; "
@@ -188,8 +189,8 @@ def status(ctx: Any, args: argparse.Namespace) -> int:
     if not report["repos"]:
         print("no repositories registered")
     for s in report["repos"]:
-        if "memories" not in s:  # the daemon's store is busy: what it would tell is left out
-            print(f"{s['repo']}\t{s['branch']}\tqueue_depth {s.get('queue_depth', 0)}\t(memories: once the store is free)")
+        if "memories" not in s:
+            print(f"{s['repo']}\t{s['branch']}\tqueue_depth {s['queue_depth']}\t(memories: once the store is free)")
             continue
         indexed = (s["indexed_commit"] or "never")[:8]
         behind = "?" if s["commits_behind"] is None else s["commits_behind"]

@@ -96,7 +96,8 @@ class Service:
         index being built), what only the store knows (memories, indexed commit) is left
         out and ``busy`` says why: a status is asked for to see what the daemon is doing."""
         entries = self.app.registry.all()
-        daemon: dict[str, Any] = {"state": self.state, "pid": os.getpid(), "uptime": round(time.time() - self.started_at, 1)}
+        uptime = round(time.time() - self.started_at, 1)
+        daemon: dict[str, Any] = {"state": self.state, "pid": os.getpid(), "uptime": uptime}
         try:
             vectors: dict[str, Any] | None = vectors_status(self.app)
             repos = [repo_status(self.app, entry.name) for entry in entries]

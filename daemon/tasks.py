@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
@@ -33,7 +33,7 @@ def prune_deprecated(store: Store, *, older_than_days: int, now: float | None = 
     return len(ids)
 
 
-def prune_job(service: Service, scheduler: Any) -> None:
+def prune_job(service: Service, scheduler: BackgroundScheduler) -> None:
     try:
         removed = prune_deprecated(service.app.store, older_than_days=service.config.get("daemon", "retention_days"))
     except BusyError as exc:
@@ -51,15 +51,12 @@ def start_scheduler(service: Service) -> BackgroundScheduler:
         for entry in service.app.registry.all():
             service.enqueue(entry.name, "timer")
 
-    def prune() -> None:
-        prune_job(service, scheduler)
-
     def compact() -> None:
         removed = service.journal.compact(keep_seconds=config.get("daemon", "journal_keep_days") * DAY)
         log.info("compacted journal", removed=removed)
 
     scheduler.add_job(reconcile, "interval", minutes=config.get("daemon", "reconcile_minutes"), id="reconcile")
-    scheduler.add_job(prune, "interval", hours=24, id="prune", next_run_time=_soon(60))
+    scheduler.add_job(prune_job, "interval", hours=24, id="prune", args=(service, scheduler), next_run_time=_soon(60))
     scheduler.add_job(compact, "interval", hours=1, id="compact", next_run_time=_soon(120))
     scheduler.start()
     return scheduler

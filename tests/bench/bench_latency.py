@@ -14,6 +14,7 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -80,8 +81,13 @@ class RunningDaemon:
         request = urllib.request.Request(
             f"http://127.0.0.1:{self.port}/v1/search?{query}", headers={"Authorization": f"Bearer {self.token}"}
         )
-        with urllib.request.urlopen(request, timeout=120) as r:
-            return any(hit["qualname"] == name for hit in json.load(r))
+        try:
+            with urllib.request.urlopen(request, timeout=120) as r:
+                return any(hit["qualname"] == name for hit in json.load(r))
+        except urllib.error.HTTPError as exc:
+            if exc.code == 503:  # building its vector index: not searchable yet
+                return False
+            raise
 
     def commit_to_searchable(self, i: int, *, timeout: float = 60.0) -> float:
         """Seconds from starting a one-file `git commit` to its new function being found."""

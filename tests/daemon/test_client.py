@@ -16,6 +16,10 @@ import pytest
 from recalld.daemon.client import DaemonBusyError, DaemonClient
 
 BUSY = "recalld serve is building the vector index (3 s so far)"
+BUSY_STATUS = {
+    "daemon": {"state": "ready", "pid": 4242, "uptime": 9.0, "busy": BUSY}, "vectors": None,
+    "repos": [{"repo": "widgets", "path": "/src/widgets", "branch": "main", "queue_depth": 2, "watcher": "ok"}],
+}  # fmt: skip
 
 
 @pytest.fixture
@@ -28,6 +32,8 @@ def server() -> Iterator[tuple[str, list[str]]]:
         def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
             if self.path == "/healthz":
                 status, body = 200, {"state": "ready"}
+            elif self.path == "/v1/status":  # answered while busy, counts left out
+                status, body = 200, BUSY_STATUS
             else:
                 asked.append(self.path)
                 status, body = (503, {"detail": BUSY}) if len(asked) <= 2 else (200, [{"qualname": "alpha"}])
@@ -66,20 +72,35 @@ def test_a_request_refused_as_busy_is_asked_again_and_the_wait_told_once(server,
 def test_without_a_wait_a_busy_daemon_is_an_error_that_says_why_at_once(server):
     address, asked = server
     with pytest.raises(DaemonBusyError, match=r"is building the vector index \(3 s so far\); try again when it is done"):
-        DaemonClient(address, "t").request("GET", "/v1/status")
+        DaemonClient(address, "t").request("GET", "/v1/memories")
     assert len(asked) == 1
 
 
-def test_the_cli_waits_for_a_daemon_whose_store_is_busy_and_says_so_on_stderr(server):
+def cli_against(address: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``recalld ARGS`` with the daemon's runtime file naming ``address``."""
     from recalld.daemon.config import load_config
 
-    address, asked = server
     config = load_config()
     config.home.mkdir(parents=True, exist_ok=True)
     config.token_file.write_text("t")
     config.runtime_file.write_text(json.dumps({"pid": os.getpid(), "address": address, "started": 0}))
-    done = subprocess.run([sys.executable, "-m", "recalld.daemon.cli", "search", "alpha", "--json"],
+    return subprocess.run([sys.executable, "-m", "recalld.daemon.cli", *args],
                           capture_output=True, text=True, env=dict(os.environ), timeout=60)  # fmt: skip
+
+
+def test_the_cli_waits_for_a_daemon_whose_store_is_busy_and_says_so_on_stderr(server):
+    address, asked = server
+    done = cli_against(address, "search", "alpha", "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [{"qualname": "alpha"}] and len(asked) == 3
     assert done.stderr.count(f"recalld: {BUSY}; waiting for it (up to 600 s)") == 1
+
+
+def test_status_of_a_daemon_whose_store_is_busy_says_so_and_what_it_can(server):
+    address, _ = server
+    done = cli_against(address, "status")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:2] == [
+        f"daemon: ready (pid 4242); {BUSY}",
+        "widgets\tmain\tqueue_depth 2\t(memories: once the store is free)",
+    ]
