@@ -27,6 +27,7 @@ from recalld.daemon.server import ApiServer
 from recalld.daemon.tasks import start_scheduler
 from recalld.daemon.upkeep import StoreUpkeep, limit_malloc_arenas
 from recalld.daemon.watch import RepoWatcher
+from recalld.ingest.child import stop_children
 from recalld.ingest.errors import BusyError, RecalldError
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.locked import LockedStore
@@ -232,13 +233,15 @@ class Service:
 
     def _install_signal_handlers(self) -> None:
         def stop(_signum: int, _frame: Any) -> None:  # no logging in a signal handler
-            self._stop.set()
+            self.stop()
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
 
     def stop(self) -> None:
+        """Stop soon: an index build under way in a child process (minutes) is ended."""
         self._stop.set()
+        stop_children()
 
     # -- helpers ----------------------------------------------------------------------------------
     def _write_runtime(self, address: str) -> None:

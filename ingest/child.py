@@ -16,13 +16,33 @@ from recalld.ingest.errors import RecalldError
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
+_RUNNING: set[subprocess.Popen[str]] = set()  # the children under way, for stop_children
+
+
 def run_module(module: str, args: Sequence[str], *, failed: str) -> None:
     """Run ``python -m module args`` to its end; ``RecalldError`` ("<failed>: <its last
     stderr line>") when it fails."""
-    done = subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        lines = [line for line in done.stderr.splitlines() if line.strip()]
-        raise RecalldError(f"{failed}: {lines[-1] if lines else _ended(done.returncode)}")
+    command = [sys.executable, "-m", module, *args]
+    with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as child:
+        _RUNNING.add(child)
+        try:
+            _, stderr = child.communicate()
+        finally:
+            _RUNNING.discard(child)
+    if child.returncode != 0:
+        lines = [line for line in stderr.splitlines() if line.strip()]
+        raise RecalldError(f"{failed}: {lines[-1] if lines else _ended(child.returncode)}")
+
+
+def stop_children() -> None:
+    """SIGTERM to every child under way: the daemon stops (from its signal handler), and
+    their work (an index build, a model export) is safe to lose and is done again later.
+    Whoever waits for one then gets its ``RecalldError``."""
+    for child in tuple(_RUNNING):
+        try:
+            child.send_signal(signal.SIGTERM)
+        except OSError:  # ended meanwhile
+            pass
 
 
 def _ended(code: int) -> str:
