@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import random
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -64,6 +65,7 @@ ENGINE_CALL = 32
 HEAP_INDEXED = frozenset({"record", "repo", "deprecated", "untrusted"})
 # 0/1 flags are only matched by value: no range index, whose heap copy took ~80 ms to load.
 FLAGS = frozenset({"deprecated", "untrusted"})
+WARM_SEARCHES = 64  # after an index build (see QdrantEdgeStore._warm)
 INDEX_PARAMS = ("memory", "lookup", "range")  # compared to find the indexes an older version made
 log = structlog.get_logger("recalld.store")
 
@@ -197,8 +199,8 @@ class QdrantEdgeStore:
     def optimize(self) -> None:
         """The index is built by a child process while this one has the shard closed and
         keeps the store's lock file (no other recalld opens the store meanwhile): the
-        daemon's other threads run on, and the build's memory (~0.3 GB at 94k points)
-        goes with the child. The shard is loaded again whatever the child's outcome."""
+        daemon's other threads run on, and the build's memory (1.2 GB at its peak for
+        100k points) goes with the child. The shard is loaded again whatever the child's outcome."""
         self.flush()
         self._shard.close()
         del self._shard
@@ -206,6 +208,16 @@ class QdrantEdgeStore:
             run_module(__name__, [str(self._shard_dir)], failed=f"cannot build the vector index of store {self._path}")
         finally:
             self._shard = qe.EdgeShard.load(str(self._shard_dir))
+        self._warm()
+
+    def _warm(self) -> None:
+        """A few searches of random vectors, so that the first searches of a freshly
+        loaded shard are not the slow ones: after a 100k-point build, the first 60
+        filtered searches read p95 11.1 ms and the next 60 3.0 ms; with these first
+        (0.45 s), 2.5 ms. Not on open: a CLI command opens the store for one search."""
+        draw = random.Random(0)
+        for _ in range(WARM_SEARCHES):
+            self.search([draw.gauss(0.0, 1.0) for _ in range(self.dim)], MemoryFilter(), 10)
 
     def retrieve(self, ids: Sequence[str], *, fields: Sequence[str] | None = None) -> list[StoredPoint]:
         if not ids:
