@@ -152,6 +152,7 @@ class Service:
             self.app.store,
             idle=lambda: not self.dispatcher.busy() and not self.journal.pending(),
             activity=lambda: self.dispatcher.completed,
+            stopping=self._stop.is_set,
         )
         while not self._stop.is_set():
             self.dispatcher.tick()

@@ -36,6 +36,7 @@ class StoreUpkeep:
     store: Store
     idle: Callable[[], bool]
     activity: Callable[[], int] = lambda: 0  # changes whenever a sync has run
+    stopping: Callable[[], bool] = lambda: False  # the daemon stops (and ends a build under way)
     every: float = FLUSH_EVERY
     optimize_over: int = OPTIMIZE_OVER
     check_every: float = CHECK_EVERY
@@ -73,8 +74,11 @@ class StoreUpkeep:
         try:
             self.store.optimize()
         except RecalldError as exc:
-            log.error("vector index not built; searches stay slower until it is", error=exc.message,
-                      again_at=unindexed + self.optimize_over)  # fmt: skip
+            if self.stopping():
+                log.info("vector index build left for the next start: the daemon stops", unindexed=unindexed)
+            else:
+                log.error("vector index not built; searches stay slower until it is", error=exc.message,
+                          again_at=unindexed + self.optimize_over)  # fmt: skip
             self._left_unindexed = unindexed
             return
         finally:

@@ -130,6 +130,28 @@ def test_a_failed_index_build_is_logged_and_tried_again_only_once_more_points_ne
     assert store.calls[-2:] == ["flush", "optimize"] and store._unindexed == 0
 
 
+def test_a_build_ended_by_the_daemons_stop_is_no_error(monkeypatch):
+    from recalld.daemon import upkeep as upkeep_module
+    from recalld.ingest.errors import RecalldError
+
+    store = CountingStore(unindexed=50)
+    stopping = [False]
+
+    def optimize() -> None:  # what the stop does to the child building the index
+        stopping[0] = True
+        raise RecalldError("cannot build the vector index of store s: killed by SIGTERM")
+
+    store.optimize = optimize  # type: ignore[method-assign]
+    said: list[tuple[str, str]] = []
+    monkeypatch.setattr(upkeep_module.log, "error", lambda event, **_kw: said.append(("error", event)))
+    monkeypatch.setattr(upkeep_module.log, "info", lambda event, **_kw: said.append(("info", event)))
+    upkeep = StoreUpkeep(store, idle=lambda: True, stopping=lambda: stopping[0], every=1, check_every=1,
+                         optimize_over=10)  # type: ignore[arg-type]  # fmt: skip
+    upkeep.tick(now=0)
+    assert said == [("info", "building the vector index"),
+                    ("info", "vector index build left for the next start: the daemon stops")]  # fmt: skip
+
+
 def test_upkeep_does_not_rebuild_for_what_the_engine_leaves_unindexed():
     store = CountingStore(unindexed=50)
     store.optimize = lambda: store.calls.append("optimize")  # type: ignore[method-assign]
