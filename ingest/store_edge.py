@@ -21,8 +21,6 @@ before that keep their heap indexes until ``upgrade`` has rebuilt each of them.
 
 from __future__ import annotations
 
-import fcntl
-import os
 import random
 import sys
 import time
@@ -53,6 +51,7 @@ from recalld.ingest.store import (
     payload_selector,
     prefetch_limit,
 )
+from recalld.ingest.store_lock import take_lock
 
 PAGE = 1000
 # Points per engine update. The engine holds the GIL through an update (~0.1 ms a point):
@@ -77,7 +76,7 @@ class QdrantEdgeStore:
         self.dim = config.dim
         self._path = Path(config.path)
         self._path.mkdir(parents=True, exist_ok=True)
-        self._lock_file = _take_lock(self._path / "recalld.lock")
+        self._lock_file = take_lock(self._path / "recalld.lock")
         self._dirty = False
         self._upgraded = False  # every payload index known to be as this version makes it
         self._shard_dir = shard_dir = self._path / "shard"
@@ -304,22 +303,6 @@ class QdrantEdgeStore:
             del self._shard
         if not self._lock_file.closed:
             self._lock_file.close()
-
-
-def _take_lock(path: Path) -> Any:
-    handle = open(path, "a+")  # noqa: SIM115 - held for the store's lifetime
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        handle.seek(0)
-        owner = handle.read().strip() or "?"
-        handle.close()
-        raise StoreLockedError(f"store {path.parent} is in use by another process (pid {owner})") from None
-    handle.seek(0)
-    handle.truncate()
-    handle.write(str(os.getpid()))
-    handle.flush()
-    return handle
 
 
 def _point(record: Any) -> StoredPoint:
