@@ -7,6 +7,7 @@ continue), which are closed and why, and which only moved lines.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
@@ -19,6 +20,8 @@ from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 
+# A qualname and what extraction appends to tell repeats apart: parameter types, "#2".
+_DECORATED = re.compile(r"([^(]+?)(?:\(.*\))?(?:#\d+)?")
 _ID_NAMESPACE = uuid.UUID("6f1c7a52-3a43-4d0e-9a57-2c1b0f3e9d11")
 
 ADDED, MODIFIED, RENAMED = "added", "modified", "renamed"
@@ -274,7 +277,11 @@ def _anchor(kind: str, qualname: str) -> str:
 
 
 def _short_name(qualname: str) -> str:
-    return qualname.rsplit(".", 1)[-1]
+    """The name a symbol is declared with: ``parse`` for ``Parser.parse``, for an overload
+    named by its parameters (``Parser.parse(java.io.Reader)``) and for a repeat
+    (``Parser.parse#2``), so a symbol that only gained or lost that mark is the same."""
+    declared = _DECORATED.fullmatch(qualname)
+    return (declared.group(1) if declared else qualname).rsplit(".", 1)[-1]
 
 
 def _group_by_key(mems: list[LiveMemory]) -> dict[tuple[str, str], list[LiveMemory]]:

@@ -41,7 +41,10 @@ STRUCTURAL = "structural"
 # no memory keeps what an older extractor made of its file. 2: a doc comment above a
 # definition, and a derived entry's own fields, count in the content hash (version 1
 # left a reworded doc comment's docstring and a changed test command's evidence stale).
-EXTRACTION_VERSION = 2
+# 3: Java and TypeScript overloads are named by their parameters' types, not by their
+# order; methods of Java anonymous classes and enum constants' bodies are no members of
+# the type around them; Java annotation elements are methods.
+EXTRACTION_VERSION = 3
 # Qualnames of entries that describe a whole file: they only move with their file.
 FILE_LEVEL_QUALNAMES = frozenset({"<module>", "<document>", "<project>"})
 

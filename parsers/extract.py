@@ -26,8 +26,16 @@ WRAPPERS = frozenset({"export_statement", "type_declaration", "decorated_definit
 # What a file-level comment may stand right above and still describe the file.
 FILE_HEADER_NODES = frozenset({"package_clause", "package_declaration"})
 INNER_DOC_MARKERS = ("//!", "/*!")
+# Nodes whose definitions are no named member of the type around them: a Java anonymous
+# class (``new Runnable() { … }`` in a field's initialiser) and an enum constant's own body.
+ANONYMOUS_BODIES = frozenset({"object_creation_expression", "enum_constant"})
+# What an overload's name leaves out of its parameters' types: generic arguments (Java
+# cannot overload on them) and annotations.
+ERASED = frozenset({"type_arguments", "marker_annotation", "annotation"})
 MAX_SIGNATURE = 300
+MAX_PARAMETER_TYPE = 60
 _SPACES = re.compile(r"\s+")
+_WORD_START, _WORD_END = re.compile(r"\w"), re.compile(r"\w$")
 
 
 @dataclass(slots=True)
@@ -38,6 +46,14 @@ class _Def:
     receiver: str | None
 
 
+@dataclass(slots=True)
+class _Placed:
+    d: _Def
+    kind: str
+    base: str  # its qualname before repeats are told apart
+    qualname: str
+
+
 def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     """Structural symbols, and the debt comments among them as derived entries."""
     tree = parse_tree(spec, data)
@@ -46,22 +62,24 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     inner = {d.node.id for d in defs.values() if d.node.parent is not None and d.node.parent.id in defs}
     symbols = [_module_symbol(spec, root, data)]
     qualnames: dict[int, str] = {}
-    spans: list[Span] = []
+    placed: list[_Placed] = []
     seen: Counter[tuple[str, str]] = Counter()
     for d in sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte)):
         if d.node.id in inner:
             continue
-        placed = _place(d, defs, inner, qualnames)
-        if placed is None:
+        where = _place(d, defs, inner, qualnames)
+        if where is None:
             continue
-        kind, qualname = placed
+        kind, qualname = where
         seen[(kind, qualname)] += 1
-        if seen[(kind, qualname)] > 1:
-            qualname = f"{qualname}#{seen[(kind, qualname)]}"
-        qualnames[d.node.id] = qualname
+        count = seen[(kind, qualname)]
+        qualnames[d.node.id] = f"{qualname}#{count}" if count > 1 else qualname
         if d.kind != "namespace":
-            symbols.append(_symbol(spec, d, kind, qualname, data))
-            spans.append(Span(d.node.start_byte, d.node.end_byte, qualname))
+            placed.append(_Placed(d, kind, qualname, qualnames[d.node.id]))
+    if spec.overloads:
+        _name_overloads(placed, data)
+    symbols.extend(_symbol(spec, p.d, p.kind, p.qualname, data) for p in placed)
+    spans = [Span(p.d.node.start_byte, p.d.node.end_byte, p.qualname) for p in placed]
     debt = debt_entries(spec.name, _comments(spec, root, data), spans) if MARKER_BYTES.search(data) else ()
     return ParseResult(spec.name, tuple(symbols), syntax_errors=count_errors(root), derived=debt)
 
@@ -100,6 +118,8 @@ def _place(d: _Def, defs: dict[int, _Def], inner: set[int], qualnames: dict[int,
     container: str | None = None
     ancestor = d.node.parent
     while ancestor is not None:
+        if ancestor.type in ANONYMOUS_BODIES:
+            return None
         outer = defs.get(ancestor.id)
         if outer is not None and ancestor.id not in inner:
             if outer.kind in FUNCTION_KINDS:
@@ -118,6 +138,76 @@ def _place(d: _Def, defs: dict[int, _Def], inner: set[int], qualnames: dict[int,
     elif kind == "method" and not in_type:
         return None  # a method of an object literal or similar: not a named member
     return kind, ".".join([*prefix, d.name])
+
+
+def _name_overloads(placed: list[_Placed], data: bytes) -> None:
+    """Functions that share a name in one scope are named by their parameters' types
+    (``Parser.parse(String)``, ``Parser.parse(Reader, int)``) rather than by their order
+    (``#2``), so that an overload added above another leaves the other's name, lineage and
+    history alone. Those the types do not tell apart (a TypeScript implementation whose
+    parameters repeat its last overload's) are numbered in source order among themselves."""
+    groups: dict[tuple[str, str], list[_Placed]] = {}
+    for p in placed:
+        if p.kind in FUNCTION_KINDS:
+            groups.setdefault((p.kind, p.base), []).append(p)
+    for (_kind, base), members in groups.items():
+        types = [_parameter_types(p.d.node, data) for p in members]
+        if len(members) < 2 or None in types:
+            continue
+        seen: Counter[str] = Counter()
+        for p, listed in zip(members, types, strict=True):
+            name = f"{base}({listed})"
+            seen[name] += 1
+            p.qualname = f"{name}#{seen[name]}" if seen[name] > 1 else name
+
+
+def _parameter_types(node: Node, data: bytes) -> str | None:
+    """``String, int[], Object...`` for Java's ``(final String s, int[] a, Object... rest)``;
+    TypeScript's optional and rest parameters are marked (``number?``, ``...string[]``)
+    and its ``this`` parameter left out, as is Java's receiver parameter."""
+    parameters = node.child_by_field_name("parameters")
+    if parameters is None:
+        return None
+    listed: list[str] = []
+    for parameter in parameters.named_children:
+        pattern = parameter.child_by_field_name("pattern")
+        if parameter.type in COMMENT_TYPES or parameter.type == "receiver_parameter" or (
+            pattern is not None and pattern.type == "this"
+        ):
+            continue
+        type_node = parameter.child_by_field_name("type")
+        if type_node is not None and type_node.type == "type_annotation" and type_node.named_children:
+            type_node = type_node.named_children[0]
+        if type_node is None and parameter.type == "spread_parameter":
+            type_node = next((c for c in parameter.named_children if c.type not in ("modifiers", "variable_declarator")), None)
+        text = _erased(type_node, data)[:MAX_PARAMETER_TYPE] if type_node is not None else "_"
+        if parameter.type == "spread_parameter":
+            text += "..."
+        elif pattern is not None and pattern.type == "rest_pattern":
+            text = "..." + text
+        elif parameter.type == "optional_parameter":
+            text += "?"
+        listed.append(text)
+    return ", ".join(listed)
+
+
+def _erased(node: Node, data: bytes) -> str:
+    """A type's tokens without its generic arguments and annotations, joined with a space
+    only between two words (``java.io.Reader``, ``int[]``, ``(value:T,index:number)=>R``):
+    the same name however the source is formatted."""
+    tokens: list[str] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current is not node and current.type in ERASED or current.type in COMMENT_TYPES:
+            continue
+        if current.child_count:
+            stack.extend(reversed(current.children))
+        elif token := _text(data, current).strip():
+            if tokens and _WORD_END.search(tokens[-1]) and _WORD_START.match(token):
+                tokens.append(" ")
+            tokens.append(token)
+    return "".join(tokens)
 
 
 def _symbol(spec: LanguageSpec, d: _Def, kind: str, qualname: str, data: bytes) -> Symbol:

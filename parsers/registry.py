@@ -28,6 +28,7 @@ class LanguageSpec:
     docstrings: str = "comments"  # "comments": leading comments; "strings": first string in the body
     extractor: str = "treesitter"  # a key of EXTRACTORS
     globs: tuple[str, ...] = ()  # paths this spec claims whatever their extension
+    overloads: bool = False  # functions of one name tell apart by their parameter types
 
     @property
     def query_name(self) -> str:
@@ -80,11 +81,11 @@ def get_language(name: str) -> LanguageSpec:
 BUILTIN_LANGUAGES = (
     LanguageSpec("python", (".py", ".pyi"), "tree_sitter_python", docstrings="strings"),
     LanguageSpec("javascript", (".js", ".mjs", ".cjs", ".jsx"), "tree_sitter_javascript"),
-    LanguageSpec("typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript"),
-    LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", query_file="typescript.scm"),
+    LanguageSpec("typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript", overloads=True),
+    LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", query_file="typescript.scm", overloads=True),
     LanguageSpec("go", (".go",), "tree_sitter_go"),
     LanguageSpec("rust", (".rs",), "tree_sitter_rust"),
-    LanguageSpec("java", (".java",), "tree_sitter_java"),
+    LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),
 )
 DEFAULT_DECISION_GLOBS = (
     "**/docs/adr/**/*.md",

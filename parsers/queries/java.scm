@@ -6,3 +6,4 @@
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.method
 (compact_constructor_declaration name: (identifier) @name) @definition.method
+(annotation_type_element_declaration name: (identifier) @name) @definition.method

@@ -364,3 +364,60 @@ def test_memories_an_earlier_extractor_made_are_compared_again(harness, git_repo
     assert checkpoint.payload["extraction"] == EXTRACTION_VERSION
     again = h.sync(repo)
     assert again.added == again.modified == again.deprecated == 0 and again.mode != "full"
+
+
+OVERLOADED = """public class Codec {{
+{above}
+    /** Decodes a number. */
+    public int decode(int raw) {{
+        return raw;
+    }}
+}}
+"""
+DECODE_STRING = """    /** Decodes text. */
+    public int decode(String raw) {
+        return raw.length();
+    }
+"""
+DECODE_BYTES = """    public int decode(byte[] raw, int... offsets) {
+        return raw.length;
+    }
+"""
+ANONYMOUS = """    private final Runnable task = new Runnable() {
+        public void decode(int raw) {}
+    };
+"""
+
+
+def test_an_overload_added_above_another_leaves_it_alone(harness, git_repo):
+    """Java overloads are named by their parameter types: the method that was alone
+    becomes ``decode(int)``, a rename that keeps its lineage, and a third overload or an
+    anonymous class's method of the same name added above it later changes nothing of it."""
+    h, repo = harness, git_repo
+
+    def decode_methods() -> dict[str, object]:
+        return {m.payload["qualname"]: m for m in h.memories() if m.payload["kind"] == "method"}
+
+    repo.write("Codec.java", OVERLOADED.format(above=""))
+    repo.commit("one decode")
+    h.sync(repo)
+    (alone,) = decode_methods().values()
+    assert alone.payload["qualname"] == "Codec.decode"
+
+    repo.write("Codec.java", OVERLOADED.format(above=DECODE_STRING))
+    repo.commit("decode text too")
+    r = h.sync(repo)
+    second = decode_methods()
+    assert set(second) == {"Codec.decode(String)", "Codec.decode(int)"}
+    typed = second["Codec.decode(int)"]
+    assert (r.renamed, typed.payload["change"], typed.payload["lineage"]) == (1, "renamed", alone.payload["lineage"])
+    assert second["Codec.decode(String)"].payload["docstring"] == "Decodes text."
+
+    repo.write("Codec.java", OVERLOADED.format(above=ANONYMOUS + DECODE_BYTES + DECODE_STRING))
+    repo.commit("decode bytes, and a task")
+    r = h.sync(repo)
+    third = decode_methods()
+    assert set(third) == {"Codec.decode(byte[], int...)", "Codec.decode(String)", "Codec.decode(int)"}
+    assert (r.added, r.renamed) == (1, 0)  # the class and its module changed, no method did
+    for qualname in ("Codec.decode(String)", "Codec.decode(int)"):
+        assert third[qualname].id == second[qualname].id

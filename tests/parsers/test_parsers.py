@@ -188,3 +188,19 @@ def test_python_hashes_its_source_alone():
     data = b'def f():\n    """Doc."""\n    return 1\n'
     [f] = [s for s in parse("python", data).symbols if s.qualname == "f"]
     assert f.content_hash == hashlib.sha256(f.source.encode()).hexdigest()
+
+
+def test_overloads_are_named_by_their_types_however_the_source_is_formatted():
+    def names(language: str, source: bytes) -> list[str]:
+        return [s.qualname for s in parse(language, source).symbols if s.kind in ("function", "method")]
+
+    tight = b"class C { void f(Map<String,List<Integer>> m,int[] a){} void f(java.util.List<? extends Number> l){} }"
+    loose = (b"class C {\n  void f(\n    @NonNull final Map< String, List<Integer> > m,\n    int [] a) {}\n\n"
+             b"  void f(java.util . List<?> l) {}\n}\n")  # fmt: skip
+    assert names("java", tight) == names("java", loose) == ["C.f(Map, int[])", "C.f(java.util.List)"]
+    tight = b"function f(cb:(a:T,b:number)=>R):void;\nfunction f(x?:string):void;\nfunction f(x){}\n"
+    loose = b"function f(cb: (a: T, b: number) => R): void;\nfunction f(x?: string): void;\nfunction f(x) {}\n"
+    assert names("typescript", tight) == names("typescript", loose) == ["f((a:T,b:number)=>R)", "f(string?)", "f(_)"]
+    # a name used once keeps its plain qualname; JavaScript's repeats are numbered in order
+    assert names("java", b"class C { void g(int a) {} }") == ["C.g"]
+    assert names("javascript", b"class K { m(a) {} m(a, b) {} }") == ["K.m", "K.m#2"]
