@@ -153,6 +153,7 @@ class Service:
             idle=lambda: not self.dispatcher.busy() and not self.journal.pending(),
             activity=lambda: self.dispatcher.completed,
             stopping=self._stop.is_set,
+            release_model=self.app.embeddings.release,
         )
         while not self._stop.is_set():
             self.dispatcher.tick()

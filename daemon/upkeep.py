@@ -1,7 +1,8 @@
 """Upkeep while the daemon is idle: flush acknowledged writes to disk, build the vector
 index once enough points are searched by brute force, bring a store an older version
 wrote up to date one step at a time, and hand memory freed by the last syncs back to
-the operating system (their memos first: ``ingest.sync.forget_memos``).
+the operating system (their memos and the model's memory arena first:
+``ingest.sync.forget_memos``, ``CachedEmbeddings.release``).
 
 Syncs never flush (the embedded engine's WAL already survives a killed process) and
 never build indexes; both are slow (a flush holds the GIL; a build, run by a child
@@ -37,6 +38,7 @@ class StoreUpkeep:
     idle: Callable[[], bool]
     activity: Callable[[], int] = lambda: 0  # changes whenever a sync has run
     stopping: Callable[[], bool] = lambda: False  # the daemon stops (and ends a build under way)
+    release_model: Callable[[], None] = lambda: None  # the model gives back its spare memory
     every: float = FLUSH_EVERY
     optimize_over: int = OPTIMIZE_OVER
     check_every: float = CHECK_EVERY
@@ -56,6 +58,7 @@ class StoreUpkeep:
         if self.activity() != self._trimmed_after:
             self._trimmed_after = self.activity()
             forget_memos()
+            self.release_model()
             release_memory()
         if now >= self._next_flush:
             self._next_flush = now + self.every

@@ -280,6 +280,15 @@ class CachedEmbeddings:
                 self.model_id = self._embedder.model_id
             return self._embedder
 
+    def release(self) -> None:
+        """Let a loaded model give back memory it keeps between calls (its backend's
+        ``release``, where it has one); the model stays loaded."""
+        with self._lock:
+            embedder = self._embedder
+        release = getattr(embedder, "release", None)
+        if release is not None:
+            release()
+
     @contextmanager
     def writing_behind(self) -> Iterator[None]:
         """Within it (a sync), computed vectors are cached by a ``WriteBehind``: the model's

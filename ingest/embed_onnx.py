@@ -169,7 +169,17 @@ class OnnxEmbedder:
         if errors:
             raise errors[0]
 
-    def _run(self, encodings: list[Any]) -> np.ndarray:
+    def release(self) -> None:
+        """Give back what onnxruntime's memory arena grew to (~45 MB after a large sync:
+        the arena keeps its peak for the next calls, which it makes ~2 % faster): one
+        call of one short text that shrinks the arena when it ends. For an idle daemon."""
+        import onnxruntime
+
+        options = onnxruntime.RunOptions()
+        options.add_run_config_entry("memory.enable_memory_arena_shrinkage", "cpu:0")
+        self._run(self._tokenize([""]), options)
+
+    def _run(self, encodings: list[Any], options: Any = None) -> np.ndarray:
         width = max(len(e.ids) for e in encodings)
         feeds = {
             "input_ids": np.full((len(encodings), width), self._pad_id, dtype=np.int64),
@@ -181,5 +191,5 @@ class OnnxEmbedder:
             feeds["input_ids"][row, :n] = encoding.ids
             feeds["attention_mask"][row, :n] = encoding.attention_mask
             feeds["token_type_ids"][row, :n] = encoding.type_ids
-        result = self._session.run([OUTPUT], {name: feeds[name] for name in self._names})
+        result = self._session.run([OUTPUT], {name: feeds[name] for name in self._names}, options)
         return np.asarray(result[0], dtype=np.float32)

@@ -72,17 +72,18 @@ def test_upkeep_upgrades_an_old_store_one_step_per_idle_look_between_flushes():
 def test_upkeep_releases_memory_once_after_each_burst_of_syncs(monkeypatch):
     from recalld.daemon import upkeep as upkeep_module
 
-    trims: list[int] = []
-    monkeypatch.setattr(upkeep_module, "release_memory", lambda: trims.append(1) or True)
+    trims: list[str] = []
+    monkeypatch.setattr(upkeep_module, "release_memory", lambda: trims.append("heap") or True)
     syncs = [0]
-    upkeep = StoreUpkeep(CountingStore(0), idle=lambda: True, activity=lambda: syncs[0], check_every=1)  # type: ignore[arg-type]
+    upkeep = StoreUpkeep(CountingStore(0), idle=lambda: True, activity=lambda: syncs[0], check_every=1,  # type: ignore[arg-type]
+                         release_model=lambda: trims.append("model"))  # fmt: skip
     for now in range(5):
         upkeep.tick(now=now)
-    assert len(trims) == 1
+    assert trims == ["model", "heap"]  # the model's arena first: what it frees, the heap trim gives back
     syncs[0] = 3
     for now in range(5, 10):
         upkeep.tick(now=now)
-    assert len(trims) == 2
+    assert trims == ["model", "heap"] * 2
 
 
 def test_upkeep_builds_the_index_over_the_threshold_once():
