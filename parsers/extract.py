@@ -199,7 +199,7 @@ def _erased(node: Node, data: bytes) -> str:
     stack = [node]
     while stack:
         current = stack.pop()
-        if current is not node and current.type in ERASED or current.type in COMMENT_TYPES:
+        if current.type in COMMENT_TYPES or (current is not node and current.type in ERASED):
             continue
         if current.child_count:
             stack.extend(reversed(current.children))
