@@ -39,11 +39,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import structlog
 
 from recalld.ingest.embed import checked_max_tokens, offline_environment
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.onnx_export import MODEL_FILE, OUTPUT, TOKENIZER_FILE, read_meta
 
+log = structlog.get_logger("recalld.embed")
 TOKENS_PER_BATCH = 512
 MIN_SPLIT_TOKENIZE = 64  # fewer texts are tokenised on the calling thread alone
 # onnxruntime graph optimisers left out: slower than the nodes they fuse (see above).
@@ -177,7 +179,10 @@ class OnnxEmbedder:
 
         options = onnxruntime.RunOptions()
         options.add_run_config_entry("memory.enable_memory_arena_shrinkage", "cpu:0")
-        self._run(self._tokenize([""]), options)
+        try:
+            self._run(self._tokenize([""]), options)
+        except Exception as exc:  # housekeeping: the model works on without it
+            log.warning("could not shrink the model's memory arena", error=str(exc))
 
     def _run(self, encodings: list[Any], options: Any = None) -> np.ndarray:
         width = max(len(e.ids) for e in encodings)

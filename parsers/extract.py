@@ -34,6 +34,7 @@ ANONYMOUS_BODIES = frozenset({"object_creation_expression", "enum_constant"})
 ERASED = frozenset({"type_arguments", "marker_annotation", "annotation"})
 MAX_SIGNATURE = 300
 MAX_PARAMETER_TYPE = 60
+SPREAD_NOT_TYPE = frozenset({"modifiers", "variable_declarator"})
 _SPACES = re.compile(r"\s+")
 _WORD_START, _WORD_END = re.compile(r"\w"), re.compile(r"\w$")
 
@@ -178,8 +179,8 @@ def _parameter_types(node: Node, data: bytes) -> str | None:
         type_node = parameter.child_by_field_name("type")
         if type_node is not None and type_node.type == "type_annotation" and type_node.named_children:
             type_node = type_node.named_children[0]
-        if type_node is None and parameter.type == "spread_parameter":
-            type_node = next((c for c in parameter.named_children if c.type not in ("modifiers", "variable_declarator")), None)
+        if type_node is None and parameter.type == "spread_parameter":  # Java's has no type field
+            type_node = next((c for c in parameter.named_children if c.type not in SPREAD_NOT_TYPE), None)
         text = _erased(type_node, data)[:MAX_PARAMETER_TYPE] if type_node is not None else "_"
         if parameter.type == "spread_parameter":
             text += "..."

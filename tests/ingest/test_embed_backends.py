@@ -212,3 +212,19 @@ def test_release_gives_back_the_model_arena_and_keeps_its_vectors(onnx_int8):
     release_memory()
     assert grown - anonymous_mb() > 10
     assert np.allclose(onnx_int8.encode(texts[:8]), first, atol=1e-6)
+
+
+def test_a_failed_release_is_logged_and_the_model_works_on(onnx_int8, monkeypatch):
+    import structlog
+
+    class Failing:
+        def run(self, *_args: object) -> None:
+            raise RuntimeError("arena busy")
+
+    working = onnx_int8._session
+    monkeypatch.setattr(onnx_int8, "_session", Failing())
+    with structlog.testing.capture_logs() as logs:
+        onnx_int8.release()
+    assert [e["event"] for e in logs] == ["could not shrink the model's memory arena"]
+    monkeypatch.setattr(onnx_int8, "_session", working)
+    assert onnx_int8.encode(["still here"]).shape == (1, onnx_int8.dim)
