@@ -152,8 +152,10 @@ def _name_overloads(placed: list[_Placed], data: bytes) -> None:
         if p.kind in FUNCTION_KINDS:
             groups.setdefault((p.kind, p.base), []).append(p)
     for (_kind, base), members in groups.items():
+        if len(members) < 2:
+            continue
         types = [_parameter_types(p.d.node, data) for p in members]
-        if len(members) < 2 or None in types:
+        if None in types:
             continue
         seen: Counter[str] = Counter()
         for p, listed in zip(members, types, strict=True):

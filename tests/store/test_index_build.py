@@ -102,6 +102,7 @@ def test_a_build_killed_midway_leaves_the_store_whole_and_the_next_one_completes
         children: list[str] = []
         while not children and builder.is_alive():
             children = child_pids()
+            time.sleep(0.01)
         time.sleep(0.5)  # into the child's load or build
         for child in children:
             os.kill(int(child), signal.SIGINT)
