@@ -51,7 +51,13 @@ def run_serve(ctx: Any, _args: argparse.Namespace) -> int:
 
     if ctx.daemon() is not None:
         raise RecalldError(f"a daemon already serves {ctx.config.home}")
-    return Service(ctx.config).run()
+    service = Service(ctx.config)
+    code = service.run()
+    if service.restart_env is not None:
+        from recalld.daemon.restart import exec_self
+
+        exec_self(service.restart_env, started=service.started_at, restarts=service.restarts)
+    return code
 
 
 def run_notify(ctx: Any, args: argparse.Namespace) -> int:

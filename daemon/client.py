@@ -16,6 +16,7 @@ from urllib.parse import urlencode, urlsplit
 from recalld.ingest.errors import RecalldError
 
 PROBE_TIMEOUT = 1.0
+RESTART_WAIT = 60.0  # seconds to wait for a daemon restarting in place (daemon/restart.py) to answer
 BUSY_POLL = 0.5  # seconds between requests to a busy daemon
 
 
@@ -52,19 +53,29 @@ class DaemonClient:
     def discover(
         runtime_file: Path, token_file: Path, *, wait: float = 0.0, notice: Callable[[str], None] | None = None
     ) -> DaemonClient | None:
-        """A client of the running daemon that owns this state dir, or None."""
+        """A client of the running daemon that owns this state dir, or None. A daemon
+        restarting in place keeps its socket open and says so in its runtime file (before
+        it stops answering): it is waited for, also when it began while it was asked."""
+        runtime = _runtime(runtime_file)
         try:
-            runtime = json.loads(runtime_file.read_text())
             token = token_file.read_text().strip()
-            os.kill(int(runtime["pid"]), 0)
-        except (OSError, ValueError, KeyError, TypeError):
+        except OSError:
             return None
-        client = DaemonClient(str(runtime["address"]), token, wait=wait, notice=notice)
-        return client if client.answers() else None
+        deadline = time.monotonic() + RESTART_WAIT
+        while runtime is not None and runtime["pid"] != os.getpid():  # not this process, restarted in place
+            restarting = bool(runtime.get("restarting"))
+            client = DaemonClient(str(runtime["address"]), token, wait=wait, notice=notice)
+            if client.answers(max(deadline - time.monotonic(), PROBE_TIMEOUT) if restarting else PROBE_TIMEOUT):
+                return client
+            runtime = _runtime(runtime_file)
+            if runtime is None or not (restarting or runtime.get("restarting")) or time.monotonic() >= deadline:
+                return None
+            time.sleep(BUSY_POLL / 10)
+        return None
 
-    def answers(self) -> bool:
+    def answers(self, timeout: float = PROBE_TIMEOUT) -> bool:
         try:
-            self.request("GET", "/healthz", timeout=PROBE_TIMEOUT)
+            self.request("GET", "/healthz", timeout=timeout)
         except RecalldError:
             return False
         return True
@@ -120,6 +131,17 @@ class DaemonClient:
 
     def lines(self, path: str, params: dict[str, Any]) -> Iterator[str]:
         yield from self.raw("GET", path, params, timeout=600).decode("utf-8").splitlines()
+
+
+def _runtime(path: Path) -> dict[str, Any] | None:
+    """The runtime file of a daemon whose process is alive, or None."""
+    try:
+        runtime = json.loads(path.read_text())
+        runtime["pid"] = int(runtime["pid"])
+        os.kill(runtime["pid"], 0)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return runtime if isinstance(runtime, dict) else None
 
 
 def _detail(body: bytes) -> str:

@@ -181,7 +181,8 @@ def status(ctx: Any, args: argparse.Namespace) -> int:
         return EXIT_OK
     d = report["daemon"]
     busy = f"; {d['busy']}" if d.get("busy") else ""  # a store taken by its index build: counts left out below
-    print(f"daemon: {d['state']}" + (f" (pid {d['pid']})" if d.get("pid") else "") + busy)
+    restarts = f", restarted {d['restarts']}x to give back memory" if d.get("restarts") else ""
+    print(f"daemon: {d['state']}" + (f" (pid {d['pid']}{restarts})" if d.get("pid") else "") + busy)
     vectors = report.get("vectors") or {"current": True}  # a daemon of an earlier version
     if not vectors["current"]:
         print(f"vectors: of {vectors['stored'] or 'two models (a re-embedding under way or interrupted)'}; "

@@ -60,6 +60,7 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "reconcile_minutes": (int, 10),
         "retention_days": (int, 90),
         "journal_keep_days": (int, 7),
+        "restart_over_mb": (int, 128),
     },
     "trust": {
         "untrusted_branches": (list, []),
@@ -246,8 +247,8 @@ def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
             raise RecalldError(f"{source}: {section}.{key} must be greater than 0")
     if values["tasks"]["backfill_commits"] < 0:
         raise RecalldError(f"{source}: tasks.backfill_commits must not be negative")
-    if values["daemon"]["retention_days"] < 0 or values["daemon"]["settle_ms"] < 0:
-        raise RecalldError(f"{source}: daemon.retention_days and daemon.settle_ms must not be negative")
+    if min(values["daemon"][key] for key in ("retention_days", "settle_ms", "restart_over_mb")) < 0:
+        raise RecalldError(f"{source}: daemon.retention_days, settle_ms and restart_over_mb must not be negative")
     if not 0 <= values["daemon"]["port"] <= 65535:
         raise RecalldError(f"{source}: daemon.port must be between 0 and 65535")
     for key in ("decision_globs", "architecture_globs"):

@@ -1,7 +1,16 @@
-"""Running the API with uvicorn on a thread of the service (TCP on loopback or a Unix socket)."""
+"""Running the API with uvicorn on a thread of the service (TCP on loopback or a Unix socket).
+
+The server binds its listening socket itself and gives uvicorn a duplicate of it, so that
+a daemon restarting in place (``daemon/restart.py``) can keep the socket open through its
+``exec``: clients that connect meanwhile wait in the socket's backlog and are answered by
+the new program, instead of being refused. ``LISTEN_ENV`` names the inherited descriptor.
+"""
 
 from __future__ import annotations
 
+import os
+import socket
+import stat
 import threading
 import time
 from typing import TYPE_CHECKING
@@ -16,6 +25,9 @@ if TYPE_CHECKING:
     from recalld.daemon.service import Service
 
 START_TIMEOUT = 10.0
+BACKLOG = 2048  # uvicorn's default
+LISTEN_ENV = "RECALLD_LISTEN_FD"
+SOCKET_MODE = 0o666  # as uvicorn made it: every request needs the API token anyway
 
 
 class ApiServer:
@@ -23,18 +35,16 @@ class ApiServer:
         socket_path = config.get("daemon", "socket")
         host, port = config.get("daemon", "host"), config.get("daemon", "port")
         self.address = f"unix:{socket_path}" if socket_path else f"http://{host}:{port}"
+        self._listener = _inherited(socket_path, host, port) or _listen(socket_path, host, port, self.address)
+        if not socket_path:  # the port bound, when the configuration leaves it to the system (0)
+            self.address = f"http://{host}:{self._listener.getsockname()[1]}"
         self._config = uvicorn.Config(
-            create_api(service),
-            host=host,
-            port=port,
-            uds=socket_path or None,
-            log_config=None,
-            log_level="warning",
-            access_log=False,
-            lifespan="off",
+            create_api(service), log_config=None, log_level="warning", access_log=False, lifespan="off", backlog=BACKLOG
         )
         self._server = uvicorn.Server(self._config)
-        self._thread = threading.Thread(target=self._server.run, name="recalld-api", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._listener.dup()]}, name="recalld-api", daemon=True
+        )
 
     def start(self) -> None:
         self._thread.start()
@@ -44,6 +54,67 @@ class ApiServer:
                 raise RecalldError(f"cannot serve the API on {self.address} (in use, or not allowed)")
             time.sleep(0.02)
 
-    def stop(self) -> None:
+    def stop(self, *, hand_over: bool = False) -> dict[str, str]:
+        """Stop answering. ``hand_over``: the listening socket stays open, inheritable,
+        for the program this process is about to ``exec``; returns the environment that
+        names it to that program."""
         self._server.should_exit = True
         self._thread.join(timeout=3)
+        if hand_over:  # detached: no longer closed when this object goes
+            self._listener.set_inheritable(True)
+            return {LISTEN_ENV: str(self._listener.detach())}
+        self._listener.close()
+        return {}
+
+
+def _listen(socket_path: str, host: str, port: int, address: str) -> socket.socket:
+    try:
+        if socket_path:
+            _remove_stale_socket(socket_path)
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.bind(socket_path)
+            os.chmod(socket_path, SOCKET_MODE)
+        else:
+            sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+        sock.listen(BACKLOG)
+    except OSError as exc:
+        raise RecalldError(f"cannot serve the API on {address} (in use, or not allowed): {exc.strerror}") from exc
+    return sock
+
+
+def _remove_stale_socket(path: str) -> None:
+    """A socket file left by a daemon that did not stop cleanly (a second daemon never gets
+    this far: the store's lock stops it first)."""
+    try:
+        if stat.S_ISSOCK(os.stat(path).st_mode):
+            os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _inherited(socket_path: str, host: str, port: int) -> socket.socket | None:
+    """The listening socket a restarting daemon kept open for this program, if it is
+    still the configured one (the configuration is read again after the restart)."""
+    value = os.environ.pop(LISTEN_ENV, None)
+    if value is None:
+        return None
+    try:
+        sock = socket.socket(fileno=int(value))
+    except (OSError, ValueError):
+        return None
+    sock.set_inheritable(False)
+    try:
+        bound = sock.getsockname()
+        if socket_path:
+            same = bound == socket_path and os.path.exists(socket_path)
+        else:
+            wanted = {info[4][:2] for info in socket.getaddrinfo(host, port or bound[1], type=socket.SOCK_STREAM)}
+            same = tuple(bound[:2]) in wanted
+    except OSError:
+        same = False
+    if not same:
+        sock.close()
+        return None
+    return sock

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from recalld.daemon import sdnotify, webhooks
+from recalld.daemon import restart, sdnotify, webhooks
 from recalld.daemon.app import App
 from recalld.daemon.config import Config
 from recalld.daemon.dispatch import Dispatcher
@@ -31,6 +31,7 @@ from recalld.ingest.child import stop_children
 from recalld.ingest.errors import BusyError, RecalldError
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.locked import LockedStore
+from recalld.ingest.store_lock import drop_inherited, keep_across_exec
 from recalld.ingest.result import SyncResult
 
 log = get_logger("recalld.service")
@@ -60,7 +61,13 @@ class Service:
         limit_malloc_arenas()
         self.config = config
         self.state = "starting"
-        self.started_at = time.time()
+        lineage = restart.lineage()  # set when this program replaced a daemon restarting in place
+        self.started_at = float(lineage.get("started") or time.time())
+        self.restarts = int(lineage.get("restarts") or 0)
+        self.recycler = restart.Recycler(int(config.get("daemon", "restart_over_mb")))
+        self.restart_env: dict[str, str] | None = None  # set when run() returns for a restart
+        self._restarting = False
+        self._terminated = False
         self.app = App(config)
         self.journal = Journal(config.journal_db)
         self.token = ensure_token(config.token_file)
@@ -98,7 +105,7 @@ class Service:
         out and ``busy`` says why: a status is asked for to see what the daemon is doing."""
         entries = self.app.registry.all()
         uptime = round(time.time() - self.started_at, 1)
-        daemon: dict[str, Any] = {"state": self.state, "pid": os.getpid(), "uptime": uptime}
+        daemon: dict[str, Any] = {"state": self.state, "pid": os.getpid(), "uptime": uptime, "restarts": self.restarts}
         try:
             vectors: dict[str, Any] | None = vectors_status(self.app)
             repos = [repo_status(self.app, entry.name) for entry in entries]
@@ -128,6 +135,8 @@ class Service:
         try:
             self.app.embeddings.embedder  # noqa: B018 - load the model before READY
             self.app.indexer.ensure_space(StartupProgress())  # a model changed in config: every vector again
+            drop_inherited()
+            self.recycler.mark_baseline()
             self.dispatcher.start()
             self._register_repos()
             self._reconcile_all("startup")
@@ -154,6 +163,7 @@ class Service:
             activity=lambda: self.dispatcher.completed,
             stopping=self._stop.is_set,
             release_model=self.app.embeddings.release,
+            released=self._restart_if_due,
         )
         while not self._stop.is_set():
             self.dispatcher.tick()
@@ -170,6 +180,15 @@ class Service:
                 sdnotify.notify(f"STATUS={self._summary()}")
                 next_status = now + 5
             self.journal.wait(TICK)
+
+    def _restart_if_due(self) -> None:
+        """Called when idle, after the last syncs' memory was released (see daemon/restart.py)."""
+        grown = self.recycler.due()
+        if grown is None or self._stop.is_set():
+            return
+        log.info("restarting in place to give back memory", grown_mb=grown, over_mb=self.recycler.over_mb)
+        self._restarting = True
+        self._stop.set()
 
     def _reconcile_all(self, source: str) -> None:
         for name in self._git_dirs:
@@ -210,28 +229,45 @@ class Service:
         for remote in dict.fromkeys(e.detail["fetch"] for e in claim.events if e.detail.get("fetch")):
             webhooks.fetch(entry.path, remote)
         full = any(e.detail.get("full") for e in claim.events)
-        return self.app.indexer.sync(
+        result = self.app.indexer.sync(
             repo=entry.name, path=entry.path, branch=entry.branch, full=full,
             # a new commit goes before old history, and a stopping daemon leaves it to its next start
             stop_history=lambda: self._stop.is_set() or self.journal.has_newer(claim),
         )  # fmt: skip
+        if result.mode != "noop":
+            self.recycler.worked = True
+        return result
 
     def _shutdown(self, server: ApiServer) -> None:
-        self.state = "stopping"
-        sdnotify.notify("STOPPING=1")
-        server.stop()
+        """Stop everything. For a restart in place (and no SIGTERM meanwhile) the API's
+        socket and the store's lock are kept for the next program: ``restart_env``."""
+        restarting = self._restarting and not self._terminated
+        self.state = "restarting" if restarting else "stopping"
+        sdnotify.notify("STATUS=restarting in place to give back memory" if restarting else "STOPPING=1")
+        if restarting:  # before the API stops answering: a client that gets no answer then reads it
+            self._write_runtime(server.address, restarting=True)
+        handover = server.stop(hand_over=restarting)
         if self.watcher is not None:
             self.watcher.stop()
         drained = self.dispatcher.drain(SHUTDOWN_GRACE)
-        self._remove_runtime()
+        if restarting:
+            handover.update(keep_across_exec())
+        else:
+            self._remove_runtime()
         if not drained:
             log.warning("stopping with a sync in flight; its events stay in the journal for the next start")
+            if restarting:  # the next program replays it, as after a kill
+                self.restart_env = handover
+                return
             os._exit(0)
         self.dispatcher.stop()
         self.app.close()
         self.journal.close()
         self.state = "stopped"
-        log.info("stopped")
+        if restarting:
+            self.restart_env = handover
+        else:
+            log.info("stopped")
 
     def _install_signal_handlers(self) -> None:
         def stop(_signum: int, _frame: Any) -> None:  # no logging in a signal handler
@@ -242,12 +278,14 @@ class Service:
 
     def stop(self) -> None:
         """Stop soon: an index build under way in a child process (minutes) is ended."""
+        self._terminated = True
         self._stop.set()
         stop_children()
 
     # -- helpers ----------------------------------------------------------------------------------
-    def _write_runtime(self, address: str) -> None:
-        runtime = {"pid": os.getpid(), "address": address, "started": self.started_at}
+    def _write_runtime(self, address: str, *, restarting: bool = False) -> None:
+        """``restarting``: the CLI waits for this pid's next program instead of opening the store."""
+        runtime = {"pid": os.getpid(), "address": address, "started": self.started_at, "restarting": restarting}
         tmp = self.config.runtime_file.with_suffix(".tmp")
         tmp.write_text(json.dumps(runtime))
         tmp.replace(self.config.runtime_file)

@@ -39,6 +39,7 @@ class StoreUpkeep:
     activity: Callable[[], int] = lambda: 0  # changes whenever a sync has run
     stopping: Callable[[], bool] = lambda: False  # the daemon stops (and ends a build under way)
     release_model: Callable[[], None] = lambda: None  # the model gives back its spare memory
+    released: Callable[[], None] = lambda: None  # told after memory was released (the daemon may restart)
     every: float = FLUSH_EVERY
     optimize_over: int = OPTIMIZE_OVER
     check_every: float = CHECK_EVERY
@@ -60,6 +61,9 @@ class StoreUpkeep:
             forget_memos()
             self.release_model()
             release_memory()
+            self.released()
+            if self.stopping():  # the daemon stops or restarts: no flush or index build to start now
+                return
         if now >= self._next_flush:
             self._next_flush = now + self.every
             self._flush_and_index()

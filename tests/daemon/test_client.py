@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer, ThreadingHTTPServer
 
 import pytest
 
@@ -104,3 +106,43 @@ def test_status_of_a_daemon_whose_store_is_busy_says_so_and_what_it_can(server):
         f"daemon: ready (pid 4242); {BUSY}",
         "widgets\tmain\tqueue_depth 2\t(memories: once the store is free)",
     ]
+
+
+def test_a_daemon_restarting_in_place_is_waited_for_not_taken_as_gone(tmp_path):
+    """Its runtime file says it is restarting and its socket stays open: the connection
+    waits in the backlog for the next program (here: one that serves 2 s later, past
+    the 1 s probe), where a daemon that is not restarting and does not answer is gone."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    token = tmp_path / "token"
+    token.write_text("t\n")
+
+    class Health(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+            data = b'{"state": "starting"}'
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    runtime = tmp_path / "daemon.json"
+    alive = os.getppid()  # a live process other than this one
+    try:
+        for restarting in (False, True):
+            runtime.write_text(json.dumps({"pid": alive, "address": f"http://127.0.0.1:{port}", "restarting": restarting}))
+            httpd = HTTPServer(("127.0.0.1", port), Health, bind_and_activate=False)
+            httpd.socket.close()
+            httpd.socket = listener
+            later = threading.Timer(2.0, httpd.handle_request)
+            later.start()
+            started = time.monotonic()
+            client = DaemonClient.discover(runtime, token)
+            later.join()
+            assert (client is not None) is restarting
+            if restarting:
+                assert 2.0 <= time.monotonic() - started < 10
+    finally:
+        listener.close()

@@ -37,6 +37,7 @@ def test_example_documents_every_option_with_its_default():
         ({"embedding": {"max_tokens": -1}}, "embedding.max_tokens must be 0"),
         ({"embedding": {"max_tokens": "256"}}, "embedding.max_tokens must be of type int"),
         ({"tasks": {"backfill_commits": -1}}, "tasks.backfill_commits must not be negative"),
+        ({"daemon": {"restart_over_mb": -1}}, "restart_over_mb must not be negative"),
     ],
 )
 def test_bad_config_names_the_key(raw, message):

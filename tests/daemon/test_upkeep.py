@@ -76,14 +76,16 @@ def test_upkeep_releases_memory_once_after_each_burst_of_syncs(monkeypatch):
     monkeypatch.setattr(upkeep_module, "release_memory", lambda: trims.append("heap") or True)
     syncs = [0]
     upkeep = StoreUpkeep(CountingStore(0), idle=lambda: True, activity=lambda: syncs[0], check_every=1,  # type: ignore[arg-type]
-                         release_model=lambda: trims.append("model"))  # fmt: skip
+                         release_model=lambda: trims.append("model"), released=lambda: trims.append("told"))  # fmt: skip
     for now in range(5):
         upkeep.tick(now=now)
-    assert trims == ["model", "heap"]  # the model's arena first: what it frees, the heap trim gives back
+    # the model's arena first: what it frees, the heap trim gives back; then the daemon may
+    # weigh a restart on what is left
+    assert trims == ["model", "heap", "told"]
     syncs[0] = 3
     for now in range(5, 10):
         upkeep.tick(now=now)
-    assert trims == ["model", "heap"] * 2
+    assert trims == ["model", "heap", "told"] * 2
 
 
 def test_upkeep_builds_the_index_over_the_threshold_once():
@@ -201,3 +203,46 @@ def test_idle_upkeep_forgets_what_the_syncs_memoised(monkeypatch):
     busy[0] = False
     upkeep.tick(now=1)
     assert memos() == (0, 0, False)
+
+
+def test_a_restart_is_due_only_after_work_and_past_the_growth_allowed(monkeypatch):
+    from recalld.daemon import restart
+
+    heap = [300 << 20]
+    monkeypatch.setattr(restart, "anonymous_bytes", lambda: heap[0])
+    recycler = restart.Recycler(over_mb=128)
+    recycler.mark_baseline()
+    heap[0] += 200 << 20
+    assert recycler.due() is None  # grown, but by nothing this program synced (a restart's own start)
+    recycler.worked = True
+    assert recycler.due() == 200
+    heap[0] -= 100 << 20
+    assert recycler.due() is None  # 100 MB: within what is allowed
+    assert restart.Recycler(over_mb=0, baseline=0, worked=True).due() is None  # 0: never
+    monkeypatch.setattr(restart, "anonymous_bytes", lambda: None)
+    assert recycler.due() is None  # not Linux: never
+
+
+def test_anonymous_memory_is_read_from_the_process_status():
+    from recalld.daemon.restart import anonymous_bytes
+
+    before = anonymous_bytes()
+    assert before is not None and before > 0
+    block = bytearray(64 << 20)
+    block[:: 4096] = b"x" * len(block[:: 4096])  # touched: resident
+    assert anonymous_bytes() - before >= 60 << 20  # type: ignore[operator]
+    del block
+
+
+def test_a_daemon_that_decides_to_stop_when_told_of_the_released_memory_starts_no_build(monkeypatch):
+    """The restart in place is decided in ``released``: the index build (minutes, in a
+    child) is left to the next program instead of holding the restart back."""
+    from recalld.daemon import upkeep as upkeep_module
+
+    monkeypatch.setattr(upkeep_module, "release_memory", lambda: True)
+    stopping = [False]
+    store = CountingStore(50_000)
+    upkeep = StoreUpkeep(store, idle=lambda: True, activity=lambda: 1, stopping=lambda: stopping[0],  # type: ignore[arg-type]
+                         released=lambda: stopping.__setitem__(0, True))  # fmt: skip
+    upkeep.tick(now=0)
+    assert store.calls == []

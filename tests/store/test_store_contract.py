@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import uuid
@@ -10,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from recalld.ingest.errors import RecalldError
-from recalld.ingest.store import MemoryFilter, StoreConfig, StoredPoint, retrieve_many
+from recalld.ingest.store import MemoryFilter, StoreConfig, StoredPoint, StoreLockedError, retrieve_many
+from recalld.ingest.store_edge import QdrantEdgeStore
 from tests.ingest.conftest import open_test_store
 
 DIM = 8
@@ -436,3 +438,27 @@ def test_edge_store_upserts_in_engine_calls_that_hold_the_gil_briefly(tmp_path, 
     assert sizes == [store_edge.ENGINE_CALL] * 3 + [5]
     assert ids(store.scroll(MemoryFilter())) == ids(points)
     store.close()
+
+
+def test_a_store_lock_is_kept_through_an_exec_and_adopted_by_the_new_program(tmp_path):
+    """A daemon restarting in place (exec, same pid) keeps its store locked in between, then
+    opens it again; without ``keep_across_exec`` another process takes the store meanwhile."""
+    worker = Path(__file__).with_name("exec_worker.py")
+    store = str(tmp_path / "edge")
+    for keep, between in (("1", "locked"), ("0", "free")):
+        with subprocess.Popen(
+            [sys.executable, str(worker), store], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            env={**os.environ, "KEEP": keep},
+        ) as proc:  # fmt: skip
+            assert proc.stdout is not None and proc.stdin is not None
+            try:
+                assert proc.stdout.readline().strip() == f"between: {between}"
+                assert proc.stdout.readline().strip() == f"after: owner {proc.pid}"
+                with pytest.raises(StoreLockedError, match=f"pid {proc.pid}"):
+                    QdrantEdgeStore(StoreConfig(dim=8, path=store))
+                proc.stdin.write("\n")
+                proc.stdin.flush()
+                assert proc.wait(timeout=30) == 0
+            finally:
+                proc.kill()
+    QdrantEdgeStore(StoreConfig(dim=8, path=store)).close()  # released when the new program closes it
