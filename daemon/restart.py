@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from recalld.daemon.logs import get_logger
+from recalld.ingest.errors import RecalldError
 
 log = get_logger("recalld.restart")
 LINEAGE_ENV = "RECALLD_RESTARTED"  # {"started": the first program's start, "restarts": n}
@@ -97,4 +98,7 @@ def exec_self(env: dict[str, str], *, started: float, restarts: int) -> NoReturn
     os.environ[LINEAGE_ENV] = json.dumps({"started": started, "restarts": restarts + 1, "at": time.time()})
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
-    os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
+    try:
+        os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
+    except OSError as exc:  # the interpreter gone (an upgrade meanwhile): a supervisor starts it afresh
+        raise RecalldError(f"cannot restart in place ({sys.executable}): {exc.strerror}") from exc
