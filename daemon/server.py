@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from recalld.daemon.service import Service
 
 START_TIMEOUT = 10.0
+HANDOVER_GRACE = 60.0  # seconds a restarting daemon lets requests under way finish
 BACKLOG = 2048  # uvicorn's default
 LISTEN_ENV = "RECALLD_LISTEN_FD"
 SOCKET_MODE = 0o666  # as uvicorn made it: every request needs the API token anyway
@@ -57,9 +58,11 @@ class ApiServer:
     def stop(self, *, hand_over: bool = False) -> dict[str, str]:
         """Stop answering. ``hand_over``: the listening socket stays open, inheritable,
         for the program this process is about to ``exec``; returns the environment that
-        names it to that program."""
+        names it to that program. Requests under way are finished first (new connections
+        wait in the backlog meanwhile): for up to 3 s, or HANDOVER_GRACE for a hand-over,
+        which would otherwise cut a long answer (an export) off."""
         self._server.should_exit = True
-        self._thread.join(timeout=3)
+        self._thread.join(timeout=HANDOVER_GRACE if hand_over else 3)
         if hand_over:  # detached: no longer closed when this object goes
             self._listener.set_inheritable(True)
             return {LISTEN_ENV: str(self._listener.detach())}
