@@ -53,7 +53,7 @@ def run_serve(ctx: Any, _args: argparse.Namespace) -> int:
         raise RecalldError(f"a daemon already serves {ctx.config.home}")
     service = Service(ctx.config)
     code = service.run()
-    if service.restart_env is not None:
+    if service.restart_env is not None and not service.terminated:  # a SIGTERM meanwhile: stop, not restart
         from recalld.daemon.restart import exec_self
 
         exec_self(service.restart_env, started=service.started_at, restarts=service.restarts)

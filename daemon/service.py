@@ -276,6 +276,11 @@ class Service:
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
 
+    @property
+    def terminated(self) -> bool:
+        """Told to stop (SIGTERM, SIGINT), as against stopping to restart in place."""
+        return self._terminated
+
     def stop(self) -> None:
         """Stop soon: an index build under way in a child process (minutes) is ended."""
         self._terminated = True
