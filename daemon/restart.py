@@ -1,9 +1,9 @@
 """Restarting `recalld serve` in place, to give back the memory a large sync left behind.
 
-Why: after the first index of a large repository an idle daemon kept ~200–260 MB more
-than the same daemon started afresh on the same store (Django 590 against 400 MB, the Go
-standard library 790 against 528), although the sync's objects were freed and the heap
-trimmed. Python's small-object allocator returns a 1 MiB arena to the system only when
+Why: after the first index of a large repository an idle daemon kept ~170–210 MB more
+than the same daemon restarted on the same store (Django 565 against 399 MB, the Go
+standard library's src/ 719 against 513), although the sync's objects were freed and
+the heap trimmed. Python's small-object allocator returns a 1 MiB arena to the system only when
 every block in it is free, and the few long-lived blocks made during a sync (cache
 entries, interned names, grown dictionaries) lie scattered over hundreds of arenas.
 Nothing short of a new process gives those back.
@@ -29,7 +29,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -95,7 +94,7 @@ def exec_self(env: dict[str, str], *, started: float, restarts: int) -> NoReturn
     """Replace this program with the same command line, ``env`` added (the inherited
     socket and locks), and the lineage counted one further."""
     os.environ.update(env)
-    os.environ[LINEAGE_ENV] = json.dumps({"started": started, "restarts": restarts + 1, "at": time.time()})
+    os.environ[LINEAGE_ENV] = json.dumps({"started": started, "restarts": restarts + 1})
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     try:
