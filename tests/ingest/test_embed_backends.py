@@ -194,8 +194,11 @@ def test_a_failed_export_in_the_child_says_why(tmp_path):
 
 
 def anonymous_mb() -> float:
-    status = Path("/proc/self/status").read_text()
-    return int(status.split("RssAnon:")[1].split()[0]) / 1024
+    from recalld.daemon.restart import MB, anonymous_bytes
+
+    anonymous = anonymous_bytes()
+    assert anonymous is not None
+    return anonymous / MB
 
 
 def test_release_gives_back_the_model_arena_and_keeps_its_vectors(onnx_int8):

@@ -22,6 +22,11 @@ def status() -> dict:
     return json.loads(recalld("status", "--json").stdout)
 
 
+def restarts_and_state() -> tuple[int | None, str]:
+    daemon = status()["daemon"]
+    return daemon.get("restarts"), daemon["state"]
+
+
 def wait_for(predicate, timeout: float, what: str, logs) -> None:  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -60,8 +65,7 @@ def test_a_daemon_over_its_memory_limit_restarts_in_place_refusing_nothing(daemo
     asker.start()
     try:
         wait_for(lambda: "restarting in place" in daemon.logs(), 30, "no restart", daemon.logs)
-        wait_for(lambda: status()["daemon"].get("restarts") == 1 and status()["daemon"]["state"] == "ready",
-                 60, "not ready after the restart", daemon.logs)  # fmt: skip
+        wait_for(lambda: restarts_and_state() == (1, "ready"), 60, "not ready after the restart", daemon.logs)
     finally:
         done.set()
         asker.join(timeout=40)
