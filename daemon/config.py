@@ -33,6 +33,7 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "batch_size": (int, 64),
         "max_chars": (int, 1500),
         "max_tokens": (int, 128),
+        "words_only": (bool, True),
     },
     "index": {
         "max_file_bytes": (int, 1 << 20),
@@ -148,6 +149,7 @@ class Config:
             device=section["device"],
             batch_size=section["batch_size"],
             max_tokens=section["max_tokens"],
+            words_only=section["words_only"],
         )
 
     def index_options(self) -> IndexOptions:

@@ -92,7 +92,7 @@ def _mode(app: App, mode: str) -> str:
     if vectors["current"]:
         return mode
     log.warning(
-        "stored vectors are of another model or text length until the next sync re-embeds them",
+        "stored vectors are of another model or text setting (words_only, max_tokens) until the next sync re-embeds them",
         stored=vectors["stored"] or "mixed (a re-embedding under way or interrupted)", configured=app.space,
         searching="by keywords" if mode == "hybrid" else "by meaning, unreliably",
     )  # fmt: skip

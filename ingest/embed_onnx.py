@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 import structlog
 
-from recalld.ingest.embed import checked_max_tokens, offline_environment
+from recalld.ingest.embed import checked_max_tokens, model_texts, offline_environment
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.onnx_export import MODEL_FILE, OUTPUT, TOKENIZER_FILE, read_meta
 
@@ -62,13 +62,22 @@ def available_cores() -> int:
 
 class OnnxEmbedder:
     """Embeds with an exported model directory; ``max_tokens`` 0 means the model's own limit,
-    ``workers`` 0 one worker per core this process may run on."""
+    ``words_only`` see ``embed.model_texts``, ``workers`` 0 one worker per core this
+    process may run on."""
 
     def __init__(
-        self, directory: Path, *, model_id: str, max_tokens: int = 0, batch_size: int = 64, workers: int = 0
+        self,
+        directory: Path,
+        *,
+        model_id: str,
+        max_tokens: int = 0,
+        words_only: bool = False,
+        batch_size: int = 64,
+        workers: int = 0,
     ) -> None:
         meta = read_meta(directory)
         self.model_id = model_id
+        self.words_only = words_only
         self.dim = int(meta["dim"])
         self.batch_size = batch_size
         self.workers = workers or available_cores()
@@ -100,7 +109,7 @@ class OnnxEmbedder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
-        encodings = self._tokenize(list(texts))
+        encodings = self._tokenize(model_texts(texts, words_only=self.words_only))
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         batches = self._batches(order, [len(e.ids) for e in encodings])
 

@@ -34,6 +34,7 @@ class EmbeddingSettings:
     device: str = "cpu"
     batch_size: int = 64
     max_tokens: int = 0  # 0: the model's own max_seq_length
+    words_only: bool = True  # the model reads words, not punctuation (embed.model_texts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,14 +50,16 @@ def model_id_for(settings: EmbeddingSettings, backend: str) -> str:
     parts = [base_model_id(settings.model)]
     if backend == "onnx":
         parts.append(RECIPE)
+    if settings.words_only:
+        parts.append("words")
     if settings.max_tokens:
         parts.append(f"max{settings.max_tokens}t")
     return "+".join(parts)
 
 
 def vector_space(settings: EmbeddingSettings) -> str:
-    """What stored vectors must share to be compared (ingest/revector.py): the model and
-    the length its texts are cut at. Not the backend: ONNX int8 and torch vectors of a
+    """What stored vectors must share to be compared (ingest/revector.py): the model, what
+    it reads of a text (``words_only``) and the length texts are cut at. Not the backend: ONNX int8 and torch vectors of a
     text agree to a cosine of ~0.99, as int8 vectors of one text batched differently do."""
     return model_id_for(settings, "torch")
 
@@ -88,6 +91,7 @@ def build_embedder(settings: EmbeddingSettings, choice: Choice) -> Embedder:
                 choice.onnx_dir,
                 model_id=choice.model_id,
                 max_tokens=settings.max_tokens,
+                words_only=settings.words_only,
                 batch_size=settings.batch_size,
             )
         except RecalldError as exc:
@@ -99,6 +103,7 @@ def build_embedder(settings: EmbeddingSettings, choice: Choice) -> Embedder:
         device=settings.device,
         batch_size=settings.batch_size,
         max_tokens=settings.max_tokens,
+        words_only=settings.words_only,
         model_id=model_id_for(settings, "torch"),
     )
 

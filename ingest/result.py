@@ -52,7 +52,7 @@ class SyncResult:
     history_seconds: float = 0.0
     history_owed: bool = False  # stopped early: the next sync goes on with it
     # Before it all, store-wide: memories of every repo embedded again for a new model
-    # or text length (ingest/revector.py), by the process's first sync.
+    # or text setting (ingest/revector.py), by the process's first sync.
     reembedded: int = 0
 
     def as_dict(self) -> dict[str, Any]:

@@ -1,7 +1,8 @@
-"""Vectors of one space: when the model (or the length its texts are cut at) changes,
-every stored memory is embedded again before anything new is written.
+"""Vectors of one space: when the model (or what it reads of a text: the words only or
+not, the length texts are cut at) changes, every stored memory is embedded again before
+anything new is written.
 
-A dense vector is comparable only with vectors of the same model and text length, and
+A dense vector is comparable only with vectors of the same model and text settings, and
 the store holds the memories of every repository, branch and commit interval. A marker
 point names the space its vectors are in. A store without one is new, or was written
 before the marker existed; it is taken to be in the configured space. When the
@@ -62,7 +63,7 @@ def ensure_space(store: Store, embeddings: CachedEmbeddings, *, progress: Progre
         return 0
     total = store.count(ALL_MEMORIES)
     log.warning(
-        "stored vectors are of another model or text length: embedding every memory again",
+        "stored vectors are of another model or text setting (words_only, max_tokens): embedding every memory again",
         was=was or "unknown (an earlier re-embedding was interrupted)", now=space, memories=total,
     )  # fmt: skip
     started = time.monotonic()

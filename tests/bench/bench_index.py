@@ -79,7 +79,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         repo = make_repo(root, args.symbols)
-        embedder = SentenceTransformerEmbedder()
+        embedder = SentenceTransformerEmbedder(words_only=True)  # as the daemon's
         if args.store == "edge":
             store = open_store(StoreConfig(dim=embedder.dim, path=str(root / "qdrant")))
         else:

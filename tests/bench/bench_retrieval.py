@@ -13,7 +13,7 @@ With ``--queries FILE`` the queries are read from JSON lines ``{"text", "relevan
 release notes); relevant files the index does not hold are dropped.
 
     python tests/bench/bench_retrieval.py [--repo PATH] [--branch B] [--max-commits N]
-        [--queries FILE] [--backend torch|onnx] [--max-tokens N]
+        [--queries FILE] [--backend torch|onnx] [--max-tokens N] [--no-words-only]
 """
 
 from __future__ import annotations
@@ -170,10 +170,13 @@ def memory_ranker(store: Store, encode: Callable[[str], list[float]], mode: str)
 
 
 def index(
-    repo: Path, branch: str, state: Path, cache: Path, *, backend: str = "torch", max_tokens: int = 0
+    repo: Path, branch: str, state: Path, cache: Path, *, backend: str = "torch", max_tokens: int = 0, words_only: bool = True
 ) -> tuple[Store, Embedder, float]:
     settings = EmbeddingSettings(
-        model_cache=Path(os.environ.get("RECALLD_MODEL_CACHE") or state / "models"), backend=backend, max_tokens=max_tokens
+        model_cache=Path(os.environ.get("RECALLD_MODEL_CACHE") or state / "models"),
+        backend=backend,
+        max_tokens=max_tokens,
+        words_only=words_only,
     )
     choice = choose_backend(settings)
     embedder = build_embedder(settings, choice)
@@ -217,13 +220,15 @@ def main() -> None:
     parser.add_argument("--max-tokens", type=int, default=0, help="embedding.max_tokens (0: the model's 256)")
     parser.add_argument("--backend", choices=("torch", "onnx"), default="torch", help="embedding backend")
     parser.add_argument("--queries", type=Path, help="JSON lines of queries (see above) instead of commit subjects")
+    parser.add_argument("--words-only", action=argparse.BooleanOptionalAction, default=True,
+                        help="embedding.words_only: the model reads words, not punctuation (default: on)")
     args = parser.parse_args()
     configure_logging()  # to stderr: stdout is the report alone
     branch = args.branch or GitRepository(args.repo).current_branch()
     with tempfile.TemporaryDirectory(prefix="recalld-bench-retrieval-") as tmp:
         cache = args.cache or Path(tmp) / "embeddings.db"
         store, embedder, seconds = index(
-            args.repo, branch, Path(tmp), cache, backend=args.backend, max_tokens=args.max_tokens
+            args.repo, branch, Path(tmp), cache, backend=args.backend, max_tokens=args.max_tokens, words_only=args.words_only
         )
         try:
             modules = store.scroll(MemoryFilter(repo="bench", kinds=("module",)), fields=("path",))
@@ -248,7 +253,7 @@ def main() -> None:
     n = len(queries)
     relevant = sum(len(q.relevant) for q in queries) / n
     print(f"repo {args.repo} @ {branch}: {len(indexed)} indexed files, index {seconds:.1f} s, "
-          f"{args.backend}, max_tokens {getattr(embedder, 'max_tokens', '?')}")
+          f"{args.backend}, max_tokens {getattr(embedder, 'max_tokens', '?')}, words only {args.words_only}")
     source = args.queries.name if args.queries else "commit subjects"
     print(f"{n} queries ({source}), {relevant:.1f} relevant files each on average")
     print(f"{'method':<10} {'hit@1':>6}  {'hit@5':>6}  {'hit@10':>6}  {'file-R@10':>8}  {'MRR@10':>6}  {'ms/query':>8}")

@@ -111,7 +111,7 @@ def main() -> None:
     parser.add_argument("--modules", type=int, default=200)
     parser.add_argument("--model", action="store_true", help="the packaged model instead of the fake embedder")
     args = parser.parse_args()
-    embedder = SentenceTransformerEmbedder() if args.model else FakeEmbedder()
+    embedder = SentenceTransformerEmbedder(words_only=True) if args.model else FakeEmbedder()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         started = time.monotonic()

@@ -192,7 +192,7 @@ def test_a_changed_text_length_embeds_every_stored_memory_again(project):
     assert not vectors["current"] and vectors["stored"].endswith("+max128t") and vectors["configured"].endswith("+max64t")
     assert "embeds every memory again" in recalld("status").stdout
     before = recalld("search", "tax on a price", "--json", "--limit", "1")  # vectors of the old length
-    assert "another model or text length" in before.stderr and "by keywords" in before.stderr
+    assert "another model or text setting" in before.stderr and "by keywords" in before.stderr
     assert json.loads(before.stdout)[0]["qualname"] == "compute_vat"
     done = recalld("sync", "--json")
     assert json.loads(done.stdout)["reembedded"] == memories

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from recalld.ingest import onnx_export
-from recalld.ingest.embed import SentenceTransformerEmbedder
+from recalld.ingest.embed import SentenceTransformerEmbedder, model_texts
 from recalld.ingest.embed_onnx import TOKENS_PER_BATCH, OnnxEmbedder
 from recalld.ingest.embed_select import EmbeddingSettings, build_embedder, choose_backend
 from recalld.ingest.errors import RecalldError
@@ -28,7 +28,9 @@ def settings(**options: object) -> EmbeddingSettings:
 
 @pytest.fixture(scope="module")
 def torch_fp32() -> SentenceTransformerEmbedder:
-    return SentenceTransformerEmbedder()
+    embedder = build_embedder(settings(backend="torch"), choose_backend(settings(backend="torch")))
+    assert isinstance(embedder, SentenceTransformerEmbedder) and embedder.words_only  # as the ONNX one
+    return embedder
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +50,27 @@ def test_int8_vectors_agree_with_torch_fp32(torch_fp32, onnx_int8):
     assert cosines.mean() >= 0.99 and cosines.min() >= 0.95
     assert onnx_int8.dim == torch_fp32.dim == 384
     assert np.allclose(np.linalg.norm(onnx_int8.encode(texts[:5]), axis=1), 1.0, atol=1e-5)
+
+
+@pytest.mark.parametrize("backend", ["onnx", "torch"])
+def test_the_model_reads_the_words_of_code_not_its_punctuation(backend):
+    words, code = "def get field self name", "def get_field(self, name):"
+    on, off = (settings(backend=backend, words_only=flag) for flag in (True, False))
+    on, off = build_embedder(on, choose_backend(on)), build_embedder(off, choose_backend(off))
+    assert "+words" in on.model_id and "+words" not in off.model_id  # cached and stored apart
+    read, as_words = on.encode([code, words])
+    assert float(read @ as_words) > 0.9999
+    raw, raw_words = off.encode([code, words])
+    assert float(raw @ raw_words) < 0.99
+    assert float(on.encode(["->"])[0] @ off.encode(["->"])[0]) > 0.999  # nothing but punctuation: read as it is
+
+
+def test_words_only_turns_punctuation_and_underscores_into_spaces():
+    code = ["def get_field(self, name: str) -> Field:", "café_π = x.y[0]", "__init__", "->", "", "a — «b»"]
+    assert model_texts(code, words_only=True) == [
+        "def get field self  name  str     Field ", "café π   x y 0 ", "  init  ", "->", "", "a    b "
+    ]
+    assert model_texts(code, words_only=False) == code
 
 
 def test_batches_are_cut_by_padded_tokens_and_keep_every_text(onnx_int8):
@@ -149,7 +172,7 @@ def test_auto_falls_back_to_torch_when_the_onnx_model_will_not_load(tmp_path, mo
     broken_choice = type(choice)("onnx", choice.model_id, copy)
     embedder = build_embedder(broken, broken_choice)
     assert isinstance(embedder, SentenceTransformerEmbedder)
-    assert embedder.model_id == "all-MiniLM-L6-v2@gt-0.1.0"  # its vectors are filed as torch's
+    assert embedder.model_id == "all-MiniLM-L6-v2@gt-0.1.0+words"  # its vectors are filed as torch's
     with pytest.raises(RecalldError, match="cannot load the ONNX model"):
         build_embedder(settings(backend="onnx"), broken_choice)
 
@@ -160,10 +183,11 @@ def test_app_wires_the_configured_backend(monkeypatch):
 
     home = Path(os.environ["RECALLD_HOME"])
     (home / "config.toml").write_text('[embedding]\nbackend = "torch"\n')
-    assert App(load_config()).embeddings.model_id == "all-MiniLM-L6-v2@gt-0.1.0+max128t"  # the default limit
-    (home / "config.toml").write_text("[embedding]\nmax_tokens = 64\n")
+    assert App(load_config()).embeddings.model_id == "all-MiniLM-L6-v2@gt-0.1.0+words+max128t"  # the defaults
+    (home / "config.toml").write_text("[embedding]\nmax_tokens = 64\nwords_only = false\n")
     app = App(load_config())
     assert app.embeddings.model_id == f"all-MiniLM-L6-v2@gt-0.1.0+{onnx_export.RECIPE}+max64t"
+    assert not app.embeddings.embedder.words_only  # type: ignore[attr-defined]
     assert isinstance(app.embeddings.embedder, OnnxEmbedder) and app.embeddings.embedder.max_tokens == 64
     assert not (home / "models").exists()  # the shared cache ($RECALLD_MODEL_CACHE) was used
     app.embeddings._cache.close()

@@ -75,18 +75,18 @@ def test_temp_dir_of_a_dead_exporter_is_removed(tmp_path, monkeypatch):
     assert not dead.exists() and live.exists()
 
 
-def test_model_ids_distinguish_backend_and_token_limit(tmp_path):
-    settings = EmbeddingSettings(model_cache=tmp_path)
+def test_model_ids_distinguish_backend_text_form_and_token_limit(tmp_path):
+    settings = EmbeddingSettings(model_cache=tmp_path, words_only=False)
     torch, onnx = model_id_for(settings, "torch"), model_id_for(settings, "onnx")
     assert torch == "all-MiniLM-L6-v2@gt-0.1.0" and onnx == f"{torch}+{RECIPE}"
-    shorter = EmbeddingSettings(model_cache=tmp_path, max_tokens=128)
-    assert model_id_for(shorter, "onnx") == f"{onnx}+max128t"
+    shorter = EmbeddingSettings(model_cache=tmp_path, max_tokens=128)  # words only, the default
+    assert model_id_for(shorter, "onnx") == f"{onnx}+words+max128t"
 
 
 def test_auto_falls_back_to_torch_when_export_fails(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(onnx_export, "_export", fake_export([], fail=True))
     choice = choose_backend(EmbeddingSettings(model_cache=tmp_path))
-    assert (choice.backend, choice.model_id, choice.onnx_dir) == ("torch", "all-MiniLM-L6-v2@gt-0.1.0", None)
+    assert (choice.backend, choice.model_id, choice.onnx_dir) == ("torch", "all-MiniLM-L6-v2@gt-0.1.0+words", None)
     assert "ONNX backend unavailable; embedding with torch" in "".join(capsys.readouterr())
     with pytest.raises(RecalldError, match="cannot export model"):
         choose_backend(EmbeddingSettings(model_cache=tmp_path, backend="onnx"))

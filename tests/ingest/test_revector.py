@@ -126,11 +126,11 @@ def test_a_reembedding_done_again_computes_only_what_it_had_not(harness, git_rep
     assert first > 0
 
 
-def test_the_space_names_the_model_and_the_text_length_not_the_backend(tmp_path):
+def test_the_space_names_the_model_and_what_it_reads_not_the_backend(tmp_path):
     from recalld.ingest.embed_select import EmbeddingSettings, vector_space
 
     def space(**options: object) -> str:
         return vector_space(EmbeddingSettings(model_cache=tmp_path, **options))  # type: ignore[arg-type]
 
     assert space() == space(backend="torch") == space(backend="onnx") == space(device="cuda")
-    assert len({space(), space(max_tokens=64), space(max_tokens=128), space(model="/models/other")}) == 4
+    assert len({space(), space(max_tokens=64), space(max_tokens=128), space(model="/models/other"), space(words_only=False)}) == 5
