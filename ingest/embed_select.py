@@ -59,8 +59,9 @@ def model_id_for(settings: EmbeddingSettings, backend: str) -> str:
 
 def vector_space(settings: EmbeddingSettings) -> str:
     """What stored vectors must share to be compared (ingest/revector.py): the model, what
-    it reads of a text (``words_only``) and the length texts are cut at. Not the backend: ONNX int8 and torch vectors of a
-    text agree to a cosine of ~0.99, as int8 vectors of one text batched differently do."""
+    it reads of a text (``words_only``) and the length texts are cut at. Not the backend:
+    ONNX int8 and torch vectors of a text agree to a cosine of ~0.99, as int8 vectors of
+    one text batched differently do."""
     return model_id_for(settings, "torch")
 
 

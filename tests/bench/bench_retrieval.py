@@ -170,7 +170,14 @@ def memory_ranker(store: Store, encode: Callable[[str], list[float]], mode: str)
 
 
 def index(
-    repo: Path, branch: str, state: Path, cache: Path, *, backend: str = "torch", max_tokens: int = 0, words_only: bool = True
+    repo: Path,
+    branch: str,
+    state: Path,
+    cache: Path,
+    *,
+    backend: str = "torch",
+    max_tokens: int = 0,
+    words_only: bool = True,
 ) -> tuple[Store, Embedder, float]:
     settings = EmbeddingSettings(
         model_cache=Path(os.environ.get("RECALLD_MODEL_CACHE") or state / "models"),
@@ -228,7 +235,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="recalld-bench-retrieval-") as tmp:
         cache = args.cache or Path(tmp) / "embeddings.db"
         store, embedder, seconds = index(
-            args.repo, branch, Path(tmp), cache, backend=args.backend, max_tokens=args.max_tokens, words_only=args.words_only
+            args.repo,
+            branch,
+            Path(tmp),
+            cache,
+            backend=args.backend,
+            max_tokens=args.max_tokens,
+            words_only=args.words_only,
         )
         try:
             modules = store.scroll(MemoryFilter(repo="bench", kinds=("module",)), fields=("path",))
