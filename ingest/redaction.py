@@ -4,9 +4,10 @@
 state update has its new fields go through ``redact_payload``), so the embedded text, the keyword
 (sparse) vector's material, every string of the payload (text, signature, docstring,
 names, commit messages, nested lists and dicts) and the embedding cache (keyed by the
-hash of the *redacted* text) only ever see ``[REDACTED:<kind>]``. Each secret found is logged once per memory with its kind, repo,
-path, memory id, field and line — never its value — and counted for the running sync
-(``counting_redactions``).
+hash of the *redacted* text) only ever see ``[REDACTED:<kind>]``. A memory's secrets
+are logged in one warning: how many, their kinds, repo, path, memory id and where each
+is (field and line, the first ``LOGGED_PLACES``), never a value; and counted for the
+running sync (``counting_redactions``).
 
 ``content_hash`` (sha256 of a symbol's raw source) and ``blob`` (git's id of the file)
 are left as they are: a digest of a whole symbol or file reveals nothing of a secret in
@@ -39,6 +40,8 @@ DERIVED_FIELDS = frozenset({
     "content_hash", "blob", "lineage", "task_id", "superseded_by", "symbol_ids",
     "commit", "parents", "valid_from_commit", "valid_to_commit",
 })  # fmt: skip
+# Where a memory's secrets are (field:line), listed in its one warning up to this many.
+LOGGED_PLACES = 20
 
 
 @dataclass(slots=True)
@@ -171,18 +174,21 @@ def _scan() -> _MemoryScan:
 
 
 def _report(memory_id: str, payload: dict[str, Any], detections: list[Detection]) -> None:
+    """One warning per memory: a generated or test file may hold hundreds of secrets
+    (a certificate's lines, a table of keys), one line each flooded the log."""
     tally = _TALLY.get()
     if tally is not None:
         tally.count += len(detections)
-    for detection in detections:
-        log.warning(
-            "secret redacted",
-            type=detection.kind,
-            repo=payload.get("repo"),
-            branch=payload.get("branch"),
-            path=payload.get("path"),
-            start_line=payload.get("start_line"),
-            memory=memory_id,
-            field=detection.field,
-            line=detection.line,
-        )
+    places = [f"{d.field}:{d.line}" for d in detections]
+    log.warning(
+        "secret redacted",
+        secrets=len(detections),
+        kinds=sorted({d.kind for d in detections}),
+        repo=payload.get("repo"),
+        branch=payload.get("branch"),
+        path=payload.get("path"),
+        start_line=payload.get("start_line"),
+        memory=memory_id,
+        at=places[:LOGGED_PLACES],
+        **({"more": len(places) - LOGGED_PLACES} if len(places) > LOGGED_PLACES else {}),
+    )

@@ -73,7 +73,7 @@ def test_no_secret_reaches_a_payload_the_model_or_the_cache(harness, git_repo, t
     for ordinary in ORDINARY:
         assert ordinary in stored
     assert "[REDACTED:github-token]" in stored and "[REDACTED:private-key]" in stored
-    connect = next(m.payload for m in harness.memories() if m.payload["qualname"] == "connect")
+    connect_id, connect = next((m.id, m.payload) for m in harness.memories() if m.payload["qualname"] == "connect")
     assert connect["docstring"] == "Open a session. Token for the CI bot: [REDACTED:github-token]"
     assert 'aws_secret_access_key = "[REDACTED:aws-access-key]"' in connect["text"]
     cache = (tmp_path / "state" / "embeddings.db").read_bytes()
@@ -83,10 +83,24 @@ def test_no_secret_reaches_a_payload_the_model_or_the_cache(harness, git_repo, t
     assert result.secrets_redacted == 9
     task = next(m.payload for m in harness.memories(types=("task",)))
     assert "[REDACTED:github-token]" in task["body"] and "[REDACTED:github-token]" in task["text"]
-    redacted = [e for e in logs if e["event"] == "secret redacted"]
-    assert len(redacted) == 9 and all(e["repo"] == "r" and e["memory"] and e["line"] >= 1 for e in redacted)
-    assert {e["type"] for e in redacted} == {"github-token", "aws-access-key", "private-key"}
+    redacted = [e for e in logs if e["event"] == "secret redacted"]  # one warning per memory
+    assert len(redacted) == 5 and sum(e["secrets"] for e in redacted) == 9
+    assert all(e["repo"] == "r" and e["memory"] and len(e["at"]) == e["secrets"] for e in redacted)
+    assert {k for e in redacted for k in e["kinds"]} == {"github-token", "aws-access-key", "private-key"}
+    connect_log = next(e for e in redacted if e["memory"] == connect_id)
+    assert connect_log["at"] == ["text:3", "text:4", "text:5"]  # the docstring repeats a secret of the text
     assert not any(s in repr(logs) for s in SECRETS)
+
+
+def test_a_memory_with_many_secrets_logs_one_warning():
+    tokens = [f"ghp_{n:02d}" + GITHUB_TOKEN[6:] for n in range(25)]
+    text = "\n".join(f"TOKEN_{n} = '{token}'" for n, token in enumerate(tokens))
+    with capture_logs() as logs, counting_redactions() as tally:
+        clean = redact_draft(MemoryDraft("id-many", text, {"repo": "r", "path": "tokens.py", "text": text}))
+    assert not any(token in repr(clean) for token in tokens) and tally.count == 25
+    (warning,) = [e for e in logs if e["event"] == "secret redacted"]
+    assert warning["secrets"] == 25 and warning["kinds"] == ["github-token"] and warning["path"] == "tokens.py"
+    assert warning["at"] == [f"text:{n}" for n in range(1, 21)] and warning["more"] == 5
 
 
 def test_redaction_is_stable_across_syncs(harness, git_repo):
