@@ -32,6 +32,7 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "device": (str, "cpu"),
         "batch_size": (int, 64),
         "max_chars": (int, 1500),
+        "test_max_chars": (int, 150),
         "max_tokens": (int, 128),
         "words_only": (bool, True),
     },
@@ -150,6 +151,7 @@ class Config:
             batch_size=section["batch_size"],
             max_tokens=section["max_tokens"],
             words_only=section["words_only"],
+            test_max_chars=section["test_max_chars"],
         )
 
     def index_options(self) -> IndexOptions:
@@ -158,6 +160,7 @@ class Config:
             exclude=tuple(self.get("index", "exclude")),
             honour_gitattributes=self.get("index", "honour_gitattributes"),
             max_embed_chars=self.get("embedding", "max_chars"),
+            test_embed_chars=self.get("embedding", "test_max_chars"),
             memories=self.derived_options(),
             untrusted_branches=tuple(self.get("trust", "untrusted_branches")),
             backfill_commits=self.get("tasks", "backfill_commits"),
@@ -247,8 +250,9 @@ def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
     for section, key in positive:
         if values[section][key] <= 0:
             raise RecalldError(f"{source}: {section}.{key} must be greater than 0")
-    if values["tasks"]["backfill_commits"] < 0:
-        raise RecalldError(f"{source}: tasks.backfill_commits must not be negative")
+    for section, key in (("tasks", "backfill_commits"), ("embedding", "test_max_chars")):
+        if values[section][key] < 0:
+            raise RecalldError(f"{source}: {section}.{key} must not be negative")
     if min(values["daemon"][key] for key in ("retention_days", "settle_ms", "restart_over_mb")) < 0:
         raise RecalldError(f"{source}: daemon.retention_days, settle_ms and restart_over_mb must not be negative")
     if not 0 <= values["daemon"]["port"] <= 65535:

@@ -24,8 +24,10 @@ import numpy as np
 
 from recalld.ingest.embed import CachedEmbeddings, Progress
 from recalld.ingest.plan import ADDED, FileSymbols, NewVersion, Scope, memory_id
+from recalld.ingest.records import model_chars
 from recalld.ingest.redaction import redacted_text
 from recalld.ingest.writer import draft_text
+from recalld.parsers.base import memory_type
 
 # Texts per call into the model. Large, because the model pads each of its batches to
 # its longest text after sorting a call's texts by length: chunks of 256 ran ~14 %
@@ -175,10 +177,10 @@ class NewTexts:
     Django's 50-release reset (an incremental sync sets it; a full index has nothing
     stored to ask about)."""
 
-    def __init__(self, ahead: EmbedAhead, scope: Scope, *, max_chars: int) -> None:
+    def __init__(self, ahead: EmbedAhead, scope: Scope, *, max_chars: int, test_chars: int = 0) -> None:
         self._ahead = ahead
         self._scope = scope
-        self._max_chars = max_chars
+        self._max_chars, self._test_chars = max_chars, test_chars
         self._modules: list[str] = []
         self.live_ids: set[str] = set()  # live memories of the touched paths
         self.reopened: Callable[[list[str]], set[str]] | None = None
@@ -192,8 +194,9 @@ class NewTexts:
             new = [(mid, sym) for mid, sym in new if mid not in back]
         texts: list[str] = []
         for mid, sym in new:
-            # exactly what vectorise will embed: the draft's text, secrets redacted
+            # exactly what vectorise will embed: the draft's text, secrets redacted, as much as the model reads
             text = redacted_text(draft_text(NewVersion(mid, file, sym, mid, ADDED), max_chars=self._max_chars))
+            text = text[: model_chars(file.path, memory_type(sym.kind), self._test_chars)]
             (self._modules if sym.kind == "module" else texts).append(text)
         self._ahead.submit(texts)
 

@@ -35,6 +35,7 @@ class EmbeddingSettings:
     batch_size: int = 64
     max_tokens: int = 0  # 0: the model's own max_seq_length
     words_only: bool = True  # the model reads words, not punctuation (embed.model_texts)
+    test_max_chars: int = 0  # what the model reads of a test file's code (records.model_chars); 0: all
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +60,12 @@ def model_id_for(settings: EmbeddingSettings, backend: str) -> str:
 
 def vector_space(settings: EmbeddingSettings) -> str:
     """What stored vectors must share to be compared (ingest/revector.py): the model, what
-    it reads of a text (``words_only``) and the length texts are cut at. Not the backend:
-    ONNX int8 and torch vectors of a text agree to a cosine of ~0.99, as int8 vectors of
-    one text batched differently do."""
-    return model_id_for(settings, "torch")
+    it reads of a text (``words_only``, how much of a test file's code) and the length
+    texts are cut at. Not the backend: ONNX int8 and torch vectors of a text agree to a
+    cosine of ~0.99, as int8 vectors of one text batched differently do. (The cache key,
+    the model id, leaves ``test_max_chars`` out: a cut text is another text.)"""
+    tests = f"+tests{settings.test_max_chars}c" if settings.test_max_chars else ""
+    return model_id_for(settings, "torch") + tests
 
 
 def choose_backend(settings: EmbeddingSettings) -> Choice:

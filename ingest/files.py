@@ -57,6 +57,7 @@ class IndexOptions:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     honour_gitattributes: bool = True
     max_embed_chars: int = 1500
+    test_embed_chars: int = 150  # of a test file's code, what the model reads (records.model_chars); 0: all
     untrusted_branches: tuple[str, ...] = ()  # globs: memories of such branches get untrusted = 1
     backfill_commits: int = 500  # task memories: commits backfilled on a first sync, cap per sync; 0 = off
     extra: dict[str, object] = field(default_factory=dict)

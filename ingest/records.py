@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 import time
 import uuid
 from bisect import bisect_left, bisect_right
@@ -22,6 +23,33 @@ TASK = "task"
 PLANNED_TYPES = (STRUCTURAL, *sorted(set(DERIVED_TYPES.values())))
 CHECKPOINT_NAMESPACE = uuid.UUID("0b9e4bd4-6a0b-4a34-8c7e-5d2f6f1e8a73")
 TASK_NAMESPACE = uuid.UUID("3d0f2c8e-5b7a-4e19-9c64-0a8e7d51b2f4")
+
+
+# Test code by its path, as the languages' tools find it: a ``tests``, ``__tests__`` or
+# ``testdata`` directory anywhere, a top-level ``test`` or ``spec`` one, Maven's
+# ``src/test``; ``test_*.py``, ``*_test.py``, ``conftest.py``, ``*_test.go``,
+# ``*.test.ts`` / ``*.spec.js`` and the like, ``*Test.java`` / ``*Tests.java`` / ``*IT.java``.
+# A ``test`` or ``testing`` directory elsewhere is often the library's own test support
+# (``django/test/``, Go's ``testing`` package): code like any other.
+TEST_PATH = re.compile(
+    r"(^|/)(tests|__tests__|testdata)/|^(test|spec)/|(^|/)src/test/"
+    r"|(^|/)(test_[^/]*|[^/]*_tests?|conftest)\.py$|_test\.go$"
+    r"|\.(test|spec)\.[cm]?[jt]sx?$|[^/](Tests?|TestCase)\.java$|[a-z0-9]IT\.java$"
+)
+
+
+def is_test_path(path: str) -> bool:
+    return TEST_PATH.search(path) is not None
+
+
+def model_chars(path: str | None, type_: str, test_chars: int) -> int | None:
+    """How much of a memory's (redacted) text the model reads: all of it (None), but the
+    first ``test_chars`` characters of code in a test file, its head and first lines:
+    tests are most of a large repository's symbols (Django: 70 %, 72 % of the tokens),
+    and their whole bodies mostly made them outrank the code they test. 0: all of it."""
+    if test_chars and type_ == STRUCTURAL and path and is_test_path(path):
+        return test_chars
+    return None
 
 
 @lru_cache(maxsize=256)  # every memory a commit writes carries it

@@ -1,14 +1,15 @@
 """Vectors of one space: when the model (or what it reads of a text: the words only or
-not, the length texts are cut at) changes, every stored memory is embedded again before
-anything new is written.
+not, the length texts are cut at, how much of a test file's code) changes, every stored
+memory is embedded again before anything new is written.
 
 A dense vector is comparable only with vectors of the same model and text settings, and
 the store holds the memories of every repository, branch and commit interval. A marker
 point names the space its vectors are in. A store without one is new, or was written
 before the marker existed; it is taken to be in the configured space. When the
-configured space differs from the marker's, every memory's stored ``text`` (what was
-embedded, secrets already redacted) is embedded again and its dense vector replaced:
-payloads, keyword vectors and ids stay as they are.
+configured space differs from the marker's, every memory's stored ``text`` (secrets
+already redacted) is embedded again, as much of it as a sync gives the model
+(``records.model_chars``), and its dense vector replaced: payloads, keyword vectors and
+ids stay as they are.
 
 The marker names no space while that runs, so an interrupted re-embedding is done again
 in whichever space is configured next. Done again in the same one, it costs cache
@@ -26,7 +27,7 @@ import structlog
 
 from recalld.ingest.ahead import EmbedAhead
 from recalld.ingest.embed import CachedEmbeddings
-from recalld.ingest.records import CHECKPOINT_NAMESPACE
+from recalld.ingest.records import CHECKPOINT_NAMESPACE, model_chars
 from recalld.ingest.result import ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
 
@@ -38,6 +39,7 @@ PAGE = 1024  # memories per call into the model: large, as for a sync (ingest/ah
 PAGES_AHEAD = 32  # pages per EmbedAhead (each keeps the texts it was given)
 LABEL = "re-embedding"
 ALL_MEMORIES = MemoryFilter(record="memory", deprecated=None)
+MODEL_TEXT_FIELDS = ("text", "path", "type")
 
 
 def marker_point(space: str | None, *, moving_to: str | None = None) -> StoredPoint:
@@ -51,9 +53,10 @@ def stored_space(store: Store) -> tuple[bool, str | None]:
     return (True, found[0].payload.get("space")) if found else (False, None)
 
 
-def ensure_space(store: Store, embeddings: CachedEmbeddings, *, progress: ProgressSink) -> int:
+def ensure_space(store: Store, embeddings: CachedEmbeddings, *, test_chars: int = 0, progress: ProgressSink) -> int:
     """Bring every stored vector into ``embeddings.space``; how many memories were
-    embedded again (0: the store was in that space already)."""
+    embedded again (0: the store was in that space already). ``test_chars``: how much of a
+    test file's code the model reads (``records.model_chars``), part of the space."""
     space = embeddings.space
     marked, was = stored_space(store)
     if not marked:
@@ -63,12 +66,13 @@ def ensure_space(store: Store, embeddings: CachedEmbeddings, *, progress: Progre
         return 0
     total = store.count(ALL_MEMORIES)
     log.warning(
-        "stored vectors are of another model or text setting (words_only, max_tokens): embedding every memory again",
+        "stored vectors are of another model or text setting (words_only, max_tokens, test_max_chars):"
+        " embedding every memory again",
         was=was or "unknown (an earlier re-embedding was interrupted)", now=space, memories=total,
     )  # fmt: skip
     started = time.monotonic()
     store.upsert([marker_point(None, moving_to=space)])
-    done, computed, no_text = _reembed(store, embeddings, total, progress=progress)
+    done, computed, no_text = _reembed(store, embeddings, total, test_chars=test_chars, progress=progress)
     store.upsert([marker_point(space)])
     log.info(
         "re-embedded every memory", space=space, memories=done, computed=computed,
@@ -78,7 +82,7 @@ def ensure_space(store: Store, embeddings: CachedEmbeddings, *, progress: Progre
 
 
 def _reembed(
-    store: Store, embeddings: CachedEmbeddings, total: int, *, progress: ProgressSink
+    store: Store, embeddings: CachedEmbeddings, total: int, *, test_chars: int, progress: ProgressSink
 ) -> tuple[int, int, int]:
     """Every memory's text embedded and its vector replaced, a block of pages at a time:
     the model computes a block's texts in order while its first pages are written. The
@@ -90,7 +94,7 @@ def _reembed(
     progress.begin(LABEL, total)
     try:
         for start in range(0, len(ids), block_size):
-            found = retrieve_many(store, ids[start : start + block_size], fields=("text",))  # deleted ones: gone
+            found = retrieve_many(store, ids[start : start + block_size], fields=MODEL_TEXT_FIELDS)  # deleted: gone
             pages = [[p for p in found[n : n + PAGE] if isinstance(p.payload.get("text"), str)]
                      for n in range(0, len(found), PAGE)]  # fmt: skip
             missing = min(block_size, len(ids) - start) - sum(map(len, pages))
@@ -98,9 +102,10 @@ def _reembed(
             progress.advance(missing)
             with EmbedAhead(embeddings) as ahead:  # one per block: it keeps every text it was given
                 for points in pages:
-                    ahead.submit(p.payload["text"] for p in points)
+                    ahead.submit(_model_text(p.payload, test_chars) for p in points)
                 for points in pages:
-                    vectors, fresh = ahead.vectors([p.payload["text"] for p in points], progress=progress.advance)
+                    texts = [_model_text(p.payload, test_chars) for p in points]
+                    vectors, fresh = ahead.vectors(texts, progress=progress.advance)
                     store.set_vectors({p.id: v.tolist() for p, v in zip(points, vectors)})
                     done, computed = done + len(points), computed + fresh
     finally:
@@ -108,3 +113,9 @@ def _reembed(
     if no_text:
         log.warning("memories without a stored text (or deleted meanwhile) keep their vectors", memories=no_text)
     return done, computed, no_text
+
+
+def _model_text(payload: dict[str, Any], test_chars: int) -> str:
+    """What a sync embedded of a stored memory (``writer.vectorise``)."""
+    text: str = payload["text"]
+    return text[: model_chars(payload.get("path"), str(payload.get("type")), test_chars)]

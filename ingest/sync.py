@@ -113,7 +113,7 @@ class Indexer:
         with self._space_lock:
             if self._space_checked:
                 return 0
-            count = ensure_space(self.store, self.embeddings, progress=progress)
+            count = ensure_space(self.store, self.embeddings, test_chars=self.options.test_embed_chars, progress=progress)
             self._space_checked = True
             return count
 
@@ -169,7 +169,9 @@ class Indexer:
             result.seconds = time.monotonic() - started
             return result, _Owed(git, scope, target) if owed else None
         with EmbedAhead(self.embeddings) as ahead:
-            texts = NewTexts(ahead, scope, max_chars=self.options.max_embed_chars)
+            texts = NewTexts(
+                ahead, scope, max_chars=self.options.max_embed_chars, test_chars=self.options.test_embed_chars
+            )
             if clean and not full:
                 touched = self._incremental(git, scope, indexed, target, texts)  # type: ignore[arg-type]
             else:
@@ -227,7 +229,10 @@ class Indexer:
         tasks = TaskSync(self.store, vectors, git, scope, options=self.options)
         tasks.reader.know(touched.collected.files.values())  # the target's files: parsed once
         vectors.submit(redacted_text(text) for text in tasks.read_ahead(indexed=result.from_commit, target=target))
-        write_plan(self.store, vectors, scope, plan, info, max_chars=self.options.max_embed_chars, progress=progress)
+        write_plan(
+            self.store, vectors, scope, plan, info,
+            max_chars=self.options.max_embed_chars, test_chars=self.options.test_embed_chars, progress=progress,
+        )  # fmt: skip
         undo_interrupted(self.store, plan, restore=touched.restore, discard=touched.discard)
         self._sync_tasks(result, tasks, target, reconcile=reconcile, progress=progress)
         self.store.upsert([checkpoint_point(scope, commit=target, pending=None, history_owed=history_owed)])

@@ -24,6 +24,7 @@ from recalld.ingest.records import (
     memory_keywords,
     memory_payload,
     memory_text,
+    model_chars,
     reopen_payload,
 )
 from recalld.ingest.redaction import redact_drafts, redact_payload
@@ -47,13 +48,15 @@ class TextVectors(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class MemoryDraft:
-    """A memory about to be stored: its id, the text to embed, its payload, and what its
-    keyword vector is made of when that is more than the embedded text (never truncated)."""
+    """A memory about to be stored: its id, its text, its payload, what its keyword vector
+    is made of when that is more than the text (never truncated), and how much of the
+    text the model reads (``records.model_chars``; None: all of it)."""
 
     id: str
     text: str
     payload: dict[str, Any]
     keywords: str | None = None
+    model_chars: int | None = None
 
 
 def draft_text(version: NewVersion, *, max_chars: int) -> str:
@@ -71,7 +74,7 @@ def vectorise(
     drafts = redact_drafts(drafts)
     progress.begin("embedding", len(drafts))
     try:
-        vectors, embedded = embeddings.vectors([d.text for d in drafts], progress=progress.advance)
+        vectors, embedded = embeddings.vectors([d.text[: d.model_chars] for d in drafts], progress=progress.advance)
     finally:
         progress.end()
     points = [
@@ -94,9 +97,11 @@ def write_plan(
     commit: CommitInfo,
     *,
     max_chars: int,
+    test_chars: int = 0,
     progress: ProgressSink,
 ) -> int:
-    """Apply ``plan``; returns how many texts had to be embedded.
+    """Apply ``plan``; returns how many texts had to be embedded. ``test_chars``: see
+    ``records.model_chars``.
 
     New versions go first, modules last (a file's module memory, which carries its blob,
     exists only once its symbols do), then closures, then line moves."""
@@ -106,7 +111,9 @@ def write_plan(
     try:
         for start in range(0, len(versions), UPSERT_BATCH):
             batch = versions[start : start + UPSERT_BATCH]
-            embedded += _write_versions(store, embeddings, scope, batch, commit, max_chars=max_chars, progress=progress)
+            embedded += _write_versions(
+                store, embeddings, scope, batch, commit, max_chars=max_chars, test_chars=test_chars, progress=progress
+            )
     finally:
         progress.end()
     _close(store, plan, commit)
@@ -123,6 +130,7 @@ def _write_versions(
     commit: CommitInfo,
     *,
     max_chars: int,
+    test_chars: int,
     progress: ProgressSink,
 ) -> int:
     """One batch of new versions; returns how many texts had to be embedded.
@@ -137,7 +145,8 @@ def _write_versions(
     reopened = [v for v in versions if _reopenable(previous.get(v.id))]
     ids = {v.id for v in reopened}
     _reopen(store, scope, [v for v in reopened if v.symbol.kind != "module"], previous, commit)
-    drafts = _drafts(scope, [v for v in versions if v.id not in ids], previous, commit, max_chars=max_chars)
+    fresh = [v for v in versions if v.id not in ids]
+    drafts = _drafts(scope, fresh, previous, commit, max_chars=max_chars, test_chars=test_chars)
     points, computed = vectorise(embeddings, drafts, progress=_Advancing(progress))
     upsert_points(store, points)
     _reopen(store, scope, [v for v in reopened if v.symbol.kind == "module"], previous, commit)
@@ -177,6 +186,7 @@ def _drafts(
     commit: CommitInfo,
     *,
     max_chars: int,
+    test_chars: int,
 ) -> list[MemoryDraft]:
     """Drafts of new versions; a point reopened after being closed keeps its past intervals."""
     drafts: list[MemoryDraft] = []
@@ -187,7 +197,8 @@ def _drafts(
         inside = nested.get(id(version.file))
         if inside is None:
             inside = nested[id(version.file)] = Nested(version.file)
-        drafts.append(MemoryDraft(version.id, text, payload, memory_keywords(version, inside)))
+        chars = model_chars(version.file.path, payload["type"], test_chars)
+        drafts.append(MemoryDraft(version.id, text, payload, memory_keywords(version, inside), chars))
     return drafts
 
 

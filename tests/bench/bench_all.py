@@ -137,7 +137,9 @@ def texts_to_embed(repo: Path, branch: str, options) -> list[str]:  # type: igno
     git_repo = GitRepository(str(repo))
     tip = git_repo.branch_tip(branch)
     queue = Queue()
-    texts = NewTexts(queue, Scope("sample", "main"), max_chars=options.max_embed_chars)  # type: ignore[arg-type]
+    texts = NewTexts(  # type: ignore[arg-type]
+        queue, Scope("sample", "main"), max_chars=options.max_embed_chars, test_chars=options.test_embed_chars
+    )
     collector = FileCollector(git_repo, tip, options, check_attributes=False, on_file=texts)
     for entry in git_repo.walk_tree(tip):
         collector.add(entry)

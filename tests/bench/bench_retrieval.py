@@ -13,7 +13,7 @@ With ``--queries FILE`` the queries are read from JSON lines ``{"text", "relevan
 release notes); relevant files the index does not hold are dropped.
 
     python tests/bench/bench_retrieval.py [--repo PATH] [--branch B] [--max-commits N]
-        [--queries FILE] [--backend torch|onnx] [--max-tokens N] [--no-words-only]
+        [--queries FILE] [--backend torch|onnx] [--max-tokens N] [--no-words-only] [--test-max-chars N]
 """
 
 from __future__ import annotations
@@ -178,6 +178,7 @@ def index(
     backend: str = "torch",
     max_tokens: int = 0,
     words_only: bool = True,
+    test_chars: int = 150,
 ) -> tuple[Store, Embedder, float]:
     settings = EmbeddingSettings(
         model_cache=Path(os.environ.get("RECALLD_MODEL_CACHE") or state / "models"),
@@ -191,7 +192,8 @@ def index(
     embeddings = CachedEmbeddings(EmbeddingCache(cache), choice.model_id, lambda: embedder)
     started = time.perf_counter()
     # no task memories: they are left out of the ranking anyway, and would cost time
-    result = Indexer(store=store, embeddings=embeddings, options=IndexOptions(backfill_commits=0)).sync(
+    options = IndexOptions(backfill_commits=0, test_embed_chars=test_chars)
+    result = Indexer(store=store, embeddings=embeddings, options=options).sync(
         repo="bench", path=str(repo), branch=branch
     )
     print(f"indexed {repo} @ {branch}: {result.added} memories, {result.embedded} embedded", file=sys.stderr)
@@ -229,6 +231,8 @@ def main() -> None:
     parser.add_argument("--queries", type=Path, help="JSON lines of queries (see above) instead of commit subjects")
     parser.add_argument("--words-only", action=argparse.BooleanOptionalAction, default=True,
                         help="embedding.words_only: the model reads words, not punctuation (default: on)")
+    parser.add_argument("--test-max-chars", type=int, default=150,
+                        help="embedding.test_max_chars: what the model reads of a test file's code (0: all of it)")
     args = parser.parse_args()
     configure_logging()  # to stderr: stdout is the report alone
     branch = args.branch or GitRepository(args.repo).current_branch()
@@ -242,6 +246,7 @@ def main() -> None:
             backend=args.backend,
             max_tokens=args.max_tokens,
             words_only=args.words_only,
+            test_chars=args.test_max_chars,
         )
         try:
             modules = store.scroll(MemoryFilter(repo="bench", kinds=("module",)), fields=("path",))
@@ -266,7 +271,8 @@ def main() -> None:
     n = len(queries)
     relevant = sum(len(q.relevant) for q in queries) / n
     print(f"repo {args.repo} @ {branch}: {len(indexed)} indexed files, index {seconds:.1f} s, "
-          f"{args.backend}, max_tokens {getattr(embedder, 'max_tokens', '?')}, words only {args.words_only}")
+          f"{args.backend}, max_tokens {getattr(embedder, 'max_tokens', '?')}, words only {args.words_only}, "
+          f"test code read to {args.test_max_chars or 'the end'}")
     source = args.queries.name if args.queries else "commit subjects"
     print(f"{n} queries ({source}), {relevant:.1f} relevant files each on average")
     print(f"{'method':<10} {'hit@1':>6}  {'hit@5':>6}  {'hit@10':>6}  {'file-R@10':>8}  {'MRR@10':>6}  {'ms/query':>8}")

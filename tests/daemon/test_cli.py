@@ -189,7 +189,7 @@ def test_a_changed_text_length_embeds_every_stored_memory_again(project):
     config = Path(os.environ["RECALLD_HOME"]) / "config.toml"
     config.write_text("[embedding]\nmax_tokens = 64\n")
     vectors = json.loads(recalld("status", "--json").stdout)["vectors"]
-    assert not vectors["current"] and vectors["stored"].endswith("+max128t") and vectors["configured"].endswith("+max64t")
+    assert not vectors["current"] and "+max128t+" in vectors["stored"] and "+max64t+" in vectors["configured"]
     assert "embeds every memory again" in recalld("status").stdout
     before = recalld("search", "tax on a price", "--json", "--limit", "1")  # vectors of the old length
     assert "another model or text setting" in before.stderr and "by keywords" in before.stderr

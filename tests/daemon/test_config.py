@@ -38,6 +38,7 @@ def test_example_documents_every_option_with_its_default():
         ({"embedding": {"max_tokens": "256"}}, "embedding.max_tokens must be of type int"),
         ({"embedding": {"words_only": "yes"}}, "embedding.words_only must be of type bool"),
         ({"tasks": {"backfill_commits": -1}}, "tasks.backfill_commits must not be negative"),
+        ({"embedding": {"test_max_chars": -1}}, "embedding.test_max_chars must not be negative"),
         ({"daemon": {"restart_over_mb": -1}}, "restart_over_mb must not be negative"),
     ],
 )
