@@ -35,7 +35,7 @@ class EmbeddingSettings:
     batch_size: int = 64
     max_tokens: int = 0  # 0: the model's own max_seq_length
     words_only: bool = True  # the model reads words, not punctuation (embed.model_texts)
-    test_max_chars: int = 0  # what the model reads of a test file's code (records.model_chars); 0: all
+    test_max_chars: int = 150  # what the model reads of a test file's code (records.model_chars); 0: all
 
 
 @dataclass(frozen=True, slots=True)
