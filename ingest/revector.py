@@ -100,12 +100,12 @@ def _reembed(
             missing = min(block_size, len(ids) - start) - sum(map(len, pages))
             no_text += missing
             progress.advance(missing)
+            texts = [[_model_text(p.payload, test_chars) for p in points] for points in pages]
             with EmbedAhead(embeddings) as ahead:  # one per block: it keeps every text it was given
-                for points in pages:
-                    ahead.submit(_model_text(p.payload, test_chars) for p in points)
-                for points in pages:
-                    texts = [_model_text(p.payload, test_chars) for p in points]
-                    vectors, fresh = ahead.vectors(texts, progress=progress.advance)
+                for page in texts:
+                    ahead.submit(page)
+                for points, page in zip(pages, texts):
+                    vectors, fresh = ahead.vectors(page, progress=progress.advance)
                     store.set_vectors({p.id: v.tolist() for p, v in zip(points, vectors)})
                     done, computed = done + len(points), computed + fresh
     finally:
