@@ -109,10 +109,13 @@ class RunningDaemon:
         self.commit_to_searchable(10_000, timeout=900)  # warm: waits out a first index build
         return [self.commit_to_searchable(i) for i in range(commits)]
 
-    def rss_mb(self) -> float:
+    def rss_mb(self) -> dict[str, float]:
+        """Resident MB: ``VmRSS`` whole, ``RssAnon`` (the process's own memory) and
+        ``RssFile`` (mapped files: the store's vectors, indexes and write-ahead log, the
+        libraries; clean pages the kernel takes back under pressure)."""
         status = Path(f"/proc/{self.proc.pid}/status").read_text()
-        line = next(row for row in status.splitlines() if row.startswith("VmRSS:"))
-        return int(line.split()[1]) / 1024
+        rows = dict(row.split(":", 1) for row in status.splitlines() if ":" in row)
+        return {key: int(rows[key].split()[0]) / 1024 for key in ("VmRSS", "RssAnon", "RssFile")}
 
     def cli_search_walls(self, rounds: int = 10) -> list[float]:
         walls = []
