@@ -177,7 +177,7 @@ class NewTexts:
     Django's 50-release reset (an incremental sync sets it; a full index has nothing
     stored to ask about)."""
 
-    def __init__(self, ahead: EmbedAhead, scope: Scope, *, max_chars: int, test_chars: int = 0) -> None:
+    def __init__(self, ahead: EmbedAhead, scope: Scope, *, max_chars: int, test_chars: int) -> None:
         self._ahead = ahead
         self._scope = scope
         self._max_chars, self._test_chars = max_chars, test_chars

@@ -53,7 +53,7 @@ def stored_space(store: Store) -> tuple[bool, str | None]:
     return (True, found[0].payload.get("space")) if found else (False, None)
 
 
-def ensure_space(store: Store, embeddings: CachedEmbeddings, *, test_chars: int = 0, progress: ProgressSink) -> int:
+def ensure_space(store: Store, embeddings: CachedEmbeddings, *, test_chars: int, progress: ProgressSink) -> int:
     """Bring every stored vector into ``embeddings.space``; how many memories were
     embedded again (0: the store was in that space already). ``test_chars``: how much of a
     test file's code the model reads (``records.model_chars``), part of the space."""

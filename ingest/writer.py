@@ -97,7 +97,7 @@ def write_plan(
     commit: CommitInfo,
     *,
     max_chars: int,
-    test_chars: int = 0,
+    test_chars: int,
     progress: ProgressSink,
 ) -> int:
     """Apply ``plan``; returns how many texts had to be embedded. ``test_chars``: see

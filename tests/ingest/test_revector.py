@@ -87,7 +87,7 @@ def test_a_new_model_embeds_every_memory_again_closed_task_and_manual_ones_too(h
 def test_a_store_without_a_marker_is_taken_to_be_of_the_configured_model(harness, git_repo):
     history(harness, git_repo)
     harness.store.delete([MARKER_ID])  # as a store an earlier version wrote
-    assert ensure_space(harness.store, embeddings_of(harness, OtherModel()), progress=NoProgress()) == 0
+    assert ensure_space(harness.store, embeddings_of(harness, OtherModel()), test_chars=0, progress=NoProgress()) == 0
     assert stored_space(harness.store) == (True, "other-model")
     assert assert_vectors_of(harness, harness.embedder)
 
@@ -104,11 +104,13 @@ def test_an_interrupted_reembedding_is_done_again_whichever_model_comes_next(har
     assert memories > 8
     failing = killed_at_second_update(harness.store)
     with pytest.raises(RuntimeError, match="killed"):
-        ensure_space(failing, embeddings_of(harness, OtherModel()), progress=NoProgress())  # type: ignore[arg-type]
+        ensure_space(  # type: ignore[arg-type]
+            failing, embeddings_of(harness, OtherModel()), test_chars=0, progress=NoProgress()
+        )
     assert stored_space(harness.store) == (True, None)  # mixed: no space named
     # back to the first model: the page that was re-embedded must not keep the other's vectors
     back = FakeEmbedder()
-    assert ensure_space(harness.store, embeddings_of(harness, back), progress=NoProgress()) == memories
+    assert ensure_space(harness.store, embeddings_of(harness, back), test_chars=0, progress=NoProgress()) == memories
     assert assert_vectors_of(harness, back) == memories
     assert stored_space(harness.store) == (True, FakeEmbedder.model_id)
 
@@ -117,10 +119,11 @@ def test_a_reembedding_done_again_computes_only_what_it_had_not(harness, git_rep
     monkeypatch.setattr("recalld.ingest.revector.PAGE", 4)
     history(harness, git_repo)
     other = OtherModel()
+    killed = killed_at_second_update(harness.store)
     with pytest.raises(RuntimeError):
-        ensure_space(killed_at_second_update(harness.store), embeddings_of(harness, other), progress=NoProgress())  # type: ignore[arg-type]
+        ensure_space(killed, embeddings_of(harness, other), test_chars=0, progress=NoProgress())
     first = sum(other.calls)
-    assert ensure_space(harness.store, embeddings_of(harness, other), progress=NoProgress()) > 0
+    assert ensure_space(harness.store, embeddings_of(harness, other), test_chars=0, progress=NoProgress()) > 0
     texts = {p.payload["text"] for p in harness.store.scroll(EVERY_MEMORY, fields=("text",))}
     assert sum(other.calls) == len(texts)  # each distinct text computed once over both runs
     assert first > 0
