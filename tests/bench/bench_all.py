@@ -33,6 +33,7 @@ import tempfile
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench_index import git, make_repo
 from bench_latency import RunningDaemon, median
@@ -41,6 +42,11 @@ from bench_store import measure_store
 
 from recalld.daemon.logs import configure_logging
 from recalld.ingest.tasks import HISTORY_LABEL
+
+if TYPE_CHECKING:
+    from recalld.daemon.app import App
+    from recalld.ingest.embed import Embedder
+    from recalld.ingest.files import IndexOptions
 
 HERE = Path(__file__).resolve().parent
 
@@ -71,7 +77,7 @@ class Row:
     ok: bool | None = None
 
 
-def open_app(home: Path):  # type: ignore[no-untyped-def]
+def open_app(home: Path) -> App:
     os.environ["RECALLD_HOME"] = str(home)
     from recalld.daemon.app import App
     from recalld.daemon.config import load_config
@@ -119,7 +125,7 @@ def clone_real(source: Path, into: Path, home: Path, branch: str | None, history
     return BigRepo(home, clone, branch, base, tip, len(chain) - 1)
 
 
-def texts_to_embed(repo: Path, branch: str, options) -> list[str]:  # type: ignore[no-untyped-def]
+def texts_to_embed(repo: Path, branch: str, options: IndexOptions) -> list[str]:
     """The texts a full index of ``repo`` embeds, made by the sync's own code (parse, draft
     text, redaction) without a store or a model."""
     from recalld.ingest.ahead import NewTexts
@@ -137,7 +143,7 @@ def texts_to_embed(repo: Path, branch: str, options) -> list[str]:  # type: igno
     git_repo = GitRepository(str(repo))
     tip = git_repo.branch_tip(branch)
     queue = Queue()
-    texts = NewTexts(  # type: ignore[arg-type]
+    texts = NewTexts(
         queue, Scope("sample", "main"), max_chars=options.max_embed_chars, test_chars=options.test_embed_chars
     )
     collector = FileCollector(git_repo, tip, options, check_attributes=False, on_file=texts)
@@ -147,7 +153,7 @@ def texts_to_embed(repo: Path, branch: str, options) -> list[str]:  # type: igno
     return queue.texts
 
 
-def encode_rate(embedder, texts: list[str]) -> float:  # type: ignore[no-untyped-def]
+def encode_rate(embedder: Embedder, texts: list[str]) -> float:
     started = time.perf_counter()
     embedder.encode(texts)
     return len(texts) / (time.perf_counter() - started)
@@ -197,7 +203,7 @@ class IndexRound:
         return self.rate / ((self.raw_before + self.raw_after) / 2)
 
 
-def index_round(app, big: BigRepo, texts: list[str], sample: list[str]) -> IndexRound:  # type: ignore[no-untyped-def]
+def index_round(app: App, big: BigRepo, texts: list[str], sample: list[str]) -> IndexRound:
     """A full index in-process (the daemon's App) into ``app``'s empty state dir."""
     app.registry.add("big", str(big.path), big.branch)
     embedder = app.embedder()
@@ -294,7 +300,7 @@ def make_history(repo: Path, commits: int) -> tuple[str, str, int]:
     return base, rev_parse(repo, "HEAD"), commits
 
 
-def history_moves(app, repo: Path, branch: str, base: str, tip: str, commits: int) -> list[Row]:  # type: ignore[no-untyped-def]
+def history_moves(app: App, repo: Path, branch: str, base: str, tip: str, commits: int) -> list[Row]:
     """The branch (indexed at ``base``) moved to ``tip``, ``commits`` commits ahead, then
     back to ``base`` and forward to ``tip`` again: the way back embeds nothing."""
     ref = f"refs/heads/{branch}"
