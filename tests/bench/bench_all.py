@@ -41,6 +41,7 @@ from bench_rounds import rounds_wording
 from bench_store import measure_store
 
 from recalld.daemon.logs import configure_logging
+from recalld.ingest.embed_onnx import available_cores
 from recalld.ingest.tasks import HISTORY_LABEL
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
     from recalld.ingest.files import IndexOptions
 
 HERE = Path(__file__).resolve().parent
-CORES = len(os.sched_getaffinity(0))
+CORES = available_cores()  # the cores the model's workers are spread over
 
 
 @dataclass(frozen=True, slots=True)
