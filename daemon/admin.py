@@ -38,7 +38,13 @@ def add_commands(sub: Any) -> None:
 
     service = sub.add_parser("service", help="install a systemd unit for `recalld serve`")
     service_sub = service.add_subparsers(dest="service_command", metavar="ACTION", required=True)
-    install = service_sub.add_parser("install", help="write the unit file and print the systemctl commands")
+    install = service_sub.add_parser(
+        "install", help="write the unit file and print the systemctl commands",
+        description="Write a systemd unit running `recalld serve` with this installation's recalld. A user unit"
+        " keeps the location variables of this shell (RECALLD_HOME, RECALLD_CONFIG, XDG_DATA_HOME, XDG_CONFIG_HOME),"
+        " so the service, your commands and the git hooks share one store. A system unit runs as a dynamic user"
+        " with its state in /var/lib/recalld.",
+    )  # fmt: skip
     scope = install.add_mutually_exclusive_group()
     scope.add_argument("--user", action="store_true", default=True, help="a user unit (default)")
     scope.add_argument("--system", action="store_true", help="a system unit (needs root)")
@@ -103,14 +109,20 @@ def run_hooks(ctx: Any, args: argparse.Namespace) -> int:
 
 
 def run_service_install(ctx: Any, args: argparse.Namespace) -> int:
+    from importlib import resources
+
+    from recalld.daemon.config import config_file, state_home
     from recalld.hooks.install import recalld_executable
 
     system = bool(args.system)
-    from importlib import resources
-
     units = resources.files("recalld.systemd")
     template = (units / "recalld.service" if system else units / "user" / "recalld.service").read_text("utf-8")
-    unit = render_unit(template, executable=recalld_executable(), home=os.environ.get("RECALLD_HOME"), system=system)
+    if system:
+        unit = render_unit(template, executable=recalld_executable(), environment={})
+        where = "state: /var/lib/recalld (the unit's StateDirectory; RECALLD_HOME of this shell is not used)"
+    else:
+        unit = render_unit(template, executable=recalld_executable(), environment=locations(os.environ))
+        where = f"state: {state_home()}, config: {config_file()} (the same as this shell's recalld commands)"
     if args.unit_dir:
         directory = Path(args.unit_dir)
     elif system:
@@ -121,18 +133,42 @@ def run_service_install(ctx: Any, args: argparse.Namespace) -> int:
     target = directory / "recalld.service"
     target.write_text(unit)
     flag = "" if system else " --user"
-    print(f"wrote {target}\nnow run:\n  systemctl{flag} daemon-reload\n  systemctl{flag} enable --now recalld.service")
+    print(f"wrote {target}\n{where}\nnow run:")
+    print(f"  systemctl{flag} daemon-reload\n  systemctl{flag} enable --now recalld.service")
     print(f"  systemctl{flag} status recalld.service   # and: journalctl{flag} -u recalld.service", file=sys.stdout)
     return EXIT_OK
 
 
-def render_unit(template: str, *, executable: str, home: str | None, system: bool) -> str:
+# What decides where recalld keeps its state and reads its configuration (daemon.config).
+LOCATION_VARIABLES = ("RECALLD_HOME", "RECALLD_CONFIG", "XDG_DATA_HOME", "XDG_CONFIG_HOME")
+
+
+def locations(environ: Any) -> dict[str, str]:
+    """The installing shell's location variables, made absolute: a user unit's daemon must
+    use the store, registry, API token and configuration that the user's own commands and
+    git hooks use, and the user manager's environment need not have them."""
+    return {name: str(Path(environ[name]).expanduser().resolve()) for name in LOCATION_VARIABLES if environ.get(name)}
+
+
+def render_unit(template: str, *, executable: str, environment: dict[str, str]) -> str:
+    """The template with ``executable`` in ExecStart and ``environment`` set in [Service]
+    (each variable once: a variable the template sets is replaced, not repeated)."""
     lines = []
     for line in template.splitlines():
         if line.startswith("ExecStart="):
             line = f"ExecStart={executable} serve"
+        elif line.startswith("Environment=") and line[12:].split("=", 1)[0] in environment:
+            continue
         lines.append(line)
-    text = "\n".join(lines) + "\n"
-    if home:
-        text = text.replace("[Service]\n", f"[Service]\nEnvironment=RECALLD_HOME={home}\n", 1)
-    return text
+        if line == "[Service]":
+            lines += [f"Environment={_quoted(f'{name}={value}')}" for name, value in environment.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _quoted(assignment: str) -> str:
+    """One systemd Environment= assignment, quoted when it holds a space, a quote, a
+    backslash or a specifier's percent sign."""
+    if not any(c in assignment for c in ' "\\%'):
+        return assignment
+    escaped = assignment.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
+    return f'"{escaped}"'

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from recalld.daemon import webhooks
+from recalld.daemon.config import SEARCH_LIMIT
 from recalld.daemon.mem0 import mem0_results
 from recalld.daemon.memory_api import add_memory_routes
 from recalld.daemon.query import SearchRequest, export, search
@@ -77,7 +78,7 @@ def create_api(service: Service) -> FastAPI:
         include_untrusted: bool = False,
         as_of: Annotated[str | None, Query(description="commit of the tracked branch or ISO date")] = None,
         shape: Annotated[Literal["json", "mem0"], Query(alias="format")] = "json",
-        limit: Annotated[int, Query(ge=1, le=1000)] = 10,
+        limit: Annotated[int, Query(ge=1, le=SEARCH_LIMIT)] = 10,
     ) -> Any:
         request = SearchRequest(
             q, repo, tuple(kind or ()), lang, path, include_deprecated, limit,

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from recalld.daemon import admin, agent, commands
-from recalld.daemon.config import Config, load_config
+from recalld.daemon.config import SEARCH_LIMIT, Config, load_config
 from recalld.ingest.errors import RecalldError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         " changes, dots, dashes and slashes) each rank the memories; Qdrant fuses the two rankings (RRF)."
         " Deprecated and untrusted memories are left out unless asked for.",
     )  # fmt: skip
-    search.add_argument("query")
+    search.add_argument("query", type=_query, help="what to look for: words, identifiers, paths")
     search.add_argument("--repo", metavar="NAME",
                         help="only this repository (needed for --as-of COMMIT when several are registered)")
     search.add_argument("--type", action="append", default=[], metavar="T", dest="type",
@@ -83,10 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--include-deprecated", action="store_true", help="also closed (stale) versions")
     search.add_argument("--include-untrusted", action="store_true",
                         help="also memories from refs marked untrusted in config (left out by default)")
-    search.add_argument("--as-of", metavar="COMMIT|DATE",
+    search.add_argument("--as-of", metavar="COMMIT|DATE", type=_query,
                         help="what was valid then: a commit of the tracked branch (id, ref, HEAD~3) or an ISO date"
                         " (end of that day, UTC) / datetime")
-    search.add_argument("--limit", type=int, default=10, metavar="N", help="how many results (default 10)")
+    search.add_argument("--limit", type=_limit, default=10, metavar="N",
+                        help=f"how many results, 1 to {SEARCH_LIMIT} (default 10)")
     search.add_argument("--format", choices=("text", "json", "mem0"), default="text",
                         help="text (default); json: an array of memories with provenance; mem0: Mem0's"
                         " {\"results\": [...]} shape with the repo as the group")
@@ -104,6 +105,23 @@ def build_parser() -> argparse.ArgumentParser:
     agent.add_commands(sub)
     admin.add_commands(sub)
     return parser
+
+
+def _query(text: str) -> str:
+    """A search query or an as-of: not blank."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return text
+
+
+def _limit(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= value <= SEARCH_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be 1 to {SEARCH_LIMIT}, not {value}")
+    return value
 
 
 class Context:

@@ -30,7 +30,11 @@ def repo_add(ctx: Any, args: argparse.Namespace) -> int:
     if args.branch and not git.branch_exists(branch):
         raise RecalldError(f"no branch {branch!r} in {path} (a local branch, or remote/branch)")
     name = args.name or (path.name[:-4] if path.name.endswith(".git") else path.name)
+    before = ctx.app.registry.find(name)
     entry = ctx.app.registry.add(name, str(path), branch)
+    if before is not None:
+        print(f"already registered {entry.name}: {entry.path} @ {entry.branch}")
+        return EXIT_OK
     running = " (the running daemon picks it up within seconds)" if ctx.daemon() else ""
     print(f"registered {entry.name}: {entry.path} @ {entry.branch} (run `recalld sync {entry.name}`){running}")
     return EXIT_OK
@@ -46,11 +50,11 @@ def repo_list(ctx: Any, args: argparse.Namespace) -> int:
 
 
 def repo_remove(ctx: Any, args: argparse.Namespace) -> int:
+    ctx.app.registry.get(args.name)  # an unknown name is the first thing to hear about
     if ctx.daemon():
         raise RecalldError("stop the daemon before removing a repository (it owns the store)")
     from recalld.ingest.store import MemoryFilter
 
-    ctx.app.registry.get(args.name)
     manual = ctx.app.store.count(MemoryFilter(repo=args.name, kinds=("manual",), deprecated=None))
     removed = ctx.app.indexer.remove_repo(args.name)
     ctx.app.registry.remove(args.name)

@@ -81,6 +81,7 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 LOG_FORMATS = ("auto", "json", "console")
 EMBEDDING_BACKENDS = ("auto", "onnx", "torch")  # see ingest/embed_select.py
 MIN_MAX_TOKENS = 16
+SEARCH_LIMIT = 1000  # the most results one search returns (CLI, HTTP API)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 from recalld.daemon.app import App
 from recalld.daemon.asof import parse_date, states_at_commit
+from recalld.daemon.config import SEARCH_LIMIT
 from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
 from recalld.daemon.retrieve import Retrieval, retrieve
@@ -62,8 +63,12 @@ def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
     """Memories for ``request``, best first: hybrid (dense + keywords, RRF) by default;
     deprecated and untrusted memories left out unless asked for."""
     entry = app.registry.get(request.repo) if request.repo is not None else None
-    if request.limit <= 0:
-        raise RecalldError("--limit must be at least 1")
+    if not request.query.strip():
+        raise RecalldError("the query is empty: say what to look for")
+    if not 1 <= request.limit <= SEARCH_LIMIT:
+        raise RecalldError(f"limit must be 1 to {SEARCH_LIMIT}, not {request.limit}")
+    if request.as_of is not None and not request.as_of.strip():
+        raise RecalldError("as-of is empty: give a commit of the tracked branch or an ISO date")
     unknown = sorted(set(request.types) - set(MEMORY_TYPES))
     if unknown:
         raise RecalldError(f"unknown memory type {unknown[0]!r}: {', '.join(MEMORY_TYPES)}")
@@ -114,7 +119,7 @@ def _valid_at(app: App, as_of: str, entry: RepoEntry | None) -> ValidAt:
     if entry is None:
         entries = app.registry.all()
         if len(entries) != 1:
-            raise RecalldError(f"--as-of {as_of!r} looks like a commit: name its repository with --repo")
+            raise RecalldError(f"as-of {as_of!r} looks like a commit: name its repository (--repo, repo=)")
         entry = entries[0]
     git = GitRepository(entry.path)
     return states_at_commit(app.store, git, repo=entry.name, branch=entry.branch, rev=as_of)

@@ -14,6 +14,12 @@ from recalld.parsers import language_for_path, parse
 from recalld.parsers.base import memory_type
 
 LINGUIST_ATTRIBUTES = (("linguist-generated", "generated"), ("linguist-vendored", "vendored"))
+# Skips that a repository's own rules or its languages explain are only counted; the
+# others say something about one file (bad input, a link, a limit hit) and are noted by
+# path, as are files read in part (syntax errors, invalid UTF-8, malformed tooling files).
+ROUTINE_SKIPS = frozenset({"excluded", "unsupported_language", "generated", "vendored"})
+NOTES_KEPT = 200  # per sync; the counts stay exact beyond it
+PARTLY = "file read in part"
 
 
 @dataclass(slots=True)
@@ -25,6 +31,18 @@ class Collected:
     syntax_errors: int = 0
     invalid_utf8: int = 0
     malformed: int = 0  # tooling files that are not valid TOML/JSON/INI/XML: read as empty
+    notes: list[tuple[str, str, str]] = field(default_factory=list)  # (event, path, detail): the first NOTES_KEPT
+    noted: int = 0  # every note, kept or not
+
+    def note(self, event: str, path: str, detail: str) -> None:
+        self.noted += 1
+        if len(self.notes) < NOTES_KEPT:
+            self.notes.append((event, path, detail))
+
+    def skip(self, path: str, reason: str) -> None:
+        self.skipped[path] = reason
+        if reason not in ROUTINE_SKIPS:
+            self.note("file skipped", path, reason)
 
     @property
     def skip_counts(self) -> dict[str, int]:
@@ -55,24 +73,32 @@ class FileCollector:
 
     def add(self, entry: TreeFile | TreeSkip) -> None:
         if isinstance(entry, TreeSkip):
-            self.result.skipped[entry.path] = entry.reason
+            self.result.skip(entry.path, entry.reason)
             return
         reason = self._skip_reason(entry)
         if reason is not None:
-            self.result.skipped[entry.path] = reason
+            self.result.skip(entry.path, reason)
             return
         language = language_for_path(entry.path, self._globs)
         assert language is not None  # checked by _skip_reason
         read = self._read(entry, language)
         parsed = read.parsed
         if parsed is None:
-            self.result.skipped[entry.path] = "binary"
+            self.result.skip(entry.path, "binary")
             return
         self.result.invalid_utf8 += read.invalid_utf8
+        if read.invalid_utf8:
+            self.result.note(PARTLY, entry.path, "invalid UTF-8: undecodable bytes read as U+FFFD")
         if parsed.symbols:
             self.result.syntax_errors += parsed.syntax_errors
+            if parsed.syntax_errors:
+                errors = f"{parsed.syntax_errors} syntax error(s): symbols read around them"
+                self.result.note(PARTLY, entry.path, errors)
         else:
             self.result.malformed += parsed.syntax_errors
+            if parsed.syntax_errors:
+                problem = "; ".join(parsed.notes) or f"malformed {parsed.language}"
+                self.result.note(PARTLY, entry.path, f"{problem}: read as empty")
         derived = tuple(d for d in parsed.derived if memory_type(d.kind) in self._types)
         symbols = parsed.symbols + derived
         self.put(FileSymbols(entry.path, entry.blob, parsed.language, symbols))

@@ -132,11 +132,21 @@ def test_cli_errors_are_one_line_with_exit_codes(tmp_path, project):
     assert not_git.returncode == 1 and "not a git repository" in not_git.stderr
     usage = recalld("search", check=False)
     assert usage.returncode == 2
+    for args, message in ((["  "], "argument query: must not be empty"),
+                          (["x", "--limit", "0"], "argument --limit: must be 1 to 1000, not 0"),
+                          (["x", "--limit", "1001"], "must be 1 to 1000"),
+                          (["x", "--as-of", ""], "argument --as-of: must not be empty")):  # fmt: skip
+        bad = recalld("search", *args, check=False)
+        assert bad.returncode == 2 and message in bad.stderr, bad.stderr
     recalld("repo", "add", str(project.path))
+    again = recalld("repo", "add", str(project.path))
+    assert again.stdout.startswith("already registered project:")
     for as_of, message in (("2024-02-30", "not a valid ISO date"), ("no-such-ref", "no such commit")):
         bad = recalld("search", "x", "--as-of", as_of, check=False)
         assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and message in bad.stderr, bad.stderr
     recalld("repo", "remove", "project")
+    gone = recalld("repo", "remove", "project", check=False)
+    assert gone.returncode == 1 and "unknown repo 'project'" in gone.stderr
     none = recalld("sync", check=False)
     assert none.returncode == 1 and "no repositories registered" in none.stderr
     (tmp_path / "recalld-home-config").mkdir()

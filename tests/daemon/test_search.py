@@ -170,7 +170,7 @@ def test_bad_as_of_and_types_are_clear_errors(history, app, git_repo, tmp_path):
     other = GitRepo(tmp_path / "other")
     other.commit("empty")
     app.registry.add("other", str(other.path), "main")
-    with pytest.raises(RecalldError, match="name its repository with --repo"):
+    with pytest.raises(RecalldError, match=r"name its repository \(--repo, repo=\)"):
         find(app, "x", as_of=history["c1"])
     with pytest.raises(RecalldError, match="never indexed at or before"):
         find(app, "x", as_of="HEAD", repo="other")
@@ -217,10 +217,12 @@ def test_http_search_params_formats_and_bad_input(history, app):
         assert "HTTPServerPool" in {m["metadata"].get("qualname") for m in mem0["results"]}
         assert {m["metadata"]["path"] for m in mem0["results"]} == {"conf/settings.py"}
         for bad, detail in ((dict(as_of="2024-99-01"), "not a valid ISO date"), (dict(as_of="nope"), "no such commit"),
-                            (dict(type="symbols"), "unknown memory type")):  # fmt: skip
-            response = get(q="x", repo="r", **bad)
+                            (dict(type="symbols"), "unknown memory type"), (dict(q=" "), "the query is empty"),
+                            (dict(as_of=""), "as-of is empty")):  # fmt: skip
+            response = get(**{"q": "x", "repo": "r", **bad})
             assert response.status_code == 400 and detail in response.json()["detail"]
         assert get(q="x", format="xml").status_code == 422
+        assert get(q="x", limit=0).status_code == 422 and get(q="x", limit=1001).status_code == 422
         assert get(q="x", repo="nope").status_code == 404
 
 

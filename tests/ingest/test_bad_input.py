@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+import structlog
+
 from recalld.ingest.files import IndexOptions
 from tests.ingest.conftest import Harness
 
@@ -29,7 +31,8 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
 
     h = Harness("edge", tmp_path / "state", IndexOptions())
     try:
-        result = h.sync(repo)
+        with structlog.testing.capture_logs() as logs:
+            result = h.sync(repo)
         skips = result.skips
         assert skips["binary"] == 1
         assert skips["oversized"] == 1
@@ -46,6 +49,36 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
         assert not any(p in {"passwd.py", "blob.py", "big.py", "gen/auto.py"} for p, _ in names)
         assert all("root:" not in m.payload["text"] for m in h.memories())
         assert any(p == "latin.py" for p, _ in names)
+        # Each file skipped for a reason of its own, or read in part, is logged by path;
+        # what the repository's rules or languages explain is only counted.
+        noted = {(e["event"], e["path"], e["detail"].split(":")[0]) for e in logs if e["event"].startswith("file ")}
+        assert noted == {
+            ("file skipped", "blob.py", "binary"), ("file skipped", "big.py", "oversized"),
+            ("file skipped", "passwd.py", "symlink"), ("file skipped", "vendored_sub", "submodule"),
+            ("file read in part", "latin.py", "invalid UTF-8"),
+            ("file read in part", "latin.py", "1 syntax error(s)"),  # caf\ufffd is no identifier
+            ("file read in part", "broken.py", f"{result.syntax_errors - 1} syntax error(s)"),
+        }  # fmt: skip
+    finally:
+        h.close()
+
+
+def test_notes_about_single_files_are_bounded(git_repo, tmp_path):
+    """A sync that meets many broken files logs the first of them by path and sums up the
+    rest in one line; its counts stay exact."""
+    from recalld.ingest import sync
+
+    for i in range(sync.NOTES_LOGGED + 5):
+        git_repo.write(f"bin/blob{i:02}.py", b"\x00binary")
+    git_repo.commit("blobs")
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    try:
+        with structlog.testing.capture_logs() as logs:
+            result = h.sync(git_repo)
+        assert result.skips == {"binary": sync.NOTES_LOGGED + 5}
+        assert sum(e["event"] == "file skipped" for e in logs) == sync.NOTES_LOGGED
+        (more,) = [e for e in logs if e["event"] == "more files skipped or read in part"]
+        assert more["more"] == 5
     finally:
         h.close()
 

@@ -43,15 +43,43 @@ def test_installed_system_unit_keeps_the_hardening(tmp_path):
     assert exec_start.endswith("/recalld serve") and Path(exec_start[10:].split()[0]).exists()
     assert "Type=notify" in text and "WatchdogSec=" in text and "Restart=on-failure" in text
     assert "ProtectHome=read-only" in text and "StateDirectory=recalld" in text
+    assert _environment(text) == ["RECALLD_HOME=%S/recalld"]  # the state directory, whatever the shell's
     assert exposure(unit) <= MAX_EXPOSURE
 
 
-def test_user_unit_install(tmp_path):
-    done = recalld("service", "install", "--user", "--unit-dir", str(tmp_path))
+def _environment(unit_text: str) -> list[str]:
+    return [line[len("Environment=") :] for line in unit_text.splitlines() if line.startswith("Environment=")]
+
+
+def test_user_unit_runs_the_daemon_where_the_users_commands_look(tmp_path):
+    home = tmp_path / "state dir"  # a space: the assignment is quoted
+    env = {"RECALLD_HOME": str(home), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    done = recalld("service", "install", "--user", "--unit-dir", str(tmp_path), env=env)
     assert "systemctl --user enable --now recalld.service" in done.stdout
+    assert f"state: {home}," in done.stdout
     text = (tmp_path / "recalld.service").read_text()
     assert "Type=notify" in text and "serve" in text
-    assert "RECALLD_HOME=" in text  # the state dir the unit was installed for
+    environment = _environment(text)
+    assert f'"RECALLD_HOME={home}"' in environment and f"XDG_CONFIG_HOME={tmp_path / 'xdg'}" in environment
+    assert sum(e.strip('"').startswith("RECALLD_HOME=") for e in environment) == 1  # not the template's too
+
+
+def test_user_unit_without_locations_uses_the_clis_defaults(tmp_path):
+    """No location variable in the installing shell: the unit sets none, so the daemon
+    computes the same default home (~/.local/share/recalld) as the CLI and the hooks."""
+    env = {name: "" for name in ("RECALLD_HOME", "RECALLD_CONFIG", "XDG_DATA_HOME", "XDG_CONFIG_HOME")}
+    done = recalld("service", "install", "--user", "--unit-dir", str(tmp_path), env=env)
+    assert f"state: {Path.home() / '.local' / 'share' / 'recalld'}," in done.stdout
+    assert _environment((tmp_path / "recalld.service").read_text()) == []
+
+
+def test_render_unit_replaces_a_variable_the_template_sets():
+    from recalld.daemon.admin import render_unit
+
+    template = "[Unit]\n[Service]\nExecStart=x serve\nEnvironment=RECALLD_HOME=%S/recalld\nEnvironment=KEEP=1\n"
+    text = render_unit(template, executable="/opt/r/bin/recalld", environment={"RECALLD_HOME": "/srv/100%"})
+    assert _environment(text) == ['"RECALLD_HOME=/srv/100%%"', "KEEP=1"]
+    assert "ExecStart=/opt/r/bin/recalld serve" in text
 
 
 def test_long_work_before_ready_extends_the_start_timeout(tmp_path, monkeypatch):
