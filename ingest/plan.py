@@ -58,6 +58,7 @@ class LiveMemory:
     lineage: str
     start_line: int
     end_line: int
+    blob: str | None = None  # a module's: the file's blob it was last written with
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +89,13 @@ class Closure:
 
 @dataclass(frozen=True, slots=True)
 class Relocation:
+    """An unchanged memory's new lines; a module's new blob too, when its file's bytes
+    changed but not its symbols (line endings flipped)."""
+
     id: str
     start_line: int
     end_line: int
+    blob: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,8 +202,10 @@ def _continue_in_place(draft: _Draft, file: FileSymbols, sym: Symbol, mems: list
         successor = version.id
     else:
         successor = current.id
-        if (current.start_line, current.end_line) != (sym.start_line, sym.end_line):
-            draft.relocations.append(Relocation(current.id, sym.start_line, sym.end_line))
+        moved_blob = sym.kind == "module" and current.blob is not None and current.blob != file.blob
+        blob = file.blob if moved_blob else None
+        if blob is not None or (current.start_line, current.end_line) != (sym.start_line, sym.end_line):
+            draft.relocations.append(Relocation(current.id, sym.start_line, sym.end_line, blob))
     for mem in mems:
         if mem is not current:
             draft.close(mem, MODIFIED, successor)

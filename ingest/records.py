@@ -233,6 +233,7 @@ def live_memory(point: StoredPoint) -> LiveMemory:
         lineage=p["lineage"],
         start_line=int(p["start_line"]),
         end_line=int(p["end_line"]),
+        blob=p.get("blob"),
     )
 
 

@@ -118,7 +118,8 @@ def write_plan(
         progress.end()
     _close(store, plan, commit)
     for move in plan.relocations:
-        store.set_payload([move.id], {"start_line": move.start_line, "end_line": move.end_line})
+        lines = {"start_line": move.start_line, "end_line": move.end_line}
+        store.set_payload([move.id], lines if move.blob is None else {**lines, "blob": move.blob})
     return embedded
 
 

@@ -37,6 +37,8 @@ def parse(language: str, data: bytes, *, path: str = "") -> ParseResult:
     UTF-8, NUL bytes, empty files, malformed TOML/JSON); raises UnknownLanguageError
     for an unregistered language."""
     spec = get_language(language)
+    if b"\r\n" in data:  # CRLF reads as LF: a commit that only flips line endings changes no symbol
+        data = data.replace(b"\r\n", b"\n")
     extractor = importlib.import_module(EXTRACTORS[spec.extractor])
     result: ParseResult = extractor.extract(spec, data, path)
     return result

@@ -43,8 +43,10 @@ STRUCTURAL = "structural"
 # left a reworded doc comment's docstring and a changed test command's evidence stale).
 # 3: Java and TypeScript overloads are named by their parameters' types, not by their
 # order; methods of Java anonymous classes and enum constants' bodies are no members of
-# the type around them; Java annotation elements are methods.
-EXTRACTION_VERSION = 3
+# the type around them; Java annotation elements are methods. 4: CRLF line endings read
+# as LF (a line-ending flip re-embedded every symbol of the files it touched: pip 10's
+# CRLF sdists, 4,718 texts, against 2 for the same move with LF).
+EXTRACTION_VERSION = 4
 # Qualnames of entries that describe a whole file: they only move with their file.
 FILE_LEVEL_QUALNAMES = frozenset({"<module>", "<document>", "<project>"})
 

@@ -109,3 +109,30 @@ def test_full_index_and_sync_honour_info_attributes_alike(git_repo, tmp_path):
     finally:
         full.close()
         incremental.close()
+
+
+def test_a_line_ending_flip_changes_no_memory(git_repo, tmp_path):
+    """CRLF reads as LF: stored texts hold no carriage returns, and a commit that only
+    converts a file's line endings closes, writes and embeds nothing of its symbols."""
+    source = '"""Shapes."""\n\n\nclass Circle:\n    """A circle.\n\n    Round."""\n\n    def area(self, r):\n        return 3.14 * r * r\n'
+    git_repo.write("shapes.py", source.replace("\n", "\r\n"))
+    git_repo.commit("crlf")
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    try:
+        h.sync(git_repo)
+        before = {m.payload["qualname"]: m for m in h.memories(types=("structural",))}
+        assert set(before) == {"<module>", "Circle", "Circle.area"}
+        assert not any("\r" in str(m.payload[f]) for m in before.values() for f in ("text", "docstring", "signature"))
+        git_repo.write("shapes.py", source)
+        git_repo.commit("lf")
+        flip = h.sync(git_repo)
+        assert (flip.added, flip.modified, flip.renamed, flip.deprecated) == (0, 0, 0, 0)
+        assert flip.embedded == 1  # the commit's own task memory, nothing of the file
+        after = {m.payload["qualname"]: m for m in h.memories(types=("structural",))}
+        assert {q: m.id for q, m in after.items()} == {q: m.id for q, m in before.items()}
+        # the module follows the file's new blob (a reconcile compares it to skip the file)
+        assert flip.relocated == 1 and after["<module>"].payload["blob"] == git_repo.git("rev-parse", "HEAD:shapes.py")
+        again = h.sync(git_repo, full=True)
+        assert (again.added, again.modified, again.deprecated, again.relocated) == (0, 0, 0, 0)
+    finally:
+        h.close()
