@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from recalld.ingest.files import IndexOptions, excluded_by, looks_binary
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest.parse_memo import PARSED, ReadFile
-from recalld.ingest.plan import FileSymbols
+from recalld.ingest.errors import RecalldError
+from recalld.ingest.plan import FileSymbols, LiveMemory
 from recalld.parsers import language_for_path, parse
 from recalld.parsers.base import memory_type
 
@@ -111,17 +112,7 @@ class FileCollector:
             self._on_file(file)
 
     def _read(self, entry: TreeFile, language: str) -> ReadFile:
-        """The blob parsed, from the parse memo when this blob was read before."""
-        key = (entry.blob, language, entry.path)
-        read = PARSED.get(key)
-        if read is None:
-            data = self._git.read_blob(entry.blob)
-            if looks_binary(data):
-                read = ReadFile(None)  # holds nothing: counts for the least a file can
-            else:
-                read = ReadFile(parse(language, data, path=entry.path), invalid_utf8=not _is_utf8(data))
-            PARSED.put(key, read, len(data) if read.parsed is not None else 0)
-        return read
+        return read_parsed(self._git, entry.blob, language, entry.path)
 
     def _skip_reason(self, entry: TreeFile) -> str | None:
         forced_in = False
@@ -139,6 +130,41 @@ class FileCollector:
         if self._git.blob_size(entry.blob) > self._options.max_file_bytes:
             return "oversized"
         return None
+
+
+def read_parsed(git: GitRepository, blob: str, language: str, path: str) -> ReadFile:
+    """The blob parsed, from the parse memo when this blob was read before."""
+    key = (blob, language, path)
+    read = PARSED.get(key)
+    if read is None:
+        data = git.read_blob(blob)
+        if looks_binary(data):
+            read = ReadFile(None)  # holds nothing: counts for the least a file can
+        else:
+            read = ReadFile(parse(language, data, path=path), invalid_utf8=not _is_utf8(data))
+        PARSED.put(key, read, len(data) if read.parsed is not None else 0)
+    return read
+
+
+class OldSources:
+    """A live memory's code, read from the blob its version was written from: what the
+    planner compares when a symbol moved and was edited in one commit."""
+
+    def __init__(self, git: GitRepository, options: IndexOptions) -> None:
+        self._git = git
+        self._globs = options.memories.globs
+
+    def __call__(self, mem: LiveMemory) -> str | None:
+        language = language_for_path(mem.path, self._globs)
+        if not mem.blob or language is None:
+            return None
+        try:  # a blob gone with a rewritten, collected history reads as empty
+            parsed = read_parsed(self._git, mem.blob, language, mem.path).parsed
+        except (RecalldError, ValueError):
+            return None
+        if parsed is None:
+            return None
+        return next((s.source for s in parsed.symbols if (s.kind, s.qualname) == (mem.kind, mem.qualname)), None)
 
 
 def _is_utf8(data: bytes) -> bool:

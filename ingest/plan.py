@@ -12,20 +12,27 @@ import uuid
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import TypeVar
 
-from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
+from recalld.parsers.base import FILE_LEVEL_QUALNAMES, STRUCTURAL, Symbol, memory_type
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 
 # A qualname and what extraction appends to tell repeats apart: parameter types, "#2".
 _DECORATED = re.compile(r"([^(]+?)(?:\(.*\))?(?:#\d+)?")
+_TOKEN = re.compile(r"\w+|[^\w\s]")
 _ID_NAMESPACE = uuid.UUID("6f1c7a52-3a43-4d0e-9a57-2c1b0f3e9d11")
 
 ADDED, MODIFIED, RENAMED = "added", "modified", "renamed"
 REMOVED, DELETED = "removed", "deleted"
+# How alike (difflib's ratio over tokens) an edited symbol that moved to another
+# scope must be to the one that left, when their kind and name pair them uniquely.
+MOVED_WITH_EDITS = 0.6
+MOVE_CANDIDATES = 16  # the most (left × arrived) pairs of one name compared
+OldSource = Callable[["LiveMemory"], "str | None"]  # a live memory's source, None if unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +146,7 @@ def plan_changes(
     targets: Mapping[str, FileSymbols],
     gone: Iterable[str],
     renames: Mapping[str, str],
+    old_source: OldSource | None = None,
 ) -> Plan:
     """Plan the store writes that bring ``live`` in line with ``targets``.
 
@@ -146,6 +154,8 @@ def plan_changes(
     commit; ``gone`` every touched path that no longer does; ``renames`` maps an old
     path in ``gone`` to its new path in ``targets``. ``live`` must include the live
     memories at all of those paths; memories at other paths are left alone.
+    ``old_source`` tells a closing memory's code, for symbols that moved and were edited
+    in one commit (a class split across files); without it such a move is a removal.
     """
     gone_set = set(gone)
     renamed_from = {new: old for old, new in renames.items() if old in gone_set and new in targets}
@@ -163,7 +173,7 @@ def plan_changes(
         for mem in by_path.pop(path, []):
             draft.leftovers.append((mem, DELETED))
     _match_edits(draft)
-    _match_moves(draft)
+    _match_moves(draft, old_source)
     return Plan(
         new_versions=tuple(draft.new.values()),
         closures=tuple(draft.closures.values()),
@@ -211,11 +221,13 @@ def _continue_in_place(draft: _Draft, file: FileSymbols, sym: Symbol, mems: list
             draft.close(mem, MODIFIED, successor)
 
 
-def _match_moves(draft: _Draft) -> None:
-    """Pair symbols that left one file with symbols that appeared in another.
+def _match_moves(draft: _Draft, old_source: OldSource | None) -> None:
+    """Pair symbols that left their file or scope with symbols that appeared elsewhere.
 
     Exact code first (same kind, name and content), then a unique (kind, qualname)
-    on both sides. File-level entries (a module, a whole decision document) only move
+    on both sides, then (with ``old_source``) the same (kind, name) with code alike
+    (``MOVED_WITH_EDITS``): ``Flask.errorhandler`` edited into ``Scaffold.errorhandler``
+    in another file. File-level entries (a module, a whole decision document) only move
     with their file (a git rename). Derived entries move like symbols: a TODO whose
     code moved to another file, a tool setting moved from setup.cfg to pyproject.toml.
     """
@@ -245,6 +257,9 @@ def _match_moves(draft: _Draft) -> None:
     for key, mem in old_by_key.items():
         if key in new_by_key:
             matched[mem.id] = new_by_key[key]
+            taken.add(new_by_key[key].id)
+    if old_source is not None:
+        matched.update(_alike_by_name(closing, arriving, matched, taken, old_source))
 
     for mem, reason in draft.leftovers:
         successor = matched.get(mem.id)
@@ -254,6 +269,53 @@ def _match_moves(draft: _Draft) -> None:
         moved = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, RENAMED)
         draft.new[successor.id] = moved
         draft.close(mem, RENAMED, successor.id)
+
+
+def _alike_by_name(
+    closing: list[tuple[LiveMemory, str]],
+    arriving: list[NewVersion],
+    matched: Mapping[str, NewVersion],
+    taken: set[str],
+    old_source: OldSource,
+) -> dict[str, NewVersion]:
+    """Unmatched code symbols of one (kind, name) paired one to one, the most alike
+    first, when alike enough: ``Flask.errorhandler`` and ``Blueprint.errorhandler`` both
+    merged into ``Scaffold.errorhandler`` continue the closer one. A name that left or
+    arrived in too many places (``__init__`` in a rewrite) is not guessed at."""
+    new_by_name: dict[tuple[str, str], list[NewVersion]] = defaultdict(list)
+    for version in arriving:
+        if version.id not in taken and memory_type(version.symbol.kind) == STRUCTURAL:
+            new_by_name[(version.symbol.kind, _short_name(version.symbol.qualname))].append(version)
+    old_by_name: dict[tuple[str, str], list[LiveMemory]] = defaultdict(list)
+    for mem, _reason in closing:
+        if mem.id not in matched and memory_type(mem.kind) == STRUCTURAL:
+            old_by_name[(mem.kind, _short_name(mem.qualname))].append(mem)
+    pairs: dict[str, NewVersion] = {}
+    for key, olds in old_by_name.items():
+        news = new_by_name.get(key, [])
+        if not news or len(olds) * len(news) > MOVE_CANDIDATES:
+            continue
+        scored: list[tuple[float, str, str]] = []
+        for mem in olds:
+            before = old_source(mem)
+            if before is not None:
+                scored.extend((-score, mem.id, v.id) for v in news if (score := _likeness(before, v.symbol.source)))
+        by_id = {v.id: v for v in news}
+        for _score, old_id, new_id in sorted(scored):
+            if old_id not in pairs and new_id not in taken:
+                pairs[old_id] = by_id[new_id]
+                taken.add(new_id)
+    return pairs
+
+
+def _likeness(before: str, after: str) -> float:
+    """difflib's ratio of the two codes' tokens (words and punctuation, so that a
+    reflowed docstring or a re-indented body stays alike); 0 below ``MOVED_WITH_EDITS``."""
+    matcher = SequenceMatcher(None, _TOKEN.findall(before), _TOKEN.findall(after), autojunk=False)
+    if matcher.real_quick_ratio() < MOVED_WITH_EDITS or matcher.quick_ratio() < MOVED_WITH_EDITS:
+        return 0.0
+    ratio = matcher.ratio()
+    return ratio if ratio >= MOVED_WITH_EDITS else 0.0
 
 
 def _match_edits(draft: _Draft) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 import structlog
 
 from recalld.ingest.ahead import EmbedAhead, NewTexts
-from recalld.ingest.collect import Collected, FileCollector, tree_has_linguist_attributes
+from recalld.ingest.collect import Collected, FileCollector, OldSources, tree_has_linguist_attributes
 from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions
@@ -187,6 +187,7 @@ class Indexer:
                 targets=touched.collected.files,
                 gone=touched.gone,
                 renames=touched.renames,
+                old_source=OldSources(git, self.options),
             )
             if not plan.is_empty or indexed != target or pending or touched.restore or touched.discard:
                 owed = owed or owes_history(git, indexed, self.options)

@@ -145,6 +145,56 @@ def test_ambiguous_moves_are_not_guessed():
     assert {v.change for v in p.new_versions} == {"added"}
 
 
+def _sources(*files: FileSymbols):  # type: ignore[no-untyped-def]
+    """An ``old_source`` that knows the code of the symbols in ``files``."""
+    code = {(f.path, s.kind, s.qualname): s.source for f in files for s in f.symbols}
+    return lambda mem: code.get((mem.path, mem.kind, mem.qualname))
+
+
+def test_a_method_moved_into_another_class_and_edited_keeps_its_lineage():
+    """Flask 2.0: ``Flask.route`` became ``Scaffold.route`` in another file, with edits.
+    A unique (kind, name) on both sides whose code is alike is a move; a same-named
+    method with other code, or no ``old_source``, is a removal."""
+    body = "\n".join(f"line {i}" for i in range(10))
+    old = file("app.py", sym("Flask", kind="class"), sym("Flask.route", body, kind="method"),
+               sym("Flask.run", "serve forever", kind="method"))  # fmt: skip
+    app_new = file("app.py", sym("Flask", kind="class", body="(Scaffold)"))
+    scaffold = file("scaffold.py", sym("Scaffold", kind="class"),
+                    sym("Scaffold.route", body.replace("line 3", "line three"), kind="method"),
+                    sym("Scaffold.run", "a different body altogether", kind="method"))  # fmt: skip
+    live = live_of(old)
+    route, run = live[1], live[2]
+    p = plan_changes(scope=SCOPE, live=live, targets={"app.py": app_new, "scaffold.py": scaffold}, gone=(),
+                     renames={}, old_source=_sources(old))  # fmt: skip
+    new = {v.symbol.qualname: v for v in p.new_versions}
+    closed = {c.id: (c.reason, c.superseded_by) for c in p.closures}
+    assert new["Scaffold.route"].lineage == route.lineage and new["Scaffold.route"].change == "renamed"
+    assert closed[route.id] == ("renamed", new["Scaffold.route"].id)
+    assert closed[run.id] == ("removed", None) and new["Scaffold.run"].change == "added"
+    without = plan(live, [app_new, scaffold])
+    assert {c.id: c.reason for c in without.closures}[route.id] == "removed"
+
+
+def test_methods_merged_into_one_continue_the_closest():
+    """Two methods of one name left two classes and one arrived: the closer code
+    continues; the other is removed. A name in too many places is not guessed at."""
+    body = "\n".join(f"line {i}" for i in range(10))
+    old = file("a.py", sym("A.close", body, kind="method"), sym("B.close", body.replace("line 5", "other"), kind="method"))
+    new = file("c.py", sym("C.close", body + "\nmore", kind="method"))
+    live = live_of(old)
+    p = plan_changes(scope=SCOPE, live=live, targets={"a.py": file("a.py"), "c.py": new}, gone=(), renames={},
+                     old_source=_sources(old))  # fmt: skip
+    (version,) = p.new_versions
+    assert version.lineage == live[0].lineage
+    assert {c.id: c.reason for c in p.closures} == {live[0].id: "renamed", live[1].id: "removed"}
+
+    many = file("a.py", *(sym(f"K{i}.close", body, kind="method") for i in range(5)))
+    arrived = file("c.py", *(sym(f"M{i}.close", body, kind="method") for i in range(4)))
+    p = plan_changes(scope=SCOPE, live=live_of(many), targets={"a.py": file("a.py"), "c.py": arrived}, gone=(),
+                     renames={}, old_source=_sources(many))  # fmt: skip
+    assert {c.reason for c in p.closures} == {"removed"}  # 5 x 4 pairs: more than MOVE_CANDIDATES
+
+
 def test_duplicate_live_versions_after_a_crash_collapse_to_one():
     v1 = file("a.py", sym("f", "v1"))
     v2 = file("a.py", sym("f", "v2"))

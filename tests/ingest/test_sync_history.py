@@ -421,3 +421,69 @@ def test_an_overload_added_above_another_leaves_it_alone(harness, git_repo):
     assert (r.added, r.renamed) == (1, 0)  # the class and its module changed, no method did
     for qualname in ("Codec.decode(String)", "Codec.decode(int)"):
         assert third[qualname].id == second[qualname].id
+
+
+APP = '''class Flask:
+    """The application."""
+
+    def route(self, rule, **options):
+        """Register a view function for a URL rule."""
+        def decorator(f):
+            endpoint = options.pop("endpoint", None)
+            self.add_url_rule(rule, endpoint, f, **options)
+            return f
+        return decorator
+
+    def run(self, host=None, port=None):
+        """Serve the application."""
+        return serve(self, host or "127.0.0.1", port or 5000)
+'''
+
+APP_SPLIT = '''from scaffold import Scaffold
+
+
+class Flask(Scaffold):
+    """The application."""
+'''
+
+SCAFFOLD = '''class Scaffold:
+    """What applications and blueprints share."""
+
+    def route(self, rule: str, **options):
+        """Register a view function for a URL rule."""
+        def decorator(f):
+            endpoint = options.pop("endpoint", None)
+            self.add_url_rule(rule, endpoint, f, **options)
+            return f
+        return decorator
+
+    def run(self):
+        """Not the same method at all."""
+        raise NotImplementedError("blueprints are not run")
+'''
+
+
+def test_a_class_split_across_files_with_edits_keeps_lineages(harness, git_repo):
+    """Methods moved to another class in another file and edited in the same commit are
+    moves (renamed, superseded_by, the same lineage) when their code is alike; a method
+    of the same name with other code is a removal."""
+    h, repo = harness, git_repo
+    repo.write("app.py", APP)
+    repo.commit("one class")
+    h.sync(repo)
+    before = {m.payload["qualname"]: m for m in h.memories(types=("structural",))}
+    repo.write("app.py", APP_SPLIT)
+    repo.write("scaffold.py", SCAFFOLD)
+    repo.commit("split out a Scaffold")
+    h.sync(repo)
+    live = {(m.payload["path"], m.payload["qualname"]): m for m in h.memories(types=("structural",))}
+    assert set(live) == {("app.py", "<module>"), ("app.py", "Flask"), ("scaffold.py", "<module>"),
+                         ("scaffold.py", "Scaffold"), ("scaffold.py", "Scaffold.route"), ("scaffold.py", "Scaffold.run")}
+    closed = closed_by_key(h)
+    route, successor = closed[("app.py", "Flask.route")], live[("scaffold.py", "Scaffold.route")]
+    assert route.payload["deprecated_reason"] == "renamed" and route.payload["superseded_by"] == successor.id
+    assert successor.payload["lineage"] == before["Flask.route"].payload["lineage"]
+    assert successor.payload["change"] == "renamed"
+    run = closed[("app.py", "Flask.run")]
+    assert run.payload["deprecated_reason"] == "removed" and run.payload.get("superseded_by") is None
+    assert live[("scaffold.py", "Scaffold.run")].payload["change"] == "added"
