@@ -31,7 +31,10 @@ REMOVED, DELETED = "removed", "deleted"
 # How alike (difflib's ratio over tokens) an edited symbol that moved to another
 # scope must be to the one that left, when their kind and name pair them uniquely.
 MOVED_WITH_EDITS = 0.6
-MOVE_CANDIDATES = 16  # the most (left × arrived) pairs of one name compared
+# A symbol renamed in place (same file and scope, another name) must be more alike.
+RENAMED_WITH_EDITS = 0.7
+MOVE_CANDIDATES = 16  # the most (left × arrived) pairs of one key compared
+RENAME_ROUNDS = 4  # scopes nested this deep are followed through renames of their own
 OldSource = Callable[["LiveMemory"], "str | None"]  # a live memory's source, None if unknown
 
 
@@ -155,7 +158,8 @@ def plan_changes(
     path in ``gone`` to its new path in ``targets``. ``live`` must include the live
     memories at all of those paths; memories at other paths are left alone.
     ``old_source`` tells a closing memory's code, for symbols that moved and were edited
-    in one commit (a class split across files); without it such a move is a removal.
+    in one commit (a class split across files) or were renamed; without it such a move
+    or rename is a removal.
     """
     gone_set = set(gone)
     renamed_from = {new: old for old, new in renames.items() if old in gone_set and new in targets}
@@ -173,7 +177,7 @@ def plan_changes(
         for mem in by_path.pop(path, []):
             draft.leftovers.append((mem, DELETED))
     _match_edits(draft)
-    _match_moves(draft, old_source)
+    _match_moves(draft, {old: new for new, old in renamed_from.items()}, old_source)
     return Plan(
         new_versions=tuple(draft.new.values()),
         closures=tuple(draft.closures.values()),
@@ -221,13 +225,15 @@ def _continue_in_place(draft: _Draft, file: FileSymbols, sym: Symbol, mems: list
             draft.close(mem, MODIFIED, successor)
 
 
-def _match_moves(draft: _Draft, old_source: OldSource | None) -> None:
+def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSource | None) -> None:
     """Pair symbols that left their file or scope with symbols that appeared elsewhere.
 
     Exact code first (same kind, name and content), then a unique (kind, qualname)
     on both sides, then (with ``old_source``) the same (kind, name) with code alike
     (``MOVED_WITH_EDITS``): ``Flask.errorhandler`` edited into ``Scaffold.errorhandler``
-    in another file. File-level entries (a module, a whole decision document) only move
+    in another file; last a symbol renamed where it is (same file, or the file it was
+    renamed to, and the same parent scope) with code alike (``RENAMED_WITH_EDITS``):
+    ``compute_perimeter`` renamed ``circle_perimeter``. File-level entries (a module, a whole decision document) only move
     with their file (a git rename). Derived entries move like symbols: a TODO whose
     code moved to another file, a tool setting moved from setup.cfg to pyproject.toml.
     """
@@ -259,7 +265,13 @@ def _match_moves(draft: _Draft, old_source: OldSource | None) -> None:
             matched[mem.id] = new_by_key[key]
             taken.add(new_by_key[key].id)
     if old_source is not None:
-        matched.update(_alike_by_name(closing, arriving, matched, taken, old_source))
+        by_name = _pair_alike(
+            closing, arriving, matched, taken, old_source, threshold=MOVED_WITH_EDITS,
+            old_key=lambda m: (m.kind, _short_name(m.qualname)),
+            new_key=lambda v: (v.symbol.kind, _short_name(v.symbol.qualname)),
+        )  # fmt: skip
+        matched.update(by_name)
+        _match_renames(closing, arriving, matched, taken, renames, old_source)
 
     for mem, reason in draft.leftovers:
         successor = matched.get(mem.id)
@@ -271,35 +283,41 @@ def _match_moves(draft: _Draft, old_source: OldSource | None) -> None:
         draft.close(mem, RENAMED, successor.id)
 
 
-def _alike_by_name(
+def _pair_alike(
     closing: list[tuple[LiveMemory, str]],
     arriving: list[NewVersion],
     matched: Mapping[str, NewVersion],
     taken: set[str],
     old_source: OldSource,
+    *,
+    old_key: Callable[[LiveMemory], Hashable],
+    new_key: Callable[[NewVersion], Hashable],
+    threshold: float,
 ) -> dict[str, NewVersion]:
-    """Unmatched code symbols of one (kind, name) paired one to one, the most alike
-    first, when alike enough: ``Flask.errorhandler`` and ``Blueprint.errorhandler`` both
-    merged into ``Scaffold.errorhandler`` continue the closer one. A name that left or
-    arrived in too many places (``__init__`` in a rewrite) is not guessed at."""
-    new_by_name: dict[tuple[str, str], list[NewVersion]] = defaultdict(list)
+    """Unmatched code symbols of one key paired one to one, the most alike first, when
+    alike enough: ``Flask.errorhandler`` and ``Blueprint.errorhandler`` both merged into
+    ``Scaffold.errorhandler`` continue the closer one. A key that many symbols left or
+    arrived at (``__init__`` in a rewrite) is not guessed at."""
+    new_by_key: dict[Hashable, list[NewVersion]] = defaultdict(list)
     for version in arriving:
         if version.id not in taken and memory_type(version.symbol.kind) == STRUCTURAL:
-            new_by_name[(version.symbol.kind, _short_name(version.symbol.qualname))].append(version)
-    old_by_name: dict[tuple[str, str], list[LiveMemory]] = defaultdict(list)
+            new_by_key[new_key(version)].append(version)
+    old_by_key: dict[Hashable, list[LiveMemory]] = defaultdict(list)
     for mem, _reason in closing:
         if mem.id not in matched and memory_type(mem.kind) == STRUCTURAL:
-            old_by_name[(mem.kind, _short_name(mem.qualname))].append(mem)
+            old_by_key[old_key(mem)].append(mem)
     pairs: dict[str, NewVersion] = {}
-    for key, olds in old_by_name.items():
-        news = new_by_name.get(key, [])
+    for key, olds in old_by_key.items():
+        news = new_by_key.get(key, [])
         if not news or len(olds) * len(news) > MOVE_CANDIDATES:
             continue
         scored: list[tuple[float, str, str]] = []
         for mem in olds:
             before = old_source(mem)
             if before is not None:
-                scored.extend((-score, mem.id, v.id) for v in news if (score := _likeness(before, v.symbol.source)))
+                scored.extend(
+                    (-score, mem.id, v.id) for v in news if (score := _likeness(before, v.symbol.source, threshold))
+                )
         by_id = {v.id: v for v in news}
         for _score, old_id, new_id in sorted(scored):
             if old_id not in pairs and new_id not in taken:
@@ -308,14 +326,50 @@ def _alike_by_name(
     return pairs
 
 
-def _likeness(before: str, after: str) -> float:
+def _match_renames(
+    closing: list[tuple[LiveMemory, str]],
+    arriving: list[NewVersion],
+    matched: dict[str, NewVersion],
+    taken: set[str],
+    renames: Mapping[str, str],
+    old_source: OldSource,
+) -> None:
+    """Symbols renamed where they are: the same file (or the one git renamed it to) and
+    the same scope, or the scope's own successor (``Shape.area`` → ``Figure.surface``
+    once ``Shape`` → ``Figure`` is known), with code alike. Outer scopes are paired
+    first, so each round may let the next pair what they hold."""
+    for _round in range(RENAME_ROUNDS):
+        scopes = {(renames.get(m.path, m.path), m.qualname): matched[m.id].symbol.qualname
+                  for m, _ in closing if m.id in matched}  # fmt: skip
+
+        def old_key(mem: LiveMemory) -> Hashable:
+            path, parent = renames.get(mem.path, mem.path), _parent(mem.qualname)
+            return path, mem.kind, scopes.get((path, parent), parent)
+
+        found = _pair_alike(
+            closing, arriving, matched, taken, old_source, threshold=RENAMED_WITH_EDITS, old_key=old_key,
+            new_key=lambda v: (v.file.path, v.symbol.kind, _parent(v.symbol.qualname)),
+        )  # fmt: skip
+        if not found:
+            return
+        matched.update(found)
+
+
+def _parent(qualname: str) -> str:
+    """The scope a symbol is declared in: ``Parser`` for ``Parser.parse(java.io.Reader)``."""
+    declared = _DECORATED.fullmatch(qualname)
+    name = declared.group(1) if declared else qualname
+    return name.rsplit(".", 1)[0] if "." in name else ""
+
+
+def _likeness(before: str, after: str, threshold: float) -> float:
     """difflib's ratio of the two codes' tokens (words and punctuation, so that a
-    reflowed docstring or a re-indented body stays alike); 0 below ``MOVED_WITH_EDITS``."""
+    reflowed docstring or a re-indented body stays alike); 0 below ``threshold``."""
     matcher = SequenceMatcher(None, _TOKEN.findall(before), _TOKEN.findall(after), autojunk=False)
-    if matcher.real_quick_ratio() < MOVED_WITH_EDITS or matcher.quick_ratio() < MOVED_WITH_EDITS:
+    if matcher.real_quick_ratio() < threshold or matcher.quick_ratio() < threshold:
         return 0.0
     ratio = matcher.ratio()
-    return ratio if ratio >= MOVED_WITH_EDITS else 0.0
+    return ratio if ratio >= threshold else 0.0
 
 
 def _match_edits(draft: _Draft) -> None:

@@ -195,6 +195,30 @@ def test_methods_merged_into_one_continue_the_closest():
     assert {c.reason for c in p.closures} == {"removed"}  # 5 x 4 pairs: more than MOVE_CANDIDATES
 
 
+def test_a_symbol_renamed_in_place_is_a_rename():
+    """Same file, same scope, another name, alike code: renamed, with its lineage. In a
+    file that git renamed too. A removed symbol and an unlike one added are no rename."""
+    body = "\n".join(f"step {i}" for i in range(8))
+    old = file("geo.py", sym("compute_perimeter", body), sym("Shape", kind="class"),
+               sym("Shape.area", body + " area", kind="method"), sym("unused", "x = 1"))  # fmt: skip
+    new = file("geo.py", sym("circle_perimeter", body), sym("Shape", kind="class"),
+               sym("Shape.surface", body + " area", kind="method"), sym("fresh", "totally other code"))  # fmt: skip
+    live = live_of(old)
+    lineage = {m.qualname: m.lineage for m in live}
+    ids = {m.qualname: m.id for m in live}
+    moved = FileSymbols("shapes/geo.py", "blob-b", "python", new.symbols)
+    for target, renames in ((new, {}), (moved, {"geo.py": "shapes/geo.py"})):
+        gone = list(renames)
+        p = plan_changes(scope=SCOPE, live=live, targets={target.path: target}, gone=gone, renames=renames,
+                         old_source=_sources(old))  # fmt: skip
+        new_versions = {v.symbol.qualname: v for v in p.new_versions}
+        closed = {c.id: (c.reason, c.superseded_by) for c in p.closures}
+        assert new_versions["circle_perimeter"].lineage == lineage["compute_perimeter"]
+        assert closed[ids["compute_perimeter"]] == ("renamed", new_versions["circle_perimeter"].id)
+        assert new_versions["Shape.surface"].lineage == lineage["Shape.area"]
+        assert closed[ids["unused"]][1] is None and new_versions["fresh"].change == "added"
+
+
 def test_duplicate_live_versions_after_a_crash_collapse_to_one():
     v1 = file("a.py", sym("f", "v1"))
     v2 = file("a.py", sym("f", "v2"))

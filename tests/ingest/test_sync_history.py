@@ -487,3 +487,50 @@ def test_a_class_split_across_files_with_edits_keeps_lineages(harness, git_repo)
     run = closed[("app.py", "Flask.run")]
     assert run.payload["deprecated_reason"] == "removed" and run.payload.get("superseded_by") is None
     assert live[("scaffold.py", "Scaffold.run")].payload["change"] == "added"
+
+
+def test_renames_in_place_point_to_their_successors(harness, git_repo):
+    """A function, a method and a class renamed where they are: each closed as renamed,
+    superseded by its new name, the lineage kept (the class's methods follow it)."""
+    h, repo = harness, git_repo
+    repo.write("geo.py", GEO)
+    repo.commit("geometry")
+    h.sync(repo)
+    before = {m.payload["qualname"]: m for m in h.memories(types=("structural",))}
+    repo.write("geo.py", GEO.replace("compute_perimeter", "circle_perimeter").replace("def area", "def surface")
+               .replace("class Shape", "class Figure"))  # fmt: skip
+    repo.commit("rename")
+    result = h.sync(repo)
+    live = {m.payload["qualname"]: m for m in h.memories(types=("structural",))}
+    closed = {m.payload["qualname"]: m for m in h.memories(deprecated=1, types=("structural",))}
+    for old, new in (("compute_perimeter", "circle_perimeter"), ("Shape", "Figure"), ("Shape.area", "Figure.surface"),
+                     ("Shape.scale", "Figure.scale")):  # fmt: skip
+        assert closed[old].payload["deprecated_reason"] == "renamed", old
+        assert closed[old].payload["superseded_by"] == live[new].id, old
+        assert live[new].payload["lineage"] == before[old].payload["lineage"], old
+    assert result.renamed == 4 and result.added == 0
+
+
+GEO = '''"""Geometry."""
+
+import math
+
+
+def compute_perimeter(radius):
+    """The perimeter of a circle."""
+    if radius < 0:
+        raise ValueError("a radius is never negative")
+    return 2 * math.pi * radius
+
+
+class Shape:
+    """Something with an area."""
+
+    def area(self, width, height):
+        """Width times height."""
+        checked = max(width, 0), max(height, 0)
+        return checked[0] * checked[1]
+
+    def scale(self, factor):
+        return Shape()
+'''
