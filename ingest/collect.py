@@ -153,18 +153,26 @@ class OldSources:
     def __init__(self, git: GitRepository, options: IndexOptions) -> None:
         self._git = git
         self._globs = options.memories.globs
+        self._files: dict[tuple[str, str], dict[tuple[str, str], str]] = {}  # (blob, path) -> symbols' code
 
     def __call__(self, mem: LiveMemory) -> str | None:
-        language = language_for_path(mem.path, self._globs)
-        if not mem.blob or language is None:
+        if not mem.blob:
             return None
+        key = (mem.blob, mem.path)
+        code = self._files.get(key)
+        if code is None:
+            code = self._files[key] = self._read(mem.blob, mem.path)
+        return code.get((mem.kind, mem.qualname))
+
+    def _read(self, blob: str, path: str) -> dict[tuple[str, str], str]:
+        language = language_for_path(path, self._globs)
+        if language is None:
+            return {}
         try:  # a blob gone with a rewritten, collected history reads as empty
-            parsed = read_parsed(self._git, mem.blob, language, mem.path).parsed
+            parsed = read_parsed(self._git, blob, language, path).parsed
         except (RecalldError, ValueError):
-            return None
-        if parsed is None:
-            return None
-        return next((s.source for s in parsed.symbols if (s.kind, s.qualname) == (mem.kind, mem.qualname)), None)
+            return {}
+        return {(s.kind, s.qualname): s.source for s in parsed.symbols} if parsed is not None else {}
 
 
 def _is_utf8(data: bytes) -> bool:

@@ -29,7 +29,7 @@ _ID_NAMESPACE = uuid.UUID("6f1c7a52-3a43-4d0e-9a57-2c1b0f3e9d11")
 ADDED, MODIFIED, RENAMED = "added", "modified", "renamed"
 REMOVED, DELETED = "removed", "deleted"
 # How alike (difflib's ratio over tokens) an edited symbol that moved to another
-# scope must be to the one that left, when their kind and name pair them uniquely.
+# scope must be to the one of the same kind and name that left.
 MOVED_WITH_EDITS = 0.6
 # A symbol renamed in place (same file and scope, another name) must be more alike.
 RENAMED_WITH_EDITS = 0.7
@@ -233,8 +233,8 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
     (``MOVED_WITH_EDITS``): ``Flask.errorhandler`` edited into ``Scaffold.errorhandler``
     in another file; last a symbol renamed where it is (same file, or the file it was
     renamed to, and the same parent scope) with code alike (``RENAMED_WITH_EDITS``):
-    ``compute_perimeter`` renamed ``circle_perimeter``. File-level entries (a module, a whole decision document) only move
-    with their file (a git rename). Derived entries move like symbols: a TODO whose
+    ``compute_perimeter`` renamed ``circle_perimeter``. File-level entries (a module, a
+    whole decision document) only move with their file (a git rename). Derived entries move like symbols: a TODO whose
     code moved to another file, a tool setting moved from setup.cfg to pyproject.toml.
     """
     closing = [(m, r) for m, r in draft.leftovers if m.qualname not in FILE_LEVEL_QUALNAMES]
@@ -298,14 +298,16 @@ def _pair_alike(
     alike enough: ``Flask.errorhandler`` and ``Blueprint.errorhandler`` both merged into
     ``Scaffold.errorhandler`` continue the closer one. A key that many symbols left or
     arrived at (``__init__`` in a rewrite) is not guessed at."""
-    new_by_key: dict[Hashable, list[NewVersion]] = defaultdict(list)
-    for version in arriving:
-        if version.id not in taken and memory_type(version.symbol.kind) == STRUCTURAL:
-            new_by_key[new_key(version)].append(version)
     old_by_key: dict[Hashable, list[LiveMemory]] = defaultdict(list)
     for mem, _reason in closing:
         if mem.id not in matched and memory_type(mem.kind) == STRUCTURAL:
             old_by_key[old_key(mem)].append(mem)
+    if not old_by_key:  # a first index: nothing left, nothing to pair
+        return {}
+    new_by_key: dict[Hashable, list[NewVersion]] = defaultdict(list)
+    for version in arriving:
+        if version.id not in taken and memory_type(version.symbol.kind) == STRUCTURAL:
+            new_by_key[new_key(version)].append(version)
     pairs: dict[str, NewVersion] = {}
     for key, olds in old_by_key.items():
         news = new_by_key.get(key, [])
