@@ -6,10 +6,10 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions, excluded_by, looks_binary
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest.parse_memo import PARSED, ReadFile
-from recalld.ingest.errors import RecalldError
 from recalld.ingest.plan import FileSymbols, LiveMemory
 from recalld.parsers import language_for_path, parse
 from recalld.parsers.base import memory_type
