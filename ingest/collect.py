@@ -6,6 +6,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import structlog
+
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions, excluded_by, looks_binary
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
@@ -19,8 +21,9 @@ LINGUIST_ATTRIBUTES = (("linguist-generated", "generated"), ("linguist-vendored"
 # others say something about one file (bad input, a link, a limit hit) and are noted by
 # path, as are files read in part (syntax errors, invalid UTF-8, malformed tooling files).
 ROUTINE_SKIPS = frozenset({"excluded", "unsupported_language", "generated", "vendored"})
-NOTES_KEPT = 200  # per sync; the counts stay exact beyond it
+NOTES_LOGGED = 20  # lines a sync logs about single files; the rest are summed up in one
 PARTLY = "file read in part"
+log = structlog.get_logger("recalld.sync")
 
 
 @dataclass(slots=True)
@@ -32,13 +35,22 @@ class Collected:
     syntax_errors: int = 0
     invalid_utf8: int = 0
     malformed: int = 0  # tooling files that are not valid TOML/JSON/INI/XML: read as empty
-    notes: list[tuple[str, str, str]] = field(default_factory=list)  # (event, path, detail): the first NOTES_KEPT
+    notes: list[tuple[str, str, str]] = field(default_factory=list)  # (event, path, detail): the first NOTES_LOGGED
     noted: int = 0  # every note, kept or not
 
     def note(self, event: str, path: str, detail: str) -> None:
         self.noted += 1
-        if len(self.notes) < NOTES_KEPT:
+        if len(self.notes) < NOTES_LOGGED:
             self.notes.append((event, path, detail))
+
+    def log_notes(self, repo: str) -> None:
+        """One line per file skipped for a reason of its own or read in part (the first
+        NOTES_LOGGED), so that a count in the sync's summary can be traced to paths."""
+        for event, path, detail in self.notes:
+            log.info(event, repo=repo, path=path, detail=detail)
+        if self.noted > len(self.notes):
+            log.info("more files skipped or read in part", repo=repo, more=self.noted - len(self.notes),
+                     see="the sync's skips, syntax_errors, invalid_utf8 counts")  # fmt: skip
 
     def skip(self, path: str, reason: str) -> None:
         self.skipped[path] = reason
@@ -82,7 +94,7 @@ class FileCollector:
             return
         language = language_for_path(entry.path, self._globs)
         assert language is not None  # checked by _skip_reason
-        read = self._read(entry, language)
+        read = read_parsed(self._git, entry.blob, language, entry.path)
         parsed = read.parsed
         if parsed is None:
             self.result.skip(entry.path, "binary")
@@ -110,9 +122,6 @@ class FileCollector:
         self.result.files[file.path] = file
         if self._on_file is not None:
             self._on_file(file)
-
-    def _read(self, entry: TreeFile, language: str) -> ReadFile:
-        return read_parsed(self._git, entry.blob, language, entry.path)
 
     def _skip_reason(self, entry: TreeFile) -> str | None:
         forced_in = False

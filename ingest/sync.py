@@ -201,7 +201,7 @@ class Indexer:
                 self.store.upsert([checkpoint_point(scope, commit=target, pending=None, history_owed=owed)])
             result.embedded += ahead.embedded
         _count(result, plan, touched)
-        _log_notes(repo, touched.collected)
+        touched.collected.log_notes(repo)
         result.seconds = round(time.monotonic() - started, 3)
         return result, _Owed(git, scope, target, touched.collected.files.values()) if owed else None
 
@@ -371,19 +371,6 @@ def _is_unborn(git: GitRepository, branch: str) -> bool:
         return git.current_branch() == branch and git.branch_tip(branch) is None
     except RecalldError:
         return False
-
-
-NOTES_LOGGED = 20  # lines a sync logs about single files; the rest are summed up in one
-
-
-def _log_notes(repo: str, collected: Collected) -> None:
-    """One line per file skipped for a reason of its own or read in part (the first
-    NOTES_LOGGED of them), so that a count in the sync's summary can be traced to paths."""
-    for event, path, detail in collected.notes[:NOTES_LOGGED]:
-        log.info(event, repo=repo, path=path, detail=detail)
-    if collected.noted > NOTES_LOGGED:
-        log.info("more files skipped or read in part", repo=repo, more=collected.noted - NOTES_LOGGED,
-                 see="the sync's skips, syntax_errors, invalid_utf8 counts")  # fmt: skip
 
 
 def _count(result: SyncResult, plan: Plan, touched: _Touched) -> None:

@@ -66,17 +66,17 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
 def test_notes_about_single_files_are_bounded(git_repo, tmp_path):
     """A sync that meets many broken files logs the first of them by path and sums up the
     rest in one line; its counts stay exact."""
-    from recalld.ingest import sync
+    from recalld.ingest import collect
 
-    for i in range(sync.NOTES_LOGGED + 5):
+    for i in range(collect.NOTES_LOGGED + 5):
         git_repo.write(f"bin/blob{i:02}.py", b"\x00binary")
     git_repo.commit("blobs")
     h = Harness("edge", tmp_path / "state", IndexOptions())
     try:
         with structlog.testing.capture_logs() as logs:
             result = h.sync(git_repo)
-        assert result.skips == {"binary": sync.NOTES_LOGGED + 5}
-        assert sum(e["event"] == "file skipped" for e in logs) == sync.NOTES_LOGGED
+        assert result.skips == {"binary": collect.NOTES_LOGGED + 5}
+        assert sum(e["event"] == "file skipped" for e in logs) == collect.NOTES_LOGGED
         (more,) = [e for e in logs if e["event"] == "more files skipped or read in part"]
         assert more["more"] == 5
     finally:
