@@ -12,30 +12,22 @@ import uuid
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import TypeVar
 
-from recalld.parsers.base import FILE_LEVEL_QUALNAMES, STRUCTURAL, Symbol, memory_type
+from recalld.ingest.likeness import MOVED_WITH_EDITS, RENAMED_WITH_EDITS, OldSource, pair_alike
+from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 
 # A qualname and what extraction appends to tell repeats apart: parameter types, "#2".
 _DECORATED = re.compile(r"([^(]+?)(?:\(.*\))?(?:#\d+)?")
-_TOKEN = re.compile(r"\w+|[^\w\s]")
 _ID_NAMESPACE = uuid.UUID("6f1c7a52-3a43-4d0e-9a57-2c1b0f3e9d11")
 
 ADDED, MODIFIED, RENAMED = "added", "modified", "renamed"
 REMOVED, DELETED = "removed", "deleted"
-# How alike (difflib's ratio over tokens) an edited symbol that moved to another
-# scope must be to the one of the same kind and name that left.
-MOVED_WITH_EDITS = 0.6
-# A symbol renamed in place (same file and scope, another name) must be more alike.
-RENAMED_WITH_EDITS = 0.7
-MOVE_CANDIDATES = 16  # the most (left × arrived) pairs of one key compared
 RENAME_ROUNDS = 4  # scopes nested this deep are followed through renames of their own
-OldSource = Callable[["LiveMemory"], "str | None"]  # a live memory's source, None if unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +257,7 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
             matched[mem.id] = new_by_key[key]
             taken.add(new_by_key[key].id)
     if old_source is not None:
-        by_name = _pair_alike(
+        by_name = pair_alike(
             closing, arriving, matched, taken, old_source, threshold=MOVED_WITH_EDITS,
             old_key=lambda m: (m.kind, _short_name(m.qualname)),
             new_key=lambda v: (v.symbol.kind, _short_name(v.symbol.qualname)),
@@ -281,51 +273,6 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
         moved = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, RENAMED)
         draft.new[successor.id] = moved
         draft.close(mem, RENAMED, successor.id)
-
-
-def _pair_alike(
-    closing: list[tuple[LiveMemory, str]],
-    arriving: list[NewVersion],
-    matched: Mapping[str, NewVersion],
-    taken: set[str],
-    old_source: OldSource,
-    *,
-    old_key: Callable[[LiveMemory], Hashable],
-    new_key: Callable[[NewVersion], Hashable],
-    threshold: float,
-) -> dict[str, NewVersion]:
-    """Unmatched code symbols of one key paired one to one, the most alike first, when
-    alike enough: ``Flask.errorhandler`` and ``Blueprint.errorhandler`` both merged into
-    ``Scaffold.errorhandler`` continue the closer one. A key that many symbols left or
-    arrived at (``__init__`` in a rewrite) is not guessed at."""
-    old_by_key: dict[Hashable, list[LiveMemory]] = defaultdict(list)
-    for mem, _reason in closing:
-        if mem.id not in matched and memory_type(mem.kind) == STRUCTURAL:
-            old_by_key[old_key(mem)].append(mem)
-    if not old_by_key:  # a first index: nothing left, nothing to pair
-        return {}
-    new_by_key: dict[Hashable, list[NewVersion]] = defaultdict(list)
-    for version in arriving:
-        if version.id not in taken and memory_type(version.symbol.kind) == STRUCTURAL:
-            new_by_key[new_key(version)].append(version)
-    pairs: dict[str, NewVersion] = {}
-    for key, olds in old_by_key.items():
-        news = new_by_key.get(key, [])
-        if not news or len(olds) * len(news) > MOVE_CANDIDATES:
-            continue
-        scored: list[tuple[float, str, str]] = []
-        for mem in olds:
-            before = old_source(mem)
-            if before is not None:
-                scored.extend(
-                    (-score, mem.id, v.id) for v in news if (score := _likeness(before, v.symbol.source, threshold))
-                )
-        by_id = {v.id: v for v in news}
-        for _score, old_id, new_id in sorted(scored):
-            if old_id not in pairs and new_id not in taken:
-                pairs[old_id] = by_id[new_id]
-                taken.add(new_id)
-    return pairs
 
 
 def _match_renames(
@@ -348,7 +295,7 @@ def _match_renames(
             path, parent = renames.get(mem.path, mem.path), _parent(mem.qualname)
             return path, mem.kind, scopes.get((path, parent), parent)
 
-        found = _pair_alike(
+        found = pair_alike(
             closing, arriving, matched, taken, old_source, threshold=RENAMED_WITH_EDITS, old_key=old_key,
             new_key=lambda v: (v.file.path, v.symbol.kind, _parent(v.symbol.qualname)),
         )  # fmt: skip
@@ -362,16 +309,6 @@ def _parent(qualname: str) -> str:
     declared = _DECORATED.fullmatch(qualname)
     name = declared.group(1) if declared else qualname
     return name.rsplit(".", 1)[0] if "." in name else ""
-
-
-def _likeness(before: str, after: str, threshold: float) -> float:
-    """difflib's ratio of the two codes' tokens (words and punctuation, so that a
-    reflowed docstring or a re-indented body stays alike); 0 below ``threshold``."""
-    matcher = SequenceMatcher(None, _TOKEN.findall(before), _TOKEN.findall(after), autojunk=False)
-    if matcher.real_quick_ratio() < threshold or matcher.quick_ratio() < threshold:
-        return 0.0
-    ratio = matcher.ratio()
-    return ratio if ratio >= threshold else 0.0
 
 
 def _match_edits(draft: _Draft) -> None:
