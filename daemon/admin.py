@@ -156,7 +156,7 @@ def render_unit(template: str, *, executable: str, environment: dict[str, str]) 
     lines = []
     for line in template.splitlines():
         if line.startswith("ExecStart="):
-            line = f"ExecStart={executable} serve"
+            line = f"ExecStart={_quoted(executable)} serve"
         elif line.startswith("Environment=") and line[12:].split("=", 1)[0] in environment:
             continue
         lines.append(line)
@@ -165,10 +165,12 @@ def render_unit(template: str, *, executable: str, environment: dict[str, str]) 
     return "\n".join(lines) + "\n"
 
 
-def _quoted(assignment: str) -> str:
-    """One systemd Environment= assignment, quoted when it holds a space, a quote, a
-    backslash or a specifier's percent sign."""
-    if not any(c in assignment for c in ' "\\%'):
-        return assignment
-    escaped = assignment.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
+def _quoted(word: str) -> str:
+    """One word of a unit file (an Environment= assignment, ExecStart='s program, which
+    systemd takes as it is, ``$`` too): a specifier's percent sign doubled, the word quoted
+    when it holds a space, a quote or a backslash."""
+    escaped = word.replace("%", "%%")
+    if not any(c in word for c in ' "\\'):
+        return escaped
+    escaped = escaped.replace("\\", "\\\\").replace('"', '\\"')
     return f'"{escaped}"'

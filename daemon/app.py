@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
 
 from recalld.daemon.config import Config
@@ -17,8 +18,10 @@ KNOWN_DIMS = {DEFAULT_MODEL: 384}
 
 
 class App:
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, *, notice: Callable[[str], None] | None = None) -> None:
+        """``notice`` tells the person at a command about slow one-time work (the model's export)."""
         self.config = config
+        self._notice = notice
         self._embedder: Embedder | None = None
 
     @cached_property
@@ -28,7 +31,7 @@ class App:
     @cached_property
     def backend(self) -> Choice:
         """The embedding backend; may export the ONNX model on first use (see embed_select)."""
-        return choose_backend(self.config.embedding_settings())
+        return choose_backend(self.config.embedding_settings(), notice=self._notice)
 
     def embedder(self) -> Embedder:
         if self._embedder is None:

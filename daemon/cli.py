@@ -124,6 +124,11 @@ def _limit(text: str) -> int:
     return value
 
 
+def _notice(message: str) -> None:
+    """A line for the person at the command: work they wait for that logs nothing by default."""
+    print(f"recalld: {message}", file=sys.stderr, flush=True)
+
+
 class Context:
     """What a command needs, opened only when used: the client path stays light."""
 
@@ -136,7 +141,7 @@ class Context:
         if self._app is None:
             from recalld.daemon.app import App
 
-            self._app = App(self.config)
+            self._app = App(self.config, notice=_notice)
         return self._app
 
     def daemon(self) -> Any:
@@ -145,10 +150,7 @@ class Context:
         stderr is told."""
         from recalld.daemon.client import DaemonClient
 
-        def notice(message: str) -> None:
-            print(f"recalld: {message}", file=sys.stderr, flush=True)
-
-        return DaemonClient.discover(self.config.runtime_file, self.config.token_file, wait=BUSY_WAIT, notice=notice)
+        return DaemonClient.discover(self.config.runtime_file, self.config.token_file, wait=BUSY_WAIT, notice=_notice)
 
     def close(self) -> None:
         if self._app is not None:

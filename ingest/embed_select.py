@@ -9,6 +9,7 @@ a vector of the other one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,15 +69,16 @@ def vector_space(settings: EmbeddingSettings) -> str:
     return model_id_for(settings, "torch") + tests
 
 
-def choose_backend(settings: EmbeddingSettings) -> Choice:
-    """Decide the backend, exporting the ONNX model first if that is the one and it is missing."""
+def choose_backend(settings: EmbeddingSettings, *, notice: Callable[[str], None] | None = None) -> Choice:
+    """Decide the backend, exporting the ONNX model first if that is the one and it is
+    missing (``notice`` is told when an export starts and ends)."""
     torch = Choice("torch", model_id_for(settings, "torch"))
     if settings.backend == "torch":
         return torch
     if settings.backend == "auto" and settings.device != "cpu":
         return torch
     try:
-        directory = _onnx_export(settings)
+        directory = _onnx_export(settings, notice)
     except RecalldError as exc:
         if settings.backend == "onnx":
             raise
@@ -112,7 +114,7 @@ def build_embedder(settings: EmbeddingSettings, choice: Choice) -> Embedder:
     )
 
 
-def _onnx_export(settings: EmbeddingSettings) -> Path:
+def _onnx_export(settings: EmbeddingSettings, notice: Callable[[str], None] | None) -> Path:
     if settings.device != "cpu":
         raise RecalldError(f"the ONNX backend runs on the CPU only, not on embedding.device = {settings.device!r}")
     offline_environment()
@@ -122,4 +124,6 @@ def _onnx_export(settings: EmbeddingSettings) -> Path:
         raise RecalldError(f"onnxruntime is not importable: {exc}") from exc
     from recalld.ingest.onnx_export import ensure_exported
 
-    return ensure_exported(model_location(settings.model), base_model_id(settings.model), settings.model_cache)
+    return ensure_exported(
+        model_location(settings.model), base_model_id(settings.model), settings.model_cache, notice=notice
+    )

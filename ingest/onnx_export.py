@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,12 +78,17 @@ def read_meta(directory: Path) -> dict[str, Any]:
     return meta
 
 
-def ensure_exported(location: str, model_id: str, cache_root: Path) -> Path:
-    """The directory of the model's int8 ONNX export, exporting it first if needed."""
+def ensure_exported(
+    location: str, model_id: str, cache_root: Path, *, notice: Callable[[str], None] | None = None
+) -> Path:
+    """The directory of the model's int8 ONNX export, exporting it first if needed;
+    ``notice`` (a command's stderr) is told when an export starts and ends."""
     directory = model_dir(cache_root, model_id)
     if is_exported(directory):
         return directory
     log.info("exporting model to ONNX, once", model=model_id, to=str(directory))
+    if notice is not None:
+        notice(f"exporting the embedding model {model_id} to ONNX into {directory}, once (about a minute)")
     started = time.monotonic()
     try:
         cache_root.mkdir(parents=True, exist_ok=True)
@@ -99,7 +105,10 @@ def ensure_exported(location: str, model_id: str, cache_root: Path) -> Path:
         raise RecalldError(f"cannot export model {model_id!r} to ONNX: {type(exc).__name__}: {exc}") from exc
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    log.info("exported model to ONNX", model=model_id, to=str(directory), seconds=round(time.monotonic() - started, 1))
+    seconds = round(time.monotonic() - started, 1)
+    log.info("exported model to ONNX", model=model_id, to=str(directory), seconds=seconds)
+    if notice is not None:
+        notice(f"exported the embedding model in {seconds} s; later runs reuse it")
     return directory
 
 

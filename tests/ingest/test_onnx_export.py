@@ -42,6 +42,19 @@ def test_exports_once_then_reuses(tmp_path, monkeypatch, capsys):
     assert [p.name for p in tmp_path.iterdir()] == [first.name]  # no temp dir left
 
 
+def test_a_command_is_told_of_an_export_and_not_of_a_reuse(tmp_path, monkeypatch):
+    """The CLI logs warnings only: a first run's export (a minute) reaches it as notices."""
+    told: list[str] = []
+    monkeypatch.setattr(onnx_export, "_export", fake_export([]))
+    settings = EmbeddingSettings(model_cache=tmp_path)
+    first = choose_backend(settings, notice=told.append)
+    assert first.backend == "onnx" and len(told) == 2
+    assert "exporting the embedding model" in told[0] and str(first.onnx_dir) in told[0]
+    assert "later runs reuse it" in told[1]
+    choose_backend(settings, notice=told.append)
+    assert len(told) == 2
+
+
 def test_failed_export_is_a_clear_error_and_leaves_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(onnx_export, "_export", fake_export([], fail=True))
     with pytest.raises(RecalldError, match="cannot export model 'm' to ONNX: RuntimeError: tracing failed"):

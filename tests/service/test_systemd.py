@@ -78,8 +78,28 @@ def test_render_unit_replaces_a_variable_the_template_sets():
 
     template = "[Unit]\n[Service]\nExecStart=x serve\nEnvironment=RECALLD_HOME=%S/recalld\nEnvironment=KEEP=1\n"
     text = render_unit(template, executable="/opt/r/bin/recalld", environment={"RECALLD_HOME": "/srv/100%"})
-    assert _environment(text) == ['"RECALLD_HOME=/srv/100%%"', "KEEP=1"]
+    assert _environment(text) == ["RECALLD_HOME=/srv/100%%", "KEEP=1"]
     assert "ExecStart=/opt/r/bin/recalld serve" in text
+
+
+def test_an_executable_path_with_a_space_stays_one_word(tmp_path):
+    """A virtualenv under a directory with a space or a percent sign: systemd would
+    otherwise split the path or expand a specifier (a dollar stays as it is there)."""
+    from recalld.daemon.admin import render_unit
+
+    executable = tmp_path / "my tools $HOME 100%" / "recalld"
+    executable.parent.mkdir()
+    executable.write_text("#!/bin/sh\n")
+    executable.chmod(0o755)
+    template = (ROOT / "systemd" / "user" / "recalld.service").read_text()
+    text = render_unit(template, executable=str(executable), environment={})
+    escaped = str(executable).replace("%", "%%")
+    assert f'ExecStart="{escaped}" serve' in text
+    if shutil.which("systemd-analyze"):  # it reports a program it cannot find or run
+        unit = tmp_path / "recalld.service"
+        unit.write_text(text)
+        verify = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, check=False)
+        assert "is not executable" not in verify.stderr, verify.stderr
 
 
 def test_long_work_before_ready_extends_the_start_timeout(tmp_path, monkeypatch):
