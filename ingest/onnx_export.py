@@ -88,7 +88,7 @@ def ensure_exported(
         return directory
     log.info("exporting model to ONNX, once", model=model_id, to=str(directory))
     if notice is not None:
-        notice(f"exporting the embedding model {model_id} to ONNX into {directory}, once (about a minute)")
+        notice(f"exporting the embedding model {model_id} to ONNX into {directory}, once (~10–30 s)")
     started = time.monotonic()
     try:
         cache_root.mkdir(parents=True, exist_ok=True)
