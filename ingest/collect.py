@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import structlog
 
 from recalld.ingest.errors import RecalldError
-from recalld.ingest.files import IndexOptions, excluded_by, looks_binary
+from recalld.ingest.files import IndexOptions, excluded_by, unreadable
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest.parse_memo import PARSED, ReadFile
 from recalld.ingest.plan import FileSymbols, LiveMemory
@@ -97,7 +97,7 @@ class FileCollector:
         read = read_parsed(self._git, entry.blob, language, entry.path)
         parsed = read.parsed
         if parsed is None:
-            self.result.skip(entry.path, "binary")
+            self.result.skip(entry.path, read.unread)
             return
         self.result.invalid_utf8 += read.invalid_utf8
         if read.invalid_utf8:
@@ -147,8 +147,9 @@ def read_parsed(git: GitRepository, blob: str, language: str, path: str) -> Read
     read = PARSED.get(key)
     if read is None:
         data = git.read_blob(blob)
-        if looks_binary(data):
-            read = ReadFile(None)  # holds nothing: counts for the least a file can
+        reason = unreadable(data, language)
+        if reason is not None:
+            read = ReadFile(None, unread=reason)  # holds nothing: counts for the least a file can
         else:
             read = ReadFile(parse(language, data, path=path), invalid_utf8=not _is_utf8(data))
         PARSED.put(key, read, len(data) if read.parsed is not None else 0)

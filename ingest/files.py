@@ -6,9 +6,14 @@ from dataclasses import dataclass, field
 
 from recalld.parsers.base import DERIVED_TYPES, STRUCTURAL
 from recalld.parsers.globs import first_match, glob_match
-from recalld.parsers.registry import DEFAULT_ARCHITECTURE_GLOBS, DEFAULT_DECISION_GLOBS, TOOLING_GLOBS
+from recalld.parsers.registry import (
+    DEFAULT_ARCHITECTURE_GLOBS,
+    DEFAULT_DECISION_GLOBS,
+    TOOLING_GLOBS,
+    get_language,
+)
 
-__all__ = ["DEFAULT_EXCLUDE", "DerivedOptions", "IndexOptions", "excluded_by", "glob_match", "looks_binary"]
+__all__ = ["DEFAULT_EXCLUDE", "DerivedOptions", "IndexOptions", "excluded_by", "glob_match", "unreadable"]
 
 DEFAULT_EXCLUDE = (
     "**/node_modules/**",
@@ -22,6 +27,11 @@ DEFAULT_EXCLUDE = (
     "**/*.pb.go",
 )
 BINARY_SNIFF_BYTES = 8000
+# Code whose lines average this many bytes, in a file this large, is minified or
+# generated in one line (a bundle, a schema validator: hand-written code averages ~30–40);
+# its names are a minifier's and change with every build.
+MINIFIED_MEAN_LINE = 300
+MINIFIED_MIN_BYTES = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,5 +78,12 @@ def excluded_by(path: str, patterns: tuple[str, ...]) -> str | None:
     return first_match(path, patterns)
 
 
-def looks_binary(data: bytes) -> bool:
-    return b"\x00" in data[:BINARY_SNIFF_BYTES]
+def unreadable(data: bytes, language: str) -> str | None:
+    """Why a file's content is no source to read as ``language`` ("binary", "minified"),
+    or None. Prose and configuration may run long lines; only code is held to that."""
+    if b"\x00" in data[:BINARY_SNIFF_BYTES]:
+        return "binary"
+    if len(data) >= MINIFIED_MIN_BYTES and len(data) > MINIFIED_MEAN_LINE * (data.count(b"\n") + 1):
+        if get_language(language).extractor == "treesitter":
+            return "minified"
+    return None

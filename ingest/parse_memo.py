@@ -36,10 +36,11 @@ MemoKey = tuple[str, str, str]  # blob id, language, path
 
 @dataclass(frozen=True, slots=True)
 class ReadFile:
-    """What reading one blob gave: its parse, or None for a binary blob."""
+    """What reading one blob gave: its parse, or None and why not (files.unreadable)."""
 
     parsed: ParseResult | None
     invalid_utf8: bool = False
+    unread: str = "binary"
 
 
 class ParseMemo:

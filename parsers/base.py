@@ -45,8 +45,11 @@ STRUCTURAL = "structural"
 # order; methods of Java anonymous classes and enum constants' bodies are no members of
 # the type around them; Java annotation elements are methods. 4: CRLF line endings read
 # as LF (a line-ending flip re-embedded every symbol of the files it touched: pip 10's
-# CRLF sdists, 4,718 texts, against 2 for the same move with LF).
-EXTRACTION_VERSION = 4
+# CRLF sdists, 4,718 texts, against 2 for the same move with LF). 5: JavaScript and
+# TypeScript definitions by assignment (``module.exports = class``, ``exports.f =``,
+# ``Foo.prototype.m =``) and the functions of an object literal bound to a name or
+# exported; a file's licence notice is no module docstring (the comment after it may be).
+EXTRACTION_VERSION = 5
 # Qualnames of entries that describe a whole file: they only move with their file.
 FILE_LEVEL_QUALNAMES = frozenset({"<module>", "<document>", "<project>"})
 

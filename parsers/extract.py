@@ -37,6 +37,8 @@ MAX_PARAMETER_TYPE = 60
 SPREAD_NOT_TYPE = frozenset({"modifiers", "variable_declarator"})
 _SPACES = re.compile(r"\s+")
 _WORD_START, _WORD_END = re.compile(r"\w"), re.compile(r"\w$")
+_LICENCE_LINE = re.compile(r"licen[cs]", re.IGNORECASE)
+_LICENCE_ANYWHERE = re.compile(r"copyright|\(c\) \d{4}|©|spdx-license-identifier|@license", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -45,6 +47,7 @@ class _Def:
     kind: str  # a symbol kind, or "namespace" (qualname prefix only)
     name: str
     receiver: str | None
+    captures: int = 0  # how many nodes its pattern named: the most specific pattern wins
 
 
 @dataclass(slots=True)
@@ -107,9 +110,10 @@ def _collect(spec: LanguageSpec, root: Node, data: bytes) -> dict[int, _Def]:
             else:
                 continue
             node = nodes[0]
-            found = _Def(node, kind, _text(data, names[0]), _receiver_name(data, receiver[0]) if receiver else None)
+            name = _text(data, names[0])
+            found = _Def(node, kind, name, _receiver_name(data, receiver[0]) if receiver else None, len(capture.nodes))
             existing = defs.get(node.id)
-            if existing is None or (found.receiver and not existing.receiver):
+            if existing is None or found.captures > existing.captures:
                 defs[node.id] = found
     return defs
 
@@ -337,7 +341,8 @@ def _leading_comments(node: Node, data: bytes, *, include_self: bool) -> str:
 
 
 def _file_header(first: Node, data: bytes) -> str:
-    """The comment block a file starts with, unless it documents the definition below it."""
+    """The comment block a file starts with, unless it documents the definition below it;
+    a licence notice is passed over for the block after it (a Go package comment)."""
     comments: list[Node] = []
     current: Node | None = first
     while current is not None and current.type in COMMENT_TYPES:
@@ -348,10 +353,18 @@ def _file_header(first: Node, data: bytes) -> str:
     inner_docs = [c for c in comments if _text(data, c).lstrip().startswith(INNER_DOC_MARKERS)]
     if inner_docs:
         return _clean_comments(inner_docs, data)
+    if _is_licence(_clean_comments(comments, data)):
+        return _file_header(current, data) if current is not None and current.type in COMMENT_TYPES else ""
     attached = current is not None and comments and current.start_point[0] <= comments[-1].end_point[0] + 1
     if attached and current is not None and current.type not in FILE_HEADER_NODES:
         return ""
     return _clean_comments(comments, data)
+
+
+def _is_licence(text: str) -> bool:
+    """A copyright or licence notice (a file's header in most projects), not a description."""
+    first_line = text.split("\n", 1)[0]
+    return bool(_LICENCE_LINE.search(first_line) or _LICENCE_ANYWHERE.search(text))
 
 
 def _is_trailing(comment: Node, data: bytes) -> bool:

@@ -25,14 +25,15 @@ class LanguageSpec:
     grammar_module: str = ""  # the grammar wheel's module (tree-sitter extractor)
     grammar_function: str = "language"  # its function returning the language pointer
     query_file: str = ""  # in parsers/queries/, default "<name>.scm"
+    shared_queries: tuple[str, ...] = ()  # query files read before query_file, shared with kin languages
     docstrings: str = "comments"  # "comments": leading comments; "strings": first string in the body
     extractor: str = "treesitter"  # a key of EXTRACTORS
     globs: tuple[str, ...] = ()  # paths this spec claims whatever their extension
     overloads: bool = False  # functions of one name tell apart by their parameter types
 
     @property
-    def query_name(self) -> str:
-        return self.query_file or f"{self.name}.scm"
+    def query_names(self) -> tuple[str, ...]:
+        return (*self.shared_queries, self.query_file or f"{self.name}.scm")
 
 
 class UnknownLanguageError(ValueError):
@@ -78,11 +79,14 @@ def get_language(name: str) -> LanguageSpec:
         raise UnknownLanguageError(f"unknown language {name!r} (known: {', '.join(sorted(LANGUAGES))})") from None
 
 
+ECMASCRIPT = ("ecmascript.scm",)  # JavaScript's patterns TypeScript's grammar matches too
 BUILTIN_LANGUAGES = (
     LanguageSpec("python", (".py", ".pyi"), "tree_sitter_python", docstrings="strings"),
-    LanguageSpec("javascript", (".js", ".mjs", ".cjs", ".jsx"), "tree_sitter_javascript"),
-    LanguageSpec("typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript", overloads=True),
-    LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", query_file="typescript.scm", overloads=True),
+    LanguageSpec("javascript", (".js", ".mjs", ".cjs", ".jsx"), "tree_sitter_javascript", shared_queries=ECMASCRIPT),
+    LanguageSpec("typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript",
+                 shared_queries=ECMASCRIPT, overloads=True),
+    LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", query_file="typescript.scm",
+                 shared_queries=ECMASCRIPT, overloads=True),
     LanguageSpec("go", (".go",), "tree_sitter_go"),
     LanguageSpec("rust", (".rs",), "tree_sitter_rust"),
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),

@@ -35,7 +35,8 @@ def _language(spec: LanguageSpec) -> ts.Language:
 
 @lru_cache(maxsize=None)
 def _query(spec: LanguageSpec) -> ts.Query:
-    source = resources.files("recalld.parsers").joinpath("queries", spec.query_name).read_text("utf-8")
+    queries = resources.files("recalld.parsers").joinpath("queries")
+    source = "\n".join(queries.joinpath(name).read_text("utf-8") for name in spec.query_names)
     return ts.Query(_language(spec), source)
 
 

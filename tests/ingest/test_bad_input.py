@@ -18,6 +18,8 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
     repo.write("latin.py", "def caf\xe9():\n    return '\xe9'\n".encode("latin-1"))
     repo.write("broken.py", "def good():\n    return 1\n\ndef bad(:\n    pass\n\nclass After:\n    pass\n")
     repo.write("image.png", b"\x89PNG\r\n\x1a\n\x00\x00")
+    repo.write("app.js", "var a=function(b){return b+1};" * 300 + "\n")  # minified: one 9 KB line
+    repo.write("notes.py", "x = 1  # " + "a long comment " * 40 + "\n")  # one long line, a small file
     repo.write("node_modules/lib/index.js", "function vendored() {}\n")
     repo.write("gen/auto.py", "def generated():\n    pass\n")
     repo.write(".gitattributes", "gen/** linguist-generated=true\n")
@@ -35,6 +37,7 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
             result = h.sync(repo)
         skips = result.skips
         assert skips["binary"] == 1
+        assert skips["minified"] == 1
         assert skips["oversized"] == 1
         assert skips["symlink"] == 1
         assert skips["submodule"] == 1
@@ -46,7 +49,8 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
         assert result.syntax_errors >= 1
         names = {(m.payload["path"], m.payload["qualname"]) for m in h.memories()}
         assert {("ok.py", "fine"), ("broken.py", "good"), ("broken.py", "After")} <= names
-        assert not any(p in {"passwd.py", "blob.py", "big.py", "gen/auto.py"} for p, _ in names)
+        assert not any(p in {"passwd.py", "blob.py", "big.py", "gen/auto.py", "app.js"} for p, _ in names)
+        assert ("notes.py", "<module>") in names
         assert all("root:" not in m.payload["text"] for m in h.memories())
         assert any(p == "latin.py" for p, _ in names)
         # Each file skipped for a reason of its own, or read in part, is logged by path;
@@ -54,6 +58,7 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
         noted = {(e["event"], e["path"], e["detail"].split(":")[0]) for e in logs if e["event"].startswith("file ")}
         assert noted == {
             ("file skipped", "blob.py", "binary"), ("file skipped", "big.py", "oversized"),
+            ("file skipped", "app.js", "minified"),
             ("file skipped", "passwd.py", "symlink"), ("file skipped", "vendored_sub", "submodule"),
             ("file read in part", "latin.py", "invalid UTF-8"),
             ("file read in part", "latin.py", "1 syntax error(s)"),  # caf\ufffd is no identifier

@@ -180,6 +180,23 @@ def test_a_reworded_doc_comment_changes_the_hash_of_the_code_below(language: str
     assert before.content_hash != after.content_hash
 
 
+LICENCE_HEADERS = {
+    "javascript": b"/*\n MIT License http://www.opensource.org/licenses/mit-license.php\n*/\n\n/** Renders pages. */\n\nconst a = 1;\n",
+    "go": b"// Copyright 2009 The Go Authors. All rights reserved.\n// license that can be found in the LICENSE file.\n\n"
+    b"// Renders pages.\npackage render\n",
+    "java": b"/*\n * Licensed to the Apache Software Foundation (ASF).\n */\n\n/** Renders pages. */\npackage render;\n",
+    "rust": b"// SPDX-License-Identifier: MIT\n\n// Renders pages.\n\nfn a() {}\n",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", sorted(LICENCE_HEADERS))
+def test_a_licence_notice_is_no_module_docstring(language: str):
+    """Most files start with their licence; the file's description is the block after it."""
+    data = LICENCE_HEADERS[language]
+    assert parse(language, data).symbols[0].docstring == "Renders pages."
+    assert parse(language, data.split(b"\n\n")[0] + b"\n").symbols[0].docstring == ""  # the notice alone
+
+
 def test_python_hashes_its_source_alone():
     """A Python docstring is inside the code: the hash stays sha256 of the source, so
     stores of Python code keep their point ids across the hash's change for doc comments."""

@@ -1,0 +1,21 @@
+; Definitions JavaScript and TypeScript share beyond declarations: by assignment and in
+; object literals. Read before javascript.scm and typescript.scm (LanguageSpec.shared_queries).
+; A class expression bound to a name, `const Baz = class {…}`, or that is the module's
+; export, `module.exports = class Cursor {…}`.
+(lexical_declaration (variable_declarator name: (identifier) @name value: (class))) @definition.class
+(variable_declaration (variable_declarator name: (identifier) @name value: (class))) @definition.class
+(expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (class name: (_) @name)) (#eq? @_module "module") (#eq? @_exports "exports")) @definition.class
+; Functions assigned to the module's exports: `exports.f = function`, `module.exports.f = () =>`.
+(expression_statement (assignment_expression left: (member_expression object: (identifier) @_exports property: (property_identifier) @name) right: [(function_expression) (arrow_function) (generator_function)]) (#eq? @_exports "exports")) @definition.function
+(expression_statement (assignment_expression left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @name) right: [(function_expression) (arrow_function) (generator_function)]) (#eq? @_module "module") (#eq? @_exports "exports")) @definition.function
+; Methods assigned to a prototype or a constructor: `Foo.prototype.walk = function`, `Foo.create = () =>`.
+(expression_statement (assignment_expression left: (member_expression object: (member_expression object: (identifier) @receiver property: (property_identifier) @_prototype) property: (property_identifier) @name) right: [(function_expression) (arrow_function) (generator_function)]) (#eq? @_prototype "prototype")) @definition.method
+(expression_statement (assignment_expression left: (member_expression object: (identifier) @receiver property: (property_identifier) @name) right: [(function_expression) (arrow_function) (generator_function)]) (#not-eq? @receiver "exports") (#not-eq? @receiver "module")) @definition.method
+; The functions of an object literal a name is bound to (`const api = { f() {} }`: api.f),
+; or that is the module's export (`module.exports = { create() {} }`, `export default {…}`).
+(variable_declarator name: (identifier) @receiver value: (object (method_definition name: (_) @name) @definition.method))
+(variable_declarator name: (identifier) @receiver value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.method))
+(expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (object (method_definition name: (_) @name) @definition.function)) (#eq? @_module "module") (#eq? @_exports "exports"))
+(expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function)) (#eq? @_module "module") (#eq? @_exports "exports"))
+(export_statement value: (object (method_definition name: (_) @name) @definition.function))
+(export_statement value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))
