@@ -22,8 +22,13 @@ MOVED_WITH_EDITS = 0.6
 # A symbol renamed in place (same file and scope, another name) must be more alike.
 RENAMED_WITH_EDITS = 0.7
 MOVE_CANDIDATES = 16  # the most (left × arrived) pairs of one key compared
+# Code shorter than this (tokens) is too little to tell apart from other short code: a
+# one-line constructor is 0.6 alike to many another one.
+MIN_TOKENS = 16
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 OldSource = Callable[["LiveMemory"], "str | None"]  # a live memory's source, None if unknown
+# How close two candidates are beside their code (greater is closer; plan._affinity).
+Affinity = Callable[["LiveMemory", "NewVersion"], tuple[float, ...]]
 
 
 def pair_alike(
@@ -36,11 +41,13 @@ def pair_alike(
     old_key: Callable[[LiveMemory], Hashable],
     new_key: Callable[[NewVersion], Hashable],
     threshold: float,
+    affinity: Affinity,
 ) -> dict[str, NewVersion]:
     """Unmatched code symbols of one key paired one to one, the most alike first, when
     alike enough: ``Flask.errorhandler`` and ``Blueprint.errorhandler`` both merged into
     ``Scaffold.errorhandler`` continue the closer one. A key that many symbols left or
-    arrived at (``__init__`` in a rewrite) is not guessed at."""
+    arrived at (``__init__`` in a rewrite) is not guessed at; equally alike pairs go by
+    ``affinity``."""
     old_by_key: dict[Hashable, list[LiveMemory]] = defaultdict(list)
     for mem, _reason in closing:
         if mem.id not in matched and memory_type(mem.kind) == STRUCTURAL:
@@ -56,15 +63,17 @@ def pair_alike(
         news = new_by_key.get(key, [])
         if not news or len(olds) * len(news) > MOVE_CANDIDATES:
             continue
-        scored: list[tuple[float, str, str]] = []
+        scored: list[tuple[float, tuple[float, ...], str, str]] = []
         for mem in olds:
             before = old_source(mem)
             if before is not None:
                 scored.extend(
-                    (-score, mem.id, v.id) for v in news if (score := likeness(before, v.symbol.source, threshold))
+                    (-score, tuple(-a for a in affinity(mem, v)), mem.id, v.id)
+                    for v in news
+                    if (score := likeness(before, v.symbol.source, threshold))
                 )
         by_id = {v.id: v for v in news}
-        for _score, old_id, new_id in sorted(scored):
+        for _score, _closeness, old_id, new_id in sorted(scored):
             if old_id not in pairs and new_id not in taken:
                 pairs[old_id] = by_id[new_id]
                 taken.add(new_id)
@@ -73,8 +82,12 @@ def pair_alike(
 
 def likeness(before: str, after: str, threshold: float) -> float:
     """difflib's ratio of the two codes' tokens (words and punctuation, so that a
-    reflowed docstring or a re-indented body stays alike); 0 below ``threshold``."""
-    matcher = SequenceMatcher(None, _TOKEN.findall(before), _TOKEN.findall(after), autojunk=False)
+    reflowed docstring or a re-indented body stays alike); 0 below ``threshold`` or
+    for code of fewer than ``MIN_TOKENS`` tokens."""
+    old, new = _TOKEN.findall(before), _TOKEN.findall(after)
+    if min(len(old), len(new)) < MIN_TOKENS:
+        return 0.0
+    matcher = SequenceMatcher(None, old, new, autojunk=False)
     if matcher.real_quick_ratio() < threshold or matcher.quick_ratio() < threshold:
         return 0.0
     ratio = matcher.ratio()

@@ -7,15 +7,17 @@ continue), which are closed and why, and which only moved lines.
 
 from __future__ import annotations
 
+import posixpath
 import re
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import TypeVar
 
-from recalld.ingest.likeness import MOVED_WITH_EDITS, RENAMED_WITH_EDITS, OldSource, pair_alike
+from recalld.ingest.likeness import MOVED_WITH_EDITS, RENAMED_WITH_EDITS, Affinity, OldSource, pair_alike
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
 
 T = TypeVar("T")
@@ -28,6 +30,9 @@ _ID_NAMESPACE = uuid.UUID("6f1c7a52-3a43-4d0e-9a57-2c1b0f3e9d11")
 ADDED, MODIFIED, RENAMED = "added", "modified", "renamed"
 REMOVED, DELETED = "removed", "deleted"
 RENAME_ROUNDS = 4  # scopes nested this deep are followed through renames of their own
+# Above this many (left × arrived) pairs under one key, candidates are paired in the order
+# found rather than ranked by affinity (hundreds of identical one-line constructors).
+RANKED_PAIRS = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,37 +238,37 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
     arriving = [v for v in draft.orphans if v.symbol.qualname not in FILE_LEVEL_QUALNAMES]
     matched: dict[str, NewVersion] = {}
     taken: set[str] = set()
+    affinity = _affinity(renames)
 
-    by_content: dict[tuple[str, str, str], list[NewVersion]] = defaultdict(list)
-    for version in arriving:
-        s = version.symbol
-        by_content[(s.kind, _short_name(s.qualname), s.content_hash)].append(version)
-    for mem, _reason in closing:
-        name = _short_name(mem.qualname)
-        for candidate in by_content.get((mem.kind, name, mem.content_hash), []):
-            if candidate.id not in taken:
-                matched[mem.id] = candidate
-                taken.add(candidate.id)
-                break
+    def pair_by(
+        old_key: Callable[[LiveMemory], Hashable], new_key: Callable[[NewVersion], Hashable], *, guess: bool
+    ) -> None:
+        olds: dict[Hashable, list[LiveMemory]] = defaultdict(list)
+        for mem, _reason in closing:
+            if mem.id not in matched:
+                olds[old_key(mem)].append(mem)
+        news: dict[Hashable, list[NewVersion]] = defaultdict(list)
+        for version in arriving:
+            if version.id not in taken:
+                news[new_key(version)].append(version)
+        for key, left in olds.items():
+            for mem, version in _closest_pairs(left, news.get(key, []), affinity, guess=guess):
+                matched[mem.id] = version
+                taken.add(version.id)
 
-    new_by_key = unique_by(
-        [v for v in arriving if v.id not in taken], lambda v: (v.symbol.kind, v.symbol.qualname)
-    )
-    old_by_key = unique_by(
-        [m for m, _ in closing if m.id not in matched], lambda m: (m.kind, m.qualname)
-    )
-    for key, mem in old_by_key.items():
-        if key in new_by_key:
-            matched[mem.id] = new_by_key[key]
-            taken.add(new_by_key[key].id)
+    # The same code: any pairing keeps what was known, the closest first.
+    pair_by(lambda m: (m.kind, _short_name(m.qualname), m.content_hash),
+            lambda v: (v.symbol.kind, _short_name(v.symbol.qualname), v.symbol.content_hash), guess=True)  # fmt: skip
+    # The same name, other code: only where one candidate is closer than the rest.
+    pair_by(lambda m: (m.kind, m.qualname), lambda v: (v.symbol.kind, v.symbol.qualname), guess=False)
     if old_source is not None:
         by_name = pair_alike(
             closing, arriving, matched, taken, old_source, threshold=MOVED_WITH_EDITS,
             old_key=lambda m: (m.kind, _short_name(m.qualname)),
-            new_key=lambda v: (v.symbol.kind, _short_name(v.symbol.qualname)),
+            new_key=lambda v: (v.symbol.kind, _short_name(v.symbol.qualname)), affinity=affinity,
         )  # fmt: skip
         matched.update(by_name)
-        _match_renames(closing, arriving, matched, taken, renames, old_source)
+        _match_renames(closing, arriving, matched, taken, renames, old_source, affinity)
 
     for mem, reason in draft.leftovers:
         successor = matched.get(mem.id)
@@ -282,6 +287,7 @@ def _match_renames(
     taken: set[str],
     renames: Mapping[str, str],
     old_source: OldSource,
+    affinity: Affinity,
 ) -> None:
     """Symbols renamed where they are: the same file (or the one git renamed it to) and
     the same scope, or the scope's own successor (``Shape.area`` → ``Figure.surface``
@@ -297,11 +303,60 @@ def _match_renames(
 
         found = pair_alike(
             closing, arriving, matched, taken, old_source, threshold=RENAMED_WITH_EDITS, old_key=old_key,
-            new_key=lambda v: (v.file.path, v.symbol.kind, _parent(v.symbol.qualname)),
+            new_key=lambda v: (v.file.path, v.symbol.kind, _parent(v.symbol.qualname)), affinity=affinity,
         )  # fmt: skip
         if not found:
             return
         matched.update(found)
+
+
+def _closest_pairs(
+    olds: list[LiveMemory], news: list[NewVersion], affinity: Affinity, *, guess: bool
+) -> list[tuple[LiveMemory, NewVersion]]:
+    """Candidates of one key paired one to one, the closest first (``affinity``): of two
+    classes that traded a method with the same code, each keeps its own. Without
+    ``guess``, only one candidate against several, and only when one of those is closer
+    than the others (a class's ``.js`` file rather than its ``.d.ts`` declaration)."""
+    if not news:
+        return []
+    if len(olds) == len(news) == 1:
+        return [(olds[0], news[0])]
+    if not guess:
+        if len(olds) > 1 and len(news) > 1:
+            return []
+        ranked = sorted(((affinity(m, v), m, v) for m in olds for v in news), key=lambda r: r[0], reverse=True)
+        return [(ranked[0][1], ranked[0][2])] if ranked[0][0] > ranked[1][0] else []
+    if len(olds) * len(news) > RANKED_PAIRS:
+        return list(zip(olds, news, strict=False))
+    order = sorted(
+        ((affinity(mem, version), -i, -j) for i, mem in enumerate(olds) for j, version in enumerate(news)),
+        reverse=True,
+    )
+    pairs: list[tuple[LiveMemory, NewVersion]] = []
+    used_old: set[int] = set()
+    used_new: set[int] = set()
+    for _closeness, i, j in order:
+        if -i not in used_old and -j not in used_new:
+            used_old.add(-i)
+            used_new.add(-j)
+            pairs.append((olds[-i], news[-j]))
+    return pairs
+
+
+def _affinity(renames: Mapping[str, str]) -> Affinity:
+    """How close a symbol that arrived is to one that left, beside their code: the same
+    qualified name, the same enclosing scope, the same file type, then alike paths."""
+
+    def affinity(mem: LiveMemory, version: NewVersion) -> tuple[float, ...]:
+        old_path, new_path, new = renames.get(mem.path, mem.path), version.file.path, version.symbol.qualname
+        return (
+            float(mem.qualname == new),
+            float(_parent(mem.qualname) == _parent(new)),
+            float(posixpath.splitext(old_path)[1] == posixpath.splitext(new_path)[1]),
+            SequenceMatcher(None, old_path, new_path).ratio(),
+        )
+
+    return affinity
 
 
 def _parent(qualname: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 
@@ -323,3 +324,47 @@ def test_applying_any_plan_converges_to_the_target():
         assert after == expected
         assert not closed & {v.id for v in p.new_versions}
         assert all(c.superseded_by in expected for c in p.closures if c.superseded_by)
+
+
+def _as(s: Symbol, qualname: str) -> Symbol:
+    """``s`` under another qualified name, its code (and hash) the same."""
+    return dataclasses.replace(s, qualname=qualname, name=qualname.rsplit(".", 1)[-1])
+
+
+def test_two_classes_that_moved_a_method_of_the_same_code_each_keep_their_own():
+    """webpack 5.112: NormalModule and ExternalModule moved to new directories, each with
+    a method of the same code; each method continues in its own class, not the other's."""
+    method = sym("restore", "same code for both", kind="method")
+    old_n = file("lib/NormalModule.js", _as(method, "NormalModule.restore"))
+    old_e = file("lib/ExternalModule.js", _as(method, "ExternalModule.restore"))
+    new_e = file("lib/module/ExternalModule.js", _as(method, "ExternalModule.restore"))
+    new_n = file("lib/apps/NormalModule.js", _as(method, "NormalModule.restore"))
+    live = live_of(old_n) + live_of(old_e)
+    p = plan(live, [new_e, new_n], gone=["lib/NormalModule.js", "lib/ExternalModule.js"])
+    successor = {c.id: c.superseded_by for c in p.closures}
+    path_of = {v.id: v.file.path for v in p.new_versions}
+    assert {m.path: path_of[successor[m.id]] for m in live} == {
+        "lib/NormalModule.js": "lib/apps/NormalModule.js", "lib/ExternalModule.js": "lib/module/ExternalModule.js"
+    }  # fmt: skip
+
+
+def test_a_moved_symbol_with_a_declaration_twin_continues_in_its_own_kind_of_file():
+    """A class's method moved, edited, while a ``.d.ts`` file arrived that declares the same
+    qualified name: the ``.js`` one continues it; two against two stay unguessed."""
+    old = FileSymbols("lib/Plugin.js", "b1", "javascript", (sym("Plugin.apply", "v1", kind="method"),))
+    moved = FileSymbols("lib/ids/Plugin.js", "b2", "javascript", (sym("Plugin.apply", "v2", kind="method"),))
+    declared = FileSymbols("types.d.ts", "b3", "typescript", (sym("Plugin.apply", "v3", kind="method"),))
+    p = plan(live_of(old), [declared, moved], gone=["lib/Plugin.js"])
+    (closure,) = p.closures
+    assert closure.reason == "renamed" and {v.id: v.file.path for v in p.new_versions}[closure.superseded_by] == (
+        "lib/ids/Plugin.js"
+    )
+
+
+def test_short_code_alike_is_not_taken_for_a_move():
+    """One-line constructors of unrelated classes are 0.6 alike token for token."""
+    old = file("a.py", sym("A", kind="class"), sym("A.__init__", "self.x = x", kind="method"))
+    new = file("b.py", sym("B", kind="class"), sym("B.__init__", "self.y = y", kind="method"))
+    p = plan_changes(scope=SCOPE, live=live_of(old), targets={"b.py": new}, gone=["a.py"], renames={},
+                     old_source=_sources(old))  # fmt: skip
+    assert {c.reason for c in p.closures} == {"deleted"}
