@@ -17,6 +17,11 @@ from recalld.ingest.errors import RecalldError
 REGULAR_MODES = (FileMode.BLOB, FileMode.BLOB_EXECUTABLE)
 # Renames: exact matches are cheap; the limit bounds libgit2's inexact pairing.
 RENAME_LIMIT = 50_000
+# A file rewritten in place may be a rename's source too (git's -B -M): when one file's
+# content moved to a new file while another's took its place, each moves with its code.
+# It costs a similarity check of every modified file (~0.35 ms each: Django 5.1 → 5.2,
+# 836 files, 11 → 321 ms), so only a diff that adds a file, where old code can go, pays it.
+FIND_REWRITTEN_RENAMES = DiffFind.FIND_RENAMES | DiffFind.FIND_RENAMES_FROM_REWRITES | DiffFind.FIND_REWRITES
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +211,7 @@ class GitRepository:
     def commit_changes(self, commit_id: str) -> list[FileChange]:
         """The commit's deltas against its first parent (a root commit: against nothing)."""
         diff = self._first_parent_diff(commit_id)
-        diff.find_similar(flags=DiffFind.FIND_RENAMES, rename_limit=RENAME_LIMIT)
+        _find_renames(diff)
         changes: list[FileChange] = []
         for delta in diff.deltas:
             status = _STATUS.get(delta.status_char())
@@ -296,7 +301,7 @@ class GitRepository:
         old_tree = self._repo[old_commit].peel(pygit2.Tree)
         new_tree = self._repo[new_commit].peel(pygit2.Tree)
         diff = old_tree.diff_to_tree(new_tree)
-        diff.find_similar(flags=DiffFind.FIND_RENAMES, rename_limit=RENAME_LIMIT)
+        _find_renames(diff)
         paths: set[str] = set()
         renames: list[RenameDelta] = []
         for delta in diff.deltas:
@@ -361,3 +366,10 @@ def _entry_name(entry: pygit2.Object) -> str | None:
     if not name or "\x00" in name or name in (".", ".."):
         return None
     return name
+
+
+def _find_renames(diff: pygit2.Diff) -> None:
+    """Pair the diff's deletions and rewrites with its additions (``FIND_REWRITTEN_RENAMES``)."""
+    adds = any(delta.status_char() == "A" for delta in diff.deltas)
+    flags = FIND_REWRITTEN_RENAMES if adds else DiffFind.FIND_RENAMES
+    diff.find_similar(flags=flags, rename_limit=RENAME_LIMIT)

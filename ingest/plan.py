@@ -152,23 +152,30 @@ def plan_changes(
 
     ``targets`` holds every touched path that exists (and is indexed) at the target
     commit; ``gone`` every touched path that no longer does; ``renames`` maps an old
-    path in ``gone`` to its new path in ``targets``. ``live`` must include the live
+    path in ``gone`` to its new path in ``targets``, or a path in ``targets`` whose old
+    content moved to another (a rewrite: git's ``-B -M``). ``live`` must include the live
     memories at all of those paths; memories at other paths are left alone.
     ``old_source`` tells a closing memory's code, for symbols that moved and were edited
     in one commit (a class split across files) or were renamed; without it such a move
     or rename is a removal.
     """
     gone_set = set(gone)
-    renamed_from = {new: old for old, new in renames.items() if old in gone_set and new in targets}
+    # A file rewritten in place whose old content git found elsewhere (``eslint.js`` →
+    # ``legacy-eslint.js`` while ``flat-eslint.js`` → ``eslint.js``): what it held moves.
+    moved_out = {old for old, new in renames.items() if old in targets and new in targets and old != new}
+    renamed_from = {
+        new: old for old, new in renames.items() if (old in gone_set or old in moved_out) and new in targets
+    }
     by_path: dict[str, list[LiveMemory]] = defaultdict(list)
     for mem in live:
         if mem.path in targets or mem.path in gone_set:
             by_path[mem.path].append(mem)
+    moving = {path: by_path.pop(path, []) for path in moved_out}
 
     draft = _Draft(scope)
     for path in sorted(targets):
         source = renamed_from.get(path)
-        moved_from = by_path.pop(source, []) if source else []
+        moved_from = (moving.pop(source, []) if source in moved_out else by_path.pop(source, [])) if source else []
         _plan_file(draft, targets[path], by_path.pop(path, []), moved_from)
     for path in sorted(gone_set - set(renamed_from.values())):
         for mem in by_path.pop(path, []):
@@ -259,6 +266,8 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
     # The same code: any pairing keeps what was known, the closest first.
     pair_by(lambda m: (m.kind, _short_name(m.qualname), m.content_hash),
             lambda v: (v.symbol.kind, _short_name(v.symbol.qualname), v.symbol.content_hash), guess=True)  # fmt: skip
+    if old_source is not None:  # alike code in the file git says the old code went to
+        _match_renames(closing, arriving, matched, taken, renames, old_source, affinity)
     # The same name, other code: only where one candidate is closer than the rest.
     pair_by(lambda m: (m.kind, m.qualname), lambda v: (v.symbol.kind, v.symbol.qualname), guess=False)
     if old_source is not None:

@@ -534,3 +534,39 @@ class Shape:
     def scale(self, factor):
         return Shape()
 '''
+
+
+def _engine(cls: str, flavour: str) -> str:
+    """A class whose methods' code is the ``flavour``'s: its own words on every line."""
+    lines = [f'"""The {flavour} engine."""', "", "", f"class {cls}:"]
+    for method in ("lint_files", "lint_text"):
+        lines += [f"    def {method}(self, target):", f'        """{method} the {flavour} way."""']
+        if flavour == "flat":
+            lines += [f"        if target.{method}_{i}:\n            return [x for x in target if x > {i}]" for i in range(5)]
+        else:
+            lines += [f"        step_{i} = {method}({i}, *target)" for i in range(8)]
+        lines += ["        return target", ""]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_file_rewritten_with_another_files_code_while_its_own_moves_on(harness, git_repo):
+    """eslint 9.0: ``eslint.js`` moved to ``legacy-eslint.js`` and ``flat-eslint.js`` took
+    its place (both edited). ``ESLint.lint_files`` in eslint.py now continues the flat
+    one, and the legacy class continues the old ``ESLint``: git's rewrite detection (-B -M),
+    not the path, says where each file's code went."""
+    h, repo = harness, git_repo
+    repo.write("eslint.py", _engine("ESLint", "legacy"))
+    repo.write("flat_eslint.py", _engine("FlatESLint", "flat"))
+    repo.commit("two engines")
+    h.sync(repo)
+    before = {(m.payload["path"], m.payload["qualname"]): m.payload["lineage"] for m in h.memories()}
+    repo.git("rm", "-q", "flat_eslint.py")
+    repo.write("legacy_eslint.py", _engine("LegacyESLint", "legacy").replace("step_7", "last"))
+    repo.write("eslint.py", _engine("ESLint", "flat").replace("> 4", ">= 4"))
+    repo.commit("the flat engine becomes the engine")
+    h.sync(repo)
+    live = {(m.payload["path"], m.payload["qualname"]): m.payload["lineage"] for m in h.memories()}
+    for method in ("lint_files", "lint_text"):
+        assert live[("eslint.py", f"ESLint.{method}")] == before[("flat_eslint.py", f"FlatESLint.{method}")]
+        assert live[("legacy_eslint.py", f"LegacyESLint.{method}")] == before[("eslint.py", f"ESLint.{method}")]
+    assert live[("legacy_eslint.py", "<module>")] == before[("eslint.py", "<module>")]
