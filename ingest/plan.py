@@ -170,7 +170,11 @@ def plan_changes(
     for mem in live:
         if mem.path in targets or mem.path in gone_set:
             by_path[mem.path].append(mem)
-    moving = {path: by_path.pop(path, []) for path in moved_out}
+    moving: dict[str, list[LiveMemory]] = {}
+    for path in moved_out:  # what the new content holds unchanged stays where it is
+        staying = {memory_id(scope, path, s.kind, s.qualname, s.content_hash) for s in targets[path].symbols}
+        moving[path] = [m for m in by_path[path] if m.id not in staying]
+        by_path[path] = [m for m in by_path[path] if m.id in staying]
 
     draft = _Draft(scope)
     for path in sorted(targets):
@@ -184,7 +188,8 @@ def plan_changes(
     _match_moves(draft, {old: new for new, old in renamed_from.items()}, old_source)
     return Plan(
         new_versions=tuple(draft.new.values()),
-        closures=tuple(draft.closures.values()),
+        # A version written as live is never closed by the same plan (its id is its content's).
+        closures=tuple(c for c in draft.closures.values() if c.id not in draft.new),
         relocations=tuple(draft.relocations),
     )
 

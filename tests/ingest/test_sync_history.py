@@ -546,6 +546,7 @@ def _engine(cls: str, flavour: str) -> str:
         else:
             lines += [f"        step_{i} = {method}({i}, *target)" for i in range(8)]
         lines += ["        return target", ""]
+    lines += ["", "def by_path(result):", "    return result.path", ""]  # the same in every engine
     return "\n".join(lines) + "\n"
 
 
@@ -570,3 +571,6 @@ def test_a_file_rewritten_with_another_files_code_while_its_own_moves_on(harness
         assert live[("eslint.py", f"ESLint.{method}")] == before[("flat_eslint.py", f"FlatESLint.{method}")]
         assert live[("legacy_eslint.py", f"LegacyESLint.{method}")] == before[("eslint.py", f"ESLint.{method}")]
     assert live[("legacy_eslint.py", "<module>")] == before[("eslint.py", "<module>")]
+    # Code the rewritten file holds unchanged stays its own memory, live.
+    assert live[("eslint.py", "by_path")] == before[("eslint.py", "by_path")]
+    assert ("legacy_eslint.py", "by_path") in live
