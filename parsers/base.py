@@ -48,7 +48,9 @@ STRUCTURAL = "structural"
 # CRLF sdists, 4,718 texts, against 2 for the same move with LF). 5: JavaScript and
 # TypeScript definitions by assignment (``module.exports = class``, ``exports.f =``,
 # ``Foo.prototype.m =``) and the functions of an object literal bound to a name or
-# exported; a file's licence notice is no module docstring (the comment after it may be).
+# exported; a file's licence notice is no module docstring (the comment after it may be);
+# tool directives (``istanbul ignore``, ``eslint-disable``, ``//go:build``) are no doc text,
+# nor is a JSDoc ``@typedef`` block above a definition's own doc.
 EXTRACTION_VERSION = 5
 # Qualnames of entries that describe a whole file: they only move with their file.
 FILE_LEVEL_QUALNAMES = frozenset({"<module>", "<document>", "<project>"})

@@ -37,6 +37,13 @@ MAX_PARAMETER_TYPE = 60
 SPREAD_NOT_TYPE = frozenset({"modifiers", "variable_declarator"})
 _SPACES = re.compile(r"\s+")
 _WORD_START, _WORD_END = re.compile(r"\w"), re.compile(r"\w$")
+# Comment lines that speak to a tool rather than a reader: coverage, linters, formatters,
+# the TypeScript checker, Go's build constraints and compiler directives.
+_DIRECTIVE = re.compile(
+    r"(?:istanbul|c8) ignore\b|eslint-(?:disable|enable|env)\b|prettier-ignore\b|@ts-(?:ignore|expect-error|nocheck)\b"
+    r"|go:[a-z]+\b|\+build\b|nolint\b"
+)
+_DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")
 _LICENCE_LINE = re.compile(r"licen[cs]", re.IGNORECASE)
 _LICENCE_ANYWHERE = re.compile(r"copyright|\(c\) \d{4}|©|spdx-license-identifier|@license", re.IGNORECASE)
 
@@ -332,8 +339,9 @@ def _leading_comments(node: Node, data: bytes, *, include_self: bool) -> str:
     while sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] >= boundary - 1:
         if sibling.end_point[0] == sibling.start_point[0] and _is_trailing(sibling, data):
             break
-        if _text(data, sibling).lstrip().startswith(INNER_DOC_MARKERS):
-            break
+        text = _text(data, sibling)
+        if text.lstrip().startswith(INNER_DOC_MARKERS) or (comments and _DECLARES_TYPE.search(text)):
+            break  # an inner doc, or a JSDoc block above the doc that declares a type of its own
         comments.insert(0, sibling)
         boundary = sibling.start_point[0]
         sibling = sibling.prev_named_sibling
@@ -353,7 +361,7 @@ def _file_header(first: Node, data: bytes) -> str:
     inner_docs = [c for c in comments if _text(data, c).lstrip().startswith(INNER_DOC_MARKERS)]
     if inner_docs:
         return _clean_comments(inner_docs, data)
-    if _is_licence(_clean_comments(comments, data)):
+    if _is_preamble(_clean_comments(comments, data)):
         return _file_header(current, data) if current is not None and current.type in COMMENT_TYPES else ""
     attached = current is not None and comments and current.start_point[0] <= comments[-1].end_point[0] + 1
     if attached and current is not None and current.type not in FILE_HEADER_NODES:
@@ -361,10 +369,11 @@ def _file_header(first: Node, data: bytes) -> str:
     return _clean_comments(comments, data)
 
 
-def _is_licence(text: str) -> bool:
-    """A copyright or licence notice (a file's header in most projects), not a description."""
+def _is_preamble(text: str) -> bool:
+    """A copyright or licence notice (a file's header in most projects), or directives
+    alone (``//go:build linux``), not a description."""
     first_line = text.split("\n", 1)[0]
-    return bool(_LICENCE_LINE.search(first_line) or _LICENCE_ANYWHERE.search(text))
+    return not text or bool(_LICENCE_LINE.search(first_line) or _LICENCE_ANYWHERE.search(text))
 
 
 def _is_trailing(comment: Node, data: bytes) -> bool:
@@ -374,9 +383,11 @@ def _is_trailing(comment: Node, data: bytes) -> bool:
 
 
 def _clean_comments(comments: list[Node], data: bytes) -> str:
+    """The comments' text without their punctuation and the tools' directives in them."""
     lines: list[str] = []
     for comment in comments:
-        lines.extend(clean_comment_line(raw) for raw in _text(data, comment).splitlines())
+        cleaned = (clean_comment_line(raw) for raw in _text(data, comment).splitlines())
+        lines.extend(line for line in cleaned if not _DIRECTIVE.match(line))
     return "\n".join(lines).strip()
 
 

@@ -197,6 +197,19 @@ def test_a_licence_notice_is_no_module_docstring(language: str):
     assert parse(language, data.split(b"\n\n")[0] + b"\n").symbols[0].docstring == ""  # the notice alone
 
 
+def test_tool_directives_and_type_declarations_are_no_documentation():
+    """webpack: ``/* istanbul ignore next */`` above a method, ``@typedef`` blocks stacked
+    above a class's doc; Go: ``//go:build`` before the package comment."""
+    js = (b"/**\n * @typedef {object} Opts\n */\n/**\n * Represents the plugin.\n */\nclass P {\n"
+          b"  /* istanbul ignore next */\n  parse() {}\n  // eslint-disable-next-line no-unused-vars\n  // Runs it.\n"
+          b"  run() {}\n}\n")  # fmt: skip
+    docs = {s.qualname: s.docstring for s in parse("javascript", js).symbols}
+    assert docs == {"<module>": "", "P": "Represents the plugin.", "P.parse": "", "P.run": "Runs it."}
+    go = b"//go:build linux\n\n// Package sys calls the kernel.\npackage sys\n\n//go:noinline\n// Fast adds.\nfunc Fast() {}\n"
+    docs = {s.qualname: s.docstring for s in parse("go", go).symbols}
+    assert docs == {"<module>": "Package sys calls the kernel.", "Fast": "Fast adds."}
+
+
 def test_python_hashes_its_source_alone():
     """A Python docstring is inside the code: the hash stays sha256 of the source, so
     stores of Python code keep their point ids across the hash's change for doc comments."""
