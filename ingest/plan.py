@@ -237,14 +237,16 @@ def _continue_in_place(draft: _Draft, file: FileSymbols, sym: Symbol, mems: list
 def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSource | None) -> None:
     """Pair symbols that left their file or scope with symbols that appeared elsewhere.
 
-    Exact code first (same kind, name and content), then a unique (kind, qualname)
-    on both sides, then (with ``old_source``) the same (kind, name) with code alike
-    (``MOVED_WITH_EDITS``): ``Flask.errorhandler`` edited into ``Scaffold.errorhandler``
-    in another file; last a symbol renamed where it is (same file, or the file it was
-    renamed to, and the same parent scope) with code alike (``RENAMED_WITH_EDITS``):
-    ``compute_perimeter`` renamed ``circle_perimeter``. File-level entries (a module, a
-    whole decision document) only move with their file (a git rename). Derived entries move like symbols: a TODO whose
-    code moved to another file, a tool setting moved from setup.cfg to pyproject.toml.
+    Exact code first (same kind, name and content, the closest candidate first); then
+    (with ``old_source``) a symbol renamed where it is (same file, or the file git says
+    its code went to, and the same parent scope) with code alike (``RENAMED_WITH_EDITS``):
+    ``compute_perimeter`` renamed ``circle_perimeter``; then the same (kind, qualname)
+    where one candidate is closer than the others; then the same (kind, name) with code
+    alike (``MOVED_WITH_EDITS``): ``Flask.errorhandler`` edited into ``Scaffold.
+    errorhandler`` in another file; last renames in place again, in scopes those passes
+    paired. File-level entries (a module, a whole decision document) only move with their
+    file (a git rename). Derived entries move like symbols: a TODO whose code moved to
+    another file, a tool setting moved from setup.cfg to pyproject.toml.
     """
     closing = [(m, r) for m, r in draft.leftovers if m.qualname not in FILE_LEVEL_QUALNAMES]
     arriving = [v for v in draft.orphans if v.symbol.qualname not in FILE_LEVEL_QUALNAMES]
