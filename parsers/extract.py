@@ -350,23 +350,27 @@ def _leading_comments(node: Node, data: bytes, *, include_self: bool) -> str:
 
 def _file_header(first: Node, data: bytes) -> str:
     """The comment block a file starts with, unless it documents the definition below it;
-    a licence notice is passed over for the block after it (a Go package comment)."""
-    comments: list[Node] = []
+    a licence notice or directives alone are passed over for the block after them (a Go
+    package comment)."""
     current: Node | None = first
     while current is not None and current.type in COMMENT_TYPES:
-        if comments and current.start_point[0] > comments[-1].end_point[0] + 1:
-            break
-        comments.append(current)
-        current = current.next_named_sibling
-    inner_docs = [c for c in comments if _text(data, c).lstrip().startswith(INNER_DOC_MARKERS)]
-    if inner_docs:
-        return _clean_comments(inner_docs, data)
-    if _is_preamble(_clean_comments(comments, data)):
-        return _file_header(current, data) if current is not None and current.type in COMMENT_TYPES else ""
-    attached = current is not None and comments and current.start_point[0] <= comments[-1].end_point[0] + 1
-    if attached and current is not None and current.type not in FILE_HEADER_NODES:
-        return ""
-    return _clean_comments(comments, data)
+        comments: list[Node] = []
+        while current is not None and current.type in COMMENT_TYPES:
+            if comments and current.start_point[0] > comments[-1].end_point[0] + 1:
+                break
+            comments.append(current)
+            current = current.next_named_sibling
+        inner_docs = [c for c in comments if _text(data, c).lstrip().startswith(INNER_DOC_MARKERS)]
+        if inner_docs:
+            return _clean_comments(inner_docs, data)
+        text = _clean_comments(comments, data)
+        if _is_preamble(text):
+            continue
+        attached = current is not None and current.start_point[0] <= comments[-1].end_point[0] + 1
+        if attached and current is not None and current.type not in FILE_HEADER_NODES:
+            return ""
+        return text
+    return ""
 
 
 def _is_preamble(text: str) -> bool:

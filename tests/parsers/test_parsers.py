@@ -107,6 +107,7 @@ def test_python_matches_ast_on_the_standard_library():
         ("java", b"class A { void m( }\n"),
         ("typescript", b"\x00\x00\x00"),
         ("tsx", b"export const A = () => <div>;\n"),
+        ("go", b"//go:build linux\n\n" * 3000 + b"package x\n"),  # thousands of header blocks passed over
     ],
 )
 def test_bad_input_never_raises(language: str, data: bytes):
