@@ -44,7 +44,11 @@ _DIRECTIVE = re.compile(
     r"|go:[a-z]+\b|\+build\b|nolint\b"
 )
 _DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")
-_LICENCE_LINE = re.compile(r"licen[cs]", re.IGNORECASE)
+_LICENCE_LINE = re.compile(
+    r"^(?:the )?(?:mit|bsd|isc|apache|mozilla|gnu|l?gpl|agpl|mpl|eclipse)\b.*licen[cs]e|licensed (?:to|under)\b"
+    r"|subject to the terms of\b|is free software\b",
+    re.IGNORECASE,
+)
 _LICENCE_ANYWHERE = re.compile(r"copyright|\(c\) \d{4}|©|spdx-license-identifier|@license", re.IGNORECASE)
 
 

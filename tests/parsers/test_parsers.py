@@ -187,6 +187,8 @@ LICENCE_HEADERS = {
     b"// Renders pages.\npackage render\n",
     "java": b"/*\n * Licensed to the Apache Software Foundation (ASF).\n */\n\n/** Renders pages. */\npackage render;\n",
     "rust": b"// SPDX-License-Identifier: MIT\n\n// Renders pages.\n\nfn a() {}\n",
+    "typescript": b"/* This Source Code Form is subject to the terms of the Mozilla Public\n * License, v. 2.0. */\n\n"
+    b"/** Renders pages. */\n\nexport const a = 1;\n",
 }  # fmt: skip
 
 
@@ -196,6 +198,11 @@ def test_a_licence_notice_is_no_module_docstring(language: str):
     data = LICENCE_HEADERS[language]
     assert parse(language, data).symbols[0].docstring == "Renders pages."
     assert parse(language, data.split(b"\n\n")[0] + b"\n").symbols[0].docstring == ""  # the notice alone
+
+
+def test_a_description_that_speaks_of_licences_stays_the_docstring():
+    data = b"// Checks the licences of a project's dependencies.\n\npackage licences\n"
+    assert parse("go", data).symbols[0].docstring == "Checks the licences of a project's dependencies."
 
 
 def test_tool_directives_and_type_declarations_are_no_documentation():
