@@ -17,7 +17,15 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import TypeVar
 
-from recalld.ingest.likeness import MOVED_WITH_EDITS, RENAMED_WITH_EDITS, Affinity, OldSource, pair_alike
+from recalld.ingest.likeness import (
+    MOVED_WITH_EDITS,
+    RENAMED_WITH_EDITS,
+    Affinity,
+    OldSource,
+    is_distinctive,
+    pair_alike,
+)
+from recalld.ingest.sparse import identifier_words
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
 
 T = TypeVar("T")
@@ -255,7 +263,11 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
     affinity = _affinity(renames)
 
     def pair_by(
-        old_key: Callable[[LiveMemory], Hashable], new_key: Callable[[NewVersion], Hashable], *, guess: bool
+        old_key: Callable[[LiveMemory], Hashable],
+        new_key: Callable[[NewVersion], Hashable],
+        *,
+        guess: bool,
+        admissible: Callable[[LiveMemory, NewVersion], bool] | None = None,
     ) -> None:
         olds: dict[Hashable, list[LiveMemory]] = defaultdict(list)
         for mem, _reason in closing:
@@ -266,25 +278,35 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
             if version.id not in taken:
                 news[new_key(version)].append(version)
         for key, left in olds.items():
-            for mem, version in _closest_pairs(left, news.get(key, []), affinity, guess=guess):
+            for mem, version in _closest_pairs(left, news.get(key, []), affinity, guess=guess, admissible=admissible):
                 matched[mem.id] = version
                 taken.add(version.id)
 
-    # The same code: any pairing keeps what was known, the closest first.
+    # The same code: any pairing keeps what was known, the closest first; code too short
+    # to tell apart (``return self``) only in its own scope or file.
+    def telling(mem: LiveMemory, version: NewVersion) -> bool:
+        return (
+            _parent(mem.qualname) == _parent(version.symbol.qualname)
+            or renames.get(mem.path, mem.path) == version.file.path
+            or is_distinctive(version.symbol.source)
+        )
+
     pair_by(lambda m: (m.kind, _short_name(m.qualname), m.content_hash),
-            lambda v: (v.symbol.kind, _short_name(v.symbol.qualname), v.symbol.content_hash), guess=True)  # fmt: skip
+            lambda v: (v.symbol.kind, _short_name(v.symbol.qualname), v.symbol.content_hash), guess=True,
+            admissible=telling)  # fmt: skip
+    memo: dict[tuple[str, str, float], float] = {}  # likeness of pairs already compared
     if old_source is not None:  # alike code in the file git says the old code went to
-        _match_renames(closing, arriving, matched, taken, renames, old_source, affinity)
+        _match_renames(closing, arriving, matched, taken, renames, old_source, affinity, memo)
     # The same name, other code: only where one candidate is closer than the rest.
     pair_by(lambda m: (m.kind, m.qualname), lambda v: (v.symbol.kind, v.symbol.qualname), guess=False)
     if old_source is not None:
         by_name = pair_alike(
             closing, arriving, matched, taken, old_source, threshold=MOVED_WITH_EDITS,
             old_key=lambda m: (m.kind, _short_name(m.qualname)),
-            new_key=lambda v: (v.symbol.kind, _short_name(v.symbol.qualname)), affinity=affinity,
+            new_key=lambda v: (v.symbol.kind, _short_name(v.symbol.qualname)), affinity=affinity, memo=memo,
         )  # fmt: skip
         matched.update(by_name)
-        _match_renames(closing, arriving, matched, taken, renames, old_source, affinity)
+        _match_renames(closing, arriving, matched, taken, renames, old_source, affinity, memo)
 
     for mem, reason in draft.leftovers:
         successor = matched.get(mem.id)
@@ -304,6 +326,7 @@ def _match_renames(
     renames: Mapping[str, str],
     old_source: OldSource,
     affinity: Affinity,
+    memo: dict[tuple[str, str, float], float],
 ) -> None:
     """Symbols renamed where they are: the same file (or the one git renamed it to) and
     the same scope, or the scope's own successor (``Shape.area`` → ``Figure.surface``
@@ -320,6 +343,7 @@ def _match_renames(
         found = pair_alike(
             closing, arriving, matched, taken, old_source, threshold=RENAMED_WITH_EDITS, old_key=old_key,
             new_key=lambda v: (v.file.path, v.symbol.kind, _parent(v.symbol.qualname)), affinity=affinity,
+            short_ok=_names_share_a_word, memo=memo,
         )  # fmt: skip
         if not found:
             return
@@ -327,36 +351,81 @@ def _match_renames(
 
 
 def _closest_pairs(
-    olds: list[LiveMemory], news: list[NewVersion], affinity: Affinity, *, guess: bool
+    olds: list[LiveMemory],
+    news: list[NewVersion],
+    affinity: Affinity,
+    *,
+    guess: bool,
+    admissible: Callable[[LiveMemory, NewVersion], bool] | None = None,
 ) -> list[tuple[LiveMemory, NewVersion]]:
-    """Candidates of one key paired one to one, the closest first (``affinity``): of two
-    classes that traded a method with the same code, each keeps its own. Without
-    ``guess``, only one candidate against several, and only when one of those is closer
-    than the others (a class's ``.js`` file rather than its ``.d.ts`` declaration)."""
-    if not news:
+    """Candidates of one key paired one to one (``admissible`` ones only), the closest
+    first (``affinity``): of two classes that traded a method with the same code, each
+    keeps its own. Without ``guess``, a pair only where each is the other's one closest
+    candidate (a class's ``.js`` file rather than its ``.d.ts`` declaration; each of two
+    vendored copies of a module moved into a package continues its own copy)."""
+    if not news or (len(olds) * len(news) > RANKED_PAIRS and not guess):
         return []
-    if len(olds) == len(news) == 1:
-        return [(olds[0], news[0])]
-    if not guess:
-        if len(olds) > 1 and len(news) > 1:
-            return []
-        ranked = sorted(((affinity(m, v), m, v) for m in olds for v in news), key=lambda r: r[0], reverse=True)
-        return [(ranked[0][1], ranked[0][2])] if ranked[0][0] > ranked[1][0] else []
-    if len(olds) * len(news) > RANKED_PAIRS:
-        return list(zip(olds, news, strict=False))
-    order = sorted(
-        ((affinity(mem, version), -i, -j) for i, mem in enumerate(olds) for j, version in enumerate(news)),
-        reverse=True,
-    )
-    pairs: list[tuple[LiveMemory, NewVersion]] = []
+    if len(olds) * len(news) > RANKED_PAIRS:  # hundreds of one-line constructors: in order
+        pairs: list[tuple[LiveMemory, NewVersion]] = []
+        free = list(news)
+        for mem in olds:
+            version = next((v for v in free if admissible is None or admissible(mem, v)), None)
+            if version is not None:
+                free.remove(version)
+                pairs.append((mem, version))
+        return pairs
+    scores = {
+        (i, j): affinity(mem, version)
+        for i, mem in enumerate(olds)
+        for j, version in enumerate(news)
+        if admissible is None or admissible(mem, version)
+    }
+    chosen = _mutual_best(scores) if not guess else _greedy(scores)
+    return [(olds[i], news[j]) for i, j in chosen]
+
+
+def _greedy(scores: dict[tuple[int, int], tuple[float, ...]]) -> list[tuple[int, int]]:
+    """The closest pairs first, ties in the order the candidates came."""
+    chosen: list[tuple[int, int]] = []
     used_old: set[int] = set()
     used_new: set[int] = set()
-    for _closeness, i, j in order:
-        if -i not in used_old and -j not in used_new:
-            used_old.add(-i)
-            used_new.add(-j)
-            pairs.append((olds[-i], news[-j]))
-    return pairs
+    for (i, j), _closeness in sorted(scores.items(), key=lambda item: (item[1], -item[0][0], -item[0][1]), reverse=True):
+        if i not in used_old and j not in used_new:
+            used_old.add(i)
+            used_new.add(j)
+            chosen.append((i, j))
+    return chosen
+
+
+def _mutual_best(scores: dict[tuple[int, int], tuple[float, ...]]) -> list[tuple[int, int]]:
+    """Pairs each of whose sides is the other's one closest candidate, taken in rounds
+    (a pair taken may leave another pair mutually closest); a tie pairs nothing."""
+    chosen: list[tuple[int, int]] = []
+    while True:
+        best_new = _unique_best(scores, lambda pair: pair[0], lambda pair: pair[1])
+        best_old = _unique_best(scores, lambda pair: pair[1], lambda pair: pair[0])
+        mutual = [(i, j) for i, j in best_new.items() if best_old.get(j) == i]
+        if not mutual:
+            return chosen
+        chosen.extend(mutual)
+        taken_old, taken_new = {i for i, _ in mutual}, {j for _, j in mutual}
+        scores = {pair: s for pair, s in scores.items() if pair[0] not in taken_old and pair[1] not in taken_new}
+
+
+def _unique_best(
+    scores: dict[tuple[int, int], tuple[float, ...]],
+    side: Callable[[tuple[int, int]], int],
+    other: Callable[[tuple[int, int]], int],
+) -> dict[int, int]:
+    """For each candidate on one side, the other side's closest, where no other ties it."""
+    best: dict[int, tuple[tuple[float, ...], int | None]] = {}
+    for pair, closeness in scores.items():
+        current = best.get(side(pair))
+        if current is None or closeness > current[0]:
+            best[side(pair)] = (closeness, other(pair))
+        elif closeness == current[0]:
+            best[side(pair)] = (closeness, None)
+    return {key: found for key, (_closeness, found) in best.items() if found is not None}
 
 
 def _affinity(renames: Mapping[str, str]) -> Affinity:
@@ -373,6 +442,13 @@ def _affinity(renames: Mapping[str, str]) -> Affinity:
         )
 
     return affinity
+
+
+def _names_share_a_word(mem: LiveMemory, version: NewVersion) -> bool:
+    """Whether two names share a word (``setup`` → ``setup_test``): short code renamed in
+    place is taken for the same only then, not ``__enter__`` → ``_is_active``."""
+    old = set(identifier_words(_short_name(mem.qualname)))
+    return not old.isdisjoint(identifier_words(_short_name(version.symbol.qualname)))
 
 
 def _parent(qualname: str) -> str:

@@ -368,3 +368,60 @@ def test_short_code_alike_is_not_taken_for_a_move():
     p = plan_changes(scope=SCOPE, live=live_of(old), targets={"b.py": new}, gone=["a.py"], renames={},
                      old_source=_sources(old))  # fmt: skip
     assert {c.reason for c in p.closures} == {"deleted"}
+
+
+def test_two_vendored_copies_of_a_module_moved_into_packages_each_continue_their_own():
+    """setuptools 65: pyparsing.py became pyparsing/core.py in both vendored trees, its code
+    reformatted; every method of each copy continues in the same copy, though each name
+    left and arrived too often (2 copies × 9 classes) to be paired by name and likeness."""
+    body = "\n".join(f"token {i} = match({i})" for i in range(12))
+    olds, news = [], []
+    for tree in ("pkg_resources/_vendor", "setuptools/_vendor"):
+        methods = [sym(f"{cls}.parse", body, kind="method") for cls in ("Word", "And", "Or", "Each", "Not",
+                                                                           "Opt", "Many", "Char", "Regex")]  # fmt: skip
+        olds.append(file(f"{tree}/pyparsing.py", *methods))
+        news.append(file(f"{tree}/pyparsing/core.py", *(dataclasses.replace(m, content_hash=m.content_hash[::-1],
+                                                                              source=m.source + "\n") for m in methods)))  # fmt: skip
+    live = [m for f in olds for m in live_of(f)]
+    p = plan_changes(scope=SCOPE, live=live, targets={f.path: f for f in news}, gone=[f.path for f in olds],
+                     renames={}, old_source=_sources(*olds))  # fmt: skip
+    successor = {c.id: c.superseded_by for c in p.closures}
+    where = {v.id: (v.file.path, v.symbol.qualname) for v in p.new_versions}
+    assert all(where[successor[m.id]] == (m.path.replace(".py", "/core.py"), m.qualname) for m in live)
+
+
+def test_short_code_renamed_in_place_needs_a_word_of_its_old_name():
+    """``setup`` → ``setup_test`` (pytest's rename in SQLAlchemy 1.4's tests) is a rename;
+    ``__enter__`` (``return self``) → ``_is_active`` is not, however alike the code."""
+    old = file("t.py", sym("T", kind="class"), sym("T.setup", "self.x = 1", kind="method"),
+               sym("T.__enter__", "return self", kind="method"))  # fmt: skip
+    new = file("t.py", sym("T", kind="class"), sym("T.setup_test", "self.x = 1", kind="method"),
+               sym("T._is_active", "return self", kind="method"))  # fmt: skip
+    p = plan_changes(scope=SCOPE, live=live_of(old), targets={"t.py": new}, gone=[], renames={},
+                     old_source=_sources(old))  # fmt: skip
+    reasons = {c.id: c.reason for c in p.closures}
+    ids = {m.qualname: m.id for m in live_of(old)}
+    assert reasons[ids["T.setup"]] == "renamed" and reasons[ids["T.__enter__"]] == "removed"
+
+
+def test_one_line_code_is_no_evidence_of_a_move_to_another_class():
+    """``return self`` left one class and the same line arrived in an unrelated class in
+    another file: no lineage. In a class of the same name elsewhere, it moved with it."""
+    line = sym("__enter__", "return self", kind="method")
+    old = file("testing/engines.py", _as(line, "ProxyCursor.__enter__"), _as(line, "Pool.__enter__"))
+    new = file("orm/session.py", _as(line, "Session.__enter__"), _as(line, "Pool.__enter__"))
+    p = plan(live_of(old), [new], gone=["testing/engines.py"])
+    reasons = {c.id: c.reason for c in p.closures}
+    ids = {m.qualname: m.id for m in live_of(old)}
+    assert reasons[ids["ProxyCursor.__enter__"]] == "deleted" and reasons[ids["Pool.__enter__"]] == "renamed"
+
+
+def test_long_code_is_compared_by_its_tokens_overlap():
+    """Past LONG_CODE tokens difflib's ratio costs the product of the lengths (a class of
+    15k tokens against one of 9k: seconds); the overlap of the tokens stands in for it."""
+    from recalld.ingest.likeness import LONG_CODE, likeness
+
+    lines = [f"value_{i} = compute({i}, other_{i})" for i in range(LONG_CODE // 8 + 10)]
+    shuffled = lines[1::2] + lines[::2]
+    assert likeness("\n".join(lines), "\n".join(shuffled), 0.6) == 1.0
+    assert likeness("\n".join(lines[:50]), "\n".join(shuffled[:50]), 0.0) < 0.9  # short code: order counts
