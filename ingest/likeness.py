@@ -1,10 +1,11 @@
-"""Pairing code that moved or was renamed *and* was edited in the same commit: what left
-is paired with what arrived under the same key (kind and name, or place and scope) when
-their code is alike, the most alike first, one to one. Used by the planner
-(``ingest/plan.py``) once exact matches are taken."""
+"""Pairing what left with what arrived in one commit, for the planner (``ingest/plan.py``):
+candidates of one key ranked by affinity (the same name, scope, file type, alike paths),
+and code that moved or was renamed *and* was edited paired when alike, the most alike
+first, one to one."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping
@@ -12,6 +13,7 @@ from difflib import SequenceMatcher
 from itertools import islice
 from typing import TYPE_CHECKING
 
+from recalld.ingest.sparse import identifier_words
 from recalld.parsers.base import STRUCTURAL, memory_type
 
 if TYPE_CHECKING:
@@ -28,8 +30,13 @@ MOVE_CANDIDATES = 16  # the most (left × arrived) pairs of one key compared
 MIN_TOKENS = 16
 LONG_CODE = 3000  # tokens: longer code is compared by its tokens' overlap (see likeness)
 _TOKEN = re.compile(r"\w+|[^\w\s]")
+# Above this many (left × arrived) pairs under one key, candidates are paired in the order
+# found rather than ranked by affinity (hundreds of identical one-line constructors).
+RANKED_PAIRS = 4096
+# A qualname and what extraction appends to tell repeats apart: parameter types, "#2".
+_DECORATED = re.compile(r"([^(]+?)(?:\(.*\))?(?:#\d+)?")
 OldSource = Callable[["LiveMemory"], "str | None"]  # a live memory's source, None if unknown
-# How close two candidates are beside their code (greater is closer; plan._affinity).
+# How close two candidates are beside their code (greater is closer; affinity_of).
 Affinity = Callable[["LiveMemory", "NewVersion"], tuple[float, ...]]
 
 
@@ -113,3 +120,119 @@ def likeness(before: str, after: str, threshold: float, *, min_tokens: int = MIN
     # tokens' overlap as multisets, which quick_ratio measured, stands in for it.
     ratio = matcher.quick_ratio() if max(len(old), len(new)) > LONG_CODE else matcher.ratio()
     return ratio if ratio >= threshold else 0.0
+
+
+def closest_pairs(
+    olds: list[LiveMemory],
+    news: list[NewVersion],
+    affinity: Affinity,
+    *,
+    guess: bool,
+    admissible: Callable[[LiveMemory, NewVersion], bool] | None = None,
+) -> list[tuple[LiveMemory, NewVersion]]:
+    """Candidates of one key paired one to one (``admissible`` ones only), the closest
+    first (``affinity``): of two classes that traded a method with the same code, each
+    keeps its own. Without ``guess``, a pair only where each is the other's one closest
+    candidate (a class's ``.js`` file rather than its ``.d.ts`` declaration; each of two
+    vendored copies of a module moved into a package continues its own copy)."""
+    if not news or (len(olds) * len(news) > RANKED_PAIRS and not guess):
+        return []
+    if len(olds) * len(news) > RANKED_PAIRS:  # hundreds of one-line constructors: in order
+        pairs: list[tuple[LiveMemory, NewVersion]] = []
+        free = list(news)
+        for mem in olds:
+            version = next((v for v in free if admissible is None or admissible(mem, v)), None)
+            if version is not None:
+                free.remove(version)
+                pairs.append((mem, version))
+        return pairs
+    scores = {
+        (i, j): affinity(mem, version)
+        for i, mem in enumerate(olds)
+        for j, version in enumerate(news)
+        if admissible is None or admissible(mem, version)
+    }
+    chosen = _mutual_best(scores) if not guess else _greedy(scores)
+    return [(olds[i], news[j]) for i, j in chosen]
+
+
+def _greedy(scores: dict[tuple[int, int], tuple[float, ...]]) -> list[tuple[int, int]]:
+    """The closest pairs first, ties in the order the candidates came."""
+    chosen: list[tuple[int, int]] = []
+    used_old: set[int] = set()
+    used_new: set[int] = set()
+    for (i, j), _closeness in sorted(scores.items(), key=lambda item: (item[1], -item[0][0], -item[0][1]), reverse=True):
+        if i not in used_old and j not in used_new:
+            used_old.add(i)
+            used_new.add(j)
+            chosen.append((i, j))
+    return chosen
+
+
+def _mutual_best(scores: dict[tuple[int, int], tuple[float, ...]]) -> list[tuple[int, int]]:
+    """Pairs each of whose sides is the other's one closest candidate, taken in rounds
+    (a pair taken may leave another pair mutually closest); a tie pairs nothing."""
+    chosen: list[tuple[int, int]] = []
+    while True:
+        best_new = _unique_best(scores, lambda pair: pair[0], lambda pair: pair[1])
+        best_old = _unique_best(scores, lambda pair: pair[1], lambda pair: pair[0])
+        mutual = [(i, j) for i, j in best_new.items() if best_old.get(j) == i]
+        if not mutual:
+            return chosen
+        chosen.extend(mutual)
+        taken_old, taken_new = {i for i, _ in mutual}, {j for _, j in mutual}
+        scores = {pair: s for pair, s in scores.items() if pair[0] not in taken_old and pair[1] not in taken_new}
+
+
+def _unique_best(
+    scores: dict[tuple[int, int], tuple[float, ...]],
+    side: Callable[[tuple[int, int]], int],
+    other: Callable[[tuple[int, int]], int],
+) -> dict[int, int]:
+    """For each candidate on one side, the other side's closest, where no other ties it."""
+    best: dict[int, tuple[tuple[float, ...], int | None]] = {}
+    for pair, closeness in scores.items():
+        current = best.get(side(pair))
+        if current is None or closeness > current[0]:
+            best[side(pair)] = (closeness, other(pair))
+        elif closeness == current[0]:
+            best[side(pair)] = (closeness, None)
+    return {key: found for key, (_closeness, found) in best.items() if found is not None}
+
+
+def affinity_of(renames: Mapping[str, str]) -> Affinity:
+    """How close a symbol that arrived is to one that left, beside their code: the same
+    qualified name, the same enclosing scope, the same file type, then alike paths."""
+
+    def affinity(mem: LiveMemory, version: NewVersion) -> tuple[float, ...]:
+        old_path, new_path, new = renames.get(mem.path, mem.path), version.file.path, version.symbol.qualname
+        return (
+            float(mem.qualname == new),
+            float(parent_scope(mem.qualname) == parent_scope(new)),
+            float(posixpath.splitext(old_path)[1] == posixpath.splitext(new_path)[1]),
+            SequenceMatcher(None, old_path, new_path).ratio(),
+        )
+
+    return affinity
+
+
+def names_share_a_word(mem: LiveMemory, version: NewVersion) -> bool:
+    """Whether two names share a word (``setup`` → ``setup_test``): short code renamed in
+    place is taken for the same only then, not ``__enter__`` → ``_is_active``."""
+    old = set(identifier_words(short_name(mem.qualname)))
+    return not old.isdisjoint(identifier_words(short_name(version.symbol.qualname)))
+
+
+def parent_scope(qualname: str) -> str:
+    """The scope a symbol is declared in: ``Parser`` for ``Parser.parse(java.io.Reader)``."""
+    declared = _DECORATED.fullmatch(qualname)
+    name = declared.group(1) if declared else qualname
+    return name.rsplit(".", 1)[0] if "." in name else ""
+
+
+def short_name(qualname: str) -> str:
+    """The name a symbol is declared with: ``parse`` for ``Parser.parse``, for an overload
+    named by its parameters (``Parser.parse(java.io.Reader)``) and for a repeat
+    (``Parser.parse#2``), so a symbol that only gained or lost that mark is the same."""
+    declared = _DECORATED.fullmatch(qualname)
+    return (declared.group(1) if declared else qualname).rsplit(".", 1)[-1]

@@ -7,13 +7,10 @@ continue), which are closed and why, and which only moved lines.
 
 from __future__ import annotations
 
-import posixpath
-import re
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import TypeVar
 
@@ -22,25 +19,24 @@ from recalld.ingest.likeness import (
     RENAMED_WITH_EDITS,
     Affinity,
     OldSource,
+    affinity_of,
+    closest_pairs,
     is_distinctive,
+    names_share_a_word,
     pair_alike,
+    parent_scope,
+    short_name,
 )
-from recalld.ingest.sparse import identifier_words
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 
-# A qualname and what extraction appends to tell repeats apart: parameter types, "#2".
-_DECORATED = re.compile(r"([^(]+?)(?:\(.*\))?(?:#\d+)?")
 _ID_NAMESPACE = uuid.UUID("6f1c7a52-3a43-4d0e-9a57-2c1b0f3e9d11")
 
 ADDED, MODIFIED, RENAMED = "added", "modified", "renamed"
 REMOVED, DELETED = "removed", "deleted"
 RENAME_ROUNDS = 4  # scopes nested this deep are followed through renames of their own
-# Above this many (left × arrived) pairs under one key, candidates are paired in the order
-# found rather than ranked by affinity (hundreds of identical one-line constructors).
-RANKED_PAIRS = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +256,7 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
     arriving = [v for v in draft.orphans if v.symbol.qualname not in FILE_LEVEL_QUALNAMES]
     matched: dict[str, NewVersion] = {}
     taken: set[str] = set()
-    affinity = _affinity(renames)
+    affinity = affinity_of(renames)
 
     def pair_by(
         old_key: Callable[[LiveMemory], Hashable],
@@ -278,7 +274,7 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
             if version.id not in taken:
                 news[new_key(version)].append(version)
         for key, left in olds.items():
-            for mem, version in _closest_pairs(left, news.get(key, []), affinity, guess=guess, admissible=admissible):
+            for mem, version in closest_pairs(left, news.get(key, []), affinity, guess=guess, admissible=admissible):
                 matched[mem.id] = version
                 taken.add(version.id)
 
@@ -286,13 +282,13 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
     # to tell apart (``return self``) only in its own scope or file.
     def telling(mem: LiveMemory, version: NewVersion) -> bool:
         return (
-            _parent(mem.qualname) == _parent(version.symbol.qualname)
+            parent_scope(mem.qualname) == parent_scope(version.symbol.qualname)
             or renames.get(mem.path, mem.path) == version.file.path
             or is_distinctive(version.symbol.source)
         )
 
-    pair_by(lambda m: (m.kind, _short_name(m.qualname), m.content_hash),
-            lambda v: (v.symbol.kind, _short_name(v.symbol.qualname), v.symbol.content_hash), guess=True,
+    pair_by(lambda m: (m.kind, short_name(m.qualname), m.content_hash),
+            lambda v: (v.symbol.kind, short_name(v.symbol.qualname), v.symbol.content_hash), guess=True,
             admissible=telling)  # fmt: skip
     memo: dict[tuple[str, str, float], float] = {}  # likeness of pairs already compared
     if old_source is not None:  # alike code in the file git says the old code went to
@@ -302,8 +298,8 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
     if old_source is not None:
         by_name = pair_alike(
             closing, arriving, matched, taken, old_source, threshold=MOVED_WITH_EDITS,
-            old_key=lambda m: (m.kind, _short_name(m.qualname)),
-            new_key=lambda v: (v.symbol.kind, _short_name(v.symbol.qualname)), affinity=affinity, memo=memo,
+            old_key=lambda m: (m.kind, short_name(m.qualname)),
+            new_key=lambda v: (v.symbol.kind, short_name(v.symbol.qualname)), affinity=affinity, memo=memo,
         )  # fmt: skip
         matched.update(by_name)
         _match_renames(closing, arriving, matched, taken, renames, old_source, affinity, memo)
@@ -337,125 +333,17 @@ def _match_renames(
                   for m, _ in closing if m.id in matched}  # fmt: skip
 
         def old_key(mem: LiveMemory) -> Hashable:
-            path, parent = renames.get(mem.path, mem.path), _parent(mem.qualname)
+            path, parent = renames.get(mem.path, mem.path), parent_scope(mem.qualname)
             return path, mem.kind, scopes.get((path, parent), parent)
 
         found = pair_alike(
             closing, arriving, matched, taken, old_source, threshold=RENAMED_WITH_EDITS, old_key=old_key,
-            new_key=lambda v: (v.file.path, v.symbol.kind, _parent(v.symbol.qualname)), affinity=affinity,
-            short_ok=_names_share_a_word, memo=memo,
+            new_key=lambda v: (v.file.path, v.symbol.kind, parent_scope(v.symbol.qualname)), affinity=affinity,
+            short_ok=names_share_a_word, memo=memo,
         )  # fmt: skip
         if not found:
             return
         matched.update(found)
-
-
-def _closest_pairs(
-    olds: list[LiveMemory],
-    news: list[NewVersion],
-    affinity: Affinity,
-    *,
-    guess: bool,
-    admissible: Callable[[LiveMemory, NewVersion], bool] | None = None,
-) -> list[tuple[LiveMemory, NewVersion]]:
-    """Candidates of one key paired one to one (``admissible`` ones only), the closest
-    first (``affinity``): of two classes that traded a method with the same code, each
-    keeps its own. Without ``guess``, a pair only where each is the other's one closest
-    candidate (a class's ``.js`` file rather than its ``.d.ts`` declaration; each of two
-    vendored copies of a module moved into a package continues its own copy)."""
-    if not news or (len(olds) * len(news) > RANKED_PAIRS and not guess):
-        return []
-    if len(olds) * len(news) > RANKED_PAIRS:  # hundreds of one-line constructors: in order
-        pairs: list[tuple[LiveMemory, NewVersion]] = []
-        free = list(news)
-        for mem in olds:
-            version = next((v for v in free if admissible is None or admissible(mem, v)), None)
-            if version is not None:
-                free.remove(version)
-                pairs.append((mem, version))
-        return pairs
-    scores = {
-        (i, j): affinity(mem, version)
-        for i, mem in enumerate(olds)
-        for j, version in enumerate(news)
-        if admissible is None or admissible(mem, version)
-    }
-    chosen = _mutual_best(scores) if not guess else _greedy(scores)
-    return [(olds[i], news[j]) for i, j in chosen]
-
-
-def _greedy(scores: dict[tuple[int, int], tuple[float, ...]]) -> list[tuple[int, int]]:
-    """The closest pairs first, ties in the order the candidates came."""
-    chosen: list[tuple[int, int]] = []
-    used_old: set[int] = set()
-    used_new: set[int] = set()
-    for (i, j), _closeness in sorted(scores.items(), key=lambda item: (item[1], -item[0][0], -item[0][1]), reverse=True):
-        if i not in used_old and j not in used_new:
-            used_old.add(i)
-            used_new.add(j)
-            chosen.append((i, j))
-    return chosen
-
-
-def _mutual_best(scores: dict[tuple[int, int], tuple[float, ...]]) -> list[tuple[int, int]]:
-    """Pairs each of whose sides is the other's one closest candidate, taken in rounds
-    (a pair taken may leave another pair mutually closest); a tie pairs nothing."""
-    chosen: list[tuple[int, int]] = []
-    while True:
-        best_new = _unique_best(scores, lambda pair: pair[0], lambda pair: pair[1])
-        best_old = _unique_best(scores, lambda pair: pair[1], lambda pair: pair[0])
-        mutual = [(i, j) for i, j in best_new.items() if best_old.get(j) == i]
-        if not mutual:
-            return chosen
-        chosen.extend(mutual)
-        taken_old, taken_new = {i for i, _ in mutual}, {j for _, j in mutual}
-        scores = {pair: s for pair, s in scores.items() if pair[0] not in taken_old and pair[1] not in taken_new}
-
-
-def _unique_best(
-    scores: dict[tuple[int, int], tuple[float, ...]],
-    side: Callable[[tuple[int, int]], int],
-    other: Callable[[tuple[int, int]], int],
-) -> dict[int, int]:
-    """For each candidate on one side, the other side's closest, where no other ties it."""
-    best: dict[int, tuple[tuple[float, ...], int | None]] = {}
-    for pair, closeness in scores.items():
-        current = best.get(side(pair))
-        if current is None or closeness > current[0]:
-            best[side(pair)] = (closeness, other(pair))
-        elif closeness == current[0]:
-            best[side(pair)] = (closeness, None)
-    return {key: found for key, (_closeness, found) in best.items() if found is not None}
-
-
-def _affinity(renames: Mapping[str, str]) -> Affinity:
-    """How close a symbol that arrived is to one that left, beside their code: the same
-    qualified name, the same enclosing scope, the same file type, then alike paths."""
-
-    def affinity(mem: LiveMemory, version: NewVersion) -> tuple[float, ...]:
-        old_path, new_path, new = renames.get(mem.path, mem.path), version.file.path, version.symbol.qualname
-        return (
-            float(mem.qualname == new),
-            float(_parent(mem.qualname) == _parent(new)),
-            float(posixpath.splitext(old_path)[1] == posixpath.splitext(new_path)[1]),
-            SequenceMatcher(None, old_path, new_path).ratio(),
-        )
-
-    return affinity
-
-
-def _names_share_a_word(mem: LiveMemory, version: NewVersion) -> bool:
-    """Whether two names share a word (``setup`` → ``setup_test``): short code renamed in
-    place is taken for the same only then, not ``__enter__`` → ``_is_active``."""
-    old = set(identifier_words(_short_name(mem.qualname)))
-    return not old.isdisjoint(identifier_words(_short_name(version.symbol.qualname)))
-
-
-def _parent(qualname: str) -> str:
-    """The scope a symbol is declared in: ``Parser`` for ``Parser.parse(java.io.Reader)``."""
-    declared = _DECORATED.fullmatch(qualname)
-    name = declared.group(1) if declared else qualname
-    return name.rsplit(".", 1)[0] if "." in name else ""
 
 
 def _match_edits(draft: _Draft) -> None:
@@ -483,14 +371,6 @@ def _match_edits(draft: _Draft) -> None:
 def _anchor(kind: str, qualname: str) -> str:
     marker = f":{kind}:"
     return qualname.rsplit(marker, 1)[0] if marker in qualname else ""
-
-
-def _short_name(qualname: str) -> str:
-    """The name a symbol is declared with: ``parse`` for ``Parser.parse``, for an overload
-    named by its parameters (``Parser.parse(java.io.Reader)``) and for a repeat
-    (``Parser.parse#2``), so a symbol that only gained or lost that mark is the same."""
-    declared = _DECORATED.fullmatch(qualname)
-    return (declared.group(1) if declared else qualname).rsplit(".", 1)[-1]
 
 
 def _group_by_key(mems: list[LiveMemory]) -> dict[tuple[str, str], list[LiveMemory]]:
