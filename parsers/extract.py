@@ -1,4 +1,5 @@
-"""Generic symbol extraction from query captures: nesting, qualnames, signatures, docs.
+"""Generic symbol extraction from query captures: nesting, qualnames, signatures (the
+docstrings are ``docstrings.py``'s).
 
 Per-language differences live in the query files and the LanguageSpec; this module
 only knows tree shapes every grammar shares (parents, siblings, fields, comments).
@@ -6,26 +7,18 @@ only knows tree shapes every grammar shares (parents, siblings, fields, comments
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections import Counter
 from dataclasses import dataclass
 
 from recalld.parsers.base import ParseResult, Symbol, content_hash
-from recalld.parsers.debt import MARKER_BYTES, Comment, Span, clean_comment_line, debt_entries
+from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
+from recalld.parsers.docstrings import COMMENT_TYPES, docstring_of, is_trailing, module_docstring
 from recalld.parsers.registry import LanguageSpec
-from recalld.parsers.treesitter import Node, comment_nodes, count_errors, parse_tree, run_query
+from recalld.parsers.treesitter import Node, comment_nodes, count_errors, node_text, parse_tree, run_query
 
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
 FUNCTION_KINDS = frozenset({"function", "method"})
-COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment"})
-# Nodes that may stand between a doc comment and the definition it documents.
-BETWEEN_DOC_AND_DEF = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
-# Nodes that wrap a definition without being one; its doc comment precedes them.
-WRAPPERS = frozenset({"export_statement", "type_declaration", "decorated_definition", "ambient_declaration"})
-# What a file-level comment may stand right above and still describe the file.
-FILE_HEADER_NODES = frozenset({"package_clause", "package_declaration"})
-INNER_DOC_MARKERS = ("//!", "/*!")
 # Nodes whose definitions are no named member of the type around them: a Java anonymous
 # class (``new Runnable() { … }`` in a field's initialiser) and an enum constant's own body.
 ANONYMOUS_BODIES = frozenset({"object_creation_expression", "enum_constant"})
@@ -37,19 +30,6 @@ MAX_PARAMETER_TYPE = 60
 SPREAD_NOT_TYPE = frozenset({"modifiers", "variable_declarator"})
 _SPACES = re.compile(r"\s+")
 _WORD_START, _WORD_END = re.compile(r"\w"), re.compile(r"\w$")
-# Comment lines that speak to a tool rather than a reader: coverage, linters, formatters,
-# the TypeScript checker, Go's build constraints and compiler directives.
-_DIRECTIVE = re.compile(
-    r"(?:istanbul|c8) ignore\b|eslint-(?:disable|enable|env)\b|prettier-ignore\b|@ts-(?:ignore|expect-error|nocheck)\b"
-    r"|go:[a-z]+\b|\+build\b|nolint\b"
-)
-_DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")
-_LICENCE_LINE = re.compile(
-    r"^(?:the )?(?:mit|bsd|isc|apache|mozilla|gnu|l?gpl|agpl|mpl|eclipse)\b.*licen[cs]e|licensed (?:to|under)\b"
-    r"|subject to the terms of\b|is free software\b",
-    re.IGNORECASE,
-)
-_LICENCE_ANYWHERE = re.compile(r"copyright|\(c\) \d{4}|©|spdx-license-identifier|@license", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -101,7 +81,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
 
 def _comments(spec: LanguageSpec, root: Node, data: bytes) -> list[Comment]:
     return [
-        Comment(n.start_byte, n.start_point[0] + 1, n.start_point[1], _text(data, n), _is_trailing(n, data))
+        Comment(n.start_byte, n.start_point[0] + 1, n.start_point[1], node_text(data, n), is_trailing(n, data))
         for n in comment_nodes(spec, root, COMMENT_TYPES)
     ]
 
@@ -121,7 +101,7 @@ def _collect(spec: LanguageSpec, root: Node, data: bytes) -> dict[int, _Def]:
             else:
                 continue
             node = nodes[0]
-            name = _text(data, names[0])
+            name = node_text(data, names[0])
             found = _Def(node, kind, name, _receiver_name(data, receiver[0]) if receiver else None, len(capture.nodes))
             existing = defs.get(node.id)
             if existing is None or found.captures > existing.captures:
@@ -221,7 +201,7 @@ def _erased(node: Node, data: bytes) -> str:
             continue
         if current.child_count:
             stack.extend(reversed(current.children))
-        elif token := _text(data, current).strip():
+        elif token := node_text(data, current).strip():
             if tokens and _WORD_END.search(tokens[-1]) and _WORD_START.match(token):
                 tokens.append(" ")
             tokens.append(token)
@@ -232,7 +212,7 @@ def _symbol(spec: LanguageSpec, d: _Def, kind: str, qualname: str, data: bytes) 
     node = d.node
     last = _last_code_node(node)
     source = data[node.start_byte : last.end_byte]
-    docstring = _docstring(spec, node, data)
+    docstring = docstring_of(spec, node, data)
     return Symbol(
         kind=kind,
         name=d.name,
@@ -258,11 +238,7 @@ def _last_code_node(node: Node) -> Node:
 
 
 def _module_symbol(spec: LanguageSpec, root: Node, data: bytes) -> Symbol:
-    if spec.docstrings == "strings":
-        doc = _body_string(root, data)
-    else:
-        first = root.named_children[0] if root.named_child_count else None
-        doc = _leading_comments(first, data, include_self=True) if first is not None else ""
+    doc = module_docstring(spec, root, data)
     return Symbol(
         kind="module",
         name="<module>",
@@ -280,9 +256,9 @@ def _signature(node: Node, data: bytes) -> str:
     head = node.child_by_field_name("definition") or node
     body = _find_body(head)
     if body is not None and body.start_byte > head.start_byte:
-        text = _text(data, head, end=body.start_byte)
+        text = node_text(data, head, end=body.start_byte)
     else:
-        text = _text(data, head).split("{", 1)[0]
+        text = node_text(data, head).split("{", 1)[0]
     text = _SPACES.sub(" ", text).strip()
     for ending in (":", ";", "=>", "="):
         text = text.removesuffix(ending).rstrip()
@@ -302,110 +278,9 @@ def _find_body(node: Node, depth: int = 3) -> Node | None:
     return None
 
 
-def _docstring(spec: LanguageSpec, node: Node, data: bytes) -> str:
-    if spec.docstrings == "strings":
-        definition = node.child_by_field_name("definition") or node
-        body = definition.child_by_field_name("body")
-        return _body_string(body, data) if body is not None else ""
-    target = node
-    while target.parent is not None and target.parent.type in WRAPPERS and target.prev_named_sibling is None:
-        target = target.parent
-    return _leading_comments(target, data, include_self=False)
-
-
-def _body_string(block: Node, data: bytes) -> str:
-    first = next((c for c in block.named_children if c.type != "comment"), None)
-    if first is None or first.type != "expression_statement" or not first.named_children:
-        return ""
-    literal = first.named_children[0]
-    if literal.type != "string":
-        return ""
-    return inspect.cleandoc(_string_value(_text(data, literal)))
-
-
-def _string_value(text: str) -> str:
-    start = next((i for i, ch in enumerate(text) if ch in "'\""), 0)
-    quote = text[start : start + 3] if text[start : start + 3] in ('"""', "'''") else text[start : start + 1]
-    body = text[start + len(quote) :]
-    return body[: -len(quote)] if quote and body.endswith(quote) else body
-
-
-def _leading_comments(node: Node, data: bytes, *, include_self: bool) -> str:
-    """The comment block right above ``node`` (or starting at it, for a file header)."""
-    comments: list[Node] = []
-    if include_self:
-        return _file_header(node, data)
-    boundary = node.start_point[0]
-    sibling = node.prev_named_sibling
-    while sibling is not None and sibling.type in BETWEEN_DOC_AND_DEF:
-        boundary = sibling.start_point[0]
-        sibling = sibling.prev_named_sibling
-    while sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] >= boundary - 1:
-        if sibling.end_point[0] == sibling.start_point[0] and _is_trailing(sibling, data):
-            break
-        text = _text(data, sibling)
-        if text.lstrip().startswith(INNER_DOC_MARKERS) or (comments and _DECLARES_TYPE.search(text)):
-            break  # an inner doc, or a JSDoc block above the doc that declares a type of its own
-        comments.insert(0, sibling)
-        boundary = sibling.start_point[0]
-        sibling = sibling.prev_named_sibling
-    return _clean_comments(comments, data)
-
-
-def _file_header(first: Node, data: bytes) -> str:
-    """The comment block a file starts with, unless it documents the definition below it;
-    a licence notice or directives alone are passed over for the block after them (a Go
-    package comment)."""
-    current: Node | None = first
-    while current is not None and current.type in COMMENT_TYPES:
-        comments: list[Node] = []
-        while current is not None and current.type in COMMENT_TYPES:
-            if comments and current.start_point[0] > comments[-1].end_point[0] + 1:
-                break
-            comments.append(current)
-            current = current.next_named_sibling
-        inner_docs = [c for c in comments if _text(data, c).lstrip().startswith(INNER_DOC_MARKERS)]
-        if inner_docs:
-            return _clean_comments(inner_docs, data)
-        text = _clean_comments(comments, data)
-        if _is_preamble(text):
-            continue
-        attached = current is not None and current.start_point[0] <= comments[-1].end_point[0] + 1
-        if attached and current is not None and current.type not in FILE_HEADER_NODES:
-            return ""
-        return text
-    return ""
-
-
-def _is_preamble(text: str) -> bool:
-    """A copyright or licence notice (a file's header in most projects), or directives
-    alone (``//go:build linux``), not a description."""
-    first_line = text.split("\n", 1)[0]
-    return not text or bool(_LICENCE_LINE.search(first_line) or _LICENCE_ANYWHERE.search(text))
-
-
-def _is_trailing(comment: Node, data: bytes) -> bool:
-    """A comment after code on the same line documents that line, not what follows."""
-    line_start = data.rfind(b"\n", 0, comment.start_byte) + 1
-    return bool(data[line_start : comment.start_byte].strip())
-
-
-def _clean_comments(comments: list[Node], data: bytes) -> str:
-    """The comments' text without their punctuation and the tools' directives in them."""
-    lines: list[str] = []
-    for comment in comments:
-        cleaned = (clean_comment_line(raw) for raw in _text(data, comment).splitlines())
-        lines.extend(line for line in cleaned if not _DIRECTIVE.match(line))
-    return "\n".join(lines).strip()
-
-
 def _receiver_name(data: bytes, node: Node) -> str:
-    text = _text(data, node).strip().lstrip("*&").strip()
+    text = node_text(data, node).strip().lstrip("*&").strip()
     text = text.removeprefix("mut ").strip()
     for bracket in ("[", "<"):
         text = text.split(bracket, 1)[0]
     return re.split(r"::|\.", text)[-1].strip()
-
-
-def _text(data: bytes, node: Node, *, end: int | None = None) -> str:
-    return data[node.start_byte : end if end is not None else node.end_byte].decode("utf-8", "replace")

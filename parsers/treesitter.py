@@ -90,3 +90,8 @@ def count_errors(root: Node) -> int:
                 continue
         stack.extend(child for child in node.children if child.has_error or child.is_missing)
     return errors
+
+
+def node_text(data: bytes, node: Node, *, end: int | None = None) -> str:
+    """The source of ``node`` (up to ``end``), undecodable bytes as U+FFFD."""
+    return data[node.start_byte : end if end is not None else node.end_byte].decode("utf-8", "replace")

@@ -1,0 +1,138 @@
+"""Docstrings: the first string of a body (Python), or the comment block above a
+definition and at the top of a file, without comment punctuation, tool directives,
+licence notices or type declarations stacked above the doc."""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+from recalld.parsers.debt import clean_comment_line
+from recalld.parsers.registry import LanguageSpec
+from recalld.parsers.treesitter import Node, node_text
+
+COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment"})
+# Nodes that may stand between a doc comment and the definition it documents.
+BETWEEN_DOC_AND_DEF = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
+# Nodes that wrap a definition without being one; its doc comment precedes them.
+WRAPPERS = frozenset({"export_statement", "type_declaration", "decorated_definition", "ambient_declaration"})
+# What a file-level comment may stand right above and still describe the file.
+FILE_HEADER_NODES = frozenset({"package_clause", "package_declaration"})
+INNER_DOC_MARKERS = ("//!", "/*!")
+# Comment lines that speak to a tool rather than a reader: coverage, linters, formatters,
+# the TypeScript checker, Go's build constraints and compiler directives.
+_DIRECTIVE = re.compile(
+    r"(?:istanbul|c8) ignore\b|eslint-(?:disable|enable|env)\b|prettier-ignore\b|@ts-(?:ignore|expect-error|nocheck)\b"
+    r"|go:[a-z]+\b|\+build\b|nolint\b"
+)
+_DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")
+_LICENCE_LINE = re.compile(
+    r"^(?:the )?(?:mit|bsd|isc|apache|mozilla|gnu|l?gpl|agpl|mpl|eclipse)\b.*licen[cs]e|licensed (?:to|under)\b"
+    r"|subject to the terms of\b|is free software\b",
+    re.IGNORECASE,
+)
+_LICENCE_ANYWHERE = re.compile(r"copyright|\(c\) \d{4}|©|spdx-license-identifier|@license", re.IGNORECASE)
+
+
+def module_docstring(spec: LanguageSpec, root: Node, data: bytes) -> str:
+    """A file's own doc: its first string (Python) or its header comment."""
+    if spec.docstrings == "strings":
+        return _body_string(root, data)
+    first = root.named_children[0] if root.named_child_count else None
+    return _file_header(first, data) if first is not None else ""
+
+
+def docstring_of(spec: LanguageSpec, node: Node, data: bytes) -> str:
+    """A definition's doc: the first string of its body (Python) or the comments above it."""
+    if spec.docstrings == "strings":
+        definition = node.child_by_field_name("definition") or node
+        body = definition.child_by_field_name("body")
+        return _body_string(body, data) if body is not None else ""
+    target = node
+    while target.parent is not None and target.parent.type in WRAPPERS and target.prev_named_sibling is None:
+        target = target.parent
+    return _leading_comments(target, data)
+
+
+def _body_string(block: Node, data: bytes) -> str:
+    first = next((c for c in block.named_children if c.type != "comment"), None)
+    if first is None or first.type != "expression_statement" or not first.named_children:
+        return ""
+    literal = first.named_children[0]
+    if literal.type != "string":
+        return ""
+    return inspect.cleandoc(_string_value(node_text(data, literal)))
+
+
+def _string_value(text: str) -> str:
+    start = next((i for i, ch in enumerate(text) if ch in "'\""), 0)
+    quote = text[start : start + 3] if text[start : start + 3] in ('"""', "'''") else text[start : start + 1]
+    body = text[start + len(quote) :]
+    return body[: -len(quote)] if quote and body.endswith(quote) else body
+
+
+def _leading_comments(node: Node, data: bytes) -> str:
+    """The comment block right above ``node``."""
+    comments: list[Node] = []
+    boundary = node.start_point[0]
+    sibling = node.prev_named_sibling
+    while sibling is not None and sibling.type in BETWEEN_DOC_AND_DEF:
+        boundary = sibling.start_point[0]
+        sibling = sibling.prev_named_sibling
+    while sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] >= boundary - 1:
+        if sibling.end_point[0] == sibling.start_point[0] and is_trailing(sibling, data):
+            break
+        text = node_text(data, sibling)
+        if text.lstrip().startswith(INNER_DOC_MARKERS) or (comments and _DECLARES_TYPE.search(text)):
+            break  # an inner doc, or a JSDoc block above the doc that declares a type of its own
+        comments.insert(0, sibling)
+        boundary = sibling.start_point[0]
+        sibling = sibling.prev_named_sibling
+    return _clean_comments(comments, data)
+
+
+def _file_header(first: Node, data: bytes) -> str:
+    """The comment block a file starts with, unless it documents the definition below it;
+    a licence notice or directives alone are passed over for the block after them (a Go
+    package comment)."""
+    current: Node | None = first
+    while current is not None and current.type in COMMENT_TYPES:
+        comments: list[Node] = []
+        while current is not None and current.type in COMMENT_TYPES:
+            if comments and current.start_point[0] > comments[-1].end_point[0] + 1:
+                break
+            comments.append(current)
+            current = current.next_named_sibling
+        inner_docs = [c for c in comments if node_text(data, c).lstrip().startswith(INNER_DOC_MARKERS)]
+        if inner_docs:
+            return _clean_comments(inner_docs, data)
+        text = _clean_comments(comments, data)
+        if _is_preamble(text):
+            continue
+        attached = current is not None and current.start_point[0] <= comments[-1].end_point[0] + 1
+        if attached and current is not None and current.type not in FILE_HEADER_NODES:
+            return ""
+        return text
+    return ""
+
+
+def _is_preamble(text: str) -> bool:
+    """A copyright or licence notice (a file's header in most projects), or directives
+    alone (``//go:build linux``), not a description."""
+    first_line = text.split("\n", 1)[0]
+    return not text or bool(_LICENCE_LINE.search(first_line) or _LICENCE_ANYWHERE.search(text))
+
+
+def is_trailing(comment: Node, data: bytes) -> bool:
+    """A comment after code on the same line documents that line, not what follows."""
+    line_start = data.rfind(b"\n", 0, comment.start_byte) + 1
+    return bool(data[line_start : comment.start_byte].strip())
+
+
+def _clean_comments(comments: list[Node], data: bytes) -> str:
+    """The comments' text without their punctuation and the tools' directives in them."""
+    lines: list[str] = []
+    for comment in comments:
+        cleaned = (clean_comment_line(raw) for raw in node_text(data, comment).splitlines())
+        lines.extend(line for line in cleaned if not _DIRECTIVE.match(line))
+    return "\n".join(lines).strip()
