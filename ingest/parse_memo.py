@@ -40,7 +40,7 @@ class ReadFile:
 
     parsed: ParseResult | None
     invalid_utf8: bool = False
-    unread: str = "binary"
+    unread: str = ""  # why parsed is None: "binary", "minified"
 
 
 class ParseMemo:
