@@ -8,7 +8,7 @@ continue), which are closed and why, and which only moved lines.
 from __future__ import annotations
 
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -27,7 +27,7 @@ from recalld.ingest.likeness import (
     parent_scope,
     short_name,
 )
-from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
+from recalld.parsers.base import FILE_LEVEL_QUALNAMES, STRUCTURAL, Symbol, memory_type
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -37,6 +37,9 @@ _ID_NAMESPACE = uuid.UUID("6f1c7a52-3a43-4d0e-9a57-2c1b0f3e9d11")
 ADDED, MODIFIED, RENAMED = "added", "modified", "renamed"
 REMOVED, DELETED = "removed", "deleted"
 RENAME_ROUNDS = 4  # scopes nested this deep are followed through renames of their own
+# Paired members that must have gone to one new scope for their old scope to be taken
+# for it: one method with the same code may be a helper moved alone.
+MEMBERS_VOTE = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,10 +178,8 @@ def plan_changes(
         if mem.path in targets or mem.path in gone_set:
             by_path[mem.path].append(mem)
     moving: dict[str, list[LiveMemory]] = {}
-    for path in moved_out:  # what the new content holds unchanged stays where it is
-        staying = {memory_id(scope, path, s.kind, s.qualname, s.content_hash) for s in targets[path].symbols}
-        moving[path] = [m for m in by_path[path] if m.id not in staying]
-        by_path[path] = [m for m in by_path[path] if m.id in staying]
+    for path in moved_out:
+        moving[path], by_path[path] = _staying(scope, targets[path], by_path[path], other_source=path in renamed_from)
 
     draft = _Draft(scope)
     for path in sorted(targets):
@@ -196,6 +197,24 @@ def plan_changes(
         closures=tuple(c for c in draft.closures.values() if c.id not in draft.new),
         relocations=tuple(draft.relocations),
     )
+
+
+def _staying(
+    scope: Scope, file: FileSymbols, mems: list[LiveMemory], *, other_source: bool
+) -> tuple[list[LiveMemory], list[LiveMemory]]:
+    """The memories of a rewritten file whose old content went elsewhere: those that move
+    with it, and those that stay. What the new content holds unchanged stays. So does a
+    symbol it still declares, unless the new content came from another file (``eslint.
+    js``'s ``ESLint`` went to ``legacy-eslint.js`` as ``flat-eslint.js`` became ``eslint.
+    js``): ``class Flask(Scaffold)`` is still ``Flask`` when its methods left for a new
+    ``scaffold.py``."""
+    unchanged = {memory_id(scope, file.path, s.kind, s.qualname, s.content_hash) for s in file.symbols}
+    declared = set() if other_source else {(s.kind, s.qualname) for s in file.symbols}
+    moving: list[LiveMemory] = []
+    staying: list[LiveMemory] = []
+    for mem in mems:
+        (staying if mem.id in unchanged or (mem.kind, mem.qualname) in declared else moving).append(mem)
+    return moving, staying
 
 
 def _plan_file(
@@ -242,13 +261,13 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
     """Pair symbols that left their file or scope with symbols that appeared elsewhere.
 
     Exact code first (same kind, name and content, the closest candidate first); then
-    (with ``old_source``) a symbol renamed where it is (same file, or the file git says
-    its code went to, and the same parent scope) with code alike (``RENAMED_WITH_EDITS``):
-    ``compute_perimeter`` renamed ``circle_perimeter``; then the same (kind, qualname)
-    where one candidate is closer than the others; then the same (kind, name) with code
-    alike (``MOVED_WITH_EDITS``): ``Flask.errorhandler`` edited into ``Scaffold.
-    errorhandler`` in another file; last renames in place again, in scopes those passes
-    paired. File-level entries (a module, a whole decision document) only move with their
+    (with ``old_source``) members following their scopes (``_follow_scopes``: a class
+    goes where most of its members went, a member to its scope's successor, a symbol
+    renamed where it is with code alike: ``compute_perimeter`` → ``circle_perimeter``);
+    then the same (kind, qualname) where one candidate is closer than the others; then
+    the same (kind, name) with code alike (``MOVED_WITH_EDITS``): ``Flask.errorhandler``
+    edited into ``Scaffold.errorhandler`` in another file; last members following the
+    scopes those passes paired. File-level entries (a module, a whole decision document) only move with their
     file (a git rename). Derived entries move like symbols: a TODO whose code moved to
     another file, a tool setting moved from setup.cfg to pyproject.toml.
     """
@@ -257,26 +276,7 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
     matched: dict[str, NewVersion] = {}
     taken: set[str] = set()
     affinity = affinity_of(renames)
-
-    def pair_by(
-        old_key: Callable[[LiveMemory], Hashable],
-        new_key: Callable[[NewVersion], Hashable],
-        *,
-        guess: bool,
-        admissible: Callable[[LiveMemory, NewVersion], bool] | None = None,
-    ) -> None:
-        olds: dict[Hashable, list[LiveMemory]] = defaultdict(list)
-        for mem, _reason in closing:
-            if mem.id not in matched:
-                olds[old_key(mem)].append(mem)
-        news: dict[Hashable, list[NewVersion]] = defaultdict(list)
-        for version in arriving:
-            if version.id not in taken:
-                news[new_key(version)].append(version)
-        for key, left in olds.items():
-            for mem, version in closest_pairs(left, news.get(key, []), affinity, guess=guess, admissible=admissible):
-                matched[mem.id] = version
-                taken.add(version.id)
+    pairing = _Pairing(closing, arriving, matched, taken, affinity)
 
     # The same code: any pairing keeps what was known, the closest first; code too short
     # to tell apart (``return self``) only in its own scope or file.
@@ -287,14 +287,14 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
             or is_distinctive(version.symbol.source)
         )
 
-    pair_by(lambda m: (m.kind, short_name(m.qualname), m.content_hash),
-            lambda v: (v.symbol.kind, short_name(v.symbol.qualname), v.symbol.content_hash), guess=True,
-            admissible=telling)  # fmt: skip
+    pairing.pair_by(lambda m: (m.kind, short_name(m.qualname), m.content_hash),
+                    lambda v: (v.symbol.kind, short_name(v.symbol.qualname), v.symbol.content_hash), guess=True,
+                    admissible=telling)  # fmt: skip
     memo: dict[tuple[str, str, float], float] = {}  # likeness of pairs already compared
     if old_source is not None:  # alike code in the file git says the old code went to
-        _match_renames(closing, arriving, matched, taken, renames, old_source, affinity, memo)
+        _follow_scopes(pairing, renames, old_source, memo)
     # The same name, other code: only where one candidate is closer than the rest.
-    pair_by(lambda m: (m.kind, m.qualname), lambda v: (v.symbol.kind, v.symbol.qualname), guess=False)
+    pairing.pair_by(lambda m: (m.kind, m.qualname), lambda v: (v.symbol.kind, v.symbol.qualname), guess=False)
     if old_source is not None:
         by_name = pair_alike(
             closing, arriving, matched, taken, old_source, threshold=MOVED_WITH_EDITS,
@@ -302,7 +302,7 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
             new_key=lambda v: (v.symbol.kind, short_name(v.symbol.qualname)), affinity=affinity, memo=memo,
         )  # fmt: skip
         matched.update(by_name)
-        _match_renames(closing, arriving, matched, taken, renames, old_source, affinity, memo)
+        _follow_scopes(pairing, renames, old_source, memo)
 
     for mem, reason in draft.leftovers:
         successor = matched.get(mem.id)
@@ -314,36 +314,120 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
         draft.close(mem, RENAMED, successor.id)
 
 
-def _match_renames(
-    closing: list[tuple[LiveMemory, str]],
-    arriving: list[NewVersion],
-    matched: dict[str, NewVersion],
-    taken: set[str],
-    renames: Mapping[str, str],
-    old_source: OldSource,
-    affinity: Affinity,
-    memo: dict[tuple[str, str, float], float],
+@dataclass(slots=True)
+class _Pairing:
+    """What left and what arrived in one plan, and the pairs found so far."""
+
+    closing: list[tuple[LiveMemory, str]]
+    arriving: list[NewVersion]
+    matched: dict[str, NewVersion]  # id that left -> its successor
+    taken: set[str]  # ids of successors
+    affinity: Affinity
+
+    def pair_by(
+        self,
+        old_key: Callable[[LiveMemory], Hashable | None],
+        new_key: Callable[[NewVersion], Hashable | None],
+        *,
+        guess: bool,
+        admissible: Callable[[LiveMemory, NewVersion], bool] | None = None,
+    ) -> int:
+        """Unpaired candidates of one key paired by ``closest_pairs`` (a None key: none);
+        how many pairs."""
+        olds: dict[Hashable, list[LiveMemory]] = defaultdict(list)
+        for mem, _reason in self.closing:
+            if mem.id not in self.matched and (key := old_key(mem)) is not None:
+                olds[key].append(mem)
+        news: dict[Hashable, list[NewVersion]] = defaultdict(list)
+        for version in self.arriving:
+            if version.id not in self.taken and (key := new_key(version)) is not None:
+                news[key].append(version)
+        found = 0
+        for key, left in olds.items():
+            for mem, version in closest_pairs(left, news.get(key, []), self.affinity, guess=guess, admissible=admissible):
+                self.matched[mem.id] = version
+                self.taken.add(version.id)
+                found += 1
+        return found
+
+
+def _follow_scopes(
+    pairing: _Pairing, renames: Mapping[str, str], old_source: OldSource, memo: dict[tuple[str, str, float], float]
 ) -> None:
-    """Symbols renamed where they are: the same file (or the one git renamed it to) and
-    the same scope, or the scope's own successor (``Shape.area`` → ``Figure.surface``
-    once ``Shape`` → ``Figure`` is known), with code alike. Outer scopes are paired
-    first, so each round may let the next pair what they hold."""
+    """Members follow their scope, in rounds, outer scopes first (each round may let the
+    next pair what they hold):
+
+    - a scope that left (a class) whose members mostly went to one scope that arrived is
+      that scope, renamed (``Loader`` in ``loaders.py`` → ``Reader`` in ``readers.py``,
+      its unchanged methods paired by their code);
+    - a member of a scope paired with another continues the member of the same name in
+      it, however edited, as it would have in place (``Loader.__init__`` →
+      ``Reader.__init__``, a name too common to pair by likeness across a commit);
+    - a member renamed where it is (the same file, or the one git renamed it to, and
+      the same scope or the scope's successor: ``Shape.area`` → ``Figure.surface``)
+      when its code is alike."""
+    closing, arriving, matched, taken = pairing.closing, pairing.arriving, pairing.matched, pairing.taken
     for _round in range(RENAME_ROUNDS):
-        scopes = {(renames.get(m.path, m.path), m.qualname): matched[m.id].symbol.qualname
+        found = _scopes_by_members(pairing, renames)
+        scopes = {(renames.get(m.path, m.path), m.qualname): (matched[m.id].file.path, matched[m.id].symbol.qualname)
                   for m, _ in closing if m.id in matched}  # fmt: skip
 
-        def old_key(mem: LiveMemory) -> Hashable:
+        def successor_scope(mem: LiveMemory) -> tuple[str, str]:
             path, parent = renames.get(mem.path, mem.path), parent_scope(mem.qualname)
-            return path, mem.kind, scopes.get((path, parent), parent)
+            return scopes.get((path, parent), (path, parent))
 
-        found = pair_alike(
-            closing, arriving, matched, taken, old_source, threshold=RENAMED_WITH_EDITS, old_key=old_key,
-            new_key=lambda v: (v.file.path, v.symbol.kind, parent_scope(v.symbol.qualname)), affinity=affinity,
+        def moved_scope(mem: LiveMemory) -> Hashable | None:
+            path, parent = renames.get(mem.path, mem.path), parent_scope(mem.qualname)
+            successor = scopes.get((path, parent))
+            return None if successor is None else (mem.kind, *successor, short_name(mem.qualname))
+
+        found += pairing.pair_by(
+            moved_scope,
+            lambda v: (v.symbol.kind, v.file.path, parent_scope(v.symbol.qualname), short_name(v.symbol.qualname)),
+            guess=False,
+        )
+        renamed = pair_alike(
+            closing, arriving, matched, taken, old_source, threshold=RENAMED_WITH_EDITS,
+            old_key=lambda m: (m.kind, *successor_scope(m)),
+            new_key=lambda v: (v.symbol.kind, v.file.path, parent_scope(v.symbol.qualname)), affinity=pairing.affinity,
             short_ok=names_share_a_word, memo=memo,
         )  # fmt: skip
-        if not found:
+        matched.update(renamed)
+        if not found and not renamed:
             return
-        matched.update(found)
+
+
+def _scopes_by_members(pairing: _Pairing, renames: Mapping[str, str]) -> int:
+    """Scopes that left paired with the scope that arrived where most of their paired
+    members went (at least ``MEMBERS_VOTE``), when most of the members that arrived
+    there with a predecessor came from them; of the same kind. How many pairs."""
+    left = {(renames.get(m.path, m.path), m.qualname): m for m, _ in pairing.closing if m.id not in pairing.matched}
+    arrived = {(v.file.path, v.symbol.qualname): v for v in pairing.arriving if v.id not in pairing.taken}
+    went: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
+    came: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
+    for mem, _reason in pairing.closing:
+        successor = pairing.matched.get(mem.id)
+        parent = parent_scope(mem.qualname)
+        if successor is None or not parent or memory_type(mem.kind) != STRUCTURAL:
+            continue
+        old = (renames.get(mem.path, mem.path), parent)
+        new = (successor.file.path, parent_scope(successor.symbol.qualname))
+        went[old][new] += 1
+        came[new][old] += 1
+    found = 0
+    for old, votes in sorted(went.items()):
+        (new, count), = votes.most_common(1)
+        scope, successor = left.get(old), arrived.get(new)
+        if (
+            scope is None or successor is None or successor.id in pairing.taken
+            or scope.kind != successor.symbol.kind or count < MEMBERS_VOTE
+            or 2 * count <= votes.total() or 2 * came[new][old] <= came[new].total()
+        ):  # fmt: skip
+            continue
+        pairing.matched[scope.id] = successor
+        pairing.taken.add(successor.id)
+        found += 1
+    return found
 
 
 def _match_edits(draft: _Draft) -> None:

@@ -425,3 +425,68 @@ def test_long_code_is_compared_by_its_tokens_overlap():
     shuffled = lines[1::2] + lines[::2]
     assert likeness("\n".join(lines), "\n".join(shuffled), 0.6) == 1.0
     assert likeness("\n".join(lines[:50]), "\n".join(shuffled[:50]), 0.0) < 0.9  # short code: order counts
+
+
+def _body(tag: str) -> str:
+    return "\n".join(f"{tag} step {i} = compute({tag}, {i})" for i in range(6))
+
+
+def member(qualname: str, body: str) -> Symbol:
+    """A method whose code, like real code, does not name its class."""
+    source = f"def {qualname.rsplit('.', 1)[-1]}(self):\n{body}"
+    return dataclasses.replace(sym(qualname, kind="method"), source=source,
+                               content_hash=hashlib.sha256(source.encode()).hexdigest())  # fmt: skip
+
+
+def test_a_class_renamed_into_another_file_follows_its_members():
+    """``Loader`` in ``loaders.py`` became ``Reader`` in a new ``readers.py`` (git paired
+    no files). Its members whose code moved unchanged vote it to ``Reader``; then its
+    other members continue the member of the same name there, however edited. A class
+    whose members split between two new classes is no rename."""
+    old = file("loaders.py", sym("Loader", "base", kind="class"), member("Loader.read", _body("r")),
+               member("Loader.parse", _body("p")), member("Loader.__init__", "self.x = 1"),
+               member("Loader.close", _body("c")), member("Loader.gone", _body("g")))  # fmt: skip
+    new = file("readers.py", sym("Reader", "base, other", kind="class"), member("Reader.read", _body("r")),
+               member("Reader.parse", _body("p")), member("Reader.__init__", "self.y = []"),
+               member("Reader.close", "nothing alike at all"), member("Reader.fresh", "return sorted(self.items, key=len)"))  # fmt: skip
+    live = live_of(old)
+    ids = {m.qualname: m.id for m in live}
+    lineage = {m.qualname: m.lineage for m in live}
+    p = plan_changes(scope=SCOPE, live=live, targets={"readers.py": new}, gone=["loaders.py"], renames={},
+                     old_source=_sources(old))  # fmt: skip
+    versions = {v.symbol.qualname: v for v in p.new_versions}
+    closed = {c.id: (c.reason, c.superseded_by) for c in p.closures}
+    for was, now in (("Loader", "Reader"), ("Loader.__init__", "Reader.__init__"), ("Loader.close", "Reader.close")):
+        assert versions[now].lineage == lineage[was] and versions[now].change == "renamed", now
+        assert closed[ids[was]] == ("renamed", versions[now].id)
+    assert closed[ids["Loader.gone"]] == ("deleted", None) and versions["Reader.fresh"].change == "added"
+
+    split = [file("readers.py", *(s for s in new.symbols if s.qualname in ("Reader", "Reader.read"))),
+             file("parsers.py", sym("Parser", kind="class"), member("Parser.parse", _body("p")),
+                  member("Parser.__init__", "self.y = []"))]  # fmt: skip
+    p = plan_changes(scope=SCOPE, live=live, targets={f.path: f for f in split}, gone=["loaders.py"], renames={},
+                     old_source=_sources(old))  # fmt: skip
+    closed = {c.id: (c.reason, c.superseded_by) for c in p.closures}
+    assert closed[ids["Loader"]] == ("deleted", None) and closed[ids["Loader.__init__"]] == ("deleted", None)
+    assert closed[ids["Loader.read"]][0] == closed[ids["Loader.parse"]][0] == "renamed"
+
+
+def test_members_of_many_moved_classes_follow_their_own_class():
+    """Five classes moved out of ``models.py`` into a file each and renamed (``Model0``
+    → ``Record0``), every one edited: each ``__init__`` (a name in too many places to
+    pair by likeness alone) continues in its own class's successor."""
+    names = [f"Model{i}" for i in range(5)]
+    old = file("models.py", sym("keep", "stays"), *(s for n in names for s in (
+        sym(n, _body(n), kind="class"), member(f"{n}.__init__", f"self.{n} = {n}"),
+        member(f"{n}.describe", _body(n + "d")), member(f"{n}.save", _body(n + "s")))))  # fmt: skip
+    moved = [file(f"records/{n.lower()}.py", sym(n.replace("Model", "Record"), _body(n) + " edited", kind="class"),
+                  member(f"{n.replace('Model', 'Record')}.__init__", f"self.{n} = {n}()"),
+                  member(f"{n.replace('Model', 'Record')}.describe", _body(n + "d")),
+                  member(f"{n.replace('Model', 'Record')}.save", _body(n + "s"))) for n in names]  # fmt: skip
+    live = live_of(old)
+    lineage = {m.qualname: m.lineage for m in live}
+    targets = {f.path: f for f in [file("models.py", sym("keep", "stays")), *moved]}
+    p = plan_changes(scope=SCOPE, live=live, targets=targets, gone=(), renames={}, old_source=_sources(old))
+    got = {(v.file.path, v.symbol.qualname): v.lineage for v in p.new_versions}
+    assert got == {(f.path, s.qualname): lineage[s.qualname.replace("Record", "Model")] for f in moved for s in f.symbols}
+    assert {c.reason for c in p.closures} == {"renamed"}

@@ -466,7 +466,7 @@ SCAFFOLD = '''class Scaffold:
 def test_a_class_split_across_files_with_edits_keeps_lineages(harness, git_repo):
     """Methods moved to another class in another file and edited in the same commit are
     moves (renamed, superseded_by, the same lineage) when their code is alike; a method
-    of the same name with other code is a removal."""
+    of the same name with other code is a removal; the class that stays is modified."""
     h, repo = harness, git_repo
     repo.write("app.py", APP)
     repo.commit("one class")
@@ -487,6 +487,10 @@ def test_a_class_split_across_files_with_edits_keeps_lineages(harness, git_repo)
     run = closed[("app.py", "Flask.run")]
     assert run.payload["deprecated_reason"] == "removed" and run.payload.get("superseded_by") is None
     assert live[("scaffold.py", "Scaffold.run")].payload["change"] == "added"
+    # git finds app.py rewritten, its old code in scaffold.py: the class it still declares stays
+    flask = live[("app.py", "Flask")]
+    assert flask.payload["lineage"] == before["Flask"].payload["lineage"] and flask.payload["change"] == "modified"
+    assert live[("scaffold.py", "Scaffold")].payload["change"] == "added"
 
 
 def test_renames_in_place_point_to_their_successors(harness, git_repo):
