@@ -207,9 +207,11 @@ def _staying(
     symbol it still declares, unless the new content came from another file (``eslint.
     js``'s ``ESLint`` went to ``legacy-eslint.js`` as ``flat-eslint.js`` became ``eslint.
     js``): ``class Flask(Scaffold)`` is still ``Flask`` when its methods left for a new
-    ``scaffold.py``."""
+    ``scaffold.py``. The module memory goes with the content (webpack's ``lib/Chunk.
+    js`` moved to ``lib/graph/`` and left a line that exports it from there)."""
     unchanged = {memory_id(scope, file.path, s.kind, s.qualname, s.content_hash) for s in file.symbols}
     declared = set() if other_source else {(s.kind, s.qualname) for s in file.symbols}
+    declared -= {(m.kind, m.qualname) for m in mems if m.qualname in FILE_LEVEL_QUALNAMES}  # with the content
     moving: list[LiveMemory] = []
     staying: list[LiveMemory] = []
     for mem in mems:

@@ -490,3 +490,31 @@ def test_members_of_many_moved_classes_follow_their_own_class():
     got = {(v.file.path, v.symbol.qualname): v.lineage for v in p.new_versions}
     assert got == {(f.path, s.qualname): lineage[s.qualname.replace("Record", "Model")] for f in moved for s in f.symbols}
     assert {c.reason for c in p.closures} == {"renamed"}
+
+
+def test_a_rewritten_file_keeps_what_it_still_declares_and_its_module_goes_with_its_content():
+    """git found ``app.py`` rewritten, its old content in a new ``scaffold.py`` (-B -M):
+    the class it still declares stays there (modified), the methods and the module
+    memory go with the content. When the new content came from another file (eslint's
+    swap), nothing stays but what is unchanged."""
+    old = file("app.py", sym("<module>", "app", kind="module"), sym("Flask", "app", kind="class"),
+               member("Flask.route", _body("route")))  # fmt: skip
+    app = file("app.py", sym("<module>", "stub", kind="module"), sym("Flask", "(Scaffold)", kind="class"))
+    scaffold = file("scaffold.py", sym("<module>", "app", kind="module"), sym("Scaffold", "app", kind="class"),
+                    member("Scaffold.route", _body("route")))  # fmt: skip
+    live = live_of(old)
+    lineage = {m.qualname: m.lineage for m in live}
+    targets = {"app.py": app, "scaffold.py": scaffold}
+    p = plan_changes(scope=SCOPE, live=live, targets=targets, gone=(), renames={"app.py": "scaffold.py"},
+                     old_source=_sources(old))  # fmt: skip
+    got = {(v.file.path, v.symbol.qualname): (v.lineage == lineage.get(v.symbol.qualname), v.change) for v in p.new_versions}
+    assert got[("app.py", "Flask")] == (True, "modified")
+    assert got[("scaffold.py", "Scaffold.route")][1] == "renamed"
+    assert got[("scaffold.py", "<module>")] == (True, "renamed") and got[("app.py", "<module>")][1] == "added"
+
+    # other.py's content became app.py as app.py's went to scaffold.py: Flask is other.py's now
+    other = file("other.py", sym("Flask", "other", kind="class"))
+    p = plan_changes(scope=SCOPE, live=live + live_of(other), targets=targets, gone=["other.py"],
+                     renames={"app.py": "scaffold.py", "other.py": "app.py"}, old_source=_sources(old, other))  # fmt: skip
+    flask = next(v for v in p.new_versions if (v.file.path, v.symbol.qualname) == ("app.py", "Flask"))
+    assert flask.lineage == live_of(other)[0].lineage
