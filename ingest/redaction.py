@@ -5,9 +5,9 @@ state update has its new fields go through ``redact_payload``), so the embedded 
 (sparse) vector's material, every string of the payload (text, signature, docstring,
 names, commit messages, nested lists and dicts) and the embedding cache (keyed by the
 hash of the *redacted* text) only ever see ``[REDACTED:<kind>]``. A memory's secrets
-are logged in one warning: how many, their kinds, repo, path, memory id and where each
-is (field and line, the first ``LOGGED_PLACES``), never a value; and counted for the
-running sync (``counting_redactions``).
+are logged, never a value: in a sync (``counting_redactions``, which counts them) one
+warning per file (how many, their kinds, repo, path, how many memories, and where the
+first ``LOGGED_PLACES`` are: qualified name, field and line), else one per memory.
 
 ``content_hash`` (sha256 of a symbol's raw source) and ``blob`` (git's id of the file)
 are left as they are: a digest of a whole symbol or file reveals nothing of a secret in
@@ -54,6 +54,17 @@ class RedactionTally:
 
     count: int = 0
     clean_texts: set[str] = field(default_factory=set)
+    files: dict[tuple[Any, Any, str], _FileSecrets] = field(default_factory=dict)  # logged when it closes
+
+
+@dataclass(slots=True)
+class _FileSecrets:
+    """The secrets a sync redacted in one file's memories, for its one warning."""
+
+    secrets: int = 0
+    kinds: set[str] = field(default_factory=set)
+    memories: int = 0
+    places: list[str] = field(default_factory=list)  # "<qualname> <field>:<line>"
 
 
 _TALLY: ContextVar[RedactionTally | None] = ContextVar("recalld_redactions", default=None)
@@ -68,6 +79,8 @@ def counting_redactions() -> Iterator[RedactionTally]:
         yield tally
     finally:
         _TALLY.reset(token)
+        for (repo, branch, path), found in tally.files.items():
+            _warn(found.secrets, found.kinds, found.places, repo=repo, branch=branch, path=path, memories=found.memories)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,21 +187,33 @@ def _scan() -> _MemoryScan:
 
 
 def _report(memory_id: str, payload: dict[str, Any], detections: list[Detection]) -> None:
-    """One warning per memory: a generated or test file may hold hundreds of secrets
-    (a certificate's lines, a table of keys), one line each flooded the log."""
+    """Logged once per file in a sync (``counting_redactions``), else once per memory: a
+    generated or test file may hold hundreds of secrets (a certificate's lines, a table of
+    keys; SQLAlchemy's sample database URLs gave 1,306 warnings, one per memory)."""
     tally = _TALLY.get()
-    if tally is not None:
-        tally.count += len(detections)
-    places = [f"{d.field}:{d.line}" for d in detections]
+    path = payload.get("path")
+    if tally is None or not isinstance(path, str):
+        _warn(len(detections), {d.kind for d in detections}, [f"{d.field}:{d.line}" for d in detections],
+              repo=payload.get("repo"), branch=payload.get("branch"), path=path, start_line=payload.get("start_line"),
+              memory=memory_id)  # fmt: skip
+        if tally is not None:
+            tally.count += len(detections)
+        return
+    tally.count += len(detections)
+    found = tally.files.setdefault((payload.get("repo"), payload.get("branch"), path), _FileSecrets())
+    found.secrets += len(detections)
+    found.kinds.update(d.kind for d in detections)
+    found.memories += 1
+    name = payload.get("qualname") or memory_id
+    found.places.extend(f"{name} {d.field}:{d.line}" for d in detections[: max(0, LOGGED_PLACES - len(found.places))])
+
+
+def _warn(secrets: int, kinds: set[str], places: list[str], **where: Any) -> None:
     log.warning(
         "secret redacted",
-        secrets=len(detections),
-        kinds=sorted({d.kind for d in detections}),
-        repo=payload.get("repo"),
-        branch=payload.get("branch"),
-        path=payload.get("path"),
-        start_line=payload.get("start_line"),
-        memory=memory_id,
+        secrets=secrets,
+        kinds=sorted(kinds),
+        **where,
         at=places[:LOGGED_PLACES],
-        **({"more": len(places) - LOGGED_PLACES} if len(places) > LOGGED_PLACES else {}),
+        **({"more": secrets - LOGGED_PLACES} if secrets > LOGGED_PLACES else {}),
     )

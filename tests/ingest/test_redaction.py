@@ -73,7 +73,7 @@ def test_no_secret_reaches_a_payload_the_model_or_the_cache(harness, git_repo, t
     for ordinary in ORDINARY:
         assert ordinary in stored
     assert "[REDACTED:github-token]" in stored and "[REDACTED:private-key]" in stored
-    connect_id, connect = next((m.id, m.payload) for m in harness.memories() if m.payload["qualname"] == "connect")
+    connect = next(m.payload for m in harness.memories() if m.payload["qualname"] == "connect")
     assert connect["docstring"] == "Open a session. Token for the CI bot: [REDACTED:github-token]"
     assert 'aws_secret_access_key = "[REDACTED:aws-access-key]"' in connect["text"]
     cache = (tmp_path / "state" / "embeddings.db").read_bytes()
@@ -83,12 +83,16 @@ def test_no_secret_reaches_a_payload_the_model_or_the_cache(harness, git_repo, t
     assert result.secrets_redacted == 9
     task = next(m.payload for m in harness.memories(types=("task",)))
     assert "[REDACTED:github-token]" in task["body"] and "[REDACTED:github-token]" in task["text"]
-    redacted = [e for e in logs if e["event"] == "secret redacted"]  # one warning per memory
-    assert len(redacted) == 5 and sum(e["secrets"] for e in redacted) == 9
-    assert all(e["repo"] == "r" and e["memory"] and len(e["at"]) == e["secrets"] for e in redacted)
+    redacted = [e for e in logs if e["event"] == "secret redacted"]  # one warning per file, the task's own
+    assert len(redacted) == 3 and sum(e["secrets"] for e in redacted) == 9
+    assert all(e["repo"] == "r" and len(e["at"]) == e["secrets"] for e in redacted)
     assert {k for e in redacted for k in e["kinds"]} == {"github-token", "aws-access-key", "private-key"}
-    connect_log = next(e for e in redacted if e["memory"] == connect_id)
-    assert connect_log["at"] == ["text:3", "text:4", "text:5"]  # the docstring repeats a secret of the text
+    settings = next(e for e in redacted if e["path"] == "app/settings.py")
+    assert settings["memories"] == 2 and settings["secrets"] == 6
+    # the docstring repeats a secret of the text
+    assert [p for p in settings["at"] if p.startswith("connect ")] == ["connect text:3", "connect text:4", "connect text:5"]
+    (task_log,) = [e for e in redacted if e["path"] is None]
+    assert task_log["memory"] and task_log["secrets"] == 1
     assert not any(s in repr(logs) for s in SECRETS)
 
 
@@ -100,7 +104,8 @@ def test_a_memory_with_many_secrets_logs_one_warning():
     assert not any(token in repr(clean) for token in tokens) and tally.count == 25
     (warning,) = [e for e in logs if e["event"] == "secret redacted"]
     assert warning["secrets"] == 25 and warning["kinds"] == ["github-token"] and warning["path"] == "tokens.py"
-    assert warning["at"] == [f"text:{n}" for n in range(1, 21)] and warning["more"] == 5
+    assert warning["at"] == [f"id-many text:{n}" for n in range(1, 21)] and warning["more"] == 5
+    assert warning["memories"] == 1  # in a sync, one warning a file: the memory named by its id (no qualname)
 
 
 def test_redaction_is_stable_across_syncs(harness, git_repo):
