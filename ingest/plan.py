@@ -359,8 +359,8 @@ def _follow_scopes(
     """Members follow their scope, in rounds, outer scopes first (each round may let the
     next pair what they hold):
 
-    - a scope that left (a class) whose members mostly went to one scope that arrived is
-      that scope, renamed (``Loader`` in ``loaders.py`` → ``Reader`` in ``readers.py``,
+    - a scope that left (a class) most of whose members went to one scope that arrived
+      is that scope, renamed (``Loader`` in ``loaders.py`` → ``Reader`` in ``readers.py``,
       its unchanged methods paired by their code);
     - a member of a scope paired with another continues the member of the same name in
       it, however edited, as it would have in place (``Loader.__init__`` →
@@ -400,30 +400,38 @@ def _follow_scopes(
 
 
 def _scopes_by_members(pairing: _Pairing, renames: Mapping[str, str]) -> int:
-    """Scopes that left paired with the scope that arrived where most of their paired
-    members went (at least ``MEMBERS_VOTE``), when most of the members that arrived
-    there with a predecessor came from them; of the same kind. How many pairs."""
+    """Scopes that left paired with the scope that arrived where most of their members
+    went (a strict majority of the members that left with them, at least
+    ``MEMBERS_VOTE``), when most of the members that arrived there with a predecessor
+    came from them; of the same kind, and only where no scope of the same name arrived
+    (``ENUM`` moved to a new file beside a new base class that took its methods stays
+    ``ENUM``: the same-name pass pairs it). How many pairs."""
     left = {(renames.get(m.path, m.path), m.qualname): m for m, _ in pairing.closing if m.id not in pairing.matched}
-    arrived = {(v.file.path, v.symbol.qualname): v for v in pairing.arriving if v.id not in pairing.taken}
+    free = [v for v in pairing.arriving if v.id not in pairing.taken]
+    arrived = {(v.file.path, v.symbol.qualname): v for v in free}
+    named = {(v.symbol.kind, v.symbol.qualname) for v in free}
+    members: Counter[tuple[str, str]] = Counter()  # members that left, by their scope
     went: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
     came: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
     for mem, _reason in pairing.closing:
-        successor = pairing.matched.get(mem.id)
         parent = parent_scope(mem.qualname)
-        if successor is None or not parent or memory_type(mem.kind) != STRUCTURAL:
+        if not parent or memory_type(mem.kind) != STRUCTURAL:
             continue
         old = (renames.get(mem.path, mem.path), parent)
-        new = (successor.file.path, parent_scope(successor.symbol.qualname))
-        went[old][new] += 1
-        came[new][old] += 1
+        members[old] += 1
+        successor = pairing.matched.get(mem.id)
+        if successor is not None:
+            new = (successor.file.path, parent_scope(successor.symbol.qualname))
+            went[old][new] += 1
+            came[new][old] += 1
     found = 0
     for old, votes in sorted(went.items()):
         (new, count), = votes.most_common(1)
         scope, successor = left.get(old), arrived.get(new)
         if (
             scope is None or successor is None or successor.id in pairing.taken
-            or scope.kind != successor.symbol.kind or count < MEMBERS_VOTE
-            or 2 * count <= votes.total() or 2 * came[new][old] <= came[new].total()
+            or scope.kind != successor.symbol.kind or (scope.kind, scope.qualname) in named
+            or count < MEMBERS_VOTE or 2 * count <= members[old] or 2 * came[new][old] <= came[new].total()
         ):  # fmt: skip
             continue
         pairing.matched[scope.id] = successor

@@ -440,35 +440,42 @@ def member(qualname: str, body: str) -> Symbol:
 
 def test_a_class_renamed_into_another_file_follows_its_members():
     """``Loader`` in ``loaders.py`` became ``Reader`` in a new ``readers.py`` (git paired
-    no files). Its members whose code moved unchanged vote it to ``Reader``; then its
+    no files). Most of its members moved there unchanged: it is ``Reader``; then its
     other members continue the member of the same name there, however edited. A class
-    whose members split between two new classes is no rename."""
+    whose members split between two new classes is no rename, nor one that kept its
+    name elsewhere, nor one whose members that moved are fewer than those that did not."""
     old = file("loaders.py", sym("Loader", "base", kind="class"), member("Loader.read", _body("r")),
-               member("Loader.parse", _body("p")), member("Loader.__init__", "self.x = 1"),
-               member("Loader.close", _body("c")), member("Loader.gone", _body("g")))  # fmt: skip
+               member("Loader.parse", _body("p")), member("Loader.render", _body("d")),
+               member("Loader.__init__", "self.x = 1"), member("Loader.gone", _body("g")))  # fmt: skip
     new = file("readers.py", sym("Reader", "base, other", kind="class"), member("Reader.read", _body("r")),
-               member("Reader.parse", _body("p")), member("Reader.__init__", "self.y = []"),
-               member("Reader.close", "nothing alike at all"), member("Reader.fresh", "return sorted(self.items, key=len)"))  # fmt: skip
+               member("Reader.parse", _body("p")), member("Reader.render", _body("d")),
+               member("Reader.__init__", "self.y = []"),
+               member("Reader.fresh", "return sorted(self.items, key=len)"))  # fmt: skip
     live = live_of(old)
     ids = {m.qualname: m.id for m in live}
     lineage = {m.qualname: m.lineage for m in live}
-    p = plan_changes(scope=SCOPE, live=live, targets={"readers.py": new}, gone=["loaders.py"], renames={},
-                     old_source=_sources(old))  # fmt: skip
-    versions = {v.symbol.qualname: v for v in p.new_versions}
-    closed = {c.id: (c.reason, c.superseded_by) for c in p.closures}
-    for was, now in (("Loader", "Reader"), ("Loader.__init__", "Reader.__init__"), ("Loader.close", "Reader.close")):
-        assert versions[now].lineage == lineage[was] and versions[now].change == "renamed", now
-        assert closed[ids[was]] == ("renamed", versions[now].id)
-    assert closed[ids["Loader.gone"]] == ("deleted", None) and versions["Reader.fresh"].change == "added"
 
-    split = [file("readers.py", *(s for s in new.symbols if s.qualname in ("Reader", "Reader.read"))),
+    def planned(*targets: FileSymbols) -> tuple[dict[str, str], dict[str, tuple[str, str | None]]]:
+        p = plan_changes(scope=SCOPE, live=live, targets={f.path: f for f in targets}, gone=["loaders.py"],
+                         renames={}, old_source=_sources(old))  # fmt: skip
+        qualnames = {v.id: v.symbol.qualname for v in p.new_versions}
+        closed = {c.id: (c.reason, qualnames.get(c.superseded_by or "")) for c in p.closures}
+        return {v.symbol.qualname: v.lineage for v in p.new_versions}, closed
+
+    lineages, closed = planned(new)
+    for was, now in (("Loader", "Reader"), ("Loader.__init__", "Reader.__init__"), ("Loader.render", "Reader.render")):
+        assert lineages[now] == lineage[was] and closed[ids[was]] == ("renamed", now), was
+    assert closed[ids["Loader.gone"]] == ("deleted", None) and lineages["Reader.fresh"] not in lineage.values()
+
+    split = (file("readers.py", *(s for s in new.symbols if s.qualname in ("Reader", "Reader.read", "Reader.render"))),
              file("parsers.py", sym("Parser", kind="class"), member("Parser.parse", _body("p")),
-                  member("Parser.__init__", "self.y = []"))]  # fmt: skip
-    p = plan_changes(scope=SCOPE, live=live, targets={f.path: f for f in split}, gone=["loaders.py"], renames={},
-                     old_source=_sources(old))  # fmt: skip
-    closed = {c.id: (c.reason, c.superseded_by) for c in p.closures}
-    assert closed[ids["Loader"]] == ("deleted", None) and closed[ids["Loader.__init__"]] == ("deleted", None)
-    assert closed[ids["Loader.read"]][0] == closed[ids["Loader.parse"]][0] == "renamed"
+                  member("Parser.__init__", "self.y = []")))  # fmt: skip
+    kept_name = (file("readers.py", *new.symbols), file("loader.py", sym("Loader", "base", kind="class")))
+    fewer = (file("readers.py", *(s for s in new.symbols if s.qualname != "Reader.render")),)
+    for targets in (split, kept_name, fewer):
+        lineages, closed = planned(*targets)
+        assert lineages.get("Reader") != lineage["Loader"] and lineages.get("Reader.__init__") != lineage["Loader.__init__"]
+        assert closed[ids["Loader.read"]][0] == closed[ids["Loader.parse"]][0] == "renamed"
 
 
 def test_members_of_many_moved_classes_follow_their_own_class():
