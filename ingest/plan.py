@@ -359,8 +359,8 @@ def _follow_scopes(
     """Members follow their scope, in rounds, outer scopes first (each round may let the
     next pair what they hold):
 
-    - a scope that left (a class) most of whose members went to one scope that arrived
-      is that scope, renamed (``Loader`` in ``loaders.py`` → ``Reader`` in ``readers.py``,
+    - a scope that left (a class) half or more of whose members went to one scope that
+      arrived is that scope, renamed (``Loader`` in ``loaders.py`` → ``Reader`` in ``readers.py``,
       its unchanged methods paired by their code);
     - a member of a scope paired with another continues the member of the same name in
       it, however edited, as it would have in place (``Loader.__init__`` →
@@ -401,9 +401,9 @@ def _follow_scopes(
 
 def _scopes_by_members(pairing: _Pairing, renames: Mapping[str, str]) -> int:
     """Scopes that left paired with the scope that arrived where most of their members
-    went (a strict majority of the members that left with them, at least
-    ``MEMBERS_VOTE``), when most of the members that arrived there with a predecessor
-    came from them; of the same kind, and only where no scope of the same name arrived
+    went (at least half of the members that left with them, a strict majority of those
+    paired, and ``MEMBERS_VOTE``), when most of the members that arrived there with a
+    predecessor came from them; of the same kind, and only where no scope of the same name arrived
     (``ENUM`` moved to a new file beside a new base class that took its methods stays
     ``ENUM``: the same-name pass pairs it). How many pairs."""
     left = {(renames.get(m.path, m.path), m.qualname): m for m, _ in pairing.closing if m.id not in pairing.matched}
@@ -431,7 +431,8 @@ def _scopes_by_members(pairing: _Pairing, renames: Mapping[str, str]) -> int:
         if (
             scope is None or successor is None or successor.id in pairing.taken
             or scope.kind != successor.symbol.kind or (scope.kind, scope.qualname) in named
-            or count < MEMBERS_VOTE or 2 * count <= members[old] or 2 * came[new][old] <= came[new].total()
+            or count < MEMBERS_VOTE or 2 * count < members[old] or 2 * count <= votes.total()
+            or 2 * came[new][old] <= came[new].total()
         ):  # fmt: skip
             continue
         pairing.matched[scope.id] = successor
