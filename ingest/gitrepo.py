@@ -5,6 +5,7 @@ work tree)."""
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -286,7 +287,10 @@ class GitRepository:
         """The entry at ``path`` in the commit's tree, or None if there is none."""
         tree = self._repo[commit_id].peel(pygit2.Tree)
         try:
-            entry = tree[path]
+            # pygit2 1.21's Tree[path] keeps a reference to the string it is given: an
+            # interned path leaks one string per distinct path, not one per lookup (a
+            # daemon looks up every changed path of every sync)
+            entry = tree[sys.intern(path)]
         except (KeyError, ValueError):
             return None
         mode = entry.filemode

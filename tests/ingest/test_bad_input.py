@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import structlog
 
 from recalld.ingest.files import IndexOptions
+from recalld.ingest.gitrepo import GitRepository
 from tests.ingest.conftest import Harness
 
 
@@ -141,3 +143,17 @@ def test_a_line_ending_flip_changes_no_memory(git_repo, tmp_path):
         assert (again.added, again.modified, again.deprecated, again.relocated) == (0, 0, 0, 0)
     finally:
         h.close()
+
+
+def test_looking_up_paths_keeps_no_reference_to_them(git_repo):
+    """pygit2's ``Tree[path]`` keeps a reference to the path it is given: a daemon that
+    looks up every changed path of every sync would hold each string for good. The
+    lookup hands it an interned copy, so a new string per lookup is never kept."""
+    git_repo.write("pkg/mod.py", "def f():\n    return 1\n")
+    commit = git_repo.commit("one file")
+    repo = GitRepository(str(git_repo.path))
+    assert repo.lookup(commit, "".join(["pkg/", "mod.py"])) is not None  # the one copy kept
+    paths = ["".join(["pkg/", "mod.py"]) for _ in range(50)]  # equal strings, each its own object
+    before = [sys.getrefcount(p) for p in paths]
+    assert all(repo.lookup(commit, p) is not None for p in paths)
+    assert [sys.getrefcount(p) for p in paths] == before
