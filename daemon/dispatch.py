@@ -60,6 +60,16 @@ class Dispatcher:
         with self._lock:
             return bool(self._inflight)
 
+    def idle(self) -> bool:
+        """No sync running and none about to start: events of a repo whose syncs fail
+        (backing off, up to five minutes between tries) wait without keeping the daemon
+        from its idle upkeep. A repo that failed for good (its directory gone) had kept
+        it from ever flushing the store, building the vector index or giving memory back."""
+        if self.busy():
+            return False
+        now = time.time()
+        return all(self.state(repo).retry_at > now for repo in self.journal.pending())
+
     def tick(self) -> int:
         """Start syncs for every repo that is ready; returns how many were started."""
         assert self._pool is not None

@@ -159,7 +159,7 @@ class Service:
         next_status = 0.0
         upkeep = StoreUpkeep(
             self.app.store,
-            idle=lambda: not self.dispatcher.busy() and not self.journal.pending(),
+            idle=self.dispatcher.idle,
             activity=lambda: self.dispatcher.completed,
             stopping=self._stop.is_set,
             release_model=self.app.embeddings.release,
@@ -194,7 +194,8 @@ class Service:
         for name in self._git_dirs:
             self.enqueue(name, source)
         next_ping = 0.0
-        while not self._stop.is_set() and (self.journal.pending() or self.dispatcher.busy()):
+        # until every repo is synced or backing off after a failure (it is tried again later)
+        while not self._stop.is_set() and not self.dispatcher.idle():
             self.dispatcher.tick()
             now = time.monotonic()
             if now >= next_ping:  # the first index of a large repository can outlast TimeoutStartSec

@@ -93,6 +93,9 @@ def test_failed_sync_keeps_its_events_and_backs_off(tmp_path):
         assert dispatcher.state("broken").retry_at > time.time()
         dispatcher.tick()
         assert len(recorder.claims) == 1  # not retried before the back-off ends
+        assert dispatcher.idle()  # its waiting events keep no idle upkeep from running
+        journal.append(Event("other", "hook"))
+        assert not dispatcher.idle()  # another repo's event: a sync is about to start
     finally:
         dispatcher.stop()
         journal.close()
@@ -166,5 +169,29 @@ def test_the_daemon_stops_a_history_backfill_for_a_newer_event_or_a_stop(tmp_pat
         service._sync_repo("widgets", claim)
         assert asked == [False, True, False, True]  # a newer event
     finally:
+        service.app.close()
+        service.journal.close()
+
+
+def test_startup_is_ready_while_a_repo_that_fails_backs_off(tmp_path):
+    """A registered repo whose sync fails at start (its tracked branch deleted) backs off
+    and keeps its event; the daemon's start goes on to ready rather than waiting for it,
+    and the daemon counts as idle meanwhile (its upkeep runs)."""
+    repo = GitRepo(tmp_path / "widgets")
+    repo.write("a.py", "def a():\n    return 1\n")
+    repo.commit("one")
+    service = Service(load_config())
+    try:
+        service.app.registry.add("widgets", str(repo.path), "gone")
+        service.dispatcher.start()
+        service._register_repos()
+        done = threading.Event()
+        threading.Thread(target=lambda: (service._reconcile_all("startup"), done.set()), daemon=True).start()
+        assert done.wait(20), "startup waited for a repo that keeps failing"
+        assert service.dispatcher.state("widgets").last_error and service.journal.depth() == {"widgets": 1}
+        assert service.dispatcher.idle()
+    finally:
+        service.stop()
+        service.dispatcher.stop()
         service.app.close()
         service.journal.close()
