@@ -526,3 +526,20 @@ def test_a_rewritten_file_keeps_what_it_still_declares_and_its_module_goes_with_
                      renames={"app.py": "scaffold.py", "other.py": "app.py"}, old_source=_sources(old, other))  # fmt: skip
     flask = next(v for v in p.new_versions if (v.file.path, v.symbol.qualname) == ("app.py", "Flask"))
     assert flask.lineage == live_of(other)[0].lineage
+
+
+def test_a_class_split_in_two_halves_is_neither_half():
+    """Half of ``Loader``'s members went to ``Reader`` and half to ``Parser``: it is no
+    rename of either, and its members keep only their own pairs."""
+    old = file("loaders.py", sym("Loader", kind="class"), member("Loader.read", _body("r")),
+               member("Loader.render", _body("d")), member("Loader.parse", _body("p")),
+               member("Loader.scan", _body("s")))  # fmt: skip
+    new = [file("readers.py", sym("Reader", kind="class"), member("Reader.read", _body("r")),
+                member("Reader.render", _body("d"))),
+           file("parsers.py", sym("Parser", kind="class"), member("Parser.parse", _body("p")),
+                member("Parser.scan", _body("s")))]  # fmt: skip
+    live = live_of(old)
+    p = plan_changes(scope=SCOPE, live=live, targets={f.path: f for f in new}, gone=["loaders.py"], renames={},
+                     old_source=_sources(old))  # fmt: skip
+    closed = {c.id: c.reason for c in p.closures}
+    assert [closed[m.id] for m in live] == ["deleted", "renamed", "renamed", "renamed", "renamed"]
