@@ -37,6 +37,7 @@ _ID_NAMESPACE = uuid.UUID("6f1c7a52-3a43-4d0e-9a57-2c1b0f3e9d11")
 ADDED, MODIFIED, RENAMED = "added", "modified", "renamed"
 REMOVED, DELETED = "removed", "deleted"
 RENAME_ROUNDS = 4  # scopes nested this deep are followed through renames of their own
+MODULE = "<module>"  # a file's own memory
 # Paired members that must have gone to one new scope for their old scope to be taken
 # for it: one method with the same code may be a helper moved alone.
 MEMBERS_VOTE = 2
@@ -181,6 +182,9 @@ def plan_changes(
     for path in moved_out:
         moving[path], by_path[path] = _staying(scope, targets[path], by_path[path], other_source=path in renamed_from)
 
+    # Files git paired with nothing: one that left whole and one that is new may be the same file
+    left_whole = frozenset(gone_set - set(renamed_from.values()))
+    new_files = frozenset(p for p in targets if p not in renamed_from and not by_path.get(p))
     draft = _Draft(scope)
     for path in sorted(targets):
         source = renamed_from.get(path)
@@ -190,7 +194,7 @@ def plan_changes(
         for mem in by_path.pop(path, []):
             draft.leftovers.append((mem, DELETED))
     _match_edits(draft)
-    _match_moves(draft, {old: new for new, old in renamed_from.items()}, old_source)
+    _match_moves(draft, {old: new for new, old in renamed_from.items()}, old_source, files=(left_whole, new_files))
     return Plan(
         new_versions=tuple(draft.new.values()),
         # A version written as live is never closed by the same plan (its id is its content's).
@@ -259,7 +263,13 @@ def _continue_in_place(draft: _Draft, file: FileSymbols, sym: Symbol, mems: list
             draft.close(mem, MODIFIED, successor)
 
 
-def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSource | None) -> None:
+def _match_moves(
+    draft: _Draft,
+    renames: Mapping[str, str],
+    old_source: OldSource | None,
+    *,
+    files: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
+) -> None:
     """Pair symbols that left their file or scope with symbols that appeared elsewhere.
 
     Exact code first (same kind, name and content, the closest candidate first); then
@@ -269,8 +279,10 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
     then the same (kind, qualname) where one candidate is closer than the others; then
     the same (kind, name) with code alike (``MOVED_WITH_EDITS``): ``Flask.errorhandler``
     edited into ``Scaffold.errorhandler`` in another file; last members following the
-    scopes those passes paired. File-level entries (a module, a whole decision document) only move with their
-    file (a git rename). Derived entries move like symbols: a TODO whose code moved to
+    scopes those passes paired. File-level entries (a module, a whole decision document)
+    only move with their file: a git rename, or a new file that half or more of a deleted
+    file's top-level symbols went to, and half of whose top level they are
+    (``_follow_files``). Derived entries move like symbols: a TODO whose code moved to
     another file, a tool setting moved from setup.cfg to pyproject.toml.
     """
     closing = [(m, r) for m, r in draft.leftovers if m.qualname not in FILE_LEVEL_QUALNAMES]
@@ -278,7 +290,7 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
     matched: dict[str, NewVersion] = {}
     taken: set[str] = set()
     affinity = affinity_of(renames)
-    pairing = _Pairing(closing, arriving, matched, taken, affinity)
+    pairing = _Pairing(closing, arriving, matched, taken, affinity, *files)
 
     # The same code: any pairing keeps what was known, the closest first; code too short
     # to tell apart (``return self``) only in its own scope or file.
@@ -305,6 +317,7 @@ def _match_moves(draft: _Draft, renames: Mapping[str, str], old_source: OldSourc
         )  # fmt: skip
         matched.update(by_name)
         _follow_scopes(pairing, renames, old_source, memo)
+    _follow_files(draft, pairing)
 
     for mem, reason in draft.leftovers:
         successor = matched.get(mem.id)
@@ -325,6 +338,9 @@ class _Pairing:
     matched: dict[str, NewVersion]  # id that left -> its successor
     taken: set[str]  # ids of successors
     affinity: Affinity
+    left_whole: frozenset[str] = frozenset()  # paths deleted, git paired them with no file
+    new_files: frozenset[str] = frozenset()  # paths that are new, git paired no file with them
+    files: dict[str, str] = field(default_factory=dict)  # a file that left whole -> the new one it became
 
     def pair_by(
         self,
@@ -373,6 +389,7 @@ def _follow_scopes(
         found = _scopes_by_members(pairing, renames)
         scopes = {(renames.get(m.path, m.path), m.qualname): (matched[m.id].file.path, matched[m.id].symbol.qualname)
                   for m, _ in closing if m.id in matched}  # fmt: skip
+        scopes.update({(old, ""): (new, "") for old, new in pairing.files.items()})  # a file's top level
 
         def successor_scope(mem: LiveMemory) -> tuple[str, str]:
             path, parent = renames.get(mem.path, mem.path), parent_scope(mem.qualname)
@@ -399,6 +416,21 @@ def _follow_scopes(
             return
 
 
+def _follow_files(draft: _Draft, pairing: _Pairing) -> None:
+    """A file that left whole and the new file half or more of its top-level symbols
+    went to (``_scopes_by_members``) are one file that git did not pair, its content
+    changed too much: the module memory continues there."""
+    if not pairing.files:
+        return
+    before = {m.path: m for m, _ in draft.leftovers if m.qualname == MODULE and m.path in pairing.files}
+    after = {v.file.path: v for v in draft.orphans if v.symbol.qualname == MODULE}
+    for old, new in pairing.files.items():
+        mem, version = before.get(old), after.get(new)
+        if mem is not None and version is not None and version.id not in pairing.taken:
+            pairing.matched[mem.id] = version
+            pairing.taken.add(version.id)
+
+
 def _scopes_by_members(pairing: _Pairing, renames: Mapping[str, str]) -> int:
     """Scopes that left paired with the scope that arrived where most of their members
     went (at least half of the members that left with them, a strict majority of those
@@ -410,12 +442,14 @@ def _scopes_by_members(pairing: _Pairing, renames: Mapping[str, str]) -> int:
     free = [v for v in pairing.arriving if v.id not in pairing.taken]
     arrived = {(v.file.path, v.symbol.qualname): v for v in free}
     named = {(v.symbol.kind, v.symbol.qualname) for v in free}
+    top_level = Counter(v.file.path for v in pairing.arriving if v.file.path in pairing.new_files
+                        and not parent_scope(v.symbol.qualname) and memory_type(v.symbol.kind) == STRUCTURAL)  # fmt: skip
     members: Counter[tuple[str, str]] = Counter()  # members that left, by their scope
     went: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
     came: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
     for mem, _reason in pairing.closing:
         parent = parent_scope(mem.qualname)
-        if not parent or memory_type(mem.kind) != STRUCTURAL:
+        if memory_type(mem.kind) != STRUCTURAL or (not parent and mem.path not in pairing.left_whole):
             continue
         old = (renames.get(mem.path, mem.path), parent)
         members[old] += 1
@@ -427,12 +461,20 @@ def _scopes_by_members(pairing: _Pairing, renames: Mapping[str, str]) -> int:
     found = 0
     for old, votes in sorted(went.items()):
         (new, count), = votes.most_common(1)
+        if count < MEMBERS_VOTE or 2 * count < members[old] or 2 * count <= votes.total() or 2 * came[new][old] <= came[new].total():
+            continue
+        if not old[1]:  # the top level of a file that left whole: the new file half of whose came from it
+            if (
+                not new[1] and new[0] in pairing.new_files and new[0] not in pairing.files.values()
+                and 2 * came[new][old] >= top_level[new[0]]
+            ):  # fmt: skip
+                pairing.files.setdefault(old[0], new[0])
+                found += 1
+            continue
         scope, successor = left.get(old), arrived.get(new)
         if (
             scope is None or successor is None or successor.id in pairing.taken
             or scope.kind != successor.symbol.kind or (scope.kind, scope.qualname) in named
-            or count < MEMBERS_VOTE or 2 * count < members[old] or 2 * count <= votes.total()
-            or 2 * came[new][old] <= came[new].total()
         ):  # fmt: skip
             continue
         pairing.matched[scope.id] = successor

@@ -543,3 +543,34 @@ def test_a_class_split_in_two_halves_is_neither_half():
                      old_source=_sources(old))  # fmt: skip
     closed = {c.id: c.reason for c in p.closures}
     assert [closed[m.id] for m in live] == ["deleted", "renamed", "renamed", "renamed", "renamed"]
+
+
+def test_a_file_git_did_not_pair_follows_its_top_level_symbols():
+    """``helpers.py`` was deleted and ``tools/text.py`` added, too changed for git to pair
+    them. Half of the old file's functions moved there unchanged: it is that file, so
+    its ``main`` (edited, a name of many files) and its module memory continue there.
+    Functions that moved into a file that existed before, or into a new file whose
+    code came mostly from elsewhere, make no file pair."""
+    old = file("helpers.py", sym("<module>", "helpers", kind="module"), sym("slug", _body("s")),
+               sym("wrap", _body("w")), sym("main", "run()"), sym("old_only", _body("o")))  # fmt: skip
+    new = file("tools/text.py", sym("<module>", "text tools", kind="module"), sym("slug", _body("s")),
+               sym("wrap", _body("w")), sym("main", "run(sys.argv)"), sym("other", "return 2"))  # fmt: skip
+    cli = file("cli.py", sym("<module>", "cli", kind="module"), sym("main", "cli()"))
+    live = live_of(old) + live_of(cli)
+    lineage = {(m.path, m.qualname): m.lineage for m in live}
+    p = plan_changes(scope=SCOPE, live=live, targets={"tools/text.py": new, "cli.py": cli}, gone=["helpers.py"],
+                     renames={}, old_source=_sources(old, cli))  # fmt: skip
+    got = {v.symbol.qualname: (v.lineage == lineage.get(("helpers.py", v.symbol.qualname)), v.change)
+           for v in p.new_versions}  # fmt: skip
+    assert got == {"<module>": (True, "renamed"), "slug": (True, "renamed"), "wrap": (True, "renamed"),
+                   "main": (True, "renamed"), "other": (False, "added")}  # fmt: skip
+
+    into_existing = file("cli.py", *cli.symbols, *(s for s in new.symbols if s.qualname in ("slug", "wrap")))
+    crowded = file("tools/text.py", *new.symbols, *(sym(f"fresh{i}", f"return {i}") for i in range(3)))
+    by_name = {m.qualname: m.id for m in live_of(old)}
+    for targets in ({"cli.py": into_existing}, {"tools/text.py": crowded, "cli.py": cli}):
+        p = plan_changes(scope=SCOPE, live=live, targets=targets, gone=["helpers.py"], renames={},
+                         old_source=_sources(old, cli))  # fmt: skip
+        closed = {c.id: c.reason for c in p.closures}
+        assert closed[by_name["<module>"]] == "deleted"  # (``main`` pairs by its name alone where it is unique)
+        assert closed[by_name["slug"]] == closed[by_name["wrap"]] == "renamed"
