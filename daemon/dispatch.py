@@ -63,7 +63,7 @@ class Dispatcher:
     def idle(self) -> bool:
         """No sync running and none about to start: events of a repo whose syncs fail
         (backing off, up to five minutes between tries) wait without keeping the daemon
-        from its idle upkeep. A repo that failed for good (its directory gone) had kept
+        from its idle upkeep. A repo that failed for good (its tracked branch deleted) had kept
         it from ever flushing the store, building the vector index or giving memory back."""
         if self.busy():
             return False

@@ -191,15 +191,14 @@ def _report(memory_id: str, payload: dict[str, Any], detections: list[Detection]
     generated or test file may hold hundreds of secrets (a certificate's lines, a table of
     keys; SQLAlchemy's sample database URLs gave 1,306 warnings, one per memory)."""
     tally = _TALLY.get()
+    if tally is not None:
+        tally.count += len(detections)
     path = payload.get("path")
-    if tally is None or not isinstance(path, str):
+    if tally is None or not isinstance(path, str):  # no sync, or no file (a commit's task memory)
         _warn(len(detections), {d.kind for d in detections}, [f"{d.field}:{d.line}" for d in detections],
               repo=payload.get("repo"), branch=payload.get("branch"), path=path, start_line=payload.get("start_line"),
               memory=memory_id)  # fmt: skip
-        if tally is not None:
-            tally.count += len(detections)
         return
-    tally.count += len(detections)
     found = tally.files.setdefault((payload.get("repo"), payload.get("branch"), path), _FileSecrets())
     found.secrets += len(detections)
     found.kinds.update(d.kind for d in detections)
