@@ -8,26 +8,23 @@ continue), which are closed and why, and which only moved lines.
 from __future__ import annotations
 
 import uuid
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeVar
 
+from recalld.ingest.follow import Pairing, follow_files, follow_scopes
 from recalld.ingest.likeness import (
     MOVED_WITH_EDITS,
-    RENAMED_WITH_EDITS,
-    Affinity,
     OldSource,
     affinity_of,
-    closest_pairs,
     is_distinctive,
-    names_share_a_word,
     pair_alike,
     parent_scope,
     short_name,
 )
-from recalld.parsers.base import FILE_LEVEL_QUALNAMES, STRUCTURAL, Symbol, memory_type
+from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -36,11 +33,6 @@ _ID_NAMESPACE = uuid.UUID("6f1c7a52-3a43-4d0e-9a57-2c1b0f3e9d11")
 
 ADDED, MODIFIED, RENAMED = "added", "modified", "renamed"
 REMOVED, DELETED = "removed", "deleted"
-RENAME_ROUNDS = 4  # scopes nested this deep are followed through renames of their own
-MODULE = "<module>"  # a file's own memory
-# Paired members that must have gone to one new scope for their old scope to be taken
-# for it: one method with the same code may be a helper moved alone.
-MEMBERS_VOTE = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +265,7 @@ def _match_moves(
     """Pair symbols that left their file or scope with symbols that appeared elsewhere.
 
     Exact code first (same kind, name and content, the closest candidate first); then
-    (with ``old_source``) members following their scopes (``_follow_scopes``: a class
+    (with ``old_source``) members following their scopes (``follow_scopes``: a class
     goes where most of its members went, a member to its scope's successor, a symbol
     renamed where it is with code alike: ``compute_perimeter`` → ``circle_perimeter``);
     then the same (kind, qualname) where one candidate is closer than the others; then
@@ -282,7 +274,7 @@ def _match_moves(
     scopes those passes paired. File-level entries (a module, a whole decision document)
     only move with their file: a git rename, or a new file that half or more of a deleted
     file's top-level symbols went to, and half of whose top level they are
-    (``_follow_files``). Derived entries move like symbols: a TODO whose code moved to
+    (``follow_files``). Derived entries move like symbols: a TODO whose code moved to
     another file, a tool setting moved from setup.cfg to pyproject.toml.
     """
     closing = [(m, r) for m, r in draft.leftovers if m.qualname not in FILE_LEVEL_QUALNAMES]
@@ -290,7 +282,7 @@ def _match_moves(
     matched: dict[str, NewVersion] = {}
     taken: set[str] = set()
     affinity = affinity_of(renames)
-    pairing = _Pairing(closing, arriving, matched, taken, affinity, *files)
+    pairing = Pairing(closing, arriving, matched, taken, affinity, *files)
 
     # The same code: any pairing keeps what was known, the closest first; code too short
     # to tell apart (``return self``) only in its own scope or file.
@@ -306,7 +298,7 @@ def _match_moves(
                     admissible=telling)  # fmt: skip
     memo: dict[tuple[str, str, float], float] = {}  # likeness of pairs already compared
     if old_source is not None:  # alike code in the file git says the old code went to
-        _follow_scopes(pairing, renames, old_source, memo)
+        follow_scopes(pairing, renames, old_source, memo)
     # The same name, other code: only where one candidate is closer than the rest.
     pairing.pair_by(lambda m: (m.kind, m.qualname), lambda v: (v.symbol.kind, v.symbol.qualname), guess=False)
     if old_source is not None:
@@ -316,8 +308,8 @@ def _match_moves(
             new_key=lambda v: (v.symbol.kind, short_name(v.symbol.qualname)), affinity=affinity, memo=memo,
         )  # fmt: skip
         matched.update(by_name)
-        _follow_scopes(pairing, renames, old_source, memo)
-    _follow_files(draft, pairing)
+        follow_scopes(pairing, renames, old_source, memo)
+    follow_files(draft.leftovers, draft.orphans, pairing)
 
     for mem, reason in draft.leftovers:
         successor = matched.get(mem.id)
@@ -327,160 +319,6 @@ def _match_moves(
         moved = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, RENAMED)
         draft.new[successor.id] = moved
         draft.close(mem, RENAMED, successor.id)
-
-
-@dataclass(slots=True)
-class _Pairing:
-    """What left and what arrived in one plan, and the pairs found so far."""
-
-    closing: list[tuple[LiveMemory, str]]
-    arriving: list[NewVersion]
-    matched: dict[str, NewVersion]  # id that left -> its successor
-    taken: set[str]  # ids of successors
-    affinity: Affinity
-    left_whole: frozenset[str] = frozenset()  # paths deleted, git paired them with no file
-    new_files: frozenset[str] = frozenset()  # paths that are new, git paired no file with them
-    files: dict[str, str] = field(default_factory=dict)  # a file that left whole -> the new one it became
-
-    def pair_by(
-        self,
-        old_key: Callable[[LiveMemory], Hashable | None],
-        new_key: Callable[[NewVersion], Hashable | None],
-        *,
-        guess: bool,
-        admissible: Callable[[LiveMemory, NewVersion], bool] | None = None,
-    ) -> int:
-        """Unpaired candidates of one key paired by ``closest_pairs`` (a None key: none);
-        how many pairs."""
-        olds: dict[Hashable, list[LiveMemory]] = defaultdict(list)
-        for mem, _reason in self.closing:
-            if mem.id not in self.matched and (key := old_key(mem)) is not None:
-                olds[key].append(mem)
-        news: dict[Hashable, list[NewVersion]] = defaultdict(list)
-        for version in self.arriving:
-            if version.id not in self.taken and (key := new_key(version)) is not None:
-                news[key].append(version)
-        found = 0
-        for key, left in olds.items():
-            for mem, version in closest_pairs(left, news.get(key, []), self.affinity, guess=guess, admissible=admissible):
-                self.matched[mem.id] = version
-                self.taken.add(version.id)
-                found += 1
-        return found
-
-
-def _follow_scopes(
-    pairing: _Pairing, renames: Mapping[str, str], old_source: OldSource, memo: dict[tuple[str, str, float], float]
-) -> None:
-    """Members follow their scope, in rounds, outer scopes first (each round may let the
-    next pair what they hold):
-
-    - a scope that left (a class) half or more of whose members went to one scope that
-      arrived is that scope, renamed (``Loader`` in ``loaders.py`` → ``Reader`` in ``readers.py``,
-      its unchanged methods paired by their code);
-    - a member of a scope paired with another continues the member of the same name in
-      it, however edited, as it would have in place (``Loader.__init__`` →
-      ``Reader.__init__``, a name too common to pair by likeness across a commit);
-    - a member renamed where it is (the same file, or the one git renamed it to, and
-      the same scope or the scope's successor: ``Shape.area`` → ``Figure.surface``)
-      when its code is alike."""
-    closing, arriving, matched, taken = pairing.closing, pairing.arriving, pairing.matched, pairing.taken
-    for _round in range(RENAME_ROUNDS):
-        found = _scopes_by_members(pairing, renames)
-        scopes = {(renames.get(m.path, m.path), m.qualname): (matched[m.id].file.path, matched[m.id].symbol.qualname)
-                  for m, _ in closing if m.id in matched}  # fmt: skip
-        scopes.update({(old, ""): (new, "") for old, new in pairing.files.items()})  # a file's top level
-
-        def successor_scope(mem: LiveMemory) -> tuple[str, str]:
-            path, parent = renames.get(mem.path, mem.path), parent_scope(mem.qualname)
-            return scopes.get((path, parent), (path, parent))
-
-        def moved_scope(mem: LiveMemory) -> Hashable | None:
-            path, parent = renames.get(mem.path, mem.path), parent_scope(mem.qualname)
-            successor = scopes.get((path, parent))
-            return None if successor is None else (mem.kind, *successor, short_name(mem.qualname))
-
-        found += pairing.pair_by(
-            moved_scope,
-            lambda v: (v.symbol.kind, v.file.path, parent_scope(v.symbol.qualname), short_name(v.symbol.qualname)),
-            guess=False,
-        )
-        renamed = pair_alike(
-            closing, arriving, matched, taken, old_source, threshold=RENAMED_WITH_EDITS,
-            old_key=lambda m: (m.kind, *successor_scope(m)),
-            new_key=lambda v: (v.symbol.kind, v.file.path, parent_scope(v.symbol.qualname)), affinity=pairing.affinity,
-            short_ok=names_share_a_word, memo=memo,
-        )  # fmt: skip
-        matched.update(renamed)
-        if not found and not renamed:
-            return
-
-
-def _follow_files(draft: _Draft, pairing: _Pairing) -> None:
-    """A file that left whole and the new file half or more of its top-level symbols
-    went to (``_scopes_by_members``) are one file that git did not pair, its content
-    changed too much: the module memory continues there."""
-    if not pairing.files:
-        return
-    before = {m.path: m for m, _ in draft.leftovers if m.qualname == MODULE and m.path in pairing.files}
-    after = {v.file.path: v for v in draft.orphans if v.symbol.qualname == MODULE}
-    for old, new in pairing.files.items():
-        mem, version = before.get(old), after.get(new)
-        if mem is not None and version is not None and version.id not in pairing.taken:
-            pairing.matched[mem.id] = version
-            pairing.taken.add(version.id)
-
-
-def _scopes_by_members(pairing: _Pairing, renames: Mapping[str, str]) -> int:
-    """Scopes that left paired with the scope that arrived where most of their members
-    went (at least half of the members that left with them, a strict majority of those
-    paired, and ``MEMBERS_VOTE``), when most of the members that arrived there with a
-    predecessor came from them; of the same kind, and only where no scope of the same name arrived
-    (``ENUM`` moved to a new file beside a new base class that took its methods stays
-    ``ENUM``: the same-name pass pairs it). How many pairs."""
-    left = {(renames.get(m.path, m.path), m.qualname): m for m, _ in pairing.closing if m.id not in pairing.matched}
-    free = [v for v in pairing.arriving if v.id not in pairing.taken]
-    arrived = {(v.file.path, v.symbol.qualname): v for v in free}
-    named = {(v.symbol.kind, v.symbol.qualname) for v in free}
-    top_level = Counter(v.file.path for v in pairing.arriving if v.file.path in pairing.new_files
-                        and not parent_scope(v.symbol.qualname) and memory_type(v.symbol.kind) == STRUCTURAL)  # fmt: skip
-    members: Counter[tuple[str, str]] = Counter()  # members that left, by their scope
-    went: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
-    came: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
-    for mem, _reason in pairing.closing:
-        parent = parent_scope(mem.qualname)
-        if memory_type(mem.kind) != STRUCTURAL or (not parent and mem.path not in pairing.left_whole):
-            continue
-        old = (renames.get(mem.path, mem.path), parent)
-        members[old] += 1
-        successor = pairing.matched.get(mem.id)
-        if successor is not None:
-            new = (successor.file.path, parent_scope(successor.symbol.qualname))
-            went[old][new] += 1
-            came[new][old] += 1
-    found = 0
-    for old, votes in sorted(went.items()):
-        (new, count), = votes.most_common(1)
-        if count < MEMBERS_VOTE or 2 * count < members[old] or 2 * count <= votes.total() or 2 * came[new][old] <= came[new].total():
-            continue
-        if not old[1]:  # the top level of a file that left whole: the new file half of whose came from it
-            if (
-                not new[1] and new[0] in pairing.new_files and new[0] not in pairing.files.values()
-                and 2 * came[new][old] >= top_level[new[0]]
-            ):  # fmt: skip
-                pairing.files.setdefault(old[0], new[0])
-                found += 1
-            continue
-        scope, successor = left.get(old), arrived.get(new)
-        if (
-            scope is None or successor is None or successor.id in pairing.taken
-            or scope.kind != successor.symbol.kind or (scope.kind, scope.qualname) in named
-        ):  # fmt: skip
-            continue
-        pairing.matched[scope.id] = successor
-        pairing.taken.add(successor.id)
-        found += 1
-    return found
 
 
 def _match_edits(draft: _Draft) -> None:

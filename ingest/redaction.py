@@ -80,7 +80,8 @@ def counting_redactions() -> Iterator[RedactionTally]:
     finally:
         _TALLY.reset(token)
         for (repo, branch, path), found in tally.files.items():
-            _warn(found.secrets, found.kinds, found.places, repo=repo, branch=branch, path=path, memories=found.memories)
+            _warn(found.secrets, found.kinds, found.places, repo=repo, branch=branch, path=path,
+                  memories=found.memories)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,197 @@
+"""Members follow their scope, for the planner (``ingest/plan.py``): where git paired no
+file (a class moved to a new file and renamed in one commit, a file changed too much for
+git to see it as renamed), what left and what arrived are paired through the scopes
+they belong to. A class is where most of its members went; a member continues the
+member of the same name in its class's successor; a deleted file is the new file that
+most of its top level went to, and its module memory continues there."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from recalld.ingest.likeness import (
+    RENAMED_WITH_EDITS,
+    Affinity,
+    OldSource,
+    closest_pairs,
+    names_share_a_word,
+    pair_alike,
+    parent_scope,
+    short_name,
+)
+from recalld.parsers.base import STRUCTURAL, memory_type
+
+if TYPE_CHECKING:
+    from recalld.ingest.plan import LiveMemory, NewVersion
+
+RENAME_ROUNDS = 4  # scopes nested this deep are followed through renames of their own
+MODULE = "<module>"  # a file's own memory
+# Paired members that must have gone to one new scope for their old scope to be taken
+# for it: one method with the same code may be a helper moved alone.
+MEMBERS_VOTE = 2
+
+
+@dataclass(slots=True)
+class Pairing:
+    """What left and what arrived in one plan, and the pairs found so far."""
+
+    closing: list[tuple[LiveMemory, str]]
+    arriving: list[NewVersion]
+    matched: dict[str, NewVersion]  # id that left -> its successor
+    taken: set[str]  # ids of successors
+    affinity: Affinity
+    left_whole: frozenset[str] = frozenset()  # paths deleted, git paired them with no file
+    new_files: frozenset[str] = frozenset()  # paths that are new, git paired no file with them
+    files: dict[str, str] = field(default_factory=dict)  # a file that left whole -> the new one it became
+
+    def pair_by(
+        self,
+        old_key: Callable[[LiveMemory], Hashable | None],
+        new_key: Callable[[NewVersion], Hashable | None],
+        *,
+        guess: bool,
+        admissible: Callable[[LiveMemory, NewVersion], bool] | None = None,
+    ) -> int:
+        """Unpaired candidates of one key paired by ``closest_pairs`` (a None key: none);
+        how many pairs."""
+        olds: dict[Hashable, list[LiveMemory]] = defaultdict(list)
+        for mem, _reason in self.closing:
+            if mem.id not in self.matched and (key := old_key(mem)) is not None:
+                olds[key].append(mem)
+        news: dict[Hashable, list[NewVersion]] = defaultdict(list)
+        for version in self.arriving:
+            if version.id not in self.taken and (key := new_key(version)) is not None:
+                news[key].append(version)
+        found = 0
+        for key, left in olds.items():
+            paired = closest_pairs(left, news.get(key, []), self.affinity, guess=guess, admissible=admissible)
+            for mem, version in paired:
+                self.matched[mem.id] = version
+                self.taken.add(version.id)
+                found += 1
+        return found
+
+
+def follow_scopes(
+    pairing: Pairing, renames: Mapping[str, str], old_source: OldSource, memo: dict[tuple[str, str, float], float]
+) -> None:
+    """Members follow their scope, in rounds, outer scopes first (each round may let the
+    next pair what they hold):
+
+    - a scope that left (a class) half or more of whose members went to one scope that
+      arrived is that scope, renamed (``Loader`` in ``loaders.py`` → ``Reader`` in ``readers.py``,
+      its unchanged methods paired by their code);
+    - a member of a scope paired with another continues the member of the same name in
+      it, however edited, as it would have in place (``Loader.__init__`` →
+      ``Reader.__init__``, a name too common to pair by likeness across a commit);
+    - a member renamed where it is (the same file, or the one git renamed it to, and
+      the same scope or the scope's successor: ``Shape.area`` → ``Figure.surface``)
+      when its code is alike."""
+    closing, arriving, matched, taken = pairing.closing, pairing.arriving, pairing.matched, pairing.taken
+    for _round in range(RENAME_ROUNDS):
+        found = scopes_by_members(pairing, renames)
+        scopes = {(renames.get(m.path, m.path), m.qualname): (matched[m.id].file.path, matched[m.id].symbol.qualname)
+                  for m, _ in closing if m.id in matched}  # fmt: skip
+        scopes.update({(old, ""): (new, "") for old, new in pairing.files.items()})  # a file's top level
+
+        def successor_scope(mem: LiveMemory) -> tuple[str, str]:
+            path, parent = renames.get(mem.path, mem.path), parent_scope(mem.qualname)
+            return scopes.get((path, parent), (path, parent))
+
+        def moved_scope(mem: LiveMemory) -> Hashable | None:
+            path, parent = renames.get(mem.path, mem.path), parent_scope(mem.qualname)
+            successor = scopes.get((path, parent))
+            return None if successor is None else (mem.kind, *successor, short_name(mem.qualname))
+
+        found += pairing.pair_by(
+            moved_scope,
+            lambda v: (v.symbol.kind, v.file.path, parent_scope(v.symbol.qualname), short_name(v.symbol.qualname)),
+            guess=False,
+        )
+        renamed = pair_alike(
+            closing, arriving, matched, taken, old_source, threshold=RENAMED_WITH_EDITS,
+            old_key=lambda m: (m.kind, *successor_scope(m)),
+            new_key=lambda v: (v.symbol.kind, v.file.path, parent_scope(v.symbol.qualname)), affinity=pairing.affinity,
+            short_ok=names_share_a_word, memo=memo,
+        )  # fmt: skip
+        matched.update(renamed)
+        if not found and not renamed:
+            return
+
+
+def follow_files(leftovers: list[tuple[LiveMemory, str]], orphans: list[NewVersion], pairing: Pairing) -> None:
+    """A file that left whole and the new file half or more of its top-level symbols
+    went to (``scopes_by_members``) are one file that git did not pair, its content
+    changed too much: the module memory continues there."""
+    if not pairing.files:
+        return
+    before = {m.path: m for m, _ in leftovers if m.qualname == MODULE and m.path in pairing.files}
+    after = {v.file.path: v for v in orphans if v.symbol.qualname == MODULE}
+    for old, new in pairing.files.items():
+        mem, version = before.get(old), after.get(new)
+        if mem is not None and version is not None and version.id not in pairing.taken:
+            pairing.matched[mem.id] = version
+            pairing.taken.add(version.id)
+
+
+def scopes_by_members(pairing: Pairing, renames: Mapping[str, str]) -> int:
+    """Scopes that left paired with the scope that arrived where most of their members
+    went (at least half of the members that left with them, a strict majority of those
+    paired, and ``MEMBERS_VOTE``), when most of the members that arrived there with a
+    predecessor came from them; of the same kind, and only where no scope of the same
+    name arrived (``ENUM`` moved to a new file beside a new base class that took its
+    methods stays ``ENUM``: the same-name pass pairs it). The top level of a file that
+    left whole is a scope too, paired with a new file's when those members are half or
+    more of it (``pairing.files``). How many pairs."""
+    left = {(renames.get(m.path, m.path), m.qualname): m for m, _ in pairing.closing if m.id not in pairing.matched}
+    free = [v for v in pairing.arriving if v.id not in pairing.taken]
+    arrived = {(v.file.path, v.symbol.qualname): v for v in free}
+    named = {(v.symbol.kind, v.symbol.qualname) for v in free}
+    top_level = Counter(  # the top-level symbols of each new file
+        v.file.path for v in pairing.arriving
+        if v.file.path in pairing.new_files and not parent_scope(v.symbol.qualname)
+        and memory_type(v.symbol.kind) == STRUCTURAL
+    )  # fmt: skip
+    members: Counter[tuple[str, str]] = Counter()  # members that left, by their scope
+    went: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
+    came: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
+    for mem, _reason in pairing.closing:
+        parent = parent_scope(mem.qualname)
+        if memory_type(mem.kind) != STRUCTURAL or (not parent and mem.path not in pairing.left_whole):
+            continue
+        old = (renames.get(mem.path, mem.path), parent)
+        members[old] += 1
+        successor = pairing.matched.get(mem.id)
+        if successor is not None:
+            new = (successor.file.path, parent_scope(successor.symbol.qualname))
+            went[old][new] += 1
+            came[new][old] += 1
+    found = 0
+    for old, votes in sorted(went.items()):
+        (new, count), = votes.most_common(1)
+        if (
+            count < MEMBERS_VOTE or 2 * count < members[old] or 2 * count <= votes.total()
+            or 2 * came[new][old] <= came[new].total()
+        ):  # fmt: skip
+            continue
+        if not old[1]:  # a file's top level: another file's, if half of that came from it
+            if (
+                not new[1] and new[0] in pairing.new_files and new[0] not in pairing.files.values()
+                and 2 * came[new][old] >= top_level[new[0]]
+            ):  # fmt: skip
+                pairing.files.setdefault(old[0], new[0])
+                found += 1
+            continue
+        scope, successor = left.get(old), arrived.get(new)
+        if (
+            scope is None or successor is None or successor.id in pairing.taken
+            or scope.kind != successor.symbol.kind or (scope.kind, scope.qualname) in named
+        ):  # fmt: skip
+            continue
+        pairing.matched[scope.id] = successor
+        pairing.taken.add(successor.id)
+        found += 1
+    return found
