@@ -7,7 +7,11 @@ the operating system (their memos and the model's memory arena first:
 Syncs never flush (the embedded engine's WAL already survives a killed process) and
 never build indexes; both are slow (a flush holds the GIL; a build, run by a child
 process, takes the store for minutes), and so wait for a moment with no sync running
-or queued. A build that fails is logged and tried again once more points need it.
+or queued. A daemon that is never idle (syncs queued back to back) still flushes, at
+most ``BUSY_FLUSH_EVERY`` after its last flush: the engine reuses the space of points
+it rewrote only after a flush, and a store written by 39 syncs with no flush held
+1.4 GB on disk and in mapped pages against 274 MB with one after each. A build that
+fails is logged and tried again once more points need it.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from recalld.ingest.sync import forget_memos
 log = get_logger("recalld.upkeep")
 CHECK_EVERY = 5.0  # seconds between looks at whether the daemon is idle
 FLUSH_EVERY = 60.0  # seconds between flushes (a flush holds the GIL ~0.1–1 s)
+BUSY_FLUSH_EVERY = 600.0  # seconds a daemon with syncs always running goes without a flush
 OPTIMIZE_OVER = 20_000  # unindexed points that make brute-force search slow (~10 ms)
 OPTIMIZE_WATCHDOG = 1800.0  # seconds systemd waits for a ping while an index is built
 
@@ -41,10 +46,12 @@ class StoreUpkeep:
     release_model: Callable[[], None] = lambda: None  # the model gives back its spare memory
     released: Callable[[], None] = lambda: None  # told after memory was released (the daemon may restart)
     every: float = FLUSH_EVERY
+    busy_every: float = BUSY_FLUSH_EVERY
     optimize_over: int = OPTIMIZE_OVER
     check_every: float = CHECK_EVERY
     _next_check: float = 0.0
     _next_flush: float = 0.0
+    _flushed_at: float | None = None  # when the store was last flushed (None: not yet looked)
     _trimmed_after: int | None = None  # activity() when memory was last released
     _left_unindexed: int = 0  # what the last build left (segments below the engine's threshold)
     _upgrading: bool = True  # until the store says nothing is left to upgrade
@@ -54,7 +61,14 @@ class StoreUpkeep:
         if now < self._next_check:
             return
         self._next_check = now + self.check_every
+        if self._flushed_at is None:
+            self._flushed_at = now
         if not self.idle():
+            if now - self._flushed_at >= self.busy_every:
+                self._flushed_at = now
+                started = time.monotonic()
+                self.store.flush()
+                log.info("flushed the store while syncs run", seconds=round(time.monotonic() - started, 2))
             return
         if self.activity() != self._trimmed_after:
             self._trimmed_after = self.activity()
@@ -66,12 +80,13 @@ class StoreUpkeep:
                 return
         if now >= self._next_flush:
             self._next_flush = now + self.every
-            self._flush_and_index()
+            self._flush_and_index(now)
         elif self._upgrading:  # one step per look, never on top of a flush or index build
             self._upgrading = self.store.upgrade()
 
-    def _flush_and_index(self) -> None:
+    def _flush_and_index(self, now: float) -> None:
         started = time.monotonic()
+        self._flushed_at = now
         self.store.flush()
         unindexed = self.store.unindexed()
         if unindexed - self._left_unindexed < self.optimize_over:

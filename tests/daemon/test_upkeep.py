@@ -52,6 +52,31 @@ def test_upkeep_waits_for_idle_and_its_interval():
     assert store.calls == ["flush", "flush"]
 
 
+def test_a_daemon_never_idle_still_flushes_now_and_then_but_builds_no_index():
+    """Syncs queued back to back: the engine reuses rewritten points' space only after a
+    flush, so a store never flushed kept growing."""
+    store = CountingStore(unindexed=50)
+    idle = [False]
+    upkeep = StoreUpkeep(store, idle=lambda: idle[0], every=30, busy_every=600, check_every=5, optimize_over=10)  # type: ignore[arg-type]
+    for now in range(100, 700, 5):
+        upkeep.tick(now=now)
+    assert store.calls == []  # less than busy_every since it started looking
+    upkeep.tick(now=700)
+    assert store.calls == ["flush"]  # no index build, no upgrade: those wait for idle
+    for now in range(705, 1300, 5):
+        upkeep.tick(now=now)
+    assert store.calls == ["flush"]
+    idle[0] = True
+    upkeep.tick(now=1300)
+    assert store.calls == ["flush", "flush", "optimize"]
+    idle[0] = False
+    upkeep.tick(now=1305)
+    upkeep.tick(now=1895)
+    assert store.calls == ["flush", "flush", "optimize"]  # counted from the idle flush
+    upkeep.tick(now=1900)
+    assert store.calls == ["flush", "flush", "optimize", "flush"]
+
+
 def test_upkeep_upgrades_an_old_store_one_step_per_idle_look_between_flushes():
     store = CountingStore(unindexed=0, upgrade_steps=2)
     idle = [True]
