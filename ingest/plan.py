@@ -174,7 +174,9 @@ def plan_changes(
     for path in moved_out:
         moving[path], by_path[path] = _staying(scope, targets[path], by_path[path], other_source=path in renamed_from)
 
-    # Files git paired with nothing: one that left whole and one that is new may be the same file
+    # Files git paired with nothing: one that left whole and one that is new may be the same
+    # file. A rewritten file none of whose memories stay counts as new: its old lineage
+    # went with its old content, and its new content may be a file git did not pair.
     left_whole = frozenset(gone_set - set(renamed_from.values()))
     new_files = frozenset(p for p in targets if p not in renamed_from and not by_path.get(p))
     draft = _Draft(scope)
