@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from recalld.ingest.likeness import (
+    IN_PLACE_CANDIDATES,
     RENAMED_WITH_EDITS,
     Affinity,
     OldSource,
@@ -115,7 +116,7 @@ def follow_scopes(
             closing, arriving, matched, taken, old_source, threshold=RENAMED_WITH_EDITS,
             old_key=lambda m: (m.kind, *successor_scope(m)),
             new_key=lambda v: (v.symbol.kind, v.file.path, parent_scope(v.symbol.qualname)), affinity=pairing.affinity,
-            short_ok=names_share_a_word, memo=memo,
+            short_ok=names_share_a_word, memo=memo, candidates=IN_PLACE_CANDIDATES,
         )  # fmt: skip
         matched.update(renamed)
         if not found and not renamed:

@@ -25,6 +25,9 @@ MOVED_WITH_EDITS = 0.6
 # A symbol renamed in place (same file and scope, another name) must be more alike.
 RENAMED_WITH_EDITS = 0.7
 MOVE_CANDIDATES = 16  # the most (left × arrived) pairs of one key compared
+# The same within one scope of one file (renamed in place): a function's TypeScript
+# overloads are symbols of their own, and five overloads renamed were 25 pairs.
+IN_PLACE_CANDIDATES = 256
 # Code shorter than this (tokens) is too little to tell apart from other short code: a
 # one-line constructor is 0.6 alike to many another one.
 MIN_TOKENS = 16
@@ -53,12 +56,14 @@ def pair_alike(
     affinity: Affinity,
     short_ok: Callable[[LiveMemory, NewVersion], bool] | None = None,
     memo: dict[tuple[str, str, float], float] | None = None,
+    candidates: int = MOVE_CANDIDATES,
 ) -> dict[str, NewVersion]:
     """Unmatched code symbols of one key paired one to one, the most alike first, when
     alike enough: ``Flask.errorhandler`` and ``Blueprint.errorhandler`` both merged into
     ``Scaffold.errorhandler`` continue the closer one. A key that many symbols left or
     arrived at (``__init__`` in a rewrite) is not guessed at; equally alike pairs go by
-    ``affinity``. Code under ``MIN_TOKENS`` pairs only where ``short_ok`` says so.
+    ``affinity`` (``candidates``: the most pairs of one key compared). Code under
+    ``MIN_TOKENS`` pairs only where ``short_ok`` says so.
     ``memo`` keeps the comparisons for the next call (the rename rounds ask again about
     pairs they left unpaired: ~3 s a round for two test classes of 15k and 9k tokens)."""
     old_by_key: dict[Hashable, list[LiveMemory]] = defaultdict(list)
@@ -74,7 +79,7 @@ def pair_alike(
     pairs: dict[str, NewVersion] = {}
     for key, olds in old_by_key.items():
         news = new_by_key.get(key, [])
-        if not news or len(olds) * len(news) > MOVE_CANDIDATES:
+        if not news or len(olds) * len(news) > candidates:
             continue
         scored: list[tuple[float, tuple[float, ...], tuple[str, ...], NewVersion]] = []
         for mem in olds:

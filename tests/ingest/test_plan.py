@@ -220,6 +220,22 @@ def test_a_symbol_renamed_in_place_is_a_rename():
         assert closed[ids["unused"]][1] is None and new_versions["fresh"].change == "added"
 
 
+def test_overloads_whose_parameter_types_changed_continue_in_place():
+    """An overload is named by its parameter types (``startWith(T, T, Scheduler?)``), so a
+    type renamed renames every overload of the function: eight overloads are 64 pairs to
+    compare in one scope of one file, each paired with the one alike."""
+    bodies = ["\n".join(f"overload {n} step {i}" for i in range(8)) for n in range(8)]
+    old = file("start.ts", *(sym(f"startWith({'T, ' * n}Scheduler?)", bodies[n]) for n in range(8)))
+    new = file("start.ts", *(sym(f"startWith({'T, ' * n}IScheduler?)", bodies[n] + " edited") for n in range(8)))
+    live = live_of(old)
+    p = plan_changes(scope=SCOPE, live=live, targets={"start.ts": new}, gone=(), renames={}, old_source=_sources(old))
+    successor = {c.id: c.superseded_by for c in p.closures}
+    by_id = {v.id: v.symbol.qualname for v in p.new_versions}
+    assert {m.qualname: by_id.get(successor[m.id] or "") for m in live} == {
+        f"startWith({'T, ' * n}Scheduler?)": f"startWith({'T, ' * n}IScheduler?)" for n in range(8)
+    }
+
+
 def test_duplicate_live_versions_after_a_crash_collapse_to_one():
     v1 = file("a.py", sym("f", "v1"))
     v2 = file("a.py", sym("f", "v2"))
