@@ -77,7 +77,12 @@ class Pairing:
 
 
 def follow_scopes(
-    pairing: Pairing, renames: Mapping[str, str], old_source: OldSource, memo: dict[tuple[str, str, float], float]
+    pairing: Pairing,
+    renames: Mapping[str, str],
+    old_source: OldSource,
+    memo: dict[tuple[str, str, float], float],
+    *,
+    names_first: bool = False,
 ) -> None:
     """Members follow their scope, in rounds, outer scopes first (each round may let the
     next pair what they hold):
@@ -90,7 +95,9 @@ def follow_scopes(
       ``Reader.__init__``, a name too common to pair by likeness across a commit);
     - a member renamed where it is (the same file, or the one git renamed it to, and
       the same scope or the scope's successor: ``Shape.area`` → ``Figure.surface``)
-      when its code is alike."""
+      when its code is alike. With ``names_first``, not one whose own name arrived in
+      another scope: the same name elsewhere is asked first (SQLAlchemy's tests moved
+      to ``test_deprecations.py`` under their names while a variant took their place)."""
     closing, arriving, matched, taken = pairing.closing, pairing.arriving, pairing.matched, pairing.taken
     for _round in range(RENAME_ROUNDS):
         found = scopes_by_members(pairing, renames)
@@ -112,8 +119,9 @@ def follow_scopes(
             lambda v: (v.symbol.kind, v.file.path, parent_scope(v.symbol.qualname), short_name(v.symbol.qualname)),
             guess=False,
         )
+        leavers = _not_named_elsewhere(closing, arriving, taken, successor_scope) if names_first else closing
         renamed = pair_alike(
-            closing, arriving, matched, taken, old_source, threshold=RENAMED_WITH_EDITS,
+            leavers, arriving, matched, taken, old_source, threshold=RENAMED_WITH_EDITS,
             old_key=lambda m: (m.kind, *successor_scope(m)),
             new_key=lambda v: (v.symbol.kind, v.file.path, parent_scope(v.symbol.qualname)), affinity=pairing.affinity,
             short_ok=names_share_a_word, memo=memo, candidates=IN_PLACE_CANDIDATES,
@@ -121,6 +129,26 @@ def follow_scopes(
         matched.update(renamed)
         if not found and not renamed:
             return
+
+
+def _not_named_elsewhere(
+    closing: list[tuple[LiveMemory, str]],
+    arriving: list[NewVersion],
+    taken: set[str],
+    successor_scope: Callable[[LiveMemory], tuple[str, str]],
+) -> list[tuple[LiveMemory, str]]:
+    """The leavers whose (kind, name) arrived, unpaired, nowhere or in their own scope
+    (an overload whose parameter type was renamed, beside one of that name elsewhere)."""
+    where: dict[tuple[str, str], set[tuple[str, str]]] = defaultdict(set)
+    for v in arriving:
+        if v.id not in taken:
+            where[(v.symbol.kind, short_name(v.symbol.qualname))].add((v.file.path, parent_scope(v.symbol.qualname)))
+
+    def in_place(mem: LiveMemory) -> bool:
+        places = where.get((mem.kind, short_name(mem.qualname)))
+        return not places or successor_scope(mem) in places
+
+    return [(m, r) for m, r in closing if in_place(m)]
 
 
 def follow_files(leftovers: list[tuple[LiveMemory, str]], orphans: list[NewVersion], pairing: Pairing) -> None:

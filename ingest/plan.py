@@ -269,11 +269,12 @@ def _match_moves(
     Exact code first (same kind, name and content, the closest candidate first); then
     (with ``old_source``) members following their scopes (``follow_scopes``: a class
     goes where most of its members went, a member to its scope's successor, a symbol
-    renamed where it is with code alike: ``compute_perimeter`` → ``circle_perimeter``);
-    then the same (kind, qualname) where one candidate is closer than the others; then
-    the same (kind, name) with code alike (``MOVED_WITH_EDITS``): ``Flask.errorhandler``
-    edited into ``Scaffold.errorhandler`` in another file; last members following the
-    scopes those passes paired. File-level entries (a module, a whole decision document)
+    renamed where it is with code alike: ``compute_perimeter`` → ``circle_perimeter``,
+    unless its name arrived elsewhere); then the same (kind, qualname) where one
+    candidate is closer than the others; then the same (kind, name) with code alike
+    (``MOVED_WITH_EDITS``): ``Flask.errorhandler`` edited into ``Scaffold.errorhandler``
+    in another file; last members following the scopes those passes paired, and renamed
+    in place. File-level entries (a module, a whole decision document)
     only move with their file: a git rename, or a new file that half or more of a deleted
     file's top-level symbols went to, and half of whose top level they are
     (``follow_files``). Derived entries move like symbols: a TODO whose code moved to
@@ -300,7 +301,7 @@ def _match_moves(
                     admissible=telling)  # fmt: skip
     memo: dict[tuple[str, str, float], float] = {}  # likeness of pairs already compared
     if old_source is not None:  # alike code in the file git says the old code went to
-        follow_scopes(pairing, renames, old_source, memo)
+        follow_scopes(pairing, renames, old_source, memo, names_first=True)
     # The same name, other code: only where one candidate is closer than the rest.
     pairing.pair_by(lambda m: (m.kind, m.qualname), lambda v: (v.symbol.kind, v.symbol.qualname), guess=False)
     if old_source is not None:

@@ -236,6 +236,26 @@ def test_overloads_whose_parameter_types_changed_continue_in_place():
     }
 
 
+def test_a_name_that_arrived_elsewhere_is_asked_before_a_rename_in_place():
+    """SQLAlchemy 1.4 moved tests on deprecated API to ``test_deprecations.py`` under their
+    names, and a variant on the new API took their place under another: the test continues
+    where its name went. Where that code is not alike, the variant in place continues it."""
+    body = "\n".join(f"step {i}" for i in range(12))
+    old = file("test_query.py", sym("DistinctTest", kind="class"), sym("DistinctTest.test_roundtrip", body, kind="method"))
+    variant = file("test_query.py", sym("DistinctTest", kind="class"),
+                   sym("DistinctTest.test_roundtrip_from_subq", body + "\nsubquery", kind="method"))  # fmt: skip
+    live = live_of(old)
+    moved = live[1]
+    for elsewhere, successor in ((body + "\nwarns", "Implicit.test_roundtrip"),
+                                 ("something else entirely " * 9, "DistinctTest.test_roundtrip_from_subq")):  # fmt: skip
+        deprecations = file("test_deprecations.py", sym("Implicit", kind="class"),
+                            sym("Implicit.test_roundtrip", elsewhere, kind="method"))  # fmt: skip
+        p = plan_changes(scope=SCOPE, live=live, targets={"test_query.py": variant, "test_deprecations.py": deprecations},
+                         gone=(), renames={}, old_source=_sources(old))  # fmt: skip
+        by_id = {v.id: v.symbol.qualname for v in p.new_versions}
+        assert by_id[{c.id: c.superseded_by for c in p.closures}[moved.id]] == successor
+
+
 def test_duplicate_live_versions_after_a_crash_collapse_to_one():
     v1 = file("a.py", sym("f", "v1"))
     v2 = file("a.py", sym("f", "v2"))
