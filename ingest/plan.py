@@ -24,7 +24,7 @@ from recalld.ingest.likeness import (
     parent_scope,
     short_name,
 )
-from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
+from recalld.parsers.base import DEFAULT_EXPORT, FILE_LEVEL_QUALNAMES, Symbol
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -302,8 +302,10 @@ def _match_moves(
     memo: dict[tuple[str, str, float], float] = {}  # likeness of pairs already compared
     if old_source is not None:  # alike code in the file git says the old code went to
         follow_scopes(pairing, renames, old_source, memo, names_first=True)
-    # The same name, other code: only where one candidate is closer than the rest.
-    pairing.pair_by(lambda m: (m.kind, m.qualname), lambda v: (v.symbol.kind, v.symbol.qualname), guess=False)
+    # The same name, other code: only where one candidate is closer than the rest, and
+    # never by a name that tells nothing (each eslint formatter's export is ``default``).
+    pairing.pair_by(lambda m: None if m.qualname == DEFAULT_EXPORT else (m.kind, m.qualname),
+                    lambda v: (v.symbol.kind, v.symbol.qualname), guess=False)  # fmt: skip
     if old_source is not None:
         by_name = pair_alike(
             closing, arriving, matched, taken, old_source, threshold=MOVED_WITH_EDITS,

@@ -50,8 +50,14 @@ STRUCTURAL = "structural"
 # ``Foo.prototype.m =``) and the functions of an object literal bound to a name or
 # exported; a file's licence notice is no module docstring (the comment after it may be);
 # tool directives (``istanbul ignore``, ``eslint-disable``, ``//go:build``) are no doc text,
-# nor is a JSDoc ``@typedef`` block above a definition's own doc.
-EXTRACTION_VERSION = 5
+# nor is a JSDoc ``@typedef`` block above a definition's own doc. 6: a JavaScript or
+# TypeScript module's own export that is a class or function (``module.exports = function
+# (results) {…}``, ``export default class {…}``), ``default`` when it has no name, and a
+# class assigned to an exported name (``exports.Parser = class {…}``).
+EXTRACTION_VERSION = 6
+# A JavaScript or TypeScript module's own export with no name of its own (``export
+# default class {…}``, ``module.exports = function (…)``), named as the language names it.
+DEFAULT_EXPORT = "default"
 # Qualnames of entries that describe a whole file: they only move with their file.
 FILE_LEVEL_QUALNAMES = frozenset({"<module>", "<document>", "<project>"})
 

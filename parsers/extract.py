@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from recalld.parsers.base import ParseResult, Symbol, content_hash
+from recalld.parsers.base import DEFAULT_EXPORT, ParseResult, Symbol, content_hash
 from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
 from recalld.parsers.docstrings import COMMENT_TYPES, docstring_of, is_trailing, module_docstring
 from recalld.parsers.registry import LanguageSpec
@@ -90,7 +90,11 @@ def _collect(spec: LanguageSpec, root: Node, data: bytes) -> dict[int, _Def]:
     defs: dict[int, _Def] = {}
     for capture in run_query(spec, root):
         names = capture.nodes.get("name")
-        if not names:
+        if names:
+            name = node_text(data, names[0])
+        elif "default" in capture.nodes:  # a module's export with no name of its own
+            name = DEFAULT_EXPORT
+        else:
             continue
         receiver = capture.nodes.get("receiver")
         for capture_name, nodes in capture.nodes.items():
@@ -101,7 +105,6 @@ def _collect(spec: LanguageSpec, root: Node, data: bytes) -> dict[int, _Def]:
             else:
                 continue
             node = nodes[0]
-            name = node_text(data, names[0])
             found = _Def(node, kind, name, _receiver_name(data, receiver[0]) if receiver else None, len(capture.nodes))
             existing = defs.get(node.id)
             if existing is None or found.captures > existing.captures:

@@ -5,6 +5,17 @@
 (lexical_declaration (variable_declarator name: (identifier) @name value: (class))) @definition.class
 (variable_declaration (variable_declarator name: (identifier) @name value: (class))) @definition.class
 (expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (class name: (_) @name)) (#eq? @_module "module") (#eq? @_exports "exports")) @definition.class
+; The module's own export when it is a class or a function: `module.exports = function
+; (results) {…}` (a formatter, a loader), `export default class {…}`. One with no name of
+; its own is named `default` (@default), as the language names it.
+(expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (class !name) @default) (#eq? @_module "module") (#eq? @_exports "exports")) @definition.class
+(expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: [(function_expression !name) (generator_function !name) (arrow_function)] @default) (#eq? @_module "module") (#eq? @_exports "exports")) @definition.function
+(expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: [(function_expression name: (_) @name) (generator_function name: (_) @name)]) (#eq? @_module "module") (#eq? @_exports "exports")) @definition.function
+(export_statement value: (class !name) @definition.class @default)
+(export_statement value: [(function_expression !name) (generator_function !name) (arrow_function)] @definition.function @default)
+; A class assigned to a name the module exports: `exports.Parser = class {…}`.
+(expression_statement (assignment_expression left: (member_expression object: (identifier) @_exports property: (property_identifier) @name) right: (class)) (#eq? @_exports "exports")) @definition.class
+(expression_statement (assignment_expression left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @name) right: (class)) (#eq? @_module "module") (#eq? @_exports "exports")) @definition.class
 ; Functions assigned to the module's exports: `exports.f = function`, `module.exports.f = () =>`.
 (expression_statement (assignment_expression left: (member_expression object: (identifier) @_exports property: (property_identifier) @name) right: [(function_expression) (arrow_function) (generator_function)]) (#eq? @_exports "exports")) @definition.function
 (expression_statement (assignment_expression left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @name) right: [(function_expression) (arrow_function) (generator_function)]) (#eq? @_module "module") (#eq? @_exports "exports")) @definition.function

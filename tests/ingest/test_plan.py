@@ -256,6 +256,26 @@ def test_a_name_that_arrived_elsewhere_is_asked_before_a_rename_in_place():
         assert by_id[{c.id: c.superseded_by for c in p.closures}[moved.id]] == successor
 
 
+def test_a_modules_default_export_is_never_paired_by_that_name_alone():
+    """Every formatter's ``module.exports = function`` is named ``default``: a deleted one
+    is no new file's however few candidates a commit has, while a renamed file keeps it,
+    and it may be renamed where it is (``export default function Page``)."""
+    code = "emits events to listeners " * 4
+    old = file("lib/safe-emitter.js", sym("default", code))
+    new = file("messages/plugin-missing.js", sym("default", "returns a message template " * 4))
+    live = live_of(old)
+    p = plan_changes(scope=SCOPE, live=live, targets={new.path: new}, gone=[old.path], renames={},
+                     old_source=_sources(old))  # fmt: skip
+    assert [(c.reason, c.superseded_by) for c in p.closures] == [("deleted", None)]
+    assert [v.change for v in p.new_versions] == ["added"]
+    for target, renames in ((FileSymbols("lib/emitter.js", "blob-moved", "javascript", old.symbols),
+                             {old.path: "lib/emitter.js"}),
+                            (file(old.path, sym("SafeEmitter", code)), {})):  # fmt: skip
+        p = plan_changes(scope=SCOPE, live=live, targets={target.path: target}, gone=list(renames),
+                         renames=renames, old_source=_sources(old))  # fmt: skip
+        assert [(c.reason, c.superseded_by) for c in p.closures] == [("renamed", p.new_versions[0].id)]
+
+
 def test_duplicate_live_versions_after_a_crash_collapse_to_one():
     v1 = file("a.py", sym("f", "v1"))
     v2 = file("a.py", sym("f", "v2"))

@@ -242,3 +242,31 @@ def test_overloads_are_named_by_their_types_however_the_source_is_formatted():
     # a name used once keeps its plain qualname; JavaScript's repeats are numbered in order
     assert names("java", b"class C { void g(int a) {} }") == ["C.g"]
     assert names("javascript", b"class K { m(a) {} m(a, b) {} }") == ["K.m", "K.m#2"]
+
+
+def test_a_modules_own_export_is_a_symbol_named_default_when_it_has_no_name():
+    """`module.exports = function (results) {…}` (every eslint formatter) and `export
+    default class {…}` were kept only in the module memory: now a symbol of their own,
+    named `default` as JavaScript names them, with their members and doc comments."""
+
+    def listed(language: str, source: bytes) -> list[tuple[str, str, str]]:
+        return [(s.kind, s.qualname, s.docstring) for s in parse(language, source).symbols[1:]]
+
+    commonjs = (b"/** Formats. */\nmodule.exports = function (results) { return results.length; };\n"
+                b"exports.Parser = class { parse(text) { return text; } };\n"
+                b"module.exports.Lexer = class Scanner { next() {} };\n")  # fmt: skip
+    assert listed("javascript", commonjs) == [
+        ("function", "default", "Formats."), ("class", "Parser", ""), ("method", "Parser.parse", ""),
+        ("class", "Lexer", ""), ("method", "Lexer.next", ""),
+    ]  # fmt: skip
+    assert listed("javascript", b"module.exports = class extends Base { apply(c) {} };") == [
+        ("class", "default", ""), ("method", "default.apply", "")]  # fmt: skip
+    assert listed("javascript", b"module.exports = (a, b) => a + b;") == [("function", "default", "")]
+    assert listed("javascript", b"module.exports = function load(src) { return src; };") == [("function", "load", "")]
+    es = b"/** The page. */\nexport default class {\n  render(): string { return ''; }\n}\n"
+    assert listed("typescript", es) == [("class", "default", "The page."), ("method", "default.render", "")]
+    assert listed("tsx", b"export default function (props: P) { return <div/>; }") == [("function", "default", "")]
+    assert listed("javascript", b"export default async () => 42;") == [("function", "default", "")]
+    # a named one keeps its name; a value that is no class or function is no symbol
+    assert listed("typescript", b"export default class Page { m() {} }") == [("class", "Page", ""), ("method", "Page.m", "")]
+    assert listed("javascript", b"module.exports = { a: 1 };\nexport default 42;") == []
