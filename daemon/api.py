@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Annotated, Any, Literal
+from urllib.parse import parse_qsl, urlencode
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from recalld.daemon import webhooks
 from recalld.daemon.config import SEARCH_LIMIT
@@ -35,6 +37,7 @@ def create_api(service: Service) -> FastAPI:
         summary="Exact, versioned structural memories of git repositories",
         version="0.1.0",
     )
+    api.add_middleware(EmptyParametersDropped)
 
     def authorised(creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> None:
         if creds is None or not webhooks.token_ok(service.token, creds.credentials):
@@ -126,6 +129,24 @@ def create_api(service: Service) -> FastAPI:
         return _accept(service, push, "generic", request.headers.get("X-Delivery-Id"))
 
     return api
+
+
+class EmptyParametersDropped:
+    """A query parameter given with no value is as if not given: ``?q=x&repo=&limit=``,
+    as a form or a template fills it, searched with ``repo=''`` (404) and failed to
+    read ``limit`` (422)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        query = scope.get("query_string", b"") if scope["type"] == "http" else b""
+        if query:
+            pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True, encoding="latin-1")
+            if any(value == "" for _key, value in pairs):
+                kept = [(key, value) for key, value in pairs if value != ""]
+                scope = {**scope, "query_string": urlencode(kept, encoding="latin-1").encode("latin-1")}
+        await self.app(scope, receive, send)
 
 
 async def _body(request: Request, limit: int) -> bytes:

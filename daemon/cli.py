@@ -33,6 +33,23 @@ examples:
 exit codes: 0 ok, 1 expected failure (message on stderr), 2 usage error"""
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed distribution's version, looked up only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:  # noqa: A002
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option: str | None = None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("recalld")
+        except PackageNotFoundError:
+            found = "unknown (not installed)"
+        print(f"recalld {found}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="recalld",
@@ -41,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    parser.add_argument("--version", action=_Version, help="print recalld's version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     repo = sub.add_parser("repo", help="register, list and remove repositories")

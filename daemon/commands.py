@@ -41,7 +41,10 @@ def repo_add(ctx: Any, args: argparse.Namespace) -> int:
 
 
 def repo_list(ctx: Any, args: argparse.Namespace) -> int:
-    for entry in ctx.app.registry.all():
+    entries = ctx.app.registry.all()
+    if not entries and not args.json:
+        print("no repositories registered (recalld repo add PATH)", file=sys.stderr)
+    for entry in entries:
         if args.json:
             emit_json({"name": entry.name, "path": entry.path, "branch": entry.branch})
         else:

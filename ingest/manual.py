@@ -46,7 +46,11 @@ class ManualMemory:
         if self.type not in MANUAL_TYPES:
             raise RecalldError(f"unknown memory type {self.type!r}: use one of {', '.join(MANUAL_TYPES)}", exit_code=2)
         if not (self.repo or self.user or self.org):
-            raise RecalldError("give a scope: --repo NAME, --user NAME or --org NAME", exit_code=2)
+            raise RecalldError(
+                "give a scope: a repo, a user or an org (--repo NAME, --user NAME or --org NAME; in the API"
+                " the fields repo, user or org)",
+                exit_code=2,
+            )
 
     @property
     def scope(self) -> str:

@@ -152,7 +152,7 @@ class Indexer:
         indexed = checkpoint.get("commit")
         result = SyncResult(repo, branch, indexed, target)
         if target is None:
-            result.seconds = time.monotonic() - started
+            result.seconds = round(time.monotonic() - started, 3)
             return result, None
         pending = checkpoint.get("pending")
         clean = not pending and git.has_commit(indexed)
@@ -166,7 +166,7 @@ class Indexer:
             )  # fmt: skip
             full = True
         if clean and not full and indexed == target:
-            result.seconds = time.monotonic() - started
+            result.seconds = round(time.monotonic() - started, 3)
             return result, _Owed(git, scope, target) if owed else None
         with EmbedAhead(self.embeddings) as ahead:
             texts = NewTexts(

@@ -149,6 +149,11 @@ def test_cli_errors_are_one_line_with_exit_codes(tmp_path, project):
     assert gone.returncode == 1 and "unknown repo 'project'" in gone.stderr
     none = recalld("sync", check=False)
     assert none.returncode == 1 and "no repositories registered" in none.stderr
+    listed = recalld("repo", "list")
+    assert listed.stdout == "" and "no repositories registered" in listed.stderr
+    assert recalld("repo", "list", "--json").stdout == ""
+    version = recalld("--version")
+    assert version.stdout.startswith("recalld ") and version.stdout.split()[1][0].isdigit()
     (tmp_path / "recalld-home-config").mkdir()
     config = tmp_path / "recalld-home-config" / "config.toml"
     config.write_text("[index]\nmax_file_byte = 1\n")

@@ -233,3 +233,18 @@ def test_while_the_store_builds_its_index_webhooks_are_queued_status_answers_and
         builder.join()
     report = client.get("/v1/status", headers=bearer).json()
     assert "busy" not in report["daemon"] and all(r["memories"] == 0 for r in report["repos"])
+
+
+def test_query_parameters_given_empty_count_as_not_given(service):
+    """The README's parameter list filled in as a form or a template fills it:
+    ``repo=`` had searched a repo named '' (404), ``limit=`` failed to parse (422)."""
+    client = TestClient(create_api(service))
+    bearer = {"Authorization": f"Bearer {service.token}"}
+    empty = "&repo=&type=&kind=&lang=&path=&include_deprecated=&include_untrusted=&as_of=&format=&limit="
+    for q in ("a", "%C3%A9t%C3%A9"):
+        answer = client.get(f"/v1/search?q={q}{empty}", headers=bearer)
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == client.get(f"/v1/search?q={q}", headers=bearer).json()
+    assert client.get(f"/v1/search?q={empty}", headers=bearer).status_code == 422  # q itself is still needed
+    assert client.get("/v1/export?repo=", headers=bearer).status_code == 200
+    assert client.get("/v1/search?q=a&repo=nope", headers=bearer).status_code == 404
