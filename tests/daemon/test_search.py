@@ -218,9 +218,10 @@ def test_http_search_params_formats_and_bad_input(history, app):
         assert {m["metadata"]["path"] for m in mem0["results"]} == {"conf/settings.py"}
         for bad, detail in ((dict(as_of="2024-99-01"), "not a valid ISO date"), (dict(as_of="nope"), "no such commit"),
                             (dict(type="symbols"), "unknown memory type"), (dict(q=" "), "the query is empty"),
-                            (dict(as_of=""), "as-of is empty")):  # fmt: skip
+                            (dict(as_of=" "), "as-of is empty")):  # fmt: skip
             response = get(**{"q": "x", "repo": "r", **bad})
             assert response.status_code == 400 and detail in response.json()["detail"]
+        assert get(q="legacy_loader", as_of="", limit=50).json() == plain.json()  # empty: not given
         assert get(q="x", format="xml").status_code == 422
         assert get(q="x", limit=0).status_code == 422 and get(q="x", limit=1001).status_code == 422
         assert get(q="x", repo="nope").status_code == 404
