@@ -102,33 +102,7 @@ def _sync_here(ctx: Any, entry: Any, *, full: bool) -> Any:
 
 def search(ctx: Any, args: argparse.Namespace) -> int:
     daemon = ctx.daemon()
-    mem0 = args.format == "mem0"
-    if daemon is not None:
-        params = {"q": args.query, "repo": args.repo, "type": args.type or None, "kind": args.kind or None,
-                  "lang": args.lang, "path": args.path,
-                  "include_deprecated": "true" if args.include_deprecated else None,
-                  "include_untrusted": "true" if args.include_untrusted else None,
-                  "as_of": args.as_of, "format": "mem0" if mem0 else None, "limit": args.limit}  # fmt: skip
-        results = daemon.request("GET", "/v1/search", params)
-    else:
-        from recalld.daemon.mem0 import mem0_results
-        from recalld.daemon.query import SearchRequest
-        from recalld.daemon.query import search as run_search
-
-        request = SearchRequest(
-            query=args.query,
-            repo=args.repo,
-            types=tuple(args.type),
-            kinds=tuple(args.kind),
-            language=args.lang,
-            path_glob=args.path,
-            include_deprecated=args.include_deprecated,
-            include_untrusted=args.include_untrusted,
-            as_of=args.as_of,
-            limit=args.limit,
-        )
-        found = run_search(ctx.app, request)
-        results = mem0_results(found) if mem0 else found
+    results = _search(ctx, daemon, args)
     if args.format != "text":
         emit_json(results)
         return EXIT_OK
@@ -136,7 +110,61 @@ def search(ctx: Any, args: argparse.Namespace) -> int:
         print_hit(r)
     if not results:
         print("no matching memories", file=sys.stderr)
+        for hint in _absent_values(ctx, daemon, args):
+            print(hint, file=sys.stderr)
     return EXIT_OK
+
+
+def _search(ctx: Any, daemon: Any, args: argparse.Namespace) -> Any:
+    """The records (a list; Mem0's shape, a dict, with ``--format mem0``)."""
+    mem0 = args.format == "mem0"
+    if daemon is not None:
+        params = {"q": args.query, "repo": args.repo, "type": args.type or None, "kind": args.kind or None,
+                  "lang": args.lang, "path": args.path,
+                  "include_deprecated": "true" if args.include_deprecated else None,
+                  "include_untrusted": "true" if args.include_untrusted else None,
+                  "as_of": args.as_of, "format": "mem0" if mem0 else None, "limit": args.limit}  # fmt: skip
+        return daemon.request("GET", "/v1/search", params)
+    from recalld.daemon.mem0 import mem0_results
+    from recalld.daemon.query import SearchRequest
+    from recalld.daemon.query import search as run_search
+
+    request = SearchRequest(
+        query=args.query,
+        repo=args.repo,
+        types=tuple(args.type),
+        kinds=tuple(args.kind),
+        language=args.lang,
+        path_glob=args.path,
+        include_deprecated=args.include_deprecated,
+        include_untrusted=args.include_untrusted,
+        as_of=args.as_of,
+        limit=args.limit,
+    )
+    records = run_search(ctx.app, request)
+    return mem0_results(records) if mem0 else records
+
+
+def _absent_values(ctx: Any, daemon: Any, args: argparse.Namespace) -> list[str]:
+    """Of ``--lang`` and each ``--kind``, those no memory has, stale or not (``--lang js``,
+    a typo, found nothing without a word): one search each, with that filter alone."""
+    checks = ([("lang", args.lang)] if args.lang else []) + [("kind", kind) for kind in args.kind]
+    hints = []
+    for option, value in checks:
+        probe = argparse.Namespace(**{
+            **vars(args), "type": [], "kind": [value] if option == "kind" else [],
+            "lang": value if option == "lang" else None, "path": None, "as_of": None,
+            "include_deprecated": True, "include_untrusted": True, "format": "json", "limit": 1,
+        })  # fmt: skip
+        if not _search(ctx, daemon, probe):
+            known = LANGUAGES_HELP if option == "lang" else KINDS_HELP
+            where = f" of {args.repo}" if args.repo else ""
+            hints.append(f"no memory{where} has --{option} {value!r} ({known})")
+    return hints
+
+
+LANGUAGES_HELP = "python, javascript, typescript, tsx, go, rust, java; a tool setting has its file's format: toml, ..."
+KINDS_HELP = "module, class, interface, struct, enum, trait, type, function, method; commit; todo, fixme; adr; manual; ..."
 
 
 def print_hit(r: dict[str, Any]) -> None:

@@ -28,6 +28,9 @@ EXPORT_FIELDS = (
     "type", "scope", "user", "org", "untrusted", "task_id",
 )  # fmt: skip
 MEMORY_TYPES = ("structural", "task", "decision", "debt", "preference", "project", "note")
+# What people call the languages recalld parses, for the language filter.
+LANGUAGE_ALIASES = {"py": "python", "js": "javascript", "jsx": "javascript", "ts": "typescript", "golang": "go",
+                    "rs": "rust"}  # fmt: skip
 FORMATS = ("json", "mem0")
 log = get_logger("recalld.query")
 
@@ -77,7 +80,7 @@ def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
         repo=request.repo,
         types=request.types,
         kinds=request.kinds,
-        language=request.language,
+        language=LANGUAGE_ALIASES.get(request.language, request.language) if request.language else None,
         deprecated=None if request.include_deprecated or valid_at else 0,
         hide_untrusted=not request.include_untrusted,
         valid_at=valid_at,

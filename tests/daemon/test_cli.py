@@ -80,6 +80,14 @@ def test_cli_end_to_end(project):
     assert [h["qualname"] for h in methods] == ["InvoiceBuilder.add_line"]
     in_billing = json.loads(recalld("search", "anything", "--path", "billing/**", "--json").stdout)
     assert in_billing and {h["path"] for h in in_billing} == {"billing/invoice.py"}
+    aliased = json.loads(recalld("search", "invoice", "--lang", "py", "--json").stdout)
+    assert aliased and {h["language"] for h in aliased} == {"python"}
+    none = recalld("search", "invoice", "--lang", "js", "--kind", "method", "--kind", "bogus")
+    assert none.stdout == "" and "no matching memories" in none.stderr
+    assert "no memory has --lang 'js'" in none.stderr and "no memory has --kind 'bogus'" in none.stderr
+    assert "--kind 'method'" not in none.stderr  # methods there are, none of them JavaScript
+    first_seen = recalld("search", "compute_vat", "--limit", "1").stdout
+    assert f"since {first['to_commit'][:8]} found by the first index" in first_seen
 
     project.write("billing/invoice.py", (project.path / "billing/invoice.py").read_text().replace("0.2", "0.25"))
     project.commit("raise vat")
