@@ -105,13 +105,19 @@ def search(ctx: Any, args: argparse.Namespace) -> int:
     results = _search(ctx, daemon, args)
     if args.format != "text":
         emit_json(results)
-        return EXIT_OK
-    for r in results:
-        print_hit(r)
-    if not results:
-        print("no matching memories", file=sys.stderr)
-        for hint in _absent_values(ctx, daemon, args):
-            print(hint, file=sys.stderr)
+    else:
+        for r in results:
+            print_hit(r)
+        if not results:
+            print("no matching memories", file=sys.stderr)
+            for hint in _absent_values(ctx, daemon, args):
+                print(hint, file=sys.stderr)
+    if daemon is None and args.as_of is None:  # nothing keeps the store in line: say where it lags
+        from recalld.daemon.query import stale_repos
+
+        names = [args.repo] if args.repo else [entry.name for entry in ctx.app.registry.all()]
+        for line in stale_repos(ctx.app, names):
+            print(f"note: {line}", file=sys.stderr)
     return EXIT_OK
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -138,31 +138,51 @@ def export(app: App, *, repo: str | None, include_deprecated: bool) -> Iterator[
 
 def repo_status(app: App, name: str) -> dict[str, Any]:
     entry = app.registry.get(name)
-    scope = Scope(entry.name, entry.branch)
-    found = app.store.retrieve([checkpoint_id(scope)])
-    checkpoint = found[0].payload if found else {}
-    indexed = checkpoint.get("commit")
+    checkpoint = _checkpoint(app, entry)
     status: dict[str, Any] = {
         "repo": entry.name,
         "path": entry.path,
         "branch": entry.branch,
-        "indexed_commit": indexed,
-        "tip": None,
-        "commits_behind": None,
+        "indexed_commit": checkpoint.get("commit"),
         "memories": app.store.count(MemoryFilter(repo=entry.name, branch=entry.branch, deprecated=0)),
         "deprecated": app.store.count(MemoryFilter(repo=entry.name, branch=entry.branch, deprecated=1)),
         "interrupted_sync": checkpoint.get("pending"),
         "history_owed": bool(checkpoint.get("history_owed")),  # commit history still to backfill
-        "error": None,
     }
+    return {**status, **lag(entry, checkpoint.get("commit"))}
+
+
+def lag(entry: Any, indexed: str | None) -> dict[str, Any]:
+    """The tracked branch's tip and how many commits the memories at ``indexed`` are
+    behind it (None: never synced, or ``indexed`` no longer in the repository)."""
+    found: dict[str, Any] = {"tip": None, "commits_behind": None, "error": None}
     try:
         git = GitRepository(entry.path)
-        tip = git.branch_tip(entry.branch)
-        status["tip"] = tip
+        tip = found["tip"] = git.branch_tip(entry.branch)
         if tip and indexed and git.has_commit(indexed):
-            status["commits_behind"] = git.commits_between(indexed, tip)[0]
-        elif tip and not indexed:
-            status["commits_behind"] = None
+            found["commits_behind"] = git.commits_between(indexed, tip)[0]
     except RecalldError as exc:
-        status["error"] = exc.message
-    return status
+        found["error"] = exc.message
+    return found
+
+
+def stale_repos(app: App, names: Sequence[str]) -> list[str]:
+    """A line for each of ``names`` whose memories lag its tracked branch (what a search
+    read from the store with no daemon running to keep it in line)."""
+    lines = []
+    for name in names:
+        entry = app.registry.get(name)
+        indexed = _checkpoint(app, entry).get("commit")
+        found = lag(entry, indexed)
+        if found["error"] or not found["tip"] or found["tip"] == indexed:
+            continue
+        behind = found["commits_behind"]
+        state = "never synced" if indexed is None else (
+            f"{behind} commit{'s' if behind != 1 else ''} behind" if behind else "not at")  # fmt: skip
+        lines.append(f"{name}: memories {state} {entry.branch} (recalld sync {name}, or keep recalld serve running)")
+    return lines
+
+
+def _checkpoint(app: App, entry: Any) -> dict[str, Any]:
+    found = app.store.retrieve([checkpoint_id(Scope(entry.name, entry.branch))])
+    return found[0].payload if found else {}

@@ -86,8 +86,9 @@ def test_cli_end_to_end(project):
     assert none.stdout == "" and "no matching memories" in none.stderr
     assert "no memory has --lang 'js'" in none.stderr and "no memory has --kind 'bogus'" in none.stderr
     assert "--kind 'method'" not in none.stderr  # methods there are, none of them JavaScript
-    first_seen = recalld("search", "compute_vat", "--limit", "1").stdout
-    assert f"since {first['to_commit'][:8]} found by the first index" in first_seen
+    first_seen = recalld("search", "compute_vat", "--limit", "1")
+    assert f"since {first['to_commit'][:8]} found by the first index" in first_seen.stdout
+    assert "note:" not in first_seen.stderr  # in line with its branch
 
     project.write("billing/invoice.py", (project.path / "billing/invoice.py").read_text().replace("0.2", "0.25"))
     project.commit("raise vat")
@@ -127,6 +128,8 @@ def test_cli_end_to_end(project):
     project.write("x.py", "def x():\n    pass\n")
     project.commit("one more")
     assert json.loads(recalld("status", "--json").stdout)["repos"][0]["commits_behind"] == 1
+    lagging = recalld("search", "tax", "--json")
+    assert json.loads(lagging.stdout) and "note: project: memories 1 commit behind main" in lagging.stderr
 
     removed = recalld("repo", "remove", "project")
     assert "removed project" in removed.stdout
