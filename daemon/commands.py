@@ -187,9 +187,7 @@ def print_hit(r: dict[str, Any]) -> None:
         print(f"       {r['signature']}")
     since = (r.get("valid_from_commit") or "")[:8]
     until = f" until {r['valid_to_commit'][:8]}" if r.get("valid_to_commit") else ""
-    kind = r.get("type") or "structural"
-    by = f"by {r['author']}" if r.get("author") else "found by the first index" if kind == "structural" else "by -"
-    print(f"       {kind} since {since or '-'}{until} {by}")
+    print(f"       {r.get('type') or 'structural'} since {since or '-'}{until} by {r.get('author') or '-'}")
 
 
 def export(ctx: Any, args: argparse.Namespace) -> int:

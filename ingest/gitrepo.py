@@ -48,7 +48,7 @@ class RenameDelta:
 class CommitInfo:
     id: str
     time: int  # committer time, unix seconds
-    author: str | None  # None: not known to be whose the code is (what a first index found)
+    author: str
     summary: str
 
 

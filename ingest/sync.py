@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -228,8 +228,6 @@ class Indexer:
             checkpoint_point(scope, commit=result.from_commit, pending=target, extraction=extraction, history_owed=history_owed)
         ])  # fmt: skip
         info = git.commit_info(target)
-        if result.from_commit is None:  # a first index: the tip's author wrote none of it in particular
-            info = replace(info, author=None)
         tasks = TaskSync(self.store, vectors, git, scope, options=self.options)
         tasks.reader.know(touched.collected.files.values())  # the target's files: parsed once
         vectors.submit(redacted_text(text) for text in tasks.read_ahead(indexed=result.from_commit, target=target))

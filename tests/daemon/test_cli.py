@@ -87,7 +87,7 @@ def test_cli_end_to_end(project):
     assert "no memory has --lang 'js'" in none.stderr and "no memory has --kind 'bogus'" in none.stderr
     assert "--kind 'method'" not in none.stderr  # methods there are, none of them JavaScript
     first_seen = recalld("search", "compute_vat", "--limit", "1")
-    assert f"since {first['to_commit'][:8]} found by the first index" in first_seen.stdout
+    assert f"since {first['to_commit'][:8]} by Test Author" in first_seen.stdout
     assert "note:" not in first_seen.stderr  # in line with its branch
 
     project.write("billing/invoice.py", (project.path / "billing/invoice.py").read_text().replace("0.2", "0.25"))

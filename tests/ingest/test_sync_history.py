@@ -578,19 +578,3 @@ def test_a_file_rewritten_with_another_files_code_while_its_own_moves_on(harness
     # Code the rewritten file holds unchanged stays its own memory, live.
     assert live[("eslint.py", "by_path")] == before[("eslint.py", "by_path")]
     assert ("legacy_eslint.py", "by_path") in live
-
-
-def test_a_first_index_credits_no_author_and_a_later_commit_its_own(harness, git_repo):
-    """The first index finds code of unknown authorship: crediting all of it to the tip's
-    author read as "who wrote this". A version a later sync makes is its commit's."""
-    h, repo = harness, git_repo
-    repo.write("app/core.py", "def kept():\n    return 1\n\n\ndef edited():\n    return 2\n")
-    repo.commit("initial")
-    h.sync(repo)
-    assert {p.payload["author"] for p in h.memories()} == {None}
-    repo.write("app/core.py", "def kept():\n    return 1\n\n\ndef edited():\n    return 3\n")
-    repo.commit("edit")
-    h.sync(repo)
-    authors = {p.payload["qualname"]: p.payload["author"] for p in h.memories() if p.payload["type"] == "structural"}
-    ours = "Test Author <author@example.invalid>"  # the suite's git identity
-    assert authors == {"<module>": ours, "kept": None, "edited": ours}
