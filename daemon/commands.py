@@ -112,6 +112,10 @@ def search(ctx: Any, args: argparse.Namespace) -> int:
             print("no matching memories", file=sys.stderr)
             for hint in _absent_values(ctx, daemon, args):
                 print(hint, file=sys.stderr)
+        code = any(r.get("type") == "structural" for r in results)
+        if args.as_of and not code and not _code_known_then(ctx, daemon, args):
+            print(f"no code memory is valid at {args.as_of}: code memories start at a repository's first sync"
+                  " (commits before it are task memories only)", file=sys.stderr)  # fmt: skip
     if daemon is None and args.as_of is None:  # nothing keeps the store in line: say where it lags
         from recalld.daemon.query import stale_repos
 
@@ -151,6 +155,15 @@ def _search(ctx: Any, daemon: Any, args: argparse.Namespace) -> Any:
     return mem0_results(records) if mem0 else records
 
 
+def _code_known_then(ctx: Any, daemon: Any, args: argparse.Namespace) -> bool:
+    """Whether any code memory (of ``--repo``) was valid at ``--as-of``, whatever the query's filters."""
+    probe = argparse.Namespace(**{
+        **vars(args), "type": ["structural"], "kind": [], "lang": None, "path": None,
+        "include_deprecated": True, "include_untrusted": True, "format": "json", "limit": 1,
+    })  # fmt: skip
+    return bool(_search(ctx, daemon, probe))
+
+
 def _absent_values(ctx: Any, daemon: Any, args: argparse.Namespace) -> list[str]:
     """Of ``--lang`` and each ``--kind``, those no memory has, stale or not (``--lang js``,
     a typo, found nothing without a word): one search each, with that filter alone."""
@@ -170,7 +183,7 @@ def _absent_values(ctx: Any, daemon: Any, args: argparse.Namespace) -> list[str]
 
 
 LANGUAGES_HELP = "python, javascript, typescript, tsx, go, rust, java; a tool setting has its file's format: toml, ..."
-KINDS_HELP = "module, class, interface, struct, enum, trait, type, function, method; commit; todo, fixme; adr; manual; ..."
+KINDS_HELP = "module, class, interface, struct, enum, trait, type, function, method; commit; todo, fixme; adr; ..."
 
 
 def print_hit(r: dict[str, Any]) -> None:

@@ -115,6 +115,9 @@ def test_cli_end_to_end(project):
     assert any(h["deprecated"] for h in stale)
     then = json.loads(recalld("search", "tax", "--as-of", first["to_commit"][:8], "--json").stdout)
     vat_then = next(h for h in then if h["qualname"] == "compute_vat")
+    assert "no code memory is valid" not in recalld("search", "tax", "--as-of", first["to_commit"][:8]).stderr
+    before = recalld("search", "tax", "--as-of", "2001-01-01")
+    assert before.stdout == "" and "no code memory is valid at 2001-01-01" in before.stderr
     assert vat_then["id"] != vat_now["id"] and vat_then["valid_to_commit"] == project.head()
     mem0 = json.loads(recalld("search", "tax on a price", "--format", "mem0", "--limit", "1").stdout)["results"]
     assert mem0[0]["metadata"]["qualname"] == "compute_vat" and mem0[0]["user_id"] == "project"
