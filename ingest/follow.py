@@ -18,6 +18,7 @@ from recalld.ingest.likeness import (
     Affinity,
     OldSource,
     closest_pairs,
+    decoration,
     names_share_a_word,
     pair_alike,
     parent_scope,
@@ -127,8 +128,44 @@ def follow_scopes(
             short_ok=names_share_a_word, memo=memo, candidates=IN_PLACE_CANDIDATES,
         )  # fmt: skip
         matched.update(renamed)
+        found += _follow_siblings(pairing, renames)
         if not found and not renamed:
             return
+
+
+def _follow_siblings(pairing: Pairing, renames: Mapping[str, str]) -> int:
+    """Symbols that share a name in one scope (overloads, ``#2`` repeats) follow each
+    other: where two or more of them, a strict majority of those paired, went to symbols
+    of one other name, the rest continue the one of that name with the same parameter
+    types or repeat mark, however edited (rxjs 7's ``combineAll`` → ``combineLatestAll``:
+    four overloads alike, the implementation rewritten). How many pairs."""
+
+    def family(path: str, qualname: str) -> tuple[str, str, str]:
+        return path, parent_scope(qualname), short_name(qualname)
+
+    votes: dict[tuple[str, ...], Counter[tuple[str, ...]]] = defaultdict(Counter)
+    for mem, _reason in pairing.closing:
+        successor = pairing.matched.get(mem.id)
+        if successor is not None and memory_type(mem.kind) == STRUCTURAL:
+            left: tuple[str, ...] = (mem.kind, *family(renames.get(mem.path, mem.path), mem.qualname))
+            votes[left][(successor.symbol.kind, *family(successor.file.path, successor.symbol.qualname))] += 1
+    moved: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for left, went in votes.items():
+        (new, count), *_ = went.most_common(1)
+        if count >= MEMBERS_VOTE and 2 * count > sum(went.values()) and new[3] != left[3]:
+            moved[left] = new
+    if not moved:
+        return 0
+
+    def old_key(mem: LiveMemory) -> Hashable | None:
+        new = moved.get((mem.kind, *family(renames.get(mem.path, mem.path), mem.qualname)))
+        return None if new is None else (*new, decoration(mem.qualname))
+
+    return pairing.pair_by(
+        old_key,
+        lambda v: (v.symbol.kind, *family(v.file.path, v.symbol.qualname), decoration(v.symbol.qualname)),
+        guess=False,
+    )
 
 
 def _not_named_elsewhere(

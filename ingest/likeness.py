@@ -235,6 +235,12 @@ def parent_scope(qualname: str) -> str:
     return name.rsplit(".", 1)[0] if "." in name else ""
 
 
+def decoration(qualname: str) -> str:
+    """What follows a qualname's declared name: ``(Reader, int)``, ``#2``, or nothing."""
+    declared = _DECORATED.fullmatch(qualname)
+    return qualname[len(declared.group(1)) :] if declared else ""
+
+
 def short_name(qualname: str) -> str:
     """The name a symbol is declared with: ``parse`` for ``Parser.parse``, for an overload
     named by its parameters (``Parser.parse(java.io.Reader)``) and for a repeat

@@ -236,6 +236,30 @@ def test_overloads_whose_parameter_types_changed_continue_in_place():
     }
 
 
+def test_overloads_follow_their_siblings_to_a_new_name():
+    """rxjs 7 renamed ``combineAll`` to ``combineLatestAll`` in a new file: its overloads
+    are alike and pair by their code, its implementation was rewritten and continues the
+    one with its parameter types. One sibling paired is no vote; a mark never pairs
+    across names unless siblings went there."""
+    signatures = ["()", "()#2", "((...values:T[])=>R)", "((...values:Array)=>R)"]
+    old = file("combineAll.ts", *(sym(f"combineAll{d}", f"declare overload {i} " * 6) for i, d in enumerate(signatures)),
+               sym("combineAll((...values:Array)=>R?)", "return source.lift(new CombineLatestOperator(project)); " * 5))  # fmt: skip
+    new = file("combineLatestAll.ts",
+               *(sym(f"combineLatestAll{d}", f"declare overload {i} " * 6) for i, d in enumerate(signatures)),
+               sym("combineLatestAll((...values:Array)=>R?)", "return joinAllInternals(combineLatest, project); " * 5))  # fmt: skip
+    live = live_of(old)
+    p = plan_changes(scope=SCOPE, live=live, targets={new.path: new}, gone=[old.path],
+                     renames={old.path: new.path}, old_source=_sources(old))  # fmt: skip
+    by_id = {v.id: v.symbol.qualname for v in p.new_versions}
+    successors = {m.qualname: by_id.get({c.id: c.superseded_by for c in p.closures}[m.id] or "") for m in live}
+    assert successors == {m.qualname: m.qualname.replace("combineAll", "combineLatestAll") for m in live}
+    lone = file("combineAll.ts", sym("combineAll()", "declare overload 0 " * 6),
+                sym("combineAll((...values:Array)=>R?)", "return source.lift(new CombineLatestOperator(project)); " * 5))  # fmt: skip
+    p = plan_changes(scope=SCOPE, live=live_of(lone), targets={new.path: new}, gone=[lone.path],
+                     renames={lone.path: new.path}, old_source=_sources(lone))  # fmt: skip
+    assert sorted(c.reason for c in p.closures) == ["removed", "renamed"]
+
+
 def test_a_name_that_arrived_elsewhere_is_asked_before_a_rename_in_place():
     """SQLAlchemy 1.4 moved tests on deprecated API to ``test_deprecations.py`` under their
     names, and a variant on the new API took their place under another: the test continues
