@@ -1,16 +1,14 @@
 ; Definitions JavaScript and TypeScript share beyond declarations: by assignment and in
 ; object literals. Read before javascript.scm and typescript.scm (LanguageSpec.shared_queries).
-; A class expression bound to a name, `const Baz = class {…}`, or that is the module's
-; export, `module.exports = class Cursor {…}`.
+; A class expression bound to a name, `const Baz = class {…}`.
 (lexical_declaration (variable_declarator name: (identifier) @name value: (class))) @definition.class
 (variable_declaration (variable_declarator name: (identifier) @name value: (class))) @definition.class
-(expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (class name: (_) @name)) (#eq? @_module "module") (#eq? @_exports "exports")) @definition.class
-; The module's own export when it is a class or a function: `module.exports = function
-; (results) {…}` (a formatter, a loader), `export default class {…}`. One with no name of
-; its own is named `default` (@default), as the language names it.
-(expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (class !name) @default) (#eq? @_module "module") (#eq? @_exports "exports")) @definition.class
-(expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: [(function_expression !name) (generator_function !name) (arrow_function)] @default) (#eq? @_module "module") (#eq? @_exports "exports")) @definition.function
-(expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: [(function_expression name: (_) @name) (generator_function name: (_) @name)]) (#eq? @_module "module") (#eq? @_exports "exports")) @definition.function
+; The module's own export when it is a class or a function: `module.exports = class
+; Cursor {…}`, `module.exports = function (results) {…}` (a formatter, a loader), `export
+; default class {…}`. One with no name of its own is named `default` (@default), as the
+; language names it.
+(expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (class name: (_)? @name) @default) (#eq? @_module "module") (#eq? @_exports "exports")) @definition.class
+(expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: [(function_expression name: (_)? @name) (generator_function name: (_)? @name) (arrow_function)] @default) (#eq? @_module "module") (#eq? @_exports "exports")) @definition.function
 (export_statement value: (class !name) @definition.class @default)
 (export_statement value: [(function_expression !name) (generator_function !name) (arrow_function)] @definition.function @default)
 ; A class assigned to a name the module exports: `exports.Parser = class {…}`.
