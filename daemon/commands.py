@@ -157,11 +157,7 @@ def _search(ctx: Any, daemon: Any, args: argparse.Namespace) -> Any:
 
 def _code_known_then(ctx: Any, daemon: Any, args: argparse.Namespace) -> bool:
     """Whether any code memory (of ``--repo``) was valid at ``--as-of``, whatever the query's filters."""
-    probe = argparse.Namespace(**{
-        **vars(args), "type": ["structural"], "kind": [], "lang": None, "path": None,
-        "include_deprecated": True, "include_untrusted": True, "format": "json", "limit": 1,
-    })  # fmt: skip
-    return bool(_search(ctx, daemon, probe))
+    return _finds_any(ctx, daemon, args, type=["structural"], as_of=args.as_of)
 
 
 def _absent_values(ctx: Any, daemon: Any, args: argparse.Namespace) -> list[str]:
@@ -170,16 +166,20 @@ def _absent_values(ctx: Any, daemon: Any, args: argparse.Namespace) -> list[str]
     checks = ([("lang", args.lang)] if args.lang else []) + [("kind", kind) for kind in args.kind]
     hints = []
     for option, value in checks:
-        probe = argparse.Namespace(**{
-            **vars(args), "type": [], "kind": [value] if option == "kind" else [],
-            "lang": value if option == "lang" else None, "path": None, "as_of": None,
-            "include_deprecated": True, "include_untrusted": True, "format": "json", "limit": 1,
-        })  # fmt: skip
-        if not _search(ctx, daemon, probe):
+        if not _finds_any(ctx, daemon, args, **({"lang": value} if option == "lang" else {"kind": [value]})):
             known = LANGUAGES_HELP if option == "lang" else KINDS_HELP
             where = f" of {args.repo}" if args.repo else ""
             hints.append(f"no memory{where} has --{option} {value!r} ({known})")
     return hints
+
+
+def _finds_any(ctx: Any, daemon: Any, args: argparse.Namespace, **filters: Any) -> bool:
+    """Whether the query of ``args``, in its ``--repo``, with ``filters`` as its only other
+    filters, finds any memory, deprecated and untrusted ones too."""
+    unfiltered: dict[str, Any] = {"type": [], "kind": [], "lang": None, "path": None, "as_of": None}
+    probe = argparse.Namespace(**{**vars(args), **unfiltered, **filters, "include_deprecated": True,
+                                  "include_untrusted": True, "format": "json", "limit": 1})  # fmt: skip
+    return bool(_search(ctx, daemon, probe))
 
 
 LANGUAGES_HELP = "python, javascript, typescript, tsx, go, rust, java; a tool setting has its file's format: toml, ..."
