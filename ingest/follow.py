@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from recalld.ingest.likeness import (
     IN_PLACE_CANDIDATES,
@@ -34,6 +34,7 @@ MODULE = "<module>"  # a file's own memory
 # Paired members that must have gone to one new scope for their old scope to be taken
 # for it: one method with the same code may be a helper moved alone.
 MEMBERS_VOTE = 2
+K = TypeVar("K", bound=Hashable)
 
 
 @dataclass(slots=True)
@@ -151,8 +152,8 @@ def _follow_siblings(pairing: Pairing, renames: Mapping[str, str]) -> int:
             votes[left][(successor.symbol.kind, *family(successor.file.path, successor.symbol.qualname))] += 1
     moved: dict[tuple[str, ...], tuple[str, ...]] = {}
     for left, went in votes.items():
-        (new, count), *_ = went.most_common(1)
-        if count >= MEMBERS_VOTE and 2 * count > sum(went.values()) and new[3] != left[3]:
+        new = _voted(went)
+        if new is not None and new[3] != left[3]:
             moved[left] = new
     if not moved:
         return 0
@@ -166,6 +167,13 @@ def _follow_siblings(pairing: Pairing, renames: Mapping[str, str]) -> int:
         lambda v: (v.symbol.kind, *family(v.file.path, v.symbol.qualname), decoration(v.symbol.qualname)),
         guess=False,
     )
+
+
+def _voted(votes: Counter[K]) -> K | None:
+    """Where paired symbols went, if ``MEMBERS_VOTE`` or more of them and a strict
+    majority went to one place."""
+    (place, count), *_ = votes.most_common(1)
+    return place if count >= MEMBERS_VOTE and 2 * count > votes.total() else None
 
 
 def _not_named_elsewhere(
@@ -237,21 +245,18 @@ def scopes_by_members(pairing: Pairing, renames: Mapping[str, str]) -> int:
             came[new][old] += 1
     found = 0
     for old, votes in sorted(went.items()):
-        (new, count), = votes.most_common(1)
-        if (
-            count < MEMBERS_VOTE or 2 * count < members[old] or 2 * count <= votes.total()
-            or 2 * came[new][old] <= came[new].total()
-        ):  # fmt: skip
+        place = _voted(votes)
+        if place is None or 2 * votes[place] < members[old] or 2 * came[place][old] <= came[place].total():
             continue
         if not old[1]:  # a file's top level: another file's, if half of that came from it
             if (
-                not new[1] and new[0] in pairing.new_files and new[0] not in pairing.files.values()
-                and 2 * came[new][old] >= top_level[new[0]]
+                not place[1] and place[0] in pairing.new_files and place[0] not in pairing.files.values()
+                and 2 * came[place][old] >= top_level[place[0]]
             ):  # fmt: skip
-                pairing.files.setdefault(old[0], new[0])
+                pairing.files.setdefault(old[0], place[0])
                 found += 1
             continue
-        scope, successor = left.get(old), arrived.get(new)
+        scope, successor = left.get(old), arrived.get(place)
         if (
             scope is None or successor is None or successor.id in pairing.taken
             or scope.kind != successor.symbol.kind or (scope.kind, scope.qualname) in named
