@@ -119,8 +119,8 @@ def search(ctx: Any, args: argparse.Namespace) -> int:
     if daemon is None and args.as_of is None:  # nothing keeps the store in line: say where it lags
         from recalld.daemon.query import stale_repos
 
-        names = [args.repo] if args.repo else [entry.name for entry in ctx.app.registry.all()]
-        for line in stale_repos(ctx.app, names):
+        entries = [ctx.app.registry.get(args.repo)] if args.repo else ctx.app.registry.all()
+        for line in stale_repos(ctx.app, entries):
             print(f"note: {line}", file=sys.stderr)
     return EXIT_OK
 

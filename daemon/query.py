@@ -166,12 +166,12 @@ def lag(entry: Any, indexed: str | None) -> dict[str, Any]:
     return found
 
 
-def stale_repos(app: App, names: Sequence[str]) -> list[str]:
-    """A line for each of ``names`` whose memories lag its tracked branch (what a search
-    read from the store with no daemon running to keep it in line)."""
+def stale_repos(app: App, entries: Sequence[Any]) -> list[str]:
+    """A line for each registered repository of ``entries`` whose memories lag its tracked
+    branch (what a search read from the store with no daemon running to keep it in line)."""
     lines = []
-    for name in names:
-        entry = app.registry.get(name)
+    for entry in entries:
+        name = entry.name
         indexed = _checkpoint(app, entry).get("commit")
         found = lag(entry, indexed)
         if found["error"] or not found["tip"] or found["tip"] == indexed:
