@@ -64,6 +64,10 @@ ENGINE_CALL = 32
 HEAP_INDEXED = frozenset({"record", "repo", "deprecated", "untrusted"})
 # 0/1 flags are only matched by value: no range index, whose heap copy took ~80 ms to load.
 FLAGS = frozenset({"deprecated", "untrusted"})
+# Points of one file that write their shared payload fields once (``shared_fields``);
+# fewer write each of their own, as a set_payload costs the engine more per point.
+MIN_SHARING = 4
+OWN_FIELDS = frozenset({"record", "repo", "branch"})
 WARM_SEARCHES = 64  # after an index build (see QdrantEdgeStore._warm)
 INDEX_PARAMS = ("memory", "lookup", "range")  # compared to find the indexes an older version made
 log = structlog.get_logger("recalld.store")
@@ -150,9 +154,24 @@ class QdrantEdgeStore:
             marker.write_text(str(self.dim))
 
     def upsert(self, points: Sequence[StoredPoint]) -> None:
-        for start in range(0, len(points), ENGINE_CALL):
-            native = [qe.Point(p.id, self._vectors(p), p.payload) for p in points[start : start + ENGINE_CALL]]
-            self._update(qe.UpdateOperation.upsert_points(native))
+        """The points of one file write what their payloads share once, right after the
+        points themselves (while the engine has them at hand): see ``shared_fields``.
+        Points that share nothing go in calls of their own, ``ENGINE_CALL`` at a time."""
+        alone: list[qe.Point] = []
+        for group in _by_path(points):
+            shared = shared_fields(group)
+            if not shared:
+                alone += [qe.Point(p.id, self._vectors(p), p.payload) for p in group]
+                continue
+            for start in range(0, len(group), ENGINE_CALL):
+                chunk = group[start : start + ENGINE_CALL]
+                own = [{k: v for k, v in p.payload.items() if k not in shared} for p in chunk]
+                self._update(qe.UpdateOperation.upsert_points(
+                    [qe.Point(p.id, self._vectors(p), payload) for p, payload in zip(chunk, own)]
+                ))  # fmt: skip
+                self._update(qe.UpdateOperation.set_payload([p.id for p in chunk], shared))
+        for start in range(0, len(alone), ENGINE_CALL):
+            self._update(qe.UpdateOperation.upsert_points(alone[start : start + ENGINE_CALL]))
 
     def _vectors(self, point: StoredPoint) -> dict[str, Any]:
         vectors: dict[str, Any] = {}
@@ -303,6 +322,39 @@ class QdrantEdgeStore:
             del self._shard
         if not self._lock_file.closed:
             self._lock_file.close()
+
+
+def _by_path(points: Sequence[StoredPoint]) -> list[list[StoredPoint]]:
+    """``points`` grouped by their payload's path (in the order each path first comes)."""
+    groups: dict[Any, list[StoredPoint]] = {}
+    for point in points:
+        path = point.payload.get("path")
+        groups.setdefault(path if isinstance(path, str) else None, []).append(point)
+    return list(groups.values())
+
+
+def shared_fields(points: Sequence[StoredPoint]) -> dict[str, Any]:
+    """The payload fields that every one of ``points`` holds with the same value (of the
+    same type), to write once for all of them, when there are enough points to gain.
+
+    qdrant-edge converts a payload field by field, ~2-5 µs a string or an integer
+    whatever its length: ~100 µs for a memory's ~30 fields, more than the engine's own
+    update. The memories of one file share most of them (path, dirs, language, blob, the
+    commit's fields, the open state), and one ``set_payload`` over the file's points
+    converts those once: writing a full index's points took ~20 % less. A point keeps
+    its own identity fields (``OWN_FIELDS``) and its nulls (a set_payload of None removes
+    the key): one left without the rest by a crash between the two writes is still
+    deleted with its repository, and lacking ``deprecated`` is live to no search; a sync
+    writes it again (same id) as it finds it missing."""
+    if len(points) < MIN_SHARING:
+        return {}
+    shared = {k: v for k, v in points[0].payload.items() if v is not None and k not in OWN_FIELDS}
+    for point in points[1:]:
+        payload = point.payload
+        shared = {k: v for k, v in shared.items() if k in payload and type(payload[k]) is type(v) and payload[k] == v}
+        if not shared:
+            break
+    return shared
 
 
 def _point(record: Any) -> StoredPoint:

@@ -462,3 +462,44 @@ def test_a_store_lock_is_kept_through_an_exec_and_adopted_by_the_new_program(tmp
             finally:
                 proc.kill()
     QdrantEdgeStore(StoreConfig(dim=8, path=store)).close()  # released when the new program closes it
+
+
+def test_edge_store_writes_what_a_files_points_share_once_and_reads_back_every_payload_whole(tmp_path, monkeypatch):
+    """A file's memories share most of their payload; the edge store converts those fields
+    once (a set_payload over the file's points) and every payload reads back as given:
+    nulls kept, a value shared only where every point has it with the same type."""
+    from recalld.ingest import store_edge
+
+    store = open_test_store("edge", tmp_path, DIM)
+    shared_writes: list[tuple[int, set[str]]] = []
+    set_payload = store_edge.qe.UpdateOperation.set_payload
+
+    def counted(ids, payload, *args):  # type: ignore[no-untyped-def]
+        shared_writes.append((len(ids), set(payload)))
+        return set_payload(ids, payload, *args)
+
+    monkeypatch.setattr(store_edge.qe.UpdateOperation, "set_payload", counted)
+    one_file = [mem(i, path="src/pkg/big.py", blob="b1", superseded_by=None, history=[], untrusted=i % 2 == 0 and 1 or 0,
+                    flag=True if i else 1) for i in range(store_edge.ENGINE_CALL + 3)]  # fmt: skip
+    others = [mem(100 + i) for i in range(3)]  # a path each: nothing to share
+    store.upsert([*one_file[:10], *others, *one_file[10:]])
+    assert shared_writes == [(store_edge.ENGINE_CALL, {"kind", "language", "path", "dirs", "deprecated", "blob", "history"}),
+                             (3, {"kind", "language", "path", "dirs", "deprecated", "blob", "history"})]  # fmt: skip
+    stored = {p.id: p.payload for p in store.retrieve([p.id for p in [*one_file, *others]])}
+    assert stored == {p.id: p.payload for p in [*one_file, *others]}
+    assert all("superseded_by" in payload and payload["superseded_by"] is None for payload in stored.values()
+               if payload["path"] == "src/pkg/big.py")  # fmt: skip
+    store.close()
+
+
+def test_a_point_keeps_its_identity_in_its_own_write(tmp_path):
+    """Were a crash to fall between a file's points and their shared fields, each point
+    still has its repository (deleted with it) and no state that makes it live."""
+    from recalld.ingest.store_edge import OWN_FIELDS, shared_fields
+
+    points = [mem(i, path="a.py", symbol_key="k", qualname="q") for i in range(5)]
+    shared = shared_fields(points)
+    assert not OWN_FIELDS & set(shared)
+    assert {"repo", "branch", "record"} <= OWN_FIELDS
+    assert "deprecated" in shared and "path" in shared
+    assert shared_fields(points[:3]) == {}  # too few to gain
