@@ -341,7 +341,7 @@ def shared_fields(points: Sequence[StoredPoint]) -> dict[str, Any]:
     whatever its length: ~100 µs for a memory's ~30 fields, more than the engine's own
     update. The memories of one file share most of them (path, dirs, language, blob, the
     commit's fields, the open state), and one ``set_payload`` over the file's points
-    converts those once: writing a full index's points took ~20 % less. A point keeps
+    converts those once: writing a full index's points took ~15 % less. A point keeps
     its own identity fields (``OWN_FIELDS``) and its nulls (a set_payload of None removes
     the key): one left without the rest by a crash between the two writes is still
     deleted with its repository, and lacking ``deprecated`` is live to no search; a sync
