@@ -479,7 +479,7 @@ def test_edge_store_writes_what_a_files_points_share_once_and_reads_back_every_p
         return set_payload(ids, payload, *args)
 
     monkeypatch.setattr(store_edge.qe.UpdateOperation, "set_payload", counted)
-    one_file = [mem(i, path="src/pkg/big.py", blob="b1", superseded_by=None, history=[], untrusted=i % 2 == 0 and 1 or 0,
+    one_file = [mem(i, path="src/pkg/big.py", blob="b1", superseded_by=None, history=[], untrusted=i % 2,
                     flag=True if i else 1) for i in range(store_edge.ENGINE_CALL + 3)]  # fmt: skip
     others = [mem(100 + i) for i in range(3)]  # a path each: nothing to share
     store.upsert([*one_file[:10], *others, *one_file[10:]])
