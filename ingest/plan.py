@@ -278,14 +278,28 @@ def _match_moves(
     only move with their file: a git rename, or a new file that half or more of a deleted
     file's top-level symbols went to, and half of whose top level they are
     (``follow_files``). Derived entries move like symbols: a TODO whose code moved to
-    another file, a tool setting moved from setup.cfg to pyproject.toml.
+    another file, a tool setting moved from setup.cfg to pyproject.toml. With nothing
+    that left or nothing new (a first index: its passes over 30k arrivals took ~5 % of
+    its sync thread) there is nothing to pair, and what left closes for its reason.
     """
-    if not draft.leftovers or not draft.orphans:
-        # Nothing to pair (a first index has no leavers: its passes over 30k arrivals
-        # took ~5 % of its sync thread): what left closes for the reason it left.
-        for mem, reason in draft.leftovers:
+    matched = _paired(draft, renames, old_source, files) if draft.leftovers and draft.orphans else {}
+    for mem, reason in draft.leftovers:
+        successor = matched.get(mem.id)
+        if successor is None:
             draft.close(mem, reason, None)
-        return
+            continue
+        moved = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, RENAMED)
+        draft.new[successor.id] = moved
+        draft.close(mem, RENAMED, successor.id)
+
+
+def _paired(
+    draft: _Draft,
+    renames: Mapping[str, str],
+    old_source: OldSource | None,
+    files: tuple[frozenset[str], frozenset[str]],
+) -> dict[str, NewVersion]:
+    """``_match_moves``' passes, in its order: a leaver's id → its successor."""
     closing = [(m, r) for m, r in draft.leftovers if m.qualname not in FILE_LEVEL_QUALNAMES]
     arriving = [v for v in draft.orphans if v.symbol.qualname not in FILE_LEVEL_QUALNAMES]
     matched: dict[str, NewVersion] = {}
@@ -321,15 +335,7 @@ def _match_moves(
         matched.update(by_name)
         follow_scopes(pairing, renames, old_source, memo)
     follow_files(draft.leftovers, draft.orphans, pairing)
-
-    for mem, reason in draft.leftovers:
-        successor = matched.get(mem.id)
-        if successor is None:
-            draft.close(mem, reason, None)
-            continue
-        moved = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, RENAMED)
-        draft.new[successor.id] = moved
-        draft.close(mem, RENAMED, successor.id)
+    return matched
 
 
 def _match_edits(draft: _Draft) -> None:
