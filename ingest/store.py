@@ -1,5 +1,6 @@
-"""The one storage contract. Adapters live in ``store_edge.py`` and ``store_server.py``;
-nothing outside those two modules imports a Qdrant library."""
+"""The one storage contract. Adapters live in ``store_edge.py`` (its filters in
+``store_edge_filter.py``) and ``store_server.py``; nothing outside them imports a Qdrant
+library."""
 
 from __future__ import annotations
 

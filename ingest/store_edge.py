@@ -1,7 +1,8 @@
 """The embedded store: Qdrant's in-process engine (qdrant-edge) in the state directory.
 
-The only module importing ``qdrant_edge``. The engine's WAL lock makes one process the
-owner; a second opener gets ``StoreLockedError``.
+With its filters (``store_edge_filter``), the only module importing ``qdrant_edge``.
+The engine's WAL lock makes one process the owner; a second opener gets
+``StoreLockedError``.
 
 A write returns once the engine has applied it and appended it to its write-ahead log,
 so it survives the process being killed (the WAL is replayed on load) and is
@@ -46,11 +47,11 @@ from recalld.ingest.store import (
     StoreConfig,
     StoredPoint,
     StoreLockedError,
-    ValidAt,
     passing_over_missing,
     payload_selector,
     prefetch_limit,
 )
+from recalld.ingest.store_edge_filter import to_filter
 from recalld.ingest.store_lock import take_lock
 
 PAGE = 1000
@@ -383,58 +384,6 @@ def _stale_indexes(schema: dict[str, Any]) -> list[str]:
         if have is None or any(getattr(have, key, None) != getattr(wanted, key, None) for key in INDEX_PARAMS):
             stale.append(name)
     return stale
-
-
-def to_filter(flt: MemoryFilter) -> qe.Filter | None:
-    must: list[Any] = []
-
-    def equal(key: str, value: Any) -> None:
-        must.append(qe.FieldCondition(key, match=qe.MatchValue(value)))
-
-    def any_of(key: str, values: Sequence[str]) -> None:
-        must.append(qe.FieldCondition(key, match=qe.MatchAny(list(values))))
-
-    for key in ("record", "repo", "branch", "language"):
-        value = getattr(flt, key)
-        if value is not None:
-            equal(key, value)
-    if flt.types:
-        any_of("type", flt.types)
-    if flt.valid_at is not None:
-        must.append(_valid_at(flt.valid_at))
-    if flt.deprecated is not None:
-        equal("deprecated", int(flt.deprecated))
-    if flt.dir_prefix:
-        equal("dirs", flt.dir_prefix.strip("/"))
-    if flt.closed_before is not None:
-        must.append(qe.FieldCondition("valid_to_time", range=qe.RangeFloat(gt=0, lt=float(flt.closed_before))))
-    for key, values in (("kind", flt.kinds), ("path", flt.paths), ("symbol_key", flt.symbol_keys),
-                        ("qualname", flt.qualnames), ("name", flt.names)):  # fmt: skip
-        if values:
-            any_of(key, values)
-    must_not: list[Any] = [qe.FieldCondition("untrusted", match=qe.MatchValue(1))] if flt.hide_untrusted else []
-    return qe.Filter(must=must, must_not=must_not) if must or must_not else None
-
-
-def _valid_at(at: ValidAt) -> qe.Filter:
-    """The current interval or any interval in ``history`` held at ``at``."""
-    t = float(at.time)
-    by_time = qe.Filter(
-        must=[qe.FieldCondition("valid_from_time", range=qe.RangeFloat(lte=t))],
-        should=[
-            qe.FieldCondition("valid_to_time", match=qe.MatchValue(0)),
-            qe.FieldCondition("valid_to_time", range=qe.RangeFloat(gt=t)),
-        ],
-    )
-    if at.commits is None:
-        return qe.Filter(should=[by_time, qe.NestedCondition("history", by_time)])
-    states = list(at.commits) or [""]
-    by_state = qe.Filter(
-        must=[qe.FieldCondition("valid_from_commit", match=qe.MatchAny(states))],
-        must_not=[qe.FieldCondition("valid_to_commit", match=qe.MatchAny(states))],
-    )
-    no_commit = qe.Filter(must=[qe.IsEmptyCondition("valid_from_commit"), by_time])
-    return qe.Filter(should=[by_state, qe.NestedCondition("history", by_state), no_commit])
 
 
 def _build_index(shard_dir: str) -> None:
