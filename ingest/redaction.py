@@ -15,6 +15,15 @@ it; confirming a guess would take the exact remaining source, which only someone
 can read the repository has — and they can read the secret too. Those fields, and the
 others recalld derives itself (point ids, commit ids: ``DERIVED_FIELDS``), are not
 scanned either: they hold no text of the repository.
+
+Two strings of a memory are known clean without a scan of their own. A string found
+inside the memory's text once that text is found clean (a name, a qualified name, a
+signature, a docstring: ~95k of Django's ~175k payload strings): each rule finds in a
+part of a text what it finds in the whole, but for a token cut off by the part's own end,
+which the stored text shows whole anyway. And ``symbol_key``, when it is exactly what
+``plan.symbol_key`` makes of the memory's repo, branch, path, kind and qualified name and
+each of them was found clean: a scan of the key could only find what their joins make
+(``12345678:`` and a 35-character name look like a Telegram token).
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
+from recalld.ingest.plan import Scope, symbol_key
 from recalld.ingest.secrets import KNOWN_CLEAN, line_of, redact
 
 if TYPE_CHECKING:
@@ -40,6 +50,8 @@ DERIVED_FIELDS = frozenset({
     "content_hash", "blob", "lineage", "task_id", "superseded_by", "symbol_ids",
     "commit", "parents", "valid_from_commit", "valid_to_commit",
 })  # fmt: skip
+# The payload fields plan.symbol_key is made of, in the order of its arguments.
+KEY_PARTS = ("repo", "branch", "path", "kind", "qualname")
 # Where a memory's secrets are (field:line), listed in its one warning up to this many.
 LOGGED_PLACES = 20
 
@@ -98,9 +110,10 @@ class _MemoryScan:
     clean: set[str] | frozenset[str]  # strings this sync already found clean
     seen: dict[str, Detection] = field(default_factory=dict)  # secret value -> first sighting
     done: dict[str, str] = field(default_factory=dict)  # string -> its redacted form
+    inside: str = ""  # the memory's text, once found clean: what it holds is clean too
 
     def string(self, value: str, where: str) -> str:
-        if value in self.clean or value in KNOWN_CLEAN:
+        if value in self.clean or value in KNOWN_CLEAN or value in self.inside:
             return value
         known = self.done.get(value)
         if known is not None:
@@ -135,11 +148,26 @@ class _MemoryScan:
             kind = type(value)
             if kind is int or value is None or key in DERIVED_FIELDS:
                 out[key] = value
-            elif kind is str and (value in self.clean or value in KNOWN_CLEAN):
+            elif kind is str and (value in self.clean or value in KNOWN_CLEAN or value in self.inside):
+                out[key] = value
+            elif key == "symbol_key" and value == _clean_key(payload, out):
                 out[key] = value
             else:
                 out[key] = self.value(value, f"{where}.{key}" if where else str(key))
         return out
+
+
+def _clean_key(payload: dict[Any, Any], out: dict[Any, Any]) -> str | None:
+    """``plan.symbol_key`` of the payload's fields when the scan has kept each of them as
+    it was (found clean); else None."""
+    parts: list[str] = []
+    for name in KEY_PARTS:
+        part = out.get(name)
+        if part is not payload.get(name) or not isinstance(part, str):
+            return None
+        parts.append(part)
+    repo, branch, path, kind, qualname = parts
+    return symbol_key(Scope(repo, branch), path, kind, qualname)
 
 
 def redacted_text(text: str) -> str:
@@ -162,6 +190,8 @@ def redact_drafts(drafts: Sequence[MemoryDraft]) -> list[MemoryDraft]:
 def redact_draft(draft: MemoryDraft) -> MemoryDraft:
     scan = _scan()
     text = scan.string(draft.text, "text")
+    if text is draft.text:  # clean
+        scan.inside = text
     keywords = scan.string(draft.keywords, "keywords") if draft.keywords else draft.keywords
     payload = scan.value(draft.payload, "")
     if not scan.seen:

@@ -145,9 +145,9 @@ def test_fields_recalld_derives_are_not_scanned(monkeypatch):
     real = redaction_module.redact
     monkeypatch.setattr(redaction_module, "redact", lambda text: scanned.append(text) or real(text))
     derived = {name: f"value of {name}" for name in DERIVED_FIELDS}
-    payload = {**derived, "qualname": "f", "history": [{"valid_from_commit": "c0", "note": "n"}]}
+    payload = {**derived, "qualname": "Outer.f", "history": [{"valid_from_commit": "c0", "note": "n"}]}
     redact_draft(MemoryDraft("id-3", "def f(): pass", payload))
-    assert sorted(scanned) == sorted(["def f(): pass", "f", "n"])
+    assert sorted(scanned) == sorted(["def f(): pass", "Outer.f", "n"])
 
 
 def test_a_string_found_clean_before_is_not_handed_to_the_scanner_again(monkeypatch):
@@ -158,9 +158,48 @@ def test_a_string_found_clean_before_is_not_handed_to_the_scanner_again(monkeypa
     scanned: list[str] = []
     real = redaction_module.redact
     monkeypatch.setattr(redaction_module, "redact", lambda text: scanned.append(text) or real(text))
-    payload = {"path": "pkg/config_loader.py", "qualname": "load_config", "start_line": 3, "docstring": None}
+    payload = {"path": "pkg/config_loader.py", "qualname": "Loader.load_config", "start_line": 3, "docstring": None}
     redact_draft(MemoryDraft("id-4", "def load_config(): pass", payload))
-    assert sorted(scanned) == ["def load_config(): pass", "load_config"]
+    assert sorted(scanned) == ["Loader.load_config", "def load_config(): pass"]
+
+
+def test_a_string_inside_a_clean_text_is_clean_without_a_scan(monkeypatch):
+    from recalld.ingest.secrets import forget_clean
+
+    forget_clean()
+    scanned: list[str] = []
+    real = redaction_module.redact
+    monkeypatch.setattr(redaction_module, "redact", lambda text: scanned.append(text) or real(text))
+    # alone, the docstring ends in what looks like a token cut short; in the text it does not
+    docstring = "Signs in with the key named ghp_rotation"
+    text = f'python function sign_in\ndef sign_in(key):\n    """{docstring}"""\n    return key'
+    payload = {"path": "auth.py", "name": "sign_in", "qualname": "sign_in", "signature": "def sign_in(key):",
+               "docstring": docstring, "text": text}  # fmt: skip
+    draft = MemoryDraft("id-5", text, payload)
+    assert redact_draft(draft) is draft
+    assert sorted(scanned) == ["auth.py", text]
+    cut = MemoryDraft("id-6", "python function sign_in\ndef sign_in(key):", payload)  # the docstring is not in it
+    assert redact_draft(cut).payload["docstring"] == "Signs in with the key named [REDACTED:cut-token]"
+    dirty = f'def sign_in(key="{GITHUB_TOKEN}"):'  # a text with a secret vouches for nothing inside it
+    redacted = redact_draft(MemoryDraft("id-7", dirty, {"signature": dirty, "name": "sign_in"}))
+    assert GITHUB_TOKEN not in repr(redacted) and redacted.payload["name"] == "sign_in"
+
+
+def test_a_symbol_key_of_clean_parts_is_kept_as_it_was_made():
+    from recalld.ingest.plan import Scope, symbol_key
+
+    # a branch ending in digits, then a long file name: joined, they look like a Telegram bot token
+    parts = {"repo": "r", "branch": "release-20240101", "path": "Makefile_for_the_whole_project_build_x",
+             "kind": "module", "qualname": "<module>"}  # fmt: skip
+    key = symbol_key(Scope("r", "release-20240101"), parts["path"], "module", "<module>")
+    payload = {**parts, "symbol_key": key, "text": "all: build"}
+    assert redact_draft(MemoryDraft("id-8", "all: build", payload)).payload["symbol_key"] == key
+    secret_path = f"keys/{GITHUB_TOKEN}.txt"  # a part with a secret: the key is scanned, and redacted
+    leaky = {**parts, "path": secret_path, "symbol_key": symbol_key(Scope("r", "main"), secret_path, "module", "<module>")}
+    redacted = redact_draft(MemoryDraft("id-9", "all: build", leaky)).payload
+    assert GITHUB_TOKEN not in redacted["symbol_key"] and GITHUB_TOKEN not in redacted["path"]
+    forged = {**parts, "symbol_key": f"r:main:x:module:{GITHUB_TOKEN}"}  # not what its parts make
+    assert GITHUB_TOKEN not in redact_draft(MemoryDraft("id-10", "all: build", forged)).payload["symbol_key"]
 
 
 def test_a_text_scanned_ahead_is_not_scanned_again_in_its_sync(monkeypatch):
