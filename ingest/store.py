@@ -54,7 +54,7 @@ def payload_selector(fields: Sequence[str] | None) -> bool | list[str]:
 
 @dataclass(frozen=True, slots=True)
 class SparseVector:
-    indices: tuple[int, ...]  # uint32, ascending, unique
+    indices: tuple[int, ...]  # uint32, unique, in any order (the engines sort them)
     values: tuple[float, ...]
 
 

@@ -49,9 +49,9 @@ def test_indices_are_stable_uint32_across_processes():
     assert all(0 <= i < 2**32 for i in here) and len(set(here)) == 3
 
 
-def test_document_vector_counts_saturate_and_are_sorted():
+def test_document_vector_counts_saturate_once_a_term():
     vec = document_vector("blob blob blob blob read")
-    assert list(vec.indices) == sorted(set(vec.indices)) and len(vec.indices) == len(vec.values) == 2
+    assert len(set(vec.indices)) == len(vec.indices) == len(vec.values) == 2
     weight = dict(zip(vec.indices, vec.values))
     blob, read = weight[term_index("blob")], weight[term_index("read")]
     assert blob > read > 0

@@ -349,6 +349,22 @@ def test_hybrid_search_fuses_keywords_and_meaning(store):
     assert store.hybrid_search(vec(1), sparse("nothing_matches"), MemoryFilter(), 1)[0].point.payload["qualname"] == "f1"
 
 
+def test_keyword_vectors_score_the_same_whatever_the_order_of_their_indices(store):
+    from recalld.ingest.store import SparseVector
+
+    indices, values = (5, 90, 1200, 70_000, 4_000_000_000), (0.5, 1.25, 2.0, 0.75, 1.5)
+    ascending, descending = mem(0), mem(1)
+    ascending.sparse = SparseVector(indices, values)
+    descending.sparse = SparseVector(indices[::-1], values[::-1])
+    other = mem(2)
+    other.sparse = SparseVector((6, 91), (1.0, 1.0))
+    store.upsert([ascending, descending, other])
+    query = SparseVector((4_000_000_000, 1200, 5), (1.0, 1.0, 1.0))  # the query's order is its own
+    hits = store.hybrid_search(None, query, MemoryFilter(), 3)
+    assert {h.point.payload["qualname"] for h in hits} == {"f0", "f1"}
+    assert hits[0].score == pytest.approx(hits[1].score)
+
+
 def test_untrusted_hidden_by_must_not_and_types_filter(store):
     points = [mem(0, untrusted=0, type="structural"), mem(1, untrusted=1, type="structural"),
               mem(2, type="task"), mem(3, type="debt")]  # fmt: skip
