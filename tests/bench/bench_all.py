@@ -132,7 +132,9 @@ def clone_real(source: Path, into: Path, home: Path, branch: str | None, history
 
 def texts_to_embed(repo: Path, branch: str, options: IndexOptions) -> list[str]:
     """The texts a full index of ``repo`` embeds, made by the sync's own code (parse, draft
-    text, redaction) without a store or a model."""
+    text, redaction) without a store or a model: each once, as the index embeds them (a
+    sample with Django's 1,101 repeats, mostly short methods, averaged 2 % fewer tokens a
+    text than what the index embeds)."""
     from recalld.ingest.ahead import NewTexts
     from recalld.ingest.collect import FileCollector
     from recalld.ingest.gitrepo import GitRepository
@@ -155,7 +157,7 @@ def texts_to_embed(repo: Path, branch: str, options: IndexOptions) -> list[str]:
     for entry in git_repo.walk_tree(tip):
         collector.add(entry)
     texts.finish()
-    return queue.texts
+    return list(dict.fromkeys(queue.texts))
 
 
 def encode_rate(embedder: Embedder, texts: list[str]) -> float:
