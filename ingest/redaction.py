@@ -18,12 +18,12 @@ scanned either: they hold no text of the repository.
 
 Two strings of a memory are known clean without a scan of their own. A string found
 inside the memory's text once that text is found clean (a name, a qualified name, a
-signature, a docstring: ~95k of Django's ~175k payload strings): each rule finds in a
-part of a text what it finds in the whole, but for a token cut off by the part's own end,
-which the stored text shows whole anyway. And ``symbol_key``, when it is exactly what
-``plan.symbol_key`` makes of the memory's repo, branch, path, kind and qualified name and
-each of them was found clean: a scan of the key could only find what their joins make
-(``12345678:`` and a 35-character name look like a Telegram token).
+signature, a docstring: ~93k of the ~143k payload strings a Django index scanned): each
+rule finds in a part of a text what it finds in the whole, but for a token cut off by
+the part's own end, which the stored text shows whole anyway. And ``symbol_key``, when
+it is exactly what ``plan.symbol_key`` makes of the memory's repo, branch, path, kind and
+qualified name and each of them was found clean: a scan of the key could only find what
+their joins make (``12345678:`` and a 35-character name look like a Telegram token).
 """
 
 from __future__ import annotations

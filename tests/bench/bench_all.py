@@ -321,7 +321,7 @@ def history_moves(app: App, repo: Path, branch: str, base: str, tip: str, commit
     forward = app.indexer.sync(repo="big", path=str(repo), branch=branch)
     rows = [Row("4", f"sync {commits} commits forward (first time, {forward.files_changed} files)",
                 f"{forward.seconds:.2f} s, {forward.embedded} embedded")]  # fmt: skip
-    for label, commit in ((f"reset {commits} back", base), (f"and forward again", tip)):
+    for label, commit in ((f"reset {commits} back", base), ("and forward again", tip)):
         git(repo, "update-ref", ref, commit)
         moved = app.indexer.sync(repo="big", path=str(repo), branch=branch)
         rows.append(Row("4", f"{label}: texts embedded", str(moved.embedded), "0", moved.embedded == 0))
