@@ -48,7 +48,7 @@ def _valid_at(at: ValidAt) -> qe.Filter:
     by_time = qe.Filter(
         must=[qe.FieldCondition("valid_from_time", range=qe.RangeFloat(lte=t))],
         should=[
-            qe.FieldCondition("valid_to_time", match=qe.MatchValue(0)),
+            qe.FieldCondition("valid_to_time", range=qe.RangeFloat(lte=0)),  # 0: still valid
             qe.FieldCondition("valid_to_time", range=qe.RangeFloat(gt=t)),
         ],
     )

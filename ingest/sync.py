@@ -25,6 +25,7 @@ from recalld.ingest.collect import Collected, FileCollector, OldSources, tree_ha
 from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions
+from recalld.ingest.gcpace import sync_pace
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest import secrets, sparse
 from recalld.ingest.parse_memo import PARSED
@@ -97,11 +98,12 @@ class Indexer:
         """``stop_history``: asked between chunks of a commit-history backfill whether to
         leave the rest to the next sync (the daemon's: a newer event for the repo waits)."""
         progress = progress or NoProgress()
-        reembedded = self.ensure_space(progress)
-        with counting_redactions() as redactions:
-            result, owed = self._sync(repo=repo, path=path, branch=branch, full=full, progress=progress)
-            if owed is not None:
-                self._history(owed, result, progress=progress, stop=stop_history or (lambda: False))
+        with sync_pace():
+            reembedded = self.ensure_space(progress)
+            with counting_redactions() as redactions:
+                result, owed = self._sync(repo=repo, path=path, branch=branch, full=full, progress=progress)
+                if owed is not None:
+                    self._history(owed, result, progress=progress, stop=stop_history or (lambda: False))
         result.secrets_redacted = redactions.count
         result.reembedded = reembedded
         return result
