@@ -66,7 +66,7 @@ def test_filters_each_field(store):
     assert ids(store.scroll(MemoryFilter(paths=("src/pkg/m0.py", "cmd/m4.go")))) == {p[0], p[4]}
     assert ids(store.scroll(MemoryFilter(deprecated=1))) == {p[5]}
     assert len(ids(store.scroll(MemoryFilter(deprecated=None)))) == 6
-    assert ids(store.scroll(MemoryFilter(symbol_keys=("k2", "k5"), deprecated=None))) == {p[2], p[5]}
+    assert ids(store.scroll(MemoryFilter(qualnames=("f2", "f5"), deprecated=None))) == {p[2], p[5]}
     assert store.count(MemoryFilter(record="checkpoint", deprecated=None)) == 1
     assert store.count(MemoryFilter(record=None, deprecated=None)) == 7
     assert store.count(MemoryFilter(repo="nope")) == 0
