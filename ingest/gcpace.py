@@ -3,7 +3,7 @@
 A sync allocates millions of short-lived containers (parse nodes, drafts, payloads,
 keyword counts), almost all freed by reference counting. At Python's default
 thresholds (700, 10, 10) the collector still ran ~1,250 young and 5-6 full collections
-over a full index of Django (39.5k memories): 1.2-1.7 s of the sync's thread, and each
+over a full index of Django (39.5k memories): 0.9-1.8 s of the sync's thread, and each
 full collection holds the GIL for ~0.1-0.2 s, during which the model's workers cannot
 start their next batch. At ``SYNC_THRESHOLDS`` the same index ran 36 young collections
 and no full one (0.2-0.3 s in all). Cycles are still collected, a little later.
