@@ -63,9 +63,8 @@ ENGINE_CALL = 32
 # them for each candidate it visits (all on disk, filtered searches took ~2x as long),
 # and with few distinct values they load fast (~15 ms each at 100k points).
 HEAP_INDEXED = frozenset({"record", "repo", "deprecated", "untrusted"})
-# 0/1 flags are only matched by value: no range index, whose heap copy took ~80 ms to load.
-# Times are only compared (0, "still valid", too: ``lte=0``): no lookup index, which cost
-# every write ~4 % of the engine's time (Django's 39.7k points: 4.96 -> 4.77 s, paired).
+# 0/1 flags are only matched by value (a range index's heap copy took ~80 ms to load); times
+# only compared, "still valid" (0) as ``lte=0`` (a lookup index cost ~4 % of every write).
 FLAGS = frozenset({"deprecated", "untrusted"})
 # Points of one file that write their shared payload fields once (``shared_fields``);
 # fewer write each of their own, as a set_payload costs the engine more per point.
