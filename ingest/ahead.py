@@ -31,11 +31,14 @@ from recalld.parsers.base import memory_type
 
 # Texts per call into the model. Large, because the model pads each of its batches to
 # its longest text after sorting a call's texts by length: chunks of 256 ran ~14 %
-# slower than one call over the same texts (generated repo, torch backend). A call's
-# vectors reach the writer when the call ends, so once the queue runs short, a call takes
-# half of what is left (at least MIN_CHUNK): the writer stores one part while the model
-# computes the next, instead of storing the last 1024 alone after the model is done.
-CHUNK = 1024
+# slower than one call over the same texts (generated repo, torch backend). And each
+# call leaves a core idle for ~40-70 ms (tokenising in halves, sorting, its last batch):
+# Django's full index with calls of 2,048 idled 3.2 / 3.2 core-seconds against 4.4 / 3.9
+# with 1,024 (alternating runs). A call's vectors reach the writer when the call ends,
+# so once the queue runs short, a call takes half of what is left (at least MIN_CHUNK):
+# the writer stores one part while the model computes the next, instead of storing the
+# last chunk alone after the model is done.
+CHUNK = 2048
 MIN_CHUNK = 128
 MAX_READY = 4096  # computed vectors held for the writer before the thread pauses
 # The thread and the model's workers need the GIL for a moment between batches. While the
