@@ -231,13 +231,20 @@ def _symbol(spec: LanguageSpec, d: _Def, kind: str, qualname: str, data: bytes) 
 
 def _last_code_node(node: Node) -> Node:
     """The last token that is not a comment: a definition ends with its code, not with
-    comments that trail its body (which belong to what follows)."""
+    comments that trail its body (which belong to what follows). Children are looked at
+    from the last one back: ``children`` made a node object of every child on the way
+    down (each statement of a class's or a function's body) to use the last."""
     current = node
     while True:
-        children = [c for c in current.children if c.type not in COMMENT_TYPES]
-        if not children:
+        index = current.child_count - 1
+        while index >= 0:
+            child = current.child(index)
+            if child is not None and child.type not in COMMENT_TYPES:
+                break
+            index -= 1
+        else:
             return current
-        current = children[-1]
+        current = child
 
 
 def _module_symbol(spec: LanguageSpec, root: Node, data: bytes) -> Symbol:
