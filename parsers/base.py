@@ -53,8 +53,10 @@ STRUCTURAL = "structural"
 # nor is a JSDoc ``@typedef`` block above a definition's own doc. 6: a JavaScript or
 # TypeScript module's own export that is a class or function (``module.exports = function
 # (results) {…}``, ``export default class {…}``), ``default`` when it has no name, and a
-# class assigned to an exported name (``exports.Parser = class {…}``).
-EXTRACTION_VERSION = 6
+# class assigned to an exported name (``exports.Parser = class {…}``). 7: a definition whose
+# parse holds a syntax error hashes the tree made of it too (the same text beside other
+# code can recover differently: a signature of ruff's range-formatting fixtures).
+EXTRACTION_VERSION = 7
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

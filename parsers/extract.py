@@ -216,15 +216,25 @@ def _symbol(spec: LanguageSpec, d: _Def, kind: str, qualname: str, data: bytes) 
     last = _last_code_node(node)
     source = data[node.start_byte : last.end_byte]
     docstring = docstring_of(spec, node, data)
+    signature = _signature(node, data)
+    # Where its parse holds a syntax error, the same text beside other code can recover
+    # differently (``def test6 (): <`` or ``def test6 ()``): the tree the parse made of it
+    # (its signature, docstring and inner symbols come from it) counts then, or a memory
+    # whose text did not change would keep what the first reading made of it.
+    recovered = node.has_error
     return Symbol(
         kind=kind,
         name=d.name,
         qualname=qualname,
-        signature=_signature(node, data),
+        signature=signature,
         docstring=docstring,
         start_line=node.start_point[0] + 1,
         end_line=last.end_point[0] + 1,
-        content_hash=content_hash(source, docstring=docstring if spec.docstrings == "comments" else ""),
+        content_hash=content_hash(
+            source,
+            docstring=docstring if spec.docstrings == "comments" else "",
+            extra=(("parse", str(node)),) if recovered else (),
+        ),
         source=source.decode("utf-8", "replace"),
     )
 

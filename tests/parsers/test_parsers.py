@@ -270,3 +270,39 @@ def test_a_modules_own_export_is_a_symbol_named_default_when_it_has_no_name():
     # a named one keeps its name; a value that is no class or function is no symbol
     assert listed("typescript", b"export default class Page { m() {} }") == [("class", "Page", ""), ("method", "Page.m", "")]
     assert listed("javascript", b"module.exports = { a: 1 };\nexport default 42;") == []
+
+
+RECOVERED = '''def test5 ():
+    print(1)
+
+
+def test6 ():
+    <RANGE_START>
+    print("Format" )
+    print(3 +  4)<RANGE_END>
+    print("Format to fix indentation" )
+'''
+RECOVERED_THEN_MORE = RECOVERED + '''
+
+def test7 ():
+    <RANGE_START>print("Format" )
+    print(3 +  4)<RANGE_END>
+    print("Format to fix indentation" )
+'''
+
+
+def test_one_hash_one_reading_where_a_syntax_error_recovers_differently():
+    """ruff's range-formatting fixtures: the same text of ``test6``, its parse recovering
+    from the same error differently with more code after it (its signature read as
+    ``def test6 (): <`` then ``def test6 ()``). A memory is kept while its hash is, so the
+    two readings must hash apart; an error-free definition still hashes its text alone."""
+    first = {s.qualname: s for s in parse("python", RECOVERED.encode()).symbols}
+    then = {s.qualname: s for s in parse("python", RECOVERED_THEN_MORE.encode()).symbols}
+    assert first["test6"].source == then["test6"].source
+    assert first["test6"].signature != then["test6"].signature  # the case is the one meant
+    assert first["test6"].content_hash != then["test6"].content_hash
+    assert first["test5"].content_hash == then["test5"].content_hash
+    for name in first.keys() & then.keys():
+        if first[name].content_hash == then[name].content_hash:
+            a, b = first[name], then[name]
+            assert (a.signature, a.docstring, a.source) == (b.signature, b.docstring, b.source), name
