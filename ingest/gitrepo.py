@@ -11,18 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pygit2
-from pygit2.enums import AttrCheck, DiffFind, FileMode, ObjectType, SortMode
+from pygit2.enums import AttrCheck, FileMode, ObjectType, SortMode
 
 from recalld.ingest.errors import RecalldError
+from recalld.ingest.similar import MAX_BYTES, FileChange, with_moves
 
 REGULAR_MODES = (FileMode.BLOB, FileMode.BLOB_EXECUTABLE)
-# Renames: exact matches are cheap; the limit bounds libgit2's inexact pairing.
-RENAME_LIMIT = 50_000
-# A file rewritten in place may be a rename's source too (git's -B -M): when one file's
-# content moved to a new file while another's took its place, each moves with its code.
-# It costs a similarity check of every modified file (~0.35 ms each: Django 5.1 → 5.2,
-# 836 files, 11 → 321 ms), so only a diff that adds a file, where old code can go, pays it.
-FIND_REWRITTEN_RENAMES = DiffFind.FIND_RENAMES | DiffFind.FIND_RENAMES_FROM_REWRITES | DiffFind.FIND_REWRITES
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,18 +54,6 @@ class CommitDetails:
     author_time: int  # unix seconds
     committer_time: int
     parents: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class FileChange:
-    """One delta of a commit against its first parent (renames detected)."""
-
-    status: str  # added | modified | deleted | renamed | copied | typechange
-    old_path: str | None
-    new_path: str | None
-    old_blob: str | None  # None when absent or not a regular file
-    new_blob: str | None
-    similarity: int = 0
 
 
 _STATUS = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied", "T": "typechange"}
@@ -211,8 +193,10 @@ class GitRepository:
 
     def commit_changes(self, commit_id: str) -> list[FileChange]:
         """The commit's deltas against its first parent (a root commit: against nothing)."""
-        diff = self._first_parent_diff(commit_id)
-        _find_renames(diff)
+        return self._changes(self._first_parent_diff(commit_id))
+
+    def _changes(self, diff: pygit2.Diff) -> list[FileChange]:
+        """The diff's deltas with the files that moved found (``similar``)."""
         changes: list[FileChange] = []
         for delta in diff.deltas:
             status = _STATUS.get(delta.status_char())
@@ -226,10 +210,15 @@ class GitRepository:
                     new_path=None if status == "deleted" else new.path,
                     old_blob=str(old.id) if status != "added" and old.mode in REGULAR_MODES else None,
                     new_blob=str(new.id) if status != "deleted" and new.mode in REGULAR_MODES else None,
-                    similarity=int(delta.similarity),
                 )
             )
-        return changes
+        return with_moves(changes, self._similarity_read, self.blob_size)
+
+    def _similarity_read(self, blob_id: str) -> bytes | None:
+        try:
+            return self.read_blob(blob_id) if self.blob_size(blob_id) <= MAX_BYTES else None
+        except (KeyError, ValueError, pygit2.GitError):
+            return None
 
     def patch_id(self, commit_id: str) -> str | None:
         """git's stable patch id of a non-merge commit (same change, same id after a
@@ -301,20 +290,12 @@ class GitRepository:
         return TreeSkip(path, {FileMode.LINK: "symlink", FileMode.COMMIT: "submodule"}.get(mode, "unknown_mode"))
 
     def changed_paths(self, old_commit: str, new_commit: str) -> tuple[set[str], list[RenameDelta]]:
-        """Paths that differ between two commits, and the renames git finds among them."""
+        """Paths that differ between two commits, and the files that moved among them."""
         old_tree = self._repo[old_commit].peel(pygit2.Tree)
         new_tree = self._repo[new_commit].peel(pygit2.Tree)
-        diff = old_tree.diff_to_tree(new_tree)
-        _find_renames(diff)
-        paths: set[str] = set()
-        renames: list[RenameDelta] = []
-        for delta in diff.deltas:
-            paths.add(delta.old_file.path)
-            paths.add(delta.new_file.path)
-            if delta.status_char() == "R":
-                renames.append(
-                    RenameDelta(delta.old_file.path, delta.new_file.path, int(delta.similarity))
-                )
+        changes = self._changes(old_tree.diff_to_tree(new_tree))
+        paths = {path for c in changes for path in (c.old_path, c.new_path) if path is not None}
+        renames = [RenameDelta(str(c.old_path), str(c.new_path), c.similarity) for c in changes if c.status == "renamed"]
         return paths, renames
 
     def blob_size(self, blob_id: str) -> int:
@@ -370,10 +351,3 @@ def _entry_name(entry: pygit2.Object) -> str | None:
     if not name or "\x00" in name or name in (".", ".."):
         return None
     return name
-
-
-def _find_renames(diff: pygit2.Diff) -> None:
-    """Pair the diff's deletions and rewrites with its additions (``FIND_REWRITTEN_RENAMES``)."""
-    adds = any(delta.status_char() == "A" for delta in diff.deltas)
-    flags = FIND_REWRITTEN_RENAMES if adds else DiffFind.FIND_RENAMES
-    diff.find_similar(flags=flags, rename_limit=RENAME_LIMIT)

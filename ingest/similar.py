@@ -1,0 +1,269 @@
+"""Which files of a tree diff moved: git's rename detection (``-M``, with ``-B``'s
+rewrites), worked out here from the blobs.
+
+libgit2's ``find_similar`` measured every source against every added file, even where
+one of them had an exact twin, and a sync ran it twice (its files, then the commit's task
+memory): Django moved to ``src/`` with 150 of its 3,660 files edited took it 11.8 s a
+run (git's own diff: 0.06 s), ruff 0.0.250 → 0.0.280 (1,448 files deleted, 957 added, 455
+modified) 8–14 s. Here:
+
+1. **Exact.** An added file whose blob a deleted file held moved from there; among
+   several such, the one whose path shares the most trailing components (``a/six.py``
+   → ``src/a/six.py``, not another ``six.py``). An empty file is paired only where it
+   keeps its name and its directory's name (a tree moved), never with just any other
+   empty file.
+2. **Alike.** The rest are measured as git measures them: a file is the multiset of its
+   chunks (each line with its newline, a line over ``CHUNK`` bytes cut every ``CHUNK``;
+   CR before LF dropped in text, so a move from CRLF to LF still pairs), a chunk
+   weighing its length; two files are as similar as the weight they share over the
+   larger one's, one file moved from ``THRESHOLD`` % on. A file that keeps its base name
+   moved as long as it kept ``THRESHOLD`` % of its old content, however much it grew
+   (``git mv``, then code added). An added file is measured only against the sources
+   that share a chunk with it that few sources hold (``COMMON``), and those of its name:
+   a handful, not every source.
+3. The most similar pairs first, then the longest shared path tail; each file in one
+   pair at most.
+
+A modified file is a **rewrite** (git's ``-B``) when it lost over ``THRESHOLD`` % of its
+old content, or lost and gained that much of the larger side together (not under
+``MIN_BREAK`` bytes): its old content is then a source and its new one a target, so code
+moved out from behind a stub follows the move, and a file that another's code replaced
+continues that file. A rewrite most like its own old self stays modified. Files over
+``MAX_BYTES`` are paired only when exact.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from posixpath import basename
+
+THRESHOLD = 50  # % of the larger file's weight two files share to be one file moved (git's -M50%)
+COMMON = 32  # a chunk more sources hold finds no candidates (blank lines, braces, boilerplate)
+MAX_BYTES = 4 << 20
+BINARY_PROBE = 8000
+CHUNK = 64  # git's longest chunk of a line
+MIN_BREAK = 400  # git breaks no smaller file into a rewrite
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """One delta of a diff between two trees."""
+
+    status: str  # added | modified | deleted | renamed | copied | typechange
+    old_path: str | None
+    new_path: str | None
+    old_blob: str | None  # None when absent or not a regular file
+    new_blob: str | None
+    similarity: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Lines:
+    weights: dict[bytes, int]  # a distinct chunk → its length × how often the file holds it
+    total: int
+
+
+def with_moves(
+    changes: Sequence[FileChange], read: Callable[[str], bytes | None], size: Callable[[str], int]
+) -> list[FileChange]:
+    """``changes`` (added, deleted and modified files, as a diff without rename detection
+    lists them) with the moves found, each a ``renamed`` change from the source's old
+    path and blob to the target's new ones. A deleted source and an added target go; a
+    rewritten file whose old content moved stays ``added`` (its new content), one whose
+    new content came from elsewhere is that rename alone. ``read``: a blob's content,
+    None when it is too large or unreadable; ``size``: its size in bytes."""
+    added = [i for i, c in enumerate(changes) if c.status == "added" and c.new_blob]
+    deleted = [i for i, c in enumerate(changes) if c.status == "deleted" and c.old_blob]
+    if not added and not deleted:
+        return list(changes)
+    lines = _LineCache(read)
+    rewritten = [
+        i for i, c in enumerate(changes)
+        if c.status == "modified" and c.old_blob and c.new_blob and _rewritten(lines, c.old_blob, c.new_blob)
+    ]  # fmt: skip
+    sources, targets = deleted + rewritten, added + rewritten
+    if not sources or not targets:
+        return list(changes)
+    moves = _exact(changes, deleted, added, size)
+    taken = {source for source, _ in moves.values()}
+    left = [s for s in sources if s not in taken]
+    moves.update(_assign(_alike(changes, left, [t for t in targets if t not in moves], lines)))
+    return _applied(changes, moves)
+
+
+def _applied(changes: Sequence[FileChange], moves: dict[int, tuple[int, int]]) -> list[FileChange]:
+    moved_away = {source for target, (source, _) in moves.items() if source != target}
+    out: list[FileChange] = []
+    for i, change in enumerate(changes):
+        if i in moves and moves[i][0] == i:  # a rewrite most like its own old self: modified
+            out.append(change)
+        elif i in moves:
+            source, score = moves[i]
+            old = changes[source]
+            out.append(replace(change, status="renamed", old_path=old.old_path, old_blob=old.old_blob, similarity=score))
+        elif i not in moved_away:
+            out.append(change)
+        elif change.status == "modified":
+            out.append(replace(change, status="added", old_path=None, old_blob=None))
+    return out
+
+
+_Entry = tuple[int, int, str, str, int, int]  # -score, -path components shared at the end, old path, new path, source, target
+
+
+def _exact(
+    changes: Sequence[FileChange], sources: list[int], targets: list[int], size: Callable[[str], int]
+) -> dict[int, tuple[int, int]]:
+    """Added files whose blob a deleted file held. An empty file holds nothing to follow:
+    paired only where it keeps its name and its directory's (a tree moved), never with
+    any other empty file, as git would."""
+    by_blob: dict[str, list[int]] = defaultdict(list)
+    for source in sources:
+        by_blob[str(changes[source].old_blob)].append(source)
+    twins = [
+        _entry(changes, source, target, 100)
+        for target in targets
+        for source in by_blob.get(str(changes[target].new_blob), ())
+    ]
+    return _assign([e for e in twins if -e[1] >= 2 or size(str(changes[e[5]].new_blob)) > 0])
+
+
+def _assign(scored: list[_Entry]) -> dict[int, tuple[int, int]]:
+    """target → (source, similarity): the best pairs first, each file in one pair at most."""
+    moves: dict[int, tuple[int, int]] = {}
+    taken: set[int] = set()
+    for negative, _tail, _old, _new, source, target in sorted(scored):
+        if source not in taken and target not in moves:
+            moves[target] = (source, -negative)
+            taken.add(source)
+    return moves
+
+
+def _alike(changes: Sequence[FileChange], sources: list[int], targets: list[int], lines: _LineCache) -> list[_Entry]:
+    """Pairs at or over ``THRESHOLD`` among the candidates ``_candidates`` finds."""
+    if not sources or not targets:
+        return []
+    holders: dict[bytes, list[int]] = defaultdict(list)
+    named: dict[str, list[int]] = defaultdict(list)
+    for source in sources:
+        found = lines.of(str(changes[source].old_blob))
+        for line in found.weights if found else ():
+            holders[line].append(source)
+        named[basename(str(changes[source].old_path))].append(source)
+    scored = []
+    for target in targets:
+        mine = lines.of(str(changes[target].new_blob))
+        if mine is None:
+            continue
+        for source in _candidates(mine, holders, named.get(basename(str(changes[target].new_path)), [])):
+            theirs = lines.of(str(changes[source].old_blob))
+            same_name = basename(str(changes[source].old_path)) == basename(str(changes[target].new_path))
+            score = _score(theirs, mine, same_name=same_name) if theirs is not None else 0
+            if score:
+                scored.append(_entry(changes, source, target, score))
+    return scored
+
+
+def _candidates(mine: _Lines, holders: dict[bytes, list[int]], same_name: list[int]) -> set[int]:
+    """The sources that hold a chunk of ``mine`` that at most ``COMMON`` sources hold, and
+    those of its base name (unless more than ``COMMON`` share it); failing both, the
+    holders of its least common chunk (a small file of boilerplate lines)."""
+    found = {s for chunk in mine.weights if len(held := holders.get(chunk, [])) <= COMMON for s in held}
+    if len(same_name) <= COMMON:
+        found.update(same_name)
+    if not found:
+        fewest: list[int] = []
+        for chunk in mine.weights:
+            these = holders.get(chunk, [])
+            if these and (not fewest or len(these) < len(fewest)):
+                fewest = these
+        found.update(fewest)
+    return found
+
+
+def _entry(changes: Sequence[FileChange], source: int, target: int, score: int) -> _Entry:
+    old, new = str(changes[source].old_path), str(changes[target].new_path)
+    return (-score, -_common_tail(old, new), old, new, source, target)
+
+
+def _common_tail(old: str, new: str) -> int:
+    """How many trailing path components two paths share (``a/b/c.py``, ``src/a/b/c.py``: 3)."""
+    shared = 0
+    for a, b in zip(reversed(old.split("/")), reversed(new.split("/"))):
+        if a != b:
+            break
+        shared += 1
+    return shared
+
+
+def _score(old: _Lines, new: _Lines, *, same_name: bool) -> int:
+    """git's similarity, the weight shared over the larger file's, when the two are one
+    file moved; else 0. A file that keeps its base name moved when it kept
+    ``THRESHOLD`` % of its old content, however much it grew (``git mv``, then code added)."""
+    if not old.total or not new.total:
+        return 0
+    small, large = sorted((old.total, new.total))
+    if small * 100 < large * THRESHOLD and not same_name:  # too different in size to share enough
+        return 0
+    shared = _shared(old, new)
+    if shared * 100 >= large * THRESHOLD or (same_name and shared * 100 >= old.total * THRESHOLD):
+        return max(1, shared * 100 // large)
+    return 0
+
+
+def _shared(a: _Lines, b: _Lines) -> int:
+    """The weight two files share: for each chunk both hold, the lesser of its weights."""
+    both = list(a.weights.keys() & b.weights.keys())  # in C, as is the sum below
+    return sum(map(min, map(a.weights.__getitem__, both), map(b.weights.__getitem__, both)))
+
+
+def _rewritten(lines: _LineCache, old: str, new: str) -> bool:
+    """git's -B: a modified file is a rewrite when it lost over ``THRESHOLD`` % of its old
+    content, or when what it lost and gained together reach ``THRESHOLD`` % of the larger
+    side; never a file under ``MIN_BREAK`` bytes."""
+    a, b = lines.of(old), lines.of(new)
+    if a is None or b is None or max(a.total, b.total) < MIN_BREAK or not a.total:
+        return False  # unmeasured (too large), small or empty before
+    kept = _shared(a, b)
+    lost, gained = a.total - kept, b.total - kept
+    return lost * 100 > a.total * THRESHOLD or (lost + gained) * 100 >= max(a.total, b.total) * THRESHOLD
+
+
+class _LineCache:
+    """Each blob's lines, read once per diff."""
+
+    def __init__(self, read: Callable[[str], bytes | None]) -> None:
+        self._read = read
+        self._lines: dict[str, _Lines | None] = {}
+
+    def of(self, blob: str) -> _Lines | None:
+        if blob not in self._lines:
+            self._lines[blob] = _measure(self._read(blob))
+        return self._lines[blob]
+
+
+def _measure(data: bytes | None) -> _Lines | None:
+    """git's chunks: each line with its newline, a line over ``CHUNK`` bytes cut every
+    ``CHUNK`` (CR before LF dropped from text); a chunk weighs its length."""
+    if data is None:
+        return None
+    if not data:
+        return _Lines({}, 0)
+    if b"\0" not in data[:BINARY_PROBE]:
+        data = data.replace(b"\r\n", b"\n")
+    weights: dict[bytes, int] = {}
+    for line, n in Counter(data.split(b"\n")).items():
+        if len(line) < CHUNK:
+            weights[line] = weights.get(line, 0) + (len(line) + 1) * n
+            continue
+        line += b"\n"
+        for start in range(0, len(line), CHUNK):
+            chunk = line[start : start + CHUNK]
+            weights[chunk] = weights.get(chunk, 0) + len(chunk) * n
+    if data.endswith(b"\n"):  # the split's last piece is no line
+        weights[b""] -= 1
+        if not weights[b""]:
+            del weights[b""]
+    return _Lines(weights, sum(weights.values()))

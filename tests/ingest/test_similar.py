@@ -1,0 +1,142 @@
+"""Which files moved between two commits (ingest/similar.py through GitRepository), on
+real repositories made with the git CLI."""
+
+from __future__ import annotations
+
+from recalld.ingest.gitrepo import GitRepository
+
+
+def _lines(tag: str, n: int, width: int = 1) -> str:
+    """``n`` lines of code no other file holds."""
+    return "".join(f"value_{tag}_{i} = compute_{tag}({i}, {'x' * width})\n" for i in range(n))
+
+
+def moves(repo, old: str, new: str) -> dict[str, tuple[str, int]]:  # type: ignore[no-untyped-def]
+    _paths, renames = GitRepository(str(repo.path)).changed_paths(old, new)
+    return {r.old_path: (r.new_path, r.similarity) for r in renames}
+
+
+def test_a_tree_moved_with_some_files_edited(git_repo):
+    """A mass move to ``src/``: unchanged files are paired by blob, edited ones by their
+    lines, empty files only where they keep their name and their directory's name (an
+    empty ``__init__.py`` of one package is no other package's)."""
+    repo = git_repo
+    for pkg in ("alpha", "beta", "gamma"):
+        repo.write(f"lib/{pkg}/__init__.py", "")
+        for n in range(4):
+            repo.write(f"lib/{pkg}/mod{n}.py", _lines(f"{pkg}{n}", 30))
+    repo.write("lib/empty_elsewhere.py", "")
+    before = repo.commit("layout")
+    repo.remove("lib/empty_elsewhere.py")
+    repo.git("mv", "lib", "src")
+    repo.write("src/beta/mod2.py", _lines("beta2", 30) + _lines("extra", 5))
+    repo.write("tools/new_empty.py", "")
+    after = repo.commit("move to src")
+    found = moves(repo, before, after)
+    for pkg in ("alpha", "beta", "gamma"):
+        assert found[f"lib/{pkg}/__init__.py"] == (f"src/{pkg}/__init__.py", 100)
+        for n in range(4):
+            assert found[f"lib/{pkg}/mod{n}.py"][0] == f"src/{pkg}/mod{n}.py"
+    assert 50 <= found["lib/beta/mod2.py"][1] < 100  # git's similarity: the share of the larger file
+    assert "lib/empty_elsewhere.py" not in found  # empty, and tools/new_empty.py is another file
+
+
+def test_identical_copies_pair_by_path(git_repo):
+    """Two copies of one vendored file moved (pip's ``six.py`` beside urllib3's): each
+    goes where its path leads, not crosswise."""
+    repo = git_repo
+    six = _lines("six", 40)
+    repo.write("pkg/_vendor/six.py", six)
+    repo.write("pkg/_vendor/urllib3/packages/six.py", six)
+    before = repo.commit("vendored twice")
+    repo.git("mv", "pkg", "src")
+    repo.write("src/_vendor/six.py", six + _lines("newer", 2))  # the top-level copy updated
+    after = repo.commit("move")
+    found = moves(repo, before, after)
+    assert found["pkg/_vendor/six.py"][0] == "src/_vendor/six.py"
+    assert found["pkg/_vendor/urllib3/packages/six.py"] == ("src/_vendor/urllib3/packages/six.py", 100)
+
+
+def test_a_file_moved_and_grown_keeps_its_name(git_repo):
+    """``git mv``, then code added: more than half of the new file is new, but the file
+    kept its name and all its old content, so it moved. Another file as alike by
+    size but of another name is measured as git does (over the larger one)."""
+    repo = git_repo
+    repo.write("app/old.py", "def gone():\n    return 0\n")
+    repo.write("app/other.py", _lines("other", 10))
+    before = repo.commit("two files")
+    repo.remove("app/old.py")
+    repo.write("src/old.py", "def gone():\n    return 0\n\n\ndef fresh():\n    return 5\n")
+    repo.remove("app/other.py")
+    repo.write("src/renamed.py", _lines("other", 10) + _lines("more", 25))
+    after = repo.commit("move and grow")
+    found = moves(repo, before, after)
+    assert found["app/old.py"][0] == "src/old.py" and found["app/old.py"][1] < 50  # git's similarity, 46 %
+    assert "app/other.py" not in found  # 10 of 35 lines: not that file any more
+
+
+def test_crlf_and_reindented_lines_and_binary_files(git_repo):
+    """Line endings turned from CRLF to LF in a move still pair (pip 10's sdists); a
+    binary file edited in a move pairs by its chunks, as git pairs it."""
+    repo = git_repo
+    text = _lines("crlf", 40)
+    blob = bytes(range(256)) * 40
+    repo.write("old/text.py", text.replace("\n", "\r\n").encode())
+    repo.write("old/tool.exe", blob)
+    before = repo.commit("crlf")
+    repo.remove("old")
+    repo.write("new/text.py", text)
+    repo.write("new/tool.exe", blob[:-256] + bytes(256))
+    after = repo.commit("lf")
+    found = moves(repo, before, after)
+    assert found["old/text.py"] == ("new/text.py", 100)
+    assert found["old/tool.exe"][0] == "new/tool.exe"
+
+
+def test_a_rewritten_file_is_a_source_and_a_target(git_repo):
+    """eslint 9: ``eslint.js`` moved to ``legacy-eslint.js`` while ``flat-eslint.js``
+    took its place; a file merely edited is no source of anything."""
+    repo = git_repo
+    legacy, flat = _lines("legacy", 30), _lines("flat", 30)
+    repo.write("lib/eslint.js", legacy)
+    repo.write("lib/flat-eslint.js", flat)
+    repo.write("lib/util.js", _lines("util", 30))
+    before = repo.commit("two engines")
+    repo.remove("lib/flat-eslint.js")
+    repo.write("lib/eslint.js", flat + _lines("flatter", 3))
+    repo.write("lib/legacy-eslint.js", legacy)
+    repo.write("lib/util.js", _lines("util", 30) + _lines("util_more", 3))
+    repo.write("lib/util-copy.js", _lines("util", 30))
+    after = repo.commit("the flat engine becomes the engine")
+    found = moves(repo, before, after)
+    assert found["lib/eslint.js"] == ("lib/legacy-eslint.js", 100)
+    assert found["lib/flat-eslint.js"][0] == "lib/eslint.js"
+    assert "lib/util.js" not in found  # kept its content: not broken, not moved
+
+
+def test_task_changes_of_a_rewrite(git_repo):
+    """A commit's changes: the rewritten file's old content renamed away, its new
+    content added in place when nothing came from elsewhere."""
+    repo = git_repo
+    repo.write("core.py", _lines("core", 30))
+    repo.commit("core")
+    repo.write("core.py", _lines("stub", 2))
+    repo.write("impl/core.py", _lines("core", 30))
+    head = repo.commit("core moved behind a stub")
+    changes = {(c.status, c.old_path, c.new_path) for c in GitRepository(str(repo.path)).commit_changes(head)}
+    assert changes == {("renamed", "core.py", "impl/core.py"), ("added", None, "core.py")}
+
+
+def test_no_added_or_deleted_file_reads_no_blob(git_repo, monkeypatch):
+    """A commit that only edits files pairs nothing and reads nothing to find so."""
+    repo = git_repo
+    repo.write("a.py", _lines("a", 30))
+    before = repo.commit("a")
+    repo.write("a.py", _lines("b", 30))
+    after = repo.commit("rewritten in place")
+    git = GitRepository(str(repo.path))
+    read: list[str] = []
+    real = git.read_blob
+    monkeypatch.setattr(git, "read_blob", lambda blob: read.append(blob) or real(blob))
+    assert git.changed_paths(before, after) == ({"a.py"}, [])
+    assert read == []
