@@ -212,13 +212,21 @@ class GitRepository:
                     new_blob=str(new.id) if status != "deleted" and new.mode in REGULAR_MODES else None,
                 )
             )
-        return with_moves(changes, self._similarity_read, self.blob_size)
+        return with_moves(changes, self._similarity_read, self._similarity_size)
 
     def _similarity_read(self, blob_id: str) -> bytes | None:
+        """A blob to measure; None if it is too large or missing (a partial clone)."""
         try:
             return self.read_blob(blob_id) if self.blob_size(blob_id) <= MAX_BYTES else None
         except (KeyError, ValueError, pygit2.GitError):
             return None
+
+    def _similarity_size(self, blob_id: str) -> int:
+        """A blob's size; -1 when it is missing (a partial clone)."""
+        try:
+            return self.blob_size(blob_id)
+        except (KeyError, ValueError, pygit2.GitError):
+            return -1
 
     def patch_id(self, commit_id: str) -> str | None:
         """git's stable patch id of a non-merge commit (same change, same id after a

@@ -73,7 +73,7 @@ def with_moves(
     path and blob to the target's new ones. A deleted source and an added target go; a
     rewritten file whose old content moved stays ``added`` (its new content), one whose
     new content came from elsewhere is that rename alone. ``read``: a blob's content,
-    None when it is too large or unreadable; ``size``: its size in bytes."""
+    None when it is too large or unreadable; ``size``: its size in bytes (-1 unknown)."""
     added = [i for i, c in enumerate(changes) if c.status == "added" and c.new_blob]
     deleted = [i for i, c in enumerate(changes) if c.status == "deleted" and c.old_blob]
     if not added and not deleted:
@@ -127,7 +127,7 @@ def _exact(
         for target in targets
         for source in by_blob.get(str(changes[target].new_blob), ())
     ]
-    return _assign([e for e in twins if -e[1] >= 2 or size(str(changes[e[5]].new_blob)) > 0])
+    return _assign([e for e in twins if -e[1] >= 2 or size(str(changes[e[5]].new_blob)) != 0])
 
 
 def _assign(scored: list[_Entry]) -> dict[int, tuple[int, int]]:

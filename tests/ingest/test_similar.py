@@ -140,3 +140,23 @@ def test_no_added_or_deleted_file_reads_no_blob(git_repo, monkeypatch):
     monkeypatch.setattr(git, "read_blob", lambda blob: read.append(blob) or real(blob))
     assert git.changed_paths(before, after) == ({"a.py"}, [])
     assert read == []
+
+
+def test_a_missing_blob_pairs_nothing_and_raises_nothing(git_repo):
+    """A partial clone lacks blobs: an edited file that cannot be read is left unpaired;
+    one moved unchanged pairs by its id alone."""
+    repo = git_repo
+    repo.write("old/a.py", _lines("a", 30))
+    repo.write("old/b.py", _lines("b", 30))
+    repo.write("old/c.py", _lines("c", 30))
+    before = repo.commit("three")
+    missing = [repo.git("rev-parse", f"{before}:old/{name}") for name in ("a.py", "c.py")]
+    repo.remove("old")
+    repo.write("new/a.py", _lines("a", 30) + _lines("more", 2))
+    repo.write("new/b.py", _lines("b", 30) + _lines("more", 2))
+    repo.write("new/c.py", _lines("c", 30))
+    after = repo.commit("moved")
+    for blob in missing:
+        (repo.path / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    found = moves(repo, before, after)
+    assert found == {"old/b.py": ("new/b.py", 92), "old/c.py": ("new/c.py", 100)}  # b: 30 lines of 32 by weight
