@@ -17,6 +17,7 @@ from recalld.ingest.errors import RecalldError
 from recalld.ingest.similar import MAX_BYTES, FileChange, with_moves
 
 REGULAR_MODES = (FileMode.BLOB, FileMode.BLOB_EXECUTABLE)
+CHANGES_KEPT = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,9 @@ class GitRepository:
         self._repo = pygit2.Repository(found)
         self.git_dir = self._repo.path
         self.workdir = self._repo.workdir
+        # (old tree, new tree) → its changes, the moves found: a sync of one commit asks
+        # for the same pair twice (its files, then the commit's task memory)
+        self._changed: dict[tuple[str, str], list[FileChange]] = {}
 
     @property
     def common_dir(self) -> str:
@@ -193,10 +197,21 @@ class GitRepository:
 
     def commit_changes(self, commit_id: str) -> list[FileChange]:
         """The commit's deltas against its first parent (a root commit: against nothing)."""
-        return self._changes(self._first_parent_diff(commit_id))
+        commit = self._repo[commit_id].peel(pygit2.Commit)
+        return self._changes(commit.parents[0].tree if commit.parent_ids else None, commit.tree)
 
-    def _changes(self, diff: pygit2.Diff) -> list[FileChange]:
-        """The diff's deltas with the files that moved found (``similar``)."""
+    def _changes(self, old: pygit2.Tree | None, new: pygit2.Tree) -> list[FileChange]:
+        """The deltas between two trees (None: the empty tree) with the files that moved
+        found (``similar``); the last few pairs asked are kept."""
+        key = (str(old.id) if old is not None else "", str(new.id))
+        if key not in self._changed:
+            diff = old.diff_to_tree(new) if old is not None else new.diff_to_tree(swap=True)
+            if len(self._changed) >= CHANGES_KEPT:
+                del self._changed[next(iter(self._changed))]
+            self._changed[key] = self._moves(diff)
+        return list(self._changed[key])
+
+    def _moves(self, diff: pygit2.Diff) -> list[FileChange]:
         changes: list[FileChange] = []
         for delta in diff.deltas:
             status = _STATUS.get(delta.status_char())
@@ -301,7 +316,7 @@ class GitRepository:
         """Paths that differ between two commits, and the files that moved among them."""
         old_tree = self._repo[old_commit].peel(pygit2.Tree)
         new_tree = self._repo[new_commit].peel(pygit2.Tree)
-        changes = self._changes(old_tree.diff_to_tree(new_tree))
+        changes = self._changes(old_tree, new_tree)
         paths = {path for c in changes for path in (c.old_path, c.new_path) if path is not None}
         renames = [RenameDelta(str(c.old_path), str(c.new_path), c.similarity) for c in changes if c.status == "renamed"]
         return paths, renames

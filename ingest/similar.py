@@ -142,45 +142,52 @@ def _assign(scored: list[_Entry]) -> dict[int, tuple[int, int]]:
 
 
 def _alike(changes: Sequence[FileChange], sources: list[int], targets: list[int], lines: _LineCache) -> list[_Entry]:
-    """Pairs at or over ``THRESHOLD`` among the candidates ``_candidates`` finds."""
+    """Pairs at or over ``THRESHOLD`` among the sources that share a chunk with a target
+    that at most ``COMMON`` sources hold, and those of its base name (unless more than
+    ``COMMON`` share it). Between files of different names, chunks more sources hold
+    (licence headers, blank lines, closing braces) count for nothing: two small files are
+    not one because both are mostly boilerplate (Go's three-line licence header made any
+    two small files of its standard library half alike). A file that keeps its name is
+    measured whole: the name vouches for it."""
     if not sources or not targets:
         return []
     holders: dict[bytes, list[int]] = defaultdict(list)
     named: dict[str, list[int]] = defaultdict(list)
     for source in sources:
         found = lines.of(str(changes[source].old_blob))
-        for line in found.weights if found else ():
-            holders[line].append(source)
+        for chunk in found.weights if found else ():
+            holders[chunk].append(source)
         named[basename(str(changes[source].old_path))].append(source)
+    common = {chunk for chunk, held in holders.items() if len(held) > COMMON}
+    own: dict[int, _Lines] = {}  # a source's chunks but the common ones
     scored = []
     for target in targets:
-        mine = lines.of(str(changes[target].new_blob))
-        if mine is None:
+        found = lines.of(str(changes[target].new_blob))
+        if found is None:
             continue
-        for source in _candidates(mine, holders, named.get(basename(str(changes[target].new_path)), [])):
-            theirs = lines.of(str(changes[source].old_blob))
-            same_name = basename(str(changes[source].old_path)) == basename(str(changes[target].new_path))
-            score = _score(theirs, mine, same_name=same_name) if theirs is not None else 0
+        mine = _without(found, common)
+        name = basename(str(changes[target].new_path))
+        same_name = named.get(name, []) if len(named.get(name, [])) <= COMMON else []
+        for source in {s for chunk in mine.weights for s in holders.get(chunk, ())}.union(same_name):
+            whole = lines.of(str(changes[source].old_blob))
+            if whole is None:
+                continue
+            if basename(str(changes[source].old_path)) == name:  # the name vouches for the boilerplate
+                score = _score(whole, found, same_name=True)
+            else:
+                if source not in own:
+                    own[source] = _without(whole, common)
+                score = _score(own[source], mine, same_name=False)
             if score:
                 scored.append(_entry(changes, source, target, score))
     return scored
 
 
-def _candidates(mine: _Lines, holders: dict[bytes, list[int]], same_name: list[int]) -> set[int]:
-    """The sources that hold a chunk of ``mine`` that at most ``COMMON`` sources hold, and
-    those of its base name (unless more than ``COMMON`` share it); failing both, the
-    holders of its least common chunk (a small file of boilerplate lines)."""
-    found = {s for chunk in mine.weights if len(held := holders.get(chunk, [])) <= COMMON for s in held}
-    if len(same_name) <= COMMON:
-        found.update(same_name)
-    if not found:
-        fewest: list[int] = []
-        for chunk in mine.weights:
-            these = holders.get(chunk, [])
-            if these and (not fewest or len(these) < len(fewest)):
-                fewest = these
-        found.update(fewest)
-    return found
+def _without(lines: _Lines, common: set[bytes]) -> _Lines:
+    if not common or common.isdisjoint(lines.weights):
+        return lines
+    weights = {chunk: weight for chunk, weight in lines.weights.items() if chunk not in common}
+    return _Lines(weights, sum(weights.values()))
 
 
 def _entry(changes: Sequence[FileChange], source: int, target: int, score: int) -> _Entry:

@@ -160,3 +160,22 @@ def test_a_missing_blob_pairs_nothing_and_raises_nothing(git_repo):
         (repo.path / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
     found = moves(repo, before, after)
     assert found == {"old/b.py": ("new/b.py", 92), "old/c.py": ("new/c.py", 100)}  # b: 30 lines of 32 by weight
+
+
+def test_a_commits_moves_are_found_once_for_its_files_and_its_task(git_repo, monkeypatch):
+    """A sync of one commit asks for its changed paths, then for the commit's own changes
+    (its task memory): the same two trees, measured once."""
+    repo = git_repo
+    repo.write("old/a.py", _lines("a", 30))
+    before = repo.commit("one")
+    repo.remove("old")
+    repo.write("new/a.py", _lines("a", 30) + _lines("more", 2))
+    after = repo.commit("moved")
+    git = GitRepository(str(repo.path))
+    measured: list[int] = []
+    real = git._moves
+    monkeypatch.setattr(git, "_moves", lambda diff: measured.append(1) or real(diff))
+    _paths, renames = git.changed_paths(before, after)
+    changes = git.commit_changes(after)
+    assert [r.new_path for r in renames] == ["new/a.py"] and [c.status for c in changes] == ["renamed"]
+    assert len(measured) == 1
