@@ -12,11 +12,14 @@ modified) 8–14 s. Here:
    → ``src/a/six.py``, not another ``six.py``). An empty file is paired only where it
    keeps its name and its directory's name (a tree moved), never with just any other
    empty file.
-2. **Alike.** The rest are measured as git measures them: a file is the multiset of its
-   chunks (each line with its newline, a line over ``CHUNK`` bytes cut every ``CHUNK``;
-   CR before LF dropped in text, so a move from CRLF to LF still pairs), a chunk
-   weighing its length; two files are as similar as the weight they share over the
-   larger one's, one file moved from ``THRESHOLD`` % on. A file that keeps its base name
+2. **Alike.** The rest are measured as git measures them, but for white space: a file
+   is the multiset of its chunks (each line with its newline, a line over ``CHUNK``
+   bytes cut every ``CHUNK``; indentation and trailing blanks dropped, as libgit2's
+   measure ignores them, so a file re-indented by a formatter while it moved, or turned
+   from CRLF to LF, still pairs: eslint 9's ``token-store`` moved to ``languages/js/``
+   as prettier turned its spaces into tabs), a chunk weighing its length; two files are
+   as similar as the weight they share over the larger one's, one file moved from
+   ``THRESHOLD`` % on. A file that keeps its base name
    moved as long as it kept ``THRESHOLD`` % of its old content, however much it grew
    (``git mv``, then code added). An added file is measured only against the sources
    that share a chunk with it that few sources hold (``COMMON``), and those of its name:
@@ -42,7 +45,6 @@ from posixpath import basename
 THRESHOLD = 50  # % of the larger file's weight two files share to be one file moved (git's -M50%)
 COMMON = 32  # a chunk more sources hold finds no candidates (blank lines, braces, boilerplate)
 MAX_BYTES = 4 << 20
-BINARY_PROBE = 8000
 CHUNK = 64  # git's longest chunk of a line
 MIN_BREAK = 400  # git breaks no smaller file into a rewrite
 
@@ -252,16 +254,18 @@ class _LineCache:
 
 
 def _measure(data: bytes | None) -> _Lines | None:
-    """git's chunks: each line with its newline, a line over ``CHUNK`` bytes cut every
-    ``CHUNK`` (CR before LF dropped from text); a chunk weighs its length."""
+    """git's chunks of a file, but for white space: each line with its newline, its
+    indentation and trailing blanks (a CR before LF among them) dropped, a line over
+    ``CHUNK`` bytes cut every ``CHUNK``; a chunk weighs its length."""
     if data is None:
         return None
     if not data:
         return _Lines({}, 0)
-    if b"\0" not in data[:BINARY_PROBE]:
-        data = data.replace(b"\r\n", b"\n")
+    lines = data.split(b"\n")
+    if not lines[-1]:  # the split's last piece is no line
+        lines.pop()
     weights: dict[bytes, int] = {}
-    for line, n in Counter(data.split(b"\n")).items():
+    for line, n in Counter(map(bytes.strip, lines)).items():
         if len(line) < CHUNK:
             weights[line] = weights.get(line, 0) + (len(line) + 1) * n
             continue
@@ -269,8 +273,4 @@ def _measure(data: bytes | None) -> _Lines | None:
         for start in range(0, len(line), CHUNK):
             chunk = line[start : start + CHUNK]
             weights[chunk] = weights.get(chunk, 0) + len(chunk) * n
-    if data.endswith(b"\n"):  # the split's last piece is no line
-        weights[b""] -= 1
-        if not weights[b""]:
-            del weights[b""]
     return _Lines(weights, sum(weights.values()))
