@@ -216,7 +216,6 @@ def _symbol(spec: LanguageSpec, d: _Def, kind: str, qualname: str, data: bytes) 
     last = _last_code_node(node)
     source = data[node.start_byte : last.end_byte]
     docstring = docstring_of(spec, node, data)
-    signature = _signature(node, data)
     # Where its parse holds a syntax error, the same text beside other code can recover
     # differently (``def test6 (): <`` or ``def test6 ()``): the tree the parse made of it
     # (its signature, docstring and inner symbols come from it) counts then, or a memory
@@ -226,7 +225,7 @@ def _symbol(spec: LanguageSpec, d: _Def, kind: str, qualname: str, data: bytes) 
         kind=kind,
         name=d.name,
         qualname=qualname,
-        signature=signature,
+        signature=_signature(node, data),
         docstring=docstring,
         start_line=node.start_point[0] + 1,
         end_line=last.end_point[0] + 1,
