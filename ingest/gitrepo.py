@@ -57,7 +57,8 @@ class CommitDetails:
     parents: tuple[str, ...]
 
 
-_STATUS = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied", "T": "typechange"}
+# A tree diff's own statuses; "renamed" comes of ingest/similar.py's pairing.
+_STATUS = {"A": "added", "M": "modified", "D": "deleted", "T": "typechange"}
 
 
 class GitRepository:
@@ -197,15 +198,14 @@ class GitRepository:
 
     def commit_changes(self, commit_id: str) -> list[FileChange]:
         """The commit's deltas against its first parent (a root commit: against nothing)."""
-        commit = self._repo[commit_id].peel(pygit2.Commit)
-        return self._changes(commit.parents[0].tree if commit.parent_ids else None, commit.tree)
+        return self._changes(*self._first_parent_trees(commit_id))
 
     def _changes(self, old: pygit2.Tree | None, new: pygit2.Tree) -> list[FileChange]:
         """The deltas between two trees (None: the empty tree) with the files that moved
         found (``similar``); the last few pairs asked are kept."""
         key = (str(old.id) if old is not None else "", str(new.id))
         if key not in self._changed:
-            diff = old.diff_to_tree(new) if old is not None else new.diff_to_tree(swap=True)
+            diff = _tree_diff(old, new)
             if len(self._changed) >= CHANGES_KEPT:
                 del self._changed[next(iter(self._changed))]
             self._changed[key] = self._moves(diff)
@@ -266,10 +266,12 @@ class GitRepository:
         return None if len(commit.parent_ids) > 1 else self._first_parent_diff(commit_id)
 
     def _first_parent_diff(self, commit_id: str) -> pygit2.Diff:
+        return _tree_diff(*self._first_parent_trees(commit_id))
+
+    def _first_parent_trees(self, commit_id: str) -> tuple[pygit2.Tree | None, pygit2.Tree]:
+        """The commit's first parent's tree (None for a root commit) and its own."""
         commit = self._repo[commit_id].peel(pygit2.Commit)
-        if commit.parent_ids:
-            return commit.parents[0].tree.diff_to_tree(commit.tree)
-        return commit.tree.diff_to_tree(swap=True)
+        return (commit.parents[0].tree if commit.parent_ids else None), commit.tree
 
     def walk_tree(self, commit_id: str) -> Iterator[TreeFile | TreeSkip]:
         """Every entry of the commit's tree: regular files, and what is never read."""
@@ -357,6 +359,11 @@ class GitRepository:
             return self._repo.get_attr(path, name, flags=flags, commit=pygit2.Oid(hex=commit_id))
         except (pygit2.GitError, ValueError):
             return None
+
+
+def _tree_diff(old: pygit2.Tree | None, new: pygit2.Tree) -> pygit2.Diff:
+    """``old`` → ``new``; from the empty tree where ``old`` is None."""
+    return old.diff_to_tree(new) if old is not None else new.diff_to_tree(swap=True)
 
 
 def _message(commit: pygit2.Commit) -> str:

@@ -55,7 +55,7 @@ MIN_BREAK = 400  # git breaks no smaller file into a rewrite
 class FileChange:
     """One delta of a diff between two trees."""
 
-    status: str  # added | modified | deleted | renamed | copied | typechange
+    status: str  # added | modified | deleted | renamed | typechange
     old_path: str | None
     new_path: str | None
     old_blob: str | None  # None when absent or not a regular file
