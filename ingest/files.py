@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from recalld.parsers.base import DERIVED_TYPES, STRUCTURAL
@@ -29,9 +30,12 @@ DEFAULT_EXCLUDE = (
 BINARY_SNIFF_BYTES = 8000
 # Code whose lines average this many bytes, in a file this large, is minified or
 # generated in one line (a bundle, a schema validator: hand-written code averages ~30–40);
-# its names are a minifier's and change with every build.
+# its names are a minifier's and change with every build. Counted without what its
+# string literals hold: the JDK's resource bundles (``launcher.java``: 34 lines, 12.8 KB
+# of messages) are long lines of strings around short code.
 MINIFIED_MEAN_LINE = 300
 MINIFIED_MIN_BYTES = 4096
+STRING_LITERAL = re.compile(rb""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +87,9 @@ def unreadable(data: bytes, language: str) -> str | None:
     or None. Prose and configuration may run long lines; only code is held to that."""
     if b"\x00" in data[:BINARY_SNIFF_BYTES]:
         return "binary"
-    if len(data) >= MINIFIED_MIN_BYTES and len(data) > MINIFIED_MEAN_LINE * (data.count(b"\n") + 1):
+    lines = data.count(b"\n") + 1
+    if len(data) >= MINIFIED_MIN_BYTES and len(data) > MINIFIED_MEAN_LINE * lines:
         if get_language(language).extractor == "treesitter":
-            return "minified"
+            if len(STRING_LITERAL.sub(b"''", data)) > MINIFIED_MEAN_LINE * lines:
+                return "minified"
     return None

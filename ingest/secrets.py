@@ -157,6 +157,11 @@ CUT_TOKEN = re.compile(
 )
 CUT_TOKEN_WINDOW = 120
 TOKEN_TAIL = re.compile(r"[A-Za-z0-9_+/=-]+")
+# An AWS access key id is a token of exactly 20 characters; its prefixes ("ACCA", "ABIA")
+# turn up inside longer runs of hex digits, such as a Diffie-Hellman prime in the JDK's
+# TLS code ("30ACCA4F483A…"), which detect-secrets' pattern alone takes for a key. A
+# percent escape before it ("Credential%3DAKIA…" in an encoded URL) still ends a token.
+WHOLE_TOKEN = r"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{{2}})){}(?![A-Za-z0-9])"
 QUOTED_BASE64 = re.compile(r"""(['"`])([A-Za-z0-9+/=_\-]{%d,})\1""" % MIN_ENTROPY_LENGTH)
 
 
@@ -206,6 +211,8 @@ def _plugin_rules() -> tuple[Rule, ...]:
         for pattern in plugin().denylist:
             if plugin is JwtTokenDetector:  # its pattern ends lazily, before the signature
                 pattern = re.compile(pattern.pattern.removesuffix("*?") + "*", pattern.flags)
+            if plugin is AWSKeyDetector and not pattern.groups:  # the key id alone: see WHOLE_TOKEN
+                pattern = re.compile(WHOLE_TOKEN.format(pattern.pattern), pattern.flags)
             rules.append(Rule(kind, pattern, accept, gates))
     return tuple(rules)
 

@@ -55,8 +55,10 @@ STRUCTURAL = "structural"
 # (results) {…}``, ``export default class {…}``), ``default`` when it has no name, and a
 # class assigned to an exported name (``exports.Parser = class {…}``). 7: a definition whose
 # parse holds a syntax error hashes the tree made of it too (the same text beside other
-# code can recover differently: a signature of ruff's range-formatting fixtures).
-EXTRACTION_VERSION = 7
+# code can recover differently: a signature of ruff's range-formatting fixtures). 8: a
+# file of long lines that are mostly string literals is read, no longer skipped as
+# minified (the JDK's resource bundles: ``files.unreadable``).
+EXTRACTION_VERSION = 8
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

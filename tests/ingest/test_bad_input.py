@@ -22,6 +22,8 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
     repo.write("image.png", b"\x89PNG\r\n\x1a\n\x00\x00")
     repo.write("app.js", "var a=function(b){return b+1};" * 300 + "\n")  # minified: one 9 KB line
     repo.write("notes.py", "x = 1  # " + "a long comment " * 40 + "\n")  # one long line, a small file
+    message = '"' + "Usage: {0} [options] <mainclass> [args...]\\n" * 12 + '"'  # a resource bundle's lines
+    repo.write("Messages.java", "class Messages {\n  Object[][] contents = {\n" + f"    {{ \"usage\", {message} }},\n" * 12 + "  };\n}\n")
     repo.write("node_modules/lib/index.js", "function vendored() {}\n")
     repo.write("gen/auto.py", "def generated():\n    pass\n")
     repo.write(".gitattributes", "gen/** linguist-generated=true\n")
@@ -53,6 +55,7 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
         assert {("ok.py", "fine"), ("broken.py", "good"), ("broken.py", "After")} <= names
         assert not any(p in {"passwd.py", "blob.py", "big.py", "gen/auto.py", "app.js"} for p, _ in names)
         assert ("notes.py", "<module>") in names
+        assert ("Messages.java", "Messages") in names  # long lines, but of strings: not minified
         assert all("root:" not in m.payload["text"] for m in h.memories())
         assert any(p == "latin.py" for p, _ in names)
         # Each file skipped for a reason of its own, or read in part, is logged by path;

@@ -32,6 +32,7 @@ def leaks(text: str, *secrets: str) -> list[str]:
     ("source", "secret", "kind"),
     [
         (f'AWS_ACCESS_KEY_ID = "{AWS_KEY_ID}"', AWS_KEY_ID, "aws-access-key"),
+        (f"u = 'https://h/?X-Amz-Credential%3D{AWS_KEY_ID}%2F20240101'", AWS_KEY_ID, "aws-access-key"),
         (f'aws_secret_access_key = "{AWS_SECRET}"', AWS_SECRET, "aws-access-key"),
         (f"client = Github('{GITHUB_TOKEN}')", GITHUB_TOKEN, "github-token"),
         (f'KEY = """{PEM}"""\n', PEM, "private-key"),
@@ -93,6 +94,7 @@ def test_a_token_cut_by_the_text_limit_is_redacted():
         "url = 'mysql://%(user)s:%(password)s@%(host)s/db'",
         'BEGIN = "BEGIN RSA PRIVATE KEY"  # the marker text alone',
         "x = AKIA_PREFIX + suffix",
+        '"30ACCA4F483A797ABC0AB182B324FB61D108A94BB2C8E3FB" +',  # hex digits of a DH prime
     ],
 )
 def test_ordinary_code_is_left_intact(ordinary):
