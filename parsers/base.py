@@ -57,7 +57,9 @@ STRUCTURAL = "structural"
 # parse holds a syntax error hashes the tree made of it too (the same text beside other
 # code can recover differently: a signature of ruff's range-formatting fixtures). 8: a
 # file of long lines that are mostly string literals is read, no longer skipped as
-# minified (the JDK's resource bundles: ``files.unreadable``).
+# minified (the JDK's resource bundles: ``files.unreadable``); a header block in the GPL's
+# words or dedicating the file to the public domain is a licence notice, no module
+# docstring (98 files of the JDK's java.base).
 EXTRACTION_VERSION = 8
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -31,7 +31,14 @@ _LICENCE_LINE = re.compile(
     r"|subject to the terms of\b|is free software\b",
     re.IGNORECASE,
 )
-_LICENCE_ANYWHERE = re.compile(r"copyright|\(c\) \d{4}|©|spdx-license-identifier|@license", re.IGNORECASE)
+# Anywhere in a file's header block; the last three are the GPL's and a public-domain
+# dedication's words (the JDK's java.util.concurrent: "This file is available under and
+# governed by the GNU General Public License ... released to the public domain").
+_LICENCE_ANYWHERE = re.compile(
+    r"copyright|\(c\) \d{4}|©|spdx-license-identifier|@license"
+    r"|general public licen[cs]e|free software foundation|(?:released|dedicated) (?:in)?to the public domain",
+    re.IGNORECASE,
+)
 
 
 def module_docstring(spec: LanguageSpec, root: Node, data: bytes) -> str:

@@ -200,6 +200,19 @@ def test_a_licence_notice_is_no_module_docstring(language: str):
     assert parse(language, data.split(b"\n\n")[0] + b"\n").symbols[0].docstring == ""  # the notice alone
 
 
+def test_a_gpl_notice_and_a_public_domain_dedication_are_no_module_docstring():
+    """The JDK's java.util.concurrent files: the vendor's notice, then the original
+    author's, each a block of its own, before the package."""
+    vendor = b"/*\n * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.\n */\n\n"
+    author = (b"/*\n * This file is available under and governed by the GNU General Public\n"
+              b" * License version 2 only, as published by the Free Software Foundation.\n"
+              b" * Written by a team and released to the public domain, as explained at\n"
+              b" * http://creativecommons.org/publicdomain/zero/1.0/\n */\n\n")  # fmt: skip
+    assert parse("java", vendor + author + b"package render;\n").symbols[0].docstring == ""
+    described = vendor + author + b"/** Renders pages. */\npackage render;\n"
+    assert parse("java", described).symbols[0].docstring == "Renders pages."
+
+
 def test_a_description_that_speaks_of_licences_stays_the_docstring():
     data = b"// Checks the licences of a project's dependencies.\n\npackage licences\n"
     assert parse("go", data).symbols[0].docstring == "Checks the licences of a project's dependencies."
