@@ -161,14 +161,18 @@ def _alike(changes: Sequence[FileChange], sources: list[int], targets: list[int]
     holders: dict[bytes, list[tuple[int, int]]] = defaultdict(list)  # chunk -> (source, its weight there)
     named: dict[str, list[int]] = defaultdict(list)
     names: dict[int, str] = {}
+    own_totals: Counter[int] = Counter()  # a source's weight but the common chunks'
     for source in sources:
         found = lines.of(str(changes[source].old_blob))
         for chunk, weight in found.weights.items() if found else ():
             holders[chunk].append((source, weight))
+        own_totals[source] = found.total if found else 0
         names[source] = name = basename(str(changes[source].old_path))
         named[name].append(source)
     common = {chunk for chunk, held in holders.items() if len(held) > COMMON}
-    own_totals: dict[int, int] = {}  # a source's weight but the common chunks'
+    for chunk in common:
+        for source, weight in holders[chunk]:
+            own_totals[source] -= weight
     scored = []
     for target in targets:
         found = lines.of(str(changes[target].new_blob))
@@ -189,9 +193,6 @@ def _alike(changes: Sequence[FileChange], sources: list[int], targets: list[int]
         for source, both in shared.items():
             if names[source] == name:
                 continue
-            if source not in own_totals:  # a source in holders was read
-                whole = lines.of(str(changes[source].old_blob))
-                own_totals[source] = _without(whole, common).total if whole is not None else 0
             score = _judged(both, own_totals[source], mine.total, same_name=False)
             if score:
                 scored.append(_entry(changes, source, target, score))
