@@ -13,7 +13,7 @@ from recalld.ingest.files import IndexOptions, excluded_by, unreadable
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest.parse_memo import PARSED, ReadFile
 from recalld.ingest.plan import FileSymbols, LiveMemory
-from recalld.parsers import language_for_path, parse
+from recalld.parsers import language_for_path, parse, reads_whole
 from recalld.parsers.base import memory_type
 
 LINGUIST_ATTRIBUTES = (("linguist-generated", "generated"), ("linguist-vendored", "vendored"))
@@ -151,7 +151,7 @@ def read_parsed(git: GitRepository, blob: str, language: str, path: str) -> Read
         if reason is not None:
             read = ReadFile(None, unread=reason)  # holds nothing: counts for the least a file can
         else:
-            read = ReadFile(parse(language, data, path=path), invalid_utf8=not _is_utf8(data))
+            read = ReadFile(parse(language, data, path=path), invalid_utf8=not reads_whole(language, data))
         PARSED.put(key, read, len(data) if read.parsed is not None else 0)
     return read
 
@@ -183,14 +183,6 @@ class OldSources:
         except (RecalldError, ValueError):
             return {}
         return {(s.kind, s.qualname): s.source for s in parsed.symbols} if parsed is not None else {}
-
-
-def _is_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def tree_has_linguist_attributes(git: GitRepository, entries: list[TreeFile | TreeSkip]) -> bool:

@@ -26,7 +26,7 @@ from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gcpace import sync_pace
-from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
+from recalld.ingest.gitrepo import GitRepository, TreeFile
 from recalld.ingest import secrets, sparse
 from recalld.ingest.parse_memo import PARSED
 from recalld.ingest.plan import FileSymbols, LiveMemory, Plan, Scope, memory_id, plan_changes

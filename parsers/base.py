@@ -59,8 +59,10 @@ STRUCTURAL = "structural"
 # file of long lines that are mostly string literals is read, no longer skipped as
 # minified (the JDK's resource bundles: ``files.unreadable``); a header block in the GPL's
 # words or dedicating the file to the public domain is a licence notice, no module
-# docstring (98 files of the JDK's java.base).
-EXTRACTION_VERSION = 8
+# docstring (98 files of the JDK's java.base). 9: a Python file that is not UTF-8 and
+# declares its encoding (PEP 263) is read in it, no longer with U+FFFD for each byte
+# that is not UTF-8 (parsers/encoding.py).
+EXTRACTION_VERSION = 9
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

@@ -30,6 +30,7 @@ class LanguageSpec:
     extractor: str = "treesitter"  # a key of EXTRACTORS
     globs: tuple[str, ...] = ()  # paths this spec claims whatever their extension
     overloads: bool = False  # functions of one name tell apart by their parameter types
+    declares_encoding: bool = False  # a file may name its encoding in a comment (parsers/encoding.py)
 
     @property
     def query_names(self) -> tuple[str, ...]:
@@ -81,7 +82,7 @@ def get_language(name: str) -> LanguageSpec:
 
 ECMASCRIPT = ("ecmascript.scm",)  # JavaScript's patterns TypeScript's grammar matches too
 BUILTIN_LANGUAGES = (
-    LanguageSpec("python", (".py", ".pyi"), "tree_sitter_python", docstrings="strings"),
+    LanguageSpec("python", (".py", ".pyi"), "tree_sitter_python", docstrings="strings", declares_encoding=True),
     LanguageSpec("javascript", (".js", ".mjs", ".cjs", ".jsx"), "tree_sitter_javascript", shared_queries=ECMASCRIPT),
     LanguageSpec("typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript",
                  shared_queries=ECMASCRIPT, overloads=True),

@@ -18,6 +18,8 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
     repo.write("blob.py", b"\x00\x01\x02binary" * 10)
     repo.write("big.py", "x = 1\n" * 900_000)  # ~5 MB
     repo.write("latin.py", "def caf\xe9():\n    return '\xe9'\n".encode("latin-1"))
+    declared = "# -*- coding: latin-1 -*-\ndef na\xefve():\n    '''R\xe9sum\xe9.'''\n"
+    repo.write("declared.py", declared.encode("latin-1"))  # PEP 263: read as it says
     repo.write("broken.py", "def good():\n    return 1\n\ndef bad(:\n    pass\n\nclass After:\n    pass\n")
     repo.write("image.png", b"\x89PNG\r\n\x1a\n\x00\x00")
     repo.write("app.js", "var a=function(b){return b+1};" * 300 + "\n")  # minified: one 9 KB line
@@ -58,6 +60,10 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
         assert ("Messages.java", "Messages") in names  # long lines, but of strings: not minified
         assert all("root:" not in m.payload["text"] for m in h.memories())
         assert any(p == "latin.py" for p, _ in names)
+        naive = [m.payload for m in h.memories() if m.payload["path"] == "declared.py"]
+        assert [(p["qualname"], p["docstring"], p["start_line"]) for p in naive if p["kind"] == "function"] == [
+            ("na\xefve", "R\xe9sum\xe9.", 2)
+        ]
         # Each file skipped for a reason of its own, or read in part, is logged by path;
         # what the repository's rules or languages explain is only counted.
         noted = {(e["event"], e["path"], e["detail"].split(":")[0]) for e in logs if e["event"].startswith("file ")}

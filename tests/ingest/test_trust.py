@@ -54,7 +54,7 @@ def test_untrusted_branch_memories_are_marked_with_provenance(harness, git_repo)
     git_repo.git("update-ref", "refs/remotes/origin/pr/8", "HEAD")  # as a fetch of a fork's PR leaves it
     sync = indexer(harness, "pr/*", "dependabot/*").sync
     sync(repo="r", path=str(git_repo.path), branch="main")
-    result = sync(repo="r", path=str(git_repo.path), branch="pr/7")
+    assert sync(repo="r", path=str(git_repo.path), branch="pr/7").to_commit == head
     sync(repo="r", path=str(git_repo.path), branch="origin/pr/8")
     assert {m.payload["untrusted"] for m in harness.memories() if m.payload["branch"] == "pr/7"} == {1}
     assert untrusted_flags(harness, "main") == [0, 0]
