@@ -154,6 +154,31 @@ def test_a_line_ending_flip_changes_no_memory(git_repo, tmp_path):
         h.close()
 
 
+def test_a_file_converted_from_its_declared_encoding_to_utf8_keeps_its_symbols(git_repo, tmp_path):
+    """A latin-1 file that says so reads as its text: converted to UTF-8 (its declaration
+    changed with it), only the module memory, whose text holds that line, is new."""
+    body = "\n\nclass Caf\xe9:\n    '''Cr\xe8me br\xfbl\xe9e.'''\n\n    def na\xefve(self):\n        return '\xe9'\n"
+    git_repo.write("menu.py", ("# -*- coding: latin-1 -*-" + body).encode("latin-1"))
+    git_repo.commit("latin-1")
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    try:
+        first = h.sync(git_repo)
+        assert first.invalid_utf8 == 0
+        before = {m.payload["qualname"]: m for m in h.memories(types=("structural",))}
+        assert before["Caf\xe9"].payload["docstring"] == "Cr\xe8me br\xfbl\xe9e."
+        git_repo.write("menu.py", ("# -*- coding: utf-8 -*-" + body).encode("utf-8"))
+        git_repo.commit("utf-8")
+        converted = h.sync(git_repo)
+        after = {m.payload["qualname"]: m for m in h.memories(types=("structural",))}
+        assert {q: m.id for q, m in after.items() if q != "<module>"} == {
+            q: m.id for q, m in before.items() if q != "<module>"
+        } == {"Caf\xe9": before["Caf\xe9"].id, "Caf\xe9.na\xefve": before["Caf\xe9.na\xefve"].id}
+        # the module's new version (its old one closed), and the commit's task memory
+        assert (converted.modified, converted.added, converted.deprecated, converted.embedded) == (1, 0, 1, 2)
+    finally:
+        h.close()
+
+
 def test_looking_up_paths_keeps_no_reference_to_them(git_repo):
     """pygit2's ``Tree[path]`` keeps a reference to the path it is given: a daemon that
     looks up every changed path of every sync would hold each string for good. The
