@@ -13,7 +13,7 @@ from recalld.ingest.files import IndexOptions, excluded_by, unreadable
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest.parse_memo import PARSED, ReadFile
 from recalld.ingest.plan import FileSymbols, LiveMemory
-from recalld.parsers import language_for_path, parse, reads_whole
+from recalld.parsers import language_for_path, parse
 from recalld.parsers.base import memory_type
 
 LINGUIST_ATTRIBUTES = (("linguist-generated", "generated"), ("linguist-vendored", "vendored"))
@@ -99,8 +99,8 @@ class FileCollector:
         if parsed is None:
             self.result.skip(entry.path, read.unread)
             return
-        self.result.invalid_utf8 += read.invalid_utf8
-        if read.invalid_utf8:
+        self.result.invalid_utf8 += parsed.undecodable
+        if parsed.undecodable:
             self.result.note(PARTLY, entry.path, "invalid UTF-8: undecodable bytes read as U+FFFD")
         if parsed.symbols:
             self.result.syntax_errors += parsed.syntax_errors
@@ -151,7 +151,7 @@ def read_parsed(git: GitRepository, blob: str, language: str, path: str) -> Read
         if reason is not None:
             read = ReadFile(None, unread=reason)  # holds nothing: counts for the least a file can
         else:
-            read = ReadFile(parse(language, data, path=path), invalid_utf8=not reads_whole(language, data))
+            read = ReadFile(parse(language, data, path=path))
         PARSED.put(key, read, len(data) if read.parsed is not None else 0)
     return read
 

@@ -39,7 +39,6 @@ class ReadFile:
     """What reading one blob gave: its parse, or None and why not (files.unreadable)."""
 
     parsed: ParseResult | None
-    invalid_utf8: bool = False
     unread: str = ""  # why parsed is None: "binary", "minified"
 
 

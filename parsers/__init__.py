@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 
 from recalld.parsers.base import ParseResult, Symbol
@@ -28,7 +29,6 @@ __all__ = [
     "UnknownLanguageError",
     "language_for_path",
     "parse",
-    "reads_whole",
     "register_language",
 ]
 
@@ -39,15 +39,10 @@ def parse(language: str, data: bytes, *, path: str = "") -> ParseResult:
     UTF-8, NUL bytes, empty files, malformed TOML/JSON); raises UnknownLanguageError
     for an unregistered language."""
     spec = get_language(language)
-    data, _ = as_utf8(data, declares=spec.declares_encoding)
+    data, whole = as_utf8(data, declares=spec.declares_encoding)
     if b"\r\n" in data:  # CRLF reads as LF: a commit that only flips line endings changes no symbol
         data = data.replace(b"\r\n", b"\n")
     extractor = importlib.import_module(EXTRACTORS[spec.extractor])
     result: ParseResult = extractor.extract(spec, data, path)
-    return result
-
-
-def reads_whole(language: str, data: bytes) -> bool:
-    """Whether ``parse`` reads every byte of ``data``: it is UTF-8, or in the encoding it
-    declares (parsers/encoding.py); else undecodable bytes read as U+FFFD."""
-    return as_utf8(data, declares=get_language(language).declares_encoding)[1]
+    # a file that is neither UTF-8 nor in the encoding it declares (parsers/encoding.py)
+    return result if whole else dataclasses.replace(result, undecodable=True)

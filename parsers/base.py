@@ -153,3 +153,4 @@ class ParseResult:
     syntax_errors: int = 0
     notes: tuple[str, ...] = field(default=())
     derived: tuple[Symbol, ...] = ()  # debt comments, decision sections, tool preferences
+    undecodable: bool = False  # bytes not text in the file's encoding were read as U+FFFD

@@ -75,7 +75,7 @@ def test_a_reset_back_and_forward_parses_no_file_again(kind: str, git_repo, tmp_
 
 
 def _read(n: int) -> ReadFile:
-    return ReadFile(ParseResult(language="python", symbols=()), invalid_utf8=bool(n % 2))
+    return ReadFile(ParseResult(language="python", symbols=(), undecodable=bool(n % 2)))
 
 
 def test_the_memo_keeps_the_most_recently_used_files_within_its_budget() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from recalld.parsers import parse, reads_whole
+from recalld.parsers import parse
 from recalld.parsers.encoding import as_utf8, declared_encoding
 
 BODY = "def na\xefve():\n    '''R\xe9sum\xe9 \u201cquoted\u201d.'''\n    return '\xe9'\n"
@@ -27,7 +27,7 @@ def test_declared_encoding_is_read(head: str) -> None:
     data = (head + BODY).encode("cp1252")
     first = head.count("\n") + 1
     assert functions(data) == [("na\xefve", "R\xe9sum\xe9 \u201cquoted\u201d.", first, first + 2)]
-    assert reads_whole("python", data)
+    assert not parse("python", data).undecodable
 
 
 @pytest.mark.parametrize(
@@ -42,7 +42,7 @@ def test_declared_encoding_is_read(head: str) -> None:
 )
 def test_no_usable_declaration_reads_utf8_with_replacements(head: str) -> None:
     data = head.encode("ascii") + BODY.encode("cp1252")
-    assert not reads_whole("python", data)
+    assert parse("python", data).undecodable
     assert "na\xefve" not in [name for name, *_ in functions(data)]  # bytes as before: no guess
 
 
@@ -55,7 +55,7 @@ def test_utf8_is_read_as_utf8_whatever_it_declares() -> None:
 def test_only_languages_that_declare_are_transcoded() -> None:
     data = "// coding: latin-1\nfunction caf\xe9() {}\n".encode("latin-1")
     assert as_utf8(data, declares=False) == (data, False)
-    assert not reads_whole("javascript", data)
+    assert parse("javascript", data).undecodable
 
 
 def test_declaration_names() -> None:
