@@ -24,7 +24,8 @@ from recalld.ingest.likeness import (
     parent_scope,
     short_name,
 )
-from recalld.parsers.base import DEFAULT_EXPORT, FILE_LEVEL_QUALNAMES, Symbol
+from recalld.ingest.namesake import pair_namesakes
+from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -271,16 +272,18 @@ def _match_moves(
     goes where most of its members went, a member to its scope's successor, a symbol
     renamed where it is with code alike: ``compute_perimeter`` → ``circle_perimeter``,
     unless its name arrived elsewhere); then the same (kind, qualname) where one
-    candidate is closer than the others; then the same (kind, name) with code alike
-    (``MOVED_WITH_EDITS``): ``Flask.errorhandler`` edited into ``Scaffold.errorhandler``
-    in another file; last members following the scopes those passes paired, and renamed
-    in place. File-level entries (a module, a whole decision document)
-    only move with their file: a git rename, or a new file that half or more of a deleted
-    file's top-level symbols went to, and half of whose top level they are
-    (``follow_files``). Derived entries move like symbols: a TODO whose code moved to
-    another file, a tool setting moved from setup.cfg to pyproject.toml. With nothing
-    that left or nothing new (a first index: its passes over 30k arrivals took ~5 % of
-    its sync thread) there is nothing to pair, and what left closes for its reason.
+    candidate is closer than the others and more than the name relates them
+    (``pair_namesakes``: not ``distutils.util.execute`` → ``sqlite3.__main__.
+    execute``); then the same (kind, name) with code alike (``MOVED_WITH_EDITS``):
+    ``Flask.errorhandler`` edited into ``Scaffold.errorhandler`` in another file; last
+    members following the scopes those passes paired, and renamed in place. File-level
+    entries (a module, a whole decision document) only move with their file: a git
+    rename, or a new file that half or more of a deleted file's top-level symbols went
+    to, and half of whose top level they are (``follow_files``). Derived entries move
+    like symbols: a TODO whose code moved to another file, a tool setting moved from
+    setup.cfg to pyproject.toml. With nothing that left or nothing new (a first index:
+    its passes over 30k arrivals took ~5 % of its sync thread) there is nothing to
+    pair, and what left closes for its reason.
     """
     matched = _paired(draft, renames, old_source, files) if draft.leftovers and draft.orphans else {}
     for mem, reason in draft.leftovers:
@@ -322,10 +325,7 @@ def _paired(
     memo: dict[tuple[str, str, float], float] = {}  # likeness of pairs already compared
     if old_source is not None:  # alike code in the file git says the old code went to
         follow_scopes(pairing, renames, old_source, memo, names_first=True)
-    # The same name, other code: only where one candidate is closer than the rest, and
-    # never by a name that tells nothing (each eslint formatter's export is ``default``).
-    pairing.pair_by(lambda m: None if m.qualname == DEFAULT_EXPORT else (m.kind, m.qualname),
-                    lambda v: (v.symbol.kind, v.symbol.qualname), guess=False)  # fmt: skip
+    pair_namesakes(pairing, renames, old_source, memo)  # the same name, other code
     if old_source is not None:
         by_name = pair_alike(
             closing, arriving, matched, taken, old_source, threshold=MOVED_WITH_EDITS,

@@ -31,6 +31,7 @@ class LanguageSpec:
     globs: tuple[str, ...] = ()  # paths this spec claims whatever their extension
     overloads: bool = False  # functions of one name tell apart by their parameter types
     declares_encoding: bool = False  # a file may name its encoding in a comment (parsers/encoding.py)
+    directory_namespace: bool = False  # a directory's files share one namespace (Go's packages)
 
     @property
     def query_names(self) -> tuple[str, ...]:
@@ -88,7 +89,7 @@ BUILTIN_LANGUAGES = (
                  shared_queries=ECMASCRIPT, overloads=True),
     LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", query_file="typescript.scm",
                  shared_queries=ECMASCRIPT, overloads=True),
-    LanguageSpec("go", (".go",), "tree_sitter_go"),
+    LanguageSpec("go", (".go",), "tree_sitter_go", directory_namespace=True),
     LanguageSpec("rust", (".rs",), "tree_sitter_rust"),
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),
 )

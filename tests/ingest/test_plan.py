@@ -654,3 +654,70 @@ def test_a_file_git_did_not_pair_follows_its_top_level_symbols():
         closed = {c.id: c.reason for c in p.closures}
         assert closed[by_name["<module>"]] == "deleted"  # (``main`` pairs by its name alone where it is unique)
         assert closed[by_name["slug"]] == closed[by_name["wrap"]] == "renamed"
+
+
+def test_a_one_word_name_in_an_unrelated_file_is_not_the_same_symbol():
+    """CPython 3.13 removed ``distutils``; its ``util.execute`` is not the new
+    ``sqlite3.__main__.execute``, though each is the other's only candidate. A name of two
+    or more words is (``MultiDomainBasicAuth`` went from pip's ``download.py`` to
+    ``network/auth.py``, much rewritten), and so is a one-word name whose file is related
+    by another symbol that continued there (``contents`` beside ``open_text``)."""
+    util = file("distutils/util.py", sym("execute", "runs func unless dry_run " * 4),
+                sym("MultiDomainBasicAuth", "keeps passwords per netloc " * 4, kind="class"))  # fmt: skip
+    new = file("sqlite3/__main__.py", sym("execute", "runs sql in a console " * 4),
+               sym("MultiDomainBasicAuth", "asks keyring for credentials " * 4, kind="class"))  # fmt: skip
+    live = live_of(util)
+    execute, auth = live
+    p = plan_changes(scope=SCOPE, live=live, targets={new.path: new}, gone=[util.path], renames={},
+                     old_source=_sources(util))  # fmt: skip
+    closed = {c.id: c.reason for c in p.closures}
+    assert closed[auth.id] == "renamed"  # the compound name
+    assert closed[execute.id] == "renamed"  # a one-word name in a file the other one relates
+
+    alone = file("distutils/util.py", sym("execute", "runs func unless dry_run " * 4))
+    arrived = file("sqlite3/__main__.py", sym("execute", "runs sql in a console " * 4))
+    p = plan_changes(scope=SCOPE, live=live_of(alone), targets={arrived.path: arrived}, gone=[alone.path],
+                     renames={}, old_source=_sources(alone))  # fmt: skip
+    assert [c.reason for c in p.closures] == ["deleted"] and [v.change for v in p.new_versions] == ["added"]
+
+    edited = file("sqlite3/__main__.py", sym("execute", "runs func unless dry_run " * 3 + "or verbose"))
+    p = plan_changes(scope=SCOPE, live=live_of(alone), targets={edited.path: edited}, gone=[alone.path],
+                     renames={}, old_source=_sources(alone))  # fmt: skip
+    assert [c.reason for c in p.closures] == ["renamed"]  # alike code says what the name does not
+
+
+def test_a_go_package_is_one_namespace_and_short_code_must_be_nearly_the_same():
+    """Go 1.24 moved ``osinfo.Version`` from ``os_unix.go`` to ``os_uname.go``, rewritten:
+    a package's files share its names, so that is one symbol; two Python modules of one
+    directory do not. A one-line declaration for assembly moved to another package
+    continues when nearly the same, not when only its name and shape are."""
+    old = FileSymbols("osinfo/os_unix.go", "b1", "go", (sym("Version", "reads uname fields " * 4),))
+    new = FileSymbols("osinfo/os_uname.go", "b2", "go", (sym("Version", "calls syscall uname and trims " * 4),))
+    p = plan_changes(scope=SCOPE, live=live_of(old), targets={new.path: new}, gone=[old.path], renames={},
+                     old_source=_sources(old))  # fmt: skip
+    assert [c.reason for c in p.closures] == ["renamed"]
+    py_old, py_new = file("lib/_pyio.py", *old.symbols), file("lib/typing.py", *new.symbols)
+    p = plan_changes(scope=SCOPE, live=live_of(py_old), targets={py_new.path: py_new}, gone=[py_old.path],
+                     renames={}, old_source=_sources(py_old))  # fmt: skip
+    assert [c.reason for c in p.closures] == ["deleted"]
+
+    decl = FileSymbols("sha256/block_decl.go", "b3", "go", (sym("block", "(dig *digest, p []byte)"),))
+    for body, reason in (("(dig *Digest, p []byte)", "renamed"), ("(h *state, b []uint32)", "deleted")):
+        moved = FileSymbols("fips140/sha256/block_asm.go", "b4", "go", (sym("block", body),))
+        p = plan_changes(scope=SCOPE, live=live_of(decl), targets={moved.path: moved}, gone=[decl.path],
+                         renames={}, old_source=_sources(decl))  # fmt: skip
+        assert [c.reason for c in p.closures] == [reason], body
+
+
+def test_a_name_that_left_and_arrived_in_many_places_is_not_paired_by_its_code():
+    """Go's ``init``: 17 packages lost one and 16 others gained one, loops over tables
+    alike token for token. Unrelated files, a one-word name: none continues another."""
+    loop = "for k := range {0} {{ {0}[k] = math.{1}(math.Pi * float64(k) / 16) }}"
+    old = [FileSymbols(f"old{i}/tables.go", f"o{i}", "go", (sym("init", loop.format(f"tab{i}", "Cos")),))
+           for i in range(17)]  # fmt: skip
+    new = [FileSymbols(f"new{i}/keys.go", f"n{i}", "go", (sym("init", loop.format(f"key{i}", "Sin")),))
+           for i in range(16)]  # fmt: skip
+    live = [m for f in old for m in live_of(f)]
+    p = plan_changes(scope=SCOPE, live=live, targets={f.path: f for f in new}, gone=[f.path for f in old], renames={},
+                     old_source=_sources(*old))  # fmt: skip
+    assert {c.reason for c in p.closures} == {"deleted"} and {v.change for v in p.new_versions} == {"added"}

@@ -1,0 +1,135 @@
+"""Pairing a symbol that left one file with one of the same qualified name that arrived in
+another, with other code: for the planner (``ingest/plan.py``), after code that moved
+unchanged and members that followed their scopes.
+
+A name alone is weak evidence across files. Within a release-sized step, a top-level
+``execute`` leaves with a removed module (``distutils.util``) while an unrelated new one
+(``sqlite3.__main__``) brings its own, and each is the other's only candidate; the
+same holds for ``main``, ``open``, ``error``, ``Command``, ``__getattr__``. So a pair of
+namesakes in two files is taken when something beside the name says so:
+
+- the name is made of two or more words (``MultiDomainBasicAuth``, ``open_binary``,
+  ``getEntryInfo``): such a name is rarely chosen twice for unrelated code;
+- the code is alike (``MOVED_WITH_EDITS``), as a move with edits to another scope needs,
+  or, shorter than ``MIN_TOKENS`` (a Go function declared for assembly), nearly the same;
+- the two files are related: git renamed one to the other, they are the only file of
+  their name that left and the only one that arrived (``lib/JsonParser.js`` →
+  ``lib/json/JsonParser.js``, too edited for git to pair), they are in one directory
+  of a language whose directories are namespaces (a Go package's ``os_unix.go`` →
+  ``os_uname.go``), or another symbol of the old file already continues in the new
+  one (pip's ``Command`` class, much rewritten, followed by its ``__init__``;
+  webpack's ``Entry`` type beside the 19 other types of ``WebpackOptions.d.ts`` that
+  went to ``types.d.ts``).
+
+Pairs that relate two files this way let their remaining namesakes pair in a second
+round. Derived entries (a tool's setting moved from ``setup.cfg`` to ``pyproject.toml``)
+pair by their name, which their kind makes specific."""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from recalld.ingest.follow import Pairing
+from recalld.ingest.likeness import (
+    MIN_TOKENS,
+    MOVED_WITH_EDITS,
+    OldSource,
+    is_distinctive,
+    likeness,
+    short_name,
+)
+from recalld.ingest.sparse import identifier_words
+from recalld.parsers.base import DEFAULT_EXPORT, STRUCTURAL, memory_type
+from recalld.parsers.registry import LANGUAGES
+
+if TYPE_CHECKING:
+    from recalld.ingest.plan import LiveMemory, NewVersion
+
+# Code shorter than MIN_TOKENS is mostly its name and signature: alike only when nearly
+# the same (``func block(dig *digest, p []byte)`` → ``func block(dig *Digest, p []byte)``).
+SHORT_CODE_ALIKE = 0.9
+# The most (left × arrived) pairs of one name whose code is compared: a name left and
+# arrived in this many places (each Go package's ``init``) is paired by its files alone.
+COMPARED_NAMESAKES = 256
+
+
+def pair_namesakes(
+    pairing: Pairing,
+    renames: Mapping[str, str],
+    old_source: OldSource | None,
+    memo: dict[tuple[str, str, float], float],
+) -> None:
+    """The same (kind, qualname) with other code, where one candidate is the closest on
+    both sides and the pair is more than its name (see the module); never by a name that
+    tells nothing (each eslint formatter's export is ``default``). ``memo`` holds
+    likeness already measured, keyed as ``pair_alike`` keys it."""
+
+    def old_key(mem: LiveMemory) -> tuple[str, str] | None:
+        return None if mem.qualname == DEFAULT_EXPORT else (mem.kind, mem.qualname)
+
+    def new_key(version: NewVersion) -> tuple[str, str]:
+        return (version.symbol.kind, version.symbol.qualname)
+
+    linked = _linked_files(pairing)
+    left_names = Counter(posixpath.basename(p) for p in {mem.path for mem, _reason in pairing.closing})
+    new_names = Counter(posixpath.basename(p) for p in {version.file.path for version in pairing.arriving})
+
+    def related(mem: LiveMemory, version: NewVersion) -> bool:
+        old_path, new_path = renames.get(mem.path, mem.path), version.file.path
+        if old_path == new_path or (mem.path, new_path) in linked:
+            return True
+        name = posixpath.basename(new_path)  # one file of its name left, one arrived
+        if name == posixpath.basename(mem.path) and left_names[name] == new_names[name] == 1:
+            return True
+        return _same_directory(mem.path, new_path) and _shares_directory(version)
+
+    def telling(mem: LiveMemory, version: NewVersion) -> bool:
+        if memory_type(mem.kind) != STRUCTURAL:  # a tool's setting, one per repository
+            return True
+        return related(mem, version) or compound(mem.qualname) or alike(mem, version)
+
+    # Code is not compared under a key that many symbols left or arrived at (Go's ``init``).
+    leaving = Counter(old_key(mem) for mem, _reason in pairing.closing if mem.id not in pairing.matched)
+    arriving = Counter(new_key(version) for version in pairing.arriving if version.id not in pairing.taken)
+
+    def alike(mem: LiveMemory, version: NewVersion) -> bool:
+        key = new_key(version)  # the pair's key: its old one too
+        before = old_source(mem) if old_source is not None else None
+        if before is None or leaving[key] * arriving[key] > COMPARED_NAMESAKES:
+            return False
+        after = version.symbol.source
+        short = not (is_distinctive(before) and is_distinctive(after))
+        threshold = SHORT_CODE_ALIKE if short else MOVED_WITH_EDITS
+        measured = (mem.id, version.id, threshold)  # as pair_alike keys what it measured
+        score = memo.get(measured)
+        if score is None:
+            score = memo[measured] = likeness(before, after, threshold, min_tokens=0 if short else MIN_TOKENS)
+        return score > 0
+
+    if pairing.pair_by(old_key, new_key, guess=False, admissible=telling):
+        linked = _linked_files(pairing)
+    pairing.pair_by(old_key, new_key, guess=False, admissible=related)
+
+
+def compound(qualname: str) -> bool:
+    """Whether a symbol's own name is two or more words (``open_text``, ``HTMLPage``)."""
+    return len(identifier_words(short_name(qualname))) > 1
+
+
+def _same_directory(old_path: str, new_path: str) -> bool:
+    same_type = posixpath.splitext(old_path)[1] == posixpath.splitext(new_path)[1]
+    return same_type and posixpath.dirname(old_path) == posixpath.dirname(new_path)
+
+
+def _shares_directory(version: NewVersion) -> bool:
+    spec = LANGUAGES.get(version.file.language)
+    return spec is not None and spec.directory_namespace
+
+
+def _linked_files(pairing: Pairing) -> set[tuple[str, str]]:
+    """(old path, new path) of every pair found so far."""
+    paths = {mem.id: mem.path for mem, _reason in pairing.closing}
+    return {(paths[old_id], version.file.path) for old_id, version in pairing.matched.items() if old_id in paths}

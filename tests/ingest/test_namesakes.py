@@ -1,0 +1,104 @@
+"""A real history in which a module is removed and an unrelated one arrives with a
+function of the same one-word name, while a class of a compound name moves to a new
+file, rewritten: only the class continues (CPython 3.13's ``distutils.util.execute`` is
+not its new ``sqlite3.__main__.execute``; pip 19's ``MultiDomainBasicAuth`` is 10's)."""
+
+from __future__ import annotations
+
+UTIL = '''"""Miscellaneous helpers for build commands."""
+
+
+def execute(func, args, msg=None, verbose=0, dry_run=0):
+    """Perform an action that affects the outside world, unless dry_run is set."""
+    if msg is None:
+        msg = "%s%r" % (func.__name__, args)
+    log_info(msg)
+    if not dry_run:
+        func(*args)
+
+
+def change_root(new_root, pathname):
+    """Return pathname with new_root prepended."""
+    return new_root + pathname
+'''
+CONSOLE = '''"""A small interactive console for SQL statements."""
+import sqlite3
+
+
+def execute(connection, statement, *, suppress_errors=True):
+    """Run one SQL statement and print its rows, or the error it raised."""
+    try:
+        for row in connection.execute(statement):
+            print(row)
+    except sqlite3.Error as error:
+        if not suppress_errors:
+            raise
+        print(type(error).__name__, error)
+'''
+DOWNLOAD = '''"""Downloading distributions."""
+
+
+class MultiDomainBasicAuth:
+    """Keeps a username and password per network location."""
+
+    def __init__(self, prompting=True):
+        self.prompting = prompting
+        self.passwords = {}
+
+    def __call__(self, req):
+        netloc = req.url.split("/")[2]
+        username, password = self.passwords.get(netloc, (None, None))
+        if username is not None:
+            req.auth = (username, password)
+        return req
+
+
+def url_to_path(url):
+    """The local path a file: URL names."""
+    return url[len("file://"):]
+'''
+AUTH = '''"""Credentials for index servers, from URLs, netrc and keyring."""
+
+
+class MultiDomainBasicAuth:
+    """Keeps credentials per network location, asking keyring for missing ones."""
+
+    def __init__(self, prompting=True, index_urls=None):
+        self.prompting = prompting
+        self.index_urls = index_urls
+        self.passwords = {}
+
+    def _get_new_credentials(self, original_url):
+        return keyring_lookup(original_url) or (None, None)
+'''
+
+
+def test_a_one_word_namesake_of_a_removed_module_does_not_continue_it(git_repo, harness):
+    git_repo.write("legacy/util.py", UTIL)
+    git_repo.write("pip/download.py", DOWNLOAD)
+    git_repo.commit("release 1")
+    harness.sync(git_repo)
+    before = {(m.payload["path"], m.payload["qualname"]): m for m in harness.memories(types=("structural",))}
+
+    git_repo.remove("legacy/util.py")
+    git_repo.write("sqlite3/__main__.py", CONSOLE)
+    git_repo.write("pip/download.py", DOWNLOAD.split("class MultiDomainBasicAuth")[0] + "def url_to_path(url):\n"
+                   + DOWNLOAD.split("def url_to_path(url):\n")[1])  # fmt: skip
+    git_repo.write("pip/network/auth.py", AUTH)
+    git_repo.commit("release 2")
+    harness.sync(git_repo)
+    live = {(m.payload["path"], m.payload["qualname"]): m for m in harness.memories(types=("structural",))}
+    closed = {m.id: m.payload for m in harness.memories(deprecated=1)}
+
+    old_execute, new_execute = before[("legacy/util.py", "execute")], live[("sqlite3/__main__.py", "execute")]
+    assert closed[old_execute.id]["deprecated_reason"] == "deleted"
+    assert closed[old_execute.id].get("superseded_by") is None
+    assert new_execute.payload["lineage"] != old_execute.payload["lineage"]
+
+    old_auth = before[("pip/download.py", "MultiDomainBasicAuth")]
+    new_auth = live[("pip/network/auth.py", "MultiDomainBasicAuth")]
+    assert closed[old_auth.id]["deprecated_reason"] == "renamed"
+    assert closed[old_auth.id]["superseded_by"] == new_auth.id
+    assert new_auth.payload["lineage"] == old_auth.payload["lineage"]
+    init = live[("pip/network/auth.py", "MultiDomainBasicAuth.__init__")]  # followed its class
+    assert init.payload["lineage"] == before[("pip/download.py", "MultiDomainBasicAuth.__init__")].payload["lineage"]
