@@ -1,6 +1,7 @@
-"""Pairing a symbol that left one file with one of the same qualified name that arrived in
-another, with other code: for the planner (``ingest/plan.py``), after code that moved
-unchanged and members that followed their scopes.
+"""Pairing a symbol that left one file with one of the same name that arrived in another,
+with other code (``pair_namesakes``: the same qualified name; ``pair_moved_namesakes``:
+the same name in another scope, code alike): for the planner (``ingest/plan.py``),
+after code that moved unchanged and members that followed their scopes.
 
 A name alone is weak evidence across files. Within a release-sized step, a top-level
 ``execute`` leaves with a removed module (``distutils.util``) while an unrelated new one
@@ -39,6 +40,8 @@ from recalld.ingest.likeness import (
     OldSource,
     is_distinctive,
     likeness,
+    pair_alike,
+    parent_scope,
     short_name,
 )
 from recalld.ingest.sparse import identifier_words
@@ -48,17 +51,41 @@ from recalld.parsers.registry import LANGUAGES
 if TYPE_CHECKING:
     from recalld.ingest.plan import LiveMemory, NewVersion
 
-# Code shorter than MIN_TOKENS is mostly its name and signature: alike only when nearly
-# the same (``func block(dig *digest, p []byte)`` → ``func block(dig *Digest, p []byte)``).
-SHORT_CODE_ALIKE = 0.9
+# Nearly the same code: what code shorter than MIN_TOKENS, mostly its name and signature,
+# must be to count as alike (``func block(dig *digest, p []byte)`` → ``func block(dig
+# *Digest, p []byte)``), and what alike code of a one-word name must be to move alone.
+NEARLY_THE_SAME = 0.9
 # The most (left × arrived) pairs of one name whose code is compared: a name left and
 # arrived in this many places (each Go package's ``init``) is paired by its files alone.
 COMPARED_NAMESAKES = 256
 
 
+class Kinship:
+    """Whether the files of a symbol that left and one that arrived are related (see the
+    module); ``relink`` after pairs are found."""
+
+    def __init__(self, pairing: Pairing, renames: Mapping[str, str]) -> None:
+        self.pairing, self.renames = pairing, renames
+        self.linked = _linked_files(pairing)
+        self.left_names = Counter(posixpath.basename(p) for p in {m.path for m, _reason in pairing.closing})
+        self.new_names = Counter(posixpath.basename(p) for p in {v.file.path for v in pairing.arriving})
+
+    def relink(self) -> None:
+        self.linked = _linked_files(self.pairing)
+
+    def __call__(self, mem: LiveMemory, version: NewVersion) -> bool:
+        old_path, new_path = self.renames.get(mem.path, mem.path), version.file.path
+        if old_path == new_path or (mem.path, new_path) in self.linked:
+            return True
+        name = posixpath.basename(new_path)  # one file of its name left, one arrived
+        if name == posixpath.basename(mem.path) and self.left_names[name] == self.new_names[name] == 1:
+            return True
+        return _same_directory(mem.path, new_path) and _shares_directory(version)
+
+
 def pair_namesakes(
     pairing: Pairing,
-    renames: Mapping[str, str],
+    related: Kinship,
     old_source: OldSource | None,
     memo: dict[tuple[str, str, float], float],
 ) -> None:
@@ -72,19 +99,6 @@ def pair_namesakes(
 
     def new_key(version: NewVersion) -> tuple[str, str]:
         return (version.symbol.kind, version.symbol.qualname)
-
-    linked = _linked_files(pairing)
-    left_names = Counter(posixpath.basename(p) for p in {mem.path for mem, _reason in pairing.closing})
-    new_names = Counter(posixpath.basename(p) for p in {version.file.path for version in pairing.arriving})
-
-    def related(mem: LiveMemory, version: NewVersion) -> bool:
-        old_path, new_path = renames.get(mem.path, mem.path), version.file.path
-        if old_path == new_path or (mem.path, new_path) in linked:
-            return True
-        name = posixpath.basename(new_path)  # one file of its name left, one arrived
-        if name == posixpath.basename(mem.path) and left_names[name] == new_names[name] == 1:
-            return True
-        return _same_directory(mem.path, new_path) and _shares_directory(version)
 
     def telling(mem: LiveMemory, version: NewVersion) -> bool:
         if memory_type(mem.kind) != STRUCTURAL:  # a tool's setting, one per repository
@@ -102,16 +116,68 @@ def pair_namesakes(
             return False
         after = version.symbol.source
         short = not (is_distinctive(before) and is_distinctive(after))
-        threshold = SHORT_CODE_ALIKE if short else MOVED_WITH_EDITS
+        threshold = NEARLY_THE_SAME if short else MOVED_WITH_EDITS
         measured = (mem.id, version.id, threshold)  # as pair_alike keys what it measured
         score = memo.get(measured)
         if score is None:
             score = memo[measured] = likeness(before, after, threshold, min_tokens=0 if short else MIN_TOKENS)
         return score > 0
 
+    related.relink()
     if pairing.pair_by(old_key, new_key, guess=False, admissible=telling):
-        linked = _linked_files(pairing)
+        related.relink()
     pairing.pair_by(old_key, new_key, guess=False, admissible=related)
+
+
+def pair_moved_namesakes(
+    pairing: Pairing,
+    related: Kinship,
+    old_source: OldSource,
+    memo: dict[tuple[str, str, float], float],
+) -> None:
+    """The same (kind, name) in another scope, code alike (``MOVED_WITH_EDITS``):
+    ``Flask.errorhandler`` edited into ``Scaffold.errorhandler`` in another file. Code of
+    a one-word name merely alike in unrelated scopes and files is no move: within one
+    release ``pipes.Template.copy`` is not ``_pyrepl``'s new ``TermState.copy`` (0.68
+    alike), nor ``importlib.metadata``'s ``Deprecated.keys`` ``dbm.sqlite3``'s (0.78).
+    Such a pair is kept where its code is nearly the same (``NEARLY_THE_SAME``), the two
+    scopes share a word, two or more members of one scope went to one scope
+    (``InstallationCandidate``'s comparisons to ``KeyBasedCompareMixin``), or the files
+    are related, kept pairs relating them too."""
+    related.relink()
+    found = pair_alike(
+        pairing.closing, pairing.arriving, pairing.matched, pairing.taken, old_source, threshold=MOVED_WITH_EDITS,
+        old_key=lambda m: (m.kind, short_name(m.qualname)),
+        new_key=lambda v: (v.symbol.kind, short_name(v.symbol.qualname)), affinity=pairing.affinity, memo=memo,
+    )  # fmt: skip
+    leavers = {mem.id: mem for mem, _reason in pairing.closing}
+    pairs = [(leavers[old_id], version) for old_id, version in found.items()]
+    moved_together = Counter((m.path, parent_scope(m.qualname), v.file.path, parent_scope(v.symbol.qualname))
+                             for m, v in pairs if parent_scope(m.qualname))  # fmt: skip
+
+    def telling(mem: LiveMemory, version: NewVersion) -> bool:
+        scopes = (mem.path, parent_scope(mem.qualname), version.file.path, parent_scope(version.symbol.qualname))
+        nearly_the_same = memo.get((mem.id, version.id, MOVED_WITH_EDITS), 0.0) >= NEARLY_THE_SAME
+        return (nearly_the_same or compound(mem.qualname) or related(mem, version) or moved_together[scopes] > 1
+                or _share_a_word(scopes[1], scopes[3]))  # fmt: skip
+
+    undecided = []
+    for mem, version in pairs:
+        if telling(mem, version):
+            pairing.matched[mem.id] = version
+        else:
+            undecided.append((mem, version))
+    related.relink()
+    for mem, version in undecided:
+        if related(mem, version):
+            pairing.matched[mem.id] = version
+        else:
+            pairing.taken.discard(version.id)  # arrived new
+
+
+def _share_a_word(old_scope: str, new_scope: str) -> bool:
+    old = set(identifier_words(short_name(old_scope))) if old_scope else set()
+    return bool(new_scope) and not old.isdisjoint(identifier_words(short_name(new_scope)))
 
 
 def compound(qualname: str) -> bool:

@@ -16,15 +16,13 @@ from typing import TypeVar
 
 from recalld.ingest.follow import Pairing, follow_files, follow_scopes
 from recalld.ingest.likeness import (
-    MOVED_WITH_EDITS,
     OldSource,
     affinity_of,
     is_distinctive,
-    pair_alike,
     parent_scope,
     short_name,
 )
-from recalld.ingest.namesake import pair_namesakes
+from recalld.ingest.namesake import Kinship, pair_moved_namesakes, pair_namesakes
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
 
 T = TypeVar("T")
@@ -325,14 +323,10 @@ def _paired(
     memo: dict[tuple[str, str, float], float] = {}  # likeness of pairs already compared
     if old_source is not None:  # alike code in the file git says the old code went to
         follow_scopes(pairing, renames, old_source, memo, names_first=True)
-    pair_namesakes(pairing, renames, old_source, memo)  # the same name, other code
+    related = Kinship(pairing, renames)
+    pair_namesakes(pairing, related, old_source, memo)  # the same name, other code
     if old_source is not None:
-        by_name = pair_alike(
-            closing, arriving, matched, taken, old_source, threshold=MOVED_WITH_EDITS,
-            old_key=lambda m: (m.kind, short_name(m.qualname)),
-            new_key=lambda v: (v.symbol.kind, short_name(v.symbol.qualname)), affinity=affinity, memo=memo,
-        )  # fmt: skip
-        matched.update(by_name)
+        pair_moved_namesakes(pairing, related, old_source, memo)  # the same name, other scope
         follow_scopes(pairing, renames, old_source, memo)
     follow_files(draft.leftovers, draft.orphans, pairing)
     return matched

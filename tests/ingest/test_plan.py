@@ -721,3 +721,36 @@ def test_a_name_that_left_and_arrived_in_many_places_is_not_paired_by_its_code()
     p = plan_changes(scope=SCOPE, live=live, targets={f.path: f for f in new}, gone=[f.path for f in old], renames={},
                      old_source=_sources(*old))  # fmt: skip
     assert {c.reason for c in p.closures} == {"deleted"} and {v.change for v in p.new_versions} == {"added"}
+
+
+def test_a_one_word_method_merely_alike_in_an_unrelated_class_is_no_move():
+    """Within one release ``pipes.Template.copy`` left and ``_pyrepl``'s new
+    ``TermState.copy`` arrived, 0.68 alike: not one method. Nearly the same code, scopes
+    that share a word, two members that went together, or another pair relating the
+    files make it a move."""
+    words = [f"step{i}" for i in range(24)]
+    before = " ".join(words)
+    after = " ".join(w if i % 4 else "other" for i, w in enumerate(words))  # ~0.7 alike
+    old = file("lib/pipes.py", sym("Template.copy", before, kind="method"))
+    cases = {
+        ("TermState.copy",): "removed",  # merely alike, unrelated
+        ("TemplateState.copy",): "renamed",  # the scopes share a word
+        ("TermState.copy", "TermState.clone"): "renamed",  # two members went together
+    }
+    for arrived, reason in cases.items():
+        olds = [old.symbols[0], *(sym(q.replace("TermState", "Template"), before, kind="method") for q in arrived[1:])]
+        was = file("lib/pipes.py", *olds)
+        new = file("lib/_pyrepl/fancy_termios.py", *(sym(q, after, kind="method") for q in arrived))
+        p = plan_changes(scope=SCOPE, live=live_of(was), targets={was.path: file(was.path), new.path: new}, gone=(),
+                         renames={}, old_source=_sources(was))  # fmt: skip
+        assert [c.reason for c in p.closures][:1] == [reason], arrived
+    with_sibling = file("lib/pipes.py", old.symbols[0], sym("Pipeline.append_step", before, kind="method"))
+    new = file("lib/_pyrepl/fancy_termios.py", sym("TermState.copy", after, kind="method"),
+               sym("Console.append_step", after, kind="method"))  # fmt: skip
+    p = plan_changes(scope=SCOPE, live=live_of(with_sibling), targets={old.path: file(old.path), new.path: new},
+                     gone=(), renames={}, old_source=_sources(with_sibling))  # fmt: skip
+    assert [c.reason for c in p.closures] == ["renamed", "renamed"]  # a compound name relates the files
+    nearly = file("lib/_pyrepl/fancy_termios.py", sym("TermState.copy", before + " more", kind="method"))
+    p = plan_changes(scope=SCOPE, live=live_of(old), targets={old.path: file(old.path), nearly.path: nearly}, gone=(),
+                     renames={}, old_source=_sources(old))  # fmt: skip
+    assert [c.reason for c in p.closures] == ["renamed"]
