@@ -652,7 +652,7 @@ def test_a_file_git_did_not_pair_follows_its_top_level_symbols():
         p = plan_changes(scope=SCOPE, live=live, targets=targets, gone=["helpers.py"], renames={},
                          old_source=_sources(old, cli))  # fmt: skip
         closed = {c.id: c.reason for c in p.closures}
-        assert closed[by_name["<module>"]] == "deleted"  # (``main`` pairs by its name alone where it is unique)
+        assert closed[by_name["<module>"]] == "deleted"  # (``main`` into tools/text.py: slug and wrap relate the files)
         assert closed[by_name["slug"]] == closed[by_name["wrap"]] == "renamed"
 
 
