@@ -224,8 +224,13 @@ def affinity_of(renames: Mapping[str, str]) -> Affinity:
 def names_share_a_word(mem: LiveMemory, version: NewVersion) -> bool:
     """Whether two names share a word (``setup`` → ``setup_test``): short code renamed in
     place is taken for the same only then, not ``__enter__`` → ``_is_active``."""
-    old = set(identifier_words(short_name(mem.qualname)))
-    return not old.isdisjoint(identifier_words(short_name(version.symbol.qualname)))
+    return share_a_word(mem.qualname, version.symbol.qualname)
+
+
+def share_a_word(old: str, new: str) -> bool:
+    """Whether the names two qualified names are declared with share a word (never
+    when either is empty)."""
+    return not set(identifier_words(short_name(old))).isdisjoint(identifier_words(short_name(new)))
 
 
 def parent_scope(qualname: str) -> str:

@@ -42,6 +42,7 @@ from recalld.ingest.likeness import (
     likeness,
     pair_alike,
     parent_scope,
+    share_a_word,
     short_name,
 )
 from recalld.ingest.sparse import identifier_words
@@ -66,12 +67,15 @@ class Kinship:
 
     def __init__(self, pairing: Pairing, renames: Mapping[str, str]) -> None:
         self.pairing, self.renames = pairing, renames
-        self.linked = _linked_files(pairing)
-        self.left_names = Counter(posixpath.basename(p) for p in {m.path for m, _reason in pairing.closing})
+        self.leavers = {mem.id: mem for mem, _reason in pairing.closing}
+        self.linked: set[tuple[str, str]] = set()  # (old path, new path) of the pairs found: relink
+        self.left_names = Counter(posixpath.basename(p) for p in {m.path for m in self.leavers.values()})
         self.new_names = Counter(posixpath.basename(p) for p in {v.file.path for v in pairing.arriving})
 
     def relink(self) -> None:
-        self.linked = _linked_files(self.pairing)
+        leavers = self.leavers
+        self.linked = {(leavers[old_id].path, version.file.path)
+                       for old_id, version in self.pairing.matched.items() if old_id in leavers}  # fmt: skip
 
     def __call__(self, mem: LiveMemory, version: NewVersion) -> bool:
         old_path, new_path = self.renames.get(mem.path, mem.path), version.file.path
@@ -111,8 +115,10 @@ def pair_namesakes(
 
     def alike(mem: LiveMemory, version: NewVersion) -> bool:
         key = new_key(version)  # the pair's key: its old one too
-        before = old_source(mem) if old_source is not None else None
-        if before is None or leaving[key] * arriving[key] > COMPARED_NAMESAKES:
+        if old_source is None or leaving[key] * arriving[key] > COMPARED_NAMESAKES:
+            return False
+        before = old_source(mem)
+        if before is None:
             return False
         after = version.symbol.source
         short = not (is_distinctive(before) and is_distinctive(after))
@@ -150,8 +156,7 @@ def pair_moved_namesakes(
         old_key=lambda m: (m.kind, short_name(m.qualname)),
         new_key=lambda v: (v.symbol.kind, short_name(v.symbol.qualname)), affinity=pairing.affinity, memo=memo,
     )  # fmt: skip
-    leavers = {mem.id: mem for mem, _reason in pairing.closing}
-    pairs = [(leavers[old_id], version) for old_id, version in found.items()]
+    pairs = [(related.leavers[old_id], version) for old_id, version in found.items()]
     moved_together = Counter((m.path, parent_scope(m.qualname), v.file.path, parent_scope(v.symbol.qualname))
                              for m, v in pairs if parent_scope(m.qualname))  # fmt: skip
 
@@ -159,7 +164,7 @@ def pair_moved_namesakes(
         scopes = (mem.path, parent_scope(mem.qualname), version.file.path, parent_scope(version.symbol.qualname))
         nearly_the_same = memo.get((mem.id, version.id, MOVED_WITH_EDITS), 0.0) >= NEARLY_THE_SAME
         return (nearly_the_same or compound(mem.qualname) or related(mem, version) or moved_together[scopes] > 1
-                or _share_a_word(scopes[1], scopes[3]))  # fmt: skip
+                or share_a_word(scopes[1], scopes[3]))  # fmt: skip
 
     undecided = []
     for mem, version in pairs:
@@ -175,11 +180,6 @@ def pair_moved_namesakes(
             pairing.taken.discard(version.id)  # arrived new
 
 
-def _share_a_word(old_scope: str, new_scope: str) -> bool:
-    old = set(identifier_words(short_name(old_scope))) if old_scope else set()
-    return bool(new_scope) and not old.isdisjoint(identifier_words(short_name(new_scope)))
-
-
 def compound(qualname: str) -> bool:
     """Whether a symbol's own name is two or more words (``open_text``, ``HTMLPage``)."""
     return len(identifier_words(short_name(qualname))) > 1
@@ -193,9 +193,3 @@ def _same_directory(old_path: str, new_path: str) -> bool:
 def _shares_directory(version: NewVersion) -> bool:
     spec = LANGUAGES.get(version.file.language)
     return spec is not None and spec.directory_namespace
-
-
-def _linked_files(pairing: Pairing) -> set[tuple[str, str]]:
-    """(old path, new path) of every pair found so far."""
-    paths = {mem.id: mem.path for mem, _reason in pairing.closing}
-    return {(paths[old_id], version.file.path) for old_id, version in pairing.matched.items() if old_id in paths}
