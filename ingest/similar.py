@@ -25,8 +25,8 @@ added, 455 modified) 9.6 s (here 0.5 s). Here:
    ``THRESHOLD`` % of its old content, however much it grew (``git mv``, then code
    added). An added file is measured only against the sources that share a chunk with
    it that few sources hold, and those of its name: a handful, not every source.
-3. The most similar pairs first, then the longest shared path tail; each file in one
-   pair at most.
+3. The most similar pairs first (exactly, not by whole percents), then a rewrite's own
+   old self, then the longest shared path tail; each file in one pair at most.
 
 A modified file is a **rewrite** (git's ``-B``) when it lost over ``THRESHOLD`` % of its
 old content, or lost and gained that much of the larger side together (not under
@@ -43,6 +43,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from posixpath import basename
+from typing import NamedTuple
 
 THRESHOLD = 50  # % of the larger file's weight two files share to be one file moved (git's -M50%)
 COMMON = 32  # a chunk more sources hold finds no candidates (blank lines, braces, boilerplate)
@@ -114,7 +115,20 @@ def _applied(changes: Sequence[FileChange], moves: dict[int, tuple[int, int]]) -
     return out
 
 
-_Entry = tuple[int, int, str, str, int, int]  # -score, -path components shared at the end, old path, new path, source, target
+class _Entry(NamedTuple):
+    """A candidate pair, ordered as pairs are taken: the most similar first, then a
+    rewrite's own old self, then the longest shared path tail. The similarity is exact:
+    in whole percents, guava's two copies of a class, both rewritten in place, were each
+    as like the other's new copy as its own, and went crosswise. A rewrite continues
+    itself unless another file is more like it."""
+
+    negative_score: float
+    elsewhere: bool  # the source is not the target's own old self
+    negative_tail: int  # path components the two share at the end, negated
+    old: str
+    new: str
+    source: int
+    target: int
 
 
 def _exact(
@@ -131,16 +145,18 @@ def _exact(
         for target in targets
         for source in by_blob.get(str(changes[target].new_blob), ())
     ]
-    return _assign([e for e in twins if -e[1] >= 2 or size(str(changes[e[5]].new_blob)) != 0])
+    return _assign([e for e in twins if -e.negative_tail >= 2 or size(str(changes[e.target].new_blob)) != 0])
 
 
 def _assign(scored: list[_Entry]) -> dict[int, tuple[int, int]]:
-    """target → (source, similarity): the best pairs first, each file in one pair at most."""
+    """target → (source, similarity in whole percents, as git reports it): the best pairs
+    first, each file in one pair at most."""
     moves: dict[int, tuple[int, int]] = {}
     taken: set[int] = set()
-    for negative, _tail, _old, _new, source, target in sorted(scored):
+    for entry in sorted(scored):
+        source, target = entry.source, entry.target
         if source not in taken and target not in moves:
-            moves[target] = (source, -negative)
+            moves[target] = (source, max(1, int(-entry.negative_score)))
             taken.add(source)
     return moves
 
@@ -206,9 +222,9 @@ def _without(lines: _Lines, common: set[bytes]) -> _Lines:
     return _Lines(weights, sum(weights.values()))
 
 
-def _entry(changes: Sequence[FileChange], source: int, target: int, score: int) -> _Entry:
+def _entry(changes: Sequence[FileChange], source: int, target: int, score: float) -> _Entry:
     old, new = str(changes[source].old_path), str(changes[target].new_path)
-    return (-score, -_common_tail(old, new), old, new, source, target)
+    return _Entry(-score, source != target, -_common_tail(old, new), old, new, source, target)
 
 
 def _common_tail(old: str, new: str) -> int:
@@ -221,28 +237,28 @@ def _common_tail(old: str, new: str) -> int:
     return shared
 
 
-def _score(old: _Lines, new: _Lines, *, same_name: bool) -> int:
+def _score(old: _Lines, new: _Lines, *, same_name: bool) -> float:
     """git's similarity, the weight shared over the larger file's, when the two are one
     file moved; else 0 (``_judged``)."""
     if not old.total or not new.total:
-        return 0
+        return 0.0
     small, large = sorted((old.total, new.total))
     if small * 100 < large * THRESHOLD and not same_name:  # too different in size to share enough
-        return 0
+        return 0.0
     return _judged(_shared(old, new), old.total, new.total, same_name=same_name)
 
 
-def _judged(shared: int, old: int, new: int, *, same_name: bool) -> int:
-    """The similarity of two files of ``old`` and ``new`` weight that share ``shared``,
-    when they are one file moved; else 0. A file that keeps its base name moved when it
-    kept ``THRESHOLD`` % of its old content, however much it grew (``git mv``, then code
-    added)."""
+def _judged(shared: int, old: int, new: int, *, same_name: bool) -> float:
+    """The similarity of two files of ``old`` and ``new`` weight that share ``shared``, in
+    percent (not rounded), when they are one file moved; else 0. A file that keeps its
+    base name moved when it kept ``THRESHOLD`` % of its old content, however much it grew
+    (``git mv``, then code added)."""
     if not old or not new:
-        return 0
+        return 0.0
     large = max(old, new)
     if shared * 100 >= large * THRESHOLD or (same_name and shared * 100 >= old * THRESHOLD):
-        return max(1, shared * 100 // large)
-    return 0
+        return shared * 100 / large
+    return 0.0
 
 
 def _shared(a: _Lines, b: _Lines) -> int:

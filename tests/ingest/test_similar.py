@@ -57,6 +57,25 @@ def test_identical_copies_pair_by_path(git_repo):
     assert found["pkg/_vendor/urllib3/packages/six.py"] == ("src/_vendor/urllib3/packages/six.py", 100)
 
 
+def test_twin_files_rewritten_in_place_stay_where_they_are(git_repo):
+    """Guava keeps two copies of a class (``guava/`` and ``android/guava/``); 31.1 → 32.0.1
+    rewrote both in place, one with a few more lines. Each old copy is as like the
+    shorter new one as the other, and, by whole percents, as like the longer one: they
+    went crosswise. A rewrite continues itself unless another file is really more like
+    it."""
+    repo = git_repo
+    old = _lines("twin", 20) + _lines("kept", 25)
+    repo.write("guava/src/Map.java", old)
+    repo.write("android/guava/src/Map.java", old)
+    before = repo.commit("twins")
+    rewritten = _lines("kept", 25) + _lines("typed", 20)
+    repo.write("guava/src/Map.java", rewritten)
+    repo.write("android/guava/src/Map.java", rewritten + _lines("android", 1))
+    repo.write("guava/src/Other.java", _lines("other", 10))  # a diff that adds a file looks for rewrites
+    after = repo.commit("annotated")
+    assert moves(repo, before, after) == {}
+
+
 def test_a_file_moved_and_grown_keeps_its_name(git_repo):
     """``git mv``, then code added: more than half of the new file is new, but the file
     kept its name and all its old content, so it moved. Another file as alike by
