@@ -12,7 +12,8 @@ from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions, excluded_by, unreadable
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest.parse_memo import PARSED, ReadFile
-from recalld.ingest.plan import FileSymbols, LiveMemory
+from recalld.ingest.plan import FileSymbols, LiveMemory, Scope
+from recalld.ingest.store import MemoryFilter, Store
 from recalld.parsers import language_for_path, parse
 from recalld.parsers.base import memory_type
 
@@ -183,6 +184,19 @@ class OldSources:
         except (RecalldError, ValueError):
             return {}
         return {(s.kind, s.qualname): s.source for s in parsed.symbols} if parsed is not None else {}
+
+
+class NameCounts:
+    """How many live symbols of a kind bear a name in a branch, as the store holds it
+    before a sync writes: what tells the planner whether a name is rare enough to pair
+    two symbols by (``namesake.SpecificNames``). One count per name asked."""
+
+    def __init__(self, store: Store, scope: Scope) -> None:
+        self._store, self._scope = store, scope
+
+    def __call__(self, kind: str, name: str) -> int:
+        repo, branch = self._scope.repo, self._scope.branch
+        return self._store.count(MemoryFilter(repo=repo, branch=branch, kinds=(kind,), names=(name,)))
 
 
 def tree_has_linguist_attributes(git: GitRepository, entries: list[TreeFile | TreeSkip]) -> bool:

@@ -10,17 +10,23 @@ same holds for ``main``, ``open``, ``error``, ``Command``, ``__getattr__``. So a
 namesakes in two files is taken when something beside the name says so:
 
 - the name is made of two or more words (``MultiDomainBasicAuth``, ``open_binary``,
-  ``getEntryInfo``): such a name is rarely chosen twice for unrelated code;
+  ``getEntryInfo``) and few symbols of its kind in the tree bear it (``RARE_NAME``):
+  such a name is rarely chosen twice for unrelated code, unless it is a method that
+  many classes implement (``toString``, SQLAlchemy's ``bind_processor``, the
+  ``AtHistogram`` of each of Prometheus' iterators);
 - the code is alike (``MOVED_WITH_EDITS``), as a move with edits to another scope needs,
   or, shorter than ``MIN_TOKENS`` (a Go function declared for assembly), nearly the same;
-- the two files are related: git renamed one to the other, they are the only file of
-  their name that left and the only one that arrived (``lib/JsonParser.js`` →
-  ``lib/json/JsonParser.js``, too edited for git to pair), they are in one directory
-  of a language whose directories are namespaces (a Go package's ``os_unix.go`` →
-  ``os_uname.go``), or another symbol of the old file already continues in the new
-  one (pip's ``Command`` class, much rewritten, followed by its ``__init__``;
-  webpack's ``Entry`` type beside the 19 other types of ``WebpackOptions.d.ts`` that
-  went to ``types.d.ts``).
+- the two files are related: git renamed one to the other, the old module became a
+  package of its name (``test_unittest.py`` → ``test_unittest/__init__.py``,
+  ``pathlib.py`` → ``pathlib/_local.py``), they are the only file of their name that
+  left and the only one that arrived (``lib/JsonParser.js`` → ``lib/json/JsonParser.js``,
+  too edited for git to pair; for a name many directories hold, with their directory's
+  name: ``testmock/__init__.py``), they are in one directory of a language whose
+  directories are namespaces (a Go package's ``os_unix.go`` → ``os_uname.go``; for one
+  qualified name, not a member gone to another type), or another symbol of the old
+  file already continues in the new one (pip's ``Command`` class, much rewritten,
+  followed by its ``__init__``; webpack's ``Entry`` type beside the 19 other types of
+  ``WebpackOptions.d.ts`` that went to ``types.d.ts``).
 
 Pairs that relate two files this way let their remaining namesakes pair in a second
 round. Derived entries (a tool's setting moved from ``setup.cfg`` to ``pyproject.toml``)
@@ -30,7 +36,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from recalld.ingest.follow import Pairing
@@ -42,7 +48,6 @@ from recalld.ingest.likeness import (
     likeness,
     pair_alike,
     parent_scope,
-    share_a_word,
     short_name,
 )
 from recalld.ingest.sparse import identifier_words
@@ -59,6 +64,39 @@ NEARLY_THE_SAME = 0.9
 # The most (left × arrived) pairs of one name whose code is compared: a name left and
 # arrived in this many places (each Go package's ``init``) is paired by its files alone.
 COMPARED_NAMESAKES = 256
+# The most symbols of one kind in the tree (the one that left among them) that a name of
+# two or more words may be borne by and still tell two symbols apart. On eleven release
+# steps (README, Exactness on real histories) the names of that sort that paired
+# unrelated symbols were borne by 4 to 74 symbols of their kind, but for three test
+# names (1 to 3); those that paired a real move, by 1 to 3.
+RARE_NAME = 3
+# The most scopes that symbols left or arrived in, in one commit, whose names may bear a
+# word that two scopes share for it to relate them.
+RARE_WORD = 3
+
+# How many live symbols of a kind bear a name in the tree a sync starts from.
+NameCounts = Callable[[str, str], int]
+
+
+class SpecificNames:
+    """Whether a symbol's own name tells it apart (see the module): two or more words,
+    borne by no more than ``RARE_NAME`` symbols of its kind (``counts``: unknown, any)."""
+
+    def __init__(self, counts: NameCounts | None) -> None:
+        self._counts = counts
+        self._known: dict[tuple[str, str], int] = {}
+
+    def __call__(self, mem: LiveMemory) -> bool:
+        name = short_name(mem.qualname)
+        if len(identifier_words(name)) < 2:
+            return False
+        if self._counts is None:
+            return True
+        key = (mem.kind, name)
+        count = self._known.get(key)
+        if count is None:
+            count = self._known[key] = self._counts(*key)
+        return count <= RARE_NAME
 
 
 class Kinship:
@@ -69,27 +107,44 @@ class Kinship:
         self.pairing, self.renames = pairing, renames
         self.leavers = {mem.id: mem for mem, _reason in pairing.closing}
         self.linked: set[tuple[str, str]] = set()  # (old path, new path) of the pairs found: relink
-        self.left_names = Counter(posixpath.basename(p) for p in {m.path for m in self.leavers.values()})
-        self.new_names = Counter(posixpath.basename(p) for p in {v.file.path for v in pairing.arriving})
+        left, arrived = {m.path for m in self.leavers.values()}, {v.file.path for v in pairing.arriving}
+        self.left_names = Counter(name for path in left for name in _names(path))
+        self.new_names = Counter(name for path in arrived for name in _names(path))
 
     def relink(self) -> None:
         leavers = self.leavers
         self.linked = {(leavers[old_id].path, version.file.path)
                        for old_id, version in self.pairing.matched.items() if old_id in leavers}  # fmt: skip
 
-    def __call__(self, mem: LiveMemory, version: NewVersion) -> bool:
+    def __call__(self, mem: LiveMemory, version: NewVersion, *, namespace: bool = True) -> bool:
+        """``namespace``: whether one directory of a language whose directories are
+        namespaces relates two files (it does for one qualified name, not for a member
+        that went to another type: Prometheus' ``MemoizedSeriesIterator.AtHistogram`` is
+        not ``errIterator.AtHistogram`` in a test file of the same package)."""
         old_path, new_path = self.renames.get(mem.path, mem.path), version.file.path
         if old_path == new_path or (mem.path, new_path) in self.linked:
             return True
-        name = posixpath.basename(new_path)  # one file of its name left, one arrived
-        if name == posixpath.basename(mem.path) and self.left_names[name] == self.new_names[name] == 1:
+        if new_path.startswith(posixpath.splitext(old_path)[0] + "/"):  # a module became a package
             return True
-        return _same_directory(mem.path, new_path) and _shares_directory(version)
+        for name in set(_names(mem.path)) & set(_names(new_path)):  # one file of its name left, one arrived
+            if self.left_names[name] == self.new_names[name] == 1:
+                return True
+        return namespace and _same_directory(mem.path, new_path) and _shares_directory(version)
+
+
+def _names(path: str) -> tuple[str, ...]:
+    """What a file is named by: its base name, and with its directory's name too, for a
+    base name many directories hold (``unittest/test/testmock/__init__.py`` →
+    ``test/test_unittest/testmock/__init__.py`` is the only ``testmock/__init__.py`` that
+    left and arrived)."""
+    parts = path.rsplit("/", 2)
+    return (parts[-1], "/".join(parts[-2:])) if len(parts) > 1 else (parts[-1],)
 
 
 def pair_namesakes(
     pairing: Pairing,
     related: Kinship,
+    specific: SpecificNames,
     old_source: OldSource | None,
     memo: dict[tuple[str, str, float], float],
 ) -> None:
@@ -107,7 +162,7 @@ def pair_namesakes(
     def telling(mem: LiveMemory, version: NewVersion) -> bool:
         if memory_type(mem.kind) != STRUCTURAL:  # a tool's setting, one per repository
             return True
-        return related(mem, version) or compound(mem.qualname) or alike(mem, version)
+        return related(mem, version) or specific(mem) or alike(mem, version)
 
     # Code is not compared under a key that many symbols left or arrived at (Go's ``init``).
     leaving = Counter(old_key(mem) for mem, _reason in pairing.closing if mem.id not in pairing.matched)
@@ -138,33 +193,37 @@ def pair_namesakes(
 def pair_moved_namesakes(
     pairing: Pairing,
     related: Kinship,
+    specific: SpecificNames,
     old_source: OldSource,
     memo: dict[tuple[str, str, float], float],
 ) -> None:
     """The same (kind, name) in another scope, code alike (``MOVED_WITH_EDITS``):
-    ``Flask.errorhandler`` edited into ``Scaffold.errorhandler`` in another file. Code of
-    a one-word name merely alike in unrelated scopes and files is no move: within one
-    release ``pipes.Template.copy`` is not ``_pyrepl``'s new ``TermState.copy`` (0.68
-    alike), nor ``importlib.metadata``'s ``Deprecated.keys`` ``dbm.sqlite3``'s (0.78).
-    Such a pair is kept where its code is nearly the same (``NEARLY_THE_SAME``), the two
-    scopes share a word, two or more members of one scope went to one scope
-    (``InstallationCandidate``'s comparisons to ``KeyBasedCompareMixin``), or the files
-    are related, kept pairs relating them too."""
+    ``Flask.errorhandler`` edited into ``Scaffold.errorhandler`` in another file. Code
+    merely alike in unrelated scopes and files is no move: within one release
+    ``pipes.Template.copy`` is not ``_pyrepl``'s new ``TermState.copy`` (0.68 alike), nor
+    ``importlib.metadata``'s ``Deprecated.keys`` ``dbm.sqlite3``'s (0.78). Such a pair is
+    kept where its code is nearly the same (``NEARLY_THE_SAME``), its name is specific
+    (``SpecificNames``), the two scopes share a rare word (``_RareWords``), two or more
+    members of one scope went to one scope (``InstallationCandidate``'s comparisons to
+    ``KeyBasedCompareMixin``), or the files are related, kept pairs relating them too;
+    not a member whose own scope continues where its name arrived too
+    (``_following_scopes_first``)."""
     related.relink()
     found = pair_alike(
         pairing.closing, pairing.arriving, pairing.matched, pairing.taken, old_source, threshold=MOVED_WITH_EDITS,
         old_key=lambda m: (m.kind, short_name(m.qualname)),
         new_key=lambda v: (v.symbol.kind, short_name(v.symbol.qualname)), affinity=pairing.affinity, memo=memo,
     )  # fmt: skip
-    pairs = [(related.leavers[old_id], version) for old_id, version in found.items()]
+    pairs = _following_scopes_first(pairing, related.leavers, found, old_source, memo)
     moved_together = Counter((m.path, parent_scope(m.qualname), v.file.path, parent_scope(v.symbol.qualname))
                              for m, v in pairs if parent_scope(m.qualname))  # fmt: skip
+    share_a_rare_word = _RareWords(pairing)
 
     def telling(mem: LiveMemory, version: NewVersion) -> bool:
         scopes = (mem.path, parent_scope(mem.qualname), version.file.path, parent_scope(version.symbol.qualname))
         nearly_the_same = memo.get((mem.id, version.id, MOVED_WITH_EDITS), 0.0) >= NEARLY_THE_SAME
-        return (nearly_the_same or compound(mem.qualname) or related(mem, version) or moved_together[scopes] > 1
-                or share_a_word(scopes[1], scopes[3]))  # fmt: skip
+        return (nearly_the_same or related(mem, version, namespace=False) or specific(mem)
+                or moved_together[scopes] > 1 or share_a_rare_word(scopes[1], scopes[3]))  # fmt: skip
 
     undecided = []
     for mem, version in pairs:
@@ -174,15 +233,88 @@ def pair_moved_namesakes(
             undecided.append((mem, version))
     related.relink()
     for mem, version in undecided:
-        if related(mem, version):
+        if related(mem, version, namespace=False):
             pairing.matched[mem.id] = version
         else:
             pairing.taken.discard(version.id)  # arrived new
 
 
-def compound(qualname: str) -> bool:
-    """Whether a symbol's own name is two or more words (``open_text``, ``HTMLPage``)."""
-    return len(identifier_words(short_name(qualname))) > 1
+def _following_scopes_first(
+    pairing: Pairing,
+    leavers: Mapping[str, LiveMemory],
+    found: Mapping[str, NewVersion],
+    old_source: OldSource,
+    memo: dict[tuple[str, str, float], float],
+) -> list[tuple[LiveMemory, NewVersion]]:
+    """``found``'s pairs but those of a member whose scope continues in another scope
+    where a member of its kind and name arrived, its code alike too: it follows its scope
+    (``follow_scopes``, after this pass), not code more alike elsewhere. A scope
+    continues where it was paired, before or in this pass, or where two or more, and
+    most, of the other members paired went. junit 5.10 moved ``DefaultRepetitionInfo``
+    out of ``RepetitionInfoParameterResolver`` into a file of its own; its ``toString``,
+    with two fields more (0.74 alike), is less like itself than like a new
+    ``TempDirectory.FieldContext``'s (0.85). A member whose code there is not alike
+    keeps its pair (hugo 0.123's ``sliceDir.Readdirnames`` → ``componentFsDir``'s, 0.92,
+    not a stub's)."""
+    pairs = [(leavers[old_id], v) for old_id, v in (*pairing.matched.items(), *found.items()) if old_id in leavers]
+    paired = {(mem.path, mem.qualname): (v.file.path, v.symbol.qualname) for mem, v in pairs}
+    went: dict[tuple[str, str], Counter[tuple[str, str]]] = {}  # an old scope -> where its members went
+    for mem, v in pairs:
+        went.setdefault((mem.path, parent_scope(mem.qualname)), Counter())[
+            (v.file.path, parent_scope(v.symbol.qualname))] += 1  # fmt: skip
+    waiting = {(v.symbol.kind, v.file.path, parent_scope(v.symbol.qualname), short_name(v.symbol.qualname)): v
+               for v in pairing.arriving if v.id not in pairing.taken}  # fmt: skip
+
+    def successor(mem: LiveMemory, place: tuple[str, str]) -> tuple[str, str] | None:
+        scope = (mem.path, parent_scope(mem.qualname))
+        if scope in paired:
+            return paired[scope]
+        others = went[scope] - Counter([place])  # where the other members went
+        top = others.most_common(1)
+        return top[0][0] if top and top[0][1] >= 2 and 2 * top[0][1] > others.total() else None
+
+    def alike(mem: LiveMemory, version: NewVersion) -> bool:
+        key = (mem.id, version.id, MOVED_WITH_EDITS)  # as pair_alike keys what it measured
+        if key not in memo:
+            before = old_source(mem)
+            memo[key] = likeness(before, version.symbol.source, MOVED_WITH_EDITS) if before is not None else 0.0
+        return memo[key] > 0
+
+    kept = []
+    for old_id, version in found.items():
+        mem, place = leavers[old_id], (version.file.path, parent_scope(version.symbol.qualname))
+        scope = successor(mem, place) if parent_scope(mem.qualname) else None
+        there = waiting.get((mem.kind, *scope, short_name(mem.qualname))) if scope not in (None, place) else None
+        if there is not None and alike(mem, there):
+            pairing.taken.discard(version.id)
+            continue
+        kept.append((mem, version))
+    return kept
+
+
+class _RareWords:
+    """Whether two scopes' names are half the same words (``DelegatedExportsDependency``,
+    ``StaticExportsDependency``), or share a word that few of the scopes a commit's
+    symbols left or arrived in bear (``RARE_WORD``): SQLAlchemy 2.0's
+    ``MySQLDialect_oursql`` and ``PGDialect_psycopg`` share only "dialect", one of dozens
+    of dialects in play, as Prometheus' iterators share "iterator", webpack 5's
+    ``MultiModule`` and ``FallbackModule`` "module"."""
+
+    def __init__(self, pairing: Pairing) -> None:
+        scopes = {parent_scope(m.qualname) for m, _reason in pairing.closing}
+        scopes.update(parent_scope(v.symbol.qualname) for v in pairing.arriving)
+        self._bearers = Counter(word for scope in scopes if scope for word in _words(scope))
+
+    def __call__(self, old: str, new: str) -> bool:
+        words, other = _words(old), _words(new)
+        shared = words & other
+        if 2 * len(shared) >= len(words | other) > 0:
+            return True
+        return any(self._bearers[word] <= RARE_WORD for word in shared)
+
+
+def _words(qualname: str) -> set[str]:
+    return set(identifier_words(short_name(qualname))) if qualname else set()
 
 
 def _same_directory(old_path: str, new_path: str) -> bool:

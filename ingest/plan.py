@@ -22,7 +22,7 @@ from recalld.ingest.likeness import (
     parent_scope,
     short_name,
 )
-from recalld.ingest.namesake import Kinship, pair_moved_namesakes, pair_namesakes
+from recalld.ingest.namesake import Kinship, NameCounts, SpecificNames, pair_moved_namesakes, pair_namesakes
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
 
 T = TypeVar("T")
@@ -146,6 +146,7 @@ def plan_changes(
     gone: Iterable[str],
     renames: Mapping[str, str],
     old_source: OldSource | None = None,
+    name_counts: NameCounts | None = None,
 ) -> Plan:
     """Plan the store writes that bring ``live`` in line with ``targets``.
 
@@ -156,7 +157,9 @@ def plan_changes(
     memories at all of those paths; memories at other paths are left alone.
     ``old_source`` tells a closing memory's code, for symbols that moved and were edited
     in one commit (a class split across files) or were renamed; without it such a move
-    or rename is a removal.
+    or rename is a removal. ``name_counts`` tells how many live symbols of a kind bear a
+    name (see ``namesake.SpecificNames``); without it any name of two or more words is
+    taken as rare.
     """
     gone_set = set(gone)
     # A file rewritten in place whose old content git found elsewhere (``eslint.js`` →
@@ -187,7 +190,8 @@ def plan_changes(
         for mem in by_path.pop(path, []):
             draft.leftovers.append((mem, DELETED))
     _match_edits(draft)
-    _match_moves(draft, {old: new for new, old in renamed_from.items()}, old_source, files=(left_whole, new_files))
+    moved_files = {old: new for new, old in renamed_from.items()}
+    _match_moves(draft, moved_files, old_source, SpecificNames(name_counts), files=(left_whole, new_files))
     return Plan(
         new_versions=tuple(draft.new.values()),
         # A version written as live is never closed by the same plan (its id is its content's).
@@ -260,6 +264,7 @@ def _match_moves(
     draft: _Draft,
     renames: Mapping[str, str],
     old_source: OldSource | None,
+    specific: SpecificNames,
     *,
     files: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
 ) -> None:
@@ -283,7 +288,7 @@ def _match_moves(
     its passes over 30k arrivals took ~5 % of its sync thread) there is nothing to
     pair, and what left closes for its reason.
     """
-    matched = _paired(draft, renames, old_source, files) if draft.leftovers and draft.orphans else {}
+    matched = _paired(draft, renames, old_source, specific, files) if draft.leftovers and draft.orphans else {}
     for mem, reason in draft.leftovers:
         successor = matched.get(mem.id)
         if successor is None:
@@ -298,6 +303,7 @@ def _paired(
     draft: _Draft,
     renames: Mapping[str, str],
     old_source: OldSource | None,
+    specific: SpecificNames,
     files: tuple[frozenset[str], frozenset[str]],
 ) -> dict[str, NewVersion]:
     """``_match_moves``' passes, in its order: a leaver's id → its successor."""
@@ -324,9 +330,9 @@ def _paired(
     if old_source is not None:  # alike code in the file git says the old code went to
         follow_scopes(pairing, renames, old_source, memo, names_first=True)
     related = Kinship(pairing, renames)
-    pair_namesakes(pairing, related, old_source, memo)  # the same name, other code
+    pair_namesakes(pairing, related, specific, old_source, memo)  # the same name, other code
     if old_source is not None:
-        pair_moved_namesakes(pairing, related, old_source, memo)  # the same name, other scope
+        pair_moved_namesakes(pairing, related, specific, old_source, memo)  # the same name, other scope
         follow_scopes(pairing, renames, old_source, memo)
     follow_files(draft.leftovers, draft.orphans, pairing)
     return matched

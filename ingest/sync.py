@@ -21,7 +21,7 @@ from typing import Any
 import structlog
 
 from recalld.ingest.ahead import EmbedAhead, NewTexts
-from recalld.ingest.collect import Collected, FileCollector, OldSources, tree_has_linguist_attributes
+from recalld.ingest.collect import Collected, FileCollector, NameCounts, OldSources, tree_has_linguist_attributes
 from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions
@@ -190,6 +190,7 @@ class Indexer:
                 gone=touched.gone,
                 renames=touched.renames,
                 old_source=OldSources(git, self.options),
+                name_counts=NameCounts(self.store, scope),
             )
             if not plan.is_empty or indexed != target or pending or touched.restore or touched.discard:
                 owed = owed or owes_history(git, indexed, self.options)

@@ -102,3 +102,33 @@ def test_a_one_word_namesake_of_a_removed_module_does_not_continue_it(git_repo, 
     assert new_auth.payload["lineage"] == old_auth.payload["lineage"]
     init = live[("pip/network/auth.py", "MultiDomainBasicAuth.__init__")]  # followed its class
     assert init.payload["lineage"] == before[("pip/download.py", "MultiDomainBasicAuth.__init__")].payload["lineage"]
+
+
+def _printable(cls: str, fields: tuple[str, ...]) -> str:
+    adds = "".join(f'.add("{f}", self.{f})' for f in fields)
+    return f'''class {cls}:
+    """A {cls.lower()} that prints its fields."""
+
+    def to_string(self):
+        return ToStringBuilder(self){adds}.build()
+'''
+
+
+def test_a_method_many_classes_implement_does_not_carry_a_removed_class_into_another(git_repo, harness):
+    """``to_string`` has two words, but five classes of the tree implement it (Java's
+    ``toString``, SQLAlchemy's ``bind_processor``): a removed ``Report``'s does not
+    continue in an unrelated new ``Gauge``, however alike the two are."""
+    for cls in ("Order", "Invoice", "Customer", "Supplier"):
+        git_repo.write(f"models/{cls.lower()}.py", _printable(cls, ("name", "number", cls.lower())))
+    git_repo.write("legacy/report.py", _printable("Report", ("title", "rows", "footer")))
+    git_repo.commit("release 1")
+    harness.sync(git_repo)
+    before = {(m.payload["path"], m.payload["qualname"]): m for m in harness.memories(types=("structural",))}
+
+    git_repo.remove("legacy/report.py")
+    git_repo.write("widgets/gauge.py", _printable("Gauge", ("title", "level", "scale", "unit")))  # 0.82 alike
+    git_repo.commit("release 2")
+    harness.sync(git_repo)
+    closed = {m.id: m.payload for m in harness.memories(deprecated=1)}
+    old = before[("legacy/report.py", "Report.to_string")]
+    assert closed[old.id]["deprecated_reason"] == "deleted" and closed[old.id].get("superseded_by") is None

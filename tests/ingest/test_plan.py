@@ -754,3 +754,123 @@ def test_a_one_word_method_merely_alike_in_an_unrelated_class_is_no_move():
     p = plan_changes(scope=SCOPE, live=live_of(old), targets={old.path: file(old.path), nearly.path: nearly}, gone=(),
                      renames={}, old_source=_sources(old))  # fmt: skip
     assert [c.reason for c in p.closures] == ["renamed"]
+
+
+def test_a_member_follows_its_moved_scope_before_code_alike_elsewhere():
+    """junit 5.10 moved ``DefaultRepetitionInfo`` out of ``RepetitionInfoParameterResolver``
+    into a file of its own, and gave it two fields more. Its ``toString`` grew with them,
+    so it was less like itself than like a new ``TempDirectory.FieldContext.toString``
+    (0.74 against 0.76 here): it follows its class all the same."""
+    old_string = 'return Builder(self).add("current", self.current).add("total", self.total)'
+    own = old_string + '.add("failures", self.failures.get()).add("threshold", self.threshold).build()'
+    other = 'return Builder(self).add("field", self.field).build()'
+    info = ("current", "total", "__init__")
+    old = file("resolver.py", sym("Resolver", "resolves parameters", kind="class"),
+               member("Resolver.resolve", _body("resolve")), sym("Resolver.Info", "repetition info", kind="class"),
+               *(member(f"Resolver.Info.{name}", _body(name)) for name in info),
+               member("Resolver.Info.to_string", old_string + ".build()"))  # fmt: skip
+    resolver = file("resolver.py", *old.symbols[:2])
+    moved = file("info.py", sym("Info", "repetition info", kind="class"),
+                 *(member(f"Info.{name}", _body(name) + " edited") for name in info),
+                 member("Info.failures", _body("failures")), member("Info.to_string", own))  # fmt: skip
+    temp = file("temp.py", sym("FieldContext", "a field's context", kind="class"),
+                member("FieldContext.to_string", other))  # fmt: skip
+    live = live_of(old)
+    lineage = {m.qualname: m.lineage for m in live}
+    targets = {f.path: f for f in (resolver, moved, temp)}
+    p = plan_changes(scope=SCOPE, live=live, targets=targets, gone=(), renames={}, old_source=_sources(old))
+    got = {v.symbol.qualname: v.lineage for v in p.new_versions}
+    assert got["Info"] == lineage["Resolver.Info"] and got["Info.current"] == lineage["Resolver.Info.current"]
+    assert got["Info.to_string"] == lineage["Resolver.Info.to_string"]
+    assert got["FieldContext.to_string"] not in lineage.values()
+
+    # Where its class's new member is not like it (a stub), the code alike elsewhere wins.
+    stub = file("info.py", *moved.symbols[:-1], member("Info.to_string", "return repr(self)"))
+    targets = {f.path: f for f in (resolver, stub, temp)}
+    p = plan_changes(scope=SCOPE, live=live, targets=targets, gone=(), renames={}, old_source=_sources(old))
+    got = {v.symbol.qualname: v.lineage for v in p.new_versions}
+    assert got["FieldContext.to_string"] == lineage["Resolver.Info.to_string"]
+
+
+def test_a_name_of_two_words_that_many_symbols_bear_tells_nothing():
+    """pylint 3 removed a functional test file whose ``my_decorator`` is one of eight in
+    the tree; a new test file brings its own. Two words, but not a rare name: the two are
+    not one function. A name only one or a few symbols bear still pairs."""
+    old = file("tests/functional/p/postponed.py", sym("my_decorator", "returns the function as it is"))
+    new = file("tests/functional/a/await_outside.py", sym("my_decorator", "wraps it in a coroutine"))
+    for count, reason in ((8, "deleted"), (3, "renamed")):
+        p = plan_changes(scope=SCOPE, live=live_of(old), targets={new.path: new}, gone=[old.path], renames={},
+                         old_source=_sources(old), name_counts=lambda kind, name, n=count: n)  # fmt: skip
+        assert [c.reason for c in p.closures] == [reason], count
+
+
+def test_a_package_relates_its_files_for_one_name_not_for_a_member_of_another_type():
+    """Prometheus 2.53 dropped ``MemoizedSeriesIterator``; a test file of the same Go
+    package brought an ``errIterator`` with an ``AtHistogram`` of code alike (0.7). One
+    package is one namespace for ``osinfo.Version``, not for a method of another type.
+    (Here the types share no word: two iterators would still pair by theirs.)"""
+    words = [f"step{i}" for i in range(24)]
+    before = " ".join(words)
+    after = " ".join(w if i % 4 else "other" for i, w in enumerate(words))  # ~0.7 alike
+    old = FileSymbols("storage/memoized_iterator.go", "b1", "go",
+                      (sym("MemoizedSeries.AtHistogram", before, kind="method"),))  # fmt: skip
+    new = FileSymbols("storage/merge_test.go", "b2", "go", (sym("errSampler.AtHistogram", after, kind="method"),))
+    p = plan_changes(scope=SCOPE, live=live_of(old), targets={new.path: new}, gone=[old.path], renames={},
+                     old_source=_sources(old), name_counts=lambda kind, name: 17)  # fmt: skip
+    assert [c.reason for c in p.closures] == ["deleted"]
+
+
+def test_a_directory_moved_relates_files_of_a_common_name():
+    """CPython 3.12 moved ``unittest/test/`` to ``test/test_unittest/``; each package's
+    ``__init__.py`` defines ``load_tests``, a name many modules bear, and git paired the
+    files with none. The only ``testmock/__init__.py`` that left and the only one that
+    arrived are one file; two ``__init__.py`` of other directories are not."""
+    old = (file("unittest/test/testmock/__init__.py", sym("load_tests", "discovers the mock tests " * 3)),
+           file("unittest/test/__init__.py", sym("load_tests", "walks the test directory " * 3)))  # fmt: skip
+    new = (file("test/test_unittest/testmock/__init__.py", sym("load_tests", "loads every test module here " * 3)),
+           file("test/test_gdb/__init__.py", sym("load_tests", "skips unless gdb is found " * 3)))  # fmt: skip
+    live = [m for f in old for m in live_of(f)]
+    p = plan_changes(scope=SCOPE, live=live, targets={f.path: f for f in new}, gone=[f.path for f in old], renames={},
+                     old_source=_sources(*old), name_counts=lambda kind, name: 40)  # fmt: skip
+    paths = {v.id: v.file.path for v in p.new_versions}
+    closed = {c.id: (c.reason, paths.get(c.superseded_by or "")) for c in p.closures}
+    testmock, package = (m.id for m in live)
+    assert closed == {testmock: ("renamed", new[0].path), package: ("deleted", None)}
+
+
+def test_scopes_that_share_only_a_word_many_scopes_bear_are_unrelated():
+    """SQLAlchemy 2.0 dropped the oursql dialect and added psycopg's, among many dialects
+    changed: ``MySQLDialect_oursql`` and ``PGDialect_psycopg`` share only "dialect".
+    With the two alone in the commit, the word still relates them; names that are half
+    the same words (webpack 5's ``DelegatedExportsDependency`` →
+    ``StaticExportsDependency``) are related among any others."""
+    words = [f"step{i}" for i in range(24)]
+    before = " ".join(words)
+    after = " ".join(w if i % 4 else "other" for i, w in enumerate(words))  # ~0.7 alike
+    old = file("dialects/mysql/oursql.py", sym("OursqlDialect.do_begin_twophase", before, kind="method"))
+    new = file("dialects/postgresql/psycopg.py", sym("PsycopgDialect.do_begin_twophase", after, kind="method"))
+    others = [file(f"dialects/{n.lower()}.py", sym(f"{n}ExportsDialect.connect", f"opens a {n} connection " * 3,
+                                                    kind="method")) for n in ("Asyncpg", "Pyodbc", "Oracledb")]  # fmt: skip
+    for arrived, reason in (([], "renamed"), (others, "deleted")):
+        targets = {f.path: f for f in (new, *arrived)}
+        p = plan_changes(scope=SCOPE, live=live_of(old), targets=targets, gone=[old.path], renames={},
+                         old_source=_sources(old), name_counts=lambda kind, name: 8)  # fmt: skip
+        assert [c.reason for c in p.closures] == [reason], len(arrived)
+    was = file("dialects/delegated.py", sym("DelegatedExportsDialect.do_begin_twophase", before, kind="method"))
+    now = file("dialects/static.py", sym("StaticExportsDialect.do_begin_twophase", after, kind="method"))
+    targets = {f.path: f for f in (now, *others)}
+    p = plan_changes(scope=SCOPE, live=live_of(was), targets=targets, gone=[was.path], renames={},
+                     old_source=_sources(was), name_counts=lambda kind, name: 8)  # fmt: skip
+    assert [c.reason for c in p.closures] == ["renamed"]
+
+
+def test_a_module_that_became_a_package_relates_its_files():
+    """CPython 3.13 turned ``test_unittest.py`` into a ``test_unittest/`` package: its
+    ``load_tests``, a name many modules bear, continues in ``test_unittest/__init__.py``,
+    not in another package's."""
+    old = file("Lib/test/test_unittest.py", sym("load_tests", "loads the unittest tests " * 3))
+    for path, reason in (("Lib/test/test_unittest/__init__.py", "renamed"), ("Lib/test/test_gdb/__init__.py", "deleted")):
+        new = file(path, sym("load_tests", "loads every test module of the package " * 3))
+        p = plan_changes(scope=SCOPE, live=live_of(old), targets={new.path: new}, gone=[old.path], renames={},
+                         old_source=_sources(old), name_counts=lambda kind, name: 40)  # fmt: skip
+        assert [c.reason for c in p.closures] == [reason], path
