@@ -87,13 +87,8 @@ def pair_alike(
             if before is None:
                 continue
             for v in news:
-                key = (mem.id, v.id, threshold)
-                score = memo.get(key) if memo is not None else None
-                if score is None:
-                    floor = 0 if short_ok is not None and short_ok(mem, v) else MIN_TOKENS
-                    score = likeness(before, v.symbol.source, threshold, min_tokens=floor)
-                    if memo is not None:
-                        memo[key] = score
+                floor = 0 if short_ok is not None and short_ok(mem, v) else MIN_TOKENS
+                score = memoised_likeness(memo, mem, v, before, threshold, min_tokens=floor)
                 if score:  # ties go by affinity, then by name: the same on every branch and run
                     names = (mem.path, mem.qualname, mem.id, v.file.path, v.symbol.qualname)
                     scored.append((-score, tuple(-a for a in affinity(mem, v)), names, v))
@@ -103,6 +98,26 @@ def pair_alike(
                 pairs[old_id] = version
                 taken.add(version.id)
     return pairs
+
+
+def memoised_likeness(
+    memo: dict[tuple[str, str, float], float] | None,
+    mem: LiveMemory,
+    version: NewVersion,
+    before: str,
+    threshold: float,
+    *,
+    min_tokens: int = MIN_TOKENS,
+) -> float:
+    """``likeness`` of a leaver's code (``before``) and an arrival's, kept in ``memo`` by
+    (old id, new id, threshold) for the passes that ask about the same pair again."""
+    key = (mem.id, version.id, threshold)
+    score = memo.get(key) if memo is not None else None
+    if score is None:
+        score = likeness(before, version.symbol.source, threshold, min_tokens=min_tokens)
+        if memo is not None:
+            memo[key] = score
+    return score
 
 
 def is_distinctive(code: str) -> bool:
@@ -224,13 +239,12 @@ def affinity_of(renames: Mapping[str, str]) -> Affinity:
 def names_share_a_word(mem: LiveMemory, version: NewVersion) -> bool:
     """Whether two names share a word (``setup`` → ``setup_test``): short code renamed in
     place is taken for the same only then, not ``__enter__`` → ``_is_active``."""
-    return share_a_word(mem.qualname, version.symbol.qualname)
+    return not declared_words(mem.qualname).isdisjoint(declared_words(version.symbol.qualname))
 
 
-def share_a_word(old: str, new: str) -> bool:
-    """Whether the names two qualified names are declared with share a word (never
-    when either is empty)."""
-    return not set(identifier_words(short_name(old))).isdisjoint(identifier_words(short_name(new)))
+def declared_words(qualname: str) -> set[str]:
+    """The words of the name a qualified name is declared with (none for an empty one)."""
+    return set(identifier_words(short_name(qualname)))
 
 
 def parent_scope(qualname: str) -> str:

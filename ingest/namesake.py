@@ -44,8 +44,9 @@ from recalld.ingest.likeness import (
     MIN_TOKENS,
     MOVED_WITH_EDITS,
     OldSource,
+    declared_words,
     is_distinctive,
-    likeness,
+    memoised_likeness,
     pair_alike,
     parent_scope,
     short_name,
@@ -175,14 +176,9 @@ def pair_namesakes(
         before = old_source(mem)
         if before is None:
             return False
-        after = version.symbol.source
-        short = not (is_distinctive(before) and is_distinctive(after))
+        short = not (is_distinctive(before) and is_distinctive(version.symbol.source))
         threshold = NEARLY_THE_SAME if short else MOVED_WITH_EDITS
-        measured = (mem.id, version.id, threshold)  # as pair_alike keys what it measured
-        score = memo.get(measured)
-        if score is None:
-            score = memo[measured] = likeness(before, after, threshold, min_tokens=0 if short else MIN_TOKENS)
-        return score > 0
+        return memoised_likeness(memo, mem, version, before, threshold, min_tokens=0 if short else MIN_TOKENS) > 0
 
     related.relink()
     if pairing.pair_by(old_key, new_key, guess=False, admissible=telling):
@@ -274,11 +270,8 @@ def _following_scopes_first(
         return top[0][0] if top and top[0][1] >= 2 and 2 * top[0][1] > others.total() else None
 
     def alike(mem: LiveMemory, version: NewVersion) -> bool:
-        key = (mem.id, version.id, MOVED_WITH_EDITS)  # as pair_alike keys what it measured
-        if key not in memo:
-            before = old_source(mem)
-            memo[key] = likeness(before, version.symbol.source, MOVED_WITH_EDITS) if before is not None else 0.0
-        return memo[key] > 0
+        before = old_source(mem)
+        return before is not None and memoised_likeness(memo, mem, version, before, MOVED_WITH_EDITS) > 0
 
     kept = []
     for old_id, version in found.items():
@@ -303,18 +296,14 @@ class _RareWords:
     def __init__(self, pairing: Pairing) -> None:
         scopes = {parent_scope(m.qualname) for m, _reason in pairing.closing}
         scopes.update(parent_scope(v.symbol.qualname) for v in pairing.arriving)
-        self._bearers = Counter(word for scope in scopes if scope for word in _words(scope))
+        self._bearers = Counter(word for scope in scopes for word in declared_words(scope))
 
     def __call__(self, old: str, new: str) -> bool:
-        words, other = _words(old), _words(new)
+        words, other = declared_words(old), declared_words(new)
         shared = words & other
         if 2 * len(shared) >= len(words | other) > 0:
             return True
         return any(self._bearers[word] <= RARE_WORD for word in shared)
-
-
-def _words(qualname: str) -> set[str]:
-    return set(identifier_words(short_name(qualname))) if qualname else set()
 
 
 def _same_directory(old_path: str, new_path: str) -> bool:
