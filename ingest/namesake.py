@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from recalld.ingest.follow import Pairing
+from recalld.ingest.follow import MEMBERS_VOTE, Pairing
 from recalld.ingest.likeness import (
     MIN_TOKENS,
     MOVED_WITH_EDITS,
@@ -199,9 +199,10 @@ def pair_moved_namesakes(
     ``pipes.Template.copy`` is not ``_pyrepl``'s new ``TermState.copy`` (0.68 alike), nor
     ``importlib.metadata``'s ``Deprecated.keys`` ``dbm.sqlite3``'s (0.78). Such a pair is
     kept where its code is nearly the same (``NEARLY_THE_SAME``), its name is specific
-    (``SpecificNames``), the two scopes share a rare word (``_RareWords``), two or more
-    members of one scope went to one scope (``InstallationCandidate``'s comparisons to
-    ``KeyBasedCompareMixin``), or the files are related, kept pairs relating them too;
+    (``SpecificNames``), the two scopes share a rare word (``_RareWords``), members of one
+    scope went to the other together (``_MovedTogether``: ``InstallationCandidate``'s
+    comparisons to ``KeyBasedCompareMixin``), or the files are related, kept pairs
+    relating them too;
     not a member whose own scope continues where its name arrived too
     (``_following_scopes_first``)."""
     related.relink()
@@ -211,15 +212,14 @@ def pair_moved_namesakes(
         new_key=lambda v: (v.symbol.kind, short_name(v.symbol.qualname)), affinity=pairing.affinity, memo=memo,
     )  # fmt: skip
     pairs = _following_scopes_first(pairing, related.leavers, found, old_source, memo)
-    moved_together = Counter((m.path, parent_scope(m.qualname), v.file.path, parent_scope(v.symbol.qualname))
-                             for m, v in pairs if parent_scope(m.qualname))  # fmt: skip
+    moved_together = _MovedTogether(pairing, related.leavers, pairs)
     share_a_rare_word = _RareWords(pairing)
 
     def telling(mem: LiveMemory, version: NewVersion) -> bool:
-        scopes = (mem.path, parent_scope(mem.qualname), version.file.path, parent_scope(version.symbol.qualname))
+        scopes = _scopes(mem, version)
         nearly_the_same = memo.get((mem.id, version.id, MOVED_WITH_EDITS), 0.0) >= NEARLY_THE_SAME
         return (nearly_the_same or related(mem, version, namespace=False) or specific(mem)
-                or moved_together[scopes] > 1 or share_a_rare_word(scopes[1], scopes[3]))  # fmt: skip
+                or moved_together(scopes) or share_a_rare_word(scopes[1], scopes[3]))  # fmt: skip
 
     undecided = []
     for mem, version in pairs:
@@ -283,6 +283,35 @@ def _following_scopes_first(
             continue
         kept.append((mem, version))
     return kept
+
+
+class _MovedTogether:
+    """Whether members of one scope went to another together: ``MEMBERS_VOTE`` or more of
+    them, in this pass or before it, and half or more of the members that left the one or
+    of those that arrived in the other (pip 19's ``InstallationCandidate`` gave seven
+    comparisons to a new ``KeyBasedCompareMixin`` of nine members). Two methods alike in
+    classes with many more are no move: SQLAlchemy 2.0's removed ``MySQLDialect_oursql``
+    did not become ``PGDialect_psycopg`` for their ``do_commit_twophase`` and
+    ``do_rollback_twophase`` (2 of 23 methods each), nor hugo's ``FilterFs`` (18 methods)
+    a new ``OpenFilesFs`` (6) for ``Open`` and ``UnwrapFilesystem``, nor webpack 5's
+    ``TrackingSet`` (6) its ``LazySet`` (14) for ``has`` and ``delete``."""
+
+    def __init__(
+        self, pairing: Pairing, leavers: Mapping[str, LiveMemory], pairs: list[tuple[LiveMemory, NewVersion]]
+    ) -> None:
+        earlier = [(leavers[old_id], v) for old_id, v in pairing.matched.items() if old_id in leavers]
+        self._went = Counter(_scopes(mem, version) for mem, version in (*earlier, *pairs))
+        self._left = Counter((m.path, parent_scope(m.qualname)) for m, _reason in pairing.closing)
+        self._arrived = Counter((v.file.path, parent_scope(v.symbol.qualname)) for v in pairing.arriving)
+
+    def __call__(self, scopes: tuple[str, str, str, str]) -> bool:
+        count = self._went[scopes] if scopes[1] else 0
+        return count >= MEMBERS_VOTE and 2 * count >= min(self._left[scopes[:2]], self._arrived[scopes[2:]])
+
+
+def _scopes(mem: LiveMemory, version: NewVersion) -> tuple[str, str, str, str]:
+    """The old file and scope of a pair, and the new."""
+    return (mem.path, parent_scope(mem.qualname), version.file.path, parent_scope(version.symbol.qualname))
 
 
 class _RareWords:

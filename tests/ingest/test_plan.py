@@ -874,3 +874,31 @@ def test_a_module_that_became_a_package_relates_its_files():
         p = plan_changes(scope=SCOPE, live=live_of(old), targets={new.path: new}, gone=[old.path], renames={},
                          old_source=_sources(old), name_counts=lambda kind, name: 40)  # fmt: skip
         assert [c.reason for c in p.closures] == [reason], path
+
+
+def test_two_members_alike_in_two_large_classes_did_not_move_together():
+    """SQLAlchemy 2.0 removed the oursql dialect and added psycopg's: their
+    ``do_commit_twophase`` and ``do_rollback_twophase`` are alike, two of dozens of
+    members each, and no move of the one class into the other. Where they are half or
+    more of what left the old class, or of what arrived in the new one, they moved
+    together."""
+    words = [f"step{i}" for i in range(24)]
+    alike = {name: (" ".join(f"{name}{w}" for w in words),
+                    " ".join(f"{name}{w}" if i % 4 else "other" for i, w in enumerate(words)))
+             for name in ("commit", "rollback")}  # fmt: skip
+    others, own = ("connect", "execute", "cursor", "ping", "close", "reset"), ("fetch", "notify", "prepare", "savepoint")
+
+    def scope(path: str, cls: str, side: int, extra: tuple[str, ...]) -> FileSymbols:
+        return file(path, sym(cls, f"the {cls} dialect", kind="class"),
+                    *(member(f"{cls}.{n}", alike[n][side]) for n in alike),
+                    *(member(f"{cls}.{n}", _body(f"{cls}{n}")) for n in extra))  # fmt: skip
+
+    for old_extra, new_extra, reason in ((others, own, "deleted"), ((), own, "renamed"), (others, (), "renamed")):
+        old = scope("dialects/mysql/oursql.py", "Oursql", 0, old_extra)
+        new = scope("dialects/postgresql/psycopg.py", "Psycopg", 1, new_extra)
+        live = live_of(old)
+        p = plan_changes(scope=SCOPE, live=live, targets={new.path: new}, gone=[old.path], renames={},
+                         old_source=_sources(old), name_counts=lambda kind, name: 8)  # fmt: skip
+        closed = {c.id: c.reason for c in p.closures}
+        assert [closed[m.id] for m in live if m.qualname in ("Oursql.commit", "Oursql.rollback")] == [reason] * 2, (
+            len(old_extra), len(new_extra))
