@@ -13,7 +13,7 @@ from difflib import SequenceMatcher
 from itertools import islice
 from typing import TYPE_CHECKING
 
-from recalld.ingest.sparse import identifier_words
+from recalld.ingest.sparse import STOPWORDS, identifier_words
 from recalld.parsers.base import STRUCTURAL, memory_type
 
 if TYPE_CHECKING:
@@ -243,8 +243,11 @@ def names_share_a_word(mem: LiveMemory, version: NewVersion) -> bool:
 
 
 def declared_words(qualname: str) -> set[str]:
-    """The words of the name a qualified name is declared with (none for an empty one)."""
-    return set(identifier_words(short_name(qualname)))
+    """The words of the name a qualified name is declared with (none for an empty one),
+    but those that tell nothing (``sparse.STOPWORDS``): hugo's ``ShortcodeWithPage`` and
+    ``pageWithWeight0`` share, beside "with", only "page", which many scopes of that
+    release bear."""
+    return set(identifier_words(short_name(qualname))) - STOPWORDS
 
 
 def parent_scope(qualname: str) -> str:

@@ -902,3 +902,19 @@ def test_two_members_alike_in_two_large_classes_did_not_move_together():
         closed = {c.id: c.reason for c in p.closures}
         assert [closed[m.id] for m in live if m.qualname in ("Oursql.commit", "Oursql.rollback")] == [reason] * 2, (
             len(old_extra), len(new_extra))
+
+
+def test_scopes_that_share_only_a_word_that_tells_nothing_are_unrelated():
+    """hugo 0.123 dropped ``ShortcodeWithPage.page`` and brought an unrelated
+    ``pageWithWeight0.page`` of code alike: beside "page", which many of that release's
+    scopes bear, the two share only "with", a word that tells nothing. A word that does
+    tell still relates two scopes."""
+    words = [f"step{i}" for i in range(24)]
+    before = " ".join(words)
+    after = " ".join(w if i % 4 else "other" for i, w in enumerate(words))  # ~0.7 alike
+    old = file("hugolib/shortcode.go", sym("ShortcodeWithPage.render", before, kind="method"))
+    for scope, reason in (("TemplateWithWeight", "deleted"), ("ShortcodeTemplate", "renamed")):
+        new = file("hugolib/page.go", sym(f"{scope}.render", after, kind="method"))
+        p = plan_changes(scope=SCOPE, live=live_of(old), targets={new.path: new}, gone=[old.path], renames={},
+                         old_source=_sources(old), name_counts=lambda kind, name: 8)  # fmt: skip
+        assert [c.reason for c in p.closures] == [reason], scope
