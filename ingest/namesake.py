@@ -258,8 +258,8 @@ def _following_scopes_first(
     paired = {(mem.path, mem.qualname): (v.file.path, v.symbol.qualname) for mem, v in pairs}
     went: dict[tuple[str, str], Counter[tuple[str, str]]] = {}  # an old scope -> where its members went
     for mem, v in pairs:
-        went.setdefault((mem.path, parent_scope(mem.qualname)), Counter())[
-            (v.file.path, parent_scope(v.symbol.qualname))] += 1  # fmt: skip
+        old_path, old_scope, new_path, new_scope = _scopes(mem, v)
+        went.setdefault((old_path, old_scope), Counter())[(new_path, new_scope)] += 1
     waiting = {(v.symbol.kind, v.file.path, parent_scope(v.symbol.qualname), short_name(v.symbol.qualname)): v
                for v in pairing.arriving if v.id not in pairing.taken}  # fmt: skip
 
