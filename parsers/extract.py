@@ -39,6 +39,8 @@ class _Def:
     name: str
     receiver: str | None
     captures: int = 0  # how many nodes its pattern named: the most specific pattern wins
+    prototype: bool = False  # a method given to its receiver's prototype (JavaScript)
+    on_this: bool = False  # a method a constructor gives ``this`` in its body (JavaScript)
 
 
 @dataclass(slots=True)
@@ -59,6 +61,11 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     qualnames: dict[int, str] = {}
     placed: list[_Placed] = []
     seen: Counter[tuple[str, str]] = Counter()
+    # A function whose prototype the file gives methods, or that gives ``this`` methods in
+    # its body, is a class, as ``class`` writes it since ES2015 (three.js r100's ``function
+    # Vector3(x, y, z)``, r130's ``class Vector3``).
+    constructors = {d.receiver for d in defs.values() if d.prototype}
+    constructing = {outer.id for d in defs.values() if d.on_this and (outer := _outer_definition(d.node, defs))}
     for d in sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte)):
         if d.node.id in inner:
             continue
@@ -66,6 +73,8 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
         if where is None:
             continue
         kind, qualname = where
+        if kind == "function" and (qualname in constructors or d.node.id in constructing):
+            kind = "class"
         seen[(kind, qualname)] += 1
         count = seen[(kind, qualname)]
         qualnames[d.node.id] = f"{qualname}#{count}" if count > 1 else qualname
@@ -105,7 +114,8 @@ def _collect(spec: LanguageSpec, root: Node, data: bytes) -> dict[int, _Def]:
             else:
                 continue
             node = nodes[0]
-            found = _Def(node, kind, name, _receiver_name(data, receiver[0]) if receiver else None, len(capture.nodes))
+            found = _Def(node, kind, name, _receiver_name(data, receiver[0]) if receiver else None, len(capture.nodes),
+                         "_prototype" in capture.nodes, "_this" in capture.nodes)  # fmt: skip
             existing = defs.get(node.id)
             if existing is None or found.captures > existing.captures:
                 defs[node.id] = found
@@ -122,7 +132,7 @@ def _place(d: _Def, defs: dict[int, _Def], inner: set[int], qualnames: dict[int,
         outer = defs.get(ancestor.id)
         if outer is not None and ancestor.id not in inner:
             if outer.kind in FUNCTION_KINDS:
-                return None
+                return _given_to_this(d, outer, qualnames.get(ancestor.id))
             if ancestor.id not in qualnames:
                 return None  # its container was itself dropped
             container = qualnames[ancestor.id]
@@ -137,6 +147,24 @@ def _place(d: _Def, defs: dict[int, _Def], inner: set[int], qualnames: dict[int,
     elif kind == "method" and not in_type:
         return None  # a method of an object literal or similar: not a named member
     return kind, ".".join([*prefix, d.name])
+
+
+def _outer_definition(node: Node, defs: dict[int, _Def]) -> Node | None:
+    ancestor = node.parent
+    while ancestor is not None and ancestor.id not in defs:
+        ancestor = ancestor.parent
+    return ancestor
+
+
+def _given_to_this(d: _Def, constructor: _Def, qualname: str | None) -> tuple[str, str] | None:
+    """A method a constructor gives ``this`` (``d``, which the queries find only in a
+    constructor's own body) belongs to the constructor's class: the constructor function
+    itself, or the class whose ``constructor`` it is. Anything else inside a function
+    body is no member of anything."""
+    if not d.on_this or qualname is None:
+        return None
+    scope = qualname if constructor.kind == "function" else qualname.rpartition(".")[0]
+    return ("method", f"{scope}.{d.name}") if scope else None
 
 
 def _name_overloads(placed: list[_Placed], data: bytes) -> None:

@@ -493,6 +493,88 @@ def test_a_class_split_across_files_with_edits_keeps_lineages(harness, git_repo)
     assert live[("scaffold.py", "Scaffold")].payload["change"] == "added"
 
 
+VECTOR_ES5 = """function Vector3(x, y, z) {
+  this.x = x || 0;
+  this.y = y || 0;
+}
+
+Object.assign(Vector3.prototype, {
+  isVector3: true,
+
+  set: function (x, y) {
+    this.x = x;
+    this.y = y;
+    return this;
+  },
+
+  applyEuler: function () {
+    var quaternion = new Quaternion();
+    return function applyEuler(euler) {
+      return this.applyQuaternion(quaternion.setFromEuler(euler));
+    };
+  }(),
+
+  length: function () {
+    return Math.sqrt(this.x * this.x + this.y * this.y);
+  }
+});
+
+Object.assign(Vector3, {
+  zero: function () {
+    return new Vector3(0, 0, 0);
+  }
+});
+"""
+
+VECTOR_CLASS = """class Vector3 {
+  constructor(x = 0, y = 0) {
+    this.x = x;
+    this.y = y;
+  }
+
+  set(x, y) {
+    this.x = x;
+    this.y = y;
+    return this;
+  }
+
+  applyEuler(euler) {
+    return this.applyQuaternion(_quaternion.setFromEuler(euler));
+  }
+
+  length() {
+    return Math.sqrt(this.x * this.x + this.y * this.y);
+  }
+
+  static zero() {
+    return new Vector3(0, 0, 0);
+  }
+}
+"""
+
+
+def test_a_prototype_class_rewritten_as_a_class_keeps_its_memories(harness, git_repo):
+    """three.js r100 wrote ``Vector3`` as a constructor whose methods
+    ``Object.assign(Vector3.prototype, {…})`` gives it (one a closure returns); r127 as
+    ``class Vector3``. They are the same class and methods, each modified in place."""
+    h, repo = harness, git_repo
+    repo.write("src/math/Vector3.js", VECTOR_ES5)
+    repo.commit("prototypes")
+    h.sync(repo)
+    before = {m.payload["qualname"]: m.payload for m in h.memories(types=("structural",))}
+    assert {q: p["kind"] for q, p in before.items()} == {
+        "<module>": "module", "Vector3": "class", "Vector3.set": "method", "Vector3.applyEuler": "method",
+        "Vector3.length": "method", "Vector3.zero": "method",
+    }  # fmt: skip
+    repo.write("src/math/Vector3.js", VECTOR_CLASS)
+    repo.commit("classes")
+    r = h.sync(repo)
+    after = {m.payload["qualname"]: m.payload for m in h.memories(types=("structural",))}
+    assert set(after) == {*before, "Vector3.constructor"} and r.added == 1 and r.modified == len(before)
+    for qualname, was in before.items():
+        assert after[qualname]["lineage"] == was["lineage"] and after[qualname]["change"] == "modified", qualname
+
+
 def test_renames_in_place_point_to_their_successors(harness, git_repo):
     """A function, a method and a class renamed where they are: each closed as renamed,
     superseded by its new name, the lineage kept (the class's methods follow it)."""
