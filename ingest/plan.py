@@ -24,6 +24,7 @@ from recalld.ingest.likeness import (
 )
 from recalld.ingest.namesake import Kinship, NameCounts, SpecificNames, pair_moved_namesakes, pair_namesakes
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
+from recalld.parsers.registry import language_for_path
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -65,6 +66,7 @@ class LiveMemory:
     start_line: int
     end_line: int
     blob: str | None = None  # a module's: the file's blob it was last written with
+    language: str | None = None  # its file's (None: the one its path tells)
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,11 +286,14 @@ def _match_moves(
     rename, or a new file that half or more of a deleted file's top-level symbols went
     to, and half of whose top level they are (``follow_files``). Derived entries move
     like symbols: a TODO whose code moved to another file, a tool setting moved from
-    setup.cfg to pyproject.toml. With nothing that left or nothing new (a first index:
-    its passes over 30k arrivals took ~5 % of its sync thread) there is nothing to
-    pair, and what left closes for its reason.
+    setup.cfg to pyproject.toml. Each language is paired on its own (``_by_language``).
+    With nothing that left or nothing new (a first index: its passes over 30k arrivals
+    took ~5 % of its sync thread) there is nothing to pair, and what left closes for
+    its reason.
     """
-    matched = _paired(draft, renames, old_source, specific, files) if draft.leftovers and draft.orphans else {}
+    matched: dict[str, NewVersion] = {}
+    for leftovers, orphans in _by_language(draft.leftovers, draft.orphans):
+        matched.update(_paired(leftovers, orphans, renames, old_source, specific, files))
     for mem, reason in draft.leftovers:
         successor = matched.get(mem.id)
         if successor is None:
@@ -299,16 +304,41 @@ def _match_moves(
         draft.close(mem, RENAMED, successor.id)
 
 
+# Languages whose code continues in one another's (a JavaScript file rewritten in TypeScript).
+LANGUAGE_FAMILIES = {"typescript": "javascript", "tsx": "javascript"}
+
+
+def _by_language(
+    leftovers: list[tuple[LiveMemory, str]], orphans: list[NewVersion]
+) -> list[tuple[list[tuple[LiveMemory, str]], list[NewVersion]]]:
+    """What left and what arrived, by language (JavaScript and TypeScript as one), where
+    both are: code continues in code of its language. SQLAlchemy 2.0 deleted the docs'
+    vendored ``jquery.js``, whose ``get`` and ``remove`` would otherwise be candidates
+    for its Python methods of those names (too many to compare: none were paired)."""
+
+    def family(language: str | None) -> str | None:
+        return LANGUAGE_FAMILIES.get(language or "", language)
+
+    left: dict[str | None, list[tuple[LiveMemory, str]]] = defaultdict(list)
+    for mem, reason in leftovers:
+        left[family(mem.language or language_for_path(mem.path))].append((mem, reason))
+    arrived: dict[str | None, list[NewVersion]] = defaultdict(list)
+    for version in orphans:
+        arrived[family(version.file.language)].append(version)
+    return [(left[name], arrived[name]) for name in left if name in arrived]
+
+
 def _paired(
-    draft: _Draft,
+    leftovers: list[tuple[LiveMemory, str]],
+    orphans: list[NewVersion],
     renames: Mapping[str, str],
     old_source: OldSource | None,
     specific: SpecificNames,
     files: tuple[frozenset[str], frozenset[str]],
 ) -> dict[str, NewVersion]:
     """``_match_moves``' passes, in its order: a leaver's id → its successor."""
-    closing = [(m, r) for m, r in draft.leftovers if m.qualname not in FILE_LEVEL_QUALNAMES]
-    arriving = [v for v in draft.orphans if v.symbol.qualname not in FILE_LEVEL_QUALNAMES]
+    closing = [(m, r) for m, r in leftovers if m.qualname not in FILE_LEVEL_QUALNAMES]
+    arriving = [v for v in orphans if v.symbol.qualname not in FILE_LEVEL_QUALNAMES]
     matched: dict[str, NewVersion] = {}
     taken: set[str] = set()
     affinity = affinity_of(renames)
@@ -334,7 +364,7 @@ def _paired(
     if old_source is not None:
         pair_moved_namesakes(pairing, related, specific, old_source, memo)  # the same name, other scope
         follow_scopes(pairing, renames, old_source, memo)
-    follow_files(draft.leftovers, draft.orphans, pairing)
+    follow_files(leftovers, orphans, pairing)
     return matched
 
 

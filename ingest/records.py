@@ -16,7 +16,7 @@ from recalld.ingest.store import MemoryFilter, StoredPoint
 from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, Symbol, memory_type
 
 # Payload fields the planner needs; scrolls for planning fetch only these.
-PLANNING_FIELDS = ("path", "kind", "qualname", "content_hash", "lineage", "start_line", "end_line", "blob")
+PLANNING_FIELDS = ("path", "kind", "qualname", "content_hash", "lineage", "start_line", "end_line", "blob", "language")
 # Memory types ("type" in the payload) come from the kind: parsers.base.DERIVED_TYPES.
 TASK = "task"
 # Types whose memories the planner keeps in line with the files (tasks follow commits).
@@ -234,6 +234,7 @@ def live_memory(point: StoredPoint) -> LiveMemory:
         start_line=int(p["start_line"]),
         end_line=int(p["end_line"]),
         blob=p.get("blob"),
+        language=p.get("language"),
     )
 
 

@@ -43,7 +43,8 @@ def live_of(f: FileSymbols, lineages: dict[str, str] | None = None) -> list[Live
     for s in f.symbols:
         mid = memory_id(SCOPE, f.path, s.kind, s.qualname, s.content_hash)
         lineage = (lineages or {}).get(s.qualname, mid)
-        out.append(LiveMemory(mid, f.path, s.kind, s.qualname, s.content_hash, lineage, s.start_line, s.end_line))
+        out.append(LiveMemory(mid, f.path, s.kind, s.qualname, s.content_hash, lineage, s.start_line, s.end_line,
+                              language=f.language))  # fmt: skip
     return out
 
 
@@ -790,6 +791,36 @@ def test_a_member_follows_its_moved_scope_before_code_alike_elsewhere():
     p = plan_changes(scope=SCOPE, live=live, targets=targets, gone=(), renames={}, old_source=_sources(old))
     got = {v.symbol.qualname: v.lineage for v in p.new_versions}
     assert got["FieldContext.to_string"] == lineage["Resolver.Info.to_string"]
+
+
+def test_code_continues_in_code_of_its_own_language():
+    """SQLAlchemy 2.0 moved ``MappedCollection``'s ``set`` and ``remove``, edited, to
+    ``KeyFuncDict`` in a new file, and deleted its docs' vendored ``jquery.js``: the
+    JavaScript ``remove`` methods that left and arrived are no candidates for a Python
+    method, and do not make its name too common to compare. JavaScript continues in
+    TypeScript."""
+    words = [f"step{i}" for i in range(24)]
+    before = " ".join(words)
+    after = " ".join(w if i % 4 else "other" for i, w in enumerate(words))  # ~0.7 alike
+    moved = ("set", "remove")
+    old_py = file("orm/collections.py", *(sym(f"MappedCollection.{n}", f"{n} {before}", kind="method") for n in moved))
+    new_py = file("orm/mapped_collection.py", *(sym(f"KeyFuncDict.{n}", f"{n} {after}", kind="method") for n in moved))
+    js = [sym(f"Widget{i}.remove", f"node{i}.parentNode.removeChild(node{i}) " * 3, kind="method")
+          for i in range(5)]  # fmt: skip
+    old_js = FileSymbols("doc/static/jquery.js", "j1", "javascript", (*js, sym("Util.escape", before)))
+    new_js = FileSymbols("doc/static/jquery-3.js", "j2", "javascript",
+                         tuple(sym(f"Gadget{i}.remove", f"remove(elem{i}) " * 3, kind="method") for i in range(4)))
+    new_ts = FileSymbols("doc/static/util.ts", "t1", "typescript", (sym("Util.escape", before),))
+    live = live_of(old_py) + live_of(old_js)
+    targets = {f.path: f for f in (new_py, new_js, new_ts)}
+    p = plan_changes(scope=SCOPE, live=live, targets=targets, gone=[old_py.path, old_js.path], renames={},
+                     old_source=_sources(old_py, old_js))  # fmt: skip
+    names = {m.id: m.qualname for m in live}
+    successors = {v.id: (v.file.path, v.symbol.qualname) for v in p.new_versions}
+    renamed = {names[c.id]: successors[c.superseded_by] for c in p.closures if c.reason == "renamed"}
+    assert renamed == {"MappedCollection.set": (new_py.path, "KeyFuncDict.set"),
+                       "MappedCollection.remove": (new_py.path, "KeyFuncDict.remove"),
+                       "Util.escape": (new_ts.path, "Util.escape")}  # fmt: skip
 
 
 def test_a_name_of_two_words_that_many_symbols_bear_tells_nothing():
