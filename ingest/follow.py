@@ -215,9 +215,13 @@ def scopes_by_members(pairing: Pairing, renames: Mapping[str, str]) -> int:
     """Scopes that left paired with the scope that arrived where most of their members
     went (at least half of the members that left with them, a strict majority of those
     paired, and ``MEMBERS_VOTE``), when most of the members that arrived there with a
-    predecessor came from them; of the same kind, and only where no scope of the same
-    name arrived (``ENUM`` moved to a new file beside a new base class that took its
-    methods stays ``ENUM``: the same-name pass pairs it). The top level of a file that
+    predecessor came from them; of the same kind, and not where a scope of its own name
+    arrived (``ENUM`` moved to a new file beside a new base class that took its methods
+    stays ``ENUM``: the same-name pass pairs it), unless the members went to a scope in
+    its own file, or the one git renamed it to (eslint 9 renamed ``ESLint``
+    ``LegacyESLint`` in ``eslint.js`` → ``legacy-eslint.js`` and declared a new
+    ``ESLint`` in ``types/index.d.ts``; one of its name in that file would already be its
+    successor: ``plan._plan_file``). The top level of a file that
     left whole is a scope too, paired with a new file's when those members are half or
     more of it (``pairing.files``). How many pairs."""
     left = {(renames.get(m.path, m.path), m.qualname): m for m, _ in pairing.closing if m.id not in pairing.matched}
@@ -257,10 +261,9 @@ def scopes_by_members(pairing: Pairing, renames: Mapping[str, str]) -> int:
                 found += 1
             continue
         scope, successor = left.get(old), arrived.get(place)
-        if (
-            scope is None or successor is None or successor.id in pairing.taken
-            or scope.kind != successor.symbol.kind or (scope.kind, scope.qualname) in named
-        ):  # fmt: skip
+        if scope is None or successor is None or successor.id in pairing.taken or scope.kind != successor.symbol.kind:
+            continue
+        if (scope.kind, scope.qualname) in named and place[0] != old[0]:  # its name arrived in another file
             continue
         pairing.matched[scope.id] = successor
         pairing.taken.add(successor.id)

@@ -41,8 +41,10 @@ from typing import TYPE_CHECKING
 
 from recalld.ingest.follow import MEMBERS_VOTE, Pairing
 from recalld.ingest.likeness import (
+    IN_PLACE_CANDIDATES,
     MIN_TOKENS,
     MOVED_WITH_EDITS,
+    RENAMED_WITH_EDITS,
     OldSource,
     declared_words,
     is_distinctive,
@@ -253,7 +255,12 @@ def _following_scopes_first(
     with two fields more (0.74 alike), is less like itself than like a new
     ``TempDirectory.FieldContext``'s (0.85). A member whose code there is not alike
     keeps its pair (hugo 0.123's ``sliceDir.Readdirnames`` → ``componentFsDir``'s, 0.92,
-    not a stub's)."""
+    not a stub's). Nor a pair whose new member arrived in a scope that continues another,
+    from which a member of its kind left unpaired, code alike enough to be renamed in
+    place (``RENAMED_WITH_EDITS``): it is that member renamed (``follow_scopes``), as it
+    is when the pass before pairs the scope. rxjs 6 moved ``CombineLatestSubscriber``
+    and renamed its ``_tryProject`` ``_tryResultSelector`` (0.97 alike); the
+    ``_tryResultSelector`` of the removed ``FirstSubscriber`` (0.79) is not it."""
     pairs = [(leavers[old_id], v) for old_id, v in (*pairing.matched.items(), *found.items()) if old_id in leavers]
     paired = {(mem.path, mem.qualname): (v.file.path, v.symbol.qualname) for mem, v in pairs}
     went: dict[tuple[str, str], Counter[tuple[str, str]]] = {}  # an old scope -> where its members went
@@ -263,24 +270,43 @@ def _following_scopes_first(
     waiting = {(v.symbol.kind, v.file.path, parent_scope(v.symbol.qualname), short_name(v.symbol.qualname)): v
                for v in pairing.arriving if v.id not in pairing.taken}  # fmt: skip
 
-    def successor(mem: LiveMemory, place: tuple[str, str]) -> tuple[str, str] | None:
-        scope = (mem.path, parent_scope(mem.qualname))
+    def successor(scope: tuple[str, str], place: tuple[str, str] | None = None) -> tuple[str, str] | None:
         if scope in paired:
             return paired[scope]
-        others = went[scope] - Counter([place])  # where the other members went
+        others = went.get(scope, Counter()) - Counter([place] if place else [])  # where the other members went
         top = others.most_common(1)
         return top[0][0] if top and top[0][1] >= 2 and 2 * top[0][1] > others.total() else None
 
-    def alike(mem: LiveMemory, version: NewVersion) -> bool:
+    unpaired: dict[tuple[str, str, str], list[LiveMemory]] = {}  # by (kind, old path, old scope)
+    for mem in leavers.values():
+        if mem.id not in pairing.matched and mem.id not in found and parent_scope(mem.qualname):
+            unpaired.setdefault((mem.kind, mem.path, parent_scope(mem.qualname)), []).append(mem)
+    came_from: dict[tuple[str, str], list[tuple[str, str]]] = {}  # a new scope -> the old ones it continues
+    for old in {(path, parent) for _kind, path, parent in unpaired}:
+        if (new := successor(old)) is not None:
+            came_from.setdefault(new, []).append(old)
+
+    def alike(mem: LiveMemory, version: NewVersion, threshold: float = MOVED_WITH_EDITS) -> bool:
         before = old_source(mem)
-        return before is not None and memoised_likeness(memo, mem, version, before, MOVED_WITH_EDITS) > 0
+        return before is not None and memoised_likeness(memo, mem, version, before, threshold) > 0
+
+    def renamed_in_place(mem: LiveMemory, version: NewVersion, place: tuple[str, str]) -> bool:
+        """Whether another scope continues at ``place`` (not ``mem``'s own, which goes there
+        with it) and one of its members that left is ``version``, renamed (one of the same
+        name is a namesake, which this pass weighed: webpack 5's ``Compilation.
+        getRenderManifest`` continues ``ChunkTemplate``'s or ``MainTemplate``'s)."""
+        olds = [old for old in came_from.get(place, ()) if old != (mem.path, parent_scope(mem.qualname))]
+        name = short_name(version.symbol.qualname)
+        rivals = [m for old in olds for m in unpaired.get((version.symbol.kind, *old), ())
+                  if short_name(m.qualname) != name]  # fmt: skip
+        return len(rivals) <= IN_PLACE_CANDIDATES and any(alike(m, version, RENAMED_WITH_EDITS) for m in rivals)
 
     kept = []
     for old_id, version in found.items():
         mem, place = leavers[old_id], (version.file.path, parent_scope(version.symbol.qualname))
-        scope = successor(mem, place) if parent_scope(mem.qualname) else None
+        scope = successor((mem.path, parent_scope(mem.qualname)), place) if parent_scope(mem.qualname) else None
         there = waiting.get((mem.kind, *scope, short_name(mem.qualname))) if scope not in (None, place) else None
-        if there is not None and alike(mem, there):
+        if (there is not None and alike(mem, there)) or (scope != place and renamed_in_place(mem, version, place)):
             pairing.taken.discard(version.id)
             continue
         kept.append((mem, version))

@@ -560,6 +560,33 @@ def test_a_class_renamed_into_another_file_follows_its_members():
         assert closed[ids["Loader.read"]][0] == closed[ids["Loader.parse"]][0] == "renamed"
 
 
+def test_a_class_renamed_in_its_own_file_whose_name_arrived_elsewhere_is_renamed():
+    """eslint 9 renamed ``ESLint`` ``LegacyESLint`` where it was (git: ``eslint.js`` →
+    ``legacy-eslint.js``) and brought an ``ESLint`` declared in a new ``types/index.d.ts``
+    with its methods' names. Half or more of its members went to ``LegacyESLint``, in its
+    own file: it is ``LegacyESLint``, and its edited members follow it there, not to
+    the declarations. (One moved to another file beside a class of its old name is that
+    class, as SQLAlchemy's ``ENUM``: the test above.)"""
+    old = file("lib/eslint.py", sym("ESLint", "lints files", kind="class"),
+               member("ESLint.lint_text", _body("text")), member("ESLint.load_formatter", _body("format")),
+               member("ESLint.lint_files", _body("files")), member("ESLint.__init__", "self.options = options"))  # fmt: skip
+    unchanged = (dataclasses.replace(s, qualname="Legacy" + s.qualname) for s in old.symbols[1:3])
+    legacy = file("lib/legacy.py", sym("LegacyESLint", "lints files the old way", kind="class"), *unchanged,
+                  member("LegacyESLint.lint_files", _body("files") + " edited"),
+                  member("LegacyESLint.__init__", "self.options = validated(options)"))  # fmt: skip
+    declared = file("lib/types.py", sym("ESLint", "declared", kind="class"),
+                    member("ESLint.lint_files", "pass"), member("ESLint.__init__", "pass"))  # fmt: skip
+    live = live_of(old)
+    lineage = {m.qualname: m.lineage for m in live}
+    p = plan_changes(scope=SCOPE, live=live, targets={legacy.path: legacy, declared.path: declared},
+                     gone=[old.path], renames={old.path: legacy.path}, old_source=_sources(old))  # fmt: skip
+    got = {(v.file.path, v.symbol.qualname): v.lineage for v in p.new_versions}
+    for name in ("", ".lint_files", ".__init__"):
+        assert got[(legacy.path, f"LegacyESLint{name}")] == lineage[f"ESLint{name}"], name
+        assert got[(declared.path, f"ESLint{name}")] not in lineage.values(), name
+
+
+
 def test_members_of_many_moved_classes_follow_their_own_class():
     """Five classes moved out of ``models.py`` into a file each and renamed (``Model0``
     → ``Record0``), every one edited: each ``__init__`` (a name in too many places to
@@ -791,6 +818,44 @@ def test_a_member_follows_its_moved_scope_before_code_alike_elsewhere():
     p = plan_changes(scope=SCOPE, live=live, targets=targets, gone=(), renames={}, old_source=_sources(old))
     got = {v.symbol.qualname: v.lineage for v in p.new_versions}
     assert got["FieldContext.to_string"] == lineage["Resolver.Info.to_string"]
+
+
+def test_a_member_renamed_in_its_moved_scope_before_a_namesake_from_elsewhere():
+    """rxjs 6 moved ``CombineLatestSubscriber`` to ``internal/observable/``, edited, and
+    renamed its ``_tryProject`` ``_tryResultSelector`` (0.97 alike), while ``first``
+    dropped its ``FirstSubscriber``, whose own ``_tryResultSelector`` is alike too (0.79):
+    the new method is the one of its class renamed, as it is when the class moved
+    unchanged, not the namesake from a class that is gone. Where the class's own leaver
+    is not alike, the namesake is the new method."""
+    tried = "let r; try {{ r = this.{}; }} catch (err) {{ this.dest.error(err); return; }} this.{}(r);"
+    renamed = tried.format("resultSelector.apply(this, values)", "dest.next")
+    other = tried.format("resultSelector(value, index)", "emitFinal")
+    cases = (
+        ("edited", tried.format("project.apply(this, values)", "dest.next"), "CombineLatestSubscriber._try_project"),
+        ("", tried.format("project.apply(this, values)", "dest.next"), "CombineLatestSubscriber._try_project"),
+        ("edited", _body("project"), "FirstSubscriber._try_result_selector"),
+    )
+    for edit, was, winner in cases:
+        old_latest = file("operators/combine_latest.py", sym("CombineLatestSubscriber", "combines", kind="class"),
+                          member("CombineLatestSubscriber.notify_next", _body("notify")),
+                          member("CombineLatestSubscriber._try_project", was))  # fmt: skip
+        old_first = file("operators/first.py", sym("FirstSubscriber", "emits the first", kind="class"),
+                         member("FirstSubscriber._try_result_selector", other))  # fmt: skip
+        new_latest = file("internal/observable/combine_latest.py",
+                          sym("CombineLatestSubscriber", f"combines {edit}", kind="class"),
+                          member("CombineLatestSubscriber.notify_next", _body("notify") + edit),
+                          member("CombineLatestSubscriber._try_result_selector", renamed))  # fmt: skip
+        first = file(old_first.path, sym("first", "take(1) of the source"))
+        live = live_of(old_latest) + live_of(old_first)
+        targets = {new_latest.path: new_latest, first.path: first}
+        p = plan_changes(scope=SCOPE, live=live, targets=targets, gone=[old_latest.path], renames={},
+                         old_source=_sources(old_latest, old_first))  # fmt: skip
+        renamed_from = {m.qualname for m in live for c in p.closures if c.id == m.id and c.reason == "renamed"}
+        tried_ones = {"CombineLatestSubscriber._try_project", "FirstSubscriber._try_result_selector"}
+        assert "CombineLatestSubscriber" in renamed_from and renamed_from & tried_ones == {winner}, (edit, winner)
+        lineage = {m.qualname: m.lineage for m in live}
+        successor = {v.symbol.qualname: v.lineage for v in p.new_versions}
+        assert successor["CombineLatestSubscriber._try_result_selector"] == lineage[winner]
 
 
 def test_code_continues_in_code_of_its_own_language():
