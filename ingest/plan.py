@@ -23,7 +23,7 @@ from recalld.ingest.likeness import (
     short_name,
 )
 from recalld.ingest.namesake import Kinship, NameCounts, SpecificNames, pair_moved_namesakes, pair_namesakes
-from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
+from recalld.parsers.base import FILE_LEVEL_QUALNAMES, STRUCTURAL, Symbol, memory_type
 from recalld.parsers.registry import language_for_path
 
 T = TypeVar("T")
@@ -311,20 +311,23 @@ LANGUAGE_FAMILIES = {"typescript": "javascript", "tsx": "javascript"}
 def _by_language(
     leftovers: list[tuple[LiveMemory, str]], orphans: list[NewVersion]
 ) -> list[tuple[list[tuple[LiveMemory, str]], list[NewVersion]]]:
-    """What left and what arrived, by language (JavaScript and TypeScript as one), where
-    both are: code continues in code of its language. SQLAlchemy 2.0 deleted the docs'
-    vendored ``jquery.js``, whose ``get`` and ``remove`` would otherwise be candidates
-    for its Python methods of those names (too many to compare: none were paired)."""
+    """What left and what arrived, code by language (JavaScript and TypeScript as one),
+    derived entries by type, where both are: code continues in code of its language, a
+    tool's setting in any tooling file (``setup.cfg`` → ``pyproject.toml``). SQLAlchemy
+    2.0 deleted the docs' vendored ``jquery.js``, whose ``get`` and ``remove`` would
+    otherwise be candidates for its Python methods of those names (too many to compare:
+    none were paired)."""
 
-    def family(language: str | None) -> str | None:
-        return LANGUAGE_FAMILIES.get(language or "", language)
+    def group(kind: str, language: str | None) -> str | None:
+        kept = memory_type(kind)
+        return LANGUAGE_FAMILIES.get(language or "", language) if kept == STRUCTURAL else kept
 
     left: dict[str | None, list[tuple[LiveMemory, str]]] = defaultdict(list)
     for mem, reason in leftovers:
-        left[family(mem.language or language_for_path(mem.path))].append((mem, reason))
+        left[group(mem.kind, mem.language or language_for_path(mem.path))].append((mem, reason))
     arrived: dict[str | None, list[NewVersion]] = defaultdict(list)
     for version in orphans:
-        arrived[family(version.file.language)].append(version)
+        arrived[group(version.symbol.kind, version.file.language)].append(version)
     return [(left[name], arrived[name]) for name in left if name in arrived]
 
 

@@ -150,6 +150,7 @@ def _place(d: _Def, defs: dict[int, _Def], inner: set[int], qualnames: dict[int,
 
 
 def _outer_definition(node: Node, defs: dict[int, _Def]) -> Node | None:
+    """The node of the nearest definition around ``node``."""
     ancestor = node.parent
     while ancestor is not None and ancestor.id not in defs:
         ancestor = ancestor.parent
