@@ -586,7 +586,6 @@ def test_a_class_renamed_in_its_own_file_whose_name_arrived_elsewhere_is_renamed
         assert got[(declared.path, f"ESLint{name}")] not in lineage.values(), name
 
 
-
 def test_members_of_many_moved_classes_follow_their_own_class():
     """Five classes moved out of ``models.py`` into a file each and renamed (``Model0``
     → ``Record0``), every one edited: each ``__init__`` (a name in too many places to

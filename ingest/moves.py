@@ -1,0 +1,118 @@
+"""Which symbol that left continues as which that arrived, for the planner
+(``ingest/plan.py``): the pairing passes, in their order, language by language."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from recalld.ingest.follow import Pairing, follow_files, follow_scopes
+from recalld.ingest.likeness import OldSource, affinity_of, is_distinctive, parent_scope, short_name
+from recalld.ingest.namesake import Kinship, SpecificNames, pair_moved_namesakes, pair_namesakes
+from recalld.parsers.base import FILE_LEVEL_QUALNAMES, STRUCTURAL, memory_type
+from recalld.parsers.registry import language_for_path
+
+if TYPE_CHECKING:
+    from recalld.ingest.plan import LiveMemory, NewVersion
+
+
+def paired_moves(
+    leftovers: list[tuple[LiveMemory, str]],
+    orphans: list[NewVersion],
+    renames: Mapping[str, str],
+    old_source: OldSource | None,
+    specific: SpecificNames,
+    files: tuple[frozenset[str], frozenset[str]],
+) -> dict[str, NewVersion]:
+    """Pair symbols that left their file or scope with symbols that appeared elsewhere.
+
+    Exact code first (same kind, name and content, the closest candidate first); then
+    (with ``old_source``) members following their scopes (``follow_scopes``: a class
+    goes where most of its members went, a member to its scope's successor, a symbol
+    renamed where it is with code alike: ``compute_perimeter`` → ``circle_perimeter``,
+    unless its name arrived elsewhere); then the same (kind, qualname) where one
+    candidate is closer than the others and more than the name relates them
+    (``pair_namesakes``: not ``distutils.util.execute`` → ``sqlite3.__main__.
+    execute``); then the same (kind, name) with code alike (``MOVED_WITH_EDITS``):
+    ``Flask.errorhandler`` edited into ``Scaffold.errorhandler`` in another file; last
+    members following the scopes those passes paired, and renamed in place. File-level
+    entries (a module, a whole decision document) only move with their file: a git
+    rename, or a new file that half or more of a deleted file's top-level symbols went
+    to, and half of whose top level they are (``follow_files``). Derived entries move
+    like symbols: a TODO whose code moved to another file, a tool setting moved from
+    setup.cfg to pyproject.toml. Each language is paired on its own (``_by_language``).
+    With nothing that left or nothing new (a first index: its passes over 30k arrivals
+    took ~5 % of its sync thread) there is nothing to pair. A leaver's id → its successor.
+    """
+    matched: dict[str, NewVersion] = {}
+    for left, arrived in _by_language(leftovers, orphans):
+        matched.update(_paired(left, arrived, renames, old_source, specific, files))
+    return matched
+
+
+# Languages whose code continues in one another's (a JavaScript file rewritten in TypeScript).
+LANGUAGE_FAMILIES = {"typescript": "javascript", "tsx": "javascript"}
+
+
+def _by_language(
+    leftovers: list[tuple[LiveMemory, str]], orphans: list[NewVersion]
+) -> list[tuple[list[tuple[LiveMemory, str]], list[NewVersion]]]:
+    """What left and what arrived, code by language (JavaScript and TypeScript as one),
+    derived entries by type, where both are: code continues in code of its language, a
+    tool's setting in any tooling file (``setup.cfg`` → ``pyproject.toml``). SQLAlchemy
+    2.0 deleted the docs' vendored ``jquery.js``, whose ``get`` and ``remove`` would
+    otherwise be candidates for its Python methods of those names (too many to compare:
+    none were paired)."""
+
+    def group(kind: str, language: str | None) -> str | None:
+        kept = memory_type(kind)
+        return LANGUAGE_FAMILIES.get(language or "", language) if kept == STRUCTURAL else kept
+
+    left: dict[str | None, list[tuple[LiveMemory, str]]] = defaultdict(list)
+    for mem, reason in leftovers:
+        left[group(mem.kind, mem.language or language_for_path(mem.path))].append((mem, reason))
+    arrived: dict[str | None, list[NewVersion]] = defaultdict(list)
+    for version in orphans:
+        arrived[group(version.symbol.kind, version.file.language)].append(version)
+    return [(left[name], arrived[name]) for name in left if name in arrived]
+
+
+def _paired(
+    leftovers: list[tuple[LiveMemory, str]],
+    orphans: list[NewVersion],
+    renames: Mapping[str, str],
+    old_source: OldSource | None,
+    specific: SpecificNames,
+    files: tuple[frozenset[str], frozenset[str]],
+) -> dict[str, NewVersion]:
+    """``paired_moves``' passes, in its order, over one language: a leaver's id → its successor."""
+    closing = [(m, r) for m, r in leftovers if m.qualname not in FILE_LEVEL_QUALNAMES]
+    arriving = [v for v in orphans if v.symbol.qualname not in FILE_LEVEL_QUALNAMES]
+    matched: dict[str, NewVersion] = {}
+    taken: set[str] = set()
+    affinity = affinity_of(renames)
+    pairing = Pairing(closing, arriving, matched, taken, affinity, *files)
+
+    # The same code: any pairing keeps what was known, the closest first; code too short
+    # to tell apart (``return self``) only in its own scope or file.
+    def telling(mem: LiveMemory, version: NewVersion) -> bool:
+        return (
+            parent_scope(mem.qualname) == parent_scope(version.symbol.qualname)
+            or renames.get(mem.path, mem.path) == version.file.path
+            or is_distinctive(version.symbol.source)
+        )
+
+    pairing.pair_by(lambda m: (m.kind, short_name(m.qualname), m.content_hash),
+                    lambda v: (v.symbol.kind, short_name(v.symbol.qualname), v.symbol.content_hash), guess=True,
+                    admissible=telling)  # fmt: skip
+    memo: dict[tuple[str, str, float], float] = {}  # likeness of pairs already compared
+    if old_source is not None:  # alike code in the file git says the old code went to
+        follow_scopes(pairing, renames, old_source, memo, names_first=True)
+    related = Kinship(pairing, renames)
+    pair_namesakes(pairing, related, specific, old_source, memo)  # the same name, other code
+    if old_source is not None:
+        pair_moved_namesakes(pairing, related, specific, old_source, memo)  # the same name, other scope
+        follow_scopes(pairing, renames, old_source, memo)
+    follow_files(leftovers, orphans, pairing)
+    return matched
