@@ -45,9 +45,35 @@ def paired_moves(
     With nothing that left or nothing new (a first index: its passes over 30k arrivals
     took ~5 % of its sync thread) there is nothing to pair. A leaver's id → its successor.
     """
+    affinity = affinity_of(renames)
+
+    # The same code: any pairing keeps what was known, the closest first; code too short
+    # to tell apart (``return self``) only in its own scope or file.
+    def telling(mem: LiveMemory, version: NewVersion) -> bool:
+        return (
+            parent_scope(mem.qualname) == parent_scope(version.symbol.qualname)
+            or renames.get(mem.path, mem.path) == version.file.path
+            or is_distinctive(version.symbol.source)
+        )
+
     matched: dict[str, NewVersion] = {}
     for left, arrived in _by_language(leftovers, orphans):
-        matched.update(_paired(left, arrived, renames, old_source, specific, files))
+        closing = [(m, r) for m, r in left if m.qualname not in FILE_LEVEL_QUALNAMES]
+        arriving = [v for v in arrived if v.symbol.qualname not in FILE_LEVEL_QUALNAMES]
+        pairing = Pairing(closing, arriving, {}, set(), affinity, *files)
+        pairing.pair_by(lambda m: (m.kind, short_name(m.qualname), m.content_hash),
+                        lambda v: (v.symbol.kind, short_name(v.symbol.qualname), v.symbol.content_hash), guess=True,
+                        admissible=telling)  # fmt: skip
+        memo: dict[tuple[str, str, float], float] = {}  # likeness of pairs already compared
+        if old_source is not None:  # alike code in the file git says the old code went to
+            follow_scopes(pairing, renames, old_source, memo, names_first=True)
+        related = Kinship(pairing, renames)
+        pair_namesakes(pairing, related, specific, old_source, memo)  # the same name, other code
+        if old_source is not None:
+            pair_moved_namesakes(pairing, related, specific, old_source, memo)  # the same name, other scope
+            follow_scopes(pairing, renames, old_source, memo)
+        follow_files(left, arrived, pairing)
+        matched.update(pairing.matched)
     return matched
 
 
@@ -76,43 +102,3 @@ def _by_language(
     for version in orphans:
         arrived[group(version.symbol.kind, version.file.language)].append(version)
     return [(left[name], arrived[name]) for name in left if name in arrived]
-
-
-def _paired(
-    leftovers: list[tuple[LiveMemory, str]],
-    orphans: list[NewVersion],
-    renames: Mapping[str, str],
-    old_source: OldSource | None,
-    specific: SpecificNames,
-    files: tuple[frozenset[str], frozenset[str]],
-) -> dict[str, NewVersion]:
-    """``paired_moves``' passes, in its order, over one language: a leaver's id → its successor."""
-    closing = [(m, r) for m, r in leftovers if m.qualname not in FILE_LEVEL_QUALNAMES]
-    arriving = [v for v in orphans if v.symbol.qualname not in FILE_LEVEL_QUALNAMES]
-    matched: dict[str, NewVersion] = {}
-    taken: set[str] = set()
-    affinity = affinity_of(renames)
-    pairing = Pairing(closing, arriving, matched, taken, affinity, *files)
-
-    # The same code: any pairing keeps what was known, the closest first; code too short
-    # to tell apart (``return self``) only in its own scope or file.
-    def telling(mem: LiveMemory, version: NewVersion) -> bool:
-        return (
-            parent_scope(mem.qualname) == parent_scope(version.symbol.qualname)
-            or renames.get(mem.path, mem.path) == version.file.path
-            or is_distinctive(version.symbol.source)
-        )
-
-    pairing.pair_by(lambda m: (m.kind, short_name(m.qualname), m.content_hash),
-                    lambda v: (v.symbol.kind, short_name(v.symbol.qualname), v.symbol.content_hash), guess=True,
-                    admissible=telling)  # fmt: skip
-    memo: dict[tuple[str, str, float], float] = {}  # likeness of pairs already compared
-    if old_source is not None:  # alike code in the file git says the old code went to
-        follow_scopes(pairing, renames, old_source, memo, names_first=True)
-    related = Kinship(pairing, renames)
-    pair_namesakes(pairing, related, specific, old_source, memo)  # the same name, other code
-    if old_source is not None:
-        pair_moved_namesakes(pairing, related, specific, old_source, memo)  # the same name, other scope
-        follow_scopes(pairing, renames, old_source, memo)
-    follow_files(leftovers, orphans, pairing)
-    return matched
