@@ -261,6 +261,8 @@ def _following_scopes_first(
     is when the pass before pairs the scope. rxjs 6 moved ``CombineLatestSubscriber``
     and renamed its ``_tryProject`` ``_tryResultSelector`` (0.97 alike); the
     ``_tryResultSelector`` of the removed ``FirstSubscriber`` (0.79) is not it."""
+    if not found:  # nothing to weigh: the scopes below are not worth working out
+        return []
     pairs = [(leavers[old_id], v) for old_id, v in (*pairing.matched.items(), *found.items()) if old_id in leavers]
     paired = {(mem.path, mem.qualname): (v.file.path, v.symbol.qualname) for mem, v in pairs}
     went: dict[tuple[str, str], Counter[tuple[str, str]]] = {}  # an old scope -> where its members went
