@@ -41,6 +41,7 @@ class _Def:
     captures: int = 0  # how many nodes its pattern named: the most specific pattern wins
     prototype: bool = False  # a method given to its receiver's prototype (JavaScript)
     on_this: bool = False  # a method a constructor gives ``this`` in its body (JavaScript)
+    published: bool = False  # a function its factory's returned object publishes (JavaScript)
 
 
 @dataclass(slots=True)
@@ -55,7 +56,8 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     """Structural symbols, and the debt comments among them as derived entries."""
     tree = parse_tree(spec, data)
     root = tree.root_node
-    defs = _collect(spec, root, data)
+    defs, returned = _collect(spec, root, data)
+    _mark_published(defs, returned)
     inner = {d.node.id for d in defs.values() if d.node.parent is not None and d.node.parent.id in defs}
     symbols = [_module_symbol(spec, root, data)]
     qualnames: dict[int, str] = {}
@@ -95,9 +97,18 @@ def _comments(spec: LanguageSpec, root: Node, data: bytes) -> list[Comment]:
     ]
 
 
-def _collect(spec: LanguageSpec, root: Node, data: bytes) -> dict[int, _Def]:
+def _collect(spec: LanguageSpec, root: Node, data: bytes) -> tuple[dict[int, _Def], dict[int, dict[str, str]]]:
+    """The definitions by node, and by function body the names of the functions its
+    ``return { … }`` publishes, with the property each is published as."""
     defs: dict[int, _Def] = {}
+    returned: dict[int, dict[str, str]] = {}
     for capture in run_query(spec, root):
+        if "_published" in capture.nodes:
+            published, block = capture.nodes["_published"][0], capture.nodes["_returns"][0].parent
+            key = capture.nodes.get("_key", [published])[0]
+            if block is not None:
+                returned.setdefault(block.id, {}).setdefault(node_text(data, published), node_text(data, key))
+            continue
         names = capture.nodes.get("name")
         if names:
             name = node_text(data, names[0])
@@ -119,7 +130,23 @@ def _collect(spec: LanguageSpec, root: Node, data: bytes) -> dict[int, _Def]:
             existing = defs.get(node.id)
             if existing is None or found.captures > existing.captures:
                 defs[node.id] = found
-    return defs
+    return defs, returned
+
+
+def _mark_published(defs: dict[int, _Def], returned: dict[int, dict[str, str]]) -> None:
+    """A function declared in a function's own body and published by the object that
+    body returns is a member of that function, under the property's name."""
+    for d in defs.values():
+        body = d.node.parent
+        if body is None or body.id not in returned or d.kind != "function":
+            continue
+        published = returned[body.id].pop(d.name, None)  # a name declared twice is published once
+        owner = _outer_definition(d.node, defs)
+        if published is None or owner is None or defs[owner.id].kind != "function":
+            continue
+        found = _find_body(owner)
+        if found is not None and found.id == body.id:
+            d.name, d.published = published, True
 
 
 def _place(d: _Def, defs: dict[int, _Def], inner: set[int], qualnames: dict[int, str]) -> tuple[str, str] | None:
@@ -132,7 +159,7 @@ def _place(d: _Def, defs: dict[int, _Def], inner: set[int], qualnames: dict[int,
         outer = defs.get(ancestor.id)
         if outer is not None and ancestor.id not in inner:
             if outer.kind in FUNCTION_KINDS:
-                return _given_to_this(d, outer, qualnames.get(ancestor.id))
+                return _function_member(d, outer, qualnames.get(ancestor.id))
             if ancestor.id not in qualnames:
                 return None  # its container was itself dropped
             container = qualnames[ancestor.id]
@@ -157,15 +184,19 @@ def _outer_definition(node: Node, defs: dict[int, _Def]) -> Node | None:
     return ancestor
 
 
-def _given_to_this(d: _Def, constructor: _Def, qualname: str | None) -> tuple[str, str] | None:
-    """A method a constructor gives ``this`` (``d``, which the queries find only in a
-    constructor's own body) belongs to the constructor's class: the constructor function
-    itself, or the class whose ``constructor`` it is. Anything else inside a function
-    body is no member of anything."""
-    if not d.on_this or qualname is None:
+def _function_member(d: _Def, function: _Def, qualname: str | None) -> tuple[str, str] | None:
+    """What a function gives ``this`` in its own body (``d``: the queries find no other)
+    is a method of the function's class: the function itself, or the class whose
+    ``constructor`` it is. What a factory's returned object publishes is a method of the
+    factory. Anything else inside a function body is no member of anything."""
+    if qualname is None:
         return None
-    scope = qualname if constructor.kind == "function" else qualname.rpartition(".")[0]
-    return ("method", f"{scope}.{d.name}") if scope else None
+    if d.on_this:
+        scope = qualname if function.kind == "function" else qualname.rpartition(".")[0]
+        return ("method", f"{scope}.{d.name}") if scope else None
+    if d.published:
+        return "method", f"{qualname}.{d.name}"
+    return None
 
 
 def _name_overloads(placed: list[_Placed], data: bytes) -> None:

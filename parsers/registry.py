@@ -32,6 +32,9 @@ class LanguageSpec:
     overloads: bool = False  # functions of one name tell apart by their parameter types
     declares_encoding: bool = False  # a file may name its encoding in a comment (parsers/encoding.py)
     directory_namespace: bool = False  # a directory's files share one namespace (Go's packages)
+    # A kin language whose grammar reads what this one's cannot: a file this grammar reads
+    # with syntax errors is read by that one's too, the reading with fewer kept (``parse``).
+    fallback: str = ""
 
     @property
     def query_names(self) -> tuple[str, ...]:
@@ -84,7 +87,11 @@ def get_language(name: str) -> LanguageSpec:
 ECMASCRIPT = ("ecmascript.scm",)  # JavaScript's patterns TypeScript's grammar matches too
 BUILTIN_LANGUAGES = (
     LanguageSpec("python", (".py", ".pyi"), "tree_sitter_python", docstrings="strings", declares_encoding=True),
-    LanguageSpec("javascript", (".js", ".mjs", ".cjs", ".jsx"), "tree_sitter_javascript", shared_queries=ECMASCRIPT),
+    # Flow-typed JavaScript (React, React Native, Vue 2) is read by TSX's grammar, which
+    # knows type annotations: of Vue 2.6's 161 Flow files, JavaScript's grammar reads 152
+    # with errors (538 symbols), TSX's 4 (821).
+    LanguageSpec("javascript", (".js", ".mjs", ".cjs", ".jsx"), "tree_sitter_javascript", shared_queries=ECMASCRIPT,
+                 fallback="tsx"),
     LanguageSpec("typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript",
                  shared_queries=ECMASCRIPT, overloads=True),
     LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", query_file="typescript.scm",

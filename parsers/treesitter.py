@@ -27,10 +27,15 @@ class Capture:
     nodes: dict[str, list[Node]]
 
 
-@lru_cache(maxsize=None)
 def _language(spec: LanguageSpec) -> ts.Language:
-    module = importlib.import_module(spec.grammar_module)
-    return ts.Language(getattr(module, spec.grammar_function)())
+    return _grammar(spec.grammar_module, spec.grammar_function)
+
+
+@lru_cache(maxsize=None)
+def _grammar(module_name: str, function: str) -> ts.Language:
+    """A grammar wheel's language, one object per grammar (one grammar may read several
+    languages: JavaScript's fallback is TSX's)."""
+    return ts.Language(getattr(importlib.import_module(module_name), function)())
 
 
 @lru_cache(maxsize=None)
@@ -44,11 +49,13 @@ _local = threading.local()
 
 
 def _parser(spec: LanguageSpec) -> ts.Parser:
-    parsers: dict[str, ts.Parser] = getattr(_local, "parsers", None) or {}
+    """This thread's parser of ``spec``'s grammar (one grammar may read several languages)."""
+    parsers: dict[tuple[str, str], ts.Parser] = getattr(_local, "parsers", None) or {}
     _local.parsers = parsers
-    if spec.name not in parsers:
-        parsers[spec.name] = ts.Parser(_language(spec))
-    return parsers[spec.name]
+    grammar = (spec.grammar_module, spec.grammar_function)
+    if grammar not in parsers:
+        parsers[grammar] = ts.Parser(_language(spec))
+    return parsers[grammar]
 
 
 def parse_tree(spec: LanguageSpec, data: bytes) -> Any:

@@ -47,3 +47,11 @@
 (expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function)) (#eq? @_module "module") (#eq? @_exports "exports"))
 (export_statement value: (object (method_definition name: (_) @name) @definition.function))
 (export_statement value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))
+; Functions a factory publishes by reference in the object it returns (the revealing
+; module pattern: three.js's WebGL backend, redux's createStore): `function WebGLState(gl) {
+; function enable(id) {…} … return { enable: enable, reset }; }` gives `WebGLState.enable`,
+; `WebGLState.reset`. The property names the member (`return { init: setUp }`: `init`).
+; Only a return in the factory's own body counts, and only functions declared there
+; (parsers/extract.py: _mark_published); not a callback's return.
+(return_statement (object (shorthand_property_identifier) @_published)) @_returns
+(return_statement (object (pair key: (property_identifier) @_key value: (identifier) @_published))) @_returns

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from recalld.parsers import LANGUAGES, LanguageSpec, UnknownLanguageError, language_for_path, parse, register_language
+from recalld.parsers.extract import extract
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "parsers"
 SOURCES = sorted(p for p in FIXTURES.iterdir() if not p.name.endswith(".json"))
@@ -120,6 +121,40 @@ def test_syntax_errors_keep_what_parses():
     result = parse("python", b"def good():\n    return 1\n\ndef bad(:\n    pass\n\nclass After:\n    pass\n")
     assert result.syntax_errors >= 1
     assert {"good", "After"} <= {s.qualname for s in result.symbols}
+
+
+FLOW = b"""/* @flow */
+import type { Component } from 'types/component'
+
+// TODO: warn once per component
+export function observe (value: any, asRootData: ?boolean): Observer | void {
+  return new Observer(value)
+}
+
+export class Observer {
+  value: any;
+  vmCount: number;
+
+  walk (obj: Object) {
+    defineReactive(obj)
+  }
+}
+"""
+
+
+def test_flow_typed_javascript_is_read_by_the_typescript_grammar():
+    """Vue 2.6, React: JavaScript with Flow's type annotations, which JavaScript's grammar
+    reads with errors, losing symbols: read by TSX's, it is still JavaScript. A file that
+    TSX's grammar reads no better keeps JavaScript's reading."""
+    result = parse("javascript", FLOW)
+    assert (result.language, result.syntax_errors) == ("javascript", 0)
+    assert [s.qualname for s in result.symbols] == ["<module>", "observe", "Observer", "Observer.walk"]
+    assert result.symbols[1].signature == "function observe (value: any, asRootData: ?boolean): Observer | void"
+    (todo,) = result.derived
+    assert "[javascript todo" in todo.source
+    broken = b"function good() { return 1 }\nfunction bad( { \nfunction after() {}\n"
+    assert parse("javascript", broken) == extract(LANGUAGES["javascript"], broken)
+    assert parse("javascript", broken).syntax_errors
 
 
 def test_empty_and_huge_files():
