@@ -188,15 +188,17 @@ class OldSources:
 
 class NameCounts:
     """How many live symbols of a kind bear a name in a branch, as the store holds it
-    before a sync writes: what tells the planner whether a name is rare enough to pair
-    two symbols by (``namesake.SpecificNames``). One count per name asked."""
+    before a sync writes, and with ``code`` how many of them have that code: what tells
+    the planner whether a name is rare enough to pair two symbols by, and whether code
+    is boilerplate (``specific.SpecificNames``). One count per name asked."""
 
     def __init__(self, store: Store, scope: Scope) -> None:
         self._store, self._scope = store, scope
 
-    def __call__(self, kind: str, name: str) -> int:
+    def __call__(self, kind: str, name: str, *, code: str | None = None) -> int:
         repo, branch = self._scope.repo, self._scope.branch
-        return self._store.count(MemoryFilter(repo=repo, branch=branch, kinds=(kind,), names=(name,)))
+        codes = (code,) if code is not None else ()
+        return self._store.count(MemoryFilter(repo=repo, branch=branch, kinds=(kind,), names=(name,), codes=codes))
 
 
 def tree_has_linguist_attributes(git: GitRepository, entries: list[TreeFile | TreeSkip]) -> bool:

@@ -250,6 +250,14 @@ def declared_words(qualname: str) -> set[str]:
     return set(identifier_words(short_name(qualname))) - STOPWORDS
 
 
+def alike_names(old: str, new: str) -> bool:
+    """Whether two scopes' names are half the same words or more: webpack 5's
+    ``DelegatedExportsDependency`` and ``StaticExportsDependency``,
+    ``ReadFileCompileWasmTemplatePlugin`` and its successor ``ReadFileCompileWasmPlugin``."""
+    words, other = declared_words(old), declared_words(new)
+    return 2 * len(words & other) >= len(words | other) > 0
+
+
 def parent_scope(qualname: str) -> str:
     """The scope a symbol is declared in: ``Parser`` for ``Parser.parse(java.io.Reader)``."""
     declared = _DECORATED.fullmatch(qualname)

@@ -8,8 +8,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from recalld.ingest.follow import Pairing, follow_files, follow_scopes
-from recalld.ingest.likeness import OldSource, affinity_of, is_distinctive, parent_scope, short_name
-from recalld.ingest.namesake import Kinship, SpecificNames, pair_moved_namesakes, pair_namesakes
+from recalld.ingest.likeness import OldSource, affinity_of, alike_names, is_distinctive, parent_scope, short_name
+from recalld.ingest.namesake import Kinship, pair_moved_namesakes, pair_namesakes
+from recalld.ingest.specific import SpecificNames
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, STRUCTURAL, memory_type
 from recalld.parsers.registry import language_for_path
 
@@ -48,13 +49,17 @@ def paired_moves(
     affinity = affinity_of(renames)
 
     # The same code: any pairing keeps what was known, the closest first; code too short
-    # to tell apart (``return self``) only in its own scope or file.
+    # to tell apart (``return self``) only in its own scope or file, and code that a
+    # namesake elsewhere keeps (boilerplate: ``SpecificNames.commonplace``) only there or
+    # to a scope of a name alike (``ReadFileCompileWasmTemplatePlugin`` → ``ReadFileCompileWasmPlugin``).
     def telling(mem: LiveMemory, version: NewVersion) -> bool:
+        old_scope, new_scope = parent_scope(mem.qualname), parent_scope(version.symbol.qualname)
         return (
-            parent_scope(mem.qualname) == parent_scope(version.symbol.qualname)
+            old_scope == new_scope
             or renames.get(mem.path, mem.path) == version.file.path
-            or is_distinctive(version.symbol.source)
-        )
+            or (is_distinctive(version.symbol.source)
+                and (alike_names(old_scope, new_scope) or not specific.commonplace(mem)))
+        )  # fmt: skip
 
     matched: dict[str, NewVersion] = {}
     for left, arrived in _by_language(leftovers, orphans):

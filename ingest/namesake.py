@@ -10,7 +10,7 @@ same holds for ``main``, ``open``, ``error``, ``Command``, ``__getattr__``. So a
 namesakes in two files is taken when something beside the name says so:
 
 - the name is made of two or more words (``MultiDomainBasicAuth``, ``open_binary``,
-  ``getEntryInfo``) and few symbols of its kind in the tree bear it (``RARE_NAME``):
+  ``getEntryInfo``) and few symbols of its kind in the tree bear it (``specific.RARE_NAME``):
   such a name is rarely chosen twice for unrelated code, unless it is a method that
   many classes implement (``toString``, SQLAlchemy's ``bind_processor``, the
   ``AtHistogram`` of each of Prometheus' iterators);
@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from recalld.ingest.follow import MEMBERS_VOTE, Pairing
@@ -46,6 +46,7 @@ from recalld.ingest.likeness import (
     MOVED_WITH_EDITS,
     RENAMED_WITH_EDITS,
     OldSource,
+    alike_names,
     declared_words,
     is_distinctive,
     memoised_likeness,
@@ -53,7 +54,7 @@ from recalld.ingest.likeness import (
     parent_scope,
     short_name,
 )
-from recalld.ingest.sparse import identifier_words
+from recalld.ingest.specific import SpecificNames
 from recalld.parsers.base import DEFAULT_EXPORT, STRUCTURAL, memory_type
 from recalld.parsers.registry import LANGUAGES
 
@@ -67,41 +68,9 @@ NEARLY_THE_SAME = 0.9
 # The most (left × arrived) pairs of one name whose code is compared: a name left and
 # arrived in this many places (each Go package's ``init``) is paired by its files alone.
 COMPARED_NAMESAKES = 256
-# The most symbols of one kind in the tree (the one that left among them) that a name of
-# two or more words may be borne by and still tell two symbols apart. On twelve release
-# steps (README, Exactness on real histories) the names of that sort that paired
-# unrelated symbols were borne by 4 to 74 symbols of their kind, or by 3 (pytest's hook
-# ``pytest_runtest_teardown``, tests' ``TestMain``, ``test_unicode``); of the pairs that
-# stood on such a name alone, those of names borne by 3 were mostly wrong (4 or 5 of 7),
-# by 2 mostly right (14 of 18), by 1 nearly all (80).
-RARE_NAME = 2
 # The most scopes that symbols left or arrived in, in one commit, whose names may bear a
 # word that two scopes share for it to relate them.
 RARE_WORD = 3
-
-# How many live symbols of a kind bear a name in the tree a sync starts from.
-NameCounts = Callable[[str, str], int]
-
-
-class SpecificNames:
-    """Whether a symbol's own name tells it apart (see the module): two or more words,
-    borne by no more than ``RARE_NAME`` symbols of its kind (``counts``: unknown, any)."""
-
-    def __init__(self, counts: NameCounts | None) -> None:
-        self._counts = counts
-        self._known: dict[tuple[str, str], int] = {}
-
-    def __call__(self, mem: LiveMemory) -> bool:
-        name = short_name(mem.qualname)
-        if len(identifier_words(name)) < 2:
-            return False
-        if self._counts is None:
-            return True
-        key = (mem.kind, name)
-        count = self._known.get(key)
-        if count is None:
-            count = self._known[key] = self._counts(*key)
-        return count <= RARE_NAME
 
 
 class Kinship:
@@ -222,6 +191,7 @@ def pair_moved_namesakes(
     def telling(mem: LiveMemory, version: NewVersion) -> bool:
         scopes = _scopes(mem, version)
         nearly_the_same = memo.get((mem.id, version.id, MOVED_WITH_EDITS), 0.0) >= NEARLY_THE_SAME
+        nearly_the_same = nearly_the_same and not specific.commonplace(mem)
         return (nearly_the_same or related(mem, version, namespace=False) or specific(mem)
                 or moved_together(scopes) or share_a_rare_word(scopes[1], scopes[3]))  # fmt: skip
 
@@ -358,11 +328,8 @@ class _RareWords:
         self._bearers = Counter(word for scope in scopes for word in declared_words(scope))
 
     def __call__(self, old: str, new: str) -> bool:
-        words, other = declared_words(old), declared_words(new)
-        shared = words & other
-        if 2 * len(shared) >= len(words | other) > 0:
-            return True
-        return any(self._bearers[word] <= RARE_WORD for word in shared)
+        shared = declared_words(old) & declared_words(new)
+        return alike_names(old, new) or any(self._bearers[word] <= RARE_WORD for word in shared)
 
 
 def _same_directory(old_path: str, new_path: str) -> bool:

@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from recalld.ingest.likeness import OldSource
 from recalld.ingest.moves import paired_moves
-from recalld.ingest.namesake import NameCounts, SpecificNames
+from recalld.ingest.specific import NameCounts, SpecificNames
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
 
 T = TypeVar("T")
@@ -153,7 +153,7 @@ def plan_changes(
     ``old_source`` tells a closing memory's code, for symbols that moved and were edited
     in one commit (a class split across files) or were renamed; without it such a move
     or rename is a removal. ``name_counts`` tells how many live symbols of a kind bear a
-    name (see ``namesake.SpecificNames``); without it any name of two or more words is
+    name (see ``specific.SpecificNames``); without it any name of two or more words is
     taken as rare.
     """
     gone_set = set(gone)
@@ -186,7 +186,8 @@ def plan_changes(
             draft.leftovers.append((mem, DELETED))
     _match_edits(draft)
     moved_files = {old: new for new, old in renamed_from.items()}
-    _match_moves(draft, moved_files, old_source, SpecificNames(name_counts), files=(left_whole, new_files))
+    specific = SpecificNames(name_counts, leaving=[mem for mem, _reason in draft.leftovers])
+    _match_moves(draft, moved_files, old_source, specific, files=(left_whole, new_files))
     return Plan(
         new_versions=tuple(draft.new.values()),
         # A version written as live is never closed by the same plan (its id is its content's).

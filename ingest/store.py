@@ -89,6 +89,7 @@ class MemoryFilter:
     deprecated: int | None = 0  # None: both live and closed
     qualnames: tuple[str, ...] = ()
     names: tuple[str, ...] = ()
+    codes: tuple[str, ...] = ()  # content_hash is any of these
     closed_before: int | None = None  # valid_to_time (unix seconds) earlier than this
     hide_untrusted: bool = False  # leave out untrusted == 1 (points without the field stay)
     valid_at: ValidAt | None = None

@@ -35,7 +35,7 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
     if flt.closed_before is not None:
         must.append(qe.FieldCondition("valid_to_time", range=qe.RangeFloat(gt=0, lt=float(flt.closed_before))))
     for key, values in (("kind", flt.kinds), ("path", flt.paths), ("qualname", flt.qualnames),
-                        ("name", flt.names)):  # fmt: skip
+                        ("name", flt.names), ("content_hash", flt.codes)):  # fmt: skip
         if values:
             any_of(key, values)
     must_not: list[Any] = [qe.FieldCondition("untrusted", match=qe.MatchValue(1))] if flt.hide_untrusted else []

@@ -219,7 +219,7 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
     if flt.closed_before is not None:
         must.append(models.FieldCondition(key="valid_to_time", range=models.Range(gt=0, lt=flt.closed_before)))
     for key, values in (("kind", flt.kinds), ("path", flt.paths), ("qualname", flt.qualnames),
-                        ("name", flt.names)):  # fmt: skip
+                        ("name", flt.names), ("content_hash", flt.codes)):  # fmt: skip
         if values:
             must.append(models.FieldCondition(key=key, match=models.MatchAny(any=list(values))))
     must_not: list[models.Condition] = []

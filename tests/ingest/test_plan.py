@@ -153,6 +153,12 @@ def _sources(*files: FileSymbols):  # type: ignore[no-untyped-def]
     return lambda mem: code.get((mem.path, mem.kind, mem.qualname))
 
 
+def _counts(bearers: int, same_code: int = 1):  # type: ignore[no-untyped-def]
+    """A ``name_counts``: ``bearers`` live symbols bear any name, ``same_code`` of them
+    have any code asked about (the one that left alone, by default)."""
+    return lambda kind, name, code=None: bearers if code is None else same_code
+
+
 def test_a_method_moved_into_another_class_and_edited_keeps_its_lineage():
     """Flask 2.0: ``Flask.route`` became ``Scaffold.route`` in another file, with edits.
     A unique (kind, name) on both sides whose code is alike is a move; a same-named
@@ -896,7 +902,7 @@ def test_a_name_of_two_words_that_many_symbols_bear_tells_nothing():
     new = file("tests/functional/a/await_outside.py", sym("my_decorator", "wraps it in a coroutine"))
     for count, reason in ((8, "deleted"), (3, "deleted"), (2, "renamed")):
         p = plan_changes(scope=SCOPE, live=live_of(old), targets={new.path: new}, gone=[old.path], renames={},
-                         old_source=_sources(old), name_counts=lambda kind, name, n=count: n)  # fmt: skip
+                         old_source=_sources(old), name_counts=_counts(count))  # fmt: skip
         assert [c.reason for c in p.closures] == [reason], count
 
 
@@ -912,7 +918,7 @@ def test_a_package_relates_its_files_for_one_name_not_for_a_member_of_another_ty
                       (sym("MemoizedSeries.AtHistogram", before, kind="method"),))  # fmt: skip
     new = FileSymbols("storage/merge_test.go", "b2", "go", (sym("errSampler.AtHistogram", after, kind="method"),))
     p = plan_changes(scope=SCOPE, live=live_of(old), targets={new.path: new}, gone=[old.path], renames={},
-                     old_source=_sources(old), name_counts=lambda kind, name: 17)  # fmt: skip
+                     old_source=_sources(old), name_counts=_counts(17))  # fmt: skip
     assert [c.reason for c in p.closures] == ["deleted"]
 
 
@@ -927,7 +933,7 @@ def test_a_directory_moved_relates_files_of_a_common_name():
            file("test/test_gdb/__init__.py", sym("load_tests", "skips unless gdb is found " * 3)))  # fmt: skip
     live = [m for f in old for m in live_of(f)]
     p = plan_changes(scope=SCOPE, live=live, targets={f.path: f for f in new}, gone=[f.path for f in old], renames={},
-                     old_source=_sources(*old), name_counts=lambda kind, name: 40)  # fmt: skip
+                     old_source=_sources(*old), name_counts=_counts(40))  # fmt: skip
     paths = {v.id: v.file.path for v in p.new_versions}
     closed = {c.id: (c.reason, paths.get(c.superseded_by or "")) for c in p.closures}
     testmock, package = (m.id for m in live)
@@ -950,13 +956,13 @@ def test_scopes_that_share_only_a_word_many_scopes_bear_are_unrelated():
     for arrived, reason in (([], "renamed"), (others, "deleted")):
         targets = {f.path: f for f in (new, *arrived)}
         p = plan_changes(scope=SCOPE, live=live_of(old), targets=targets, gone=[old.path], renames={},
-                         old_source=_sources(old), name_counts=lambda kind, name: 8)  # fmt: skip
+                         old_source=_sources(old), name_counts=_counts(8))  # fmt: skip
         assert [c.reason for c in p.closures] == [reason], len(arrived)
     was = file("dialects/delegated.py", sym("DelegatedExportsDialect.do_begin_twophase", before, kind="method"))
     now = file("dialects/static.py", sym("StaticExportsDialect.do_begin_twophase", after, kind="method"))
     targets = {f.path: f for f in (now, *others)}
     p = plan_changes(scope=SCOPE, live=live_of(was), targets=targets, gone=[was.path], renames={},
-                     old_source=_sources(was), name_counts=lambda kind, name: 8)  # fmt: skip
+                     old_source=_sources(was), name_counts=_counts(8))  # fmt: skip
     assert [c.reason for c in p.closures] == ["renamed"]
 
 
@@ -968,7 +974,7 @@ def test_a_module_that_became_a_package_relates_its_files():
     for path, reason in (("Lib/test/test_unittest/__init__.py", "renamed"), ("Lib/test/test_gdb/__init__.py", "deleted")):
         new = file(path, sym("load_tests", "loads every test module of the package " * 3))
         p = plan_changes(scope=SCOPE, live=live_of(old), targets={new.path: new}, gone=[old.path], renames={},
-                         old_source=_sources(old), name_counts=lambda kind, name: 40)  # fmt: skip
+                         old_source=_sources(old), name_counts=_counts(40))  # fmt: skip
         assert [c.reason for c in p.closures] == [reason], path
 
 
@@ -994,7 +1000,7 @@ def test_two_members_alike_in_two_large_classes_did_not_move_together():
         new = scope("dialects/postgresql/psycopg.py", "Psycopg", 1, new_extra)
         live = live_of(old)
         p = plan_changes(scope=SCOPE, live=live, targets={new.path: new}, gone=[old.path], renames={},
-                         old_source=_sources(old), name_counts=lambda kind, name: 8)  # fmt: skip
+                         old_source=_sources(old), name_counts=_counts(8))  # fmt: skip
         closed = {c.id: c.reason for c in p.closures}
         assert [closed[m.id] for m in live if m.qualname in ("Oursql.commit", "Oursql.rollback")] == [reason] * 2, (
             len(old_extra), len(new_extra))
@@ -1012,5 +1018,48 @@ def test_scopes_that_share_only_a_word_that_tells_nothing_are_unrelated():
     for scope, reason in (("TemplateWithWeight", "deleted"), ("ShortcodeTemplate", "renamed")):
         new = file("hugolib/page.go", sym(f"{scope}.render", after, kind="method"))
         p = plan_changes(scope=SCOPE, live=live_of(old), targets={new.path: new}, gone=[old.path], renames={},
-                         old_source=_sources(old), name_counts=lambda kind, name: 8)  # fmt: skip
+                         old_source=_sources(old), name_counts=_counts(8))  # fmt: skip
         assert [c.reason for c in p.closures] == [reason], scope
+
+
+def test_code_that_namesakes_share_is_no_evidence_of_a_move():
+    """three.js r125 deleted ``Geometry``, whose ``dispose`` had the very code of
+    ``BufferGeometry``'s and ``Material``'s, which stay; ``InstancedMesh`` gained a
+    ``dispose`` nearly the same. Boilerplate that other live symbols of its name share
+    says nothing of where one of them went; code of its own, nearly the same, moves."""
+    body = "this dispatch event type dispose listeners of the object " * 2
+    old = file("src/core/Geometry.js", sym("Geometry.dispose", body, kind="method"))
+    new = file("src/objects/InstancedMesh.js", sym("InstancedMesh.dispose", body + "now", kind="method"))
+    for same_code, reason in ((3, "deleted"), (1, "renamed")):
+        p = plan_changes(scope=SCOPE, live=live_of(old), targets={new.path: new}, gone=[old.path], renames={},
+                         old_source=_sources(old), name_counts=_counts(40, same_code))  # fmt: skip
+        assert [c.reason for c in p.closures] == [reason], same_code
+
+
+def test_boilerplate_moves_only_to_a_scope_of_a_name_alike():
+    """The very same code, boilerplate that stays in other plugins (``constructor(options)
+    { this.options = options; }``), under a name too common to compare each pair of
+    (``COMPARED_NAMESAKES``): webpack 5 replaced ``ReadFileCompileWasmTemplatePlugin``
+    with ``ReadFileCompileWasmPlugin``, whose constructor continues the old one's; an
+    unrelated ``SplitChunksPlugin`` that gained one does not."""
+    code = "constructor(options) { this.options = options || {}; this.hooks = new Hooks(); }"
+
+    def plugin(scope: str, shared: bool = False) -> FileSymbols:
+        constructor = sym(f"{scope}.constructor", f"sets {scope} up " * 6, kind="method")
+        if shared:
+            constructor = dataclasses.replace(constructor, source=code, content_hash=hashlib.sha256(code.encode()).hexdigest())
+        return file(f"lib/{scope}.js", constructor, sym(f"{scope}.apply", f"applies {scope} " * 6, kind="method"))
+
+    words = ("Banner", "Define", "Progress", "Provide", "Ignore", "Hot", "Loader", "Prefetch", "Entry", "Eval",
+             "Source", "Watch", "Cache", "Stats", "Limit", "Merge")  # fmt: skip
+    old = [plugin("ReadFileCompileWasmTemplatePlugin", shared=True), *(plugin(f"{w}OldPlugin") for w in words)]
+    live = [m for f in old for m in live_of(f)]
+    for scope, reason in (("ReadFileCompileWasmPlugin", "renamed"), ("SplitChunksPlugin", "deleted")):
+        new = [plugin(scope, shared=True), *(plugin(f"{w}NewPlugin") for w in words)]
+        for same_code, commonplace_reason in ((1, "renamed"), (9, reason)):
+            p = plan_changes(scope=SCOPE, live=live, targets={f.path: f for f in new}, gone=[f.path for f in old],
+                             renames={}, old_source=_sources(*old), name_counts=_counts(40, same_code))  # fmt: skip
+            paths = {v.id: v.file.path for v in p.new_versions}
+            closed = {c.id: (c.reason, paths.get(c.superseded_by or "")) for c in p.closures}
+            successor = new[0].path if commonplace_reason == "renamed" else None
+            assert closed[live[0].id] == (commonplace_reason, successor), (scope, same_code)

@@ -8,6 +8,8 @@ import ast
 import subprocess
 from collections import Counter
 
+import pytest
+
 from recalld.parsers import language_for_path, parse
 from tests.ingest.conftest import StoreWrapper
 
@@ -573,6 +575,33 @@ def test_a_prototype_class_rewritten_as_a_class_keeps_its_memories(harness, git_
     assert set(after) == {*before, "Vector3.constructor"} and r.added == 1 and r.modified == len(before)
     for qualname, was in before.items():
         assert after[qualname]["lineage"] == was["lineage"] and after[qualname]["change"] == "modified", qualname
+
+
+@pytest.mark.parametrize("edited", [False, True], ids=["same-code", "edited"])
+@pytest.mark.parametrize("shared", [True, False], ids=["boilerplate", "its-own"])
+def test_code_that_stays_in_a_namesake_moves_nowhere(harness, git_repo, shared, edited):
+    """three.js r125 deleted ``Geometry``, whose ``dispose`` had the very code of
+    ``Material``'s, which stays, while ``InstancedMesh`` gained a ``dispose`` of that
+    code: no move, the old one is deleted. Code of its own, the same or nearly, moved."""
+    h, repo = harness, git_repo
+    dispose = "  dispose() {\n    this.dispatchEvent({ type: 'dispose', target: this, reason: 'released by its owner' });\n  }\n"
+    own = dispose if shared else dispose.replace("dispose', target", "disposed', target")
+    repo.write("src/core/Geometry.js", f"class Geometry {{\n  computeNormals() {{ return this.faces.map(normal); }}\n{dispose}}}\n")
+    repo.write("src/materials/Material.js", f"class Material {{\n  clone() {{ return new Material(); }}\n{own}}}\n")
+    repo.write("src/objects/InstancedMesh.js", "class InstancedMesh {\n  setMatrixAt(i, m) { m.toArray(this.array, i * 16); }\n}\n")
+    repo.commit("three classes")
+    h.sync(repo)
+    old = next(m for m in h.memories(types=("structural",)) if m.payload["qualname"] == "Geometry.dispose")
+    repo.remove("src/core/Geometry.js")
+    gained = dispose.replace("its owner", "the owner") if edited else dispose
+    repo.write("src/objects/InstancedMesh.js",
+               "class InstancedMesh {\n  setMatrixAt(i, m) { m.toArray(this.array, i * 16); }\n" + gained + "}\n")  # fmt: skip
+    repo.commit("drop Geometry")
+    h.sync(repo)
+    closed = next(m for m in h.memories(deprecated=1, types=("structural",)) if m.id == old.id)
+    new = next(m for m in h.memories(types=("structural",)) if m.payload["qualname"] == "InstancedMesh.dispose")
+    moved = new.payload["lineage"] == old.payload["lineage"]
+    assert (closed.payload["deprecated_reason"], moved) == (("deleted", False) if shared else ("renamed", True))
 
 
 def test_renames_in_place_point_to_their_successors(harness, git_repo):

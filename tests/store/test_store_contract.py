@@ -308,14 +308,17 @@ def test_two_writers_share_one_collection(tmp_path):
     client.close()
 
 
-def test_filters_on_type_qualname_and_name(store):
-    points = [mem(0, type="structural", name="f"), mem(1, type="note", qualname=None, name=None),
-              mem(2, type="task", qualname="C.f", name="f")]  # fmt: skip
+def test_filters_on_type_qualname_name_and_code(store):
+    points = [mem(0, type="structural", name="f", content_hash="same"), mem(1, type="note", qualname=None, name=None),
+              mem(2, type="task", qualname="C.f", name="f", content_hash="own"),
+              mem(3, type="structural", name="f", content_hash="same")]  # fmt: skip
     store.upsert(points)
     p = [x.id for x in points]
     assert ids(store.scroll(MemoryFilter(types=("note", "task")))) == {p[1], p[2]}
     assert ids(store.scroll(MemoryFilter(qualnames=("C.f",)))) == {p[2]}
-    assert ids(store.scroll(MemoryFilter(names=("f",), types=("structural",)))) == {p[0]}
+    assert ids(store.scroll(MemoryFilter(names=("f",), types=("structural",)))) == {p[0], p[3]}
+    assert store.count(MemoryFilter(names=("f",), codes=("same",))) == 2
+    assert store.count(MemoryFilter(names=("f",), codes=("own", "none"))) == 1
 
 
 def sparse(*words: str):
