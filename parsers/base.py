@@ -72,8 +72,10 @@ STRUCTURAL = "structural"
 # methods: three.js r170's ``WebGLState.js`` had 2 symbols, now 32. A JavaScript file that
 # its grammar reads with syntax errors is read by TSX's too, the reading with fewer errors
 # kept (``LanguageSpec.fallback``): Flow-typed code, react-native 0.76's ``Libraries/``
-# 6,531 symbols, not 4,716.
-EXTRACTION_VERSION = 11
+# 6,531 symbols, not 4,716. 12: a JavaScript or TypeScript name of a capital bound to a
+# call that wraps a function (React's ``const Button = forwardRef((props, ref) => {…})``,
+# ``memo(…)``) is a function: react-native's ``View`` and ``Text`` were not symbols.
+EXTRACTION_VERSION = 12
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

@@ -42,6 +42,7 @@ class _Def:
     prototype: bool = False  # a method given to its receiver's prototype (JavaScript)
     on_this: bool = False  # a method a constructor gives ``this`` in its body (JavaScript)
     published: bool = False  # a function its factory's returned object publishes (JavaScript)
+    wrapped: Node | None = None  # the function a call makes it of (``forwardRef((props, ref) => …)``)
 
 
 @dataclass(slots=True)
@@ -126,7 +127,8 @@ def _collect(spec: LanguageSpec, root: Node, data: bytes) -> tuple[dict[int, _De
                 continue
             node = nodes[0]
             found = _Def(node, kind, name, _receiver_name(data, receiver[0]) if receiver else None, len(capture.nodes),
-                         "_prototype" in capture.nodes, "_this" in capture.nodes)  # fmt: skip
+                         "_prototype" in capture.nodes, "_this" in capture.nodes,
+                         wrapped=capture.nodes["_wrapped"][0] if "_wrapped" in capture.nodes else None)  # fmt: skip
             existing = defs.get(node.id)
             if existing is None or found.captures > existing.captures:
                 defs[node.id] = found
@@ -285,7 +287,7 @@ def _symbol(spec: LanguageSpec, d: _Def, kind: str, qualname: str, data: bytes) 
         kind=kind,
         name=d.name,
         qualname=qualname,
-        signature=_signature(node, data),
+        signature=_signature(node, data, d.wrapped),
         docstring=docstring,
         start_line=node.start_point[0] + 1,
         end_line=last.end_point[0] + 1,
@@ -331,9 +333,10 @@ def _module_symbol(spec: LanguageSpec, root: Node, data: bytes) -> Symbol:
     )
 
 
-def _signature(node: Node, data: bytes) -> str:
+def _signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
+    """The definition's text up to its body (``wrapped``'s, a function a call makes it of)."""
     head = node.child_by_field_name("definition") or node
-    body = _find_body(head)
+    body = _find_body(wrapped if wrapped is not None else head)
     if body is not None and body.start_byte > head.start_byte:
         text = node_text(data, head, end=body.start_byte)
     else:

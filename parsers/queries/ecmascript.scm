@@ -55,3 +55,12 @@
 ; (parsers/extract.py: _mark_published); not a callback's return.
 (return_statement (object (shorthand_property_identifier) @_published)) @_returns
 (return_statement (object (pair key: (property_identifier) @_key value: (identifier) @_published))) @_returns
+; A component a call makes of a function, bound to a name that starts with a capital:
+; React's `const Button = forwardRef((props, ref) => {…})`, `memo(function Row() {…})`,
+; `memo(forwardRef(…))`, mobx's `observer(() => …)`. The function's parameters end its
+; signature (@_wrapped). A lower-case name bound to a call is a value (`const doubled =
+; items.map((x) => 2 * x)`), an upper-case one a constant (`const ALL = list(() => …)`).
+(lexical_declaration (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped))) (#match? @name "^[A-Z][a-z]")) @definition.function
+(variable_declaration (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped))) (#match? @name "^[A-Z][a-z]")) @definition.function
+(lexical_declaration (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped))))) (#match? @name "^[A-Z][a-z]")) @definition.function
+(variable_declaration (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped))))) (#match? @name "^[A-Z][a-z]")) @definition.function
