@@ -244,10 +244,29 @@ def names_share_a_word(mem: LiveMemory, version: NewVersion) -> bool:
 
 def declared_words(qualname: str) -> set[str]:
     """The words of the name a qualified name is declared with (none for an empty one),
-    but those that tell nothing (``sparse.STOPWORDS``): hugo's ``ShortcodeWithPage`` and
-    ``pageWithWeight0`` share, beside "with", only "page", which many scopes of that
-    release bear."""
-    return set(identifier_words(short_name(qualname))) - STOPWORDS
+    each in the singular, but those that tell nothing (``sparse.STOPWORDS``): hugo's
+    ``ShortcodeWithPage`` and ``pageWithWeight0`` share, beside "with", only "page",
+    which many scopes of that release bear; webpack 5's ``NamedModulesPlugin`` and
+    ``NamedModuleIdsPlugin`` share "named", "module" and "plugin"."""
+    return {singular(word) for word in identifier_words(short_name(qualname))} - STOPWORDS
+
+
+def singular(word: str) -> str:
+    """An English plural's singular, by its ending alone (``dependencies``, ``classes``,
+    ``modules``, ``ids``); a word of another ending is itself (``status``, ``analysis``,
+    ``class``). Both names of a compared pair are read so, so a wrong singular of a word
+    that is no plural (``series`` → ``sery``) costs nothing."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(_ES_PLURALS):
+        return word[:-2]
+    if len(word) > 2 and word.endswith("s") and not word.endswith(_NOT_PLURALS):
+        return word[:-1]
+    return word
+
+
+_ES_PLURALS = ("sses", "xes", "ches", "shes", "zzes")
+_NOT_PLURALS = ("ss", "us", "is")
 
 
 def alike_names(old: str, new: str) -> bool:

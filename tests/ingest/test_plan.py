@@ -1041,7 +1041,8 @@ def test_boilerplate_moves_only_to_a_scope_of_a_name_alike():
     { this.options = options; }``), under a name too common to compare each pair of
     (``COMPARED_NAMESAKES``): webpack 5 replaced ``ReadFileCompileWasmTemplatePlugin``
     with ``ReadFileCompileWasmPlugin``, whose constructor continues the old one's; an
-    unrelated ``SplitChunksPlugin`` that gained one does not."""
+    unrelated ``SplitChunksPlugin`` that gained one does not. A plural is the word it is
+    the plural of: ``NamedModulesPlugin`` → ``NamedModuleIdsPlugin`` (webpack 5)."""
     code = "constructor(options) { this.options = options || {}; this.hooks = new Hooks(); }"
 
     def plugin(scope: str, shared: bool = False) -> FileSymbols:
@@ -1052,9 +1053,11 @@ def test_boilerplate_moves_only_to_a_scope_of_a_name_alike():
 
     words = ("Banner", "Define", "Progress", "Provide", "Ignore", "Hot", "Loader", "Prefetch", "Entry", "Eval",
              "Source", "Watch", "Cache", "Stats", "Limit", "Merge")  # fmt: skip
-    old = [plugin("ReadFileCompileWasmTemplatePlugin", shared=True), *(plugin(f"{w}OldPlugin") for w in words)]
-    live = [m for f in old for m in live_of(f)]
-    for scope, reason in (("ReadFileCompileWasmPlugin", "renamed"), ("SplitChunksPlugin", "deleted")):
+    for was, scope, reason in (("ReadFileCompileWasmTemplatePlugin", "ReadFileCompileWasmPlugin", "renamed"),
+                               ("ReadFileCompileWasmTemplatePlugin", "SplitChunksPlugin", "deleted"),
+                               ("NamedModulesPlugin", "NamedModuleIdsPlugin", "renamed")):  # fmt: skip
+        old = [plugin(was, shared=True), *(plugin(f"{w}OldPlugin") for w in words)]
+        live = [m for f in old for m in live_of(f)]
         new = [plugin(scope, shared=True), *(plugin(f"{w}NewPlugin") for w in words)]
         for same_code, commonplace_reason in ((1, "renamed"), (9, reason)):
             p = plan_changes(scope=SCOPE, live=live, targets={f.path: f for f in new}, gone=[f.path for f in old],
