@@ -75,7 +75,15 @@ STRUCTURAL = "structural"
 # 6,531 symbols, not 4,716. 12: a JavaScript or TypeScript name of a capital bound to a
 # call that wraps a function (React's ``const Button = forwardRef((props, ref) => {…})``,
 # ``memo(…)``) is a function: react-native's ``View`` and ``Text`` were not symbols.
-EXTRACTION_VERSION = 12
+# 13: so is a lower-case name bound to a call that makes a function of a block of code
+# (``export const fetchUser = createAsyncThunk(…, async (id) => {…})``, three.js TSL's
+# ``const getRoughness = Fn(…)``, vue's ``const camelize = cached((str) => {…})``), and
+# a module's export a call makes of a function (``export default memo(function Card…)``).
+# A function whose prototype the file uses at all (``Foo.prototype = Object.create(Base.
+# prototype)``) is a class: three.js r110's ``TorusBufferGeometry`` was a function. A
+# function called at once and bound to a name publishes its returned object's functions
+# under that name (``var Cache = (function () {…; return { get: get }; })()``: ``Cache.get``).
+EXTRACTION_VERSION = 13
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from recalld.parsers.base import DEFAULT_EXPORT, ParseResult, Symbol, content_hash
 from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
@@ -46,6 +46,16 @@ class _Def:
 
 
 @dataclass(slots=True)
+class _Published:
+    """By function body, the functions its ``return { … }`` publishes (name → property),
+    and the name a function called at once is bound to (``var M = (function () {…})()``)."""
+
+    names: dict[int, dict[str, str]] = field(default_factory=dict)
+    modules: dict[int, str] = field(default_factory=dict)
+    prototyped: set[str] = field(default_factory=set)  # names whose ``.prototype`` the file uses
+
+
+@dataclass(slots=True)
 class _Placed:
     d: _Def
     kind: str
@@ -57,17 +67,18 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     """Structural symbols, and the debt comments among them as derived entries."""
     tree = parse_tree(spec, data)
     root = tree.root_node
-    defs, returned = _collect(spec, root, data)
-    _mark_published(defs, returned)
+    defs, published = _collect(spec, root, data)
+    _mark_published(defs, published)
     inner = {d.node.id for d in defs.values() if d.node.parent is not None and d.node.parent.id in defs}
     symbols = [_module_symbol(spec, root, data)]
     qualnames: dict[int, str] = {}
     placed: list[_Placed] = []
     seen: Counter[tuple[str, str]] = Counter()
-    # A function whose prototype the file gives methods, or that gives ``this`` methods in
-    # its body, is a class, as ``class`` writes it since ES2015 (three.js r100's ``function
-    # Vector3(x, y, z)``, r130's ``class Vector3``).
-    constructors = {d.receiver for d in defs.values() if d.prototype}
+    # A function whose prototype the file uses (gives methods, a base: ``Foo.prototype =
+    # Object.create(Base.prototype)``), or that gives ``this`` methods in its body, is a
+    # class, as ``class`` writes it since ES2015 (three.js r100's ``function Vector3(x, y,
+    # z)``, r130's ``class Vector3``).
+    constructors = published.prototyped | {d.receiver for d in defs.values() if d.prototype}
     constructing = {outer.id for d in defs.values() if d.on_this and (outer := _outer_definition(d.node, defs))}
     for d in sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte)):
         if d.node.id in inner:
@@ -98,17 +109,24 @@ def _comments(spec: LanguageSpec, root: Node, data: bytes) -> list[Comment]:
     ]
 
 
-def _collect(spec: LanguageSpec, root: Node, data: bytes) -> tuple[dict[int, _Def], dict[int, dict[str, str]]]:
-    """The definitions by node, and by function body the names of the functions its
-    ``return { … }`` publishes, with the property each is published as."""
+def _collect(spec: LanguageSpec, root: Node, data: bytes) -> tuple[dict[int, _Def], _Published]:
+    """The definitions by node, and what function bodies publish."""
     defs: dict[int, _Def] = {}
-    returned: dict[int, dict[str, str]] = {}
+    publishing = _Published()
     for capture in run_query(spec, root):
         if "_published" in capture.nodes:
             published, block = capture.nodes["_published"][0], capture.nodes["_returns"][0].parent
             key = capture.nodes.get("_key", [published])[0]
             if block is not None:
-                returned.setdefault(block.id, {}).setdefault(node_text(data, published), node_text(data, key))
+                publishing.names.setdefault(block.id, {}).setdefault(node_text(data, published), node_text(data, key))
+            continue
+        if "_prototyped" in capture.nodes:
+            publishing.prototyped.add(node_text(data, capture.nodes["_prototyped"][0]))
+            continue
+        if "_called" in capture.nodes:
+            body = capture.nodes["_called"][0].child_by_field_name("body")
+            if body is not None:
+                publishing.modules[body.id] = node_text(data, capture.nodes["_module"][0])
             continue
         names = capture.nodes.get("name")
         if names:
@@ -132,23 +150,26 @@ def _collect(spec: LanguageSpec, root: Node, data: bytes) -> tuple[dict[int, _De
             existing = defs.get(node.id)
             if existing is None or found.captures > existing.captures:
                 defs[node.id] = found
-    return defs, returned
+    return defs, publishing
 
 
-def _mark_published(defs: dict[int, _Def], returned: dict[int, dict[str, str]]) -> None:
+def _mark_published(defs: dict[int, _Def], published: _Published) -> None:
     """A function declared in a function's own body and published by the object that
-    body returns is a member of that function, under the property's name."""
+    body returns is a member of that function, under the property's name; of the name a
+    function called at once is bound to, when that function is no definition's."""
     for d in defs.values():
         body = d.node.parent
-        if body is None or body.id not in returned or d.kind != "function":
+        if body is None or d.kind != "function" or d.wrapped is not None:
+            continue  # what a call makes of a function there may be any value: ``kept = all.filter(…)``
+        names = published.names.get(body.id)
+        if not names or d.name not in names:
             continue
-        published = returned[body.id].pop(d.name, None)  # a name declared twice is published once
         owner = _outer_definition(d.node, defs)
-        if published is None or owner is None or defs[owner.id].kind != "function":
-            continue
-        found = _find_body(owner)
-        if found is not None and found.id == body.id:
-            d.name, d.published = published, True
+        if owner is None:
+            if body.id in published.modules:
+                d.name, d.receiver = names.pop(d.name), published.modules[body.id]
+        elif defs[owner.id].kind == "function" and (found := _find_body(owner)) is not None and found.id == body.id:
+            d.name, d.published = names.pop(d.name), True  # a name declared twice is published once
 
 
 def _place(d: _Def, defs: dict[int, _Def], inner: set[int], qualnames: dict[int, str]) -> tuple[str, str] | None:

@@ -20,6 +20,9 @@
 ; Methods assigned to a prototype or a constructor: `Foo.prototype.walk = function`, `Foo.create = () =>`.
 (expression_statement (assignment_expression left: (member_expression object: (member_expression object: (identifier) @receiver property: (property_identifier) @_prototype) property: (property_identifier) @name) right: [(function_expression) (arrow_function) (generator_function)]) (#eq? @_prototype "prototype")) @definition.method
 (expression_statement (assignment_expression left: (member_expression object: (identifier) @receiver property: (property_identifier) @name) right: [(function_expression) (arrow_function) (generator_function)]) (#not-eq? @receiver "exports") (#not-eq? @receiver "module")) @definition.method
+; A name whose prototype the file uses, a constructor's (parsers/extract.py makes its
+; function a class): `Foo.prototype = Object.create(Base.prototype)`, `Foo.prototype.x = 1`.
+(member_expression object: (identifier) @_prototyped property: (property_identifier) @_prototype (#eq? @_prototype "prototype"))
 ; Methods given to a prototype in one object, as code before classes wrote them:
 ; `Object.assign(Foo.prototype, Base.prototype, { walk: function () {…}, run() {…} })`,
 ; `Foo.prototype = { walk() {…} }`, `Foo.prototype = Object.assign(Object.create(Base.prototype), {…})`;
@@ -55,12 +58,26 @@
 ; (parsers/extract.py: _mark_published); not a callback's return.
 (return_statement (object (shorthand_property_identifier) @_published)) @_returns
 (return_statement (object (pair key: (property_identifier) @_key value: (identifier) @_published))) @_returns
+; A module a function called at once makes, bound to a name: `var Cache = (function () {
+; function get(key) {…} return { get: get }; })();` publishes `Cache.get`.
+(variable_declarator name: (identifier) @_module value: (call_expression function: (parenthesized_expression [(function_expression) (arrow_function)] @_called)))
+(variable_declarator name: (identifier) @_module value: (parenthesized_expression (call_expression function: [(function_expression) (arrow_function)] @_called)))
 ; A component a call makes of a function, bound to a name that starts with a capital:
 ; React's `const Button = forwardRef((props, ref) => {…})`, `memo(function Row() {…})`,
 ; `memo(forwardRef(…))`, mobx's `observer(() => …)`. The function's parameters end its
-; signature (@_wrapped). A lower-case name bound to a call is a value (`const doubled =
-; items.map((x) => 2 * x)`), an upper-case one a constant (`const ALL = list(() => …)`).
+; signature (@_wrapped). An upper-case name bound to a call is a constant's (`const ALL =
+; list(() => …)`); a lower-case one, below.
 (lexical_declaration (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped))) (#match? @name "^[A-Z][a-z]")) @definition.function
 (variable_declaration (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped))) (#match? @name "^[A-Z][a-z]")) @definition.function
 (lexical_declaration (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped))))) (#match? @name "^[A-Z][a-z]")) @definition.function
 (variable_declaration (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped))))) (#match? @name "^[A-Z][a-z]")) @definition.function
+; Lower-case names bound to a call that makes a function of a block of code:
+; redux-toolkit's `export const fetchUser = createAsyncThunk('user/fetch', async (id) => {…})`,
+; `const onResize = debounce(function () {…}, 100)`, zustand's `const useStore = create((set) => {…})`.
+; An expression (`const doubled = items.map((x) => 2 * x)`) is a value's.
+(_ (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments [(arrow_function body: (statement_block)) (function_expression) (generator_function)] @_wrapped))) (#match? @name "^[a-z_$]")) @definition.function
+(_ (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments (call_expression arguments: (arguments [(arrow_function body: (statement_block)) (function_expression) (generator_function)] @_wrapped))))) (#match? @name "^[a-z_$]")) @definition.function
+; A component a call makes of a function that is the module's export: `export default
+; memo(function Card() {…})` is `Card`, `export default observer(() => …)` `default`.
+(export_statement value: (call_expression arguments: (arguments [(function_expression name: (_)? @name) (arrow_function)] @_wrapped @default))) @definition.function
+(export_statement value: (call_expression arguments: (arguments (call_expression arguments: (arguments [(function_expression name: (_)? @name) (arrow_function)] @_wrapped @default))))) @definition.function
