@@ -66,9 +66,9 @@ def paired_moves(
         closing = [(m, r) for m, r in left if m.qualname not in FILE_LEVEL_QUALNAMES]
         arriving = [v for v in arrived if v.symbol.qualname not in FILE_LEVEL_QUALNAMES]
         pairing = Pairing(closing, arriving, {}, set(), affinity, *files)
-        pairing.pair_by(lambda m: (m.kind, short_name(m.qualname), m.content_hash),
-                        lambda v: (v.symbol.kind, short_name(v.symbol.qualname), v.symbol.content_hash), guess=True,
-                        admissible=telling)  # fmt: skip
+        pairing.pair_by(lambda m: (_callable(m.kind), short_name(m.qualname), m.content_hash),
+                        lambda v: (_callable(v.symbol.kind), short_name(v.symbol.qualname), v.symbol.content_hash),
+                        guess=True, admissible=telling)  # fmt: skip
         memo: dict[tuple[str, str, float], float] = {}  # likeness of pairs already compared
         if old_source is not None:  # alike code in the file git says the old code went to
             follow_scopes(pairing, renames, old_source, memo, names_first=True)
@@ -77,9 +77,29 @@ def paired_moves(
         if old_source is not None:
             pair_moved_namesakes(pairing, related, specific, old_source, memo)  # the same name, other scope
             follow_scopes(pairing, renames, old_source, memo)
+        # Last, what is left where it was changed kind, its name kept (``def Parser()`` →
+        # ``class Parser``, three.js's ``function TorusBufferGeometry`` → ``class``, ``type
+        # Props = {…}`` → ``interface Props {…}``); not where two arrived under its name
+        # (rxjs's error classes became an ``interface`` and a function of their name).
+        pairing.pair_by(lambda m: (renames.get(m.path, m.path), m.qualname) if _structural(m.kind) else None,
+                        lambda v: (v.file.path, v.symbol.qualname) if _structural(v.symbol.kind) else None,
+                        guess=False)  # fmt: skip
         follow_files(left, arrived, pairing)
         matched.update(pairing.matched)
     return matched
+
+
+def _callable(kind: str) -> str:
+    """A class is a function to the exact-code pass: a JavaScript constructor function is
+    one or the other by what its file does with its prototype (rxjs 7 moved
+    ``AjaxTimeoutErrorImpl`` unchanged to ``errors.ts``, which sets its prototype; 6.6's
+    file did not). The same code under the same name is the same either way; in other
+    languages a class's code is never a function's."""
+    return "function" if kind == "class" else kind
+
+
+def _structural(kind: str) -> bool:
+    return memory_type(kind) == STRUCTURAL
 
 
 # Languages whose code continues in one another's (a JavaScript file rewritten in TypeScript).

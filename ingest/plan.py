@@ -266,16 +266,17 @@ def _match_moves(
 ) -> None:
     """Pair symbols that left their file or scope with symbols that appeared elsewhere
     (``moves.paired_moves``): each that found a successor closes as ``renamed``, its
-    lineage carried on; the rest close for their reason."""
+    lineage carried on (as ``modified`` if only its kind changed); the rest close for
+    their reason."""
     matched = paired_moves(draft.leftovers, draft.orphans, renames, old_source, specific, files)
     for mem, reason in draft.leftovers:
         successor = matched.get(mem.id)
         if successor is None:
             draft.close(mem, reason, None)
             continue
-        moved = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, RENAMED)
-        draft.new[successor.id] = moved
-        draft.close(mem, RENAMED, successor.id)
+        change = MODIFIED if (mem.path, mem.qualname) == (successor.file.path, successor.symbol.qualname) else RENAMED
+        draft.new[successor.id] = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, change)
+        draft.close(mem, change, successor.id)
 
 
 def _match_edits(draft: _Draft) -> None:

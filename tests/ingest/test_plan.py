@@ -6,6 +6,8 @@ import dataclasses
 import hashlib
 import random
 
+import pytest
+
 from recalld.ingest.plan import (
     FileSymbols,
     LiveMemory,
@@ -48,9 +50,10 @@ def live_of(f: FileSymbols, lineages: dict[str, str] | None = None) -> list[Live
     return out
 
 
-def plan(live, targets=(), gone=(), renames=None) -> Plan:
+def plan(live, targets=(), gone=(), renames=None, old_source=None) -> Plan:
     return plan_changes(
-        scope=SCOPE, live=live, targets={t.path: t for t in targets}, gone=gone, renames=renames or {}
+        scope=SCOPE, live=live, targets={t.path: t for t in targets}, gone=gone, renames=renames or {},
+        old_source=old_source,
     )
 
 
@@ -75,6 +78,26 @@ def test_edit_makes_new_version_and_closes_old_as_modified():
     old_f = live_of(old)[0]
     assert version.change == "modified" and version.lineage == old_f.lineage
     assert [(c.id, c.reason, c.superseded_by) for c in p.closures] == [(old_f.id, "modified", version.id)]
+
+
+@pytest.mark.parametrize("moved", [False, True], ids=["in place", "file renamed"])
+def test_a_symbol_of_another_kind_under_its_name_continues_it(moved):
+    """A function that became a class where it is (three.js's ``function
+    TorusBufferGeometry`` → ``class``; ``type Props`` → ``interface Props``) continues,
+    as modified (renamed when its file was); not when two of other kinds took its name
+    (rxjs's error classes became an ``interface`` and a function)."""
+    old = file("a.py", sym("Parser", "splits text"), sym("helper"))
+    path = "b.py" if moved else "a.py"
+    renames, gone = ({"a.py": "b.py"}, ["a.py"]) if moved else ({}, [])
+    p = plan(live_of(old), [file(path, sym("Parser", "class body", kind="class"), sym("helper"))], gone, renames)
+    (version,) = [v for v in p.new_versions if v.symbol.qualname == "Parser"]
+    change = "renamed" if moved else "modified"
+    assert (version.change, version.lineage) == (change, live_of(old)[0].lineage)
+    assert (live_of(old)[0].id, change, version.id) in [(c.id, c.reason, c.superseded_by) for c in p.closures]
+    two = file(path, sym("Parser", "an interface", kind="interface"), sym("Parser", "a class", kind="class"), sym("helper"))
+    p = plan(live_of(old), [two], gone, renames)
+    assert all(v.change == "added" for v in p.new_versions if v.symbol.qualname == "Parser")
+    assert (live_of(old)[0].id, "removed", None) in [(c.id, c.reason, c.superseded_by) for c in p.closures]
 
 
 def test_line_shift_only_relocates():
@@ -126,6 +149,18 @@ def test_symbol_moved_to_another_file_is_a_rename():
     helper_old = live_of(a_old)[0]
     assert version.file.path == "b.py" and version.lineage == helper_old.lineage
     assert [(c.id, c.reason, c.superseded_by) for c in p.closures] == [(helper_old.id, "renamed", version.id)]
+
+
+def test_a_constructor_moved_unchanged_into_a_file_that_makes_it_a_class_is_a_rename():
+    """A JavaScript constructor function is a function or a class by what its file does
+    with its prototype: rxjs 7 moved ``AjaxTimeoutErrorImpl`` unchanged into ``errors.ts``,
+    which sets its prototype, where 6.6's file did not. Its code tells it is the same."""
+    impl = sym("AjaxTimeoutErrorImpl", "AjaxError.call(this, 'ajax timeout', xhr, request); this.name = 'timeout';")
+    a_old = file("ajax.ts", impl, sym("ajax"))
+    b_new = file("errors.ts", dataclasses.replace(impl, kind="class"), sym("AjaxError", kind="class"))
+    p = plan(live_of(a_old), [file("ajax.ts", sym("ajax")), b_new], old_source=_sources(a_old))
+    (version,) = [v for v in p.new_versions if v.symbol.qualname == "AjaxTimeoutErrorImpl"]
+    assert (version.symbol.kind, version.change, version.lineage) == ("class", "renamed", live_of(a_old)[0].lineage)
 
 
 def test_class_split_across_files_keeps_method_lineages():

@@ -604,6 +604,41 @@ def test_code_that_stays_in_a_namesake_moves_nowhere(harness, git_repo, shared, 
     assert (closed.payload["deprecated_reason"], moved) == (("deleted", False) if shared else ("renamed", True))
 
 
+@pytest.mark.parametrize(
+    ("path", "name", "before", "after", "kinds"),
+    [
+        ("text.py", "Parser", "def Parser(text):\n    \"\"\"Splits text.\"\"\"\n    return text.split()\n",
+         "class Parser:\n    \"\"\"Splits text.\"\"\"\n\n    def __init__(self, text):\n        self.words = text.split()\n",
+         ("function", "class")),
+        ("props.ts", "Props", "export type Props = {\n  title: string;\n};\n",
+         "export interface Props {\n  title: string;\n  subtitle?: string;\n}\n", ("type", "interface")),
+        ("Torus.js", "Torus", "function Torus(r) {\n  Shape.call(this);\n  this.r = r;\n}\n",
+         "class Torus extends Shape {\n  constructor(r) {\n    super();\n    this.r = r;\n  }\n}\n",
+         ("function", "class")),
+    ],
+    ids=["python function to class", "typescript type to interface", "javascript constructor to class"],
+)
+def test_a_symbol_that_changed_kind_in_place_keeps_its_lineage(harness, git_repo, path, name, before, after, kinds):
+    """Rewrites change what a name is where it stays: its memory is modified, not
+    removed with a new one added beside (three.js's ES2015 rewrite made 78 constructor
+    functions classes). ``Torus`` uses no prototype in its file, so it reads as a
+    function: its rewrite as a class keeps the lineage all the same."""
+    h, repo = harness, git_repo
+    repo.write(path, before)
+    repo.commit("before")
+    h.sync(repo)
+    old = next(m for m in h.memories(types=("structural",)) if m.payload["qualname"] == name)
+    repo.write(path, after)
+    repo.commit("rewrite")
+    result = h.sync(repo)
+    new = next(m for m in h.memories(types=("structural",)) if m.payload["qualname"] == name)
+    closed = next(m for m in h.memories(deprecated=1, types=("structural",)) if m.id == old.id)
+    assert (old.payload["kind"], new.payload["kind"]) == kinds
+    assert new.payload["lineage"] == old.payload["lineage"]
+    assert (closed.payload["deprecated_reason"], closed.payload["superseded_by"]) == ("modified", new.id)
+    assert result.modified == 2  # the module, and the symbol: none removed, none added beside
+
+
 def test_renames_in_place_point_to_their_successors(harness, git_repo):
     """A function, a method and a class renamed where they are: each closed as renamed,
     superseded by its new name, the lineage kept (the class's methods follow it)."""
