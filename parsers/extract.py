@@ -46,13 +46,15 @@ class _Def:
 
 
 @dataclass(slots=True)
-class _Published:
-    """By function body, the functions its ``return { … }`` publishes (name → property),
-    and the name a function called at once is bound to (``var M = (function () {…})()``)."""
+class _Context:
+    """What a file says of its definitions beyond their own nodes: by function body, the
+    functions its ``return { … }`` publishes (name → property) and the name a function
+    called at once is bound to (``var M = (function () {…})()``); and the names whose
+    ``.prototype`` it uses."""
 
     names: dict[int, dict[str, str]] = field(default_factory=dict)
     modules: dict[int, str] = field(default_factory=dict)
-    prototyped: set[str] = field(default_factory=set)  # names whose ``.prototype`` the file uses
+    prototyped: set[str] = field(default_factory=set)
 
 
 @dataclass(slots=True)
@@ -67,8 +69,8 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     """Structural symbols, and the debt comments among them as derived entries."""
     tree = parse_tree(spec, data)
     root = tree.root_node
-    defs, published = _collect(spec, root, data)
-    _mark_published(defs, published)
+    defs, context = _collect(spec, root, data)
+    _mark_published(defs, context)
     inner = {d.node.id for d in defs.values() if d.node.parent is not None and d.node.parent.id in defs}
     symbols = [_module_symbol(spec, root, data)]
     qualnames: dict[int, str] = {}
@@ -78,7 +80,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     # Object.create(Base.prototype)``), or that gives ``this`` methods in its body, is a
     # class, as ``class`` writes it since ES2015 (three.js r100's ``function Vector3(x, y,
     # z)``, r130's ``class Vector3``).
-    constructors = published.prototyped | {d.receiver for d in defs.values() if d.prototype}
+    constructors = context.prototyped | {d.receiver for d in defs.values() if d.prototype}
     constructing = {outer.id for d in defs.values() if d.on_this and (outer := _outer_definition(d.node, defs))}
     for d in sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte)):
         if d.node.id in inner:
@@ -109,24 +111,24 @@ def _comments(spec: LanguageSpec, root: Node, data: bytes) -> list[Comment]:
     ]
 
 
-def _collect(spec: LanguageSpec, root: Node, data: bytes) -> tuple[dict[int, _Def], _Published]:
-    """The definitions by node, and what function bodies publish."""
+def _collect(spec: LanguageSpec, root: Node, data: bytes) -> tuple[dict[int, _Def], _Context]:
+    """The definitions by node, and what the file says of them beyond their nodes."""
     defs: dict[int, _Def] = {}
-    publishing = _Published()
+    context = _Context()
     for capture in run_query(spec, root):
         if "_published" in capture.nodes:
             published, block = capture.nodes["_published"][0], capture.nodes["_returns"][0].parent
             key = capture.nodes.get("_key", [published])[0]
             if block is not None:
-                publishing.names.setdefault(block.id, {}).setdefault(node_text(data, published), node_text(data, key))
+                context.names.setdefault(block.id, {}).setdefault(node_text(data, published), node_text(data, key))
             continue
         if "_prototyped" in capture.nodes:
-            publishing.prototyped.add(node_text(data, capture.nodes["_prototyped"][0]))
+            context.prototyped.add(node_text(data, capture.nodes["_prototyped"][0]))
             continue
         if "_called" in capture.nodes:
             body = capture.nodes["_called"][0].child_by_field_name("body")
             if body is not None:
-                publishing.modules[body.id] = node_text(data, capture.nodes["_module"][0])
+                context.modules[body.id] = node_text(data, capture.nodes["_module"][0])
             continue
         names = capture.nodes.get("name")
         if names:
@@ -150,10 +152,10 @@ def _collect(spec: LanguageSpec, root: Node, data: bytes) -> tuple[dict[int, _De
             existing = defs.get(node.id)
             if existing is None or found.captures > existing.captures:
                 defs[node.id] = found
-    return defs, publishing
+    return defs, context
 
 
-def _mark_published(defs: dict[int, _Def], published: _Published) -> None:
+def _mark_published(defs: dict[int, _Def], context: _Context) -> None:
     """A function declared in a function's own body and published by the object that
     body returns is a member of that function, under the property's name; of the name a
     function called at once is bound to, when that function is no definition's."""
@@ -161,13 +163,13 @@ def _mark_published(defs: dict[int, _Def], published: _Published) -> None:
         body = d.node.parent
         if body is None or d.kind != "function" or d.wrapped is not None:
             continue  # what a call makes of a function there may be any value: ``kept = all.filter(…)``
-        names = published.names.get(body.id)
+        names = context.names.get(body.id)
         if not names or d.name not in names:
             continue
         owner = _outer_definition(d.node, defs)
         if owner is None:
-            if body.id in published.modules:
-                d.name, d.receiver = names.pop(d.name), published.modules[body.id]
+            if body.id in context.modules:
+                d.name, d.receiver = names.pop(d.name), context.modules[body.id]
         elif defs[owner.id].kind == "function" and (found := _find_body(owner)) is not None and found.id == body.id:
             d.name, d.published = names.pop(d.name), True  # a name declared twice is published once
 
