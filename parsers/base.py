@@ -78,7 +78,8 @@ STRUCTURAL = "structural"
 # 13: so is a lower-case name bound to a call that makes a function of a block of code
 # (``export const fetchUser = createAsyncThunk(…, async (id) => {…})``, three.js TSL's
 # ``const getRoughness = Fn(…)``, vue's ``const camelize = cached((str) => {…})``), and
-# a module's export a call makes of a function (``export default memo(function Card…)``).
+# a module's export a call makes of a function (``export default memo(function Card…)``),
+# and a class's field a call makes of a block of code (``onScroll = throttle(() => {…})``).
 # A function whose prototype the file uses at all (``Foo.prototype = Object.create(Base.
 # prototype)``) is a class: three.js r110's ``TorusBufferGeometry`` was a function. A
 # function called at once and bound to a name publishes its returned object's functions

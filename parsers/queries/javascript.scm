@@ -3,5 +3,7 @@
 (generator_function_declaration name: (identifier) @name) @definition.function
 (method_definition name: (_) @name) @definition.method
 (field_definition property: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
+; A field a call makes of a block of code: `onScroll = throttle(() => {…}, 100)`.
+(field_definition property: (property_identifier) @name value: (call_expression arguments: (arguments [(arrow_function body: (statement_block)) (function_expression)] @_wrapped))) @definition.method
 (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
 (variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)])) @definition.function

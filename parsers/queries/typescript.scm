@@ -10,6 +10,8 @@
 (method_signature name: (_) @name) @definition.method
 (abstract_method_signature name: (_) @name) @definition.method
 (public_field_definition name: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
+; A field a call makes of a block of code: `onScroll = throttle(() => {…}, 100)`.
+(public_field_definition name: (property_identifier) @name value: (call_expression arguments: (arguments [(arrow_function body: (statement_block)) (function_expression)] @_wrapped))) @definition.method
 (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
 (variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
 (internal_module name: (_) @name) @namespace
