@@ -84,6 +84,8 @@ STRUCTURAL = "structural"
 # prototype)``) is a class: three.js r110's ``TorusBufferGeometry`` was a function. A
 # function called at once and bound to a name publishes its returned object's functions
 # under that name (``var Cache = (function () {…; return { get: get }; })()``: ``Cache.get``).
+# The functions written in a factory's returned object are its methods too (an eslint rule's
+# ``create(context) { return { Program(node) {…} }; }``: ``create.Program``).
 EXTRACTION_VERSION = 13
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -43,6 +43,7 @@ class _Def:
     on_this: bool = False  # a method a constructor gives ``this`` in its body (JavaScript)
     published: bool = False  # a function its factory's returned object publishes (JavaScript)
     wrapped: Node | None = None  # the function a call makes it of (``forwardRef((props, ref) => …)``)
+    returned: Node | None = None  # the ``return { … }`` it is written in (JavaScript)
 
 
 @dataclass(slots=True)
@@ -148,7 +149,8 @@ def _collect(spec: LanguageSpec, root: Node, data: bytes) -> tuple[dict[int, _De
             node = nodes[0]
             found = _Def(node, kind, name, _receiver_name(data, receiver[0]) if receiver else None, len(capture.nodes),
                          "_prototype" in capture.nodes, "_this" in capture.nodes,
-                         wrapped=capture.nodes["_wrapped"][0] if "_wrapped" in capture.nodes else None)  # fmt: skip
+                         wrapped=capture.nodes["_wrapped"][0] if "_wrapped" in capture.nodes else None,
+                         returned=capture.nodes["_returned"][0] if "_returned" in capture.nodes else None)  # fmt: skip
             existing = defs.get(node.id)
             if existing is None or found.captures > existing.captures:
                 defs[node.id] = found
@@ -160,6 +162,11 @@ def _mark_published(defs: dict[int, _Def], context: _Context) -> None:
     body returns is a member of that function, under the property's name; of the name a
     function called at once is bound to, when that function is no definition's."""
     for d in defs.values():
+        if d.returned is not None:  # written in the object: the factory's, if the return is in its own body
+            owner = _outer_definition(d.node, defs)
+            found = _find_body(owner) if owner is not None and defs[owner.id].kind == "function" else None
+            d.published = found is not None and found.id == (d.returned.parent.id if d.returned.parent else None)
+            continue
         body = d.node.parent
         if body is None or d.kind != "function" or d.wrapped is not None:
             continue  # what a call makes of a function there may be any value: ``kept = all.filter(…)``

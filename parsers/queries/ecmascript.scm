@@ -58,6 +58,11 @@
 ; (parsers/extract.py: _mark_published); not a callback's return.
 (return_statement (object (shorthand_property_identifier) @_published)) @_returns
 (return_statement (object (pair key: (property_identifier) @_key value: (identifier) @_published))) @_returns
+; And the functions written in that object (an eslint rule's `create(context) { return {
+; Program(node) {…}, "CallExpression:exit"(node) {…} }; }`: `create.Program`,
+; `create."CallExpression:exit"`), under the same rule (@_returned).
+(return_statement (object (method_definition name: [(property_identifier) (string)] @name) @definition.method)) @_returned
+(return_statement (object (pair key: [(property_identifier) (string)] @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.method)) @_returned
 ; A module a function called at once makes, bound to a name: `var Cache = (function () {
 ; function get(key) {…} return { get: get }; })();` publishes `Cache.get`.
 (variable_declarator name: (identifier) @_module value: (call_expression function: (parenthesized_expression [(function_expression) (arrow_function)] @_called)))
