@@ -48,10 +48,9 @@ class _Def:
 
 @dataclass(slots=True)
 class _Context:
-    """What a file says of its definitions beyond their own nodes: by function body, the
-    functions its ``return { … }`` publishes (name → property) and the name a function
-    called at once is bound to (``var M = (function () {…})()``); and the names whose
-    ``.prototype`` it uses."""
+    """What a file says of its definitions beyond their nodes: by function body, what its
+    ``return { … }`` publishes (name → property) and the name a function called at once
+    is bound to (``var M = (function () {…})()``); the names whose ``.prototype`` it uses."""
 
     names: dict[int, dict[str, str]] = field(default_factory=dict)
     modules: dict[int, str] = field(default_factory=dict)
@@ -163,9 +162,7 @@ def _mark_published(defs: dict[int, _Def], context: _Context) -> None:
     function called at once is bound to, when that function is no definition's."""
     for d in defs.values():
         if d.returned is not None:  # written in the object: the factory's, if the return is in its own body
-            owner = _outer_definition(d.node, defs)
-            found = _find_body(owner) if owner is not None and defs[owner.id].kind == "function" else None
-            d.published = found is not None and found.id == (d.returned.parent.id if d.returned.parent else None)
+            d.published = _factory_body(d.returned.parent, _outer_definition(d.node, defs), defs)
             continue
         body = d.node.parent
         if body is None or d.kind != "function" or d.wrapped is not None:
@@ -177,8 +174,15 @@ def _mark_published(defs: dict[int, _Def], context: _Context) -> None:
         if owner is None:
             if body.id in context.modules:
                 d.name, d.receiver = names.pop(d.name), context.modules[body.id]
-        elif defs[owner.id].kind == "function" and (found := _find_body(owner)) is not None and found.id == body.id:
+        elif _factory_body(body, owner, defs):
             d.name, d.published = names.pop(d.name), True  # a name declared twice is published once
+
+
+def _factory_body(block: Node | None, owner: Node | None, defs: dict[int, _Def]) -> bool:
+    """Whether ``block`` is ``owner``'s own body, ``owner`` a function (not a callback in it)."""
+    if block is None or owner is None or defs[owner.id].kind != "function":
+        return False
+    return (found := _find_body(owner)) is not None and found.id == block.id
 
 
 def _place(d: _Def, defs: dict[int, _Def], inner: set[int], qualnames: dict[int, str]) -> tuple[str, str] | None:
