@@ -1,5 +1,5 @@
 """Generic symbol extraction from query captures: nesting, qualnames, signatures (the
-docstrings are ``docstrings.py``'s).
+definitions the captures name are ``definitions.py``'s, the docstrings ``docstrings.py``'s).
 
 Per-language differences live in the query files and the LanguageSpec; this module
 only knows tree shapes every grammar shares (parents, siblings, fields, comments).
@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from recalld.parsers.base import DEFAULT_EXPORT, ParseResult, Symbol, content_hash
+from recalld.parsers.base import ParseResult, Symbol, content_hash
 from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
+from recalld.parsers.definitions import Definition, collect_definitions, find_body, outer_definition
 from recalld.parsers.docstrings import COMMENT_TYPES, docstring_of, is_trailing, module_docstring
 from recalld.parsers.registry import LanguageSpec
-from recalld.parsers.treesitter import Node, comment_nodes, count_errors, node_text, parse_tree, run_query
+from recalld.parsers.treesitter import Node, comment_nodes, count_errors, node_text, parse_tree
 
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
 FUNCTION_KINDS = frozenset({"function", "method"})
@@ -33,33 +34,8 @@ _WORD_START, _WORD_END = re.compile(r"\w"), re.compile(r"\w$")
 
 
 @dataclass(slots=True)
-class _Def:
-    node: Node
-    kind: str  # a symbol kind, or "namespace" (qualname prefix only)
-    name: str
-    receiver: str | None
-    captures: int = 0  # how many nodes its pattern named: the most specific pattern wins
-    prototype: bool = False  # a method given to its receiver's prototype (JavaScript)
-    on_this: bool = False  # a method a constructor gives ``this`` in its body (JavaScript)
-    published: bool = False  # a function its factory's returned object publishes (JavaScript)
-    wrapped: Node | None = None  # the function a call makes it of (``forwardRef((props, ref) => …)``)
-    returned: Node | None = None  # the ``return { … }`` it is written in (JavaScript)
-
-
-@dataclass(slots=True)
-class _Context:
-    """What a file says of its definitions beyond their nodes: by function body, what its
-    ``return { … }`` publishes (name → property) and the name a function called at once
-    is bound to (``var M = (function () {…})()``); the names whose ``.prototype`` it uses."""
-
-    names: dict[int, dict[str, str]] = field(default_factory=dict)
-    modules: dict[int, str] = field(default_factory=dict)
-    prototyped: set[str] = field(default_factory=set)
-
-
-@dataclass(slots=True)
 class _Placed:
-    d: _Def
+    d: Definition
     kind: str
     base: str  # its qualname before repeats are told apart
     qualname: str
@@ -69,8 +45,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     """Structural symbols, and the debt comments among them as derived entries."""
     tree = parse_tree(spec, data)
     root = tree.root_node
-    defs, context = _collect(spec, root, data)
-    _mark_published(defs, context)
+    defs, context = collect_definitions(spec, root, data)
     inner = {d.node.id for d in defs.values() if d.node.parent is not None and d.node.parent.id in defs}
     symbols = [_module_symbol(spec, root, data)]
     qualnames: dict[int, str] = {}
@@ -81,7 +56,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     # class, as ``class`` writes it since ES2015 (three.js r100's ``function Vector3(x, y,
     # z)``, r130's ``class Vector3``).
     constructors = context.prototyped | {d.receiver for d in defs.values() if d.prototype}
-    constructing = {outer.id for d in defs.values() if d.on_this and (outer := _outer_definition(d.node, defs))}
+    constructing = {outer.id for d in defs.values() if d.on_this and (outer := outer_definition(d.node, defs))}
     for d in sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte)):
         if d.node.id in inner:
             continue
@@ -111,81 +86,7 @@ def _comments(spec: LanguageSpec, root: Node, data: bytes) -> list[Comment]:
     ]
 
 
-def _collect(spec: LanguageSpec, root: Node, data: bytes) -> tuple[dict[int, _Def], _Context]:
-    """The definitions by node, and what the file says of them beyond their nodes."""
-    defs: dict[int, _Def] = {}
-    context = _Context()
-    for capture in run_query(spec, root):
-        if "_published" in capture.nodes:
-            published, block = capture.nodes["_published"][0], capture.nodes["_returns"][0].parent
-            key = capture.nodes.get("_key", [published])[0]
-            if block is not None:
-                context.names.setdefault(block.id, {}).setdefault(node_text(data, published), node_text(data, key))
-            continue
-        if "_prototyped" in capture.nodes:
-            context.prototyped.add(node_text(data, capture.nodes["_prototyped"][0]))
-            continue
-        if "_called" in capture.nodes:
-            body = capture.nodes["_called"][0].child_by_field_name("body")
-            if body is not None:
-                context.modules[body.id] = node_text(data, capture.nodes["_module"][0])
-            continue
-        names = capture.nodes.get("name")
-        if names:
-            name = node_text(data, names[0])
-        elif "default" in capture.nodes:  # a module's export with no name of its own
-            name = DEFAULT_EXPORT
-        else:
-            continue
-        receiver = capture.nodes.get("receiver")
-        for capture_name, nodes in capture.nodes.items():
-            if capture_name.startswith("definition."):
-                kind = capture_name.split(".", 1)[1]
-            elif capture_name == "namespace":
-                kind = "namespace"
-            else:
-                continue
-            node = nodes[0]
-            found = _Def(node, kind, name, _receiver_name(data, receiver[0]) if receiver else None, len(capture.nodes),
-                         "_prototype" in capture.nodes, "_this" in capture.nodes,
-                         wrapped=capture.nodes["_wrapped"][0] if "_wrapped" in capture.nodes else None,
-                         returned=capture.nodes["_returned"][0] if "_returned" in capture.nodes else None)  # fmt: skip
-            existing = defs.get(node.id)
-            if existing is None or found.captures > existing.captures:
-                defs[node.id] = found
-    return defs, context
-
-
-def _mark_published(defs: dict[int, _Def], context: _Context) -> None:
-    """A function declared in a function's own body and published by the object that
-    body returns is a member of that function, under the property's name; of the name a
-    function called at once is bound to, when that function is no definition's."""
-    for d in defs.values():
-        if d.returned is not None:  # written in the object: the factory's, if the return is in its own body
-            d.published = _factory_body(d.returned.parent, _outer_definition(d.node, defs), defs)
-            continue
-        body = d.node.parent
-        if body is None or d.kind != "function" or d.wrapped is not None:
-            continue  # what a call makes of a function there may be any value: ``kept = all.filter(…)``
-        names = context.names.get(body.id)
-        if not names or d.name not in names:
-            continue
-        owner = _outer_definition(d.node, defs)
-        if owner is None:
-            if body.id in context.modules:
-                d.name, d.receiver = names.pop(d.name), context.modules[body.id]
-        elif _factory_body(body, owner, defs):
-            d.name, d.published = names.pop(d.name), True  # a name declared twice is published once
-
-
-def _factory_body(block: Node | None, owner: Node | None, defs: dict[int, _Def]) -> bool:
-    """Whether ``block`` is ``owner``'s own body, ``owner`` a function (not a callback in it)."""
-    if block is None or owner is None or defs[owner.id].kind != "function":
-        return False
-    return (found := _find_body(owner)) is not None and found.id == block.id
-
-
-def _place(d: _Def, defs: dict[int, _Def], inner: set[int], qualnames: dict[int, str]) -> tuple[str, str] | None:
+def _place(d: Definition, defs: dict[int, Definition], inner: set[int], qualnames: dict[int, str]) -> tuple[str, str] | None:
     """(kind, qualname) for a definition, or None when it lives inside a function body."""
     container: str | None = None
     ancestor = d.node.parent
@@ -212,15 +113,7 @@ def _place(d: _Def, defs: dict[int, _Def], inner: set[int], qualnames: dict[int,
     return kind, ".".join([*prefix, d.name])
 
 
-def _outer_definition(node: Node, defs: dict[int, _Def]) -> Node | None:
-    """The node of the nearest definition around ``node``."""
-    ancestor = node.parent
-    while ancestor is not None and ancestor.id not in defs:
-        ancestor = ancestor.parent
-    return ancestor
-
-
-def _function_member(d: _Def, function: _Def, qualname: str | None) -> tuple[str, str] | None:
+def _function_member(d: Definition, function: Definition, qualname: str | None) -> tuple[str, str] | None:
     """What a function gives ``this`` in its own body (``d``: the queries find no other)
     is a method of the function's class: the function itself, or the class whose
     ``constructor`` it is. What a factory's returned object publishes is a method of the
@@ -307,7 +200,7 @@ def _erased(node: Node, data: bytes) -> str:
     return "".join(tokens)
 
 
-def _symbol(spec: LanguageSpec, d: _Def, kind: str, qualname: str, data: bytes) -> Symbol:
+def _symbol(spec: LanguageSpec, d: Definition, kind: str, qualname: str, data: bytes) -> Symbol:
     node = d.node
     last = _last_code_node(node)
     source = data[node.start_byte : last.end_byte]
@@ -370,7 +263,7 @@ def _module_symbol(spec: LanguageSpec, root: Node, data: bytes) -> Symbol:
 def _signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
     """The definition's text up to its body (``wrapped``'s, a function a call makes it of)."""
     head = node.child_by_field_name("definition") or node
-    body = _find_body(wrapped if wrapped is not None else head)
+    body = find_body(wrapped if wrapped is not None else head)
     if body is not None and body.start_byte > head.start_byte:
         text = node_text(data, head, end=body.start_byte)
     else:
@@ -379,24 +272,3 @@ def _signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
     for ending in (":", ";", "=>", "="):
         text = text.removesuffix(ending).rstrip()
     return text[:MAX_SIGNATURE]
-
-
-def _find_body(node: Node, depth: int = 3) -> Node | None:
-    body = node.child_by_field_name("body")
-    if body is not None or depth == 0:
-        return body
-    for child in node.named_children:
-        if child.type in COMMENT_TYPES:
-            continue
-        found = _find_body(child, depth - 1)
-        if found is not None:
-            return found
-    return None
-
-
-def _receiver_name(data: bytes, node: Node) -> str:
-    text = node_text(data, node).strip().lstrip("*&").strip()
-    text = text.removeprefix("mut ").strip()
-    for bracket in ("[", "<"):
-        text = text.split(bracket, 1)[0]
-    return re.split(r"::|\.", text)[-1].strip()

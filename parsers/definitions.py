@@ -1,0 +1,155 @@
+"""The definitions a file's query captures name, and what the file says of them beyond
+their nodes: JavaScript's factories, whose returned object publishes functions as their
+methods, its functions called at once and bound to a name (a module), and the names
+whose ``.prototype`` it uses (constructors, read as classes).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from recalld.parsers.base import DEFAULT_EXPORT
+from recalld.parsers.docstrings import COMMENT_TYPES
+from recalld.parsers.registry import LanguageSpec
+from recalld.parsers.treesitter import Node, node_text, run_query
+
+
+@dataclass(slots=True)
+class Definition:
+    node: Node
+    kind: str  # a symbol kind, or "namespace" (qualname prefix only)
+    name: str
+    receiver: str | None
+    captures: int = 0  # how many nodes its pattern named: the most specific pattern wins
+    prototype: bool = False  # a method given to its receiver's prototype (JavaScript)
+    on_this: bool = False  # a method a constructor gives ``this`` in its body (JavaScript)
+    published: bool = False  # a function its factory's returned object publishes (JavaScript)
+    wrapped: Node | None = None  # the function a call makes it of (``forwardRef((props, ref) => …)``)
+    returned: Node | None = None  # the ``return { … }`` it is written in (JavaScript)
+
+
+@dataclass(slots=True)
+class FileContext:
+    """By function body, what its ``return { … }`` publishes (name → property) and the
+    name a function called at once is bound to (``var M = (function () {…})()``); the
+    names whose ``.prototype`` the file uses."""
+
+    names: dict[int, dict[str, str]] = field(default_factory=dict)
+    modules: dict[int, str] = field(default_factory=dict)
+    prototyped: set[str] = field(default_factory=set)
+
+
+def collect_definitions(spec: LanguageSpec, root: Node, data: bytes) -> tuple[dict[int, Definition], FileContext]:
+    """The definitions by node, the published ones renamed and marked, and the file's context."""
+    defs: dict[int, Definition] = {}
+    context = FileContext()
+    for capture in run_query(spec, root):
+        if not _note_context(capture.nodes, context, data):
+            _note_definition(capture.nodes, defs, data)
+    _mark_published(defs, context)
+    return defs, context
+
+
+def _note_context(nodes: dict[str, list[Node]], context: FileContext, data: bytes) -> bool:
+    """Records a capture that says something of definitions (not one itself); whether it was."""
+    if "_published" in nodes:
+        published, block = nodes["_published"][0], nodes["_returns"][0].parent
+        key = nodes.get("_key", [published])[0]
+        if block is not None:
+            context.names.setdefault(block.id, {}).setdefault(node_text(data, published), node_text(data, key))
+    elif "_prototyped" in nodes:
+        context.prototyped.add(node_text(data, nodes["_prototyped"][0]))
+    elif "_called" in nodes:
+        body = nodes["_called"][0].child_by_field_name("body")
+        if body is not None:
+            context.modules[body.id] = node_text(data, nodes["_module"][0])
+    else:
+        return False
+    return True
+
+
+def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], data: bytes) -> None:
+    names = nodes.get("name")
+    if names:
+        name = node_text(data, names[0])
+    elif "default" in nodes:  # a module's export with no name of its own
+        name = DEFAULT_EXPORT
+    else:
+        return
+    receiver = nodes.get("receiver")
+    for capture_name, captured in nodes.items():
+        if capture_name.startswith("definition."):
+            kind = capture_name.split(".", 1)[1]
+        elif capture_name == "namespace":
+            kind = "namespace"
+        else:
+            continue
+        node = captured[0]
+        found = Definition(node, kind, name, _receiver_name(data, receiver[0]) if receiver else None, len(nodes),
+                           "_prototype" in nodes, "_this" in nodes,
+                           wrapped=nodes["_wrapped"][0] if "_wrapped" in nodes else None,
+                           returned=nodes["_returned"][0] if "_returned" in nodes else None)  # fmt: skip
+        existing = defs.get(node.id)
+        if existing is None or found.captures > existing.captures:
+            defs[node.id] = found
+
+
+def _mark_published(defs: dict[int, Definition], context: FileContext) -> None:
+    """A function declared in a function's own body and published by the object that
+    body returns is a member of that function, under the property's name; of the name a
+    function called at once is bound to, when that function is no definition's."""
+    for d in defs.values():
+        if d.returned is not None:  # written in the object: the factory's, if the return is in its own body
+            d.published = _factory_body(d.returned.parent, outer_definition(d.node, defs), defs)
+            continue
+        body = d.node.parent
+        if body is None or d.kind != "function" or d.wrapped is not None:
+            continue  # what a call makes of a function there may be any value: ``kept = all.filter(…)``
+        names = context.names.get(body.id)
+        if not names or d.name not in names:
+            continue
+        owner = outer_definition(d.node, defs)
+        if owner is None:
+            if body.id in context.modules:
+                d.name, d.receiver = names.pop(d.name), context.modules[body.id]
+        elif _factory_body(body, owner, defs):
+            d.name, d.published = names.pop(d.name), True  # a name declared twice is published once
+
+
+def _factory_body(block: Node | None, owner: Node | None, defs: dict[int, Definition]) -> bool:
+    """Whether ``block`` is ``owner``'s own body, ``owner`` a function (not a callback in it)."""
+    if block is None or owner is None or defs[owner.id].kind != "function":
+        return False
+    return (found := find_body(owner)) is not None and found.id == block.id
+
+
+def outer_definition(node: Node, defs: dict[int, Definition]) -> Node | None:
+    """The node of the nearest definition around ``node``."""
+    ancestor = node.parent
+    while ancestor is not None and ancestor.id not in defs:
+        ancestor = ancestor.parent
+    return ancestor
+
+
+def find_body(node: Node, depth: int = 3) -> Node | None:
+    """A definition's body: its own ``body`` field, or that of what it declares (a
+    variable's function, a decorated definition, an export) up to ``depth`` levels down."""
+    body = node.child_by_field_name("body")
+    if body is not None or depth == 0:
+        return body
+    for child in node.named_children:
+        if child.type in COMMENT_TYPES:
+            continue
+        found = find_body(child, depth - 1)
+        if found is not None:
+            return found
+    return None
+
+
+def _receiver_name(data: bytes, node: Node) -> str:
+    text = node_text(data, node).strip().lstrip("*&").strip()
+    text = text.removeprefix("mut ").strip()
+    for bracket in ("[", "<"):
+        text = text.split(bracket, 1)[0]
+    return re.split(r"::|\.", text)[-1].strip()
