@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from functools import lru_cache
 
 from recalld.parsers.base import ParseResult, Symbol
 from recalld.parsers.encoding import as_utf8
@@ -45,17 +44,5 @@ def parse(language: str, data: bytes, *, path: str = "") -> ParseResult:
         data = data.replace(b"\r\n", b"\n")
     extractor = importlib.import_module(EXTRACTORS[spec.extractor])
     result: ParseResult = extractor.extract(spec, data, path)
-    if result.syntax_errors and spec.fallback:
-        other: ParseResult = extractor.extract(_read_as(spec), data, path)
-        if other.syntax_errors < result.syntax_errors:
-            result = other
     # a file that is neither UTF-8 nor in the encoding it declares (parsers/encoding.py)
     return result if whole else dataclasses.replace(result, undecodable=True)
-
-
-@lru_cache(maxsize=None)
-def _read_as(spec: LanguageSpec) -> LanguageSpec:
-    """``spec``'s fallback grammar and queries under ``spec``'s name: its symbols, debt
-    entries and result are the file's language's."""
-    fallback = get_language(spec.fallback)
-    return dataclasses.replace(fallback, name=spec.name, query_file=fallback.query_names[-1], fallback="")

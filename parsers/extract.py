@@ -7,16 +7,18 @@ only knows tree shapes every grammar shares (parents, siblings, fields, comments
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from recalld.parsers.base import ParseResult, Symbol, content_hash
 from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
 from recalld.parsers.definitions import Definition, collect_definitions, find_body, outer_definition
 from recalld.parsers.docstrings import COMMENT_TYPES, docstring_of, is_trailing, module_docstring
-from recalld.parsers.registry import LanguageSpec
-from recalld.parsers.treesitter import Node, comment_nodes, count_errors, node_text, parse_tree
+from recalld.parsers.registry import LanguageSpec, get_language
+from recalld.parsers.treesitter import Node, Tree, comment_nodes, count_errors, node_text, parse_tree
 
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
 FUNCTION_KINDS = frozenset({"function", "method"})
@@ -43,7 +45,7 @@ class _Placed:
 
 def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     """Structural symbols, and the debt comments among them as derived entries."""
-    tree = parse_tree(spec, data)
+    spec, tree, errors = _best_reading(spec, data)
     root = tree.root_node
     defs, context = collect_definitions(spec, root, data)
     inner = {d.node.id for d in defs.values() if d.node.parent is not None and d.node.parent.id in defs}
@@ -76,7 +78,30 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     symbols.extend(_symbol(spec, p.d, p.kind, p.qualname, data) for p in placed)
     spans = [Span(p.d.node.start_byte, p.d.node.end_byte, p.qualname) for p in placed]
     debt = debt_entries(spec.name, _comments(spec, root, data), spans) if MARKER_BYTES.search(data) else ()
-    return ParseResult(spec.name, tuple(symbols), syntax_errors=count_errors(root), derived=debt)
+    return ParseResult(spec.name, tuple(symbols), syntax_errors=errors, derived=debt)
+
+
+def _best_reading(spec: LanguageSpec, data: bytes) -> tuple[LanguageSpec, Tree, int]:
+    """The tree of ``data`` under ``spec``'s grammar, or under its fallback's when that
+    reads it with fewer syntax errors (Flow-typed JavaScript reads as TSX), with the
+    spec that made it and its error count. Only the better tree is extracted: 383 of
+    react-native 0.76's 494 JavaScript files read better as TSX."""
+    tree = parse_tree(spec, data)
+    errors = count_errors(tree.root_node)
+    if errors and spec.fallback:
+        other = _read_as(spec)
+        other_tree = parse_tree(other, data)
+        if (other_errors := count_errors(other_tree.root_node)) < errors:
+            return other, other_tree, other_errors
+    return spec, tree, errors
+
+
+@lru_cache(maxsize=None)
+def _read_as(spec: LanguageSpec) -> LanguageSpec:
+    """``spec``'s fallback grammar and queries under ``spec``'s name: its symbols, debt
+    entries and result are the file's language's."""
+    fallback = get_language(spec.fallback)
+    return dataclasses.replace(fallback, name=spec.name, query_file=fallback.query_names[-1], fallback="")
 
 
 def _comments(spec: LanguageSpec, root: Node, data: bytes) -> list[Comment]:

@@ -18,6 +18,7 @@ import tree_sitter as ts
 from recalld.parsers.registry import LanguageSpec
 
 Node = ts.Node
+Tree = ts.Tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,7 @@ def _parser(spec: LanguageSpec) -> ts.Parser:
     return parsers[grammar]
 
 
-def parse_tree(spec: LanguageSpec, data: bytes) -> Any:
+def parse_tree(spec: LanguageSpec, data: bytes) -> Tree:
     return _parser(spec).parse(data)
 
 
