@@ -10,6 +10,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping
 from difflib import SequenceMatcher
+from functools import lru_cache
 from itertools import islice
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,9 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 RANKED_PAIRS = 4096
 # A qualname and what extraction appends to tell repeats apart: parameter types, "#2".
 _DECORATED = re.compile(r"([^(]+?)(?:\(.*\))?(?:#\d+)?")
+_PARAMETERS, _REPEAT = re.compile(r"\(.*\)(?:#\d+)?"), re.compile(r"#\d+$")
+# What may make a dot part of a name: a computed name (``[Symbol.iterator]``), a quoted one.
+_COMPUTED, _QUOTES = re.compile(r"[\[\"'`]"), "\"'`"
 OldSource = Callable[["LiveMemory"], "str | None"]  # a live memory's source, None if unknown
 # How close two candidates are beside their code (greater is closer; affinity_of).
 Affinity = Callable[["LiveMemory", "NewVersion"], tuple[float, ...]]
@@ -279,20 +283,68 @@ def alike_names(old: str, new: str) -> bool:
 
 def parent_scope(qualname: str) -> str:
     """The scope a symbol is declared in: ``Parser`` for ``Parser.parse(java.io.Reader)``."""
-    declared = _DECORATED.fullmatch(qualname)
-    name = declared.group(1) if declared else qualname
-    return name.rsplit(".", 1)[0] if "." in name else ""
+    return _parts(qualname)[0]
 
 
 def decoration(qualname: str) -> str:
     """What follows a qualname's declared name: ``(Reader, int)``, ``#2``, or nothing."""
-    declared = _DECORATED.fullmatch(qualname)
-    return qualname[len(declared.group(1)) :] if declared else ""
+    return _parts(qualname)[2]
 
 
 def short_name(qualname: str) -> str:
     """The name a symbol is declared with: ``parse`` for ``Parser.parse``, for an overload
     named by its parameters (``Parser.parse(java.io.Reader)``) and for a repeat
     (``Parser.parse#2``), so a symbol that only gained or lost that mark is the same."""
-    declared = _DECORATED.fullmatch(qualname)
-    return (declared.group(1) if declared else qualname).rsplit(".", 1)[-1]
+    return _parts(qualname)[1]
+
+
+@lru_cache(maxsize=1 << 16)
+def _parts(qualname: str) -> tuple[str, str, str]:
+    """A qualname's scope, declared name and decoration. Only a dot outside a computed or
+    a quoted name separates scopes: ``Vector3.[Symbol.iterator]`` is declared in
+    ``Vector3``, an eslint rule's visitor ``create."MemberExpression > Identifier.property"``
+    in ``create``. A bracket or quote that does not close is read as a character (a Rust
+    lifetime: ``'a str.deserialize``)."""
+    found = _scan(qualname) if _COMPUTED.search(qualname) else None
+    if found is None:
+        declared = _DECORATED.fullmatch(qualname)
+        name = declared.group(1) if declared else qualname
+        scope, _dot, short = name.rpartition(".")
+        return scope, short, qualname[len(name) :]
+    end, dot = found
+    return qualname[:dot] if dot >= 0 else "", qualname[dot + 1 : end], qualname[end:]
+
+
+def _scan(qualname: str) -> tuple[int, int] | None:
+    """Where a qualname with brackets or quotes ends its declared name (at a ``(``
+    outside them that opens parameters to its end, or at a final ``#2``) and its last
+    dot outside them before that (-1: none); None when they do not close."""
+    index, depth, dot = 0, 0, -1
+    while index < len(qualname):
+        char = qualname[index]
+        if char in _QUOTES and (index == 0 or qualname[index - 1] in ".["):
+            index = _quote_end(qualname, index)
+        elif char == "[":
+            depth += 1
+        elif char == "]" and depth:
+            depth -= 1
+        elif char == "." and not depth:
+            dot = index
+        elif char == "(" and not depth and _PARAMETERS.fullmatch(qualname, index):
+            return index, dot
+        index += 1
+    if depth:
+        return None
+    repeat = _REPEAT.search(qualname)
+    return (repeat.start() if repeat else len(qualname)), dot
+
+
+def _quote_end(qualname: str, start: int) -> int:
+    """The index of the quote closing the quoted name opened at ``start`` (one that a dot,
+    a bracket, the parameters, a repeat mark or the end follows), or ``start`` when none."""
+    close = qualname.find(qualname[start], start + 1)
+    while close > 0:
+        if close + 1 == len(qualname) or qualname[close + 1] in ".]([#":
+            return close
+        close = qualname.find(qualname[start], close + 1)
+    return start

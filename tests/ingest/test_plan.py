@@ -16,6 +16,7 @@ from recalld.ingest.plan import (
     memory_id,
     plan_changes,
 )
+from recalld.ingest.likeness import decoration, parent_scope, short_name
 from recalld.parsers.base import Symbol
 
 SCOPE = Scope("repo", "main")
@@ -599,6 +600,47 @@ def test_a_class_renamed_into_another_file_follows_its_members():
         lineages, closed = planned(*targets)
         assert lineages.get("Reader") != lineage["Loader"] and lineages.get("Reader.__init__") != lineage["Loader.__init__"]
         assert closed[ids["Loader.read"]][0] == closed[ids["Loader.parse"]][0] == "renamed"
+
+
+def test_members_with_a_dot_in_their_name_follow_their_class():
+    """A computed or quoted member name holds dots that are not scopes: three.js's
+    ``Vector3.[ Symbol.iterator ]``, eslint's visitor ``create."MemberExpression >
+    Identifier.property"``. ``Vec`` became ``Vector`` in a new file, half its members
+    unchanged, so it is ``Vector``; its members of those names follow it however edited,
+    as members named by a word do. Read as ``Vec.[Symbol`` and ``iterator]``, their
+    scope was no scope that continued."""
+    names = ("size", "add", "scale", "[Symbol.iterator]", '"x.y"', "['a.b'](number)")
+    old = FileSymbols("vec.js", "blob-old", "javascript", (
+        sym("Vec", "a vector", kind="class"),
+        *(member(f"Vec.{name}", _body(f"m{i}")) for i, name in enumerate(names[:3])),
+        *(member(f"Vec.{name}", f"yield* this.items{i}") for i, name in enumerate(names[3:]))))  # fmt: skip
+    new = FileSymbols("vector.js", "blob-new", "javascript", (
+        sym("Vector", "a vector of numbers", kind="class"),
+        *(member(f"Vector.{name}", _body(f"m{i}")) for i, name in enumerate(names[:3])),
+        *(member(f"Vector.{name}", f"return {i} + iterate(this, all.values)") for i, name in enumerate(names[3:]))))  # fmt: skip
+    live = live_of(old)
+    lineage = {m.qualname: m.lineage for m in live}
+    p = plan_changes(scope=SCOPE, live=live, targets={new.path: new}, gone=[old.path], renames={},
+                     old_source=_sources(old))  # fmt: skip
+    got = {v.symbol.qualname: v.lineage for v in p.new_versions}
+    for name in names:
+        assert got[f"Vector.{name}"] == lineage[f"Vec.{name}"], name
+
+
+def test_a_qualnames_scope_and_name_leave_computed_and_quoted_names_whole():
+    cases = {
+        "Parser.parse(java.io.Reader)#2": ("Parser", "parse", "(java.io.Reader)#2"),
+        "Vector3.[ Symbol.iterator ]": ("Vector3", "[ Symbol.iterator ]", ""),
+        "Foo.[Symbol.iterator](number)#2": ("Foo", "[Symbol.iterator]", "(number)#2"),
+        'create."ForStatement > *.init:exit"': ("create", '"ForStatement > *.init:exit"', ""),
+        "create.'Call[callee.name=\"x\"]'#3": ("create", "'Call[callee.name=\"x\"]'", "#3"),
+        "'a str.deserialize": ("'a str", "deserialize", ""),  # a Rust lifetime, not a quote
+        "Expected + '_.fmt": ("Expected + '_", "fmt", ""),
+        "M.[unclosed.x": ("M.[unclosed", "x", ""),
+        "a(b)c": ("", "a(b)c", ""),
+    }
+    for qualname, parts in cases.items():
+        assert (parent_scope(qualname), short_name(qualname), decoration(qualname)) == parts, qualname
 
 
 def test_a_class_renamed_in_its_own_file_whose_name_arrived_elsewhere_is_renamed():
