@@ -164,9 +164,19 @@ class OldSources:
     def __init__(self, git: GitRepository, options: IndexOptions) -> None:
         self._git = git
         self._globs = options.memories.globs
-        self._files: dict[tuple[str, str], dict[tuple[str, str], str]] = {}  # (blob, path) -> symbols' code
+        # (blob, path) -> each symbol's (code, docstring)
+        self._files: dict[tuple[str, str], dict[tuple[str, str], tuple[str, str]]] = {}
 
     def __call__(self, mem: LiveMemory) -> str | None:
+        found = self._symbol(mem)
+        return found[0] if found is not None else None
+
+    def docstring(self, mem: LiveMemory) -> str | None:
+        """Its docstring, as ``plan_changes``'s ``old_docstring``."""
+        found = self._symbol(mem)
+        return found[1] if found is not None else None
+
+    def _symbol(self, mem: LiveMemory) -> tuple[str, str] | None:
         if not mem.blob:
             return None
         key = (mem.blob, mem.path)
@@ -175,7 +185,7 @@ class OldSources:
             code = self._files[key] = self._read(mem.blob, mem.path)
         return code.get((mem.kind, mem.qualname))
 
-    def _read(self, blob: str, path: str) -> dict[tuple[str, str], str]:
+    def _read(self, blob: str, path: str) -> dict[tuple[str, str], tuple[str, str]]:
         language = language_for_path(path, self._globs)
         if language is None:
             return {}
@@ -183,7 +193,7 @@ class OldSources:
             parsed = read_parsed(self._git, blob, language, path).parsed
         except (RecalldError, ValueError):
             return {}
-        return {(s.kind, s.qualname): s.source for s in parsed.symbols} if parsed is not None else {}
+        return {(s.kind, s.qualname): (s.source, s.docstring) for s in parsed.symbols} if parsed is not None else {}
 
 
 class NameCounts:

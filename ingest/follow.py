@@ -57,9 +57,10 @@ class Pairing:
         *,
         guess: bool,
         admissible: Callable[[LiveMemory, NewVersion], bool] | None = None,
+        affinity: Affinity | None = None,
     ) -> int:
-        """Unpaired candidates of one key paired by ``closest_pairs`` (a None key: none);
-        how many pairs."""
+        """Unpaired candidates of one key paired by ``closest_pairs`` (a None key: none),
+        by ``affinity`` or the pairing's; how many pairs."""
         olds: dict[Hashable, list[LiveMemory]] = defaultdict(list)
         for mem, _reason in self.closing:
             if mem.id not in self.matched and (key := old_key(mem)) is not None:
@@ -70,7 +71,8 @@ class Pairing:
                 news[key].append(version)
         found = 0
         for key, left in olds.items():
-            paired = closest_pairs(left, news.get(key, []), self.affinity, guess=guess, admissible=admissible)
+            paired = closest_pairs(left, news.get(key, []), affinity or self.affinity, guess=guess,
+                                   admissible=admissible)  # fmt: skip
             for mem, version in paired:
                 self.matched[mem.id] = version
                 self.taken.add(version.id)

@@ -43,8 +43,9 @@ _PARAMETERS, _REPEAT = re.compile(r"\(.*\)(?:#\d+)?"), re.compile(r"#\d+$")
 # What may make a dot part of a name: a computed name (``[Symbol.iterator]``), a quoted one.
 _COMPUTED, _QUOTES = re.compile(r"[\[\"'`]"), "\"'`"
 OldSource = Callable[["LiveMemory"], "str | None"]  # a live memory's source, None if unknown
-# How close two candidates are beside their code (greater is closer; affinity_of).
+# How close two candidates are (greater is closer; affinity_of).
 Affinity = Callable[["LiveMemory", "NewVersion"], tuple[float, ...]]
+Closeness = Callable[["LiveMemory", "NewVersion"], tuple[float, ...]]
 
 
 def pair_alike(
@@ -224,9 +225,10 @@ def _unique_best(
     return {key: found for key, (_closeness, found) in best.items() if found is not None}
 
 
-def affinity_of(renames: Mapping[str, str]) -> Affinity:
-    """How close a symbol that arrived is to one that left, beside their code: the same
-    qualified name, the same enclosing scope, the same file type, then alike paths."""
+def affinity_of(renames: Mapping[str, str], between: Closeness | None = None) -> Affinity:
+    """How close a symbol that arrived is to one that left: the same qualified name, the
+    same enclosing scope, the same file type, then what ``between`` tells (related
+    files, alike code), then alike paths."""
 
     def affinity(mem: LiveMemory, version: NewVersion) -> tuple[float, ...]:
         old_path, new_path, new = renames.get(mem.path, mem.path), version.file.path, version.symbol.qualname
@@ -234,6 +236,7 @@ def affinity_of(renames: Mapping[str, str]) -> Affinity:
             float(mem.qualname == new),
             float(parent_scope(mem.qualname) == parent_scope(new)),
             float(posixpath.splitext(old_path)[1] == posixpath.splitext(new_path)[1]),
+            *(between(mem, version) if between is not None else ()),
             SequenceMatcher(None, old_path, new_path).ratio(),
         )
 

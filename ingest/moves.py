@@ -25,6 +25,8 @@ def paired_moves(
     old_source: OldSource | None,
     specific: SpecificNames,
     files: tuple[frozenset[str], frozenset[str]],
+    *,
+    old_docstring: OldSource | None = None,
 ) -> dict[str, NewVersion]:
     """Pair symbols that left their file or scope with symbols that appeared elsewhere.
 
@@ -73,7 +75,8 @@ def paired_moves(
         if old_source is not None:  # alike code in the file git says the old code went to
             follow_scopes(pairing, renames, old_source, memo, names_first=True)
         related = Kinship(pairing, renames)
-        pair_namesakes(pairing, related, specific, old_source, memo)  # the same name, other code
+        # the same name, other code
+        pair_namesakes(pairing, related, specific, old_source, memo, old_docstring=old_docstring)
         if old_source is not None:
             pair_moved_namesakes(pairing, related, specific, old_source, memo)  # the same name, other scope
             follow_scopes(pairing, renames, old_source, memo)

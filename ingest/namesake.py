@@ -46,9 +46,11 @@ from recalld.ingest.likeness import (
     MOVED_WITH_EDITS,
     RENAMED_WITH_EDITS,
     OldSource,
+    affinity_of,
     alike_names,
     declared_words,
     is_distinctive,
+    likeness,
     memoised_likeness,
     pair_alike,
     parent_scope,
@@ -121,11 +123,14 @@ def pair_namesakes(
     specific: SpecificNames,
     old_source: OldSource | None,
     memo: dict[tuple[str, str, float], float],
+    *,
+    old_docstring: OldSource | None = None,
 ) -> None:
     """The same (kind, qualname) with other code, where one candidate is the closest on
     both sides and the pair is more than its name (see the module); never by a name that
     tells nothing (each eslint formatter's export is ``default``). ``memo`` holds
-    likeness already measured, keyed as ``pair_alike`` keys it."""
+    likeness already measured, keyed as ``pair_alike`` keys it; ``old_docstring`` tells
+    a leaver's docstring, which with its code tells several namesakes apart."""
 
     def old_key(mem: LiveMemory) -> tuple[str, str] | None:
         return None if mem.qualname == DEFAULT_EXPORT else (mem.kind, mem.qualname)
@@ -153,10 +158,40 @@ def pair_namesakes(
         threshold = NEARLY_THE_SAME if short else MOVED_WITH_EDITS
         return memoised_likeness(memo, mem, version, before, threshold, min_tokens=0 if short else MIN_TOKENS) > 0
 
+    compared: dict[tuple[str, str], float] = {}
+
+    def texts_alike(mem: LiveMemory, version: NewVersion) -> float:
+        """Between several namesakes, how alike their code is, and their docstrings,
+        each counting half: a long comment above short code does not outweigh it (Go
+        1.24's ``pause`` of ``lock_js.go`` continues, the same code, in ``stubs_wasm.go``,
+        its comment rewritten), nor long code the docstring. svelte 5's client
+        ``getContext`` kept 4's JSDoc; its server one is the more alike in code. A
+        leaver without a docstring is weighed by its code (rxjs 5.5's ``zip`` overloads
+        had none, nor have 6.0's in ``observable/``, but they continue in ``operators/``).
+        None where there is no choice."""
+        key = new_key(version)
+        if old_source is None or not 1 < leaving[key] * arriving[key] <= COMPARED_NAMESAKES:
+            return 0.0
+        if (mem.id, version.id) not in compared:
+            before, symbol = old_source(mem), version.symbol
+            code = likeness(before, symbol.source, 0.0, min_tokens=0) if before is not None else 0.0
+            docstring = old_docstring(mem) if old_docstring is not None else None  # none: no evidence
+            documented = likeness(docstring, symbol.docstring, 0.0, min_tokens=0) if docstring else code
+            compared[(mem.id, version.id)] = (code + documented) / 2
+        return compared[(mem.id, version.id)]
+
+    def between(mem: LiveMemory, version: NewVersion) -> tuple[float, ...]:
+        """Related files before alike texts: rxjs 5.5's ``operators/delay.ts`` (the only
+        file of that name to leave and to arrive) continues in 7's
+        ``internal/operators/delay.ts``, not ``operator/delay.ts``, the prototype patch
+        whose ``delay`` kept as much of the documentation."""
+        return float(related(mem, version)), texts_alike(mem, version)
+
+    closest = affinity_of(related.renames, between)
     related.relink()
-    if pairing.pair_by(old_key, new_key, guess=False, admissible=telling):
+    if pairing.pair_by(old_key, new_key, guess=False, admissible=telling, affinity=closest):
         related.relink()
-    pairing.pair_by(old_key, new_key, guess=False, admissible=related)
+    pairing.pair_by(old_key, new_key, guess=False, admissible=related, affinity=closest)
 
 
 def pair_moved_namesakes(

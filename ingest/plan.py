@@ -141,6 +141,7 @@ def plan_changes(
     gone: Iterable[str],
     renames: Mapping[str, str],
     old_source: OldSource | None = None,
+    old_docstring: OldSource | None = None,
     name_counts: NameCounts | None = None,
 ) -> Plan:
     """Plan the store writes that bring ``live`` in line with ``targets``.
@@ -152,9 +153,11 @@ def plan_changes(
     memories at all of those paths; memories at other paths are left alone.
     ``old_source`` tells a closing memory's code, for symbols that moved and were edited
     in one commit (a class split across files) or were renamed; without it such a move
-    or rename is a removal. ``name_counts`` tells how many live symbols of a kind bear a
-    name (see ``specific.SpecificNames``); without it any name of two or more words is
-    taken as rare.
+    or rename is a removal. ``old_docstring`` tells its docstring (a JavaScript
+    function's JSDoc is no part of its code), which with its code tells several
+    symbols of one name apart. ``name_counts`` tells how many live
+    symbols of a kind bear a name (see ``specific.SpecificNames``); without it any name
+    of two or more words is taken as rare.
     """
     gone_set = set(gone)
     # A file rewritten in place whose old content git found elsewhere (``eslint.js`` →
@@ -187,7 +190,7 @@ def plan_changes(
     _match_edits(draft)
     moved_files = {old: new for new, old in renamed_from.items()}
     specific = SpecificNames(name_counts, leaving=[mem for mem, _reason in draft.leftovers])
-    _match_moves(draft, moved_files, old_source, specific, files=(left_whole, new_files))
+    _match_moves(draft, moved_files, old_source, specific, files=(left_whole, new_files), old_docstring=old_docstring)
     return Plan(
         new_versions=tuple(draft.new.values()),
         # A version written as live is never closed by the same plan (its id is its content's).
@@ -263,12 +266,14 @@ def _match_moves(
     specific: SpecificNames,
     *,
     files: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
+    old_docstring: OldSource | None = None,
 ) -> None:
     """Pair symbols that left their file or scope with symbols that appeared elsewhere
     (``moves.paired_moves``): each that found a successor closes as ``renamed``, its
     lineage carried on (as ``modified`` if only its kind changed); the rest close for
     their reason."""
-    matched = paired_moves(draft.leftovers, draft.orphans, renames, old_source, specific, files)
+    matched = paired_moves(draft.leftovers, draft.orphans, renames, old_source, specific, files,
+                           old_docstring=old_docstring)  # fmt: skip
     for mem, reason in draft.leftovers:
         successor = matched.get(mem.id)
         if successor is None:

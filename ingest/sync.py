@@ -183,13 +183,15 @@ class Indexer:
                 )
             texts.finish()
             result.mode = "full" if touched.full else "incremental"
+            sources = OldSources(git, self.options)
             plan = plan_changes(
                 scope=scope,
                 live=touched.live,
                 targets=touched.collected.files,
                 gone=touched.gone,
                 renames=touched.renames,
-                old_source=OldSources(git, self.options),
+                old_source=sources,
+                old_docstring=sources.docstring,
                 name_counts=NameCounts(self.store, scope),
             )
             if not plan.is_empty or indexed != target or pending or touched.restore or touched.discard:

@@ -132,3 +132,55 @@ def test_a_method_many_classes_implement_does_not_carry_a_removed_class_into_ano
     closed = {m.id: m.payload for m in harness.memories(deprecated=1)}
     old = before[("legacy/report.py", "Report.to_string")]
     assert closed[old.id]["deprecated_reason"] == "deleted" and closed[old.id].get("superseded_by") is None
+
+
+LIFECYCLE = """/**
+ * Retrieves the context that belongs to the closest parent component with the specified `key`.
+ * Must be called during component initialisation.
+ */
+export function getContext(key) {
+  return current_component().$$.context.get(key);
+}
+"""
+CLIENT = """/**
+ * Retrieves the context that belongs to the closest parent component with the specified `key`.
+ * Must be called during component initialisation.
+ */
+export function getContext(key) {
+  const map = context_map('getContext');
+  const result = map.get(key);
+  if (DEV) {
+    warn_missing(key, result);
+  }
+  return result;
+}
+"""
+SERVER = """export function getContext(key) {
+  return context_map('getContext').get(key);
+}
+"""
+
+
+def _rewritten(side: str) -> str:
+    return "".join(f"\nexport function {side}_step_{i}(state) {{\n  return schedule_{side}(state, {i} * state.depth);\n}}\n"
+                   for i in range(8))  # fmt: skip
+
+
+def test_of_two_namesakes_the_one_that_kept_the_documentation_continues(git_repo, harness):
+    """svelte 5 rewrote 4's runtime: ``getContext`` arrived twice, a client one that kept
+    its JSDoc and a server one whose code is the more like the old. The sync reads the
+    leaver's documentation from its old blob: the client's continues it."""
+    git_repo.write("src/runtime/internal/lifecycle.js", LIFECYCLE)
+    git_repo.commit("svelte 4")
+    harness.sync(git_repo)
+    old = next(m for m in harness.memories(types=("structural",)) if m.payload["qualname"] == "getContext")
+
+    git_repo.remove("src/runtime/internal/lifecycle.js")
+    git_repo.write("src/internal/client/runtime.js", CLIENT + _rewritten("client"))  # more new code than old:
+    git_repo.write("src/internal/server/context.js", SERVER + _rewritten("server"))  # git pairs neither file
+    git_repo.commit("svelte 5")
+    harness.sync(git_repo)
+    live = {m.payload["path"]: m for m in harness.memories(types=("structural",)) if m.payload["qualname"] == "getContext"}
+    closed = {m.id: m.payload for m in harness.memories(deprecated=1)}
+    assert closed[old.id]["superseded_by"] == live["src/internal/client/runtime.js"].id
+    assert live["src/internal/server/context.js"].payload["lineage"] != old.payload["lineage"]

@@ -513,6 +513,76 @@ def test_two_vendored_copies_of_a_module_moved_into_packages_each_continue_their
     assert all(where[successor[m.id]] == (m.path.replace(".py", "/core.py"), m.qualname) for m in live)
 
 
+def test_between_namesakes_the_closest_code_continues_one():
+    """svelte 5 rewrote its runtime. 4's ``lifecycle.js`` held ``onMount`` and
+    ``createEventDispatcher``, and ``ssr.js`` a stub ``onMount`` for the server; 5's
+    ``index-client.js`` holds both, rewritten, and ``index-server.js`` a stub
+    ``createEventDispatcher``. Each implementation continues in the other, the stub not,
+    though the stub's path is the closer (as paths alone chose)."""
+
+    def function(name: str, code: str) -> Symbol:
+        return dataclasses.replace(sym(name), source=code, content_hash=hashlib.sha256(code.encode()).hexdigest())
+
+    mount = "export function scheduleMount(fn) {\n  current_component().$$.on_mount.push(fn);\n}"
+    dispatch = ("export function createDispatcher() {\n  const component = current_component();\n"
+                "  return (type, detail) => {\n    const callbacks = component.$$.callbacks[type];\n"
+                "    if (callbacks) { callbacks.slice().forEach((fn) => fn.call(component, detail)); }\n  };\n}")  # fmt: skip
+    lifecycle = FileSymbols("src/runtime/internal/lifecycle.js", "b1", "javascript",
+                            (function("scheduleMount", mount), function("createDispatcher", dispatch)))  # fmt: skip
+    stub = FileSymbols("src/runtime/ssr.js", "b2", "javascript", (function("scheduleMount", "export function scheduleMount() {}"),))
+    client = FileSymbols("src/index-client.js", "b3", "javascript", (
+        function("scheduleMount", mount.replace("current_component()", "component_context") + "\n// validated"),
+        function("createDispatcher", dispatch.replace("callbacks", "events"))))  # fmt: skip
+    server = FileSymbols("src/index-server.js", "b4", "javascript",
+                         (function("createDispatcher", "export function createDispatcher() { return noop; }"),))  # fmt: skip
+    live = [*live_of(lifecycle), *live_of(stub)]
+    p = plan_changes(scope=SCOPE, live=live, targets={client.path: client, server.path: server},
+                     gone=[lifecycle.path, stub.path], renames={}, old_source=_sources(lifecycle, stub))  # fmt: skip
+    where = {v.id: v.file.path for v in p.new_versions}
+    successor = {c.id: where.get(c.superseded_by or "") for c in p.closures}
+    assert {(m.path, m.qualname): successor[m.id] for m in live} == {
+        (lifecycle.path, "scheduleMount"): client.path,
+        (lifecycle.path, "createDispatcher"): client.path,
+        (stub.path, "scheduleMount"): None,
+    }
+
+
+def test_between_namesakes_their_docstrings_count_with_their_code():
+    """svelte 4's ``getContext``, ``return get_current_component().$$.context.get(key)``,
+    is in code more like 5's server ``getContext`` than the client's, which checks its
+    caller and validates in development; the client's keeps its docstring (a JSDoc, no
+    part of the code). With the leaver's docstring told, the client's continues it."""
+    doc = "Retrieves the context that belongs to the closest parent component with the specified key."
+
+    def function(name: str, code: str, docstring: str = "") -> Symbol:
+        return dataclasses.replace(sym(name), source=code, docstring=docstring,
+                                   content_hash=hashlib.sha256((docstring + code).encode()).hexdigest())  # fmt: skip
+
+    old = FileSymbols("src/runtime/internal/lifecycle.js", "b1", "javascript", (function(
+        "getContext", "export function getContext(key) {\n  return current_component().$$.context.get(key);\n}", doc),))
+    client = FileSymbols("src/internal/client/runtime.js", "b2", "javascript", (function(
+        "getContext", "export function getContext(key) {\n  const map = context_map('getContext');\n"
+        "  const result = map.get(key);\n  if (DEV) { warn_missing(key, result); }\n  return result;\n}", doc),))
+    server = FileSymbols("src/internal/server/context.js", "b3", "javascript", (function(
+        "getContext", "export function getContext(key) {\n  return context_map('getContext').get(key);\n}"),))
+    live = live_of(old)
+    for old_docstring, successor in ((None, server.path), (lambda m: doc, client.path)):
+        p = plan_changes(scope=SCOPE, live=live, targets={client.path: client, server.path: server}, gone=[old.path],
+                         renames={}, old_source=_sources(old), old_docstring=old_docstring)  # fmt: skip
+        where = {v.id: v.file.path for v in p.new_versions}
+        assert [where.get(c.superseded_by or "") for c in p.closures] == [successor]
+
+    # A leaver without a docstring is weighed by its code alone: that another namesake
+    # has none either tells nothing (rxjs 6.0's ``zip`` overloads).
+    bare, undocumented = (dataclasses.replace(f, symbols=(function("getContext", f.symbols[0].source),))
+                          for f in (old, client))  # fmt: skip
+    near = dataclasses.replace(server, symbols=(function("getContext", server.symbols[0].source, "Deprecated."),))
+    p = plan_changes(scope=SCOPE, live=live_of(bare), targets={client.path: undocumented, server.path: near},
+                     gone=[old.path], renames={}, old_source=_sources(bare), old_docstring=lambda m: "")  # fmt: skip
+    where = {v.id: v.file.path for v in p.new_versions}
+    assert [where.get(c.superseded_by or "") for c in p.closures] == [server.path]
+
+
 def test_short_code_renamed_in_place_needs_a_word_of_its_old_name():
     """``setup`` → ``setup_test`` (pytest's rename in SQLAlchemy 1.4's tests) is a rename;
     ``__enter__`` (``return self``) → ``_is_active`` is not, however alike the code."""
