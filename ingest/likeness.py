@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Mapping
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -145,6 +145,19 @@ def likeness(before: str, after: str, threshold: float, *, min_tokens: int = MIN
     # tokens' overlap as multisets, which quick_ratio measured, stands in for it.
     ratio = matcher.quick_ratio() if max(len(old), len(new)) > LONG_CODE else matcher.ratio()
     return ratio if ratio >= threshold else 0.0
+
+
+def tokens(text: str) -> Counter[str]:
+    """A text's tokens as a multiset, for ``overlap``."""
+    return Counter(_TOKEN.findall(text))
+
+
+def overlap(old: Counter[str], new: Counter[str]) -> float:
+    """The share of two texts' tokens (``tokens``) they have in common, as multisets
+    (difflib's ``quick_ratio``, the bound of ``likeness``): enough to rank candidates
+    by, and cheap for long code; 1 for two empty texts."""
+    total = old.total() + new.total()
+    return 2 * (old & new).total() / total if total else 1.0
 
 
 def closest_pairs(

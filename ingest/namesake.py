@@ -50,11 +50,12 @@ from recalld.ingest.likeness import (
     alike_names,
     declared_words,
     is_distinctive,
-    likeness,
     memoised_likeness,
+    overlap,
     pair_alike,
     parent_scope,
     short_name,
+    tokens,
 )
 from recalld.ingest.specific import SpecificNames
 from recalld.parsers.base import DEFAULT_EXPORT, STRUCTURAL, memory_type
@@ -158,27 +159,29 @@ def pair_namesakes(
         threshold = NEARLY_THE_SAME if short else MOVED_WITH_EDITS
         return memoised_likeness(memo, mem, version, before, threshold, min_tokens=0 if short else MIN_TOKENS) > 0
 
-    compared: dict[tuple[str, str], float] = {}
+    left: dict[str, tuple[Counter[str] | None, Counter[str] | None]] = {}  # a leaver's tokens: code, docstring
+    arrived: dict[str, tuple[Counter[str], Counter[str]]] = {}
 
     def texts_alike(mem: LiveMemory, version: NewVersion) -> float:
         """Between several namesakes, how alike their code is, and their docstrings,
-        each counting half: a long comment above short code does not outweigh it (Go
-        1.24's ``pause`` of ``lock_js.go`` continues, the same code, in ``stubs_wasm.go``,
-        its comment rewritten), nor long code the docstring. svelte 5's client
-        ``getContext`` kept 4's JSDoc; its server one is the more alike in code. A
-        leaver without a docstring is weighed by its code (rxjs 5.5's ``zip`` overloads
-        had none, nor have 6.0's in ``observable/``, but they continue in ``operators/``).
-        None where there is no choice."""
+        each counting half (their tokens' ``overlap``): a long comment above short code
+        does not outweigh it (Go 1.24's ``pause`` of ``lock_js.go`` continues, the same
+        code, in ``stubs_wasm.go``, its comment rewritten), nor long code the docstring.
+        svelte 5's client ``getContext`` kept 4's JSDoc; its server one is the more alike
+        in code. A leaver without a docstring is weighed by its code (rxjs 5.5's ``zip``
+        overloads had none, nor have 6.0's in ``observable/``, but they continue in
+        ``operators/``). None where there is no choice."""
         key = new_key(version)
         if old_source is None or not 1 < leaving[key] * arriving[key] <= COMPARED_NAMESAKES:
             return 0.0
-        if (mem.id, version.id) not in compared:
-            before, symbol = old_source(mem), version.symbol
-            code = likeness(before, symbol.source, 0.0, min_tokens=0) if before is not None else 0.0
-            docstring = old_docstring(mem) if old_docstring is not None else None  # none: no evidence
-            documented = likeness(docstring, symbol.docstring, 0.0, min_tokens=0) if docstring else code
-            compared[(mem.id, version.id)] = (code + documented) / 2
-        return compared[(mem.id, version.id)]
+        if mem.id not in left:
+            code, docstring = old_source(mem), old_docstring(mem) if old_docstring is not None else None
+            left[mem.id] = (tokens(code) if code is not None else None, tokens(docstring) if docstring else None)
+        if version.id not in arrived:
+            arrived[version.id] = (tokens(version.symbol.source), tokens(version.symbol.docstring))
+        (old_code, old_doc), (new_code, new_doc) = left[mem.id], arrived[version.id]
+        code_alike = overlap(old_code, new_code) if old_code is not None else 0.0
+        return code_alike if old_doc is None else (code_alike + overlap(old_doc, new_doc)) / 2
 
     def between(mem: LiveMemory, version: NewVersion) -> tuple[float, ...]:
         """Related files before alike texts: rxjs 5.5's ``operators/delay.ts`` (the only

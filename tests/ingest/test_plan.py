@@ -16,7 +16,7 @@ from recalld.ingest.plan import (
     memory_id,
     plan_changes,
 )
-from recalld.ingest.likeness import decoration, parent_scope, short_name
+from recalld.ingest.likeness import decoration, overlap, parent_scope, short_name, tokens
 from recalld.parsers.base import Symbol
 
 SCOPE = Scope("repo", "main")
@@ -695,6 +695,13 @@ def test_members_with_a_dot_in_their_name_follow_their_class():
     got = {v.symbol.qualname: v.lineage for v in p.new_versions}
     for name in names:
         assert got[f"Vector.{name}"] == lineage[f"Vec.{name}"], name
+
+
+def test_token_overlap_ranks_texts_by_what_they_share():
+    same, other, empty = tokens("return a + b"), tokens("yield c"), tokens("")
+    assert overlap(same, tokens("return  a+b")) == 1.0 and overlap(same, other) == 0.0
+    assert overlap(empty, empty) == 1.0 and overlap(same, empty) == 0.0
+    assert 0 < overlap(same, tokens("return a - b")) < 1
 
 
 def test_a_qualnames_scope_and_name_leave_computed_and_quoted_names_whole():
