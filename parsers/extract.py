@@ -111,7 +111,9 @@ def _comments(spec: LanguageSpec, root: Node, data: bytes) -> list[Comment]:
     ]
 
 
-def _place(d: Definition, defs: dict[int, Definition], inner: set[int], qualnames: dict[int, str]) -> tuple[str, str] | None:
+def _place(
+    d: Definition, defs: dict[int, Definition], inner: set[int], qualnames: dict[int, str]
+) -> tuple[str, str] | None:
     """(kind, qualname) for a definition, or None when it lives inside a function body."""
     container: str | None = None
     ancestor = d.node.parent

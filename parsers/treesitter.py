@@ -11,7 +11,6 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
 
 import tree_sitter as ts
 
