@@ -171,11 +171,11 @@ def _follow_siblings(pairing: Pairing, renames: Mapping[str, str]) -> int:
     )
 
 
-def _voted(votes: Counter[K]) -> K | None:
-    """Where paired symbols went, if ``MEMBERS_VOTE`` or more of them and a strict
-    majority went to one place."""
+def _voted(votes: Counter[K], least: int = MEMBERS_VOTE) -> K | None:
+    """Where paired symbols went, if ``least`` (``MEMBERS_VOTE``) or more of them and a
+    strict majority went to one place."""
     (place, count), *_ = votes.most_common(1)
-    return place if count >= MEMBERS_VOTE and 2 * count > votes.total() else None
+    return place if count >= least and 2 * count > votes.total() else None
 
 
 def _not_named_elsewhere(
@@ -225,7 +225,10 @@ def scopes_by_members(pairing: Pairing, renames: Mapping[str, str]) -> int:
     ``ESLint`` in ``types/index.d.ts``; one of its name in that file would already be its
     successor: ``plan._plan_file``). The top level of a file that
     left whole is a scope too, paired with a new file's when those members are half or
-    more of it (``pairing.files``). How many pairs."""
+    more of it (``pairing.files``), by one vote where it held one symbol: commons-lang 3
+    rewrote ``lang/BooleanUtils.java`` into ``lang3/`` and rxjs 6 ``util/isFunction.ts``
+    into ``internal/util/``, beyond what git pairs; the file's class or function
+    continues there, and so does its module. How many pairs."""
     left = {(renames.get(m.path, m.path), m.qualname): m for m, _ in pairing.closing if m.id not in pairing.matched}
     free = [v for v in pairing.arriving if v.id not in pairing.taken]
     arrived = {(v.file.path, v.symbol.qualname): v for v in free}
@@ -251,7 +254,7 @@ def scopes_by_members(pairing: Pairing, renames: Mapping[str, str]) -> int:
             came[new][old] += 1
     found = 0
     for old, votes in sorted(went.items()):
-        place = _voted(votes)
+        place = _voted(votes, least=min(MEMBERS_VOTE, members[old]) if not old[1] else MEMBERS_VOTE)
         if place is None or 2 * votes[place] < members[old] or 2 * came[place][old] <= came[place].total():
             continue
         if not old[1]:  # a file's top level: another file's, if half of that came from it

@@ -843,6 +843,50 @@ def test_a_file_git_did_not_pair_follows_its_top_level_symbols():
         assert closed[by_name["slug"]] == closed[by_name["wrap"]] == "renamed"
 
 
+def test_a_file_of_one_class_git_did_not_pair_goes_where_its_class_went():
+    """commons-lang 3 rewrote ``lang/BooleanUtils.java`` as ``lang3/BooleanUtils.java``,
+    too changed for git to pair them: a file whose top level is its one class. The class
+    continues there with its methods, and so does the file's module memory; as does rxjs
+    6's ``util/isFunction.ts``, a file of one function, rewritten in ``internal/util/``.
+    Not where the new file holds more besides (two other classes), nor where two deleted
+    files of one class each were merged into one new file."""
+
+    def utils(path: str, tag: str, *extra: Symbol) -> FileSymbols:
+        methods = (member(f"BooleanUtils.{m}", _body(f"{m}{tag}")) for m in ("negate", "toBoolean", "xor"))
+        return file(path, sym("<module>", f"package {tag}", kind="module"),
+                    sym("BooleanUtils", f"class body {tag}", kind="class"), *methods, *extra)  # fmt: skip
+
+    old = utils("lang/BooleanUtils.java", "lang")
+    new = utils("lang3/BooleanUtils.java", "lang3")
+    p = plan_changes(scope=SCOPE, live=live_of(old), targets={new.path: new}, gone=[old.path], renames={},
+                     old_source=_sources(old))  # fmt: skip
+    lineage = {m.qualname: m.lineage for m in live_of(old)}
+    got = {v.symbol.qualname: v.lineage == lineage[v.symbol.qualname] for v in p.new_versions}
+    assert got == {"<module>": True, "BooleanUtils": True, "BooleanUtils.negate": True,
+                   "BooleanUtils.toBoolean": True, "BooleanUtils.xor": True}  # fmt: skip
+
+    module_id = next(m.id for m in live_of(old) if m.qualname == "<module>")
+    crowded = utils("lang3/BooleanUtils.java", "lang3", sym("Extra", "class x", kind="class"),
+                    sym("More", "class y", kind="class"))  # fmt: skip
+    other = file("lang/CharUtils.java", sym("<module>", "package lang", kind="module"),
+                 sym("CharUtils", "class chars", kind="class"))  # fmt: skip
+    merged = utils("lang3/BooleanUtils.java", "lang3", sym("CharUtils", "class chars", kind="class"))
+    for live, targets, gone in (
+        (live_of(old), {crowded.path: crowded}, [old.path]),
+        (live_of(old) + live_of(other), {merged.path: merged}, [old.path, other.path]),
+    ):
+        p = plan_changes(scope=SCOPE, live=live, targets=targets, gone=gone, renames={},
+                         old_source=_sources(old, other))  # fmt: skip
+        assert {c.id: c.reason for c in p.closures}[module_id] == "deleted"
+
+    lone = file("util/isFunction.ts", sym("<module>", "util", kind="module"), sym("isFunction", _body("f")))
+    moved = file("internal/util/isFunction.ts", sym("<module>", "internal", kind="module"),
+                 sym("isFunction", _body("f") + "\n"))  # fmt: skip
+    p = plan_changes(scope=SCOPE, live=live_of(lone), targets={moved.path: moved}, gone=[lone.path],
+                     renames={}, old_source=_sources(lone))  # fmt: skip
+    assert sorted((c.reason, c.superseded_by is not None) for c in p.closures) == [("renamed", True)] * 2
+
+
 def test_a_one_word_name_in_an_unrelated_file_is_not_the_same_symbol():
     """CPython 3.13 removed ``distutils``; its ``util.execute`` is not the new
     ``sqlite3.__main__.execute``, though each is the other's only candidate. A name of two
