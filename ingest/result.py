@@ -58,6 +58,14 @@ class SyncResult:
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def _skip_reasons(self) -> str:
+        """Why files were skipped, the most common reason first: `` (unsupported language
+        40, binary 3)``; nothing where none were."""
+        if not self.skips:
+            return ""
+        reasons = sorted(self.skips.items(), key=lambda item: (-item[1], item[0]))
+        return " (" + ", ".join(f"{reason.replace('_', ' ')} {count}" for reason, count in reasons) + ")"
+
     def summary(self) -> str:
         span = f"{_short(self.from_commit)}→{_short(self.to_commit)}"
         return (
@@ -65,7 +73,7 @@ class SyncResult:
             + f"synced {self.repo}@{self.branch} {span}: +{self.added} ~{self.modified} "
             f">{self.renamed} -{self.deprecated}, {self.files_changed} files, "
             f"commits +{self.tasks_added} -{self.tasks_deprecated}, "
-            f"{self.embedded} embedded, {self.skipped} skipped"
+            f"{self.embedded} embedded, {self.skipped} skipped{self._skip_reasons()}"
             + (f", {self.secrets_redacted} secrets redacted" if self.secrets_redacted else "")
             + f" in {self.seconds:.2f} s"
             + (f"; history +{self.history_added} commits in {self.history_seconds:.2f} s" if self.history_added else "")

@@ -51,6 +51,8 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
         assert skips["generated"] == 1
         assert skips["unsupported_language"] >= 2  # image.png, .gitattributes, .gitmodules
         assert result.skipped == sum(skips.values())
+        reasons = result.summary().split(f"{result.skipped} skipped (", 1)[1].split(")", 1)[0]
+        assert reasons.startswith(f"unsupported language {skips['unsupported_language']}, binary 1, excluded 1")
         assert result.invalid_utf8 == 1
         assert result.syntax_errors >= 1
         names = {(m.payload["path"], m.payload["qualname"]) for m in h.memories()}
