@@ -16,6 +16,7 @@ from recalld.ingest.likeness import (
     IN_PLACE_CANDIDATES,
     RENAMED_WITH_EDITS,
     Affinity,
+    Likenesses,
     OldSource,
     closest_pairs,
     decoration,
@@ -84,7 +85,7 @@ def follow_scopes(
     pairing: Pairing,
     renames: Mapping[str, str],
     old_source: OldSource,
-    memo: dict[tuple[str, str, float], float],
+    memo: Likenesses,
     *,
     names_first: bool = False,
 ) -> None:
@@ -99,9 +100,10 @@ def follow_scopes(
       ``Reader.__init__``, a name too common to pair by likeness across a commit);
     - a member renamed where it is (the same file, or the one git renamed it to, and
       the same scope or the scope's successor: ``Shape.area`` → ``Figure.surface``)
-      when its code is alike. With ``names_first``, not one whose own name arrived in
-      another scope: the same name elsewhere is asked first (SQLAlchemy's tests moved
-      to ``test_deprecations.py`` under their names while a variant took their place)."""
+      when its code is alike, overloads of one name among themselves first. With
+      ``names_first``, not one whose own name arrived in another scope: the same name
+      elsewhere is asked first (SQLAlchemy's tests moved to ``test_deprecations.py``
+      under their names while a variant took their place)."""
     closing, arriving, matched, taken = pairing.closing, pairing.arriving, pairing.matched, pairing.taken
     for _round in range(RENAME_ROUNDS):
         found = scopes_by_members(pairing, renames)
@@ -124,12 +126,21 @@ def follow_scopes(
             guess=False,
         )
         leavers = _not_named_elsewhere(closing, arriving, taken, successor_scope) if names_first else closing
+        # Overloads of one name first (``addAll(int[], int[])`` → ``addAll(int[], int...)``):
+        # a scope that gained hundreds of members has too many pairs to compare whole.
         renamed = pair_alike(
             leavers, arriving, matched, taken, old_source, threshold=RENAMED_WITH_EDITS,
+            old_key=lambda m: (m.kind, *successor_scope(m), short_name(m.qualname)),
+            new_key=lambda v: (v.symbol.kind, v.file.path, parent_scope(v.symbol.qualname),
+                               short_name(v.symbol.qualname)),
+            affinity=pairing.affinity, short_ok=names_share_a_word, memo=memo, candidates=IN_PLACE_CANDIDATES,
+        )  # fmt: skip
+        renamed.update(pair_alike(
+            leavers, arriving, matched | renamed, taken, old_source, threshold=RENAMED_WITH_EDITS,
             old_key=lambda m: (m.kind, *successor_scope(m)),
             new_key=lambda v: (v.symbol.kind, v.file.path, parent_scope(v.symbol.qualname)), affinity=pairing.affinity,
             short_ok=names_share_a_word, memo=memo, candidates=IN_PLACE_CANDIDATES,
-        )  # fmt: skip
+        ))  # fmt: skip
         matched.update(renamed)
         found += _follow_siblings(pairing, renames)
         if not found and not renamed:

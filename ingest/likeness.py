@@ -46,6 +46,9 @@ OldSource = Callable[["LiveMemory"], "str | None"]  # a live memory's source, No
 # How close two candidates are (greater is closer; affinity_of).
 Affinity = Callable[["LiveMemory", "NewVersion"], tuple[float, ...]]
 Closeness = Callable[["LiveMemory", "NewVersion"], tuple[float, ...]]
+# Likeness already measured, by (old id, new id, threshold, least tokens): the passes ask
+# about the same pairs again, some with a floor for short code and some without.
+Likenesses = dict[tuple[str, str, float, int], float]
 
 
 def pair_alike(
@@ -60,7 +63,7 @@ def pair_alike(
     threshold: float,
     affinity: Affinity,
     short_ok: Callable[[LiveMemory, NewVersion], bool] | None = None,
-    memo: dict[tuple[str, str, float], float] | None = None,
+    memo: Likenesses | None = None,
     candidates: int = MOVE_CANDIDATES,
 ) -> dict[str, NewVersion]:
     """Unmatched code symbols of one key paired one to one, the most alike first, when
@@ -106,7 +109,7 @@ def pair_alike(
 
 
 def memoised_likeness(
-    memo: dict[tuple[str, str, float], float] | None,
+    memo: Likenesses | None,
     mem: LiveMemory,
     version: NewVersion,
     before: str,
@@ -115,8 +118,9 @@ def memoised_likeness(
     min_tokens: int = MIN_TOKENS,
 ) -> float:
     """``likeness`` of a leaver's code (``before``) and an arrival's, kept in ``memo`` by
-    (old id, new id, threshold) for the passes that ask about the same pair again."""
-    key = (mem.id, version.id, threshold)
+    (old id, new id, threshold, ``min_tokens``) for the passes that ask about the same
+    pair again."""
+    key = (mem.id, version.id, threshold, min_tokens)
     score = memo.get(key) if memo is not None else None
     if score is None:
         score = likeness(before, version.symbol.source, threshold, min_tokens=min_tokens)

@@ -8,7 +8,15 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from recalld.ingest.follow import Pairing, follow_files, follow_scopes
-from recalld.ingest.likeness import OldSource, affinity_of, alike_names, is_distinctive, parent_scope, short_name
+from recalld.ingest.likeness import (
+    Likenesses,
+    OldSource,
+    affinity_of,
+    alike_names,
+    is_distinctive,
+    parent_scope,
+    short_name,
+)
 from recalld.ingest.namesake import Kinship, pair_moved_namesakes, pair_namesakes
 from recalld.ingest.specific import SpecificNames
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, STRUCTURAL, memory_type
@@ -71,7 +79,7 @@ def paired_moves(
         pairing.pair_by(lambda m: (_callable(m.kind), short_name(m.qualname), m.content_hash),
                         lambda v: (_callable(v.symbol.kind), short_name(v.symbol.qualname), v.symbol.content_hash),
                         guess=True, admissible=telling)  # fmt: skip
-        memo: dict[tuple[str, str, float], float] = {}  # likeness of pairs already compared
+        memo: Likenesses = {}  # likeness of pairs already compared
         if old_source is not None:  # alike code in the file git says the old code went to
             follow_scopes(pairing, renames, old_source, memo, names_first=True)
         related = Kinship(pairing, renames)

@@ -45,6 +45,7 @@ from recalld.ingest.likeness import (
     MIN_TOKENS,
     MOVED_WITH_EDITS,
     RENAMED_WITH_EDITS,
+    Likenesses,
     OldSource,
     affinity_of,
     alike_names,
@@ -123,7 +124,7 @@ def pair_namesakes(
     related: Kinship,
     specific: SpecificNames,
     old_source: OldSource | None,
-    memo: dict[tuple[str, str, float], float],
+    memo: Likenesses,
     *,
     old_docstring: OldSource | None = None,
 ) -> None:
@@ -202,7 +203,7 @@ def pair_moved_namesakes(
     related: Kinship,
     specific: SpecificNames,
     old_source: OldSource,
-    memo: dict[tuple[str, str, float], float],
+    memo: Likenesses,
 ) -> None:
     """The same (kind, name) in another scope, code alike (``MOVED_WITH_EDITS``):
     ``Flask.errorhandler`` edited into ``Scaffold.errorhandler`` in another file. Code
@@ -228,7 +229,7 @@ def pair_moved_namesakes(
 
     def telling(mem: LiveMemory, version: NewVersion) -> bool:
         scopes = _scopes(mem, version)
-        nearly_the_same = memo.get((mem.id, version.id, MOVED_WITH_EDITS), 0.0) >= NEARLY_THE_SAME
+        nearly_the_same = memo.get((mem.id, version.id, MOVED_WITH_EDITS, MIN_TOKENS), 0.0) >= NEARLY_THE_SAME
         nearly_the_same = nearly_the_same and not specific.commonplace(mem)
         return (nearly_the_same or related(mem, version, namespace=False) or specific(mem)
                 or moved_together(scopes) or share_a_rare_word(scopes[1], scopes[3]))  # fmt: skip
@@ -252,7 +253,7 @@ def _following_scopes_first(
     leavers: Mapping[str, LiveMemory],
     found: Mapping[str, NewVersion],
     old_source: OldSource,
-    memo: dict[tuple[str, str, float], float],
+    memo: Likenesses,
 ) -> list[tuple[LiveMemory, NewVersion]]:
     """``found``'s pairs but those of a member whose scope continues in another scope
     where a member of its kind and name arrived, its code alike too: it follows its scope

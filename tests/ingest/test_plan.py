@@ -11,12 +11,13 @@ import pytest
 from recalld.ingest.plan import (
     FileSymbols,
     LiveMemory,
+    NewVersion,
     Plan,
     Scope,
     memory_id,
     plan_changes,
 )
-from recalld.ingest.likeness import decoration, overlap, parent_scope, short_name, tokens
+from recalld.ingest.likeness import decoration, memoised_likeness, overlap, parent_scope, short_name, tokens
 from recalld.parsers.base import Symbol
 
 SCOPE = Scope("repo", "main")
@@ -697,6 +698,17 @@ def test_members_with_a_dot_in_their_name_follow_their_class():
         assert got[f"Vector.{name}"] == lineage[f"Vec.{name}"], name
 
 
+def test_likeness_is_remembered_for_each_floor_of_tokens():
+    """One pass compares short code and another does not (``short_ok``): what one found
+    for a pair is not the other's answer."""
+    old, new = file("a.py", sym("add", "return a + b")), file("a.py", sym("add_up", "return a + b + 0"))
+    (mem,) = live_of(old)
+    version = NewVersion("v", new, new.symbols[0], "v", "added")
+    memo: dict = {}
+    assert memoised_likeness(memo, mem, version, old.symbols[0].source, 0.7) == 0.0  # under MIN_TOKENS
+    assert memoised_likeness(memo, mem, version, old.symbols[0].source, 0.7, min_tokens=0) > 0.7
+
+
 def test_token_overlap_ranks_texts_by_what_they_share():
     same, other, empty = tokens("return a + b"), tokens("yield c"), tokens("")
     assert overlap(same, tokens("return  a+b")) == 1.0 and overlap(same, other) == 0.0
@@ -718,6 +730,30 @@ def test_a_qualnames_scope_and_name_leave_computed_and_quoted_names_whole():
     }
     for qualname, parts in cases.items():
         assert (parent_scope(qualname), short_name(qualname), decoration(qualname)) == parts, qualname
+
+
+def test_overloads_whose_parameters_changed_continue_in_a_scope_that_gained_hundreds():
+    """commons-lang 3 turned ``ArrayUtils.addAll(int[], int[])`` into ``addAll(int[],
+    int...)`` while ``ArrayUtils`` gained hundreds of methods: too many pairs to compare
+    the scope's leavers with all its arrivals, so the overloads of one name are compared
+    among themselves first, each continuing the most alike. In place and where the class
+    moved to another file (``lang/`` → ``lang3/``)."""
+    types = ("int", "long", "short", "byte", "char")  # 25 pairs: more than one name's compared across files (16)
+
+    def utils(path: str, params: str, *extra: Symbol) -> FileSymbols:
+        overloads = (member(f"ArrayUtils.addAll({t}[], {t}{params})", _body(f"join {t} arrays")) for t in types)
+        return file(path, sym("ArrayUtils", "class ArrayUtils", kind="class"), *overloads, *extra)
+
+    gained = [member(f"ArrayUtils.method{i}", _body(f"new method {i}")) for i in range(300)]
+    old = utils("lang/ArrayUtils.java", "[]")
+    lineage = {m.qualname: m.lineage for m in live_of(old)}
+    for path in ("lang/ArrayUtils.java", "lang3/ArrayUtils.java"):
+        new = utils(path, "...", *gained)
+        gone = [] if path == old.path else [old.path]
+        p = plan_changes(scope=SCOPE, live=live_of(old), targets={path: new}, gone=gone, renames={},
+                         old_source=_sources(old))  # fmt: skip
+        got = {v.symbol.qualname: v.lineage for v in p.new_versions if "addAll" in v.symbol.qualname}
+        assert got == {f"ArrayUtils.addAll({t}[], {t}...)": lineage[f"ArrayUtils.addAll({t}[], {t}[])"] for t in types}, path
 
 
 def test_a_class_renamed_in_its_own_file_whose_name_arrived_elsewhere_is_renamed():
