@@ -135,8 +135,9 @@ def follow_scopes(
                                short_name(v.symbol.qualname)),
             affinity=pairing.affinity, short_ok=names_share_a_word, memo=memo, candidates=IN_PLACE_CANDIDATES,
         )  # fmt: skip
+        matched.update(renamed)
         renamed.update(pair_alike(
-            leavers, arriving, matched | renamed, taken, old_source, threshold=RENAMED_WITH_EDITS,
+            leavers, arriving, matched, taken, old_source, threshold=RENAMED_WITH_EDITS,
             old_key=lambda m: (m.kind, *successor_scope(m)),
             new_key=lambda v: (v.symbol.kind, v.file.path, parent_scope(v.symbol.qualname)), affinity=pairing.affinity,
             short_ok=names_share_a_word, memo=memo, candidates=IN_PLACE_CANDIDATES,

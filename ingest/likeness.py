@@ -45,7 +45,6 @@ _COMPUTED, _QUOTES = re.compile(r"[\[\"'`]"), "\"'`"
 OldSource = Callable[["LiveMemory"], "str | None"]  # a live memory's source, None if unknown
 # How close two candidates are (greater is closer; affinity_of).
 Affinity = Callable[["LiveMemory", "NewVersion"], tuple[float, ...]]
-Closeness = Callable[["LiveMemory", "NewVersion"], tuple[float, ...]]
 # Likeness already measured, by (old id, new id, threshold, least tokens): the passes ask
 # about the same pairs again, some with a floor for short code and some without.
 Likenesses = dict[tuple[str, str, float, int], float]
@@ -242,10 +241,10 @@ def _unique_best(
     return {key: found for key, (_closeness, found) in best.items() if found is not None}
 
 
-def affinity_of(renames: Mapping[str, str], between: Closeness | None = None) -> Affinity:
+def affinity_of(renames: Mapping[str, str], between: Affinity | None = None) -> Affinity:
     """How close a symbol that arrived is to one that left: the same qualified name, the
     same enclosing scope, the same file type, then what ``between`` tells (related
-    files, alike code), then alike paths."""
+    files, alike code: its elements go between), then alike paths."""
 
     def affinity(mem: LiveMemory, version: NewVersion) -> tuple[float, ...]:
         old_path, new_path, new = renames.get(mem.path, mem.path), version.file.path, version.symbol.qualname
