@@ -60,6 +60,7 @@ class LiveMemory:
     end_line: int
     blob: str | None = None  # a module's: the file's blob it was last written with
     language: str | None = None  # its file's (None: the one its path tells)
+    signature: str | None = None  # as stored (None: not read)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,12 +92,14 @@ class Closure:
 @dataclass(frozen=True, slots=True)
 class Relocation:
     """An unchanged memory's new lines; a module's new blob too, when its file's bytes
-    changed but not its symbols (line endings flipped)."""
+    changed but not its symbols (line endings flipped); its signature, when the extractor
+    now reads the same code otherwise (``parsers.base.EXTRACTION_VERSION``)."""
 
     id: str
     start_line: int
     end_line: int
     blob: str | None = None
+    signature: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,8 +255,10 @@ def _continue_in_place(draft: _Draft, file: FileSymbols, sym: Symbol, mems: list
         successor = current.id
         moved_blob = sym.kind == "module" and current.blob is not None and current.blob != file.blob
         blob = file.blob if moved_blob else None
-        if blob is not None or (current.start_line, current.end_line) != (sym.start_line, sym.end_line):
-            draft.relocations.append(Relocation(current.id, sym.start_line, sym.end_line, blob))
+        reread = current.signature is not None and current.signature != sym.signature
+        signature = sym.signature if reread else None
+        if blob is not None or reread or (current.start_line, current.end_line) != (sym.start_line, sym.end_line):
+            draft.relocations.append(Relocation(current.id, sym.start_line, sym.end_line, blob, signature))
     for mem in mems:
         if mem is not current:
             draft.close(mem, MODIFIED, successor)

@@ -17,6 +17,9 @@ from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, 
 
 # Payload fields the planner needs; scrolls for planning fetch only these.
 PLANNING_FIELDS = ("path", "kind", "qualname", "content_hash", "lineage", "start_line", "end_line", "blob", "language")
+# Read too when the memories were made by an earlier extractor, which may have read the
+# same code's signature otherwise: the plan then writes this one's (``Relocation``).
+REREAD_FIELDS = (*PLANNING_FIELDS, "signature")
 # Memory types ("type" in the payload) come from the kind: parsers.base.DERIVED_TYPES.
 TASK = "task"
 # Types whose memories the planner keeps in line with the files (tasks follow commits).
@@ -143,10 +146,11 @@ PAYLOAD_VERSION = 1
 # The fields of a memory that its id fixes (the id hashes repo, branch, path, kind,
 # qualname and the symbol's source; the embedded text is made of those, so are both
 # vectors). A closed memory that comes back keeps them as stored: everything else
-# (lines, blob, lineage, the interval, the commit, derived entries' own fields) is
-# written again (``reopen_payload``).
+# (lines, blob, lineage, the interval, the commit, derived entries' own fields, the
+# signature, which an extractor of another version may read otherwise) is written
+# again (``reopen_payload``).
 CONTENT_FIELDS = frozenset({
-    "record", "type", "repo", "branch", "kind", "path", "dirs", "name", "qualname", "signature", "docstring",
+    "record", "type", "repo", "branch", "kind", "path", "dirs", "name", "qualname", "docstring",
     "text", "content_hash", "symbol_key",
 })  # fmt: skip
 
@@ -235,6 +239,7 @@ def live_memory(point: StoredPoint) -> LiveMemory:
         end_line=int(p["end_line"]),
         blob=p.get("blob"),
         language=p.get("language"),
+        signature=p.get("signature"),
     )
 
 

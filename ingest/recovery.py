@@ -32,12 +32,14 @@ class StateBefore:
     discard: set[str]  # created by the interrupted sync
 
 
-def state_before(store: Store, scope: Scope, interrupted: str, indexed: str | None) -> StateBefore:
+def state_before(
+    store: Store, scope: Scope, interrupted: str, indexed: str | None, *, fields: tuple[str, ...] = PLANNING_FIELDS
+) -> StateBefore:
     """The planned memories of ``scope`` as they were before the interrupted sync to
-    ``interrupted`` (from the indexed commit ``indexed``)."""
+    ``interrupted`` (from the indexed commit ``indexed``), with their ``fields``."""
     flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=PLANNED_TYPES, deprecated=None)
     before = StateBefore([], set(), set())
-    for point in store.scroll(flt, fields=PLANNING_FIELDS + RECOVERY_FIELDS):
+    for point in store.scroll(flt, fields=fields + RECOVERY_FIELDS):
         p = point.payload
         if p.get("deprecated"):
             if p.get("valid_to_commit") == interrupted and interrupted != indexed:

@@ -38,6 +38,7 @@ from recalld.ingest.revector import ensure_space
 from recalld.ingest.result import NoProgress, ProgressSink, SyncResult
 from recalld.ingest.records import (
     PLANNING_FIELDS,
+    REREAD_FIELDS,
     checkpoint_id,
     checkpoint_point,
     live_filter,
@@ -179,8 +180,9 @@ class Indexer:
             else:
                 known = indexed if git.has_commit(indexed) else None
                 touched = self._reconcile(
-                    git, scope, known, target, texts, full=full, interrupted=pending, progress=progress
-                )
+                    git, scope, known, target, texts,
+                    full=full, interrupted=pending, reread=outdated, progress=progress,
+                )  # fmt: skip
             texts.finish()
             result.mode = "full" if touched.full else "incremental"
             sources = OldSources(git, self.options)
@@ -298,9 +300,11 @@ class Indexer:
         *,
         full: bool,
         interrupted: str | None,
+        reread: bool = False,
         progress: ProgressSink,
     ) -> _Touched:
         """Compare the whole target tree with what the store holds (no trusted checkpoint).
+        ``reread``: the memories were made by an earlier extractor (their signatures too).
 
         After an interrupted sync, plan from the state before it: its closures count
         as live again and its new versions as absent, so that the outcome is exactly
@@ -309,11 +313,12 @@ class Indexer:
         entries = list(git.walk_tree(target))
         restore: set[str] = set()
         discard: set[str] = set()
+        fields = REREAD_FIELDS if reread else PLANNING_FIELDS
         if interrupted:
-            before = state_before(self.store, scope, interrupted, indexed)
+            before = state_before(self.store, scope, interrupted, indexed, fields=fields)
             live_points, restore, discard = before.live, before.restore, before.discard
         else:
-            live_points = list(self.store.scroll(live_filter(scope), fields=PLANNING_FIELDS))
+            live_points = list(self.store.scroll(live_filter(scope), fields=fields))
         live = [live_memory(p) for p in live_points]
         texts.live_ids = {m.id for m in live}
         stored_blob = stored_blobs(live_points)

@@ -118,8 +118,13 @@ def write_plan(
         progress.end()
     _close(store, plan, commit)
     for move in plan.relocations:
-        lines = {"start_line": move.start_line, "end_line": move.end_line}
-        store.set_payload([move.id], lines if move.blob is None else {**lines, "blob": move.blob})
+        fields: dict[str, Any] = {"start_line": move.start_line, "end_line": move.end_line}
+        if move.blob is not None:
+            fields["blob"] = move.blob
+        if move.signature is not None:
+            context = {"repo": scope.repo, "branch": scope.branch}
+            fields |= redact_payload(move.id, {"signature": move.signature}, context=context)
+        store.set_payload([move.id], fields)
     return embedded
 
 

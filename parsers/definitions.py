@@ -14,6 +14,9 @@ from recalld.parsers.docstrings import COMMENT_TYPES
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Node, node_text, run_query
 
+# Statements that may declare several names, each its own definition when it is one
+# (``var a = 1, jQuery = function (…) {…}, isWindow = function (…) {…}``).
+DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
 
 @dataclass(slots=True)
 class Definition:
@@ -85,7 +88,7 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
             kind = "namespace"
         else:
             continue
-        node = captured[0]
+        node = _own_declarator(captured[0], names[0]) if names else captured[0]
         found = Definition(node, kind, name, _receiver_name(data, receiver[0]) if receiver else None, len(nodes),
                            "_prototype" in nodes, "_this" in nodes,
                            wrapped=nodes["_wrapped"][0] if "_wrapped" in nodes else None,
@@ -93,6 +96,24 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
         existing = defs.get(node.id)
         if existing is None or found.captures > existing.captures:
             defs[node.id] = found
+
+
+def _own_declarator(node: Node, name: Node) -> Node:
+    """In a declaration of several names, the declarator of ``name``; else ``node``. Keyed by
+    the whole statement, the second function of ``const a = () => {…}, b = () => {…}`` was
+    lost, and a class's methods went to the first one."""
+    if node.type not in DECLARATIONS:
+        return node
+    declarators = [c for c in node.named_children if c.type == "variable_declarator"]
+    if len(declarators) < 2:
+        return node
+    return next((c for c in declarators if c.start_byte <= name.start_byte < c.end_byte), node)
+
+
+def statement_of(node: Node) -> Node:
+    """The statement a definition is: its declaration, for one of several declarators."""
+    parent = node.parent
+    return parent if node.type == "variable_declarator" and parent is not None else node
 
 
 def _mark_published(defs: dict[int, Definition], context: FileContext) -> None:
@@ -103,7 +124,7 @@ def _mark_published(defs: dict[int, Definition], context: FileContext) -> None:
         if d.returned is not None:  # written in the object: the factory's, if the return is in its own body
             d.published = _factory_body(d.returned.parent, outer_definition(d.node, defs), defs)
             continue
-        body = d.node.parent
+        body = statement_of(d.node).parent
         if body is None or d.kind != "function" or d.wrapped is not None:
             continue  # what a call makes of a function there may be any value: ``kept = all.filter(…)``
         names = context.names.get(body.id)

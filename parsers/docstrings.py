@@ -15,7 +15,10 @@ COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment"})
 # Nodes that may stand between a doc comment and the definition it documents.
 BETWEEN_DOC_AND_DEF = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
 # Nodes that wrap a definition without being one; its doc comment precedes them.
-WRAPPERS = frozenset({"export_statement", "type_declaration", "decorated_definition", "ambient_declaration"})
+WRAPPERS = frozenset({
+    "export_statement", "type_declaration", "decorated_definition", "ambient_declaration",
+    "lexical_declaration", "variable_declaration",
+})  # fmt: skip
 # What a file-level comment may stand right above and still describe the file.
 FILE_HEADER_NODES = frozenset({"package_clause", "package_declaration"})
 INNER_DOC_MARKERS = ("//!", "/*!")

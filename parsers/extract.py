@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -32,6 +33,14 @@ MAX_SIGNATURE = 300
 MAX_PARAMETER_TYPE = 60
 SPREAD_NOT_TYPE = frozenset({"modifiers", "variable_declarator"})
 _SPACES = re.compile(r"\s+")
+# A line break after an opening bracket or before a closing one, and a comma left before
+# that, are how a long signature is wrapped (black's and rustfmt's ``def f(\n    a,\n)``),
+# not what it says: read as if it were written on one line (``def f(a)``).
+_WRAPPED_OPEN = re.compile(r"([(\[<])[ \t\r\f\v]*\n\s*")
+_WRAPPED_CLOSE = re.compile(r",?\s*\n[ \t\r\f\v]*([)\]>])")
+# How a comment opens in every grammar recalld reads (``#``, ``//``, ``/*``): code
+# without one holds none, and its tree is not walked for them.
+_COMMENT_OPENER = re.compile(rb"#|//|/\*")
 _WORD_START, _WORD_END = re.compile(r"\w"), re.compile(r"\w$")
 
 
@@ -159,7 +168,10 @@ def _name_overloads(placed: list[_Placed], data: bytes) -> None:
     """Functions that share a name in one scope are named by their parameters' types
     (``Parser.parse(String)``, ``Parser.parse(Reader, int)``) rather than by their order
     (``#2``), so that an overload added above another leaves the other's name, lineage and
-    history alone. Those the types do not tell apart (a TypeScript implementation whose
+    history alone. Where the types as written are the same (``notEmpty(T, String)`` for both
+    ``<T extends Collection<?>>`` and ``<T extends Map<?, ?>>``), a type variable reads as
+    its bound (``notEmpty(Collection, String)``, ``notEmpty(Map, String)``), as Java erases
+    it. Those the types do not tell apart even so (a TypeScript implementation whose
     parameters repeat its last overload's) are numbered in source order among themselves."""
     groups: dict[tuple[str, str], list[_Placed]] = {}
     for p in placed:
@@ -171,6 +183,11 @@ def _name_overloads(placed: list[_Placed], data: bytes) -> None:
         types = [_parameter_types(p.d.node, data) for p in members]
         if None in types:
             continue
+        repeated = {listed for listed, count in Counter(types).items() if count > 1}
+        types = [
+            _parameter_types(p.d.node, data, bounds=_type_bounds(p.d.node, data)) if listed in repeated else listed
+            for p, listed in zip(members, types, strict=True)
+        ]
         seen: Counter[str] = Counter()
         for p, listed in zip(members, types, strict=True):
             name = f"{base}({listed})"
@@ -178,10 +195,30 @@ def _name_overloads(placed: list[_Placed], data: bytes) -> None:
             p.qualname = f"{name}#{seen[name]}" if seen[name] > 1 else name
 
 
-def _parameter_types(node: Node, data: bytes) -> str | None:
+def _type_bounds(node: Node, data: bytes) -> dict[str, str]:
+    """A generic function's type variables that have a bound, each read as its first
+    bound's erasure (Java's ``<T extends Comparable<? super T>>``, TypeScript's ``<T
+    extends string>``)."""
+    parameters = node.child_by_field_name("type_parameters")
+    bounds: dict[str, str] = {}
+    for parameter in parameters.named_children if parameters is not None else ():
+        name = parameter.child_by_field_name("name") or next(
+            (c for c in parameter.named_children if c.type == "type_identifier"), None
+        )
+        bound = parameter.child_by_field_name("constraint") or next(
+            (c for c in parameter.named_children if c.type == "type_bound"), None
+        )
+        first = next((c for c in bound.named_children if c.type not in COMMENT_TYPES), None) if bound else None
+        if name is not None and first is not None:
+            bounds[node_text(data, name)] = _erased(first, data)
+    return bounds
+
+
+def _parameter_types(node: Node, data: bytes, *, bounds: Mapping[str, str] | None = None) -> str | None:
     """``String, int[], Object...`` for Java's ``(final String s, int[] a, Object... rest)``;
     TypeScript's optional and rest parameters are marked (``number?``, ``...string[]``)
-    and its ``this`` parameter left out, as is Java's receiver parameter."""
+    and its ``this`` parameter left out, as is Java's receiver parameter. ``bounds``:
+    type variables read as their bounds (``_type_bounds``)."""
     parameters = node.child_by_field_name("parameters")
     if parameters is None:
         return None
@@ -197,7 +234,7 @@ def _parameter_types(node: Node, data: bytes) -> str | None:
             type_node = type_node.named_children[0]
         if type_node is None and parameter.type == "spread_parameter":  # Java's has no type field
             type_node = next((c for c in parameter.named_children if c.type not in SPREAD_NOT_TYPE), None)
-        text = _erased(type_node, data)[:MAX_PARAMETER_TYPE] if type_node is not None else "_"
+        text = _erased(type_node, data, bounds)[:MAX_PARAMETER_TYPE] if type_node is not None else "_"
         if parameter.type == "spread_parameter":
             text += "..."
         elif pattern is not None and pattern.type == "rest_pattern":
@@ -208,10 +245,11 @@ def _parameter_types(node: Node, data: bytes) -> str | None:
     return ", ".join(listed)
 
 
-def _erased(node: Node, data: bytes) -> str:
+def _erased(node: Node, data: bytes, bounds: Mapping[str, str] | None = None) -> str:
     """A type's tokens without its generic arguments and annotations, joined with a space
     only between two words (``java.io.Reader``, ``int[]``, ``(value:T,index:number)=>R``):
-    the same name however the source is formatted."""
+    the same name however the source is formatted. A type variable in ``bounds`` reads as
+    its bound."""
     tokens: list[str] = []
     stack = [node]
     while stack:
@@ -221,10 +259,35 @@ def _erased(node: Node, data: bytes) -> str:
         if current.child_count:
             stack.extend(reversed(current.children))
         elif token := node_text(data, current).strip():
+            if bounds and current.type == "type_identifier":
+                token = bounds.get(token, token)
             if tokens and _WORD_END.search(tokens[-1]) and _WORD_START.match(token):
                 tokens.append(" ")
             tokens.append(token)
     return "".join(tokens)
+
+
+def _code_text(node: Node, data: bytes, end: int) -> str:
+    """``node``'s source up to ``end``, each comment in it a line break: a comment in a
+    parameter list (``g(a, // the first``) would otherwise run on over the code after it."""
+    if not _COMMENT_OPENER.search(data, node.start_byte, end):
+        return data[node.start_byte : end].decode("utf-8", "replace")  # the tree is walked only where one may be
+    comments: list[Node] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.start_byte >= end:
+            continue
+        if current.type in COMMENT_TYPES:
+            comments.append(current)
+        else:
+            stack.extend(current.children)
+    pieces, start = [], node.start_byte
+    for comment in sorted(comments, key=lambda c: c.start_byte):
+        pieces += [data[start : comment.start_byte], b"\n"]
+        start = comment.end_byte
+    pieces.append(data[start:end])
+    return b"".join(pieces).decode("utf-8", "replace")
 
 
 def _symbol(spec: LanguageSpec, d: Definition, kind: str, qualname: str, data: bytes) -> Symbol:
@@ -288,14 +351,19 @@ def _module_symbol(spec: LanguageSpec, root: Node, data: bytes) -> Symbol:
 
 
 def _signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
-    """The definition's text up to its body (``wrapped``'s, a function a call makes it of)."""
+    """The definition's text up to its body (``wrapped``'s, a function a call makes it of),
+    without its comments, on one line: as it would be written if it were short."""
     head = node.child_by_field_name("definition") or node
     body = find_body(wrapped if wrapped is not None else head)
     if body is not None and body.start_byte > head.start_byte:
-        text = node_text(data, head, end=body.start_byte)
+        text = _code_text(head, data, body.start_byte)
     else:
-        text = node_text(data, head).split("{", 1)[0]
+        text = _code_text(head, data, head.end_byte).split("{", 1)[0]
+    if "\n" in text:
+        text = _WRAPPED_CLOSE.sub(r"\1", _WRAPPED_OPEN.sub(r"\1", text))
     text = _SPACES.sub(" ", text).strip()
+    if head.type == "variable_declarator" and head.parent is not None:  # one of several: ``var``, ``const``
+        text = f"{node_text(data, head.parent.children[0])} {text}"
     for ending in (":", ";", "=>", "="):
         text = text.removesuffix(ending).rstrip()
     return text[:MAX_SIGNATURE]

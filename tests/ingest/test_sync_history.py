@@ -5,6 +5,7 @@ preferences, one project memory), and every stale memory is closed with the righ
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 from collections import Counter
 
@@ -389,6 +390,60 @@ ANONYMOUS = """    private final Runnable task = new Runnable() {
         public void decode(int raw) {}
     };
 """
+
+
+WRAPPED = (
+    "def connect(\n    host: str,  # where\n    port: int = 5432,\n) -> None:\n    return None\n\n\n"
+    "def gone(\n    a,\n):\n    return a\n"
+)
+
+
+def test_signatures_an_earlier_extractor_read_otherwise_are_read_again(harness, git_repo, monkeypatch):
+    """A signature is no part of a memory's id: code an earlier extractor read with its
+    comments and line breaks keeps its id, its history and its vectors, and gets this
+    extractor's signature (on the sync that compares every file, and when closed code
+    comes back)."""
+    from recalld.ingest.parse_memo import PARSED
+    from recalld.ingest.plan import Scope
+    from recalld.ingest.records import checkpoint_point
+    from recalld.parsers import extract
+    from recalld.parsers.base import EXTRACTION_VERSION
+
+    h, repo = harness, git_repo
+    repo.write("db.py", WRAPPED)
+    repo.commit("initial")
+    never = re.compile(r"(\b\B)")  # breaks and comments as an earlier extractor read them
+    monkeypatch.setattr(extract, "_WRAPPED_OPEN", never)
+    monkeypatch.setattr(extract, "_WRAPPED_CLOSE", never)
+    monkeypatch.setattr(extract, "_code_text", lambda node, data, end: data[node.start_byte : end].decode())
+    h.sync(repo)
+    first = {m.payload["qualname"]: m for m in h.memories()}
+    assert first["connect"].payload["signature"] == "def connect( host: str, # where port: int = 5432, ) -> None"
+    repo.write("db.py", WRAPPED.split("\n\n\ndef gone")[0] + "\n")
+    repo.commit("gone goes")
+    h.sync(repo)
+    old = checkpoint_point(Scope("r", "main"), commit=repo.head(), pending=None)
+    old.payload["extraction"] = EXTRACTION_VERSION - 1
+    h.store.upsert([old])
+    monkeypatch.undo()
+    PARSED.trim(0)
+
+    r = h.sync(repo)
+    assert r.mode == "full" and (r.added, r.modified, r.deprecated, r.embedded) == (0, 0, 0, 0)
+    now = {m.payload["qualname"]: m for m in h.memories()}
+    assert now["connect"].id == first["connect"].id and now["connect"].payload["valid_from_commit"] == (
+        first["connect"].payload["valid_from_commit"]
+    )
+    assert now["connect"].payload["signature"] == "def connect(host: str, port: int = 5432) -> None"
+    assert r.relocated == 1  # connect's; the module has no signature
+    repo.write("db.py", WRAPPED)
+    repo.commit("gone comes back")
+    back = h.sync(repo)
+    assert back.embedded == back.tasks_added  # the commit's task alone: the code's points come back
+    (gone,) = [m for m in h.memories() if m.payload["qualname"] == "gone"]
+    assert gone.id == first["gone"].id and gone.payload["signature"] == "def gone(a)"
+    again = h.sync(repo)
+    assert (again.added, again.modified, again.deprecated, again.relocated) == (0, 0, 0, 0)
 
 
 def test_an_overload_added_above_another_leaves_it_alone(harness, git_repo):

@@ -292,6 +292,70 @@ def test_overloads_are_named_by_their_types_however_the_source_is_formatted():
     assert names("javascript", b"class K { m(a) {} m(a, b) {} }") == ["K.m", "K.m#2"]
 
 
+def test_overloads_alike_as_written_are_named_by_their_bounds():
+    """commons-lang 3's ``Validate.notEmpty(T, String, Object...)``, once for each of
+    ``<T extends Collection<?>>``, ``<T extends Map<?, ?>>`` and ``<T extends CharSequence>``:
+    numbered by their order, an overload added above another renamed it."""
+    source = (b"class V {\n"
+              b"  static <T extends Collection<?>> T notEmpty(T c, String m) { return c; }\n"
+              b"  static <T extends Map<?, ?>> T notEmpty(T c, String m) { return c; }\n"
+              b"  static <T extends CharSequence & Comparable<T>> T notEmpty(T c, String m) { return c; }\n"
+              b"  static <T> T[] notEmpty(T[] c, String m) { return c; }\n"
+              b"  static <E extends Enum<E>> void of(E e) {}\n  static void of(int e) {}\n}\n")  # fmt: skip
+    assert [s.qualname for s in parse("java", source).symbols if s.kind == "method"] == [
+        "V.notEmpty(Collection, String)", "V.notEmpty(Map, String)", "V.notEmpty(CharSequence, String)",
+        "V.notEmpty(T[], String)", "V.of(E)", "V.of(int)",  # what tells them apart as written stays as written
+    ]  # fmt: skip
+    source = b"function f<T extends string>(x: T): T;\nfunction f<T extends number>(x: T): T;\nfunction f(x) {}\n"
+    assert [s.qualname for s in parse("typescript", source).symbols[1:]] == ["f(string)", "f(number)", "f(_)"]
+
+
+@pytest.mark.parametrize(
+    ("language", "source", "signature"),
+    [
+        ("python", b"def connect(\n    host: str,  # where\n    port: int = 5432,\n) -> tuple[\n    str, int\n]:  # fmt: skip\n"
+         b"    return host, port\n", "def connect(host: str, port: int = 5432) -> tuple[str, int]"),
+        ("python", b"class K(\n    Base,\n    metaclass=M,\n):\n    pass\n", "class K(Base, metaclass=M)"),
+        ("python", b"def one(x=(1,), y=[\n    2,\n]):\n    pass\n", "def one(x=(1,), y=[2])"),
+        ("javascript", b"function g(a, // the first\n  b /* the second */) { return a; }\n", "function g(a, b)"),
+        ("typescript", b"class S {\n  constructor(\n    /** @deprecated internal */ public destination?: string,\n"
+         b"  ) {}\n}\n", "constructor(public destination?: string)"),
+        ("java", b"class T {\n  @GwtIncompatible // NullPointerTester\n  public void testNulls(\n      int a) {}\n}\n",
+         "@GwtIncompatible public void testNulls(int a)"),
+        ("rust", b"fn parse(\n    &mut self,\n    raw: &[u8], // bytes\n) -> Result<(), E> {\n    Ok(())\n}\n",
+         "fn parse(&mut self, raw: &[u8]) -> Result<(), E>"),
+        ("go", b"package p\n\nfunc Run(\n\tctx context.Context, /* done */\n\targs []string,\n) error {\n\treturn nil\n}\n",
+         "func Run(ctx context.Context, args []string) error"),
+    ],
+    ids=["python", "python-class", "python-tuple", "javascript", "typescript", "java", "rust", "go"],
+)
+def test_a_signature_reads_as_if_written_on_one_line_without_its_comments(language: str, source: bytes, signature: str):
+    """black's and rustfmt's wrapped parameters, a comment between them (a line comment
+    ran on over the code after it, and a Python signature kept the comment after its
+    colon): as the code would be written if it were short."""
+    assert parse(language, source).symbols[-1].signature == signature  # the innermost
+
+
+def test_each_function_of_a_declaration_of_several_is_its_own():
+    """jQuery's ``var version = "3.7.1", …, jQuery = function( selector, context ) {…}``:
+    keyed by the statement, the declaration's second function was lost, and the second
+    class's methods went to the first one."""
+    source = (b"var version = \"1\",\n  // Build one.\n  make = function (a) {\n    return a;\n  },\n"
+              b"  other = function () { return 2; };\n"
+              b"/** Two classes. */\nconst C = class {}, D = class { m() {} };\n")  # fmt: skip
+    got = [(s.kind, s.qualname, s.start_line, s.end_line, s.signature, s.docstring)
+           for s in parse("javascript", source).symbols[1:]]  # fmt: skip
+    assert got == [
+        ("function", "make", 3, 5, "var make = function (a)", "Build one."),
+        ("function", "other", 6, 6, "var other = function ()", ""),
+        ("class", "C", 8, 8, "const C = class", "Two classes."),
+        ("class", "D", 8, 8, "const D = class", ""),
+        ("method", "D.m", 8, 8, "m()", ""),
+    ]
+    single = parse("typescript", b"/** Doc. */\nexport const f = (x: number) => x;\n").symbols[1]
+    assert (single.qualname, single.signature, single.docstring) == ("f", "const f = (x: number)", "Doc.")
+
+
 def test_a_modules_own_export_is_a_symbol_named_default_when_it_has_no_name():
     """`module.exports = function (results) {…}` (every eslint formatter) and `export
     default class {…}` were kept only in the module memory: now a symbol of their own,
