@@ -95,6 +95,11 @@ STRUCTURAL = "structural"
 # class {…}`` were ``C``'s): django 5.1's vendored jQuery gains 32 symbols. Overloads whose
 # parameters are the same as written are named by their type variables' bounds
 # (commons-lang 3's ``Validate.notEmpty(Collection, String, Object...)``, not ``#2``).
+# A Rust impl's associated types are its type's (clap 4.0's ``arg_matches.rs``: twelve
+# ``type Item``, read as the file's ``Item`` … ``Item#12``, are ``Values.Item``, …), and a
+# method given to a reference is its type's without the lifetime (``'s FlatSet.into_iter``:
+# ``FlatSet.into_iter``). A line of one mark repeated that frames a doc comment
+# (``//////////``) is no part of the doc.
 EXTRACTION_VERSION = 14
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

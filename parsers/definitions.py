@@ -17,6 +17,7 @@ from recalld.parsers.treesitter import Node, node_text, run_query
 # Statements that may declare several names, each its own definition when it is one
 # (``var a = 1, jQuery = function (…) {…}, isWindow = function (…) {…}``).
 DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
+_LIFETIME = re.compile(r"^'\w+\s+")
 
 @dataclass(slots=True)
 class Definition:
@@ -169,8 +170,11 @@ def find_body(node: Node, depth: int = 3) -> Node | None:
 
 
 def _receiver_name(data: bytes, node: Node) -> str:
+    """The type a method is given to, bare: ``FlatSet`` of Rust's ``&'s mut FlatSet<T>``
+    (its lifetime was read as the type's name: ``'s FlatSet.into_iter``), of Go's
+    ``*pkg.FlatSet``."""
     text = node_text(data, node).strip().lstrip("*&").strip()
-    text = text.removeprefix("mut ").strip()
+    text = _LIFETIME.sub("", text).removeprefix("mut ").strip()
     for bracket in ("[", "<"):
         text = text.split(bracket, 1)[0]
     return re.split(r"::|\.", text)[-1].strip()

@@ -28,6 +28,9 @@ _DIRECTIVE = re.compile(
     r"(?:istanbul|c8) ignore\b|eslint-(?:disable|enable|env)\b|prettier-ignore\b|@ts-(?:ignore|expect-error|nocheck)\b"
     r"|go:[a-z]+\b|\+build\b|nolint\b"
 )
+# A line of one mark repeated that frames a comment block (``////////``, ``# ======``):
+# no part of the doc above or below it. A code fence (``\`\`\```, ``~~~``) is the doc's.
+_RULE = re.compile(r"([/*#=+_-])\1{2,}")
 _DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")
 _LICENCE_LINE = re.compile(
     r"^(?:the )?(?:mit|bsd|isc|apache|mozilla|gnu|l?gpl|agpl|mpl|eclipse)\b.*licen[cs]e|licensed (?:to|under)\b"
@@ -145,4 +148,9 @@ def _clean_comments(comments: list[Node], data: bytes) -> str:
     for comment in comments:
         cleaned = (clean_comment_line(raw) for raw in node_text(data, comment).splitlines())
         lines.extend(line for line in cleaned if not _DIRECTIVE.match(line))
-    return "\n".join(lines).strip()
+    while lines and (not lines[-1] or _RULE.fullmatch(lines[-1])):
+        lines.pop()
+    start = 0
+    while start < len(lines) and (not lines[start] or _RULE.fullmatch(lines[start])):
+        start += 1
+    return "\n".join(lines[start:]).strip()

@@ -356,6 +356,31 @@ def test_each_function_of_a_declaration_of_several_is_its_own():
     assert (single.qualname, single.signature, single.docstring) == ("f", "const f = (x: number)", "Doc.")
 
 
+def test_rust_associated_types_and_references_belong_to_their_type():
+    """clap 4.0's ``arg_matches.rs`` had twelve ``type Item`` of as many iterators, read as
+    the file's own types ``Item`` … ``Item#12`` (named by their order), and ``impl<'s>
+    IntoIterator for &'s FlatSet<T>`` gave ``'s FlatSet.into_iter``."""
+    source = (b"struct Values<T>(Vec<T>);\nimpl<T> Iterator for Values<T> {\n    type Item = T;\n"
+              b"    fn next(&mut self) -> Option<T> { None }\n}\n"
+              b"impl<'s, T> IntoIterator for &'s mut Values<T> {\n    type Item = &'s T;\n"
+              b"    fn into_iter(self) -> Self::IntoIter { todo!() }\n}\n"
+              b"impl PartialEq<Values<u8>> for &'_ str {\n    fn eq(&self, other: &Values<u8>) -> bool { true }\n}\n"
+              b"type Alias = u8;\n")  # fmt: skip
+    assert [(s.kind, s.qualname) for s in parse("rust", source).symbols[1:]] == [
+        ("struct", "Values"), ("type", "Values.Item"), ("method", "Values.next"), ("type", "Values.Item#2"),
+        ("method", "Values.into_iter"), ("method", "str.eq"), ("type", "Alias"),
+    ]  # fmt: skip
+
+
+def test_rules_that_frame_a_comment_are_no_part_of_its_doc():
+    source = (b"//////////////\n// Why this file.\n//////////////\n\nexport const a = 1;\n"
+              b"/* *****\n * Doc.\n * ---\n * More.\n ******/\nfunction f() {}\n")  # fmt: skip
+    module, f = parse("typescript", source).symbols[:2]
+    assert (module.docstring, f.docstring) == ("Why this file.", "Doc.\n---\nMore.")
+    fenced = parse("rust", b"/// ```\n/// let a = 1;\n/// ```\nfn g() {}\n").symbols[1]
+    assert fenced.docstring == "```\nlet a = 1;\n```"  # a code fence is the doc's
+
+
 def test_a_modules_own_export_is_a_symbol_named_default_when_it_has_no_name():
     """`module.exports = function (results) {…}` (every eslint formatter) and `export
     default class {…}` were kept only in the module memory: now a symbol of their own,
