@@ -175,9 +175,14 @@ def closest_pairs(
     first (``affinity``): of two classes that traded a method with the same code, each
     keeps its own. Without ``guess``, a pair only where each is the other's one closest
     candidate (a class's ``.js`` file rather than its ``.d.ts`` declaration; each of two
-    vendored copies of a module moved into a package continues its own copy)."""
+    vendored copies of a module moved into a package continues its own copy). Candidates
+    equally close pair in the order they are written in: clap's twelve ``type Value =
+    String;`` of as many parsers, renamed when they became ``FalseyValueParser.Value``,
+    each continue their own, not one another's."""
     if not news or (len(olds) * len(news) > RANKED_PAIRS and not guess):
         return []
+    olds = sorted(olds, key=lambda m: (m.path, m.start_line))
+    news = sorted(news, key=lambda v: (v.file.path, v.symbol.start_line))
     if len(olds) * len(news) > RANKED_PAIRS:  # hundreds of one-line constructors: in order
         pairs: list[tuple[LiveMemory, NewVersion]] = []
         free = list(news)

@@ -5,10 +5,11 @@ Not part of the test run. Clones ``--repo`` into a temporary directory (the orig
 never touched), indexes ``--base``, then syncs along the first-parent commits to
 ``--target`` (with ``--one-step``, straight to ``--target``: a release-sized step). A fast
 deterministic fake embedder stands in for the model: what is judged is planning. Prints
-a TSV line per continuation across files (the commit it was planned at, kind, old path
-and qualified name, new path and qualified name, how alike the two memories' texts are,
-how many words the old name has), then a count on stderr. Run it from two checkouts of
-recalld and compare the outputs to see what a change to the planner changed.
+a TSV line per continuation across files (``--within-files``: and per rename within a
+file), with the commit it was planned at, kind, old path and qualified name, new path
+and qualified name, how alike the two memories' texts are and how many words the old
+name has; then a count on stderr. Run it from two checkouts of recalld and compare the
+outputs to see what a change to the planner changed.
 
     python tests/bench/lineage_pairs.py --repo ~/src/cpython-lib --base v3.11.2 --target v3.13.5 --one-step
 """
@@ -36,8 +37,9 @@ from tests.conftest import FakeEmbedder  # noqa: E402
 FIELDS = ("kind", "path", "qualname", "text", "deprecated_reason", "superseded_by", "valid_to_commit")
 
 
-def walk(clone: Path, commits: list[str], state: Path) -> list[str]:
-    """Index the first commit, sync to each of the others; the continuations across files."""
+def walk(clone: Path, commits: list[str], state: Path, *, within: bool = False) -> list[str]:
+    """Index the first commit, sync to each of the others; the continuations across files
+    (``within``: and those renamed in their file)."""
     cache = EmbeddingCache(state / "embeddings.db")
     store = open_store(StoreConfig(dim=FakeEmbedder.dim, path=str(state / "store")))
     try:
@@ -57,7 +59,7 @@ def walk(clone: Path, commits: list[str], state: Path) -> list[str]:
     lines = []
     for old in closed:
         new = successors.get(old["superseded_by"])
-        if new is None or new["path"] == old["path"]:
+        if new is None or (new["path"] == old["path"] and not (within and new["qualname"] != old["qualname"])):
             continue
         alike = likeness(old.get("text") or "", new.get("text") or "", 0.0, min_tokens=0)
         words = len(identifier_words(short_name(old["qualname"])))
@@ -72,6 +74,7 @@ def main() -> int:
     parser.add_argument("--base", required=True, help="the commit indexed first")
     parser.add_argument("--target", required=True, help="the commit synced to last")
     parser.add_argument("--one-step", action="store_true", help="sync from --base straight to --target")
+    parser.add_argument("--within-files", action="store_true", help="also print symbols renamed in their own file")
     args = parser.parse_args()
     if not (args.repo / ".git").exists() and not (args.repo / "HEAD").exists():
         parser.error(f"--repo {args.repo}: not a git repository")
@@ -86,10 +89,10 @@ def main() -> int:
         commits = [base, *between] if between else [base, target]
         state = root / "state"
         state.mkdir()
-        lines = walk(clone, commits, state)
+        lines = walk(clone, commits, state, within=args.within_files)
     print("valid_to\tkind\told path\told qualname\tnew path\tnew qualname\ttexts alike\tname words")
     print("\n".join(lines))
-    print(f"{len(lines)} continuations across files", file=sys.stderr)
+    print(f"{len(lines)} continuations {'in all' if args.within_files else 'across files'}", file=sys.stderr)
     return 0
 
 

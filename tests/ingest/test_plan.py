@@ -1300,3 +1300,23 @@ def test_boilerplate_moves_only_to_a_scope_of_a_name_alike():
             closed = {c.id: (c.reason, paths.get(c.superseded_by or "")) for c in p.closures}
             successor = new[0].path if commonplace_reason == "renamed" else None
             assert closed[live[0].id] == (commonplace_reason, successor), (scope, same_code)
+
+
+def test_code_alike_to_the_letter_continues_in_the_order_it_is_written():
+    """clap 4.0's ``arg_matches.rs``: a dozen ``type Item = …;`` of as many iterators, read
+    as the file's ``Item`` … ``Item#12``, became each iterator's (``Values.Item``). Equally
+    close, each continues the one written where it is, whatever order the store gave."""
+
+    def item(qualname: str, start: int) -> Symbol:
+        source = "type Item = T;"
+        return Symbol(kind="type", name="Item", qualname=qualname, signature=source, docstring="", start_line=start,
+                      end_line=start, content_hash=hashlib.sha256(source.encode()).hexdigest(), source=source)  # fmt: skip
+
+    before = file("arg_matches.rs", *(item(q, n) for q, n in (("Item", 3), ("Item#2", 8), ("Item#3", 13))))
+    after = file("arg_matches.rs", *(item(q, n) for q, n in (("Values.Item", 3), ("Refs.Item", 8), ("Iter.Item", 13))))
+    live = list(reversed(live_of(before)))
+    p = plan(live, [after])
+    successor = {v.id: v.symbol.qualname for v in p.new_versions}
+    lines = {m.id: m.start_line for m in live}
+    pairs = sorted((lines[c.id], c.reason, successor[c.superseded_by]) for c in p.closures)  # type: ignore[index]
+    assert pairs == [(3, "renamed", "Values.Item"), (8, "renamed", "Refs.Item"), (13, "renamed", "Iter.Item")]
