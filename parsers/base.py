@@ -99,7 +99,8 @@ STRUCTURAL = "structural"
 # ``type Item``, read as the file's ``Item`` … ``Item#12``, are ``Values.Item``, …), and a
 # method given to a reference is its type's without the lifetime (``'s FlatSet.into_iter``:
 # ``FlatSet.into_iter``). A line of one mark repeated that frames a doc comment
-# (``//////////``) is no part of the doc.
+# (``//////////``) is no part of the doc. A Go type's signature starts with ``type``
+# (``type Point struct``, not ``Point struct``), as a function's does with ``func``.
 EXTRACTION_VERSION = 14
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

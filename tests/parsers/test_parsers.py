@@ -326,8 +326,9 @@ def test_overloads_alike_as_written_are_named_by_their_bounds():
          "fn parse(&mut self, raw: &[u8]) -> Result<(), E>"),
         ("go", b"package p\n\nfunc Run(\n\tctx context.Context, /* done */\n\targs []string,\n) error {\n\treturn nil\n}\n",
          "func Run(ctx context.Context, args []string) error"),
+        ("go", b"package p\n\ntype (\n\t// An ID.\n\tID string\n)\n", "type ID string"),  # no bare ``ID string``
     ],
-    ids=["python", "python-class", "python-tuple", "javascript", "typescript", "java", "rust", "go"],
+    ids=["python", "python-class", "python-tuple", "javascript", "typescript", "java", "rust", "go", "go-type"],
 )
 def test_a_signature_reads_as_if_written_on_one_line_without_its_comments(language: str, source: bytes, signature: str):
     """black's and rustfmt's wrapped parameters, a comment between them (a line comment
