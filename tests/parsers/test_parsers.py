@@ -353,6 +353,9 @@ def test_each_function_of_a_declaration_of_several_is_its_own():
         ("class", "D", 8, 8, "const D = class", ""),
         ("method", "D.m", 8, 8, "m()", ""),
     ]
+    factory = (b"function Store(db) {\n  var get = function (k) { return db[k]; }, put = function (k, v) {};\n"
+               b"  return { get: get, put: put };\n}\n")  # fmt: skip
+    assert [s.qualname for s in parse("javascript", factory).symbols[1:]] == ["Store", "Store.get", "Store.put"]
     single = parse("typescript", b"/** Doc. */\nexport const f = (x: number) => x;\n").symbols[1]
     assert (single.qualname, single.signature, single.docstring) == ("f", "const f = (x: number)", "Doc.")
 
