@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+from recalld.ingest.project import PROJECT_PATH
+from recalld.parsers.base import STRUCTURAL, memory_type
+
+if TYPE_CHECKING:
+    from recalld.ingest.collect import Collected
+    from recalld.ingest.plan import LiveMemory, Plan
 
 
 class ProgressSink(Protocol):
@@ -57,6 +65,29 @@ class SyncResult:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def count_plan(self, plan: Plan, collected: Collected, *, gone: set[str], live: Iterable[LiveMemory]) -> None:
+        """What ``plan`` writes, and what reading the files that ``collected`` holds found
+        (``gone``: paths deleted or skipped; ``live``: the memories planned from)."""
+        for version in plan.new_versions:
+            kind_type = memory_type(version.symbol.kind)
+            if kind_type != STRUCTURAL:
+                self.derived[kind_type] = self.derived.get(kind_type, 0) + 1
+            if version.change == "added":
+                self.added += 1
+            elif version.change == "modified":
+                self.modified += 1
+            else:
+                self.renamed += 1
+        self.deprecated = len(plan.closures)
+        self.relocated = len(plan.relocations)
+        had_memories = {m.path for m in live}
+        changed_files = set(collected.files) | (gone & had_memories)
+        self.files_changed = len(changed_files - {PROJECT_PATH})
+        self.skips = collected.skip_counts
+        self.skipped = sum(self.skips.values())
+        self.syntax_errors = collected.syntax_errors
+        self.invalid_utf8 = collected.invalid_utf8
 
     def _skip_reasons(self) -> str:
         """Why files were skipped, the most common reason first: `` (unsupported language

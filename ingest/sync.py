@@ -46,7 +46,7 @@ from recalld.ingest.records import (
 )
 from recalld.ingest.store import MemoryFilter, Store
 from recalld.ingest.trust import apply_trust, branch_untrusted
-from recalld.parsers.base import EXTRACTION_VERSION, STRUCTURAL, memory_type
+from recalld.parsers.base import EXTRACTION_VERSION
 from recalld.ingest.tasks import TaskSync, owes_history
 from recalld.ingest.writer import reopenable_ids, write_plan
 
@@ -207,7 +207,7 @@ class Indexer:
             elif outdated:
                 self.store.upsert([checkpoint_point(scope, commit=target, pending=None, history_owed=owed)])
             result.embedded += ahead.embedded
-        _count(result, plan, touched)
+        result.count_plan(plan, touched.collected, gone=touched.gone, live=touched.live)
         touched.collected.log_notes(repo)
         result.seconds = round(time.monotonic() - started, 3)
         return result, _Owed(git, scope, target, touched.collected.files.values()) if owed else None
@@ -381,25 +381,3 @@ def _is_unborn(git: GitRepository, branch: str) -> bool:
         return git.current_branch() == branch and git.branch_tip(branch) is None
     except RecalldError:
         return False
-
-
-def _count(result: SyncResult, plan: Plan, touched: _Touched) -> None:
-    for version in plan.new_versions:
-        kind_type = memory_type(version.symbol.kind)
-        if kind_type != STRUCTURAL:
-            result.derived[kind_type] = result.derived.get(kind_type, 0) + 1
-        if version.change == "added":
-            result.added += 1
-        elif version.change == "modified":
-            result.modified += 1
-        else:
-            result.renamed += 1
-    result.deprecated = len(plan.closures)
-    result.relocated = len(plan.relocations)
-    had_memories = {m.path for m in touched.live}
-    changed_files = set(touched.collected.files) | (touched.gone & had_memories)
-    result.files_changed = len(changed_files - {PROJECT_PATH})
-    result.skips = touched.collected.skip_counts
-    result.skipped = sum(result.skips.values())
-    result.syntax_errors = touched.collected.syntax_errors
-    result.invalid_utf8 = touched.collected.invalid_utf8
