@@ -119,13 +119,27 @@ def memoised_likeness(
     """``likeness`` of a leaver's code (``before``) and an arrival's, kept in ``memo`` by
     (old id, new id, threshold, ``min_tokens``) for the passes that ask about the same
     pair again."""
-    key = (mem.id, version.id, threshold, min_tokens)
+    key = _likeness_key(mem, version, threshold, min_tokens)
     score = memo.get(key) if memo is not None else None
     if score is None:
         score = likeness(before, version.symbol.source, threshold, min_tokens=min_tokens)
         if memo is not None:
             memo[key] = score
     return score
+
+
+def measured_likeness(
+    memo: Likenesses, mem: LiveMemory, version: NewVersion, threshold: float, *, min_tokens: int = MIN_TOKENS
+) -> float:
+    """The likeness a pass already measured for this pair, 0.0 where none did: a
+    question that is no reason to compare code."""
+    return memo.get(_likeness_key(mem, version, threshold, min_tokens), 0.0)
+
+
+def _likeness_key(
+    mem: LiveMemory, version: NewVersion, threshold: float, min_tokens: int
+) -> tuple[str, str, float, int]:
+    return (mem.id, version.id, threshold, min_tokens)
 
 
 def is_distinctive(code: str) -> bool:

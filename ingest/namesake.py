@@ -51,6 +51,7 @@ from recalld.ingest.likeness import (
     alike_names,
     declared_words,
     is_distinctive,
+    measured_likeness,
     memoised_likeness,
     overlap,
     pair_alike,
@@ -229,7 +230,7 @@ def pair_moved_namesakes(
 
     def telling(mem: LiveMemory, version: NewVersion) -> bool:
         scopes = _scopes(mem, version)
-        nearly_the_same = memo.get((mem.id, version.id, MOVED_WITH_EDITS, MIN_TOKENS), 0.0) >= NEARLY_THE_SAME
+        nearly_the_same = measured_likeness(memo, mem, version, MOVED_WITH_EDITS) >= NEARLY_THE_SAME
         nearly_the_same = nearly_the_same and not specific.commonplace(mem)
         return (nearly_the_same or related(mem, version, namespace=False) or specific(mem)
                 or moved_together(scopes) or share_a_rare_word(scopes[1], scopes[3]))  # fmt: skip
