@@ -17,6 +17,9 @@ from recalld.parsers.treesitter import Node, node_text, run_query
 # Statements that may declare several names, each its own definition when it is one
 # (``var a = 1, jQuery = function (…) {…}, isWindow = function (…) {…}``).
 DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
+# Statements whose definitions may follow their keyword (those, and Go's ``type ( A
+# struct {…}; B int )``).
+STATEMENTS = DECLARATIONS | {"type_declaration"}
 _LIFETIME = re.compile(r"^'\w+\s+")  # a Rust reference's lifetime: ``'s`` of ``&'s FlatSet``
 
 
@@ -112,10 +115,11 @@ def _own_declarator(node: Node, name: Node) -> Node:
     return next((c for c in declarators if c.start_byte <= name.start_byte < c.end_byte), node)
 
 
-def _statement_of(node: Node) -> Node:
-    """The statement a definition is: its declaration, for one of several declarators."""
+def declaring_statement(node: Node) -> Node | None:
+    """The statement a definition is one of, after its keyword (a declarator's ``const a =
+    1, f = () => {…}``, a Go type spec's ``type``); None where it is its statement."""
     parent = node.parent
-    return parent if node.type == "variable_declarator" and parent is not None else node
+    return parent if parent is not None and parent.type in STATEMENTS and node.start_byte > parent.start_byte else None
 
 
 def _mark_published(defs: dict[int, Definition], context: FileContext) -> None:
@@ -126,7 +130,7 @@ def _mark_published(defs: dict[int, Definition], context: FileContext) -> None:
         if d.returned is not None:  # written in the object: the factory's, if the return is in its own body
             d.published = _factory_body(d.returned.parent, outer_definition(d.node, defs), defs)
             continue
-        body = _statement_of(d.node).parent
+        body = (declaring_statement(d.node) or d.node).parent
         if body is None or d.kind != "function" or d.wrapped is not None:
             continue  # what a call makes of a function there may be any value: ``kept = all.filter(…)``
         names = context.names.get(body.id)

@@ -16,7 +16,13 @@ from functools import lru_cache
 
 from recalld.parsers.base import ParseResult, Symbol, content_hash
 from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
-from recalld.parsers.definitions import DECLARATIONS, Definition, collect_definitions, find_body, outer_definition
+from recalld.parsers.definitions import (
+    Definition,
+    collect_definitions,
+    declaring_statement,
+    find_body,
+    outer_definition,
+)
 from recalld.parsers.docstrings import COMMENT_TYPES, docstring_of, is_trailing, module_docstring
 from recalld.parsers.registry import LanguageSpec, get_language
 from recalld.parsers.treesitter import Node, Tree, comment_nodes, count_errors, node_text, parse_tree
@@ -29,9 +35,6 @@ ANONYMOUS_BODIES = frozenset({"object_creation_expression", "enum_constant"})
 # What an overload's name leaves out of its parameters' types: generic arguments (Java
 # cannot overload on them) and annotations.
 ERASED = frozenset({"type_arguments", "marker_annotation", "annotation"})
-# Statements whose definitions may follow their keyword (``const a = 1, f = () => {…}``,
-# Go's ``type ( A struct {…}; B int )``): each definition's signature starts with it.
-STATEMENTS = DECLARATIONS | {"type_declaration"}
 MAX_SIGNATURE = 300
 MAX_PARAMETER_TYPE = 60
 SPREAD_NOT_TYPE = frozenset({"modifiers", "variable_declarator"})
@@ -365,11 +368,8 @@ def _signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
     if "\n" in text:
         text = _WRAPPED_CLOSE.sub(r"\1", _WRAPPED_OPEN.sub(r"\1", text))
     text = _SPACES.sub(" ", text).strip()
-    statement = head.parent
-    if statement is not None and statement.type in STATEMENTS and head.start_byte > statement.start_byte:
-        keyword = statement.children[0]  # a declarator's ``var`` or ``const``, a Go type spec's ``type``
-        if not keyword.is_named:
-            text = f"{node_text(data, keyword)} {text}"
+    if (statement := declaring_statement(head)) is not None and not (keyword := statement.children[0]).is_named:
+        text = f"{node_text(data, keyword)} {text}"  # its statement's ``var``, ``const``, Go's ``type``
     for ending in (":", ";", "=>", "="):
         text = text.removesuffix(ending).rstrip()
     return text[:MAX_SIGNATURE]
