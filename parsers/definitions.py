@@ -21,6 +21,7 @@ DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
 # struct {…}; B int )``).
 STATEMENTS = DECLARATIONS | {"type_declaration"}
 _LIFETIME = re.compile(r"^'\w+\s+")  # a Rust reference's lifetime: ``'s`` of ``&'s FlatSet``
+_LIFETIME_BOUND = re.compile(r"\s*\+\s*'\w+")  # a trait object's: ``+ 'a`` of ``Expected + 'a``
 
 
 @dataclass(slots=True)
@@ -177,9 +178,13 @@ def find_body(node: Node, depth: int = 3) -> Node | None:
 def _receiver_name(data: bytes, node: Node) -> str:
     """The type a method is given to, bare: ``FlatSet`` of Rust's ``&'s mut FlatSet<T>``
     (its lifetime was read as the type's name: ``'s FlatSet.into_iter``), of Go's
-    ``*pkg.FlatSet``."""
+    ``*pkg.FlatSet``; ``Expected`` of a trait object ``dyn Expected + 'a``, a slice's
+    ``[u8]`` whole (its methods were read as free functions)."""
     text = node_text(data, node).strip().lstrip("*&").strip()
-    text = _LIFETIME.sub("", text).removeprefix("mut ").strip()
+    text = _LIFETIME.sub("", text).removeprefix("mut ").removeprefix("dyn ").strip()
+    text = _LIFETIME_BOUND.sub("", text)
+    if text.startswith("["):
+        return text.split("]", 1)[0] + "]"
     for bracket in ("[", "<"):
         text = text.split(bracket, 1)[0]
     return re.split(r"::|\.", text)[-1].strip()

@@ -19,12 +19,11 @@ from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
 from recalld.parsers.definitions import (
     Definition,
     collect_definitions,
-    declaring_statement,
-    find_body,
     outer_definition,
 )
 from recalld.parsers.docstrings import COMMENT_TYPES, docstring_of, is_trailing, module_docstring
 from recalld.parsers.registry import LanguageSpec, get_language
+from recalld.parsers.signatures import signature
 from recalld.parsers.treesitter import Node, Tree, comment_nodes, count_errors, node_text, parse_tree
 
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
@@ -35,18 +34,11 @@ ANONYMOUS_BODIES = frozenset({"object_creation_expression", "enum_constant"})
 # What an overload's name leaves out of its parameters' types: generic arguments (Java
 # cannot overload on them) and annotations.
 ERASED = frozenset({"type_arguments", "marker_annotation", "annotation"})
-MAX_SIGNATURE = 300
 MAX_PARAMETER_TYPE = 60
 SPREAD_NOT_TYPE = frozenset({"modifiers", "variable_declarator"})
-_SPACES = re.compile(r"\s+")
-# A line break after an opening bracket or before a closing one, and a comma left before
-# that, are how a long signature is wrapped (black's and rustfmt's ``def f(\n    a,\n)``),
-# not what it says: read as if it were written on one line (``def f(a)``).
-_WRAPPED_OPEN = re.compile(r"([(\[<])[ \t\r\f\v]*\n\s*")
-_WRAPPED_CLOSE = re.compile(r",?\s*\n[ \t\r\f\v]*([)\]>])")
-# How a comment opens in every grammar recalld reads (``#``, ``//``, ``/*``): code
-# without one holds none, and its tree is not walked for them.
-_COMMENT_OPENER = re.compile(rb"#|//|/\*")
+# Parameter list entries that are no parameter: Java's receiver, Python's ``*`` and ``/``.
+NO_PARAMETER = COMMENT_TYPES | {"receiver_parameter", "keyword_separator", "positional_separator"}
+_SPLATS = {"list_splat_pattern": "*", "dictionary_splat_pattern": "**"}
 _WORD_START, _WORD_END = re.compile(r"\w"), re.compile(r"\w$")
 
 
@@ -90,6 +82,8 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
             placed.append(_Placed(d, kind, qualname, qualnames[d.node.id]))
     if spec.overloads:
         _name_overloads(placed, data)
+    if spec.overload_decorator:
+        _name_typing_overloads(placed, data, spec.overload_decorator)
     symbols.extend(_symbol(spec, p.d, p.kind, p.qualname, data) for p in placed)
     spans = [Span(p.d.node.start_byte, p.d.node.end_byte, p.qualname) for p in placed]
     debt = debt_entries(spec.name, _comments(spec, root, data), spans) if MARKER_BYTES.search(data) else ()
@@ -179,13 +173,7 @@ def _name_overloads(placed: list[_Placed], data: bytes) -> None:
     its bound (``notEmpty(Collection, String)``, ``notEmpty(Map, String)``), as Java erases
     it. Those the types do not tell apart even so (a TypeScript implementation whose
     parameters repeat its last overload's) are numbered in source order among themselves."""
-    groups: dict[tuple[str, str], list[_Placed]] = {}
-    for p in placed:
-        if p.kind in FUNCTION_KINDS:
-            groups.setdefault((p.kind, p.base), []).append(p)
-    for (_kind, base), members in groups.items():
-        if len(members) < 2:
-            continue
+    for base, members in _same_name_functions(placed):
         types = [_parameter_types(p.d.node, data) for p in members]
         if None in types:
             continue
@@ -194,11 +182,55 @@ def _name_overloads(placed: list[_Placed], data: bytes) -> None:
             _parameter_types(p.d.node, data, bounds=_type_bounds(p.d.node, data)) if listed in repeated else listed
             for p, listed in zip(members, types, strict=True)
         ]
-        seen: Counter[str] = Counter()
-        for p, listed in zip(members, types, strict=True):
-            name = f"{base}({listed})"
-            seen[name] += 1
-            p.qualname = f"{name}#{seen[name]}" if seen[name] > 1 else name
+        _number_repeats(members, [f"{base}({listed})" for listed in types])
+
+
+def _name_typing_overloads(placed: list[_Placed], data: bytes, decorator: str) -> None:
+    """Where functions of one name in one scope include typings under ``decorator``
+    (sqlalchemy's three ``@overload def inspect(…)`` above ``def inspect(subject: Any,
+    raiseerr: bool = True) -> Any``), the implementation, with its code and docstring, is
+    ``inspect`` (it was ``inspect#4``) and each typing is named by its parameters' types
+    (``inspect(Type[_T], bool)``): an overload added above another renames neither."""
+    for base, members in _same_name_functions(placed):
+        typings = [p for p in members if _decorated_with(p.d.node, data, decorator)]
+        if typings:
+            _number_repeats([p for p in members if p not in typings], [base] * (len(members) - len(typings)))
+            _number_repeats(typings, [f"{base}({_parameter_types(_function_of(p.d.node), data)})" for p in typings])
+
+
+def _same_name_functions(placed: list[_Placed]) -> list[tuple[str, list[_Placed]]]:
+    """Functions that share a name in one scope, by that name, in source order."""
+    groups: dict[tuple[str, str], list[_Placed]] = {}
+    for p in placed:
+        if p.kind in FUNCTION_KINDS:
+            groups.setdefault((p.kind, p.base), []).append(p)
+    return [(base, members) for (_kind, base), members in groups.items() if len(members) > 1]
+
+
+def _number_repeats(members: list[_Placed], names: list[str]) -> None:
+    """Each of ``members`` named its name in ``names``, a repeat of one ``#2``, ``#3``."""
+    seen: Counter[str] = Counter()
+    for p, name in zip(members, names, strict=True):
+        seen[name] += 1
+        p.qualname = f"{name}#{seen[name]}" if seen[name] > 1 else name
+
+
+def _decorated_with(node: Node, data: bytes, decorator: str) -> bool:
+    """Whether a decorator of ``node`` is ``decorator``, plain or an attribute of a module
+    (``@overload``, ``@typing.overload``)."""
+    decorated = node if node.type == "decorated_definition" else node.parent
+    if decorated is None or decorated.type != "decorated_definition":
+        return False
+    for child in decorated.named_children:
+        if child.type == "decorator":
+            name = node_text(data, child).lstrip("@").strip().split("(", 1)[0]
+            if name.rsplit(".", 1)[-1].strip() == decorator:
+                return True
+    return False
+
+
+def _function_of(node: Node) -> Node:
+    return node.child_by_field_name("definition") or node
 
 
 def _type_bounds(node: Node, data: bytes) -> dict[str, str]:
@@ -223,7 +255,9 @@ def _type_bounds(node: Node, data: bytes) -> dict[str, str]:
 def _parameter_types(node: Node, data: bytes, *, bounds: Mapping[str, str] | None = None) -> str | None:
     """``String, int[], Object...`` for Java's ``(final String s, int[] a, Object... rest)``;
     TypeScript's optional and rest parameters are marked (``number?``, ``...string[]``)
-    and its ``this`` parameter left out, as is Java's receiver parameter. ``bounds``:
+    and its ``this`` parameter left out, as are Java's receiver parameter and Python's
+    ``self`` and ``cls``; Python's ``int, *str, **_`` for ``(self, a: int, *args: str,
+    **kw)``, an untyped parameter ``_``. ``bounds``:
     type variables read as their bounds (``_type_bounds``)."""
     parameters = node.child_by_field_name("parameters")
     if parameters is None:
@@ -231,8 +265,8 @@ def _parameter_types(node: Node, data: bytes, *, bounds: Mapping[str, str] | Non
     listed: list[str] = []
     for parameter in parameters.named_children:
         pattern = parameter.child_by_field_name("pattern")
-        if parameter.type in COMMENT_TYPES or parameter.type == "receiver_parameter" or (
-            pattern is not None and pattern.type == "this"
+        if parameter.type in NO_PARAMETER or (pattern is not None and pattern.type == "this") or (
+            parameter.type == "identifier" and node_text(data, parameter) in ("self", "cls")
         ):
             continue
         type_node = parameter.child_by_field_name("type")
@@ -247,8 +281,14 @@ def _parameter_types(node: Node, data: bytes, *, bounds: Mapping[str, str] | Non
             text = "..." + text
         elif parameter.type == "optional_parameter":
             text += "?"
+        elif splat := _SPLATS.get(parameter.type) or _SPLATS.get(_first_type(parameter)):
+            text = splat + text  # Python's ``*args: int``, ``**kw``: ``*int``, ``**_``
         listed.append(text)
     return ", ".join(listed)
+
+
+def _first_type(node: Node) -> str:
+    return node.named_children[0].type if node.named_children else ""
 
 
 def _erased(node: Node, data: bytes, bounds: Mapping[str, str] | None = None) -> str:
@@ -273,29 +313,6 @@ def _erased(node: Node, data: bytes, bounds: Mapping[str, str] | None = None) ->
     return "".join(tokens)
 
 
-def _code_text(node: Node, data: bytes, end: int) -> str:
-    """``node``'s source up to ``end``, each comment in it a line break: a comment in a
-    parameter list (``g(a, // the first``) would otherwise run on over the code after it."""
-    if not _COMMENT_OPENER.search(data, node.start_byte, end):
-        return data[node.start_byte : end].decode("utf-8", "replace")  # the tree is walked only where one may be
-    comments: list[Node] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.start_byte >= end:
-            continue
-        if current.type in COMMENT_TYPES:
-            comments.append(current)
-        else:
-            stack.extend(current.children)
-    pieces, start = [], node.start_byte
-    for comment in sorted(comments, key=lambda c: c.start_byte):
-        pieces += [data[start : comment.start_byte], b"\n"]
-        start = comment.end_byte
-    pieces.append(data[start:end])
-    return b"".join(pieces).decode("utf-8", "replace")
-
-
 def _symbol(spec: LanguageSpec, d: Definition, kind: str, qualname: str, data: bytes) -> Symbol:
     node = d.node
     last = _last_code_node(node)
@@ -310,7 +327,7 @@ def _symbol(spec: LanguageSpec, d: Definition, kind: str, qualname: str, data: b
         kind=kind,
         name=d.name,
         qualname=qualname,
-        signature=_signature(node, data, d.wrapped),
+        signature=signature(node, data, d.wrapped),
         docstring=docstring,
         start_line=node.start_point[0] + 1,
         end_line=last.end_point[0] + 1,
@@ -354,22 +371,3 @@ def _module_symbol(spec: LanguageSpec, root: Node, data: bytes) -> Symbol:
         content_hash=content_hash(data),
         source=data.decode("utf-8", "replace"),
     )
-
-
-def _signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
-    """The definition's text up to its body (``wrapped``'s, a function a call makes it of),
-    without its comments, on one line: as it would be written if it were short."""
-    head = node.child_by_field_name("definition") or node
-    body = find_body(wrapped if wrapped is not None else head)
-    if body is not None and body.start_byte > head.start_byte:
-        text = _code_text(head, data, body.start_byte)
-    else:
-        text = _code_text(head, data, head.end_byte).split("{", 1)[0]
-    if "\n" in text:
-        text = _WRAPPED_CLOSE.sub(r"\1", _WRAPPED_OPEN.sub(r"\1", text))
-    text = _SPACES.sub(" ", text).strip()
-    if (statement := declaring_statement(head)) is not None and not (keyword := statement.children[0]).is_named:
-        text = f"{node_text(data, keyword)} {text}"  # its statement's ``var``, ``const``, Go's ``type``
-    for ending in (":", ";", "=>", "="):
-        text = text.removesuffix(ending).rstrip()
-    return text[:MAX_SIGNATURE]

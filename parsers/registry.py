@@ -30,6 +30,10 @@ class LanguageSpec:
     extractor: str = "treesitter"  # a key of EXTRACTORS
     globs: tuple[str, ...] = ()  # paths this spec claims whatever their extension
     overloads: bool = False  # functions of one name tell apart by their parameter types
+    # A function under this decorator declares one typing of a function of its name
+    # (Python's ``@typing.overload``): named by its parameters' types, so that the
+    # implementation keeps the plain name.
+    overload_decorator: str = ""
     declares_encoding: bool = False  # a file may name its encoding in a comment (parsers/encoding.py)
     directory_namespace: bool = False  # a directory's files share one namespace (Go's packages)
     # A kin language whose grammar reads what this one's cannot: a file this grammar reads
@@ -86,7 +90,8 @@ def get_language(name: str) -> LanguageSpec:
 
 ECMASCRIPT = ("ecmascript.scm",)  # JavaScript's patterns TypeScript's grammar matches too
 BUILTIN_LANGUAGES = (
-    LanguageSpec("python", (".py", ".pyi"), "tree_sitter_python", docstrings="strings", declares_encoding=True),
+    LanguageSpec("python", (".py", ".pyi"), "tree_sitter_python", docstrings="strings", declares_encoding=True,
+                 overload_decorator="overload"),
     # Flow-typed JavaScript (React, React Native, Vue 2) is read by TSX's grammar, which
     # knows type annotations: of Vue 2.6's 161 Flow files, JavaScript's grammar reads 152
     # with errors (538 symbols), TSX's 4 (821).

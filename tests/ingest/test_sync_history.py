@@ -406,16 +406,16 @@ def test_signatures_an_earlier_extractor_read_otherwise_are_read_again(harness, 
     from recalld.ingest.parse_memo import PARSED
     from recalld.ingest.plan import Scope
     from recalld.ingest.records import checkpoint_point
-    from recalld.parsers import extract
+    from recalld.parsers import signatures
     from recalld.parsers.base import EXTRACTION_VERSION
 
     h, repo = harness, git_repo
     repo.write("db.py", WRAPPED)
     repo.commit("initial")
     never = re.compile(r"(\b\B)")  # breaks and comments as an earlier extractor read them
-    monkeypatch.setattr(extract, "_WRAPPED_OPEN", never)
-    monkeypatch.setattr(extract, "_WRAPPED_CLOSE", never)
-    monkeypatch.setattr(extract, "_code_text", lambda node, data, end: data[node.start_byte : end].decode())
+    monkeypatch.setattr(signatures, "_WRAPPED_OPEN", never)
+    monkeypatch.setattr(signatures, "_WRAPPED_CLOSE", never)
+    monkeypatch.setattr(signatures, "_code_text", lambda node, data, end: data[node.start_byte : end].decode())
     h.sync(repo)
     first = {m.payload["qualname"]: m for m in h.memories()}
     assert first["connect"].payload["signature"] == "def connect( host: str, # where port: int = 5432, ) -> None"

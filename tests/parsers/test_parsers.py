@@ -292,6 +292,26 @@ def test_overloads_are_named_by_their_types_however_the_source_is_formatted():
     assert names("javascript", b"class K { m(a) {} m(a, b) {} }") == ["K.m", "K.m#2"]
 
 
+def test_python_typings_are_named_by_their_types_and_the_implementation_by_its_name():
+    """sqlalchemy 2.0's ``inspect``: three ``@overload`` typings above the function with
+    the code and the docstring, which was ``inspect#4`` (and ``inspect`` the first typing)."""
+    source = (b"from typing import overload\nimport typing\n\n"
+              b"@overload\ndef inspect(subject: Type[_T], raiseerr: bool = True) -> _T: ...\n"
+              b"@typing.overload\ndef inspect(subject: Any, raiseerr: Literal[False] = ...) -> None: ...\n"
+              b"def inspect(subject, raiseerr=True):\n    \"\"\"The real one.\"\"\"\n    return subject\n\n"
+              b"class Session:\n    @overload\n    def get(self, key: str, *rest: int, **kw: Any) -> str: ...\n"
+              b"    @overload\n    def get(self, key, /, *, strict: bool) -> None: ...\n"
+              b"    def get(self, key, *rest, **kw):\n        return key\n"
+              b"    @property\n    def bind(self): return 1\n    @bind.setter\n    def bind(self, value): pass\n")  # fmt: skip
+    symbols = parse("python", source).symbols[1:]
+    assert [s.qualname for s in symbols] == [
+        "inspect(Type[_T], bool)", "inspect(Any, Literal[False])", "inspect", "Session",
+        "Session.get(str, *int, **Any)", "Session.get(_, bool)", "Session.get",
+        "Session.bind", "Session.bind#2",  # no typings: repeats numbered in order
+    ]  # fmt: skip
+    assert symbols[2].docstring == "The real one."
+
+
 def test_overloads_alike_as_written_are_named_by_their_bounds():
     """commons-lang 3's ``Validate.notEmpty(T, String, Object...)``, once for each of
     ``<T extends Collection<?>>``, ``<T extends Map<?, ?>>`` and ``<T extends CharSequence>``:
@@ -308,33 +328,6 @@ def test_overloads_alike_as_written_are_named_by_their_bounds():
     ]  # fmt: skip
     source = b"function f<T extends string>(x: T): T;\nfunction f<T extends number>(x: T): T;\nfunction f(x) {}\n"
     assert [s.qualname for s in parse("typescript", source).symbols[1:]] == ["f(string)", "f(number)", "f(_)"]
-
-
-@pytest.mark.parametrize(
-    ("language", "source", "signature"),
-    [
-        ("python", b"def connect(\n    host: str,  # where\n    port: int = 5432,\n) -> tuple[\n    str, int\n]:  # fmt: skip\n"
-         b"    return host, port\n", "def connect(host: str, port: int = 5432) -> tuple[str, int]"),
-        ("python", b"class K(\n    Base,\n    metaclass=M,\n):\n    pass\n", "class K(Base, metaclass=M)"),
-        ("python", b"def one(x=(1,), y=[\n    2,\n]):\n    pass\n", "def one(x=(1,), y=[2])"),
-        ("javascript", b"function g(a, // the first\n  b /* the second */) { return a; }\n", "function g(a, b)"),
-        ("typescript", b"class S {\n  constructor(\n    /** @deprecated internal */ public destination?: string,\n"
-         b"  ) {}\n}\n", "constructor(public destination?: string)"),
-        ("java", b"class T {\n  @GwtIncompatible // NullPointerTester\n  public void testNulls(\n      int a) {}\n}\n",
-         "@GwtIncompatible public void testNulls(int a)"),
-        ("rust", b"fn parse(\n    &mut self,\n    raw: &[u8], // bytes\n) -> Result<(), E> {\n    Ok(())\n}\n",
-         "fn parse(&mut self, raw: &[u8]) -> Result<(), E>"),
-        ("go", b"package p\n\nfunc Run(\n\tctx context.Context, /* done */\n\targs []string,\n) error {\n\treturn nil\n}\n",
-         "func Run(ctx context.Context, args []string) error"),
-        ("go", b"package p\n\ntype (\n\t// An ID.\n\tID string\n)\n", "type ID string"),  # no bare ``ID string``
-    ],
-    ids=["python", "python-class", "python-tuple", "javascript", "typescript", "java", "rust", "go", "go-type"],
-)
-def test_a_signature_reads_as_if_written_on_one_line_without_its_comments(language: str, source: bytes, signature: str):
-    """black's and rustfmt's wrapped parameters, a comment between them (a line comment
-    ran on over the code after it, and a Python signature kept the comment after its
-    colon): as the code would be written if it were short."""
-    assert parse(language, source).symbols[-1].signature == signature  # the innermost
 
 
 def test_each_function_of_a_declaration_of_several_is_its_own():
@@ -369,10 +362,13 @@ def test_rust_associated_types_and_references_belong_to_their_type():
               b"impl<'s, T> IntoIterator for &'s mut Values<T> {\n    type Item = &'s T;\n"
               b"    fn into_iter(self) -> Self::IntoIter { todo!() }\n}\n"
               b"impl PartialEq<Values<u8>> for &'_ str {\n    fn eq(&self, other: &Values<u8>) -> bool { true }\n}\n"
-              b"type Alias = u8;\n")  # fmt: skip
+              b"type Alias = u8;\n"
+              b"impl<'a> fmt::Display for dyn Expected + 'a {\n    fn fmt(&self) {}\n}\n"
+              b"impl [u8] {\n    fn first_byte(&self) {}\n}\n")  # fmt: skip
     assert [(s.kind, s.qualname) for s in parse("rust", source).symbols[1:]] == [
         ("struct", "Values"), ("type", "Values.Item"), ("method", "Values.next"), ("type", "Values.Item#2"),
         ("method", "Values.into_iter"), ("method", "str.eq"), ("type", "Alias"),
+        ("method", "Expected.fmt"), ("method", "[u8].first_byte"),  # serde's ``Expected + 'a.fmt``; a free ``first_byte``
     ]  # fmt: skip
 
 

@@ -1,0 +1,173 @@
+"""A definition's signature: its text up to its body, without its comments, on one line,
+and no longer than ``MAX_SIGNATURE`` characters.
+
+What a definition without a body of its own says is its signature whole (a TypeScript
+type alias, an overload's declaration, an interface's method), up to the block of a type
+that has one (Go's ``type Point struct {…}``, Rust's ``macro_rules! m {…}``). A signature
+too long to keep whole keeps its start and the end of its parameters (a return type, a
+``throws`` clause) and says where it was cut (``…``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from recalld.parsers.definitions import declaring_statement, find_body
+from recalld.parsers.docstrings import COMMENT_TYPES
+from recalld.parsers.treesitter import Node, node_text
+
+MAX_SIGNATURE = 300
+ELIDED = "…"
+_SPACES = re.compile(r"\s+")
+# A line break after an opening bracket or before a closing one, and a comma left before
+# that, are how a long signature is wrapped (black's and rustfmt's ``def f(\n    a,\n)``),
+# not what it says: read as if it were written on one line (``def f(a)``).
+_WRAPPED_OPEN = re.compile(r"([(\[<])[ \t\r\f\v]*\n\s*")
+_WRAPPED_CLOSE = re.compile(r",?\s*\n[ \t\r\f\v]*([)\]>])")
+# How a comment opens in every grammar recalld reads (``#``, ``//``, ``/*``): code
+# without one holds none, and its tree is not walked for them.
+_COMMENT_OPENER = re.compile(rb"#|//|/\*")
+# A TypeScript object type whose members are written one a line, without ``;`` or ``,``
+# (``{\n  <A>(f: F): R\n  <A>(self: S, f: F): R\n}``), reads with ``;`` between them:
+# on one line its members would run into each other.
+_MEMBER_LISTS = frozenset({"object_type"})
+_SEPARATORS = frozenset({";", ","})
+_OPENERS, _CLOSERS = "([{<", ")]}>"
+
+
+def signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
+    """``node``'s text up to its body (``wrapped``'s, a function a call makes it of), as
+    it would be written if it were short, prefixed with its statement's keyword (``var``,
+    ``const``, Go's ``type``)."""
+    head = node.child_by_field_name("definition") or node
+    body = find_body(wrapped if wrapped is not None else head)
+    if body is not None and body.start_byte > head.start_byte:
+        text = _one_line(head, data, body.start_byte)
+    else:
+        text = _before_block(_one_line(head, data, head.end_byte))
+    if (statement := declaring_statement(head)) is not None and not (keyword := statement.children[0]).is_named:
+        text = f"{node_text(data, keyword)} {text}"
+    for ending in (":", ";", "=>", "="):
+        text = text.removesuffix(ending).rstrip()
+    return shortened(text)
+
+
+def shortened(text: str, limit: int = MAX_SIGNATURE) -> str:
+    """``text`` if it fits in ``limit`` characters. Otherwise its start, as many whole
+    parameters of its longest parenthesised list as fit, ``…`` and what follows that list
+    (``def get(self, path: str, …) -> Callable[[F], F]``, Java's ``…) throws IOException``);
+    without such a list, or with more after it than a third of ``limit``, its start up to
+    a space and ``…``."""
+    if len(text) <= limit:
+        return text
+    opened, closed, commas = _longest_list(text)
+    tail = text[closed:] if closed is not None else ""
+    if opened is not None and tail and len(tail) <= limit // 3:
+        budget = limit - len(tail) - len(ELIDED) - 2
+        kept = [c for c in commas if c <= budget]
+        if kept:
+            return f"{text[: kept[-1]]}, {ELIDED}{tail}"
+        if opened + 1 <= budget:
+            return f"{text[: opened + 1]}{ELIDED}{tail}"
+    head = text[: limit - len(ELIDED) - 1]
+    space = head.rfind(" ")
+    return f"{(head[:space] if space > 0 else head).rstrip(' ,')} {ELIDED}"
+
+
+def _longest_list(text: str) -> tuple[int | None, int | None, list[int]]:
+    """Where the longest bracketed list at the top level of ``text`` opens with ``(`` and
+    closes, and where the commas between its items are (none inside brackets of their
+    own: ``Annotated[str, Doc(…)]`` and ``Map<K, V>`` are one item each)."""
+    best: tuple[int | None, int | None, list[int]] = (None, None, [])
+    longest, depth, opened = -1, 0, 0
+    commas: list[int] = []
+    for i, char in enumerate(text):
+        step = _bracket(text, i)
+        if step > 0:
+            if depth == 0:
+                opened, commas = i, []
+            depth += 1
+        elif step < 0 and depth > 0:
+            depth -= 1
+            if depth == 0 and text[opened] == "(" and i - opened > longest:
+                best, longest = (opened, i, commas), i - opened
+        elif char == "," and depth == 1:
+            commas.append(i)
+    return best
+
+
+def _before_block(text: str) -> str:
+    """A definition without a body, up to the block its type opens (``type Point struct``
+    of ``type Point struct {…}``, ``macro_rules! m`` of its rules): a ``{`` at the top level
+    after a word, with no ``=`` before it. A ``{`` after an ``=``, a ``:`` or inside brackets
+    is what the definition says (``type P = { x: number }``, ``f(o: { x: number }): void``)."""
+    depth = 0
+    for i, char in enumerate(text):
+        if depth == 0 and char == "=":
+            return text
+        if depth == 0 and char == "{":
+            before = text[:i].rstrip()
+            return before if before and (before[-1].isalnum() or before[-1] in "_!") else text
+        depth = max(0, depth + _bracket(text, i))
+    return text
+
+
+def _bracket(text: str, i: int) -> int:
+    """1 where a bracket opens at ``text[i]``, -1 where one closes, else 0. The ``>`` of an
+    arrow (``=>``, ``->``) closes none."""
+    char = text[i]
+    if char in _OPENERS and not (char == "<" and text[i + 1 : i + 2] in ("-", "=")):  # Go's ``<-chan``, ``<=``
+        return 1
+    if char in _CLOSERS and not (char == ">" and text[i - 1 : i] in ("=", "-")):
+        return -1
+    return 0
+
+
+def _one_line(node: Node, data: bytes, end: int) -> str:
+    text = _code_text(node, data, end)
+    if "\n" in text:
+        text = _WRAPPED_CLOSE.sub(r"\1", _WRAPPED_OPEN.sub(r"\1", text))
+    return _SPACES.sub(" ", text).strip()
+
+
+def _code_text(node: Node, data: bytes, end: int) -> str:
+    """``node``'s source up to ``end``, each comment in it a line break (a comment in a
+    parameter list, ``g(a, // the first``, would otherwise run on over the code after it),
+    and a ``;`` after each member of an object type written one a line."""
+    walk_comments = _COMMENT_OPENER.search(data, node.start_byte, end) is not None
+    walk_members = data.find(b"{", node.start_byte, end) >= 0 and data.find(b"\n", node.start_byte, end) >= 0
+    if not (walk_comments or walk_members):
+        return data[node.start_byte : end].decode("utf-8", "replace")  # the tree is walked only where it tells
+    cuts: list[tuple[int, int, bytes]] = []  # (start, end, what stands there instead)
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.start_byte >= end:
+            continue
+        if current.type in COMMENT_TYPES:
+            cuts.append((current.start_byte, current.end_byte, b"\n"))
+            continue
+        if walk_members and current.type in _MEMBER_LISTS:
+            cuts += _unseparated(current)
+        stack.extend(current.children)
+    pieces, start = [], node.start_byte
+    for cut_start, cut_end, instead in sorted(cuts):
+        if cut_start < start:
+            continue
+        pieces += [data[start:cut_start], instead]
+        start = cut_end
+    pieces.append(data[start:end])
+    return b"".join(pieces).decode("utf-8", "replace")
+
+
+def _unseparated(members: Node) -> list[tuple[int, int, bytes]]:
+    """A ``;`` after each member of ``members`` followed by another with nothing between."""
+    out = []
+    previous: Node | None = None
+    for child in members.children:
+        if child.type in COMMENT_TYPES:
+            continue
+        if child.is_named and previous is not None and previous.is_named:
+            out.append((previous.end_byte, previous.end_byte, b";"))
+        previous = child if child.is_named or child.type in _SEPARATORS else None
+    return out
