@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeVar
 
-from recalld.ingest.likeness import OldSource
+from recalld.ingest.likeness import OldSource, parent_scope, short_name
 from recalld.ingest.moves import paired_moves
 from recalld.ingest.specific import NameCounts, SpecificNames
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
@@ -227,7 +227,14 @@ def _plan_file(
 ) -> None:
     here_by_key = _group_by_key(here)
     moved_by_key = _group_by_key(moved_from)
-    for sym in file.symbols:
+    redecorated = _redecorated(draft.scope, file, here)
+    for renamed in redecorated.values():
+        here_by_key[(renamed.kind, renamed.qualname)].remove(renamed)
+    for index, sym in enumerate(file.symbols):
+        if (predecessor := redecorated.get(index)) is not None:
+            version = draft.add(file, sym, predecessor.lineage, RENAMED)
+            draft.close(predecessor, RENAMED, version.id)
+            continue
         key = (sym.kind, sym.qualname)
         same_place = here_by_key.pop(key, [])
         if same_place:
@@ -243,6 +250,33 @@ def _plan_file(
     for mems in (*here_by_key.values(), *moved_by_key.values()):
         for mem in mems:
             draft.leftovers.append((mem, REMOVED))
+
+
+def _redecorated(scope: Scope, file: FileSymbols, here: list[LiveMemory]) -> dict[int, LiveMemory]:
+    """Code unchanged to the letter whose name only changed its decoration (``#4``, the
+    parameters' types), by the index of its symbol in ``file``: it continues under its new
+    name even where another symbol now bears its old one. Overloads put in another order
+    swap their ``#2`` and plain names, and sqlalchemy's ``inspect#4`` became ``inspect``
+    when typings were named by their types, while its first typing, ``inspect``, became
+    ``inspect(Type[…], bool)``: paired by name, each continued the other's lineage."""
+    ids = [memory_id(scope, file.path, s.kind, s.qualname, s.content_hash) for s in file.symbols]
+    held = {m.id for m in here}
+    leaving = unique_by([m for m in here if m.id not in set(ids)], lambda m: (m.kind, m.content_hash))
+    if not leaving:
+        return {}
+    arriving = unique_by([i for i, mid in enumerate(ids) if mid not in held], lambda i: _content(file.symbols[i]))
+    found: dict[int, LiveMemory] = {}
+    for content, index in arriving.items():
+        sym, mem = file.symbols[index], leaving.get(content)
+        if mem is not None and (parent_scope(mem.qualname), short_name(mem.qualname)) == (
+            parent_scope(sym.qualname), short_name(sym.qualname)
+        ):
+            found[index] = mem
+    return found
+
+
+def _content(sym: Symbol) -> tuple[str, str]:
+    return sym.kind, sym.content_hash
 
 
 def _continue_in_place(draft: _Draft, file: FileSymbols, sym: Symbol, mems: list[LiveMemory]) -> None:

@@ -1320,3 +1320,40 @@ def test_code_alike_to_the_letter_continues_in_the_order_it_is_written():
     lines = {m.id: m.start_line for m in live}
     pairs = sorted((lines[c.id], c.reason, successor[c.superseded_by]) for c in p.closures)  # type: ignore[index]
     assert pairs == [(3, "renamed", "Values.Item"), (8, "renamed", "Refs.Item"), (13, "renamed", "Iter.Item")]
+
+
+def test_code_unchanged_under_another_decoration_continues_where_its_old_name_is_taken():
+    """sqlalchemy's ``inspect``: three typings, then the implementation ``inspect#4``.
+    Named by their types, the typings leave the plain name to the implementation, and the
+    first typing's old name is now the implementation's. Paired by name, the implementation
+    continued the first typing's lineage and its own closed as removed. Overloads put in
+    another order (``K.m`` and ``K.m#2`` swapped) are the same case."""
+
+    def renamed(s: Symbol, qualname: str) -> Symbol:
+        return dataclasses.replace(s, qualname=qualname)  # the same code: its content hash kept
+
+    typing_a, typing_b, impl = sym("inspect", "a: int"), sym("inspect#2", "a: str"), sym("inspect#3", "return a")
+    other = sym("helper")
+    before = file("inspection.py", typing_a, typing_b, impl, other)
+    after = file("inspection.py", renamed(typing_a, "inspect(int)"), renamed(typing_b, "inspect(str)"),
+                 renamed(impl, "inspect"), other)  # fmt: skip
+    live = live_of(before)
+    p = plan(live, [after])
+    lineage = {m.qualname: m.lineage for m in live}
+    assert {v.symbol.qualname: (v.change, v.lineage) for v in p.new_versions} == {
+        "inspect(int)": ("renamed", lineage["inspect"]),
+        "inspect(str)": ("renamed", lineage["inspect#2"]),
+        "inspect": ("renamed", lineage["inspect#3"]),
+    }
+    assert sorted(c.reason for c in p.closures) == ["renamed"] * 3
+
+    m1, m2 = sym("K.m", "(a) {}", kind="method"), sym("K.m#2", "(a, b) {}", kind="method")
+    swapped = file("k.js", renamed(m2, "K.m"), renamed(m1, "K.m#2"))
+    live = live_of(file("k.js", m1, m2))
+    p = plan(live, [swapped])
+    lineage = {m.qualname: m.lineage for m in live}
+    assert {v.symbol.qualname: v.lineage for v in p.new_versions} == {"K.m": lineage["K.m#2"], "K.m#2": lineage["K.m"]}
+    # an edit is no such case: the name's holder continues it, as before
+    edited = file("k.js", sym("K.m", "(a) { return 1; }", kind="method"), m2)
+    p = plan(live_of(file("k.js", m1, m2)), [edited])
+    assert [(v.symbol.qualname, v.change) for v in p.new_versions] == [("K.m", "modified")]
