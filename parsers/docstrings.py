@@ -28,9 +28,10 @@ _DIRECTIVE = re.compile(
     r"(?:istanbul|c8) ignore\b|eslint-(?:disable|enable|env)\b|prettier-ignore\b|@ts-(?:ignore|expect-error|nocheck)\b"
     r"|go:[a-z]+\b|\+build\b|nolint\b"
 )
-# A line of one mark repeated that frames a comment block (``////////``, ``# ======``):
+# A line of one mark repeated that frames a comment block (``////////``, ``# ======``),
+# or such marks around a section's title (zod's ``//////////   ZodNumber   //////////``):
 # no part of the doc above or below it. A code fence (``\`\`\```, ``~~~``) is the doc's.
-_RULE = re.compile(r"([/*#=+_-])\1{2,}")
+_RULE = re.compile(r"([/*#=+_-])\1{2,}|([/#=+_-])\2{2,}[^\n]*?\2{3,}")  # not ``*** WARNING ***``
 _DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")
 _LICENCE_LINE = re.compile(
     r"^(?:the )?(?:mit|bsd|isc|apache|mozilla|gnu|l?gpl|agpl|mpl|eclipse)\b.*licen[cs]e|licensed (?:to|under)\b"

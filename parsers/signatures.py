@@ -27,6 +27,9 @@ _WRAPPED_CLOSE = re.compile(r",?\s*\n[ \t\r\f\v]*([)\]>])")
 # How a comment opens in every grammar recalld reads (``#``, ``//``, ``/*``): code
 # without one holds none, and its tree is not walked for them.
 _COMMENT_OPENER = re.compile(rb"#|//|/\*")
+# A union or an intersection written one member a line opens with its operator (prettier's
+# ``type T =\n  | A\n  | B``): on one line, ``type T = A | B``.
+_LEADING_OPERATOR = re.compile(r"([=:,] |[(<\[])[|&] ")
 # A TypeScript object type whose members are written one a line, without ``;`` or ``,``
 # (``{\n  <A>(f: F): R\n  <A>(self: S, f: F): R\n}``), reads with ``;`` between them:
 # on one line its members would run into each other.
@@ -127,7 +130,8 @@ def _one_line(node: Node, data: bytes, end: int) -> str:
     text = _code_text(node, data, end)
     if "\n" in text:
         text = _WRAPPED_CLOSE.sub(r"\1", _WRAPPED_OPEN.sub(r"\1", text))
-    return _SPACES.sub(" ", text).strip()
+    text = _SPACES.sub(" ", text).strip()
+    return _LEADING_OPERATOR.sub(r"\1", text)
 
 
 def _code_text(node: Node, data: bytes, end: int) -> str:

@@ -379,6 +379,11 @@ def test_rules_that_frame_a_comment_are_no_part_of_its_doc():
     assert (module.docstring, f.docstring) == ("Why this file.", "Doc.\n---\nMore.")
     fenced = parse("rust", b"/// ```\n/// let a = 1;\n/// ```\nfn g() {}\n").symbols[1]
     assert fenced.docstring == "```\nlet a = 1;\n```"  # a code fence is the doc's
+    # zod's section banners: marks around a title frame no doc either
+    banner = (b"export const a = 1;\n//////////////////////////\n//////////   ZodNumber   //////////\n"
+              b"//////////////////////////\nexport type Check = number;\n"
+              b"// ===== Parsing =====\n// Parses the input.\nfunction p() {}\n// *** Slow *** on big input.\nfunction q() {}\n")  # fmt: skip
+    assert [s.docstring for s in parse("typescript", banner).symbols[1:]] == ["", "Parses the input.", "** Slow *** on big input."]
 
 
 def test_a_modules_own_export_is_a_symbol_named_default_when_it_has_no_name():

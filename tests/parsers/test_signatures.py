@@ -45,6 +45,8 @@ def test_a_signature_reads_as_if_written_on_one_line_without_its_comments(langua
         ("typescript", b"type Tags<E> = E extends { readonly _tag: string } ? E['_tag'] : never\n",
          "type Tags<E> = E extends { readonly _tag: string } ? E['_tag'] : never"),
         ("typescript", b"type Box<T extends { id: string }> = T[]\n", "type Box<T extends { id: string }> = T[]"),
+        ("typescript", b"type Id =\n  | string\n  | number\nfunction f(v:\n  | undefined\n  | Id): void;\n",
+         "function f(v: undefined | Id): void"),  # prettier's unions, one member a line
         ("typescript", b"export function pick(o: { a: string }, k: 'a'): string;\n", "function pick(o: { a: string }, k: 'a'): string"),
         ("typescript", b"interface Q {\n  clone(params?: { parent: boolean }): this\n}\n", "clone(params?: { parent: boolean }): this"),
         ("typescript", b"export const min = <A>(o: Order<A>): {\n  (that: A): (self: A) => A\n  (self: A, that: A): A\n} =>\n"
@@ -55,7 +57,7 @@ def test_a_signature_reads_as_if_written_on_one_line_without_its_comments(langua
         ("rust", b"macro_rules! forward {\n    ($t:ty) => { impl X for $t {} };\n}\n", "macro_rules! forward"),
         ("java", b"interface A {\n  @Values({1, 2}) int size();\n}\n", "@Values({1, 2}) int size()"),
     ],
-    ids=["ts-object", "ts-conditional", "ts-bound", "ts-overload", "ts-interface-method", "ts-members-a-line",
+    ids=["ts-object", "ts-conditional", "ts-bound", "ts-union", "ts-overload", "ts-interface-method", "ts-members-a-line",
          "go-alias", "go-struct", "rust-macro", "java-annotation"],
 )
 def test_what_a_definition_without_a_body_says_is_its_signature(language: str, source: bytes, signature: str):
