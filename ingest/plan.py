@@ -325,24 +325,33 @@ def _match_moves(
 
 def _match_edits(draft: _Draft) -> None:
     """An entry whose qualname is ``<anchor>:<kind>:<hash of its text>`` (a debt comment)
-    changes its qualname when its text is edited. When exactly one such entry left an
-    anchor of a file and exactly one arrived there, it is the same note, edited."""
+    changes its qualname when its text is edited, and when the symbol it lies in is
+    renamed or it moves to another. When exactly one such entry left an anchor of a file
+    and exactly one arrived there, it is the same note, edited (``modified``); then, when
+    exactly one left a file and exactly one of the same text arrived in it under another
+    anchor, it is the same note (``renamed``: a TODO in sqlalchemy's ``reduce_columns#3``
+    when that became ``reduce_columns``)."""
+    _match_notes(draft, lambda path, kind, qualname: (path, kind, _anchor(kind, qualname)), MODIFIED)
+    _match_notes(draft, lambda path, kind, qualname: (path, kind, qualname[len(_anchor(kind, qualname)) :]), RENAMED)
+
+
+def _match_notes(draft: _Draft, key: Callable[[str, str, str], tuple[str, str, str]], change: str) -> None:
     leaving = unique_by(
         [(m, r) for m, r in draft.leftovers if r == REMOVED and _anchor(m.kind, m.qualname)],
-        lambda item: (item[0].path, item[0].kind, _anchor(item[0].kind, item[0].qualname)),
+        lambda item: key(item[0].path, item[0].kind, item[0].qualname),
     )
     arriving = unique_by(
         [v for v in draft.orphans if _anchor(v.symbol.kind, v.symbol.qualname)],
-        lambda v: (v.file.path, v.symbol.kind, _anchor(v.symbol.kind, v.symbol.qualname)),
+        lambda v: key(v.file.path, v.symbol.kind, v.symbol.qualname),
     )
-    for key, (mem, _reason) in leaving.items():
-        successor = arriving.get(key)
+    for found, (mem, _reason) in leaving.items():
+        successor = arriving.get(found)
         if successor is None:
             continue
         draft.leftovers.remove((mem, REMOVED))
         draft.orphans.remove(successor)
-        draft.new[successor.id] = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, MODIFIED)
-        draft.close(mem, MODIFIED, successor.id)
+        draft.new[successor.id] = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, change)
+        draft.close(mem, change, successor.id)
 
 
 def _anchor(kind: str, qualname: str) -> str:

@@ -386,6 +386,22 @@ def test_an_edited_debt_note_is_a_modification_of_the_only_note_at_its_anchor():
     assert [(c.id, c.reason, c.superseded_by) for c in p.closures] == [(live_of(old)[0].id, "modified", version.id)]
 
 
+def test_a_debt_note_whose_anchor_was_renamed_keeps_its_lineage():
+    """sqlalchemy's ``reduce_columns#3:todo:…`` became ``reduce_columns:todo:…`` when its
+    function became ``reduce_columns``: the same text in the same file is the same note.
+    Two notes of one text under two anchors tell nothing apart: removed and added."""
+    old = file("u.py", sym("reduce_columns#3:todo:aaa", "cover it", kind="todo"), sym("g:todo:bbb", "y", kind="todo"))
+    new = file("u.py", sym("reduce_columns:todo:aaa", "cover it", kind="todo"), sym("g:todo:bbb", "y", kind="todo"))
+    p = plan(live_of(old), [new])
+    (version,) = p.new_versions
+    assert (version.symbol.qualname, version.change, version.lineage) == (
+        "reduce_columns:todo:aaa", "renamed", live_of(old)[0].lineage,
+    )  # fmt: skip
+    twice = file("u.py", sym("f:todo:aaa", "x", kind="todo"), sym("g:todo:aaa", "x", kind="todo"))
+    p = plan(live_of(twice), [file("u.py", sym("h:todo:aaa", "x", kind="todo"), sym("k:todo:aaa", "x", kind="todo"))])
+    assert sorted(c.reason for c in p.closures) == ["removed", "removed"]
+
+
 def test_debt_notes_at_an_ambiguous_anchor_are_removed_and_added():
     old = file("a.py", sym("f:todo:aaa", "x", kind="todo"), sym("f:todo:bbb", "y", kind="todo"))
     new = file("a.py", sym("f:todo:ccc", "z", kind="todo"))
