@@ -105,7 +105,10 @@ STRUCTURAL = "structural"
 # its first ``{`` (zod 4's TypeScript: 279 of 4,205 signatures read otherwise, as ``type
 # MutationScope`` for ``type MutationScope = { id: string }`` and ``function _function<
 # const In extends …>(params:`` for an overload's declaration); a signature longer than
-# ``MAX_SIGNATURE`` keeps the end of its parameters (sqlalchemy 2.0: 119 of 12,606).
+# ``MAX_SIGNATURE`` keeps the end of its parameters (sqlalchemy 2.0: 119 of 12,606). A
+# union written one member a line reads without its leading ``|`` (``type Id = string |
+# number``). Marks around a section's title frame no doc (zod's ``//////////   ZodNumber
+# //////////`` was the docstring of the 87 symbols under such banners).
 # A Rust method given to a trait object is its trait's (serde's ``Expected + 'a.fmt``:
 # ``Expected.fmt``), one given to a slice the slice's (``[u8].first_byte``, not a function).
 # Python's typings of a function (``@typing.overload``) are named by their parameters'
