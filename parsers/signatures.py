@@ -50,7 +50,7 @@ def signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
         text = _before_block(_one_line(head, data, head.end_byte))
     if (statement := declaring_statement(head)) is not None and not (keyword := statement.children[0]).is_named:
         text = f"{node_text(data, keyword)} {text}"
-    for ending in (":", ";", "=>", "="):
+    for ending in (":", ";", "=>", "=", ","):  # "," of a where clause written one bound a line
         text = text.removesuffix(ending).rstrip()
     return shortened(text)
 

@@ -28,8 +28,10 @@ from recalld.parsers.signatures import ELIDED, MAX_SIGNATURE, shortened
         ("go", b"package p\n\nfunc Run(\n\tctx context.Context, /* done */\n\targs []string,\n) error {\n\treturn nil\n}\n",
          "func Run(ctx context.Context, args []string) error"),
         ("go", b"package p\n\ntype (\n\t// An ID.\n\tID string\n)\n", "type ID string"),  # no bare ``ID string``
+        ("rust", b"impl V {\n    fn visit<E>(self) -> Result<(), E>\n    where\n        E: Error,\n    {\n        Ok(())\n    }\n}\n",
+         "fn visit<E>(self) -> Result<(), E> where E: Error"),
     ],
-    ids=["python", "python-class", "python-tuple", "javascript", "typescript", "java", "rust", "go", "go-type"],
+    ids=["python", "python-class", "python-tuple", "javascript", "typescript", "java", "rust", "go", "go-type", "rust-where"],
 )
 def test_a_signature_reads_as_if_written_on_one_line_without_its_comments(language: str, source: bytes, signature: str):
     """black's and rustfmt's wrapped parameters, a comment between them (a line comment
