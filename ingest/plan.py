@@ -61,6 +61,7 @@ class LiveMemory:
     blob: str | None = None  # a module's: the file's blob it was last written with
     language: str | None = None  # its file's (None: the one its path tells)
     signature: str | None = None  # as stored (None: not read)
+    docstring: str | None = None  # as stored (None: not read)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,13 +105,18 @@ class Relocation:
 
 @dataclass(frozen=True, slots=True)
 class Plan:
+    """``rewrites``: memories whose code is unchanged (so is their id) but whose docstring
+    the extractor now reads otherwise (an earlier version's, ``parsers.base.
+    EXTRACTION_VERSION``): written again whole, their lineage and interval kept."""
+
     new_versions: tuple[NewVersion, ...] = ()
     closures: tuple[Closure, ...] = ()
     relocations: tuple[Relocation, ...] = ()
+    rewrites: tuple[NewVersion, ...] = ()
 
     @property
     def is_empty(self) -> bool:
-        return not (self.new_versions or self.closures or self.relocations)
+        return not (self.new_versions or self.closures or self.relocations or self.rewrites)
 
 
 @dataclass(slots=True)
@@ -121,6 +127,7 @@ class _Draft:
     new: dict[str, NewVersion] = field(default_factory=dict)
     closures: dict[str, Closure] = field(default_factory=dict)
     relocations: list[Relocation] = field(default_factory=list)
+    rewrites: list[NewVersion] = field(default_factory=list)
     orphans: list[NewVersion] = field(default_factory=list)  # new, no predecessor yet
     leftovers: list[tuple[LiveMemory, str]] = field(default_factory=list)  # closed, no successor
 
@@ -199,6 +206,7 @@ def plan_changes(
         # A version written as live is never closed by the same plan (its id is its content's).
         closures=tuple(c for c in draft.closures.values() if c.id not in draft.new),
         relocations=tuple(draft.relocations),
+        rewrites=tuple(draft.rewrites),
     )
 
 
@@ -285,6 +293,9 @@ def _continue_in_place(draft: _Draft, file: FileSymbols, sym: Symbol, mems: list
     if current is None:
         version = draft.add(file, sym, mems[0].lineage, MODIFIED)
         successor = version.id
+    elif current.docstring is not None and current.docstring != sym.docstring:
+        successor = current.id  # its text may hold the docstring: written again whole
+        draft.rewrites.append(NewVersion(current.id, file, sym, current.lineage, MODIFIED))
     else:
         successor = current.id
         moved_blob = sym.kind == "module" and current.blob is not None and current.blob != file.blob

@@ -18,8 +18,9 @@ from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, 
 # Payload fields the planner needs; scrolls for planning fetch only these.
 PLANNING_FIELDS = ("path", "kind", "qualname", "content_hash", "lineage", "start_line", "end_line", "blob", "language")
 # Read too when the memories were made by an earlier extractor, which may have read the
-# same code's signature otherwise: the plan then writes this one's (``Relocation``).
-REREAD_FIELDS = (*PLANNING_FIELDS, "signature")
+# same code's signature or docstring otherwise: the plan then writes this one's (a
+# signature by a ``Relocation``, a docstring by ``Plan.rewrites``).
+REREAD_FIELDS = (*PLANNING_FIELDS, "signature", "docstring")
 # Memory types ("type" in the payload) come from the kind: parsers.base.DERIVED_TYPES.
 TASK = "task"
 # Types whose memories the planner keeps in line with the files (tasks follow commits).
@@ -240,6 +241,7 @@ def live_memory(point: StoredPoint) -> LiveMemory:
         blob=p.get("blob"),
         language=p.get("language"),
         signature=p.get("signature"),
+        docstring=p.get("docstring"),
     )
 
 

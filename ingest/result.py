@@ -80,7 +80,7 @@ class SyncResult:
             else:
                 self.renamed += 1
         self.deprecated = len(plan.closures)
-        self.relocated = len(plan.relocations)
+        self.relocated = len(plan.relocations) + len(plan.rewrites)  # memories set right in place
         had_memories = {m.path for m in live}
         changed_files = set(collected.files) | (gone & had_memories)
         self.files_changed = len(changed_files - {PROJECT_PATH})

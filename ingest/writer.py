@@ -37,6 +37,9 @@ UPSERT_BATCH = 256
 # What a new version needs of the stored point of its id: whether it is closed, its
 # history, and whether a state update can reopen it.
 REOPEN_CHECK = (*HISTORY_FIELDS, "payload_version")
+# What a memory written again whole keeps of its stored self (``Plan.rewrites``): how it
+# got there (lineage, change, the commit that opened it) and its past.
+KEPT_ON_REWRITE = ("lineage", "change", "valid_from_commit", "valid_from_time", "task_id", "author", "history")
 
 
 class TextVectors(Protocol):
@@ -104,7 +107,8 @@ def write_plan(
     ``records.model_chars``.
 
     New versions go first, modules last (a file's module memory, which carries its blob,
-    exists only once its symbols do), then closures, then line moves."""
+    exists only once its symbols do), then closures, then line moves, then what is
+    written again whole."""
     versions = sorted(plan.new_versions, key=lambda v: v.symbol.kind == "module")
     embedded = 0
     progress.begin("embedding", len(versions))
@@ -125,7 +129,35 @@ def write_plan(
             context = {"repo": scope.repo, "branch": scope.branch}
             fields |= redact_payload(move.id, {"signature": move.signature}, context=context)
         store.set_payload([move.id], fields)
+    for start in range(0, len(plan.rewrites), UPSERT_BATCH):
+        batch = plan.rewrites[start : start + UPSERT_BATCH]
+        embedded += _rewrite(
+            store, embeddings, scope, batch, commit, max_chars=max_chars, test_chars=test_chars, progress=progress
+        )
     return embedded
+
+
+def _rewrite(
+    store: Store,
+    embeddings: TextVectors,
+    scope: Scope,
+    versions: Sequence[NewVersion],
+    commit: CommitInfo,
+    *,
+    max_chars: int,
+    test_chars: int,
+    progress: ProgressSink,
+) -> int:
+    """Memories whose code is unchanged but which an earlier extractor read otherwise (a
+    module's docstring: zod's section banners): their text, payload and vectors as this
+    extractor makes them, under the same id, with what ``KEPT_ON_REWRITE`` names as stored."""
+    kept = {p.id: p.payload for p in retrieve_many(store, [v.id for v in versions], fields=KEPT_ON_REWRITE)}
+    drafts = _drafts(scope, versions, {}, commit, max_chars=max_chars, test_chars=test_chars)
+    for draft in drafts:
+        draft.payload.update({name: kept[draft.id][name] for name in KEPT_ON_REWRITE if name in kept.get(draft.id, {})})
+    points, computed = vectorise(embeddings, drafts, progress=progress)
+    upsert_points(store, points)
+    return computed
 
 
 def _write_versions(

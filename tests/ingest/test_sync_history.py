@@ -446,6 +446,54 @@ def test_signatures_an_earlier_extractor_read_otherwise_are_read_again(harness, 
     assert (again.added, again.modified, again.deprecated, again.relocated) == (0, 0, 0, 0)
 
 
+def test_docstrings_an_earlier_extractor_read_otherwise_are_read_again(harness, git_repo, monkeypatch):
+    """A module's docstring is no part of its id (its hash is the file's), nor is a Python
+    docstring's cleaning: code an earlier extractor read a docstring of otherwise (zod's
+    section banners, a licence notice) keeps its id, lineage, interval and history, and
+    gets this extractor's docstring and the text and vectors made with it."""
+    from recalld.ingest.parse_memo import PARSED
+    from recalld.ingest.plan import Scope
+    from recalld.ingest.records import checkpoint_point
+    from recalld.parsers import extract
+    from recalld.parsers.base import EXTRACTION_VERSION
+
+    h, repo = harness, git_repo
+    repo.write("web/zsf.ts", "////////////////////\n//////////   TYPES   //////////\n////////////////////\n\nexport type Id = string;\n")
+    repo.write("app/util.py", 'def util_one():\n    """One."""\n    return 1\n')
+    repo.commit("initial")
+    monkeypatch.setattr(extract, "module_docstring", lambda spec, root, data: "TYPES as an earlier extractor read it")
+    h.sync(repo)
+    repo.write("app/util.py", 'def util_one():\n    """One."""\n    return 2\n')
+    repo.commit("edit")
+    h.sync(repo)
+    first = {(m.payload["path"], m.payload["qualname"]): m for m in h.memories()}
+    module = first[("web/zsf.ts", "<module>")]
+    earlier = "TYPES as an earlier extractor read it"
+    assert module.payload["docstring"] == earlier and module.payload["text"].startswith(f"typescript module\n{earlier}\n")
+    old = checkpoint_point(Scope("r", "main"), commit=repo.head(), pending=None)
+    old.payload["extraction"] = EXTRACTION_VERSION - 1
+    h.store.upsert([old])
+    monkeypatch.undo()
+    PARSED.trim(0)
+
+    r = h.sync(repo)
+    assert r.mode == "full" and (r.added, r.modified, r.deprecated) == (0, 0, 0)
+    assert r.relocated == 2  # the modules of both files; no signature or docstring of util_one changed
+    now = {(m.payload["path"], m.payload["qualname"]): m for m in h.memories()}
+    after = now[("web/zsf.ts", "<module>")]
+    assert after.id == module.id and after.payload["docstring"] == ""
+    assert after.payload["text"].startswith("typescript module\n////////////////////\n")  # the file, no docstring
+    for field in ("lineage", "valid_from_commit", "valid_from_time", "author", "history", "change"):
+        assert after.payload.get(field) == module.payload.get(field), field
+    [expected] = h.embedder.encode([after.payload["text"]])
+    assert h.store.get_vectors([after.id])[after.id] == pytest.approx(list(expected), abs=1e-6)  # of the new text
+    stored = {(m.payload["path"], m.payload["kind"], m.payload["qualname"]): tuple(m.payload.get(f) for f in CONTENT)
+              for m in h.memories(types=("structural",))}  # fmt: skip
+    assert stored == tip_contents(repo)
+    again = h.sync(repo)
+    assert (again.added, again.modified, again.deprecated, again.relocated) == (0, 0, 0, 0)
+
+
 def test_an_overload_added_above_another_leaves_it_alone(harness, git_repo):
     """Java overloads are named by their parameter types: the method that was alone
     becomes ``decode(int)``, a rename that keeps its lineage, and a third overload or an
