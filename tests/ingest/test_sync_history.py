@@ -392,6 +392,21 @@ ANONYMOUS = """    private final Runnable task = new Runnable() {
 """
 
 
+def as_an_earlier_extractor_left_it(h, repo, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The store as an earlier extractor left it (what ``monkeypatch`` made it read): its
+    checkpoint says the version before this one; this extractor reads again, afresh."""
+    from recalld.ingest.parse_memo import PARSED
+    from recalld.ingest.plan import Scope
+    from recalld.ingest.records import checkpoint_point
+    from recalld.parsers.base import EXTRACTION_VERSION
+
+    old = checkpoint_point(Scope("r", "main"), commit=repo.head(), pending=None)
+    old.payload["extraction"] = EXTRACTION_VERSION - 1
+    h.store.upsert([old])
+    monkeypatch.undo()
+    PARSED.trim(0)
+
+
 WRAPPED = (
     "def connect(\n    host: str,  # where\n    port: int = 5432,\n) -> None:\n    return None\n\n\n"
     "def gone(\n    a,\n):\n    return a\n"
@@ -403,11 +418,7 @@ def test_signatures_an_earlier_extractor_read_otherwise_are_read_again(harness, 
     comments and line breaks keeps its id, its history and its vectors, and gets this
     extractor's signature (on the sync that compares every file, and when closed code
     comes back)."""
-    from recalld.ingest.parse_memo import PARSED
-    from recalld.ingest.plan import Scope
-    from recalld.ingest.records import checkpoint_point
     from recalld.parsers import signatures
-    from recalld.parsers.base import EXTRACTION_VERSION
 
     h, repo = harness, git_repo
     repo.write("db.py", WRAPPED)
@@ -422,11 +433,7 @@ def test_signatures_an_earlier_extractor_read_otherwise_are_read_again(harness, 
     repo.write("db.py", WRAPPED.split("\n\n\ndef gone")[0] + "\n")
     repo.commit("gone goes")
     h.sync(repo)
-    old = checkpoint_point(Scope("r", "main"), commit=repo.head(), pending=None)
-    old.payload["extraction"] = EXTRACTION_VERSION - 1
-    h.store.upsert([old])
-    monkeypatch.undo()
-    PARSED.trim(0)
+    as_an_earlier_extractor_left_it(h, repo, monkeypatch)
 
     r = h.sync(repo)
     assert r.mode == "full" and (r.added, r.modified, r.deprecated, r.embedded) == (0, 0, 0, 0)
@@ -451,11 +458,7 @@ def test_docstrings_an_earlier_extractor_read_otherwise_are_read_again(harness, 
     docstring's cleaning: code an earlier extractor read a docstring of otherwise (zod's
     section banners, a licence notice) keeps its id, lineage, interval and history, and
     gets this extractor's docstring and the text and vectors made with it."""
-    from recalld.ingest.parse_memo import PARSED
-    from recalld.ingest.plan import Scope
-    from recalld.ingest.records import checkpoint_point
     from recalld.parsers import extract
-    from recalld.parsers.base import EXTRACTION_VERSION
 
     h, repo = harness, git_repo
     repo.write("web/zsf.ts", "////////////////////\n//////////   TYPES   //////////\n////////////////////\n\nexport type Id = string;\n")
@@ -470,11 +473,7 @@ def test_docstrings_an_earlier_extractor_read_otherwise_are_read_again(harness, 
     module = first[("web/zsf.ts", "<module>")]
     earlier = "TYPES as an earlier extractor read it"
     assert module.payload["docstring"] == earlier and module.payload["text"].startswith(f"typescript module\n{earlier}\n")
-    old = checkpoint_point(Scope("r", "main"), commit=repo.head(), pending=None)
-    old.payload["extraction"] = EXTRACTION_VERSION - 1
-    h.store.upsert([old])
-    monkeypatch.undo()
-    PARSED.trim(0)
+    as_an_earlier_extractor_left_it(h, repo, monkeypatch)
 
     r = h.sync(repo)
     assert r.mode == "full" and (r.added, r.modified, r.deprecated) == (0, 0, 0)
