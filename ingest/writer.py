@@ -36,7 +36,7 @@ from recalld.ingest.store import Store, StoredPoint, retrieve_many
 UPSERT_BATCH = 256
 # What a new version needs of the stored point of its id: whether it is closed, its
 # history, and whether a state update can reopen it.
-REOPEN_CHECK = (*HISTORY_FIELDS, "payload_version")
+REOPEN_CHECK = (*HISTORY_FIELDS, "payload_version", "docstring")
 # What a memory written again whole keeps of its stored self (``Plan.rewrites``): how it
 # got there (lineage, change, the commit that opened it) and its past.
 KEPT_ON_REWRITE = ("lineage", "change", "valid_from_commit", "valid_from_time", "task_id", "author", "history")
@@ -180,7 +180,7 @@ def _write_versions(
     vectors and converting whole points was most of its time. The batch keeps the plan's
     order: symbols before modules."""
     previous = {p.id: p.payload for p in retrieve_many(store, [v.id for v in versions], fields=REOPEN_CHECK)}
-    reopened = [v for v in versions if _reopenable(previous.get(v.id))]
+    reopened = [v for v in versions if _reopenable(previous.get(v.id), v)]
     ids = {v.id for v in reopened}
     _reopen(store, scope, [v for v in reopened if v.symbol.kind != "module"], previous, commit)
     fresh = [v for v in versions if v.id not in ids]
@@ -192,9 +192,16 @@ def _write_versions(
     return computed
 
 
-def _reopenable(old: dict[str, Any] | None) -> bool:
-    """A closed point this version of recalld wrote (an older one may lack fields)."""
-    return old is not None and bool(old.get("deprecated")) and old.get("payload_version") == PAYLOAD_VERSION
+def _reopenable(old: dict[str, Any] | None, version: NewVersion | None = None) -> bool:
+    """A closed point this version of recalld wrote (an older one may lack fields), and
+    whose docstring ``version`` reads as stored: its id does not tell an earlier
+    extractor's reading of a module's docstring, or of a Python one, from this one's."""
+    return (
+        old is not None
+        and bool(old.get("deprecated"))
+        and old.get("payload_version") == PAYLOAD_VERSION
+        and (version is None or old.get("docstring") == version.symbol.docstring)
+    )
 
 
 def reopenable_ids(store: Store, ids: Sequence[str]) -> set[str]:

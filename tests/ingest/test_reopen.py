@@ -86,7 +86,7 @@ def test_a_reopened_memory_is_what_a_rewrite_would_leave(kind, git_repo, tmp_pat
             before, queued_before = drafts.count, queued.count
             reopening.sync(git_repo)
             made = drafts.count - before, queued.count - queued_before
-            monkeypatch.setattr(writer, "_reopenable", lambda old: False)
+            monkeypatch.setattr(writer, "_reopenable", lambda old, version=None: False)
             rewriting.sync(git_repo)
             monkeypatch.setattr(writer, "_reopenable", reopen)
             mine, theirs = comparable(reopening), comparable(rewriting)

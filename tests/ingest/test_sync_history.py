@@ -69,6 +69,12 @@ FILES = {
 CONTENT = ("docstring", "signature", "start_line", "end_line", "content_hash")
 
 
+def stored_contents(h) -> dict[tuple[str, str, str], tuple]:  # type: ignore[no-untyped-def]
+    """(path, kind, qualname) → the CONTENT fields of every live code memory in the store."""
+    return {(m.payload["path"], m.payload["kind"], m.payload["qualname"]): tuple(m.payload.get(f) for f in CONTENT)
+            for m in h.memories(types=("structural",))}  # fmt: skip
+
+
 def tip_contents(repo, *, derived: bool = False) -> dict[tuple[str, str, str], tuple]:
     """(path, kind, qualname) → the CONTENT fields of every symbol (or derived entry) at
     HEAD, parsed independently of the store."""
@@ -463,10 +469,13 @@ def test_docstrings_an_earlier_extractor_read_otherwise_are_read_again(harness, 
     h, repo = harness, git_repo
     repo.write("web/zsf.ts", "////////////////////\n//////////   TYPES   //////////\n////////////////////\n\nexport type Id = string;\n")
     repo.write("app/util.py", 'def util_one():\n    """One."""\n    return 1\n')
+    repo.write("app/gone.py", "def gone():\n    return 0\n")
     repo.commit("initial")
     monkeypatch.setattr(extract, "module_docstring", lambda spec, root, data: "TYPES as an earlier extractor read it")
     h.sync(repo)
+    gone = {m.payload["qualname"]: m.id for m in h.memories() if m.payload["path"] == "app/gone.py"}
     repo.write("app/util.py", 'def util_one():\n    """One."""\n    return 2\n')
+    repo.remove("app/gone.py")
     repo.commit("edit")
     h.sync(repo)
     first = {(m.payload["path"], m.payload["qualname"]): m for m in h.memories()}
@@ -486,11 +495,15 @@ def test_docstrings_an_earlier_extractor_read_otherwise_are_read_again(harness, 
         assert after.payload.get(field) == module.payload.get(field), field
     [expected] = h.embedder.encode([after.payload["text"]])
     assert h.store.get_vectors([after.id])[after.id] == pytest.approx(list(expected), abs=1e-6)  # of the new text
-    stored = {(m.payload["path"], m.payload["kind"], m.payload["qualname"]): tuple(m.payload.get(f) for f in CONTENT)
-              for m in h.memories(types=("structural",))}  # fmt: skip
-    assert stored == tip_contents(repo)
+    assert stored_contents(h) == tip_contents(repo)
     again = h.sync(repo)
     assert (again.added, again.modified, again.deprecated, again.relocated) == (0, 0, 0, 0)
+    repo.write("app/gone.py", "def gone():\n    return 0\n")  # closed under the earlier reading, back now
+    repo.commit("gone comes back")
+    h.sync(repo)
+    back = {m.payload["qualname"]: m for m in h.memories() if m.payload["path"] == "app/gone.py"}
+    assert {q: m.id for q, m in back.items()} == gone and back["<module>"].payload["docstring"] == ""
+    assert stored_contents(h) == tip_contents(repo)
 
 
 def test_an_overload_added_above_another_leaves_it_alone(harness, git_repo):
