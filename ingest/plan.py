@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TypeVar
 
+from recalld.ingest.keyed import unique_by
 from recalld.ingest.likeness import OldSource, parent_scope, short_name
 from recalld.ingest.moves import paired_moves
+from recalld.ingest.notes import paired_notes
 from recalld.ingest.specific import NameCounts, SpecificNames
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
-
-T = TypeVar("T")
-K = TypeVar("K", bound=Hashable)
 
 _ID_NAMESPACE = uuid.UUID("6f1c7a52-3a43-4d0e-9a57-2c1b0f3e9d11")
 
@@ -335,39 +333,14 @@ def _match_moves(
 
 
 def _match_edits(draft: _Draft) -> None:
-    """An entry whose qualname is ``<anchor>:<kind>:<hash of its text>`` (a debt comment)
-    changes its qualname when its text is edited, and when the symbol it lies in is
-    renamed or it moves to another. When exactly one such entry left an anchor of a file
-    and exactly one arrived there, it is the same note, edited (``modified``); then, when
-    exactly one left a file and exactly one of the same text arrived in it under another
-    anchor, it is the same note (``renamed``: a TODO in sqlalchemy's ``reduce_columns#3``
-    when that became ``reduce_columns``)."""
-    _match_notes(draft, lambda path, kind, qualname: (path, kind, _anchor(kind, qualname)), MODIFIED)
-    _match_notes(draft, lambda path, kind, qualname: (path, kind, qualname[len(_anchor(kind, qualname)) :]), RENAMED)
-
-
-def _match_notes(draft: _Draft, key: Callable[[str, str, str], tuple[str, str, str]], change: str) -> None:
-    leaving = unique_by(
-        [(m, r) for m, r in draft.leftovers if r == REMOVED and _anchor(m.kind, m.qualname)],
-        lambda item: key(item[0].path, item[0].kind, item[0].qualname),
-    )
-    arriving = unique_by(
-        [v for v in draft.orphans if _anchor(v.symbol.kind, v.symbol.qualname)],
-        lambda v: key(v.file.path, v.symbol.kind, v.symbol.qualname),
-    )
-    for found, (mem, _reason) in leaving.items():
-        successor = arriving.get(found)
-        if successor is None:
-            continue
+    """Debt notes edited where they are, or whose anchor was renamed (``notes.py``)."""
+    leaving = [mem for mem, reason in draft.leftovers if reason == REMOVED]
+    for mem, successor, edited in paired_notes(leaving, draft.orphans):
+        change = MODIFIED if edited else RENAMED
         draft.leftovers.remove((mem, REMOVED))
         draft.orphans.remove(successor)
         draft.new[successor.id] = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, change)
         draft.close(mem, change, successor.id)
-
-
-def _anchor(kind: str, qualname: str) -> str:
-    marker = f":{kind}:"
-    return qualname.rsplit(marker, 1)[0] if marker in qualname else ""
 
 
 def _group_by_key(mems: list[LiveMemory]) -> dict[tuple[str, str], list[LiveMemory]]:
@@ -375,15 +348,3 @@ def _group_by_key(mems: list[LiveMemory]) -> dict[tuple[str, str], list[LiveMemo
     for mem in mems:
         grouped[(mem.kind, mem.qualname)].append(mem)
     return grouped
-
-
-def unique_by(items: list[T], key: Callable[[T], K]) -> dict[K, T]:
-    """Items by key, leaving out every key that more than one item has."""
-    seen: dict[K, T] = {}
-    dupes: set[K] = set()
-    for item in items:
-        k = key(item)
-        if k in seen:
-            dupes.add(k)
-        seen[k] = item
-    return {k: v for k, v in seen.items() if k not in dupes}

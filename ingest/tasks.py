@@ -68,7 +68,8 @@ from typing import Any
 from recalld.ingest.commits import CommitReader, CommitRecord, subject_of
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
-from recalld.ingest.plan import Scope, memory_id, unique_by
+from recalld.ingest.keyed import unique_by
+from recalld.ingest.plan import Scope, memory_id
 from recalld.ingest.records import HISTORY_FIELDS, TASK, closed_interval, open_state, task_memory_id
 from recalld.ingest.result import NoProgress, ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
