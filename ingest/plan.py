@@ -18,7 +18,7 @@ from recalld.ingest.likeness import OldSource, parent_scope, short_name
 from recalld.ingest.moves import paired_moves
 from recalld.ingest.notes import paired_notes
 from recalld.ingest.specific import NameCounts, SpecificNames
-from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol
+from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol, containers
 
 _ID_NAMESPACE = uuid.UUID("6f1c7a52-3a43-4d0e-9a57-2c1b0f3e9d11")
 
@@ -233,6 +233,7 @@ def _plan_file(
 ) -> None:
     here_by_key = _group_by_key(here)
     moved_by_key = _group_by_key(moved_from)
+    relocated_before = len(draft.relocations)
     redecorated = _redecorated(draft.scope, file, here)
     for renamed in redecorated.values():
         here_by_key[(renamed.kind, renamed.qualname)].remove(renamed)
@@ -256,6 +257,22 @@ def _plan_file(
     for mems in (*here_by_key.values(), *moved_by_key.values()):
         for mem in mems:
             draft.leftovers.append((mem, REMOVED))
+    if any(r.signature is not None for r in draft.relocations[relocated_before:]):
+        _rewrite_containers(draft, file, here)
+
+
+def _rewrite_containers(draft: _Draft, file: FileSymbols, here: list[LiveMemory]) -> None:
+    """Where the signatures of unchanged code were read again (an earlier extractor's), the
+    unchanged symbols that hold others (the module, a class) are written again whole: their
+    keyword vectors are made of their members' signatures (``records.memory_keywords``)."""
+    held = {m.id: m for m in here}
+    rewriting = {v.id for v in draft.rewrites}
+    for sym in containers(file.symbols):
+        mem = held.get(memory_id(draft.scope, file.path, sym.kind, sym.qualname, sym.content_hash))
+        if mem is not None and mem.id not in rewriting:
+            draft.rewrites.append(NewVersion(mem.id, file, sym, mem.lineage, MODIFIED))
+            rewriting.add(mem.id)
+    draft.relocations[:] = [r for r in draft.relocations if r.id not in rewriting]
 
 
 def _redecorated(scope: Scope, file: FileSymbols, here: list[LiveMemory]) -> dict[int, LiveMemory]:

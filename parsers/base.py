@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,6 +155,24 @@ class Symbol:
     content_hash: str
     source: str
     extra: tuple[tuple[str, Any], ...] = ()
+
+
+def containers(symbols: Sequence[Symbol]) -> list[Symbol]:
+    """The code symbols of a file that hold another (its module when it defines anything,
+    a class with its methods), in the order given."""
+    code = [s for s in symbols if memory_type(s.kind) == STRUCTURAL]
+    ordered = sorted((s for s in code if s.kind != "module"), key=lambda s: s.start_line)
+    starts = [s.start_line for s in ordered]
+    holding: set[int] = set()
+    for sym in ordered:
+        for other in ordered[bisect_left(starts, sym.start_line) : bisect_right(starts, sym.end_line)]:
+            if other is not sym and other.end_line <= sym.end_line and (other.start_line, other.end_line) != (
+                sym.start_line, sym.end_line
+            ):
+                holding.add(id(sym))
+                break
+    spans = {(s.start_line, s.end_line) for s in ordered}
+    return [s for s in code if id(s) in holding or (s.kind == "module" and spans - {(s.start_line, s.end_line)})]
 
 
 def derived_entry(

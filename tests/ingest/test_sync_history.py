@@ -424,10 +424,12 @@ def test_signatures_an_earlier_extractor_read_otherwise_are_read_again(harness, 
     comments and line breaks keeps its id, its history and its vectors, and gets this
     extractor's signature (on the sync that compares every file, and when closed code
     comes back)."""
+    from recalld.ingest.sparse import query_vector
+    from recalld.ingest.store import MemoryFilter
     from recalld.parsers import signatures
 
     h, repo = harness, git_repo
-    repo.write("db.py", WRAPPED)
+    repo.write("db.py", f"import os\n\n\n{WRAPPED}")
     repo.commit("initial")
     never = re.compile(r"(\b\B)")  # breaks and comments as an earlier extractor read them
     monkeypatch.setattr(signatures, "_WRAPPED_OPEN", never)
@@ -436,7 +438,7 @@ def test_signatures_an_earlier_extractor_read_otherwise_are_read_again(harness, 
     h.sync(repo)
     first = {m.payload["qualname"]: m for m in h.memories()}
     assert first["connect"].payload["signature"] == "def connect( host: str, # where port: int = 5432, ) -> None"
-    repo.write("db.py", WRAPPED.split("\n\n\ndef gone")[0] + "\n")
+    repo.write("db.py", "import os\n\n\n" + WRAPPED.split("\n\n\ndef gone")[0] + "\n")
     repo.commit("gone goes")
     h.sync(repo)
     as_an_earlier_extractor_left_it(h, repo, monkeypatch)
@@ -448,8 +450,11 @@ def test_signatures_an_earlier_extractor_read_otherwise_are_read_again(harness, 
         first["connect"].payload["valid_from_commit"]
     )
     assert now["connect"].payload["signature"] == "def connect(host: str, port: int = 5432) -> None"
-    assert r.relocated == 1  # connect's; the module has no signature
-    repo.write("db.py", WRAPPED)
+    assert r.relocated == 2  # connect's signature; the module, whose keywords are its members' signatures
+    module = next(m for m in h.memories() if m.payload["qualname"] == "<module>")
+    found = h.store.hybrid_search(None, query_vector("where"), MemoryFilter(repo="r"), 10)
+    assert now["connect"].id in {m.point.id for m in found} and module.id not in {m.point.id for m in found}  # its word
+    repo.write("db.py", f"import os\n\n\n{WRAPPED}")
     repo.commit("gone comes back")
     back = h.sync(repo)
     assert back.embedded == back.tasks_added  # the commit's task alone: the code's points come back
