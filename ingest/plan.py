@@ -281,7 +281,7 @@ def _redecorated(scope: Scope, file: FileSymbols, here: list[LiveMemory]) -> dic
     name even where another symbol now bears its old one. Overloads put in another order
     swap their ``#2`` and plain names, and sqlalchemy's ``inspect#4`` became ``inspect``
     when typings were named by their types, while its first typing, ``inspect``, became
-    ``inspect(Type[…], bool)``: paired by name, each continued the other's lineage."""
+    ``inspect(Type[…], …)``: paired by name, each continued the other's lineage."""
     ids = [memory_id(scope, file.path, s.kind, s.qualname, s.content_hash) for s in file.symbols]
     held = {m.id for m in here}
     leaving = unique_by([m for m in here if m.id not in set(ids)], lambda m: (m.kind, m.content_hash))

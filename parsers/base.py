@@ -113,8 +113,8 @@ STRUCTURAL = "structural"
 # //////////`` was the docstring of the 87 symbols under such banners).
 # A Rust method given to a trait object is its trait's (serde's ``Expected + 'a.fmt``:
 # ``Expected.fmt``), one given to a slice the slice's (``[u8].first_byte``, not a function).
-# Python's typings of a function (``@typing.overload``) are named by their parameters'
-# types and the implementation by its name: sqlalchemy 2.0's ``inspect`` was ``inspect#4``
+# Python's typings of a function (``@typing.overload``) are named by as many of their
+# parameters' types as tell them apart (``inspect(Any, …)``), the implementation by its name: sqlalchemy 2.0's ``inspect`` was ``inspect#4``
 # and its first typing ``inspect`` (727 of its 12,606 symbols are named otherwise).
 EXTRACTION_VERSION = 15
 # A JavaScript or TypeScript module's own export with no name of its own (``export

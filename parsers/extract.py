@@ -189,13 +189,24 @@ def _name_typing_overloads(placed: list[_Placed], data: bytes, decorator: str) -
     """Where functions of one name in one scope include typings under ``decorator``
     (sqlalchemy's three ``@overload def inspect(…)`` above ``def inspect(subject: Any,
     raiseerr: bool = True) -> Any``), the implementation, with its code and docstring, is
-    ``inspect`` (it was ``inspect#4``) and each typing is named by its parameters' types
-    (``inspect(Type[_T], bool)``): an overload added above another renames neither."""
+    ``inspect`` (it was ``inspect#4``) and each typing is named by its parameters' types,
+    as many as tell the typings apart (``inspect(Type[_T], …)``, ``inspect(Any, …)``): an
+    overload added above another renames neither, nor does a parameter added at the end
+    (attrs' typings of twenty parameters gained one a release)."""
     for base, members in _same_name_functions(placed):
         typings = [p for p in members if _decorated_with(p.d.node, data, decorator)]
         if typings:
             _number_repeats([p for p in members if p not in typings], [base] * (len(members) - len(typings)))
-            _number_repeats(typings, [f"{base}({_parameter_types(_function_of(p.d.node), data)})" for p in typings])
+            listed = [_parameter_type_list(_function_of(p.d.node), data) or [] for p in typings]
+            _number_repeats(typings, [f"{base}({shown})" for shown in _telling_apart(listed)])
+
+
+def _telling_apart(listed: list[list[str]]) -> list[str]:
+    """Each list of types cut to the fewest leading ones that tell all of them apart
+    (whole where none do: numbered then), ``…`` standing for those left out."""
+    longest = max(map(len, listed))
+    count = next((n for n in range(1, longest + 1) if len({tuple(t[:n]) for t in listed}) == len(listed)), longest)
+    return [", ".join(t[:count] + (["…"] if len(t) > count else [])) for t in listed]
 
 
 def _same_name_functions(placed: list[_Placed]) -> list[tuple[str, list[_Placed]]]:
@@ -253,6 +264,11 @@ def _type_bounds(node: Node, data: bytes) -> dict[str, str]:
 
 
 def _parameter_types(node: Node, data: bytes, *, bounds: Mapping[str, str] | None = None) -> str | None:
+    listed = _parameter_type_list(node, data, bounds=bounds)
+    return None if listed is None else ", ".join(listed)
+
+
+def _parameter_type_list(node: Node, data: bytes, *, bounds: Mapping[str, str] | None = None) -> list[str] | None:
     """``String, int[], Object...`` for Java's ``(final String s, int[] a, Object... rest)``;
     TypeScript's optional and rest parameters are marked (``number?``, ``...string[]``)
     and its ``this`` parameter left out, as are Java's receiver parameter and Python's
@@ -284,7 +300,7 @@ def _parameter_types(node: Node, data: bytes, *, bounds: Mapping[str, str] | Non
         elif splat := _SPLATS.get(parameter.type) or _SPLATS.get(_first_type(parameter)):
             text = splat + text  # Python's ``*args: int``, ``**kw``: ``*int``, ``**_``
         listed.append(text)
-    return ", ".join(listed)
+    return listed
 
 
 def _first_type(node: Node) -> str:
