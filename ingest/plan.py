@@ -258,13 +258,14 @@ def _plan_file(
         for mem in mems:
             draft.leftovers.append((mem, REMOVED))
     if any(r.signature is not None for r in draft.relocations[relocated_before:]):
-        _rewrite_containers(draft, file, here)
+        _rewrite_containers(draft, file, here, relocated_before)
 
 
-def _rewrite_containers(draft: _Draft, file: FileSymbols, here: list[LiveMemory]) -> None:
+def _rewrite_containers(draft: _Draft, file: FileSymbols, here: list[LiveMemory], relocated_before: int) -> None:
     """Where the signatures of unchanged code were read again (an earlier extractor's), the
     unchanged symbols that hold others (the module, a class) are written again whole: their
-    keyword vectors are made of their members' signatures (``records.memory_keywords``)."""
+    keyword vectors are made of their members' signatures (``records.memory_keywords``).
+    The file's own relocations are those from ``relocated_before`` on."""
     held = {m.id: m for m in here}
     rewriting = {v.id for v in draft.rewrites}
     for sym in containers(file.symbols):
@@ -272,7 +273,7 @@ def _rewrite_containers(draft: _Draft, file: FileSymbols, here: list[LiveMemory]
         if mem is not None and mem.id not in rewriting:
             draft.rewrites.append(NewVersion(mem.id, file, sym, mem.lineage, MODIFIED))
             rewriting.add(mem.id)
-    draft.relocations[:] = [r for r in draft.relocations if r.id not in rewriting]
+    draft.relocations[relocated_before:] = [r for r in draft.relocations[relocated_before:] if r.id not in rewriting]
 
 
 def _redecorated(scope: Scope, file: FileSymbols, here: list[LiveMemory]) -> dict[int, LiveMemory]:
@@ -283,8 +284,8 @@ def _redecorated(scope: Scope, file: FileSymbols, here: list[LiveMemory]) -> dic
     when typings were named by their types, while its first typing, ``inspect``, became
     ``inspect(Type[…], …)``: paired by name, each continued the other's lineage."""
     ids = [memory_id(scope, file.path, s.kind, s.qualname, s.content_hash) for s in file.symbols]
-    held = {m.id for m in here}
-    leaving = unique_by([m for m in here if m.id not in set(ids)], lambda m: (m.kind, m.content_hash))
+    held, arrived = {m.id for m in here}, set(ids)
+    leaving = unique_by([m for m in here if m.id not in arrived], lambda m: (m.kind, m.content_hash))
     if not leaving:
         return {}
     arriving = unique_by([i for i, mid in enumerate(ids) if mid not in held], lambda i: _content(file.symbols[i]))

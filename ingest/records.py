@@ -6,14 +6,13 @@ import posixpath
 import re
 import time
 import uuid
-from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from typing import Any
 
 from recalld.ingest.gitrepo import CommitInfo
-from recalld.ingest.plan import FileSymbols, LiveMemory, NewVersion, Scope, symbol_key
+from recalld.ingest.plan import LiveMemory, NewVersion, Scope, symbol_key
 from recalld.ingest.store import MemoryFilter, StoredPoint
-from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, Symbol, memory_type
+from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, Nested, Symbol, memory_type
 
 # Payload fields the planner needs; scrolls for planning fetch only these.
 PLANNING_FIELDS = ("path", "kind", "qualname", "content_hash", "lineage", "start_line", "end_line", "blob", "language")
@@ -93,12 +92,12 @@ def memory_keywords(version: NewVersion, nested: Nested | None = None) -> str:
     symbol carries its terms. A symbol with nothing inside has its embedded text as
     material (the same string when the text is not cut: scanned for secrets once). A
     derived entry: its kind and name before its text. ``keyword_text`` adds the path and
-    the qualified name. ``nested``: ``Nested(version.file)``, made once for a file's
+    the qualified name. ``nested``: ``Nested(version.file.symbols)``, made once for a file's
     versions."""
     sym = version.symbol
     if memory_type(sym.kind) != STRUCTURAL:
         return "\n".join([f"{version.file.language} {sym.kind} {sym.qualname}", sym.docstring or "", sym.source])
-    inner = (nested or Nested(version.file)).within(sym)
+    inner = (nested or Nested(version.file.symbols)).within(sym)
     if not inner:
         return _code_text(version)
     lines = sym.source.split("\n")
@@ -108,32 +107,6 @@ def memory_keywords(version: NewVersion, nested: Nested | None = None) -> str:
     own = "\n".join(line for line in lines if line)
     signatures = [child.signature for child in inner if child.signature]
     return "\n".join([_code_text(version, own), *signatures])
-
-
-class Nested:
-    """The code symbols of one file in the order they start, to find what lies inside one."""
-
-    def __init__(self, file: FileSymbols) -> None:
-        code = [s for s in file.symbols if s.kind != "module" and memory_type(s.kind) == STRUCTURAL]
-        self._symbols = sorted(code, key=lambda s: (s.start_line, -s.end_line))
-        self._starts = [s.start_line for s in self._symbols]
-
-    def within(self, sym: Symbol) -> list[Symbol]:
-        """The outermost symbols inside ``sym`` (not those inside them), in file order."""
-        if sym.kind == "module":
-            lo, hi = 0, len(self._symbols)
-        else:
-            lo, hi = bisect_left(self._starts, sym.start_line), bisect_right(self._starts, sym.end_line)
-        out: list[Symbol] = []
-        covered = 0
-        for other in self._symbols[lo:hi]:
-            if other is sym or other.end_line > sym.end_line or other.end_line <= covered:
-                continue
-            if (other.start_line, other.end_line) == (sym.start_line, sym.end_line):
-                continue  # the same lines (two captures of one definition): not inside it
-            out.append(other)
-            covered = other.end_line
-        return out
 
 
 def ancestor_dirs(path: str) -> list[str]:

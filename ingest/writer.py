@@ -19,7 +19,6 @@ from recalld.ingest.plan import NewVersion, Plan, Scope
 from recalld.ingest.records import (
     HISTORY_FIELDS,
     PAYLOAD_VERSION,
-    Nested,
     closed_interval,
     memory_keywords,
     memory_payload,
@@ -31,6 +30,7 @@ from recalld.ingest.redaction import redact_drafts, redact_payload
 from recalld.ingest.result import ProgressSink
 from recalld.ingest.sparse import document_vector, keyword_text
 from recalld.ingest.store import Store, StoredPoint, retrieve_many
+from recalld.parsers.base import Nested
 
 
 UPSERT_BATCH = 256
@@ -129,11 +129,9 @@ def write_plan(
             context = {"repo": scope.repo, "branch": scope.branch}
             fields |= redact_payload(move.id, {"signature": move.signature}, context=context)
         store.set_payload([move.id], fields)
-    for start in range(0, len(plan.rewrites), UPSERT_BATCH):
-        batch = plan.rewrites[start : start + UPSERT_BATCH]
-        embedded += _rewrite(
-            store, embeddings, scope, batch, commit, max_chars=max_chars, test_chars=test_chars, progress=progress
-        )
+    if plan.rewrites:
+        embedded += _rewrite(store, embeddings, scope, plan.rewrites, commit,
+                             max_chars=max_chars, test_chars=test_chars, progress=progress)  # fmt: skip
     return embedded
 
 
@@ -241,7 +239,7 @@ def _drafts(
         payload = memory_payload(scope, version, text, commit, _history(previous.get(version.id)))
         inside = nested.get(id(version.file))
         if inside is None:
-            inside = nested[id(version.file)] = Nested(version.file)
+            inside = nested[id(version.file)] = Nested(version.file.symbols)
         chars = model_chars(version.file.path, payload["type"], test_chars)
         drafts.append(MemoryDraft(version.id, text, payload, memory_keywords(version, inside), chars))
     return drafts

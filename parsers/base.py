@@ -114,8 +114,9 @@ STRUCTURAL = "structural"
 # A Rust method given to a trait object is its trait's (serde's ``Expected + 'a.fmt``:
 # ``Expected.fmt``), one given to a slice the slice's (``[u8].first_byte``, not a function).
 # Python's typings of a function (``@typing.overload``) are named by as many of their
-# parameters' types as tell them apart (``inspect(Any, …)``), the implementation by its name: sqlalchemy 2.0's ``inspect`` was ``inspect#4``
-# and its first typing ``inspect`` (727 of its 12,606 symbols are named otherwise).
+# parameters' types as tell them apart (``inspect(Any, …)``), the implementation by its
+# name: sqlalchemy 2.0's ``inspect`` was ``inspect#4`` and its first typing ``inspect``
+# (727 of its 12,606 symbols are named otherwise).
 EXTRACTION_VERSION = 15
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
@@ -157,22 +158,37 @@ class Symbol:
     extra: tuple[tuple[str, Any], ...] = ()
 
 
+class Nested:
+    """The code symbols of one file in the order they start, to find what lies inside one."""
+
+    def __init__(self, symbols: Sequence[Symbol]) -> None:
+        code = [s for s in symbols if s.kind != "module" and memory_type(s.kind) == STRUCTURAL]
+        self._symbols = sorted(code, key=lambda s: (s.start_line, -s.end_line))
+        self._starts = [s.start_line for s in self._symbols]
+
+    def within(self, sym: Symbol) -> list[Symbol]:
+        """The outermost symbols inside ``sym`` (not those inside them), in file order."""
+        if sym.kind == "module":
+            lo, hi = 0, len(self._symbols)
+        else:
+            lo, hi = bisect_left(self._starts, sym.start_line), bisect_right(self._starts, sym.end_line)
+        out: list[Symbol] = []
+        covered = 0
+        for other in self._symbols[lo:hi]:
+            if other is sym or other.end_line > sym.end_line or other.end_line <= covered:
+                continue
+            if (other.start_line, other.end_line) == (sym.start_line, sym.end_line):
+                continue  # the same lines (two captures of one definition): not inside it
+            out.append(other)
+            covered = other.end_line
+        return out
+
+
 def containers(symbols: Sequence[Symbol]) -> list[Symbol]:
     """The code symbols of a file that hold another (its module when it defines anything,
     a class with its methods), in the order given."""
-    code = [s for s in symbols if memory_type(s.kind) == STRUCTURAL]
-    ordered = sorted((s for s in code if s.kind != "module"), key=lambda s: s.start_line)
-    starts = [s.start_line for s in ordered]
-    holding: set[int] = set()
-    for sym in ordered:
-        for other in ordered[bisect_left(starts, sym.start_line) : bisect_right(starts, sym.end_line)]:
-            if other is not sym and other.end_line <= sym.end_line and (other.start_line, other.end_line) != (
-                sym.start_line, sym.end_line
-            ):
-                holding.add(id(sym))
-                break
-    spans = {(s.start_line, s.end_line) for s in ordered}
-    return [s for s in code if id(s) in holding or (s.kind == "module" and spans - {(s.start_line, s.end_line)})]
+    nested = Nested(symbols)
+    return [s for s in symbols if memory_type(s.kind) == STRUCTURAL and nested.within(s)]
 
 
 def derived_entry(

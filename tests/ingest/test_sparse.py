@@ -112,12 +112,13 @@ def helper(x):
 
 def test_keyword_material_leaves_what_lies_inside_a_symbol_to_that_symbol():
     from recalld.ingest.plan import FileSymbols, NewVersion
-    from recalld.ingest.records import Nested, memory_keywords, memory_text
+    from recalld.ingest.records import memory_keywords, memory_text
     from recalld.parsers import parse
+    from recalld.parsers.base import Nested
 
     symbols = parse("python", NESTED_PY, path="pool.py").symbols
     file = FileSymbols("pool.py", "0" * 40, "python", tuple(symbols))
-    nested = Nested(file)
+    nested = Nested(file.symbols)
     material = {s.qualname: memory_keywords(NewVersion("id", file, s, "id", "added"), nested) for s in symbols}
     module, pool, borrow, helper = (material[q] for q in ("<module>", "Pool", "Pool.borrow", "helper"))
     assert "import os" in module and "ZEPHYR_QUOTA = 7" in module  # the module's own code...
