@@ -9,7 +9,7 @@ import re
 
 from recalld.parsers.debt import clean_comment_line
 from recalld.parsers.registry import LanguageSpec
-from recalld.parsers.treesitter import Node, node_text
+from recalld.parsers.treesitter import Node, node_text, unwrapped
 
 COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment"})
 # Nodes that may stand between a doc comment and the definition it documents.
@@ -59,8 +59,7 @@ def module_docstring(spec: LanguageSpec, root: Node, data: bytes) -> str:
 def docstring_of(spec: LanguageSpec, node: Node, data: bytes) -> str:
     """A definition's doc: the first string of its body (Python) or the comments above it."""
     if spec.docstrings == "strings":
-        definition = node.child_by_field_name("definition") or node
-        body = definition.child_by_field_name("body")
+        body = unwrapped(node).child_by_field_name("body")
         return _body_string(body, data) if body is not None else ""
     target = node
     while target.parent is not None and target.parent.type in WRAPPERS and target.prev_named_sibling is None:

@@ -24,7 +24,7 @@ from recalld.parsers.definitions import (
 from recalld.parsers.docstrings import COMMENT_TYPES, docstring_of, is_trailing, module_docstring
 from recalld.parsers.registry import LanguageSpec, get_language
 from recalld.parsers.signatures import signature
-from recalld.parsers.treesitter import Node, Tree, comment_nodes, count_errors, node_text, parse_tree
+from recalld.parsers.treesitter import Node, Tree, comment_nodes, count_errors, node_text, parse_tree, unwrapped
 
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
 FUNCTION_KINDS = frozenset({"function", "method"})
@@ -197,7 +197,7 @@ def _name_typing_overloads(placed: list[_Placed], data: bytes, decorator: str) -
         typings = [p for p in members if _decorated_with(p.d.node, data, decorator)]
         if typings:
             _number_repeats([p for p in members if p not in typings], [base] * (len(members) - len(typings)))
-            listed = [_parameter_type_list(_function_of(p.d.node), data) or [] for p in typings]
+            listed = [_parameter_type_list(unwrapped(p.d.node), data) or [] for p in typings]
             _number_repeats(typings, [f"{base}({shown})" for shown in _telling_apart(listed)])
 
 
@@ -238,10 +238,6 @@ def _decorated_with(node: Node, data: bytes, decorator: str) -> bool:
             if name.rsplit(".", 1)[-1].strip() == decorator:
                 return True
     return False
-
-
-def _function_of(node: Node) -> Node:
-    return node.child_by_field_name("definition") or node
 
 
 def _type_bounds(node: Node, data: bytes) -> dict[str, str]:

@@ -14,7 +14,7 @@ import re
 
 from recalld.parsers.definitions import declaring_statement, find_body
 from recalld.parsers.docstrings import COMMENT_TYPES
-from recalld.parsers.treesitter import Node, node_text
+from recalld.parsers.treesitter import Node, node_text, unwrapped
 
 MAX_SIGNATURE = 300
 ELIDED = "…"
@@ -42,7 +42,7 @@ def signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
     """``node``'s text up to its body (``wrapped``'s, a function a call makes it of), as
     it would be written if it were short, prefixed with its statement's keyword (``var``,
     ``const``, Go's ``type``)."""
-    head = node.child_by_field_name("definition") or node
+    head = unwrapped(node)
     body = find_body(wrapped if wrapped is not None else head)
     if body is not None and body.start_byte > head.start_byte:
         text = _one_line(head, data, body.start_byte)

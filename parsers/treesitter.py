@@ -99,6 +99,12 @@ def count_errors(root: Node) -> int:
     return errors
 
 
+def unwrapped(node: Node) -> Node:
+    """The definition a wrapper holds in its ``definition`` field (Python's decorated
+    definition: its function or class), or ``node`` itself."""
+    return node.child_by_field_name("definition") or node
+
+
 def node_text(data: bytes, node: Node, *, end: int | None = None) -> str:
     """The source of ``node`` (up to ``end``), undecodable bytes as U+FFFD."""
     return data[node.start_byte : end if end is not None else node.end_byte].decode("utf-8", "replace")
