@@ -117,7 +117,9 @@ STRUCTURAL = "structural"
 # parameters' types as tell them apart (``inspect(Any, …)``), the implementation by its
 # name: sqlalchemy 2.0's ``inspect`` was ``inspect#4`` and its first typing ``inspect``
 # (727 of its 12,606 symbols are named otherwise).
-EXTRACTION_VERSION = 15
+# 16: Python's ``type`` statement (PEP 695, Python 3.12) is a definition of kind ``type``,
+# as TypeScript's and Go's type aliases are; its doc is the string after it.
+EXTRACTION_VERSION = 16
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

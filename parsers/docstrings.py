@@ -57,21 +57,35 @@ def module_docstring(spec: LanguageSpec, root: Node, data: bytes) -> str:
 
 
 def docstring_of(spec: LanguageSpec, node: Node, data: bytes) -> str:
-    """A definition's doc: the first string of its body (Python) or the comments above it."""
+    """A definition's doc: the first string of its body (Python; of a definition without
+    one, ``type Vector = list[float]``, the string right after it, as PEP 257 documents an
+    attribute) or the comments above it."""
     if spec.docstrings == "strings":
         body = unwrapped(node).child_by_field_name("body")
-        return _body_string(body, data) if body is not None else ""
+        if body is None:
+            return _string_statement(node.next_named_sibling, data)
+        return _body_string(body, data)
     target = node
     while target.parent is not None and target.parent.type in WRAPPERS and target.prev_named_sibling is None:
         target = target.parent
     return _leading_comments(target, data)
 
 
+def doc_outside(spec: LanguageSpec, node: Node) -> bool:
+    """Whether a definition's doc lies outside its own text (comments above it, a string
+    after it), so that its content hash must count it."""
+    return spec.docstrings != "strings" or unwrapped(node).child_by_field_name("body") is None
+
+
 def _body_string(block: Node, data: bytes) -> str:
-    first = next((c for c in block.named_children if c.type != "comment"), None)
-    if first is None or first.type != "expression_statement" or not first.named_children:
+    return _string_statement(next((c for c in block.named_children if c.type != "comment"), None), data)
+
+
+def _string_statement(statement: Node | None, data: bytes) -> str:
+    """The text of a statement that is a string literal alone, else ""."""
+    if statement is None or statement.type != "expression_statement" or not statement.named_children:
         return ""
-    literal = first.named_children[0]
+    literal = statement.named_children[0]
     if literal.type != "string":
         return ""
     return inspect.cleandoc(_string_value(node_text(data, literal)))

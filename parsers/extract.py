@@ -21,7 +21,7 @@ from recalld.parsers.definitions import (
     collect_definitions,
     outer_definition,
 )
-from recalld.parsers.docstrings import COMMENT_TYPES, docstring_of, is_trailing, module_docstring
+from recalld.parsers.docstrings import COMMENT_TYPES, doc_outside, docstring_of, is_trailing, module_docstring
 from recalld.parsers.registry import LanguageSpec, get_language
 from recalld.parsers.signatures import signature
 from recalld.parsers.treesitter import Node, Tree, comment_nodes, count_errors, node_text, parse_tree, unwrapped
@@ -345,7 +345,7 @@ def _symbol(spec: LanguageSpec, d: Definition, kind: str, qualname: str, data: b
         end_line=last.end_point[0] + 1,
         content_hash=content_hash(
             source,
-            docstring=docstring if spec.docstrings == "comments" else "",
+            docstring=docstring if doc_outside(spec, node) else "",
             extra=(("parse", str(node)),) if recovered else (),
         ),
         source=source.decode("utf-8", "replace"),

@@ -5,3 +5,5 @@
 (function_definition name: (identifier) @name) @definition.function
 (decorated_definition definition: (class_definition name: (identifier) @name)) @definition.class
 (decorated_definition definition: (function_definition name: (identifier) @name)) @definition.function
+; PEP 695's type statement (Python 3.12): ``type Vector = list[float]``, ``type Pair[T] = …``.
+(type_alias_statement left: (type [(identifier) @name (generic_type (identifier) @name)])) @definition.type

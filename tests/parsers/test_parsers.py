@@ -276,6 +276,26 @@ def test_python_hashes_its_source_alone():
     assert f.content_hash == hashlib.sha256(f.source.encode()).hexdigest()
 
 
+def test_python_type_statements_are_types_documented_by_the_string_after_them():
+    """PEP 695's ``type`` statement (Python 3.12) is a definition like TypeScript's type
+    alias; its doc is the string right after it (PEP 257's attribute docstring), which
+    lies outside its text and so counts in its hash."""
+    source = (b'type Vector = list[float]\n"""Coordinates."""\n\nclass Grid:\n    type Cell[T: int] = tuple[T, T]\n'
+              b"\n    def f(self):\n        type Local = int\n")  # fmt: skip
+    symbols = {s.qualname: s for s in parse("python", source).symbols}
+    assert [(s.kind, q, s.signature, s.docstring, s.start_line) for q, s in symbols.items()] == [
+        ("module", "<module>", "", "", 1),
+        ("type", "Vector", "type Vector = list[float]", "Coordinates.", 1),
+        ("class", "Grid", "class Grid", "", 4),
+        ("type", "Grid.Cell", "type Cell[T: int] = tuple[T, T]", "", 5),
+        ("method", "Grid.f", "def f(self)", "", 7),
+    ]
+    reworded = {s.qualname: s for s in parse("python", source.replace(b"Coordinates", b"Points")).symbols}
+    assert reworded["Vector"].docstring == "Points."
+    assert reworded["Vector"].content_hash != symbols["Vector"].content_hash
+    assert reworded["Grid"].content_hash == symbols["Grid"].content_hash
+
+
 def test_overloads_are_named_by_their_types_however_the_source_is_formatted():
     def names(language: str, source: bytes) -> list[str]:
         return [s.qualname for s in parse(language, source).symbols if s.kind in ("function", "method")]
