@@ -118,7 +118,9 @@ STRUCTURAL = "structural"
 # name: sqlalchemy 2.0's ``inspect`` was ``inspect#4`` and its first typing ``inspect``
 # (727 of its 12,606 symbols are named otherwise).
 # 16: Python's ``type`` statement (PEP 695, Python 3.12) is a definition of kind ``type``,
-# as TypeScript's and Go's type aliases are; its doc is the string after it.
+# as TypeScript's and Go's type aliases are; its doc is the string after it. A line
+# comment's leading ``*`` is its text, only a block comment's is a margin (clap 4.0's
+# ``/// **NOTE:**`` read ``*NOTE:**``, a ``//!`` list lost its bullets: 94 of its docs).
 EXTRACTION_VERSION = 16
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

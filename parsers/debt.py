@@ -22,6 +22,7 @@ MARKER_BYTES = re.compile(rb"\b(?:TODO|FIXME|HACK|XXX)\b")
 _LEADING = re.compile(r"^@?(TODO|FIXME|HACK|XXX)\b(?![-'/.\w])")
 _INLINE = re.compile(r"(?<![\w@$-])(TODO|FIXME|HACK|XXX)(?:\([^)]*\))?:")
 _COMMENT_MARKERS = ("///", "//!", "//", "/**", "/*!", "/*", "#")
+_LINE_MARKERS = frozenset({"///", "//!", "//", "#"})
 MAX_CONTINUATION = 8
 HASH_CHARS = 10
 
@@ -45,12 +46,11 @@ class Span:
 def clean_comment_line(raw: str) -> str:
     """A comment line without its comment punctuation."""
     line = raw.strip()
-    for marker in _COMMENT_MARKERS:
-        if line.startswith(marker):
-            line = line[len(marker) :]
-            break
-    line = line.removesuffix("*/").strip()
-    if line.startswith("*"):
+    marker = next((m for m in _COMMENT_MARKERS if line.startswith(m)), "")
+    line = line[len(marker) :].removesuffix("*/").strip()
+    # A block comment's margin (`` *<p>``), not a line comment's own text (``/// **NOTE:**``,
+    # ``// *** WARNING ***``).
+    if line.startswith("*") and marker not in _LINE_MARKERS:
         line = line[1:].strip()
     return line
 

@@ -406,7 +406,16 @@ def test_rules_that_frame_a_comment_are_no_part_of_its_doc():
     banner = (b"export const a = 1;\n//////////////////////////\n//////////   ZodNumber   //////////\n"
               b"//////////////////////////\nexport type Check = number;\n"
               b"// ===== Parsing =====\n// Parses the input.\nfunction p() {}\n// *** Slow *** on big input.\nfunction q() {}\n")  # fmt: skip
-    assert [s.docstring for s in parse("typescript", banner).symbols[1:]] == ["", "Parses the input.", "** Slow *** on big input."]
+    assert [s.docstring for s in parse("typescript", banner).symbols[1:]] == ["", "Parses the input.", "*** Slow *** on big input."]
+
+
+def test_a_line_comments_stars_are_its_text_and_a_block_comments_margin_is_not():
+    """clap's ``/// **NOTE:** …`` read ``*NOTE:** …`` (94 of its docs), and a ``//!``
+    list's ``* item`` lost its bullet; jackson's margins without a space (`` *<p>``) go."""
+    rust = b"/// **NOTE:** slow.\n///\n/// * first\n/// *emphasis*\nfn f() {}\n"
+    assert parse("rust", rust).symbols[1].docstring == "**NOTE:** slow.\n\n* first\n*emphasis*"
+    java = b"class A {\n  /**\n   * Reads.\n   *<p>\n   * ** Bold ** text.\n   */\n  void r() {}\n}\n"
+    assert parse("java", java).symbols[2].docstring == "Reads.\n<p>\n** Bold ** text."
 
 
 def test_a_modules_own_export_is_a_symbol_named_default_when_it_has_no_name():
