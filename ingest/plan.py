@@ -60,6 +60,7 @@ class LiveMemory:
     language: str | None = None  # its file's (None: the one its path tells)
     signature: str | None = None  # as stored (None: not read)
     docstring: str | None = None  # as stored (None: not read)
+    redacted: bool = False  # a field as stored holds a redaction (read on an outdated extraction's sync)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +232,11 @@ def _staying(
 def _plan_file(
     draft: _Draft, file: FileSymbols, here: list[LiveMemory], moved_from: list[LiveMemory]
 ) -> None:
-    here_by_key = _group_by_key(here)
+    # A memory whose id is a symbol's is that symbol's, whatever its stored qualified name
+    # reads: earlier rules redacted names (``APCUPSdData``) as secrets.
+    arriving = {memory_id(draft.scope, file.path, s.kind, s.qualname, s.content_hash): (s.kind, s.qualname)
+                for s in file.symbols}  # fmt: skip
+    here_by_key = _group_by_key(here, arriving)
     moved_by_key = _group_by_key(moved_from)
     relocated_before = len(draft.relocations)
     redecorated = _redecorated(draft.scope, file, here)
@@ -309,8 +314,8 @@ def _continue_in_place(draft: _Draft, file: FileSymbols, sym: Symbol, mems: list
     if current is None:
         version = draft.add(file, sym, mems[0].lineage, MODIFIED)
         successor = version.id
-    elif current.docstring is not None and current.docstring != sym.docstring:
-        successor = current.id  # its text may hold the docstring: written again whole
+    elif current.redacted or (current.docstring is not None and current.docstring != sym.docstring):
+        successor = current.id  # its text may hold the docstring, or earlier rules' redactions: written again whole
         draft.rewrites.append(NewVersion(current.id, file, sym, current.lineage, MODIFIED))
     else:
         successor = current.id
@@ -361,8 +366,11 @@ def _match_edits(draft: _Draft) -> None:
         draft.close(mem, change, successor.id)
 
 
-def _group_by_key(mems: list[LiveMemory]) -> dict[tuple[str, str], list[LiveMemory]]:
+def _group_by_key(
+    mems: list[LiveMemory], keys: Mapping[str, tuple[str, str]] | None = None
+) -> dict[tuple[str, str], list[LiveMemory]]:
+    """``mems`` by kind and qualified name, or by the key ``keys`` gives their id."""
     grouped: dict[tuple[str, str], list[LiveMemory]] = defaultdict(list)
     for mem in mems:
-        grouped[(mem.kind, mem.qualname)].append(mem)
+        grouped[keys.get(mem.id, (mem.kind, mem.qualname)) if keys else (mem.kind, mem.qualname)].append(mem)
     return grouped

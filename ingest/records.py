@@ -18,8 +18,11 @@ from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, 
 PLANNING_FIELDS = ("path", "kind", "qualname", "content_hash", "lineage", "start_line", "end_line", "blob", "language")
 # Read too when the memories were made by an earlier extractor, which may have read the
 # same code's signature or docstring otherwise: the plan then writes this one's (a
-# signature by a ``Relocation``, a docstring by ``Plan.rewrites``).
-REREAD_FIELDS = (*PLANNING_FIELDS, "signature", "docstring")
+# signature by a ``Relocation``, a docstring by ``Plan.rewrites``). So are the other
+# fields secret redaction writes into: a memory stored with a redaction is written again
+# whole by this release's rules, which may read the text otherwise (earlier ones took
+# Home Assistant's class name ``APCUPSdData`` for a password).
+REREAD_FIELDS = (*PLANNING_FIELDS, "signature", "docstring", "name", "text", "symbol_key")
 # Memory types ("type" in the payload) come from the kind: parsers.base.DERIVED_TYPES.
 TASK = "task"
 # Types whose memories the planner keeps in line with the files (tasks follow commits).
@@ -114,9 +117,11 @@ def ancestor_dirs(path: str) -> list[str]:
     return ["/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
-# Bumped whenever memory_payload gains or changes a field: a closed memory an older
-# version wrote is rewritten whole when it comes back, not reopened by a state update.
-PAYLOAD_VERSION = 1
+# Bumped whenever memory_payload gains or changes a field, or the secret rules read a
+# text otherwise: a closed memory an older version wrote is rewritten whole when it
+# comes back, not reopened by a state update. 2: names made of words are no secret
+# (``APCUPSdData`` was an Artifactory password), a redaction ends at its token.
+PAYLOAD_VERSION = 2
 # The fields of a memory that its id fixes (the id hashes repo, branch, path, kind,
 # qualname and the symbol's source; the embedded text is made of those, so are both
 # vectors). A closed memory that comes back keeps them as stored: everything else
@@ -200,7 +205,7 @@ def closed_interval(payload: dict[str, Any]) -> dict[str, Any]:
     return {name: payload.get(name) for name in INTERVAL_FIELDS}
 
 
-def live_memory(point: StoredPoint) -> LiveMemory:
+def live_memory(point: StoredPoint, *, redacted: bool = False) -> LiveMemory:
     p = point.payload
     return LiveMemory(
         id=point.id,
@@ -215,6 +220,7 @@ def live_memory(point: StoredPoint) -> LiveMemory:
         language=p.get("language"),
         signature=p.get("signature"),
         docstring=p.get("docstring"),
+        redacted=redacted,
     )
 
 

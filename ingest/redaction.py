@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import structlog
 
 from recalld.ingest.plan import Scope, symbol_key
-from recalld.ingest.secrets import KNOWN_CLEAN, line_of, redact
+from recalld.ingest.secrets import KNOWN_CLEAN, MARKER_PREFIX, line_of, redact
 
 if TYPE_CHECKING:
     from recalld.ingest.writer import MemoryDraft
@@ -168,6 +168,11 @@ def _clean_key(payload: dict[Any, Any], out: dict[Any, Any]) -> str | None:
         parts.append(part)
     repo, branch, path, kind, qualname = parts
     return symbol_key(Scope(repo, branch), path, kind, qualname)
+
+
+def holds_redaction(payload: dict[str, Any]) -> bool:
+    """Whether a stored payload holds a redaction marker in any of its strings."""
+    return any(isinstance(value, str) and MARKER_PREFIX in value for value in payload.values())
 
 
 def redacted_text(text: str) -> str:

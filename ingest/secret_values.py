@@ -1,7 +1,8 @@
 """Whether a value a secret rule matched is a secret: the judgements on the value alone.
 
 ``high_entropy``: a random-looking base64 string, not base64-encoded text, not a slug of
-words and hex numbers, switching character classes as random text does. ``placeholder``:
+words and hex numbers, switching character classes as random text does. ``not_wordlike``:
+a token that is no name made of words. ``placeholder``:
 documentation standing in for a secret (``${DB_PASSWORD}``, ``AKIAXXXXXXXXXXXXXXXX``,
 ``user:pass@``). Used by the rules in ``secrets``.
 """
@@ -32,6 +33,13 @@ def high_entropy(value: str) -> bool:
     if _class_switches(value) < MIN_CLASS_SWITCHES or _words_and_hex(value):
         return False
     return not _decodes_to_text(value)
+
+
+def not_wordlike(value: str) -> bool:
+    """Not an identifier or slug of words (``APCUPSdData``, ``panel_fault_point_bus_
+    fail_since_rps_hang_up``): a segment that is neither letters nor a hex number, or,
+    separators left out, the frequent switches of character class of a random token."""
+    return _class_switches(SEPARATORS.sub("", value)) >= MIN_CLASS_SWITCHES or not _words_and_hex(value)
 
 
 def _words_and_hex(value: str) -> bool:

@@ -61,9 +61,10 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
-from recalld.ingest.secret_values import high_entropy, placeholder
+from recalld.ingest.secret_values import high_entropy, not_wordlike, placeholder
 
 MARKER = "[REDACTED:{}]"
+MARKER_PREFIX = MARKER.partition("{")[0]
 MIN_ENTROPY_LENGTH = 20
 GROUP_TAIL = 2  # at most a closing quote or "@" after the secret group
 
@@ -157,6 +158,7 @@ CUT_TOKEN = re.compile(
 )
 CUT_TOKEN_WINDOW = 120
 TOKEN_TAIL = re.compile(r"[A-Za-z0-9_+/=-]+")
+DELIMITERS = " \t\r\n\"'`=:"  # what patterns match around a token, never part of it
 # An AWS access key id is a token of exactly 20 characters; its prefixes ("ACCA", "ABIA")
 # turn up inside longer runs of hex digits, such as a Diffie-Hellman prime in the JDK's
 # TLS code ("30ACCA4F483A…"), which detect-secrets' pattern alone takes for a key. A
@@ -203,10 +205,19 @@ class Screen:
         return True
 
 
+# Kinds whose patterns take a bare token for a secret (after a space, at a line's end,
+# after ``key=``), which a name made of words can be: Home Assistant's class
+# ``APCUPSdData`` read as an Artifactory password, its ``key="gas_summary_consumption_
+# heating_currentmonth"`` as an IBM Cloud key. A real one is random (``not_wordlike``).
+NAMELIKE_KINDS = frozenset({"artifactory-credentials", "ibm-cloud-iam-key"})
+
+
 def _plugin_rules() -> tuple[Rule, ...]:
     rules: list[Rule] = []
     for kind, plugin in PLUGINS.items():
         accept = getattr(plugin, "is_formally_valid", None)  # JWT: decodes to JSON
+        if kind in NAMELIKE_KINDS:
+            accept = not_wordlike
         gates = tuple(re.compile(gate) for gate in GATES.get(kind, ()))
         for pattern in plugin().denylist:
             if plugin is JwtTokenDetector:  # its pattern ends lazily, before the signature
@@ -316,12 +327,16 @@ def _start_for(rule: Rule, text: str) -> int:
 def _secret_span(match: re.Match[str]) -> tuple[int, int]:
     """The secret within a match: a group that runs to (nearly) the match's end, such
     as the quoted value after ``aws_secret_access_key =``; otherwise the whole match
-    (``(ghp|gho|…)_…`` has a group that is only the prefix)."""
+    (``(ghp|gho|…)_…`` has a group that is only the prefix) without the delimiters a
+    pattern matches around its token (``(?:\\s|=|:|"|^)AKC…(?:\\s|"|$)``): a trailing line
+    break taken as the secret's made it run on over the next line's first word."""
     for group in range(1, match.re.groups + 1):
         start, end = match.span(group)
         if end > start and match.end() - end <= GROUP_TAIL:
             return start, end
-    return match.span()
+    start, end = match.span()
+    value = match.group()
+    return start + len(value) - len(value.lstrip(DELIMITERS)), end - len(value) + len(value.rstrip(DELIMITERS))
 
 
 def _token_end(text: str, end: int) -> int:

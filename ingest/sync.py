@@ -33,7 +33,7 @@ from recalld.ingest.plan import FileSymbols, LiveMemory, Plan, Scope, memory_id,
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
 from recalld.ingest.recovery import state_before, undo_interrupted
 from recalld.ingest.renames import renames_by_blob, stored_blobs
-from recalld.ingest.redaction import counting_redactions, redacted_text
+from recalld.ingest.redaction import counting_redactions, holds_redaction, redacted_text
 from recalld.ingest.revector import ensure_space
 from recalld.ingest.result import NoProgress, ProgressSink, SyncResult
 from recalld.ingest.records import (
@@ -319,7 +319,7 @@ class Indexer:
             live_points, restore, discard = before.live, before.restore, before.discard
         else:
             live_points = list(self.store.scroll(live_filter(scope), fields=fields))
-        live = [live_memory(p) for p in live_points]
+        live = [live_memory(p, redacted=reread and holds_redaction(p.payload)) for p in live_points]
         texts.live_ids = {m.id for m in live}
         stored_blob = stored_blobs(live_points)
         in_tree = {e.path for e in entries}

@@ -26,7 +26,7 @@ from recalld.ingest.records import (
     model_chars,
     reopen_payload,
 )
-from recalld.ingest.redaction import redact_drafts, redact_payload
+from recalld.ingest.redaction import redact_drafts, redact_payload, redacted_text
 from recalld.ingest.result import ProgressSink
 from recalld.ingest.sparse import document_vector, keyword_text
 from recalld.ingest.store import Store, StoredPoint, retrieve_many
@@ -191,14 +191,16 @@ def _write_versions(
 
 
 def _reopenable(old: dict[str, Any] | None, version: NewVersion | None = None) -> bool:
-    """A closed point this version of recalld wrote (an older one may lack fields), and
-    whose docstring ``version`` reads as stored: its id does not tell an earlier
-    extractor's reading of a module's docstring, or of a Python one, from this one's."""
+    """A closed point this version of recalld wrote (an older one may lack fields, or
+    have redacted otherwise), and whose docstring ``version`` reads as stored: its id
+    does not tell an earlier extractor's reading of a module's docstring, or of a Python
+    one, from this one's. The docstring is compared as stored, redacted: one holding a
+    secret is reopened like any other."""
     return (
         old is not None
         and bool(old.get("deprecated"))
         and old.get("payload_version") == PAYLOAD_VERSION
-        and (version is None or old.get("docstring") == version.symbol.docstring)
+        and (version is None or old.get("docstring") == redacted_text(version.symbol.docstring))
     )
 
 

@@ -95,10 +95,23 @@ def test_a_token_cut_by_the_text_limit_is_redacted():
         'BEGIN = "BEGIN RSA PRIVATE KEY"  # the marker text alone',
         "x = AKIA_PREFIX + suffix",
         '"30ACCA4F483A797ABC0AB182B324FB61D108A94BB2C8E3FB" +',  # hex digits of a DH prime
+        "APCUPSdData",  # Home Assistant's names, read as Artifactory passwords
+        "python class APCUPSdCoordinator\nclass APCUPSdCoordinator(DataUpdateCoordinator):",
+        '    key="gas_summary_consumption_heating_currentmonth",',  # and as IBM Cloud keys
+        '    key="panel_fault_point_bus_fail_since_rps_hang_up",',
     ],
 )
 def test_ordinary_code_is_left_intact(ordinary):
     assert redact(ordinary) == (ordinary, [])
+
+
+def test_a_token_between_delimiters_goes_without_them():
+    """A pattern that matches the space or line break around its token redacts the token
+    alone: the line break taken for part of it ran the redaction over the next word."""
+    text = 'password AP6V9ZRXMSvxiJ7xvzHK1LSK96v\nclass Foo:\n    k = "AKCp5abcdefghij1234"\n'
+    assert redact(text)[0] == (
+        'password [REDACTED:artifactory-credentials]\nclass Foo:\n    k = "[REDACTED:artifactory-credentials]"\n'
+    )
 
 
 def test_redaction_is_deterministic_and_idempotent():

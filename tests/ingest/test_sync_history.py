@@ -511,6 +511,58 @@ def test_docstrings_an_earlier_extractor_read_otherwise_are_read_again(harness, 
     assert stored_contents(h) == tip_contents(repo)
 
 
+def test_redactions_earlier_rules_made_are_made_again_by_this_releases(harness, git_repo, monkeypatch):
+    """Earlier rules read Home Assistant's class name ``APCUPSdData`` as an Artifactory
+    password and redacted its name, qualified name and text. On the sync that compares
+    every file, a memory stored with a redaction is written again under its id, lineage
+    and interval kept, by this release's rules: the name comes back, a real secret stays
+    redacted. A closed one an earlier release wrote is written again when it comes back."""
+    import dataclasses
+
+    from recalld.ingest import secrets
+    from recalld.ingest.store import MemoryFilter
+
+    h, repo = harness, git_repo
+    repo.write("apc.py", 'class APCUPSdData(dict):\n    """UPS data."""\n\n    def model(self):\n        return 1\n')
+    repo.write("gh.py", 'def client():\n    return Github("ghp_' + "R7kQ2mZx9LpW4vN8bT3sF6hJ1cY5dG0aUeIo" + '")\n')
+    repo.write("bridge.py", "class APBridgeAdapter:\n    pass\n")
+    repo.commit("initial")
+    earlier = tuple(dataclasses.replace(r, accept=None) if r.kind == "artifactory-credentials" else r
+                    for r in secrets.RULES)  # fmt: skip
+    monkeypatch.setattr(secrets, "RULES", earlier)
+    secrets.forget_clean()
+    h.sync(repo)
+    repo.remove("bridge.py")
+    repo.commit("bridge goes")
+    h.sync(repo)
+    first = {m.payload["path"]: m for m in h.memories() if m.payload["kind"] in ("class", "function")}
+    assert first["apc.py"].payload["name"] == "[REDACTED:artifactory-credentials]"
+    closed = [p for p in h.store.scroll(MemoryFilter(repo="r", deprecated=True), fields=("path",))
+              if p.payload["path"] == "bridge.py"]  # fmt: skip
+    h.store.set_payload([p.id for p in closed], {"payload_version": 1})  # as an earlier release wrote them
+    as_an_earlier_extractor_left_it(h, repo, monkeypatch)
+    secrets.forget_clean()
+
+    r = h.sync(repo)
+    assert r.mode == "full" and (r.added, r.modified, r.deprecated) == (0, 0, 0)
+    now = {m.payload["path"]: m for m in h.memories() if m.payload["kind"] in ("class", "function")}
+    apc = now["apc.py"]
+    assert apc.id == first["apc.py"].id and (apc.payload["name"], apc.payload["qualname"]) == ("APCUPSdData",) * 2
+    assert "REDACTED" not in apc.payload["text"] and apc.payload["symbol_key"].endswith(":class:APCUPSdData")
+    for field in ("lineage", "valid_from_commit", "history", "change"):
+        assert apc.payload.get(field) == first["apc.py"].payload.get(field), field
+    assert "[REDACTED:github-token]" in now["gh.py"].payload["text"]  # still a secret
+    module = next(m for m in h.memories() if m.payload["path"] == "apc.py" and m.payload["kind"] == "module")
+    assert "REDACTED" not in module.payload["text"]
+    again = h.sync(repo)
+    assert (again.added, again.modified, again.deprecated, again.relocated) == (0, 0, 0, 0)
+    repo.write("bridge.py", "class APBridgeAdapter:\n    pass\n")
+    repo.commit("bridge comes back")
+    h.sync(repo)
+    back = next(m for m in h.memories() if m.payload["path"] == "bridge.py" and m.payload["kind"] == "class")
+    assert back.id in {p.id for p in closed} and back.payload["name"] == "APBridgeAdapter"
+
+
 def test_an_overload_added_above_another_leaves_it_alone(harness, git_repo):
     """Java overloads are named by their parameter types: the method that was alone
     becomes ``decode(int)``, a rename that keeps its lineage, and a third overload or an
