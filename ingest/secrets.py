@@ -164,6 +164,12 @@ DELIMITERS = " \t\r\n\"'`=:"  # what patterns match around a token, never part o
 # TLS code ("30ACCA4F483A…"), which detect-secrets' pattern alone takes for a key. A
 # percent escape before it ("Credential%3DAKIA…" in an encoded URL) still ends a token.
 WHOLE_TOKEN = r"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{{2}})){}(?![A-Za-z0-9])"
+# What detect-secrets' Artifactory patterns match around a token: a space, ``=``, ``:``
+# or a quote before it, a space or a quote or the end after it. The same token was a
+# secret at the end of a signature (``-> APCUPSdData``) and none in the text that holds
+# it (``-> APCUPSdData:``): a memory's fields are scanned apart only when its text is
+# not clean, so the stored signature depended on the path that wrote it.
+ARTIFACTORY_AROUND = ('(?:\\s|=|:|"|^)', '(?:\\s|"|$)')
 QUOTED_BASE64 = re.compile(r"""(['"`])([A-Za-z0-9+/=_\-]{%d,})\1""" % MIN_ENTROPY_LENGTH)
 
 
@@ -212,6 +218,16 @@ class Screen:
 NAMELIKE_KINDS = frozenset({"artifactory-credentials", "ibm-cloud-iam-key"})
 
 
+def _whole_word(pattern: re.Pattern[str], around: tuple[str, str]) -> re.Pattern[str]:
+    """``pattern`` without the context ``around`` it, as a whole word: what precedes or
+    follows the token no longer decides whether it is one."""
+    before, after = around
+    core = pattern.pattern
+    if not (core.startswith(before) and core.endswith(after)):
+        return pattern  # another release of the plugin: its own pattern, as it is
+    return re.compile(rf"(?<!\w){core[len(before) : len(core) - len(after)]}(?!\w)", pattern.flags)
+
+
 def _plugin_rules() -> tuple[Rule, ...]:
     rules: list[Rule] = []
     for kind, plugin in PLUGINS.items():
@@ -224,6 +240,8 @@ def _plugin_rules() -> tuple[Rule, ...]:
                 pattern = re.compile(pattern.pattern.removesuffix("*?") + "*", pattern.flags)
             if plugin is AWSKeyDetector and not pattern.groups:  # the key id alone: see WHOLE_TOKEN
                 pattern = re.compile(WHOLE_TOKEN.format(pattern.pattern), pattern.flags)
+            if plugin is ArtifactoryDetector:
+                pattern = _whole_word(pattern, ARTIFACTORY_AROUND)
             rules.append(Rule(kind, pattern, accept, gates))
     return tuple(rules)
 

@@ -114,6 +114,16 @@ def test_a_token_between_delimiters_goes_without_them():
     )
 
 
+def test_a_token_is_a_secret_whatever_follows_it():
+    """A memory's fields are scanned apart only when its text is not clean: a token found
+    at a field's end but not before a ``:`` in the text made the stored signature depend
+    on the path that wrote it."""
+    token = "AP6V9ZRXMSvxiJ7xvzHK1LSK96v"
+    for text in (f"-> {token}", f"-> {token}:", f"f({token}, 1)", token):
+        assert redact(text)[0] == text.replace(token, "[REDACTED:artifactory-credentials]"), text
+    assert redact(f"MY_{token}") == (f"MY_{token}", [])  # inside a word
+
+
 def test_redaction_is_deterministic_and_idempotent():
     text = f'a = "{AWS_KEY_ID}"\nb = "{GITHUB_TOKEN}"\n{PEM}\nc = "{JWT}"'
     once, findings = redact(text)
