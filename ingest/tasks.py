@@ -62,6 +62,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,6 +72,7 @@ from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.keyed import unique_by
 from recalld.ingest.plan import Scope, memory_id
 from recalld.ingest.records import HISTORY_FIELDS, TASK, closed_interval, open_state, task_memory_id
+from recalld.ingest.redaction import holds_redaction
 from recalld.ingest.result import NoProgress, ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
 from recalld.ingest.task_memory import task_payload, task_text
@@ -145,9 +147,10 @@ class TaskSync:
             return outcome
         known, window = self._window(indexed, target)
         trusted = not reconcile and known is not None and self.git.is_ancestor(known, target)
-        removed = [] if trusted else self._removed(target)
-        for start in range(0, len(window), CHUNK):
-            outcome.added += self._write(window[start : start + CHUNK], target, progress)
+        removed, again = ([], []) if trusted else self._removed(target)
+        todo = window + sorted(set(again) - set(window))
+        for start in range(0, len(todo), CHUNK):
+            outcome.added += self._write(todo[start : start + CHUNK], target, progress, again=set(again))
         outcome.deprecated = self._close(removed, window, target)
         return outcome
 
@@ -192,17 +195,19 @@ class TaskSync:
         known = indexed if self.git.has_commit(indexed) else None
         return known, commit_window(self.git, known, target, self.options.backfill_commits)
 
-    def _write(self, commits: list[str], target: str, progress: ProgressSink) -> int:
-        """Writes the commits' missing task memories (and the target's, if closed) and
-        reopens the other closed ones; returns how many it wrote or reopened. (What the
-        model computed, the sync counts on its ``EmbedAhead``.)"""
+    def _write(
+        self, commits: list[str], target: str, progress: ProgressSink, *, again: AbstractSet[str] = frozenset()
+    ) -> int:
+        """Writes the commits' missing task memories (and the target's, if closed, and
+        those ``again`` names whole) and reopens the other closed ones; returns how many it
+        wrote or reopened. (What the model computed, the sync counts on its ``EmbedAhead``.)"""
         ids = {c: task_memory_id(self.scope, c) for c in commits}
         existing = {p.id: p.payload for p in retrieve_many(self.store, list(ids.values()), fields=HISTORY_FIELDS)}
         closed = {c for c in commits if ids[c] in existing and existing[ids[c]].get("deprecated") != 0}
-        reopened = [ids[c] for c in commits if c in closed and c != target]
+        reopened = [ids[c] for c in commits if c in closed and c != target and c not in again]
         for mid in reopened:
             self.store.set_payload([mid], open_state(self.scope, _history(existing[mid])))
-        todo = [c for c in commits if ids[c] not in existing or (c in closed and c == target)]
+        todo = [c for c in commits if ids[c] not in existing or (c in closed and c == target) or c in again]
         if not todo:
             return len(reopened)
         records = [self._read.pop(c, None) or self.reader.read(c) for c in todo]
@@ -242,12 +247,16 @@ class TaskSync:
             found.extend(sorted(p.id for p in self.store.scroll(flt, fields=())))
         return found
 
-    def _removed(self, target: str) -> list[StoredPoint]:
-        """Live task memories whose commit is no longer the target or an ancestor of it."""
+    def _removed(self, target: str) -> tuple[list[StoredPoint], list[str]]:
+        """Live task memories whose commit is no longer the target or an ancestor of it,
+        and the commits of the others that hold a redaction: written again whole, by this
+        release's secret rules (earlier ones read Home Assistant's class ``APCUPSdData``
+        in a commit's list of symbols as a password)."""
         flt = MemoryFilter(repo=self.scope.repo, branch=self.scope.branch, types=(TASK,), deprecated=0)
-        live = list(self.store.scroll(flt, fields=SCAN_FIELDS))
+        live = list(self.store.scroll(flt, fields=(*SCAN_FIELDS, "text")))
         gone = self.git.not_reachable(sorted({p.payload["commit"] for p in live}), target)
-        return [p for p in live if p.payload["commit"] in gone]
+        again = sorted({p.payload["commit"] for p in live if p.payload["commit"] not in gone and holds_redaction(p.payload)})
+        return [p for p in live if p.payload["commit"] in gone], again
 
     def _close(self, removed: list[StoredPoint], window: list[str], target: str) -> int:
         if not removed:

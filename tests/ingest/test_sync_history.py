@@ -537,6 +537,8 @@ def test_redactions_earlier_rules_made_are_made_again_by_this_releases(harness, 
     h.sync(repo)
     first = {m.payload["path"]: m for m in h.memories() if m.payload["kind"] in ("class", "function")}
     assert first["apc.py"].payload["name"] == "[REDACTED:artifactory-credentials]"
+    first_tasks = {m.payload["subject"]: m.payload for m in h.memories(types=("task",))}
+    assert "REDACTED" in first_tasks["initial"]["text"]
     closed = [p for p in h.store.scroll(MemoryFilter(repo="r", deprecated=True), fields=("path",))
               if p.payload["path"] == "bridge.py"]  # fmt: skip
     h.store.set_payload([p.id for p in closed], {"payload_version": 1})  # as an earlier release wrote them
@@ -554,6 +556,10 @@ def test_redactions_earlier_rules_made_are_made_again_by_this_releases(harness, 
     assert "[REDACTED:github-token]" in now["gh.py"].payload["text"]  # still a secret
     module = next(m for m in h.memories() if m.payload["path"] == "apc.py" and m.payload["kind"] == "module")
     assert "REDACTED" not in module.payload["text"]
+    tasks = {m.payload["subject"]: m.payload for m in h.memories(types=("task",))}
+    assert "APCUPSdData" in tasks["initial"]["text"] and "REDACTED" not in tasks["initial"]["text"]  # its symbols
+    apc_symbols = next(f["added"] for f in tasks["initial"]["symbols"] if f["path"] == "apc.py")
+    assert apc_symbols == ["APCUPSdData", "APCUPSdData.model"] and r.tasks_added == 2  # "bridge goes" too
     again = h.sync(repo)
     assert (again.added, again.modified, again.deprecated, again.relocated) == (0, 0, 0, 0)
     repo.write("bridge.py", "class APBridgeAdapter:\n    pass\n")
