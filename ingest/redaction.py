@@ -170,9 +170,15 @@ def _clean_key(payload: dict[Any, Any], out: dict[Any, Any]) -> str | None:
     return symbol_key(Scope(repo, branch), path, kind, qualname)
 
 
-def holds_redaction(payload: dict[str, Any]) -> bool:
-    """Whether a stored payload holds a redaction marker in any of its strings."""
-    return any(isinstance(value, str) and MARKER_PREFIX in value for value in payload.values())
+def holds_redaction(value: Any) -> bool:
+    """Whether a stored payload (or any value in it) holds a redaction marker in a string."""
+    if isinstance(value, str):
+        return MARKER_PREFIX in value
+    if isinstance(value, dict):
+        return any(holds_redaction(item) for item in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(holds_redaction(item) for item in value)
+    return False
 
 
 def redacted_text(text: str) -> str:

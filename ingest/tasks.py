@@ -253,7 +253,7 @@ class TaskSync:
         release's secret rules (earlier ones read Home Assistant's class ``APCUPSdData``
         in a commit's list of symbols as a password)."""
         flt = MemoryFilter(repo=self.scope.repo, branch=self.scope.branch, types=(TASK,), deprecated=0)
-        live = list(self.store.scroll(flt, fields=(*SCAN_FIELDS, "text")))
+        live = list(self.store.scroll(flt, fields=(*SCAN_FIELDS, "text", "symbols")))
         gone = self.git.not_reachable(sorted({p.payload["commit"] for p in live}), target)
         again = sorted({p.payload["commit"] for p in live if p.payload["commit"] not in gone and holds_redaction(p.payload)})
         return [p for p in live if p.payload["commit"] in gone], again

@@ -8,7 +8,7 @@ import json
 from structlog.testing import capture_logs
 
 from recalld.ingest import redaction as redaction_module
-from recalld.ingest.redaction import DERIVED_FIELDS, counting_redactions, redact_draft, redacted_text
+from recalld.ingest.redaction import DERIVED_FIELDS, counting_redactions, holds_redaction, redact_draft, redacted_text
 from recalld.ingest.store import MemoryFilter
 from recalld.ingest.writer import MemoryDraft
 from tests.ingest.test_secrets import AWS_KEY_ID, AWS_SECRET, GITHUB_TOKEN, PEM_BODY
@@ -135,6 +135,10 @@ def test_every_string_of_a_payload_is_redacted():
     assert tally.count == 4  # key id (text and subject: once), token, private key, secret key
     untouched = MemoryDraft("id-2", "def f(): pass", {"text": "def f(): pass"})
     assert redact_draft(untouched) is untouched
+    # what a store holds is known to hold a redaction wherever it sits (a task memory's
+    # list of symbols past the 40 its text names), so that a new release's rules reach it
+    assert holds_redaction(clean.payload) and not holds_redaction(untouched.payload)
+    assert holds_redaction({"text": "ok", "symbols": [{"path": "a.py", "added": ["[REDACTED:artifactory-credentials]"]}]})
 
 
 def test_fields_recalld_derives_are_not_scanned(monkeypatch):
