@@ -196,7 +196,9 @@ class Indexer:
                 old_docstring=sources.docstring,
                 name_counts=NameCounts(self.store, scope),
             )
-            if not plan.is_empty or indexed != target or pending or touched.restore or touched.discard:
+            # An earlier release's memories: written through even when the plan is empty, so
+            # that the task step reconciles (task memories its secret rules redacted).
+            if not plan.is_empty or indexed != target or pending or touched.restore or touched.discard or outdated:
                 owed = owed or owes_history(git, indexed, self.options)
                 reconcile = bool(pending) or full
                 self._write(
@@ -204,8 +206,6 @@ class Indexer:
                     result=result, reconcile=reconcile, vectors=ahead, progress=progress,
                     extraction=extraction, history_owed=owed,
                 )  # fmt: skip
-            elif outdated:
-                self.store.upsert([checkpoint_point(scope, commit=target, pending=None, history_owed=owed)])
             result.embedded += ahead.embedded
         result.count_plan(plan, touched.collected, gone=touched.gone, live=touched.live)
         touched.collected.log_notes(repo)

@@ -569,6 +569,33 @@ def test_redactions_earlier_rules_made_are_made_again_by_this_releases(harness, 
     assert back.id in {p.id for p in closed} and back.payload["name"] == "APBridgeAdapter"
 
 
+def test_a_task_memory_earlier_rules_redacted_is_written_again_when_no_code_changes(harness, git_repo, monkeypatch):
+    """The sync after an upgrade writes through even when its plan is empty: the task
+    step then writes again a commit's memory whose subject earlier rules redacted."""
+    import dataclasses
+
+    from recalld.ingest import secrets
+
+    h, repo = harness, git_repo
+    repo.write("ups.py", "def status():\n    return 1\n")
+    repo.commit("Read the APCUPSdData fields")
+    earlier = tuple(dataclasses.replace(r, accept=None) if r.kind == "artifactory-credentials" else r
+                    for r in secrets.RULES)  # fmt: skip
+    monkeypatch.setattr(secrets, "RULES", earlier)
+    secrets.forget_clean()
+    h.sync(repo)
+    (task,) = h.memories(types=("task",))
+    assert "REDACTED" in task.payload["subject"]
+    as_an_earlier_extractor_left_it(h, repo, monkeypatch)
+    secrets.forget_clean()
+
+    r = h.sync(repo)
+    assert (r.added, r.modified, r.relocated, r.tasks_added) == (0, 0, 0, 1)
+    (again,) = h.memories(types=("task",))
+    assert again.id == task.id and again.payload["subject"] == "Read the APCUPSdData fields"
+    assert h.sync(repo).tasks_added == 0
+
+
 def test_an_overload_added_above_another_leaves_it_alone(harness, git_repo):
     """Java overloads are named by their parameter types: the method that was alone
     becomes ``decode(int)``, a rename that keeps its lineage, and a third overload or an
