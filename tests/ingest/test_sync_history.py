@@ -511,14 +511,25 @@ def test_docstrings_an_earlier_extractor_read_otherwise_are_read_again(harness, 
     assert stored_contents(h) == tip_contents(repo)
 
 
+def as_earlier_secret_rules_read(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The secret rules as releases before 16 read: an Artifactory password may be a
+    name made of words (``APCUPSdData``). ``as_an_earlier_extractor_left_it`` undoes it."""
+    import dataclasses
+
+    from recalld.ingest import secrets
+
+    earlier = tuple(dataclasses.replace(r, accept=None) if r.kind == "artifactory-credentials" else r
+                    for r in secrets.RULES)  # fmt: skip
+    monkeypatch.setattr(secrets, "RULES", earlier)
+    secrets.forget_clean()
+
+
 def test_redactions_earlier_rules_made_are_made_again_by_this_releases(harness, git_repo, monkeypatch):
     """Earlier rules read Home Assistant's class name ``APCUPSdData`` as an Artifactory
     password and redacted its name, qualified name and text. On the sync that compares
     every file, a memory stored with a redaction is written again under its id, lineage
     and interval kept, by this release's rules: the name comes back, a real secret stays
     redacted. A closed one an earlier release wrote is written again when it comes back."""
-    import dataclasses
-
     from recalld.ingest import secrets
     from recalld.ingest.store import MemoryFilter
 
@@ -527,10 +538,7 @@ def test_redactions_earlier_rules_made_are_made_again_by_this_releases(harness, 
     repo.write("gh.py", 'def client():\n    return Github("ghp_' + "R7kQ2mZx9LpW4vN8bT3sF6hJ1cY5dG0aUeIo" + '")\n')
     repo.write("bridge.py", "class APBridgeAdapter:\n    pass\n")
     repo.commit("initial")
-    earlier = tuple(dataclasses.replace(r, accept=None) if r.kind == "artifactory-credentials" else r
-                    for r in secrets.RULES)  # fmt: skip
-    monkeypatch.setattr(secrets, "RULES", earlier)
-    secrets.forget_clean()
+    as_earlier_secret_rules_read(monkeypatch)
     h.sync(repo)
     repo.remove("bridge.py")
     repo.commit("bridge goes")
@@ -572,17 +580,12 @@ def test_redactions_earlier_rules_made_are_made_again_by_this_releases(harness, 
 def test_a_task_memory_earlier_rules_redacted_is_written_again_when_no_code_changes(harness, git_repo, monkeypatch):
     """The sync after an upgrade writes through even when its plan is empty: the task
     step then writes again a commit's memory whose subject earlier rules redacted."""
-    import dataclasses
-
     from recalld.ingest import secrets
 
     h, repo = harness, git_repo
     repo.write("ups.py", "def status():\n    return 1\n")
     repo.commit("Read the APCUPSdData fields")
-    earlier = tuple(dataclasses.replace(r, accept=None) if r.kind == "artifactory-credentials" else r
-                    for r in secrets.RULES)  # fmt: skip
-    monkeypatch.setattr(secrets, "RULES", earlier)
-    secrets.forget_clean()
+    as_earlier_secret_rules_read(monkeypatch)
     h.sync(repo)
     (task,) = h.memories(types=("task",))
     assert "REDACTED" in task.payload["subject"]
