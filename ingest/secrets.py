@@ -158,7 +158,6 @@ CUT_TOKEN = re.compile(
 )
 CUT_TOKEN_WINDOW = 120
 TOKEN_TAIL = re.compile(r"[A-Za-z0-9_+/=-]+")
-DELIMITERS = " \t\r\n\"'`=:"  # what patterns match around a token, never part of it
 # An AWS access key id is a token of exactly 20 characters; its prefixes ("ACCA", "ABIA")
 # turn up inside longer runs of hex digits, such as a Diffie-Hellman prime in the JDK's
 # TLS code ("30ACCA4F483A…"), which detect-secrets' pattern alone takes for a key. A
@@ -168,7 +167,8 @@ WHOLE_TOKEN = r"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{{2}})){}(?![A-Za-z0-9])"
 # or a quote before it, a space or a quote or the end after it. The same token was a
 # secret at the end of a signature (``-> APCUPSdData``) and none in the text that holds
 # it (``-> APCUPSdData:``): a memory's fields are scanned apart only when its text is
-# not clean, so the stored signature depended on the path that wrote it.
+# not clean, so the stored signature depended on the path that wrote it. And the span
+# took the line break after the token, then ran on over the next line's first word.
 ARTIFACTORY_AROUND = ('(?:\\s|=|:|"|^)', '(?:\\s|"|$)')
 QUOTED_BASE64 = re.compile(r"""(['"`])([A-Za-z0-9+/=_\-]{%d,})\1""" % MIN_ENTROPY_LENGTH)
 
@@ -345,16 +345,12 @@ def _start_for(rule: Rule, text: str) -> int:
 def _secret_span(match: re.Match[str]) -> tuple[int, int]:
     """The secret within a match: a group that runs to (nearly) the match's end, such
     as the quoted value after ``aws_secret_access_key =``; otherwise the whole match
-    (``(ghp|gho|…)_…`` has a group that is only the prefix) without the delimiters a
-    pattern matches around its token (``(?:\\s|=|:|"|^)AKC…(?:\\s|"|$)``): a trailing line
-    break taken as the secret's made it run on over the next line's first word."""
+    (``(ghp|gho|…)_…`` has a group that is only the prefix)."""
     for group in range(1, match.re.groups + 1):
         start, end = match.span(group)
         if end > start and match.end() - end <= GROUP_TAIL:
             return start, end
-    start, end = match.span()
-    value = match.group()
-    return start + len(value) - len(value.lstrip(DELIMITERS)), end - len(value) + len(value.rstrip(DELIMITERS))
+    return match.span()
 
 
 def _token_end(text: str, end: int) -> int:
