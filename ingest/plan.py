@@ -232,14 +232,13 @@ def _staying(
 def _plan_file(
     draft: _Draft, file: FileSymbols, here: list[LiveMemory], moved_from: list[LiveMemory]
 ) -> None:
+    ids = [memory_id(draft.scope, file.path, s.kind, s.qualname, s.content_hash) for s in file.symbols]
     # A memory whose id is a symbol's is that symbol's, whatever its stored qualified name
     # reads: earlier rules redacted names (``APCUPSdData``) as secrets.
-    arriving = {memory_id(draft.scope, file.path, s.kind, s.qualname, s.content_hash): (s.kind, s.qualname)
-                for s in file.symbols}  # fmt: skip
-    here_by_key = _group_by_key(here, arriving)
+    here_by_key = _group_by_key(here, {mid: (s.kind, s.qualname) for mid, s in zip(ids, file.symbols)})
     moved_by_key = _group_by_key(moved_from)
     relocated_before = len(draft.relocations)
-    redecorated = _redecorated(draft.scope, file, here)
+    redecorated = _redecorated(file, ids, here)
     for renamed in redecorated.values():
         here_by_key[(renamed.kind, renamed.qualname)].remove(renamed)
     for index, sym in enumerate(file.symbols):
@@ -281,14 +280,14 @@ def _rewrite_containers(draft: _Draft, file: FileSymbols, here: list[LiveMemory]
     draft.relocations[relocated_before:] = [r for r in draft.relocations[relocated_before:] if r.id not in rewriting]
 
 
-def _redecorated(scope: Scope, file: FileSymbols, here: list[LiveMemory]) -> dict[int, LiveMemory]:
+def _redecorated(file: FileSymbols, ids: list[str], here: list[LiveMemory]) -> dict[int, LiveMemory]:
     """Code unchanged to the letter whose name only changed its decoration (``#4``, the
     parameters' types), by the index of its symbol in ``file``: it continues under its new
     name even where another symbol now bears its old one. Overloads put in another order
     swap their ``#2`` and plain names, and sqlalchemy's ``inspect#4`` became ``inspect``
     when typings were named by their types, while its first typing, ``inspect``, became
-    ``inspect(Type[…], …)``: paired by name, each continued the other's lineage."""
-    ids = [memory_id(scope, file.path, s.kind, s.qualname, s.content_hash) for s in file.symbols]
+    ``inspect(Type[…], …)``: paired by name, each continued the other's lineage. ``ids``:
+    the point ids of ``file``'s symbols, in order."""
     held, arrived = {m.id for m in here}, set(ids)
     leaving = unique_by([m for m in here if m.id not in arrived], lambda m: (m.kind, m.content_hash))
     if not leaving:

@@ -147,10 +147,10 @@ class TaskSync:
             return outcome
         known, window = self._window(indexed, target)
         trusted = not reconcile and known is not None and self.git.is_ancestor(known, target)
-        removed, again = ([], []) if trusted else self._removed(target)
-        todo = window + sorted(set(again) - set(window))
+        removed, again = ([], set()) if trusted else self._removed(target)
+        todo = window + sorted(again.difference(window))
         for start in range(0, len(todo), CHUNK):
-            outcome.added += self._write(todo[start : start + CHUNK], target, progress, again=set(again))
+            outcome.added += self._write(todo[start : start + CHUNK], target, progress, again=again)
         outcome.deprecated = self._close(removed, window, target)
         return outcome
 
@@ -247,7 +247,7 @@ class TaskSync:
             found.extend(sorted(p.id for p in self.store.scroll(flt, fields=())))
         return found
 
-    def _removed(self, target: str) -> tuple[list[StoredPoint], list[str]]:
+    def _removed(self, target: str) -> tuple[list[StoredPoint], set[str]]:
         """Live task memories whose commit is no longer the target or an ancestor of it,
         and the commits of the others that hold a redaction: written again whole, by this
         release's secret rules (earlier ones read Home Assistant's class ``APCUPSdData``
@@ -255,7 +255,7 @@ class TaskSync:
         flt = MemoryFilter(repo=self.scope.repo, branch=self.scope.branch, types=(TASK,), deprecated=0)
         live = list(self.store.scroll(flt, fields=(*SCAN_FIELDS, "text", "symbols")))
         gone = self.git.not_reachable(sorted({p.payload["commit"] for p in live}), target)
-        again = sorted({p.payload["commit"] for p in live if p.payload["commit"] not in gone and holds_redaction(p.payload)})
+        again = {p.payload["commit"] for p in live if p.payload["commit"] not in gone and holds_redaction(p.payload)}
         return [p for p in live if p.payload["commit"] in gone], again
 
     def _close(self, removed: list[StoredPoint], window: list[str], target: str) -> int:
