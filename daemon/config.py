@@ -40,6 +40,7 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "max_file_bytes": (int, 1 << 20),
         "exclude": (list, list(DEFAULT_EXCLUDE)),
         "honour_gitattributes": (bool, True),
+        "skip_generated": (bool, True),
     },
     "memories": {
         "debt": (bool, True),
@@ -160,6 +161,7 @@ class Config:
             max_file_bytes=self.get("index", "max_file_bytes"),
             exclude=tuple(self.get("index", "exclude")),
             honour_gitattributes=self.get("index", "honour_gitattributes"),
+            skip_generated=self.get("index", "skip_generated"),
             max_embed_chars=self.get("embedding", "max_chars"),
             test_embed_chars=self.get("embedding", "test_max_chars"),
             memories=self.derived_options(),

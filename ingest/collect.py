@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import structlog
 
 from recalld.ingest.errors import RecalldError
-from recalld.ingest.files import IndexOptions, excluded_by, unreadable
+from recalld.ingest.files import IndexOptions, excluded_by, says_generated, unreadable
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest.parse_memo import PARSED, ReadFile
 from recalld.ingest.plan import FileSymbols, LiveMemory, Scope
@@ -17,11 +17,12 @@ from recalld.ingest.store import MemoryFilter, Store
 from recalld.parsers import language_for_path, parse
 from recalld.parsers.base import memory_type
 
-LINGUIST_ATTRIBUTES = (("linguist-generated", "generated"), ("linguist-vendored", "vendored"))
+GENERATED = "generated"  # by linguist-generated, or by what the file's opening comments say
+LINGUIST_ATTRIBUTES = (("linguist-generated", GENERATED), ("linguist-vendored", "vendored"))
 # Skips that a repository's own rules or its languages explain are only counted; the
 # others say something about one file (bad input, a link, a limit hit) and are noted by
 # path, as are files read in part (syntax errors, invalid UTF-8, malformed tooling files).
-ROUTINE_SKIPS = frozenset({"excluded", "unsupported_language", "generated", "vendored"})
+ROUTINE_SKIPS = frozenset({"excluded", "unsupported_language", GENERATED, "vendored"})
 NOTES_LOGGED = 20  # lines a sync logs about single files; the rest are summed up in one
 PARTLY = "file read in part"
 log = structlog.get_logger("recalld.sync")
@@ -89,13 +90,14 @@ class FileCollector:
         if isinstance(entry, TreeSkip):
             self.result.skip(entry.path, entry.reason)
             return
-        reason = self._skip_reason(entry)
+        reason, marked_source = self._skip_reason(entry)
         if reason is not None:
             self.result.skip(entry.path, reason)
             return
         language = language_for_path(entry.path, self._globs)
         assert language is not None  # checked by _skip_reason
-        read = read_parsed(self._git, entry.blob, language, entry.path)
+        generated = marked_source or not self._options.skip_generated
+        read = read_parsed(self._git, entry.blob, language, entry.path, generated=generated)
         parsed = read.parsed
         if parsed is None:
             self.result.skip(entry.path, read.unread)
@@ -124,36 +126,47 @@ class FileCollector:
         if self._on_file is not None:
             self._on_file(file)
 
-    def _skip_reason(self, entry: TreeFile) -> str | None:
-        forced_in = False
+    def _skip_reason(self, entry: TreeFile) -> tuple[str | None, bool]:
+        """Why the file is skipped before it is read, or None; and whether its attributes
+        say it is source all the same (linguist-generated=false: read even when its
+        opening comments say a generator wrote it)."""
+        forced_in = marked_source = False
         if self._check_attributes:
             for attribute, reason in LINGUIST_ATTRIBUTES:
                 value = self._git.attribute(self._commit, entry.path, attribute)
                 if value is True or value == "true":
-                    return reason
+                    return reason, False
                 if value is False or value == "false":
                     forced_in = True
+                    marked_source = marked_source or reason == GENERATED
         if not forced_in and excluded_by(entry.path, self._options.exclude):
-            return "excluded"
+            return "excluded", False
         if language_for_path(entry.path, self._globs) is None:
-            return "unsupported_language"
+            return "unsupported_language", False
         if self._git.blob_size(entry.blob) > self._options.max_file_bytes:
-            return "oversized"
-        return None
+            return "oversized", False
+        return None, marked_source
 
 
-def read_parsed(git: GitRepository, blob: str, language: str, path: str) -> ReadFile:
-    """The blob parsed, from the parse memo when this blob was read before."""
+def read_parsed(git: GitRepository, blob: str, language: str, path: str, *, generated: bool = True) -> ReadFile:
+    """The blob parsed, from the parse memo when this blob was read before. Code whose
+    opening comments say a generator wrote it is read only when ``generated`` is true,
+    and is otherwise unread as "generated"."""
     key = (blob, language, path)
     read = PARSED.get(key)
-    if read is None:
+    if read is None or (generated and read.unread == GENERATED):  # kept unparsed, wanted now
         data = git.read_blob(blob)
         reason = unreadable(data, language)
+        marked = reason is None and says_generated(data, language)
+        if marked and not generated:
+            reason = GENERATED
         if reason is not None:
             read = ReadFile(None, unread=reason)  # holds nothing: counts for the least a file can
         else:
-            read = ReadFile(parse(language, data, path=path))
+            read = ReadFile(parse(language, data, path=path), generated=marked)
         PARSED.put(key, read, len(data) if read.parsed is not None else 0)
+    if read.generated and not generated:
+        return ReadFile(None, unread=GENERATED)
     return read
 
 

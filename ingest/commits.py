@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from recalld.ingest.files import IndexOptions, excluded_by, unreadable
+from recalld.ingest.files import IndexOptions, excluded_by, says_generated, unreadable
 from recalld.ingest.gitrepo import CommitDetails, FileChange, GitRepository
 from recalld.ingest.plan import FileSymbols
 from recalld.parsers import Symbol, language_for_path, parse
@@ -157,7 +157,8 @@ class CommitReader:
         symbols = self._known.get(key)
         if symbols is None:
             data = self._git.read_blob(blob)
-            symbols = () if unreadable(data, language) else parse(language, data).symbols
+            skipped = unreadable(data, language) or (self._options.skip_generated and says_generated(data, language))
+            symbols = () if skipped else parse(language, data).symbols
         # a collected file also holds its derived entries (debt, decisions): not compared
         hashes: SymbolHashes = {
             (s.kind, s.qualname): s.content_hash for s in symbols if memory_type(s.kind) == STRUCTURAL

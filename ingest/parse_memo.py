@@ -39,7 +39,8 @@ class ReadFile:
     """What reading one blob gave: its parse, or None and why not (files.unreadable)."""
 
     parsed: ParseResult | None
-    unread: str = ""  # why parsed is None: "binary", "minified"
+    unread: str = ""  # why parsed is None: "binary", "minified", "generated"
+    generated: bool = False  # parsed, though its opening comments say a generator wrote it
 
 
 class ParseMemo:
