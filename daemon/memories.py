@@ -58,13 +58,19 @@ def get_symbol(
     app: App, repo: str, qualname: str, *, path: str | None = None, kind: str | None = None,
     include_deprecated: bool = False,
 ) -> list[dict[str, Any]]:  # fmt: skip
-    """The versions of a symbol on the tracked branch, by qualified name, else by plain name."""
+    """The versions of a symbol on the tracked branch, by qualified name, else by plain
+    name, else by scope and name: ``Arg.fmt`` finds a Rust trait's ``Arg.Display.fmt``
+    and ``Arg.Debug.fmt``, Java's ``Codec.decode(String)``, a repeat's ``Codec.decode#2``."""
     entry = app.registry.get(repo)
     base = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), paths=(path,) if path else (),
                         kinds=(kind,) if kind else (), deprecated=None if include_deprecated else 0)  # fmt: skip
     points = list(app.store.scroll(replace(base, qualnames=(qualname,))))
     if not points:
         points = list(app.store.scroll(replace(base, names=(qualname,))))
+    scope, _dot, name = qualname.rpartition(".")
+    if not points and scope:
+        named = app.store.scroll(replace(base, names=(name,)))
+        points = [p for p in named if str(p.payload.get("qualname") or "").startswith(f"{scope}.")]
     if not points:
         raise NotFoundError(f"no symbol {qualname!r} in {repo}" + (f" at {path}" if path else ""))
     points.sort(key=lambda p: (p.payload.get("deprecated", 0), p.payload.get("path") or "",

@@ -124,6 +124,9 @@ STRUCTURAL = "structural"
 # 17: code whose opening comments say a generator wrote it is skipped as "generated"
 # (``ingest.files.says_generated``; etcd 3.4's gRPC gateways, stringer's and goyacc's
 # output), so the sync after an upgrade lets go of what an earlier release kept of it.
+# A Rust trait impl's members are named by the trait, as ``<Arg as Display>::fmt`` is:
+# ``Arg.Display.fmt``, ``Arg.PartialEq<&str>.eq``, ``Values.Iterator.Item`` (they were
+# ``Arg.fmt``, ``Arg.fmt#2`` by their order: 123 of clap 4.0's 1,721 symbols numbered so).
 EXTRACTION_VERSION = 17
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -22,6 +22,7 @@ DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
 STATEMENTS = DECLARATIONS | {"type_declaration"}
 _LIFETIME = re.compile(r"^'\w+\s+")  # a Rust reference's lifetime: ``'s`` of ``&'s FlatSet``
 _LIFETIME_BOUND = re.compile(r"\s*\+\s*'\w+")  # a trait object's: ``+ 'a`` of ``Expected + 'a``
+_LIFETIME_ARGUMENT = re.compile(r"'\w+\s*,?\s*")  # ``'de`` of ``Visitor<'de>``, ``'a`` of ``&'a str``
 
 
 @dataclass(slots=True)
@@ -87,6 +88,9 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
     else:
         return
     receiver = nodes.get("receiver")
+    receiver_name = _receiver_name(data, receiver[0]) if receiver else None
+    if receiver_name and "_trait" in nodes:
+        receiver_name = f"{receiver_name}.{_trait_name(data, nodes['_trait'][0])}"
     for capture_name, captured in nodes.items():
         if capture_name.startswith("definition."):
             kind = capture_name.split(".", 1)[1]
@@ -95,7 +99,7 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
         else:
             continue
         node = _own_declarator(captured[0], names[0]) if names else captured[0]
-        found = Definition(node, kind, name, _receiver_name(data, receiver[0]) if receiver else None, len(nodes),
+        found = Definition(node, kind, name, receiver_name, len(nodes),
                            "_prototype" in nodes, "_this" in nodes,
                            wrapped=nodes["_wrapped"][0] if "_wrapped" in nodes else None,
                            returned=nodes["_returned"][0] if "_returned" in nodes else None)  # fmt: skip
@@ -173,6 +177,17 @@ def find_body(node: Node, depth: int = 3) -> Node | None:
         if found is not None:
             return found
     return None
+
+
+def _trait_name(data: bytes, node: Node) -> str:
+    """The trait a Rust impl implements, as its members are named by (``Arg.Display.fmt``,
+    ``Value.From<bool>.from``, ``Values.Iterator.Item``, as Rust's ``<Arg as Display>::fmt``):
+    its own path left out (``fmt::Display``), its arguments as written without lifetimes
+    and spaces (``PartialEq<&'a str>``: ``PartialEq<&str>``; ``Visitor<'de>``: ``Visitor``)."""
+    text = _LIFETIME_ARGUMENT.sub("", node_text(data, node))
+    text = re.sub(r",?\s*>", ">", re.sub(r"<\s*", "<", re.sub(r"\s+", " ", text))).replace("<>", "").strip()
+    head, bracket, arguments = text.partition("<")
+    return head.rsplit("::", 1)[-1].strip() + bracket + arguments
 
 
 def _receiver_name(data: bytes, node: Node) -> str:

@@ -7,5 +7,7 @@
 (function_signature_item name: (identifier) @name) @definition.function
 (impl_item type: (_) @receiver body: (declaration_list [(function_item name: (identifier) @name) (function_signature_item name: (identifier) @name)] @definition.method))
 (impl_item type: (_) @receiver body: (declaration_list (type_item name: (type_identifier) @name) @definition.type))
+(impl_item trait: (_) @_trait type: (_) @receiver body: (declaration_list [(function_item name: (identifier) @name) (function_signature_item name: (identifier) @name)] @definition.method))
+(impl_item trait: (_) @_trait type: (_) @receiver body: (declaration_list (type_item name: (type_identifier) @name) @definition.type))
 (mod_item name: (identifier) @name body: (declaration_list)) @namespace
 (macro_definition name: (identifier) @name) @definition.function

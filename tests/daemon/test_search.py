@@ -246,3 +246,46 @@ def test_keyword_vector_covers_the_whole_file_beyond_the_embedded_text(kind, git
         assert [x.point.id for x in hits] == [module.id]  # ...yet found by its keywords
     finally:
         h.close()
+
+
+ARG_RS = """pub struct Arg {
+    name: String,
+}
+
+impl Arg {
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl fmt::Display for Arg {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}", self.name)
+    }
+}
+
+impl fmt::Debug for Arg {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.debug_struct("Arg").finish()
+    }
+}
+"""
+
+
+def test_a_symbol_is_found_by_its_scope_and_name_when_its_qualname_says_more(git_repo, harness, app):
+    """A Rust trait's methods are named by their trait (``Arg.Display.fmt``): ``Arg.fmt``
+    finds both; the qualified name and the plain name still find what they did."""
+    from recalld.daemon.memories import get_symbol
+    from recalld.ingest.errors import NotFoundError
+
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("src/arg.rs", ARG_RS)
+    git_repo.commit("arg")
+    harness.sync(git_repo)
+    found = [(v["qualname"], v["start_line"]) for v in get_symbol(app, "r", "Arg.fmt")]
+    assert found == [("Arg.Display.fmt", 12), ("Arg.Debug.fmt", 18)]
+    assert names(get_symbol(app, "r", "Arg.Debug.fmt")) == ["Arg.Debug.fmt"]
+    assert names(get_symbol(app, "r", "fmt")) == ["Arg.Display.fmt", "Arg.Debug.fmt"]
+    assert names(get_symbol(app, "r", "Arg.name")) == ["Arg.name"]
+    with pytest.raises(NotFoundError, match="no symbol 'Other.fmt'"):
+        get_symbol(app, "r", "Other.fmt")

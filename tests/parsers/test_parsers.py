@@ -389,10 +389,37 @@ def test_rust_associated_types_and_references_belong_to_their_type():
               b"impl<'a> fmt::Display for dyn Expected + 'a {\n    fn fmt(&self) {}\n}\n"
               b"impl [u8] {\n    fn first_byte(&self) {}\n}\n")  # fmt: skip
     assert [(s.kind, s.qualname) for s in parse("rust", source).symbols[1:]] == [
-        ("struct", "Values"), ("type", "Values.Item"), ("method", "Values.next"), ("type", "Values.Item#2"),
-        ("method", "Values.into_iter"), ("method", "str.eq"), ("type", "Alias"),
-        ("method", "Expected.fmt"), ("method", "[u8].first_byte"),  # serde's ``Expected + 'a.fmt``; a free ``first_byte``
+        ("struct", "Values"), ("type", "Values.Iterator.Item"), ("method", "Values.Iterator.next"),
+        ("type", "Values.IntoIterator.Item"), ("method", "Values.IntoIterator.into_iter"),
+        ("method", "str.PartialEq<Values<u8>>.eq"), ("type", "Alias"),
+        ("method", "Expected.Display.fmt"), ("method", "[u8].first_byte"),  # serde's ``Expected + 'a.fmt``; a free ``first_byte``
     ]  # fmt: skip
+
+
+RUST_TRAIT_IMPLS = (
+    b"impl fmt::Display for Arg {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { write!(f, \"a\") }\n}\n",
+    b"impl fmt::Debug for Arg {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }\n}\n",
+    b"impl<'a> PartialEq<&'a str> for Arg {\n    fn eq(&self, other: &&'a str) -> bool { true }\n}\n",
+    b"impl PartialEq<str> for Arg {\n    fn eq(&self, other: &str) -> bool { true }\n}\n",
+    b"impl<'de> serde::de::Visitor<'de> for Arg {\n    type Value = Arg;\n    fn visit_str(self) {}\n}\n",
+)
+
+
+def test_rust_trait_impl_members_are_named_by_their_trait():
+    """clap 4.0's ``impl Display for Arg`` and ``impl Debug for Arg`` each have a ``fmt``,
+    read as ``Arg.fmt`` and ``Arg.fmt#2`` by their order: which trait a method implements
+    was nowhere in its memory, and swapping the impls swapped their names (123 of clap's
+    1,721 symbols were numbered so). Named by the trait, as Rust's ``<Arg as Display>::fmt``,
+    its path and lifetimes left out; an impl's order changes no name."""
+    source = b"pub struct Arg;\nimpl Arg {\n    pub fn new() -> Self { Arg }\n}\n" + b"".join(RUST_TRAIT_IMPLS)
+    named = [(s.kind, s.qualname) for s in parse("rust", source).symbols[1:]]
+    assert named == [
+        ("struct", "Arg"), ("method", "Arg.new"), ("method", "Arg.Display.fmt"), ("method", "Arg.Debug.fmt"),
+        ("method", "Arg.PartialEq<&str>.eq"), ("method", "Arg.PartialEq<str>.eq"),
+        ("type", "Arg.Visitor.Value"), ("method", "Arg.Visitor.visit_str"),
+    ]  # fmt: skip
+    swapped = b"".join(reversed(RUST_TRAIT_IMPLS))
+    assert sorted(s.qualname for s in parse("rust", swapped).symbols[1:]) == sorted(q for _, q in named[2:])
 
 
 def test_rules_that_frame_a_comment_are_no_part_of_its_doc():
