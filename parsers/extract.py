@@ -26,8 +26,11 @@ from recalld.parsers.treesitter import Node, Tree, comment_nodes, count_errors, 
 
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
 # Nodes whose definitions are no named member of the type around them: a Java anonymous
-# class (``new Runnable() { … }`` in a field's initialiser) and an enum constant's own body.
-ANONYMOUS_BODIES = frozenset({"object_creation_expression", "enum_constant"})
+# class (``new Runnable() { … }`` in a field's initialiser).
+ANONYMOUS_BODIES = frozenset({"object_creation_expression"})
+# A Java enum constant with a body of its own: what it defines is the constant's, named
+# by it (guava's ``BloomFilterStrategies.MURMUR128_MITZ_64.put``).
+ENUM_CONSTANT = "enum_constant"
 
 
 def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
@@ -49,7 +52,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     for d in sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte)):
         if d.node.id in inner:
             continue
-        where = _place(d, defs, inner, qualnames)
+        where = _place(d, defs, inner, qualnames, data)
         if where is None:
             continue
         kind, qualname = where
@@ -101,14 +104,17 @@ def _comments(spec: LanguageSpec, root: Node, data: bytes) -> list[Comment]:
 
 
 def _place(
-    d: Definition, defs: dict[int, Definition], inner: set[int], qualnames: dict[int, str]
+    d: Definition, defs: dict[int, Definition], inner: set[int], qualnames: dict[int, str], data: bytes
 ) -> tuple[str, str] | None:
     """(kind, qualname) for a definition, or None when it lives inside a function body."""
     container: str | None = None
+    constants: list[str] = []  # the enum constants whose bodies hold it, innermost first
     ancestor = d.node.parent
     while ancestor is not None:
         if ancestor.type in ANONYMOUS_BODIES:
             return None
+        if ancestor.type == ENUM_CONSTANT and (name := ancestor.child_by_field_name("name")) is not None:
+            constants.append(node_text(data, name))
         outer = defs.get(ancestor.id)
         if outer is not None and ancestor.id not in inner:
             if outer.kind in FUNCTION_KINDS:
@@ -119,7 +125,7 @@ def _place(
             break
         ancestor = ancestor.parent
     outer_kind = defs[ancestor.id].kind if ancestor is not None else None
-    prefix = [p for p in (container, d.receiver) if p]
+    prefix = [p for p in (container, *reversed(constants), d.receiver) if p]
     kind = d.kind
     in_type = d.receiver is not None or outer_kind in CONTAINER_KINDS
     if kind == "function" and in_type:
