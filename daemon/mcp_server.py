@@ -85,7 +85,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
     def get_symbol(
         repo: Repo,
         qualname: Annotated[str, Field(description="qualified name ('Class.method'), plain name ('method'), or scope and name "
-                                "('Type.fmt' finds a Rust trait's 'Type.Display.fmt', 'Codec.decode' each overload)")],
+                                "('Arg.fmt' finds Rust's '<Arg as Display>.fmt', 'Codec.decode' each overload)")],
         path: Annotated[str | None, Field(description="file path in the repo, to pick one of several")] = None,
         kind: Annotated[str | None, Field(description="module, class, function, method, ...")] = None,
         include_deprecated: Annotated[bool, Field(description="also its earlier, closed versions")] = False,

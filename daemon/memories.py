@@ -10,6 +10,7 @@ from typing import Any
 from recalld.daemon.app import App
 from recalld.daemon.query import memory_record
 from recalld.ingest.errors import NotFoundError, RecalldError
+from recalld.ingest.likeness import parent_scope
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
 from recalld.ingest.records import STRUCTURAL, TASK, closed_interval
 from recalld.ingest.store import MemoryFilter, StoredPoint
@@ -59,8 +60,9 @@ def get_symbol(
     include_deprecated: bool = False,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """The versions of a symbol on the tracked branch, by qualified name, else by plain
-    name, else by scope and name: ``Arg.fmt`` finds a Rust trait's ``Arg.Display.fmt``
-    and ``Arg.Debug.fmt``, Java's ``Codec.decode(String)``, a repeat's ``Codec.decode#2``."""
+    name, else by scope and name: ``Arg.fmt`` finds Rust's ``<Arg as Display>.fmt`` and
+    ``<Arg as Debug>.fmt``, ``Codec.decode`` Java's ``Codec.decode(String)``, a repeat's
+    ``Codec.decode#2``."""
     entry = app.registry.get(repo)
     base = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), paths=(path,) if path else (),
                         kinds=(kind,) if kind else (), deprecated=None if include_deprecated else 0)  # fmt: skip
@@ -70,7 +72,7 @@ def get_symbol(
     scope, _dot, name = qualname.rpartition(".")
     if not points and scope:
         named = app.store.scroll(replace(base, names=(name,)))
-        points = [p for p in named if str(p.payload.get("qualname") or "").startswith(f"{scope}.")]
+        points = [p for p in named if parent_scope(str(p.payload.get("qualname") or "")) == scope]
     if not points:
         raise NotFoundError(f"no symbol {qualname!r} in {repo}" + (f" at {path}" if path else ""))
     points.sort(key=lambda p: (p.payload.get("deprecated", 0), p.payload.get("path") or "",

@@ -325,7 +325,8 @@ def parent_scope(qualname: str) -> str:
 
 
 def decoration(qualname: str) -> str:
-    """What follows a qualname's declared name: ``(Reader, int)``, ``#2``, or nothing."""
+    """What follows a qualname's declared name: ``(Reader, int)``, ``#2``, or nothing; for
+    a Rust trait impl's member the trait before it (`` as Display`` of ``<Arg as Display>.fmt``)."""
     return _parts(qualname)[2]
 
 
@@ -342,7 +343,13 @@ def _parts(qualname: str) -> tuple[str, str, str]:
     a quoted name separates scopes: ``Vector3.[Symbol.iterator]`` is declared in
     ``Vector3``, an eslint rule's visitor ``create."MemberExpression > Identifier.property"``
     in ``create``. A bracket or quote that does not close is read as a character (a Rust
-    lifetime: ``'a str.deserialize``)."""
+    lifetime: ``'a str.deserialize``). A Rust trait impl's member is its type's, as its
+    inherent members are: ``<Arg as Display>.fmt`` is declared in ``Arg``, like ``Arg.new``."""
+    trait_impl = _trait_impl(qualname)
+    if trait_impl is not None:  # the trait tells it apart from its type's namesakes
+        scope, trait, member = trait_impl
+        _scope, short, decoration = _parts(member)
+        return scope, short, f" as {trait}{decoration}"
     found = _scan(qualname) if _COMPUTED.search(qualname) else None
     if found is None:
         declared = _DECORATED.fullmatch(qualname)
@@ -351,6 +358,26 @@ def _parts(qualname: str) -> tuple[str, str, str]:
         return scope, short, qualname[len(name) :]
     end, dot = found
     return qualname[:dot] if dot >= 0 else "", qualname[dot + 1 : end], qualname[end:]
+
+
+def _trait_impl(qualname: str) -> tuple[str, str, str] | None:
+    """For a member of a Rust trait impl (``tests.<Arg as PartialEq<(u8, u8)>>.eq#2``),
+    its type's scope (``tests.Arg``), the trait and the rest (``eq#2``); else None."""
+    if " as " not in qualname:
+        return None
+    start = qualname.rfind(".<") + 1 if not qualname.startswith("<") else 0
+    if qualname[start : start + 1] != "<":
+        return None
+    depth = 0
+    for index in range(start, len(qualname)):
+        depth += {"<": 1, ">": -1}.get(qualname[index], 0)
+        if depth == 0:
+            segment, rest = qualname[start + 1 : index], qualname[index + 1 :]
+            implementer, as_, trait = segment.partition(" as ")
+            if not as_ or not rest.startswith("."):
+                return None
+            return qualname[:start] + implementer, trait, rest[1:]
+    return None
 
 
 def _scan(qualname: str) -> tuple[int, int] | None:

@@ -124,9 +124,9 @@ STRUCTURAL = "structural"
 # 17: code whose opening comments say a generator wrote it is skipped as "generated"
 # (``ingest.files.says_generated``; etcd 3.4's gRPC gateways, stringer's and goyacc's
 # output), so the sync after an upgrade lets go of what an earlier release kept of it.
-# A Rust trait impl's members are named by the trait, as ``<Arg as Display>::fmt`` is:
-# ``Arg.Display.fmt``, ``Arg.PartialEq<&str>.eq``, ``Values.Iterator.Item`` (they were
-# ``Arg.fmt``, ``Arg.fmt#2`` by their order: 123 of clap 4.0's 1,721 symbols numbered so).
+# A Rust trait impl's members are named as Rust's ``<Arg as Display>::fmt`` names them:
+# ``<Arg as Display>.fmt``, ``<Arg as PartialEq<&str>>.eq``, ``<Values as Iterator>.Item``
+# (they were ``Arg.fmt``, ``Arg.fmt#2`` by their order: 123 of clap 4.0's 1,721 symbols).
 # What a Java enum constant's body defines is the constant's (``Strategy.FAST.put``; left
 # out before: guava 31.1 implements 102 methods so).
 EXTRACTION_VERSION = 17

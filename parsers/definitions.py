@@ -90,7 +90,7 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
     receiver = nodes.get("receiver")
     receiver_name = _receiver_name(data, receiver[0]) if receiver else None
     if receiver_name and "_trait" in nodes:
-        receiver_name = f"{receiver_name}.{_trait_name(data, nodes['_trait'][0])}"
+        receiver_name = f"<{receiver_name} as {_trait_name(data, nodes['_trait'][0])}>"
     for capture_name, captured in nodes.items():
         if capture_name.startswith("definition."):
             kind = capture_name.split(".", 1)[1]
@@ -180,10 +180,11 @@ def find_body(node: Node, depth: int = 3) -> Node | None:
 
 
 def _trait_name(data: bytes, node: Node) -> str:
-    """The trait a Rust impl implements, as its members are named by (``Arg.Display.fmt``,
-    ``Value.From<bool>.from``, ``Values.Iterator.Item``, as Rust's ``<Arg as Display>::fmt``):
-    its own path left out (``fmt::Display``), its arguments as written without lifetimes
-    and spaces (``PartialEq<&'a str>``: ``PartialEq<&str>``; ``Visitor<'de>``: ``Visitor``)."""
+    """The trait a Rust impl implements, as its members are named by, as Rust's own
+    ``<Arg as Display>::fmt`` (``<Arg as Display>.fmt``, ``<Value as From<bool>>.from``,
+    ``<Values as Iterator>.Item``): its own path left out (``fmt::Display``), its arguments
+    as written without lifetimes and spaces (``PartialEq<&'a str>``: ``PartialEq<&str>``;
+    ``Visitor<'de>``: ``Visitor``)."""
     text = _LIFETIME_ARGUMENT.sub("", node_text(data, node))
     text = re.sub(r",?\s*>", ">", re.sub(r"<\s*", "<", re.sub(r"\s+", " ", text))).replace("<>", "").strip()
     head, bracket, arguments = text.partition("<")

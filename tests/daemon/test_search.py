@@ -273,8 +273,8 @@ impl fmt::Debug for Arg {
 
 
 def test_a_symbol_is_found_by_its_scope_and_name_when_its_qualname_says_more(git_repo, harness, app):
-    """A Rust trait's methods are named by their trait (``Arg.Display.fmt``): ``Arg.fmt``
-    finds both; the qualified name and the plain name still find what they did."""
+    """A Rust trait's methods are named by their trait (``<Arg as Display>.fmt``):
+    ``Arg.fmt`` finds both; the qualified name and the plain name find what they did."""
     from recalld.daemon.memories import get_symbol
     from recalld.ingest.errors import NotFoundError
 
@@ -283,9 +283,9 @@ def test_a_symbol_is_found_by_its_scope_and_name_when_its_qualname_says_more(git
     git_repo.commit("arg")
     harness.sync(git_repo)
     found = [(v["qualname"], v["start_line"]) for v in get_symbol(app, "r", "Arg.fmt")]
-    assert found == [("Arg.Display.fmt", 12), ("Arg.Debug.fmt", 18)]
-    assert names(get_symbol(app, "r", "Arg.Debug.fmt")) == ["Arg.Debug.fmt"]
-    assert names(get_symbol(app, "r", "fmt")) == ["Arg.Display.fmt", "Arg.Debug.fmt"]
+    assert found == [("<Arg as Display>.fmt", 12), ("<Arg as Debug>.fmt", 18)]
+    assert names(get_symbol(app, "r", "<Arg as Debug>.fmt")) == ["<Arg as Debug>.fmt"]
+    assert names(get_symbol(app, "r", "fmt")) == ["<Arg as Display>.fmt", "<Arg as Debug>.fmt"]
     assert names(get_symbol(app, "r", "Arg.name")) == ["Arg.name"]
     with pytest.raises(NotFoundError, match="no symbol 'Other.fmt'"):
         get_symbol(app, "r", "Other.fmt")

@@ -743,6 +743,10 @@ def test_a_qualnames_scope_and_name_leave_computed_and_quoted_names_whole():
         "Expected + '_.fmt": ("Expected + '_", "fmt", ""),
         "M.[unclosed.x": ("M.[unclosed", "x", ""),
         "a(b)c": ("", "a(b)c", ""),
+        # a Rust trait impl's member is its type's; the trait tells it from its namesakes
+        "<Arg as Display>.fmt": ("Arg", "fmt", " as Display"),
+        "tests.<Arg as PartialEq<(u8, u8)>>.eq#2": ("tests.Arg", "eq", " as PartialEq<(u8, u8)>#2"),
+        "<[u8] as Foo>.bar": ("[u8]", "bar", " as Foo"),
     }
     for qualname, parts in cases.items():
         assert (parent_scope(qualname), short_name(qualname), decoration(qualname)) == parts, qualname

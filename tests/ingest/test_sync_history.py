@@ -932,3 +932,56 @@ def test_a_file_rewritten_with_another_files_code_while_its_own_moves_on(harness
     # Code the rewritten file holds unchanged stays its own memory, live.
     assert live[("eslint.py", "by_path")] == before[("eslint.py", "by_path")]
     assert ("legacy_eslint.py", "by_path") in live
+
+
+RUST_ARG = """use std::fmt;
+
+pub struct Arg {
+    name: String,
+}
+
+impl Arg {
+    pub fn new(name: &str) -> Self {
+        Arg { name: name.to_string() }
+    }
+}
+
+impl fmt::Display for Arg {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "--{}", self.name)
+    }
+}
+
+impl fmt::Debug for Arg {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.debug_struct("Arg").field("name", &self.name).finish()
+    }
+}
+"""
+
+
+def test_a_rust_types_trait_impls_move_and_reorder_with_it(harness, git_repo):
+    """A trait impl's members are their type's (``<Arg as Display>.fmt`` is declared in
+    ``Arg``): a type renamed and moved takes them along, each to its own trait's member;
+    impls reordered rename nothing (as ``Arg.fmt`` and ``Arg.fmt#2`` they swapped names)."""
+    h, repo = harness, git_repo
+    repo.write("src/arg.rs", RUST_ARG)
+    for i in range(6):
+        repo.write(f"src/other{i}.rs", f"pub fn helper{i}() -> u32 {{\n    {i}\n}}\n")
+    repo.commit("arg")
+    h.sync(repo)
+    before = {m.payload["qualname"]: m.payload["lineage"] for m in h.memories() if m.payload["path"] == "src/arg.rs"}
+    repo.git("mv", "src/arg.rs", "src/argument.rs")
+    repo.write("src/argument.rs", RUST_ARG.replace("Arg", "Argument"))
+    repo.commit("rename")
+    r = h.sync(repo)
+    assert r.added == 0 and r.renamed == 5
+    after = {m.payload["qualname"]: m.payload["lineage"] for m in h.memories() if m.payload["path"] == "src/argument.rs"}
+    assert after == {q.replace("Arg", "Argument"): lineage for q, lineage in before.items()}
+    display, debug = RUST_ARG.split("impl fmt::Display")[1].split("impl fmt::Debug")
+    head = RUST_ARG.split("impl fmt::Display")[0]
+    repo.write("src/argument.rs", (head + "impl fmt::Debug" + debug + "\nimpl fmt::Display" + display).replace("Arg", "Argument"))
+    repo.commit("reorder")
+    r = h.sync(repo)
+    assert r.added == r.renamed == 0 and r.modified == 1  # the module
+    assert {m.payload["qualname"]: m.payload["lineage"] for m in h.memories() if m.payload["path"] == "src/argument.rs"} == after

@@ -389,10 +389,10 @@ def test_rust_associated_types_and_references_belong_to_their_type():
               b"impl<'a> fmt::Display for dyn Expected + 'a {\n    fn fmt(&self) {}\n}\n"
               b"impl [u8] {\n    fn first_byte(&self) {}\n}\n")  # fmt: skip
     assert [(s.kind, s.qualname) for s in parse("rust", source).symbols[1:]] == [
-        ("struct", "Values"), ("type", "Values.Iterator.Item"), ("method", "Values.Iterator.next"),
-        ("type", "Values.IntoIterator.Item"), ("method", "Values.IntoIterator.into_iter"),
-        ("method", "str.PartialEq<Values<u8>>.eq"), ("type", "Alias"),
-        ("method", "Expected.Display.fmt"), ("method", "[u8].first_byte"),  # serde's ``Expected + 'a.fmt``; a free ``first_byte``
+        ("struct", "Values"), ("type", "<Values as Iterator>.Item"), ("method", "<Values as Iterator>.next"),
+        ("type", "<Values as IntoIterator>.Item"), ("method", "<Values as IntoIterator>.into_iter"),
+        ("method", "<str as PartialEq<Values<u8>>>.eq"), ("type", "Alias"),
+        ("method", "<Expected as Display>.fmt"), ("method", "[u8].first_byte"),  # serde's ``Expected + 'a.fmt``; a free ``first_byte``
     ]  # fmt: skip
 
 
@@ -409,14 +409,14 @@ def test_rust_trait_impl_members_are_named_by_their_trait():
     """clap 4.0's ``impl Display for Arg`` and ``impl Debug for Arg`` each have a ``fmt``,
     read as ``Arg.fmt`` and ``Arg.fmt#2`` by their order: which trait a method implements
     was nowhere in its memory, and swapping the impls swapped their names (123 of clap's
-    1,721 symbols were numbered so). Named by the trait, as Rust's ``<Arg as Display>::fmt``,
-    its path and lifetimes left out; an impl's order changes no name."""
+    1,721 symbols were numbered so). Named as Rust's ``<Arg as Display>::fmt`` names them,
+    the trait's path and lifetimes left out; an impl's order changes no name."""
     source = b"pub struct Arg;\nimpl Arg {\n    pub fn new() -> Self { Arg }\n}\n" + b"".join(RUST_TRAIT_IMPLS)
     named = [(s.kind, s.qualname) for s in parse("rust", source).symbols[1:]]
     assert named == [
-        ("struct", "Arg"), ("method", "Arg.new"), ("method", "Arg.Display.fmt"), ("method", "Arg.Debug.fmt"),
-        ("method", "Arg.PartialEq<&str>.eq"), ("method", "Arg.PartialEq<str>.eq"),
-        ("type", "Arg.Visitor.Value"), ("method", "Arg.Visitor.visit_str"),
+        ("struct", "Arg"), ("method", "Arg.new"), ("method", "<Arg as Display>.fmt"), ("method", "<Arg as Debug>.fmt"),
+        ("method", "<Arg as PartialEq<&str>>.eq"), ("method", "<Arg as PartialEq<str>>.eq"),
+        ("type", "<Arg as Visitor>.Value"), ("method", "<Arg as Visitor>.visit_str"),
     ]  # fmt: skip
     swapped = b"".join(reversed(RUST_TRAIT_IMPLS))
     assert sorted(s.qualname for s in parse("rust", swapped).symbols[1:]) == sorted(q for _, q in named[2:])
