@@ -27,6 +27,7 @@ examples:
   recalld repo add ~/src/project           register a repository (tracks its checked-out branch)
   recalld sync                             index every registered repository
   recalld search "parse the config file"   semantic search over current memories
+  recalld symbol Config.load               a symbol's code, signature and provenance
   recalld export --repo project > mem.jsonl
   recalld remember "releases are cut on Thursdays" --repo project --type decision
 
@@ -111,6 +112,21 @@ def build_parser() -> argparse.ArgumentParser:
                         " {\"results\": [...]} shape with the repo as the group")
     search.add_argument("--json", action="store_const", const="json", dest="format", help="same as --format json")
     search.set_defaults(handler=commands.search)  # fmt: skip
+
+    symbol = sub.add_parser(
+        "symbol", help="a symbol's memory by name: its code, signature, docstring and provenance",
+        description="The memory of a symbol of a repository's tracked branch: by qualified name"
+                    " ('InvoiceBuilder.add_line'), else by plain name ('add_line'), else by scope and name"
+                    " ('Arg.fmt' finds Rust's '<Arg as Display>.fmt', 'Codec.decode' each Java overload)."
+                    " Every match is printed with its code, live versions first.",
+    )
+    symbol.add_argument("qualname", type=_query, help="qualified name, plain name, or scope and name")
+    symbol.add_argument("--repo", metavar="NAME", help="the repository (needed when several are registered)")
+    symbol.add_argument("--path", metavar="PATH", help="only the symbol in this file")
+    symbol.add_argument("--kind", metavar="K", help="module, class, function, method, ...")
+    symbol.add_argument("--include-deprecated", action="store_true", help="also its earlier, closed versions")
+    symbol.add_argument("--json", action="store_true", help="the versions as one JSON list")
+    symbol.set_defaults(handler=commands.symbol)  # fmt: skip
 
     export = sub.add_parser("export", help="every memory as JSON Lines on stdout")
     export.add_argument("--repo", metavar="NAME")

@@ -1,6 +1,6 @@
-"""The memory commands: repo, sync, search, export, status.
+"""The memory commands: repo, sync, search, symbol, export, status.
 
-search, sync, status and export go through the running daemon when one owns the store
+search, symbol, sync, status and export go through the running daemon when one owns the store
 and work on the store directly when none does.
 """
 
@@ -201,6 +201,70 @@ def print_hit(r: dict[str, Any]) -> None:
     since = (r.get("valid_from_commit") or "")[:8]
     until = f" until {r['valid_to_commit'][:8]}" if r.get("valid_to_commit") else ""
     print(f"       {r.get('type') or 'structural'} since {since or '-'}{until} by {r.get('author') or '-'}")
+
+
+def symbol(ctx: Any, args: argparse.Namespace) -> int:
+    repo = args.repo or _only_repo(ctx)
+    daemon = ctx.daemon()
+    if daemon is not None:
+        params = {"qualname": args.qualname, "path": args.path, "kind": args.kind,
+                  "include_deprecated": "true" if args.include_deprecated else None}  # fmt: skip
+        versions = daemon.request("GET", f"/v1/repos/{repo}/symbols", params)
+    else:
+        from recalld.daemon.memories import get_symbol
+
+        versions = get_symbol(ctx.app, repo, args.qualname, path=args.path, kind=args.kind,
+                              include_deprecated=args.include_deprecated)  # fmt: skip
+    if args.json:
+        emit_json(versions)
+        return EXIT_OK
+    for number, version in enumerate(versions):
+        if number:
+            print()
+        print_version(version)
+    return EXIT_OK
+
+
+def _only_repo(ctx: Any) -> str:
+    """The one registered repository's name, when ``--repo`` is not given."""
+    names = [entry.name for entry in ctx.app.registry.all()]
+    if len(names) != 1:
+        listed = f": {', '.join(names)}" if names else " (none is registered: recalld repo add PATH)"
+        raise RecalldError(f"say which repository with --repo{listed}")
+    return names[0]
+
+
+def print_version(v: dict[str, Any]) -> None:
+    """One version of a symbol: where and what, its signature, provenance, doc and code."""
+    state = f" [deprecated: {v['deprecated_reason']}]" if v["deprecated"] else ""
+    print(f"{v['repo']}:{v['path']}:{v['start_line']}-{v['end_line']}  {v['kind']} {v['qualname']}{state}")
+    if v.get("signature"):
+        print(f"    {v['signature']}")
+    until = f" until {v['valid_to_commit'][:8]}" if v.get("valid_to_commit") else ""
+    print(f"    since {(v.get('valid_from_commit') or '-')[:8]}{until} by {v.get('author') or '-'}")
+    # the stored text: its first line names it (said above), then the doc and code as read
+    text = (v.get("text") or "").split("\n", 1)[1:]
+    shown = text[0].rstrip() if text else ""
+    doc = v.get("docstring") or ""
+    documented = bool(doc) and shown.startswith(doc)  # a doc comment above the code, cleaned
+    code = (shown[len(doc) :] if documented else shown).strip("\n").splitlines()
+    for line in (doc.splitlines() if documented else []) + as_indented(code):
+        print(f"    {line}".rstrip())
+    span = (v.get("end_line") or 0) - (v.get("start_line") or 0) + 1
+    if 0 < len(code) < span:  # the stored text is cut at embedding.max_chars
+        print(f"    … {span - len(code)} more lines: {v['path']}:{v['start_line']}-{v['end_line']}")
+
+
+def as_indented(code: list[str]) -> list[str]:
+    """Code whose first line lost its indentation (a stored text starts at the code's first
+    character) with as much taken off the others: as much as a closing bracket on the last
+    line has, else a level (four spaces) less than the least of them has."""
+    rest = [line for line in code[1:] if line.strip()]
+    if not rest:
+        return code
+    width = [len(line) - len(line.lstrip(" \t")) for line in rest]
+    cut = width[-1] if rest[-1].lstrip()[:1] in ("}", ")", "]") else max(min(width) - 4, 0)
+    return code[:1] + [line[min(cut, len(line) - len(line.lstrip(" \t"))) :] for line in code[1:]]
 
 
 def export(ctx: Any, args: argparse.Namespace) -> int:

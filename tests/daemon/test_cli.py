@@ -70,6 +70,17 @@ def test_cli_end_to_end(project):
 
     hits = json.loads(recalld("search", "tax on a price", "--json", "--limit", "3").stdout)
     assert hits[0]["qualname"] == "compute_vat"
+    # a symbol by name: where, what, provenance and its code (here the one repository)
+    shown = recalld("symbol", "add_line").stdout.splitlines()
+    assert shown[0] == "project:billing/invoice.py:7-9  method InvoiceBuilder.add_line"
+    assert shown[1:3] == ["    def add_line(self, description, amount)", f"    since {project.head()[:8]} by Test Author"
+                          " <author@example.invalid>"]  # fmt: skip
+    assert shown[3:] == ["    def add_line(self, description, amount):", '        """Add a priced line item to the invoice."""',
+                         "        return (description, amount)"]
+    [builder] = json.loads(recalld("symbol", "InvoiceBuilder", "--repo", "project", "--json").stdout)
+    assert (builder["kind"], builder["docstring"]) == ("class", "Builds invoices for customers.")
+    missing = recalld("symbol", "InvoiceBuilder.remove_line", check=False)
+    assert missing.returncode == 1 and "no symbol 'InvoiceBuilder.remove_line' in project" in missing.stderr
     go = json.loads(recalld("search", "download a web page", "--lang", "go", "--json").stdout)
     # The module of a one-function file embeds nearly the function's text: either may rank first.
     assert {h["language"] for h in go} == {"go"} and [h["qualname"] for h in go[:2]] in (
@@ -163,6 +174,8 @@ def test_cli_errors_are_one_line_with_exit_codes(tmp_path, project):
     assert gone.returncode == 1 and "unknown repo 'project'" in gone.stderr
     none = recalld("sync", check=False)
     assert none.returncode == 1 and "no repositories registered" in none.stderr
+    which = recalld("symbol", "compute_vat", check=False)
+    assert which.returncode == 1 and "say which repository with --repo (none is registered" in which.stderr
     listed = recalld("repo", "list")
     assert listed.stdout == "" and "no repositories registered" in listed.stderr
     assert recalld("repo", "list", "--json").stdout == ""
