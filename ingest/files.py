@@ -28,7 +28,10 @@ DEFAULT_EXCLUDE = (
     "**/node_modules/**",
     "**/bower_components/**",
     "**/vendor/**",
+    "**/vendors/**",
+    "**/_vendor/**",  # Python's vendored packages: pip's and setuptools' requests, urllib3, rich, ...
     "**/third_party/**",
+    "**/third-party/**",
     "**/*.min.js",
     "**/*.bundle.js",
     "**/*_pb2.py",

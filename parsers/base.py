@@ -128,7 +128,8 @@ STRUCTURAL = "structural"
 # ``<Arg as Display>.fmt``, ``<Arg as PartialEq<&str>>.eq``, ``<Values as Iterator>.Item``
 # (they were ``Arg.fmt``, ``Arg.fmt#2`` by their order: 123 of clap 4.0's 1,721 symbols).
 # What a Java enum constant's body defines is the constant's (``Strategy.FAST.put``; left
-# out before: guava 31.1 implements 102 methods so).
+# out before: guava 31.1 implements 102 methods so). The default excludes take in what
+# linguist counts as vendored besides ``vendor/`` (pip's and setuptools' ``_vendor/``).
 EXTRACTION_VERSION = 17
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -193,3 +193,15 @@ def test_looking_up_paths_keeps_no_reference_to_them(git_repo):
     before = [sys.getrefcount(p) for p in paths]
     assert all(repo.lookup(commit, p) is not None for p in paths)
     assert [sys.getrefcount(p) for p in paths] == before
+
+
+def test_vendored_trees_are_excluded_by_default():
+    """What linguist counts as vendored (its ``vendors?/`` matches pip's and setuptools'
+    ``_vendor/``, its ``third[-_]?party/``) is excluded by the default globs."""
+    from recalld.ingest.files import DEFAULT_EXCLUDE, excluded_by
+
+    for path in ("src/pip/_vendor/rich/console.py", "pkg_resources/_vendor/packaging/version.py",
+                 "lib/vendor/a.go", "assets/vendors/b.js", "third-party/c.rs", "deps/third_party/d.java"):  # fmt: skip
+        assert excluded_by(path, DEFAULT_EXCLUDE), path
+    for path in ("src/pip/_internal/vendoring.py", "vendored.py", "src/vendor_utils/x.py", "party/y.py"):
+        assert not excluded_by(path, DEFAULT_EXCLUDE), path
