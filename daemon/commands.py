@@ -246,13 +246,16 @@ def print_version(v: dict[str, Any]) -> None:
     text = (v.get("text") or "").split("\n", 1)[1:]
     shown = text[0].rstrip() if text else ""
     doc = v.get("docstring") or ""
-    documented = bool(doc) and shown.startswith(doc)  # a doc comment above the code, cleaned
+    documented = bool(doc) and shown.startswith(doc)  # the doc, cleaned, before the code
     code = (shown[len(doc) :] if documented else shown).strip("\n").splitlines()
-    for line in (doc.splitlines() if documented else []) + as_indented(code):
+    # a doc comment above the code is shown; a docstring inside it is shown there
+    above = documented and not any(doc.splitlines()[0] in line for line in code)
+    for line in (doc.splitlines() if above else []) + as_indented(code):
         print(f"    {line}".rstrip())
     span = (v.get("end_line") or 0) - (v.get("start_line") or 0) + 1
     if 0 < len(code) < span:  # the stored text is cut at embedding.max_chars
-        print(f"    … {span - len(code)} more lines: {v['path']}:{v['start_line']}-{v['end_line']}")
+        more = span - len(code)
+        print(f"    … {more} more line{'s' if more > 1 else ''}: {v['path']}:{v['start_line']}-{v['end_line']}")
 
 
 def as_indented(code: list[str]) -> list[str]:

@@ -289,3 +289,24 @@ def test_a_symbol_is_found_by_its_scope_and_name_when_its_qualname_says_more(git
     assert names(get_symbol(app, "r", "Arg.name")) == ["Arg.name"]
     with pytest.raises(NotFoundError, match="no symbol 'Other.fmt'"):
         get_symbol(app, "r", "Other.fmt")
+
+
+def test_a_symbol_is_printed_with_its_doc_once_and_its_code_as_indented(capsys):
+    from recalld.daemon.commands import print_version
+
+    base = {"repo": "r", "kind": "method", "deprecated": False, "valid_from_commit": "0123456789ab", "author": "A"}
+    doc = "Why it is skipped.\n\nOr None."
+    python = {**base, "path": "c.py", "qualname": "C.skip", "signature": "def skip(self)", "start_line": 3,
+              "end_line": 7, "docstring": doc, "text": f"python method C.skip\n{doc}\ndef skip(self):\n"
+              '        """Why it is skipped.\n\n        Or None."""\n        return None'}  # fmt: skip
+    rust = {**base, "path": "a.rs", "qualname": "<Arg as Display>.fmt", "signature": "fn fmt(&self)",
+            "start_line": 10, "end_line": 40, "docstring": "Shows it.",
+            "text": "rust method <Arg as Display>.fmt\nShows it.\nfn fmt(&self) {\n        write(f)\n    }"}  # fmt: skip
+    print_version(python)
+    print_version(rust)
+    assert capsys.readouterr().out.splitlines() == [
+        "r:c.py:3-7  method C.skip", "    def skip(self)", "    since 01234567 by A",
+        "    def skip(self):", '        """Why it is skipped.', "", "        Or None.\"\"\"", "        return None",
+        "r:a.rs:10-40  method <Arg as Display>.fmt", "    fn fmt(&self)", "    since 01234567 by A",
+        "    Shows it.", "    fn fmt(&self) {", "        write(f)", "    }", "    … 28 more lines: a.rs:10-40",
+    ]  # fmt: skip
