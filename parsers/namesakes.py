@@ -1,6 +1,7 @@
 """Functions of one name in one scope, told apart by what they are rather than by their
-order: overloads by their parameters' types, Python's typings (``@typing.overload``)
-and a property's accessors. What is left the same is numbered (``#2``) in source order."""
+order: overloads by their parameters' types, Python's typings (``@typing.overload``) by
+as many of theirs as tell them apart. What is left the same is numbered (``#2``) in
+source order."""
 
 from __future__ import annotations
 
