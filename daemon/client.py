@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 from recalld.ingest.errors import RecalldError
 
@@ -34,6 +34,12 @@ class _UnixConnection(http.client.HTTPConnection):
         sock.settimeout(self.timeout)
         sock.connect(self._path)
         self.sock = sock
+
+
+def repo_path(name: str, tail: str) -> str:
+    """The API path of a repository's ``tail`` (``sync``, ``symbols``): its name quoted, as a
+    directory's may hold spaces (``My Project``: http.client refused the request line)."""
+    return f"/v1/repos/{quote(name, safe='')}/{tail}"
 
 
 class DaemonClient:

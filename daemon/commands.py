@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from recalld.daemon.client import repo_path
 from recalld.ingest.errors import RecalldError
 
 EXIT_OK, EXIT_FAILED = 0, 1
@@ -79,7 +80,7 @@ def sync(ctx: Any, args: argparse.Namespace) -> int:
         try:
             if daemon is not None:
                 params = {"wait": "true", "full": "true" if args.full else None}
-                result = SyncResult(**daemon.request("POST", f"/v1/repos/{entry.name}/sync", params, timeout=3600))
+                result = SyncResult(**daemon.request("POST", repo_path(entry.name, "sync"), params, timeout=3600))
             else:
                 result = _sync_here(ctx, entry, full=args.full)
         except RecalldError as exc:
@@ -209,7 +210,7 @@ def symbol(ctx: Any, args: argparse.Namespace) -> int:
     if daemon is not None:
         params = {"qualname": args.qualname, "path": args.path, "kind": args.kind,
                   "include_deprecated": "true" if args.include_deprecated else None}  # fmt: skip
-        versions = daemon.request("GET", f"/v1/repos/{repo}/symbols", params)
+        versions = daemon.request("GET", repo_path(repo, "symbols"), params)
     else:
         from recalld.daemon.memories import get_symbol
 

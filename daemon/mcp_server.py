@@ -15,7 +15,7 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
-from recalld.daemon.client import DaemonClient
+from recalld.daemon.client import DaemonClient, repo_path
 from recalld.daemon.config import Config
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.manual import default_author
@@ -93,7 +93,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         """The current memory of a symbol on the tracked branch: source text, signature, docstring,
         path and lines, and provenance (the commit and author that introduced this version)."""
         params = {"qualname": qualname, "path": path, "kind": kind, "include_deprecated": _flag(include_deprecated)}
-        return {"versions": gateway.call("GET", f"/v1/repos/{repo}/symbols", params)}
+        return {"versions": gateway.call("GET", repo_path(repo, "symbols"), params)}
 
     @server.tool(annotations=READ)
     def recent_changes(
@@ -101,7 +101,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
     ) -> dict[str, Any]:
         """What changed lately in a repository, newest first: its latest commits (task memories)
         when indexed, else the symbol versions most recently added (event 'opened') or closed."""
-        return dict(gateway.call("GET", f"/v1/repos/{repo}/changes", {"limit": limit}))
+        return dict(gateway.call("GET", repo_path(repo, "changes"), {"limit": limit}))
 
     @server.tool(annotations=WRITE)
     def remember(
@@ -138,7 +138,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         """Bring a repository's memories (or every repository's) to the tip of its tracked branch."""
         names = [repo] if repo else [r["repo"] for r in gateway.call("GET", "/v1/status")["repos"]]
         params = {"wait": _flag(wait), "full": _flag(full)}
-        return {"results": [gateway.call("POST", f"/v1/repos/{n}/sync", params, timeout=3600) for n in names]}
+        return {"results": [gateway.call("POST", repo_path(n, "sync"), params, timeout=3600) for n in names]}
 
     @server.resource("recalld://status", mime_type="application/json", description="the daemon's status report")
     def status_resource() -> str:

@@ -30,6 +30,9 @@ class RepoRegistry:
         self._db.commit()
 
     def add(self, name: str, path: str, branch: str) -> RepoEntry:
+        if not name.strip() or "/" in name or not name.isprintable():
+            raise RecalldError(f"{name!r} cannot name a repository: a name is printable, not blank, without '/'"
+                               " (choose one with --name)")  # fmt: skip
         existing = self.find(name)
         if existing is not None:
             if (existing.path, existing.branch) == (path, branch):

@@ -146,3 +146,25 @@ def test_a_daemon_restarting_in_place_is_waited_for_not_taken_as_gone(tmp_path):
                 assert 2.0 <= time.monotonic() - started < 10
     finally:
         listener.close()
+
+
+def test_a_repository_name_is_quoted_in_the_path_and_one_that_cannot_be_is_refused(server, tmp_path):
+    """A directory named ``My Project`` is a repository named so: its API paths are quoted
+    (http.client refused the request line, a space being no URL character); a name the
+    API cannot route (with '/'), blank or unprintable, is refused when it is registered."""
+    from recalld.daemon.client import repo_path
+    from recalld.daemon.registry import RepoRegistry
+    from recalld.ingest.errors import RecalldError
+
+    address, asked = server
+    client = DaemonClient(address, "token", wait=5.0)
+    assert client.request("GET", repo_path("My Project", "symbols"), {"qualname": "<Arg as Display>.fmt"}) is not None
+    assert asked[-1] == "/v1/repos/My%20Project/symbols?qualname=%3CArg+as+Display%3E.fmt"
+    registry = RepoRegistry(tmp_path / "state.db")
+    try:
+        assert registry.add("My Project", "/src/My Project", "main").name == "My Project"
+        for name in ("a/b", "  ", "tab\there"):
+            with pytest.raises(RecalldError, match="cannot name a repository"):
+                registry.add(name, "/src/x", "main")
+    finally:
+        registry.close()
