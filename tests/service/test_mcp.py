@@ -122,6 +122,10 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
     assert recalld("forget", alice["id"]).stdout.strip() == f"forgot {alice['id']}"  # through the daemon
     unknown = recalld("forget", "0" * 32, check=False)
     assert unknown.returncode == 1 and "unknown memory" in unknown.stderr
+    shown = recalld("symbol", "Basket.add").stdout.splitlines()  # the daemon owns the store: through it
+    assert shown[0] == "repo:app/core.py:7-9  method Basket.add" and shown[-1] == "        return item"
+    missing = recalld("symbol", "Basket.remove", "--repo", "repo", check=False)
+    assert missing.returncode == 1 and "daemon: no symbol 'Basket.remove' in repo" in missing.stderr
     assert daemon.stop() == 0
 
 
