@@ -10,8 +10,8 @@ from typing import Any
 from recalld.daemon.app import App
 from recalld.daemon.query import memory_record
 from recalld.ingest.errors import NotFoundError, RecalldError
-from recalld.ingest.likeness import parent_scope
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
+from recalld.ingest.qualnames import parent_scope
 from recalld.ingest.records import STRUCTURAL, TASK, closed_interval
 from recalld.ingest.store import MemoryFilter, StoredPoint
 from recalld.ingest.result import NoProgress

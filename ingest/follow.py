@@ -19,12 +19,10 @@ from recalld.ingest.likeness import (
     Likenesses,
     OldSource,
     closest_pairs,
-    decoration,
     names_share_a_word,
     pair_alike,
-    parent_scope,
-    short_name,
 )
+from recalld.ingest.qualnames import decoration, parent_scope, short_name
 from recalld.parsers.base import STRUCTURAL, memory_type
 
 if TYPE_CHECKING:

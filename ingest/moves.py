@@ -12,12 +12,10 @@ from recalld.ingest.likeness import (
     Likenesses,
     OldSource,
     affinity_of,
-    alike_names,
     is_distinctive,
-    parent_scope,
-    short_name,
 )
 from recalld.ingest.namesake import Kinship, pair_moved_namesakes, pair_namesakes
+from recalld.ingest.qualnames import alike_names, parent_scope, short_name
 from recalld.ingest.specific import SpecificNames
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, STRUCTURAL, memory_type
 from recalld.parsers.registry import language_for_path

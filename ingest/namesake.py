@@ -48,17 +48,14 @@ from recalld.ingest.likeness import (
     Likenesses,
     OldSource,
     affinity_of,
-    alike_names,
-    declared_words,
     is_distinctive,
     measured_likeness,
     memoised_likeness,
     overlap,
     pair_alike,
-    parent_scope,
-    short_name,
     tokens,
 )
+from recalld.ingest.qualnames import alike_names, declared_words, parent_scope, short_name
 from recalld.ingest.specific import SpecificNames
 from recalld.parsers.base import DEFAULT_EXPORT, STRUCTURAL, memory_type
 from recalld.parsers.registry import LANGUAGES

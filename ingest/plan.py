@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from recalld.ingest.keyed import unique_by
-from recalld.ingest.likeness import OldSource, parent_scope, short_name
+from recalld.ingest.likeness import OldSource
 from recalld.ingest.moves import paired_moves
 from recalld.ingest.notes import paired_notes
+from recalld.ingest.qualnames import parent_scope, short_name
 from recalld.ingest.specific import NameCounts, SpecificNames
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol, containers
 

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
-from recalld.ingest.likeness import short_name
+from recalld.ingest.qualnames import short_name
 from recalld.ingest.sparse import identifier_words
 
 if TYPE_CHECKING:

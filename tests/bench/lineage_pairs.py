@@ -27,7 +27,8 @@ sys.path.insert(0, str(ROOT))
 from recalld.daemon.logs import configure_logging  # noqa: E402
 from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache  # noqa: E402
 from recalld.ingest.files import IndexOptions  # noqa: E402
-from recalld.ingest.likeness import likeness, short_name  # noqa: E402
+from recalld.ingest.likeness import likeness  # noqa: E402
+from recalld.ingest.qualnames import short_name  # noqa: E402
 from recalld.ingest.sparse import identifier_words  # noqa: E402
 from recalld.ingest.store import MemoryFilter, StoreConfig, open_store, retrieve_many  # noqa: E402
 from recalld.ingest.sync import Indexer  # noqa: E402

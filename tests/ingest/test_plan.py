@@ -17,7 +17,8 @@ from recalld.ingest.plan import (
     memory_id,
     plan_changes,
 )
-from recalld.ingest.likeness import decoration, memoised_likeness, overlap, parent_scope, short_name, tokens
+from recalld.ingest.likeness import memoised_likeness, overlap, tokens
+from recalld.ingest.qualnames import decoration, parent_scope, short_name
 from recalld.parsers.base import Symbol
 
 SCOPE = Scope("repo", "main")
