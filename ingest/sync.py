@@ -243,15 +243,17 @@ class Indexer:
             max_chars=self.options.max_embed_chars, test_chars=self.options.test_embed_chars, progress=progress,
         )  # fmt: skip
         undo_interrupted(self.store, plan, restore=touched.restore, discard=touched.discard)
-        self._sync_tasks(result, tasks, target, reconcile=reconcile, progress=progress)
+        reread = result.from_commit is not None and extraction != EXTRACTION_VERSION  # an earlier release's
+        self._sync_tasks(result, tasks, target, reconcile=reconcile, reread=reread, progress=progress)
         self.store.upsert([checkpoint_point(scope, commit=target, pending=None, history_owed=history_owed)])
 
     def _sync_tasks(
-        self, result: SyncResult, step: TaskSync, target: str, *, reconcile: bool, progress: ProgressSink
+        self, result: SyncResult, step: TaskSync, target: str, *, reconcile: bool, reread: bool, progress: ProgressSink
     ) -> None:
         """The task-memory step (ingest/tasks.py), inside the pending checkpoint. Its texts
         go through the sync's ``EmbedAhead``, which counts what it embeds."""
-        outcome = step.run(indexed=result.from_commit, target=target, reconcile=reconcile, progress=progress)
+        outcome = step.run(indexed=result.from_commit, target=target, reconcile=reconcile, progress=progress,
+                           reread=reread)  # fmt: skip
         result.tasks_added, result.tasks_deprecated = outcome.added, outcome.deprecated
 
     def _checkpoint(self, scope: Scope) -> dict[str, Any]:

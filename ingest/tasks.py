@@ -140,14 +140,18 @@ class TaskSync:
         stored = {p.id for p in retrieve_many(self.store, list(ids.values()), fields=())}
         return self._read_all([commit for commit, mid in ids.items() if mid not in stored])
 
-    def run(self, *, indexed: str | None, target: str, reconcile: bool, progress: ProgressSink) -> TaskOutcome:
-        """``reconcile``: compare every live task memory with git (after a crash, --full)."""
+    def run(
+        self, *, indexed: str | None, target: str, reconcile: bool, progress: ProgressSink, reread: bool = False
+    ) -> TaskOutcome:
+        """``reconcile``: compare every live task memory with git (after a crash, --full);
+        ``reread``: and write again those an earlier release's secret rules redacted (the
+        sync after an upgrade)."""
         outcome = TaskOutcome()
         if self.options.backfill_commits <= 0:
             return outcome
         known, window = self._window(indexed, target)
         trusted = not reconcile and known is not None and self.git.is_ancestor(known, target)
-        removed, again = ([], set()) if trusted else self._removed(target)
+        removed, again = ([], set()) if trusted else self._removed(target, reread=reread)
         todo = window + sorted(again.difference(window))
         for start in range(0, len(todo), CHUNK):
             outcome.added += self._write(todo[start : start + CHUNK], target, progress, again=again)
@@ -247,15 +251,17 @@ class TaskSync:
             found.extend(sorted(p.id for p in self.store.scroll(flt, fields=())))
         return found
 
-    def _removed(self, target: str) -> tuple[list[StoredPoint], set[str]]:
+    def _removed(self, target: str, *, reread: bool) -> tuple[list[StoredPoint], set[str]]:
         """Live task memories whose commit is no longer the target or an ancestor of it,
-        and the commits of the others that hold a redaction: written again whole, by this
-        release's secret rules (earlier ones read Home Assistant's class ``APCUPSdData``
-        in a commit's list of symbols as a password)."""
+        and, with ``reread``, the commits of the others that hold a redaction: written
+        again whole, by this release's secret rules (earlier ones read Home Assistant's
+        class ``APCUPSdData`` in a commit's list of symbols as a password). Only then: a
+        redaction this release makes stays, and was written again at every --full."""
         flt = MemoryFilter(repo=self.scope.repo, branch=self.scope.branch, types=(TASK,), deprecated=0)
-        live = list(self.store.scroll(flt, fields=(*SCAN_FIELDS, "text", "symbols")))
+        live = list(self.store.scroll(flt, fields=(*SCAN_FIELDS, "text", "symbols") if reread else SCAN_FIELDS))
         gone = self.git.not_reachable(sorted({p.payload["commit"] for p in live}), target)
-        again = {p.payload["commit"] for p in live if p.payload["commit"] not in gone and holds_redaction(p.payload)}
+        again = {p.payload["commit"] for p in live if reread and p.payload["commit"] not in gone
+                 and holds_redaction(p.payload)}  # fmt: skip
         return [p for p in live if p.payload["commit"] in gone], again
 
     def _close(self, removed: list[StoredPoint], window: list[str], target: str) -> int:

@@ -599,6 +599,22 @@ def test_a_task_memory_earlier_rules_redacted_is_written_again_when_no_code_chan
     assert h.sync(repo).tasks_added == 0
 
 
+def test_a_task_memory_this_releases_rules_redacted_is_not_written_again_by_full(harness, git_repo):
+    """Only an earlier release's redactions are written again: a token this release's
+    rules take stays redacted, and a --full sync leaves its commit's memory alone."""
+    h, repo = harness, git_repo
+    repo.write("gh.py", "def client():\n    return 1\n")
+    repo.commit("Use the token ghp_" + "R7kQ2mZx9LpW4vN8bT3sF6hJ1cY5dG0aUeIo")
+    h.sync(repo)
+    (task,) = h.memories(types=("task",))
+    assert "REDACTED" in task.payload["subject"]
+    repo.write("gh.py", "def client():\n    return 2\n")
+    repo.commit("Return two")
+    r = h.sync(repo, full=True)
+    assert (r.mode, r.tasks_added, r.tasks_deprecated) == ("full", 1, 0)  # the new commit's only
+    assert next(m for m in h.memories(types=("task",)) if m.id == task.id).payload == task.payload
+
+
 def test_an_overload_added_above_another_leaves_it_alone(harness, git_repo):
     """Java overloads are named by their parameter types: the method that was alone
     becomes ``decode(int)``, a rename that keeps its lineage, and a third overload or an
