@@ -228,11 +228,12 @@ def symbol(ctx: Any, args: argparse.Namespace) -> int:
 
 def _only_repo(ctx: Any) -> str:
     """The one registered repository's name, when ``--repo`` is not given."""
-    names = [entry.name for entry in ctx.app.registry.all()]
-    if len(names) != 1:
+    entry = ctx.app.registry.sole()
+    if entry is None:
+        names = [e.name for e in ctx.app.registry.all()]
         listed = f": {', '.join(names)}" if names else " (none is registered: recalld repo add PATH)"
         raise RecalldError(f"say which repository with --repo{listed}")
-    return names[0]
+    return entry.name
 
 
 def print_version(v: dict[str, Any]) -> None:

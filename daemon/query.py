@@ -119,11 +119,9 @@ def _valid_at(app: App, as_of: str, entry: RepoEntry | None) -> ValidAt:
     moment = parse_date(as_of)
     if moment is not None:
         return ValidAt(time=moment)
+    entry = entry or app.registry.sole()
     if entry is None:
-        entries = app.registry.all()
-        if len(entries) != 1:
-            raise RecalldError(f"as-of {as_of!r} looks like a commit: name its repository (--repo, repo=)")
-        entry = entries[0]
+        raise RecalldError(f"as-of {as_of!r} looks like a commit: name its repository (--repo, repo=)")
     git = GitRepository(entry.path)
     return states_at_commit(app.store, git, repo=entry.name, branch=entry.branch, rev=as_of)
 

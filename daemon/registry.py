@@ -66,5 +66,11 @@ class RepoRegistry:
         rows = self._db.execute("SELECT name, path, branch, added_at FROM repos ORDER BY name").fetchall()
         return [RepoEntry(*row) for row in rows]
 
+    def sole(self) -> RepoEntry | None:
+        """The repository when exactly one is registered (what a command may take for
+        granted without being told which), else None."""
+        entries = self.all()
+        return entries[0] if len(entries) == 1 else None
+
     def close(self) -> None:
         self._db.close()
