@@ -130,7 +130,10 @@ STRUCTURAL = "structural"
 # What a Java enum constant's body defines is the constant's (``Strategy.FAST.put``; left
 # out before: guava 31.1 implements 102 methods so). The default excludes take in what
 # linguist counts as vendored besides ``vendor/`` (pip's and setuptools' ``_vendor/``).
-EXTRACTION_VERSION = 17
+# 18: what a JavaScript or TypeScript test's callback declares (``test("…", () => { type
+# inp = … })``, ``describe``, ``it.each(…)``, ``beforeEach``) is the test's own, as what a
+# function's body declares: zod 4's tests gave 813 such names as the file's (``inp#5``).
+EXTRACTION_VERSION = 18
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

@@ -43,11 +43,13 @@ class Definition:
 class FileContext:
     """By function body, what its ``return { … }`` publishes (name → property) and the
     name a function called at once is bound to (``var M = (function () {…})()``); the
-    names whose ``.prototype`` the file uses."""
+    names whose ``.prototype`` the file uses; the functions whose definitions are their
+    own, no name of the file's (a test's callback)."""
 
     names: dict[int, dict[str, str]] = field(default_factory=dict)
     modules: dict[int, str] = field(default_factory=dict)
     prototyped: set[str] = field(default_factory=set)
+    local: set[int] = field(default_factory=set)
 
 
 def collect_definitions(spec: LanguageSpec, root: Node, data: bytes) -> tuple[dict[int, Definition], FileContext]:
@@ -68,6 +70,8 @@ def _note_context(nodes: dict[str, list[Node]], context: FileContext, data: byte
         key = nodes.get("_key", [published])[0]
         if block is not None:
             context.names.setdefault(block.id, {}).setdefault(node_text(data, published), node_text(data, key))
+    elif "_local" in nodes:
+        context.local.add(nodes["_local"][0].id)
     elif "_prototyped" in nodes:
         context.prototyped.add(node_text(data, nodes["_prototyped"][0]))
     elif "_called" in nodes:

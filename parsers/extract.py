@@ -52,7 +52,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     for d in sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte)):
         if d.node.id in inner:
             continue
-        where = _place(d, defs, inner, qualnames, data)
+        where = _place(d, defs, inner, qualnames, data, context.local)
         if where is None:
             continue
         kind, qualname = where
@@ -104,14 +104,16 @@ def _comments(spec: LanguageSpec, root: Node, data: bytes) -> list[Comment]:
 
 
 def _place(
-    d: Definition, defs: dict[int, Definition], inner: set[int], qualnames: dict[int, str], data: bytes
+    d: Definition, defs: dict[int, Definition], inner: set[int], qualnames: dict[int, str], data: bytes,
+    local: set[int],
 ) -> tuple[str, str] | None:
-    """(kind, qualname) for a definition, or None when it lives inside a function body."""
+    """(kind, qualname) for a definition, or None when it lives inside a function body
+    (or a callback whose definitions are its own: ``local``)."""
     container: str | None = None
     constants: list[str] = []  # the enum constants whose bodies hold it, innermost first
     ancestor = d.node.parent
     while ancestor is not None:
-        if ancestor.type in ANONYMOUS_BODIES:
+        if ancestor.type in ANONYMOUS_BODIES or ancestor.id in local:
             return None
         if ancestor.type == ENUM_CONSTANT and (name := ancestor.child_by_field_name("name")) is not None:
             constants.append(node_text(data, name))

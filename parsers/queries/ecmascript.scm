@@ -63,6 +63,11 @@
 ; `create."CallExpression:exit"`), under the same rule (@_returned).
 (return_statement (object (method_definition name: [(property_identifier) (string)] @name) @definition.method)) @_returned
 (return_statement (object (pair key: [(property_identifier) (string)] @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.method)) @_returned
+; A test's callback (Jest, Mocha, Vitest, Jasmine, node:test, Deno: `test("…", () => {…})`,
+; `describe.each(…)("…", …)`, `it.effect("…", …)`, `beforeEach(…)`, `t.test(…)`) declares
+; the test's own names, as a function's body does: zod's tests declare `type inp = …` in
+; each test, which were the file's `inp`, `inp#2`, … (parsers/extract.py: _place).
+(call_expression function: (_) @_test arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @_local) (#match? @_test "^((Deno|t)\\.)?(describe|it|test|suite|specify|bench|[fx](describe|it|test)|x?(before|after)(Each|All)?)\\b"))
 ; A module a function called at once makes, bound to a name: `var Cache = (function () {
 ; function get(key) {…} return { get: get }; })();` publishes `Cache.get`.
 (variable_declarator name: (identifier) @_module value: (call_expression function: (parenthesized_expression [(function_expression) (arrow_function)] @_called)))

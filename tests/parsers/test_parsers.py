@@ -376,6 +376,31 @@ def test_each_function_of_a_declaration_of_several_is_its_own():
     assert (single.qualname, single.signature, single.docstring) == ("f", "const f = (x: number)", "Doc.")
 
 
+def test_what_a_tests_callback_declares_is_the_tests_own():
+    """zod's tests declare ``type inp = z.input<typeof schema>`` in each ``test("…", () =>
+    {…})``: read as the file's own, they were ``inp``, ``inp#2``, … ``inp#5`` by their order
+    (813 of zod 4's 11,788 symbols, 262 of its 291 numbered names). A test's callback
+    declares as a function's body does; the file's own names keep theirs, and what a
+    module's wrapper holds (a function called at once, UMD's factory, AMD's ``define``)
+    stays the file's."""
+    source = (b"import { z } from 'zod';\ntype inp = string;\nconst helper = (x: number) => x;\n"
+              b"describe('defaults', () => {\n  function make() { return 1; }\n"
+              b"  test('one', () => {\n    type inp = z.input<typeof s>;\n    class Fixture { run() {} }\n  });\n"
+              b"  it.each([1, 2])('two %d', function (n) {\n    const check = () => n;\n  });\n"
+              b"  beforeEach(async () => { function reset() {} });\n});\n"
+              b"test.describe('e2e', () => { interface Page { url: string } });\n"
+              b"Deno.test('deno', () => { function local() {} });\n"
+              b"testing(() => { function kept() {} });\n")  # fmt: skip
+    got = [(s.kind, s.qualname) for s in parse("typescript", source).symbols[1:]]
+    assert got == [("type", "inp"), ("function", "helper"), ("function", "kept")]
+    wrappers = (b"(function (root, factory) {\n  function attach() {}\n})(this, function () {\n"
+                b"  function Observable() {}\n  Observable.prototype.pipe = function () {};\n});\n"
+                b"define(['./core'], function (jQuery) {\n  function isWindow(obj) { return obj; }\n});\n")  # fmt: skip
+    assert [s.qualname for s in parse("javascript", wrappers).symbols[1:]] == [
+        "attach", "Observable", "Observable.pipe", "isWindow",
+    ]  # fmt: skip
+
+
 def test_rust_associated_types_and_references_belong_to_their_type():
     """clap 4.0's ``arg_matches.rs`` had twelve ``type Item`` of as many iterators, read as
     the file's own types ``Item`` … ``Item#12`` (named by their order), and ``impl<'s>
