@@ -23,6 +23,8 @@ STATEMENTS = DECLARATIONS | {"type_declaration"}
 _LIFETIME = re.compile(r"^'\w+\s+")  # a Rust reference's lifetime: ``'s`` of ``&'s FlatSet``
 _LIFETIME_BOUND = re.compile(r"\s*\+\s*'\w+")  # a trait object's: ``+ 'a`` of ``Expected + 'a``
 _LIFETIME_ARGUMENT = re.compile(r"'\w+\s*,?\s*")  # ``'de`` of ``Visitor<'de>``, ``'a`` of ``&'a str``
+# Names written as a string: a test's title, an eslint rule's visitor (``"CallExpression:exit"``).
+STRING_NAMES = frozenset({"string", "template_string"})
 
 
 @dataclass(slots=True)
@@ -87,6 +89,8 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
     names = nodes.get("name")
     if names:
         name = node_text(data, names[0])
+        if names[0].type in STRING_NAMES:
+            name = _string_name(name)
     elif "default" in nodes:  # a module's export with no name of its own
         name = DEFAULT_EXPORT
     else:
@@ -110,6 +114,18 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
         existing = defs.get(node.id)
         if existing is None or found.captures > existing.captures:
             defs[node.id] = found
+
+
+def _string_name(text: str) -> str:
+    """A name written as a string, on one line and in double quotes where the quotes it was
+    written in say nothing more: a change of quote style (prettier's ``singleQuote``)
+    renames no test. A title holding a double quote, an escape or a substitution keeps
+    its own (`` `adds ${a}` ``)."""
+    text = re.sub(r"\s+", " ", text)
+    inner = text[1:-1]
+    if len(text) > 1 and text[0] == text[-1] and text[0] in "'`" and not re.search(r'["\\]|\$\{', inner):
+        return f'"{inner}"'
+    return text
 
 
 def _own_declarator(node: Node, name: Node) -> Node:

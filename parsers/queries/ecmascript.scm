@@ -63,11 +63,16 @@
 ; `create."CallExpression:exit"`), under the same rule (@_returned).
 (return_statement (object (method_definition name: [(property_identifier) (string)] @name) @definition.method)) @_returned
 (return_statement (object (pair key: [(property_identifier) (string)] @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.method)) @_returned
-; A test's callback (Jest, Mocha, Vitest, Jasmine, node:test, Deno: `test("…", () => {…})`,
-; `describe.each(…)("…", …)`, `it.effect("…", …)`, `beforeEach(…)`, `t.test(…)`) declares
-; the test's own names, as a function's body does: zod's tests declare `type inp = …` in
-; each test, which were the file's `inp`, `inp#2`, … (parsers/extract.py: _place).
-(call_expression function: (_) @_test arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @_local) (#match? @_test "^((Deno|t)\\.)?(describe|it|test|suite|specify|bench|[fx](describe|it|test)|x?(before|after)(Each|All)?)\\b"))
+; A test named by its title (Jest, Mocha, Vitest, Jasmine, node:test, Deno, Playwright), as
+; written: a suite (`describe("Router", () => {…})`, `test.describe(…)`) is a class, its
+; tests and what it declares its members, as a Python test class's methods are; a test
+; (`it("routes", …)`, `test.each(…)("adds %i", …)`, `it.effect(…)`) is a function.
+(expression_statement (call_expression function: (_) @_suite arguments: (arguments . [(string) (template_string)] @name . [(arrow_function) (function_expression)] @_wrapped)) (#match? @_suite "^((test|Deno|t)\\.)?([fx]?describe|suite)\\b")) @definition.class
+(expression_statement (call_expression function: (_) @_test arguments: (arguments . [(string) (template_string)] @name . [(arrow_function) (function_expression) (generator_function)] @_wrapped)) (#match? @_test "^((Deno|t)\\.)?(it|test|specify|bench|[fx](it|test))\\b") (#not-match? @_test "^test\\.describe\\b")) @definition.function
+; What a test's callback or a hook's declares (`beforeEach(…)`) is its own, as a
+; function's body's is: zod's tests declare `type inp = …` in each test, which were the
+; file's `inp`, `inp#2`, … (parsers/extract.py: _place). A suite's is the suite's.
+(call_expression function: (_) @_test arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @_local) (#match? @_test "^((Deno|t)\\.)?(it|test|specify|bench|[fx](it|test)|x?(before|after)(Each|All)?)\\b") (#not-match? @_test "^test\\.describe\\b"))
 ; A module a function called at once makes, bound to a name: `var Cache = (function () {
 ; function get(key) {…} return { get: get }; })();` publishes `Cache.get`.
 (variable_declarator name: (identifier) @_module value: (call_expression function: (parenthesized_expression [(function_expression) (arrow_function)] @_called)))
