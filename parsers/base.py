@@ -133,6 +133,11 @@ STRUCTURAL = "structural"
 # 18: what a JavaScript or TypeScript test's callback declares (``test("…", () => { type
 # inp = … })``, ``describe``, ``it.each(…)``, ``beforeEach``) is the test's own, as what a
 # function's body declares: zod 4's tests gave 813 such names as the file's (``inp#5``).
+# Tests are named by their titles (a suite a class, a test a function). What jQuery
+# extends itself with is its (``jQuery.ajax``, ``jQuery.fn.show``, ``$.fn.tooltip``), and
+# what an ``extend`` of a class makes of one object a class (Backbone's ``View.render``);
+# what an object's function declares, or a callback gives its parameter, is no name of
+# the file's (ajax's ``done``, zod's ``inst.min#4``).
 EXTRACTION_VERSION = 18
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -20,6 +20,8 @@ DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
 # Statements whose definitions may follow their keyword (those, and Go's ``type ( A
 # struct {…}; B int )``).
 STATEMENTS = DECLARATIONS | {"type_declaration"}
+# A JavaScript function's nodes that are expressions (a callback, a module's wrapper).
+FUNCTION_NODES = frozenset({"function_expression", "arrow_function", "generator_function", "function"})
 _LIFETIME = re.compile(r"^'\w+\s+")  # a Rust reference's lifetime: ``'s`` of ``&'s FlatSet``
 _LIFETIME_BOUND = re.compile(r"\s*\+\s*'\w+")  # a trait object's: ``+ 'a`` of ``Expected + 'a``
 _LIFETIME_ARGUMENT = re.compile(r"'\w+\s*,?\s*")  # ``'de`` of ``Visitor<'de>``, ``'a`` of ``&'a str``
@@ -39,6 +41,7 @@ class Definition:
     published: bool = False  # a function its factory's returned object publishes (JavaScript)
     wrapped: Node | None = None  # the function a call makes it of (``forwardRef((props, ref) => …)``)
     returned: Node | None = None  # the ``return { … }`` it is written in (JavaScript)
+    on_parameter: bool = False  # given to a callback's parameter: no name of the file's (JavaScript)
 
 
 @dataclass(slots=True)
@@ -62,6 +65,7 @@ def collect_definitions(spec: LanguageSpec, root: Node, data: bytes) -> tuple[di
         if not _note_context(capture.nodes, context, data):
             _note_definition(capture.nodes, defs, data)
     _mark_published(defs, context)
+    _mark_given_to_parameters(defs, data)
     return defs, context
 
 
@@ -169,6 +173,75 @@ def _mark_published(defs: dict[int, Definition], context: FileContext) -> None:
             d.name, d.published = names.pop(d.name), True  # a name declared twice is published once
 
 
+def _mark_given_to_parameters(defs: dict[int, Definition], data: bytes) -> None:
+    """A method given to a parameter of the callback it is written in is the object's that
+    the callback is given, no name of the file's: zod's ``core.$constructor("ZodString",
+    (inst, def) => { inst.min = (…) => …; })`` (``inst.min``, ``inst.min#2``, … in its
+    CommonJS build), effect's ``entry.onInterrupt = …``. A module's wrapper's parameter
+    is the module's: ``(function ($) { $.fn.tooltip = function (…) {…}; })(jQuery)``."""
+    for d in defs.values():
+        if d.receiver is None or d.prototype:
+            continue
+        function = _enclosing_function(d.node)
+        if function is not None and not _wraps_module(function, data):
+            d.on_parameter = d.receiver.split(".", 1)[0] in _parameter_names(function, data)
+
+
+def _enclosing_function(node: Node) -> Node | None:
+    ancestor = node.parent
+    while ancestor is not None and ancestor.type not in FUNCTION_NODES:
+        ancestor = ancestor.parent
+    return ancestor
+
+
+def _wraps_module(function: Node, data: bytes) -> bool:
+    """Whether a function is a module's wrapper: called at once (``(function ($) {…})(jQuery)``,
+    ``!function () {…}()``, ``(function () {…}).call(this)``), the factory such a function
+    is given (UMD's), or what AMD's ``define`` or ``require`` is given."""
+    outer = _outside_parentheses(function)
+    parent = outer.parent
+    if parent is None:
+        return False
+    if parent.type == "call_expression":
+        return parent.child_by_field_name("function") == outer
+    if parent.type == "member_expression":  # ``.call(this)``, ``.apply(…)``
+        return parent.parent is not None and parent.parent.type == "call_expression"
+    if parent.type == "arguments" and (call := parent.parent) is not None:
+        callee = call.child_by_field_name("function")
+        if callee is None:
+            return False
+        callee = _inside_parentheses(callee)
+        return callee.type in FUNCTION_NODES or node_text(data, callee) in ("define", "require")
+    return False
+
+
+def _outside_parentheses(node: Node) -> Node:
+    while node.parent is not None and node.parent.type == "parenthesized_expression":
+        node = node.parent
+    return node
+
+
+def _inside_parentheses(node: Node) -> Node:
+    while node.type == "parenthesized_expression" and node.named_child_count:
+        node = node.named_children[0]
+    return node
+
+
+def _parameter_names(function: Node, data: bytes) -> set[str]:
+    """The names a function's parameters bind at their top (``inst`` of ``(inst, def)``,
+    ``x`` of ``x => …``, of ``x = 1``, of ``x: T``)."""
+    single = function.child_by_field_name("parameter")
+    if single is not None:
+        return {node_text(data, single)}
+    parameters = function.child_by_field_name("parameters")
+    names: set[str] = set()
+    for parameter in parameters.named_children if parameters is not None else ():
+        target = parameter.child_by_field_name("pattern") or parameter.child_by_field_name("left") or parameter
+        if target.type == "identifier":
+            names.add(node_text(data, target))
+    return names
+
+
 def _factory_body(block: Node | None, owner: Node | None, defs: dict[int, Definition]) -> bool:
     """Whether ``block`` is ``owner``'s own body, ``owner`` a function (not a callback in it)."""
     if block is None or owner is None or defs[owner.id].kind != "function":
@@ -215,7 +288,10 @@ def _receiver_name(data: bytes, node: Node) -> str:
     """The type a method is given to, bare: ``FlatSet`` of Rust's ``&'s mut FlatSet<T>``
     (its lifetime was read as the type's name: ``'s FlatSet.into_iter``), of Go's
     ``*pkg.FlatSet``; ``Expected`` of a trait object ``dyn Expected + 'a``, a slice's
-    ``[u8]`` whole (its methods were read as free functions)."""
+    ``[u8]`` whole (its methods were read as free functions). A JavaScript namespace
+    is its path whole (``jQuery.fn`` of ``jQuery.fn.extend({…})``)."""
+    if node.type == "member_expression":
+        return node_text(data, node)
     text = node_text(data, node).strip().lstrip("*&").strip()
     text = _LIFETIME.sub("", text).removeprefix("mut ").removeprefix("dyn ").strip()
     text = _LIFETIME_BOUND.sub("", text)

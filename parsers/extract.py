@@ -108,12 +108,15 @@ def _place(
     local: set[int],
 ) -> tuple[str, str] | None:
     """(kind, qualname) for a definition, or None when it lives inside a function body
-    (or a callback whose definitions are its own: ``local``)."""
+    (or a callback whose definitions are its own: ``local``), or is given to a callback's
+    parameter."""
+    if d.on_parameter:
+        return None
     container: str | None = None
     constants: list[str] = []  # the enum constants whose bodies hold it, innermost first
     ancestor = d.node.parent
     while ancestor is not None:
-        if ancestor.type in ANONYMOUS_BODIES or ancestor.id in local:
+        if ancestor.type in ANONYMOUS_BODIES or (ancestor.id in local and not (d.published or d.on_this)):
             return None
         if ancestor.type == ENUM_CONSTANT and (name := ancestor.child_by_field_name("name")) is not None:
             constants.append(node_text(data, name))

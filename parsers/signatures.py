@@ -35,6 +35,9 @@ _LEADING_OPERATOR = re.compile(r"([=:,] |[(<\[])[|&] ")
 # on one line its members would run into each other.
 _MEMBER_LISTS = frozenset({"object_type"})
 _SEPARATORS = frozenset({";", ","})
+# The object of members a call makes a class of (``var TodoView = Backbone.View.extend({…})``):
+# its signature ends before it.
+MEMBER_OBJECTS = frozenset({"object"})
 _OPENERS, _CLOSERS = "([{<", ")]}>"
 
 
@@ -43,8 +46,9 @@ def signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
     it would be written if it were short, prefixed with its statement's keyword (``var``,
     ``const``, Go's ``type``)."""
     head = unwrapped(node)
-    body = find_body(wrapped if wrapped is not None else head)
-    if body is not None and body.start_byte > head.start_byte:
+    if wrapped is not None and wrapped.type in MEMBER_OBJECTS:
+        text = _one_line(head, data, wrapped.start_byte).removesuffix("(").rstrip()
+    elif (body := find_body(wrapped if wrapped is not None else head)) is not None and body.start_byte > head.start_byte:
         text = _one_line(head, data, body.start_byte)
     else:
         text = _before_block(_one_line(head, data, head.end_byte))

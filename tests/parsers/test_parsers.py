@@ -430,6 +430,40 @@ def test_a_test_renamed_by_its_quotes_alone_keeps_its_name():
     assert [s.qualname for s in parse("javascript", double).symbols[1:]] == ['"Router"', '"Router"."routes"']
 
 
+def test_what_jquery_and_backbone_extend_is_named_by_what_it_extends():
+    """jQuery 3.7's API was none of its symbols: ``jQuery.extend({ ajax: function (…) {…} })``
+    and ``jQuery.fn.extend({ attr: … })`` read as objects, and ajax's locals (``done``,
+    ``jqXHR.abort``) as the file's; a plugin's ``$.fn.tooltip = function`` and Backbone's
+    ``var View = Backbone.View.extend({ render: … })`` neither. A method given to a
+    callback's parameter (zod's ``core.$constructor("ZodString", (inst, def) => { inst.min
+    = … })``: ``inst.min#4``) is no name of the file's; one given to a module's wrapper's
+    (``$`` of ``(function ($) {…})(jQuery)``) is."""
+    source = (b"jQuery.extend({\n  /** Performs a request. */\n  ajax: function (url, options) {\n"
+              b"    var jqXHR = { abort: function () {} };\n    function done() {}\n  },\n  ajaxSetup(target) {}\n});\n"
+              b"jQuery.fn.extend({ show: function () {}, hide() {} });\n"
+              b"jQuery.extend(true, {}, { notMine: function () {} });\n"
+              b"_.extend(Model.prototype, Events, { get: function (attr) {} });\n"
+              b"(function ($) {\n  $.fn.tooltip = function (options) { return this; };\n})(jQuery);\n"
+              b"define(['jquery'], function ($) { $.fn.picker = function () {}; });\n"
+              b"var View = Backbone.View.extend({ tagName: 'li', render: function () {}, close() {} });\n"
+              b"var settings = $.extend({}, defaults, { onClick: function () {} });\n"
+              b"exports.ZodString = core.$constructor('ZodString', (inst, def) => {\n"
+              b"  inst.min = () => 1;\n  inst._zod.parse = (p) => p;\n});\n")  # fmt: skip
+    got = [(s.kind, s.qualname, s.signature, s.docstring) for s in parse("javascript", source).symbols[1:]]
+    assert got == [
+        ("method", "jQuery.ajax", "ajax: function (url, options)", "Performs a request."),
+        ("method", "jQuery.ajaxSetup", "ajaxSetup(target)", ""),
+        ("method", "jQuery.fn.show", "show: function ()", ""),
+        ("method", "jQuery.fn.hide", "hide()", ""),
+        ("method", "Model.get", "get: function (attr)", ""),
+        ("method", "$.fn.tooltip", "$.fn.tooltip = function (options)", ""),
+        ("method", "$.fn.picker", "$.fn.picker = function ()", ""),
+        ("class", "View", "var View = Backbone.View.extend", ""),
+        ("method", "View.render", "render: function ()", ""),
+        ("method", "View.close", "close()", ""),
+    ]  # fmt: skip
+
+
 def test_rust_associated_types_and_references_belong_to_their_type():
     """clap 4.0's ``arg_matches.rs`` had twelve ``type Item`` of as many iterators, read as
     the file's own types ``Item`` … ``Item#12`` (named by their order), and ``impl<'s>
