@@ -137,7 +137,9 @@ STRUCTURAL = "structural"
 # extends itself with is its (``jQuery.ajax``, ``jQuery.fn.show``, ``$.fn.tooltip``), and
 # what an ``extend`` of a class makes of one object a class (Backbone's ``View.render``);
 # what an object's function declares, or a callback gives its parameter, is no name of
-# the file's (ajax's ``done``, zod's ``inst.min#4``).
+# the file's (ajax's ``done``, zod's ``inst.min#4``). A TypeScript function's overloads are
+# named by their types and its one implementation by its plain name (``noop``, not
+# ``noop()#3``), as Python's typings are.
 EXTRACTION_VERSION = 18
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

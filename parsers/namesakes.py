@@ -15,6 +15,8 @@ from recalld.parsers.docstrings import COMMENT_TYPES
 from recalld.parsers.treesitter import Node, node_text, unwrapped
 
 FUNCTION_KINDS = frozenset({"function", "method"})
+# A TypeScript overload's declaration: a signature without a body, beside its implementation.
+OVERLOAD_SIGNATURES = frozenset({"function_signature", "method_signature"})
 # What an overload's name leaves out of its parameters' types: generic arguments (Java
 # cannot overload on them) and annotations.
 ERASED = frozenset({"type_arguments", "marker_annotation", "annotation"})
@@ -43,9 +45,17 @@ def name_overloads(placed: list[Placed], data: bytes) -> None:
     history alone. Where the types as written are the same (``notEmpty(T, String)`` for both
     ``<T extends Collection<?>>`` and ``<T extends Map<?, ?>>``), a type variable reads as
     its bound (``notEmpty(Collection, String)``, ``notEmpty(Map, String)``), as Java erases
-    it. Those the types do not tell apart even so (a TypeScript implementation whose
-    parameters repeat its last overload's) are numbered in source order among themselves."""
+    it. Those the types do not tell apart even so are numbered in source order among
+    themselves. A TypeScript function declared by overloads and implemented once is named
+    as Python's typings are (``name_typing_overloads``): the implementation, with the code,
+    by its plain name (``noop``: it was ``noop()#3`` beside ``noop(): void`` and ``noop():
+    undefined``, and renamed whenever an overload was added, which widens its types), each
+    overload by its types."""
     for base, members in _same_name_functions(placed):
+        implementations = [p for p in members if p.d.node.type not in OVERLOAD_SIGNATURES]
+        if len(implementations) == 1 < len(members):
+            implementations[0].qualname = base
+            members = [p for p in members if p is not implementations[0]]
         types = [_parameter_types(p.d.node, data) for p in members]
         if None in types:
             continue

@@ -306,7 +306,7 @@ def test_overloads_are_named_by_their_types_however_the_source_is_formatted():
     assert names("java", tight) == names("java", loose) == ["C.f(Map, int[])", "C.f(java.util.List)"]
     tight = b"function f(cb:(a:T,b:number)=>R):void;\nfunction f(x?:string):void;\nfunction f(x){}\n"
     loose = b"function f(cb: (a: T, b: number) => R): void;\nfunction f(x?: string): void;\nfunction f(x) {}\n"
-    assert names("typescript", tight) == names("typescript", loose) == ["f((a:T,b:number)=>R)", "f(string?)", "f(_)"]
+    assert names("typescript", tight) == names("typescript", loose) == ["f((a:T,b:number)=>R)", "f(string?)", "f"]
     # a name used once keeps its plain qualname; JavaScript's repeats are numbered in order
     assert names("java", b"class C { void g(int a) {} }") == ["C.g"]
     assert names("javascript", b"class K { m(a) {} m(a, b) {} }") == ["K.m", "K.m#2"]
@@ -335,6 +335,27 @@ def test_python_typings_are_named_by_their_types_and_the_implementation_by_its_n
     assert [s.qualname for s in parse("python", alike).symbols[1:]] == ["f(int, str, …)", "f(int, bytes, …)", "f"]
 
 
+def test_a_typescript_implementation_keeps_its_name_when_an_overload_is_added():
+    """query-core's ``noop(): void``, ``noop(): undefined`` and ``noop() {}``: the one with
+    the code was ``noop()#3``, and an implementation's types widen with each overload
+    added (``f(string|number)`` → ``f(string|number|boolean)``), renaming it. Named by its
+    plain name, as Python's typings' implementation is; a class's overloads alike; an
+    interface's, all declarations, by their types; Java's, all implemented, too."""
+    before = (b"export function f(a: string): void;\nexport function f(a: number): void;\n"
+              b"export function f(a: string | number) { return a; }\n"
+              b"class A {\n  m(a: string): void;\n  m(a: number): void;\n  m(a: any) {}\n}\n"
+              b"interface I {\n  h(a: string): void;\n  h(a: number): void;\n}\n")  # fmt: skip
+    after = before.replace(b"export function f(a: number): void;\n",
+                           b"export function f(a: number): void;\nexport function f(a: boolean): void;\n")
+    after = after.replace(b"f(a: string | number)", b"f(a: string | number | boolean)")
+    names = [s.qualname for s in parse("typescript", before).symbols[1:]]
+    assert names == ["f(string)", "f(number)", "f", "A", "A.m(string)", "A.m(number)", "A.m", "I", "I.h(string)",
+                     "I.h(number)"]  # fmt: skip
+    assert [s.qualname for s in parse("typescript", after).symbols[1:]] == names[:2] + ["f(boolean)"] + names[2:]
+    java = b"abstract class J {\n  abstract void g(int a);\n  void g(String s) {}\n}\n"
+    assert [s.qualname for s in parse("java", java).symbols[1:]] == ["J", "J.g(int)", "J.g(String)"]
+
+
 def test_overloads_alike_as_written_are_named_by_their_bounds():
     """commons-lang 3's ``Validate.notEmpty(T, String, Object...)``, once for each of
     ``<T extends Collection<?>>``, ``<T extends Map<?, ?>>`` and ``<T extends CharSequence>``:
@@ -350,7 +371,7 @@ def test_overloads_alike_as_written_are_named_by_their_bounds():
         "V.notEmpty(T[], String)", "V.of(E)", "V.of(int)",  # what tells them apart as written stays as written
     ]  # fmt: skip
     source = b"function f<T extends string>(x: T): T;\nfunction f<T extends number>(x: T): T;\nfunction f(x) {}\n"
-    assert [s.qualname for s in parse("typescript", source).symbols[1:]] == ["f(string)", "f(number)", "f(_)"]
+    assert [s.qualname for s in parse("typescript", source).symbols[1:]] == ["f(string)", "f(number)", "f"]
 
 
 def test_each_function_of_a_declaration_of_several_is_its_own():
