@@ -95,7 +95,9 @@ def _parts(qualname: str) -> tuple[str, str, str]:
 
 def _trait_impl(qualname: str) -> tuple[str, str, str] | None:
     """For a member of a Rust trait impl (``tests.<Arg as PartialEq<(u8, u8)>>.eq#2``),
-    its type's scope (``tests.Arg``), the trait and the rest (``eq#2``); else None."""
+    its type's scope (``tests.Arg``), the trait and the rest (``eq#2``); else None. One
+    implemented for a reference is its type's, the reference told in its trait
+    (``<&mut FlatSet as IntoIterator>.into_iter``: ``FlatSet``, ``IntoIterator for &mut``)."""
     if " as " not in qualname:
         return None
     start = qualname.rfind(".<") + 1 if not qualname.startswith("<") else 0
@@ -109,7 +111,10 @@ def _trait_impl(qualname: str) -> tuple[str, str, str] | None:
             implementer, as_, trait = segment.partition(" as ")
             if not as_ or not rest.startswith("."):
                 return None
-            return qualname[:start] + implementer, trait, rest[1:]
+            owner = implementer.removeprefix("&").removeprefix("mut ")  # ``<&mut FlatSet as …>``: ``FlatSet``'s
+            if owner != implementer:
+                trait = f"{trait} for {implementer[: len(implementer) - len(owner)].strip()}"
+            return qualname[:start] + owner, trait, rest[1:]
     return None
 
 

@@ -139,7 +139,8 @@ STRUCTURAL = "structural"
 # what an object's function declares, or a callback gives its parameter, is no name of
 # the file's (ajax's ``done``, zod's ``inst.min#4``). A TypeScript function's overloads are
 # named by their types and its one implementation by its plain name (``noop``, not
-# ``noop()#3``), as Python's typings are.
+# ``noop()#3``), as Python's typings are. A Rust trait implemented for a reference names
+# it (``<&FlatSet as IntoIterator>.into_iter``, which was ``<FlatSet as …>.into_iter#2``).
 EXTRACTION_VERSION = 18
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

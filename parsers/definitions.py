@@ -102,7 +102,8 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
     receiver = nodes.get("receiver")
     receiver_name = _receiver_name(data, receiver[0]) if receiver else None
     if receiver_name and "_trait" in nodes:
-        receiver_name = f"<{receiver_name} as {_trait_name(data, nodes['_trait'][0])}>"
+        reference = _reference(data, receiver[0]) if receiver else ""
+        receiver_name = f"<{reference}{receiver_name} as {_trait_name(data, nodes['_trait'][0])}>"
     for capture_name, captured in nodes.items():
         if capture_name.startswith("definition."):
             kind = capture_name.split(".", 1)[1]
@@ -282,6 +283,17 @@ def _trait_name(data: bytes, node: Node) -> str:
     text = re.sub(r",?\s*>", ">", re.sub(r"<\s*", "<", re.sub(r"\s+", " ", text))).replace("<>", "").strip()
     head, bracket, arguments = text.partition("<")
     return head.rsplit("::", 1)[-1].strip() + bracket + arguments
+
+
+def _reference(data: bytes, node: Node) -> str:
+    """``&`` or ``&mut `` when a Rust trait is implemented for a reference, as Rust names
+    such an impl's members (``<&FlatSet as IntoIterator>::into_iter`` beside ``<FlatSet as
+    IntoIterator>::into_iter``: both were ``<FlatSet as IntoIterator>.into_iter``, one
+    ``#2``); its lifetime left out."""
+    text = node_text(data, node).strip()
+    if not text.startswith("&"):
+        return ""
+    return "&mut " if _LIFETIME.sub("", text[1:].lstrip()).startswith("mut ") else "&"
 
 
 def _receiver_name(data: bytes, node: Node) -> str:

@@ -748,6 +748,10 @@ def test_a_qualnames_scope_and_name_leave_computed_and_quoted_names_whole():
         "<Arg as Display>.fmt": ("Arg", "fmt", " as Display"),
         "tests.<Arg as PartialEq<(u8, u8)>>.eq#2": ("tests.Arg", "eq", " as PartialEq<(u8, u8)>#2"),
         "<[u8] as Foo>.bar": ("[u8]", "bar", " as Foo"),
+        "<&mut FlatSet as IntoIterator>.into_iter": ("FlatSet", "into_iter", " as IntoIterator for &mut"),
+        "<&str as PartialEq<Str>>.eq": ("str", "eq", " as PartialEq<Str> for &"),
+        # a JavaScript test's title is one quoted name, dots and parentheses and all
+        '"Router"."v1.2 (legacy)"."calls f(x)"#2': ('"Router"."v1.2 (legacy)"', '"calls f(x)"', "#2"),
     }
     for qualname, parts in cases.items():
         assert (parent_scope(qualname), short_name(qualname), decoration(qualname)) == parts, qualname

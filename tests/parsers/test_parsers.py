@@ -499,8 +499,8 @@ def test_rust_associated_types_and_references_belong_to_their_type():
               b"impl [u8] {\n    fn first_byte(&self) {}\n}\n")  # fmt: skip
     assert [(s.kind, s.qualname) for s in parse("rust", source).symbols[1:]] == [
         ("struct", "Values"), ("type", "<Values as Iterator>.Item"), ("method", "<Values as Iterator>.next"),
-        ("type", "<Values as IntoIterator>.Item"), ("method", "<Values as IntoIterator>.into_iter"),
-        ("method", "<str as PartialEq<Values<u8>>>.eq"), ("type", "Alias"),
+        ("type", "<&mut Values as IntoIterator>.Item"), ("method", "<&mut Values as IntoIterator>.into_iter"),
+        ("method", "<&str as PartialEq<Values<u8>>>.eq"), ("type", "Alias"),
         ("method", "<Expected as Display>.fmt"), ("method", "[u8].first_byte"),  # serde's ``Expected + 'a.fmt``; a free ``first_byte``
     ]  # fmt: skip
 
@@ -526,6 +526,13 @@ def test_rust_trait_impl_members_are_named_by_their_trait():
         ("struct", "Arg"), ("method", "Arg.new"), ("method", "<Arg as Display>.fmt"), ("method", "<Arg as Debug>.fmt"),
         ("method", "<Arg as PartialEq<&str>>.eq"), ("method", "<Arg as PartialEq<str>>.eq"),
         ("type", "<Arg as Visitor>.Value"), ("method", "<Arg as Visitor>.visit_str"),
+    ]  # fmt: skip
+    by_reference = (b"impl IntoIterator for FlatSet {\n    fn into_iter(self) {}\n}\n"
+                    b"impl<'s> IntoIterator for &'s FlatSet {\n    fn into_iter(self) {}\n}\n"
+                    b"impl<'s> IntoIterator for &'s mut FlatSet {\n    fn into_iter(self) {}\n}\n")  # fmt: skip
+    assert [s.qualname for s in parse("rust", by_reference).symbols[1:]] == [  # were ``#2``, ``#3``
+        "<FlatSet as IntoIterator>.into_iter", "<&FlatSet as IntoIterator>.into_iter",
+        "<&mut FlatSet as IntoIterator>.into_iter",
     ]  # fmt: skip
     swapped = b"".join(reversed(RUST_TRAIT_IMPLS))
     assert sorted(s.qualname for s in parse("rust", swapped).symbols[1:]) == sorted(q for _, q in named[2:])
