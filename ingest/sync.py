@@ -44,7 +44,7 @@ from recalld.ingest.records import (
     live_filter,
     live_memory,
 )
-from recalld.ingest.store import MemoryFilter, Store
+from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 from recalld.ingest.trust import apply_trust, branch_untrusted
 from recalld.parsers.base import EXTRACTION_VERSION
 from recalld.ingest.tasks import TaskSync, owes_history
@@ -318,10 +318,15 @@ class Indexer:
         fields = REREAD_FIELDS if reread else PLANNING_FIELDS
         if interrupted:
             before = state_before(self.store, scope, interrupted, indexed, fields=fields)
-            live_points, restore, discard = before.live, before.restore, before.discard
+            points, restore, discard = iter(before.live), before.restore, before.discard
         else:
-            live_points = list(self.store.scroll(live_filter(scope), fields=fields))
-        live = [live_memory(p, redacted=reread and holds_redaction(p.payload)) for p in live_points]
+            points = self.store.scroll(live_filter(scope), fields=fields)
+        live: list[LiveMemory] = []
+        live_points: list[StoredPoint] = []
+        for point in points:
+            live.append(live_memory(point, redacted=reread and holds_redaction(point.payload)))
+            point.payload.pop("text", None)  # read for its redactions: the store's every text, held to the end
+            live_points.append(point)
         texts.live_ids = {m.id for m in live}
         stored_blob = stored_blobs(live_points)
         in_tree = {e.path for e in entries}
