@@ -161,7 +161,7 @@ class Indexer:
         clean = not pending and git.has_commit(indexed)
         owed = bool(checkpoint.get("history_owed"))
         extraction = checkpoint.get("extraction", 1)  # a checkpoint without it: version 1
-        outdated = indexed is not None and extraction != EXTRACTION_VERSION
+        outdated = made_earlier(indexed, extraction)
         if outdated and not full:
             log.info(
                 "memories made by an earlier extractor: comparing every file",
@@ -243,7 +243,7 @@ class Indexer:
             max_chars=self.options.max_embed_chars, test_chars=self.options.test_embed_chars, progress=progress,
         )  # fmt: skip
         undo_interrupted(self.store, plan, restore=touched.restore, discard=touched.discard)
-        reread = result.from_commit is not None and extraction != EXTRACTION_VERSION  # an earlier release's
+        reread = made_earlier(result.from_commit, extraction)
         self._sync_tasks(result, tasks, target, reconcile=reconcile, reread=reread, progress=progress)
         self.store.upsert([checkpoint_point(scope, commit=target, pending=None, history_owed=history_owed)])
 
@@ -370,6 +370,13 @@ class Indexer:
         for start in range(0, len(ids), 1000):
             self.store.delete(ids[start : start + 1000])
         return len(ids)
+
+
+def made_earlier(indexed: str | None, extraction: int | None) -> bool:
+    """Whether the memories of the indexed commit were made by an earlier release's
+    extractor (``extraction``, its checkpoint's version): the sync compares every file
+    and writes again what that release read otherwise."""
+    return indexed is not None and extraction != EXTRACTION_VERSION
 
 
 def forget_memos() -> None:
