@@ -130,15 +130,10 @@ class FileCollector:
         """Why the file is skipped before it is read, or None; and whether its attributes
         say it is source all the same (linguist-generated=false: read even when its
         opening comments say a generator wrote it)."""
-        forced_in = marked_source = False
-        if self._check_attributes:
-            for attribute, reason in LINGUIST_ATTRIBUTES:
-                value = self._git.attribute(self._commit, entry.path, attribute)
-                if value is True or value == "true":
-                    return reason, False
-                if value is False or value == "false":
-                    forced_in = True
-                    marked_source = marked_source or reason == GENERATED
+        said = linguist_says(self._git, self._commit, entry.path) if self._check_attributes else NO_SAY
+        if said.skip is not None:
+            return said.skip, False
+        forced_in, marked_source = said.forced_in, said.source
         if not forced_in and excluded_by(entry.path, self._options.exclude):
             return "excluded", False
         if language_for_path(entry.path, self._globs) is None:
@@ -146,6 +141,32 @@ class FileCollector:
         if self._git.blob_size(entry.blob) > self._options.max_file_bytes:
             return "oversized", False
         return None, marked_source
+
+
+@dataclass(frozen=True, slots=True)
+class LinguistSays:
+    """What a file's ``linguist-`` attributes say of it: skip it (as "generated" or
+    "vendored"); read it even where the excludes take it (an attribute set to false); read
+    it even where its opening comments say a generator wrote it (linguist-generated=false)."""
+
+    skip: str | None = None
+    forced_in: bool = False
+    source: bool = False
+
+
+NO_SAY = LinguistSays()
+
+
+def linguist_says(git: GitRepository, commit: str, path: str) -> LinguistSays:
+    forced_in = source = False
+    for attribute, reason in LINGUIST_ATTRIBUTES:
+        value = git.attribute(commit, path, attribute)
+        if value is True or value == "true":
+            return LinguistSays(skip=reason)
+        if value is False or value == "false":
+            forced_in = True
+            source = source or reason == GENERATED
+    return LinguistSays(forced_in=forced_in, source=source)
 
 
 def read_parsed(git: GitRepository, blob: str, language: str, path: str, *, generated: bool = True) -> ReadFile:

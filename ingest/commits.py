@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from recalld.ingest.collect import NO_SAY, LinguistSays, linguist_says, tree_has_linguist_attributes
 from recalld.ingest.files import IndexOptions, excluded_by, says_generated, unreadable
 from recalld.ingest.gitrepo import CommitDetails, FileChange, GitRepository
 from recalld.ingest.plan import FileSymbols
@@ -75,13 +76,18 @@ def subject_of(message: str) -> str:
 
 
 class CommitReader:
-    """Reads commits of one repository, sharing a bounded parse cache between them."""
+    """Reads commits of one repository, sharing a bounded parse cache between them. A
+    file is read as the sync reads it: its ``linguist-`` attributes at the commit read
+    (``check_attributes``: whether any applies to the repository; None: find out, once,
+    from the first commit read) say what the excludes and its opening comments do not."""
 
-    def __init__(self, git: GitRepository, options: IndexOptions) -> None:
+    def __init__(self, git: GitRepository, options: IndexOptions, *, check_attributes: bool | None = None) -> None:
         self._git = git
         self._options = options
-        self._parsed: OrderedDict[tuple[str, str], SymbolHashes] = OrderedDict()
+        self._check_attributes = check_attributes if options.honour_gitattributes else False
+        self._parsed: OrderedDict[tuple[str, str, bool], SymbolHashes] = OrderedDict()
         self._known: dict[tuple[str, str], tuple[Symbol, ...]] = {}
+        self._said: dict[tuple[str, str | None, str | None], LinguistSays | None] = {}  # of the commit read
 
     def know(self, files: Iterable[FileSymbols]) -> None:
         """Files the sync has parsed already (by blob and language), so that the commits
@@ -91,15 +97,19 @@ class CommitReader:
             self._known[(file.blob, file.language)] = file.symbols
 
     def read(self, commit_id: str) -> CommitRecord:
+        if self._check_attributes is None:
+            entries = list(self._git.walk_tree(commit_id))
+            self._check_attributes = tree_has_linguist_attributes(self._git, entries)
+        self._said.clear()
         changes = tuple(self._git.commit_changes(commit_id))
         content_changes = sorted(
-            (c for c in changes if c.old_blob != c.new_blob and self._parseable(c)),
+            (c for c in changes if c.old_blob != c.new_blob and self._parseable(c, commit_id)),
             key=lambda c: c.new_path or c.old_path or "",
         )
         symbols: list[FileSymbolChanges] = []
         produced: list[ProducedVersion] = []
         for change in content_changes[:MAX_PARSED_FILES]:
-            file_symbols, file_produced = self._compare(change)
+            file_symbols, file_produced = self._compare(change, commit_id)
             if file_symbols.touched:
                 symbols.append(file_symbols)
             produced.extend(file_produced)
@@ -111,22 +121,31 @@ class CommitReader:
             symbols_truncated=len(content_changes) > MAX_PARSED_FILES,
         )
 
-    def _parseable(self, change: FileChange) -> bool:
+    def _parseable(self, change: FileChange, commit: str) -> bool:
         return any(
-            self._indexable(path, blob)
+            self._says(path, blob, commit) is not None
             for path, blob in ((change.old_path, change.old_blob), (change.new_path, change.new_blob))
         )
 
-    def _indexable(self, path: str | None, blob: str | None) -> bool:
-        if path is None or blob is None or language_for_path(path) is None:
-            return False
-        if excluded_by(path, self._options.exclude):
-            return False
-        return self._git.blob_size(blob) <= self._options.max_file_bytes
+    def _says(self, path: str | None, blob: str | None, commit: str) -> LinguistSays | None:
+        """None where the sync would not read the file; else what its attributes say of it
+        (both sides of a change are read under the commit's attributes)."""
+        key = (commit, path, blob)
+        if key not in self._said:
+            self._said[key] = self._read_says(path, blob, commit)
+        return self._said[key]
 
-    def _compare(self, change: FileChange) -> tuple[FileSymbolChanges, list[ProducedVersion]]:
-        old = self._symbols(change.old_path, change.old_blob)
-        new = self._symbols(change.new_path, change.new_blob)
+    def _read_says(self, path: str | None, blob: str | None, commit: str) -> LinguistSays | None:
+        if path is None or blob is None or language_for_path(path) is None:
+            return None
+        said = linguist_says(self._git, commit, path) if self._check_attributes else NO_SAY
+        if said.skip is not None or (not said.forced_in and excluded_by(path, self._options.exclude)):
+            return None
+        return said if self._git.blob_size(blob) <= self._options.max_file_bytes else None
+
+    def _compare(self, change: FileChange, commit: str) -> tuple[FileSymbolChanges, list[ProducedVersion]]:
+        old = self._symbols(change.old_path, change.old_blob, commit)
+        new = self._symbols(change.new_path, change.new_blob, commit)
         path = change.new_path or change.old_path or ""
         same_place = change.status != "renamed"
         produced = [
@@ -144,21 +163,23 @@ class CommitReader:
         )
         return touched, produced
 
-    def _symbols(self, path: str | None, blob: str | None) -> SymbolHashes:
-        if path is None or blob is None or not self._indexable(path, blob):
+    def _symbols(self, path: str | None, blob: str | None, commit: str) -> SymbolHashes:
+        said = self._says(path, blob, commit)
+        if said is None:
             return {}
+        assert path is not None and blob is not None  # checked by _says
         language = language_for_path(path)
-        assert language is not None  # checked by _indexable
-        key = (blob, language)
+        assert language is not None  # checked by _says
+        key = (blob, language, said.source)
         cached = self._parsed.get(key)
         if cached is not None:
             self._parsed.move_to_end(key)
             return cached
-        symbols = self._known.get(key)
+        symbols = self._known.get((blob, language))
         if symbols is None:
             data = self._git.read_blob(blob)
-            skipped = unreadable(data, language) or (self._options.skip_generated and says_generated(data, language))
-            symbols = () if skipped else parse(language, data).symbols
+            generated = self._options.skip_generated and not said.source and says_generated(data, language)
+            symbols = () if unreadable(data, language) or generated else parse(language, data).symbols
         # a collected file also holds its derived entries (debt, decisions): not compared
         hashes: SymbolHashes = {
             (s.kind, s.qualname): s.content_hash for s in symbols if memory_type(s.kind) == STRUCTURAL

@@ -76,6 +76,7 @@ class _Touched:
     full: bool
     restore: set[str] = field(default_factory=set)  # closed by an interrupted sync
     discard: set[str] = field(default_factory=set)  # created by an interrupted sync
+    attributes: bool = True  # whether a linguist- attribute may apply (the task step asks then)
 
 
 class Indexer:
@@ -235,7 +236,7 @@ class Indexer:
             checkpoint_point(scope, commit=result.from_commit, pending=target, extraction=extraction, history_owed=history_owed)
         ])  # fmt: skip
         info = git.commit_info(target)
-        tasks = TaskSync(self.store, vectors, git, scope, options=self.options)
+        tasks = TaskSync(self.store, vectors, git, scope, options=self.options, check_attributes=touched.attributes)
         tasks.reader.know(touched.collected.files.values())  # the target's files: parsed once
         vectors.submit(redacted_text(text) for text in tasks.read_ahead(indexed=result.from_commit, target=target))
         write_plan(
@@ -334,9 +335,8 @@ class Indexer:
             (e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob),
             key=lambda e: e.path,
         )  # in path order, the order the plan and so the writer go in
-        collector = FileCollector(
-            git, target, self.options, check_attributes=tree_has_linguist_attributes(git, entries), on_file=texts
-        )
+        attributes = tree_has_linguist_attributes(git, entries)
+        collector = FileCollector(git, target, self.options, check_attributes=attributes, on_file=texts)
         if self.options.memories.project:
             collector.put(project_file(git, entries, self.options))
         progress.begin(READING_LABEL, len(touched_entries))  # a first index: every file of the tree
@@ -354,7 +354,7 @@ class Indexer:
             renames = {d.old_path: d.new_path for d in deltas}
         renames.update(renames_by_blob(stored_blob, gone, collected, renames))
         return _Touched(
-            collected, gone, renames, live, full=True, restore=restore, discard=discard
+            collected, gone, renames, live, full=True, restore=restore, discard=discard, attributes=attributes
         )
 
     def _live_at(self, scope: Scope, paths: Iterable[str]) -> list[LiveMemory]:

@@ -117,13 +117,14 @@ class TaskSync:
         scope: Scope,
         *,
         options: IndexOptions,
+        check_attributes: bool | None = None,
     ) -> None:
         self.store = store
         self.embeddings = embeddings
         self.git = git
         self.scope = scope
         self.options = options
-        self.reader = CommitReader(git, options)
+        self.reader = CommitReader(git, options, check_attributes=check_attributes)
         self._read: dict[str, CommitRecord] = {}  # read ahead, for _write
 
     def read_ahead(self, *, indexed: str | None, target: str) -> list[str]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from recalld.ingest import collect
+from recalld.ingest.commits import CommitReader
+from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.files import IndexOptions, says_generated
 from tests.ingest.conftest import Harness
 from tests.ingest.test_sync_history import as_an_earlier_extractor_left_it
@@ -133,6 +135,31 @@ def test_a_file_a_generator_takes_over_is_let_go_and_its_commits_list_none_of_it
     task = tasks(h)[taken]
     assert task["files_modified"] == ["gw/rpc.gw.go"]
     assert task["symbols"] == [{"path": "gw/rpc.gw.go", "added": [], "modified": [], "removed": ["RegisterKVHandler"]}]
+
+
+def test_a_commits_task_memory_lists_the_symbols_the_index_reads_as_the_attributes_say(git_repo, edge):
+    """The task step read each changed file by its path and opening comments alone: a
+    gateway the repository keeps (linguist-generated=false) listed none of its symbols, a
+    file it marks generated or vendored listed symbols no structural memory holds, and a
+    vendored tree it keeps (linguist-vendored=false) none."""
+    repo, h = git_repo, edge
+    repo.write(".gitattributes", "*.gw.go linguist-generated=false\nmarked/** linguist-generated\n"
+                                 "vendor/kept/** linguist-vendored=false\n")  # fmt: skip
+    repo.write("serve.go", "package gw\n\nfunc Serve() {}\n")
+    repo.commit("attributes")
+    h.sync(repo)
+    repo.write("gw/rpc.gw.go", GATEWAY)
+    repo.write("marked/table.go", "package marked\n\nfunc Table() {}\n")
+    repo.write("vendor/kept/lib.go", "package lib\n\nfunc Kept() {}\n")
+    repo.write("vendor/other/lib.go", "package lib\n\nfunc Other() {}\n")
+    changed = repo.commit("generate, mark, vendor")
+    skips, paths = skips_and_paths(h, repo)
+    assert paths == {"serve.go", "gw/rpc.gw.go", "vendor/kept/lib.go"}
+    listed = {(entry["path"], tuple(entry["added"])) for entry in tasks(h)[changed]["symbols"]}
+    assert listed == {("gw/rpc.gw.go", ("RegisterKVHandler",)), ("vendor/kept/lib.go", ("Kept",))}
+    # a history backfill's reader finds out, from the first commit it reads, that attributes apply
+    record = CommitReader(GitRepository(str(repo.path)), IndexOptions()).read(changed)
+    assert {(s.path, s.added) for s in record.symbols} == listed
 
 
 def test_generated_code_an_earlier_release_indexed_is_let_go_on_upgrade(gateway, edge, monkeypatch):
