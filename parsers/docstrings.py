@@ -7,7 +7,7 @@ from __future__ import annotations
 import inspect
 import re
 
-from recalld.parsers.debt import clean_comment_line
+from recalld.parsers.debt import clean_comment_line, without_leading_notes
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Node, node_text, unwrapped
 
@@ -53,13 +53,15 @@ def module_docstring(spec: LanguageSpec, root: Node, data: bytes) -> str:
     if spec.docstrings == "strings":
         return _body_string(root, data)
     first = root.named_children[0] if root.named_child_count else None
-    return _file_header(first, data) if first is not None else ""
+    return without_leading_notes(_file_header(first, data)) if first is not None else ""
 
 
-def docstring_of(spec: LanguageSpec, node: Node, data: bytes) -> str:
+def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") -> str:
     """A definition's doc: the first string of its body (Python; of a definition without
     one, ``type Vector = list[float]``, the string right after it, as PEP 257 documents an
-    attribute) or the comments above it."""
+    attribute) or the comments above it, but the debt notes they open with (a doc that
+    opens with the definition's ``name`` is its doc: Go's ``// TODO returns a non-nil,
+    empty Trace`` above ``func TODO()``)."""
     if spec.docstrings == "strings":
         body = unwrapped(node).child_by_field_name("body")
         if body is None:
@@ -68,7 +70,7 @@ def docstring_of(spec: LanguageSpec, node: Node, data: bytes) -> str:
     target = node
     while target.parent is not None and target.parent.type in WRAPPERS and target.prev_named_sibling is None:
         target = target.parent
-    return _leading_comments(target, data)
+    return without_leading_notes(_leading_comments(target, data), name)
 
 
 def doc_outside(spec: LanguageSpec, node: Node) -> bool:

@@ -159,7 +159,7 @@ def _symbol(spec: LanguageSpec, d: Definition, kind: str, qualname: str, data: b
     node = d.node
     last = _last_code_node(node)
     source = data[node.start_byte : last.end_byte]
-    docstring = docstring_of(spec, node, data)
+    docstring = docstring_of(spec, node, data, d.name)
     # Where its parse holds a syntax error, the same text beside other code can recover
     # differently (``def test6 (): <`` or ``def test6 ()``): the tree the parse made of it
     # (its signature, docstring and inner symbols come from it) counts then, or a memory
