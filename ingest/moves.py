@@ -111,8 +111,9 @@ def _structural(kind: str) -> bool:
     return memory_type(kind) == STRUCTURAL
 
 
-# Languages whose code continues in one another's (a JavaScript file rewritten in TypeScript).
-LANGUAGE_FAMILIES = {"typescript": "javascript", "tsx": "javascript"}
+# Languages whose code continues in one another's (a JavaScript file rewritten in TypeScript,
+# a component's functions moved out to a composable's ``.ts``).
+LANGUAGE_FAMILIES = {"typescript": "javascript", "tsx": "javascript", "vue": "javascript", "svelte": "javascript"}
 
 
 def _by_language(

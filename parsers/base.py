@@ -141,7 +141,9 @@ STRUCTURAL = "structural"
 # named by their types and its one implementation by its plain name (``noop``, not
 # ``noop()#3``), as Python's typings are. A Rust trait implemented for a reference names
 # it (``<&FlatSet as IntoIterator>.into_iter``, which was ``<FlatSet as …>.into_iter#2``).
-# A debt note a comment opens with is no doc (guava's ``// TODO(kevinb): …``).
+# A debt note a comment opens with is no doc (guava's ``// TODO(kevinb): …``). Vue's and
+# Svelte's components are read (parsers/components.py), and a Vue options object's
+# ``methods``, ``computed`` and ``watch`` functions (in ``.js`` too).
 EXTRACTION_VERSION = 18
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
@@ -214,6 +216,21 @@ def containers(symbols: Sequence[Symbol]) -> list[Symbol]:
     a class with its methods), in the order given."""
     nested = Nested(symbols)
     return [s for s in symbols if memory_type(s.kind) == STRUCTURAL and nested.within(s)]
+
+
+def module_symbol(data: bytes, docstring: str = "") -> Symbol:
+    """A file's own symbol: all of its text, from its first line to its last."""
+    return Symbol(
+        kind="module",
+        name="<module>",
+        qualname="<module>",
+        signature="",
+        docstring=docstring,
+        start_line=1,
+        end_line=max(1, data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)),
+        content_hash=content_hash(data),
+        source=data.decode("utf-8", "replace"),
+    )
 
 
 def derived_entry(

@@ -11,7 +11,7 @@ import dataclasses
 from collections import Counter
 from functools import lru_cache
 
-from recalld.parsers.base import ParseResult, Symbol, content_hash
+from recalld.parsers.base import ParseResult, Symbol, content_hash, module_symbol
 from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
 from recalld.parsers.definitions import (
     Definition,
@@ -201,15 +201,4 @@ def _last_code_node(node: Node) -> Node:
 
 
 def _module_symbol(spec: LanguageSpec, root: Node, data: bytes) -> Symbol:
-    doc = module_docstring(spec, root, data)
-    return Symbol(
-        kind="module",
-        name="<module>",
-        qualname="<module>",
-        signature="",
-        docstring=doc,
-        start_line=1,
-        end_line=max(1, data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)),
-        content_hash=content_hash(data),
-        source=data.decode("utf-8", "replace"),
-    )
+    return module_symbol(data, module_docstring(spec, root, data))

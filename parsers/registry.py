@@ -54,6 +54,7 @@ EXTRACTORS: dict[str, str] = {
     "treesitter": "recalld.parsers.extract",
     "markdown": "recalld.parsers.documents",
     "tooling": "recalld.parsers.tooling",
+    "component": "recalld.parsers.components",
 }
 LANGUAGES: dict[str, LanguageSpec] = {}
 _BY_EXTENSION: dict[str, str] = {}
@@ -104,6 +105,9 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("go", (".go",), "tree_sitter_go", directory_namespace=True),
     LanguageSpec("rust", (".rs",), "tree_sitter_rust"),
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),
+    # Single-file components: their ``<script>`` blocks' code, read as JavaScript or TypeScript.
+    LanguageSpec("vue", (".vue",), extractor="component"),
+    LanguageSpec("svelte", (".svelte",), extractor="component"),
 )
 DEFAULT_DECISION_GLOBS = (
     "**/docs/adr/**/*.md",

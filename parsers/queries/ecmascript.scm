@@ -64,6 +64,13 @@
 (expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function)) (#eq? @_module "module") (#eq? @_exports "exports"))
 (export_statement value: (object (method_definition name: (_) @name) @definition.function))
 (export_statement value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))
+; A Vue component's (its options object exported, `.vue` or `.js`): the functions of its
+; `methods` and `computed` are its own, as its `data()` and `mounted()` are; a watcher is
+; named by what it watches, most often one of those (`watch.value`).
+(export_statement value: (object (pair key: (property_identifier) @_options value: (object (method_definition name: (_) @name) @definition.function))) (#match? @_options "^(methods|computed)$"))
+(export_statement value: (object (pair key: (property_identifier) @_options value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))) (#match? @_options "^(methods|computed)$"))
+(export_statement value: (object (pair key: (property_identifier) @receiver value: (object (method_definition name: (_) @name) @definition.method))) (#eq? @receiver "watch"))
+(export_statement value: (object (pair key: (property_identifier) @receiver value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.method))) (#eq? @receiver "watch"))
 ; Functions a factory publishes by reference in the object it returns (the revealing
 ; module pattern: three.js's WebGL backend, redux's createStore): `function WebGLState(gl) {
 ; function enable(id) {…} … return { enable: enable, reset }; }` gives `WebGLState.enable`,

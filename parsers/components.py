@@ -1,0 +1,89 @@
+"""Single-file components (Vue's ``.vue``, Svelte's ``.svelte``): the code of their
+``<script>`` blocks, read by the block's own language (``lang="ts"``: TypeScript's
+grammar and queries), each symbol and debt note at its line in the file. The file is
+the module; its template and styles are its text, and its keywords.
+
+A block that loads its code from elsewhere (``src="./Button.ts"``) holds none; one in
+a language recalld does not read (``lang="coffee"``) is noted and left out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+
+from recalld.parsers.base import ParseResult, Symbol, module_symbol
+from recalld.parsers.extract import extract as extract_code
+from recalld.parsers.registry import LanguageSpec, get_language
+
+# A top-level block: its opening tag's attributes and its content. A component's blocks
+# sit at the top of the file; a ``</script>`` inside a string of the code would end it
+# for the browser too.
+_SCRIPT = re.compile(rb"<script\b((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>(.*?)</script\s*>", re.S | re.I)
+_ATTRIBUTE = re.compile(rb"""\b([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
+_COMMENT = re.compile(rb"<!--.*?-->", re.S)
+SCRIPT_LANGUAGES = {
+    "": "javascript",
+    "js": "javascript",
+    "javascript": "javascript",
+    "jsx": "javascript",
+    "ts": "typescript",
+    "typescript": "typescript",
+    "tsx": "tsx",
+}
+
+
+def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
+    symbols: list[Symbol] = []
+    derived: list[Symbol] = []
+    notes: list[str] = []
+    errors = 0
+    for match in _SCRIPT.finditer(_COMMENT.sub(_blank, data)):
+        attributes = _attributes(match.group(1))
+        if "src" in attributes:
+            continue
+        language = SCRIPT_LANGUAGES.get(attributes.get("lang", "").lower())
+        if language is None:
+            notes.append(f"<script lang={attributes['lang']!r}> left out: not a language recalld reads")
+            continue
+        offset = data.count(b"\n", 0, match.start(2))
+        code = extract_code(get_language(language), data[match.start(2) : match.end(2)], path)
+        errors += code.syntax_errors
+        symbols.extend(_moved(s, offset) for s in code.symbols[1:])
+        derived.extend(_moved(d, offset) for d in code.derived)
+    return ParseResult(
+        spec.name, (module_symbol(data), *_told_apart(symbols)), syntax_errors=errors, notes=tuple(notes), derived=tuple(derived)
+    )
+
+
+def _blank(comment: re.Match[bytes]) -> bytes:
+    """An HTML comment as spaces and its line breaks: a ``<script>`` commented out holds
+    no code, and what follows keeps its offsets."""
+    return re.sub(rb"[^\n]", b" ", comment.group(0))
+
+
+def _attributes(text: bytes) -> dict[str, str]:
+    found = {}
+    for match in _ATTRIBUTE.finditer(text):
+        value = next((v for v in match.groups()[1:] if v is not None), b"")
+        found[match.group(1).decode("ascii", "replace").lower()] = value.decode("utf-8", "replace")
+    for bare in re.findall(rb"(?:^|\s)([\w:-]+)(?=\s|$)", _ATTRIBUTE.sub(b" ", text)):
+        found.setdefault(bare.decode("ascii", "replace").lower(), "")  # ``setup``, ``context``
+    return found
+
+
+def _moved(symbol: Symbol, lines: int) -> Symbol:
+    return dataclasses.replace(symbol, start_line=symbol.start_line + lines, end_line=symbol.end_line + lines)
+
+
+def _told_apart(symbols: list[Symbol]) -> list[Symbol]:
+    """Names two blocks both define (Vue's ``<script>`` and ``<script setup>``) numbered
+    as repeats in one file are: ``#2`` for the later."""
+    seen: Counter[tuple[str, str]] = Counter()
+    told: list[Symbol] = []
+    for symbol in symbols:
+        seen[(symbol.kind, symbol.qualname)] += 1
+        count = seen[(symbol.kind, symbol.qualname)]
+        told.append(symbol if count == 1 else dataclasses.replace(symbol, qualname=f"{symbol.qualname}#{count}"))
+    return told
