@@ -178,8 +178,9 @@ def _mark_given_to_parameters(defs: dict[int, Definition], data: bytes) -> None:
     """A method given to a parameter of the callback it is written in is the object's that
     the callback is given, no name of the file's: zod's ``core.$constructor("ZodString",
     (inst, def) => { inst.min = (…) => …; })`` (``inst.min``, ``inst.min#2``, … in its
-    CommonJS build), effect's ``entry.onInterrupt = …``. A module's wrapper's parameter
-    is the module's: ``(function ($) { $.fn.tooltip = function (…) {…}; })(jQuery)``."""
+    CommonJS build), Backbone's ``options.success = function`` in a method. A module's
+    wrapper's parameter is the module's: ``(function ($) { $.fn.tooltip = function (…)
+    {…}; })(jQuery)``."""
     for d in defs.values():
         if d.receiver is None or d.prototype:
             continue
@@ -206,7 +207,11 @@ def _wraps_module(function: Node, data: bytes) -> bool:
     if parent.type == "call_expression":
         return parent.child_by_field_name("function") == outer
     if parent.type == "member_expression":  # ``.call(this)``, ``.apply(…)``
-        return parent.parent is not None and parent.parent.type == "call_expression"
+        called = parent.child_by_field_name("property")
+        return (
+            parent.parent is not None and parent.parent.type == "call_expression" and called is not None
+            and node_text(data, called) in ("call", "apply")
+        )  # fmt: skip
     if parent.type == "arguments" and (call := parent.parent) is not None:
         callee = call.child_by_field_name("function")
         if callee is None:
