@@ -82,10 +82,11 @@ def create_api(service: Service) -> FastAPI:
         as_of: Annotated[str | None, Query(description="commit of the tracked branch or ISO date")] = None,
         shape: Annotated[Literal["json", "mem0"], Query(alias="format")] = "json",
         limit: Annotated[int, Query(ge=1, le=SEARCH_LIMIT)] = 10,
+        tests: Annotated[Literal["include", "exclude", "only"], Query(description="memories of test code")] = "include",
     ) -> Any:
         request = SearchRequest(
             q, repo, tuple(kind or ()), lang, path, include_deprecated, limit,
-            types=tuple(types or ()), include_untrusted=include_untrusted, as_of=as_of,
+            types=tuple(types or ()), include_untrusted=include_untrusted, as_of=as_of, tests=tests,
         )  # fmt: skip
         records = search(service.app, request)
         return mem0_results(records) if shape == "mem0" else records

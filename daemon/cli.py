@@ -97,8 +97,12 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--kind", action="append", default=[], metavar="K",
                         help="refines --type: module, class, function, method, ...; commit; todo, fixme; adr;"
                         " ... (repeatable)")
-    search.add_argument("--lang", metavar="L", help="python (py), javascript (js), typescript (ts), tsx, go, rust, java")
+    search.add_argument("--lang", metavar="L",
+                        help="python (py), javascript (js), typescript (ts), tsx, vue, svelte, go, rust, java")
     search.add_argument("--path", metavar="GLOB", help="only paths matching GLOB (e.g. 'src/**/*.py')")
+    search.add_argument("--tests", choices=("include", "exclude", "only"), default="include",
+                        help="memories of test code (tests/, test_*.py, *_test.go, *.spec.ts, …): kept (default),"
+                        " left out to find the code itself, or alone")
     search.add_argument("--include-deprecated", action="store_true", help="also closed (stale) versions")
     search.add_argument("--include-untrusted", action="store_true",
                         help="also memories from refs marked untrusted in config (left out by default)")

@@ -134,7 +134,8 @@ def _search(ctx: Any, daemon: Any, args: argparse.Namespace) -> Any:
                   "lang": args.lang, "path": args.path,
                   "include_deprecated": "true" if args.include_deprecated else None,
                   "include_untrusted": "true" if args.include_untrusted else None,
-                  "as_of": args.as_of, "format": "mem0" if mem0 else None, "limit": args.limit}  # fmt: skip
+                  "as_of": args.as_of, "format": "mem0" if mem0 else None, "limit": args.limit,
+                  "tests": None if args.tests == "include" else args.tests}  # fmt: skip
         return daemon.request("GET", "/v1/search", params)
     from recalld.daemon.mem0 import mem0_results
     from recalld.daemon.query import SearchRequest
@@ -151,6 +152,7 @@ def _search(ctx: Any, daemon: Any, args: argparse.Namespace) -> Any:
         include_untrusted=args.include_untrusted,
         as_of=args.as_of,
         limit=args.limit,
+        tests=args.tests,
     )
     records = run_search(ctx.app, request)
     return mem0_results(records) if mem0 else records
@@ -177,13 +179,13 @@ def _absent_values(ctx: Any, daemon: Any, args: argparse.Namespace) -> list[str]
 def _finds_any(ctx: Any, daemon: Any, args: argparse.Namespace, **filters: Any) -> bool:
     """Whether the query of ``args``, in its ``--repo``, with ``filters`` as its only other
     filters, finds any memory, deprecated and untrusted ones too."""
-    unfiltered: dict[str, Any] = {"type": [], "kind": [], "lang": None, "path": None, "as_of": None}
+    unfiltered: dict[str, Any] = {"type": [], "kind": [], "lang": None, "path": None, "as_of": None, "tests": "include"}
     probe = argparse.Namespace(**{**vars(args), **unfiltered, **filters, "include_deprecated": True,
                                   "include_untrusted": True, "format": "json", "limit": 1})  # fmt: skip
     return bool(_search(ctx, daemon, probe))
 
 
-LANGUAGES_HELP = "python, javascript, typescript, tsx, go, rust, java; a tool setting has its file's format: toml, ..."
+LANGUAGES_HELP = "python, javascript, typescript, tsx, vue, svelte, go, rust, java; a tool setting has its file's format: toml, ..."
 KINDS_HELP = "module, class, interface, struct, enum, trait, type, function, method; commit; todo, fixme; adr; ..."
 
 

@@ -66,19 +66,22 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
                                                 "debt, preference, project, note")] = None,  # fmt: skip
         kind: Annotated[list[str] | None, Field(description="symbol kinds: module, class, function, method, "
                                                 "interface, struct, enum, trait, type; manual")] = None,  # fmt: skip
-        lang: Annotated[str | None, Field(description="python, javascript, typescript, tsx, go, rust, java")] = None,
+        lang: Annotated[str | None, Field(description="python, javascript, typescript, tsx, vue, svelte, go, rust, "
+                                                "java")] = None,  # fmt: skip
         path: Annotated[str | None, Field(description="only paths matching this glob, e.g. 'src/**/*.py'")] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="how many results")] = 10,
         include_deprecated: Annotated[bool, Field(description="also closed (stale) versions")] = False,
         as_of: Annotated[str | None, Field(description="a commit or date: what was valid then")] = None,
         include_untrusted: Annotated[bool, Field(description="also memories from refs marked untrusted "
                                                  "(possibly poisoned; off by default)")] = False,  # fmt: skip
+        tests: Annotated[Literal["include", "exclude", "only"], Field(description="memories of test code: kept "
+                         "(include), left out to find the code itself (exclude), or alone (only)")] = "include",
     ) -> dict[str, Any]:
         """Search memories by meaning (best first). Each result is one memory with its repo, path,
         qualname, kind, signature, lines, text, provenance (valid_from_commit, author) and id."""
         params = {"q": query, "repo": repo, "type": type, "kind": kind, "lang": lang, "path": path,
                   "limit": limit, "include_deprecated": _flag(include_deprecated), "as_of": as_of,
-                  "include_untrusted": _flag(include_untrusted)}  # fmt: skip
+                  "include_untrusted": _flag(include_untrusted), "tests": None if tests == "include" else tests}  # fmt: skip
         return {"results": gateway.call("GET", "/v1/search", params)}
 
     @server.tool(annotations=READ)

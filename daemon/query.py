@@ -48,6 +48,7 @@ class SearchRequest:
     include_untrusted: bool = False
     as_of: str | None = None  # a commit of the tracked branch, or an ISO date/datetime
     mode: str = "hybrid"  # hybrid | dense | keyword
+    tests: str = "include"  # include | exclude | only: memories of test code (daemon/retrieve.py)
 
 
 def memory_record(point: StoredPoint, score: float | None = None) -> dict[str, Any]:
@@ -85,7 +86,7 @@ def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
         hide_untrusted=not request.include_untrusted,
         valid_at=valid_at,
     )
-    retrieval = Retrieval(request.query, flt, request.limit, request.path_glob, _mode(app, request.mode))
+    retrieval = Retrieval(request.query, flt, request.limit, request.path_glob, _mode(app, request.mode), request.tests)
     hits = retrieve(app.store, lambda text: app.embeddings.embedder.encode([text])[0].tolist(), retrieval)
     return [memory_record(h.point, h.score) for h in hits]
 

@@ -10,10 +10,13 @@ from dataclasses import dataclass, replace
 
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import glob_match
+from recalld.ingest.records import is_test_path
 from recalld.ingest.sparse import query_vector
 from recalld.ingest.store import MemoryFilter, ScoredMemory, Store
 
 MODES = ("hybrid", "dense", "keyword")
+# Test code (``records.is_test_path``): kept with the rest, left out, or alone.
+TESTS = ("include", "exclude", "only")
 MAX_FETCH = 4096
 _WILDCARD = re.compile(r"[*?\[]")
 Encode = Callable[[str], Sequence[float]]
@@ -26,24 +29,39 @@ class Retrieval:
     limit: int = 10
     path_glob: str | None = None
     mode: str = "hybrid"
+    tests: str = "include"
 
 
 def retrieve(store: Store, encode: Encode, request: Retrieval) -> list[ScoredMemory]:
-    """The best ``limit`` memories for the request, best first."""
+    """The best ``limit`` memories for the request, best first. A path glob and the test
+    filter are checked on what comes back, fetching more until enough pass."""
     if request.mode not in MODES:
         raise RecalldError(f"unknown search mode {request.mode!r}: {', '.join(MODES)}")
+    if request.tests not in TESTS:
+        raise RecalldError(f"unknown tests filter {request.tests!r}: {', '.join(TESTS)}")
     dense = list(encode(request.query)) if request.mode != "keyword" else None
     sparse = query_vector(request.query) if request.mode != "dense" else None
     flt = request.flt
     if request.path_glob is not None and flt.dir_prefix is None:
         flt = replace(flt, dir_prefix=literal_dir(request.path_glob))
-    fetch = request.limit if request.path_glob is None else request.limit * 4
+    checked = request.path_glob is not None or request.tests != "include"
+    fetch = request.limit * 4 if checked else request.limit
     while True:
         hits = store.hybrid_search(dense, sparse, flt, min(fetch, MAX_FETCH))
-        kept = [h for h in hits if path_ok(h.point.payload.get("path") or "", request.path_glob)]
+        kept = [h for h in hits if _kept(h.point.payload, request)]
         if len(kept) >= request.limit or len(hits) < fetch or fetch >= MAX_FETCH:
             return kept[: request.limit]
         fetch *= 4
+
+
+def _kept(payload: dict[str, object], request: Retrieval) -> bool:
+    path = str(payload.get("path") or "")
+    if not path_ok(path, request.path_glob):
+        return False
+    if request.tests == "include":
+        return True
+    in_test = payload.get("type") == "structural" and is_test_path(path)  # a test's code, not a note on it
+    return in_test == (request.tests == "only")
 
 
 def literal_dir(glob: str | None) -> str | None:

@@ -222,7 +222,8 @@ def test_http_search_params_formats_and_bad_input(history, app):
             response = get(**{"q": "x", "repo": "r", **bad})
             assert response.status_code == 400 and detail in response.json()["detail"]
         assert get(q="legacy_loader", as_of="", limit=50).json() == plain.json()  # empty: not given
-        assert get(q="x", format="xml").status_code == 422
+        assert get(q="x", format="xml").status_code == 422 and get(q="x", tests="none").status_code == 422
+        assert {r["path"] for r in get(q="HTTPServerPool", tests="only", type=["structural"]).json()} == set()
         assert get(q="x", limit=0).status_code == 422 and get(q="x", limit=1001).status_code == 422
         assert get(q="x", repo="nope").status_code == 404
 
@@ -310,3 +311,26 @@ def test_a_symbol_is_printed_with_its_doc_once_and_its_code_as_indented(capsys):
         "r:a.rs:10-40  method <Arg as Display>.fmt", "    fn fmt(&self)", "    since 01234567 by A",
         "    Shows it.", "    fn fmt(&self) {", "        write(f)", "    }", "    … 28 more lines: a.rs:10-40",
     ]  # fmt: skip
+
+
+def test_test_code_is_kept_left_out_or_alone_as_asked(git_repo, harness, app):
+    """Tests are named as what they test (``test_parse_config_file``, ``it("parses the
+    config file")``) and outrank it for many a query: ``tests="exclude"`` finds the code
+    itself, ``"only"`` the tests; task memories are no test code."""
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("conf/settings.py", V1)
+    git_repo.write("tests/test_settings.py", "def test_parse_config_file():\n    assert parse_config_file('x')\n")
+    git_repo.write("web/config.spec.ts", "describe('config', () => {\n  it('parses the config file', () => {});\n});\n")
+    git_repo.commit("settings and their tests")
+    harness.sync(git_repo)
+    paths = {r["path"] for r in find(app, "parse config file", types=(), limit=50)}
+    assert {"conf/settings.py", "tests/test_settings.py", "web/config.spec.ts", None} <= paths
+    code = find(app, "parse config file", types=(), tests="exclude", limit=50)
+    assert {r["path"] for r in code} == {"conf/settings.py", ".", None}  # the project memory, the task memory
+    assert names(find(app, "parse config file", tests="exclude", limit=1)) == ["parse_config_file"]
+    only = {(r["path"], r["qualname"]) for r in find(app, "parse config file", tests="only", limit=50)}
+    assert ("tests/test_settings.py", "test_parse_config_file") in only
+    assert ("web/config.spec.ts", '"config"."parses the config file"') in only
+    assert {path for path, _ in only} == {"tests/test_settings.py", "web/config.spec.ts"}
+    with pytest.raises(RecalldError, match="unknown tests filter 'none'"):
+        find(app, "x", tests="none")

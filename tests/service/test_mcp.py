@@ -79,6 +79,11 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
         err, found = await call(session, "search_memories", query="put something into a basket",
                                 kind=["method"], lang="python", path="app/**", limit=3)
         assert not err and found["results"][0]["qualname"] == "Basket.add"
+        err, found = await call(session, "search_memories", query="put something into a basket", tests="exclude",
+                                kind=["method"], limit=3)  # fmt: skip
+        assert not err and found["results"][0]["qualname"] == "Basket.add"
+        err, found = await call(session, "search_memories", query="put something into a basket", tests="only")
+        assert not err and found["results"] == []  # the repository holds no test code
         err, found = await call(session, "search_memories", query="persist basket", kind=["manual"])
         assert [r["id"] for r in found["results"]] == [note_id]
 
