@@ -113,7 +113,8 @@ def _structural(kind: str) -> bool:
 
 # Languages whose code continues in one another's (a JavaScript file rewritten in TypeScript,
 # a component's functions moved out to a composable's ``.ts``).
-LANGUAGE_FAMILIES = {"typescript": "javascript", "tsx": "javascript", "vue": "javascript", "svelte": "javascript"}
+LANGUAGE_FAMILIES = {"typescript": "javascript", "tsx": "javascript", "vue": "javascript", "svelte": "javascript",
+                     "astro": "javascript"}
 
 
 def _by_language(

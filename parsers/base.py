@@ -141,8 +141,8 @@ STRUCTURAL = "structural"
 # named by their types and its one implementation by its plain name (``noop``, not
 # ``noop()#3``), as Python's typings are. A Rust trait implemented for a reference names
 # it (``<&FlatSet as IntoIterator>.into_iter``, which was ``<FlatSet as …>.into_iter#2``).
-# A debt note a comment opens with is no doc (guava's ``// TODO(kevinb): …``). Vue's and
-# Svelte's components are read (parsers/components.py), and a Vue options object's
+# A debt note a comment opens with is no doc (guava's ``// TODO(kevinb): …``). Vue's,
+# Svelte's and Astro's components are read (parsers/components.py), and a Vue options object's
 # ``methods``, ``computed`` and ``watch`` functions (in ``.js`` too).
 EXTRACTION_VERSION = 18
 # A JavaScript or TypeScript module's own export with no name of its own (``export

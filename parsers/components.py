@@ -1,7 +1,8 @@
-"""Single-file components (Vue's ``.vue``, Svelte's ``.svelte``): the code of their
-``<script>`` blocks, read by the block's own language (``lang="ts"``: TypeScript's
-grammar and queries), each symbol and debt note at its line in the file. The file is
-the module; its template and styles are its text, and its keywords.
+"""Single-file components (Vue's ``.vue``, Svelte's ``.svelte``, Astro's ``.astro``): the
+code of their ``<script>`` blocks, read by the block's own language (``lang="ts"``:
+TypeScript's grammar and queries), and Astro's frontmatter (TypeScript), each symbol and
+debt note at its line in the file. The file is the module; its template and styles are
+its text, and its keywords.
 
 A block that loads its code from elsewhere (``src="./Button.ts"``) holds none; one in
 a language recalld does not read (``lang="coffee"``) is noted and left out.
@@ -24,7 +25,6 @@ _SCRIPT = re.compile(rb"<script\b((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>(.*?)</script
 _ATTRIBUTE = re.compile(rb"""\b([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
 _COMMENT = re.compile(rb"<!--.*?-->", re.S)
 SCRIPT_LANGUAGES = {
-    "": "javascript",
     "js": "javascript",
     "javascript": "javascript",
     "jsx": "javascript",
@@ -34,27 +34,46 @@ SCRIPT_LANGUAGES = {
 }
 
 
+# Astro's frontmatter: the code between the ``---`` fences that open the file.
+_FRONTMATTER = re.compile(rb"\A\s*---[ \t]*\n(.*?)^---[ \t]*$", re.S | re.M)
+# A format whose scripts are TypeScript unless they say otherwise (Astro compiles them so).
+DEFAULT_SCRIPT = {"astro": "typescript"}
+
+
 def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     symbols: list[Symbol] = []
     derived: list[Symbol] = []
-    notes: list[str] = []
+    blocks, notes = _code_blocks(spec.name, data)
     errors = 0
-    for match in _SCRIPT.finditer(_COMMENT.sub(_blank, data)):
-        attributes = _attributes(match.group(1))
-        if "src" in attributes:
-            continue
-        language = SCRIPT_LANGUAGES.get(attributes.get("lang", "").lower())
-        if language is None:
-            notes.append(f"<script lang={attributes['lang']!r}> left out: not a language recalld reads")
-            continue
-        offset = data.count(b"\n", 0, match.start(2))
-        code = extract_code(get_language(language), data[match.start(2) : match.end(2)], path)
+    for start, end, language in blocks:
+        offset = data.count(b"\n", 0, start)
+        code = extract_code(get_language(language), data[start:end], path)
         errors += code.syntax_errors
         symbols.extend(_moved(s, offset) for s in code.symbols[1:])
         derived.extend(_moved(d, offset) for d in code.derived)
     return ParseResult(
         spec.name, (module_symbol(data), *_told_apart(symbols)), syntax_errors=errors, notes=tuple(notes), derived=tuple(derived)
     )
+
+
+def _code_blocks(format_name: str, data: bytes) -> tuple[list[tuple[int, int, str]], list[str]]:
+    """Where the file's code lies (start, end, language), in file order, and what was left out."""
+    blocks: list[tuple[int, int, str]] = []
+    notes: list[str] = []
+    front = _FRONTMATTER.match(data) if format_name in DEFAULT_SCRIPT else None
+    if front is not None:
+        blocks.append((front.start(1), front.end(1), DEFAULT_SCRIPT[format_name]))
+    for match in _SCRIPT.finditer(_COMMENT.sub(_blank, data), front.end() if front is not None else 0):
+        attributes = _attributes(match.group(1))
+        if "src" in attributes:
+            continue
+        written = attributes.get("lang", "").lower()
+        language = DEFAULT_SCRIPT.get(format_name, "javascript") if not written else SCRIPT_LANGUAGES.get(written)
+        if language is None:
+            notes.append(f"<script lang={attributes['lang']!r}> left out: not a language recalld reads")
+            continue
+        blocks.append((match.start(2), match.end(2), language))
+    return blocks, notes
 
 
 def _blank(comment: re.Match[bytes]) -> bytes:

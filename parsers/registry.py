@@ -108,6 +108,7 @@ BUILTIN_LANGUAGES = (
     # Single-file components: their ``<script>`` blocks' code, read as JavaScript or TypeScript.
     LanguageSpec("vue", (".vue",), extractor="component"),
     LanguageSpec("svelte", (".svelte",), extractor="component"),
+    LanguageSpec("astro", (".astro",), extractor="component"),
 )
 DEFAULT_DECISION_GLOBS = (
     "**/docs/adr/**/*.md",

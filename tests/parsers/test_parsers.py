@@ -544,6 +544,14 @@ def test_a_single_file_components_scripts_are_read_in_their_own_language():
         ("<module>", 1), ("preload", 2), ("toggle", 7),
     ]  # fmt: skip
     assert [s.qualname for s in parse("vue", b"<template><p>no script</p></template>\n").symbols] == ["<module>"]
+    astro = (b"---\nimport Layout from '../Layout.astro';\ninterface Props { title: string }\n"
+             b"function formatDate(date: Date): string { return ''; }\n---\n<Layout><h1>{title}</h1></Layout>\n"
+             b"<script>\n  function onClick(event: MouseEvent) {}\n</script>\n")  # fmt: skip
+    astro_result = parse("astro", astro)  # its frontmatter and scripts are TypeScript
+    assert [(s.qualname, s.start_line) for s in astro_result.symbols] == [
+        ("<module>", 1), ("Props", 3), ("formatDate", 4), ("onClick", 8),
+    ]  # fmt: skip
+    assert astro_result.syntax_errors == 0
 
 
 def test_rust_associated_types_and_references_belong_to_their_type():
