@@ -185,7 +185,9 @@ def _finds_any(ctx: Any, daemon: Any, args: argparse.Namespace, **filters: Any) 
     return bool(_search(ctx, daemon, probe))
 
 
-LANGUAGES_HELP = "python, javascript, typescript, tsx, vue, svelte, astro, go, rust, java; a tool setting has its file's format: toml, ..."
+LANGUAGES_HELP = (
+    "python, javascript, typescript, tsx, vue, svelte, astro, go, rust, java; a tool setting has its file's format: toml, ..."
+)
 KINDS_HELP = "module, class, interface, struct, enum, trait, type, function, method; commit; todo, fixme; adr; ..."
 
 

@@ -81,7 +81,8 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         qualname, kind, signature, lines, text, provenance (valid_from_commit, author) and id."""
         params = {"q": query, "repo": repo, "type": type, "kind": kind, "lang": lang, "path": path,
                   "limit": limit, "include_deprecated": _flag(include_deprecated), "as_of": as_of,
-                  "include_untrusted": _flag(include_untrusted), "tests": None if tests == "include" else tests}  # fmt: skip
+                  "include_untrusted": _flag(include_untrusted),
+                  "tests": None if tests == "include" else tests}  # fmt: skip
         return {"results": gateway.call("GET", "/v1/search", params)}
 
     @server.tool(annotations=READ)

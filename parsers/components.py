@@ -51,9 +51,8 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
         errors += code.syntax_errors
         symbols.extend(_moved(s, offset) for s in code.symbols[1:])
         derived.extend(_moved(d, offset) for d in code.derived)
-    return ParseResult(
-        spec.name, (module_symbol(data), *_told_apart(symbols)), syntax_errors=errors, notes=tuple(notes), derived=tuple(derived)
-    )
+    symbols = [module_symbol(data), *_told_apart(symbols)]
+    return ParseResult(spec.name, tuple(symbols), syntax_errors=errors, notes=tuple(notes), derived=tuple(derived))
 
 
 def _code_blocks(format_name: str, data: bytes) -> tuple[list[tuple[int, int, str]], list[str]]:
