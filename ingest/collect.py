@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import structlog
@@ -130,17 +130,11 @@ class FileCollector:
         """Why the file is skipped before it is read, or None; and whether its attributes
         say it is source all the same (linguist-generated=false: read even when its
         opening comments say a generator wrote it)."""
-        said = linguist_says(self._git, self._commit, entry.path) if self._check_attributes else NO_SAY
-        if said.skip is not None:
-            return said.skip, False
-        forced_in, marked_source = said.forced_in, said.source
-        if not forced_in and excluded_by(entry.path, self._options.exclude):
-            return "excluded", False
-        if language_for_path(entry.path, self._globs) is None:
-            return "unsupported_language", False
-        if self._git.blob_size(entry.blob) > self._options.max_file_bytes:
-            return "oversized", False
-        return None, marked_source
+        reason, said = skip_reason(
+            self._git, self._commit, entry.path, entry.blob, self._options,
+            check_attributes=self._check_attributes, globs=self._globs,
+        )  # fmt: skip
+        return reason, reason is None and said.source
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +149,32 @@ class LinguistSays:
 
 
 NO_SAY = LinguistSays()
+
+
+def skip_reason(
+    git: GitRepository,
+    commit: str,
+    path: str,
+    blob: str,
+    options: IndexOptions,
+    *,
+    check_attributes: bool,
+    globs: Mapping[str, tuple[str, ...]] | None = None,
+) -> tuple[str | None, LinguistSays]:
+    """Why a sync skips a file of ``commit`` before reading it ("generated", "vendored",
+    "excluded", "unsupported_language", "oversized"), or None; and what its ``linguist-``
+    attributes say of it (asked when ``check_attributes``). The file collector and the
+    task step's commit reader read files so, and list the same symbols."""
+    said = linguist_says(git, commit, path) if check_attributes else NO_SAY
+    if said.skip is not None:
+        return said.skip, said
+    if not said.forced_in and excluded_by(path, options.exclude):
+        return "excluded", said
+    if language_for_path(path, globs) is None:
+        return "unsupported_language", said
+    if git.blob_size(blob) > options.max_file_bytes:
+        return "oversized", said
+    return None, said
 
 
 def linguist_says(git: GitRepository, commit: str, path: str) -> LinguistSays:

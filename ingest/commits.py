@@ -16,8 +16,8 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from recalld.ingest.collect import NO_SAY, LinguistSays, linguist_says, tree_has_linguist_attributes
-from recalld.ingest.files import IndexOptions, excluded_by, says_generated, unreadable
+from recalld.ingest.collect import LinguistSays, skip_reason, tree_has_linguist_attributes
+from recalld.ingest.files import IndexOptions, says_generated, unreadable
 from recalld.ingest.gitrepo import CommitDetails, FileChange, GitRepository
 from recalld.ingest.plan import FileSymbols
 from recalld.parsers import Symbol, language_for_path, parse
@@ -87,7 +87,7 @@ class CommitReader:
         self._check_attributes = check_attributes if options.honour_gitattributes else False
         self._parsed: OrderedDict[tuple[str, str, bool], SymbolHashes] = OrderedDict()
         self._known: dict[tuple[str, str], tuple[Symbol, ...]] = {}
-        self._said: dict[tuple[str, str | None, str | None], LinguistSays | None] = {}  # of the commit read
+        self._said: dict[tuple[str | None, str | None], LinguistSays | None] = {}  # of the commit read
 
     def know(self, files: Iterable[FileSymbols]) -> None:
         """Files the sync has parsed already (by blob and language), so that the commits
@@ -130,18 +130,16 @@ class CommitReader:
     def _says(self, path: str | None, blob: str | None, commit: str) -> LinguistSays | None:
         """None where the sync would not read the file; else what its attributes say of it
         (both sides of a change are read under the commit's attributes)."""
-        key = (commit, path, blob)
+        key = (path, blob)
         if key not in self._said:
             self._said[key] = self._read_says(path, blob, commit)
         return self._said[key]
 
     def _read_says(self, path: str | None, blob: str | None, commit: str) -> LinguistSays | None:
-        if path is None or blob is None or language_for_path(path) is None:
+        if path is None or blob is None or language_for_path(path) is None:  # before any attribute is asked
             return None
-        said = linguist_says(self._git, commit, path) if self._check_attributes else NO_SAY
-        if said.skip is not None or (not said.forced_in and excluded_by(path, self._options.exclude)):
-            return None
-        return said if self._git.blob_size(blob) <= self._options.max_file_bytes else None
+        reason, said = skip_reason(self._git, commit, path, blob, self._options, check_attributes=bool(self._check_attributes))
+        return said if reason is None else None
 
     def _compare(self, change: FileChange, commit: str) -> tuple[FileSymbolChanges, list[ProducedVersion]]:
         old = self._symbols(change.old_path, change.old_blob, commit)

@@ -67,7 +67,7 @@ def without_leading_notes(doc: str, name: str = "") -> str:
     docs, was the method's doc; its debt memory holds it). What follows them is the doc,
     as is a line that opens with the definition's ``name`` (Go's ``// TODO(bep) replace
     … / // IsNumber returns whether …``)."""
-    lines = doc.splitlines()
+    lines = written = doc.splitlines()
     while lines and _LEADING.match(lines[0]) and not (name and lines[0].startswith(name)):
         end = 1
         while end < len(lines) and lines[end] and not find_marker(lines[end]) and end <= MAX_CONTINUATION:
@@ -77,7 +77,7 @@ def without_leading_notes(doc: str, name: str = "") -> str:
         lines = lines[end:]
         while lines and not lines[0].strip():
             lines.pop(0)
-    return "\n".join(lines) if len(lines) != len(doc.splitlines()) else doc
+    return doc if lines is written else "\n".join(lines)
 
 
 def debt_entries(language: str, comments: Sequence[Comment], spans: Sequence[Span]) -> tuple[Symbol, ...]:
