@@ -112,9 +112,9 @@ def _structural(kind: str) -> bool:
 
 
 # Languages whose code continues in one another's (a JavaScript file rewritten in TypeScript,
-# a component's functions moved out to a composable's ``.ts``).
+# a component's functions moved out to a composable's ``.ts``, a C file made C++).
 LANGUAGE_FAMILIES = {"typescript": "javascript", "tsx": "javascript", "vue": "javascript", "svelte": "javascript",
-                     "astro": "javascript"}
+                     "astro": "javascript", "cpp": "c"}
 
 
 def _by_language(

@@ -144,7 +144,13 @@ STRUCTURAL = "structural"
 # A debt note a comment opens with is no doc (guava's ``// TODO(kevinb): …``). Vue's,
 # Svelte's and Astro's components are read (parsers/components.py), and a Vue options object's
 # ``methods``, ``computed`` and ``watch`` functions (in ``.js`` too).
-EXTRACTION_VERSION = 18
+# 19: C and C++ are read (``.c``, ``.h``, ``.cc``, ``.cpp``, …; a header is C++'s where
+# C++'s grammar reads it better and finds a class, a namespace or a template in it), with
+# the macros their grammars misread blanked (parsers/macros.py). A namespace opened twice
+# in a file is one (Rust's ``mod imp`` under two ``#[cfg]``\s: its members were
+# ``imp#2.f``, now ``imp.f#2``). ``//!`` and ``/*!`` document what follows them but in
+# Rust.
+EXTRACTION_VERSION = 19
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from recalld.parsers import declarators
 from recalld.parsers.base import DEFAULT_EXPORT
 from recalld.parsers.docstrings import COMMENT_TYPES
 from recalld.parsers.registry import LanguageSpec
@@ -27,6 +28,8 @@ _LIFETIME_BOUND = re.compile(r"\s*\+\s*'\w+")  # a trait object's: ``+ 'a`` of `
 _LIFETIME_ARGUMENT = re.compile(r"'\w+\s*,?\s*")  # ``'de`` of ``Visitor<'de>``, ``'a`` of ``&'a str``
 # Names written as a string: a test's title, an eslint rule's visitor (``"CallExpression:exit"``).
 STRING_NAMES = frozenset({"string", "template_string"})
+NAMESPACE_PATH = "nested_namespace_specifier"  # C++'s ``namespace a::b {…}``
+FRIEND = "friend_declaration"  # C++: a function a class befriends is no member of it
 
 
 @dataclass(slots=True)
@@ -42,6 +45,9 @@ class Definition:
     wrapped: Node | None = None  # the function a call makes it of (``forwardRef((props, ref) => …)``)
     returned: Node | None = None  # the ``return { … }`` it is written in (JavaScript)
     on_parameter: bool = False  # given to a callback's parameter: no name of the file's (JavaScript)
+    declaration_only: bool = False  # a C or C++ function declared without its body (a prototype)
+    documented_by: Node | None = None  # the declaration whose doc is its own (C, C++)
+    by_macro: bool = False  # a macro's definition, named with its arguments (``TEST(Suite, Name)``)
 
 
 @dataclass(slots=True)
@@ -91,16 +97,24 @@ def _note_context(nodes: dict[str, list[Node]], context: FileContext, data: byte
 
 def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], data: bytes) -> None:
     names = nodes.get("name")
+    by_macro = False
+    receiver = nodes.get("receiver")
+    receiver_name = _receiver_name(data, receiver[0]) if receiver else None
     if names:
         name = node_text(data, names[0])
         if names[0].type in STRING_NAMES:
             name = _string_name(name)
+        elif names[0].type == NAMESPACE_PATH:  # C++'s ``namespace a::b``
+            name = name.replace("::", ".").replace(" ", "")
+    elif "_declarator" in nodes:  # C's and C++'s: the name is the declarator's
+        declared = _declared_name(nodes, data)
+        if declared is None:
+            return
+        name, receiver_name, by_macro = declared
     elif "default" in nodes:  # a module's export with no name of its own
         name = DEFAULT_EXPORT
     else:
         return
-    receiver = nodes.get("receiver")
-    receiver_name = _receiver_name(data, receiver[0]) if receiver else None
     if receiver_name and "_trait" in nodes:
         reference = _reference(data, receiver[0]) if receiver else ""
         receiver_name = f"<{reference}{receiver_name} as {_trait_name(data, nodes['_trait'][0])}>"
@@ -116,9 +130,25 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
                            "_prototype" in nodes, "_this" in nodes,
                            wrapped=nodes["_wrapped"][0] if "_wrapped" in nodes else None,
                            returned=nodes["_returned"][0] if "_returned" in nodes else None)  # fmt: skip
+        found.declaration_only = "_declarator" in nodes and kind == "function" and find_body(node) is None
+        found.by_macro = by_macro
         existing = defs.get(node.id)
         if existing is None or found.captures > existing.captures:
             defs[node.id] = found
+
+
+def _declared_name(nodes: dict[str, list[Node]], data: bytes) -> declarators.Declared | None:
+    """The name a C or C++ declarator declares: a function's (None where it declares none,
+    or a friend's, which is no member of the class declaring it), a typedef's."""
+    declarator = nodes["_declarator"][0]
+    if "definition.function" not in nodes:
+        name = declarators.type_name(data, declarator)
+        return declarators.Declared(name, None, False) if name else None
+    statement = declarator.parent
+    if statement is not None and statement.parent is not None and statement.parent.type == FRIEND:
+        return None
+    body = statement is not None and find_body(statement) is not None
+    return declarators.function_name(data, declarator, body=body)
 
 
 def _string_name(text: str) -> str:

@@ -18,6 +18,7 @@ BETWEEN_DOC_AND_DEF = frozenset({"attribute_item", "decorator", "annotation", "m
 WRAPPERS = frozenset({
     "export_statement", "type_declaration", "decorated_definition", "ambient_declaration",
     "lexical_declaration", "variable_declaration",
+    "field_declaration", "declaration",  # C's and C++'s ``struct node {…} *head;``, a class's member struct
 })  # fmt: skip
 # What a file-level comment may stand right above and still describe the file.
 FILE_HEADER_NODES = frozenset({"package_clause", "package_declaration"})
@@ -53,7 +54,7 @@ def module_docstring(spec: LanguageSpec, root: Node, data: bytes) -> str:
     if spec.docstrings == "strings":
         return _body_string(root, data)
     first = root.named_children[0] if root.named_child_count else None
-    return without_leading_notes(_file_header(first, data)) if first is not None else ""
+    return without_leading_notes(_file_header(first, data, spec.inner_docs)) if first is not None else ""
 
 
 def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") -> str:
@@ -70,7 +71,7 @@ def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") ->
     target = node
     while target.parent is not None and target.parent.type in WRAPPERS and target.prev_named_sibling is None:
         target = target.parent
-    return without_leading_notes(_leading_comments(target, data), name)
+    return without_leading_notes(_leading_comments(target, data, spec.inner_docs), name)
 
 
 def doc_outside(spec: LanguageSpec, node: Node) -> bool:
@@ -100,8 +101,10 @@ def _string_value(text: str) -> str:
     return body[: -len(quote)] if quote and body.endswith(quote) else body
 
 
-def _leading_comments(node: Node, data: bytes) -> str:
-    """The comment block right above ``node``."""
+def _leading_comments(node: Node, data: bytes, inner_docs: bool) -> str:
+    """The comment block right above ``node``; in a language whose ``//!`` documents what
+    it is in (``inner_docs``: Rust's), up to such a comment. C's and C++'s Doxygen write
+    ``//!`` and ``/*!`` for what follows (Qt's ``/*! \\class …``)."""
     comments: list[Node] = []
     boundary = node.start_point[0]
     sibling = node.prev_named_sibling
@@ -112,7 +115,9 @@ def _leading_comments(node: Node, data: bytes) -> str:
         if sibling.end_point[0] == sibling.start_point[0] and is_trailing(sibling, data):
             break
         text = node_text(data, sibling)
-        if text.lstrip().startswith(INNER_DOC_MARKERS) or (comments and _DECLARES_TYPE.search(text)):
+        if (inner_docs and text.lstrip().startswith(INNER_DOC_MARKERS)) or (
+            comments and _DECLARES_TYPE.search(text)
+        ):
             break  # an inner doc, or a JSDoc block above the doc that declares a type of its own
         comments.insert(0, sibling)
         boundary = sibling.start_point[0]
@@ -120,7 +125,7 @@ def _leading_comments(node: Node, data: bytes) -> str:
     return _clean_comments(comments, data)
 
 
-def _file_header(first: Node, data: bytes) -> str:
+def _file_header(first: Node, data: bytes, inner_docs: bool) -> str:
     """The comment block a file starts with, unless it documents the definition below it;
     a licence notice or directives alone are passed over for the block after them (a Go
     package comment)."""
@@ -132,9 +137,9 @@ def _file_header(first: Node, data: bytes) -> str:
                 break
             comments.append(current)
             current = current.next_named_sibling
-        inner_docs = [c for c in comments if node_text(data, c).lstrip().startswith(INNER_DOC_MARKERS)]
-        if inner_docs:
-            return _clean_comments(inner_docs, data)
+        inner = [c for c in comments if inner_docs and node_text(data, c).lstrip().startswith(INNER_DOC_MARKERS)]
+        if inner:
+            return _clean_comments(inner, data)
         text = _clean_comments(comments, data)
         if _is_preamble(text):
             continue

@@ -19,15 +19,17 @@ from recalld.parsers.definitions import (
     outer_definition,
 )
 from recalld.parsers.docstrings import COMMENT_TYPES, doc_outside, docstring_of, is_trailing, module_docstring
-from recalld.parsers.namesakes import FUNCTION_KINDS, Placed, name_overloads, name_typing_overloads
+from recalld.parsers.macros import readable
+from recalld.parsers.namesakes import FUNCTION_KINDS, Placed, name_overloads, name_typing_overloads, parameter_key
 from recalld.parsers.registry import LanguageSpec, get_language
 from recalld.parsers.signatures import signature
-from recalld.parsers.treesitter import Node, Tree, comment_nodes, count_errors, node_text, parse_tree
+from recalld.parsers.treesitter import Node, Tree, comment_nodes, count_errors, holds_any, node_text, parse_tree
 
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
 # Nodes whose definitions are no named member of the type around them: a Java anonymous
-# class (``new Runnable() { … }`` in a field's initialiser).
-ANONYMOUS_BODIES = frozenset({"object_creation_expression"})
+# class (``new Runnable() { … }`` in a field's initialiser), C's and C++'s blocks (a
+# function's locals, where ``json j(n);`` reads as a function's declaration).
+LOCAL_BODIES = frozenset({"object_creation_expression", "compound_statement"})
 # A Java enum constant with a body of its own: what it defines is the constant's, named
 # by it (guava's ``BloomFilterStrategies.MURMUR128_MITZ_64.put``).
 ENUM_CONSTANT = "enum_constant"
@@ -35,7 +37,7 @@ ENUM_CONSTANT = "enum_constant"
 
 def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     """Structural symbols, and the debt comments among them as derived entries."""
-    spec, tree, errors = _best_reading(spec, data)
+    spec, tree, errors = _best_reading(spec, data, path)
     root = tree.root_node
     defs, context = collect_definitions(spec, root, data)
     inner = {d.node.id for d in defs.values() if d.node.parent is not None and d.node.parent.id in defs}
@@ -43,6 +45,11 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     qualnames: dict[int, str] = {}
     placed: list[Placed] = []
     seen: Counter[tuple[str, str]] = Counter()
+    # C's and C++'s functions declared without a body: a symbol only where the file does
+    # not define them (a header's API), or a forward declaration would number the
+    # definition (``node_new#2``).
+    declared: list[Placed] = []
+    namespaces: set[str] = set()
     # A function whose prototype the file uses (gives methods, a base: ``Foo.prototype =
     # Object.create(Base.prototype)``), or that gives ``this`` methods in its body, is a
     # class, as ``class`` writes it since ES2015 (three.js r100's ``function Vector3(x, y,
@@ -58,11 +65,16 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
         kind, qualname = where
         if kind == "function" and (qualname in constructors or d.node.id in constructing):
             kind = "class"
-        seen[(kind, qualname)] += 1
-        count = seen[(kind, qualname)]
-        qualnames[d.node.id] = f"{qualname}#{count}" if count > 1 else qualname
-        if d.kind != "namespace":
-            placed.append(Placed(d, kind, qualname, qualnames[d.node.id]))
+        if d.kind == "namespace":
+            namespaces.add(qualname)
+        elif kind == "method" and d.receiver and qualname[: -len(d.name) - 1] in namespaces:
+            kind = "function"  # C++'s ``int detail::Count(…) {…}`` in a file that opens ``namespace detail``
+        if d.declaration_only:
+            declared.append(Placed(d, kind, qualname, qualname))
+            continue
+        _number(Placed(d, kind, qualname, qualname), seen, qualnames, placed)
+    if declared:
+        _place_declarations(spec, declared, placed, qualnames, data)
     if spec.overloads:
         name_overloads(placed, data)
     if spec.overload_decorator:
@@ -73,17 +85,58 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     return ParseResult(spec.name, tuple(symbols), syntax_errors=errors, derived=debt)
 
 
-def _best_reading(spec: LanguageSpec, data: bytes) -> tuple[LanguageSpec, Tree, int]:
+def _place_declarations(
+    spec: LanguageSpec, declared: list[Placed], placed: list[Placed], qualnames: dict[int, str], data: bytes
+) -> None:
+    """C's and C++'s functions declared without a body, placed where the file does not
+    define them (of C++'s, one of the same parameter types: an overload declared beside
+    another's definition is its own). The definition of one has the declaration's doc
+    where it has none of its own: a header's class documents a method declared in it, and
+    defined inline below it."""
+    defined: dict[tuple[str, str, str], Placed] = {}
+    for p in placed:
+        defined.setdefault((p.kind, p.base, _overload_key(spec, p, data)), p)
+    seen: Counter[tuple[str, str]] = Counter()
+    for p in declared:
+        definition = defined.get((p.kind, p.base, _overload_key(spec, p, data)))
+        if definition is None:
+            _number(p, seen, qualnames, placed)
+        elif definition.d.documented_by is None:
+            definition.d.documented_by = p.d.node
+    placed.sort(key=lambda p: p.d.node.start_byte)
+
+
+def _overload_key(spec: LanguageSpec, p: Placed, data: bytes) -> str:
+    return parameter_key(p.d.node, data) if spec.overloads else ""
+
+
+def _number(p: Placed, seen: Counter[tuple[str, str]], qualnames: dict[int, str], placed: list[Placed]) -> None:
+    """Places ``p``, a repeat of its kind and qualname numbered (``#2``) in source order;
+    a namespace is one however often it is opened (C++'s ``namespace testing {…}``)."""
+    seen[(p.kind, p.base)] += 1
+    count = seen[(p.kind, p.base)] if p.d.kind != "namespace" else 1
+    p.qualname = qualnames[p.d.node.id] = f"{p.base}#{count}" if count > 1 else p.base
+    if p.d.kind != "namespace":
+        placed.append(p)
+
+
+def _best_reading(spec: LanguageSpec, data: bytes, path: str = "") -> tuple[LanguageSpec, Tree, int]:
     """The tree of ``data`` under ``spec``'s grammar, or under its fallback's when that
     reads it with fewer syntax errors (Flow-typed JavaScript reads as TSX), with the
     spec that made it and its error count. Only the better tree is extracted: 383 of
-    react-native 0.76's 494 JavaScript files read better as TSX."""
-    tree = parse_tree(spec, data)
+    react-native 0.76's 494 JavaScript files read better as TSX. A file of an extension
+    both languages write (a ``.h``) is the fallback's language where its reading finds
+    what only that language writes (a C++ header's class)."""
+    source = readable(data) if spec.macros else data  # offsets kept: symbols read ``data``
+    tree = parse_tree(spec, source)
     errors = count_errors(tree.root_node)
     if errors and spec.fallback:
         other = _read_as(spec)
-        other_tree = parse_tree(other, data)
+        other_tree = parse_tree(other, source)
         if (other_errors := count_errors(other_tree.root_node)) < errors:
+            kin = get_language(spec.fallback)
+            if path.lower().endswith(spec.shared_extensions or ("\0",)) and holds_any(other_tree.root_node, kin.marks):
+                return kin, other_tree, other_errors
             return other, other_tree, other_errors
     return spec, tree, errors
 
@@ -116,7 +169,7 @@ def _place(
     constants: list[str] = []  # the enum constants whose bodies hold it, innermost first
     ancestor = d.node.parent
     while ancestor is not None:
-        if ancestor.type in ANONYMOUS_BODIES or (ancestor.id in local and not (d.published or d.on_this)):
+        if ancestor.type in LOCAL_BODIES or (ancestor.id in local and not (d.published or d.on_this)):
             return None
         if ancestor.type == ENUM_CONSTANT and (name := ancestor.child_by_field_name("name")) is not None:
             constants.append(node_text(data, name))
@@ -160,6 +213,8 @@ def _symbol(spec: LanguageSpec, d: Definition, kind: str, qualname: str, data: b
     last = _last_code_node(node)
     source = data[node.start_byte : last.end_byte]
     docstring = docstring_of(spec, node, data, d.name)
+    if not docstring and d.documented_by is not None:
+        docstring = docstring_of(spec, d.documented_by, data, d.name)
     # Where its parse holds a syntax error, the same text beside other code can recover
     # differently (``def test6 (): <`` or ``def test6 ()``): the tree the parse made of it
     # (its signature, docstring and inner symbols come from it) counts then, or a memory

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from recalld.parsers import declarators
 from recalld.parsers.definitions import Definition
 from recalld.parsers.docstrings import COMMENT_TYPES
 from recalld.parsers.treesitter import Node, node_text, unwrapped
@@ -52,6 +53,8 @@ def name_overloads(placed: list[Placed], data: bytes) -> None:
     undefined``, and renamed whenever an overload was added, which widens its types), each
     overload by its types."""
     for base, members in _same_name_functions(placed):
+        if members[0].d.by_macro:
+            continue  # named by its arguments already: a repeat is one in another ``#if`` branch
         implementations = [p for p in members if p.d.node.type not in OVERLOAD_SIGNATURES]
         if len(implementations) == 1 < len(members):
             implementations[0].qualname = base
@@ -64,7 +67,8 @@ def name_overloads(placed: list[Placed], data: bytes) -> None:
             _parameter_types(p.d.node, data, bounds=_type_bounds(p.d.node, data)) if listed in repeated else listed
             for p, listed in zip(members, types, strict=True)
         ]
-        _number_repeats(members, [f"{base}({listed})" for listed in types])
+        suffixes = [declarators.qualifiers(data, p.d.node) for p in members]  # C++'s ``get() const``
+        _number_repeats(members, [f"{base}({listed}){suffix}" for listed, suffix in zip(types, suffixes, strict=True)])
 
 
 def name_typing_overloads(placed: list[Placed], data: bytes, decorator: str) -> None:
@@ -141,6 +145,12 @@ def _type_bounds(node: Node, data: bytes) -> dict[str, str]:
     return bounds
 
 
+def parameter_key(node: Node, data: bytes) -> str:
+    """What tells a function from its overloads: its parameters' types and C++'s qualifiers
+    (``int, const char*`` and `` const``)."""
+    return f"{_parameter_types(node, data)}{declarators.qualifiers(data, node)}"
+
+
 def _parameter_types(node: Node, data: bytes, *, bounds: Mapping[str, str] | None = None) -> str | None:
     listed = _parameter_type_list(node, data, bounds=bounds)
     return None if listed is None else ", ".join(listed)
@@ -153,11 +163,15 @@ def _parameter_type_list(node: Node, data: bytes, *, bounds: Mapping[str, str] |
     ``self`` and ``cls``; Python's ``int, *str, **_`` for ``(self, a: int, *args: str,
     **kw)``, an untyped parameter ``_``. ``bounds``:
     type variables read as their bounds (``_type_bounds``)."""
-    parameters = node.child_by_field_name("parameters")
+    declarator = declarators.function_declarator(node)  # C++'s parameters are its declarator's
+    parameters = (declarator or node).child_by_field_name("parameters")
     if parameters is None:
         return None
     listed: list[str] = []
     for parameter in parameters.named_children:
+        if (written := declarators.parameter_type(data, parameter)) is not None:
+            listed.append(written)
+            continue
         pattern = parameter.child_by_field_name("pattern")
         if parameter.type in NO_PARAMETER or (pattern is not None and pattern.type == "this") or (
             parameter.type == "identifier" and node_text(data, parameter) in ("self", "cls")

@@ -39,6 +39,13 @@ class LanguageSpec:
     # A kin language whose grammar reads what this one's cannot: a file this grammar reads
     # with syntax errors is read by that one's too, the reading with fewer kept (``parse``).
     fallback: str = ""
+    # Extensions this language shares with its fallback (C's ``.h``, which C++ headers use
+    # too): a file of one that the fallback's grammar reads with fewer syntax errors, and
+    # finds its own constructs in (``marks``), is the fallback's language.
+    shared_extensions: tuple[str, ...] = ()
+    marks: frozenset[str] = frozenset()  # node kinds only this language's grammar reads
+    macros: bool = False  # C's and C++'s: the grammar reads the source with macros it misreads blanked
+    inner_docs: bool = False  # ``//!`` and ``/*!`` document what they are in (Rust), not what follows
 
     @property
     def query_names(self) -> tuple[str, ...]:
@@ -89,7 +96,12 @@ def get_language(name: str) -> LanguageSpec:
         raise UnknownLanguageError(f"unknown language {name!r} (known: {', '.join(sorted(LANGUAGES))})") from None
 
 
-ECMASCRIPT = ("ecmascript.scm",)  # JavaScript's patterns TypeScript's grammar matches too
+ECMASCRIPT = ("ecmascript.scm",)
+# What only C++'s grammar reads: a header holding one is C++'s.
+CPP_MARKS = frozenset({
+    "class_specifier", "namespace_definition", "template_declaration", "access_specifier", "alias_declaration",
+    "reference_declarator", "qualified_identifier", "using_declaration",
+})  # fmt: skip  # JavaScript's patterns TypeScript's grammar matches too
 BUILTIN_LANGUAGES = (
     LanguageSpec("python", (".py", ".pyi"), "tree_sitter_python", docstrings="strings", declares_encoding=True,
                  overload_decorator="overload"),
@@ -103,8 +115,14 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", query_file="typescript.scm",
                  shared_queries=ECMASCRIPT, overloads=True),
     LanguageSpec("go", (".go",), "tree_sitter_go", directory_namespace=True),
-    LanguageSpec("rust", (".rs",), "tree_sitter_rust"),
+    LanguageSpec("rust", (".rs",), "tree_sitter_rust", inner_docs=True),
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),
+    # A header (``.h``) is C unless C++'s grammar reads it better and finds a class, a
+    # namespace or a template in it. Of abseil's 291 headers C's grammar reads 14 without
+    # an error, C++'s 253 better; of redis' 61, C's 57, C++'s one better (a macro's).
+    LanguageSpec("c", (".c", ".h"), "tree_sitter_c", fallback="cpp", shared_extensions=(".h",), macros=True),
+    LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tpp", ".inl"),
+                 "tree_sitter_cpp", shared_queries=("c.scm",), overloads=True, marks=CPP_MARKS, macros=True),
     # Single-file components: their ``<script>`` blocks' code, read as JavaScript or TypeScript.
     LanguageSpec("vue", (".vue",), extractor="component"),
     LanguageSpec("svelte", (".svelte",), extractor="component"),

@@ -39,6 +39,10 @@ _SEPARATORS = frozenset({";", ","})
 # its signature ends before it.
 MEMBER_OBJECTS = frozenset({"object"})
 _OPENERS, _CLOSERS = "([{<", ")]}>"
+# C's and C++'s nodes whose head ends elsewhere than at a body.
+MACRO, C_FUNCTION, INITIALISERS, TYPEDEF = (
+    "preproc_function_def", "function_definition", "field_initializer_list", "type_definition"
+)  # fmt: skip
 
 
 def signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
@@ -48,6 +52,11 @@ def signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
     head = unwrapped(node)
     if wrapped is not None and wrapped.type in MEMBER_OBJECTS:
         text = _one_line(head, data, wrapped.start_byte).removesuffix("(").rstrip()
+    elif (cut := _head_end(head)) is not None:
+        text = _one_line(head, data, cut.start_byte)
+    elif head.type == TYPEDEF and (body := find_body(head)) is not None:  # ``typedef struct {…} point``
+        after = data[body.end_byte : head.end_byte].decode("utf-8", "replace")
+        text = _SPACES.sub(" ", f"{_one_line(head, data, body.start_byte)} {{{ELIDED}}} {after}").strip()
     elif (body := find_body(wrapped if wrapped is not None else head)) is not None and body.start_byte > head.start_byte:
         text = _one_line(head, data, body.start_byte)
     else:
@@ -57,6 +66,18 @@ def signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
     for ending in (":", ";", "=>", "=", ","):  # "," of a where clause written one bound a line
         text = text.removesuffix(ending).rstrip()
     return shortened(text)
+
+
+def _head_end(head: Node) -> Node | None:
+    """Where a C or C++ definition's head ends before its body: at a macro's replacement
+    (``#define MAX(a, b)``), at a constructor's member initialisers (``Widget::Widget(int
+    x)`` of ``Widget::Widget(int x) : x_(x) {…}``)."""
+    if head.type == MACRO:
+        return head.child_by_field_name("value")
+    function = head if head.type == C_FUNCTION else next((c for c in head.named_children if c.type == C_FUNCTION), None)
+    if function is None:
+        return None
+    return next((c for c in function.named_children if c.type == INITIALISERS), None)
 
 
 def shortened(text: str, limit: int = MAX_SIGNATURE) -> str:

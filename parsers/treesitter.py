@@ -83,6 +83,17 @@ def comment_nodes(spec: LanguageSpec, root: Node, kinds: frozenset[str]) -> list
     return sorted(nodes, key=lambda n: n.start_byte)
 
 
+def holds_any(root: Node, kinds: frozenset[str], depth: int = 4) -> bool:
+    """Whether a node of one of ``kinds`` stands within ``depth`` levels of ``root`` (a C++
+    header's class or namespace is at its top, or in its include guard's block)."""
+    level = [root]
+    for _ in range(depth):
+        level = [child for node in level for child in node.named_children]
+        if any(node.type in kinds for node in level):
+            return True
+    return False
+
+
 def count_errors(root: Node) -> int:
     """ERROR and MISSING nodes, descending only into subtrees that contain one."""
     if not root.has_error:

@@ -1,0 +1,131 @@
+"""C and C++ on the real grammars: which language a header is, what macros hide from the
+grammar, prototypes beside their definitions, overloads, namespaces, tests written by
+macros, and what is no symbol (locals, friends, function pointers, macro calls)."""
+
+from __future__ import annotations
+
+import pytest
+
+from recalld.ingest.records import is_test_path
+from recalld.parsers import parse
+from recalld.parsers.macros import readable
+from recalld.parsers.registry import language_for_path
+
+
+def symbols(path: str, source: str) -> dict[str, tuple[str, str, str]]:
+    """qualname -> (kind, signature, docstring) of what ``path`` holding ``source`` defines."""
+    result = parse(language_for_path(path), source.encode(), path=path)
+    return {s.qualname: (s.kind, s.signature, s.docstring) for s in result.symbols[1:]}
+
+
+def test_a_header_is_c_unless_it_holds_what_only_cpp_writes():
+    c_header = "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint add(int a, int b);\n#ifdef __cplusplus\n}\n#endif\n"
+    cpp_header = "namespace geo {\nclass Point {\n public:\n  double x() const;\n};\n}  // namespace geo\n"
+    assert parse("c", c_header.encode(), path="include/add.h").language == "c"
+    assert parse("c", cpp_header.encode(), path="include/point.h").language == "cpp"
+    assert symbols("include/point.h", cpp_header) == {
+        "geo.Point": ("class", "class Point", ""),
+        "geo.Point.x": ("method", "double x() const", ""),
+    }
+    # a .c file is C whichever grammar reads it better
+    assert parse("c", cpp_header.encode(), path="src/point.c").language == "c"
+
+
+def test_macros_the_grammar_misreads_are_blanked_in_place():
+    source = (
+        b"namespace absl {\nABSL_NAMESPACE_BEGIN\n\nclass Mutex {\n public:\n  Q_OBJECT\n"
+        b"  void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION();\n  ABSL_MUST_USE_RESULT bool TryLock();\n};\n\n"
+        b"void Mutex::Lock()\n    ABSL_EXCLUSIVE_LOCK_FUNCTION() {\n}\n\nABSL_NAMESPACE_END\n}  // namespace absl\n"
+    )
+    masked = readable(source)
+    assert len(masked) == len(source) and masked.count(b"\n") == source.count(b"\n")
+    assert b"ABSL_NAMESPACE_BEGIN" not in masked and b"Q_OBJECT" not in masked and b"TryLock" in masked
+    result = parse("cpp", source, path="absl/mutex.h")
+    assert result.syntax_errors == 0
+    found = {s.qualname: (s.kind, s.signature) for s in result.symbols[1:]}
+    assert found == {
+        "absl.Mutex": ("class", "class Mutex"),
+        "absl.Mutex.TryLock": ("method", "bool TryLock()"),  # an export or attribute macro is no part of it
+        "absl.Mutex.Lock": ("method", "void Mutex::Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION()"),
+    }
+
+
+LISTINGS = {
+    # a prototype is a symbol only where its function is not defined; a definition that
+    # says nothing of itself has its declaration's doc
+    "prototypes": ("src/words.c", (
+        "/* Counts the words. */\nstatic int count_words(const char *text);\n/* Frees it. */\nvoid list_free(void);\n\n"
+        "static int count_words(const char *text)\n{\n    return 0;\n}\n"
+    ), {
+        "list_free": ("function", "void list_free(void)", "Frees it."),
+        "count_words": ("function", "static int count_words(const char *text)", "Counts the words."),
+    }),
+    # a namespace opened twice is one, and a function qualified by one it opens no method
+    "namespaces": ("net.cc", (
+        "namespace net {\nint Open();\n}\nnamespace net {\nint Close();\nnamespace detail { int Count(); }\n"
+        "int detail::Count() { return 1; }\n}\n"
+    ), {
+        "net.Open": ("function", "int Open()", ""),
+        "net.Close": ("function", "int Close()", ""),
+        "net.detail.Count": ("function", "int detail::Count()", ""),
+    }),
+    # test macros are named by their arguments, and what they declare is their own
+    "tests": ("shape_test.cc", (
+        "TEST(ShapeTest, Draws) {\n  Shape s;\n}\n\nTEST_F(ShapeTest, Scales) {}\n\n"
+        'TEST_CASE("a stack pops what it pushed")\n{\n    SECTION("one value")\n    {\n        json j(n);\n    }\n}\n'
+    ), {
+        "TEST(ShapeTest, Draws)": ("function", "TEST(ShapeTest, Draws)", ""),
+        "TEST_F(ShapeTest, Scales)": ("function", "TEST_F(ShapeTest, Scales)", ""),
+        'TEST_CASE("a stack pops what it pushed")': ("function", 'TEST_CASE("a stack pops what it pushed")', ""),
+    }),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", LISTINGS)
+def test_listing(case):
+    path, source, expected = LISTINGS[case]
+    assert symbols(path, source) == expected
+
+
+def test_overloads_are_named_by_their_parameters_and_a_declared_one_is_its_own():
+    source = (
+        "class Shape {\n public:\n  void Scale(double factor);\n  void Scale(double x, double y);\n"
+        "  const char* name() const;\n  char* name();\n};\n\nvoid Shape::Scale(double f) {}\n"
+    )
+    assert set(symbols("shape.cc", source)) == {
+        "Shape", "Shape.Scale(double, double)", "Shape.name() const", "Shape.name()", "Shape.Scale(double)",
+    }  # fmt: skip
+
+
+def test_what_declares_no_function_is_no_symbol():
+    source = (
+        "struct conn {\n  unsigned int BIT(closed);\n  int (*on_read)(int fd);\n};\n"
+        "static int (*handler)(int);\nABSL_DECLARE_FLAG(verbose);\n"
+        "class Shape { friend void swap(Shape& a, Shape& b); };\n"
+        "void (*signal_of(int sig))(int) { return 0; }\n"
+    )
+    assert set(symbols("conn.cc", source)) == {"conn", "Shape", "signal_of"}
+
+
+def test_names_a_macro_or_parentheses_hide():
+    source = (
+        "LUA_API int (lua_gettop) (lua_State *L);\n"
+        "LUALIB_API lua_Number (luaL_checknumber) (lua_State *L, int arg);\n"
+    )
+    assert set(symbols("lauxlib.h", source)) == {"lua_gettop", "luaL_checknumber"}
+
+
+def test_a_doxygen_comment_documents_what_follows_it_in_cpp_but_not_in_rust():
+    cpp = "//! Parses a number.\nint parse(const char* text);\n"
+    rust = "//! The crate's parser.\n\n/// Parses a number.\nfn parse(text: &str) -> i32 { 0 }\n"
+    assert symbols("parse.h", cpp)["parse"][2] == "Parses a number."
+    result = parse("rust", rust.encode())
+    assert result.symbols[0].docstring == "The crate's parser."
+    assert result.symbols[1].docstring == "Parses a number."
+
+
+def test_c_and_cpp_test_files_are_test_code():
+    for path in ("absl/strings/str_split_test.cc", "googletest/test/gtest_unittest.cc", "src/test_util.c"):
+        assert is_test_path(path)
+    for path in ("src/contest.c", "util/testutil.cc", "src/attest.cpp"):
+        assert not is_test_path(path)
