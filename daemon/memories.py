@@ -62,7 +62,8 @@ def get_symbol(
     """The versions of a symbol on the tracked branch, by qualified name, else by plain
     name, else by scope and name: ``Arg.fmt`` finds Rust's ``<Arg as Display>.fmt`` and
     ``<Arg as Debug>.fmt``, ``Codec.decode`` Java's ``Codec.decode(String)``, a repeat's
-    ``Codec.decode#2``."""
+    ``Codec.decode#2``. A name written as C++ and Rust write one (``geo::Widget::Draw``)
+    is read as recalld writes it (``geo.Widget.Draw``)."""
     entry = app.registry.get(repo)
     base = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), paths=(path,) if path else (),
                         kinds=(kind,) if kind else (), deprecated=None if include_deprecated else 0)  # fmt: skip
@@ -73,6 +74,9 @@ def get_symbol(
     if not points and scope:
         named = app.store.scroll(replace(base, names=(name,)))
         points = [p for p in named if parent_scope(str(p.payload.get("qualname") or "")) == scope]
+    if not points and "::" in qualname:
+        return get_symbol(app, repo, qualname.replace("::", "."), path=path, kind=kind,
+                          include_deprecated=include_deprecated)  # fmt: skip
     if not points:
         raise NotFoundError(f"no symbol {qualname!r} in {repo}" + (f" at {path}" if path else ""))
     points.sort(key=lambda p: (p.payload.get("deprecated", 0), p.payload.get("path") or "",

@@ -105,16 +105,22 @@ def parameter_type(data: bytes, parameter: Node) -> str | None:
         return "..."
     declarator = parameter.child_by_field_name("declarator")
     name = _declared(declarator) if declarator is not None else None
-    left_out = {n.id for n in (name, parameter.child_by_field_name("default_value")) if n is not None}
+    default = parameter.child_by_field_name("default_value")
+    return written(data, parameter, {n.id for n in (name, default) if n is not None}).removesuffix("=")
+
+
+def written(data: bytes, node: Node, left_out: frozenset[int] | set[int] = frozenset()) -> str:
+    """``node``'s tokens but its comments and ``left_out``, a space only between two words:
+    the same however it is formatted (``Stack<T, N>`` of ``Stack< T,N >``)."""
     tokens: list[str] = []
-    stack = [parameter]
+    stack = [node]
     while stack:
         current = stack.pop()
         if current.id in left_out or current.type in COMMENT_TYPES:
             continue
         if current.child_count:
             stack.extend(reversed(current.children))
-        elif (token := node_text(data, current).strip()) and token != "=":
+        elif token := node_text(data, current).strip():
             if tokens and _WORD_END.search(tokens[-1]) and _WORD_START.match(token):
                 tokens.append(" ")
             tokens.append(token)
@@ -200,14 +206,7 @@ def _qualified(data: bytes, node: Node) -> tuple[str, str | None]:
         current = current.child_by_field_name("name")
     if current is None:
         return node_text(data, node), None
-    return _plain_name(node_text(data, current)), ".".join(scopes) or None
-
-
-def _plain_name(text: str) -> str:
-    """A name on one line, an operator's without spaces before its symbol (``operator==``
-    of ``operator ==``; ``operator new[]``, ``operator bool`` keep theirs)."""
-    text = re.sub(r"\s+", " ", text).strip()
-    return re.sub(r"^operator (?=\W)", "operator", text)
+    return written(data, current), ".".join(scopes) or None  # ``operator==`` of ``operator ==``
 
 
 def _macro_arguments(data: bytes, declarator: Node) -> list[str]:

@@ -29,6 +29,10 @@ _LIFETIME_ARGUMENT = re.compile(r"'\w+\s*,?\s*")  # ``'de`` of ``Visitor<'de>``,
 # Names written as a string: a test's title, an eslint rule's visitor (``"CallExpression:exit"``).
 STRING_NAMES = frozenset({"string", "template_string"})
 NAMESPACE_PATH = "nested_namespace_specifier"  # C++'s ``namespace a::b {…}``
+# C++'s names of several tokens, read the same however they are spaced; those of a scope
+# and a name read dotted (``class net::Socket {…}``: ``net.Socket``).
+SCOPED_NAMES = frozenset({NAMESPACE_PATH, "qualified_identifier"})
+WRITTEN_NAMES = SCOPED_NAMES | {"template_type"}
 FRIEND = "friend_declaration"  # C++: a function a class befriends is no member of it
 
 
@@ -104,8 +108,10 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
         name = node_text(data, names[0])
         if names[0].type in STRING_NAMES:
             name = _string_name(name)
-        elif names[0].type == NAMESPACE_PATH:  # C++'s ``namespace a::b``
-            name = name.replace("::", ".").replace(" ", "")
+        elif names[0].type in WRITTEN_NAMES:  # C++'s ``struct hash<Point>``, ``namespace a::b``
+            name = declarators.written(data, names[0])
+            if names[0].type in SCOPED_NAMES:
+                name = name.replace("::", ".")
     elif "_declarator" in nodes:  # C's and C++'s: the name is the declarator's
         declared = _declared_name(nodes, data)
         if declared is None:

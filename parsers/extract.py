@@ -135,7 +135,8 @@ def _best_reading(spec: LanguageSpec, data: bytes, path: str = "") -> tuple[Lang
         other_tree = parse_tree(other, source)
         if (other_errors := count_errors(other_tree.root_node)) < errors:
             kin = get_language(spec.fallback)
-            if path.lower().endswith(spec.shared_extensions or ("\0",)) and holds_any(other_tree.root_node, kin.marks):
+            shared = bool(spec.shared_extensions) and path.lower().endswith(spec.shared_extensions)
+            if shared and holds_any(other_tree.root_node, kin.marks):
                 return kin, other_tree, other_errors
             return other, other_tree, other_errors
     return spec, tree, errors

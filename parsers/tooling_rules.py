@@ -122,6 +122,8 @@ TOOLING_FILES: tuple[ToolingFile, ...] = (
         Rule(VERSION, "java", ("properties", "java.version")),
         Rule(VERSION, "java", ("properties", "maven.compiler.source")),
     ), dependencies=(("dependencies",),)),
+    ToolingFile((".clang-format", "_clang-format"), "presence", (Rule(FORMAT, "clang-format"),)),
+    ToolingFile((".clang-tidy",), "presence", (Rule(LINT, "clang-tidy"),)),
     ToolingFile(("build.gradle", "build.gradle.kts"), "gradle", (
         Rule(BUILD, "gradle"),
         Rule(VERSION, "java", ("java",)),

@@ -288,6 +288,7 @@ def test_a_symbol_is_found_by_its_scope_and_name_when_its_qualname_says_more(git
     assert names(get_symbol(app, "r", "<Arg as Debug>.fmt")) == ["<Arg as Debug>.fmt"]
     assert names(get_symbol(app, "r", "fmt")) == ["<Arg as Display>.fmt", "<Arg as Debug>.fmt"]
     assert names(get_symbol(app, "r", "Arg.name")) == ["Arg.name"]
+    assert names(get_symbol(app, "r", "<Arg as Debug>::fmt")) == ["<Arg as Debug>.fmt"]  # as Rust writes it
     with pytest.raises(NotFoundError, match="no symbol 'Other.fmt'"):
         get_symbol(app, "r", "Other.fmt")
 

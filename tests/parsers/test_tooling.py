@@ -64,6 +64,8 @@ CASES = {
         ("language_version", "rust edition"), ("framework", "Actix Web"),
     }),
     "rustfmt.toml": (b"max_width = 120\n", {("formatter", "rustfmt")}),
+    ".clang-format": (b"BasedOnStyle: Google\n", {("formatter", "clang-format")}),
+    ".clang-tidy": (b"Checks: 'bugprone-*'\n", {("linter", "clang-tidy")}),
     "pom.xml": (b'<project xmlns="http://maven.apache.org/POM/4.0.0"><properties><java.version>21</java.version></properties>'
                 b"<dependencies><dependency><artifactId>spring-boot-starter-web</artifactId></dependency>"
                 b"<dependency><artifactId>junit</artifactId></dependency></dependencies></project>", {
