@@ -13,8 +13,10 @@ from recalld.ingest.sparse import STOPWORDS, identifier_words
 # A qualname and what extraction appends to tell repeats apart: parameter types, "#2".
 _DECORATED = re.compile(r"([^(]+?)(?:\(.*\))?(?:#\d+)?")
 _PARAMETERS, _REPEAT = re.compile(r"\(.*\)(?:#\d+)?"), re.compile(r"#\d+$")
-# What may make a dot part of a name: a computed name (``[Symbol.iterator]``), a quoted one.
-_COMPUTED, _QUOTES = re.compile(r"[\[\"'`]"), "\"'`"
+# What may make a dot part of a name: a computed name (``[Symbol.iterator]``), a quoted one,
+# a C++ template's arguments (``AcceptImpl<R C::*, Args...>``).
+_COMPUTED, _QUOTES = re.compile(r"[\[\"'`<]"), "\"'`"
+_OPEN, _CLOSE = "[<", "]>"
 
 
 def declared_words(qualname: str) -> set[str]:
@@ -121,15 +123,16 @@ def _trait_impl(qualname: str) -> tuple[str, str, str] | None:
 def _scan(qualname: str) -> tuple[int, int] | None:
     """Where a qualname with brackets or quotes ends its declared name (at a ``(``
     outside them that opens parameters to its end, or at a final ``#2``) and its last
-    dot outside them before that (-1: none); None when they do not close."""
+    dot outside them before that (-1: none); None when they do not close (C++'s
+    ``operator<``: read as a name without them)."""
     index, depth, dot = 0, 0, -1
     while index < len(qualname):
         char = qualname[index]
         if char in _QUOTES and (index == 0 or qualname[index - 1] in ".["):
             index = _quote_end(qualname, index)
-        elif char == "[":
+        elif char in _OPEN:
             depth += 1
-        elif char == "]" and depth:
+        elif char in _CLOSE and depth:
             depth -= 1
         elif char == "." and not depth:
             dot = index

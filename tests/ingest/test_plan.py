@@ -752,6 +752,11 @@ def test_a_qualnames_scope_and_name_leave_computed_and_quoted_names_whole():
         "<&str as PartialEq<Str>>.eq": ("str", "eq", " as PartialEq<Str> for &"),
         # a JavaScript test's title is one quoted name, dots and parentheses and all
         '"Router"."v1.2 (legacy)"."calls f(x)"#2': ('"Router"."v1.2 (legacy)"', '"calls f(x)"', "#2"),
+        # a C++ template's arguments are its name's, dots and all; an operator's bracket none
+        "absl.AcceptImpl<R C::*,Args...>": ("absl", "AcceptImpl<R C::*,Args...>", ""),
+        "absl.AcceptImpl<R C::*,Args...>.get(int)#2": ("absl.AcceptImpl<R C::*,Args...>", "get", "(int)#2"),
+        "Widget.operator<<(std::ostream&)": ("Widget", "operator<<", "(std::ostream&)"),
+        'TEST_CASE("parses 1.5")': ("", "TEST_CASE", '("parses 1.5")'),
     }
     for qualname, parts in cases.items():
         assert (parent_scope(qualname), short_name(qualname), decoration(qualname)) == parts, qualname
