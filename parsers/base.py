@@ -149,7 +149,9 @@ STRUCTURAL = "structural"
 # the macros their grammars misread blanked (parsers/macros.py). A namespace opened twice
 # in a file is one (Rust's ``mod imp`` under two ``#[cfg]``\s: its members were
 # ``imp#2.f``, now ``imp.f#2``). ``//!`` and ``/*!`` document what follows them but in
-# Rust.
+# Rust. C# is read (``.cs``): its namespaces are no part of a name, as Java's packages
+# are not; an interface member implemented explicitly is named by its interface
+# (``IEnumerable.GetEnumerator``), a doc comment's XML read as text.
 EXTRACTION_VERSION = 19
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

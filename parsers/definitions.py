@@ -34,6 +34,7 @@ NAMESPACE_PATH = "nested_namespace_specifier"  # C++'s ``namespace a::b {…}``
 SCOPED_NAMES = frozenset({NAMESPACE_PATH, "qualified_identifier"})
 WRITTEN_NAMES = SCOPED_NAMES | {"template_type"}
 FRIEND = "friend_declaration"  # C++: a function a class befriends is no member of it
+DESTRUCTOR = "destructor_declaration"  # C#'s: its name is its class's
 
 
 @dataclass(slots=True)
@@ -119,8 +120,12 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
         name, receiver_name, by_macro = declared
     elif "default" in nodes:  # a module's export with no name of its own
         name = DEFAULT_EXPORT
+    elif (member := _operator_name(nodes, data)) is not None:
+        name = member
     else:
         return
+    if names and (defined := _definition_node(nodes)) is not None and defined.type == DESTRUCTOR:
+        name = f"~{name}"  # C#'s ``~Shape()``, named as C++'s is
     if receiver_name and "_trait" in nodes:
         reference = _reference(data, receiver[0]) if receiver else ""
         receiver_name = f"<{reference}{receiver_name} as {_trait_name(data, nodes['_trait'][0])}>"
@@ -141,6 +146,26 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
         existing = defs.get(node.id)
         if existing is None or found.captures > existing.captures:
             defs[node.id] = found
+
+
+def _definition_node(nodes: dict[str, list[Node]]) -> Node | None:
+    return next((captured[0] for key, captured in nodes.items() if key.startswith("definition.")), None)
+
+
+def _operator_name(nodes: dict[str, list[Node]], data: bytes) -> str | None:
+    """The name C# gives a member without one of its own: an indexer's ``this[]``, an
+    operator's ``operator+``, a conversion's ``operator string`` (``implicit operator
+    string(Shape s)``); None for any other node."""
+    node = _definition_node(nodes)
+    if node is None:
+        return None
+    if node.type == "indexer_declaration":
+        return "this[]"
+    if node.type == "operator_declaration" and (symbol := node.child_by_field_name("operator")) is not None:
+        return f"operator{node_text(data, symbol)}"
+    if node.type == "conversion_operator_declaration" and (target := node.child_by_field_name("type")) is not None:
+        return f"operator {declarators.written(data, target)}"
+    return None
 
 
 def _declared_name(nodes: dict[str, list[Node]], data: bytes) -> declarators.Declared | None:

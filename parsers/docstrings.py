@@ -34,6 +34,11 @@ _DIRECTIVE = re.compile(
 # no part of the doc above or below it. A code fence (``\`\`\```, ``~~~``) is the doc's.
 _RULE = re.compile(r"([/*#=+_-])\1{2,}|([/#=+_-])\2{2,}[^\n]*?\2{3,}")  # not ``*** WARNING ***``
 _DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")
+# C#'s XML doc tags (``xml_doc_text``): a reference, a parameter's, the returns', any other.
+_XML_REFERENCE = re.compile(r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword|href)="([^"]*)"\s*/>')
+_XML_PARAMETER = re.compile(r'<(?:param|typeparam)\s+name="([^"]*)"\s*>')
+_XML_RETURNS = re.compile(r"<returns>")
+_XML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _LICENCE_LINE = re.compile(
     r"^(?:the )?(?:mit|bsd|isc|apache|mozilla|gnu|l?gpl|agpl|mpl|eclipse)\b.*licen[cs]e|licensed (?:to|under)\b"
     r"|subject to the terms of\b|is free software\b",
@@ -71,7 +76,20 @@ def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") ->
     target = node
     while target.parent is not None and target.parent.type in WRAPPERS and target.prev_named_sibling is None:
         target = target.parent
-    return without_leading_notes(_leading_comments(target, data, spec.inner_docs), name)
+    doc = without_leading_notes(_leading_comments(target, data, spec.inner_docs), name)
+    return xml_doc_text(doc) if spec.doc_markup == "xml" and "<" in doc else doc
+
+
+def xml_doc_text(doc: str) -> str:
+    """A C# XML doc comment as text: ``<summary>``'s and ``<remarks>``' contents as they
+    read, a parameter's ``<param name="x">The amount.</param>`` as ``x: The amount.``, the
+    returns' as ``Returns: …``, a reference (``<see cref="Total"/>``, ``<paramref
+    name="x"/>``) as its name, other tags left out."""
+    text = _XML_REFERENCE.sub(lambda m: m.group(1).split(":", 1)[-1], doc)
+    text = _XML_PARAMETER.sub(r"\n\1: ", text)
+    text = _XML_RETURNS.sub("\nReturns: ", text)
+    text = _XML_TAG.sub("", text)
+    return "\n".join(line for line in (raw.strip() for raw in text.splitlines()) if line)
 
 
 def doc_outside(spec: LanguageSpec, node: Node) -> bool:

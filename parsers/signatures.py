@@ -39,6 +39,7 @@ _SEPARATORS = frozenset({";", ","})
 # its signature ends before it.
 MEMBER_OBJECTS = frozenset({"object"})
 _OPENERS, _CLOSERS = "([{<", ")]}>"
+PROPERTIES = frozenset({"property_declaration", "indexer_declaration"})
 # C's and C++'s nodes whose head ends elsewhere than at a body.
 MACRO, C_FUNCTION, INITIALISERS, TYPEDEF = (
     "preproc_function_def", "function_definition", "field_initializer_list", "type_definition"
@@ -69,11 +70,14 @@ def signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
 
 
 def _head_end(head: Node) -> Node | None:
-    """Where a C or C++ definition's head ends before its body: at a macro's replacement
-    (``#define MAX(a, b)``), at a constructor's member initialisers (``Widget::Widget(int
-    x)`` of ``Widget::Widget(int x) : x_(x) {…}``)."""
+    """Where a definition's head ends before its body, where that is no ``body``: at a C
+    macro's replacement (``#define MAX(a, b)``), at a C++ constructor's member initialisers
+    (``Widget::Widget(int x)`` of ``Widget::Widget(int x) : x_(x) {…}``), at a C#
+    property's accessors or value."""
     if head.type == MACRO:
         return head.child_by_field_name("value")
+    if head.type in PROPERTIES:  # C#'s ``public int Count { get; }``, ``public int Count => n``
+        return head.child_by_field_name("accessors") or head.child_by_field_name("value")
     function = head if head.type == C_FUNCTION else next((c for c in head.named_children if c.type == C_FUNCTION), None)
     if function is None:
         return None

@@ -124,6 +124,7 @@ TOOLING_FILES: tuple[ToolingFile, ...] = (
     ), dependencies=(("dependencies",),)),
     ToolingFile((".clang-format", "_clang-format"), "presence", (Rule(FORMAT, "clang-format"),)),
     ToolingFile((".clang-tidy",), "presence", (Rule(LINT, "clang-tidy"),)),
+    ToolingFile(("*.csproj", "*.sln"), "presence", (Rule(BUILD, "dotnet"),)),
     ToolingFile(("build.gradle", "build.gradle.kts"), "gradle", (
         Rule(BUILD, "gradle"),
         Rule(VERSION, "java", ("java",)),

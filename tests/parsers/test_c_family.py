@@ -124,8 +124,10 @@ def test_a_doxygen_comment_documents_what_follows_it_in_cpp_but_not_in_rust():
     assert result.symbols[1].docstring == "Parses a number."
 
 
-def test_c_and_cpp_test_files_are_test_code():
-    for path in ("absl/strings/str_split_test.cc", "googletest/test/gtest_unittest.cc", "src/test_util.c"):
+def test_c_cpp_and_csharp_test_files_are_test_code():
+    tests = ("absl/strings/str_split_test.cc", "googletest/test/gtest_unittest.cc", "src/test_util.c",
+             "src/Newtonsoft.Json.Tests/JsonReaderTest.cs", "src/App.Tests/ShapeTests.cs")  # fmt: skip
+    for path in tests:
         assert is_test_path(path)
-    for path in ("src/contest.c", "util/testutil.cc", "src/attest.cpp"):
+    for path in ("src/contest.c", "util/testutil.cc", "src/attest.cpp", "src/Latest.cs", "src/Contest.cs"):
         assert not is_test_path(path)

@@ -66,6 +66,7 @@ CASES = {
     "rustfmt.toml": (b"max_width = 120\n", {("formatter", "rustfmt")}),
     ".clang-format": (b"BasedOnStyle: Google\n", {("formatter", "clang-format")}),
     ".clang-tidy": (b"Checks: 'bugprone-*'\n", {("linter", "clang-tidy")}),
+    "Shapes.csproj": (b'<Project Sdk="Microsoft.NET.Sdk"></Project>\n', {("build_system", "dotnet")}),
     "pom.xml": (b'<project xmlns="http://maven.apache.org/POM/4.0.0"><properties><java.version>21</java.version></properties>'
                 b"<dependencies><dependency><artifactId>spring-boot-starter-web</artifactId></dependency>"
                 b"<dependency><artifactId>junit</artifactId></dependency></dependencies></project>", {
