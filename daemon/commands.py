@@ -186,9 +186,8 @@ def _finds_any(ctx: Any, daemon: Any, args: argparse.Namespace, **filters: Any) 
 
 
 LANGUAGES_HELP = (
-    "python, javascript, typescript, tsx, vue, svelte, astro, go, rust, java, c, cpp, csharp; a tool setting has its"
-    " file's"
-    " format: toml, ..."
+    "python, javascript, typescript, tsx, vue, svelte, astro, go, rust, java, c, cpp, csharp, ruby;"
+    " a tool setting has its file's format: toml, ..."
 )
 KINDS_HELP = "module, class, interface, struct, enum, trait, type, function, method; commit; todo, fixme; adr; ..."
 

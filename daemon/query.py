@@ -30,7 +30,8 @@ EXPORT_FIELDS = (
 MEMORY_TYPES = ("structural", "task", "decision", "debt", "preference", "project", "note")
 # What people call the languages recalld parses, for the language filter.
 LANGUAGE_ALIASES = {"py": "python", "js": "javascript", "jsx": "javascript", "ts": "typescript", "golang": "go",
-                    "rs": "rust", "c++": "cpp", "cxx": "cpp", "cc": "cpp", "c#": "csharp", "cs": "csharp"}  # fmt: skip
+                    "rs": "rust", "c++": "cpp", "cxx": "cpp", "cc": "cpp", "c#": "csharp", "cs": "csharp",
+                    "rb": "ruby"}  # fmt: skip
 FORMATS = ("json", "mem0")
 log = get_logger("recalld.query")
 

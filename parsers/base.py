@@ -151,7 +151,8 @@ STRUCTURAL = "structural"
 # ``imp#2.f``, now ``imp.f#2``). ``//!`` and ``/*!`` document what follows them but in
 # Rust. C# is read (``.cs``): its namespaces are no part of a name, as Java's packages
 # are not; an interface member implemented explicitly is named by its interface
-# (``IEnumerable.GetEnumerator``), a doc comment's XML read as text.
+# (``IEnumerable.GetEnumerator``), a doc comment's XML read as text. Ruby is read: a
+# class or module opened again names its members under its own name; RSpec's titles.
 EXTRACTION_VERSION = 19
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

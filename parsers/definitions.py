@@ -31,7 +31,7 @@ STRING_NAMES = frozenset({"string", "template_string"})
 NAMESPACE_PATH = "nested_namespace_specifier"  # C++'s ``namespace a::b {…}``
 # C++'s names of several tokens, read the same however they are spaced; those of a scope
 # and a name read dotted (``class net::Socket {…}``: ``net.Socket``).
-SCOPED_NAMES = frozenset({NAMESPACE_PATH, "qualified_identifier"})
+SCOPED_NAMES = frozenset({NAMESPACE_PATH, "qualified_identifier", "scope_resolution"})  # Ruby's ``class A::B``
 WRITTEN_NAMES = SCOPED_NAMES | {"template_type"}
 FRIEND = "friend_declaration"  # C++: a function a class befriends is no member of it
 DESTRUCTOR = "destructor_declaration"  # C#'s: its name is its class's
@@ -101,7 +101,7 @@ def _note_context(nodes: dict[str, list[Node]], context: FileContext, data: byte
 
 
 def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], data: bytes) -> None:
-    names = nodes.get("name")
+    names = nodes.get("name") or nodes.get("title")  # a title: a test's, as written (RSpec's ``Shapes::Shape``)
     by_macro = False
     receiver = nodes.get("receiver")
     receiver_name = _receiver_name(data, receiver[0]) if receiver else None
@@ -109,10 +109,10 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
         name = node_text(data, names[0])
         if names[0].type in STRING_NAMES:
             name = _string_name(name)
-        elif names[0].type in WRITTEN_NAMES:  # C++'s ``struct hash<Point>``, ``namespace a::b``
+        elif names[0].type in WRITTEN_NAMES and "title" not in nodes:  # C++'s ``hash<Point>``, ``namespace a::b``
             name = declarators.written(data, names[0])
-            if names[0].type in SCOPED_NAMES:
-                name = name.replace("::", ".")
+            if names[0].type in SCOPED_NAMES:  # ``class ::Foo`` is the top level's ``Foo``
+                name = name.replace("::", ".").lstrip(".")
     elif "_declarator" in nodes:  # C's and C++'s: the name is the declarator's
         declared = _declared_name(nodes, data)
         if declared is None:

@@ -19,6 +19,7 @@ WRAPPERS = frozenset({
     "export_statement", "type_declaration", "decorated_definition", "ambient_declaration",
     "lexical_declaration", "variable_declaration",
     "field_declaration", "declaration",  # C's and C++'s ``struct node {…} *head;``, a class's member struct
+    "body_statement",  # Ruby's: a class's first member's doc is the comment its class holds before its body
 })  # fmt: skip
 # What a file-level comment may stand right above and still describe the file.
 FILE_HEADER_NODES = frozenset({"package_clause", "package_declaration"})
@@ -28,6 +29,8 @@ INNER_DOC_MARKERS = ("//!", "/*!")
 _DIRECTIVE = re.compile(
     r"(?:istanbul|c8) ignore\b|eslint-(?:disable|enable|env)\b|prettier-ignore\b|@ts-(?:ignore|expect-error|nocheck)\b"
     r"|go:[a-z]+\b|\+build\b|nolint\b"
+    r"|frozen_string_literal:|(?:en)?coding: *[\w.-]+ *$|typed: *(?:ignore|false|true|strict|strong)\b"
+    r"|rubocop:(?:disable|enable|todo)\b"
 )
 # A line of one mark repeated that frames a comment block (``////////``, ``# ======``),
 # or such marks around a section's title (zod's ``//////////   ZodNumber   //////////``):

@@ -73,6 +73,8 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
             declared.append(Placed(d, kind, qualname, qualname))
             continue
         _number(Placed(d, kind, qualname, qualname), seen, qualnames, placed)
+        if spec.reopens:
+            qualnames[d.node.id] = qualname  # its members are the class's, however often it is opened
     if declared:
         _place_declarations(spec, declared, placed, qualnames, data)
     if spec.overloads:

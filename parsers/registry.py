@@ -45,6 +45,9 @@ class LanguageSpec:
     shared_extensions: tuple[str, ...] = ()
     marks: frozenset[str] = frozenset()  # node kinds only this language's grammar reads
     macros: bool = False  # C's and C++'s: the grammar reads the source with macros it misreads blanked
+    # A class or module opened again is the same one (Ruby's): what it defines is named
+    # under its name, not its repeat's (``ActiveRecord.Migration``, not ``ActiveRecord#2.…``).
+    reopens: bool = False
     doc_markup: str = ""  # "xml": a doc comment's XML tags read as text (C#'s ``<summary>``)
     inner_docs: bool = False  # ``//!`` and ``/*!`` document what they are in (Rust), not what follows
 
@@ -119,6 +122,7 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("rust", (".rs",), "tree_sitter_rust", inner_docs=True),
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),
     LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml"),
+    LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True),
     # A header (``.h``) is C unless C++'s grammar reads it better and finds a class, a
     # namespace or a template in it. Of abseil's 291 headers C's grammar reads 14 without
     # an error, C++'s 253 better; of redis' 61, C's 57, C++'s one better (a macro's).

@@ -125,6 +125,9 @@ TOOLING_FILES: tuple[ToolingFile, ...] = (
     ToolingFile((".clang-format", "_clang-format"), "presence", (Rule(FORMAT, "clang-format"),)),
     ToolingFile((".clang-tidy",), "presence", (Rule(LINT, "clang-tidy"),)),
     ToolingFile(("*.csproj", "*.sln"), "presence", (Rule(BUILD, "dotnet"),)),
+    ToolingFile(("Gemfile",), "presence", (Rule(BUILD, "bundler"),)),
+    ToolingFile((".rubocop.yml",), "presence", (Rule(LINT, "rubocop"),)),
+    ToolingFile((".rspec",), "presence", (Rule(TEST, "rspec"),)),
     ToolingFile(("build.gradle", "build.gradle.kts"), "gradle", (
         Rule(BUILD, "gradle"),
         Rule(VERSION, "java", ("java",)),

@@ -67,6 +67,8 @@ CASES = {
     ".clang-format": (b"BasedOnStyle: Google\n", {("formatter", "clang-format")}),
     ".clang-tidy": (b"Checks: 'bugprone-*'\n", {("linter", "clang-tidy")}),
     "Shapes.csproj": (b'<Project Sdk="Microsoft.NET.Sdk"></Project>\n', {("build_system", "dotnet")}),
+    "Gemfile": (b'source "https://rubygems.org"\ngem "rails"\n', {("build_system", "bundler")}),
+    ".rspec": (b"--require spec_helper\n", {("test_runner", "rspec")}),
     "pom.xml": (b'<project xmlns="http://maven.apache.org/POM/4.0.0"><properties><java.version>21</java.version></properties>'
                 b"<dependencies><dependency><artifactId>spring-boot-starter-web</artifactId></dependency>"
                 b"<dependency><artifactId>junit</artifactId></dependency></dependencies></project>", {

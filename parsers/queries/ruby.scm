@@ -1,0 +1,12 @@
+; Ruby's modules (mixins and namespaces: traits to recalld), classes and methods; ``def
+; self.build`` and what ``class << self`` defines are the class's (``Shape.build``).
+(module name: (_) @name) @definition.trait
+(class name: (_) @name) @definition.class
+(method name: (_) @name) @definition.function
+(singleton_method name: (_) @name) @definition.function
+; RSpec's example groups and examples, named by their titles as JavaScript's tests are: a
+; group a class, an example a function.
+(call method: (identifier) @_group (#any-of? @_group "describe" "context" "feature" "shared_examples" "shared_context")
+  arguments: (argument_list . [(string) (constant) (scope_resolution)] @title) block: [(do_block) (block)]) @definition.class
+(call method: (identifier) @_example (#any-of? @_example "it" "specify" "example" "scenario" "its")
+  arguments: (argument_list . (string) @title) block: [(do_block) (block)]) @definition.function

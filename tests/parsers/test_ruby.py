@@ -1,0 +1,43 @@
+"""Ruby on its real grammar: classes and modules opened again, RSpec's titles, magic
+comments, test paths."""
+
+from __future__ import annotations
+
+from recalld.ingest.records import is_test_path
+from recalld.parsers import parse
+
+
+def qualnames(source: str) -> list[str]:
+    return [s.qualname for s in parse("ruby", source.encode(), path="lib/a.rb").symbols[1:]]
+
+
+def test_a_module_opened_again_names_its_members_under_its_own_name():
+    source = (
+        "module ActiveRecord\n  class Base; end\nend\n\n"
+        "module ActiveRecord\n  module Migration\n    def self.up; end\n  end\nend\n"
+    )
+    assert qualnames(source) == [
+        "ActiveRecord", "ActiveRecord.Base", "ActiveRecord#2", "ActiveRecord.Migration", "ActiveRecord.Migration.up",
+    ]  # fmt: skip
+
+
+def test_rspec_groups_and_examples_are_named_by_their_titles():
+    source = (
+        "RSpec.describe Shapes::Shape do\n  context 'when empty' do\n    it \"draws nothing\" do\n"
+        "      def helper; end\n    end\n  end\nend\n"
+    )
+    assert qualnames(source) == [
+        "Shapes::Shape", 'Shapes::Shape."when empty"', 'Shapes::Shape."when empty"."draws nothing"',
+    ]
+
+
+def test_a_magic_comment_is_no_doc_and_a_top_level_class_is_the_top_levels():
+    source = "# frozen_string_literal: true\n# typed: strict\nclass ::Widget\nend\n"
+    module, widget = parse("ruby", source.encode()).symbols
+    assert (module.docstring, widget.qualname, widget.docstring) == ("", "Widget", "")
+
+
+def test_ruby_test_files_are_test_code():
+    for path in ("spec/models/user_spec.rb", "test/models/user_test.rb", "lib/test_helper_test.rb"):
+        assert is_test_path(path)
+    assert not is_test_path("lib/contest.rb") and not is_test_path("app/models/latest.rb")
