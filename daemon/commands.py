@@ -186,7 +186,7 @@ def _finds_any(ctx: Any, daemon: Any, args: argparse.Namespace, **filters: Any) 
 
 
 LANGUAGES_HELP = (
-    "python, javascript, typescript, tsx, vue, svelte, astro, go, rust, java, c, cpp, csharp, ruby;"
+    "python, javascript, typescript, tsx, vue, svelte, astro, go, rust, java, c, cpp, csharp, ruby, php;"
     " a tool setting has its file's format: toml, ..."
 )
 KINDS_HELP = "module, class, interface, struct, enum, trait, type, function, method; commit; todo, fixme; adr; ..."

@@ -67,7 +67,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         kind: Annotated[list[str] | None, Field(description="symbol kinds: module, class, function, method, "
                                                 "interface, struct, enum, trait, type; manual")] = None,  # fmt: skip
         lang: Annotated[str | None, Field(description="python, javascript, typescript, tsx, vue, svelte, astro, "
-                                                "go, rust, java, c, cpp, csharp, ruby")] = None,  # fmt: skip
+                                                "go, rust, java, c, cpp, csharp, ruby, php")] = None,  # fmt: skip
         path: Annotated[str | None, Field(description="only paths matching this glob, e.g. 'src/**/*.py'")] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="how many results")] = 10,
         include_deprecated: Annotated[bool, Field(description="also closed (stale) versions")] = False,

@@ -153,6 +153,7 @@ STRUCTURAL = "structural"
 # are not; an interface member implemented explicitly is named by its interface
 # (``IEnumerable.GetEnumerator``), a doc comment's XML read as text. Ruby is read: a
 # class or module opened again names its members under its own name; RSpec's titles.
+# PHP is read, its namespaces no part of a name.
 EXTRACTION_VERSION = 19
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -123,6 +123,7 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),
     LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml"),
     LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True),
+    LanguageSpec("php", (".php",), "tree_sitter_php", "language_php"),  # PHP with the HTML around it
     # A header (``.h``) is C unless C++'s grammar reads it better and finds a class, a
     # namespace or a template in it. Of abseil's 291 headers C's grammar reads 14 without
     # an error, C++'s 253 better; of redis' 61, C's 57, C++'s one better (a macro's).

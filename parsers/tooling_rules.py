@@ -126,6 +126,12 @@ TOOLING_FILES: tuple[ToolingFile, ...] = (
     ToolingFile((".clang-tidy",), "presence", (Rule(LINT, "clang-tidy"),)),
     ToolingFile(("*.csproj", "*.sln"), "presence", (Rule(BUILD, "dotnet"),)),
     ToolingFile(("Gemfile",), "presence", (Rule(BUILD, "bundler"),)),
+    ToolingFile(("composer.json",), "json", (
+        Rule(BUILD, "composer"),
+        Rule(VERSION, "php", ("require", "php")),
+    ), dependencies=(("require",), ("require-dev",))),
+    ToolingFile(("phpunit.xml", "phpunit.xml.dist"), "presence", (Rule(TEST, "PHPUnit"),)),
+    ToolingFile(("phpstan.neon", "phpstan.neon.dist"), "presence", (Rule(LINT, "PHPStan"),)),
     ToolingFile((".rubocop.yml",), "presence", (Rule(LINT, "rubocop"),)),
     ToolingFile((".rspec",), "presence", (Rule(TEST, "rspec"),)),
     ToolingFile(("build.gradle", "build.gradle.kts"), "gradle", (
@@ -154,6 +160,9 @@ DEPENDENCIES: dict[str, tuple[str, str]] = {
     "spring-boot-starter*": (FRAMEWORK, "Spring Boot"), "spring-webmvc": (FRAMEWORK, "Spring"),
     "spring-context": (FRAMEWORK, "Spring"), "quarkus-*": (FRAMEWORK, "Quarkus"),
     "junit": (TEST, "JUnit"), "junit-jupiter*": (TEST, "JUnit"), "testng": (TEST, "TestNG"),
+    "laravel/framework": (FRAMEWORK, "Laravel"), "symfony/framework-bundle": (FRAMEWORK, "Symfony"),
+    "phpunit/phpunit": (TEST, "PHPUnit"), "pestphp/pest": (TEST, "Pest"), "phpstan/phpstan": (LINT, "PHPStan"),
+    "friendsofphp/php-cs-fixer": (FORMAT, "PHP CS Fixer"),
 }  # fmt: skip
 
 # Root files that name a build system by their presence alone. They are code, not

@@ -41,3 +41,4 @@ def test_ruby_test_files_are_test_code():
     for path in ("spec/models/user_spec.rb", "test/models/user_test.rb", "lib/test_helper_test.rb"):
         assert is_test_path(path)
     assert not is_test_path("lib/contest.rb") and not is_test_path("app/models/latest.rb")
+    assert is_test_path("src/Shapes/ShapeTest.php") and not is_test_path("src/Latest.php")  # PHPUnit's

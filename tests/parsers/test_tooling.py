@@ -69,6 +69,10 @@ CASES = {
     "Shapes.csproj": (b'<Project Sdk="Microsoft.NET.Sdk"></Project>\n', {("build_system", "dotnet")}),
     "Gemfile": (b'source "https://rubygems.org"\ngem "rails"\n', {("build_system", "bundler")}),
     ".rspec": (b"--require spec_helper\n", {("test_runner", "rspec")}),
+    "composer.json": (b'{"require": {"php": "^8.1", "laravel/framework": "^10.0"}, '
+                      b'"require-dev": {"phpunit/phpunit": "^10.0"}}', {
+        ("build_system", "composer"), ("language_version", "php"), ("framework", "Laravel"), ("test_runner", "PHPUnit"),
+    }),
     "pom.xml": (b'<project xmlns="http://maven.apache.org/POM/4.0.0"><properties><java.version>21</java.version></properties>'
                 b"<dependencies><dependency><artifactId>spring-boot-starter-web</artifactId></dependency>"
                 b"<dependency><artifactId>junit</artifactId></dependency></dependencies></project>", {
