@@ -29,9 +29,10 @@ _LIFETIME_ARGUMENT = re.compile(r"'\w+\s*,?\s*")  # ``'de`` of ``Visitor<'de>``,
 # Names written as a string: a test's title, an eslint rule's visitor (``"CallExpression:exit"``).
 STRING_NAMES = frozenset({"string", "template_string"})
 NAMESPACE_PATH = "nested_namespace_specifier"  # C++'s ``namespace a::b {…}``
-# C++'s names of several tokens, read the same however they are spaced; those of a scope
-# and a name read dotted (``class net::Socket {…}``: ``net.Socket``).
-SCOPED_NAMES = frozenset({NAMESPACE_PATH, "qualified_identifier", "scope_resolution"})  # Ruby's ``class A::B``
+# C++'s and Ruby's names of several tokens, read the same however they are spaced; those
+# of a scope and a name read dotted (C++'s ``class net::Socket {…}``, Ruby's ``class
+# Net::Socket``: ``net.Socket``, ``Net.Socket``).
+SCOPED_NAMES = frozenset({NAMESPACE_PATH, "qualified_identifier", "scope_resolution"})
 WRITTEN_NAMES = SCOPED_NAMES | {"template_type"}
 FRIEND = "friend_declaration"  # C++: a function a class befriends is no member of it
 DESTRUCTOR = "destructor_declaration"  # C#'s: its name is its class's
