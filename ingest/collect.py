@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import posixpath
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import structlog
@@ -19,6 +20,7 @@ from recalld.parsers.base import memory_type
 
 GENERATED = "generated"  # by linguist-generated, or by what the file's opening comments say
 LINGUIST_ATTRIBUTES = (("linguist-generated", GENERATED), ("linguist-vendored", "vendored"))
+ATTRIBUTES_FILE = ".gitattributes"
 # Skips that a repository's own rules or its languages explain are only counted; the
 # others say something about one file (bad input, a link, a limit hit) and are noted by
 # path, as are files read in part (syntax errors, invalid UTF-8, malformed tooling files).
@@ -265,6 +267,35 @@ class NameCounts:
         return self._store.count(MemoryFilter(repo=repo, branch=branch, kinds=(kind,), names=(name,), codes=codes))
 
 
+def attributes_changed(changed: Iterable[str]) -> set[str]:
+    """The folders whose ``.gitattributes`` is among ``changed`` paths ("" for the top)."""
+    return {posixpath.dirname(path) for path in changed if posixpath.basename(path) == ATTRIBUTES_FILE}
+
+
+def reattributed(git: GitRepository, target: str, folders: set[str], stored: Callable[[], set[str]]) -> set[str]:
+    """The unchanged files under ``folders`` (where a ``.gitattributes`` changed) that
+    their ``linguist-`` attributes at ``target`` skip though the store holds memories of
+    them, or read though it holds none: numpy 1.26's new ``.gitattributes`` marks its
+    unchanged ``lapack_lite/f2c_*.c`` generated. Compared with what is stored, not with
+    the attributes at the indexed commit, which git reads with the index's
+    ``.gitattributes`` too. ``stored``: the paths the store holds live memories of. Only
+    files of a language recalld reads are asked."""
+    if not folders:
+        return set()
+    prefixes = tuple(f"{folder}/" for folder in folders if folder)
+    held = stored()
+    found: set[str] = set()
+    for entry in git.walk_tree(target):
+        path = entry.path
+        if not isinstance(entry, TreeFile) or ("" not in folders and not path.startswith(prefixes)):
+            continue
+        if language_for_path(path) is None:
+            continue
+        if (linguist_says(git, target, path).skip is not None) == (path in held):
+            found.add(path)
+    return found
+
+
 def tree_has_linguist_attributes(git: GitRepository, entries: list[TreeFile | TreeSkip]) -> bool:
     """Whether any attribute file that applies to the tree sets a ``linguist-`` attribute:
     without one, a full index asks nothing per file. Includes the files beside the tree
@@ -273,7 +304,7 @@ def tree_has_linguist_attributes(git: GitRepository, entries: list[TreeFile | Tr
     if b"linguist-" in git.uncommitted_attributes():
         return True
     for entry in entries:
-        if isinstance(entry, TreeFile) and entry.path.rsplit("/", 1)[-1] == ".gitattributes":
+        if isinstance(entry, TreeFile) and entry.path.rsplit("/", 1)[-1] == ATTRIBUTES_FILE:
             if b"linguist-" in git.read_blob(entry.blob):
                 return True
     return False

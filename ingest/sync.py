@@ -21,7 +21,15 @@ from typing import Any
 import structlog
 
 from recalld.ingest.ahead import EmbedAhead, NewTexts
-from recalld.ingest.collect import Collected, FileCollector, NameCounts, OldSources, tree_has_linguist_attributes
+from recalld.ingest.collect import (
+    Collected,
+    FileCollector,
+    NameCounts,
+    OldSources,
+    attributes_changed,
+    reattributed,
+    tree_has_linguist_attributes,
+)
 from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions
@@ -264,8 +272,10 @@ class Indexer:
     def _incremental(
         self, git: GitRepository, scope: Scope, indexed: str, target: str, texts: NewTexts
     ) -> _Touched:
-        """Only the paths git says differ between the indexed commit and the target."""
-        paths, rename_deltas = git.changed_paths(indexed, target)
+        """Only the paths git says differ between the indexed commit and the target, and
+        those a changed ``.gitattributes`` skips or keeps otherwise."""
+        changed, rename_deltas = git.changed_paths(indexed, target)
+        paths = changed | reattributed(git, target, attributes_changed(changed), partial(self._stored_paths, scope))
         live = self._live_at(scope, paths)
         # The project-structure entry joins when the layout may have changed (or there is
         # none yet: an index made before, or with the memory off). Put before the files,
@@ -273,7 +283,7 @@ class Indexer:
         project: FileSymbols | None = None
         if self.options.memories.project:
             current = self._live_at(scope, [PROJECT_PATH])
-            if not current or layout_changed(git, indexed, target, paths):
+            if not current or layout_changed(git, indexed, target, changed):
                 project = project_file(git, git.walk_tree(target), self.options)
                 live.extend(current)
         texts.live_ids = {m.id for m in live}
@@ -331,10 +341,14 @@ class Indexer:
         texts.live_ids = {m.id for m in live}
         stored_blob = stored_blobs(live_points)
         in_tree = {e.path for e in entries}
+        changed, deltas = git.changed_paths(indexed, target) if indexed is not None else (set(), [])
+        folders = attributes_changed(changed) if not full else set()
+        again = reattributed(git, target, folders, lambda: {m.path for m in live})
         touched_entries = sorted(
-            (e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob),
+            (e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob
+             or e.path in again),
             key=lambda e: e.path,
-        )  # in path order, the order the plan and so the writer go in
+        )  # in path order, the order the plan and so the writer go in  # fmt: skip
         attributes = tree_has_linguist_attributes(git, entries)
         collector = FileCollector(git, target, self.options, check_attributes=attributes, on_file=texts)
         if self.options.memories.project:
@@ -348,14 +362,14 @@ class Indexer:
             progress.end()
         collected = collector.result
         gone = {m.path for m in live if m.path not in in_tree} | set(collected.skipped)
-        renames: dict[str, str] = {}
-        if indexed is not None:
-            _paths, deltas = git.changed_paths(indexed, target)
-            renames = {d.old_path: d.new_path for d in deltas}
+        renames = {d.old_path: d.new_path for d in deltas}
         renames.update(renames_by_blob(stored_blob, gone, collected, renames))
         return _Touched(
             collected, gone, renames, live, full=True, restore=restore, discard=discard, attributes=attributes
         )
+
+    def _stored_paths(self, scope: Scope) -> set[str]:
+        return {str(p.payload.get("path")) for p in self.store.scroll(live_filter(scope), fields=("path",))}
 
     def _live_at(self, scope: Scope, paths: Iterable[str]) -> list[LiveMemory]:
         ordered = sorted(paths)

@@ -129,6 +129,34 @@ def test_full_index_and_sync_honour_info_attributes_alike(git_repo, tmp_path):
         incremental.close()
 
 
+def test_a_changed_gitattributes_skips_and_keeps_files_that_did_not_change(git_repo, tmp_path):
+    """A ``.gitattributes`` that newly marks unchanged files generated closes their
+    memories, and one that stops marking them reads them again, as a fresh index of the
+    same commit does (numpy 1.26's new ``.gitattributes`` and its ``lapack_lite/f2c_*.c``)."""
+    repo = git_repo
+    repo.write("lapack/f2c_blas.c", "int dgemm_(int *m)\n{\n    return 0;\n}\n")
+    repo.write("lapack/lite.py", "def solve():\n    pass\n")
+    repo.commit("first")
+    incremental = Harness("edge", tmp_path / "incremental", IndexOptions())
+    try:
+        incremental.sync(repo)
+        assert "lapack/f2c_blas.c" in {m.payload["path"] for m in incremental.memories()}
+        for step, attributes in enumerate(("lapack/f2c_*.c linguist-generated\n", "*.c text\n")):
+            repo.write(".gitattributes", attributes)
+            repo.commit(f"attributes {step}")
+            incremental.sync(repo)
+            fresh = Harness("edge", tmp_path / f"fresh{step}", IndexOptions())
+            try:
+                fresh.sync(repo)
+                expected = {(m.payload["path"], m.payload["qualname"]) for m in fresh.memories()}
+            finally:
+                fresh.close()
+            assert {(m.payload["path"], m.payload["qualname"]) for m in incremental.memories()} == expected
+            assert (("lapack/f2c_blas.c", "dgemm_") in expected) == (step == 1)
+    finally:
+        incremental.close()
+
+
 def test_a_line_ending_flip_changes_no_memory(git_repo, tmp_path):
     """CRLF reads as LF: stored texts hold no carriage returns, and a commit that only
     converts a file's line endings closes, writes and embeds nothing of its symbols."""
