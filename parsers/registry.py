@@ -100,12 +100,12 @@ def get_language(name: str) -> LanguageSpec:
         raise UnknownLanguageError(f"unknown language {name!r} (known: {', '.join(sorted(LANGUAGES))})") from None
 
 
-ECMASCRIPT = ("ecmascript.scm",)
+ECMASCRIPT = ("ecmascript.scm",)  # JavaScript's patterns TypeScript's grammar matches too
 # What only C++'s grammar reads: a header holding one is C++'s.
 CPP_MARKS = frozenset({
     "class_specifier", "namespace_definition", "template_declaration", "access_specifier", "alias_declaration",
     "reference_declarator", "qualified_identifier", "using_declaration",
-})  # fmt: skip  # JavaScript's patterns TypeScript's grammar matches too
+})  # fmt: skip
 BUILTIN_LANGUAGES = (
     LanguageSpec("python", (".py", ".pyi"), "tree_sitter_python", docstrings="strings", declares_encoding=True,
                  overload_decorator="overload"),
