@@ -107,7 +107,8 @@ class Relocation:
 class Plan:
     """``rewrites``: memories whose code is unchanged (so is their id) but whose docstring
     the extractor now reads otherwise (an earlier version's, ``parsers.base.
-    EXTRACTION_VERSION``): written again whole, their lineage and interval kept."""
+    EXTRACTION_VERSION``), or whose file is now of another language (a C header made C++
+    by a class added to it): written again whole, their lineage and interval kept."""
 
     new_versions: tuple[NewVersion, ...] = ()
     closures: tuple[Closure, ...] = ()
@@ -314,8 +315,14 @@ def _continue_in_place(draft: _Draft, file: FileSymbols, sym: Symbol, mems: list
     if current is None:
         version = draft.add(file, sym, mems[0].lineage, MODIFIED)
         successor = version.id
-    elif current.redacted or (current.docstring is not None and current.docstring != sym.docstring):
-        successor = current.id  # its text may hold the docstring, or earlier rules' redactions: written again whole
+    elif (
+        current.redacted or (current.docstring is not None and current.docstring != sym.docstring)
+        or (current.language is not None and current.language != file.language)
+    ):  # fmt: skip
+        # Its text may hold the docstring, or earlier rules' redactions, and names its file's
+        # language, which a header's other code may change (C's ``.h`` read as C++ once a
+        # class is added to it): written again whole.
+        successor = current.id
         draft.rewrites.append(NewVersion(current.id, file, sym, current.lineage, MODIFIED))
     else:
         successor = current.id

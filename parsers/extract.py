@@ -127,19 +127,21 @@ def _best_reading(spec: LanguageSpec, data: bytes, path: str = "") -> tuple[Lang
     reads it with fewer syntax errors (Flow-typed JavaScript reads as TSX), with the
     spec that made it and its error count. Only the better tree is extracted: 383 of
     react-native 0.76's 494 JavaScript files read better as TSX. A file of an extension
-    both languages write (a ``.h``) is the fallback's language where its reading finds
-    what only that language writes (a C++ header's class)."""
+    both languages write (a ``.h``) is read by both, and is the fallback's language where
+    that reads it as well and finds what only that language writes (a C++ header's class,
+    which C's grammar may read without an error: ``namespace util {…}``)."""
     source = readable(data) if spec.macros else data  # offsets kept: symbols read ``data``
     tree = parse_tree(spec, source)
     errors = count_errors(tree.root_node)
-    if errors and spec.fallback:
+    shared = bool(spec.shared_extensions) and path.lower().endswith(spec.shared_extensions)
+    if (errors or shared) and spec.fallback:
         other = _read_as(spec)
         other_tree = parse_tree(other, source)
-        if (other_errors := count_errors(other_tree.root_node)) < errors:
-            kin = get_language(spec.fallback)
-            shared = bool(spec.shared_extensions) and path.lower().endswith(spec.shared_extensions)
-            if shared and holds_any(other_tree.root_node, kin.marks):
-                return kin, other_tree, other_errors
+        other_errors = count_errors(other_tree.root_node)
+        kin = get_language(spec.fallback)
+        if shared and other_errors <= errors and holds_any(other_tree.root_node, kin.marks):
+            return kin, other_tree, other_errors
+        if other_errors < errors:
             return other, other_tree, other_errors
     return spec, tree, errors
 

@@ -65,3 +65,24 @@ def test_a_header_a_source_and_a_move_from_c_to_cpp(git_repo, tmp_path):
         assert after.payload["lineage"] == before["lineage"]
     finally:
         h.close()
+
+
+def test_a_header_made_cpp_by_a_class_added_to_it_rewrites_its_unchanged_functions(git_repo, tmp_path):
+    """A ``.h`` is C until a class is added to it; its unchanged functions then name C++ as
+    their language, as a fresh index of the same commit does (numpy's SIMD headers)."""
+    header = "/* Adds. */\nint add(int a, int b);\n"
+    git_repo.write("include/util.h", header)
+    git_repo.commit("c header")
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(git_repo)
+        (before,) = [m for m in h.memories(types=("structural",)) if m.payload["qualname"] == "add"]
+        assert before.payload["language"] == "c"
+        git_repo.write("include/util.h", header + "namespace util {\nclass Clock {\n public:\n  long Now();\n};\n}\n")
+        git_repo.commit("a class")
+        h.sync(git_repo)
+        (after,) = [m for m in h.memories(types=("structural",)) if m.payload["qualname"] == "add"]
+        assert after.id == before.id and after.payload["lineage"] == before.payload["lineage"]
+        assert after.payload["language"] == "cpp" and after.payload["text"].startswith("cpp function add")
+    finally:
+        h.close()
