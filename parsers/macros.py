@@ -5,10 +5,12 @@ symbols read their text from the source as written.
 
 Blanked, on a line that is no preprocessor directive:
 - a line that is a macro call alone (``ABSL_NAMESPACE_BEGIN``, Qt's ``Q_OBJECT``,
-  ``GTEST_DISABLE_MSC_WARNINGS_PUSH_(4251)``) after a line that ends a statement or a
-  block (not an enumerator after a ``,``), and not before a block;
+  ``GTEST_DISABLE_MSC_WARNINGS_PUSH_(4251)``, an access specifier's ``JSON_PRIVATE_UNLESS_TESTED:``)
+  after a line that ends a statement or a block or is such a line itself (not an
+  enumerator after a ``,``), and not before a block;
 - attribute macros after a parameter list (``void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION();``,
-  ``void Foo() GTEST_LOCK_EXCLUDED_(mutex_) {``), which split a definition in two;
+  ``void Foo() GTEST_LOCK_EXCLUDED_(mutex_) {``, or on the line after it), which split a
+  definition in two, and after a variable's name (``int count_ ABSL_GUARDED_BY(mu_);``);
 - export and attribute macros before a declaration (``SQLITE_API int sqlite3_open(…)``,
   ``ABSL_MUST_USE_RESULT inline std::string AsciiStrToLower(…)``) or between its type
   and its name (``int WINAPI_EXPORT main(…)``): a macro's name has an underscore, so that
@@ -18,7 +20,8 @@ A test macro's titles (doctest's and Catch2's ``TEST_CASE("parses a number")`` b
 its block) are given to the grammar as names, so that it reads the test as a function,
 named by the title as written (``TEST_CASE("parses a number")``).
 
-Abseil 2022's 658 C and C++ files: 534 read with syntax errors before, 147 after.
+Abseil 20220623's 658 C and C++ files: 534 read with syntax errors without this, 222 with
+it (what is left is mostly ``#if`` inside an expression or a signature).
 """
 
 from __future__ import annotations
