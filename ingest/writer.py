@@ -36,7 +36,7 @@ from recalld.parsers.base import Nested
 UPSERT_BATCH = 256
 # What a new version needs of the stored point of its id: whether it is closed, its
 # history, and whether a state update can reopen it.
-REOPEN_CHECK = (*HISTORY_FIELDS, "payload_version", "docstring")
+REOPEN_CHECK = (*HISTORY_FIELDS, "payload_version", "docstring", "language")
 # What a memory written again whole keeps of its stored self (``Plan.rewrites``): how it
 # got there (lineage, change, the commit that opened it) and its past.
 KEPT_ON_REWRITE = ("lineage", "change", "valid_from_commit", "valid_from_time", "task_id", "author", "history")
@@ -192,16 +192,21 @@ def _write_versions(
 
 def _reopenable(old: dict[str, Any] | None, version: NewVersion | None = None) -> bool:
     """A closed point this version of recalld wrote (an older one may lack fields, or
-    have redacted otherwise), and whose docstring ``version`` reads as stored: its id
-    does not tell an earlier extractor's reading of a module's docstring, or of a Python
-    one, from this one's. The docstring is compared as stored, redacted: one holding a
-    secret is reopened like any other."""
+    have redacted otherwise), and whose docstring and language ``version`` reads as
+    stored: its id does not tell an earlier extractor's reading of a module's docstring,
+    or of a Python one, from this one's, nor a C header's code from the same code in the
+    header once a class made it C++ (its text names its language). The docstring is
+    compared as stored, redacted: one holding a secret is reopened like any other."""
     return (
         old is not None
         and bool(old.get("deprecated"))
         and old.get("payload_version") == PAYLOAD_VERSION
-        and (version is None or old.get("docstring") == redacted_text(version.symbol.docstring))
-    )
+        and (
+            version is None
+            or (old.get("docstring") == redacted_text(version.symbol.docstring)
+                and old.get("language", version.file.language) == version.file.language)
+        )
+    )  # fmt: skip
 
 
 def reopenable_ids(store: Store, ids: Sequence[str]) -> set[str]:

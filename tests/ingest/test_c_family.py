@@ -84,5 +84,16 @@ def test_a_header_made_cpp_by_a_class_added_to_it_rewrites_its_unchanged_functio
         (after,) = [m for m in h.memories(types=("structural",)) if m.payload["qualname"] == "add"]
         assert after.id == before.id and after.payload["lineage"] == before.payload["lineage"]
         assert after.payload["language"] == "cpp" and after.payload["text"].startswith("cpp function add")
+        # the function goes, and comes back with the header C again (a reset): its closed
+        # point, written as C++, is written again as C, not reopened as stored
+        first = git_repo.git("rev-list", "--max-parents=0", "HEAD").strip()
+        git_repo.write("include/util.h", "namespace util {\nclass Clock {\n public:\n  long Now();\n};\n}\n")
+        git_repo.commit("add goes")
+        h.sync(git_repo)
+        git_repo.git("reset", "--hard", first)
+        h.sync(git_repo)
+        (back,) = [m for m in h.memories(types=("structural",)) if m.payload["qualname"] == "add"]
+        assert back.id == before.id and back.payload["language"] == "c"
+        assert back.payload["text"].startswith("c function add")
     finally:
         h.close()
