@@ -14,6 +14,7 @@ from recalld.ingest.files import IndexOptions, excluded_by, says_generated, unre
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest.parse_memo import PARSED, ReadFile
 from recalld.ingest.plan import FileSymbols, LiveMemory, Scope
+from recalld.ingest.records import live_filter
 from recalld.ingest.store import MemoryFilter, Store
 from recalld.parsers import language_for_path, parse
 from recalld.parsers.base import memory_type
@@ -267,25 +268,33 @@ class NameCounts:
         return self._store.count(MemoryFilter(repo=repo, branch=branch, kinds=(kind,), names=(name,), codes=codes))
 
 
-def attributes_changed(changed: Iterable[str]) -> set[str]:
-    """The folders whose ``.gitattributes`` is among ``changed`` paths ("" for the top)."""
-    return {posixpath.dirname(path) for path in changed if posixpath.basename(path) == ATTRIBUTES_FILE}
+def live_paths(store: Store, scope: Scope) -> set[str]:
+    """The paths a repository's branch holds live memories of."""
+    return {str(p.payload.get("path")) for p in store.scroll(live_filter(scope), fields=("path",))}
 
 
-def reattributed(git: GitRepository, target: str, folders: set[str], stored: Callable[[], set[str]]) -> set[str]:
-    """The unchanged files under ``folders`` (where a ``.gitattributes`` changed) that
+def reattributed(
+    git: GitRepository,
+    target: str,
+    changed: Iterable[str],
+    tree: Callable[[], Iterable[TreeFile | TreeSkip]],
+    stored: Callable[[], set[str]],
+) -> set[str]:
+    """The unchanged files under a ``.gitattributes`` among the ``changed`` paths that
     their ``linguist-`` attributes at ``target`` skip though the store holds memories of
     them, or read though it holds none: numpy 1.26's new ``.gitattributes`` marks its
     unchanged ``lapack_lite/f2c_*.c`` generated. Compared with what is stored, not with
     the attributes at the indexed commit, which git reads with the index's
-    ``.gitattributes`` too. ``stored``: the paths the store holds live memories of. Only
-    files of a language recalld reads are asked."""
+    ``.gitattributes`` too. ``tree``: the target's entries; ``stored``: the paths the store
+    holds live memories of, both asked only where a ``.gitattributes`` changed. Only files
+    of a language recalld reads are asked."""
+    folders = {posixpath.dirname(path) for path in changed if posixpath.basename(path) == ATTRIBUTES_FILE}
     if not folders:
         return set()
     prefixes = tuple(f"{folder}/" for folder in folders if folder)
     held = stored()
     found: set[str] = set()
-    for entry in git.walk_tree(target):
+    for entry in tree():
         path = entry.path
         if not isinstance(entry, TreeFile) or ("" not in folders and not path.startswith(prefixes)):
             continue

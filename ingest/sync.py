@@ -21,15 +21,8 @@ from typing import Any
 import structlog
 
 from recalld.ingest.ahead import EmbedAhead, NewTexts
-from recalld.ingest.collect import (
-    Collected,
-    FileCollector,
-    NameCounts,
-    OldSources,
-    attributes_changed,
-    reattributed,
-    tree_has_linguist_attributes,
-)
+from recalld.ingest.collect import Collected, FileCollector, NameCounts, OldSources, reattributed
+from recalld.ingest.collect import live_paths, tree_has_linguist_attributes
 from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions
@@ -275,7 +268,8 @@ class Indexer:
         """Only the paths git says differ between the indexed commit and the target, and
         those a changed ``.gitattributes`` skips or keeps otherwise."""
         changed, rename_deltas = git.changed_paths(indexed, target)
-        paths = changed | reattributed(git, target, attributes_changed(changed), partial(self._stored_paths, scope))
+        held = partial(live_paths, self.store, scope)
+        paths = changed | reattributed(git, target, changed, partial(git.walk_tree, target), held)
         live = self._live_at(scope, paths)
         # The project-structure entry joins when the layout may have changed (or there is
         # none yet: an index made before, or with the memory off). Put before the files,
@@ -342,8 +336,7 @@ class Indexer:
         stored_blob = stored_blobs(live_points)
         in_tree = {e.path for e in entries}
         changed, deltas = git.changed_paths(indexed, target) if indexed is not None else (set(), [])
-        folders = attributes_changed(changed) if not full else set()
-        again = reattributed(git, target, folders, lambda: {m.path for m in live})
+        again = set() if full else reattributed(git, target, changed, lambda: entries, lambda: {m.path for m in live})
         touched_entries = sorted(
             (e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob
              or e.path in again),
@@ -367,9 +360,6 @@ class Indexer:
         return _Touched(
             collected, gone, renames, live, full=True, restore=restore, discard=discard, attributes=attributes
         )
-
-    def _stored_paths(self, scope: Scope) -> set[str]:
-        return {str(p.payload.get("path")) for p in self.store.scroll(live_filter(scope), fields=("path",))}
 
     def _live_at(self, scope: Scope, paths: Iterable[str]) -> list[LiveMemory]:
         ordered = sorted(paths)
