@@ -60,6 +60,7 @@ class App:
             url=self.config.store_url,
             api_key=self.config.store_api_key,
             collection=self.config.get("store", "collection"),
+            min_free_mb=self.config.get("store", "min_free_mb"),
         )
         try:
             return open_store(config)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from recalld.ingest.diskspace import DEFAULT_MIN_FREE_MB
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import DEFAULT_EXCLUDE, DerivedOptions, IndexOptions
 from recalld.parsers.registry import DEFAULT_ARCHITECTURE_GLOBS, DEFAULT_DECISION_GLOBS
@@ -25,6 +26,7 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "url": (str, ""),
         "api_key": (str, ""),
         "collection": (str, "recalld"),
+        "min_free_mb": (int, DEFAULT_MIN_FREE_MB),
     },
     "embedding": {
         "model": (str, "default"),
@@ -253,7 +255,7 @@ def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
     for section, key in positive:
         if values[section][key] <= 0:
             raise RecalldError(f"{source}: {section}.{key} must be greater than 0")
-    for section, key in (("tasks", "backfill_commits"), ("embedding", "test_max_chars")):
+    for section, key in (("tasks", "backfill_commits"), ("embedding", "test_max_chars"), ("store", "min_free_mb")):
         if values[section][key] < 0:
             raise RecalldError(f"{source}: {section}.{key} must not be negative")
     if min(values["daemon"][key] for key in ("retention_days", "settle_ms", "restart_over_mb")) < 0:

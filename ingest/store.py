@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from recalld.ingest.diskspace import DEFAULT_MIN_FREE_MB
+
 # Payload fields that filters use (MemoryFilter); every adapter creates an index on each,
 # and on no other field: an index costs every write that carries its field (lineage,
 # content_hash and blob, in every memory, took ~10 % of writing memories to the
@@ -116,6 +118,7 @@ class StoreConfig:
     url: str | None = None  # Qdrant server / cluster
     api_key: str | None = None
     collection: str = "recalld"
+    min_free_mb: int = DEFAULT_MIN_FREE_MB  # the embedded engine writes only while this much is free
     extra: dict[str, Any] = field(default_factory=dict)
 
 

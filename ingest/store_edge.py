@@ -2,7 +2,7 @@
 
 With its filters (``store_edge_filter``), the only module importing ``qdrant_edge``.
 The engine's WAL lock makes one process the owner; a second opener gets
-``StoreLockedError``.
+``StoreLockedError``. Nothing is written while the disk is nearly full (``diskspace``).
 
 A write returns once the engine has applied it and appended it to its write-ahead log,
 so it survives the process being killed (the WAL is replayed on load) and is
@@ -14,10 +14,9 @@ builds the HNSW index of the points written since the last time, which plain
 a child process, since the engine holds the GIL through a build too (48 s for the Go
 standard library's 94k memories), and the daemon answered nothing meanwhile.
 
-Most payload indexes are kept on disk (memory-mapped, read through the page cache)
-instead of the engine's default of building heap copies of them when the shard loads:
-those copies were ~3/4 of reopening a 100k-memory store (~2 s -> ~0.6 s). Stores made
-before that keep their heap indexes until ``upgrade`` has rebuilt each of them.
+Most payload indexes are memory-mapped rather than the engine's default heap copies built
+on load: those were ~3/4 of reopening a 100k-memory store (~2 s -> ~0.6 s). Stores made
+before keep their heap indexes until ``upgrade`` has rebuilt each of them.
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ import qdrant_edge as qe
 import structlog
 
 from recalld.ingest.child import child_main, run_module
+from recalld.ingest.diskspace import DiskRoom
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.store import (
     DENSE,
@@ -52,6 +52,7 @@ from recalld.ingest.store import (
     prefetch_limit,
 )
 from recalld.ingest.store_edge_filter import to_filter
+from recalld.ingest.store_sharing import by_path, shared_fields
 from recalld.ingest.store_lock import take_lock
 
 PAGE = 1000
@@ -66,10 +67,6 @@ HEAP_INDEXED = frozenset({"record", "repo", "deprecated", "untrusted"})
 # 0/1 flags are only matched by value (a range index's heap copy took ~80 ms to load); times
 # only compared, "still valid" (0) as ``lte=0`` (a lookup index cost ~4 % of every write).
 FLAGS = frozenset({"deprecated", "untrusted"})
-# Points of one file that write their shared payload fields once (``shared_fields``);
-# fewer write each of their own, as a set_payload costs the engine more per point.
-MIN_SHARING = 4
-OWN_FIELDS = frozenset({"record", "repo", "branch"})
 WARM_SEARCHES = 64  # after an index build (see QdrantEdgeStore._warm)
 INDEX_PARAMS = ("memory", "lookup", "range")  # compared to find the indexes an older version made
 log = structlog.get_logger("recalld.store")
@@ -82,6 +79,8 @@ class QdrantEdgeStore:
         self.dim = config.dim
         self._path = Path(config.path)
         self._path.mkdir(parents=True, exist_ok=True)
+        self._room = DiskRoom(self._path, config.min_free_mb)
+        self._room.ensure("open the store")  # loading replays the engine's log into its files
         self._lock_file = take_lock(self._path / "recalld.lock")
         self._dirty = False
         self._upgraded = False  # every payload index known to be as this version makes it
@@ -160,7 +159,7 @@ class QdrantEdgeStore:
         points themselves (while the engine has them at hand): see ``shared_fields``.
         Points that share nothing go in calls of their own, ``ENGINE_CALL`` at a time."""
         alone: list[qe.Point] = []
-        for group in _by_path(points):
+        for group in by_path(points):
             shared = shared_fields(group)
             if not shared:
                 alone += [qe.Point(p.id, self._vectors(p), p.payload) for p in group]
@@ -196,6 +195,7 @@ class QdrantEdgeStore:
         self._update(qe.UpdateOperation.delete_points(list(ids)))
 
     def _update(self, operation: qe.UpdateOperation) -> None:
+        self._room.ensure("write to the store")
         self._dirty = True
         self._shard.update(operation)
 
@@ -221,6 +221,7 @@ class QdrantEdgeStore:
         keeps the store's lock file (no other recalld opens the store meanwhile): the
         daemon's other threads run on, and the build's memory (1.2 GB at its peak for
         100k points) goes with the child. The shard is loaded again whatever the child's outcome."""
+        self._room.ensure("build the vector index")
         self.flush()
         self._shard.close()
         del self._shard
@@ -324,39 +325,6 @@ class QdrantEdgeStore:
             del self._shard
         if not self._lock_file.closed:
             self._lock_file.close()
-
-
-def _by_path(points: Sequence[StoredPoint]) -> list[list[StoredPoint]]:
-    """``points`` grouped by their payload's path (in the order each path first comes)."""
-    groups: dict[Any, list[StoredPoint]] = {}
-    for point in points:
-        path = point.payload.get("path")
-        groups.setdefault(path if isinstance(path, str) else None, []).append(point)
-    return list(groups.values())
-
-
-def shared_fields(points: Sequence[StoredPoint]) -> dict[str, Any]:
-    """The payload fields that every one of ``points`` holds with the same value (of the
-    same type), to write once for all of them, when there are enough points to gain.
-
-    qdrant-edge converts a payload field by field, ~2-5 µs a string or an integer
-    whatever its length: ~100 µs for a memory's ~30 fields, more than the engine's own
-    update. The memories of one file share most of them (path, dirs, language, blob, the
-    commit's fields, the open state), and one ``set_payload`` over the file's points
-    converts those once: writing a full index's points took ~15 % less. A point keeps
-    its own identity fields (``OWN_FIELDS``) and its nulls (a set_payload of None removes
-    the key): one left without the rest by a crash between the two writes is still
-    deleted with its repository, and lacking ``deprecated`` is live to no search; a sync
-    writes it again (same id) as it finds it missing."""
-    if len(points) < MIN_SHARING:
-        return {}
-    shared = {k: v for k, v in points[0].payload.items() if v is not None and k not in OWN_FIELDS}
-    for point in points[1:]:
-        payload = point.payload
-        shared = {k: v for k, v in shared.items() if k in payload and type(payload[k]) is type(v) and payload[k] == v}
-        if not shared:
-            break
-    return shared
 
 
 def _point(record: Any) -> StoredPoint:

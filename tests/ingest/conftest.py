@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,11 +12,11 @@ from recalld.ingest.sync import Indexer
 from tests.conftest import FakeEmbedder
 
 
-def open_test_store(kind: str, path: Path, dim: int) -> Store:
+def open_test_store(kind: str, path: Path, dim: int, **config: Any) -> Store:
     if kind == "edge":
         from recalld.ingest.store_edge import QdrantEdgeStore
 
-        return QdrantEdgeStore(StoreConfig(dim=dim, path=str(path / "edge")))
+        return QdrantEdgeStore(StoreConfig(dim=dim, path=str(path / "edge"), **config))
     from qdrant_client import QdrantClient
 
     from recalld.ingest.store_server import QdrantServerStore
@@ -71,9 +72,9 @@ class FailingWrite(StoreWrapper):
 class Harness:
     """An Indexer on a real store with the fake embedder, and ways to look inside."""
 
-    def __init__(self, kind: str, root: Path, options: IndexOptions | None = None) -> None:
+    def __init__(self, kind: str, root: Path, options: IndexOptions | None = None, **store: Any) -> None:
         self.embedder = FakeEmbedder()
-        self.store = open_test_store(kind, root, FakeEmbedder.dim)
+        self.store = open_test_store(kind, root, FakeEmbedder.dim, **store)
         self.cache = EmbeddingCache(root / "embeddings.db")
         self.embeddings = CachedEmbeddings(self.cache, FakeEmbedder.model_id, lambda: self.embedder)
         self.indexer = Indexer(store=self.store, embeddings=self.embeddings, options=options or IndexOptions())

@@ -514,7 +514,7 @@ def test_edge_store_writes_what_a_files_points_share_once_and_reads_back_every_p
 def test_a_point_keeps_its_identity_in_its_own_write(tmp_path):
     """Were a crash to fall between a file's points and their shared fields, each point
     still has its repository (deleted with it) and no state that makes it live."""
-    from recalld.ingest.store_edge import OWN_FIELDS, shared_fields
+    from recalld.ingest.store_sharing import OWN_FIELDS, shared_fields
 
     points = [mem(i, path="a.py", symbol_key="k", qualname="q") for i in range(5)]
     shared = shared_fields(points)
