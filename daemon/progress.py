@@ -10,7 +10,7 @@ from typing import Any
 from recalld.daemon import sdnotify
 from recalld.daemon.logs import get_logger
 from recalld.ingest.revector import LABEL as REEMBED_LABEL
-from recalld.ingest.sync import READING_LABEL
+from recalld.ingest.touched import READING_LABEL
 from recalld.ingest.tasks import HISTORY_LABEL
 
 log = get_logger("recalld.progress")

@@ -1,5 +1,5 @@
-"""Renames a full comparison of the tree finds without git's help (ingest/sync.py,
-``_reconcile``). Beside those git's diff reports, and there are none when no indexed
+"""Renames a full comparison of the tree finds without git's help
+(``touched.read_whole_tree``). Beside those git's diff reports, and there are none when no indexed
 commit is left to diff against (a store that lost its checkpoint, a history rewritten
 under it), a path that left the tree and a new path holding the very blob it held are
 one file moved, as long as that blob arrived at one path only."""

@@ -3,6 +3,7 @@
 checkpoint → deltas (git tree diff, renames) → symbols (parse) → plan (pure) →
 vectors (only unseen texts) → store (upsert new, close stale) → checkpoint.
 The sync compares states, so missed events, crashes, resets and rebases all converge.
+Which files it reads, and what it knows of the rest, is ingest/touched.py's.
 
 The model is the slow part, so it starts early: every parsed symbol that will be a new
 version has its text queued on an ``EmbedAhead`` thread while parsing goes on, and the
@@ -14,47 +15,38 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from functools import partial
+from dataclasses import dataclass
 from typing import Any
 
 import structlog
 
 from recalld.ingest.ahead import EmbedAhead, NewTexts
-from recalld.ingest.collect import Collected, FileCollector, NameCounts, OldSources, reattributed
-from recalld.ingest.collect import live_paths, tree_has_linguist_attributes
+from recalld.ingest.collect import NameCounts, OldSources
 from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gcpace import sync_pace
-from recalld.ingest.gitrepo import GitRepository, TreeFile
+from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest import secrets, sparse
 from recalld.ingest.parse_memo import PARSED
-from recalld.ingest.plan import FileSymbols, LiveMemory, Plan, Scope, memory_id, plan_changes
-from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
-from recalld.ingest.recovery import state_before, undo_interrupted
-from recalld.ingest.renames import renames_by_blob, stored_blobs
-from recalld.ingest.redaction import counting_redactions, holds_redaction, redacted_text
+from recalld.ingest.plan import FileSymbols, Plan, Scope, memory_id, plan_changes
+from recalld.ingest.recovery import undo_interrupted
+from recalld.ingest.redaction import counting_redactions, redacted_text
 from recalld.ingest.revector import ensure_space
 from recalld.ingest.result import NoProgress, ProgressSink, SyncResult
 from recalld.ingest.records import (
-    PLANNING_FIELDS,
-    REREAD_FIELDS,
     checkpoint_id,
     checkpoint_point,
-    live_filter,
-    live_memory,
 )
-from recalld.ingest.store import MemoryFilter, Store, StoredPoint
+from recalld.ingest.store import MemoryFilter, Store
 from recalld.ingest.trust import apply_trust, branch_untrusted
 from recalld.parsers.base import EXTRACTION_VERSION
 from recalld.ingest.tasks import TaskSync, owes_history
-from recalld.ingest.writer import reopenable_ids, write_plan
+from recalld.ingest.touched import Touched, read_changed, read_whole_tree
+from recalld.ingest.writer import write_plan
 
 log = structlog.get_logger("recalld.sync")
 
-PATH_CHUNK = 256
-READING_LABEL = "reading files"  # progress of reading and parsing the tree's files
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,18 +58,6 @@ class _Owed:
     scope: Scope
     commit: str
     parsed: Iterable[FileSymbols] = ()
-
-
-@dataclass(slots=True)
-class _Touched:
-    collected: Collected
-    gone: set[str]
-    renames: dict[str, str]
-    live: list[LiveMemory]
-    full: bool
-    restore: set[str] = field(default_factory=set)  # closed by an interrupted sync
-    discard: set[str] = field(default_factory=set)  # created by an interrupted sync
-    attributes: bool = True  # whether a linguist- attribute may apply (the task step asks then)
 
 
 class Indexer:
@@ -178,11 +158,11 @@ class Indexer:
                 ahead, scope, max_chars=self.options.max_embed_chars, test_chars=self.options.test_embed_chars
             )
             if clean and not full:
-                touched = self._incremental(git, scope, indexed, target, texts)  # type: ignore[arg-type]
+                touched = read_changed(self.store, self.options, git, scope, indexed, target, texts)
             else:
                 known = indexed if git.has_commit(indexed) else None
-                touched = self._reconcile(
-                    git, scope, known, target, texts,
+                touched = read_whole_tree(
+                    self.store, self.options, git, scope, known, target, texts,
                     full=full, interrupted=pending, reread=outdated, progress=progress,
                 )  # fmt: skip
             texts.finish()
@@ -219,7 +199,7 @@ class Indexer:
         git: GitRepository,
         scope: Scope,
         plan: Plan,
-        touched: _Touched,
+        touched: Touched,
         *,
         result: SyncResult,
         reconcile: bool,
@@ -261,113 +241,6 @@ class Indexer:
     def _checkpoint(self, scope: Scope) -> dict[str, Any]:
         found = self.store.retrieve([checkpoint_id(scope)])
         return found[0].payload if found else {}
-
-    def _incremental(
-        self, git: GitRepository, scope: Scope, indexed: str, target: str, texts: NewTexts
-    ) -> _Touched:
-        """Only the paths git says differ between the indexed commit and the target, and
-        those a changed ``.gitattributes`` skips or keeps otherwise."""
-        changed, rename_deltas = git.changed_paths(indexed, target)
-        held = partial(live_paths, self.store, scope)
-        paths = changed | reattributed(git, target, changed, partial(git.walk_tree, target), held)
-        live = self._live_at(scope, paths)
-        # The project-structure entry joins when the layout may have changed (or there is
-        # none yet: an index made before, or with the memory off). Put before the files,
-        # its text is queued first, as the writer needs it first (its path "." sorts first).
-        project: FileSymbols | None = None
-        if self.options.memories.project:
-            current = self._live_at(scope, [PROJECT_PATH])
-            if not current or layout_changed(git, indexed, target, changed):
-                project = project_file(git, git.walk_tree(target), self.options)
-                live.extend(current)
-        texts.live_ids = {m.id for m in live}
-        texts.reopened = partial(reopenable_ids, self.store)
-        collector = FileCollector(git, target, self.options, check_attributes=True, on_file=texts)
-        if project is not None:
-            collector.put(project)
-        gone: set[str] = set()
-        for path in sorted(paths):
-            entry = git.lookup(target, path)
-            if entry is None:
-                gone.add(path)
-            else:
-                collector.add(entry)
-        collected = collector.result
-        gone |= set(collected.skipped)
-        renames = {d.old_path: d.new_path for d in rename_deltas}
-        return _Touched(collected, gone, renames, live, full=False)
-
-    def _reconcile(
-        self,
-        git: GitRepository,
-        scope: Scope,
-        indexed: str | None,
-        target: str,
-        texts: NewTexts,
-        *,
-        full: bool,
-        interrupted: str | None,
-        reread: bool = False,
-        progress: ProgressSink,
-    ) -> _Touched:
-        """Compare the whole target tree with what the store holds (no trusted checkpoint).
-        ``reread``: the memories were made by an earlier extractor (their signatures too).
-
-        After an interrupted sync, plan from the state before it: its closures count
-        as live again and its new versions as absent, so that the outcome is exactly
-        that of an uninterrupted run.
-        """
-        entries = list(git.walk_tree(target))
-        restore: set[str] = set()
-        discard: set[str] = set()
-        fields = REREAD_FIELDS if reread else PLANNING_FIELDS
-        if interrupted:
-            before = state_before(self.store, scope, interrupted, indexed, fields=fields)
-            points, restore, discard = iter(before.live), before.restore, before.discard
-        else:
-            points = self.store.scroll(live_filter(scope), fields=fields)
-        live: list[LiveMemory] = []
-        live_points: list[StoredPoint] = []
-        for point in points:
-            live.append(live_memory(point, redacted=reread and holds_redaction(point.payload)))
-            point.payload.pop("text", None)  # read for its redactions: the store's every text, held to the end
-            live_points.append(point)
-        texts.live_ids = {m.id for m in live}
-        stored_blob = stored_blobs(live_points)
-        in_tree = {e.path for e in entries}
-        changed, deltas = git.changed_paths(indexed, target) if indexed is not None else (set(), [])
-        again = set() if full else reattributed(git, target, changed, lambda: entries, lambda: {m.path for m in live})
-        touched_entries = sorted(
-            (e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob
-             or e.path in again),
-            key=lambda e: e.path,
-        )  # in path order, the order the plan and so the writer go in  # fmt: skip
-        attributes = tree_has_linguist_attributes(git, entries)
-        collector = FileCollector(git, target, self.options, check_attributes=attributes, on_file=texts)
-        if self.options.memories.project:
-            collector.put(project_file(git, entries, self.options))
-        progress.begin(READING_LABEL, len(touched_entries))  # a first index: every file of the tree
-        try:
-            for entry in touched_entries:
-                collector.add(entry)
-                progress.advance(1)
-        finally:
-            progress.end()
-        collected = collector.result
-        gone = {m.path for m in live if m.path not in in_tree} | set(collected.skipped)
-        renames = {d.old_path: d.new_path for d in deltas}
-        renames.update(renames_by_blob(stored_blob, gone, collected, renames))
-        return _Touched(
-            collected, gone, renames, live, full=True, restore=restore, discard=discard, attributes=attributes
-        )
-
-    def _live_at(self, scope: Scope, paths: Iterable[str]) -> list[LiveMemory]:
-        ordered = sorted(paths)
-        live: list[LiveMemory] = []
-        for start in range(0, len(ordered), PATH_CHUNK):
-            flt = live_filter(scope, paths=tuple(ordered[start : start + PATH_CHUNK]))
-            live.extend(live_memory(p) for p in self.store.scroll(flt, fields=PLANNING_FIELDS))
-        return live
 
     def remove_repo(self, repo: str) -> int:
         ids = [p.id for p in self.store.scroll(MemoryFilter(record=None, repo=repo, deprecated=None), fields=())]

@@ -424,7 +424,7 @@ class RecordingProgress:
 
 
 def test_a_first_index_reports_reading_the_tree_file_by_file(harness, git_repo):
-    from recalld.ingest.sync import READING_LABEL
+    from recalld.ingest.touched import READING_LABEL
 
     for i in range(7):
         git_repo.write(f"pkg/m{i}.py", f"def f{i}():\n    return {i}\n")

@@ -1,0 +1,153 @@
+"""What a sync reads: the files whose memories may change, collected and parsed.
+
+``read_changed`` takes the paths git says differ between the indexed commit and the
+target; ``read_whole_tree`` compares the whole target tree with what the store holds (a first
+index, an interrupted sync, an untrusted checkpoint, an earlier extractor's memories).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import partial
+
+from recalld.ingest.ahead import NewTexts
+from recalld.ingest.collect import Collected, FileCollector, live_paths, reattributed, tree_has_linguist_attributes
+from recalld.ingest.files import IndexOptions
+from recalld.ingest.gitrepo import GitRepository, TreeFile
+from recalld.ingest.plan import FileSymbols, LiveMemory, Scope
+from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
+from recalld.ingest.recovery import state_before
+from recalld.ingest.records import PLANNING_FIELDS, REREAD_FIELDS, live_filter, live_memory
+from recalld.ingest.redaction import holds_redaction
+from recalld.ingest.renames import renames_by_blob, stored_blobs
+from recalld.ingest.result import ProgressSink
+from recalld.ingest.store import Store, StoredPoint
+from recalld.ingest.writer import reopenable_ids
+
+PATH_CHUNK = 256
+READING_LABEL = "reading files"  # progress of reading and parsing the tree's files
+
+
+@dataclass(slots=True)
+class Touched:
+    """The files a sync read and what it knows of the rest."""
+
+    collected: Collected
+    gone: set[str]
+    renames: dict[str, str]
+    live: list[LiveMemory]
+    full: bool
+    restore: set[str] = field(default_factory=set)  # closed by an interrupted sync
+    discard: set[str] = field(default_factory=set)  # created by an interrupted sync
+    attributes: bool = True  # whether a linguist- attribute may apply (the task step asks then)
+
+
+
+def read_changed(
+    store: Store, options: IndexOptions, git: GitRepository, scope: Scope, indexed: str, target: str, texts: NewTexts
+) -> Touched:
+    """Only the paths git says differ between the indexed commit and the target, and
+    those a changed ``.gitattributes`` skips or keeps otherwise."""
+    changed, rename_deltas = git.changed_paths(indexed, target)
+    held = partial(live_paths, store, scope)
+    paths = changed | reattributed(git, target, changed, partial(git.walk_tree, target), held)
+    live = live_at(store, scope, paths)
+    # The project-structure entry joins when the layout may have changed (or there is
+    # none yet: an index made before, or with the memory off). Put before the files,
+    # its text is queued first, as the writer needs it first (its path "." sorts first).
+    project: FileSymbols | None = None
+    if options.memories.project:
+        current = live_at(store, scope, [PROJECT_PATH])
+        if not current or layout_changed(git, indexed, target, changed):
+            project = project_file(git, git.walk_tree(target), options)
+            live.extend(current)
+    texts.live_ids = {m.id for m in live}
+    texts.reopened = partial(reopenable_ids, store)
+    collector = FileCollector(git, target, options, check_attributes=True, on_file=texts)
+    if project is not None:
+        collector.put(project)
+    gone: set[str] = set()
+    for path in sorted(paths):
+        entry = git.lookup(target, path)
+        if entry is None:
+            gone.add(path)
+        else:
+            collector.add(entry)
+    collected = collector.result
+    gone |= set(collected.skipped)
+    renames = {d.old_path: d.new_path for d in rename_deltas}
+    return Touched(collected, gone, renames, live, full=False)
+
+def read_whole_tree(
+    store: Store,
+    options: IndexOptions,
+    git: GitRepository,
+    scope: Scope,
+    indexed: str | None,
+    target: str,
+    texts: NewTexts,
+    *,
+    full: bool,
+    interrupted: str | None,
+    reread: bool = False,
+    progress: ProgressSink,
+) -> Touched:
+    """Compare the whole target tree with what the store holds (no trusted checkpoint).
+    ``reread``: the memories were made by an earlier extractor (their signatures too).
+
+    After an interrupted sync, plan from the state before it: its closures count
+    as live again and its new versions as absent, so that the outcome is exactly
+    that of an uninterrupted run.
+    """
+    entries = list(git.walk_tree(target))
+    restore: set[str] = set()
+    discard: set[str] = set()
+    fields = REREAD_FIELDS if reread else PLANNING_FIELDS
+    if interrupted:
+        before = state_before(store, scope, interrupted, indexed, fields=fields)
+        points, restore, discard = iter(before.live), before.restore, before.discard
+    else:
+        points = store.scroll(live_filter(scope), fields=fields)
+    live: list[LiveMemory] = []
+    live_points: list[StoredPoint] = []
+    for point in points:
+        live.append(live_memory(point, redacted=reread and holds_redaction(point.payload)))
+        point.payload.pop("text", None)  # read for its redactions: the store's every text, held to the end
+        live_points.append(point)
+    texts.live_ids = {m.id for m in live}
+    stored_blob = stored_blobs(live_points)
+    in_tree = {e.path for e in entries}
+    changed, deltas = git.changed_paths(indexed, target) if indexed is not None else (set(), [])
+    again = set() if full else reattributed(git, target, changed, lambda: entries, lambda: {m.path for m in live})
+    touched_entries = sorted(
+        (e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob
+         or e.path in again),
+        key=lambda e: e.path,
+    )  # in path order, the order the plan and so the writer go in  # fmt: skip
+    attributes = tree_has_linguist_attributes(git, entries)
+    collector = FileCollector(git, target, options, check_attributes=attributes, on_file=texts)
+    if options.memories.project:
+        collector.put(project_file(git, entries, options))
+    progress.begin(READING_LABEL, len(touched_entries))  # a first index: every file of the tree
+    try:
+        for entry in touched_entries:
+            collector.add(entry)
+            progress.advance(1)
+    finally:
+        progress.end()
+    collected = collector.result
+    gone = {m.path for m in live if m.path not in in_tree} | set(collected.skipped)
+    renames = {d.old_path: d.new_path for d in deltas}
+    renames.update(renames_by_blob(stored_blob, gone, collected, renames))
+    return Touched(
+        collected, gone, renames, live, full=True, restore=restore, discard=discard, attributes=attributes
+    )
+
+def live_at(store: Store, scope: Scope, paths: Iterable[str]) -> list[LiveMemory]:
+    ordered = sorted(paths)
+    live: list[LiveMemory] = []
+    for start in range(0, len(ordered), PATH_CHUNK):
+        flt = live_filter(scope, paths=tuple(ordered[start : start + PATH_CHUNK]))
+        live.extend(live_memory(p) for p in store.scroll(flt, fields=PLANNING_FIELDS))
+    return live
