@@ -12,7 +12,7 @@ from typing import Any
 from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import LiveMemory, NewVersion, Scope, symbol_key
 from recalld.ingest.store import MemoryFilter, StoredPoint
-from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, Nested, Symbol, memory_type
+from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, Nested, memory_type
 
 # Payload fields the planner needs; scrolls for planning fetch only these.
 PLANNING_FIELDS = ("path", "kind", "qualname", "content_hash", "lineage", "start_line", "end_line", "blob", "language")

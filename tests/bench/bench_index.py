@@ -36,7 +36,7 @@ def module_source(i: int, functions: int) -> str:
             f"    def {verb}_{noun}_{j}(self, value, limit={j}):",
             f'        """{verb.title()} a {noun} and return it bounded by limit."""',
             f"        result = [value] * {j + 1}",
-            f"        return result[:limit] if limit else result",
+            "        return result[:limit] if limit else result",
             "",
         ]
     for j in range(functions - functions // 2):

@@ -4,12 +4,9 @@ and convergence after repeated SIGKILLs."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import socket
-import subprocess
-import sys
 import time
 
 import pytest

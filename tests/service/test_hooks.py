@@ -16,7 +16,6 @@ import pytest
 from recalld.daemon.config import load_config
 from recalld.daemon.journal import Journal
 from recalld.hooks.install import HOOK_NAMES, MARKER, hooks_dir, install, uninstall
-from tests.conftest import GitRepo
 from tests.service.conftest import recalld
 
 
