@@ -22,6 +22,7 @@ from recalld.daemon.config import SEARCH_LIMIT
 from recalld.daemon.mem0 import mem0_results
 from recalld.daemon.memory_api import add_memory_routes
 from recalld.daemon.query import SearchRequest, export, search
+from recalld.ingest.diskspace import DiskFullError
 from recalld.ingest.errors import BusyError, NotFoundError, RecalldError
 
 if TYPE_CHECKING:
@@ -49,6 +50,8 @@ def create_api(service: Service) -> FastAPI:
     def _expected(_request: Request, exc: RecalldError) -> JSONResponse:
         if isinstance(exc, BusyError):  # nothing was done: the client may ask again
             return JSONResponse({"detail": exc.message}, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
+        if isinstance(exc, DiskFullError):  # the server's disk, not the request: 507 Insufficient Storage
+            return JSONResponse({"detail": exc.message}, status_code=507)
         status = 404 if isinstance(exc, NotFoundError) or exc.message.startswith("unknown repo") else 400
         return JSONResponse({"detail": exc.message}, status_code=status)
 

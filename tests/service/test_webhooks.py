@@ -248,3 +248,17 @@ def test_query_parameters_given_empty_count_as_not_given(service):
     assert client.get(f"/v1/search?q={empty}", headers=bearer).status_code == 422  # q itself is still needed
     assert client.get("/v1/export?repo=", headers=bearer).status_code == 200
     assert client.get("/v1/search?q=a&repo=nope", headers=bearer).status_code == 404
+
+
+def test_a_write_refused_for_disk_space_is_507_with_the_reason_and_searches_go_on(service, monkeypatch):
+    from recalld.ingest import diskspace
+
+    client = TestClient(create_api(service))
+    bearer = {"Authorization": f"Bearer {service.token}"}
+    assert service.app.store is not None  # opened while there is room
+    monkeypatch.setattr(diskspace, "free_bytes", lambda _path: 10 * diskspace.MB)
+    refused = client.post("/v1/memories", json={"text": "we pin torch to its CPU build", "repo": "widgets"},
+                          headers=bearer)  # fmt: skip
+    assert refused.status_code == 507
+    assert refused.json()["detail"].startswith("cannot write to the store: only 10 MB free on the disk holding")
+    assert client.get("/v1/search", params={"q": "torch"}, headers=bearer).status_code == 200
