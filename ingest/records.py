@@ -49,6 +49,7 @@ TEST_PATH = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)  # every symbol of a file asks, twice in a sync: the pattern scans the whole path
 def is_test_path(path: str) -> bool:
     return TEST_PATH.search(path) is not None
 

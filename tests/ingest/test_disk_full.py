@@ -41,6 +41,30 @@ def test_no_room_refuses_and_zero_never_asks(tmp_path, monkeypatch):
     DiskRoom(tmp_path, 0).ensure("sync")
 
 
+def test_an_answer_with_room_to_spare_stands_a_moment_and_a_tight_one_never(tmp_path, monkeypatch):
+    asked: list[int] = []
+    free = {"bytes": 600 * MB}
+
+    def counted(_path: Path) -> int:
+        asked.append(free["bytes"])
+        return free["bytes"]
+
+    monkeypatch.setattr(diskspace, "free_bytes", counted)
+    room = DiskRoom(tmp_path, 256)
+    room.ensure("sync")
+    room.ensure("sync")
+    assert len(asked) == 1  # 600 MB: twice the minimum and more
+    now = diskspace.time.monotonic()
+    monkeypatch.setattr(diskspace.time, "monotonic", lambda: now + diskspace.RECHECK_SECONDS + 1)
+    free["bytes"] = 300 * MB  # room, but under twice the minimum: asked before every write
+    room.ensure("sync")
+    room.ensure("sync")
+    assert len(asked) == 3
+    free["bytes"] = 200 * MB
+    with pytest.raises(DiskFullError, match="only 200 MB free"):
+        room.ensure("sync")
+
+
 def test_free_bytes_of_a_path_not_made_yet_is_its_disks(tmp_path):
     assert diskspace.free_bytes(tmp_path / "not" / "yet") == diskspace.free_bytes(tmp_path) > 0
 
