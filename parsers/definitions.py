@@ -54,6 +54,10 @@ class Definition:
     declaration_only: bool = False  # a C or C++ function declared without its body (a prototype)
     documented_by: Node | None = None  # the declaration whose doc is its own (C, C++)
     by_macro: bool = False  # a macro's definition, named with its arguments (``TEST(Suite, Name)``)
+    # Written with its scope (Ruby's ``class Shapes::Circle``, C++'s ``class net::Socket``,
+    # ``void net::Socket::send()``): the scope is looked up among the enclosing ones first.
+    scoped: bool = False
+    absolute: bool = False  # written from the top level (``class ::Widget``): no enclosing scope
 
 
 @dataclass(slots=True)
@@ -103,7 +107,7 @@ def _note_context(nodes: dict[str, list[Node]], context: FileContext, data: byte
 
 def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], data: bytes) -> None:
     names = nodes.get("name") or nodes.get("title")  # a title: a test's, as written (RSpec's ``Shapes::Shape``)
-    by_macro = False
+    by_macro = scoped = absolute = False
     receiver = nodes.get("receiver")
     receiver_name = _receiver_name(data, receiver[0]) if receiver else None
     if names:
@@ -113,12 +117,15 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
         elif names[0].type in WRITTEN_NAMES and "title" not in nodes:  # C++'s ``hash<Point>``, ``namespace a::b``
             name = declarators.written(data, names[0])
             if names[0].type in SCOPED_NAMES:  # ``class ::Foo`` is the top level's ``Foo``
+                absolute = name.startswith("::")
                 name = name.replace("::", ".").lstrip(".")
+                scoped = "." in name or absolute
     elif "_declarator" in nodes:  # C's and C++'s: the name is the declarator's
         declared = _declared_name(nodes, data)
         if declared is None:
             return
         name, receiver_name, by_macro = declared
+        scoped = receiver_name is not None
     elif "default" in nodes:  # a module's export with no name of its own
         name = DEFAULT_EXPORT
     elif (member := _operator_name(nodes, data)) is not None:
@@ -143,7 +150,7 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
                            wrapped=nodes["_wrapped"][0] if "_wrapped" in nodes else None,
                            returned=nodes["_returned"][0] if "_returned" in nodes else None)  # fmt: skip
         found.declaration_only = "_declarator" in nodes and kind == "function" and find_body(node) is None
-        found.by_macro = by_macro
+        found.by_macro, found.scoped, found.absolute = by_macro, scoped, absolute
         existing = defs.get(node.id)
         if existing is None or found.captures > existing.captures:
             defs[node.id] = found

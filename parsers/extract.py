@@ -188,14 +188,33 @@ def _place(
             break
         ancestor = ancestor.parent
     outer_kind = defs[ancestor.id].kind if ancestor is not None else None
-    prefix = [p for p in (container, *reversed(constants), d.receiver) if p]
     kind = d.kind
     in_type = d.receiver is not None or outer_kind in CONTAINER_KINDS
     if kind == "function" and in_type:
         kind = "method"
     elif kind == "method" and not in_type:
         return None  # a method of an object literal or similar: not a named member
-    return kind, ".".join([*prefix, d.name])
+    written = [p for p in (d.receiver, d.name) if p]
+    if d.absolute:
+        return kind, ".".join(written)
+    enclosing = ".".join(p for p in (container, *reversed(constants)) if p)
+    if d.scoped and enclosing:
+        return kind, _in_scope(enclosing, ".".join(written))
+    return kind, ".".join([*([enclosing] if enclosing else []), *written])
+
+
+def _in_scope(enclosing: str, written: str) -> str:
+    """A name written with its scope, inside ``enclosing``: the scope is the innermost
+    enclosing one of its name where there is one, as Ruby and C++ look a scope's name up
+    from the inside out (``module Shapes; class Shapes::Circle`` is ``Shapes.Circle``);
+    otherwise one inside ``enclosing`` (``module Shapes; class Net::Socket``:
+    ``Shapes.Net.Socket``, as the file alone can tell)."""
+    scopes = enclosing.split(".")
+    first, _, rest = written.partition(".")
+    for depth in range(len(scopes), 0, -1):
+        if scopes[depth - 1] == first:
+            return ".".join([*scopes[:depth], rest]) if rest else ".".join(scopes[:depth])
+    return f"{enclosing}.{written}"
 
 
 def _function_member(d: Definition, function: Definition, qualname: str | None) -> tuple[str, str] | None:

@@ -69,6 +69,16 @@ LISTINGS = {
         "net.Close": ("function", "int Close()", ""),
         "net.detail.Count": ("function", "int detail::Count()", ""),
     }),
+    # a scope written inside itself is the enclosing one (not ``net.net.Socket``); ``::`` is the top level's
+    "scoped names": ("socket.cc", (
+        "namespace net {\nclass net::Socket {\n  void Send();\n};\nvoid net::Socket::Close() {}\n"
+        "void Socket::Send() {}\n}\nclass ::Top {};\n"
+    ), {
+        "net.Socket": ("class", "class net::Socket", ""),
+        "net.Socket.Close": ("method", "void net::Socket::Close()", ""),
+        "net.Socket.Send": ("method", "void Socket::Send()", ""),
+        "Top": ("class", "class ::Top", ""),
+    }),
     # test macros are named by their arguments, and what they declare is their own
     "tests": ("shape_test.cc", (
         "TEST(ShapeTest, Draws) {\n  Shape s;\n}\n\nTEST_F(ShapeTest, Scales) {}\n\n"

@@ -37,6 +37,17 @@ def test_a_magic_comment_is_no_doc_and_a_top_level_class_is_the_top_levels():
     assert (module.docstring, widget.qualname, widget.docstring) == ("", "Widget", "")
 
 
+def test_a_scope_written_inside_itself_is_the_enclosing_one_and_double_colon_the_top_level():
+    source = (
+        "module Shapes\n  class Shapes::Circle\n    def area; end\n  end\n  class ::Widget\n    def draw; end\n"
+        "  end\n  class Net::Socket; end\nend\nmodule A\n  module B\n    class B::C; end\n  end\nend\n"
+    )
+    assert qualnames(source) == [
+        "Shapes", "Shapes.Circle", "Shapes.Circle.area", "Widget", "Widget.draw", "Shapes.Net.Socket",
+        "A", "A.B", "A.B.C",
+    ]  # fmt: skip
+
+
 def test_ruby_test_files_are_test_code():
     for path in ("spec/models/user_spec.rb", "test/models/user_test.rb", "lib/test_helper_test.rb"):
         assert is_test_path(path)
