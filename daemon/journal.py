@@ -11,9 +11,13 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from recalld.ingest.diskspace import DiskFullError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -51,8 +55,21 @@ class Claim:
     oldest: float
 
 
+@contextmanager
+def _writing(path: Path, doing: str) -> Iterator[None]:
+    """SQLite's "database or disk is full" as recalld's own error, saying where and what
+    to do: a hook's event refused then reads as one, and the API answers 507."""
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        if getattr(exc, "sqlite_errorcode", None) != sqlite3.SQLITE_FULL:
+            raise
+        raise DiskFullError(f"cannot {doing}: the disk holding {path} is full ({exc}): free some space") from exc
+
+
 class Journal:
     def __init__(self, path: Path) -> None:
+        self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
@@ -63,7 +80,7 @@ class Journal:
             self._db.executescript(SCHEMA)
 
     def append(self, event: Event) -> int:
-        with self._lock:
+        with self._lock, _writing(self.path, f"record the {event.source} event for {event.repo}"):
             cursor = self._db.execute(
                 "INSERT INTO events (repo, source, detail, created) VALUES (?, ?, ?, ?)",
                 (event.repo, event.source, json.dumps(event.detail), time.time()),
@@ -73,7 +90,7 @@ class Journal:
 
     def first_delivery(self, source: str, delivery: str) -> bool:
         """Record a webhook delivery id; False if it was seen before."""
-        with self._lock:
+        with self._lock, _writing(self.path, "record a webhook delivery"):
             cursor = self._db.execute(
                 "INSERT OR IGNORE INTO deliveries VALUES (?, ?, ?)", (source, delivery, time.time())
             )
@@ -111,7 +128,7 @@ class Journal:
 
     def complete(self, claim: Claim) -> None:
         now = time.time()
-        with self._lock:
+        with self._lock, _writing(self.path, f"mark the synced events of {claim.repo} done"):
             self._db.executemany("UPDATE events SET done = ? WHERE id = ?", [(now, i) for i in claim.ids])
 
     def is_done(self, event_id: int) -> bool:

@@ -18,6 +18,7 @@ from recalld.daemon.config import load_config
 from recalld.daemon.journal import Event, Journal
 from recalld.daemon.service import Service
 from recalld.daemon.webhooks import github_signature_ok, normalise_url
+from recalld.ingest.diskspace import DiskFullError
 from tests.conftest import GitRepo
 from tests.service.conftest import recalld
 
@@ -262,3 +263,29 @@ def test_a_write_refused_for_disk_space_is_507_with_the_reason_and_searches_go_o
     assert refused.status_code == 507
     assert refused.json()["detail"].startswith("cannot write to the store: only 10 MB free on the disk holding")
     assert client.get("/v1/search", params={"q": "torch"}, headers=bearer).status_code == 200
+
+
+def test_a_journal_on_a_full_disk_refuses_an_event_with_507_and_loses_none(service):
+    """SQLite's own "database or disk is full" (its page limit reached, as a full disk
+    reports it): the event is refused with recalld's error and 507, what was recorded
+    stays, and once there is room events are recorded again."""
+    client = TestClient(create_api(service))
+    bearer = {"Authorization": f"Bearer {service.token}"}
+    journal = service.journal
+    db = journal._db
+    db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+    recorded = 0
+    with pytest.raises(DiskFullError, match=r"cannot record the cli event for other: the disk holding .* is full"):
+        while recorded < 10_000:  # the pages' room left, then refused
+            journal.append(Event("other", "cli", {"note": "x" * 200}))
+            recorded += 1
+    generic = json.dumps({"repo": "other"}).encode()
+    answers = [client.post("/v1/webhooks/generic", content=generic, headers=bearer) for _ in range(200)]
+    assert answers[-1].status_code == 507  # the room a smaller event still found, then none
+    assert "is full (database or disk is full): free some space" in answers[-1].json()["detail"]
+    depth = journal.depth()
+    assert client.post("/v1/webhooks/generic", content=generic, headers=bearer).status_code == 507
+    assert journal.depth() == depth  # nothing recorded, nothing lost
+    db.execute("PRAGMA max_page_count = 1073741823")
+    assert client.post("/v1/webhooks/generic", content=generic, headers=bearer).status_code == 202
+    assert journal.depth()["other"] == depth["other"] + 1
