@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from recalld.daemon.logs import get_logger
+from recalld.ingest.diskspace import MB
 from recalld.ingest.errors import RecalldError
 
 log = get_logger("recalld.restart")
 LINEAGE_ENV = "RECALLD_RESTARTED"  # {"started": the first program's start, "restarts": n}
-MB = 1 << 20
 
 
 def anonymous_bytes() -> int | None:
