@@ -52,7 +52,7 @@ from recalld.ingest.store import (
     prefetch_limit,
 )
 from recalld.ingest.store_edge_filter import to_filter
-from recalld.ingest.store_sharing import by_path, shared_fields
+from recalld.ingest.store_sharing import by_path, own_fields, shared_fields
 from recalld.ingest.store_lock import take_lock
 
 PAGE = 1000
@@ -166,7 +166,7 @@ class QdrantEdgeStore:
                 continue
             for start in range(0, len(group), ENGINE_CALL):
                 chunk = group[start : start + ENGINE_CALL]
-                own = [_without(p.payload, shared) for p in chunk]
+                own = [own_fields(p.payload, shared) for p in chunk]
                 self._update(qe.UpdateOperation.upsert_points(
                     [qe.Point(p.id, self._vectors(p), payload) for p, payload in zip(chunk, own)]
                 ))  # fmt: skip
@@ -325,15 +325,6 @@ class QdrantEdgeStore:
             del self._shard
         if not self._lock_file.closed:
             self._lock_file.close()
-
-
-def _without(payload: dict[str, Any], shared: dict[str, Any]) -> dict[str, Any]:
-    """``payload`` less the keys of ``shared`` (all of them in it), in its own order: a
-    copy and deletions stay in C, ~4x faster than a comprehension over a memory's ~30 fields."""
-    own = payload.copy()
-    for key in shared:
-        del own[key]
-    return own
 
 
 def _point(record: Any) -> StoredPoint:

@@ -45,3 +45,13 @@ def shared_fields(points: Sequence[StoredPoint]) -> dict[str, Any]:
         if not shared:
             break
     return shared
+
+
+def own_fields(payload: dict[str, Any], shared: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` less the keys of ``shared`` (``shared_fields`` of a group ``payload``'s
+    point is in: all of them in it), in its own order: a copy and deletions stay in C,
+    ~4x faster than a comprehension over a memory's ~30 fields."""
+    own = payload.copy()
+    for key in shared:
+        del own[key]
+    return own
