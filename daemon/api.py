@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from recalld.daemon import webhooks
 from recalld.daemon.config import SEARCH_LIMIT
+from recalld.daemon.journal import Event
 from recalld.daemon.mem0 import mem0_results
 from recalld.daemon.memory_api import add_memory_routes
 from recalld.daemon.query import SearchRequest, export, search
@@ -182,13 +183,14 @@ def _accept(service: Service, push: webhooks.PushInfo, source: str, delivery: st
     matches = webhooks.match_repos(push, registered)
     if not matches:
         raise HTTPException(404, "no registered repository matches this push")
-    if delivery and not service.journal.first_delivery(source, delivery):
-        return JSONResponse({"duplicate": delivery}, status_code=202)
-    queued = []
+    events = []
     for name, remote in matches:
         detail: dict[str, Any] = {"webhook": source, "ref": push.ref, "commit": push.commit}
         if remote:
             detail["fetch"] = remote
-        queued.append({"repo": name, "event": service.enqueue(name, "webhook", detail)})
-    return JSONResponse({"queued": queued}, status_code=202)
+        events.append(Event(name, "webhook", detail))
+    ids = service.journal.append_delivered(source, delivery, events)  # all of them, or none
+    if ids is None:
+        return JSONResponse({"duplicate": delivery}, status_code=202)
+    return JSONResponse({"queued": [{"repo": e.repo, "event": i} for e, i in zip(events, ids)]}, status_code=202)
 

@@ -11,7 +11,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,20 +81,37 @@ class Journal:
 
     def append(self, event: Event) -> int:
         with self._lock, _writing(self.path, f"record the {event.source} event for {event.repo}"):
-            cursor = self._db.execute(
-                "INSERT INTO events (repo, source, detail, created) VALUES (?, ?, ?, ?)",
-                (event.repo, event.source, json.dumps(event.detail), time.time()),
-            )
+            event_id = self._insert(event)
             self._wake.notify_all()
-            return int(cursor.lastrowid or 0)
+            return event_id
 
-    def first_delivery(self, source: str, delivery: str) -> bool:
-        """Record a webhook delivery id; False if it was seen before."""
-        with self._lock, _writing(self.path, "record a webhook delivery"):
-            cursor = self._db.execute(
-                "INSERT OR IGNORE INTO deliveries VALUES (?, ?, ?)", (source, delivery, time.time())
-            )
-            return cursor.rowcount == 1
+    def append_delivered(self, source: str, delivery: str | None, events: Sequence[Event]) -> list[int] | None:
+        """A webhook's ``events`` and its delivery id, recorded in one transaction: None,
+        and nothing recorded, when the id was seen before; on an error neither is, so that
+        a redelivery of a refused one is taken, not dropped as a duplicate."""
+        with self._lock, _writing(self.path, f"record the {source} webhook's events"):
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if delivery and self._db.execute(
+                    "INSERT OR IGNORE INTO deliveries VALUES (?, ?, ?)", (source, delivery, time.time())
+                ).rowcount != 1:
+                    self._db.execute("ROLLBACK")
+                    return None
+                ids = [self._insert(event) for event in events]
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:  # SQLite may have rolled a failed commit back itself
+                    self._db.execute("ROLLBACK")
+                raise
+            self._wake.notify_all()
+            return ids
+
+    def _insert(self, event: Event) -> int:
+        cursor = self._db.execute(
+            "INSERT INTO events (repo, source, detail, created) VALUES (?, ?, ?, ?)",
+            (event.repo, event.source, json.dumps(event.detail), time.time()),
+        )
+        return int(cursor.lastrowid or 0)
 
     def pending(self) -> dict[str, float]:
         """repo → time of its oldest pending event."""

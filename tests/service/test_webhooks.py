@@ -286,6 +286,11 @@ def test_a_journal_on_a_full_disk_refuses_an_event_with_507_and_loses_none(servi
     depth = journal.depth()
     assert client.post("/v1/webhooks/generic", content=generic, headers=bearer).status_code == 507
     assert journal.depth() == depth  # nothing recorded, nothing lost
+    refused = github_post(client, push_body(), delivery="d-full")
+    assert refused.status_code == 507 and journal.depth() == depth
     db.execute("PRAGMA max_page_count = 1073741823")
     assert client.post("/v1/webhooks/generic", content=generic, headers=bearer).status_code == 202
     assert journal.depth()["other"] == depth["other"] + 1
+    again = github_post(client, push_body(), delivery="d-full")  # its redelivery: taken, not a duplicate
+    assert again.status_code == 202 and "duplicate" not in again.json(), again.text
+    assert journal.depth()["widgets"] == depth.get("widgets", 0) + 1
