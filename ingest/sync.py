@@ -37,6 +37,7 @@ from recalld.ingest.result import NoProgress, ProgressSink, SyncResult
 from recalld.ingest.records import (
     checkpoint_id,
     checkpoint_point,
+    is_test_path,
 )
 from recalld.ingest.store import MemoryFilter, Store
 from recalld.ingest.trust import apply_trust, branch_untrusted
@@ -256,15 +257,20 @@ def made_earlier(indexed: str | None, extraction: int | None) -> bool:
     return indexed is not None and extraction != EXTRACTION_VERSION
 
 
-def forget_memos() -> None:
+def forget_memos(*, parses: bool = False) -> None:
     """Drop what syncs memoise (identifier terms and their indices, strings found clean
-    of secrets, point ids): it pays off within a sync, and held ~50 MB after a full index
-    of 37k symbols, which a daemon kept while idle. The parse memo is packed rather than
-    dropped: a reset's way back reads its files again."""
-    PARSED.pack()
+    of secrets, point ids, test paths): it pays off within a sync, and held ~50 MB after
+    a full index of 37k symbols, which a daemon kept while idle. The parse memo is packed
+    rather than dropped: a reset's way back reads its files again. ``parses``: drop it
+    too, leaving the process's syncs as a new process's (a benchmark's full index)."""
+    if parses:
+        PARSED.trim(0)
+    else:
+        PARSED.pack()
     sparse.forget_terms()
     secrets.forget_clean()
     memory_id.cache_clear()
+    is_test_path.cache_clear()
 
 
 def _is_unborn(git: GitRepository, branch: str) -> bool:

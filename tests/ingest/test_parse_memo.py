@@ -120,6 +120,8 @@ def test_an_idle_daemon_packs_the_memo_and_a_packed_file_reads_back_the_same(git
     assert [s.qualname for s in back.parsed.symbols] == ["<module>", "Engine", "Engine.start"]
     PARSED.put(("blob3", "python", "core.py"), read, len(source))
     assert PARSED.packed() == 3 and PARSED.pack() == 1 and PARSED.packed() == 4
+    forget_memos(parses=True)  # as a new process: the benchmark's full indexes start so
+    assert len(PARSED) == 0 and PARSED.size == 0 and PARSED.get(("blob1", "python", "core.py")) is None
 
 
 def test_the_reset_benchmark_runs_both_variants_and_checks_them(git_repo) -> None:  # type: ignore[no-untyped-def]
