@@ -200,7 +200,7 @@ def _place(
     enclosing = ".".join(p for p in (container, *reversed(constants)) if p)
     if d.scoped and enclosing:
         return kind, _in_scope(enclosing, ".".join(written))
-    return kind, ".".join([*([enclosing] if enclosing else []), *written])
+    return kind, ".".join(p for p in (enclosing, *written) if p)
 
 
 def _in_scope(enclosing: str, written: str) -> str:
@@ -213,7 +213,7 @@ def _in_scope(enclosing: str, written: str) -> str:
     first, _, rest = written.partition(".")
     for depth in range(len(scopes), 0, -1):
         if scopes[depth - 1] == first:
-            return ".".join([*scopes[:depth], rest]) if rest else ".".join(scopes[:depth])
+            return ".".join([*scopes[:depth], rest] if rest else scopes[:depth])
     return f"{enclosing}.{written}"
 
 
