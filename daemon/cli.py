@@ -87,6 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
         "search", help="search memories: meaning and keywords (identifiers, paths) fused",
         description="Hybrid search: the query's embedding and its keywords (identifiers split at _, case"
         " changes, dots, dashes and slashes) each rank the memories; Qdrant fuses the two rankings (RRF)."
+        " A name the query writes as code (parse_config, HTTPServer, Repo.diff(), geo::Widget; or its one"
+        " word) puts the memories of that name or qualified name first."
         " Deprecated and untrusted memories are left out unless asked for.",
     )  # fmt: skip
     search.add_argument("query", type=_query, help="what to look for: words, identifiers, paths")

@@ -77,8 +77,9 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         tests: Annotated[Literal["include", "exclude", "only"], Field(description="memories of test code: kept "
                          "(include), left out to find the code itself (exclude), or alone (only)")] = "include",
     ) -> dict[str, Any]:
-        """Search memories by meaning (best first). Each result is one memory with its repo, path,
-        qualname, kind, signature, lines, text, provenance (valid_from_commit, author) and id."""
+        """Search memories by meaning and keywords (best first); the symbols a query names as code
+        (parse_config, QuerySet.bulk_create) come first. Each result is one memory with its repo,
+        path, qualname, kind, signature, lines, text, provenance (valid_from_commit, author) and id."""
         params = {"q": query, "repo": repo, "type": type, "kind": kind, "lang": lang, "path": path,
                   "limit": limit, "include_deprecated": _flag(include_deprecated), "as_of": as_of,
                   "include_untrusted": _flag(include_untrusted),

@@ -80,10 +80,11 @@ class LockedStore:
             return self._inner.search(vector, flt, limit)
 
     def hybrid_search(
-        self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int
+        self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int,
+        *, named: Sequence[str] = (),
     ) -> list[ScoredMemory]:
         with self._turn():
-            return self._inner.hybrid_search(dense, sparse, flt, limit)
+            return self._inner.hybrid_search(dense, sparse, flt, limit, named=named)
 
     def delete(self, ids: Sequence[str]) -> None:
         with self._turn():

@@ -41,12 +41,29 @@ DENSE = "dense"
 SPARSE = "sparse"  # keyword vector (ingest/sparse.py), IDF applied by the engine
 RRF_K = 60  # reciprocal rank fusion constant of hybrid search
 RRF_WEIGHTS = (1.0, 1.0)  # (dense, keyword) influence on the fused ranking
+# Added to the fused score of a memory the query names (``hybrid_search``'s ``named``):
+# more than any fused score (at most 3 / 60), so those come first, in their fused order.
+# Weighted RRF cannot do it: Qdrant divides a rank by its weight (1 / (rank / w + k - 1)),
+# and with k = 60 no weight lifts one ranking's first above 1 / 59.
+NAMED_BOOST = 1.0
 MIN_PREFETCH = 50
 
 
 def prefetch_limit(limit: int) -> int:
     """How many candidates each side of a hybrid search brings to the fusion."""
     return max(MIN_PREFETCH, 2 * limit)
+
+
+def fused_rankings(dense: bool, sparse: bool, named: bool) -> list[tuple[str, bool, float]]:
+    """What a hybrid search fuses, as (vector, among the named memories only, RRF weight):
+    each vector it has, and with ``named`` the first of them again among the memories
+    the query names (which brings them into the fusion when neither ranking has them)."""
+    rankings = [(DENSE, False, RRF_WEIGHTS[0])] if dense else []
+    if sparse:
+        rankings.append((SPARSE, False, RRF_WEIGHTS[1]))
+    if named and rankings:
+        rankings.append((rankings[0][0], True, 1.0))
+    return rankings
 
 
 def payload_selector(fields: Sequence[str] | None) -> bool | list[str]:
@@ -91,6 +108,7 @@ class MemoryFilter:
     deprecated: int | None = 0  # None: both live and closed
     qualnames: tuple[str, ...] = ()
     names: tuple[str, ...] = ()
+    named: tuple[str, ...] = ()  # name or qualname is any of these
     codes: tuple[str, ...] = ()  # content_hash is any of these
     closed_before: int | None = None  # valid_to_time (unix seconds) earlier than this
     hide_untrusted: bool = False  # leave out untrusted == 1 (points without the field stay)
@@ -159,10 +177,15 @@ class Store(Protocol):
         """Nearest memories by the dense vector among those matching ``flt``."""
 
     def hybrid_search(
-        self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int
+        self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int,
+        *, named: Sequence[str] = (),
     ) -> list[ScoredMemory]:
         """Both vectors prefetched with ``flt`` and fused by RRF in the engine; with one
-        of them None, that one alone. A store without keyword vectors uses the dense one."""
+        of them None, that one alone. A store without keyword vectors uses the dense one.
+        ``named``: identifiers the query names (``daemon.retrieve.identifiers``); the
+        memories whose name or qualname is one of them are ranked once more among
+        themselves (``fused_rankings``) and come first: ``NAMED_BOOST`` is added to their
+        fused score."""
 
     def delete(self, ids: Sequence[str]) -> None: ...
 

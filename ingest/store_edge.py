@@ -25,6 +25,7 @@ import random
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +39,8 @@ from recalld.ingest.store import (
     DENSE,
     INTEGER_FIELDS,
     KEYWORD_FIELDS,
+    NAMED_BOOST,
     RRF_K,
-    RRF_WEIGHTS,
     SPARSE,
     MemoryFilter,
     ScoredMemory,
@@ -47,11 +48,12 @@ from recalld.ingest.store import (
     StoreConfig,
     StoredPoint,
     StoreLockedError,
+    fused_rankings,
     passing_over_missing,
     payload_selector,
     prefetch_limit,
 )
-from recalld.ingest.store_edge_filter import to_filter
+from recalld.ingest.store_edge_filter import named_condition, to_filter
 from recalld.ingest.store_sharing import by_path, own_fields, shared_fields
 from recalld.ingest.store_lock import take_lock
 
@@ -291,30 +293,33 @@ class QdrantEdgeStore:
         return [ScoredMemory(float(h.score), _point(h)) for h in hits]
 
     def hybrid_search(
-        self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int
+        self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int,
+        *, named: Sequence[str] = (),
     ) -> list[ScoredMemory]:
-        native = to_filter(flt)
-        queries: list[Any] = []
-        if dense is not None:
-            queries.append(qe.Query.Nearest(list(dense), using=DENSE))
-        if sparse is not None and sparse.indices and self.has_sparse:
-            queries.append(qe.Query.Nearest(qe.SparseVector(list(sparse.indices), list(sparse.values)), using=SPARSE))
-        if not queries:
+        keywords = sparse is not None and bool(sparse.indices) and self.has_sparse
+        rankings = fused_rankings(dense is not None, keywords, bool(named))
+        if not rankings:
             return []
-        if len(queries) == 1:
+        vectors: dict[str, Any] = {}
+        if dense is not None:
+            vectors[DENSE] = qe.Query.Nearest(list(dense), using=DENSE)
+        if keywords and sparse is not None:
+            vectors[SPARSE] = qe.Query.Nearest(qe.SparseVector(list(sparse.indices), list(sparse.values)), using=SPARSE)
+        filters = {False: to_filter(flt), True: to_filter(replace(flt, named=tuple(named)))}
+        if len(rankings) == 1:
             request = qe.QueryRequest(
-                limit=limit, query=queries[0], filter=native, with_payload=True, with_vector=False
+                limit=limit, query=vectors[rankings[0][0]], filter=filters[False], with_payload=True, with_vector=False
             )
         else:
             fetch = prefetch_limit(limit)
-            rrf: Any = qe.Fusion.Rrf(k=RRF_K, weights=list(RRF_WEIGHTS))  # stubs type variants apart
-            request = qe.QueryRequest(
-                limit=limit,
-                prefetches=[qe.Prefetch(limit=fetch, query=q, filter=native) for q in queries],
-                query=rrf,
-                with_payload=True,
-                with_vector=False,
-            )
+            stages = [qe.Prefetch(limit=fetch, query=vectors[v], filter=filters[n]) for v, n, _ in rankings]
+            rrf: Any = qe.Fusion.Rrf(k=RRF_K, weights=[w for _, _, w in rankings])  # stubs type variants apart
+            if named:  # the fused ranking again, NAMED_BOOST added to the named memories' scores
+                stages = [qe.Prefetch(limit=fetch, query=rrf, prefetches=stages)]
+                expr = qe.Expression
+                boost = expr.Mult([expr.Constant(NAMED_BOOST), expr.Condition(named_condition(named))])
+                rrf = qe.Formula(expr.Sum([expr.Variable("$score"), boost]))
+            request = qe.QueryRequest(limit=limit, prefetches=stages, query=rrf, with_payload=True, with_vector=False)
         return [ScoredMemory(float(h.score), _point(h)) for h in self._shard.query(request)]
 
     def close(self) -> None:

@@ -38,8 +38,15 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
                         ("name", flt.names), ("content_hash", flt.codes)):  # fmt: skip
         if values:
             any_of(key, values)
+    if flt.named:
+        must.append(named_condition(flt.named))
     must_not: list[Any] = [qe.FieldCondition("untrusted", match=qe.MatchValue(1))] if flt.hide_untrusted else []
     return qe.Filter(must=must, must_not=must_not) if must or must_not else None
+
+
+def named_condition(names: Sequence[str]) -> qe.Filter:
+    """The memory's name or qualified name is one of ``names``."""
+    return qe.Filter(should=[qe.FieldCondition(key, match=qe.MatchAny(list(names))) for key in ("name", "qualname")])
 
 
 def _valid_at(at: ValidAt) -> qe.Filter:

@@ -7,6 +7,7 @@ creation races are harmless, every write waits for the server's acknowledgement.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 import structlog
@@ -18,8 +19,8 @@ from recalld.ingest.store import (
     DENSE,
     INTEGER_FIELDS,
     KEYWORD_FIELDS,
+    NAMED_BOOST,
     RRF_K,
-    RRF_WEIGHTS,
     SPARSE,
     MemoryFilter,
     ScoredMemory,
@@ -27,6 +28,7 @@ from recalld.ingest.store import (
     StoreConfig,
     StoredPoint,
     ValidAt,
+    fused_rankings,
     passing_over_missing,
     payload_selector,
     prefetch_limit,
@@ -152,30 +154,37 @@ class QdrantServerStore:
         return [ScoredMemory(float(h.score), _point(h)) for h in response.points]
 
     def hybrid_search(
-        self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int
+        self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int,
+        *, named: Sequence[str] = (),
     ) -> list[ScoredMemory]:
-        native = to_filter(flt)
-        queries: list[tuple[Any, str]] = []
-        if dense is not None:
-            queries.append((list(dense), DENSE))
-        if sparse is not None and sparse.indices and self.has_sparse:
-            queries.append((_sparse(sparse), SPARSE))
-        if not queries:
+        keywords = sparse is not None and bool(sparse.indices) and self.has_sparse
+        rankings = fused_rankings(dense is not None, keywords, bool(named))
+        if not rankings:
             return []
-        if len(queries) == 1:
-            query, using = queries[0]
+        vectors: dict[str, Any] = {}
+        if dense is not None:
+            vectors[DENSE] = list(dense)
+        if keywords and sparse is not None:
+            vectors[SPARSE] = _sparse(sparse)
+        filters = {False: to_filter(flt), True: to_filter(replace(flt, named=tuple(named)))}
+        if len(rankings) == 1:
+            using = rankings[0][0]
             response = self._client.query_points(
-                self.collection, query=query, using=using, query_filter=native,
+                self.collection, query=vectors[using], using=using, query_filter=filters[False],
                 limit=limit, with_payload=True, with_vectors=False,
             )  # fmt: skip
         else:
             fetch = prefetch_limit(limit)
+            stages = [models.Prefetch(query=vectors[v], using=v, filter=filters[n], limit=fetch)
+                      for v, n, _ in rankings]  # fmt: skip
+            query: Any = models.RrfQuery(rrf=models.Rrf(k=RRF_K, weights=[w for _, _, w in rankings]))
+            if named:  # the fused ranking again, NAMED_BOOST added to the named memories' scores
+                stages = [models.Prefetch(query=query, prefetch=stages, limit=fetch)]
+                boost = models.MultExpression(mult=[NAMED_BOOST, named_condition(named)])
+                query = models.FormulaQuery(formula=models.SumExpression(sum=["$score", boost]))
             response = self._client.query_points(
-                self.collection,
-                prefetch=[models.Prefetch(query=q, using=u, filter=native, limit=fetch) for q, u in queries],
-                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K, weights=list(RRF_WEIGHTS))),
-                limit=limit, with_payload=True, with_vectors=False,
-            )  # fmt: skip
+                self.collection, prefetch=stages, query=query, limit=limit, with_payload=True, with_vectors=False
+            )
         return [ScoredMemory(float(h.score), _point(h)) for h in response.points]
 
     def flush(self) -> None:
@@ -222,10 +231,18 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
                         ("name", flt.names), ("content_hash", flt.codes)):  # fmt: skip
         if values:
             must.append(models.FieldCondition(key=key, match=models.MatchAny(any=list(values))))
+    if flt.named:
+        must.append(named_condition(flt.named))
     must_not: list[models.Condition] = []
     if flt.hide_untrusted:
         must_not.append(models.FieldCondition(key="untrusted", match=models.MatchValue(value=1)))
     return models.Filter(must=must, must_not=must_not) if must or must_not else None
+
+
+def named_condition(names: Sequence[str]) -> models.Filter:
+    """The memory's name or qualified name is one of ``names``."""
+    match = models.MatchAny(any=list(names))
+    return models.Filter(should=[models.FieldCondition(key=key, match=match) for key in ("name", "qualname")])
 
 
 def _valid_at(at: ValidAt) -> models.Filter:

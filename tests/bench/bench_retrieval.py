@@ -159,11 +159,13 @@ def evaluate(queries: list[Query], rank: Callable[[str], list[str]], *, verbose:
     return tally
 
 
-def memory_ranker(store: Store, encode: Callable[[str], list[float]], mode: str) -> Callable[[str], list[str]]:
+def memory_ranker(
+    store: Store, encode: Callable[[str], list[float]], mode: str, *, exact: bool = True
+) -> Callable[[str], list[str]]:
     def rank(text: str) -> list[str]:
         # structural memories only: a task memory would hold the very commit subject asked for
         flt = MemoryFilter(repo="bench", types=("structural",))
-        hits = retrieve(store, encode, Retrieval(text, flt, limit=10, mode=mode))
+        hits = retrieve(store, encode, Retrieval(text, flt, limit=10, mode=mode, exact=exact))
         return [h.point.payload.get("path") or "" for h in hits]
 
     return rank
@@ -213,7 +215,7 @@ def file_texts(repo: Path, branch: str, paths: set[str]) -> dict[str, str]:
 
 def report(name: str, tally: Tally, n: int) -> str:
     hits = "  ".join(f"{tally.hits[k] / n:6.3f}" for k in KS)
-    return (f"{name:<10} {hits}  {tally.file_recall / n:8.3f}  {tally.reciprocal_rank / n:6.3f}"
+    return (f"{name:<12} {hits}  {tally.file_recall / n:8.3f}  {tally.reciprocal_rank / n:6.3f}"
             f"  {1000 * tally.seconds / n:8.1f}")  # fmt: skip
 
 
@@ -264,6 +266,8 @@ def main() -> None:
                 return [float(x) for x in embedder.encode([text])[0]]
 
             rankers = {mode: memory_ranker(store, encode, mode) for mode in ("dense", "keyword", "hybrid")}
+            # the memories a query names not put first (daemon/retrieve.py: identifiers)
+            rankers["hybrid-fused"] = memory_ranker(store, encode, "hybrid", exact=False)
             rankers["bm25-files"] = lambda text: bm25.top(text, 10)
             tallies = {name: evaluate(queries, rank, verbose=args.verbose) for name, rank in rankers.items()}
         finally:
@@ -275,7 +279,7 @@ def main() -> None:
           f"test code read to {args.test_max_chars or 'the end'}")
     source = args.queries.name if args.queries else "commit subjects"
     print(f"{n} queries ({source}), {relevant:.1f} relevant files each on average")
-    print(f"{'method':<10} {'hit@1':>6}  {'hit@5':>6}  {'hit@10':>6}  {'file-R@10':>8}  {'MRR@10':>6}  {'ms/query':>8}")
+    print(f"{'method':<12} {'hit@1':>6}  {'hit@5':>6}  {'hit@10':>6}  {'file-R@10':>8}  {'MRR@10':>6}  {'ms/query':>8}")
     for name, tally in tallies.items():
         print(report(name, tally, n))
 

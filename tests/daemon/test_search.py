@@ -99,6 +99,39 @@ def test_identifier_query_ranks_the_symbol_first(history, app):
     assert "HTTPServerPool" in names(dense)  # dense-only stays available
 
 
+def test_a_name_among_look_alikes_ranks_first(git_repo, harness, app):
+    """Thirty functions alike but for a number: the one the query names comes first, by
+    its name or its qualified name (as C++ or Ruby write one too), in the hybrid and the
+    keyword modes; the path glob still holds; a sentence names nothing."""
+    app.registry.add("r", str(git_repo.path), "main")
+    body = "".join(f'def probe_check_{i}(value):\n    """Probe {i}."""\n    return value + {i}\n\n\n' for i in range(30))
+    git_repo.write("probes.py", body)
+    git_repo.write("lib/store.py", "class Store:\n    def probe_check_7(self):\n        return 7\n")
+    git_repo.commit("probes")
+    harness.sync(git_repo)
+    for i in (3, 17, 29):
+        for mode in ("hybrid", "keyword"):
+            assert names(find(app, f"probe_check_{i}", mode=mode, limit=3))[0] == f"probe_check_{i}", (i, mode)
+    assert set(names(find(app, "probe_check_7", limit=2))) == {"probe_check_7", "Store.probe_check_7"}
+    for query in ("Store.probe_check_7", "Store::probe_check_7", "`Store#probe_check_7()`"):
+        assert names(find(app, query, limit=1)) == ["Store.probe_check_7"], query
+    assert names(find(app, "probe_check_7", path_glob="lib/**", limit=3))[0] == "Store.probe_check_7"
+    assert all(r["path"] == "lib/store.py" for r in find(app, "probe_check_7", path_glob="lib/**", limit=3))
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [("parse_config", ("parse_config",)), ("Config", ("Config",)), ("how is the config parsed", ()),
+     ("QuerySet.bulk_create() crashes on save", ("QuerySet.bulk_create",)), ("geo::Widget::Draw", ("geo.Widget.Draw",)),
+     ("Fixed Signal.asend and asend_robust", ("Signal.asend", "asend_robust")), ("use `read_blob`, then HTTPServer",
+     ("read_blob", "HTTPServer")), ("src/app.py", ()), ("getUser(id)", ("getUser",)), ("42", ())],
+)  # fmt: skip
+def test_the_names_a_query_writes_as_code(query, expected):
+    from recalld.daemon.retrieve import identifiers
+
+    assert identifiers(query) == expected
+
+
 def test_filters_and_provenance(history, app):
     assert {r["language"] for r in find(app, "server", language="go")} == {"go"}
     assert set(names(find(app, "anything", kinds=("method",)))) == {"HTTPServerPool.acquire_connection"}

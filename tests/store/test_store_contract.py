@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from recalld.ingest.errors import RecalldError
-from recalld.ingest.store import MemoryFilter, StoreConfig, StoredPoint, StoreLockedError, retrieve_many
+from recalld.ingest.store import NAMED_BOOST, MemoryFilter, StoreConfig, StoredPoint, StoreLockedError, retrieve_many
 from recalld.ingest.store_edge import QdrantEdgeStore
 from tests.ingest.conftest import open_test_store
 
@@ -350,6 +350,36 @@ def test_hybrid_search_fuses_keywords_and_meaning(store):
             MemoryFilter(kinds=("class",)), 4)] == []  # fmt: skip
     assert store.hybrid_search(None, None, MemoryFilter(), 3) == []
     assert store.hybrid_search(vec(1), sparse("nothing_matches"), MemoryFilter(), 1)[0].point.payload["qualname"] == "f1"
+
+
+def test_hybrid_search_puts_the_named_memories_first(store):
+    """``named`` puts the memories of that name or qualified name first, ahead of what
+    leads both other rankings, in each mode, by a score above every fused one; filters
+    still hold; a name no memory has changes nothing."""
+    store.upsert([kmem(0, "probe_0 value", name="probe_0", qualname="probe_0"),
+                  kmem(1, "probe_1 value", name="probe_1", qualname="probe_1"),
+                  kmem(2, "probe_2 probe_2 value", name="probe_2", qualname="probe_2"),
+                  kmem(3, "load", name="load", qualname="Config.load"),
+                  kmem(4, "load", name="load", qualname="Cache.load"),
+                  kmem(5, "probe_1 value", name="probe_1", qualname="probe_1", deprecated=1)])  # fmt: skip
+
+    def found(dense, words, named, flt=None, limit=3):  # type: ignore[no-untyped-def]
+        hits = store.hybrid_search(dense, words, flt or MemoryFilter(), limit, named=named)
+        return [h.point.payload["qualname"] for h in hits]
+
+    # probe_2 leads by meaning (vec 2) and by keywords (its name twice); probe_1 is named
+    assert found(vec(2), sparse("probe_2 probe_1"), ())[0] == "probe_2"
+    assert found(vec(2), sparse("probe_2 probe_1"), ("probe_1",))[0] == "probe_1"
+    assert found(None, sparse("probe_2 probe_1"), ("probe_1",))[0] == "probe_1"  # keywords alone
+    assert found(vec(2), None, ("probe_1",))[0] == "probe_1"  # meaning alone
+    assert set(found(vec(2), sparse("load"), ("load",), limit=2)) == {"Config.load", "Cache.load"}
+    assert found(vec(2), sparse("load"), ("Cache.load",))[0] == "Cache.load"  # by its qualified name
+    assert found(vec(2), sparse("probe_2"), ("probe_1",), MemoryFilter(kinds=("class",))) == []
+    assert found(vec(2), sparse("probe_2"), ("nothing",)) == found(vec(2), sparse("probe_2"), ())
+    hits = store.hybrid_search(vec(2), sparse("probe_2 probe_1"), MemoryFilter(), 5, named=("probe_1",))
+    assert all(hits[i].score >= hits[i + 1].score for i in range(len(hits) - 1))
+    assert hits[0].score > NAMED_BOOST > hits[1].score
+    assert [h.point.payload.get("deprecated") for h in hits].count(1) == 0
 
 
 def test_keyword_vectors_score_the_same_whatever_the_order_of_their_indices(store):
