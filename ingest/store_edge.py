@@ -315,7 +315,8 @@ class QdrantEdgeStore:
             stages = [qe.Prefetch(limit=fetch, query=vectors[v], filter=filters[n]) for v, n, _ in rankings]
             rrf: Any = qe.Fusion.Rrf(k=RRF_K, weights=[w for _, _, w in rankings])  # stubs type variants apart
             if named:  # the fused ranking again, NAMED_BOOST added to the named memories' scores
-                stages = [qe.Prefetch(limit=fetch, query=rrf, prefetches=stages)]
+                # every candidate of the three rankings is scored again (at most their sum)
+                stages = [qe.Prefetch(limit=fetch * len(stages), query=rrf, prefetches=stages)]
                 expr = qe.Expression
                 boost = expr.Mult([expr.Constant(NAMED_BOOST), expr.Condition(named_condition(named))])
                 rrf = qe.Formula(expr.Sum([expr.Variable("$score"), boost]))

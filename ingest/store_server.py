@@ -179,7 +179,8 @@ class QdrantServerStore:
                       for v, n, _ in rankings]  # fmt: skip
             query: Any = models.RrfQuery(rrf=models.Rrf(k=RRF_K, weights=[w for _, _, w in rankings]))
             if named:  # the fused ranking again, NAMED_BOOST added to the named memories' scores
-                stages = [models.Prefetch(query=query, prefetch=stages, limit=fetch)]
+                # every candidate of the three rankings is scored again (at most their sum)
+                stages = [models.Prefetch(query=query, prefetch=stages, limit=fetch * len(stages))]
                 boost = models.MultExpression(mult=[NAMED_BOOST, named_condition(named)])
                 query = models.FormulaQuery(formula=models.SumExpression(sum=["$score", boost]))
             response = self._client.query_points(
