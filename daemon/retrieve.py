@@ -14,9 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from itertools import islice
 
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import glob_match
+from recalld.ingest.qualnames import parent_scope, short_name
 from recalld.ingest.records import is_test_path
 from recalld.ingest.sparse import query_vector
 from recalld.ingest.store import MemoryFilter, ScoredMemory, Store
@@ -27,12 +29,14 @@ TESTS = ("include", "exclude", "only")
 MAX_FETCH = 4096
 _WILDCARD = re.compile(r"[*?\[]")
 MAX_IDENTIFIERS = 16
+MAX_RESOLVED = 2000  # namesakes read to find the decorated qualnames a dotted name means
 # An identifier, or several joined by dots (``::``, ``#`` and ``->`` read as dots first).
 _IDENTIFIER = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)*")
 # How code writes a name that prose does not: snake_case, camelCase, an acronym before a
 # word (``HTTPServer``), a dotted name, a ``$``.
 _CODE_LIKE = re.compile(r"_|\$|\.|[a-z][A-Z]|[A-Z]{2}[a-z]")
 _QUALIFIERS = re.compile(r"::|->|#")
+_REPEAT = re.compile(r"#\d+$")  # extraction's mark of a repeated name (``close#3``)
 _WRAPPING = "`'\"()[]{}<>,;:!?"
 Encode = Callable[[str], Sequence[float]]
 
@@ -57,10 +61,24 @@ def identifiers(query: str) -> tuple[str, ...]:
     found: list[str] = []
     for word in words:
         word = word.strip(_WRAPPING).rstrip(".")
-        word = _QUALIFIERS.sub(".", word.split("(", 1)[0]).strip(".")
+        word = _QUALIFIERS.sub(".", _REPEAT.sub("", word.split("(", 1)[0])).strip(".")
         if _IDENTIFIER.fullmatch(word) and (len(words) == 1 or _CODE_LIKE.search(word)):
             found.append(word)
     return tuple(dict.fromkeys(found))[:MAX_IDENTIFIERS]
+
+
+def decorated(store: Store, flt: MemoryFilter, names: tuple[str, ...]) -> tuple[str, ...]:
+    """``names`` and the qualified names that extraction decorates and a dotted one of
+    them means: ``Codec.decode`` is Java's ``Codec.decode(String)`` and
+    ``Codec.decode(byte[])``, ``Arg.fmt`` Rust's ``<Arg as Display>.fmt``, ``Parser.parse``
+    a repeat's ``Parser.parse#2`` (found among the memories of its plain name)."""
+    dotted = {name for name in names if "." in name}
+    if not dotted:
+        return names
+    plain = tuple(sorted({name.rsplit(".", 1)[1] for name in dotted}))
+    namesakes = islice(store.scroll(replace(flt, names=plain), fields=("qualname",)), MAX_RESOLVED)
+    found = {str(p.payload.get("qualname") or "") for p in namesakes}
+    return names + tuple(sorted(q for q in found - dotted if f"{parent_scope(q)}.{short_name(q)}" in dotted))
 
 
 def retrieve(store: Store, encode: Encode, request: Retrieval) -> list[ScoredMemory]:
@@ -72,10 +90,11 @@ def retrieve(store: Store, encode: Encode, request: Retrieval) -> list[ScoredMem
         raise RecalldError(f"unknown tests filter {request.tests!r}: {', '.join(TESTS)}")
     dense = list(encode(request.query)) if request.mode != "keyword" else None
     sparse = query_vector(request.query) if request.mode != "dense" else None
-    named = identifiers(request.query) if request.exact and request.mode != "dense" else ()
     flt = request.flt
     if request.path_glob is not None and flt.dir_prefix is None:
         flt = replace(flt, dir_prefix=literal_dir(request.path_glob))
+    named = identifiers(request.query) if request.exact and request.mode != "dense" else ()
+    named = decorated(store, flt, named)
     checked = request.path_glob is not None or request.tests != "include"
     fetch = request.limit * 4 if checked else request.limit
     while True:

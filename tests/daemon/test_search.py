@@ -119,12 +119,36 @@ def test_a_name_among_look_alikes_ranks_first(git_repo, harness, app):
     assert all(r["path"] == "lib/store.py" for r in find(app, "probe_check_7", path_glob="lib/**", limit=3))
 
 
+CODEC_JAVA = """class Codec {
+    String decode(String s) { return s; }
+    String decode(byte[] b) { return null; }
+    String encode(String s) { return s; }
+}
+"""
+DECODERS = "".join(f"def decode_{i}(data):\n    return decode(data, {i})\n\n\n" for i in range(20))
+
+
+def test_a_dotted_name_finds_what_extraction_decorates(git_repo, harness, app):
+    """``Codec.decode`` names Java's two overloads (``Codec.decode(String)``, ``…(byte[])``)
+    and ``Arg.fmt`` Rust's ``<Arg as Display>.fmt``: first, ahead of look-alikes."""
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("src/Codec.java", CODEC_JAVA)
+    git_repo.write("src/arg.rs", ARG_RS)
+    git_repo.write("decoders.py", DECODERS)
+    git_repo.commit("codecs")
+    harness.sync(git_repo)
+    assert set(names(find(app, "Codec.decode", limit=2))) == {"Codec.decode(String)", "Codec.decode(byte[])"}
+    assert set(names(find(app, "Arg.fmt", limit=2))) == {"<Arg as Display>.fmt", "<Arg as Debug>.fmt"}
+    assert names(find(app, "decode_7", limit=1)) == ["decode_7"]
+
+
 @pytest.mark.parametrize(
     ("query", "expected"),
     [("parse_config", ("parse_config",)), ("Config", ("Config",)), ("how is the config parsed", ()),
      ("QuerySet.bulk_create() crashes on save", ("QuerySet.bulk_create",)), ("geo::Widget::Draw", ("geo.Widget.Draw",)),
      ("Fixed Signal.asend and asend_robust", ("Signal.asend", "asend_robust")), ("use `read_blob`, then HTTPServer",
-     ("read_blob", "HTTPServer")), ("src/app.py", ()), ("getUser(id)", ("getUser",)), ("42", ())],
+     ("read_blob", "HTTPServer")), ("src/app.py", ()), ("getUser(id)", ("getUser",)), ("42", ()),
+     ("mockWin.close#3", ("mockWin.close",)), ("Codec.decode(byte[])", ("Codec.decode",))],
 )  # fmt: skip
 def test_the_names_a_query_writes_as_code(query, expected):
     from recalld.daemon.retrieve import identifiers
