@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from itertools import islice
 
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import glob_match
@@ -29,7 +28,7 @@ TESTS = ("include", "exclude", "only")
 MAX_FETCH = 4096
 _WILDCARD = re.compile(r"[*?\[]")
 MAX_IDENTIFIERS = 16
-MAX_RESOLVED = 2000  # namesakes read to find the decorated qualnames a dotted name means
+MAX_RESOLVED = 2000  # namesakes read at most to find the decorated qualnames a dotted name means
 # An identifier, or several joined by dots (``::``, ``#`` and ``->`` read as dots first).
 _IDENTIFIER = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)*")
 # How code writes a name that prose does not: snake_case, camelCase, an acronym before a
@@ -76,8 +75,10 @@ def decorated(store: Store, flt: MemoryFilter, names: tuple[str, ...]) -> tuple[
     if not dotted:
         return names
     plain = tuple(sorted({name.rsplit(".", 1)[1] for name in dotted}))
-    namesakes = islice(store.scroll(replace(flt, names=plain), fields=("qualname",)), MAX_RESOLVED)
-    found = {str(p.payload.get("qualname") or "") for p in namesakes}
+    namesakes = replace(flt, names=plain)
+    if store.count(namesakes) > MAX_RESOLVED:  # a name everything has (``self.get``): the exact ones only
+        return names
+    found = {str(p.payload.get("qualname") or "") for p in store.scroll(namesakes, fields=("qualname",))}
     return names + tuple(sorted(q for q in found - dotted if f"{parent_scope(q)}.{short_name(q)}" in dotted))
 
 

@@ -128,9 +128,12 @@ CODEC_JAVA = """class Codec {
 DECODERS = "".join(f"def decode_{i}(data):\n    return decode(data, {i})\n\n\n" for i in range(20))
 
 
-def test_a_dotted_name_finds_what_extraction_decorates(git_repo, harness, app):
+def test_a_dotted_name_finds_what_extraction_decorates(git_repo, harness, app, monkeypatch):
     """``Codec.decode`` names Java's two overloads (``Codec.decode(String)``, ``…(byte[])``)
-    and ``Arg.fmt`` Rust's ``<Arg as Display>.fmt``: first, ahead of look-alikes."""
+    and ``Arg.fmt`` Rust's ``<Arg as Display>.fmt``: first, ahead of look-alikes; a plain
+    name with more namesakes than are read leaves the exact qualified name alone."""
+    from recalld.daemon import retrieve
+
     app.registry.add("r", str(git_repo.path), "main")
     git_repo.write("src/Codec.java", CODEC_JAVA)
     git_repo.write("src/arg.rs", ARG_RS)
@@ -140,6 +143,11 @@ def test_a_dotted_name_finds_what_extraction_decorates(git_repo, harness, app):
     assert set(names(find(app, "Codec.decode", limit=2))) == {"Codec.decode(String)", "Codec.decode(byte[])"}
     assert set(names(find(app, "Arg.fmt", limit=2))) == {"<Arg as Display>.fmt", "<Arg as Debug>.fmt"}
     assert names(find(app, "decode_7", limit=1)) == ["decode_7"]
+    everywhere = MemoryFilter(repo="r")
+    overloads = ("Codec.decode", "Codec.decode(String)", "Codec.decode(byte[])")
+    assert retrieve.decorated(app.store, everywhere, ("Codec.decode",)) == overloads
+    monkeypatch.setattr(retrieve, "MAX_RESOLVED", 1)  # two namesakes: more than are read
+    assert retrieve.decorated(app.store, everywhere, ("Codec.decode",)) == ("Codec.decode",)
 
 
 @pytest.mark.parametrize(
