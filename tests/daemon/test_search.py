@@ -102,7 +102,7 @@ def test_identifier_query_ranks_the_symbol_first(history, app):
 def test_a_name_among_look_alikes_ranks_first(git_repo, harness, app):
     """Thirty functions alike but for a number: the one the query names comes first, by
     its name or its qualified name (as C++ or Ruby write one too), in the hybrid and the
-    keyword modes; the path glob still holds; a sentence names nothing."""
+    keyword modes; the path glob still holds."""
     app.registry.add("r", str(git_repo.path), "main")
     body = "".join(f'def probe_check_{i}(value):\n    """Probe {i}."""\n    return value + {i}\n\n\n' for i in range(30))
     git_repo.write("probes.py", body)
