@@ -305,14 +305,16 @@ class QdrantEdgeStore:
             vectors[DENSE] = qe.Query.Nearest(list(dense), using=DENSE)
         if keywords and sparse is not None:
             vectors[SPARSE] = qe.Query.Nearest(qe.SparseVector(list(sparse.indices), list(sparse.values)), using=SPARSE)
-        filters = {False: to_filter(flt), True: to_filter(replace(flt, named=tuple(named)))}
+        plain = to_filter(flt)
+        only_named = to_filter(replace(flt, named=tuple(named))) if named else plain
         if len(rankings) == 1:
             request = qe.QueryRequest(
-                limit=limit, query=vectors[rankings[0][0]], filter=filters[False], with_payload=True, with_vector=False
+                limit=limit, query=vectors[rankings[0][0]], filter=plain, with_payload=True, with_vector=False
             )
         else:
             fetch = prefetch_limit(limit)
-            stages = [qe.Prefetch(limit=fetch, query=vectors[v], filter=filters[n]) for v, n, _ in rankings]
+            stages = [qe.Prefetch(limit=fetch, query=vectors[v], filter=only_named if n else plain)
+                      for v, n, _ in rankings]  # fmt: skip
             rrf: Any = qe.Fusion.Rrf(k=RRF_K, weights=[w for _, _, w in rankings])  # stubs type variants apart
             if named:  # the fused ranking again, NAMED_BOOST added to the named memories' scores
                 # every candidate of the three rankings is scored again (at most their sum)

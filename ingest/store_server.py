@@ -166,16 +166,17 @@ class QdrantServerStore:
             vectors[DENSE] = list(dense)
         if keywords and sparse is not None:
             vectors[SPARSE] = _sparse(sparse)
-        filters = {False: to_filter(flt), True: to_filter(replace(flt, named=tuple(named)))}
+        plain = to_filter(flt)
+        only_named = to_filter(replace(flt, named=tuple(named))) if named else plain
         if len(rankings) == 1:
             using = rankings[0][0]
             response = self._client.query_points(
-                self.collection, query=vectors[using], using=using, query_filter=filters[False],
+                self.collection, query=vectors[using], using=using, query_filter=plain,
                 limit=limit, with_payload=True, with_vectors=False,
             )  # fmt: skip
         else:
             fetch = prefetch_limit(limit)
-            stages = [models.Prefetch(query=vectors[v], using=v, filter=filters[n], limit=fetch)
+            stages = [models.Prefetch(query=vectors[v], using=v, filter=only_named if n else plain, limit=fetch)
                       for v, n, _ in rankings]  # fmt: skip
             query: Any = models.RrfQuery(rrf=models.Rrf(k=RRF_K, weights=[w for _, _, w in rankings]))
             if named:  # the fused ranking again, NAMED_BOOST added to the named memories' scores

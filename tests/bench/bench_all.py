@@ -312,7 +312,7 @@ def index_rows(rounds: list[IndexRound], backend: str, sampled: int, texts: int)
         Row("2", "bound on the ratio: model CPU ÷ process CPU, median round",
             f"{(middle.cpu - middle.sync_cpu) / middle.cpu:.3f}"),
         # below the bound: the model's CPU a text in the index against the raw encode's
-        # (more in the index: the sync's thread shares the cores' caches, calls are smaller)
+        # (timed inside the model's calls at stop 59, the same in both: PERFORMANCE.md)
         Row("2", "model CPU a text, in the index / in the raw encode, median round",
             f"{(middle.cpu - middle.sync_cpu) / max(1, middle.embedded) * 1e3:.2f} / {middle.raw_cpu * 1e3:.2f} ms"),
         Row("3", f"full index of >= 30k symbols ({added}; {of})", f"{seconds:.1f} s", "<= 120 s (ONNX)",
