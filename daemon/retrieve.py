@@ -59,7 +59,7 @@ def identifiers(query: str) -> tuple[str, ...]:
     words = query.split()
     found: list[str] = []
     for word in words:
-        word = word.strip(_WRAPPING).rstrip(".")
+        word = word.strip(_WRAPPING + ".")  # a wrapped name ending a sentence: ``read_blob``.
         word = _QUALIFIERS.sub(".", _REPEAT.sub("", word.split("(", 1)[0])).strip(".")
         if _IDENTIFIER.fullmatch(word) and (len(words) == 1 or _CODE_LIKE.search(word)):
             found.append(word)

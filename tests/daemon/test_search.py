@@ -156,7 +156,8 @@ def test_a_dotted_name_finds_what_extraction_decorates(git_repo, harness, app, m
      ("QuerySet.bulk_create() crashes on save", ("QuerySet.bulk_create",)), ("geo::Widget::Draw", ("geo.Widget.Draw",)),
      ("Fixed Signal.asend and asend_robust", ("Signal.asend", "asend_robust")), ("use `read_blob`, then HTTPServer",
      ("read_blob", "HTTPServer")), ("src/app.py", ()), ("getUser(id)", ("getUser",)), ("42", ()),
-     ("mockWin.close#3", ("mockWin.close",)), ("Codec.decode(byte[])", ("Codec.decode",))],
+     ("mockWin.close#3", ("mockWin.close",)), ("Codec.decode(byte[])", ("Codec.decode",)),
+     ("it calls `read_blob`.", ("read_blob",)), ("(see `Repo.diff()`).", ("Repo.diff",)), ("...parse_config", ("parse_config",))],
 )  # fmt: skip
 def test_the_names_a_query_writes_as_code(query, expected):
     from recalld.daemon.retrieve import identifiers
