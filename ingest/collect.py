@@ -113,6 +113,8 @@ class FileCollector:
             if parsed.syntax_errors:
                 errors = f"{parsed.syntax_errors} syntax error(s): symbols read around them"
                 self.result.note(PARTLY, entry.path, errors)
+            if parsed.notes:  # a part left out: a <script> in a language not read, definitions nested too deep
+                self.result.note(PARTLY, entry.path, "; ".join(parsed.notes))
         else:
             self.result.malformed += parsed.syntax_errors
             if parsed.syntax_errors:

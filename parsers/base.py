@@ -154,7 +154,9 @@ STRUCTURAL = "structural"
 # (``IEnumerable.GetEnumerator``), a doc comment's XML read as text. Ruby is read: a
 # class or module opened again names its members under its own name; RSpec's titles.
 # PHP is read, its namespaces no part of a name.
-EXTRACTION_VERSION = 19
+# 20: a definition nested more than 256 syntax levels deep is read as part of what holds
+# it (``parsers.definitions.MAX_DEPTH``; real code's lie within 60).
+EXTRACTION_VERSION = 20
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

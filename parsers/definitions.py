@@ -13,7 +13,7 @@ from recalld.parsers import declarators
 from recalld.parsers.base import DEFAULT_EXPORT
 from recalld.parsers.docstrings import COMMENT_TYPES
 from recalld.parsers.registry import LanguageSpec
-from recalld.parsers.treesitter import Node, node_text, run_query
+from recalld.parsers.treesitter import Nearest, Node, deeper_than, node_text, run_query
 
 # Statements that may declare several names, each its own definition when it is one
 # (``var a = 1, jQuery = function (…) {…}, isWindow = function (…) {…}``).
@@ -36,6 +36,11 @@ SCOPED_NAMES = frozenset({NAMESPACE_PATH, "qualified_identifier", "scope_resolut
 WRITTEN_NAMES = SCOPED_NAMES | {"template_type"}
 FRIEND = "friend_declaration"  # C++: a function a class befriends is no member of it
 DESTRUCTOR = "destructor_declaration"  # C#'s: its name is its class's
+# Syntax levels below the file's top past which a definition is read as part of what holds
+# it, not as a symbol of its own. Real code's lie within 60 (webpack, LLVM's headers, the
+# standard library); a file nested thousands deep (made to, or generated) took its
+# extraction minutes, every step up from a node costing tree-sitter the node's depth.
+MAX_DEPTH = 256
 
 
 @dataclass(slots=True)
@@ -71,18 +76,29 @@ class FileContext:
     modules: dict[int, str] = field(default_factory=dict)
     prototyped: set[str] = field(default_factory=set)
     local: set[int] = field(default_factory=set)
+    too_deep: int = 0  # definitions nested deeper than MAX_DEPTH: read as part of what holds them
 
 
-def collect_definitions(spec: LanguageSpec, root: Node, data: bytes) -> tuple[dict[int, Definition], FileContext]:
-    """The definitions by node, the published ones renamed and marked, and the file's context."""
+def collect_definitions(
+    spec: LanguageSpec, root: Node, data: bytes
+) -> tuple[dict[int, Definition], FileContext, Nearest]:
+    """The definitions by node, the published ones renamed and marked, the file's context,
+    and the nearest definition around a node."""
     defs: dict[int, Definition] = {}
     context = FileContext()
-    for capture in run_query(spec, root):
-        if not _note_context(capture.nodes, context, data):
+    captures = run_query(spec, root)
+    first = [min((n for ns in c.nodes.values() for n in ns), key=lambda n: (n.start_byte, -n.end_byte), default=root)
+             for c in captures]  # fmt: skip
+    deep = deeper_than(root, first, MAX_DEPTH)
+    for capture, node in zip(captures, first, strict=True):
+        if node.id in deep:
+            context.too_deep += any(name.startswith("definition.") for name in capture.nodes)
+        elif not _note_context(capture.nodes, context, data):
             _note_definition(capture.nodes, defs, data)
-    _mark_published(defs, context)
+    outer = Nearest(lambda node: node.id in defs)
+    _mark_published(defs, context, outer)
     _mark_given_to_parameters(defs, data)
-    return defs, context
+    return defs, context, outer
 
 
 def _note_context(nodes: dict[str, list[Node]], context: FileContext, data: bytes) -> bool:
@@ -221,13 +237,13 @@ def declaring_statement(node: Node) -> Node | None:
     return parent if parent is not None and parent.type in STATEMENTS and node.start_byte > parent.start_byte else None
 
 
-def _mark_published(defs: dict[int, Definition], context: FileContext) -> None:
+def _mark_published(defs: dict[int, Definition], context: FileContext, outer: Nearest) -> None:
     """A function declared in a function's own body and published by the object that
     body returns is a member of that function, under the property's name; of the name a
     function called at once is bound to, when that function is no definition's."""
     for d in defs.values():
         if d.returned is not None:  # written in the object: the factory's, if the return is in its own body
-            d.published = _factory_body(d.returned.parent, outer_definition(d.node, defs), defs)
+            d.published = _factory_body(d.returned.parent, outer.around(d.node), defs)
             continue
         body = (declaring_statement(d.node) or d.node).parent
         if body is None or d.kind != "function" or d.wrapped is not None:
@@ -235,7 +251,7 @@ def _mark_published(defs: dict[int, Definition], context: FileContext) -> None:
         names = context.names.get(body.id)
         if not names or d.name not in names:
             continue
-        owner = outer_definition(d.node, defs)
+        owner = outer.around(d.node)
         if owner is None:
             if body.id in context.modules:
                 d.name, d.receiver = names.pop(d.name), context.modules[body.id]
@@ -250,19 +266,13 @@ def _mark_given_to_parameters(defs: dict[int, Definition], data: bytes) -> None:
     CommonJS build), Backbone's ``options.success = function`` in a method. A module's
     wrapper's parameter is the module's: ``(function ($) { $.fn.tooltip = function (…)
     {…}; })(jQuery)``."""
+    enclosing = Nearest(lambda node: node.type in FUNCTION_NODES)
     for d in defs.values():
         if d.receiver is None or d.prototype:
             continue
-        function = _enclosing_function(d.node)
+        function = enclosing.around(d.node)
         if function is not None and not _wraps_module(function, data):
             d.on_parameter = d.receiver.split(".", 1)[0] in _parameter_names(function, data)
-
-
-def _enclosing_function(node: Node) -> Node | None:
-    ancestor = node.parent
-    while ancestor is not None and ancestor.type not in FUNCTION_NODES:
-        ancestor = ancestor.parent
-    return ancestor
 
 
 def _wraps_module(function: Node, data: bytes) -> bool:
@@ -322,14 +332,6 @@ def _factory_body(block: Node | None, owner: Node | None, defs: dict[int, Defini
     if block is None or owner is None or defs[owner.id].kind != "function":
         return False
     return (found := find_body(owner)) is not None and found.id == block.id
-
-
-def outer_definition(node: Node, defs: dict[int, Definition]) -> Node | None:
-    """The node of the nearest definition around ``node``."""
-    ancestor = node.parent
-    while ancestor is not None and ancestor.id not in defs:
-        ancestor = ancestor.parent
-    return ancestor
 
 
 def find_body(node: Node, depth: int = 3) -> Node | None:

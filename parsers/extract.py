@@ -14,9 +14,9 @@ from functools import lru_cache
 from recalld.parsers.base import ParseResult, Symbol, content_hash, module_symbol
 from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
 from recalld.parsers.definitions import (
+    MAX_DEPTH,
     Definition,
     collect_definitions,
-    outer_definition,
 )
 from recalld.parsers.docstrings import COMMENT_TYPES, doc_outside, docstring_of, is_trailing, module_docstring
 from recalld.parsers.macros import readable
@@ -39,7 +39,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     """Structural symbols, and the debt comments among them as derived entries."""
     spec, tree, errors = _best_reading(spec, data, path)
     root = tree.root_node
-    defs, context = collect_definitions(spec, root, data)
+    defs, context, outer = collect_definitions(spec, root, data)
     inner = {d.node.id for d in defs.values() if d.node.parent is not None and d.node.parent.id in defs}
     symbols = [_module_symbol(spec, root, data)]
     qualnames: dict[int, str] = {}
@@ -55,11 +55,12 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     # class, as ``class`` writes it since ES2015 (three.js r100's ``function Vector3(x, y,
     # z)``, r130's ``class Vector3``).
     constructors = context.prototyped | {d.receiver for d in defs.values() if d.prototype}
-    constructing = {outer.id for d in defs.values() if d.on_this and (outer := outer_definition(d.node, defs))}
+    constructing = {around.id for d in defs.values() if d.on_this and (around := outer.around(d.node))}
+    enclosures = Enclosures(defs, inner, context.local, data)
     for d in sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte)):
         if d.node.id in inner:
             continue
-        where = _place(d, defs, inner, qualnames, data, context.local)
+        where = _place(d, defs, qualnames, enclosures)
         if where is None:
             continue
         kind, qualname = where
@@ -84,7 +85,9 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     symbols.extend(_symbol(spec, p.d, p.kind, p.qualname, data) for p in placed)
     spans = [Span(p.d.node.start_byte, p.d.node.end_byte, p.qualname) for p in placed]
     debt = debt_entries(spec.name, _comments(spec, root, data), spans) if MARKER_BYTES.search(data) else ()
-    return ParseResult(spec.name, tuple(symbols), syntax_errors=errors, derived=debt)
+    notes = (f"{context.too_deep} definition(s) nested over {MAX_DEPTH} levels deep read as part of what holds them",)
+    return ParseResult(spec.name, tuple(symbols), syntax_errors=errors, derived=debt,
+                       notes=notes if context.too_deep else ())  # fmt: skip
 
 
 def _place_declarations(
@@ -161,33 +164,72 @@ def _comments(spec: LanguageSpec, root: Node, data: bytes) -> list[Comment]:
     ]
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Enclosure:
+    """What lies around a node, up to the nearest definition that is placed (``outer``; None
+    at the top level): whether a body whose definitions are local (``local_body``) or a
+    callback whose definitions are its own (``local``) stands between, and the enum
+    constants whose bodies hold it, innermost first."""
+
+    outer: Node | None = None
+    local_body: bool = False
+    local: bool = False
+    constants: tuple[str, ...] = ()
+
+
+class Enclosures:
+    """Each node's ``Enclosure``, found once per node of a file: the definitions of one
+    block share the walk up from it (a step up costs tree-sitter the node's depth)."""
+
+    def __init__(self, defs: dict[int, Definition], inner: set[int], local: set[int], data: bytes) -> None:
+        self._defs, self._inner, self._local, self._data = defs, inner, local, data
+        self._known: dict[int, Enclosure] = {}
+
+    def of(self, node: Node | None) -> Enclosure:
+        """The enclosure of ``node`` itself and what holds it."""
+        path: list[Node] = []
+        found = Enclosure()
+        while node is not None:
+            known = self._known.get(node.id)
+            if known is not None:
+                found = known
+                break
+            path.append(node)
+            if node.id in self._defs and node.id not in self._inner:
+                break
+            node = node.parent
+        for step in reversed(path):
+            if step.id in self._defs and step.id not in self._inner:
+                found = Enclosure(step)
+            constant = step.child_by_field_name("name") if step.type == ENUM_CONSTANT else None
+            found = Enclosure(
+                found.outer, found.local_body or step.type in LOCAL_BODIES, found.local or step.id in self._local,
+                (node_text(self._data, constant), *found.constants) if constant is not None else found.constants,
+            )  # fmt: skip
+            self._known[step.id] = found
+        return found
+
+
 def _place(
-    d: Definition, defs: dict[int, Definition], inner: set[int], qualnames: dict[int, str], data: bytes,
-    local: set[int],
+    d: Definition, defs: dict[int, Definition], qualnames: dict[int, str], enclosures: Enclosures
 ) -> tuple[str, str] | None:
     """(kind, qualname) for a definition, or None when it lives inside a function body
     (or a callback whose definitions are its own: ``local``), or is given to a callback's
     parameter."""
     if d.on_parameter:
         return None
+    around = enclosures.of(d.node.parent)
+    if around.local_body or (around.local and not (d.published or d.on_this)):
+        return None
     container: str | None = None
-    constants: list[str] = []  # the enum constants whose bodies hold it, innermost first
-    ancestor = d.node.parent
-    while ancestor is not None:
-        if ancestor.type in LOCAL_BODIES or (ancestor.id in local and not (d.published or d.on_this)):
-            return None
-        if ancestor.type == ENUM_CONSTANT and (name := ancestor.child_by_field_name("name")) is not None:
-            constants.append(node_text(data, name))
-        outer = defs.get(ancestor.id)
-        if outer is not None and ancestor.id not in inner:
-            if outer.kind in FUNCTION_KINDS:
-                return _function_member(d, outer, qualnames.get(ancestor.id))
-            if ancestor.id not in qualnames:
-                return None  # its container was itself dropped
-            container = qualnames[ancestor.id]
-            break
-        ancestor = ancestor.parent
-    outer_kind = defs[ancestor.id].kind if ancestor is not None else None
+    outer_kind: str | None = None
+    if around.outer is not None:
+        outer = defs[around.outer.id]
+        if outer.kind in FUNCTION_KINDS:
+            return _function_member(d, outer, qualnames.get(around.outer.id))
+        if around.outer.id not in qualnames:
+            return None  # its container was itself dropped
+        container, outer_kind = qualnames[around.outer.id], outer.kind
     kind = d.kind
     in_type = d.receiver is not None or outer_kind in CONTAINER_KINDS
     if kind == "function" and in_type:
@@ -197,7 +239,7 @@ def _place(
     written = [p for p in (d.receiver, d.name) if p]
     if d.absolute:
         return kind, ".".join(written)
-    enclosing = ".".join(p for p in (container, *reversed(constants)) if p)
+    enclosing = ".".join(p for p in (container, *reversed(around.constants)) if p)
     if d.scoped and enclosing:
         return kind, _in_scope(enclosing, ".".join(written))
     return kind, ".".join(p for p in (enclosing, *written) if p)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -65,6 +66,78 @@ def parse_tree(spec: LanguageSpec, data: bytes) -> Tree:
 def run_query(spec: LanguageSpec, root: Node) -> list[Capture]:
     cursor = ts.QueryCursor(_query(spec))
     return [Capture(nodes) for _pattern, nodes in cursor.matches(root)]
+
+
+class Nearest:
+    """The nearest node around a node that passes ``test``, each node's answer found once
+    for a tree: the definitions of one block share the walk up from it, where each asked
+    ``parent`` alone (tree-sitter finds it from the root down) costs the depth each step."""
+
+    def __init__(self, test: Callable[[Node], bool]) -> None:
+        self._test = test
+        self._known: dict[int, Node | None] = {}  # by node: itself if it passes, else its nearest
+
+    def around(self, node: Node) -> Node | None:
+        path: list[Node] = []
+        found: Node | None = None
+        ancestor = node.parent
+        while ancestor is not None:
+            if ancestor.id in self._known:
+                found = self._known[ancestor.id]
+                break
+            path.append(ancestor)
+            if self._test(ancestor):
+                found = ancestor
+                break
+            ancestor = ancestor.parent
+        for step in path:
+            self._known[step.id] = found
+        return found
+
+
+def deeper_than(root: Node, nodes: list[Node], limit: int) -> set[int]:
+    """The ids of ``nodes`` that lie more than ``limit`` levels below ``root``. One cursor
+    walks to them in source order, down to one and on to the next, never back to a node
+    it passed: the walk costs the tree's size at most, where asking each node its
+    ``parent`` costs its depth each time (tree-sitter finds a parent from the root down)."""
+    deep: set[int] = set()
+    cursor = root.walk()
+    for target in sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte)):
+        start, end = target.start_byte, target.end_byte
+        while True:  # up and on, to the first node that holds the target
+            node = cursor.node
+            if node is None or (node.start_byte <= start and end <= node.end_byte):
+                break
+            if node.end_byte <= start and cursor.goto_next_sibling():
+                continue
+            if not cursor.goto_parent():
+                break
+        while cursor.depth <= limit and cursor.node is not None and cursor.node.id != target.id:
+            if cursor.goto_first_child_for_byte(start) is None:
+                break
+        node = cursor.node
+        around = node is not None and start < end and (node.start_byte < start or end < node.end_byte)
+        if node is not None and node.id == target.id:
+            below = cursor.depth > limit
+        elif around and cursor.depth > limit:
+            below = True  # past the limit, at a node strictly around it: one of its ancestors
+        else:  # of no width, or of the same bytes as the node the walk stopped at
+            below = _deeper(target, limit)
+        if below:
+            deep.add(target.id)
+    return deep
+
+
+def _deeper(node: Node, limit: int) -> bool:
+    """Whether ``node`` lies more than ``limit`` levels deep, counted up from it: for what a
+    walk by bytes does not reach (a node of no width, one of the same bytes as its parent
+    asked for after it)."""
+    for _ in range(limit + 1):
+        parent = node.parent
+        if parent is None:
+            return False
+        node = parent
+    return True
 
 
 @lru_cache(maxsize=None)

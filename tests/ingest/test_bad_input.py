@@ -26,6 +26,7 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
     repo.write("notes.py", "x = 1  # " + "a long comment " * 40 + "\n")  # one long line, a small file
     message = '"' + "Usage: {0} [options] <mainclass> [args...]\\n" * 12 + '"'  # a resource bundle's lines
     repo.write("Messages.java", "class Messages {\n  Object[][] contents = {\n" + f"    {{ \"usage\", {message} }},\n" * 12 + "  };\n}\n")
+    repo.write("deep.rb", "module M\n" * 200 + "def bottom; end\n" + "end\n" * 200)  # nested past parsers' cap
     repo.write("node_modules/lib/index.js", "function vendored() {}\n")
     repo.write("gen/auto.py", "def generated():\n    pass\n")
     repo.write(".gitattributes", "gen/** linguist-generated=true\n")
@@ -76,7 +77,10 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
             ("file read in part", "latin.py", "invalid UTF-8"),
             ("file read in part", "latin.py", "1 syntax error(s)"),  # caf\ufffd is no identifier
             ("file read in part", "broken.py", f"{result.syntax_errors - 1} syntax error(s)"),
+            ("file read in part", "deep.rb", "73 definition(s) nested over 256 levels deep read as part of what holds"
+             " them"),
         }  # fmt: skip
+        assert sum(p == "deep.rb" for p, _ in names) == 129  # the module and the 128 outer modules
     finally:
         h.close()
 
