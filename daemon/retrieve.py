@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import glob_match
-from recalld.ingest.qualnames import parent_scope, short_name
+from recalld.ingest.qualnames import parent_scope, short_name, unnumbered
 from recalld.ingest.records import is_test_path
 from recalld.ingest.sparse import query_vector
 from recalld.ingest.store import MemoryFilter, ScoredMemory, Store
@@ -35,7 +35,6 @@ _IDENTIFIER = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)*")
 # word (``HTTPServer``), a dotted name, a ``$``.
 _CODE_LIKE = re.compile(r"_|\$|\.|[a-z][A-Z]|[A-Z]{2}[a-z]")
 _QUALIFIERS = re.compile(r"::|->|#")
-_REPEAT = re.compile(r"#\d+$")  # extraction's mark of a repeated name (``close#3``)
 _WRAPPING = "`'\"()[]{}<>,;:!?"
 Encode = Callable[[str], Sequence[float]]
 
@@ -60,7 +59,7 @@ def identifiers(query: str) -> tuple[str, ...]:
     found: list[str] = []
     for word in words:
         word = word.strip(_WRAPPING + ".")  # a wrapped name ending a sentence: ``read_blob``.
-        word = _QUALIFIERS.sub(".", _REPEAT.sub("", word.split("(", 1)[0])).strip(".")
+        word = _QUALIFIERS.sub(".", unnumbered(word.split("(", 1)[0])).strip(".")
         if _IDENTIFIER.fullmatch(word) and (len(words) == 1 or _CODE_LIKE.search(word)):
             found.append(word)
     return tuple(dict.fromkeys(found))[:MAX_IDENTIFIERS]

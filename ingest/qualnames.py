@@ -19,6 +19,11 @@ _COMPUTED, _QUOTES = re.compile(r"[\[\"'`<]"), "\"'`"
 _OPEN, _CLOSE = "[<", "]>"
 
 
+def unnumbered(qualname: str) -> str:
+    """A qualified name without the mark extraction gives a repeat of it (``close#3``)."""
+    return _REPEAT.sub("", qualname)
+
+
 def declared_words(qualname: str) -> set[str]:
     """The words of the name a qualified name is declared with (none for an empty one),
     each in the singular, but those that tell nothing (``sparse.STOPWORDS``): hugo's

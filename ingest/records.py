@@ -11,6 +11,7 @@ from typing import Any
 
 from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import LiveMemory, NewVersion, Scope, symbol_key
+from recalld.ingest.qualnames import unnumbered
 from recalld.ingest.store import MemoryFilter, StoredPoint
 from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, Nested, memory_type
 
@@ -85,7 +86,9 @@ def _code_text(version: NewVersion, source: str | None = None) -> str:
     sym = version.symbol
     source = sym.source if source is None else source
     language = version.file.language
-    head = f"{language} module" if sym.kind == "module" else f"{language} {sym.kind} {sym.qualname}"
+    # a repeat's mark left out (``close#3``: the third ``close`` of its scope): one inserted
+    # above its namesakes renumbers them and changes no text of theirs to embed again
+    head = f"{language} module" if sym.kind == "module" else f"{language} {sym.kind} {unnumbered(sym.qualname)}"
     if sym.docstring and sym.docstring not in source:
         return "\n".join([head, sym.docstring, source])
     return "\n".join([head, source])

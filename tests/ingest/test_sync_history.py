@@ -649,6 +649,35 @@ def test_an_overload_added_above_another_leaves_it_alone(harness, git_repo):
         assert third[qualname].id == second[qualname].id
 
 
+def test_a_namesake_added_above_others_embeds_only_itself(harness, git_repo, monkeypatch):
+    """Repeats of a name are numbered in source order (``check``, ``check#2``, …): one
+    added above them renumbers them all, each moved under its next number with its
+    lineage, and embeds no text of theirs again (the mark is no part of the text)."""
+    h, repo = harness, git_repo
+
+    def check(n: int) -> str:
+        return f"@register\ndef check():\n    return rule_{n}()\n\n\n"
+
+    repo.write("checks.py", "".join(check(n) for n in range(1, 6)))
+    repo.commit("five checks")
+    h.sync(repo)
+    before = {m.payload["text"]: m.payload for m in h.memories() if m.payload["kind"] == "function"}
+    assert sorted(p["qualname"] for p in before.values()) == ["check", "check#2", "check#3", "check#4", "check#5"]
+
+    repo.write("checks.py", check(0) + "".join(check(n) for n in range(1, 6)))
+    repo.commit("a check above them")
+    embedded: list[str] = []
+    encode = h.embedder.encode
+    monkeypatch.setattr(h.embedder, "encode", lambda texts: embedded.extend(texts) or encode(texts))
+    r = h.sync(repo)
+    assert [t for t in embedded if t.startswith("python function")] == ["python function check\n" + check(0).strip()]
+    after = {m.payload["text"]: m.payload for m in h.memories() if m.payload["kind"] == "function"}
+    assert set(after) == set(before) | {next(t for t in after if "rule_0" in t)}
+    for text, old in before.items():  # rule_1 was ``check``, now ``check#2``; each kept its lineage
+        assert after[text]["lineage"] == old["lineage"] and after[text]["qualname"] != old["qualname"]
+    assert r.renamed == 5
+
+
 APP = '''class Flask:
     """The application."""
 
