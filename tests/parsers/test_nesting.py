@@ -1,5 +1,6 @@
 """Definitions nested past the depth cap are read as part of what holds them, with a note;
-the walks that place definitions give what they gave before, on real grammars."""
+the cursor's depths and the memoised walks up answer as counting parents does, on real
+grammars."""
 
 from __future__ import annotations
 
@@ -40,11 +41,11 @@ def test_nearest_answers_as_a_walk_up_each_time():
     path = FIXTURES / "sample.js"
     tree = parse_tree(get_language("javascript"), path.read_bytes())
     nodes = [node for node, _ in _every_node(tree.root_node)]
-    nearest = Nearest(lambda node: node.type in {"class_declaration", "function_declaration", "method_definition"})
-    for node in nodes:  # each answer once more from the cache (the walk filled it for its ancestors)
+    kinds = {"class_declaration", "function_declaration", "method_definition"}
+    nearest = Nearest(lambda node: node.type in kinds)
+    for node in nodes:  # most answers from the cache (an earlier walk filled it for its ancestors)
         ancestor = node.parent
-        while ancestor is not None and ancestor.type not in {"class_declaration", "function_declaration",
-                                                             "method_definition"}:  # fmt: skip
+        while ancestor is not None and ancestor.type not in kinds:
             ancestor = ancestor.parent
         got = nearest.around(node)
         assert (got.id if got else None) == (ancestor.id if ancestor else None)
