@@ -78,6 +78,13 @@ class FileContext:
     local: set[int] = field(default_factory=set)
     too_deep: int = 0  # definitions nested deeper than MAX_DEPTH: read as part of what holds them
 
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the extraction left out, said in the parse's notes (the sync logs them)."""
+        if not self.too_deep:
+            return ()
+        return (f"{self.too_deep} definition(s) nested over {MAX_DEPTH} levels deep read as part of what holds them",)
+
 
 def collect_definitions(
     spec: LanguageSpec, root: Node, data: bytes

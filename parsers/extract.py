@@ -13,11 +13,7 @@ from functools import lru_cache
 
 from recalld.parsers.base import ParseResult, Symbol, content_hash, module_symbol
 from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
-from recalld.parsers.definitions import (
-    MAX_DEPTH,
-    Definition,
-    collect_definitions,
-)
+from recalld.parsers.definitions import Definition, collect_definitions
 from recalld.parsers.docstrings import COMMENT_TYPES, doc_outside, docstring_of, is_trailing, module_docstring
 from recalld.parsers.macros import readable
 from recalld.parsers.namesakes import FUNCTION_KINDS, Placed, name_overloads, name_typing_overloads, parameter_key
@@ -85,9 +81,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     symbols.extend(_symbol(spec, p.d, p.kind, p.qualname, data) for p in placed)
     spans = [Span(p.d.node.start_byte, p.d.node.end_byte, p.qualname) for p in placed]
     debt = debt_entries(spec.name, _comments(spec, root, data), spans) if MARKER_BYTES.search(data) else ()
-    notes = (f"{context.too_deep} definition(s) nested over {MAX_DEPTH} levels deep read as part of what holds them",)
-    return ParseResult(spec.name, tuple(symbols), syntax_errors=errors, derived=debt,
-                       notes=notes if context.too_deep else ())  # fmt: skip
+    return ParseResult(spec.name, tuple(symbols), syntax_errors=errors, derived=debt, notes=context.notes)
 
 
 def _place_declarations(
