@@ -101,6 +101,34 @@ class DaemonClient:
     def raw(
         self, method: str, path: str, params: dict[str, Any] | None = None, *, body: Any = None, timeout: float = 30.0
     ) -> bytes:
+        conn, response = self._answered(method, path, params, body=body, timeout=timeout)
+        try:
+            return response.read()
+        except (OSError, http.client.HTTPException) as exc:
+            raise RecalldError(f"recalld serve's answer to {method} {path} was cut off: {exc}") from exc
+        finally:
+            conn.close()
+
+    def lines(self, path: str, params: dict[str, Any]) -> Iterator[str]:
+        """A JSON Lines answer line by line, as the daemon sends it (an export of every
+        memory is held whole on neither side). An answer cut off raises ``RecalldError``
+        after the lines that came."""
+        conn, response = self._answered("GET", path, params, body=None, timeout=600)
+        try:
+            for line in response:
+                yield line.decode("utf-8").rstrip("\n")
+            if response.length:  # a declared length not reached (a chunked answer cut off raises)
+                raise http.client.IncompleteRead(b"", response.length)
+        except (OSError, http.client.HTTPException) as exc:  # IncompleteRead: the daemon stopped mid-answer
+            raise RecalldError(f"recalld serve's answer to GET {path} was cut off: {exc}") from exc
+        finally:
+            conn.close()
+
+    def _answered(
+        self, method: str, path: str, params: dict[str, Any] | None, *, body: Any, timeout: float
+    ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+        """An open connection and its successful answer, its body still to read; a busy
+        daemon asked again for up to ``wait`` seconds."""
         deadline = time.monotonic() + self._wait
         told = False
         while True:
@@ -114,7 +142,9 @@ class DaemonClient:
                     told = True
             time.sleep(BUSY_POLL)
 
-    def _ask(self, method: str, path: str, params: dict[str, Any] | None, *, body: Any, timeout: float) -> bytes:
+    def _ask(
+        self, method: str, path: str, params: dict[str, Any] | None, *, body: Any, timeout: float
+    ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
         query = urlencode({k: v for k, v in (params or {}).items() if v is not None}, doseq=True)
         headers = {"Authorization": f"Bearer {self._token}"}
         data = None if body is None else json.dumps(body).encode("utf-8")
@@ -124,20 +154,16 @@ class DaemonClient:
         try:
             conn.request(method, f"{path}?{query}" if query else path, body=data, headers=headers)
             response = conn.getresponse()
+            if response.status < 400:
+                return conn, response
             answer = response.read()
         except (OSError, http.client.HTTPException) as exc:  # refused, reset, timed out: one line, no traceback
-            raise RecalldError(f"recalld serve did not answer {method} {path} at {self.address}: {exc}") from exc
-        finally:
             conn.close()
+            raise RecalldError(f"recalld serve did not answer {method} {path} at {self.address}: {exc}") from exc
+        conn.close()
         if response.status == HTTPStatus.SERVICE_UNAVAILABLE:
             raise DaemonBusyError(_detail(answer))
-        if response.status >= 400:
-            raise RecalldError(f"daemon: {_detail(answer)}")
-        return answer
-
-    def lines(self, path: str, params: dict[str, Any]) -> Iterator[str]:
-        yield from self.raw("GET", path, params, timeout=600).decode("utf-8").splitlines()
-
+        raise RecalldError(f"daemon: {_detail(answer)}")
 
 def _runtime(path: Path) -> dict[str, Any] | None:
     """The runtime file of a daemon whose process is alive, or None."""

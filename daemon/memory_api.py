@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import FastAPI, Query
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from recalld.daemon import memories
+from recalld.daemon.answers import errors
 from recalld.ingest.manual import MAX_TEXT, ManualMemory
 
 if TYPE_CHECKING:
@@ -17,6 +18,11 @@ if TYPE_CHECKING:
 
 
 class RememberBody(BaseModel):
+    # a memory belongs to a repo, a user or an org: one of them given (``ManualMemory``)
+    model_config = ConfigDict(json_schema_extra={
+        "anyOf": [{"required": [scope], "properties": {scope: {"type": "string", "minLength": 1}}}
+                  for scope in ("repo", "user", "org")]
+    })  # fmt: skip
     text: str = Field(min_length=1, max_length=MAX_TEXT)
     type: Literal["note", "decision", "preference"] = "note"
     repo: str | None = None
@@ -26,20 +32,22 @@ class RememberBody(BaseModel):
 
 
 def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
-    @api.post("/v1/memories", dependencies=auth, status_code=201)
+    @api.post("/v1/memories", dependencies=auth, status_code=201,
+              responses={200: {"description": "a memory of this text was kept: unchanged, reopened or retyped"},
+                         **errors(400, 401, 404, 503, 507)})
     def remember(body: RememberBody) -> JSONResponse:
         result = memories.remember(service.app, ManualMemory(**body.model_dump()))
         return JSONResponse(result, status_code=201 if result["status"] == "created" else 200)
 
-    @api.get("/v1/memories/{memory_id}", dependencies=auth)
+    @api.get("/v1/memories/{memory_id}", dependencies=auth, responses=errors(401, 404, 503))
     def get_memory(memory_id: str) -> dict[str, Any]:
         return memories.get_memory(service.app, memory_id)
 
-    @api.delete("/v1/memories/{memory_id}", dependencies=auth)
+    @api.delete("/v1/memories/{memory_id}", dependencies=auth, responses=errors(401, 404, 503, 507))
     def forget(memory_id: str) -> dict[str, Any]:
         return memories.forget(service.app, memory_id)
 
-    @api.get("/v1/repos/{name}/symbols", dependencies=auth)
+    @api.get("/v1/repos/{name}/symbols", dependencies=auth, responses=errors(401, 404, 503))
     def symbol(
         name: str, qualname: str, path: str | None = None, kind: str | None = None, include_deprecated: bool = False
     ) -> list[dict[str, Any]]:
@@ -47,6 +55,6 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
             service.app, name, qualname, path=path, kind=kind, include_deprecated=include_deprecated
         )
 
-    @api.get("/v1/repos/{name}/changes", dependencies=auth)
+    @api.get("/v1/repos/{name}/changes", dependencies=auth, responses=errors(401, 404, 503))
     def changes(name: str, limit: Annotated[int, Query(ge=1, le=500)] = 20) -> dict[str, Any]:
         return memories.recent_changes(service.app, name, limit=limit)

@@ -132,7 +132,7 @@ def export(app: App, *, repo: str | None, include_deprecated: bool) -> Iterator[
     if repo is not None:
         app.registry.get(repo)
     flt = MemoryFilter(repo=repo, deprecated=None if include_deprecated else 0)
-    for point in app.store.scroll(flt):
+    for point in app.store.stream(flt):
         yield memory_record(point)
 
 

@@ -164,6 +164,10 @@ class Store(Protocol):
 
         ``fields`` limits the payload keys returned (None: all of them)."""
 
+    def stream(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
+        """``scroll`` for a long read that goes on while others use the store (an export):
+        a shared store lets others in between its pages (``LockedStore.stream``)."""
+
     def get_vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
         """Dense vectors of the points that exist among ``ids``."""
 

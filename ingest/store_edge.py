@@ -278,6 +278,9 @@ class QdrantEdgeStore:
             if offset is None:
                 return
 
+    def stream(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
+        return self.scroll(flt, fields=fields)  # read a page at a time already
+
     def count(self, flt: MemoryFilter) -> int:
         return int(self._shard.count(qe.CountRequest(exact=True, filter=to_filter(flt))))
 

@@ -143,6 +143,9 @@ class QdrantServerStore:
             if offset is None:
                 return
 
+    def stream(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
+        return self.scroll(flt, fields=fields)  # read a page at a time already
+
     def count(self, flt: MemoryFilter) -> int:
         return int(self._client.count(self.collection, count_filter=to_filter(flt), exact=True).count)
 

@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, HTTPServer, ThreadingHTTPServer
 
 import pytest
@@ -48,11 +49,18 @@ def server() -> Iterator[tuple[str, list[str]]]:
         def log_message(self, *_args: object) -> None:
             pass
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    with serving(Handler) as address:
+        yield address, asked
+
+
+@contextmanager
+def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """An HTTP server on loopback answering with ``handler``, for the block; its address."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}", asked
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
     finally:
         httpd.shutdown()
         httpd.server_close()
@@ -168,3 +176,45 @@ def test_a_repository_name_is_quoted_in_the_path_and_one_that_cannot_be_is_refus
                 registry.add(name, "/src/x", "main")
     finally:
         registry.close()
+
+
+def test_an_export_is_read_line_by_line_as_it_comes_and_one_cut_off_is_an_error_after_its_lines(tmp_path):
+    """``lines`` yields each line as it arrives (the daemon streams an export of every
+    memory; the client held the whole answer before its first line), splits on newlines
+    only (U+2028 is a character of a JSON string, which ``splitlines`` split on), and an
+    answer that stops short of its length raises after the lines that came."""
+    from recalld.ingest.errors import RecalldError
+
+    second = threading.Event()
+    lines = [json.dumps({"text": "one\u2028line"}, ensure_ascii=False), json.dumps({"n": 2})]
+
+    class Export(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+            first, rest = (line.encode() + b"\n" for line in lines)
+            cut = self.path.startswith("/cut")
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(first) + len(rest) + (100 if cut else 0)))
+            self.end_headers()
+            self.wfile.write(first)
+            self.wfile.flush()
+            second.wait(10)  # the client has the first line before the second is sent
+            self.wfile.write(rest)
+            self.wfile.flush()
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    with serving(Export) as address:
+        client = DaemonClient(address, "t")
+        got = []
+        for line in client.lines("/v1/export", {}):
+            got.append(line)
+            second.set()
+        assert got == lines and json.loads(got[0])["text"] == "one\u2028line"
+        second.clear()
+        got = []
+        with pytest.raises(RecalldError, match=r"answer to GET /cut was cut off"):
+            for line in client.lines("/cut", {}):
+                got.append(line)
+                second.set()
+        assert got == lines

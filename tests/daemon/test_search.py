@@ -265,12 +265,11 @@ def test_unknown_repo_is_a_clear_error(app, harness):
 def test_http_search_params_formats_and_bad_input(history, app):
     from types import SimpleNamespace
 
-    from fastapi.testclient import TestClient
-
     from recalld.daemon.api import create_api
+    from tests.service.conftest import DocumentedClient
 
     service = SimpleNamespace(app=app, token="t0ken", state="ready", max_body=1 << 20)
-    with TestClient(create_api(service)) as client:  # type: ignore[arg-type]
+    with DocumentedClient(create_api(service)) as client:  # type: ignore[arg-type]
 
         def get(**params):  # type: ignore[no-untyped-def]
             return client.get("/v1/search", params=params, headers={"Authorization": "Bearer t0ken"})

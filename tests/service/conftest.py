@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -13,8 +14,24 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from tests.conftest import GitRepo
+
+
+class DocumentedClient(TestClient):
+    """A test client of the API app that fails the test when an answer's status is not
+    among those the API's OpenAPI document gives for that route: a client made from
+    ``/openapi.json`` meets no status it was not told of."""
+
+    def request(self, method, url, *args, **kwargs):  # type: ignore[no-untyped-def,override]
+        response = super().request(method, url, *args, **kwargs)
+        path = response.request.url.path
+        for template, operations in self.app.openapi()["paths"].items():  # type: ignore[attr-defined]
+            if re.fullmatch(re.sub(r"\\{[^/]+?\\}", "[^/]+", re.escape(template)), path):
+                documented = operations[method.lower()]["responses"]
+                assert str(response.status_code) in documented, (method, template, response.status_code, response.text)
+        return response
 
 
 def free_port() -> int:

@@ -20,7 +20,7 @@ from recalld.daemon.service import Service
 from recalld.daemon.webhooks import github_signature_ok, normalise_url
 from recalld.ingest.diskspace import DiskFullError
 from tests.conftest import GitRepo
-from tests.service.conftest import recalld
+from tests.service.conftest import DocumentedClient, recalld
 
 SECRET = "It's a Secret to Everybody"
 REMOTE = "https://github.com/example-org/widgets.git"
@@ -82,7 +82,7 @@ def push_body(url: str = REMOTE) -> bytes:
 
 
 def test_github_push_is_accepted_once_per_delivery(service):
-    client = TestClient(create_api(service))
+    client = DocumentedClient(create_api(service))
     first = github_post(client, push_body())
     assert first.status_code == 202, first.text
     assert queued(service) == {"widgets": 1}
@@ -96,7 +96,7 @@ def test_github_push_is_accepted_once_per_delivery(service):
 
 
 def test_bad_or_missing_signature_is_401_and_nothing_queued(service):
-    client = TestClient(create_api(service))
+    client = DocumentedClient(create_api(service))
     assert github_post(client, push_body(), secret="wrong").status_code == 401
     unsigned = client.post("/v1/webhooks/github", content=push_body(), headers={"X-GitHub-Event": "push"})
     assert unsigned.status_code == 401
@@ -104,7 +104,7 @@ def test_bad_or_missing_signature_is_401_and_nothing_queued(service):
 
 
 def test_unknown_repo_malformed_and_oversized_bodies(service):
-    client = TestClient(create_api(service))
+    client = DocumentedClient(create_api(service))
     assert github_post(client, push_body("https://github.com/someone/else.git")).status_code == 404
     assert github_post(client, b"{not json", delivery="d-3").status_code == 400
     assert github_post(client, b"[1, 2]", delivery="d-4").status_code == 400
@@ -114,7 +114,7 @@ def test_unknown_repo_malformed_and_oversized_bodies(service):
 
 
 def test_gitlab_token_and_generic_bearer(service):
-    client = TestClient(create_api(service))
+    client = DocumentedClient(create_api(service))
     body = json.dumps({"ref": "refs/heads/main", "checkout_sha": "1" * 40,
                        "project": {"name": "widgets", "git_http_url": REMOTE}}).encode()  # fmt: skip
     assert client.post("/v1/webhooks/gitlab", content=body, headers={"X-Gitlab-Token": "nope"}).status_code == 401
@@ -134,7 +134,7 @@ def test_gitlab_token_and_generic_bearer(service):
 
 
 def test_api_routes_need_the_token(service):
-    client = TestClient(create_api(service))
+    client = DocumentedClient(create_api(service))
     assert client.get("/v1/status").status_code == 401
     assert client.get("/v1/status", headers={"Authorization": "Bearer wrong"}).status_code == 401
     assert client.get("/healthz").json() == {"state": "starting"}
@@ -212,7 +212,7 @@ def test_while_the_store_builds_its_index_webhooks_are_queued_status_answers_and
     service.app.store = store = LockedStore(Building(service.app.store))
     builder = threading.Thread(target=store.optimize)
     builder.start()
-    client = TestClient(create_api(service))
+    client = DocumentedClient(create_api(service))
     bearer = {"Authorization": f"Bearer {service.token}"}
     try:
         while store.busy is None:
@@ -229,6 +229,9 @@ def test_while_the_store_builds_its_index_webhooks_are_queued_status_answers_and
         search = client.get("/v1/search", params={"q": "a"}, headers=bearer)
         assert search.status_code == 503 and search.headers["Retry-After"] == "5"
         assert "is building the vector index" in search.json()["detail"]
+        export = client.get("/v1/export", headers=bearer)  # refused whole, not begun and cut off
+        assert export.status_code == 503 and "is building the vector index" in export.json()["detail"]
+        assert client.get("/v1/export", params={"repo": "nope"}, headers=bearer).status_code == 404
     finally:
         release.set()
         builder.join()
@@ -239,7 +242,7 @@ def test_while_the_store_builds_its_index_webhooks_are_queued_status_answers_and
 def test_query_parameters_given_empty_count_as_not_given(service):
     """The README's parameter list filled in as a form or a template fills it:
     ``repo=`` had searched a repo named '' (404), ``limit=`` failed to parse (422)."""
-    client = TestClient(create_api(service))
+    client = DocumentedClient(create_api(service))
     bearer = {"Authorization": f"Bearer {service.token}"}
     empty = "&repo=&type=&kind=&lang=&path=&include_deprecated=&include_untrusted=&as_of=&format=&limit="
     for q in ("a", "%C3%A9t%C3%A9"):
@@ -254,7 +257,7 @@ def test_query_parameters_given_empty_count_as_not_given(service):
 def test_a_write_refused_for_disk_space_is_507_with_the_reason_and_searches_go_on(service, monkeypatch):
     from recalld.ingest import diskspace
 
-    client = TestClient(create_api(service))
+    client = DocumentedClient(create_api(service))
     bearer = {"Authorization": f"Bearer {service.token}"}
     assert service.app.store is not None  # opened while there is room
     monkeypatch.setattr(diskspace, "free_bytes", lambda _path: 10 * diskspace.MB)
@@ -269,7 +272,7 @@ def test_a_journal_on_a_full_disk_refuses_an_event_with_507_and_loses_none(servi
     """SQLite's own "database or disk is full" (its page limit reached, as a full disk
     reports it): the event is refused with recalld's error and 507, what was recorded
     stays, and once there is room events are recorded again."""
-    client = TestClient(create_api(service))
+    client = DocumentedClient(create_api(service))
     bearer = {"Authorization": f"Bearer {service.token}"}
     journal = service.journal
     db = journal._db

@@ -1,0 +1,51 @@
+"""The error answers of the HTTP API as its OpenAPI document states them: each route
+names those it can give, so a client made from ``/openapi.json`` knows every status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+
+class ErrorAnswer(BaseModel):
+    detail: str
+
+
+MEANINGS = {
+    400: "cannot be done as asked; the detail says why (a commit or date not found, a manual memory without a scope)",
+    401: "missing or wrong credentials",
+    404: "no such repository, memory or symbol, or no registered repository matches the push",
+    413: "body over the daemon's limit",
+    503: "the store is taken for long (the vector index being built): ask again after Retry-After seconds",
+    507: "the daemon's disk is too full to write",
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a route that answers ``statuses`` with ``{"detail": message}``."""
+    answers: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        answers[status] = {"model": ErrorAnswer, "description": MEANINGS[status]}
+        if status == 503:
+            answers[status]["headers"] = {"Retry-After": {"description": "seconds", "schema": {"type": "integer"}}}
+    return answers
+
+
+# what ``webhooks.generic_push`` reads
+GENERIC_PUSH = {
+    "type": "object",
+    "required": ["repo"],
+    "properties": {
+        "repo": {"type": "string", "minLength": 1, "description": "a registered name or a remote URL"},
+        "ref": {"type": "string", "description": "the ref pushed (refs/heads/main)"},
+        "commit": {"type": "string", "description": "the commit it points at"},
+    },
+}
+
+
+def json_body(description: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The request body of a route that reads its own (a webhook, whose signature is of
+    the bytes as sent), for ``openapi_extra``."""
+    content = {"application/json": {"schema": schema or {"type": "object"}}}
+    return {"requestBody": {"required": True, "description": description, "content": content}}
