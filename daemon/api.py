@@ -67,7 +67,9 @@ def create_api(service: Service) -> FastAPI:
     def status() -> dict[str, Any]:
         return service.status()
 
-    @api.post("/v1/repos/{name}/sync", dependencies=auth, status_code=202,
+    # ``{name:path}``: a name with "/" (a path given for a name) reaches the handler, which
+    # says the repository is unknown and which are known, where the router said "Not Found"
+    @api.post("/v1/repos/{name:path}/sync", dependencies=auth, status_code=202,
               responses={200: {"description": "with wait: the sync's result"}, **errors(400, 401, 404, 503, 507)})
     def sync(name: str, wait: bool = False, full: bool = False, timeout: float = 600.0) -> Any:
         service.app.registry.get(name)

@@ -47,7 +47,7 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
     def forget(memory_id: str) -> dict[str, Any]:
         return memories.forget(service.app, memory_id)
 
-    @api.get("/v1/repos/{name}/symbols", dependencies=auth, responses=errors(401, 404, 503))
+    @api.get("/v1/repos/{name:path}/symbols", dependencies=auth, responses=errors(401, 404, 503))
     def symbol(
         name: str, qualname: str, path: str | None = None, kind: str | None = None, include_deprecated: bool = False
     ) -> list[dict[str, Any]]:
@@ -55,6 +55,6 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
             service.app, name, qualname, path=path, kind=kind, include_deprecated=include_deprecated
         )
 
-    @api.get("/v1/repos/{name}/changes", dependencies=auth, responses=errors(401, 404, 503))
+    @api.get("/v1/repos/{name:path}/changes", dependencies=auth, responses=errors(401, 404, 503))
     def changes(name: str, limit: Annotated[int, Query(ge=1, le=500)] = 20) -> dict[str, Any]:
         return memories.recent_changes(service.app, name, limit=limit)

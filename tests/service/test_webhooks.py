@@ -297,3 +297,18 @@ def test_a_journal_on_a_full_disk_refuses_an_event_with_507_and_loses_none(servi
     again = github_post(client, push_body(), delivery="d-full")  # its redelivery: taken, not a duplicate
     assert again.status_code == 202 and "duplicate" not in again.json(), again.text
     assert journal.depth()["widgets"] == depth.get("widgets", 0) + 1
+
+
+def test_a_path_given_for_a_repository_name_is_told_unknown_with_the_names_known(service):
+    """An agent or a script that names a repository by its path (``/src/widgets``, or
+    ``../x``) is told the name is unknown and which are known, not the router's bare
+    "Not Found": a name with "/" still reaches the handler."""
+    client = DocumentedClient(create_api(service))
+    bearer = {"Authorization": f"Bearer {service.token}"}
+    for method, path in (("GET", "/v1/repos/..%2F..%2Fetc/symbols?qualname=x"), ("GET", "/v1/repos/src/widgets/changes"),
+                         ("POST", "/v1/repos/%2Fsrc%2Fwidgets/sync")):  # fmt: skip
+        answer = client.request(method, path, headers=bearer)
+        assert answer.status_code == 404, (path, answer.text)
+        assert "unknown repo" in answer.json()["detail"] and "(known: other, widgets)" in answer.json()["detail"]
+    assert "/v1/repos/{name}/symbols" in client.app.openapi()["paths"]  # type: ignore[attr-defined]
+    assert queued(service) == {}
