@@ -1,4 +1,5 @@
-"""structlog set up once: JSON lines when stderr is not a terminal, readable otherwise."""
+"""structlog set up once: JSON lines when stderr is not a terminal, readable otherwise;
+the libraries' own stdlib logging (uvicorn, watchdog, apscheduler) in the same form."""
 
 from __future__ import annotations
 
@@ -25,6 +26,31 @@ def configure_logging(*, level: str = "info", fmt: str = "auto") -> None:
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
         cache_logger_on_first_use=False,
     )
+    _route_stdlib(renderer)
+
+
+STDLIB_HANDLER = "recalld"  # the name of the root logger's handler set here
+
+
+def _route_stdlib(renderer: structlog.typing.Processor) -> None:
+    """Warnings and errors the libraries log through the standard library (uvicorn's
+    "Invalid HTTP request received.", a traceback of the ASGI app), rendered as recalld's
+    own lines with the logger's name: Python's last-resort handler printed their bare
+    message, a line that is no JSON amid the JSON lines of a journal. Below warning they
+    stay out, as before."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.set_name(STDLIB_HANDLER)
+    handler.setFormatter(structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=[
+            structlog.stdlib.add_log_level,
+            structlog.stdlib.add_logger_name,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            structlog.processors.format_exc_info,
+        ],
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
+    ))  # fmt: skip
+    root = logging.getLogger()
+    root.handlers = [h for h in root.handlers if h.get_name() != STDLIB_HANDLER] + [handler]
 
 
 def get_logger(name: str) -> structlog.typing.FilteringBoundLogger:

@@ -128,3 +128,20 @@ def test_sigkill_twenty_times_during_syncs_converges(daemon, repo, tmp_path):
     clean = [m for m in clean if m["type"] == "structural"]
     assert sorted(keys) == sorted((m["path"], m["kind"], m["qualname"]) for m in clean)
     assert sorted(m["content_hash"] for m in live) == sorted(m["content_hash"] for m in clean)
+
+
+def test_the_servers_own_warnings_are_json_lines_like_the_daemons(daemon):
+    """uvicorn logs a malformed request through the standard library: it was printed as a
+    bare line ("Invalid HTTP request received.") amid the daemon's JSON lines, which a
+    reader of the journal parsing each line as JSON failed on. Now it is one of them, with
+    its logger's name."""
+    daemon.start()
+    with socket.create_connection(("127.0.0.1", daemon.port), timeout=5) as conn:
+        conn.sendall(b"NOT HTTP AT ALL\x00\r\n\r\n")
+        conn.recv(1024)  # uvicorn answers 400 and closes
+    assert daemon.call("GET", "/healthz")[0] == 200
+    assert daemon.stop() == 0
+    lines = [line for line in daemon.logs().splitlines() if line.strip()]
+    records = [json.loads(line) for line in lines]  # every line is JSON
+    bad = [r for r in records if r.get("logger") == "uvicorn.error"]
+    assert [(r["event"], r["level"]) for r in bad] == [("Invalid HTTP request received.", "warning")], lines
