@@ -26,7 +26,7 @@ from recalld.daemon.mem0 import mem0_results
 from recalld.daemon.memory_api import add_memory_routes
 from recalld.daemon.query import SearchRequest, export, search
 from recalld.ingest.diskspace import DiskFullError
-from recalld.ingest.errors import BusyError, NotFoundError, RecalldError
+from recalld.ingest.errors import BusyError, NotFoundError, RecalldError, StoreServerError
 
 if TYPE_CHECKING:
     from recalld.daemon.service import Service
@@ -56,6 +56,8 @@ def create_api(service: Service) -> FastAPI:
             return JSONResponse({"detail": exc.message}, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
         if isinstance(exc, DiskFullError):  # the server's disk, not the request: 507 Insufficient Storage
             return JSONResponse({"detail": exc.message}, status_code=507)
+        if isinstance(exc, StoreServerError):  # the Qdrant server behind the daemon: 502 Bad Gateway
+            return JSONResponse({"detail": exc.message}, status_code=502)
         status = 404 if isinstance(exc, NotFoundError) or exc.message.startswith("unknown repo") else 400
         return JSONResponse({"detail": exc.message}, status_code=status)
 
@@ -70,7 +72,7 @@ def create_api(service: Service) -> FastAPI:
     # ``{name:path}``: a name with "/" (a path given for a name) reaches the handler, which
     # says the repository is unknown and which are known, where the router said "Not Found"
     @api.post("/v1/repos/{name:path}/sync", dependencies=auth, status_code=202,
-              responses={200: {"description": "with wait: the sync's result"}, **errors(400, 401, 404, 503, 507)})
+              responses={200: {"description": "with wait: the sync's result"}, **errors(400, 401, 404, 502, 503, 507)})
     def sync(name: str, wait: bool = False, full: bool = False, timeout: float = 600.0) -> Any:
         service.app.registry.get(name)
         event_id = service.enqueue(name, "cli", {"full": full} if full else {})
@@ -79,7 +81,7 @@ def create_api(service: Service) -> FastAPI:
         result = service.wait_for(name, event_id, timeout=timeout)
         return JSONResponse(result, status_code=200)
 
-    @api.get("/v1/search", dependencies=auth, responses=errors(400, 401, 404, 503))
+    @api.get("/v1/search", dependencies=auth, responses=errors(400, 401, 404, 502, 503))
     def search_memories(
         q: str,
         repo: str | None = None,
@@ -103,7 +105,7 @@ def create_api(service: Service) -> FastAPI:
 
     @api.get("/v1/export", dependencies=auth, response_class=StreamingResponse, responses={
         200: {"description": "one memory a line", "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
-        **errors(401, 404, 503)})
+        **errors(401, 404, 502, 503)})
     def export_memories(repo: str | None = None, include_deprecated: bool = False) -> StreamingResponse:
         records = export(service.app, repo=repo, include_deprecated=include_deprecated)
         # read as it is sent (``LockedStore.stream``); the first record before answering, so an

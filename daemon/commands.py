@@ -308,7 +308,9 @@ def status(ctx: Any, args: argparse.Namespace) -> int:
         emit_json(report)
         return EXIT_OK
     d = report["daemon"]
-    busy = f"; {d['busy']}" if d.get("busy") else ""  # a store taken by its index build: counts left out below
+    # a store taken by its index build, or a Qdrant server not answering: counts left out below
+    held = d.get("busy") or d.get("store_error")
+    busy = f"; {held}" if held else ""
     restarts = f", restarted {d['restarts']}x to give back memory" if d.get("restarts") else ""
     print(f"daemon: {d['state']}" + (f" (pid {d['pid']}{restarts})" if d.get("pid") else "") + busy)
     vectors = report.get("vectors") or {"current": True}  # a daemon of an earlier version
@@ -319,7 +321,8 @@ def status(ctx: Any, args: argparse.Namespace) -> int:
         print("no repositories registered")
     for s in report["repos"]:
         if "memories" not in s:
-            print(f"{s['repo']}\t{s['branch']}\tqueue_depth {s['queue_depth']}\t(memories: once the store is free)")
+            until = "the store answers" if d.get("store_error") else "the store is free"
+            print(f"{s['repo']}\t{s['branch']}\tqueue_depth {s['queue_depth']}\t(memories: once {until})")
             continue
         indexed = (s["indexed_commit"] or "never")[:8]
         behind = "?" if s["commits_behind"] is None else s["commits_behind"]

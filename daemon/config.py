@@ -11,6 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from recalld.ingest.diskspace import DEFAULT_MIN_FREE_MB
 from recalld.ingest.errors import RecalldError
@@ -276,3 +277,20 @@ def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
         raise RecalldError(f"{source}: log.level must be one of {', '.join(LOG_LEVELS)}")
     if values["log"]["format"] not in LOG_FORMATS:
         raise RecalldError(f"{source}: log.format must be one of {', '.join(LOG_FORMATS)}")
+    url = values["store"]["url"]
+    if url and not _server_url(url):
+        raise RecalldError(
+            f"{source}: store.url must be a Qdrant server's URL (http://localhost:6333, https://HOST:6333),"
+            f" got {url!r}"
+        )
+
+
+def _server_url(url: str) -> bool:
+    """An http(s) URL with a host and, if any, a valid port; as qdrant-client, a host
+    alone (``localhost:6333``, ``qdrant``) is read as http."""
+    try:
+        parts = urlsplit(url if "://" in url else f"http://{url}")
+        parts.port  # noqa: B018 - raises on a port that is not a number in range
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname) and not any(c.isspace() for c in url)

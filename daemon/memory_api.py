@@ -34,20 +34,20 @@ class RememberBody(BaseModel):
 def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
     @api.post("/v1/memories", dependencies=auth, status_code=201,
               responses={200: {"description": "a memory of this text was kept: unchanged, reopened or retyped"},
-                         **errors(400, 401, 404, 503, 507)})
+                         **errors(400, 401, 404, 502, 503, 507)})
     def remember(body: RememberBody) -> JSONResponse:
         result = memories.remember(service.app, ManualMemory(**body.model_dump()))
         return JSONResponse(result, status_code=201 if result["status"] == "created" else 200)
 
-    @api.get("/v1/memories/{memory_id}", dependencies=auth, responses=errors(401, 404, 503))
+    @api.get("/v1/memories/{memory_id}", dependencies=auth, responses=errors(401, 404, 502, 503))
     def get_memory(memory_id: str) -> dict[str, Any]:
         return memories.get_memory(service.app, memory_id)
 
-    @api.delete("/v1/memories/{memory_id}", dependencies=auth, responses=errors(401, 404, 503, 507))
+    @api.delete("/v1/memories/{memory_id}", dependencies=auth, responses=errors(401, 404, 502, 503, 507))
     def forget(memory_id: str) -> dict[str, Any]:
         return memories.forget(service.app, memory_id)
 
-    @api.get("/v1/repos/{name:path}/symbols", dependencies=auth, responses=errors(401, 404, 503))
+    @api.get("/v1/repos/{name:path}/symbols", dependencies=auth, responses=errors(401, 404, 502, 503))
     def symbol(
         name: str, qualname: str, path: str | None = None, kind: str | None = None, include_deprecated: bool = False
     ) -> list[dict[str, Any]]:
@@ -55,6 +55,6 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
             service.app, name, qualname, path=path, kind=kind, include_deprecated=include_deprecated
         )
 
-    @api.get("/v1/repos/{name:path}/changes", dependencies=auth, responses=errors(401, 404, 503))
+    @api.get("/v1/repos/{name:path}/changes", dependencies=auth, responses=errors(401, 404, 502, 503))
     def changes(name: str, limit: Annotated[int, Query(ge=1, le=500)] = 20) -> dict[str, Any]:
         return memories.recent_changes(service.app, name, limit=limit)

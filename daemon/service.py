@@ -28,7 +28,7 @@ from recalld.daemon.tasks import start_scheduler
 from recalld.daemon.upkeep import StoreUpkeep, limit_malloc_arenas
 from recalld.daemon.watch import RepoWatcher
 from recalld.ingest.child import stop_children
-from recalld.ingest.errors import BusyError, RecalldError
+from recalld.ingest.errors import BusyError, RecalldError, StoreServerError
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.locked import LockedStore
 from recalld.ingest.store_lock import drop_inherited, keep_across_exec
@@ -109,8 +109,8 @@ class Service:
         try:
             vectors: dict[str, Any] | None = vectors_status(self.app)
             repos = [repo_status(self.app, entry.name) for entry in entries]
-        except BusyError as exc:
-            daemon["busy"], vectors = exc.message, None
+        except (BusyError, StoreServerError) as exc:  # a Qdrant server that does not answer: said the same way
+            daemon["busy" if isinstance(exc, BusyError) else "store_error"], vectors = exc.message, None
             repos = [{"repo": entry.name, "path": entry.path, "branch": entry.branch} for entry in entries]
         depth = self.journal.depth()
         for item in repos:

@@ -22,3 +22,8 @@ class NotFoundError(RecalldError):
 class BusyError(RecalldError):
     """An expected failure for now: the store is taken by work that lasts (building its
     vector index), and the call is better made again afterwards (HTTP: 503)."""
+
+
+class StoreServerError(RecalldError):
+    """The Qdrant server did not answer, or refused a call (HTTP: 502, the daemon being
+    the gateway to it)."""

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import structlog
 from qdrant_client import QdrantClient, models
-from qdrant_client.http.exceptions import UnexpectedResponse
+from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
-from recalld.ingest.errors import RecalldError
+from recalld.ingest.errors import RecalldError, StoreServerError
 from recalld.ingest.store import (
     DENSE,
     INTEGER_FIELDS,
@@ -43,10 +43,13 @@ class QdrantServerStore:
         self.dim = config.dim
         self.collection = config.collection
         try:
-            self._client = client or QdrantClient(url=config.url, api_key=config.api_key, timeout=30)
+            given = client or QdrantClient(url=config.url, api_key=config.api_key, timeout=30)
+            self._client = cast(QdrantClient, _Answered(given, config.url or ""))
             self._ensure_collection()
-        except (UnexpectedResponse, ConnectionError, OSError) as exc:
-            raise RecalldError(f"cannot use Qdrant at {config.url}: {exc}") from exc
+        except StoreServerError:
+            raise
+        except (ConnectionError, OSError, ValueError) as exc:
+            raise RecalldError(f"cannot use Qdrant at {config.url}: {_reason(exc)}") from exc
 
     def _ensure_collection(self) -> None:
         if not self._client.collection_exists(self.collection):
@@ -56,7 +59,7 @@ class QdrantServerStore:
                     vectors_config={DENSE: models.VectorParams(size=self.dim, distance=models.Distance.COSINE)},
                     sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
                 )
-            except (UnexpectedResponse, ValueError) as exc:
+            except (StoreServerError, ValueError) as exc:  # local mode: ValueError
                 if "already exists" not in str(exc):
                     raise
         info = self._client.get_collection(self.collection)
@@ -206,6 +209,41 @@ class QdrantServerStore:
 
     def close(self) -> None:
         self._client.close()
+
+
+class _Answered:
+    """The client, its failures raised as ``StoreServerError`` naming the server and the
+    call: no answer (refused, reset, timed out: ``ResponseHandlingException``) or an error
+    answer (``UnexpectedResponse``: a wrong API key, a collection deleted meanwhile) were
+    tracebacks of the CLI and HTTP 500s of the daemon's API."""
+
+    def __init__(self, client: QdrantClient, url: str) -> None:
+        self._client = client
+        self._url = url
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._client, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return attr(*args, **kwargs)
+            except ResponseHandlingException as exc:
+                raise StoreServerError(f"Qdrant at {self._url} did not answer ({name}): {_reason(exc)}") from exc
+            except UnexpectedResponse as exc:
+                raise StoreServerError(f"Qdrant at {self._url} refused {name}: {_reason(exc)}") from exc
+
+        return call
+
+
+def _reason(exc: BaseException) -> str:
+    """An exception's message on one line, with the transport error it wraps."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    cause = exc.__cause__ or exc.__context__
+    if isinstance(exc, ResponseHandlingException) and cause is not None and str(cause) not in text:
+        text = f"{text}: {' '.join(str(cause).split())}"
+    return text
 
 
 def _sparse(vector: SparseVector) -> models.SparseVector:

@@ -40,12 +40,22 @@ def test_example_documents_every_option_with_its_default():
         ({"tasks": {"backfill_commits": -1}}, "tasks.backfill_commits must not be negative"),
         ({"embedding": {"test_max_chars": -1}}, "embedding.test_max_chars must not be negative"),
         ({"daemon": {"restart_over_mb": -1}}, "restart_over_mb must not be negative"),
+        ({"store": {"url": "not a url"}}, "store.url must be a Qdrant server's URL"),
+        ({"store": {"url": "ftp://qdrant"}}, "store.url must be a Qdrant server's URL"),
+        ({"store": {"url": "http://qdrant:99999"}}, "store.url must be a Qdrant server's URL"),
+        ({"store": {"url": "https://:6333"}}, "store.url must be a Qdrant server's URL"),
     ],
 )
 def test_bad_config_names_the_key(raw, message):
     with pytest.raises(RecalldError, match=None) as info:
         validate(raw, source="cfg")
     assert message in info.value.message
+
+
+@pytest.mark.parametrize("url", ["http://localhost:6333", "https://q.example:6333/", "localhost:6333", "qdrant"])
+def test_a_qdrant_url_as_qdrant_client_reads_it_is_taken(url):
+    """A host alone is read as http, as qdrant-client reads it."""
+    assert validate({"store": {"url": url}}, source="cfg")["store"]["url"] == url
 
 
 def test_config_file_under_recalld_home(monkeypatch, tmp_path):

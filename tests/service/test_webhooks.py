@@ -312,3 +312,37 @@ def test_a_path_given_for_a_repository_name_is_told_unknown_with_the_names_known
         assert "unknown repo" in answer.json()["detail"] and "(known: other, widgets)" in answer.json()["detail"]
     assert "/v1/repos/{name}/symbols" in client.app.openapi()["paths"]  # type: ignore[attr-defined]
     assert queued(service) == {}
+
+
+@pytest.mark.filterwarnings("ignore")  # qdrant-client: the server's version not checked
+def test_a_qdrant_server_gone_is_502_with_the_reason_and_status_says_so(service, tmp_path):
+    """The daemon stores in a Qdrant server that stops answering: what needs the store is
+    answered 502 (Bad Gateway: the daemon is the gateway to it) with the server, the call
+    and the reason, where it was a 500 and a traceback; status answers, and says so."""
+    import socket
+    import uuid
+
+    from qdrant_client import QdrantClient
+
+    from recalld.ingest.locked import LockedStore
+    from recalld.ingest.store import StoreConfig
+    from recalld.ingest.store_server import QdrantServerStore
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    local = QdrantClient(path=str(tmp_path / "q"))
+    store = QdrantServerStore(StoreConfig(dim=service.app.dim, url=closed), client=local)
+    service.app.store = LockedStore(store)
+    client = DocumentedClient(create_api(service))
+    bearer = {"Authorization": f"Bearer {service.token}"}
+    assert client.get("/v1/export", headers=bearer).status_code == 200  # answering
+    store._client._client = QdrantClient(url=closed, check_compatibility=False)  # type: ignore[attr-defined]
+    note = {"text": "a note", "repo": "widgets"}
+    for answer in (client.get("/v1/export", headers=bearer), client.get(f"/v1/memories/{uuid.uuid4()}", headers=bearer),
+                   client.post("/v1/memories", json=note, headers=bearer)):  # fmt: skip
+        assert answer.status_code == 502, answer.text
+        assert answer.json()["detail"].startswith(f"Qdrant at {closed} did not answer (")
+    status = client.get("/v1/status", headers=bearer)
+    assert status.status_code == 200 and "did not answer" in status.json()["daemon"]["store_error"]
+    assert {r["repo"] for r in status.json()["repos"]} == {"widgets", "other"}

@@ -552,3 +552,59 @@ def test_a_point_keeps_its_identity_in_its_own_write(tmp_path):
     assert {"repo", "branch", "record"} <= OWN_FIELDS
     assert "deprecated" in shared and "path" in shared
     assert shared_fields(points[:3]) == {}  # too few to gain
+
+
+@pytest.mark.filterwarnings("ignore")  # qdrant-client: the server's version not checked, an API key over http
+def test_a_qdrant_server_that_does_not_answer_or_refuses_is_a_clear_error(tmp_path):
+    """A server that is not there (refused), goes away after the store opened, or answers
+    with an error (a wrong API key): the store raises a ``RecalldError`` naming the server,
+    the call and the reason, where qdrant-client's exceptions were tracebacks of the CLI
+    and HTTP 500s of the daemon's API."""
+    import json
+    import socket
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from qdrant_client import QdrantClient
+
+    from recalld.ingest.errors import StoreServerError
+    from recalld.ingest.store_server import QdrantServerStore
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}"  # nothing listens once it is closed
+    with pytest.raises(StoreServerError, match=rf"Qdrant at {closed} did not answer \(collection_exists\): .*refused"):
+        QdrantServerStore(StoreConfig(dim=DIM, url=closed))
+
+    store = QdrantServerStore(StoreConfig(dim=DIM, url=closed), client=QdrantClient(path=str(tmp_path / "local")))
+    store.upsert([mem(1)])
+    store._client._client = QdrantClient(url=closed, check_compatibility=False)  # type: ignore[attr-defined]
+    for call, name in ((lambda: store.search(vec(1), MemoryFilter(repo="r"), 3), "query_points"),
+                       (lambda: list(store.scroll(MemoryFilter())), "scroll"),
+                       (lambda: store.upsert([mem(2)]), "upsert"),
+                       (lambda: store.count(MemoryFilter()), "count")):  # fmt: skip
+        with pytest.raises(StoreServerError, match=rf"did not answer \({name}\)"):
+            call()
+
+    class WrongKey(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+            data = json.dumps({"status": {"error": "Invalid api-key"}}).encode()
+            self.send_response(403)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), WrongKey)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    try:
+        refused = rf"Qdrant at {url} refused collection_exists: .*403.*Invalid api-key"
+        with pytest.raises(StoreServerError, match=refused):
+            QdrantServerStore(StoreConfig(dim=DIM, url=url, api_key="wrong"))
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
