@@ -155,8 +155,11 @@ STRUCTURAL = "structural"
 # class or module opened again names its members under its own name; RSpec's titles.
 # PHP is read, its namespaces no part of a name.
 # 20: a definition nested more than 256 syntax levels deep is read as part of what holds
-# it (``parsers.definitions.MAX_DEPTH``; real code's lie within 60).
-EXTRACTION_VERSION = 20
+# it (``parsers.definitions.MAX_DEPTH``; real code's lie within 60). 21: a file that is not
+# UTF-8 (nor in an encoding it declares) is parsed with each byte that does not decode as
+# U+FFFD, no longer as it was (``parsers.encoding.as_utf8``): a name is no longer cut at
+# such a byte, and a query's predicate on a node holding one no longer raises.
+EXTRACTION_VERSION = 21
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

@@ -1,7 +1,7 @@
 """Source files in an encoding other than UTF-8, read as the language reads them.
 
 Tree-sitter parses UTF-8 bytes and every text recalld keeps is UTF-8, so a file that is
-not valid UTF-8 reads with its undecodable bytes as U+FFFD. A language may say how its
+not valid UTF-8 is parsed with its undecodable bytes as U+FFFD. A language may say how its
 files name another encoding: Python's coding declaration (PEP 263), a comment on the
 first line, or on the second after a comment line (``# -*- coding: latin-1 -*-``). Such
 a file is decoded with the codec it names and parsed as the same text in UTF-8, so its
@@ -48,8 +48,10 @@ def _codec(name: str) -> str | None:
 def as_utf8(data: bytes, *, declares: bool) -> tuple[bytes, bool]:
     """``data`` as UTF-8, and whether it was read without replacing a byte: as it is when
     it is UTF-8; else, for a language whose files may declare their encoding
-    (``declares``), decoded as declared; else as it is (the parse replaces what does
-    not decode)."""
+    (``declares``), decoded as declared; else with each byte that does not decode as
+    U+FFFD. Tree-sitter was given such bytes as they were: its queries' predicates read
+    the text of a node strictly as UTF-8, and one that held them raised (a sync crashed on
+    the file, and again at each retry); its lexer also cut a name at them."""
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -57,12 +59,18 @@ def as_utf8(data: bytes, *, declares: bool) -> tuple[bytes, bool]:
     else:
         return data, True
     codec = declared_encoding(data) if declares else None
-    if codec is None:
-        return data, False
-    try:
-        text = data.decode(codec)
-    except (UnicodeDecodeError, LookupError):  # LookupError: no text codec (``hex``, ``rot13``)
-        return data, False
-    if text.count("\n") != data.count(b"\n"):  # lines must stay where they were
-        return data, False
-    return text.encode("utf-8", "surrogatepass"), True
+    if codec is not None:
+        try:
+            text = data.decode(codec)
+        except (UnicodeDecodeError, LookupError):  # LookupError: no text codec (``hex``, ``rot13``)
+            pass
+        else:
+            if text.count("\n") == data.count(b"\n"):  # lines must stay where they were
+                return text.encode("utf-8", "surrogatepass"), True
+    return replaced(data), False
+
+
+def replaced(data: bytes) -> bytes:
+    """``data`` as UTF-8 with each undecodable byte as U+FFFD (lines stay where they were:
+    a newline is never part of what does not decode)."""
+    return data.decode("utf-8", "replace").encode("utf-8")

@@ -54,8 +54,22 @@ def test_utf8_is_read_as_utf8_whatever_it_declares() -> None:
 
 def test_only_languages_that_declare_are_transcoded() -> None:
     data = "// coding: latin-1\nfunction caf\xe9() {}\n".encode("latin-1")
-    assert as_utf8(data, declares=False) == (data, False)
+    assert as_utf8(data, declares=False) == ("// coding: latin-1\nfunction caf\ufffd() {}\n".encode(), False)
     assert parse("javascript", data).undecodable
+
+
+@pytest.mark.parametrize("language", ["javascript", "typescript", "tsx"])
+def test_bytes_that_do_not_decode_are_parsed_as_replacements_and_never_raise(language: str) -> None:
+    """Tree-sitter was given them as they were: a query's predicate on a node holding one
+    read its text strictly as UTF-8 and raised (``({\xd1}(function(){})``, found by
+    mutating real files: a sync failed on the file at every retry), and a name was cut at
+    one (``Se\xf1or.hablar`` read as ``or.hablar``)."""
+    assert parse(language, b"({\xd1}(function(){})\n").undecodable
+    data = "Se\xf1or.hablar = function () {};\nvar x = 1;\n".encode("latin-1")
+    result = parse(language, data)
+    assert [(s.qualname, s.start_line, s.end_line) for s in result.symbols if s.kind != "module"] == [
+        ("Se\ufffdor.hablar", 1, 1)
+    ]
 
 
 def test_declaration_names() -> None:
