@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import traceback
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from recalld.parsers import language_for_path, parse
 from recalld.parsers.base import memory_type
 
 GENERATED = "generated"  # by linguist-generated, or by what the file's opening comments say
+PARSER_ERROR = "parser_error"  # the parser raised on the file (its bug): skipped and logged
 LINGUIST_ATTRIBUTES = (("linguist-generated", GENERATED), ("linguist-vendored", "vendored"))
 ATTRIBUTES_FILE = ".gitattributes"
 # Skips that a repository's own rules or its languages explain are only counted; the
@@ -209,11 +211,23 @@ def read_parsed(git: GitRepository, blob: str, language: str, path: str, *, gene
         if reason is not None:
             read = ReadFile(None, unread=reason)  # holds nothing: counts for the least a file can
         else:
-            read = ReadFile(parse(language, data, path=path), generated=marked)
+            read = _parsed(language, data, path, marked)
         PARSED.put(key, read, len(data) if read.parsed is not None else 0)
     if read.generated and not generated:
         return ReadFile(None, unread=GENERATED)
     return read
+
+
+def _parsed(language: str, data: bytes, path: str, generated: bool) -> ReadFile:
+    """``parse``, which never raises on bad input; a bug of its own that does on one file
+    skips that file (logged with the traceback, counted as ``parser_error``) where it
+    failed every sync of the repository, each retry again."""
+    try:
+        return ReadFile(parse(language, data, path=path), generated=generated)
+    except Exception as exc:  # noqa: BLE001 - one file, not the repository
+        log.error("the parser failed on a file: skipped", path=path, language=language,
+                  error=f"{type(exc).__name__}: {exc}", traceback=traceback.format_exc())  # fmt: skip
+        return ReadFile(None, unread=PARSER_ERROR)
 
 
 class OldSources:

@@ -237,3 +237,34 @@ def test_vendored_trees_are_excluded_by_default():
         assert excluded_by(path, DEFAULT_EXCLUDE), path
     for path in ("src/pip/_internal/vendoring.py", "vendored.py", "src/vendor_utils/x.py", "party/y.py"):
         assert not excluded_by(path, DEFAULT_EXCLUDE), path
+
+
+def test_a_parser_that_raises_on_one_file_skips_it_and_the_sync_goes_on(git_repo, tmp_path, monkeypatch):
+    """``parse`` never raises on bad input; if a bug of its own does on one file, that file
+    is skipped (logged with the traceback, counted) and the rest of the repository is
+    synced: it failed every sync of the repository, every retry again."""
+    from recalld.ingest import collect
+
+    real = collect.parse
+
+    def parse(language, data, *, path=""):  # type: ignore[no-untyped-def]
+        if path == "trips.py":
+            raise SystemError("a parser's bug")
+        return real(language, data, path=path)
+
+    monkeypatch.setattr(collect, "parse", parse)
+    git_repo.write("ok.py", "def fine():\n    return 1\n")
+    git_repo.write("trips.py", "def tripped():\n    return 2\n")
+    git_repo.commit("one")
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    try:
+        with structlog.testing.capture_logs() as logs:
+            result = h.sync(git_repo)
+        assert result.skips == {"parser_error": 1}
+        assert {(m.payload["path"], m.payload["qualname"]) for m in h.memories()} >= {("ok.py", "fine")}
+        assert "trips.py" not in {m.payload["path"] for m in h.memories()}
+        failed = [e for e in logs if e["event"] == "the parser failed on a file: skipped"]
+        assert [(e["path"], e["error"]) for e in failed] == [("trips.py", "SystemError: a parser's bug")]
+        assert "Traceback" in failed[0]["traceback"]
+    finally:
+        h.close()
