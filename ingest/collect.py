@@ -211,14 +211,14 @@ def read_parsed(git: GitRepository, blob: str, language: str, path: str, *, gene
         if reason is not None:
             read = ReadFile(None, unread=reason)  # holds nothing: counts for the least a file can
         else:
-            read = _parsed(language, data, path, marked)
+            read = parse_file(language, data, path, generated=marked)
         PARSED.put(key, read, len(data) if read.parsed is not None else 0)
     if read.generated and not generated:
         return ReadFile(None, unread=GENERATED)
     return read
 
 
-def _parsed(language: str, data: bytes, path: str, generated: bool) -> ReadFile:
+def parse_file(language: str, data: bytes, path: str, *, generated: bool = False) -> ReadFile:
     """``parse``, which never raises on bad input; a bug of its own that does on one file
     skips that file (logged with the traceback, counted as ``parser_error``) where it
     failed every sync of the repository, each retry again."""

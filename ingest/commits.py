@@ -16,11 +16,11 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from recalld.ingest.collect import LinguistSays, skip_reason, tree_has_linguist_attributes
+from recalld.ingest.collect import LinguistSays, parse_file, skip_reason, tree_has_linguist_attributes
 from recalld.ingest.files import IndexOptions, says_generated, unreadable
 from recalld.ingest.gitrepo import CommitDetails, FileChange, GitRepository
 from recalld.ingest.plan import FileSymbols
-from recalld.parsers import Symbol, language_for_path, parse
+from recalld.parsers import Symbol, language_for_path
 from recalld.parsers.base import STRUCTURAL, memory_type
 
 MAX_PARSED_FILES = 200
@@ -177,7 +177,8 @@ class CommitReader:
         if symbols is None:
             data = self._git.read_blob(blob)
             generated = self._options.skip_generated and not said.source and says_generated(data, language)
-            symbols = () if unreadable(data, language) or generated else parse(language, data).symbols
+            read = None if unreadable(data, language) or generated else parse_file(language, data, path).parsed
+            symbols = read.symbols if read is not None else ()
         # a collected file also holds its derived entries (debt, decisions): not compared
         hashes: SymbolHashes = {
             (s.kind, s.qualname): s.content_hash for s in symbols if memory_type(s.kind) == STRUCTURAL

@@ -13,10 +13,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from recalld.ingest.collect import parse_file
 from recalld.ingest.files import IndexOptions, excluded_by
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest.plan import FileSymbols
-from recalld.parsers import parse
 from recalld.parsers.base import derived_entry
 from recalld.parsers.registry import extension_language
 from recalld.parsers.tooling import load, lookup, tooling_file
@@ -76,7 +76,8 @@ def _build_systems(git: GitRepository, root: dict[str, TreeFile], options: Index
             found.append(f"{BUILD_FILES[path]} ({path})")
         if tooling_file(path) is None:
             continue
-        for entry in parse("tooling", _read(git, root[path], options), path=path).derived:
+        read = parse_file("tooling", _read(git, root[path], options), path).parsed
+        for entry in read.derived if read is not None else ():
             label = f"{entry.name} ({path})"
             if entry.kind == "build_system" and label not in found:
                 found.append(label)

@@ -407,8 +407,8 @@ def test_files_the_sync_parsed_are_not_parsed_again_for_their_commit(git_repo, m
     expected = [commits_module.CommitReader(git, IndexOptions()).read(c) for c in (first, tip)]
 
     parsed: list[int] = []
-    real_parse = commits_module.parse
-    monkeypatch.setattr(commits_module, "parse", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
+    real_parse = commits_module.parse_file
+    monkeypatch.setattr(commits_module, "parse_file", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
     reader = commits_module.CommitReader(git, IndexOptions())
     reader.know(collector.result.files.values())
     assert reader.read(tip) == expected[1]
@@ -424,8 +424,8 @@ def test_the_history_does_not_parse_again_what_the_sync_parsed(harness, git_repo
     git_repo.write("b.py", "def b():\n    return 2\n")
     git_repo.commit("add b")
     parsed: list[int] = []
-    real_parse = commits_module.parse
-    monkeypatch.setattr(commits_module, "parse", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
+    real_parse = commits_module.parse_file
+    monkeypatch.setattr(commits_module, "parse_file", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
     result = harness.sync(git_repo)
     assert (result.tasks_added, result.history_added) == (1, 1)
     assert parsed == []
