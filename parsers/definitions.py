@@ -155,6 +155,8 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
         name = member
     else:
         return
+    if not name.rpartition(".")[2].strip():
+        return  # a name of nothing: broken code's ``int a::::(int)``
     if names and (defined := _definition_node(nodes)) is not None and defined.type == DESTRUCTOR:
         name = f"~{name}"  # C#'s ``~Shape()``, named as C++'s is
     if receiver_name and "_trait" in nodes:

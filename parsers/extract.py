@@ -78,6 +78,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
         name_overloads(placed, data)
     if spec.overload_decorator:
         name_typing_overloads(placed, data, spec.overload_decorator)
+    _distinct(placed)
     symbols.extend(_symbol(spec, p.d, p.kind, p.qualname, data) for p in placed)
     spans = [Span(p.d.node.start_byte, p.d.node.end_byte, p.qualname) for p in placed]
     debt = debt_entries(spec.name, _comments(spec, root, data), spans) if MARKER_BYTES.search(data) else ()
@@ -103,6 +104,26 @@ def _place_declarations(
         elif definition.d.documented_by is None:
             definition.d.documented_by = p.d.node
     placed.sort(key=lambda p: p.d.node.start_byte)
+
+
+def _distinct(placed: list[Placed]) -> None:
+    """Every definition's kind and qualname its own in the file, as a memory's identity
+    needs (two of one would be one memory): what the namings above leave shared, which
+    only broken code has come to (a C++ declaration whose parameters do not parse, beside
+    a definition of its name: numbered among declarations alone), is numbered in source
+    order past the numbers taken."""
+    taken = {(p.kind, p.qualname) for p in placed}
+    if len(taken) == len(placed):
+        return
+    seen: set[tuple[str, str]] = set()
+    for p in placed:
+        if (p.kind, p.qualname) in seen:
+            number = 2
+            while (p.kind, f"{p.qualname}#{number}") in taken:
+                number += 1
+            p.qualname = f"{p.qualname}#{number}"
+            taken.add((p.kind, p.qualname))
+        seen.add((p.kind, p.qualname))
 
 
 def _overload_key(spec: LanguageSpec, p: Placed, data: bytes) -> str:

@@ -141,3 +141,14 @@ def test_c_cpp_and_csharp_test_files_are_test_code():
         assert is_test_path(path)
     for path in ("src/contest.c", "util/testutil.cc", "src/attest.cpp", "src/Latest.cs", "src/Contest.cs"):
         assert not is_test_path(path)
+
+
+@pytest.mark.parametrize("language", ["c", "cpp"])
+def test_broken_code_never_gives_two_symbols_one_name_nor_one_of_no_name(language):
+    """Found by mutating real headers. A declaration whose parameters do not parse, beside
+    a macro of its name, was numbered among declarations alone: two ``function F`` of one
+    file, which a store keeps as one memory. ``a::::(int)`` named a method of nothing."""
+    symbols = parse(language, b"e u,F(),T#define F()\n").symbols
+    keys = [(s.kind, s.qualname) for s in symbols]
+    assert len(keys) == len(set(keys)) and ("function", "F") in keys
+    assert all(s.name.strip() for s in parse(language, b"int a::::(int);\nint b::c::::(void) { return 0; }\n").symbols)
