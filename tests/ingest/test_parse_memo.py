@@ -35,14 +35,14 @@ def test_a_reset_back_and_forward_parses_no_file_again(kind: str, git_repo, tmp_
     _write_side(git_repo, "beta")
     b = git_repo.commit("b")
 
-    parses: list[str] = []
-    real_parse = collect.parse
+    parses: list[str] = []  # by the file reader (the commit reader keeps a cache of its own)
+    real_parse = collect.parse_file
 
-    def counting_parse(language: str, data: bytes, *, path: str = "") -> ParseResult:
+    def counting_parse(language: str, data: bytes, path: str, *, generated: bool = False) -> ReadFile:
         parses.append(path)
-        return real_parse(language, data, path=path)
+        return real_parse(language, data, path, generated=generated)
 
-    monkeypatch.setattr(collect, "parse", counting_parse)
+    monkeypatch.setattr(collect, "parse_file", counting_parse)
     harness = Harness(kind, tmp_path / "memo")
     check = Harness(kind, tmp_path / "fresh")
     try:
