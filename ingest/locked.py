@@ -77,9 +77,9 @@ class LockedStore:
 
     def stream(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
         """``scroll``'s points read ``STREAM_PAGE`` at a time, the store taken for each page
-        alone: an export of every memory neither holds them all in memory (~7 KB of the
-        daemon's a memory: 30k memories took 214 MB more) nor the store for its whole
-        length. The first page is refused while the store is busy, as any call; later ones
+        alone: an export of every memory neither holds them all in memory (one of 30k
+        raised the daemon's RSS by 214 MB, now by 64 MB: the store's pages it mapped)
+        nor the store for its whole length. The first page is refused while the store is busy, as any call; later ones
         wait their turn, as a read half done is not to be cut off. Points written between
         two pages may or may not be read."""
         pages = self._inner.scroll(flt, fields=fields)
