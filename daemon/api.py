@@ -8,7 +8,7 @@ dispatcher's workers.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import parse_qsl, urlencode
@@ -128,7 +128,7 @@ def create_api(service: Service) -> FastAPI:
         if event != "push":
             return JSONResponse({"ignored": event}, status_code=202)
         delivery = request.headers.get("X-GitHub-Delivery")
-        return _accept(service, webhooks.github_push(_json(body)), "github", delivery)
+        return _accept(service, _push(webhooks.github_push, body), "github", delivery)
 
     @api.post("/v1/webhooks/gitlab", status_code=202, responses=errors(400, 401, 404, 413, 507),
               openapi_extra=json_body("GitLab's push event, with the X-Gitlab-Token header"))
@@ -137,17 +137,13 @@ def create_api(service: Service) -> FastAPI:
         if not webhooks.token_ok(service.config.gitlab_token, request.headers.get("X-Gitlab-Token")):
             raise HTTPException(401, "bad or missing X-Gitlab-Token")
         delivery = request.headers.get("X-Gitlab-Event-UUID") or request.headers.get("Idempotency-Key")
-        return _accept(service, webhooks.gitlab_push(_json(body)), "gitlab", delivery)
+        return _accept(service, _push(webhooks.gitlab_push, body), "gitlab", delivery)
 
     @api.post("/v1/webhooks/generic", status_code=202, dependencies=auth, responses=errors(400, 401, 404, 413, 507),
               openapi_extra=json_body("a push to a registered repository", GENERIC_PUSH))
     async def generic(request: Request) -> Any:
         body = await _body(request, service.max_body)
-        try:
-            push = webhooks.generic_push(_json(body))
-        except ValueError as exc:
-            raise HTTPException(400, str(exc)) from exc
-        return _accept(service, push, "generic", request.headers.get("X-Delivery-Id"))
+        return _accept(service, _push(webhooks.generic_push, body), "generic", request.headers.get("X-Delivery-Id"))
 
     return api
 
@@ -199,6 +195,14 @@ def _json(body: bytes) -> dict[str, Any]:
     if not isinstance(payload, dict):
         raise HTTPException(400, "body must be a JSON object")
     return payload
+
+
+def _push(read: Callable[[dict[str, Any]], webhooks.PushInfo], body: bytes) -> webhooks.PushInfo:
+    """The push a webhook's body tells of; a body that is not one is a 400 saying why."""
+    try:
+        return read(_json(body))
+    except ValueError as exc:
+        raise HTTPException(400, str(exc)) from exc
 
 
 def _accept(service: Service, push: webhooks.PushInfo, source: str, delivery: str | None) -> Any:

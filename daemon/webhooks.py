@@ -52,16 +52,17 @@ class PushInfo:
 
 
 def github_push(payload: dict[str, Any]) -> PushInfo:
-    repository = payload.get("repository") or {}
-    urls = tuple(str(repository[k]) for k in ("clone_url", "ssh_url", "html_url", "git_url") if repository.get(k))
-    return PushInfo(urls, repository.get("name"), payload.get("ref"), payload.get("after"))
+    repository = _object(payload, "repository")
+    urls = _urls(repository, ("clone_url", "ssh_url", "html_url", "git_url"), "repository")
+    return PushInfo(urls, _text(repository, "name", "repository"), _text(payload, "ref"), _text(payload, "after"))
 
 
 def gitlab_push(payload: dict[str, Any]) -> PushInfo:
-    project = payload.get("project") or payload.get("repository") or {}
-    keys = ("git_http_url", "git_ssh_url", "web_url", "url", "homepage")
-    urls = tuple(str(project[k]) for k in keys if project.get(k))
-    return PushInfo(urls, project.get("name"), payload.get("ref"), payload.get("checkout_sha") or payload.get("after"))
+    key = "project" if payload.get("project") else "repository"
+    project = _object(payload, key)
+    urls = _urls(project, ("git_http_url", "git_ssh_url", "web_url", "url", "homepage"), key)
+    commit = _text(payload, "checkout_sha") or _text(payload, "after")
+    return PushInfo(urls, _text(project, "name", key), _text(payload, "ref"), commit)
 
 
 def generic_push(payload: dict[str, Any]) -> PushInfo:
@@ -69,7 +70,31 @@ def generic_push(payload: dict[str, Any]) -> PushInfo:
     if not isinstance(repo, str) or not repo:
         raise ValueError("body must name the repo: {\"repo\": NAME or remote URL, \"ref\"?, \"commit\"?}")
     url = (repo,) if "/" in repo or ":" in repo else ()
-    return PushInfo(url, None if url else repo, payload.get("ref"), payload.get("commit"))
+    return PushInfo(url, None if url else repo, _text(payload, "ref"), _text(payload, "commit"))
+
+
+# A payload's fields of the wrong type (a signed body a proxy or a script mangled) are a
+# 400 that names the field, where ``.get`` on a list was a 500.
+def _object(payload: dict[str, Any], key: str) -> dict[str, Any]:
+    value = payload.get(key)
+    if value in (None, ""):
+        return {}
+    if not isinstance(value, dict):
+        raise ValueError(f"body's {key} must be a JSON object")
+    return value
+
+
+def _text(payload: dict[str, Any], key: str, within: str = "") -> str | None:
+    value = payload.get(key)
+    if value in (None, ""):
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"body's {f'{within}.' if within else ''}{key} must be a string")
+    return value
+
+
+def _urls(holder: dict[str, Any], keys: tuple[str, ...], within: str) -> tuple[str, ...]:
+    return tuple(url for key in keys if (url := _text(holder, key, within)) is not None)
 
 
 def remote_urls(repo_path: str) -> dict[str, str]:

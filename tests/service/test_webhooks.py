@@ -113,6 +113,24 @@ def test_unknown_repo_malformed_and_oversized_bodies(service):
     assert queued(service) == {}
 
 
+def test_a_signed_body_of_the_wrong_shape_is_a_400_that_names_the_field(service):
+    """Fields of the wrong type in an authentic body (a proxy or a script mangled it):
+    ``.get`` on a list was a 500; nothing is queued."""
+    client = DocumentedClient(create_api(service))
+    bearer = {"Authorization": f"Bearer {service.token}"}
+    for body, detail in ((b'{"repository": ["widgets"]}', "body's repository must be a JSON object"),
+                         (b'{"repository": {"clone_url": 5}}', "body's repository.clone_url must be a string"),
+                         (b'{"ref": 5, "repository": {}}', "body's ref must be a string")):  # fmt: skip
+        answer = github_post(client, body, delivery=f"d-{len(body)}")
+        assert answer.status_code == 400 and answer.json()["detail"] == detail, answer.text
+    token = {"X-Gitlab-Token": "gl-token"}
+    gitlab = client.post("/v1/webhooks/gitlab", content=b'{"project": "widgets"}', headers=token)
+    assert gitlab.status_code == 400 and gitlab.json()["detail"] == "body's project must be a JSON object"
+    generic = client.post("/v1/webhooks/generic", content=b'{"repo": "other", "commit": ["x"]}', headers=bearer)
+    assert generic.status_code == 400 and generic.json()["detail"] == "body's commit must be a string"
+    assert queued(service) == {}
+
+
 def test_gitlab_token_and_generic_bearer(service):
     client = DocumentedClient(create_api(service))
     body = json.dumps({"ref": "refs/heads/main", "checkout_sha": "1" * 40,
