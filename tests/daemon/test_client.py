@@ -31,26 +31,30 @@ def server() -> Iterator[tuple[str, list[str]]]:
     search hit; /healthz always answers. Yields its address and the paths asked."""
     asked: list[str] = []
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(JsonHandler):
         def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
             if self.path == "/healthz":
-                status, body = 200, {"state": "ready"}
+                self.answer(200, {"state": "ready"})
             elif self.path == "/v1/status":  # answered while busy, counts left out
-                status, body = 200, BUSY_STATUS
+                self.answer(200, BUSY_STATUS)
             else:
                 asked.append(self.path)
-                status, body = (503, {"detail": BUSY}) if len(asked) <= 2 else (200, [{"qualname": "alpha"}])
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *_args: object) -> None:
-            pass
+                self.answer(*((503, {"detail": BUSY}) if len(asked) <= 2 else (200, [{"qualname": "alpha"}])))
 
     with serving(Handler) as address:
         yield address, asked
+
+
+class JsonHandler(BaseHTTPRequestHandler):
+    def answer(self, status: int, body: object) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *_args: object) -> None:
+        pass
 
 
 @contextmanager
@@ -218,3 +222,21 @@ def test_an_export_is_read_line_by_line_as_it_comes_and_one_cut_off_is_an_error_
                 got.append(line)
                 second.set()
         assert got == lines
+
+
+def test_status_of_a_daemon_whose_qdrant_server_does_not_answer_says_so():
+    error = "Qdrant at http://qdrant:6333 did not answer (count): [Errno 111] Connection refused"
+    report = {"daemon": {"state": "ready", "pid": 4242, "store_error": error}, "vectors": None,
+              "repos": [{"repo": "widgets", "path": "/src/widgets", "branch": "main", "queue_depth": 1}]}  # fmt: skip
+
+    class Status(JsonHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+            self.answer(200, report if self.path == "/v1/status" else {"state": "ready"})
+
+    with serving(Status) as address:
+        done = cli_against(address, "status")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:2] == [
+        f"daemon: ready (pid 4242); {error}",
+        "widgets\tmain\tqueue_depth 1\t(memories: once the store answers)",
+    ]
