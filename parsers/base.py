@@ -159,8 +159,8 @@ STRUCTURAL = "structural"
 # UTF-8 (nor in an encoding it declares) is parsed with each byte that does not decode as
 # U+FFFD, no longer as it was (``parsers.encoding.as_utf8``): a name is no longer cut at
 # such a byte, and a query's predicate on a node holding one no longer raises. Broken code
-# no longer gives two definitions of one kind and qualname (``extract._distinct``), nor one
-# of no name (``int a::::(int)``).
+# no longer gives two definitions of one kind and qualname (``extract._place_declarations``),
+# nor one of no name (``int a::::(int)``).
 EXTRACTION_VERSION = 21
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

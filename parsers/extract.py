@@ -73,12 +73,11 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
         if spec.reopens:
             qualnames[d.node.id] = qualname  # its members are the class's, however often it is opened
     if declared:
-        _place_declarations(spec, declared, placed, qualnames, data)
+        _place_declarations(spec, declared, placed, qualnames, seen, data)
     if spec.overloads:
         name_overloads(placed, data)
     if spec.overload_decorator:
         name_typing_overloads(placed, data, spec.overload_decorator)
-    _distinct(placed)
     symbols.extend(_symbol(spec, p.d, p.kind, p.qualname, data) for p in placed)
     spans = [Span(p.d.node.start_byte, p.d.node.end_byte, p.qualname) for p in placed]
     debt = debt_entries(spec.name, _comments(spec, root, data), spans) if MARKER_BYTES.search(data) else ()
@@ -86,17 +85,23 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
 
 
 def _place_declarations(
-    spec: LanguageSpec, declared: list[Placed], placed: list[Placed], qualnames: dict[int, str], data: bytes
+    spec: LanguageSpec,
+    declared: list[Placed],
+    placed: list[Placed],
+    qualnames: dict[int, str],
+    seen: Counter[tuple[str, str]],
+    data: bytes,
 ) -> None:
     """C's and C++'s functions declared without a body, placed where the file does not
     define them (of C++'s, one of the same parameter types: an overload declared beside
     another's definition is its own). The definition of one has the declaration's doc
     where it has none of its own: a header's class documents a method declared in it, and
-    defined inline below it."""
+    defined inline below it. A declaration placed is numbered on from the definitions'
+    ``seen``: one beside a definition of its name whose parameters do not parse (broken
+    code), so that no overload naming follows, took the definition's own name."""
     defined: dict[tuple[str, str, str], Placed] = {}
     for p in placed:
         defined.setdefault((p.kind, p.base, _overload_key(spec, p, data)), p)
-    seen: Counter[tuple[str, str]] = Counter()
     for p in declared:
         definition = defined.get((p.kind, p.base, _overload_key(spec, p, data)))
         if definition is None:
@@ -104,26 +109,6 @@ def _place_declarations(
         elif definition.d.documented_by is None:
             definition.d.documented_by = p.d.node
     placed.sort(key=lambda p: p.d.node.start_byte)
-
-
-def _distinct(placed: list[Placed]) -> None:
-    """Every definition's kind and qualname its own in the file, as a memory's identity
-    needs (two of one would be one memory): what the namings above leave shared, which
-    only broken code has come to (a C++ declaration whose parameters do not parse, beside
-    a definition of its name: numbered among declarations alone), is numbered in source
-    order past the numbers taken."""
-    taken = {(p.kind, p.qualname) for p in placed}
-    if len(taken) == len(placed):
-        return
-    seen: set[tuple[str, str]] = set()
-    for p in placed:
-        if (p.kind, p.qualname) in seen:
-            number = 2
-            while (p.kind, f"{p.qualname}#{number}") in taken:
-                number += 1
-            p.qualname = f"{p.qualname}#{number}"
-            taken.add((p.kind, p.qualname))
-        seen.add((p.kind, p.qualname))
 
 
 def _overload_key(spec: LanguageSpec, p: Placed, data: bytes) -> str:
