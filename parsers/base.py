@@ -160,8 +160,10 @@ STRUCTURAL = "structural"
 # U+FFFD, no longer as it was (``parsers.encoding.as_utf8``): a name is no longer cut at
 # such a byte, and a query's predicate on a node holding one no longer raises. Broken code
 # no longer gives two definitions of one kind and qualname (``extract._place_declarations``),
-# nor one of no name (``int a::::(int)``).
-EXTRACTION_VERSION = 21
+# nor one of no name (``int a::::(int)``). 22: what PHP defines in braces at the top level
+# (a namespace's ``namespace A { … }``, an ``if (!function_exists(…)) { … }``) is read,
+# as global as the rest: it was taken for a function's locals.
+EXTRACTION_VERSION = 22
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

@@ -22,10 +22,6 @@ from recalld.parsers.signatures import signature
 from recalld.parsers.treesitter import Node, Tree, comment_nodes, count_errors, holds_any, node_text, parse_tree
 
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
-# Nodes whose definitions are no named member of the type around them: a Java anonymous
-# class (``new Runnable() { … }`` in a field's initialiser), C's and C++'s blocks (a
-# function's locals, where ``json j(n);`` reads as a function's declaration).
-LOCAL_BODIES = frozenset({"object_creation_expression", "compound_statement"})
 # A Java enum constant with a body of its own: what it defines is the constant's, named
 # by it (guava's ``BloomFilterStrategies.MURMUR128_MITZ_64.put``).
 ENUM_CONSTANT = "enum_constant"
@@ -52,7 +48,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     # z)``, r130's ``class Vector3``).
     constructors = context.prototyped | {d.receiver for d in defs.values() if d.prototype}
     constructing = {around.id for d in defs.values() if d.on_this and (around := outer.around(d.node))}
-    enclosures = Enclosures(defs, inner, context.local, data)
+    enclosures = Enclosures(defs, inner, context.local, data, spec.local_bodies)
     for d in sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte)):
         if d.node.id in inner:
             continue
@@ -181,8 +177,11 @@ class Enclosures:
     """Each node's ``Enclosure``, found once per node of a file: the definitions of one
     block share the walk up from it (a step up costs tree-sitter the node's depth)."""
 
-    def __init__(self, defs: dict[int, Definition], inner: set[int], local: set[int], data: bytes) -> None:
+    def __init__(
+        self, defs: dict[int, Definition], inner: set[int], local: set[int], data: bytes, local_bodies: frozenset[str]
+    ) -> None:
         self._defs, self._inner, self._local, self._data = defs, inner, local, data
+        self._local_bodies = local_bodies
         self._known: dict[int, Enclosure] = {}
 
     def of(self, node: Node | None) -> Enclosure:
@@ -203,7 +202,7 @@ class Enclosures:
                 found = Enclosure(step)
             constant = step.child_by_field_name("name") if step.type == ENUM_CONSTANT else None
             found = Enclosure(
-                found.outer, found.local_body or step.type in LOCAL_BODIES, found.local or step.id in self._local,
+                found.outer, found.local_body or step.type in self._local_bodies, found.local or step.id in self._local,
                 (node_text(self._data, constant), *found.constants) if constant is not None else found.constants,
             )  # fmt: skip
             self._known[step.id] = found

@@ -17,6 +17,11 @@ from dataclasses import dataclass
 from recalld.parsers.globs import match_any
 from recalld.parsers.tooling_rules import TOOLING_GLOBS
 
+# Nodes whose definitions are no named member of what is around them: a Java anonymous
+# class (``new Runnable() { … }`` in a field's initialiser), C's and C++'s blocks (a
+# function's locals, where ``json j(n);`` reads as a function's declaration).
+LOCAL_BODIES = frozenset({"object_creation_expression", "compound_statement"})
+
 
 @dataclass(frozen=True, slots=True)
 class LanguageSpec:
@@ -50,6 +55,7 @@ class LanguageSpec:
     reopens: bool = False
     doc_markup: str = ""  # "xml": a doc comment's XML tags read as text (C#'s ``<summary>``)
     inner_docs: bool = False  # ``//!`` and ``/*!`` document what they are in (Rust), not what follows
+    local_bodies: frozenset[str] = LOCAL_BODIES  # node kinds whose definitions are local
 
     @property
     def query_names(self) -> tuple[str, ...]:
@@ -123,7 +129,15 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),
     LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml"),
     LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True),
-    LanguageSpec("php", (".php",), "tree_sitter_php", "language_php"),  # PHP with the HTML around it
+    # PHP with the HTML around it. Its braces are a ``compound_statement`` around a function's
+    # body and a namespace's alike, and around an ``if`` at the top level, where a
+    # function or class is as global as any (``if (!function_exists('app')) { function
+    # app() … }``: Laravel's helpers, Symfony's polyfills): only an anonymous class's or
+    # a closure's definitions are local (a function's own are, as its members).
+    LanguageSpec(
+        "php", (".php",), "tree_sitter_php", "language_php",
+        local_bodies=frozenset({"object_creation_expression", "anonymous_function", "arrow_function"}),
+    ),
     # A header (``.h``) is C unless C++'s grammar reads it better and finds a class, a
     # namespace or a template in it. Of abseil's 291 headers C's grammar reads 14 without
     # an error, C++'s 253 better; of redis' 61, C's 57, C++'s one better (a macro's).

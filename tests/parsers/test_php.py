@@ -1,0 +1,37 @@
+"""PHP on its real grammar: what a braced block at the top level defines is as global as
+what the file defines outside one; a closure's and an anonymous class's are not."""
+
+from __future__ import annotations
+
+from recalld.parsers import parse
+
+
+def named(source: str) -> list[tuple[str, str]]:
+    return [(s.kind, s.qualname) for s in parse("php", source.encode(), path="src/a.php").symbols[1:]]
+
+
+def test_a_braced_namespace_defines_what_it_holds():
+    source = (
+        "<?php\nnamespace App\\Shapes {\n    class Circle {\n        public function area() { return 1; }\n    }\n}\n"
+        "namespace {\n    function boot() {}\n}\n"
+    )
+    assert named(source) == [("class", "Circle"), ("method", "Circle.area"), ("function", "boot")]
+
+
+def test_a_function_or_class_declared_under_a_condition_is_global():
+    # Laravel's helpers.php and Symfony's polyfills declare every function this way
+    source = (
+        "<?php\nif (! function_exists('app')) {\n    function app($abstract = null) { return $abstract; }\n}\n"
+        "if (\\PHP_VERSION_ID >= 80000) {\n    class Stringable {}\n} else {\n    class Stringable {}\n}\n"
+    )
+    assert named(source) == [("function", "app"), ("class", "Stringable"), ("class", "Stringable#2")]
+
+
+def test_what_a_function_a_closure_or_an_anonymous_class_holds_stays_local():
+    source = (
+        "<?php\nfunction outer() {\n    function inner() {}\n    if (true) { class Hidden {} }\n}\n"
+        "$make = function () { function made() {} };\n"
+        "$object = new class { public function hidden() {} };\n"
+        "class Kept { public function run() { function nested() {} } }\n"
+    )
+    assert named(source) == [("function", "outer"), ("class", "Kept"), ("method", "Kept.run")]
