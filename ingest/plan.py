@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -24,7 +24,10 @@ from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol, containers
 _ID_NAMESPACE = uuid.UUID("6f1c7a52-3a43-4d0e-9a57-2c1b0f3e9d11")
 
 ADDED, MODIFIED, RENAMED = "added", "modified", "renamed"
-REMOVED, DELETED = "removed", "deleted"
+# A symbol gone from its file; every symbol of a file deleted; of a file still there that
+# the sync no longer reads (grown past the size limit, made binary or generated, excluded,
+# or one its parser failed on: the sync's skips say which).
+REMOVED, DELETED, SKIPPED = "removed", "deleted", "skipped"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +89,7 @@ class NewVersion:
 @dataclass(frozen=True, slots=True)
 class Closure:
     id: str
-    reason: str  # modified | removed | deleted | renamed
+    reason: str  # modified | removed | deleted | skipped | renamed
     superseded_by: str | None
 
 
@@ -154,6 +157,7 @@ def plan_changes(
     old_source: OldSource | None = None,
     old_docstring: OldSource | None = None,
     name_counts: NameCounts | None = None,
+    skipped: Collection[str] = frozenset(),
 ) -> Plan:
     """Plan the store writes that bring ``live`` in line with ``targets``.
 
@@ -168,7 +172,8 @@ def plan_changes(
     function's JSDoc is no part of its code), which with its code tells several
     symbols of one name apart. ``name_counts`` tells how many live
     symbols of a kind bear a name (see ``specific.SpecificNames``); without it any name
-    of two or more words is taken as rare.
+    of two or more words is taken as rare. ``skipped``: the paths of ``gone`` that are
+    still in the tree, but not read (their memories close as ``skipped``, not ``deleted``).
     """
     gone_set = set(gone)
     # A file rewritten in place whose old content git found elsewhere (``eslint.js`` →
@@ -196,8 +201,9 @@ def plan_changes(
         moved_from = (moving.pop(source, []) if source in moved_out else by_path.pop(source, [])) if source else []
         _plan_file(draft, targets[path], by_path.pop(path, []), moved_from)
     for path in sorted(gone_set - set(renamed_from.values())):
+        reason = SKIPPED if path in skipped else DELETED
         for mem in by_path.pop(path, []):
-            draft.leftovers.append((mem, DELETED))
+            draft.leftovers.append((mem, reason))
     _match_edits(draft)
     moved_files = {old: new for new, old in renamed_from.items()}
     specific = SpecificNames(name_counts, leaving=[mem for mem, _reason in draft.leftovers])

@@ -174,6 +174,7 @@ class Indexer:
                 live=touched.live,
                 targets=touched.collected.files,
                 gone=touched.gone,
+                skipped=touched.collected.skipped,
                 renames=touched.renames,
                 old_source=sources,
                 old_docstring=sources.docstring,

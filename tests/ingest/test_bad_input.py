@@ -269,3 +269,27 @@ def test_a_parser_that_raises_on_one_file_skips_it_and_the_sync_goes_on(git_repo
         assert "Traceback" in failed[0]["traceback"]
     finally:
         h.close()
+
+
+def test_a_file_the_sync_no_longer_reads_closes_its_memories_as_skipped_not_deleted(git_repo, tmp_path):
+    """A file still in the tree that grew past the size limit tells no more what it
+    defines: its memories close, but as ``skipped`` (the sync's skips say why), where a
+    file deleted closes its own as ``deleted``."""
+    git_repo.write("grows.py", "def small():\n    return 1\n")
+    git_repo.write("goes.py", "def leaving():\n    return 2\n")
+    git_repo.commit("one")
+    h = Harness("edge", tmp_path / "state", IndexOptions(max_file_bytes=4096))
+    try:
+        h.sync(git_repo)
+        git_repo.write("grows.py", "def small():\n    return 1\n" + "TABLE = [\n" + "    1,\n" * 1000 + "]\n")
+        git_repo.remove("goes.py")
+        git_repo.commit("two")
+        result = h.sync(git_repo)
+        assert result.skips == {"oversized": 1}
+        by_path = {(m.payload["path"], m.payload["qualname"]): m.payload["deprecated_reason"]
+                   for m in h.memories(deprecated=1) if m.payload["path"].endswith(".py")}  # fmt: skip
+        assert by_path == {("grows.py", "<module>"): "skipped", ("grows.py", "small"): "skipped",
+                           ("goes.py", "<module>"): "deleted", ("goes.py", "leaving"): "deleted"}  # fmt: skip
+        assert not [m for m in h.memories() if m.payload["path"] in {"grows.py", "goes.py"}]
+    finally:
+        h.close()

@@ -108,13 +108,13 @@ def test_generated_code_is_skipped_unless_the_repository_or_the_config_keeps_it(
     repo.commit("keep the gateway")
     skips, paths = skips_and_paths(h, repo, full=True)
     assert "generated" not in skips and paths == {"gw/serve.go", "gw/rpc.gw.go"}
-    # no longer: let go, as a file deleted
+    # no longer: let go, as a file the sync no longer reads
     repo.remove(".gitattributes")
     repo.commit("drop the attribute")
     skips, paths = skips_and_paths(h, repo, full=True)
     assert skips.get("generated") == 1 and paths == {"gw/serve.go"}
     closed = [m for m in h.memories(deprecated=1) if m.payload["path"] == "gw/rpc.gw.go"]
-    assert closed and {m.payload["deprecated_reason"] for m in closed} == {"deleted"}
+    assert closed and {m.payload["deprecated_reason"] for m in closed} == {"skipped"}
     kept = Harness("edge", tmp_path / "kept", IndexOptions(skip_generated=False))
     try:
         skips, paths = skips_and_paths(kept, repo)
