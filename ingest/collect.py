@@ -91,6 +91,15 @@ class FileCollector:
         self._on_file = on_file  # told about every parsed file as soon as it is parsed
         self.result = Collected()
 
+    def prefetch(self, entries: Iterable[TreeFile | TreeSkip]) -> None:
+        """Have a partial clone fetch, in one go, the blobs of ``entries`` that ``add``
+        may read (a file of a language, not excluded): one fetch, not one a file."""
+        self._git.prefetch(
+            e.blob for e in entries
+            if isinstance(e, TreeFile) and language_for_path(e.path, self._globs) is not None
+            and not excluded_by(e.path, self._options.exclude)
+        )  # fmt: skip
+
     def add(self, entry: TreeFile | TreeSkip) -> None:
         if isinstance(entry, TreeSkip):
             self.result.skip(entry.path, entry.reason)

@@ -7,7 +7,8 @@ backfill (where a commit's old blob is the next older commit's new blob) parses 
 blob once. The work per commit is bounded: files renamed without a content change
 are never parsed, and only the first ``MAX_PARSED_FILES`` changed files (by path) are;
 the rest are listed as files and the symbol list is marked truncated. The result is a
-pure function of the commit (never of the cache), so re-runs agree.
+pure function of the commit (never of the cache), so re-runs agree — but in a partial
+clone, whose history is read with only the blobs it holds (``CommitReader._lacking``).
 """
 
 from __future__ import annotations
@@ -16,12 +17,17 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import structlog
+
 from recalld.ingest.collect import LinguistSays, parse_file, skip_reason, tree_has_linguist_attributes
+from recalld.ingest.errors import MissingBlobError
 from recalld.ingest.files import IndexOptions, says_generated, unreadable
 from recalld.ingest.gitrepo import CommitDetails, FileChange, GitRepository
 from recalld.ingest.plan import FileSymbols
 from recalld.parsers import Symbol, language_for_path
 from recalld.parsers.base import STRUCTURAL, memory_type
+
+log = structlog.get_logger("recalld.sync")
 
 MAX_PARSED_FILES = 200
 PARSE_CACHE_SIZE = 4096
@@ -88,6 +94,7 @@ class CommitReader:
         self._parsed: OrderedDict[tuple[str, str, bool], SymbolHashes] = OrderedDict()
         self._known: dict[tuple[str, str], tuple[Symbol, ...]] = {}
         self._said: dict[tuple[str | None, str | None], LinguistSays | None] = {}  # of the commit read
+        self.lacked = 0  # files of the commits read whose blobs the repository lacks
 
     def know(self, files: Iterable[FileSymbols]) -> None:
         """Files the sync has parsed already (by blob and language), so that the commits
@@ -99,7 +106,11 @@ class CommitReader:
     def read(self, commit_id: str) -> CommitRecord:
         if self._check_attributes is None:
             entries = list(self._git.walk_tree(commit_id))
-            self._check_attributes = tree_has_linguist_attributes(self._git, entries)
+            try:
+                self._check_attributes = tree_has_linguist_attributes(self._git, entries)
+            except MissingBlobError:
+                self._check_attributes = True  # ask git: an attribute file it lacks says nothing
+
         self._said.clear()
         changes = tuple(self._git.commit_changes(commit_id))
         content_changes = sorted(
@@ -122,6 +133,10 @@ class CommitReader:
         )
 
     def _parseable(self, change: FileChange, commit: str) -> bool:
+        if not all(self._git.holds(blob) for blob in (change.old_blob, change.new_blob) if blob):
+            if any(path and language_for_path(path) for path in (change.old_path, change.new_path)):
+                self._lacking(commit)
+            return False  # one side alone would list every symbol of the other as added or removed
         return any(
             self._says(path, blob, commit) is not None
             for path, blob in ((change.old_path, change.old_blob), (change.new_path, change.new_blob))
@@ -138,8 +153,23 @@ class CommitReader:
     def _read_says(self, path: str | None, blob: str | None, commit: str) -> LinguistSays | None:
         if path is None or blob is None or language_for_path(path) is None:  # before any attribute is asked
             return None
-        reason, said = skip_reason(self._git, commit, path, blob, self._options, check_attributes=bool(self._check_attributes))
+        try:
+            reason, said = skip_reason(
+                self._git, commit, path, blob, self._options, check_attributes=bool(self._check_attributes)
+            )
+        except MissingBlobError:
+            self._lacking(commit)
+            return None
         return said if reason is None else None
+
+    def _lacking(self, commit: str) -> None:
+        """A blob of ``commit`` that the repository lacks (a partial clone's history, read
+        without fetching: ``GitRepository.local_only``) leaves its file's symbols out of the
+        commit's (the file is listed); said once a reader."""
+        if not self.lacked:
+            log.info("history read without the blobs a partial clone lacks: their files are listed without symbols",
+                     repo=self._git.git_dir, commit=commit)  # fmt: skip
+        self.lacked += 1
 
     def _compare(self, change: FileChange, commit: str) -> tuple[FileSymbolChanges, list[ProducedVersion]]:
         old = self._symbols(change.old_path, change.old_blob, commit)

@@ -27,3 +27,13 @@ class BusyError(RecalldError):
 class StoreServerError(RecalldError):
     """The Qdrant server did not answer, or refused a call (HTTP: 502, the daemon being
     the gateway to it)."""
+
+
+class MissingBlobError(RecalldError):
+    """A blob the repository's object database lacks: a partial clone's
+    (``--filter=blob:none``) that git could not fetch, or one a rewritten history let
+    git's garbage collection remove."""
+
+    def __init__(self, message: str, blob_id: str) -> None:
+        super().__init__(message)
+        self.blob_id = blob_id

@@ -124,7 +124,9 @@ class TaskSync:
         self.git = git
         self.scope = scope
         self.options = options
-        self.reader = CommitReader(git, options, check_attributes=check_attributes)
+        # the history reads only the blobs a partial clone holds (one fetch a blob of every
+        # old commit is not worth its symbols); the files of the tip are the sync's, fetched
+        self.reader = CommitReader(git.local_only(), options, check_attributes=check_attributes)
         self._read: dict[str, CommitRecord] = {}  # read ahead, for _write
 
     def read_ahead(self, *, indexed: str | None, target: str) -> list[str]:

@@ -67,9 +67,10 @@ def read_changed(
     collector = FileCollector(git, target, options, check_attributes=True, on_file=texts)
     if project is not None:
         collector.put(project)
+    entries = {path: git.lookup(target, path) for path in sorted(paths)}
+    collector.prefetch(e for e in entries.values() if e is not None)
     gone: set[str] = set()
-    for path in sorted(paths):
-        entry = git.lookup(target, path)
+    for path, entry in entries.items():
         if entry is None:
             gone.add(path)
         else:
@@ -129,6 +130,7 @@ def read_whole_tree(
     collector = FileCollector(git, target, options, check_attributes=attributes, on_file=texts)
     if options.memories.project:
         collector.put(project_file(git, entries, options))
+    collector.prefetch(touched_entries)
     progress.begin(READING_LABEL, len(touched_entries))  # a first index: every file of the tree
     try:
         for entry in touched_entries:

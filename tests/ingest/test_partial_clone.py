@@ -1,0 +1,140 @@
+"""A partial clone (``git clone --filter=blob:none``) holds every commit and tree but only
+the blobs it checked out: a sync fetches the blobs of the tip it reads, as git would (one
+fetch for them all), reads the history with the blobs it holds, and says what it lacks
+when its remote cannot send them — never a crash, never memories made of nothing."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from recalld.ingest.errors import MissingBlobError
+from recalld.ingest.files import IndexOptions
+from recalld.ingest.gitrepo import GitRepository
+from tests.conftest import GitRepo
+from tests.ingest.conftest import Harness
+
+
+def _module(name: str, functions: int) -> str:
+    return "".join(f"def {name}_{i}(value):\n    return value + {i}\n\n\n" for i in range(functions))
+
+
+@pytest.fixture
+def upstream(tmp_path: Path) -> GitRepo:
+    repo = GitRepo(tmp_path / "upstream")
+    repo.git("config", "uploadpack.allowFilter", "true")
+    for step in range(4):
+        repo.write(f"pkg/mod_{step}.py", _module(f"step{step}", 3))
+        repo.write("pkg/core.py", _module("core", 2 + step))
+        repo.commit(f"step {step}")
+    return repo
+
+
+def _clone(upstream: GitRepo, where: Path) -> Path:
+    subprocess.run(["git", "clone", "-q", "--filter=blob:none", "--no-checkout", f"file://{upstream.path}", str(where)],
+                   check=True, capture_output=True)  # fmt: skip
+    return where
+
+
+def _fetch(clone: Path) -> None:
+    subprocess.run(["git", "-C", str(clone), "fetch", "-q", "origin"], check=True, capture_output=True)
+
+
+def _names(h: Harness) -> set[tuple[str, str]]:
+    return {(m.payload["path"], m.payload["qualname"]) for m in h.memories()}
+
+
+def _blobs(clone: Path) -> int:
+    listed = subprocess.run(["git", "-C", str(clone), "rev-list", "--objects", "--all", "--missing=print"],
+                            check=True, capture_output=True, text=True).stdout  # fmt: skip
+    return sum(1 for line in listed.splitlines() if line.startswith("?"))
+
+
+def test_a_partial_clone_syncs_its_tip_fetching_its_blobs_once(upstream, tmp_path):
+    clone = _clone(upstream, tmp_path / "clone")
+    assert _blobs(clone) > 0  # nothing checked out: the tip's blobs are missing too
+    fetches: list[int] = []
+    real = GitRepository._fetch
+
+    def counted(self, blob_ids):  # type: ignore[no-untyped-def]
+        fetches.append(len(blob_ids))
+        return real(self, blob_ids)
+
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    full = Harness("edge", tmp_path / "full", IndexOptions())
+    try:
+        GitRepository._fetch = counted  # type: ignore[method-assign]
+        result = h.indexer.sync(repo="r", path=str(clone), branch="origin/main")
+        full.sync(upstream)
+        assert _names(h) == {(p, q) for p, q in _names(full)}
+        assert ("pkg/core.py", "core_4") in _names(h) and result.history_added == 3  # and the tip's own
+        assert max(fetches) >= 5  # the tip's five files in one fetch, not one a file
+        # upstream moves on; a fetch brings its commit and trees, not its blobs
+        upstream.write("pkg/core.py", _module("core", 7))
+        upstream.write("pkg/extra.py", _module("extra", 2))
+        upstream.commit("more")
+        _fetch(clone)
+        fetches.clear()
+        result = h.indexer.sync(repo="r", path=str(clone), branch="origin/main")
+        assert result.mode == "incremental" and result.added == 5  # core_5, core_6, extra_0, extra_1, extra's module
+        assert sum(fetches) == 2  # the new blobs of core.py and extra.py (the diff's pairing asks for extra's first)
+        assert {("pkg/core.py", "core_6"), ("pkg/extra.py", "extra_1")} <= _names(h)
+    finally:
+        GitRepository._fetch = real  # type: ignore[method-assign]
+        h.close()
+        full.close()
+
+
+def test_blobs_its_remote_cannot_send_fail_the_sync_and_change_nothing(upstream, tmp_path):
+    clone = _clone(upstream, tmp_path / "clone")
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    try:
+        h.indexer.sync(repo="r", path=str(clone), branch="origin/main")
+        before = _names(h)
+        upstream.write("pkg/core.py", _module("core", 9))
+        upstream.commit("more")
+        _fetch(clone)
+        moved = upstream.path.rename(tmp_path / "elsewhere")  # the remote is gone (offline)
+        with pytest.raises(MissingBlobError, match="fetching it failed"):
+            h.indexer.sync(repo="r", path=str(clone), branch="origin/main")
+        assert _names(h) == before  # nothing closed, nothing made of an empty file
+        moved.rename(upstream.path)
+        h.indexer.sync(repo="r", path=str(clone), branch="origin/main")
+        assert ("pkg/core.py", "core_8") in _names(h)
+    finally:
+        h.close()
+
+
+def test_the_history_is_read_with_the_blobs_the_clone_holds(upstream, tmp_path):
+    """A history's old blobs are not fetched (a fetch a blob of every old commit): the
+    commits' task memories list the symbols of the files the clone holds."""
+    clone = _clone(upstream, tmp_path / "clone")
+    subprocess.run(["git", "-C", str(clone), "checkout", "-q", "main"], check=True, capture_output=True)
+    lacking = _blobs(clone)
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    try:
+        result = h.sync(type("Repo", (), {"path": clone})())
+        assert result.history_added == 3  # and the tip's own
+        assert _blobs(clone) == lacking  # the tip was checked out: nothing fetched
+        tasks = {m.payload["subject"]: m.payload for m in h.memories(types=("task",))}
+        assert set(tasks) == {"step 0", "step 1", "step 2", "step 3"}
+        # step 3's core.py: its blob is held, step 2's is not (never checked out), and one
+        # side alone would list every function as added; mod_3.py is new, whole and held
+        assert tasks["step 3"]["files_modified"] == ["pkg/core.py"]
+        assert {s["path"] for s in tasks["step 3"]["symbols"]} == {"pkg/mod_3.py"}
+    finally:
+        h.close()
+
+
+def test_a_complete_repository_never_fetches_and_names_a_blob_it_lacks(git_repo):
+    git_repo.write("a.py", "def a():\n    return 1\n")
+    git_repo.commit("one")
+    blob = git_repo.git("rev-parse", "HEAD:a.py")
+    (git_repo.path / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    git = GitRepository(str(git_repo.path))
+    with pytest.raises(MissingBlobError, match=f"blob {blob} is not in the repository"):
+        git.read_blob(blob)
+    with pytest.raises(MissingBlobError):
+        git.blob_size(blob)
