@@ -80,7 +80,11 @@ class GitRepository:
             found = None
         if not found:
             raise RecalldError(f"not a git repository: {path}")
-        self._repo = pygit2.Repository(found)
+        try:
+            self._repo = pygit2.Repository(found)
+        except pygit2.GitError as exc:  # a SHA-256 repository ("unknown object format"), a broken config
+            reason = str(exc).removeprefix(found).lstrip(": ")
+            raise RecalldError(f"cannot open the git repository at {found}: {reason}") from None
         self.git_dir = self._repo.path
         self.workdir = self._repo.workdir
         # (old tree, new tree) → its changes, the moves found: a sync of one commit asks

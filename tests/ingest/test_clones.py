@@ -1,4 +1,5 @@
-"""A partial clone (``git clone --filter=blob:none``) holds every commit and tree but only
+"""Repositories as git makes them beyond a plain clone. A partial clone (``git clone
+--filter=blob:none``) holds every commit and tree but only
 the blobs it checked out: a sync fetches the blobs of the tip it reads, as git would (one
 fetch for them all), reads the history with the blobs it holds, and says what it lacks
 when its remote cannot send them — never a crash, never memories made of nothing."""
@@ -138,3 +139,14 @@ def test_a_complete_repository_never_fetches_and_names_a_blob_it_lacks(git_repo)
         git.read_blob(blob)
     with pytest.raises(MissingBlobError):
         git.blob_size(blob)
+
+
+def test_a_repository_libgit2_cannot_open_is_a_clear_error(tmp_path):
+    """SHA-256 object names (``git init --object-format=sha256``) are beyond the libgit2
+    that pygit2 ships: an error naming the repository and the reason, no traceback."""
+    from recalld.ingest.errors import RecalldError
+
+    repo = tmp_path / "sha256"
+    subprocess.run(["git", "init", "-q", "--object-format=sha256", str(repo)], check=True, capture_output=True)
+    with pytest.raises(RecalldError, match=r"cannot open the git repository at .*sha256.*: unknown object format"):
+        GitRepository(str(repo))
