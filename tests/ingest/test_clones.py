@@ -1,8 +1,9 @@
 """Repositories as git makes them beyond a plain clone. A partial clone (``git clone
---filter=blob:none``) holds every commit and tree but only
-the blobs it checked out: a sync fetches the blobs of the tip it reads, as git would (one
-fetch for them all), reads the history with the blobs it holds, and says what it lacks
-when its remote cannot send them — never a crash, never memories made of nothing."""
+--filter=blob:none``) holds every commit and tree but only the blobs it checked out: a
+sync fetches the blobs of the tip it reads, as git would (one fetch for them all), reads
+the history with the blobs it holds, and says what it lacks when its remote cannot send
+them — never a crash, never memories made of nothing. A repository libgit2 cannot open
+is an error that says so."""
 
 from __future__ import annotations
 
