@@ -162,7 +162,10 @@ STRUCTURAL = "structural"
 # no longer gives two definitions of one kind and qualname (``extract._place_declarations``),
 # nor one of no name (``int a::::(int)``). 22: what PHP defines in braces at the top level
 # (a namespace's ``namespace A { … }``, an ``if (!function_exists(…)) { … }``) is read,
-# as global as the rest: it was taken for a function's locals.
+# as global as the rest: it was taken for a function's locals. A C++ class with an export
+# macro before its name (``class V8_EXPORT Message {``) is read, members and all (it was a
+# function); a conversion operator (``operator bool() const``) is a method; ``f(void)``
+# declared is the ``f()`` defined.
 EXTRACTION_VERSION = 22
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -143,6 +143,10 @@ def _function_declarator(declarator: Node) -> tuple[Node, Node] | None:
     there (a function pointer's). Behind a macro (``LUA_API int (lua_absindex) (…)``) the
     grammar reads the type as the name and the name as its one parameter, a function
     declarator in another: no function returns a function, so the name is that one."""
+    cast = _cast(declarator)
+    if cast is not None:
+        function = _cast_function(cast)
+        return (function, declarator) if function is not None else None
     current: Node | None = declarator
     while current is not None and current.type in _AROUND:
         inner = _inner(current)
@@ -155,6 +159,26 @@ def _function_declarator(declarator: Node) -> tuple[Node, Node] | None:
                 return current, name
         current = inner
     return None
+
+
+def _cast(declarator: Node) -> Node | None:
+    """The conversion operator ``declarator`` names (``operator bool() const``, or
+    ``Handle::operator bool() const`` qualified), or None. The grammar reads one as an
+    ``operator_cast`` that holds its own function declarator (an abstract one: no name
+    of its own), where any other function's declarator holds its name."""
+    current: Node | None = declarator
+    while current is not None and current.type == "qualified_identifier":
+        current = current.child_by_field_name("name")
+    return current if current is not None and current.type == "operator_cast" else None
+
+
+def _cast_function(cast: Node) -> Node | None:
+    """A conversion operator's function declarator: its parameters and qualifiers, under
+    what its type's declarator adds (``operator int*() const``: a ``*`` around it)."""
+    current = cast.child_by_field_name("declarator")
+    while current is not None and current.type in ("abstract_pointer_declarator", "abstract_reference_declarator"):
+        current = current.child_by_field_name("declarator") or next(iter(current.named_children), None)
+    return current if current is not None and current.type == "abstract_function_declarator" else None
 
 
 def _parenthesized_name(node: Node) -> Node | None:
@@ -206,7 +230,9 @@ def _qualified(data: bytes, node: Node) -> tuple[str, str | None]:
         current = current.child_by_field_name("name")
     if current is None:
         return node_text(data, node), None
-    return written(data, current), ".".join(scopes) or None  # ``operator==`` of ``operator ==``
+    function = _cast_function(current) if current.type == "operator_cast" else None
+    left_out = {function.id} if function is not None else set()  # ``operator int*`` of ``operator int*() const``
+    return written(data, current, left_out), ".".join(scopes) or None  # ``operator==`` of ``operator ==``
 
 
 def _macro_arguments(data: bytes, declarator: Node) -> list[str]:

@@ -13,8 +13,9 @@ Blanked, on a line that is no preprocessor directive:
   definition in two, and after a variable's name (``int count_ ABSL_GUARDED_BY(mu_);``);
 - export and attribute macros before a declaration (``SQLITE_API int sqlite3_open(…)``,
   ``ABSL_MUST_USE_RESULT inline std::string AsciiStrToLower(…)``) or between its type
-  and its name (``int WINAPI_EXPORT main(…)``): a macro's name has an underscore, so that
-  a type written in capitals (``DWORD``, ``TEST(…)``) stays.
+  and its name (``int WINAPI_EXPORT main(…)``), or between a class's keyword and its
+  name (``class V8_EXPORT Message {``): a macro's name has an underscore, so that a type
+  written in capitals (``DWORD``, ``TEST(…)``) stays.
 
 A test macro's titles (doctest's and Catch2's ``TEST_CASE("parses a number")`` before
 its block) are given to the grammar as names, so that it reads the test as a function,
@@ -51,6 +52,14 @@ _BEFORE_DECLARATION = re.compile(
 )
 _BEFORE_NAME = re.compile(
     rb"(?<=[\w*&>][ \t])(" + _MACRO + rb"(?:[ \t]*" + _ARGUMENTS + rb")?)[ \t]+(?=[A-Za-z_~][\w:]*[ \t]*\()"
+)
+# An export or attribute macro between a class's keyword and its name (``class V8_EXPORT
+# Message``, Qt's ``class Q_CORE_EXPORT QObject``, ``struct BOOST_SYMBOL_VISIBLE bad_cast :``):
+# the grammar took the class for a function's return type, its body for the function's.
+# Before a base list, a body or the line's end only: C's ``struct MY_TAG value;`` stays.
+_IN_CLASS_HEAD = re.compile(
+    rb"\b(?:class|struct|union)[ \t]+((?:" + _MACRO + rb"(?:[ \t]*" + _ARGUMENTS + rb")?[ \t]+)+)"
+    rb"(?=[A-Za-z_]\w*(?:[ \t]*<[^\n]*>)?[ \t]*(?:[:{]|final\b|$|//|/\*))"
 )
 # An attribute macro after a variable's name (``Mutex mu_; int count_ ABSL_GUARDED_BY(mu_);``).
 _AFTER_NAME = re.compile(rb"(?<=\w)([ \t]+" + _MACRO + rb"[ \t]*" + _ARGUMENTS + rb")(?=[ \t]*[;=,])")
@@ -93,6 +102,7 @@ def readable(data: bytes) -> bytes:
             line = _BEFORE_DECLARATION.sub(lambda m: m.group(1) + b" " * len(m.group(2)), line)
             line = _BEFORE_NAME.sub(lambda m: b" " * len(m.group(0)), line)
             line = _AFTER_NAME.sub(lambda m: b" " * len(m.group(0)), line)
+            line = _IN_CLASS_HEAD.sub(lambda m: _blank(m.group(0), *(i - m.start() for i in m.span(1))), line)
             line = _TITLED.sub(lambda m: _as_names(m) if m.group(2) or following.startswith(b"{") else m.group(0), line)
         lines[index] = line
         previous = original

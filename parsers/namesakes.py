@@ -168,9 +168,11 @@ def _parameter_type_list(node: Node, data: bytes, *, bounds: Mapping[str, str] |
     if parameters is None:
         return None
     listed: list[str] = []
+    declared = False  # C's and C++'s parameters (declarators.parameter_type)
     for parameter in parameters.named_children:
         if (written := declarators.parameter_type(data, parameter)) is not None:
             listed.append(written)
+            declared = True
             continue
         pattern = parameter.child_by_field_name("pattern")
         if parameter.type in NO_PARAMETER or (pattern is not None and pattern.type == "this") or (
@@ -192,6 +194,8 @@ def _parameter_type_list(node: Node, data: bytes, *, bounds: Mapping[str, str] |
         elif splat := _SPLATS.get(parameter.type) or _SPLATS.get(_first_type(parameter)):
             text = splat + text  # Python's ``*args: int``, ``**kw``: ``*int``, ``**_``
         listed.append(text)
+    if declared and listed == ["void"]:
+        return []  # C++'s ``length(void) const`` declared is the ``length() const`` defined
     return listed
 
 

@@ -7,6 +7,10 @@
 (template_declaration (declaration declarator: (_) @_declarator) @_body) @definition.function
 (template_declaration (alias_declaration name: (_) @name) @_body) @definition.type
 (declaration declarator: (reference_declarator) @_declarator) @definition.function
+; A conversion operator declared (``operator bool() const;``; in a class the grammar reads
+; it as a declaration, not a field's).
+(declaration declarator: (operator_cast) @_declarator) @definition.function
+(field_declaration declarator: (operator_cast) @_declarator) @definition.function
 ; A member function declared in its class (its definition may be elsewhere: ``Widget::draw``).
 (field_declaration declarator: [(function_declarator) (pointer_declarator) (reference_declarator)] @_declarator) @definition.function
 (alias_declaration name: (type_identifier) @name) @definition.type

@@ -152,3 +152,36 @@ def test_broken_code_never_gives_two_symbols_one_name_nor_one_of_no_name(languag
     keys = [(s.kind, s.qualname) for s in symbols]
     assert len(keys) == len(set(keys)) and ("function", "F") in keys
     assert all(s.name.strip() for s in parse(language, b"int a::::(int);\nint b::c::::(void) { return 0; }\n").symbols)
+
+
+def test_an_export_macro_between_a_class_keyword_and_its_name_hides_nothing():
+    """``class V8_EXPORT Message {`` read as written was a function (the class its return
+    type) whose body held the members: the class and every member were lost, no syntax
+    error said so. C's ``struct MY_TAG value;`` is a variable of a struct type: kept."""
+    source = (
+        "namespace v8 {\nclass V8_EXPORT Message {\n public:\n  int Get() const;\n  void Run() {}\n};\n"
+        "struct BOOST_SYMBOL_VISIBLE bad_cast : public std::exception {};\n"
+        "template <> struct LLVM_ABI Traits<int> { int x; };\n}\n"
+        "class Q_CORE_EXPORT QObject\n{\n  void f();\n};\nstruct MY_TAG value;\n"
+    )
+    assert {q: k for q, (k, _sig, _doc) in symbols("include/v8.h", source).items()} == {
+        "v8.Message": "class", "v8.Message.Get": "method", "v8.Message.Run": "method",
+        "v8.bad_cast": "struct", "v8.Traits<int>": "struct", "QObject": "class", "QObject.f": "method",
+    }  # fmt: skip
+    assert readable(b"struct MY_TAG value;\n") == b"struct MY_TAG value;\n"
+
+
+def test_conversion_operators_are_methods_named_by_their_type():
+    source = (
+        "class Handle {\n public:\n  explicit operator bool() const { return p != 0; }\n  operator int*() const;\n"
+        "  operator const std::string&() const;\n  int length(void) const;\n  int* p;\n};\n"
+        "Handle::operator int*() const { return p; }\nint Handle::length() const { return 0; }\n"
+    )
+    found = symbols("src/handle.cc", source)
+    assert {q: (k, sig) for q, (k, sig, _doc) in found.items()} == {
+        "Handle": ("class", "class Handle"),
+        "Handle.operator bool": ("method", "explicit operator bool() const"),
+        "Handle.operator int*": ("method", "Handle::operator int*() const"),  # declared, then defined
+        "Handle.operator const std::string&": ("method", "operator const std::string&() const"),
+        "Handle.length": ("method", "int Handle::length() const"),  # ``(void)`` declared is ``()`` defined
+    }
