@@ -165,7 +165,8 @@ STRUCTURAL = "structural"
 # as global as the rest: it was taken for a function's locals. A C++ class with an export
 # macro before its name (``class V8_EXPORT Message {``) is read, members and all (it was a
 # function); a conversion operator (``operator bool() const``) is a method; ``f(void)``
-# declared is the ``f()`` defined.
+# declared is the ``f()`` defined. The items a Rust macro's call wraps (``cfg_rt! {…}``)
+# are read (``parsers.item_macros``).
 EXTRACTION_VERSION = 22
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -15,6 +15,7 @@ from recalld.parsers.base import ParseResult, Symbol, content_hash, module_symbo
 from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
 from recalld.parsers.definitions import Definition, collect_definitions
 from recalld.parsers.docstrings import COMMENT_TYPES, doc_outside, docstring_of, is_trailing, module_docstring
+from recalld.parsers.item_macros import unwrapped
 from recalld.parsers.macros import readable
 from recalld.parsers.namesakes import FUNCTION_KINDS, Placed, name_overloads, name_typing_overloads, parameter_key
 from recalld.parsers.registry import LanguageSpec, get_language
@@ -130,6 +131,8 @@ def _best_reading(spec: LanguageSpec, data: bytes, path: str = "") -> tuple[Lang
     that reads it as well and finds what only that language writes (a C++ header's class,
     which C's grammar may read without an error: ``namespace util {…}``)."""
     source = readable(data) if spec.macros else data  # offsets kept: symbols read ``data``
+    if spec.item_macros:
+        source = unwrapped(spec, source)
     tree = parse_tree(spec, source)
     errors = count_errors(tree.root_node)
     shared = bool(spec.shared_extensions) and path.lower().endswith(spec.shared_extensions)

@@ -56,6 +56,7 @@ class LanguageSpec:
     doc_markup: str = ""  # "xml": a doc comment's XML tags read as text (C#'s ``<summary>``)
     inner_docs: bool = False  # ``//!`` and ``/*!`` document what they are in (Rust), not what follows
     local_bodies: frozenset[str] = LOCAL_BODIES  # node kinds whose definitions are local
+    item_macros: bool = False  # Rust's: the items a macro's call wraps are read (parsers/item_macros.py)
 
     @property
     def query_names(self) -> tuple[str, ...]:
@@ -125,7 +126,7 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", query_file="typescript.scm",
                  shared_queries=ECMASCRIPT, overloads=True),
     LanguageSpec("go", (".go",), "tree_sitter_go", directory_namespace=True),
-    LanguageSpec("rust", (".rs",), "tree_sitter_rust", inner_docs=True),
+    LanguageSpec("rust", (".rs",), "tree_sitter_rust", inner_docs=True, item_macros=True),
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),
     LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml"),
     LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True),
