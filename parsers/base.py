@@ -166,7 +166,9 @@ STRUCTURAL = "structural"
 # macro before its name (``class V8_EXPORT Message {``) is read, members and all (it was a
 # function); a conversion operator (``operator bool() const``) is a method; ``f(void)``
 # declared is the ``f()`` defined. The items a Rust macro's call wraps (``cfg_rt! {…}``)
-# are read (``parsers.item_macros``).
+# are read (``parsers.item_macros``). Ruby's ``Point = Struct.new(…) do … end`` (and
+# ``Class.new``, ``Data.define``, ``Module.new``) is a class named by its constant, what its
+# block defines its members (they were the class around it's, numbered ``Outer.to_s#2``).
 EXTRACTION_VERSION = 22
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

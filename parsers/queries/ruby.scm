@@ -4,6 +4,12 @@
 (class name: (_) @name) @definition.class
 (method name: (_) @name) @definition.function
 (singleton_method name: (_) @name) @definition.function
+; A class or module a call makes, named by the constant it is given to, its block its body
+; (``Point = Struct.new(:x, :y) do … end``, ``Class.new(Base) { … }``, ``Data.define(:at)``).
+(assignment left: (constant) @name right: (call receiver: (constant) @_maker (#any-of? @_maker "Struct" "Class" "Data")
+  method: (identifier) @_make (#any-of? @_make "new" "define") block: [(do_block) (block)])) @definition.class
+(assignment left: (constant) @name right: (call receiver: (constant) @_maker (#eq? @_maker "Module")
+  method: (identifier) @_make (#eq? @_make "new") block: [(do_block) (block)])) @definition.trait
 ; RSpec's example groups and examples, named by their titles as JavaScript's tests are: a
 ; group a class, an example a function.
 (call method: (identifier) @_group (#any-of? @_group "describe" "context" "feature" "shared_examples" "shared_context")

@@ -53,3 +53,17 @@ def test_ruby_test_files_are_test_code():
         assert is_test_path(path)
     assert not is_test_path("lib/contest.rb") and not is_test_path("app/models/latest.rb")
     assert is_test_path("src/Shapes/ShapeTest.php") and not is_test_path("src/Latest.php")  # PHPUnit's
+
+
+def test_a_class_a_call_makes_is_named_by_its_constant():
+    """``Point = Struct.new(:x, :y) do … end``: its methods are the struct's, not members
+    of the class around it (where they numbered ``Outer.to_s#2``) nor functions."""
+    source = (
+        "class Outer\n  Point = Struct.new(:x, :y) do\n    def to_s; end\n  end\n  def to_s; end\nend\n"
+        "Handler = Class.new(Base) { def call; end }\nHelpers = Module.new do\n  def help; end\nend\n"
+        "At = Data.define(:time) do\n  def later; end\nend\n"
+    )
+    assert qualnames(source) == [
+        "Outer", "Outer.Point", "Outer.Point.to_s", "Outer.to_s", "Handler", "Handler.call", "Helpers",
+        "Helpers.help", "At", "At.later",
+    ]  # fmt: skip
