@@ -94,6 +94,7 @@ class GitRepository:
         # fetched from them when read, unless this is a ``local_only`` view (or a fetch failed).
         self._promisors = _promisor_remotes(self._repo.config)
         self._fetching = bool(self._promisors)
+        self._failure = ""  # why a fetch failed: every later one is the same error
 
     def local_only(self) -> GitRepository:
         """This repository, reading only the blobs it holds: a partial clone's history
@@ -387,22 +388,28 @@ class GitRepository:
 
     def _fetch(self, blob_ids: list[str]) -> None:
         """Have git fetch ``blob_ids`` from the promisor remotes; MissingBlobError when this
-        repository does not (a complete one, a local-only view) or could not (offline:
-        once, then every blob it lacks is missing for the rest of this object's life)."""
-        first = blob_ids[0]
-        if not self._fetching:
-            raise MissingBlobError(f"blob {first} is not in the repository at {self.git_dir}", first)
-        log.info("fetching blobs a partial clone lacks", repo=self.git_dir, blobs=len(blob_ids))
-        failure = ""
-        for remote in self._promisors:
-            failure = self._fetch_from(remote, blob_ids)
-            if not failure:
+        repository does not (a complete one, a local-only view) or could not (offline,
+        or a remote without them: once, then every blob it lacks is missing, with the
+        reason, for the rest of this object's life)."""
+        if self._fetching:
+            self._fetching = False
+            log.info("fetching blobs a partial clone lacks", repo=self.git_dir, blobs=len(blob_ids))
+            for remote in self._promisors:
+                self._failure = self._fetch_from(remote, blob_ids)
+                if not self._failure:
+                    break
+            lacking = next((b for b in blob_ids if not self.holds(b)), None)
+            if not self._failure and lacking is not None:
+                self._failure = f"the remote sent no blob {lacking}"
+            if not self._failure:
+                self._fetching = True
                 return
-        self._fetching = False
-        log.warning("could not fetch blobs a partial clone lacks", repo=self.git_dir, blobs=len(blob_ids), error=failure)
-        raise MissingBlobError(
-            f"blob {first} is not in the partial clone at {self.git_dir}, and fetching it failed: {failure}", first
-        )
+            log.warning("could not fetch blobs a partial clone lacks", repo=self.git_dir, blobs=len(blob_ids),
+                        error=self._failure)  # fmt: skip
+        first = blob_ids[0]
+        where = f"the partial clone at {self.git_dir}" if self._promisors else f"the repository at {self.git_dir}"
+        failed = f", and fetching it failed: {self._failure}" if self._failure else ""
+        raise MissingBlobError(f"blob {first} is not in {where}{failed}", first)
 
     def _fetch_from(self, remote: str, blob_ids: list[str]) -> str:
         """"" once ``remote`` sent ``blob_ids``; else why not (git's last line of error)."""
