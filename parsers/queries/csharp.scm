@@ -3,6 +3,8 @@
 ; no symbol.
 (class_declaration name: (identifier) @name) @definition.class
 (record_declaration name: (identifier) @name) @definition.class
+; A record struct (``record struct Point(int X)``) is a struct, as C# makes it a value type.
+(record_declaration "struct" @_struct name: (identifier) @name) @definition.struct
 (struct_declaration name: (identifier) @name) @definition.struct
 (interface_declaration name: (identifier) @name) @definition.interface
 (enum_declaration name: (identifier) @name) @definition.enum
