@@ -169,7 +169,9 @@ STRUCTURAL = "structural"
 # are read (``parsers.item_macros``). Ruby's ``Point = Struct.new(…) do … end`` (and
 # ``Class.new``, ``Data.define``, ``Module.new``) is a class named by its constant, what its
 # block defines its members (they were the class around it's, numbered ``Outer.to_s#2``).
-# C#'s ``record struct`` is a struct.
+# C#'s ``record struct`` is a struct. A C macro whose body, on the line its ``#define``
+# continues onto, is another macro's call is read whole (it ran on into the next one, which
+# was lost); a signature leaves a line's continuation (``\``) out.
 EXTRACTION_VERSION = 22
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

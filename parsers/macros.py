@@ -3,7 +3,8 @@ the grammar is given it, the same length, byte for byte, with the macro calls th
 stand where no code can blanked out, so that every node keeps its offsets and the
 symbols read their text from the source as written.
 
-Blanked, on a line that is no preprocessor directive:
+Blanked, on a line that is no preprocessor directive nor a line one continues onto (``#define
+F(x) \\`` then ``    OTHER_MACRO(x)``: a macro call alone there is the definition's body):
 - a line that is a macro call alone (``ABSL_NAMESPACE_BEGIN``, Qt's ``Q_OBJECT``,
   ``GTEST_DISABLE_MSC_WARNINGS_PUSH_(4251)``, an access specifier's ``JSON_PRIVATE_UNLESS_TESTED:``)
   after a line that ends a statement or a block or is such a line itself (not an
@@ -81,13 +82,15 @@ def readable(data: bytes) -> bytes:
         return data
     lines = data.split(b"\n")
     previous = b""
+    directive = False  # the line goes on a directive's (``#define F(x) \``): never blanked
     for index, line in enumerate(lines):
+        if directive or line.lstrip().startswith(b"#"):
+            directive = line.rstrip().endswith(b"\\")
+            previous = line
+            continue
         if not line.strip():
             continue
         if not _CANDIDATE.search(line):  # no macro's name in it: most lines
-            previous = line
-            continue
-        if line.lstrip().startswith(b"#"):
             previous = line
             continue
         original = line

@@ -162,6 +162,7 @@ def _bracket(text: str, i: int) -> int:
 def _one_line(node: Node, data: bytes, end: int) -> str:
     text = _code_text(node, data, end)
     if "\n" in text:
+        text = text.replace("\\\n", " ")  # a line continued (``#define PACK(a, b) \``)
         text = _WRAPPED_CLOSE.sub(r"\1", _WRAPPED_OPEN.sub(r"\1", text))
     text = _SPACES.sub(" ", text).strip()
     return _LEADING_OPERATOR.sub(r"\1", text)

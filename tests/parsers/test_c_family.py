@@ -185,3 +185,20 @@ def test_conversion_operators_are_methods_named_by_their_type():
         "Handle.operator const std::string&": ("method", "operator const std::string&() const"),
         "Handle.length": ("method", "int Handle::length() const"),  # ``(void)`` declared is ``()`` defined
     }
+
+
+def test_a_macro_defined_over_several_lines_is_read_whole_and_signed_without_its_backslashes():
+    """A ``#define`` whose body, on the line it continues onto, is a macro's call alone was
+    taken for a call to blank (OpenSSL's ``asn1t.h``): the definition ran on into the next
+    one, which was lost. A signature leaves a line's continuation out."""
+    source = (
+        "int x;\n\n#define ASN1_EXP_SEQ(stname, field) \\\n    ASN1_EXP_EX(stname, field, ASN1_TFLG_SEQUENCE_OF)\n\n"
+        "#define ASN1_EXP_SEQ_OPT(stname, field) \\\n    ASN1_EXP_EX(stname, field, ASN1_TFLG_OPTIONAL)\n\n"
+        "#define PACK(a, \\\n             b) \\\n    (((a) << 8) | (b))\n"
+    )
+    result = parse("c", source.encode(), path="include/asn1t.h")
+    assert [(s.qualname, s.start_line, s.end_line, s.signature) for s in result.symbols[1:]] == [
+        ("ASN1_EXP_SEQ", 3, 4, "#define ASN1_EXP_SEQ(stname, field)"),
+        ("ASN1_EXP_SEQ_OPT", 6, 7, "#define ASN1_EXP_SEQ_OPT(stname, field)"),
+        ("PACK", 9, 11, "#define PACK(a, b)"),
+    ]
