@@ -171,7 +171,10 @@ STRUCTURAL = "structural"
 # block defines its members (they were the class around it's, numbered ``Outer.to_s#2``).
 # C#'s ``record struct`` is a struct. A C macro whose body, on the line its ``#define``
 # continues onto, is another macro's call is read whole (it ran on into the next one, which
-# was lost); a signature leaves a line's continuation (``\``) out.
+# was lost); a signature leaves a line's continuation (``\``) out. An editor's file
+# variables (``-*- coding: utf-8 -*-``) are no doc; a PHP file's doc is the comment after
+# ``<?php``; ``macro_rules! m(…)`` and Ruby's ``class Error < StandardError; end`` are signed
+# without their rules and ``end``.
 EXTRACTION_VERSION = 22
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -23,14 +23,16 @@ WRAPPERS = frozenset({
 })  # fmt: skip
 # What a file-level comment may stand right above and still describe the file.
 FILE_HEADER_NODES = frozenset({"package_clause", "package_declaration"})
+PHP_OPENER = "php_tag"
 INNER_DOC_MARKERS = ("//!", "/*!")
 # Comment lines that speak to a tool rather than a reader: coverage, linters, formatters,
-# the TypeScript checker, Go's build constraints and compiler directives.
+# the TypeScript checker, Go's build constraints and compiler directives, an editor.
 _DIRECTIVE = re.compile(
     r"(?:istanbul|c8) ignore\b|eslint-(?:disable|enable|env)\b|prettier-ignore\b|@ts-(?:ignore|expect-error|nocheck)\b"
     r"|go:[a-z]+\b|\+build\b|nolint\b"
     r"|frozen_string_literal:|(?:en)?coding: *[\w.-]+ *$|typed: *(?:ignore|false|true|strict|strong)\b"
     r"|rubocop:(?:disable|enable|todo)\b"
+    r"|.*-\*-.*-\*-"  # Emacs's file variables (``-*- coding: utf-8 -*-``, ``Iterators -*- C++ -*-``)
 )
 # A line of one mark repeated that frames a comment block (``////////``, ``# ======``),
 # or such marks around a section's title (zod's ``//////////   ZodNumber   //////////``):
@@ -62,6 +64,8 @@ def module_docstring(spec: LanguageSpec, root: Node, data: bytes) -> str:
     if spec.docstrings == "strings":
         return _body_string(root, data)
     first = root.named_children[0] if root.named_child_count else None
+    if first is not None and first.type == PHP_OPENER:  # ``<?php``, then the file's header
+        first = first.next_named_sibling
     return without_leading_notes(_file_header(first, data, spec.inner_docs)) if first is not None else ""
 
 

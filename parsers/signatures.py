@@ -41,6 +41,8 @@ MEMBER_OBJECTS = frozenset({"object"})
 _OPENERS, _CLOSERS = "([{<", ")]}>"
 PROPERTIES = frozenset({"property_declaration", "indexer_declaration"})
 RUBY_METHODS = frozenset({"method", "singleton_method"})
+RUBY_BODIED = RUBY_METHODS | {"class", "module"}
+RUST_MACRO = "macro_definition"  # ``macro_rules! name``
 # C's and C++'s nodes whose head ends elsewhere than at a body.
 MACRO, C_FUNCTION, INITIALISERS, TYPEDEF = (
     "preproc_function_def", "function_definition", "field_initializer_list", "type_definition"
@@ -79,9 +81,12 @@ def _head_end(head: Node) -> Node | None:
         return head.child_by_field_name("value")
     if head.type in PROPERTIES:  # C#'s ``public int Count { get; }``, ``public int Count => n``
         return head.child_by_field_name("accessors") or head.child_by_field_name("value")
-    if head.type in RUBY_METHODS and head.child_by_field_name("body") is None and head.child_count:
-        last = head.children[-1]  # ``def secret?; end``: its head ends at its ``end``
+    if head.type in RUBY_BODIED and head.child_by_field_name("body") is None and head.child_count:
+        # ``def secret?; end``, ``class Error < StandardError; end``: the head ends at ``end``
+        last = head.children[-1]
         return last if last.type == "end" else None
+    if head.type == RUST_MACRO and (name := head.child_by_field_name("name")) is not None:
+        return name.next_sibling  # its rules, in braces, brackets or parentheses
     function = head if head.type == C_FUNCTION else next((c for c in head.named_children if c.type == C_FUNCTION), None)
     if function is None:
         return None

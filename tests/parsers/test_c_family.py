@@ -202,3 +202,14 @@ def test_a_macro_defined_over_several_lines_is_read_whole_and_signed_without_its
         ("ASN1_EXP_SEQ_OPT", 6, 7, "#define ASN1_EXP_SEQ_OPT(stname, field)"),
         ("PACK", 9, 11, "#define PACK(a, b)"),
     ]
+
+
+def test_an_editors_modeline_hides_no_licence_and_is_no_doc():
+    """``/* -*- Mode: C++ -*- */`` above the MPL notice made the notice the file's doc (its
+    first line was the modeline, not the notice's); libstdc++'s ``// Iterators -*- C++ -*-``
+    was every header's doc, where its ``@file`` block is."""
+    source = (
+        "/* -*- Mode: C++; tab-width: 4 -*- */\n/* This Source Code Form is subject to the terms of the Mozilla Public\n"
+        " * License, v. 2.0. */\n\n/** Reads and writes files. */\n\n#ifndef X\n#define X\nint f(void);\n#endif\n"
+    )
+    assert parse("c", source.encode(), path="include/prio.h").symbols[0].docstring == "Reads and writes files."

@@ -35,3 +35,9 @@ def test_what_a_function_a_closure_or_an_anonymous_class_holds_stays_local():
         "class Kept { public function run() { function nested() {} } }\n"
     )
     assert named(source) == [("function", "outer"), ("class", "Kept"), ("method", "Kept.run")]
+
+
+def test_the_comment_after_the_opening_tag_is_the_files_doc():
+    source = "<?php\n/**\n * Helpers for the cache layer.\n */\n\nnamespace App;\n\nfunction remember() {}\n"
+    result = parse("php", source.encode(), path="src/cache.php")
+    assert result.symbols[0].docstring == "Helpers for the cache layer."

@@ -67,3 +67,12 @@ def test_a_class_a_call_makes_is_named_by_its_constant():
         "Outer", "Outer.Point", "Outer.Point.to_s", "Outer.to_s", "Handler", "Handler.call", "Helpers",
         "Helpers.help", "At", "At.later",
     ]  # fmt: skip
+
+
+def test_an_editors_file_variables_are_no_doc_and_a_one_line_class_is_signed_without_its_end():
+    source = "# -*- coding: utf-8 -*-\nmodule Foo\n  class Error < StandardError; end\n  class Other < Error\n  end\nend\n"
+    result = parse("ruby", source.encode(), path="lib/foo.rb")
+    assert [(s.qualname, s.signature, s.docstring) for s in result.symbols] == [
+        ("<module>", "", ""), ("Foo", "module Foo", ""), ("Foo.Error", "class Error < StandardError", ""),
+        ("Foo.Other", "class Other < Error", ""),
+    ]  # fmt: skip

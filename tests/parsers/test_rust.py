@@ -42,3 +42,9 @@ def test_a_macro_body_that_is_no_items_is_left_as_written():
     )
     assert unwrapped(get_language("rust"), source) == source
     assert set(symbols(source.decode())) == set()
+
+
+def test_a_macro_by_example_is_signed_by_its_name_whatever_its_rules_are_written_in():
+    source = "macro_rules! assert_parse(\n  ($left: expr) => { assert!($left); };\n);\nmacro_rules! braced {\n  () => {};\n}\n"
+    result = parse("rust", source.encode(), path="src/lib.rs")
+    assert [s.signature for s in result.symbols[1:]] == ["macro_rules! assert_parse", "macro_rules! braced"]
