@@ -110,7 +110,6 @@ class CommitReader:
                 self._check_attributes = tree_has_linguist_attributes(self._git, entries)
             except MissingBlobError:
                 self._check_attributes = True  # ask git: an attribute file it lacks says nothing
-
         self._said.clear()
         changes = tuple(self._git.commit_changes(commit_id))
         content_changes = sorted(
@@ -164,10 +163,11 @@ class CommitReader:
 
     def _lacking(self, commit: str) -> None:
         """A blob of ``commit`` that the repository lacks (a partial clone's history, read
-        without fetching: ``GitRepository.local_only``) leaves its file's symbols out of the
-        commit's (the file is listed); said once a reader."""
+        without fetching: ``GitRepository.local_only``; one a rewritten history let git
+        collect) leaves its file's symbols out of the commit's (the file is listed); said
+        once a reader."""
         if not self.lacked:
-            log.info("history read without the blobs a partial clone lacks: their files are listed without symbols",
+            log.info("history read without the blobs the repository lacks: their files are listed without symbols",
                      repo=self._git.git_dir, commit=commit)  # fmt: skip
         self.lacked += 1
 
