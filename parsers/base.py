@@ -174,7 +174,8 @@ STRUCTURAL = "structural"
 # was lost); a signature leaves a line's continuation (``\``) out. An editor's file
 # variables (``-*- coding: utf-8 -*-``) are no doc; a PHP file's doc is the comment after
 # ``<?php``; ``macro_rules! m(…)`` and Ruby's ``class Error < StandardError; end`` are signed
-# without their rules and ``end``.
+# without their rules and ``end``. A section's banner right above a doc (a title between two
+# rules alike, LLVM's ``//===---===//``) is no part of it.
 EXTRACTION_VERSION = 22
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -37,7 +37,9 @@ _DIRECTIVE = re.compile(
 # A line of one mark repeated that frames a comment block (``////////``, ``# ======``),
 # or such marks around a section's title (zod's ``//////////   ZodNumber   //////////``):
 # no part of the doc above or below it. A code fence (``\`\`\```, ``~~~``) is the doc's.
-_RULE = re.compile(r"([/*#=+_-])\1{2,}|([/#=+_-])\2{2,}[^\n]*?\2{3,}")  # not ``*** WARNING ***``
+# LLVM's ``//===-----===//`` mixes its marks.
+_RULE = re.compile(r"([/*#=+_-])\1{2,}|([/#=+_-])\2{2,}[^\n]*?\2{3,}|[/*=-]*[=-]{3,}[/*=-]*")  # not ``*** WARNING ***``
+BANNER_TITLE = 2  # lines a banner's title may take between its rules
 _DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")
 # C#'s XML doc tags (``xml_doc_text``): a reference, a parameter's, the returns', any other.
 _XML_REFERENCE = re.compile(r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword|href)="([^"]*)"\s*/>')
@@ -196,7 +198,18 @@ def _clean_comments(comments: list[Node], data: bytes) -> str:
         lines.extend(line for line in cleaned if not _DIRECTIVE.match(line))
     while lines and (not lines[-1] or _RULE.fullmatch(lines[-1])):
         lines.pop()
-    start = 0
+    start = _after_rules(lines, 0)
+    opening = next((line for line in reversed(lines[:start]) if line), None)
+    if opening is not None:  # a section's banner above the doc: a title between two rules alike
+        within = range(start, min(start + BANNER_TITLE + 1, len(lines)))
+        closing = next((i for i in within if lines[i] == opening), None)
+        if closing is not None and closing + 1 < len(lines):
+            start = _after_rules(lines, closing)
+    return "\n".join(lines[start:]).strip()
+
+
+def _after_rules(lines: list[str], start: int) -> int:
+    """The first line from ``start`` that is neither blank nor a rule."""
     while start < len(lines) and (not lines[start] or _RULE.fullmatch(lines[start])):
         start += 1
-    return "\n".join(lines[start:]).strip()
+    return start

@@ -708,3 +708,15 @@ def test_one_hash_one_reading_where_a_syntax_error_recovers_differently():
         if first[name].content_hash == then[name].content_hash:
             a, b = first[name], then[name]
             assert (a.signature, a.docstring, a.source) == (b.signature, b.docstring, b.source), name
+
+
+def test_a_sections_banner_above_a_doc_is_no_part_of_it():
+    """LLVM's ``//===---===//`` rules (their marks mixed) around a section's title, right
+    above a definition's doc, were its doc's first lines; a rule inside a doc stays."""
+    llvm = (b"//===----------------------------------------------------------------------===//\n"
+            b"//  GlobalISel Hooks\n"
+            b"//===----------------------------------------------------------------------===//\n"
+            b"/// Check x.\nvoid check(void);\n")  # fmt: skip
+    go = b"package p\n\n// ----------------\n// Helpers\n// ----------------\n// F adds.\nfunc F() {}\n"
+    assert parse("cpp", llvm, path="include/llvm/Hooks.h").symbols[1].docstring == "Check x."
+    assert parse("go", go, path="p/f.go").symbols[1].docstring == "F adds."
