@@ -131,9 +131,11 @@ def _best_reading(spec: LanguageSpec, data: bytes, path: str = "") -> tuple[Lang
     that reads it as well and finds what only that language writes (a C++ header's class,
     which C's grammar may read without an error: ``namespace util {…}``)."""
     source = readable(data) if spec.macros else data  # offsets kept: symbols read ``data``
+    tree: Tree | None = None
     if spec.item_macros:
-        source = unwrapped(spec, source)
-    tree = parse_tree(spec, source)
+        source, tree = unwrapped(spec, source)
+    if tree is None:
+        tree = parse_tree(spec, source)
     errors = count_errors(tree.root_node)
     shared = bool(spec.shared_extensions) and path.lower().endswith(spec.shared_extensions)
     if (errors or shared) and spec.fallback:

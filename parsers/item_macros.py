@@ -14,7 +14,7 @@ are unwrapped in turn (``cfg_rt! { cfg_net! {…} }``).
 from __future__ import annotations
 
 from recalld.parsers.registry import LanguageSpec
-from recalld.parsers.treesitter import Node, count_errors, parse_tree
+from recalld.parsers.treesitter import Node, Tree, count_errors, parse_tree
 
 # Where an item stands: a file's top level, a module's, an impl's or a trait's body.
 _ITEM_PLACES = frozenset({"source_file", "declaration_list"})
@@ -26,16 +26,18 @@ _DEFINING = frozenset({
 MAX_DEPTH = 4  # macros unwrapped inside macros unwrapped
 
 
-def unwrapped(spec: LanguageSpec, data: bytes) -> bytes:
-    """``data`` with every item-level macro call that wraps items blanked around them."""
+def unwrapped(spec: LanguageSpec, data: bytes) -> tuple[bytes, Tree | None]:
+    """``data`` with every item-level macro call that wraps items blanked around them, and
+    its tree where this parsed it (the caller need not parse it again)."""
     if b"!" not in data:
-        return data
+        return data, None
     for _ in range(MAX_DEPTH):
-        spans = [span for call in _item_calls(parse_tree(spec, data).root_node) if (span := _wrapper(spec, data, call))]
+        tree = parse_tree(spec, data)
+        spans = [span for call in _item_calls(tree.root_node) if (span := _wrapper(spec, data, call))]
         if not spans:
-            break
+            return data, tree
         data = _blanked(data, spans)
-    return data
+    return data, None
 
 
 def _item_calls(root: Node) -> list[Node]:
