@@ -31,9 +31,16 @@ def unwrapped(spec: LanguageSpec, data: bytes) -> tuple[bytes, Tree | None]:
     its tree where this parsed it (the caller need not parse it again)."""
     if b"!" not in data:
         return data, None
+    left: set[int] = set()  # calls whose body is no items, by offset: asked once, not again a round
     for _ in range(MAX_DEPTH):
         tree = parse_tree(spec, data)
-        spans = [span for call in _item_calls(tree.root_node) if (span := _wrapper(spec, data, call))]
+        spans = []
+        for call in _item_calls(tree.root_node):
+            if call.start_byte not in left:
+                if (span := _wrapper(spec, data, call)) is None:
+                    left.add(call.start_byte)
+                else:
+                    spans.append(span)
         if not spans:
             return data, tree
         data = _blanked(data, spans)
