@@ -94,7 +94,7 @@ class FileCollector:
     def prefetch(self, entries: Iterable[TreeFile | TreeSkip]) -> None:
         """Have a partial clone fetch, in one go, the blobs of ``entries`` that ``add``
         may read (a file of a language, not excluded): one fetch, not one a file."""
-        self._git.prefetch(
+        self._git.blobs.prefetch(
             e.blob for e in entries
             if isinstance(e, TreeFile) and language_for_path(e.path, self._globs) is not None
             and not excluded_by(e.path, self._options.exclude)
@@ -188,7 +188,7 @@ def skip_reason(
         return "excluded", said
     if language_for_path(path, globs) is None:
         return "unsupported_language", said
-    if git.blob_size(blob) > options.max_file_bytes:
+    if git.blobs.size(blob) > options.max_file_bytes:
         return "oversized", said
     return None, said
 
@@ -212,7 +212,7 @@ def read_parsed(git: GitRepository, blob: str, language: str, path: str, *, gene
     key = (blob, language, path)
     read = PARSED.get(key)
     if read is None or (generated and read.unread == GENERATED):  # kept unparsed, wanted now
-        data = git.read_blob(blob)
+        data = git.blobs.read(blob)
         reason = unreadable(data, language)
         marked = reason is None and says_generated(data, language)
         if marked and not generated:
@@ -339,6 +339,6 @@ def tree_has_linguist_attributes(git: GitRepository, entries: list[TreeFile | Tr
         return True
     for entry in entries:
         if isinstance(entry, TreeFile) and entry.path.rsplit("/", 1)[-1] == ATTRIBUTES_FILE:
-            if b"linguist-" in git.read_blob(entry.blob):
+            if b"linguist-" in git.blobs.read(entry.blob):
                 return True
     return False

@@ -132,7 +132,7 @@ class CommitReader:
         )
 
     def _parseable(self, change: FileChange, commit: str) -> bool:
-        if not all(self._git.holds(blob) for blob in (change.old_blob, change.new_blob) if blob):
+        if not all(self._git.blobs.holds(blob) for blob in (change.old_blob, change.new_blob) if blob):
             if any(path and language_for_path(path) for path in (change.old_path, change.new_path)):
                 self._lacking(commit)
             return False  # one side alone would list every symbol of the other as added or removed
@@ -205,7 +205,7 @@ class CommitReader:
             return cached
         symbols = self._known.get((blob, language))
         if symbols is None:
-            data = self._git.read_blob(blob)
+            data = self._git.blobs.read(blob)
             generated = self._options.skip_generated and not said.source and says_generated(data, language)
             read = None if unreadable(data, language) or generated else parse_file(language, data, path).parsed
             symbols = read.symbols if read is not None else ()

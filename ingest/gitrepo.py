@@ -1,32 +1,25 @@
 """The one module that imports pygit2: committed trees, tree diffs with rename
-detection, blobs and commit history, read from git's object database (never the
-work tree)."""
+detection and commit history, read from git's object database (never the work tree);
+its blobs through ``blobs.Blobs`` (``GitRepository.blobs``)."""
 
 from __future__ import annotations
 
 import copy
 import os
-import subprocess
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pygit2
-import structlog
 from pygit2.enums import AttrCheck, FileMode, ObjectType, SortMode
 
+from recalld.ingest.blobs import Blobs, promisor_remotes
 from recalld.ingest.errors import MissingBlobError, RecalldError
 from recalld.ingest.similar import MAX_BYTES, FileChange, with_moves
 
 REGULAR_MODES = (FileMode.BLOB, FileMode.BLOB_EXECUTABLE)
 CHANGES_KEPT = 4
-# A partial clone's blobs are fetched from its promisor remote as git itself fetches them
-# (``promisor-remote.c``): one ``git fetch`` of the ids, no negotiation, no refs moved.
-FETCH_OPTIONS = ("--no-tags", "--no-write-fetch-head", "--recurse-submodules=no", "--filter=blob:none", "--stdin")
-FETCH_TIMEOUT = 600.0  # seconds: a first index of a large tree's blobs
-
-log = structlog.get_logger("recalld.sync")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,27 +83,14 @@ class GitRepository:
         # (old tree, new tree) → its changes, the moves found: a sync of one commit asks
         # for the same pair twice (its files, then the commit's task memory)
         self._changed: dict[tuple[str, str], list[FileChange]] = {}
-        # A partial clone's remotes that promise the objects it lacks: a blob it lacks is
-        # fetched from them when read, unless this is a ``local_only`` view (or a fetch failed).
-        self._promisors = _promisor_remotes(self._repo.config)
-        self._fetching = bool(self._promisors)
-        self._failure = ""  # why a fetch failed: every later one is the same error
+        # A partial clone's blobs it lacks are fetched from its promisor remotes when read
+        self.blobs = Blobs(self._repo, self.git_dir, promisor_remotes((e.name, e.value) for e in self._repo.config))
 
     def local_only(self) -> GitRepository:
-        """This repository, reading only the blobs it holds: a partial clone's history
-        (the blobs of every old commit) is not worth a fetch a blob."""
+        """This repository, reading only the blobs it holds (``Blobs.local_only``)."""
         view = copy.copy(self)
-        view._fetching = False
+        view.blobs = self.blobs.local_only()
         return view
-
-    def prefetch(self, blob_ids: Iterable[str]) -> None:
-        """Fetch, in one go, the blobs of ``blob_ids`` that a partial clone lacks: those a
-        sync is about to read (a tree fetched but never checked out: a remote-tracking
-        branch). Nothing to do in a complete repository."""
-        if self._fetching:
-            missing = [b for b in dict.fromkeys(blob_ids) if not self.holds(b)]
-            if missing:
-                self._fetch(missing)
 
     @property
     def common_dir(self) -> str:
@@ -261,9 +241,9 @@ class GitRepository:
                     new_blob=str(new.id) if status != "deleted" and new.mode in REGULAR_MODES else None,
                 )
             )
-        if self._fetching:  # what pairing may measure, in one fetch rather than a fetch a blob
+        if self.blobs.fetching:  # what pairing may measure, in one fetch rather than a fetch a blob
             try:
-                self.prefetch(b for c in changes if c.status in ("added", "deleted") for b in (c.old_blob, c.new_blob) if b)
+                self.blobs.prefetch(b for c in changes if c.status in ("added", "deleted") for b in (c.old_blob, c.new_blob) if b)
             except MissingBlobError:
                 pass  # what is still missing pairs only by its id; the file reader says what it lacks
         return with_moves(changes, self._similarity_read, self._similarity_size)
@@ -271,14 +251,14 @@ class GitRepository:
     def _similarity_read(self, blob_id: str) -> bytes | None:
         """A blob to measure; None if it is too large or missing (a partial clone)."""
         try:
-            return self.read_blob(blob_id) if self.blob_size(blob_id) <= MAX_BYTES else None
+            return self.blobs.read(blob_id) if self.blobs.size(blob_id) <= MAX_BYTES else None
         except (KeyError, ValueError, pygit2.GitError, MissingBlobError):
             return None
 
     def _similarity_size(self, blob_id: str) -> int:
         """A blob's size; -1 when it is missing (a partial clone)."""
         try:
-            return self.blob_size(blob_id)
+            return self.blobs.size(blob_id)
         except (KeyError, ValueError, pygit2.GitError, MissingBlobError):
             return -1
 
@@ -366,66 +346,6 @@ class GitRepository:
         renames = [RenameDelta(str(c.old_path), str(c.new_path), c.similarity) for c in changes if c.status == "renamed"]
         return paths, renames
 
-    def holds(self, blob_id: str) -> bool:
-        """Whether the object database has ``blob_id`` (a partial clone may not)."""
-        return bool(self._repo.odb.exists(blob_id))
-
-    def blob_size(self, blob_id: str) -> int:
-        oid = pygit2.Oid(hex=blob_id)
-        try:
-            _kind, size = self._repo.odb.read_header(oid)
-        except KeyError:  # pygit2's NotFoundError
-            self._fetch([blob_id])
-            _kind, size = self._repo.odb.read_header(oid)
-        return int(size)
-
-    def read_blob(self, blob_id: str) -> bytes:
-        blob = self._repo.get(blob_id)
-        if blob is None:
-            self._fetch([blob_id])
-            blob = self._repo.get(blob_id)
-        return bytes(blob.data) if isinstance(blob, pygit2.Blob) else b""
-
-    def _fetch(self, blob_ids: list[str]) -> None:
-        """Have git fetch ``blob_ids`` from the promisor remotes; MissingBlobError when this
-        repository does not (a complete one, a local-only view) or could not (offline,
-        or a remote without them: once, then every blob it lacks is missing, with the
-        reason, for the rest of this object's life)."""
-        if self._fetching:
-            self._fetching = False
-            log.info("fetching blobs a partial clone lacks", repo=self.git_dir, blobs=len(blob_ids))
-            for remote in self._promisors:
-                self._failure = self._fetch_from(remote, blob_ids)
-                if not self._failure:
-                    break
-            lacking = next((b for b in blob_ids if not self.holds(b)), None)
-            if not self._failure and lacking is not None:
-                self._failure = f"the remote sent no blob {lacking}"
-            if not self._failure:
-                self._fetching = True
-                return
-            log.warning("could not fetch blobs a partial clone lacks", repo=self.git_dir, blobs=len(blob_ids),
-                        error=self._failure)  # fmt: skip
-        first = blob_ids[0]
-        where = f"the partial clone at {self.git_dir}" if self._promisors else f"the repository at {self.git_dir}"
-        failed = f", and fetching it failed: {self._failure}" if self._failure else ""
-        raise MissingBlobError(f"blob {first} is not in {where}{failed}", first)
-
-    def _fetch_from(self, remote: str, blob_ids: list[str]) -> str:
-        """"" once ``remote`` sent ``blob_ids``; else why not (git's last line of error)."""
-        env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}  # a daemon: never a prompt for credentials
-        command = ["git", "--git-dir", self.git_dir, "-c", "fetch.negotiationAlgorithm=noop", "fetch", remote,
-                   *FETCH_OPTIONS]  # fmt: skip
-        try:
-            done = subprocess.run(command, input="\n".join(blob_ids) + "\n", capture_output=True, text=True,
-                                  env=env, timeout=FETCH_TIMEOUT)  # fmt: skip
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return str(exc)
-        if done.returncode != 0:
-            lines = [line for line in done.stderr.splitlines() if line.strip()]
-            return lines[-1].strip() if lines else f"git fetch exited with {done.returncode}"
-        return ""
-
     def uncommitted_attributes(self) -> bytes:
         """The attribute files git applies besides the committed .gitattributes: the
         repository's ``info/attributes`` and the user's global file (``core.attributesFile``,
@@ -477,15 +397,3 @@ def _entry_name(entry: pygit2.Object) -> str | None:
         return None
     return name
 
-
-def _promisor_remotes(config: pygit2.Config) -> list[str]:
-    """The remotes a partial clone fetches what it lacks from: ``remote.<name>.promisor``
-    set (git 2.20+), or the one ``extensions.partialclone`` names (older clones)."""
-    remotes: list[str] = []
-    for entry in config:
-        name = entry.name
-        if name.startswith("remote.") and name.endswith(".promisor") and (entry.value or "").lower() in ("true", "yes", "on", "1"):
-            remotes.append(name[len("remote.") : -len(".promisor")])
-        elif name == "extensions.partialclone" and entry.value:
-            remotes.append(entry.value)
-    return list(dict.fromkeys(remotes))

@@ -66,7 +66,7 @@ def project_file(git: GitRepository, entries: Iterable[TreeFile | TreeSkip], opt
 
 
 def _read(git: GitRepository, entry: TreeFile, options: IndexOptions) -> bytes:
-    return git.read_blob(entry.blob) if git.blob_size(entry.blob) <= options.max_file_bytes else b""
+    return git.blobs.read(entry.blob) if git.blobs.size(entry.blob) <= options.max_file_bytes else b""
 
 
 def _build_systems(git: GitRepository, root: dict[str, TreeFile], options: IndexOptions) -> list[str]:

@@ -209,7 +209,7 @@ def file_texts(repo: Path, branch: str, paths: set[str]) -> dict[str, str]:
     for path in sorted(paths):
         entry = git.lookup(tip, path)
         if isinstance(entry, TreeFile):
-            texts[path] = git.read_blob(entry.blob).decode("utf-8", "replace")
+            texts[path] = git.blobs.read(entry.blob).decode("utf-8", "replace")
     return texts
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from recalld.ingest.blobs import Blobs
 from recalld.ingest.errors import MissingBlobError
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
@@ -54,20 +55,20 @@ def _blobs(clone: Path) -> int:
     return sum(1 for line in listed.splitlines() if line.startswith("?"))
 
 
-def test_a_partial_clone_syncs_its_tip_fetching_its_blobs_once(upstream, tmp_path):
+def test_a_partial_clone_syncs_its_tip_fetching_its_blobs_once(upstream, tmp_path, monkeypatch):
     clone = _clone(upstream, tmp_path / "clone")
     assert _blobs(clone) > 0  # nothing checked out: the tip's blobs are missing too
     fetches: list[int] = []
-    real = GitRepository._fetch
+    real = Blobs._fetch
 
     def counted(self, blob_ids):  # type: ignore[no-untyped-def]
         fetches.append(len(blob_ids))
         return real(self, blob_ids)
 
+    monkeypatch.setattr(Blobs, "_fetch", counted)
     h = Harness("edge", tmp_path / "state", IndexOptions())
     full = Harness("edge", tmp_path / "full", IndexOptions())
     try:
-        GitRepository._fetch = counted  # type: ignore[method-assign]
         result = h.indexer.sync(repo="r", path=str(clone), branch="origin/main")
         full.sync(upstream)
         assert _names(h) == {(p, q) for p, q in _names(full)}
@@ -84,7 +85,6 @@ def test_a_partial_clone_syncs_its_tip_fetching_its_blobs_once(upstream, tmp_pat
         assert sum(fetches) == 2  # the new blobs of core.py and extra.py (the diff's pairing asks for extra's first)
         assert {("pkg/core.py", "core_6"), ("pkg/extra.py", "extra_1")} <= _names(h)
     finally:
-        GitRepository._fetch = real  # type: ignore[method-assign]
         h.close()
         full.close()
 
@@ -137,9 +137,9 @@ def test_a_complete_repository_never_fetches_and_names_a_blob_it_lacks(git_repo)
     (git_repo.path / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
     git = GitRepository(str(git_repo.path))
     with pytest.raises(MissingBlobError, match=f"blob {blob} is not in the repository"):
-        git.read_blob(blob)
+        git.blobs.read(blob)
     with pytest.raises(MissingBlobError):
-        git.blob_size(blob)
+        git.blobs.size(blob)
 
 
 def test_a_repository_libgit2_cannot_open_is_a_clear_error(tmp_path):

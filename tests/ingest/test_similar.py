@@ -155,8 +155,8 @@ def test_no_added_or_deleted_file_reads_no_blob(git_repo, monkeypatch):
     after = repo.commit("rewritten in place")
     git = GitRepository(str(repo.path))
     read: list[str] = []
-    real = git.read_blob
-    monkeypatch.setattr(git, "read_blob", lambda blob: read.append(blob) or real(blob))
+    real = git.blobs.read
+    monkeypatch.setattr(git.blobs, "read", lambda blob: read.append(blob) or real(blob))
     assert git.changed_paths(before, after) == ({"a.py"}, [])
     assert read == []
 

@@ -1,0 +1,121 @@
+"""A repository's blobs, read from its object database (the pygit2 repository
+``gitrepo.GitRepository`` opened: this module asks it by duck type, and imports no
+pygit2), and, in a partial clone (``git clone --filter=blob:none``), the blobs it lacks
+fetched from its promisor remotes as git itself fetches them (``promisor-remote.c``): one
+``git fetch`` of their ids, no negotiation, no refs moved."""
+
+from __future__ import annotations
+
+import copy
+import os
+import subprocess
+from collections.abc import Iterable
+from typing import Any
+
+import structlog
+
+from recalld.ingest.errors import MissingBlobError
+
+FETCH_OPTIONS = ("--no-tags", "--no-write-fetch-head", "--recurse-submodules=no", "--filter=blob:none", "--stdin")
+FETCH_TIMEOUT = 600.0  # seconds: a first index of a large tree's blobs
+
+log = structlog.get_logger("recalld.sync")
+
+
+class Blobs:
+    """The blobs of the repository at ``git_dir``. ``remotes``: the partial clone's promisor
+    remotes (``promisor_remotes``; none in a complete repository): a blob it lacks is
+    fetched from them when read, unless this is a ``local_only`` view or a fetch failed."""
+
+    def __init__(self, repo: Any, git_dir: str, remotes: list[str]) -> None:
+        self._repo, self._git_dir, self._remotes = repo, git_dir, remotes
+        self.fetching = bool(remotes)
+        self._failure = ""  # why a fetch failed: every later one is the same error
+
+    def local_only(self) -> Blobs:
+        """These blobs, reading only those the repository holds: a partial clone's history
+        (the blobs of every old commit) is not worth a fetch a blob."""
+        view = copy.copy(self)
+        view.fetching = False
+        return view
+
+    def holds(self, blob_id: str) -> bool:
+        """Whether the object database has ``blob_id`` (a partial clone may not)."""
+        return bool(self._repo.odb.exists(blob_id))
+
+    def size(self, blob_id: str) -> int:
+        try:
+            _kind, size = self._repo.odb.read_header(blob_id)
+        except KeyError:  # pygit2's NotFoundError
+            self._fetch([blob_id])
+            _kind, size = self._repo.odb.read_header(blob_id)
+        return int(size)
+
+    def read(self, blob_id: str) -> bytes:
+        blob = self._repo.get(blob_id)
+        if blob is None:
+            self._fetch([blob_id])
+            blob = self._repo.get(blob_id)
+        return bytes(blob.data) if blob.type_str == "blob" else b""
+
+    def prefetch(self, blob_ids: Iterable[str]) -> None:
+        """Fetch, in one go, the blobs of ``blob_ids`` that a partial clone lacks: those a
+        sync is about to read (a tree fetched but never checked out: a remote-tracking
+        branch). Nothing to do in a complete repository."""
+        if self.fetching:
+            missing = [b for b in dict.fromkeys(blob_ids) if not self.holds(b)]
+            if missing:
+                self._fetch(missing)
+
+    def _fetch(self, blob_ids: list[str]) -> None:
+        """Have git fetch ``blob_ids`` from the promisor remotes; MissingBlobError when this
+        repository does not (a complete one, a local-only view) or could not (offline,
+        or a remote without them: once, then every blob it lacks is missing, with the
+        reason, for the rest of this object's life)."""
+        if self.fetching:
+            self.fetching = False
+            log.info("fetching blobs a partial clone lacks", repo=self._git_dir, blobs=len(blob_ids))
+            for remote in self._remotes:
+                self._failure = self._fetch_from(remote, blob_ids)
+                if not self._failure:
+                    break
+            lacking = next((b for b in blob_ids if not self.holds(b)), None)
+            if not self._failure and lacking is not None:
+                self._failure = f"the remote sent no blob {lacking}"
+            if not self._failure:
+                self.fetching = True
+                return
+            log.warning("could not fetch blobs a partial clone lacks", repo=self._git_dir, blobs=len(blob_ids),
+                        error=self._failure)  # fmt: skip
+        first = blob_ids[0]
+        where = f"the partial clone at {self._git_dir}" if self._remotes else f"the repository at {self._git_dir}"
+        failed = f", and fetching it failed: {self._failure}" if self._failure else ""
+        raise MissingBlobError(f"blob {first} is not in {where}{failed}", first)
+
+    def _fetch_from(self, remote: str, blob_ids: list[str]) -> str:
+        """"" once ``remote`` sent ``blob_ids``; else why not (git's last line of error)."""
+        env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}  # a daemon: never a prompt for credentials
+        command = ["git", "--git-dir", self._git_dir, "-c", "fetch.negotiationAlgorithm=noop", "fetch", remote,
+                   *FETCH_OPTIONS]  # fmt: skip
+        try:
+            done = subprocess.run(command, input="\n".join(blob_ids) + "\n", capture_output=True, text=True,
+                                  env=env, timeout=FETCH_TIMEOUT)  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return str(exc)
+        if done.returncode != 0:
+            lines = [line for line in done.stderr.splitlines() if line.strip()]
+            return lines[-1].strip() if lines else f"git fetch exited with {done.returncode}"
+        return ""
+
+
+def promisor_remotes(config: Iterable[tuple[str, str | None]]) -> list[str]:
+    """The remotes a partial clone fetches what it lacks from, of its config's (name,
+    value) entries: ``remote.<name>.promisor`` set (git 2.20+), or the one
+    ``extensions.partialclone`` names (older clones)."""
+    remotes: list[str] = []
+    for name, value in config:
+        if name.startswith("remote.") and name.endswith(".promisor") and (value or "").lower() in ("true", "yes", "on", "1"):
+            remotes.append(name[len("remote.") : -len(".promisor")])
+        elif name == "extensions.partialclone" and value:
+            remotes.append(value)
+    return list(dict.fromkeys(remotes))
