@@ -152,13 +152,7 @@ class CommitReader:
     def _read_says(self, path: str | None, blob: str | None, commit: str) -> LinguistSays | None:
         if path is None or blob is None or language_for_path(path) is None:  # before any attribute is asked
             return None
-        try:
-            reason, said = skip_reason(
-                self._git, commit, path, blob, self._options, check_attributes=bool(self._check_attributes)
-            )
-        except MissingBlobError:
-            self._lacking(commit)
-            return None
+        reason, said = skip_reason(self._git, commit, path, blob, self._options, check_attributes=bool(self._check_attributes))
         return said if reason is None else None
 
     def _lacking(self, commit: str) -> None:
