@@ -1,25 +1,34 @@
 """``--as-of COMMIT|DATE``: turning what the user typed into a validity condition.
 
+A COMMIT of the tracked branch selects by the branch's indexed states: the store knows
+the branch at the commits it synced to (every ``valid_from_commit`` / ``valid_to_commit``
+/ ``valid_through_commit``, reopened points' earlier intervals included). The answer is
+the state at the last of those at or before the commit — exact for that commit when it
+was indexed itself, and "as far as the index knows" otherwise: the intervals that span a
+sync that moved the branch there (each sync stamps what it opens and closes:
+``records.next_stamp``), whichever way the branch moved before and after. Intervals made
+before syncs were stamped are judged by their commits (``store.ValidAt``).
+
 A DATE (ISO date or datetime; UTC unless it names a zone; a bare date means the end of
-that day) selects by the validity interval's times. A COMMIT of the tracked branch
-selects by the branch's indexed states: the store knows the branch at the commits it
-synced to (every ``valid_from_commit`` / ``valid_to_commit``, reopened points' earlier
-intervals included). The answer is the state at the last of those at or before the
-commit — exact for that commit when it was indexed itself, and "as far as the index
-knows" otherwise.
+that day) is, for one repository, its branch's commit at that time; across several, the
+validity intervals' times decide. Manual memories, which no commit opened, go by time.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, time, timedelta
+from typing import Any
 
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
+from recalld.ingest.records import TASK
 from recalld.ingest.store import MemoryFilter, Store, ValidAt
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
-STATE_FIELDS = ("valid_from_commit", "valid_to_commit", "history")
+STATE_KEYS = ("valid_from_commit", "valid_to_commit", "valid_through_commit")
+STATE_FIELDS = (*STATE_KEYS, "valid_from_sync", "valid_to_sync", "history")
 
 
 def parse_date(text: str) -> int | None:
@@ -37,33 +46,96 @@ def parse_date(text: str) -> int | None:
     return int(moment.timestamp())
 
 
-def indexed_states(store: Store, repo: str, branch: str) -> set[str]:
-    """Every commit the store knows the branch at: where some interval opened or closed."""
+@dataclass(slots=True)
+class Known:
+    """What the store knows of a branch's states: every commit where some interval opened,
+    closed or was last valid; those of them the branch was synced to (all but a task
+    memory's own commit, where its interval opens: ``ingest/tasks.py``); and for a
+    synced commit, the stamp of a sync that moved the branch there (``records.next_stamp``)."""
+
+    states: set[str] = field(default_factory=set)
+    targets: set[str] = field(default_factory=set)
+    visits: dict[str, int] = field(default_factory=dict)
+
+    def add(self, interval: dict[str, Any], *, task: bool) -> None:
+        for key in STATE_KEYS:
+            commit = interval.get(key)
+            if isinstance(commit, str) and commit:
+                self.states.add(commit)
+                if not (task and key == "valid_from_commit"):
+                    self.targets.add(commit)
+        for commit_key, stamp_key in (("valid_from_commit", "valid_from_sync"), ("valid_to_commit", "valid_to_sync")):
+            commit, stamp = interval.get(commit_key), interval.get(stamp_key)
+            if isinstance(commit, str) and isinstance(stamp, int) and not (task and commit_key == "valid_from_commit"):
+                self.visits[commit] = max(stamp, self.visits.get(commit, stamp))
+
+
+def indexed_states(store: Store, repo: str, branch: str) -> Known:
+    """Every interval's states of ``repo``'s ``branch``, reopened points' earlier ones too."""
+    known = Known()
     flt = MemoryFilter(repo=repo, branch=branch, deprecated=None)
-    states: set[str] = set()
-    for point in store.scroll(flt, fields=STATE_FIELDS):
-        intervals = [point.payload, *(point.payload.get("history") or [])]
-        for interval in intervals:
-            for key in ("valid_from_commit", "valid_to_commit"):
-                commit = interval.get(key)
-                if isinstance(commit, str) and commit:
-                    states.add(commit)
-    return states
+    for point in store.scroll(flt, fields=(*STATE_FIELDS, "type")):
+        task = point.payload.get("type") == TASK
+        for interval in [point.payload, *(point.payload.get("history") or [])]:
+            known.add(interval, task=task)
+    return known
+
+
+def last_commit_at(git: GitRepository, tip: str, moment: int) -> str | None:
+    """The first-parent commit of ``tip`` that was the branch's at ``moment`` (committed
+    at or before it), by committer time; None when all are later."""
+    limit, seen = 256, 0
+    while True:
+        commits = git.walk_commits(tip, hide=None, limit=limit, first_parent=True)
+        for commit in commits[seen:]:
+            if git.commit_info(commit).time <= moment:
+                return commit
+        if len(commits) < limit:
+            return None
+        seen, limit = len(commits), limit * 16
+
+
+def states_at_date(store: Store, git: GitRepository, *, repo: str, branch: str, moment: int) -> ValidAt:
+    """The condition "valid at ``moment``" for a repository's memories: those of the
+    branch's commit at that time (as ``states_at_commit``), manual ones by time. The
+    intervals' times alone say less once the branch moved back and forth: a reset closes
+    at an older commit's time what later commits made."""
+    tip = git.branch_tip(branch)
+    commit = last_commit_at(git, tip, moment) if tip else None
+    found = _states(store, git, repo=repo, branch=branch, commit=commit) if commit else None
+    return ValidAt(time=moment, commits=()) if found is None else replace(found, time=moment)
 
 
 def states_at_commit(store: Store, git: GitRepository, *, repo: str, branch: str, rev: str) -> ValidAt:
-    """The condition "valid at ``rev``" for a commit of the tracked branch."""
+    """The condition "valid at ``rev``" for a commit of the tracked branch (manual
+    memories by the commit's time)."""
     commit = git.resolve_commit(rev)
     if commit is None:
         raise RecalldError(f"--as-of {rev!r}: no such commit in repo {repo!r} (nor an ISO date)")
     tip = git.branch_tip(branch)
     if tip is None or not git.is_ancestor(commit, tip):
         raise RecalldError(f"--as-of {rev!r}: commit {commit[:12]} is not on branch {branch!r} of repo {repo!r}")
-    known = indexed_states(store, repo, branch)
-    before = tuple(sorted(s for s in known if git.is_ancestor(s, commit)))
-    if not before:
+    found = _states(store, git, repo=repo, branch=branch, commit=commit)
+    if found is None:
         raise RecalldError(
             f"--as-of {rev!r}: repo {repo!r} was never indexed at or before commit {commit[:12]}"
             " (the index starts later)"
         )
-    return ValidAt(time=git.commit_info(commit).time, commits=before)
+    return replace(found, time=git.commit_info(commit).time)
+
+
+def _states(store: Store, git: GitRepository, *, repo: str, branch: str, commit: str) -> ValidAt | None:
+    """The indexed states at or before ``commit``, those at or after the last of them and
+    a sync's stamp there (``ValidAt``, its time left to the caller); None when there is
+    none before it."""
+    known = indexed_states(store, repo, branch)
+    before = sorted(s for s in known.states if git.is_ancestor(s, commit))
+    if not before:
+        return None
+    synced = [s for s in before if s in known.targets] or before
+    last = synced[0]  # the last state the index held at or before the commit
+    for state in synced[1:]:
+        if git.is_ancestor(last, state):
+            last = state
+    later = tuple(sorted(s for s in known.states if git.is_ancestor(last, s)))
+    return ValidAt(0, tuple(before), later, known.visits.get(last) if last in known.targets else None)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from recalld.daemon.app import App
-from recalld.daemon.asof import parse_date, states_at_commit
+from recalld.daemon.asof import parse_date, states_at_commit, states_at_date
 from recalld.daemon.config import SEARCH_LIMIT
 from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
@@ -23,7 +23,7 @@ from recalld.ingest.task_memory import TASK_FIELDS
 EXPORT_FIELDS = (
     "repo", "branch", "kind", "language", "path", "qualname", "name", "signature", "docstring",
     "start_line", "end_line", "content_hash", "lineage", "symbol_key", "text",
-    "valid_from_commit", "valid_from_time", "valid_to_commit", "valid_to_time", "author",
+    "valid_from_commit", "valid_from_time", "valid_to_commit", "valid_to_time", "valid_through_commit", "author",
     "deprecated", "deprecated_reason", "superseded_by", "history",
     "type", "scope", "user", "org", "untrusted", "task_id",
 )  # fmt: skip
@@ -118,13 +118,17 @@ def vectors_status(app: App) -> dict[str, Any]:
 
 
 def _valid_at(app: App, as_of: str, entry: RepoEntry | None) -> ValidAt:
+    """A date answers by the repository's branch at that time when the search is of one
+    repository, else by the memories' validity intervals."""
     moment = parse_date(as_of)
-    if moment is not None:
-        return ValidAt(time=moment)
     entry = entry or app.registry.sole()
+    if moment is not None and entry is None:
+        return ValidAt(time=moment)
     if entry is None:
         raise RecalldError(f"as-of {as_of!r} looks like a commit: name its repository (--repo, repo=)")
     git = GitRepository(entry.path)
+    if moment is not None:
+        return states_at_date(app.store, git, repo=entry.name, branch=entry.branch, moment=moment)
     return states_at_commit(app.store, git, repo=entry.name, branch=entry.branch, rev=as_of)
 
 

@@ -6,6 +6,7 @@ import posixpath
 import re
 import time
 import uuid
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -144,9 +145,9 @@ CONTENT_FIELDS = frozenset({
 
 
 def memory_payload(
-    scope: Scope, version: NewVersion, text: str, commit: CommitInfo, history: list[dict[str, Any]]
+    scope: Scope, version: NewVersion, text: str, step: SyncStep, history: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    sym = version.symbol
+    sym, commit = version.symbol, step.commit
     path = version.file.path
     return {
         **dict(sym.extra),
@@ -172,6 +173,7 @@ def memory_payload(
         "change": version.change,
         "valid_from_commit": commit.id,
         "valid_from_time": commit.time,
+        "valid_from_sync": step.stamp,
         "task_id": task_memory_id(scope, commit.id),
         "author": commit.author,
         "payload_version": PAYLOAD_VERSION,
@@ -180,22 +182,50 @@ def memory_payload(
 
 
 def reopen_payload(
-    scope: Scope, version: NewVersion, commit: CommitInfo, history: list[dict[str, Any]]
+    scope: Scope, version: NewVersion, step: SyncStep, history: list[dict[str, Any]]
 ) -> dict[str, Any]:
     """What ``memory_payload`` would write for ``version`` that the stored point of its id
     may not hold already: set on a closed point that comes back, the rest kept."""
-    full = memory_payload(scope, version, "", commit, history)
+    full = memory_payload(scope, version, "", step, history)
     return {key: value for key, value in full.items() if key not in CONTENT_FIELDS}
+
+
+@dataclass(frozen=True, slots=True)
+class SyncStep:
+    """A sync's move of a branch, as its memories' intervals record it: the commit it
+    moves to, the one the branch was indexed at before (None: none), and the sync's
+    stamp, which orders the branch's syncs (``next_stamp``)."""
+
+    commit: CommitInfo
+    last: CommitInfo | None
+    stamp: int
+
+
+def next_stamp(checkpoint: dict[str, Any]) -> int:
+    """A sync's stamp: microseconds since the epoch, after the branch's previous one even
+    when the clock went back. An interval opened by the sync stamped ``a`` and closed by
+    the one stamped ``b`` held at every sync stamped ``a`` to ``b - 1``: at each state the
+    index held then, whichever way the branch moved (``daemon.asof``)."""
+    return max(time.time_ns() // 1000, int(checkpoint.get("sync_stamp") or 0) + 1)
+
+
+# The interval fields of a memory valid now (a closed one that comes back is set them).
+OPEN_INTERVAL: dict[str, Any] = {
+    "valid_to_commit": None,
+    "valid_to_time": 0,
+    "valid_through_commit": None,
+    "valid_through_time": None,
+    "valid_to_sync": None,
+    "deprecated": 0,
+    "deprecated_reason": None,
+    "superseded_by": None,
+}
 
 
 def open_state(scope: Scope, history: list[dict[str, Any]]) -> dict[str, Any]:
     """The payload fields of a memory that is valid now (every memory type shares them)."""
     return {
-        "valid_to_commit": None,
-        "valid_to_time": 0,
-        "deprecated": 0,
-        "deprecated_reason": None,
-        "superseded_by": None,
+        **OPEN_INTERVAL,
         "untrusted": int(scope.untrusted),
         "history": history,
         "indexed_at": int(time.time()),
@@ -203,10 +233,30 @@ def open_state(scope: Scope, history: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 INTERVAL_FIELDS = (
-    "valid_from_commit", "valid_from_time", "valid_to_commit", "valid_to_time", "deprecated_reason", "superseded_by"
-)
+    "valid_from_commit", "valid_from_time", "valid_from_sync", "valid_to_commit", "valid_to_time", "valid_to_sync",
+    "valid_through_commit", "valid_through_time", "deprecated_reason", "superseded_by",
+)  # fmt: skip
 # What a new version of an existing point needs from it: whether it is closed, its history.
 HISTORY_FIELDS = ("deprecated", "history", *INTERVAL_FIELDS)
+
+
+def closing_fields(target: CommitInfo, last: CommitInfo | None, stamp: int | None = None) -> dict[str, Any]:
+    """What closes a memory's interval when a sync (stamped ``stamp``, see
+    ``next_stamp``) moves the branch from the state it last held at, ``last`` (None: none
+    indexed), to ``target``. ``valid_to_commit`` is where the memory stopped being
+    valid; ``valid_through_commit`` where it last was. The two differ when the branch
+    moved back (a reset, a force-push): an interval opened at c1 and closed by a move from
+    c2 back to c0 held at c1 and c2, though it closed at an ancestor of both."""
+    fields = {
+        "deprecated": 1,
+        "valid_to_commit": target.id,
+        "valid_to_time": target.time,
+        "valid_through_commit": last.id if last else None,
+        "valid_through_time": last.time if last else None,
+    }
+    if stamp is not None:
+        fields["valid_to_sync"] = stamp
+    return fields
 
 
 def closed_interval(payload: dict[str, Any]) -> dict[str, Any]:
@@ -244,10 +294,12 @@ def checkpoint_point(
     pending: str | None,
     extraction: int | None = EXTRACTION_VERSION,
     history_owed: bool = False,
+    sync_stamp: int | None = None,
 ) -> StoredPoint:
     """``extraction``: the EXTRACTION_VERSION the memories of ``commit`` were made with
     (a pending marker or a trust update keeps the one it found). ``history_owed``: the
-    task memories of ``commit``'s history are still to be backfilled (ingest/tasks.py)."""
+    task memories of ``commit``'s history are still to be backfilled (ingest/tasks.py).
+    ``sync_stamp``: the last sync's (``next_stamp``)."""
     payload = {
         "record": "checkpoint",
         "repo": scope.repo,
@@ -257,6 +309,7 @@ def checkpoint_point(
         "extraction": extraction,
         "history_owed": int(history_owed),
         "untrusted": int(scope.untrusted),
+        "sync_stamp": sync_stamp,
         "updated_at": int(time.time()),
     }
     return StoredPoint(id=checkpoint_id(scope), payload=payload, vector=None)

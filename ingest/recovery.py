@@ -12,17 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from recalld.ingest.plan import Plan, Scope
-from recalld.ingest.records import PLANNED_TYPES, PLANNING_FIELDS
+from recalld.ingest.records import OPEN_INTERVAL, PLANNED_TYPES, PLANNING_FIELDS
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 
 RECOVERY_FIELDS = ("deprecated", "valid_from_commit", "valid_to_commit", "history")
-REOPENED = {
-    "deprecated": 0,
-    "deprecated_reason": None,
-    "superseded_by": None,
-    "valid_to_commit": None,
-    "valid_to_time": 0,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +50,7 @@ def undo_interrupted(store: Store, plan: Plan, *, restore: set[str], discard: se
     closed = {c.id for c in plan.closures}
     reopen = sorted(restore - closed)
     if reopen:
-        store.set_payload(reopen, REOPENED)
+        store.set_payload(reopen, OPEN_INTERVAL)
     created = {v.id for v in plan.new_versions}
     stale = sorted(discard - created)
     if stale:

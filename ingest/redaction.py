@@ -48,7 +48,7 @@ log = structlog.get_logger("recalld.secrets")
 # scan each once per memory (a tenth of its scanning time) to find nothing.
 DERIVED_FIELDS = frozenset({
     "content_hash", "blob", "lineage", "task_id", "superseded_by", "symbol_ids",
-    "commit", "parents", "valid_from_commit", "valid_to_commit",
+    "commit", "parents", "valid_from_commit", "valid_to_commit", "valid_through_commit",
 })  # fmt: skip
 # The payload fields plan.symbol_key is made of, in the order of its arguments.
 KEY_PARTS = ("repo", "branch", "path", "kind", "qualname")

@@ -82,15 +82,25 @@ class SparseVector:
 class ValidAt:
     """An as-of condition: what was valid at a time, or at a state of the branch.
 
-    ``time``: valid_from_time <= time < valid_to_time (0 = still valid).
-    ``commits``: the indexed states at or before the asked commit; valid when the interval
-    opened at one of them and did not close at one of them. Memories that no commit
-    opened (manual ones) are then judged by ``time`` (the commit's time). Either way an
-    earlier interval kept in the point's ``history`` (a reopened point) counts too.
+    ``time``: valid_from_time <= time, and still valid or time < valid_to_time; an earlier
+    interval (in ``history``) also while time <= valid_through_time, where it was last
+    valid before a move back closed it (``records.closing_fields``).
+    ``commits``: the indexed states at or before the asked commit and ``later`` those at
+    or after the last of them; ``visit``: the stamp of a sync that moved the branch to
+    that last state (``records.next_stamp``), when one is known. An interval stamped by
+    the syncs that opened and closed it held there when it spans ``visit``: exact
+    whichever way the branch moved. Else (opened before syncs were stamped, or no
+    visit known) when it opened at one of ``commits`` and is still open or was last valid
+    at one of ``later``, or closed before recalld recorded where it was last valid and
+    did not close at one of ``commits``. Memories that no commit opened (manual ones)
+    are judged by ``time`` (the commit's time). Either way an earlier interval kept in
+    the point's ``history`` (a reopened point) counts too.
     """
 
     time: int
     commits: tuple[str, ...] | None = None  # None: by time only
+    later: tuple[str, ...] = ()
+    visit: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

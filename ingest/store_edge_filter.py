@@ -51,20 +51,41 @@ def named_condition(names: Sequence[str]) -> qe.Filter:
 
 def _valid_at(at: ValidAt) -> qe.Filter:
     """The current interval or any interval in ``history`` held at ``at``."""
-    t = float(at.time)
-    by_time = qe.Filter(
-        must=[qe.FieldCondition("valid_from_time", range=qe.RangeFloat(lte=t))],
+    if at.commits is None:
+        return qe.Filter(should=[_by_time(at.time), qe.NestedCondition("history", _by_time(at.time, earlier=True))])
+    states, later = list(at.commits) or [""], list(at.later) or [""]
+    span = qe.Filter(
+        must=[qe.FieldCondition("valid_from_commit", match=qe.MatchAny(states))],
         should=[
-            qe.FieldCondition("valid_to_time", range=qe.RangeFloat(lte=0)),  # 0: still valid
-            qe.FieldCondition("valid_to_time", range=qe.RangeFloat(gt=t)),
+            qe.FieldCondition("valid_through_commit", match=qe.MatchAny(later)),
+            qe.Filter(  # still open, or closed before recalld recorded where it was last valid
+                must=[qe.IsEmptyCondition("valid_through_commit")],
+                must_not=[qe.FieldCondition("valid_to_commit", match=qe.MatchAny(states))],
+            ),
         ],
     )
-    if at.commits is None:
-        return qe.Filter(should=[by_time, qe.NestedCondition("history", by_time)])
-    states = list(at.commits) or [""]
-    by_state = qe.Filter(
-        must=[qe.FieldCondition("valid_from_commit", match=qe.MatchAny(states))],
-        must_not=[qe.FieldCondition("valid_to_commit", match=qe.MatchAny(states))],
-    )
-    no_commit = qe.Filter(must=[qe.IsEmptyCondition("valid_from_commit"), by_time])
-    return qe.Filter(should=[by_state, qe.NestedCondition("history", by_state), no_commit])
+    if at.visit is not None:
+        k = float(at.visit)
+        by_sync = qe.Filter(
+            must=[qe.FieldCondition("valid_from_sync", range=qe.RangeFloat(lte=k))],
+            should=[
+                qe.IsEmptyCondition("valid_to_sync"),  # still open
+                qe.FieldCondition("valid_to_sync", range=qe.RangeFloat(gt=k)),
+            ],
+        )
+        span = qe.Filter(should=[by_sync, qe.Filter(must=[qe.IsEmptyCondition("valid_from_sync"), span])])
+    no_commit = qe.Filter(must=[qe.IsEmptyCondition("valid_from_commit"), _by_time(at.time)])
+    return qe.Filter(should=[span, qe.NestedCondition("history", span), no_commit])
+
+
+def _by_time(time: int, *, earlier: bool = False) -> qe.Filter:
+    """An interval held at ``time``; an ``earlier`` one (of a point's history) also up to
+    where it was last valid, when a move back closed it (``ValidAt``)."""
+    t = float(time)
+    ends: list[Any] = [
+        qe.FieldCondition("valid_to_time", range=qe.RangeFloat(lte=0)),  # 0: still valid
+        qe.FieldCondition("valid_to_time", range=qe.RangeFloat(gt=t)),
+    ]
+    if earlier:
+        ends.append(qe.FieldCondition("valid_through_time", range=qe.RangeFloat(gte=t)))
+    return qe.Filter(must=[qe.FieldCondition("valid_from_time", range=qe.RangeFloat(lte=t))], should=ends)

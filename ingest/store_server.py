@@ -290,23 +290,46 @@ def named_condition(names: Sequence[str]) -> models.Filter:
 
 def _valid_at(at: ValidAt) -> models.Filter:
     """The current interval or any interval in ``history`` held at ``at``."""
-    by_time = models.Filter(
-        must=[models.FieldCondition(key="valid_from_time", range=models.Range(lte=at.time))],
+    if at.commits is None:
+        return models.Filter(should=[_by_time(at.time), _nested_history(_by_time(at.time, earlier=True))])
+    states, later = list(at.commits) or [""], list(at.later) or [""]
+    span = models.Filter(
+        must=[models.FieldCondition(key="valid_from_commit", match=models.MatchAny(any=states))],
         should=[
-            models.FieldCondition(key="valid_to_time", match=models.MatchValue(value=0)),
-            models.FieldCondition(key="valid_to_time", range=models.Range(gt=at.time)),
+            models.FieldCondition(key="valid_through_commit", match=models.MatchAny(any=later)),
+            models.Filter(  # still open, or closed before recalld recorded where it was last valid
+                must=[_empty("valid_through_commit")],
+                must_not=[models.FieldCondition(key="valid_to_commit", match=models.MatchAny(any=states))],
+            ),
         ],
     )
-    if at.commits is None:
-        return models.Filter(should=[by_time, _nested_history(by_time)])
-    states = list(at.commits) or [""]
-    by_state = models.Filter(
-        must=[models.FieldCondition(key="valid_from_commit", match=models.MatchAny(any=states))],
-        must_not=[models.FieldCondition(key="valid_to_commit", match=models.MatchAny(any=states))],
-    )
-    empty = models.IsEmptyCondition(is_empty=models.PayloadField(key="valid_from_commit"))
-    no_commit = models.Filter(must=[empty, by_time])
-    return models.Filter(should=[by_state, _nested_history(by_state), no_commit])
+    if at.visit is not None:
+        by_sync = models.Filter(
+            must=[models.FieldCondition(key="valid_from_sync", range=models.Range(lte=at.visit))],
+            should=[
+                _empty("valid_to_sync"),  # still open
+                models.FieldCondition(key="valid_to_sync", range=models.Range(gt=at.visit)),
+            ],
+        )
+        span = models.Filter(should=[by_sync, models.Filter(must=[_empty("valid_from_sync"), span])])
+    no_commit = models.Filter(must=[_empty("valid_from_commit"), _by_time(at.time)])
+    return models.Filter(should=[span, _nested_history(span), no_commit])
+
+
+def _empty(key: str) -> models.IsEmptyCondition:
+    return models.IsEmptyCondition(is_empty=models.PayloadField(key=key))
+
+
+def _by_time(time: int, *, earlier: bool = False) -> models.Filter:
+    """An interval held at ``time``; an ``earlier`` one (of a point's history) also up to
+    where it was last valid, when a move back closed it (``ValidAt``)."""
+    ends: list[Any] = [
+        models.FieldCondition(key="valid_to_time", match=models.MatchValue(value=0)),
+        models.FieldCondition(key="valid_to_time", range=models.Range(gt=time)),
+    ]
+    if earlier:
+        ends.append(models.FieldCondition(key="valid_through_time", range=models.Range(gte=time)))
+    return models.Filter(must=[models.FieldCondition(key="valid_from_time", range=models.Range(lte=time))], should=ends)
 
 
 def _nested_history(flt: models.Filter) -> models.NestedCondition:

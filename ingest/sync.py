@@ -35,9 +35,11 @@ from recalld.ingest.redaction import counting_redactions, redacted_text
 from recalld.ingest.revector import ensure_space
 from recalld.ingest.result import NoProgress, ProgressSink, SyncResult
 from recalld.ingest.records import (
+    SyncStep,
     checkpoint_id,
     checkpoint_point,
     is_test_path,
+    next_stamp,
 )
 from recalld.ingest.store import MemoryFilter, Store
 from recalld.ingest.trust import apply_trust, branch_untrusted
@@ -58,6 +60,7 @@ class _Owed:
     git: GitRepository
     scope: Scope
     commit: str
+    sync_stamp: int | None
     parsed: Iterable[FileSymbols] = ()
 
 
@@ -114,7 +117,8 @@ class Indexer:
                 owed.commit, queue=lambda texts: ahead.submit(map(redacted_text, texts)), progress=progress, stop=stop
             )
             if outcome.complete:
-                self.store.upsert([checkpoint_point(owed.scope, commit=owed.commit, pending=None)])
+                done = checkpoint_point(owed.scope, commit=owed.commit, pending=None, sync_stamp=owed.sync_stamp)
+                self.store.upsert([done])
             result.history_added, result.history_embedded = outcome.added, ahead.embedded
         result.history_owed = not outcome.complete
         result.history_seconds = round(time.monotonic() - started, 3)
@@ -153,7 +157,7 @@ class Indexer:
             full = True
         if clean and not full and indexed == target:
             result.seconds = round(time.monotonic() - started, 3)
-            return result, _Owed(git, scope, target) if owed else None
+            return result, _Owed(git, scope, target, checkpoint.get("sync_stamp")) if owed else None
         with EmbedAhead(self.embeddings) as ahead:
             texts = NewTexts(
                 ahead, scope, max_chars=self.options.max_embed_chars, test_chars=self.options.test_embed_chars
@@ -180,21 +184,23 @@ class Indexer:
                 old_docstring=sources.docstring,
                 name_counts=NameCounts(self.store, scope),
             )
+            stamp = checkpoint.get("sync_stamp")
             # An earlier release's memories: written through even when the plan is empty, so
             # that the task step reconciles (task memories its secret rules redacted).
             if not plan.is_empty or indexed != target or pending or touched.restore or touched.discard or outdated:
                 owed = owed or owes_history(git, indexed, self.options)
                 reconcile = bool(pending) or full
+                stamp = next_stamp(checkpoint)
                 self._write(
                     git, scope, plan, touched,
                     result=result, reconcile=reconcile, vectors=ahead, progress=progress,
-                    extraction=extraction, history_owed=owed,
+                    extraction=extraction, history_owed=owed, stamp=stamp,
                 )  # fmt: skip
             result.embedded += ahead.embedded
         result.count_plan(plan, touched.collected, gone=touched.gone, live=touched.live)
         touched.collected.log_notes(repo)
         result.seconds = round(time.monotonic() - started, 3)
-        return result, _Owed(git, scope, target, touched.collected.files.values()) if owed else None
+        return result, _Owed(git, scope, target, stamp, touched.collected.files.values()) if owed else None
 
     def _write(
         self,
@@ -209,6 +215,7 @@ class Indexer:
         progress: ProgressSink,
         extraction: int | None,
         history_owed: bool,
+        stamp: int,
     ) -> None:
         """Pending marker, the plan, leftovers of an interrupted sync, task memories,
         then the checkpoint. ``extraction``: the indexed commit's, kept in the pending
@@ -216,20 +223,25 @@ class Indexer:
         target = result.to_commit
         assert target is not None
         self.store.upsert([
-            checkpoint_point(scope, commit=result.from_commit, pending=target, extraction=extraction, history_owed=history_owed)
+            checkpoint_point(scope, commit=result.from_commit, pending=target, extraction=extraction,
+                             history_owed=history_owed, sync_stamp=stamp)
         ])  # fmt: skip
         info = git.commit_info(target)
+        indexed = result.from_commit
+        last = git.commit_info(indexed) if indexed and git.has_commit(indexed) else None
+        step = SyncStep(info, last, stamp)
         tasks = TaskSync(self.store, vectors, git, scope, options=self.options, check_attributes=touched.attributes)
         tasks.reader.know(touched.collected.files.values())  # the target's files: parsed once
         vectors.submit(redacted_text(text) for text in tasks.read_ahead(indexed=result.from_commit, target=target))
         write_plan(
-            self.store, vectors, scope, plan, info,
+            self.store, vectors, scope, plan, step,
             max_chars=self.options.max_embed_chars, test_chars=self.options.test_embed_chars, progress=progress,
         )  # fmt: skip
         undo_interrupted(self.store, plan, restore=touched.restore, discard=touched.discard)
         reread = made_earlier(result.from_commit, extraction)
         self._sync_tasks(result, tasks, target, reconcile=reconcile, reread=reread, progress=progress)
-        self.store.upsert([checkpoint_point(scope, commit=target, pending=None, history_owed=history_owed)])
+        done = checkpoint_point(scope, commit=target, pending=None, history_owed=history_owed, sync_stamp=stamp)
+        self.store.upsert([done])
 
     def _sync_tasks(
         self, result: SyncResult, step: TaskSync, target: str, *, reconcile: bool, reread: bool, progress: ProgressSink

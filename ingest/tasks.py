@@ -71,7 +71,14 @@ from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.keyed import unique_by
 from recalld.ingest.plan import Scope, memory_id
-from recalld.ingest.records import HISTORY_FIELDS, TASK, closed_interval, open_state, task_memory_id
+from recalld.ingest.records import (
+    HISTORY_FIELDS,
+    TASK,
+    closed_interval,
+    closing_fields,
+    open_state,
+    task_memory_id,
+)
 from recalld.ingest.redaction import holds_redaction
 from recalld.ingest.result import NoProgress, ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
@@ -158,7 +165,7 @@ class TaskSync:
         todo = window + sorted(again.difference(window))
         for start in range(0, len(todo), CHUNK):
             outcome.added += self._write(todo[start : start + CHUNK], target, progress, again=again)
-        outcome.deprecated = self._close(removed, window, target)
+        outcome.deprecated = self._close(removed, window, target, indexed)
         return outcome
 
     def backfill(
@@ -267,16 +274,12 @@ class TaskSync:
                  and holds_redaction(p.payload)}  # fmt: skip
         return [p for p in live if p.payload["commit"] in gone], again
 
-    def _close(self, removed: list[StoredPoint], window: list[str], target: str) -> int:
+    def _close(self, removed: list[StoredPoint], window: list[str], target: str, indexed: str | None) -> int:
         if not removed:
             return 0
         successors = self._successors(removed, window)
-        ending: dict[str, Any] = {
-            "deprecated": 1,
-            "deprecated_reason": REMOVED,
-            "valid_to_commit": target,
-            "valid_to_time": self.git.commit_info(target).time,
-        }
+        last = self.git.commit_info(indexed) if indexed and self.git.has_commit(indexed) else None
+        ending = {**closing_fields(self.git.commit_info(target), last), "deprecated_reason": REMOVED}
         by_successor: dict[str | None, list[str]] = defaultdict(list)
         for point in removed:
             by_successor[successors.get(point.id)].append(point.id)

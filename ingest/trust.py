@@ -39,6 +39,7 @@ def apply_trust(store: Store, scope: Scope, checkpoint: dict[str, Any]) -> int:
     for start in range(0, len(ids), CHUNK):
         store.set_payload(ids[start : start + CHUNK], {"untrusted": int(scope.untrusted)})
     commit, pending, extraction = checkpoint.get("commit"), checkpoint.get("pending"), checkpoint.get("extraction")
-    owed = bool(checkpoint.get("history_owed"))
-    store.upsert([checkpoint_point(scope, commit=commit, pending=pending, extraction=extraction, history_owed=owed)])
+    owed, stamp = bool(checkpoint.get("history_owed")), checkpoint.get("sync_stamp")
+    store.upsert([checkpoint_point(scope, commit=commit, pending=pending, extraction=extraction, history_owed=owed,
+                                   sync_stamp=stamp)])  # fmt: skip
     return len(ids)

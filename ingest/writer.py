@@ -14,12 +14,13 @@ from typing import Any, Protocol
 import numpy as np
 
 from recalld.ingest.embed import Progress
-from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import NewVersion, Plan, Scope
 from recalld.ingest.records import (
     HISTORY_FIELDS,
     PAYLOAD_VERSION,
+    SyncStep,
     closed_interval,
+    closing_fields,
     memory_keywords,
     memory_payload,
     memory_text,
@@ -39,7 +40,9 @@ UPSERT_BATCH = 256
 REOPEN_CHECK = (*HISTORY_FIELDS, "payload_version", "docstring", "language")
 # What a memory written again whole keeps of its stored self (``Plan.rewrites``): how it
 # got there (lineage, change, the commit that opened it) and its past.
-KEPT_ON_REWRITE = ("lineage", "change", "valid_from_commit", "valid_from_time", "task_id", "author", "history")
+KEPT_ON_REWRITE = (
+    "lineage", "change", "valid_from_commit", "valid_from_time", "valid_from_sync", "task_id", "author", "history"
+)  # fmt: skip
 
 
 class TextVectors(Protocol):
@@ -97,14 +100,14 @@ def write_plan(
     embeddings: TextVectors,
     scope: Scope,
     plan: Plan,
-    commit: CommitInfo,
+    step: SyncStep,
     *,
     max_chars: int,
     test_chars: int,
     progress: ProgressSink,
 ) -> int:
-    """Apply ``plan``; returns how many texts had to be embedded. ``test_chars``: see
-    ``records.model_chars``.
+    """Apply ``plan``, the sync's ``step``; returns how many texts had to be embedded.
+    ``test_chars``: see ``records.model_chars``.
 
     New versions go first, modules last (a file's module memory, which carries its blob,
     exists only once its symbols do), then closures, then line moves, then what is
@@ -116,11 +119,11 @@ def write_plan(
         for start in range(0, len(versions), UPSERT_BATCH):
             batch = versions[start : start + UPSERT_BATCH]
             embedded += _write_versions(
-                store, embeddings, scope, batch, commit, max_chars=max_chars, test_chars=test_chars, progress=progress
+                store, embeddings, scope, batch, step, max_chars=max_chars, test_chars=test_chars, progress=progress
             )
     finally:
         progress.end()
-    _close(store, plan, commit)
+    _close(store, plan, step)
     for move in plan.relocations:
         fields: dict[str, Any] = {"start_line": move.start_line, "end_line": move.end_line}
         if move.blob is not None:
@@ -130,7 +133,7 @@ def write_plan(
             fields |= redact_payload(move.id, {"signature": move.signature}, context=context)
         store.set_payload([move.id], fields)
     if plan.rewrites:
-        embedded += _rewrite(store, embeddings, scope, plan.rewrites, commit,
+        embedded += _rewrite(store, embeddings, scope, plan.rewrites, step,
                              max_chars=max_chars, test_chars=test_chars, progress=progress)  # fmt: skip
     return embedded
 
@@ -140,7 +143,7 @@ def _rewrite(
     embeddings: TextVectors,
     scope: Scope,
     versions: Sequence[NewVersion],
-    commit: CommitInfo,
+    step: SyncStep,
     *,
     max_chars: int,
     test_chars: int,
@@ -150,9 +153,12 @@ def _rewrite(
     module's docstring: zod's section banners): their text, payload and vectors as this
     extractor makes them, under the same id, with what ``KEPT_ON_REWRITE`` names as stored."""
     kept = {p.id: p.payload for p in retrieve_many(store, [v.id for v in versions], fields=KEPT_ON_REWRITE)}
-    drafts = _drafts(scope, versions, {}, commit, max_chars=max_chars, test_chars=test_chars)
+    drafts = _drafts(scope, versions, {}, step, max_chars=max_chars, test_chars=test_chars)
     for draft in drafts:
-        draft.payload.update({name: kept[draft.id][name] for name in KEPT_ON_REWRITE if name in kept.get(draft.id, {})})
+        stored = kept.get(draft.id, {})
+        draft.payload.update({name: stored[name] for name in KEPT_ON_REWRITE if name in stored})
+        if draft.id in kept and "valid_from_sync" not in stored:  # opened before syncs were stamped
+            draft.payload["valid_from_sync"] = None
     points, computed = vectorise(embeddings, drafts, progress=progress)
     upsert_points(store, points)
     return computed
@@ -163,7 +169,7 @@ def _write_versions(
     embeddings: TextVectors,
     scope: Scope,
     versions: Sequence[NewVersion],
-    commit: CommitInfo,
+    step: SyncStep,
     *,
     max_chars: int,
     test_chars: int,
@@ -180,12 +186,12 @@ def _write_versions(
     previous = {p.id: p.payload for p in retrieve_many(store, [v.id for v in versions], fields=REOPEN_CHECK)}
     reopened = [v for v in versions if _reopenable(previous.get(v.id), v)]
     ids = {v.id for v in reopened}
-    _reopen(store, scope, [v for v in reopened if v.symbol.kind != "module"], previous, commit)
+    _reopen(store, scope, [v for v in reopened if v.symbol.kind != "module"], previous, step)
     fresh = [v for v in versions if v.id not in ids]
-    drafts = _drafts(scope, fresh, previous, commit, max_chars=max_chars, test_chars=test_chars)
+    drafts = _drafts(scope, fresh, previous, step, max_chars=max_chars, test_chars=test_chars)
     points, computed = vectorise(embeddings, drafts, progress=_Advancing(progress))
     upsert_points(store, points)
-    _reopen(store, scope, [v for v in reopened if v.symbol.kind == "module"], previous, commit)
+    _reopen(store, scope, [v for v in reopened if v.symbol.kind == "module"], previous, step)
     progress.advance(len(reopened))
     return computed
 
@@ -216,10 +222,10 @@ def reopenable_ids(store: Store, ids: Sequence[str]) -> set[str]:
 
 
 def _reopen(
-    store: Store, scope: Scope, versions: Sequence[NewVersion], previous: dict[str, Any], commit: CommitInfo
+    store: Store, scope: Scope, versions: Sequence[NewVersion], previous: dict[str, Any], step: SyncStep
 ) -> None:
     for version in versions:
-        payload = reopen_payload(scope, version, commit, _history(previous[version.id]))
+        payload = reopen_payload(scope, version, step, _history(previous[version.id]))
         context = {"repo": scope.repo, "branch": scope.branch, "path": version.file.path}
         store.set_payload([version.id], redact_payload(version.id, payload, context=context))
 
@@ -233,7 +239,7 @@ def _drafts(
     scope: Scope,
     versions: Sequence[NewVersion],
     previous: dict[str, Any],
-    commit: CommitInfo,
+    step: SyncStep,
     *,
     max_chars: int,
     test_chars: int,
@@ -243,7 +249,7 @@ def _drafts(
     nested: dict[int, Nested] = {}  # by file: a batch holds many symbols of one file
     for version in versions:
         text = draft_text(version, max_chars=max_chars)
-        payload = memory_payload(scope, version, text, commit, _history(previous.get(version.id)))
+        payload = memory_payload(scope, version, text, step, _history(previous.get(version.id)))
         inside = nested.get(id(version.file))
         if inside is None:
             inside = nested[id(version.file)] = Nested(version.file.symbols)
@@ -268,8 +274,8 @@ class _Advancing:
         pass
 
 
-def _close(store: Store, plan: Plan, commit: CommitInfo) -> None:
-    ending: dict[str, Any] = {"deprecated": 1, "valid_to_commit": commit.id, "valid_to_time": commit.time}
+def _close(store: Store, plan: Plan, step: SyncStep) -> None:
+    ending = closing_fields(step.commit, step.last, step.stamp)
     without_successor: dict[str, list[str]] = defaultdict(list)
     for closure in plan.closures:
         if closure.superseded_by is None:

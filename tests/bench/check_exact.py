@@ -10,7 +10,10 @@ same payload, but for the fields that record how a memory got there (its interva
 history, lineage, change, the commit's author and task) and, outside module memories,
 ``blob`` (an unchanged symbol keeps the blob of the commit that opened it). Vectors are
 not compared: a fast deterministic fake embedder stands in for the model, since what is
-checked is parsing, planning and writing.
+checked is parsing, planning and writing. Last, at the tip again, the memories as of
+each commit checked before (``--as-of``'s query) are compared with that commit's fresh
+index: the same ids and what each version held when it opened, but for its interval and
+what a version that stays is written in place (its lines and blob).
 
     python tests/bench/check_exact.py --repo ~/src/django [--branch main] [--history 50] [--every 10]
 
@@ -32,18 +35,27 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from recalld.daemon.asof import states_at_commit  # noqa: E402
 from recalld.daemon.logs import configure_logging  # noqa: E402
+from recalld.ingest.gitrepo import GitRepository  # noqa: E402
 from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache  # noqa: E402
 from recalld.ingest.files import IndexOptions  # noqa: E402
 from recalld.ingest.records import PLANNED_TYPES  # noqa: E402
-from recalld.ingest.store import MemoryFilter, Store, StoreConfig, open_store  # noqa: E402
+from recalld.ingest.store import MemoryFilter, Store, StoreConfig, ValidAt, open_store  # noqa: E402
 from recalld.ingest.sync import Indexer  # noqa: E402
 from tests.conftest import FakeEmbedder  # noqa: E402
 
 # How a memory got where it is: differs between an incremental store and a fresh one.
 HOW = frozenset({
-    "valid_from_commit", "valid_from_time", "task_id", "author", "indexed_at", "history", "lineage", "change",
-    "payload_version",
+    "valid_from_commit", "valid_from_time", "valid_from_sync", "task_id", "author", "indexed_at", "history", "lineage",
+    "change", "payload_version",
+})  # fmt: skip
+# Written in place on a version that stays: an as-of query answers with the last ones.
+IN_PLACE = frozenset({"start_line", "end_line", "blob"})
+# The version's interval and state now, which an as-of query does not compare.
+STATE = frozenset({
+    "valid_to_commit", "valid_to_time", "valid_to_sync", "valid_through_commit", "valid_through_time", "deprecated",
+    "deprecated_reason", "superseded_by",
 })  # fmt: skip
 SHOWN = 5  # differences printed per check
 
@@ -65,15 +77,22 @@ def clone_history(repo: Path, branch: str | None, history: int, root: Path) -> t
     return clone, branch, chain
 
 
-def live(store: Store, repo: str) -> dict[str, dict[str, Any]]:
-    """Point id → what a fresh index must agree on."""
+def live(store: Store, repo: str, *, valid_at: ValidAt | None = None) -> dict[str, dict[str, Any]]:
+    """Point id → what a fresh index must agree on (as of ``valid_at``: what the version
+    held when it was opened, its interval and what is written in place left out)."""
+    flt = MemoryFilter(repo=repo, types=PLANNED_TYPES, deprecated=None if valid_at else 0, valid_at=valid_at)
+    left_out = HOW | STATE | IN_PLACE if valid_at else HOW
     out = {}
-    for point in store.scroll(MemoryFilter(repo=repo, types=PLANNED_TYPES)):
-        fields = {k: v for k, v in point.payload.items() if k not in HOW and v is not None}
+    for point in store.scroll(flt):
+        fields = {k: v for k, v in point.payload.items() if k not in left_out and v is not None}
         if fields.get("kind") != "module":
             fields.pop("blob", None)
         out[point.id] = fields
     return out
+
+
+def as_of_view(fields: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in fields.items() if k not in STATE | IN_PLACE}
 
 
 class Checker:
@@ -85,6 +104,7 @@ class Checker:
         self.indexer = Indexer(store=self.store, embeddings=self.embeddings, options=IndexOptions())
         self.fresh_stores = 0
         self.failed = 0
+        self.fresh: dict[str, dict[str, dict[str, Any]]] = {}  # commit → a fresh index's live memories
 
     def _store(self, name: str) -> Store:
         return open_store(StoreConfig(dim=FakeEmbedder.dim, path=str(self.state / name)))
@@ -106,7 +126,17 @@ class Checker:
             want = live(fresh_store, "r")
         finally:
             fresh_store.close()
-        got = live(self.store, "r")
+        self.fresh[commit] = want
+        self.compare(label, live(self.store, "r"), want)
+
+    def check_as_of(self, label: str, commit: str) -> None:
+        """The memories as of ``commit``, which a check indexed afresh, after the branch
+        moved on (and back and forth)."""
+        at = states_at_commit(self.store, GitRepository(self.clone), repo="r", branch=self.branch, rev=commit)
+        want = {key: as_of_view(fields) for key, fields in self.fresh[commit].items()}
+        self.compare(label, live(self.store, "r", valid_at=at), want)
+
+    def compare(self, label: str, got: dict[str, dict[str, Any]], want: dict[str, dict[str, Any]]) -> None:
         extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))
         differ = sorted(k for k in set(got) & set(want) if got[k] != want[k])
         fields = Counter(f for k in differ for f in set(got[k]) | set(want[k]) if got[k].get(f) != want[k].get(f))
@@ -159,6 +189,9 @@ def main() -> int:
                                   ("reset to tip", chain[-1])):  # fmt: skip
                 print(f"{label}: {checker.move(commit)}", flush=True)
                 checker.check(label, commit)
+            for step, commit in enumerate(chain):
+                if commit in checker.fresh:
+                    checker.check_as_of(f"as of step {step}", commit)
         finally:
             checker.close()
     print("every check exact" if not checker.failed else f"{checker.failed} check(s) differ")

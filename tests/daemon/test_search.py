@@ -221,6 +221,30 @@ def test_as_of_date_uses_the_validity_interval(history, app):
     assert at("2024-05-01") == sorted(names(find(app, "x", limit=50)))
 
 
+def test_as_of_answers_alike_after_the_branch_moved_back_and_forth(history, app, git_repo, harness):
+    """A reset closes what the commits it leaves added, at the commit it goes back to (an
+    ancestor of them): as of those commits they still held, in the interval a move
+    forward again keeps in their history. While the branch is back, a date answers by
+    the branch as it is (what it left is no part of it), by the branch's commit at that
+    time: a move forward over an indexed commit (c1 to c4 over c2) closes at c4 what c2
+    removed, and the intervals' times alone would keep it valid until c4."""
+
+    def at(when: str) -> list[str]:
+        return sorted(r["id"] for r in find(app, "x", as_of=when, types=("structural", "task"), limit=50))
+
+    c1, c2, tip = history["c1"], history["c2"], git_repo.head()
+    asked = [c1, c2, "HEAD~1", tip, "2024-01-10", "2024-02-11", "2024-03-11"]
+    before = {when: at(when) for when in asked}
+    assert len({tuple(ids) for ids in before.values()}) >= 3
+    for commit, on_branch in ((c1, [c1]), (c2, [c1, c2]), (tip, asked), (c1, [c1]), (tip, asked)):
+        git_repo.git("reset", "-q", "--hard", commit)
+        harness.sync(git_repo)
+        assert {when: at(when) for when in on_branch} == {when: before[when] for when in on_branch}, commit
+    git_repo.git("reset", "-q", "--hard", c1)
+    harness.sync(git_repo)
+    assert at("2024-03-11") == at("2024-01-10") == before[c1]
+
+
 def test_bad_as_of_and_types_are_clear_errors(history, app, git_repo, tmp_path):
     with pytest.raises(RecalldError, match="no such commit"):
         find(app, "x", as_of="deadbeefdeadbeef")

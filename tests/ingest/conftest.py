@@ -25,6 +25,18 @@ def open_test_store(kind: str, path: Path, dim: int, **config: Any) -> Store:
     return QdrantServerStore(StoreConfig(dim=dim, url="local"), client=client)
 
 
+# Payload fields a write's clock sets: two runs of the same syncs differ in them alone.
+WRITE_TIMES = frozenset({"indexed_at", "valid_from_sync", "valid_to_sync"})
+
+
+def without_write_times(payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` without ``WRITE_TIMES``, in it and in each interval of its history."""
+    kept = {k: v for k, v in payload.items() if k not in WRITE_TIMES}
+    if kept.get("history"):
+        kept["history"] = [without_write_times(entry) for entry in kept["history"]]
+    return kept
+
+
 class StoreWrapper:
     """A store that passes everything through to ``inner``, with hooks around each write
     (``before_write`` may raise, as a failing disk or a kill would)."""

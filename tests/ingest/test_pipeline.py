@@ -19,7 +19,7 @@ from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, text_hash
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import checkpoint_id
 from tests.conftest import FakeEmbedder
-from tests.ingest.conftest import FailingWrite, Harness
+from tests.ingest.conftest import FailingWrite, Harness, without_write_times
 from tests.ingest.test_crash import build_history, second_commit
 
 
@@ -50,7 +50,7 @@ def full_state(h: Harness) -> dict[str, tuple]:
     vectors = h.store.get_vectors([p.id for p in points])
     state = {}
     for p in points:
-        payload = {k: v for k, v in p.payload.items() if k != "indexed_at"}
+        payload = without_write_times(p.payload)
         state[p.id] = (repr(sorted(payload.items())), tuple(round(x, 5) for x in vectors[p.id]))
     return state
 

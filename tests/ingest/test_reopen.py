@@ -11,7 +11,7 @@ import pytest
 
 from recalld.ingest import ahead, writer
 from recalld.ingest.records import PAYLOAD_VERSION
-from tests.ingest.conftest import Harness
+from tests.ingest.conftest import Harness, without_write_times
 
 A = {
     "a.py": '"""Module a."""\n\n\ndef f():\n    """Eff."""\n    return 1\n\n\ndef g():\n    return 0\n',
@@ -30,14 +30,14 @@ def write_tree(repo, files: dict[str, str]) -> str:
 
 
 def comparable(h: Harness) -> dict[str, dict]:
-    """Every memory of the store by id: its payload without the write time (a key the
+    """Every memory of the store by id: its payload without the write times (a key the
     embedded engine drops when it is set to None counts as None) and its vector, to the
     precision a rewrite keeps (the engine normalises a float32 vector again)."""
     points = h.memories(deprecated=None, types=())
     vectors = h.store.get_vectors([p.id for p in points])
     return {
         p.id: {
-            "payload": {k: v for k, v in p.payload.items() if k != "indexed_at" and v is not None},
+            "payload": {k: v for k, v in without_write_times(p.payload).items() if v is not None},
             "vector": [round(x, 5) for x in vectors[p.id]],
         }
         for p in points

@@ -315,6 +315,28 @@ def test_reverted_code_reopens_its_point_with_history(harness, git_repo):
     assert [e["deprecated_reason"] for e in again.payload["history"]] == ["modified"]
 
 
+def test_a_sync_stamps_the_intervals_it_opens_and_closes_after_the_last_one(harness, git_repo, monkeypatch):
+    """Each sync's stamp orders the branch's syncs, the clock put back or not; a close
+    records where the branch was before it (``valid_through_commit``)."""
+    h, repo = harness, git_repo
+    repo.write("a.py", "def f():\n    return 1\n")
+    c1 = repo.commit("v1")
+    h.sync(repo)
+    first = h.checkpoint()["sync_stamp"]
+    (v1,) = [m for m in h.memories() if m.payload["qualname"] == "f"]
+    assert v1.payload["valid_from_sync"] == first and v1.payload["valid_to_sync"] is None
+    monkeypatch.setattr("time.time_ns", lambda: 0)  # the clock went back
+    repo.write("a.py", "def f():\n    return 2\n")
+    c2 = repo.commit("v2")
+    h.sync(repo)
+    assert h.checkpoint()["sync_stamp"] == first + 1
+    (closed,) = [m for m in h.memories(deprecated=1) if m.payload["qualname"] == "f"]
+    assert closed.id == v1.id and closed.payload["valid_to_sync"] == first + 1
+    assert (closed.payload["valid_to_commit"], closed.payload["valid_through_commit"]) == (c2, c1)
+    (v2,) = [m for m in h.memories() if m.payload["qualname"] == "f"]
+    assert v2.payload["valid_from_sync"] == first + 1
+
+
 class CountingStore(StoreWrapper):
     """Wraps a harness's store and counts every write."""
 

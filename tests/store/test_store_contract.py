@@ -444,6 +444,68 @@ def test_valid_at_time_and_states_include_reopened_history(store):
     assert {h.point.id for h in hits} == {p[0], p[1], p[3], p[4]}
 
 
+def test_valid_at_an_interval_last_valid_after_it_closed(store):
+    """An interval records where it was last valid (``valid_through_*``): one a move
+    back closed (from c3 to c1) held at c2 though c1 closed it; one a move forward over
+    an indexed state closed (c1 to c3 over c2) did not hold there. The time alone tells
+    so for an earlier interval kept in the history only."""
+    from recalld.ingest.store import ValidAt
+
+    back = {"valid_from_commit": "c2", "valid_from_time": 200, "valid_to_commit": "c1", "valid_to_time": 100,
+            "valid_through_commit": "c3", "valid_through_time": 300}  # fmt: skip
+    points = [
+        mem(0, **back, deprecated=1),
+        mem(1, valid_from_commit="c4", valid_from_time=400, valid_to_commit=None, valid_to_time=0, history=[back]),
+        mem(2, valid_from_commit="c1", valid_from_time=100, valid_to_commit="c3", valid_to_time=300,
+            valid_through_commit="c1", valid_through_time=100, deprecated=1),
+        mem(3, valid_from_commit="c1", valid_from_time=100, valid_to_commit="c2", valid_to_time=200, deprecated=1),
+    ]  # fmt: skip
+    store.upsert(points)
+    p = [x.id for x in points]
+
+    def at(**kw) -> set[str]:
+        return ids(store.scroll(MemoryFilter(deprecated=None, valid_at=ValidAt(**kw))))
+
+    assert at(time=250, commits=("c1", "c2"), later=("c2", "c3", "c4")) == {p[0], p[1]}
+    assert at(time=150, commits=("c1",), later=("c1", "c2", "c3", "c4")) == {p[2], p[3]}
+    assert at(time=350, commits=("c1", "c2", "c3"), later=("c3", "c4")) == {p[0], p[1]}
+    assert at(time=250) == {p[1], p[2]}
+    assert at(time=150) == {p[2], p[3]}
+
+
+def test_valid_at_a_sync_spanned_by_the_interval(store):
+    """Syncs stamped 10 (to c1), 20 (c2), 30 (back to c1), 40 (forward to c3, over c2):
+    a version reopened at c1 by the third and kept over c2 by the fourth spans c2 in
+    commits, not in syncs; the visit to c2 (20) is what it is asked at. An interval
+    without stamps (made before syncs were stamped) is judged by its commits."""
+    from recalld.ingest.store import ValidAt
+
+    def interval(f: str, fs: int, t: str | None = None, ts: int | None = None) -> dict:  # type: ignore[type-arg]
+        return {"valid_from_commit": f, "valid_from_sync": fs, "valid_to_commit": t, "valid_to_sync": ts}
+
+    points = [
+        # c1's version of a function c2 changed and c3 changed back: open 10-20, reopened at 30
+        mem(0, **interval("c1", 30), history=[interval("c1", 10, "c2", 20)]),
+        # c2's version: 20-30, closed by the move back
+        mem(1, **interval("c2", 20, "c1", 30), deprecated=1),
+        # added at c2, kept by c3: 20-30, reopened at 40
+        mem(2, **interval("c3", 40), history=[interval("c2", 20, "c1", 30)]),
+        # made before syncs were stamped: opened at c1, open
+        mem(3, valid_from_commit="c1", valid_to_commit=None),
+    ]  # fmt: skip
+    store.upsert(points)
+    p = [x.id for x in points]
+
+    def at(**kw) -> set[str]:
+        return ids(store.scroll(MemoryFilter(deprecated=None, valid_at=ValidAt(time=0, **kw))))
+
+    assert at(commits=("c1", "c2"), later=("c2", "c3"), visit=20) == {p[1], p[2], p[3]}
+    assert at(commits=("c1",), later=("c1", "c2", "c3"), visit=30) == {p[0], p[3]}
+    assert at(commits=("c1", "c2", "c3"), later=("c3",), visit=40) == {p[0], p[2], p[3]}
+    # by commits alone, the reopened c1 version is taken for valid at c2
+    assert p[0] in at(commits=("c1", "c2"), later=("c2", "c3"))
+
+
 def test_edge_store_counts_memories_with_keyword_vectors_as_unindexed_until_optimized(tmp_path):
     """The engine's indexed count includes every keyword (sparse) vector: ``unindexed``
     must still report the dense vectors no vector index holds, or the daemon never
