@@ -210,7 +210,7 @@ def test_as_of_commit_returns_that_commits_symbols(history, app):
     )
 
 
-def test_as_of_date_uses_the_validity_interval(history, app):
+def test_as_of_date_uses_the_validity_interval(history, app, tmp_path):
     def at(when: str) -> list[str]:
         return sorted(names(find(app, "x", as_of=when, limit=50)))
 
@@ -219,6 +219,12 @@ def test_as_of_date_uses_the_validity_interval(history, app):
     assert "legacy_loader" not in at("2024-02-11") and "parse_config_file" in at("2024-02-11")
     assert at("2024-02-10T11:59:59+00:00") == at("2024-01-20")
     assert at("2024-05-01") == sorted(names(find(app, "x", limit=50)))
+    # one repository's dates are its branch's commits; across several, the intervals' times
+    by_commit = {when: at(when) for when in ("2024-01-09", "2024-01-10", "2024-02-11", "2024-05-01")}
+    other = GitRepo(tmp_path / "other")
+    other.commit("empty")
+    app.registry.add("other", str(other.path), "main")
+    assert {when: at(when) for when in by_commit} == by_commit
 
 
 def test_as_of_answers_alike_after_the_branch_moved_back_and_forth(history, app, git_repo, harness):
