@@ -120,7 +120,7 @@ class MemoryFilter:
     names: tuple[str, ...] = ()
     named: tuple[str, ...] = ()  # name or qualname is any of these
     codes: tuple[str, ...] = ()  # content_hash is any of these
-    closed_before: int | None = None  # valid_to_time (unix seconds) earlier than this
+    closed_before: int | None = None  # closed before this (unix seconds): by its sync's stamp, else valid_to_time
     hide_untrusted: bool = False  # leave out untrusted == 1 (points without the field stay)
     valid_at: ValidAt | None = None
 

@@ -33,7 +33,7 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
     if flt.dir_prefix:
         equal("dirs", flt.dir_prefix.strip("/"))
     if flt.closed_before is not None:
-        must.append(qe.FieldCondition("valid_to_time", range=qe.RangeFloat(gt=0, lt=float(flt.closed_before))))
+        must.append(_closed_before(flt.closed_before))
     for key, values in (("kind", flt.kinds), ("path", flt.paths), ("qualname", flt.qualnames),
                         ("name", flt.names), ("content_hash", flt.codes)):  # fmt: skip
         if values:
@@ -42,6 +42,18 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
         must.append(named_condition(flt.named))
     must_not: list[Any] = [qe.FieldCondition("untrusted", match=qe.MatchValue(1))] if flt.hide_untrusted else []
     return qe.Filter(must=must, must_not=must_not) if must or must_not else None
+
+
+def _closed_before(moment: int) -> qe.Filter:
+    """Closed by a sync stamped before ``moment`` (unix seconds), or, closed unstamped (a
+    forgotten manual memory, or before syncs were stamped), at a time before it."""
+    return qe.Filter(should=[
+        qe.FieldCondition("valid_to_sync", range=qe.RangeFloat(gt=0, lt=float(moment) * 1e6)),
+        qe.Filter(must=[
+            qe.IsEmptyCondition("valid_to_sync"),
+            qe.FieldCondition("valid_to_time", range=qe.RangeFloat(gt=0, lt=float(moment))),
+        ]),
+    ])  # fmt: skip
 
 
 def named_condition(names: Sequence[str]) -> qe.Filter:

@@ -269,7 +269,7 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
     if flt.dir_prefix:
         must.append(models.FieldCondition(key="dirs", match=models.MatchValue(value=flt.dir_prefix.strip("/"))))
     if flt.closed_before is not None:
-        must.append(models.FieldCondition(key="valid_to_time", range=models.Range(gt=0, lt=flt.closed_before)))
+        must.append(_closed_before(flt.closed_before))
     for key, values in (("kind", flt.kinds), ("path", flt.paths), ("qualname", flt.qualnames),
                         ("name", flt.names), ("content_hash", flt.codes)):  # fmt: skip
         if values:
@@ -280,6 +280,18 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
     if flt.hide_untrusted:
         must_not.append(models.FieldCondition(key="untrusted", match=models.MatchValue(value=1)))
     return models.Filter(must=must, must_not=must_not) if must or must_not else None
+
+
+def _closed_before(moment: int) -> models.Filter:
+    """Closed by a sync stamped before ``moment`` (unix seconds), or, closed unstamped (a
+    forgotten manual memory, or before syncs were stamped), at a time before it."""
+    return models.Filter(should=[
+        models.FieldCondition(key="valid_to_sync", range=models.Range(gt=0, lt=moment * 1_000_000)),
+        models.Filter(must=[
+            _empty("valid_to_sync"),
+            models.FieldCondition(key="valid_to_time", range=models.Range(gt=0, lt=moment)),
+        ]),
+    ])  # fmt: skip
 
 
 def named_condition(names: Sequence[str]) -> models.Filter:

@@ -239,17 +239,25 @@ class Indexer:
         )  # fmt: skip
         undo_interrupted(self.store, plan, restore=touched.restore, discard=touched.discard)
         reread = made_earlier(result.from_commit, extraction)
-        self._sync_tasks(result, tasks, target, reconcile=reconcile, reread=reread, progress=progress)
+        self._sync_tasks(result, tasks, target, reconcile=reconcile, reread=reread, progress=progress, stamp=stamp)
         done = checkpoint_point(scope, commit=target, pending=None, history_owed=history_owed, sync_stamp=stamp)
         self.store.upsert([done])
 
     def _sync_tasks(
-        self, result: SyncResult, step: TaskSync, target: str, *, reconcile: bool, reread: bool, progress: ProgressSink
+        self,
+        result: SyncResult,
+        step: TaskSync,
+        target: str,
+        *,
+        reconcile: bool,
+        reread: bool,
+        progress: ProgressSink,
+        stamp: int,
     ) -> None:
         """The task-memory step (ingest/tasks.py), inside the pending checkpoint. Its texts
         go through the sync's ``EmbedAhead``, which counts what it embeds."""
         outcome = step.run(indexed=result.from_commit, target=target, reconcile=reconcile, progress=progress,
-                           reread=reread)  # fmt: skip
+                           reread=reread, stamp=stamp)  # fmt: skip
         result.tasks_added, result.tasks_deprecated = outcome.added, outcome.deprecated
 
     def _checkpoint(self, scope: Scope) -> dict[str, Any]:

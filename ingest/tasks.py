@@ -151,11 +151,18 @@ class TaskSync:
         return self._read_all([commit for commit, mid in ids.items() if mid not in stored])
 
     def run(
-        self, *, indexed: str | None, target: str, reconcile: bool, progress: ProgressSink, reread: bool = False
+        self,
+        *,
+        indexed: str | None,
+        target: str,
+        reconcile: bool,
+        progress: ProgressSink,
+        reread: bool = False,
+        stamp: int | None = None,
     ) -> TaskOutcome:
         """``reconcile``: compare every live task memory with git (after a crash, --full);
         ``reread``: and write again those an earlier release's secret rules redacted (the
-        sync after an upgrade)."""
+        sync after an upgrade). ``stamp``: the sync's, on what it closes (``records.next_stamp``)."""
         outcome = TaskOutcome()
         if self.options.backfill_commits <= 0:
             return outcome
@@ -165,7 +172,7 @@ class TaskSync:
         todo = window + sorted(again.difference(window))
         for start in range(0, len(todo), CHUNK):
             outcome.added += self._write(todo[start : start + CHUNK], target, progress, again=again)
-        outcome.deprecated = self._close(removed, window, target, indexed)
+        outcome.deprecated = self._close(removed, window, target, indexed, stamp)
         return outcome
 
     def backfill(
@@ -274,12 +281,14 @@ class TaskSync:
                  and holds_redaction(p.payload)}  # fmt: skip
         return [p for p in live if p.payload["commit"] in gone], again
 
-    def _close(self, removed: list[StoredPoint], window: list[str], target: str, indexed: str | None) -> int:
+    def _close(
+        self, removed: list[StoredPoint], window: list[str], target: str, indexed: str | None, stamp: int | None
+    ) -> int:
         if not removed:
             return 0
         successors = self._successors(removed, window)
         last = self.git.commit_info(indexed) if indexed and self.git.has_commit(indexed) else None
-        ending = {**closing_fields(self.git.commit_info(target), last), "deprecated_reason": REMOVED}
+        ending = {**closing_fields(self.git.commit_info(target), last, stamp), "deprecated_reason": REMOVED}
         by_successor: dict[str | None, list[str]] = defaultdict(list)
         for point in removed:
             by_successor[successors.get(point.id)].append(point.id)

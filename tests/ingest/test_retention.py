@@ -25,6 +25,27 @@ def test_prune_removes_only_long_closed_memories(harness, git_repo):
     assert sorted(p.id for p in harness.memories()) == sorted(p.id for p in live)
 
 
+def test_a_version_a_move_back_closed_is_kept_as_long_as_one_closed_now(harness, git_repo, monkeypatch):
+    """Retention counts from when a sync closed a memory, not from the time of the commit
+    it moved to: a reset to a commit of two years ago closes what later ones made now."""
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2000-01-01T00:00:00+00:00")
+    git_repo.write("a.py", "def keep():\n    return 1\n")
+    old = git_repo.commit("old")
+    harness.sync(git_repo)
+    monkeypatch.delenv("GIT_COMMITTER_DATE")
+    git_repo.write("a.py", "def keep():\n    return 1\n\n\ndef added():\n    return 2\n")
+    git_repo.commit("new")
+    harness.sync(git_repo)
+    git_repo.git("reset", "-q", "--hard", old)
+    harness.sync(git_repo)
+    closed = harness.memories(deprecated=1, types=())  # the new commit's code and its task memory
+    assert "added" in {p.payload.get("qualname") for p in closed}
+    assert prune_deprecated(harness.store, older_than_days=90) == 0
+    assert len(harness.memories(deprecated=1, types=())) == len(closed)
+    assert prune_deprecated(harness.store, older_than_days=90, now=time.time() + 91 * DAY) == len(closed)
+    assert harness.memories(deprecated=1, types=()) == []
+
+
 def test_a_prune_that_finds_the_store_building_its_index_is_postponed_not_lost(harness):
     """The daily job runs on the scheduler's thread; while a child builds the vector index
     the store refuses it, and the job runs again minutes later instead of the next day."""
