@@ -239,25 +239,24 @@ class Indexer:
         )  # fmt: skip
         undo_interrupted(self.store, plan, restore=touched.restore, discard=touched.discard)
         reread = made_earlier(result.from_commit, extraction)
-        self._sync_tasks(result, tasks, target, reconcile=reconcile, reread=reread, progress=progress, stamp=stamp)
+        self._sync_tasks(result, tasks, step, reconcile=reconcile, reread=reread, progress=progress)
         done = checkpoint_point(scope, commit=target, pending=None, history_owed=history_owed, sync_stamp=stamp)
         self.store.upsert([done])
 
     def _sync_tasks(
         self,
         result: SyncResult,
-        step: TaskSync,
-        target: str,
+        tasks: TaskSync,
+        step: SyncStep,
         *,
         reconcile: bool,
         reread: bool,
         progress: ProgressSink,
-        stamp: int,
     ) -> None:
         """The task-memory step (ingest/tasks.py), inside the pending checkpoint. Its texts
         go through the sync's ``EmbedAhead``, which counts what it embeds."""
-        outcome = step.run(indexed=result.from_commit, target=target, reconcile=reconcile, progress=progress,
-                           reread=reread, stamp=stamp)  # fmt: skip
+        outcome = tasks.run(indexed=result.from_commit, target=step.commit.id, reconcile=reconcile, progress=progress,
+                            step=step, reread=reread)  # fmt: skip
         result.tasks_added, result.tasks_deprecated = outcome.added, outcome.deprecated
 
     def _checkpoint(self, scope: Scope) -> dict[str, Any]:

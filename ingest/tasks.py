@@ -74,6 +74,7 @@ from recalld.ingest.plan import Scope, memory_id
 from recalld.ingest.records import (
     HISTORY_FIELDS,
     TASK,
+    SyncStep,
     closed_interval,
     closing_fields,
     open_state,
@@ -157,12 +158,12 @@ class TaskSync:
         target: str,
         reconcile: bool,
         progress: ProgressSink,
+        step: SyncStep,
         reread: bool = False,
-        stamp: int | None = None,
     ) -> TaskOutcome:
         """``reconcile``: compare every live task memory with git (after a crash, --full);
         ``reread``: and write again those an earlier release's secret rules redacted (the
-        sync after an upgrade). ``stamp``: the sync's, on what it closes (``records.next_stamp``)."""
+        sync after an upgrade). ``step``: the sync's move, which closes what left the branch."""
         outcome = TaskOutcome()
         if self.options.backfill_commits <= 0:
             return outcome
@@ -172,7 +173,7 @@ class TaskSync:
         todo = window + sorted(again.difference(window))
         for start in range(0, len(todo), CHUNK):
             outcome.added += self._write(todo[start : start + CHUNK], target, progress, again=again)
-        outcome.deprecated = self._close(removed, window, target, indexed, stamp)
+        outcome.deprecated = self._close(removed, window, step)
         return outcome
 
     def backfill(
@@ -281,14 +282,11 @@ class TaskSync:
                  and holds_redaction(p.payload)}  # fmt: skip
         return [p for p in live if p.payload["commit"] in gone], again
 
-    def _close(
-        self, removed: list[StoredPoint], window: list[str], target: str, indexed: str | None, stamp: int | None
-    ) -> int:
+    def _close(self, removed: list[StoredPoint], window: list[str], step: SyncStep) -> int:
         if not removed:
             return 0
         successors = self._successors(removed, window)
-        last = self.git.commit_info(indexed) if indexed and self.git.has_commit(indexed) else None
-        ending = {**closing_fields(self.git.commit_info(target), last, stamp), "deprecated_reason": REMOVED}
+        ending = {**closing_fields(step.commit, step.last, step.stamp), "deprecated_reason": REMOVED}
         by_successor: dict[str | None, list[str]] = defaultdict(list)
         for point in removed:
             by_successor[successors.get(point.id)].append(point.id)
