@@ -21,14 +21,16 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
+from recalld.daemon.logs import get_logger
 from recalld.ingest.errors import RecalldError
-from recalld.ingest.gitrepo import GitRepository
+from recalld.ingest.gitrepo import GitRepository, TreeFile
 from recalld.ingest.records import TASK
-from recalld.ingest.store import MemoryFilter, Store, ValidAt
+from recalld.ingest.store import MemoryFilter, Store, StoredPoint, ValidAt
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 STATE_KEYS = ("valid_from_commit", "valid_to_commit", "valid_through_commit")
 STATE_FIELDS = (*STATE_KEYS, "valid_from_sync", "valid_to_sync", "history")
+log = get_logger("recalld.asof")
 
 
 def parse_date(text: str) -> int | None:
@@ -138,4 +140,72 @@ def _states(store: Store, git: GitRepository, *, repo: str, branch: str, commit:
         if git.is_ancestor(last, state):
             last = state
     later = tuple(sorted(s for s in known.states if git.is_ancestor(last, s)))
-    return ValidAt(0, tuple(before), later, known.visits.get(last) if last in known.targets else None)
+    return ValidAt(0, tuple(before), later, known.visits.get(last) if last in known.targets else None, state=last)
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A file at a commit: its blob, and where each memory id of its code lay in it."""
+
+    blob: str | None = None
+    lines: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def lines_at(
+    git: GitRepository, commit: str, points: list[StoredPoint], *, repo: str, branch: str,
+    globs: dict[str, tuple[str, ...]] | None = None,
+) -> list[StoredPoint]:  # fmt: skip
+    """``points`` with the lines (and file blob) their code had at ``commit``, a state the
+    branch was indexed at and they held at: a version's stored lines are its latest (code
+    that moved down its file keeps its memory, its lines written in place). The file is
+    read from git and parsed as a sync reads it (``ingest/collect.read_parsed``, whose memo
+    a sync shares); a point of another repository or branch, one without a file (manual,
+    task), or whose code is not found there keeps what it has."""
+    from recalld.parsers.registry import language_for_path
+
+    scope_key = (repo, branch)
+    files: dict[tuple[str, str], Placed] = {}
+    out = []
+    for point in points:
+        payload = point.payload
+        path, language = payload.get("path"), payload.get("language")
+        if (payload.get("repo"), payload.get("branch")) != scope_key or not isinstance(path, str) or not language:
+            out.append(point)
+            continue
+        found = None
+        for reading in dict.fromkeys((language_for_path(path, globs), str(language))):
+            if reading is None:
+                continue
+            if (path, reading) not in files:
+                files[(path, reading)] = _placed(git, commit, repo, branch, path, reading)
+            placed = files[(path, reading)]
+            if point.id in placed.lines:
+                found = placed
+                break
+        if found is None:
+            out.append(point)
+            continue
+        start, end = found.lines[point.id]
+        out.append(replace(point, payload={**payload, "start_line": start, "end_line": end, "blob": found.blob}))
+    return out
+
+
+def _placed(git: GitRepository, commit: str, repo: str, branch: str, path: str, language: str) -> Placed:
+    from recalld.ingest.collect import read_parsed
+    from recalld.ingest.plan import Scope, memory_id
+
+    try:
+        entry = git.lookup(commit, path)
+        if not isinstance(entry, TreeFile):
+            return Placed()
+        parsed = read_parsed(git, entry.blob, language, path).parsed
+    except RecalldError as exc:  # a blob a partial clone cannot fetch now: the stored lines stand
+        log.warning("could not read a file as of a commit: its memories keep their latest lines",
+                    path=path, commit=commit, error=exc.message)  # fmt: skip
+        return Placed()
+    if parsed is None:
+        return Placed(entry.blob)
+    scope = Scope(repo, branch)
+    lines = {memory_id(scope, path, s.kind, s.qualname, s.content_hash): (s.start_line, s.end_line)
+             for s in (*parsed.symbols, *parsed.derived)}  # fmt: skip
+    return Placed(entry.blob, lines)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from recalld.daemon.app import App
-from recalld.daemon.asof import parse_date, states_at_commit, states_at_date
+from recalld.daemon.asof import lines_at, parse_date, states_at_commit, states_at_date
 from recalld.daemon.config import SEARCH_LIMIT
 from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
@@ -89,7 +89,13 @@ def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
     )
     retrieval = Retrieval(request.query, flt, request.limit, request.path_glob, _mode(app, request.mode), request.tests)
     hits = retrieve(app.store, lambda text: app.embeddings.embedder.encode([text])[0].tolist(), retrieval)
-    return [memory_record(h.point, h.score) for h in hits]
+    points = [h.point for h in hits]
+    answered = entry or app.registry.sole()
+    if valid_at is not None and valid_at.state and answered is not None:  # the lines of that state
+        globs = app.config.derived_options().globs
+        points = lines_at(GitRepository(answered.path), valid_at.state, points,
+                          repo=answered.name, branch=answered.branch, globs=globs)  # fmt: skip
+    return [memory_record(point, h.score) for point, h in zip(points, hits, strict=True)]
 
 
 def _mode(app: App, mode: str) -> str:

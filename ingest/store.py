@@ -94,13 +94,15 @@ class ValidAt:
     at one of ``later``, or closed before recalld recorded where it was last valid and
     did not close at one of ``commits``. Memories that no commit opened (manual ones)
     are judged by ``time`` (the commit's time). Either way an earlier interval kept in
-    the point's ``history`` (a reopened point) counts too.
+    the point's ``history`` (a reopened point) counts too. ``state``: that last state (not
+    a condition: where an answer reads its lines, ``daemon/asof.lines_at``).
     """
 
     time: int
     commits: tuple[str, ...] | None = None  # None: by time only
     later: tuple[str, ...] = ()
     visit: int | None = None
+    state: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,8 @@ history, lineage, change, the commit's author and task) and, outside module memo
 not compared: a fast deterministic fake embedder stands in for the model, since what is
 checked is parsing, planning and writing. Last, at the tip again, the memories as of
 each commit checked before (``--as-of``'s query) are compared with that commit's fresh
-index: the same ids and what each version held when it opened, but for its interval and
-what a version that stays is written in place (its lines and blob).
+index: the same ids and what each version held when it opened, with the lines and file
+blob the answer reads from git at that commit, but for its interval.
 
     python tests/bench/check_exact.py --repo ~/src/django [--branch main] [--history 50] [--every 10]
 
@@ -35,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from recalld.daemon.asof import states_at_commit  # noqa: E402
+from recalld.daemon.asof import lines_at, states_at_commit  # noqa: E402
 from recalld.daemon.logs import configure_logging  # noqa: E402
 from recalld.ingest.gitrepo import GitRepository  # noqa: E402
 from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache  # noqa: E402
@@ -50,8 +50,6 @@ HOW = frozenset({
     "valid_from_commit", "valid_from_time", "valid_from_sync", "task_id", "author", "indexed_at", "history", "lineage",
     "change", "payload_version",
 })  # fmt: skip
-# Written in place on a version that stays: an as-of query answers with the last ones.
-IN_PLACE = frozenset({"start_line", "end_line", "blob"})
 # The version's interval and state now, which an as-of query does not compare.
 STATE = frozenset({
     "valid_to_commit", "valid_to_time", "valid_to_sync", "valid_through_commit", "valid_through_time", "deprecated",
@@ -77,13 +75,21 @@ def clone_history(repo: Path, branch: str | None, history: int, root: Path) -> t
     return clone, branch, chain
 
 
-def live(store: Store, repo: str, *, valid_at: ValidAt | None = None) -> dict[str, dict[str, Any]]:
-    """Point id → what a fresh index must agree on (as of ``valid_at``: what the version
-    held when it was opened, its interval and what is written in place left out)."""
+AsOf = tuple[GitRepository, str, ValidAt]  # the repository, its branch, the condition
+
+
+def live(store: Store, repo: str, *, at: AsOf | None = None) -> dict[str, dict[str, Any]]:
+    """Point id → what a fresh index must agree on; as of ``at`` (the repository, its
+    branch, the condition) what the version held when it was opened, with the lines an
+    as-of answer gives it (``asof.lines_at``), its interval now left out."""
+    valid_at = at[2] if at else None
     flt = MemoryFilter(repo=repo, types=PLANNED_TYPES, deprecated=None if valid_at else 0, valid_at=valid_at)
-    left_out = HOW | STATE | IN_PLACE if valid_at else HOW
+    left_out = HOW | STATE if valid_at else HOW
+    points = list(store.scroll(flt))
+    if at is not None and at[2].state:
+        points = lines_at(at[0], at[2].state, points, repo=repo, branch=at[1])
     out = {}
-    for point in store.scroll(flt):
+    for point in points:
         fields = {k: v for k, v in point.payload.items() if k not in left_out and v is not None}
         if fields.get("kind") != "module":
             fields.pop("blob", None)
@@ -92,7 +98,7 @@ def live(store: Store, repo: str, *, valid_at: ValidAt | None = None) -> dict[st
 
 
 def as_of_view(fields: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in fields.items() if k not in STATE | IN_PLACE}
+    return {k: v for k, v in fields.items() if k not in STATE}
 
 
 class Checker:
@@ -132,9 +138,10 @@ class Checker:
     def check_as_of(self, label: str, commit: str) -> None:
         """The memories as of ``commit``, which a check indexed afresh, after the branch
         moved on (and back and forth)."""
-        at = states_at_commit(self.store, GitRepository(self.clone), repo="r", branch=self.branch, rev=commit)
+        repository = GitRepository(self.clone)
+        at = states_at_commit(self.store, repository, repo="r", branch=self.branch, rev=commit)
         want = {key: as_of_view(fields) for key, fields in self.fresh[commit].items()}
-        self.compare(label, live(self.store, "r", valid_at=at), want)
+        self.compare(label, live(self.store, "r", at=(repository, self.branch, at)), want)
 
     def compare(self, label: str, got: dict[str, dict[str, Any]], want: dict[str, dict[str, Any]]) -> None:
         extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from recalld.daemon.config import Config, validate
 from recalld.daemon.mem0 import mem0_results
 from recalld.daemon.query import SearchRequest, search
 from recalld.daemon.registry import RepoRegistry
@@ -44,6 +45,7 @@ class SearchApp:
         self.embeddings = harness.embeddings
         self.space = harness.embeddings.space
         self.registry = RepoRegistry(home / "state.db")
+        self.config = Config(home=home, config_path=home / "config.toml", values=validate({}))
 
 
 @pytest.fixture
@@ -249,6 +251,32 @@ def test_as_of_answers_alike_after_the_branch_moved_back_and_forth(history, app,
     git_repo.git("reset", "-q", "--hard", c1)
     harness.sync(git_repo)
     assert at("2024-03-11") == at("2024-01-10") == before[c1]
+
+
+def test_as_of_gives_the_lines_the_code_had_then(git_repo, harness, app):
+    """Code that moved down its file keeps its memory (its lines are written in place):
+    as of an earlier commit, an answer gives the lines it had there, read from git."""
+    app.registry.add("r", str(git_repo.path), "main")
+    target = 'def target(x):\n    """The one."""\n    return x\n'
+    todo = "\n\n# TODO: make target lazy\n"
+    above = "import os\n\n\ndef added():\n    return os\n\n\n"
+    commits = []
+    for prefix in ("", above, above + above.replace("added", "again")):
+        git_repo.write("m.py", prefix + target + todo)
+        commits.append(git_repo.commit("move"))
+        harness.sync(git_repo)
+
+    def lines(as_of: str | None, types: tuple[str, ...], qualname: str) -> tuple[int, int]:
+        (hit,) = [r for r in find(app, "target", as_of=as_of, types=types, limit=50) if r["qualname"] == qualname]
+        return hit["start_line"], hit["end_line"]
+
+    (todo_name,) = {r["qualname"] for r in find(app, "lazy", types=("debt",), limit=50)}
+    assert [lines(c, ("structural",), "target") for c in (*commits, None)] == [(1, 3), (8, 10), (15, 17), (15, 17)]
+    assert [lines(c, ("debt",), todo_name) for c in (*commits, None)] == [(6, 6), (13, 13), (20, 20), (20, 20)]
+    for commit in (commits[0], commits[2]):  # and after the branch moved back and forward again
+        git_repo.git("reset", "-q", "--hard", commit)
+        harness.sync(git_repo)
+    assert [lines(c, ("structural",), "target") for c in (*commits, None)] == [(1, 3), (8, 10), (15, 17), (15, 17)]
 
 
 def test_bad_as_of_and_types_are_clear_errors(history, app, git_repo, tmp_path):
