@@ -105,9 +105,12 @@ def create_api(service: Service) -> FastAPI:
 
     @api.get("/v1/export", dependencies=auth, response_class=StreamingResponse, responses={
         200: {"description": "one memory a line", "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
-        **errors(401, 404, 502, 503)})
-    def export_memories(repo: str | None = None, include_deprecated: bool = False) -> StreamingResponse:
-        records = export(service.app, repo=repo, include_deprecated=include_deprecated)
+        **errors(400, 401, 404, 502, 503)})
+    def export_memories(
+        repo: str | None = None, include_deprecated: bool = False,
+        as_of: Annotated[str | None, Query(description="commit of the tracked branch or ISO date")] = None,
+    ) -> StreamingResponse:  # fmt: skip
+        records = export(service.app, repo=repo, include_deprecated=include_deprecated, as_of_text=as_of or None)
         # read as it is sent (``LockedStore.stream``); the first record before answering, so an
         # unknown repo or a busy store is a 404 / 503 and not an answer cut off after its start
         first = list(islice(records, 1))

@@ -151,61 +151,59 @@ class Placed:
     lines: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
-def lines_at(
-    git: GitRepository, commit: str, points: list[StoredPoint], *, repo: str, branch: str,
-    globs: dict[str, tuple[str, ...]] | None = None,
-) -> list[StoredPoint]:  # fmt: skip
-    """``points`` with the lines (and file blob) their code had at ``commit``, a state the
+class LinesAt:
+    """Points given the lines (and file blob) their code had at ``commit``, a state the
     branch was indexed at and they held at: a version's stored lines are its latest (code
-    that moved down its file keeps its memory, its lines written in place). The file is
-    read from git and parsed as a sync reads it (``ingest/collect.read_parsed``, whose memo
-    a sync shares); a point of another repository or branch, one without a file (manual,
-    task), or whose code is not found there keeps what it has."""
-    from recalld.parsers.registry import language_for_path
+    that moved down its file keeps its memory, its lines written in place). A file is read
+    from git and parsed as a sync reads it (``ingest/collect.read_parsed``, whose memo a
+    sync shares), once for all the points asked about; a point of another repository or
+    branch, one without a file (manual, task), or whose code is not found there keeps
+    what it has."""
 
-    scope_key = (repo, branch)
-    files: dict[tuple[str, str], Placed] = {}
-    out = []
-    for point in points:
+    def __init__(
+        self, git: GitRepository, commit: str, *, repo: str, branch: str,
+        globs: dict[str, tuple[str, ...]] | None = None,
+    ) -> None:  # fmt: skip
+        self._git, self._commit, self._scope, self._globs = git, commit, (repo, branch), globs
+        self._files: dict[tuple[str, str], Placed] = {}
+
+    def __call__(self, points: list[StoredPoint]) -> list[StoredPoint]:
+        return [self._placed(point) for point in points]
+
+    def _placed(self, point: StoredPoint) -> StoredPoint:
+        from recalld.parsers.registry import language_for_path
+
         payload = point.payload
         path, language = payload.get("path"), payload.get("language")
-        if (payload.get("repo"), payload.get("branch")) != scope_key or not isinstance(path, str) or not language:
-            out.append(point)
-            continue
-        found = None
-        for reading in dict.fromkeys((language_for_path(path, globs), str(language))):
+        if (payload.get("repo"), payload.get("branch")) != self._scope or not isinstance(path, str) or not language:
+            return point
+        for reading in dict.fromkeys((language_for_path(path, self._globs), str(language))):
             if reading is None:
                 continue
-            if (path, reading) not in files:
-                files[(path, reading)] = _placed(git, commit, repo, branch, path, reading)
-            placed = files[(path, reading)]
-            if point.id in placed.lines:
-                found = placed
-                break
-        if found is None:
-            out.append(point)
-            continue
-        start, end = found.lines[point.id]
-        out.append(replace(point, payload={**payload, "start_line": start, "end_line": end, "blob": found.blob}))
-    return out
+            if (path, reading) not in self._files:
+                self._files[(path, reading)] = self._read(path, reading)
+            found = self._files[(path, reading)]
+            if point.id in found.lines:
+                start, end = found.lines[point.id]
+                return replace(point, payload={**payload, "start_line": start, "end_line": end, "blob": found.blob})
+        return point
 
+    def _read(self, path: str, language: str) -> Placed:
+        from recalld.ingest.collect import read_parsed
+        from recalld.ingest.plan import Scope, memory_id
 
-def _placed(git: GitRepository, commit: str, repo: str, branch: str, path: str, language: str) -> Placed:
-    from recalld.ingest.collect import read_parsed
-    from recalld.ingest.plan import Scope, memory_id
-
-    try:
-        entry = git.lookup(commit, path)
-        if not isinstance(entry, TreeFile):
+        try:
+            entry = self._git.lookup(self._commit, path)
+            if not isinstance(entry, TreeFile):
+                return Placed()
+            parsed = read_parsed(self._git, entry.blob, language, path).parsed
+        except RecalldError as exc:  # a blob a partial clone cannot fetch now: the stored lines stand
+            log.warning("could not read a file as of a commit: its memories keep their latest lines",
+                        path=path, commit=self._commit, error=exc.message)  # fmt: skip
             return Placed()
-        parsed = read_parsed(git, entry.blob, language, path).parsed
-    except RecalldError as exc:  # a blob a partial clone cannot fetch now: the stored lines stand
-        log.warning("could not read a file as of a commit: its memories keep their latest lines",
-                    path=path, commit=commit, error=exc.message)  # fmt: skip
-        return Placed()
-    if parsed is None:
-        return Placed(entry.blob)
-    scope = Scope(repo, branch)
-    lines = {memory_id(scope, path, s.kind, s.qualname, s.content_hash): (s.start_line, s.end_line)
-             for s in (*parsed.symbols, *parsed.derived)}  # fmt: skip
-    return Placed(entry.blob, lines)
+        if parsed is None:
+            return Placed(entry.blob)
+        scope = Scope(*self._scope)
+        lines = {memory_id(scope, path, s.kind, s.qualname, s.content_hash): (s.start_line, s.end_line)
+                 for s in (*parsed.symbols, *parsed.derived)}  # fmt: skip
+        return Placed(entry.blob, lines)

@@ -109,9 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--include-deprecated", action="store_true", help="also closed (stale) versions")
     search.add_argument("--include-untrusted", action="store_true",
                         help="also memories from refs marked untrusted in config (left out by default)")
-    search.add_argument("--as-of", metavar="COMMIT|DATE", type=_query,
-                        help="what was valid then: a commit of the tracked branch (id, ref, HEAD~3) or an ISO date"
-                        " (end of that day, UTC) / datetime")
+    search.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)
     search.add_argument("--limit", type=_limit, default=10, metavar="N",
                         help=f"how many results, 1 to {SEARCH_LIMIT} (default 10)")
     search.add_argument("--format", choices=("text", "json", "mem0"), default="text",
@@ -132,12 +130,16 @@ def build_parser() -> argparse.ArgumentParser:
     symbol.add_argument("--path", metavar="PATH", help="only the symbol in this file")
     symbol.add_argument("--kind", metavar="K", help="module, class, function, method, ...")
     symbol.add_argument("--include-deprecated", action="store_true", help="also its earlier, closed versions")
+    symbol.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)
     symbol.add_argument("--json", action="store_true", help="the versions as one JSON list")
     symbol.set_defaults(handler=commands.symbol)  # fmt: skip
 
-    export = sub.add_parser("export", help="every memory as JSON Lines on stdout")
-    export.add_argument("--repo", metavar="NAME")
-    export.add_argument("--include-deprecated", action="store_true")
+    export = sub.add_parser("export", help="every memory as JSON Lines on stdout",
+                            description="Every memory valid now (or at --as-of), one JSON object a line.")
+    export.add_argument("--repo", metavar="NAME", help="only this repository (needed for --as-of COMMIT when several"
+                        " are registered)")
+    export.add_argument("--include-deprecated", action="store_true", help="also closed (stale) versions")
+    export.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)
     export.set_defaults(handler=commands.export)
 
     status = sub.add_parser("status", help="repositories, indexed commit, lag and memory counts")
@@ -146,6 +148,10 @@ def build_parser() -> argparse.ArgumentParser:
     agent.add_commands(sub)
     admin.add_commands(sub)
     return parser
+
+
+AS_OF_HELP = ("what was valid then, with the lines it had: a commit of the tracked branch (id, ref, HEAD~3) or an"
+              " ISO date (end of that day, UTC) / datetime")
 
 
 def _query(text: str) -> str:

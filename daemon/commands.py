@@ -214,13 +214,13 @@ def symbol(ctx: Any, args: argparse.Namespace) -> int:
     daemon = ctx.daemon()
     if daemon is not None:
         params = {"qualname": args.qualname, "path": args.path, "kind": args.kind,
-                  "include_deprecated": "true" if args.include_deprecated else None}  # fmt: skip
+                  "include_deprecated": "true" if args.include_deprecated else None, "as_of": args.as_of}  # fmt: skip
         versions = daemon.request("GET", repo_path(repo, "symbols"), params)
     else:
         from recalld.daemon.memories import get_symbol
 
         versions = get_symbol(ctx.app, repo, args.qualname, path=args.path, kind=args.kind,
-                              include_deprecated=args.include_deprecated)  # fmt: skip
+                              include_deprecated=args.include_deprecated, as_of_text=args.as_of)  # fmt: skip
     if args.json:
         emit_json(versions)
         return EXIT_OK
@@ -280,13 +280,15 @@ def as_indented(code: list[str]) -> list[str]:
 def export(ctx: Any, args: argparse.Namespace) -> int:
     daemon = ctx.daemon()
     if daemon is not None:
-        params = {"repo": args.repo, "include_deprecated": "true" if args.include_deprecated else None}
+        params = {"repo": args.repo, "include_deprecated": "true" if args.include_deprecated else None,
+                  "as_of": args.as_of}  # fmt: skip
         for line in daemon.lines("/v1/export", params):
             sys.stdout.write(line + "\n")
         return EXIT_OK
     from recalld.daemon.query import export as run_export
 
-    for record in run_export(ctx.app, repo=args.repo, include_deprecated=args.include_deprecated):
+    records = run_export(ctx.app, repo=args.repo, include_deprecated=args.include_deprecated, as_of_text=args.as_of)
+    for record in records:
         emit_json(record)
     return EXIT_OK
 

@@ -94,10 +94,14 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         path: Annotated[str | None, Field(description="file path in the repo, to pick one of several")] = None,
         kind: Annotated[str | None, Field(description="module, class, function, method, ...")] = None,
         include_deprecated: Annotated[bool, Field(description="also its earlier, closed versions")] = False,
+        as_of: Annotated[str | None, Field(description="a commit or date: the version valid then, "
+                                           "with its lines then")] = None,
     ) -> dict[str, Any]:
-        """The current memory of a symbol on the tracked branch: source text, signature, docstring,
-        path and lines, and provenance (the commit and author that introduced this version)."""
-        params = {"qualname": qualname, "path": path, "kind": kind, "include_deprecated": _flag(include_deprecated)}
+        """The current memory of a symbol on the tracked branch (or as of a commit or date): source
+        text, signature, docstring, path and lines, and provenance (the commit and author that
+        introduced this version)."""
+        params = {"qualname": qualname, "path": path, "kind": kind, "include_deprecated": _flag(include_deprecated),
+                  "as_of": as_of}  # fmt: skip
         return {"versions": gateway.call("GET", repo_path(repo, "symbols"), params)}
 
     @server.tool(annotations=READ)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from recalld.daemon.app import App
-from recalld.daemon.query import memory_record
+from recalld.daemon.query import as_of, memory_record
 from recalld.ingest.errors import NotFoundError, RecalldError
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
 from recalld.ingest.qualnames import parent_scope
@@ -57,16 +57,19 @@ def get_memory(app: App, memory_id: str) -> dict[str, Any]:
 
 def get_symbol(
     app: App, repo: str, qualname: str, *, path: str | None = None, kind: str | None = None,
-    include_deprecated: bool = False,
+    include_deprecated: bool = False, as_of_text: str | None = None,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """The versions of a symbol on the tracked branch, by qualified name, else by plain
     name, else by scope and name: ``Arg.fmt`` finds Rust's ``<Arg as Display>.fmt`` and
     ``<Arg as Debug>.fmt``, ``Codec.decode`` Java's ``Codec.decode(String)``, a repeat's
     ``Codec.decode#2``. A name written as C++ and Rust write one (``geo::Widget::Draw``)
-    is read as recalld writes it (``geo.Widget.Draw``)."""
+    is read as recalld writes it (``geo.Widget.Draw``). With ``as_of_text``, the versions
+    valid then, with the lines they had (``query.as_of``)."""
     entry = app.registry.get(repo)
+    at = as_of(app, as_of_text, repo)
     base = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), paths=(path,) if path else (),
-                        kinds=(kind,) if kind else (), deprecated=None if include_deprecated else 0)  # fmt: skip
+                        kinds=(kind,) if kind else (), deprecated=None if include_deprecated or at else 0,
+                        valid_at=at.valid_at if at else None)  # fmt: skip
     points = list(app.store.scroll(replace(base, qualnames=(qualname,))))
     if not points:
         points = list(app.store.scroll(replace(base, names=(qualname,))))
@@ -76,9 +79,12 @@ def get_symbol(
         points = [p for p in named if parent_scope(str(p.payload.get("qualname") or "")) == scope]
     if not points and "::" in qualname:
         return get_symbol(app, repo, qualname.replace("::", "."), path=path, kind=kind,
-                          include_deprecated=include_deprecated)  # fmt: skip
+                          include_deprecated=include_deprecated, as_of_text=as_of_text)  # fmt: skip
     if not points:
-        raise NotFoundError(f"no symbol {qualname!r} in {repo}" + (f" at {path}" if path else ""))
+        then = (f" as of {as_of_text} (not there then, or before the repository's first sync:"
+                " code memories start there)") if at else ""
+        raise NotFoundError(f"no symbol {qualname!r} in {repo}" + (f" at {path}" if path else "") + then)
+    points = at.placed(points) if at else points
     points.sort(key=lambda p: (p.payload.get("deprecated", 0), p.payload.get("path") or "",
                                p.payload.get("start_line") or 0, -(p.payload.get("valid_from_time") or 0)))  # fmt: skip
     return [memory_record(p) for p in points]

@@ -47,12 +47,14 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
     def forget(memory_id: str) -> dict[str, Any]:
         return memories.forget(service.app, memory_id)
 
-    @api.get("/v1/repos/{name:path}/symbols", dependencies=auth, responses=errors(401, 404, 502, 503))
+    @api.get("/v1/repos/{name:path}/symbols", dependencies=auth, responses=errors(400, 401, 404, 502, 503))
     def symbol(
-        name: str, qualname: str, path: str | None = None, kind: str | None = None, include_deprecated: bool = False
-    ) -> list[dict[str, Any]]:
+        name: str, qualname: str, path: str | None = None, kind: str | None = None, include_deprecated: bool = False,
+        as_of: Annotated[str | None, Query(description="commit of the tracked branch or ISO date")] = None,
+    ) -> list[dict[str, Any]]:  # fmt: skip
         return memories.get_symbol(
-            service.app, name, qualname, path=path, kind=kind, include_deprecated=include_deprecated
+            service.app, name, qualname, path=path, kind=kind, include_deprecated=include_deprecated,
+            as_of_text=as_of or None,
         )
 
     @api.get("/v1/repos/{name:path}/changes", dependencies=auth, responses=errors(401, 404, 502, 503))

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from recalld.daemon.app import App
-from recalld.daemon.asof import lines_at, parse_date, states_at_commit, states_at_date
+from recalld.daemon.asof import LinesAt, parse_date, states_at_commit, states_at_date
 from recalld.daemon.config import SEARCH_LIMIT
 from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
@@ -33,6 +34,7 @@ LANGUAGE_ALIASES = {"py": "python", "js": "javascript", "jsx": "javascript", "ts
                     "rs": "rust", "c++": "cpp", "cxx": "cpp", "cc": "cpp", "c#": "csharp", "cs": "csharp",
                     "rb": "ruby"}  # fmt: skip
 FORMATS = ("json", "mem0")
+EXPORT_PAGE = 512  # points an as-of export places at a time (``AsOf.placed``)
 log = get_logger("recalld.query")
 
 
@@ -67,17 +69,17 @@ def memory_record(point: StoredPoint, score: float | None = None) -> dict[str, A
 def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
     """Memories for ``request``, best first: hybrid (dense + keywords, RRF) by default;
     deprecated and untrusted memories left out unless asked for."""
-    entry = app.registry.get(request.repo) if request.repo is not None else None
+    if request.repo is not None:
+        app.registry.get(request.repo)  # an unknown repository: a clear error first
     if not request.query.strip():
         raise RecalldError("the query is empty: say what to look for")
     if not 1 <= request.limit <= SEARCH_LIMIT:
         raise RecalldError(f"limit must be 1 to {SEARCH_LIMIT}, not {request.limit}")
-    if request.as_of is not None and not request.as_of.strip():
-        raise RecalldError("as-of is empty: give a commit of the tracked branch or an ISO date")
     unknown = sorted(set(request.types) - set(MEMORY_TYPES))
     if unknown:
         raise RecalldError(f"unknown memory type {unknown[0]!r}: {', '.join(MEMORY_TYPES)}")
-    valid_at = _valid_at(app, request.as_of, entry) if request.as_of else None
+    at = as_of(app, request.as_of, request.repo)
+    valid_at = at.valid_at if at else None
     flt = MemoryFilter(
         repo=request.repo,
         types=request.types,
@@ -89,12 +91,7 @@ def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
     )
     retrieval = Retrieval(request.query, flt, request.limit, request.path_glob, _mode(app, request.mode), request.tests)
     hits = retrieve(app.store, lambda text: app.embeddings.embedder.encode([text])[0].tolist(), retrieval)
-    points = [h.point for h in hits]
-    answered = entry or app.registry.sole()
-    if valid_at is not None and valid_at.state and answered is not None:  # the lines of that state
-        globs = app.config.derived_options().globs
-        points = lines_at(GitRepository(answered.path), valid_at.state, points,
-                          repo=answered.name, branch=answered.branch, globs=globs)  # fmt: skip
+    points = at.placed([h.point for h in hits]) if at else [h.point for h in hits]
     return [memory_record(point, h.score) for point, h in zip(points, hits, strict=True)]
 
 
@@ -123,11 +120,37 @@ def vectors_status(app: App) -> dict[str, Any]:
     return {"stored": space if marked else app.space, "configured": app.space, "current": not marked or space == app.space}
 
 
+@dataclass(frozen=True, slots=True)
+class AsOf:
+    """An ``--as-of`` asked: the condition on the memories, and ``placed``, which gives the
+    points found the lines their code had at the state answered for (read from the
+    repository's git: ``asof.LinesAt``; as they are when the state is not one commit, a
+    date across several repositories)."""
+
+    valid_at: ValidAt
+    placed: Callable[[list[StoredPoint]], list[StoredPoint]]
+
+
+def as_of(app: App, text: str | None, repo: str | None) -> AsOf | None:
+    """What ``--as-of TEXT`` (a commit of the tracked branch or an ISO date) asks of
+    ``repo``'s memories, or of every repository's; None when not asked."""
+    if text is None:
+        return None
+    if not text.strip():
+        raise RecalldError("as-of is empty: give a commit of the tracked branch or an ISO date")
+    entry = app.registry.get(repo) if repo is not None else app.registry.sole()
+    valid_at = _valid_at(app, text, entry)
+    if valid_at.state is None or entry is None:
+        return AsOf(valid_at, list)
+    lines = LinesAt(GitRepository(entry.path), valid_at.state, repo=entry.name, branch=entry.branch,
+                    globs=app.config.derived_options().globs)  # fmt: skip
+    return AsOf(valid_at, lines)
+
+
 def _valid_at(app: App, as_of: str, entry: RepoEntry | None) -> ValidAt:
     """A date answers by the repository's branch at that time when the search is of one
     repository, else by the memories' validity intervals."""
     moment = parse_date(as_of)
-    entry = entry or app.registry.sole()
     if moment is not None and entry is None:
         return ValidAt(time=moment)
     if entry is None:
@@ -138,12 +161,22 @@ def _valid_at(app: App, as_of: str, entry: RepoEntry | None) -> ValidAt:
     return states_at_commit(app.store, git, repo=entry.name, branch=entry.branch, rev=as_of)
 
 
-def export(app: App, *, repo: str | None, include_deprecated: bool) -> Iterator[dict[str, Any]]:
+def export(
+    app: App, *, repo: str | None, include_deprecated: bool, as_of_text: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """Every memory (of ``repo``): those valid now, or with ``as_of_text`` those valid then
+    with the lines they had (``as_of``), deprecated ones too when asked."""
     if repo is not None:
         app.registry.get(repo)
-    flt = MemoryFilter(repo=repo, deprecated=None if include_deprecated else 0)
-    for point in app.store.stream(flt):
-        yield memory_record(point)
+    at = as_of(app, as_of_text, repo)
+    valid_at = at.valid_at if at else None
+    flt = MemoryFilter(repo=repo, deprecated=None if include_deprecated or at else 0, valid_at=valid_at)
+    points = app.store.stream(flt)
+    if at is None:
+        yield from map(memory_record, points)
+        return
+    while page := list(islice(points, EXPORT_PAGE)):
+        yield from map(memory_record, at.placed(page))
 
 
 def repo_status(app: App, name: str) -> dict[str, Any]:

@@ -3,13 +3,16 @@ filters, untrusted memories, as-of a commit or a date, the Mem0 view and bad inp
 
 from __future__ import annotations
 
+import json
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from recalld.daemon.config import Config, validate
 from recalld.daemon.mem0 import mem0_results
-from recalld.daemon.query import SearchRequest, search
+from recalld.daemon.memories import get_symbol
+from recalld.daemon.query import SearchRequest, export, search
 from recalld.daemon.registry import RepoRegistry
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.store import MemoryFilter
@@ -277,6 +280,18 @@ def test_as_of_gives_the_lines_the_code_had_then(git_repo, harness, app):
         git_repo.git("reset", "-q", "--hard", commit)
         harness.sync(git_repo)
     assert [lines(c, ("structural",), "target") for c in (*commits, None)] == [(1, 3), (8, 10), (15, 17), (15, 17)]
+    # the symbol and the export as of a commit, in-process and through the HTTP API
+    (at_c1,) = get_symbol(app, "r", "target", as_of_text=commits[0])
+    assert (at_c1["start_line"], at_c1["end_line"]) == (1, 3)
+    exported = {r["qualname"]: r for r in export(app, repo="r", include_deprecated=False, as_of_text=commits[1])}
+    assert (exported["target"]["start_line"], exported["added"]["start_line"]) == (8, 4) and "again" not in exported
+    with api_client(app) as get:
+        (version,) = get("/v1/repos/r/symbols", qualname="target", as_of=commits[1]).json()
+        assert version["start_line"] == 8
+        assert get("/v1/repos/r/symbols", qualname="again", as_of=commits[1]).status_code == 404
+        lines_out = get("/v1/export", repo="r", as_of=commits[0]).text.splitlines()
+        assert {json.loads(line)["qualname"]: json.loads(line)["start_line"] for line in lines_out}["target"] == 1
+        assert get("/v1/export", repo="r", as_of="nope").status_code == 400
 
 
 def test_bad_as_of_and_types_are_clear_errors(history, app, git_repo, tmp_path):
@@ -320,7 +335,9 @@ def test_unknown_repo_is_a_clear_error(app, harness):
         find(app, "x", repo="r")
 
 
-def test_http_search_params_formats_and_bad_input(history, app):
+@contextmanager
+def api_client(app):  # type: ignore[no-untyped-def]
+    """``get(route, **params)`` against the HTTP API over ``app``."""
     from types import SimpleNamespace
 
     from recalld.daemon.api import create_api
@@ -329,8 +346,17 @@ def test_http_search_params_formats_and_bad_input(history, app):
     service = SimpleNamespace(app=app, token="t0ken", state="ready", max_body=1 << 20)
     with DocumentedClient(create_api(service)) as client:  # type: ignore[arg-type]
 
+        def get(route: str, **params):  # type: ignore[no-untyped-def]
+            return client.get(route, params=params, headers={"Authorization": "Bearer t0ken"})
+
+        yield get
+
+
+def test_http_search_params_formats_and_bad_input(history, app):
+    with api_client(app) as api_get:
+
         def get(**params):  # type: ignore[no-untyped-def]
-            return client.get("/v1/search", params=params, headers={"Authorization": "Bearer t0ken"})
+            return api_get("/v1/search", **params)
 
         plain = get(q="legacy_loader", limit=50)
         assert plain.status_code == 200 and "legacy_loader" not in names(plain.json())
