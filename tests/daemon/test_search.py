@@ -4,18 +4,20 @@ filters, untrusted memories, as-of a commit or a date, the Mem0 view and bad inp
 from __future__ import annotations
 
 import json
+import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from recalld.daemon.asof import indexed_states
 from recalld.daemon.config import Config, validate
 from recalld.daemon.mem0 import mem0_results
 from recalld.daemon.memories import get_symbol
 from recalld.daemon.query import SearchRequest, export, search
 from recalld.daemon.registry import RepoRegistry
 from recalld.ingest.errors import RecalldError
-from recalld.ingest.store import MemoryFilter
+from recalld.ingest.store import MemoryFilter, StoredPoint
 from tests.conftest import GitRepo
 from tests.ingest.conftest import harness  # noqa: F401 - the fixture, on both store adapters
 
@@ -292,6 +294,20 @@ def test_as_of_gives_the_lines_the_code_had_then(git_repo, harness, app):
         lines_out = get("/v1/export", repo="r", as_of=commits[0]).text.splitlines()
         assert {json.loads(line)["qualname"]: json.loads(line)["start_line"] for line in lines_out}["target"] == 1
         assert get("/v1/export", repo="r", as_of="nope").status_code == 400
+
+
+def test_known_states_are_kept_until_the_branch_changes(history, app, harness, git_repo):
+    """What the store knows of the branch's states is read once per generation: a sync
+    (its checkpoint) or a point written without one (a history backfill cut short)."""
+    known = indexed_states(app.store, "r", "main")
+    assert indexed_states(app.store, "r", "main") is known
+    task = next(iter(app.store.scroll(MemoryFilter(repo="r", types=("task",), deprecated=None))))
+    cut_short = {**task.payload, "valid_from_commit": "f" * 40, "valid_from_sync": None}
+    app.store.upsert([StoredPoint(str(uuid.uuid4()), cut_short, [1.0] + [0.0] * (app.store.dim - 1))])
+    assert "f" * 40 in indexed_states(app.store, "r", "main").states
+    git_repo.git("reset", "-q", "--hard", history["c1"])
+    harness.sync(git_repo)
+    assert indexed_states(app.store, "r", "main").visits[history["c1"]] > known.visits[history["c1"]]
 
 
 def test_bad_as_of_and_types_are_clear_errors(history, app, git_repo, tmp_path):
