@@ -108,7 +108,7 @@ def search(ctx: Any, args: argparse.Namespace) -> int:
         emit_json(results)
     else:
         for r in results:
-            print_hit(r)
+            print_hit(r, as_of=bool(args.as_of))
         if not results:
             print("no matching memories", file=sys.stderr)
             for hint in _absent_values(ctx, daemon, args):
@@ -192,9 +192,17 @@ LANGUAGES_HELP = (
 KINDS_HELP = "module, class, interface, struct, enum, trait, type, function, method; commit; todo, fixme; adr; ..."
 
 
-def print_hit(r: dict[str, Any]) -> None:
+def closed_state(r: dict[str, Any], *, as_of: bool) -> str:
+    """How a result that is closed now is marked: as of a commit it was valid then, and
+    closed later."""
+    if not r["deprecated"]:
+        return ""
+    return f" [{'later ' if as_of else ''}deprecated: {r['deprecated_reason']}]"
+
+
+def print_hit(r: dict[str, Any], *, as_of: bool = False) -> None:
     """Two or three lines per result: where and what, the signature, the provenance."""
-    state = f" [deprecated: {r['deprecated_reason']}]" if r["deprecated"] else ""
+    state = closed_state(r, as_of=as_of)
     state += " [untrusted]" if r.get("untrusted") else ""
     if r.get("path") is None:  # not about a file: a manual memory, a task...
         first = (r.get("text") or "").splitlines()[0][:120] if r.get("text") else ""
@@ -227,7 +235,7 @@ def symbol(ctx: Any, args: argparse.Namespace) -> int:
     for number, version in enumerate(versions):
         if number:
             print()
-        print_version(version)
+        print_version(version, as_of=bool(args.as_of))
     return EXIT_OK
 
 
@@ -241,9 +249,9 @@ def _only_repo(ctx: Any) -> str:
     return entry.name
 
 
-def print_version(v: dict[str, Any]) -> None:
+def print_version(v: dict[str, Any], *, as_of: bool = False) -> None:
     """One version of a symbol: where and what, its signature, provenance, doc and code."""
-    state = f" [deprecated: {v['deprecated_reason']}]" if v["deprecated"] else ""
+    state = closed_state(v, as_of=as_of)
     print(f"{v['repo']}:{v['path']}:{v['start_line']}-{v['end_line']}  {v['kind']} {v['qualname']}{state}")
     if v.get("signature"):
         print(f"    {v['signature']}")

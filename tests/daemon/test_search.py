@@ -477,6 +477,11 @@ def test_a_symbol_is_printed_with_its_doc_once_and_its_code_as_indented(capsys):
         "r:a.rs:10-40  method <Arg as Display>.fmt", "    fn fmt(&self)", "    since 01234567 by A",
         "    Shows it.", "    fn fmt(&self) {", "        write(f)", "    }", "    … 28 more lines: a.rs:10-40",
     ]  # fmt: skip
+    closed = {**python, "deprecated": True, "deprecated_reason": "modified", "valid_to_commit": "fedcba987654"}
+    print_version(closed)
+    print_version(closed, as_of=True)  # valid at the commit asked about, closed since
+    heads = [line for line in capsys.readouterr().out.splitlines() if line.startswith("r:")]
+    assert heads == ["r:c.py:3-7  method C.skip [deprecated: modified]", "r:c.py:3-7  method C.skip [later deprecated: modified]"]
 
 
 def test_test_code_is_kept_left_out_or_alone_as_asked(git_repo, harness, app):
