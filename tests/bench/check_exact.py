@@ -35,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from recalld.daemon.asof import lines_at, states_at_commit  # noqa: E402
+from recalld.daemon.asof import LinesAt, states_at_commit  # noqa: E402
 from recalld.daemon.logs import configure_logging  # noqa: E402
 from recalld.ingest.gitrepo import GitRepository  # noqa: E402
 from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache  # noqa: E402
@@ -81,13 +81,13 @@ AsOf = tuple[GitRepository, str, ValidAt]  # the repository, its branch, the con
 def live(store: Store, repo: str, *, at: AsOf | None = None) -> dict[str, dict[str, Any]]:
     """Point id → what a fresh index must agree on; as of ``at`` (the repository, its
     branch, the condition) what the version held when it was opened, with the lines an
-    as-of answer gives it (``asof.lines_at``), its interval now left out."""
+    as-of answer gives it (``asof.LinesAt``), its interval now left out."""
     valid_at = at[2] if at else None
     flt = MemoryFilter(repo=repo, types=PLANNED_TYPES, deprecated=None if valid_at else 0, valid_at=valid_at)
     left_out = HOW | STATE if valid_at else HOW
     points = list(store.scroll(flt))
     if at is not None and at[2].state:
-        points = lines_at(at[0], at[2].state, points, repo=repo, branch=at[1])
+        points = LinesAt(at[0], at[2].state, repo=repo, branch=at[1])(points)
     out = {}
     for point in points:
         fields = {k: v for k, v in point.payload.items() if k not in left_out and v is not None}

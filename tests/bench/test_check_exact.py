@@ -1,0 +1,48 @@
+"""The exactness checker on a small history of its own: it must run, and find every
+incremental state, after moves back and forth, equal to a fresh index, as-of answers
+(their lines too) included."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import GitRepo
+
+CHECKER = Path(__file__).with_name("check_exact.py")
+SHOP = '''"""Orders."""
+
+
+def total(items):
+    """Sum of the prices."""
+    return sum(item.price for item in items)
+
+
+class Cart:
+    def add(self, item):
+        self.items.append(item)
+'''
+ROUTE = "export function route(path: string): string {\n  return path;\n}\n"
+
+
+def test_the_checker_finds_a_history_with_moves_and_renames_exact(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "shop")
+    repo.write("shop/orders.py", SHOP)
+    repo.write("web/app.ts", ROUTE)
+    repo.commit("start")
+    above = "import decimal\n\n\ndef rounded(value):\n    return round(value, 2)\n\n\n"
+    moved = SHOP.replace('"""Orders."""\n\n\n', '"""Orders."""\n' + above)
+    repo.write("shop/orders.py", moved)  # the code below moves down
+    repo.commit("a helper above")
+    repo.git("mv", "shop/orders.py", "shop/cart.py")
+    repo.write("web/app.ts", "// TODO: check the path\n" + ROUTE)
+    repo.commit("renamed, a TODO")
+    repo.write("shop/cart.py", moved.replace("def total", "def grand_total"))
+    repo.commit("total renamed")
+    done = subprocess.run([sys.executable, str(CHECKER), "--repo", str(repo.path), "--history", "3", "--every", "1"],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    checks = [line for line in done.stdout.splitlines() if line.startswith("CHECK")]
+    assert len(checks) == 3 + 3 + 4 and all(" exact: " in line for line in checks), done.stdout
+    assert done.stdout.rstrip().endswith("every check exact")
