@@ -6,6 +6,7 @@ creation races are harmless, every write waits for the server's acknowledgement.
 
 from __future__ import annotations
 
+import importlib.metadata
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any, cast
@@ -38,14 +39,36 @@ PAGE = 1000
 log = structlog.get_logger("recalld.store")
 
 
+def _check_version(client: QdrantClient, url: str) -> None:
+    """Log a warning when the server's version is not one qdrant-client vouches for (the
+    same major version, minor versions at most one apart)."""
+    ours = importlib.metadata.version("qdrant-client")
+    theirs = client.info().version
+    if not _compatible(ours, theirs):
+        log.warning("the Qdrant server's version is not one this client is made for: calls may fail",
+                    server=url, server_version=theirs, client_version=ours)  # fmt: skip
+
+
+def _compatible(client: str, server: str) -> bool:
+    try:
+        ours, theirs = ([int(part) for part in v.split("-")[0].split(".")[:2]] for v in (client, server))
+    except ValueError:
+        return False
+    return ours[0] == theirs[0] and abs(ours[1] - theirs[1]) <= 1
+
+
 class QdrantServerStore:
     def __init__(self, config: StoreConfig, client: QdrantClient | None = None) -> None:
         self.dim = config.dim
         self.collection = config.collection
         try:
-            given = client or QdrantClient(url=config.url, api_key=config.api_key, timeout=30)
+            # the client's own version check runs on a thread of its own and warns whenever it
+            # ends, after a failed connection too: checked here instead, once and in line
+            given = client or QdrantClient(url=config.url, api_key=config.api_key, timeout=30, check_compatibility=False)
             self._client = cast(QdrantClient, _Answered(given, config.url or ""))
             self._ensure_collection()
+            if client is None:
+                _check_version(self._client, config.url or "")
         except StoreServerError:
             raise
         except (ConnectionError, OSError, ValueError) as exc:

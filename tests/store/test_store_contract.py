@@ -616,7 +616,30 @@ def test_a_point_keeps_its_identity_in_its_own_write(tmp_path):
     assert shared_fields(points[:3]) == {}  # too few to gain
 
 
-@pytest.mark.filterwarnings("ignore")  # qdrant-client: the server's version not checked, an API key over http
+def test_the_servers_version_is_checked_in_line_not_on_a_thread_that_warns_later(monkeypatch):
+    """qdrant-client checks a server's version on a thread of its own, which warns when it
+    ends: after the store's error, in whatever runs then (a later test, under warnings as
+    errors). The store asks the version itself, once it reached the server."""
+    import socket
+
+    from qdrant_client.qdrant_remote import QdrantRemote
+
+    from recalld.ingest.errors import StoreServerError
+    from recalld.ingest.store_server import QdrantServerStore, _compatible
+
+    threads: list[object] = []
+    monkeypatch.setattr(QdrantRemote, "_check_compatibility", staticmethod(lambda *args: threads.append(args)))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    with pytest.raises(StoreServerError, match="did not answer"):
+        QdrantServerStore(StoreConfig(dim=DIM, url=closed))
+    assert threads == []
+    assert _compatible("1.20.0", "1.21.3") and _compatible("1.20.0", "1.19.0-rc1")
+    assert not _compatible("1.20.0", "1.18.2") and not _compatible("1.20.0", "2.0.0") and not _compatible("1.20", "x")
+
+
+@pytest.mark.filterwarnings("ignore")  # qdrant-client: an API key over http
 def test_a_qdrant_server_that_does_not_answer_or_refuses_is_a_clear_error(tmp_path):
     """A server that is not there (refused), goes away after the store opened, or answers
     with an error (a wrong API key): the store raises a ``RecalldError`` naming the server,
