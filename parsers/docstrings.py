@@ -8,6 +8,7 @@ import inspect
 import re
 
 from recalld.parsers.debt import clean_comment_line, without_leading_notes
+from recalld.parsers.macros import calls_alone
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Node, node_text, unwrapped
 
@@ -85,7 +86,7 @@ def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") ->
     target = node
     while target.parent is not None and target.parent.type in WRAPPERS and target.prev_named_sibling is None:
         target = target.parent
-    doc = without_leading_notes(_leading_comments(target, data, spec.inner_docs), name)
+    doc = without_leading_notes(_leading_comments(target, data, spec.inner_docs, macros=spec.macros), name)
     return xml_doc_text(doc) if spec.doc_markup == "xml" and "<" in doc else doc
 
 
@@ -128,16 +129,20 @@ def _string_value(text: str) -> str:
     return body[: -len(quote)] if quote and body.endswith(quote) else body
 
 
-def _leading_comments(node: Node, data: bytes, inner_docs: bool) -> str:
+def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool = False) -> str:
     """The comment block right above ``node``; in a language whose ``//!`` documents what
     it is in (``inner_docs``: Rust's), up to such a comment. C's and C++'s Doxygen write
-    ``//!`` and ``/*!`` for what follows (Qt's ``/*! \\class …``)."""
+    ``//!`` and ``/*!`` for what follows (Qt's ``/*! \\class …``). In C and C++ (``macros``),
+    the calls of attribute macros between the two (``PYBIND11_DEPRECATED("…")``, which
+    ``parsers.macros`` blanked for the grammar) part them no more than an attribute does."""
     comments: list[Node] = []
-    boundary = node.start_point[0]
-    sibling = node.prev_named_sibling
+    first, sibling = node, node.prev_named_sibling
     while sibling is not None and sibling.type in BETWEEN_DOC_AND_DEF:
-        boundary = sibling.start_point[0]
-        sibling = sibling.prev_named_sibling
+        first, sibling = sibling, sibling.prev_named_sibling
+    boundary = first.start_point[0]
+    if macros and sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] < boundary - 1:
+        if calls_alone(data[sibling.end_byte : first.start_byte].split(b"\n")[1:-1]):
+            boundary = sibling.end_point[0] + 1
     while sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] >= boundary - 1:
         if sibling.end_point[0] == sibling.start_point[0] and is_trailing(sibling, data):
             break

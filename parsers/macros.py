@@ -32,7 +32,11 @@ import re
 
 # A macro's name: capitals, digits and underscores, with an underscore in it.
 _MACRO = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
-_ARGUMENTS = rb"\([^()\"'/\n]*(?:\([^()\"'/\n]*\)[^()\"'/\n]*)*\)"  # one level of nested brackets
+_STRING = rb'"(?:[^"\\\n]|\\.)*"'
+# what arguments hold between brackets: string literals too (``PYBIND11_DEPRECATED("Use …")``), a
+# slash that starts no comment (``PYBIND11_INPLACE_OP(operator/=)``)
+_PLAIN = rb"(?:[^()\"'/\n]|/(?![/*])|" + _STRING + rb")*"
+_ARGUMENTS = rb"\(" + _PLAIN + rb"(?:\(" + _PLAIN + rb"\)" + _PLAIN + rb")*\)"  # one level of nested brackets
 _CALL = rb"(?:" + _MACRO + rb"|[A-Z][A-Z0-9_]{2,})(?:[ \t]*" + _ARGUMENTS + rb")?"
 _ALONE = re.compile(rb"^[ \t]*(" + _CALL + rb"[ \t]*:?)[ \t]*;?[ \t]*(?://[^\n]*)?$")  # ``:``: an access specifier's
 _AFTER_PARAMETERS = re.compile(
@@ -64,16 +68,22 @@ _IN_CLASS_HEAD = re.compile(
 )
 # An attribute macro after a variable's name (``Mutex mu_; int count_ ABSL_GUARDED_BY(mu_);``).
 _AFTER_NAME = re.compile(rb"(?<=\w)([ \t]+" + _MACRO + rb"[ \t]*" + _ARGUMENTS + rb")(?=[ \t]*[;=,])")
-_STRING = rb'"(?:[^"\\\n]|\\.)*"'
 _TITLED = re.compile(
     rb"\b[A-Z][A-Z0-9_]*\([ \t]*((?:" + _STRING + rb"|\w+)(?:[ \t]*,[ \t]*(?:" + _STRING + rb"|\w+))*)[ \t]*\)"
     rb"(?=[ \t]*(\{|$))"
 )
+# A macro's call alone that goes on past its line (``PYBIND11_DEPRECATED(`` then ``"Use …")``):
+# its first line, and what may close it on a later one, at most ``_SPAN`` lines on.
+_OPENS = re.compile(rb"^[ \t]*(" + _MACRO + rb"[ \t]*\()" + _PLAIN + rb"(?:\(" + _PLAIN + rb"\)" + _PLAIN + rb")*$")
+_CLOSES = re.compile(rb"^(" + _PLAIN + rb"(?:\(" + _PLAIN + rb"\)" + _PLAIN + rb")*\)[ \t]*;?)[ \t]*(?://[^\n]*)?$")
+_SPAN = 6
 _NOT_NAME = re.compile(rb"[^A-Za-z0-9_]")
 _CANDIDATE = re.compile(rb"[A-Z][A-Z0-9_]{2}")
 # A line after which a macro's call alone is one: it ends a statement, a block or an access
 # specifier's label (``public:``), or is a comment or a directive.
-_ENDS_STATEMENT = re.compile(rb"(?:[;{}]|(?<!:):|\*/|^)[ \t]*(?://[^\n]*)?$|^[ \t]*(?://|#)")
+# A template's head too (``template <typename... Args>``, whose declaration an attribute macro
+# may open).
+_ENDS_STATEMENT = re.compile(rb"(?:[;{}>]|(?<!:):|\*/|^)[ \t]*(?://[^\n]*)?$|^[ \t]*(?://|#)")
 
 
 def readable(data: bytes) -> bytes:
@@ -98,6 +108,12 @@ def readable(data: bytes) -> bytes:
         alone = _ALONE.match(line)
         if alone and _ENDS_STATEMENT.search(previous) and not following.startswith(b"{"):
             line = original = _blank(line, alone.start(1), alone.end(1))  # one such line may follow another
+        elif _ENDS_STATEMENT.search(previous) and (closing := _closing_line(lines, index)) is not None:
+            last, end = closing
+            for inner in range(index + 1, last):
+                lines[inner] = b" " * len(lines[inner])
+            lines[last] = _blank(lines[last], 0, end)
+            line = original = _blank(line, len(line) - len(line.lstrip()), len(line))
         elif _ENDS_PARAMETERS.search(previous) and (continuing := _CONTINUING.match(line)):
             line = _blank(line, continuing.start(1), continuing.end(1))
         else:
@@ -110,6 +126,33 @@ def readable(data: bytes) -> bytes:
         lines[index] = line
         previous = original
     return b"\n".join(lines)
+
+
+def calls_alone(lines: list[bytes]) -> bool:
+    """Whether ``lines`` (one or more) are macros' calls alone, each on its line or one over
+    them all, as ``readable`` blanks them."""
+    if not lines:
+        return False
+    if all(_ALONE.match(line) for line in lines):
+        return True
+    closing = _closing_line(lines, 0) if len(lines) > 1 else None
+    return closing is not None and closing[0] == len(lines) - 1
+
+
+def _closing_line(lines: list[bytes], index: int) -> tuple[int, int] | None:
+    """Where a macro's call alone that opens on line ``index`` closes (the line, and the
+    end of the call on it), when it closes on a later line with nothing but a comment
+    after it, and no block follows; else None."""
+    if _OPENS.match(lines[index]) is None:
+        return None
+    for last in range(index + 1, min(len(lines), index + 1 + _SPAN)):
+        closing = _CLOSES.match(lines[last])
+        if closing is not None:
+            following = lines[last + 1].lstrip() if last + 1 < len(lines) else b""
+            return None if following.startswith(b"{") else (last, closing.end(1))
+        if re.fullmatch(_PLAIN, lines[last]) is None or lines[last].lstrip().startswith(b"#"):
+            return None  # brackets or a comment or a directive inside: no call of this kind
+    return None
 
 
 def _blank(line: bytes, start: int, end: int) -> bytes:
