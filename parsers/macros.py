@@ -32,22 +32,27 @@ import re
 
 # A macro's name: capitals, digits and underscores, with an underscore in it.
 _MACRO = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
+# After a declaration's parameters, a name reserved to the implementation too, as system
+# headers write their attributes (glibc's ``__THROW``, ``__wur``, ``__nonnull ((1))``);
+# elsewhere such a name is code (libstdc++'s ``__shared_count(_Ptr __p)``, ``namespace
+# __gnu_cxx``), but for one in capitals alone on its line (``__BEGIN_DECLS``).
+_TRAILING = rb"(?:" + _MACRO + rb"|__[A-Za-z][A-Za-z0-9_]*)"
 _STRING = rb'"(?:[^"\\\n]|\\.)*"'
 # what arguments hold between brackets: string literals too (``PYBIND11_DEPRECATED("Use …")``), a
 # slash that starts no comment (``PYBIND11_INPLACE_OP(operator/=)``)
 _PLAIN = rb"(?:[^()\"'/\n]|/(?![/*])|" + _STRING + rb")*"
 _ARGUMENTS = rb"\(" + _PLAIN + rb"(?:\(" + _PLAIN + rb"\)" + _PLAIN + rb")*\)"  # one level of nested brackets
-_CALL = rb"(?:" + _MACRO + rb"|[A-Z][A-Z0-9_]{2,})(?:[ \t]*" + _ARGUMENTS + rb")?"
+_CALL = rb"(?:" + _MACRO + rb"|[A-Z][A-Z0-9_]{2,}|__[A-Z][A-Z0-9_]*)(?:[ \t]*" + _ARGUMENTS + rb")?"
 _ALONE = re.compile(rb"^[ \t]*(" + _CALL + rb"[ \t]*:?)[ \t]*;?[ \t]*(?://[^\n]*)?$")  # ``:``: an access specifier's
 _AFTER_PARAMETERS = re.compile(
-    rb"\)((?:[ \t]+(?:const|noexcept|override|final|&&?))*)((?:[ \t]+" + _MACRO + rb"(?:[ \t]*" + _ARGUMENTS
+    rb"\)((?:[ \t]+(?:const|noexcept|override|final|&&?))*)((?:[ \t]+" + _TRAILING + rb"(?:[ \t]*" + _ARGUMENTS
     + rb")?)+)(?=[ \t]*(?:[{;:=]|$|//|/\*|->|override\b|final\b|const\b|noexcept\b))"
 )  # fmt: skip
 _SPECIFIERS = rb"(?:(?:static|inline|extern|virtual|explicit|constexpr|friend|template[ \t]*<[^<>\n]*>)[ \t]+)*"
 # The same on a line of their own, after the parameters' line (``void Mock::AllowLeak(…)\n
 # GTEST_LOCK_EXCLUDED_(internal::g_gmock_mutex) {``).
 _CONTINUING = re.compile(
-    rb"^[ \t]*((?:" + _MACRO + rb"(?:[ \t]*" + _ARGUMENTS + rb")?[ \t]*)+)"
+    rb"^[ \t]*((?:" + _TRAILING + rb"(?:[ \t]*" + _ARGUMENTS + rb")?[ \t]*)+)"
     rb"(?=(?:[{;:=]|$|//|/\*|->|override\b|final\b|const\b|noexcept\b))"
 )
 _ENDS_PARAMETERS = re.compile(rb"\)(?:[ \t]+(?:const|noexcept|override|final|&&?))*[ \t]*$")
@@ -78,7 +83,7 @@ _OPENS = re.compile(rb"^[ \t]*(" + _MACRO + rb"[ \t]*\()" + _PLAIN + rb"(?:\(" +
 _CLOSES = re.compile(rb"^(" + _PLAIN + rb"(?:\(" + _PLAIN + rb"\)" + _PLAIN + rb")*\)[ \t]*;?)[ \t]*(?://[^\n]*)?$")
 _SPAN = 6
 _NOT_NAME = re.compile(rb"[^A-Za-z0-9_]")
-_CANDIDATE = re.compile(rb"[A-Z][A-Z0-9_]{2}")
+_CANDIDATE = re.compile(rb"[A-Z][A-Z0-9_]{2}|__[A-Za-z]")
 # A line after which a macro's call alone is one: it ends a statement, a block or an access
 # specifier's label (``public:``), or is a comment or a directive.
 # A template's head too (``template <typename... Args>``, whose declaration an attribute macro

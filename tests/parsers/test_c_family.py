@@ -99,6 +99,56 @@ def test_a_macros_call_alone_with_strings_over_lines_or_after_a_template_head_is
     assert readable(kept.encode()) == kept.encode()
 
 
+GLIBC = """__BEGIN_DECLS
+
+/* Compare N bytes of S1 and S2.  */
+extern int memcmp (const void *__s1, const void *__s2, size_t __n)
+     __THROW __attribute_pure__ __nonnull ((1, 2));
+
+/* Allocate SIZE bytes of memory.  */
+extern void *malloc (size_t __size) __THROW __attribute_malloc__
+     __attribute_alloc_size__ ((1)) __wur;
+extern void *rawmemchr (const void *__s, int __c)
+     __THROW __asm ("rawmemchr") __attribute_pure__ __nonnull ((1));
+
+__END_DECLS
+
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+
+static int
+__init_module(void)
+{
+	return 0;
+}
+
+static int __init driver_init(void)
+{
+	return __init_module();
+}
+"""
+
+
+def test_the_attribute_macros_of_system_headers_hide_no_prototype():
+    """glibc writes its attributes as names reserved to the implementation (``__THROW``,
+    ``__wur``, ``__nonnull ((1))``, ``__BEGIN_DECLS``), after the parameters and on the
+    lines after them: the prototype was lost (stdlib.h gave 38 symbols, 170 now). A
+    function named so is still one (``__init_module``, ``__asan_poison_memory_region``),
+    and the kernel's ``__init`` is no name, read around as before."""
+    found = symbols("include/string.h", GLIBC)
+    assert {name: kind for name, (kind, _sig, _doc) in found.items()} == {
+        "memcmp": "function", "malloc": "function", "rawmemchr": "function", "__asan_poison_memory_region": "function",
+        "__init_module": "function", "driver_init": "function",
+    }  # fmt: skip
+    assert found["memcmp"][1:] == (
+        "extern int memcmp (const void *__s1, const void *__s2, size_t __n)"
+        " __THROW __attribute_pure__ __nonnull ((1, 2))",
+        "Compare N bytes of S1 and S2.",
+    )
+    assert found["malloc"][2] == "Allocate SIZE bytes of memory."
+    header = GLIBC.split("static int __init")[0]  # the kernel's __init is read around: a syntax error
+    assert parse("c", header.encode(), path="include/string.h").syntax_errors == 0
+
+
 LISTINGS = {
     # a prototype is a symbol only where its function is not defined; a definition that
     # says nothing of itself has its declaration's doc
