@@ -6,12 +6,14 @@ symbols read their text from the source as written.
 Blanked, on a line that is no preprocessor directive nor a line one continues onto (``#define
 F(x) \\`` then ``    OTHER_MACRO(x)``: a macro call alone there is the definition's body):
 - a line that is a macro call alone (``ABSL_NAMESPACE_BEGIN``, Qt's ``Q_OBJECT``,
-  ``GTEST_DISABLE_MSC_WARNINGS_PUSH_(4251)``, an access specifier's ``JSON_PRIVATE_UNLESS_TESTED:``)
-  after a line that ends a statement or a block or is such a line itself (not an
-  enumerator after a ``,``), and not before a block;
+  ``GTEST_DISABLE_MSC_WARNINGS_PUSH_(4251)``, an access specifier's ``JSON_PRIVATE_UNLESS_TESTED:``,
+  ``PYBIND11_DEPRECATED("Use …")``, glibc's ``__BEGIN_DECLS``), or a call alone over a few
+  lines, after a line that ends a statement, a block or a template's head or is such a
+  line itself (not an enumerator after a ``,``), and not before a block;
 - attribute macros after a parameter list (``void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION();``,
-  ``void Foo() GTEST_LOCK_EXCLUDED_(mutex_) {``, or on the line after it), which split a
-  definition in two, and after a variable's name (``int count_ ABSL_GUARDED_BY(mu_);``);
+  ``void Foo() GTEST_LOCK_EXCLUDED_(mutex_) {``, or on the line after it; there, names
+  reserved to the implementation too: glibc's ``) __THROW __nonnull ((1)) __wur;``), which
+  split a definition in two, and after a variable's name (``int count_ ABSL_GUARDED_BY(mu_);``);
 - export and attribute macros before a declaration (``SQLITE_API int sqlite3_open(…)``,
   ``ABSL_MUST_USE_RESULT inline std::string AsciiStrToLower(…)``) or between its type
   and its name (``int WINAPI_EXPORT main(…)``), or between a class's keyword and its
