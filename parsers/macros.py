@@ -42,7 +42,7 @@ _TRAILING = rb"(?:" + _MACRO + rb"|__[A-Za-z][A-Za-z0-9_]*)"
 _STRING = rb'"(?:[^"\\\n]|\\.)*"'
 # what arguments hold between brackets: string literals too (``PYBIND11_DEPRECATED("Use …")``), a
 # slash that starts no comment (``PYBIND11_INPLACE_OP(operator/=)``)
-_PLAIN = rb"(?:[^()\"'/\n]|/(?![/*])|" + _STRING + rb")*"
+_PLAIN = rb"(?:[^()\"'/\n]++|/(?![/*])|" + _STRING + rb")*+"  # possessive: none of it is a bracket
 _ARGUMENTS = rb"\(" + _PLAIN + rb"(?:\(" + _PLAIN + rb"\)" + _PLAIN + rb")*\)"  # one level of nested brackets
 _CALL = rb"(?:" + _MACRO + rb"|[A-Z][A-Z0-9_]{2,}|__[A-Z][A-Z0-9_]*)(?:[ \t]*" + _ARGUMENTS + rb")?"
 _ALONE = re.compile(rb"^[ \t]*(" + _CALL + rb"[ \t]*:?)[ \t]*;?[ \t]*(?://[^\n]*)?$")  # ``:``: an access specifier's
@@ -85,7 +85,10 @@ _OPENS = re.compile(rb"^[ \t]*(" + _MACRO + rb"[ \t]*\()" + _PLAIN + rb"(?:\(" +
 _CLOSES = re.compile(rb"^(" + _PLAIN + rb"(?:\(" + _PLAIN + rb"\)" + _PLAIN + rb")*\)[ \t]*;?)[ \t]*(?://[^\n]*)?$")
 _SPAN = 6
 _NOT_NAME = re.compile(rb"[^A-Za-z0-9_]")
-_CANDIDATE = re.compile(rb"[A-Z][A-Z0-9_]{2}|__[A-Za-z]")
+# A line that may hold a macro's call: a name in capitals, or (``_RESERVED``) a reserved
+# name where one may be an attribute (after the parameters, or opening the line after them).
+_CANDIDATE = re.compile(rb"[A-Z][A-Z0-9_]{2}")
+_RESERVED = re.compile(rb"\)[ \t]+__[A-Za-z]")
 # A line after which a macro's call alone is one: it ends a statement, a block or an access
 # specifier's label (``public:``), or is a comment or a directive.
 # A template's head too (``template <typename... Args>``, whose declaration an attribute macro
@@ -107,7 +110,7 @@ def readable(data: bytes) -> bytes:
             continue
         if not line.strip():
             continue
-        if not _CANDIDATE.search(line):  # no macro's name in it: most lines
+        if not _CANDIDATE.search(line) and not _reserved(line):  # no macro's name in it: most lines
             previous = line
             continue
         original = line
@@ -115,7 +118,10 @@ def readable(data: bytes) -> bytes:
         alone = _ALONE.match(line)
         if alone and _ENDS_STATEMENT.search(previous) and not following.startswith(b"{"):
             line = original = _blank(line, alone.start(1), alone.end(1))  # one such line may follow another
-        elif _ENDS_STATEMENT.search(previous) and (closing := _closing_line(lines, index)) is not None:
+        elif (
+            not alone and _OPENS.match(line) and _ENDS_STATEMENT.search(previous)
+            and (closing := _closing_line(lines, index)) is not None
+        ):  # fmt: skip
             last, end = closing
             for inner in range(index + 1, last):
                 lines[inner] = b" " * len(lines[inner])
@@ -133,6 +139,11 @@ def readable(data: bytes) -> bytes:
         lines[index] = line
         previous = original
     return b"\n".join(lines)
+
+
+def _reserved(line: bytes) -> bool:
+    """Whether a reserved name may be an attribute on ``line`` (``_RESERVED``)."""
+    return b"__" in line and (line.lstrip().startswith(b"__") or (b")" in line and _RESERVED.search(line) is not None))
 
 
 def calls_alone(lines: list[bytes]) -> bool:
