@@ -26,7 +26,7 @@ from typing import Any
 from recalld.daemon.logs import get_logger
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository, TreeFile
-from recalld.ingest.plan import Scope
+from recalld.ingest.plan import Scope, memory_id
 from recalld.ingest.records import TASK, checkpoint_id
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, ValidAt
 
@@ -209,7 +209,6 @@ class LinesAt:
 
     def _read(self, path: str, language: str) -> Placed:
         from recalld.ingest.collect import read_parsed
-        from recalld.ingest.plan import Scope, memory_id
 
         try:
             entry = self._git.lookup(self._commit, path)

@@ -28,6 +28,7 @@ examples:
   recalld sync                             index every registered repository
   recalld search "parse the config file"   semantic search over current memories
   recalld symbol Config.load               a symbol's code, signature and provenance
+  recalld symbol Config.load --as-of v1.2  the version valid at that commit, with its lines then
   recalld export --repo project > mem.jsonl
   recalld remember "releases are cut on Thursdays" --repo project --type decision
 
