@@ -46,16 +46,26 @@ _PLAIN = rb"(?:[^()\"'/\n]++|/(?![/*])|" + _STRING + rb")*+"  # possessive: none
 _ARGUMENTS = rb"\(" + _PLAIN + rb"(?:\(" + _PLAIN + rb"\)" + _PLAIN + rb")*\)"  # one level of nested brackets
 _CALL = rb"(?:" + _MACRO + rb"|[A-Z][A-Z0-9_]{2,}|__[A-Z][A-Z0-9_]*)(?:[ \t]*" + _ARGUMENTS + rb")?"
 _ALONE = re.compile(rb"^[ \t]*(" + _CALL + rb"[ \t]*:?)[ \t]*;?[ \t]*(?://[^\n]*)?$")  # ``:``: an access specifier's
+_QUALIFIERS = rb"((?:[ \t]+(?:const|noexcept|override|final|&&?))*)"
 _AFTER_PARAMETERS = re.compile(
-    rb"\)((?:[ \t]+(?:const|noexcept|override|final|&&?))*)((?:[ \t]+" + _TRAILING + rb"(?:[ \t]*" + _ARGUMENTS
+    rb"\)" + _QUALIFIERS + rb"((?:[ \t]+" + _MACRO + rb"(?:[ \t]*" + _ARGUMENTS
     + rb")?)+)(?=[ \t]*(?:[{;:=]|$|//|/\*|->|override\b|final\b|const\b|noexcept\b))"
 )  # fmt: skip
+# Reserved names there, before a body, the declaration's end or the line's: not before an
+# ``=`` (``if (__n) __x = 0;`` is code).
+_RESERVED_AFTER_PARAMETERS = re.compile(
+    rb"\)" + _QUALIFIERS + rb"((?:[ \t]+" + _TRAILING + rb"(?:[ \t]*" + _ARGUMENTS + rb")?)+)"
+    rb"(?=[ \t]*(?:[{;]|$|//|/\*))"
+)
 _SPECIFIERS = rb"(?:(?:static|inline|extern|virtual|explicit|constexpr|friend|template[ \t]*<[^<>\n]*>)[ \t]+)*"
 # The same on a line of their own, after the parameters' line (``void Mock::AllowLeak(…)\n
 # GTEST_LOCK_EXCLUDED_(internal::g_gmock_mutex) {``).
 _CONTINUING = re.compile(
-    rb"^[ \t]*((?:" + _TRAILING + rb"(?:[ \t]*" + _ARGUMENTS + rb")?[ \t]*)+)"
+    rb"^[ \t]*((?:" + _MACRO + rb"(?:[ \t]*" + _ARGUMENTS + rb")?[ \t]*)+)"
     rb"(?=(?:[{;:=]|$|//|/\*|->|override\b|final\b|const\b|noexcept\b))"
+)
+_RESERVED_CONTINUING = re.compile(
+    rb"^[ \t]*((?:" + _TRAILING + rb"(?:[ \t]*" + _ARGUMENTS + rb")?[ \t]*)+)(?=(?:[{;]|$|//|/\*))"
 )
 _ENDS_PARAMETERS = re.compile(rb"\)(?:[ \t]+(?:const|noexcept|override|final|&&?))*[ \t]*$")
 _BEFORE_DECLARATION = re.compile(
@@ -127,10 +137,14 @@ def readable(data: bytes) -> bytes:
                 lines[inner] = b" " * len(lines[inner])
             lines[last] = _blank(lines[last], 0, end)
             line = original = _blank(line, len(line) - len(line.lstrip()), len(line))
-        elif _ENDS_PARAMETERS.search(previous) and (continuing := _CONTINUING.match(line)):
+        elif _ENDS_PARAMETERS.search(previous) and (
+            continuing := _CONTINUING.match(line) or _RESERVED_CONTINUING.match(line)
+        ):
             line = _blank(line, continuing.start(1), continuing.end(1))
         else:
             line = _AFTER_PARAMETERS.sub(lambda m: b")" + m.group(1) + b" " * len(m.group(2)), line)
+            if b"__" in line:
+                line = _RESERVED_AFTER_PARAMETERS.sub(lambda m: b")" + m.group(1) + b" " * len(m.group(2)), line)
             line = _BEFORE_DECLARATION.sub(lambda m: m.group(1) + b" " * len(m.group(2)), line)
             line = _BEFORE_NAME.sub(lambda m: b" " * len(m.group(0)), line)
             line = _AFTER_NAME.sub(lambda m: b" " * len(m.group(0)), line)

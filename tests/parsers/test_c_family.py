@@ -145,6 +145,8 @@ def test_the_attribute_macros_of_system_headers_hide_no_prototype():
         "Compare N bytes of S1 and S2.",
     )
     assert found["malloc"][2] == "Allocate SIZE bytes of memory."
+    code = "void f(int __n)\n{\n  if (__n) __x = 0;\n  if (__n)\n    __y += 1;\n}\n"  # reserved names as code
+    assert readable(code.encode()) == code.encode()
     header = GLIBC.split("static int __init")[0]  # the kernel's __init is read around: a syntax error
     assert parse("c", header.encode(), path="include/string.h").syntax_errors == 0
 
