@@ -27,7 +27,7 @@ from recalld.daemon.logs import get_logger
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository, TreeFile
 from recalld.ingest.plan import Scope, memory_id
-from recalld.ingest.records import TASK, checkpoint_id
+from recalld.ingest.records import TASK, stored_checkpoint
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, ValidAt
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
@@ -86,8 +86,7 @@ def indexed_states(store: Store, repo: str, branch: str) -> Known:
     later than the last, before and after it moves an interval) and how many points it
     has (what a history backfill cut short or a prune changes without a checkpoint)."""
     flt = MemoryFilter(repo=repo, branch=branch, deprecated=None)
-    found = store.retrieve([checkpoint_id(Scope(repo, branch))])
-    generation = (repr(found[0].payload) if found else None, store.count(flt))
+    generation = (repr(stored_checkpoint(store, Scope(repo, branch))), store.count(flt))
     with _KNOWN_LOCK:
         kept = _KNOWN.setdefault(store, {}).get((repo, branch))
     if kept is not None and kept[0] == generation:

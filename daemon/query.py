@@ -16,7 +16,7 @@ from recalld.daemon.retrieve import Retrieval, retrieve
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
-from recalld.ingest.records import TASK, checkpoint_id
+from recalld.ingest.records import TASK, stored_checkpoint
 from recalld.ingest.revector import stored_space
 from recalld.ingest.store import MemoryFilter, StoredPoint, ValidAt
 from recalld.ingest.task_memory import TASK_FIELDS
@@ -227,5 +227,4 @@ def stale_repos(app: App, entries: Sequence[Any]) -> list[str]:
 
 
 def _checkpoint(app: App, entry: Any) -> dict[str, Any]:
-    found = app.store.retrieve([checkpoint_id(Scope(entry.name, entry.branch))])
-    return found[0].payload if found else {}
+    return stored_checkpoint(app.store, Scope(entry.name, entry.branch))

@@ -13,7 +13,7 @@ from typing import Any
 from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import LiveMemory, NewVersion, Scope, symbol_key
 from recalld.ingest.qualnames import unnumbered
-from recalld.ingest.store import MemoryFilter, StoredPoint
+from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, Nested, memory_type
 
 # Payload fields the planner needs; scrolls for planning fetch only these.
@@ -240,23 +240,22 @@ INTERVAL_FIELDS = (
 HISTORY_FIELDS = ("deprecated", "history", *INTERVAL_FIELDS)
 
 
-def closing_fields(target: CommitInfo, last: CommitInfo | None, stamp: int | None = None) -> dict[str, Any]:
-    """What closes a memory's interval when a sync (stamped ``stamp``, see
-    ``next_stamp``) moves the branch from the state it last held at, ``last`` (None: none
-    indexed), to ``target``. ``valid_to_commit`` is where the memory stopped being
-    valid; ``valid_through_commit`` where it last was. The two differ when the branch
+def closing_fields(step: SyncStep) -> dict[str, Any]:
+    """What closes a memory's interval when a sync (stamped ``step.stamp``, see
+    ``next_stamp``) moves the branch from the state it last held at, ``step.last`` (None:
+    none indexed), to ``step.commit``. ``valid_to_commit`` is where the memory stopped
+    being valid; ``valid_through_commit`` where it last was. The two differ when the branch
     moved back (a reset, a force-push): an interval opened at c1 and closed by a move from
     c2 back to c0 held at c1 and c2, though it closed at an ancestor of both."""
-    fields = {
+    target, last = step.commit, step.last
+    return {
         "deprecated": 1,
         "valid_to_commit": target.id,
         "valid_to_time": target.time,
         "valid_through_commit": last.id if last else None,
         "valid_through_time": last.time if last else None,
+        "valid_to_sync": step.stamp,
     }
-    if stamp is not None:
-        fields["valid_to_sync"] = stamp
-    return fields
 
 
 def closed_interval(payload: dict[str, Any]) -> dict[str, Any]:
@@ -313,6 +312,12 @@ def checkpoint_point(
         "updated_at": int(time.time()),
     }
     return StoredPoint(id=checkpoint_id(scope), payload=payload, vector=None)
+
+
+def stored_checkpoint(store: Store, scope: Scope) -> dict[str, Any]:
+    """The payload of ``scope``'s checkpoint, or {} when the branch was never synced."""
+    found = store.retrieve([checkpoint_id(scope)])
+    return found[0].payload if found else {}
 
 
 def live_filter(scope: Scope, **conditions: Any) -> MemoryFilter:

@@ -95,7 +95,7 @@ class ValidAt:
     did not close at one of ``commits``. Memories that no commit opened (manual ones)
     are judged by ``time`` (the commit's time). Either way an earlier interval kept in
     the point's ``history`` (a reopened point) counts too. ``state``: that last state (not
-    a condition: where an answer reads its lines, ``daemon/asof.lines_at``).
+    a condition: where an answer reads its lines, ``daemon/asof.LinesAt``).
     """
 
     time: int

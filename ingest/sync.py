@@ -16,7 +16,6 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 import structlog
 
@@ -36,10 +35,10 @@ from recalld.ingest.revector import ensure_space
 from recalld.ingest.result import NoProgress, ProgressSink, SyncResult
 from recalld.ingest.records import (
     SyncStep,
-    checkpoint_id,
     checkpoint_point,
     is_test_path,
     next_stamp,
+    stored_checkpoint,
 )
 from recalld.ingest.store import MemoryFilter, Store
 from recalld.ingest.trust import apply_trust, branch_untrusted
@@ -137,7 +136,7 @@ class Indexer:
         target = git.branch_tip(branch)
         if target is None and not _is_unborn(git, branch):
             raise RecalldError(f"branch {branch!r} not found in {path}")
-        checkpoint = self._checkpoint(scope)
+        checkpoint = stored_checkpoint(self.store, scope)
         apply_trust(self.store, scope, checkpoint)
         indexed = checkpoint.get("commit")
         result = SyncResult(repo, branch, indexed, target)
@@ -232,7 +231,7 @@ class Indexer:
         step = SyncStep(info, last, stamp)
         tasks = TaskSync(self.store, vectors, git, scope, options=self.options, check_attributes=touched.attributes)
         tasks.reader.know(touched.collected.files.values())  # the target's files: parsed once
-        vectors.submit(redacted_text(text) for text in tasks.read_ahead(indexed=result.from_commit, target=target))
+        vectors.submit(redacted_text(text) for text in tasks.read_ahead(indexed=indexed, target=target))
         write_plan(
             self.store, vectors, scope, plan, step,
             max_chars=self.options.max_embed_chars, test_chars=self.options.test_embed_chars, progress=progress,
@@ -255,13 +254,9 @@ class Indexer:
     ) -> None:
         """The task-memory step (ingest/tasks.py), inside the pending checkpoint. Its texts
         go through the sync's ``EmbedAhead``, which counts what it embeds."""
-        outcome = tasks.run(indexed=result.from_commit, target=step.commit.id, reconcile=reconcile, progress=progress,
-                            step=step, reread=reread)  # fmt: skip
+        outcome = tasks.run(indexed=result.from_commit, reconcile=reconcile, progress=progress, step=step,
+                            reread=reread)  # fmt: skip
         result.tasks_added, result.tasks_deprecated = outcome.added, outcome.deprecated
-
-    def _checkpoint(self, scope: Scope) -> dict[str, Any]:
-        found = self.store.retrieve([checkpoint_id(scope)])
-        return found[0].payload if found else {}
 
     def remove_repo(self, repo: str) -> int:
         ids = [p.id for p in self.store.scroll(MemoryFilter(record=None, repo=repo, deprecated=None), fields=())]

@@ -155,7 +155,6 @@ class TaskSync:
         self,
         *,
         indexed: str | None,
-        target: str,
         reconcile: bool,
         progress: ProgressSink,
         step: SyncStep,
@@ -163,7 +162,9 @@ class TaskSync:
     ) -> TaskOutcome:
         """``reconcile``: compare every live task memory with git (after a crash, --full);
         ``reread``: and write again those an earlier release's secret rules redacted (the
-        sync after an upgrade). ``step``: the sync's move, which closes what left the branch."""
+        sync after an upgrade). ``step``: the sync's move, to its target, which closes what
+        left the branch."""
+        target = step.commit.id
         outcome = TaskOutcome()
         if self.options.backfill_commits <= 0:
             return outcome
@@ -286,7 +287,7 @@ class TaskSync:
         if not removed:
             return 0
         successors = self._successors(removed, window)
-        ending = {**closing_fields(step.commit, step.last, step.stamp), "deprecated_reason": REMOVED}
+        ending = {**closing_fields(step), "deprecated_reason": REMOVED}
         by_successor: dict[str | None, list[str]] = defaultdict(list)
         for point in removed:
             by_successor[successors.get(point.id)].append(point.id)

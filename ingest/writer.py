@@ -275,7 +275,7 @@ class _Advancing:
 
 
 def _close(store: Store, plan: Plan, step: SyncStep) -> None:
-    ending = closing_fields(step.commit, step.last, step.stamp)
+    ending = closing_fields(step)
     without_successor: dict[str, list[str]] = defaultdict(list)
     for closure in plan.closures:
         if closure.superseded_by is None:
