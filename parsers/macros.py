@@ -142,9 +142,9 @@ def readable(data: bytes) -> bytes:
         ):
             line = _blank(line, continuing.start(1), continuing.end(1))
         else:
-            line = _AFTER_PARAMETERS.sub(lambda m: b")" + m.group(1) + b" " * len(m.group(2)), line)
+            line = _AFTER_PARAMETERS.sub(_without_attributes, line)
             if b"__" in line:
-                line = _RESERVED_AFTER_PARAMETERS.sub(lambda m: b")" + m.group(1) + b" " * len(m.group(2)), line)
+                line = _RESERVED_AFTER_PARAMETERS.sub(_without_attributes, line)
             line = _BEFORE_DECLARATION.sub(lambda m: m.group(1) + b" " * len(m.group(2)), line)
             line = _BEFORE_NAME.sub(lambda m: b" " * len(m.group(0)), line)
             line = _AFTER_NAME.sub(lambda m: b" " * len(m.group(0)), line)
@@ -153,6 +153,11 @@ def readable(data: bytes) -> bytes:
         lines[index] = line
         previous = original
     return b"\n".join(lines)
+
+
+def _without_attributes(found: re.Match[bytes]) -> bytes:
+    """The closing bracket and qualifiers of an ``_AFTER_PARAMETERS`` match, its macros blanked."""
+    return b")" + found.group(1) + b" " * len(found.group(2))
 
 
 def _reserved(line: bytes) -> bool:
