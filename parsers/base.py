@@ -182,7 +182,12 @@ STRUCTURAL = "structural"
 # 2.13's class members read as the file's functions 162 → 22). So are the attribute macros of
 # system headers, named as the implementation's (glibc's ``__THROW``, ``__wur``, ``__nonnull
 # ((1))``, ``__BEGIN_DECLS``), which hid the prototypes they follow (stdlib.h: 38 → 170).
-EXTRACTION_VERSION = 23
+# 24: Ruby's ``test "…" do`` (Rails') and ``should "…" do`` (shoulda's) are tests named
+# by their titles, as RSpec's examples are (Rails 7.2's 6,403 made no memory); a class's own
+# method beside an instance method of its name is ``Base.self.controller_path`` (it was
+# numbered by order, ``#2``). A token's prefix inside a name is no token cut short
+# (``def test_npm_tag…``): re-read, a memory whose field the old rule redacted is rewritten.
+EXTRACTION_VERSION = 24
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

@@ -17,7 +17,14 @@ from recalld.parsers.definitions import Definition, collect_definitions
 from recalld.parsers.docstrings import COMMENT_TYPES, doc_outside, docstring_of, is_trailing, module_docstring
 from recalld.parsers.item_macros import unwrapped
 from recalld.parsers.macros import readable
-from recalld.parsers.namesakes import FUNCTION_KINDS, Placed, name_overloads, name_typing_overloads, parameter_key
+from recalld.parsers.namesakes import (
+    FUNCTION_KINDS,
+    Placed,
+    name_overloads,
+    name_singletons,
+    name_typing_overloads,
+    parameter_key,
+)
 from recalld.parsers.registry import LanguageSpec, get_language
 from recalld.parsers.signatures import signature
 from recalld.parsers.treesitter import Node, Tree, comment_nodes, count_errors, holds_any, node_text, parse_tree
@@ -75,6 +82,8 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
         name_overloads(placed, data)
     if spec.overload_decorator:
         name_typing_overloads(placed, data, spec.overload_decorator)
+    if spec.singletons:
+        name_singletons(placed)
     symbols.extend(_symbol(spec, p.d, p.kind, p.qualname, data) for p in placed)
     spans = [Span(p.d.node.start_byte, p.d.node.end_byte, p.qualname) for p in placed]
     debt = debt_entries(spec.name, _comments(spec, root, data), spans) if MARKER_BYTES.search(data) else ()

@@ -53,6 +53,9 @@ class LanguageSpec:
     # A class or module opened again is the same one (Ruby's): what it defines is named
     # under its name, not its repeat's (``ActiveRecord.Migration``, not ``ActiveRecord#2.…``).
     reopens: bool = False
+    # A class's own methods and its instances' may share a name (Ruby's ``def self.x``
+    # beside ``def x``): the class's is named ``Class.self.x`` (``namesakes.name_singletons``).
+    singletons: bool = False
     doc_markup: str = ""  # "xml": a doc comment's XML tags read as text (C#'s ``<summary>``)
     inner_docs: bool = False  # ``//!`` and ``/*!`` document what they are in (Rust), not what follows
     local_bodies: frozenset[str] = LOCAL_BODIES  # node kinds whose definitions are local
@@ -129,7 +132,7 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("rust", (".rs",), "tree_sitter_rust", inner_docs=True, item_macros=True),
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),
     LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml"),
-    LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True),
+    LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons=True),
     # PHP with the HTML around it. Its braces are a ``compound_statement`` around a function's
     # body and a namespace's alike, and around an ``if`` at the top level, where a
     # function or class is as global as any (``if (!function_exists('app')) { function

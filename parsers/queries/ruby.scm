@@ -11,8 +11,9 @@
 (assignment left: (constant) @name right: (call receiver: (constant) @_maker (#eq? @_maker "Module")
   method: (identifier) @_make (#eq? @_make "new") block: [(do_block) (block)])) @definition.trait
 ; RSpec's example groups and examples, named by their titles as JavaScript's tests are: a
-; group a class, an example a function.
+; group a class, an example a function; so are the tests of Rails' ``test "…" do`` and
+; shoulda's ``should "…" do`` (the rest of a Rails application's tests made no memory).
 (call method: (identifier) @_group (#any-of? @_group "describe" "context" "feature" "shared_examples" "shared_context")
   arguments: (argument_list . [(string) (constant) (scope_resolution)] @title) block: [(do_block) (block)]) @definition.class
-(call method: (identifier) @_example (#any-of? @_example "it" "specify" "example" "scenario" "its")
+(call method: (identifier) @_example (#any-of? @_example "it" "specify" "example" "scenario" "its" "test" "should")
   arguments: (argument_list . (string) @title) block: [(do_block) (block)]) @definition.function

@@ -31,6 +31,33 @@ def test_rspec_groups_and_examples_are_named_by_their_titles():
     ]
 
 
+def test_rails_and_shoulda_tests_are_named_by_their_titles():
+    """``test "…" do`` (Rails' tests, 6,403 in Rails 7.2 itself) and shoulda's ``should
+    "…" do`` made no memory; what a test defines on an object of its own is the test's."""
+    source = (
+        "class DirtyTest < ActiveRecord::TestCase\n  test \"reader can be overridden\" do\n"
+        "    def pirate.catchphrase; end\n  end\n\n  should 'save' do\n  end\n  def catchphrase; end\nend\n"
+        "test_case.test 'not a test'\ntest(name) { }\n"
+    )
+    assert qualnames(source) == [
+        "DirtyTest", 'DirtyTest."reader can be overridden"', 'DirtyTest."save"', "DirtyTest.catchphrase",
+    ]
+
+
+def test_a_class_method_beside_an_instance_method_of_its_name_is_named_as_written():
+    """Rails' ``AbstractController::Base`` defines ``controller_path`` in ``class << self``
+    and for its instances: the second was ``#2``, whichever came first."""
+    source = (
+        "class Base\n  class << self\n    def controller_path; end\n    def internal?; end\n  end\n"
+        "  def self.action_methods; end\n  def controller_path; end\n  def action_methods; end\n"
+        "  def Base.action_methods; end\nend\n"
+    )
+    assert qualnames(source) == [
+        "Base", "Base.self.controller_path", "Base.internal?", "Base.self.action_methods", "Base.controller_path",
+        "Base.action_methods", "Base.self.action_methods#2",
+    ]  # fmt: skip
+
+
 def test_a_magic_comment_is_no_doc_and_a_top_level_class_is_the_top_levels():
     source = "# frozen_string_literal: true\n# typed: strict\nclass ::Widget\nend\n"
     module, widget = parse("ruby", source.encode()).symbols
