@@ -104,6 +104,7 @@ class Relocation:
     end_line: int
     blob: str | None = None
     signature: str | None = None
+    reread: NewVersion | None = None  # the memory as read now, when its signature is new
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,9 +336,11 @@ def _continue_in_place(draft: _Draft, file: FileSymbols, sym: Symbol, mems: list
         moved_blob = sym.kind == "module" and current.blob is not None and current.blob != file.blob
         blob = file.blob if moved_blob else None
         reread = current.signature is not None and current.signature != sym.signature
-        signature = sym.signature if reread else None
         if blob is not None or reread or (current.start_line, current.end_line) != (sym.start_line, sym.end_line):
-            draft.relocations.append(Relocation(current.id, sym.start_line, sym.end_line, blob, signature))
+            now = NewVersion(current.id, file, sym, current.lineage, MODIFIED) if reread else None
+            draft.relocations.append(
+                Relocation(current.id, sym.start_line, sym.end_line, blob, sym.signature if reread else None, now)
+            )
     for mem in mems:
         if mem is not current:
             draft.close(mem, MODIFIED, successor)

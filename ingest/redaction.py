@@ -28,7 +28,7 @@ their joins make (``12345678:`` and a 35-character name look like a Telegram tok
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
@@ -211,14 +211,26 @@ def redact_draft(draft: MemoryDraft) -> MemoryDraft:
     return replace(draft, text=text, payload=payload, keywords=keywords)
 
 
-def redact_payload(memory_id: str, payload: dict[str, Any], *, context: dict[str, Any]) -> dict[str, Any]:
+def redact_payload(
+    memory_id: str, payload: dict[str, Any], *, context: dict[str, Any], text: Callable[[], str] | None = None
+) -> dict[str, Any]:
     """``payload`` (fields written to a stored memory without a draft: a reopened one's
     state) with every secret in its strings replaced; ``context`` names the memory in
-    the log (repo, branch, path)."""
+    the log (repo, branch, path). ``text``: the memory's text, made only when a field
+    alone looks like it holds a secret: where that text is clean, what it holds is, as
+    ``redact_draft`` judges a new memory's fields (a signature ending in what looks like a
+    token cut short was redacted when a reset reopened its memory, and kept whole in a
+    fresh index of the same commit)."""
     scan = _scan()
     redacted = scan.value(payload, "")
     if not scan.seen:
         return payload
+    if text is not None and not redact(whole := text())[1]:
+        scan = _scan()
+        scan.inside = whole
+        redacted = scan.value(payload, "")
+        if not scan.seen:
+            return payload
     _report(memory_id, {**context, **payload}, list(scan.seen.values()))
     return dict(redacted)
 

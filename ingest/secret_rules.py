@@ -139,9 +139,14 @@ PRIVATE_KEY_BLOCK = re.compile(
     r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----"
     r"(?:[\s\S]{0,12000}?-----END[A-Z0-9 ]*-----|(?:(?:\\[nr]|[\s'\"`+,])+[A-Za-z0-9+/=]{8,})*)"
 )
+# Each prefix with the alphabet its tokens use after it, not starting inside a name: a
+# Rails test's ``def test_npm_tag_returns_the_latest_tag`` and JavaScript's ``process.env.
+# npm_package_version`` ended in a "cut token" (the signature alone was redacted, inside
+# its memory's text it was not: what a memory stored hung on how it was written).
 CUT_TOKEN = re.compile(
-    r"(?<![A-Za-z0-9])(?:gh[pousr]_|github_pat_|glpat-|xox[aboprs]-|[rs]k_live_|sk-|AKIA|ASIA|eyJ|SG\.|npm_|pypi-)"
-    r"[A-Za-z0-9_\-./+=]{4,}\Z"
+    r"(?<![A-Za-z0-9_])(?:(?:gh[pousr]_|[rs]k_live_|npm_)[A-Za-z0-9]{4,}|github_pat_[A-Za-z0-9_]{4,}"
+    r"|(?:glpat-|sk-|pypi-)[A-Za-z0-9_\-]{4,}|xox[aboprs]-[A-Za-z0-9\-]{4,}|A[KS]IA[A-Z0-9]{4,}"
+    r"|(?:eyJ|SG\.)[A-Za-z0-9_\-.=]{4,})\Z"
 )
 # An AWS access key id is a token of exactly 20 characters; its prefixes ("ACCA", "ABIA")
 # turn up inside longer runs of hex digits, such as a Diffie-Hellman prime in the JDK's

@@ -7,7 +7,7 @@ New versions are written in batches as their vectors arrive, so with an ``EmbedA
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -130,7 +130,8 @@ def write_plan(
             fields["blob"] = move.blob
         if move.signature is not None:
             context = {"repo": scope.repo, "branch": scope.branch}
-            fields |= redact_payload(move.id, {"signature": move.signature}, context=context)
+            text = _text_of(move.reread, max_chars) if move.reread is not None else None
+            fields |= redact_payload(move.id, {"signature": move.signature}, context=context, text=text)
         store.set_payload([move.id], fields)
     if plan.rewrites:
         embedded += _rewrite(store, embeddings, scope, plan.rewrites, step,
@@ -186,12 +187,12 @@ def _write_versions(
     previous = {p.id: p.payload for p in retrieve_many(store, [v.id for v in versions], fields=REOPEN_CHECK)}
     reopened = [v for v in versions if _reopenable(previous.get(v.id), v)]
     ids = {v.id for v in reopened}
-    _reopen(store, scope, [v for v in reopened if v.symbol.kind != "module"], previous, step)
+    _reopen(store, scope, [v for v in reopened if v.symbol.kind != "module"], previous, step, max_chars)
     fresh = [v for v in versions if v.id not in ids]
     drafts = _drafts(scope, fresh, previous, step, max_chars=max_chars, test_chars=test_chars)
     points, computed = vectorise(embeddings, drafts, progress=_Advancing(progress))
     upsert_points(store, points)
-    _reopen(store, scope, [v for v in reopened if v.symbol.kind == "module"], previous, step)
+    _reopen(store, scope, [v for v in reopened if v.symbol.kind == "module"], previous, step, max_chars)
     progress.advance(len(reopened))
     return computed
 
@@ -222,12 +223,24 @@ def reopenable_ids(store: Store, ids: Sequence[str]) -> set[str]:
 
 
 def _reopen(
-    store: Store, scope: Scope, versions: Sequence[NewVersion], previous: dict[str, Any], step: SyncStep
+    store: Store,
+    scope: Scope,
+    versions: Sequence[NewVersion],
+    previous: dict[str, Any],
+    step: SyncStep,
+    max_chars: int,
 ) -> None:
     for version in versions:
         payload = reopen_payload(scope, version, step, _history(previous[version.id]))
         context = {"repo": scope.repo, "branch": scope.branch, "path": version.file.path}
-        store.set_payload([version.id], redact_payload(version.id, payload, context=context))
+        text = _text_of(version, max_chars)
+        store.set_payload([version.id], redact_payload(version.id, payload, context=context, text=text))
+
+
+def _text_of(version: NewVersion, max_chars: int) -> Callable[[], str]:
+    """The text a new version of ``version`` would be embedded by, made when asked
+    (``redact_payload``: its fields are judged as a new version's are)."""
+    return lambda: draft_text(version, max_chars=max_chars)
 
 
 def _history(old: dict[str, Any] | None) -> list[dict[str, Any]]:

@@ -17,8 +17,13 @@ A = {
     "a.py": '"""Module a."""\n\n\ndef f():\n    """Eff."""\n    return 1\n\n\ndef g():\n    return 0\n',
     "b.py": "def h():\n    # TODO: tidy this up\n    return 2\n",
     "web/w.js": "// Greets.\nfunction greet(name) {\n  return name;\n}\n",
+    # a signature that alone ends in what looks like a token cut short (``npm_…``), in a
+    # clean text: reopened, it was redacted, where a rewrite kept it whole
+    "tools/releaser.rb": "class Releaser\n  def npm_version\n    1\n  end\nend\n",
 }
-B = {**A, "a.py": A["a.py"].replace("return 1", "return 2")}
+B = {
+    **A, "a.py": A["a.py"].replace("return 1", "return 2"), "tools/releaser.rb": A["tools/releaser.rb"].replace("1", "2"),
+}
 # f as in A again, but two lines further down: its closed point comes back at new lines
 C = {**A, "a.py": A["a.py"].replace('"""Module a."""\n', '"""Module a."""\n\n\ndef zero():\n    return 0\n')}
 
@@ -109,6 +114,8 @@ def test_a_reopened_memory_is_what_a_rewrite_would_leave(kind, git_repo, tmp_pat
         assert sync_both() == (0, 0)
         reopened = [m.payload for m in reopening.memories() if m.payload.get("history")]
         assert {(p["path"], p["qualname"]) for p in reopened} >= {("a.py", "<module>"), ("a.py", "zero")}
+        (npm,) = [m.payload for m in reopening.memories() if m.payload["qualname"] == "Releaser.npm_version"]
+        assert npm["signature"] == "def npm_version" and npm["history"]
     finally:
         reopening.close()
         rewriting.close()

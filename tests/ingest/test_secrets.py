@@ -75,6 +75,9 @@ def test_a_token_cut_by_the_text_limit_is_redacted():
     assert redact(text)[0] == "def client():\n    return Github('[REDACTED:cut-token]"
     words = "def assess():\n    return 'low-risk-free"  # "sk-" inside a word
     assert redact(words) == (words, [])
+    for name in ("def test_npm_tag_returns_the_latest_tag", "version = process.env.npm_package_version"):
+        assert redact(name) == (name, [])  # a token's prefix inside a name, or not in its alphabet after it
+    assert redact("npm = 'npm_" + "a1B2" * 3)[0] == "npm = '[REDACTED:cut-token]"
 
 
 @pytest.mark.parametrize(
