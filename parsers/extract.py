@@ -83,7 +83,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     if spec.overload_decorator:
         name_typing_overloads(placed, data, spec.overload_decorator)
     if spec.singletons:
-        name_singletons(placed)
+        name_singletons(placed, data)
     symbols.extend(_symbol(spec, p.d, p.kind, p.qualname, data) for p in placed)
     spans = [Span(p.d.node.start_byte, p.d.node.end_byte, p.qualname) for p in placed]
     debt = debt_entries(spec.name, _comments(spec, root, data), spans) if MARKER_BYTES.search(data) else ()

@@ -27,6 +27,7 @@ SPREAD_NOT_TYPE = frozenset({"modifiers", "variable_declarator"})
 NO_PARAMETER = COMMENT_TYPES | {"receiver_parameter", "keyword_separator", "positional_separator"}
 # Ruby's methods of a class itself, beside its instances' (``name_singletons``).
 SINGLETON_METHOD, SINGLETON_CLASS, RUBY_SCOPES = "singleton_method", "singleton_class", frozenset({"class", "module"})
+CLASS_METHODS_BLOCK = "class_methods"
 _SPLATS = {"list_splat_pattern": "*", "dictionary_splat_pattern": "**"}
 _WORD_START, _WORD_END = re.compile(r"\w"), re.compile(r"\w$")
 
@@ -89,30 +90,33 @@ def name_typing_overloads(placed: list[Placed], data: bytes, decorator: str) -> 
             _number_repeats(typings, [f"{base}({shown})" for shown in _telling_apart(listed)])
 
 
-def name_singletons(placed: list[Placed]) -> None:
+def name_singletons(placed: list[Placed], data: bytes) -> None:
     """Where a class defines a method of one name for itself and for its instances (Ruby's
     ``def self.controller_path`` or one in ``class << self``, beside ``def
     controller_path``), the instances' keeps the plain name and the class's is named as
     written, ``Base.self.controller_path``: it was numbered by order (``#2``), so that one
     added above the other took the other's name, lineage and history."""
     for base, members in _same_name_functions(placed):
-        singletons = [p for p in members if _on_the_class(p.d.node)]
+        singletons = [p for p in members if _on_the_class(p.d.node, data)]
         if singletons and len(singletons) < len(members):
             scope, _, name = base.rpartition(".")
             _number_repeats([p for p in members if p not in singletons], [base] * (len(members) - len(singletons)))
             _number_repeats(singletons, [f"{scope}.self.{name}" if scope else f"self.{name}"] * len(singletons))
 
 
-def _on_the_class(node: Node) -> bool:
+def _on_the_class(node: Node, data: bytes) -> bool:
     """Whether a Ruby method is defined on an object rather than for the instances of the
-    class around it: ``def self.build`` (any ``def object.name``), or any ``def`` in ``class
-    << self``."""
+    class around it: ``def self.build`` (any ``def object.name``), any ``def`` in ``class
+    << self``, or in an ``ActiveSupport::Concern``'s ``class_methods do … end`` (the class
+    methods of what includes it)."""
     if node.type == SINGLETON_METHOD:
         return True
     current = node.parent
     while current is not None and current.type not in RUBY_SCOPES:
         if current.type == SINGLETON_CLASS:
             return True
+        if current.type == "call" and (method := current.child_by_field_name("method")) is not None:
+            return node_text(data, method) == CLASS_METHODS_BLOCK
         current = current.parent
     return False
 

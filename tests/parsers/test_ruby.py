@@ -51,10 +51,13 @@ def test_a_class_method_beside_an_instance_method_of_its_name_is_named_as_writte
         "class Base\n  class << self\n    def controller_path; end\n    def internal?; end\n  end\n"
         "  def self.action_methods; end\n  def controller_path; end\n  def action_methods; end\n"
         "  def Base.action_methods; end\nend\n"
+        "module Attachable\n  class_methods do\n    def from_sgid; end\n  end\n  def from_sgid; end\n"
+        "  included do\n    def named; end\n  end\n  def named; end\nend\n"
     )
     assert qualnames(source) == [
         "Base", "Base.self.controller_path", "Base.internal?", "Base.self.action_methods", "Base.controller_path",
         "Base.action_methods", "Base.self.action_methods#2",
+        "Attachable", "Attachable.self.from_sgid", "Attachable.from_sgid", "Attachable.named", "Attachable.named#2",
     ]  # fmt: skip
 
 
