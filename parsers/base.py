@@ -187,6 +187,9 @@ STRUCTURAL = "structural"
 # method beside an instance method of its name is ``Base.self.controller_path`` (it was
 # numbered by order, ``#2``). A token's prefix inside a name is no token cut short
 # (``def test_npm_tag…``): re-read, a memory whose field the old rule redacted is rewritten.
+# A property's setter is ``value=`` beside its getter's ``value`` (JavaScript's and
+# TypeScript's ``set value(v)``, Python's ``@value.setter``), as Ruby names one: it was
+# ``value#2`` by order (TypeScript's ``value(number)``).
 EXTRACTION_VERSION = 24
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

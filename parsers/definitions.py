@@ -36,6 +36,11 @@ SCOPED_NAMES = frozenset({NAMESPACE_PATH, "qualified_identifier", "scope_resolut
 WRITTEN_NAMES = SCOPED_NAMES | {"template_type"}
 FRIEND = "friend_declaration"  # C++: a function a class befriends is no member of it
 DESTRUCTOR = "destructor_declaration"  # C#'s: its name is its class's
+# A property's setter is named as Ruby names one, ``value=``, beside its getter's ``value``
+# (JavaScript's and TypeScript's ``set value(v)``, Python's ``@value.setter``): the second
+# of the two was numbered by order (``value#2``), whichever it was.
+ACCESSORS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
+SETTER_KEYWORD, DECORATED = "set", "decorated_definition"
 # Syntax levels below the file's top past which a definition is read as part of what holds
 # it, not as a symbol of its own. Real code's lie within 60 (webpack, LLVM's headers, the
 # standard library); a file nested thousands deep (made to, or generated) took its
@@ -159,6 +164,8 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
         return  # a name of nothing: broken code's ``int a::::(int)``
     if names and (defined := _definition_node(nodes)) is not None and defined.type == DESTRUCTOR:
         name = f"~{name}"  # C#'s ``~Shape()``, named as C++'s is
+    elif names and defined is not None and _sets(defined, names[0], name, data):
+        name = f"{name}="
     if receiver_name and "_trait" in nodes:
         reference = _reference(data, receiver[0]) if receiver else ""
         receiver_name = f"<{reference}{receiver_name} as {_trait_name(data, nodes['_trait'][0])}>"
@@ -179,6 +186,18 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
         existing = defs.get(node.id)
         if existing is None or found.captures > existing.captures:
             defs[node.id] = found
+
+
+def _sets(node: Node, named: Node, name: str, data: bytes) -> bool:
+    """Whether ``node`` is a property's setter (``ACCESSORS``): the keyword ``set`` before
+    its name, or Python's decorator ``@name.setter``."""
+    if node.type in ACCESSORS:
+        before = (c for c in node.children if c.start_byte < named.start_byte)
+        return any(not c.is_named and c.type == SETTER_KEYWORD for c in before)
+    if node.type != DECORATED:
+        return False
+    setter = f"@{name}.setter"
+    return any(c.type == "decorator" and node_text(data, c).replace(" ", "") == setter for c in node.named_children)
 
 
 def _definition_node(nodes: dict[str, list[Node]]) -> Node | None:

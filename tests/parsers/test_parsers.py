@@ -41,8 +41,9 @@ def test_every_builtin_language_has_a_fixture():
 
 def ast_listing(source: str) -> set[tuple[str, str, int, int]]:
     """The same rules written independently on Python's ast: classes, functions and
-    methods not inside a function body; a repeated qualname gets #2, #3 in source order
-    and a repeated class's members are named under its suffixed name."""
+    methods not inside a function body; a property's setter (``@value.setter``) named
+    ``value=``; a repeated qualname gets #2, #3 in source order and a repeated class's
+    members are named under its suffixed name."""
     found: set[tuple[str, str, int, int]] = set()
     seen: Counter[tuple[str, str]] = Counter()
 
@@ -61,7 +62,11 @@ def ast_listing(source: str) -> set[tuple[str, str, int, int]]:
                 qualname = record("class", prefix + node.name, node)
                 visit(node.body, qualname + ".", True)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                record("method" if in_class else "function", prefix + node.name, node)
+                setter = any(
+                    isinstance(d, ast.Attribute) and d.attr == "setter" and isinstance(d.value, ast.Name)
+                    and d.value.id == node.name for d in node.decorator_list
+                )  # fmt: skip
+                record("method" if in_class else "function", prefix + node.name + "=" * setter, node)
             else:
                 for block in ("body", "orelse", "finalbody"):
                     inner = getattr(node, block, None)
@@ -327,12 +332,31 @@ def test_python_typings_are_named_by_their_types_and_the_implementation_by_its_n
     assert [s.qualname for s in symbols] == [
         "inspect(Type[_T], …)", "inspect(Any, …)", "inspect", "Session",  # the types that tell them apart
         "Session.get(str, …)", "Session.get(_, …)", "Session.get",
-        "Session.bind", "Session.bind#2",  # no typings: repeats numbered in order
+        "Session.bind", "Session.bind=",  # no typings: a property's setter named as Ruby names one
     ]  # fmt: skip
     assert symbols[2].docstring == "The real one."
     alike = (b"@overload\ndef f(a: int, b: str, *args: int, **kw) -> int: ...\n"
              b"@overload\ndef f(a: int, b: bytes, *, c: bool = ...) -> int: ...\ndef f(a, b, *args, **kw): pass\n")  # fmt: skip
     assert [s.qualname for s in parse("python", alike).symbols[1:]] == ["f(int, str, …)", "f(int, bytes, …)", "f"]
+
+
+@pytest.mark.parametrize("language", ["javascript", "typescript"])
+def test_a_setter_is_named_as_ruby_names_one_beside_its_getter(language: str):
+    """``get value()`` and ``set value(v)`` were ``value`` and ``value#2`` by order (and
+    TypeScript's ``value()`` and ``value(number)``, by its parameters): the setter is
+    ``value=``, whichever comes first; a method named ``set`` is no setter."""
+    typed = ": number" if language == "typescript" else ""
+    source = (
+        f"class Box {{\n  set value(v{typed}) {{}}\n  get value() {{ return 1; }}\n  static set now(n{typed}) {{}}\n"
+        f"  static get now() {{ return 0; }}\n  set(key{typed}) {{}}\n}}\n"
+        f"const o = {{\n  get size() {{ return 1; }},\n  set size(v{typed}) {{}},\n}};\n"
+    )
+    assert [s.qualname for s in parse(language, source.encode()).symbols[1:]] == [
+        "Box", "Box.value=", "Box.value", "Box.now=", "Box.now", "Box.set", "o.size", "o.size=",
+    ]  # fmt: skip
+    if language == "typescript":
+        declared = b"interface Sized {\n  get size(): number;\n  set size(v: number);\n}\n"
+        assert [s.qualname for s in parse(language, declared).symbols[1:]] == ["Sized", "Sized.size", "Sized.size="]
 
 
 def test_a_typescript_implementation_keeps_its_name_when_an_overload_is_added():
