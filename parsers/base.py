@@ -189,7 +189,8 @@ STRUCTURAL = "structural"
 # (``def test_npm_tag…``): re-read, a memory whose field the old rule redacted is rewritten.
 # A property's setter is ``value=`` beside its getter's ``value`` (JavaScript's and
 # TypeScript's ``set value(v)``, Python's ``@value.setter``), as Ruby names one: it was
-# ``value#2`` by order (TypeScript's ``value(number)``).
+# ``value#2`` by order (TypeScript's ``value(number)``). So was JavaScript's and
+# TypeScript's ``static formatDate()`` beside ``formatDate()``: ``DateFormatter.static.formatDate``.
 EXTRACTION_VERSION = 24
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -78,12 +78,12 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
             qualnames[d.node.id] = qualname  # its members are the class's, however often it is opened
     if declared:
         _place_declarations(spec, declared, placed, qualnames, seen, data)
+    if spec.singletons:
+        name_singletons(placed, data, spec.singletons)
     if spec.overloads:
         name_overloads(placed, data)
     if spec.overload_decorator:
         name_typing_overloads(placed, data, spec.overload_decorator)
-    if spec.singletons:
-        name_singletons(placed, data)
     symbols.extend(_symbol(spec, p.d, p.kind, p.qualname, data) for p in placed)
     spans = [Span(p.d.node.start_byte, p.d.node.end_byte, p.qualname) for p in placed]
     debt = debt_entries(spec.name, _comments(spec, root, data), spans) if MARKER_BYTES.search(data) else ()

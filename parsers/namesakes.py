@@ -25,9 +25,12 @@ MAX_PARAMETER_TYPE = 60
 SPREAD_NOT_TYPE = frozenset({"modifiers", "variable_declarator"})
 # Parameter list entries that are no parameter: Java's receiver, Python's ``*`` and ``/``.
 NO_PARAMETER = COMMENT_TYPES | {"receiver_parameter", "keyword_separator", "positional_separator"}
-# Ruby's methods of a class itself, beside its instances' (``name_singletons``).
+# Methods of a class itself, beside its instances' (``name_singletons``): Ruby's, and
+# JavaScript's and TypeScript's (``static``, or assigned to the class: ``Title.exists = …``).
 SINGLETON_METHOD, SINGLETON_CLASS, RUBY_SCOPES = "singleton_method", "singleton_class", frozenset({"class", "module"})
 CLASS_METHODS_BLOCK = "class_methods"
+CLASS_MEMBERS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
+ASSIGNED, STATIC = "expression_statement", "static"
 _SPLATS = {"list_splat_pattern": "*", "dictionary_splat_pattern": "**"}
 _WORD_START, _WORD_END = re.compile(r"\w"), re.compile(r"\w$")
 
@@ -90,27 +93,41 @@ def name_typing_overloads(placed: list[Placed], data: bytes, decorator: str) -> 
             _number_repeats(typings, [f"{base}({shown})" for shown in _telling_apart(listed)])
 
 
-def name_singletons(placed: list[Placed], data: bytes) -> None:
+def name_singletons(placed: list[Placed], data: bytes, word: str) -> None:
     """Where a class defines a method of one name for itself and for its instances (Ruby's
     ``def self.controller_path`` or one in ``class << self``, beside ``def
-    controller_path``), the instances' keeps the plain name and the class's is named as
-    written, ``Base.self.controller_path``: it was numbered by order (``#2``), so that one
-    added above the other took the other's name, lineage and history."""
+    controller_path``; JavaScript's ``static formatDate(date)`` beside ``formatDate(date)``,
+    or ``Title.exists = function`` beside ``Title.prototype.exists``), the instances' keeps
+    the plain name and the class's is named with ``word`` as written,
+    ``Base.self.controller_path``, ``DateFormatter.static.formatDate``: it was numbered by
+    order (``#2``), so that one added above the other took the other's name, lineage and
+    history. Runs before ``name_overloads``, which then tells each side's overloads apart."""
     for base, members in _same_name_functions(placed):
-        singletons = [p for p in members if _on_the_class(p.d.node, data)]
+        singletons = [p for p in members if _on_the_class(p, data)]
         if singletons and len(singletons) < len(members):
             scope, _, name = base.rpartition(".")
+            own = f"{scope}.{word}.{name}" if scope else f"{word}.{name}"
             _number_repeats([p for p in members if p not in singletons], [base] * (len(members) - len(singletons)))
-            _number_repeats(singletons, [f"{scope}.self.{name}" if scope else f"self.{name}"] * len(singletons))
+            _number_repeats(singletons, [own] * len(singletons))
+            for p in singletons:
+                p.base = own
 
 
-def _on_the_class(node: Node, data: bytes) -> bool:
-    """Whether a Ruby method is defined on an object rather than for the instances of the
-    class around it: ``def self.build`` (any ``def object.name``), any ``def`` in ``class
-    << self``, or in an ``ActiveSupport::Concern``'s ``class_methods do … end`` (the class
-    methods of what includes it)."""
+def _on_the_class(p: Placed, data: bytes) -> bool:
+    """Whether a method is defined on its class rather than for the class's instances:
+    Ruby's ``def self.build`` (any ``def object.name``), any ``def`` in ``class << self``
+    or in an ``ActiveSupport::Concern``'s ``class_methods do … end`` (the class methods of
+    what includes it); JavaScript's and TypeScript's ``static`` members and functions
+    assigned to the class itself (``Title.exists = function``)."""
+    node = p.d.node
     if node.type == SINGLETON_METHOD:
         return True
+    if node.type == ASSIGNED:
+        return p.d.receiver is not None and not (p.d.prototype or p.d.on_this)
+    if node.type in CLASS_MEMBERS:
+        named = node.child_by_field_name("name")
+        before = (c for c in node.children if named is None or c.start_byte < named.start_byte)
+        return any(not c.is_named and c.type == STATIC for c in before)
     current = node.parent
     while current is not None and current.type not in RUBY_SCOPES:
         if current.type == SINGLETON_CLASS:

@@ -54,8 +54,9 @@ class LanguageSpec:
     # under its name, not its repeat's (``ActiveRecord.Migration``, not ``ActiveRecord#2.…``).
     reopens: bool = False
     # A class's own methods and its instances' may share a name (Ruby's ``def self.x``
-    # beside ``def x``): the class's is named ``Class.self.x`` (``namesakes.name_singletons``).
-    singletons: bool = False
+    # beside ``def x``, JavaScript's ``static x()`` beside ``x()``): the class's is named
+    # with this word, ``Class.self.x``, ``Class.static.x`` (``namesakes.name_singletons``).
+    singletons: str = ""
     doc_markup: str = ""  # "xml": a doc comment's XML tags read as text (C#'s ``<summary>``)
     inner_docs: bool = False  # ``//!`` and ``/*!`` document what they are in (Rust), not what follows
     local_bodies: frozenset[str] = LOCAL_BODIES  # node kinds whose definitions are local
@@ -123,16 +124,16 @@ BUILTIN_LANGUAGES = (
     # knows type annotations: of Vue 2.6's 161 Flow files, JavaScript's grammar reads 152
     # with errors (538 symbols), TSX's 4 (821).
     LanguageSpec("javascript", (".js", ".mjs", ".cjs", ".jsx"), "tree_sitter_javascript", shared_queries=ECMASCRIPT,
-                 fallback="tsx"),
+                 fallback="tsx", singletons="static"),
     LanguageSpec("typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript",
-                 shared_queries=ECMASCRIPT, overloads=True),
+                 shared_queries=ECMASCRIPT, overloads=True, singletons="static"),
     LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", query_file="typescript.scm",
-                 shared_queries=ECMASCRIPT, overloads=True),
+                 shared_queries=ECMASCRIPT, overloads=True, singletons="static"),
     LanguageSpec("go", (".go",), "tree_sitter_go", directory_namespace=True),
     LanguageSpec("rust", (".rs",), "tree_sitter_rust", inner_docs=True, item_macros=True),
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),
     LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml"),
-    LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons=True),
+    LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons="self"),
     # PHP with the HTML around it. Its braces are a ``compound_statement`` around a function's
     # body and a namespace's alike, and around an ``if`` at the top level, where a
     # function or class is as global as any (``if (!function_exists('app')) { function

@@ -359,6 +359,24 @@ def test_a_setter_is_named_as_ruby_names_one_beside_its_getter(language: str):
         assert [s.qualname for s in parse(language, declared).symbols[1:]] == ["Sized", "Sized.size", "Sized.size="]
 
 
+@pytest.mark.parametrize("language", ["javascript", "typescript"])
+def test_a_class_method_beside_an_instance_method_of_its_name_is_named_static(language: str):
+    """MediaWiki's ``DateFormatter`` has ``static formatDate(date)`` and ``formatDate(date)``,
+    its ``Title`` ``Title.exists = function`` and ``exists`` in its prototype: the second of
+    each was ``#2`` (TypeScript's ``formatDate(_)#2``), whichever came first."""
+    typed = ": Date" if language == "typescript" else ""
+    source = (
+        f"class DateFormatter {{\n  formatDate(d{typed}) {{}}\n  static formatDate(d{typed}) {{}}\n"
+        f"  static zone() {{}}\n}}\n"
+        "function Title(a) { this.a = a; }\nTitle.exists = function (t) {};\n"
+        "Title.prototype = {\n  exists: function () {},\n};\n"
+    )
+    assert [s.qualname for s in parse(language, source.encode()).symbols[1:]] == [
+        "DateFormatter", "DateFormatter.formatDate", "DateFormatter.static.formatDate", "DateFormatter.zone",
+        "Title", "Title.static.exists", "Title.exists",
+    ]  # fmt: skip
+
+
 def test_a_typescript_implementation_keeps_its_name_when_an_overload_is_added():
     """query-core's ``noop(): void``, ``noop(): undefined`` and ``noop() {}``: the one with
     the code was ``noop()#3``, and an implementation's types widen with each overload
