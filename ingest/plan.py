@@ -62,9 +62,11 @@ class LiveMemory:
     end_line: int
     blob: str | None = None  # a module's: the file's blob it was last written with
     language: str | None = None  # its file's (None: the one its path tells)
-    signature: str | None = None  # as stored (None: not read)
+    signature: str | None = None  # as stored (None: not read, or none stored)
     docstring: str | None = None  # as stored (None: not read)
-    redacted: bool = False  # a field as stored holds a redaction (read on an outdated extraction's sync)
+    # a field as stored holds a redaction (read on an outdated extraction's sync; the
+    # signature, always)
+    redacted: bool = False
 
 
 @dataclass(frozen=True, slots=True)

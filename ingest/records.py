@@ -13,11 +13,17 @@ from typing import Any
 from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import LiveMemory, NewVersion, Scope, symbol_key
 from recalld.ingest.qualnames import unnumbered
+from recalld.ingest.secrets import MARKER_PREFIX
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, Nested, memory_type
 
-# Payload fields the planner needs; scrolls for planning fetch only these.
-PLANNING_FIELDS = ("path", "kind", "qualname", "content_hash", "lineage", "start_line", "end_line", "blob", "language")
+# Payload fields the planner needs; scrolls for planning fetch only these. The signature
+# may hold what lies outside a symbol's content (JavaScript's ``var f = function`` made
+# ``const f = function``, an ``export`` added: MediaWiki 1.39 → 1.43 changed 25 so): the
+# same code, the same id, a new signature (a ``Relocation``).
+PLANNING_FIELDS = (
+    "path", "kind", "qualname", "content_hash", "lineage", "start_line", "end_line", "blob", "language", "signature",
+)  # fmt: skip
 # Read too when the memories were made by an earlier extractor, which may have read the
 # same code's signature or docstring otherwise: the plan then writes this one's (a
 # signature by a ``Relocation``, a docstring by ``Plan.rewrites``). So are the other
@@ -278,7 +284,9 @@ def live_memory(point: StoredPoint, *, redacted: bool = False) -> LiveMemory:
         language=p.get("language"),
         signature=p.get("signature"),
         docstring=p.get("docstring"),
-        redacted=redacted,
+        # a signature stored redacted cannot be compared with the one read now: written
+        # again whole, as a new version's is
+        redacted=redacted or MARKER_PREFIX in (p.get("signature") or ""),
     )
 
 

@@ -486,6 +486,30 @@ def test_signatures_an_earlier_extractor_read_otherwise_are_read_again(harness, 
     assert (again.added, again.modified, again.deprecated, again.relocated) == (0, 0, 0, 0)
 
 
+def test_a_signature_changed_outside_its_code_is_written_on_an_ordinary_sync(harness, git_repo):
+    """MediaWiki 1.43 made ``var …, isSelected = function ( dt )`` ``const …``: the
+    declarator's code, and so the function's id, unchanged, its signature not; the signature
+    stayed ``var …`` where a fresh index reads ``const …``. One stored redacted is written again
+    whole rather than compared."""
+    h, repo = harness, git_repo
+    repo.write("cal.js", "var a = 1,\n  isSelected = function ( dt ) {\n  return dt;\n};\nfunction other() {}\n")
+    repo.commit("initial")
+    h.sync(repo)
+    (before,) = [m for m in h.memories() if m.payload["qualname"] == "isSelected"]
+    repo.write("cal.js", "const a = 1,\n  isSelected = function ( dt ) {\n  return dt;\n};\nfunction other() { return 1; }\n")
+    repo.commit("const")
+    r = h.sync(repo)
+    (after,) = [m for m in h.memories() if m.payload["qualname"] == "isSelected"]
+    assert after.id == before.id and after.payload["signature"] == "const isSelected = function ( dt )"
+    assert r.relocated >= 1 and r.embedded == r.tasks_added + 2  # ``other``'s new version and the module
+    h.store.set_payload([after.id], {"signature": "const [REDACTED:cut-token]"})
+    repo.write("cal.js", "const a = 1,\n  isSelected = function ( dt ) {\n  return dt;\n};\nfunction other() { return 2; }\n")
+    repo.commit("other")
+    h.sync(repo)
+    (again,) = [m for m in h.memories() if m.payload["qualname"] == "isSelected"]
+    assert again.id == before.id and again.payload["signature"] == "const isSelected = function ( dt )"
+
+
 def test_docstrings_an_earlier_extractor_read_otherwise_are_read_again(harness, git_repo, monkeypatch):
     """A module's docstring is no part of its id (its hash is the file's), nor is a Python
     docstring's cleaning: code an earlier extractor read a docstring of otherwise (zod's
