@@ -17,7 +17,7 @@ from recalld.ingest.keyed import unique_by
 from recalld.ingest.likeness import OldSource
 from recalld.ingest.moves import paired_moves
 from recalld.ingest.notes import paired_notes
-from recalld.ingest.qualnames import parent_scope, short_name
+from recalld.ingest.qualnames import member_of
 from recalld.ingest.specific import NameCounts, SpecificNames
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol, containers
 
@@ -297,8 +297,10 @@ def _redecorated(file: FileSymbols, ids: list[str], here: list[LiveMemory]) -> d
     name even where another symbol now bears its old one. Overloads put in another order
     swap their ``#2`` and plain names, and sqlalchemy's ``inspect#4`` became ``inspect``
     when typings were named by their types, while its first typing, ``inspect``, became
-    ``inspect(Type[…], …)``: paired by name, each continued the other's lineage. ``ids``:
-    the point ids of ``file``'s symbols, in order."""
+    ``inspect(Type[…], …)``: paired by name, each continued the other's lineage. So do a
+    setter and a class's own method that an earlier extractor numbered (``value#2`` is
+    ``value=``, ``controller_path#2`` ``self.controller_path``: ``qualnames.member_of``).
+    ``ids``: the point ids of ``file``'s symbols, in order."""
     held, arrived = {m.id for m in here}, set(ids)
     leaving = unique_by([m for m in here if m.id not in arrived], lambda m: (m.kind, m.content_hash))
     if not leaving:
@@ -307,9 +309,7 @@ def _redecorated(file: FileSymbols, ids: list[str], here: list[LiveMemory]) -> d
     found: dict[int, LiveMemory] = {}
     for content, index in arriving.items():
         sym, mem = file.symbols[index], leaving.get(content)
-        if mem is not None and (parent_scope(mem.qualname), short_name(mem.qualname)) == (
-            parent_scope(sym.qualname), short_name(sym.qualname)
-        ):
+        if mem is not None and member_of(mem.qualname) == member_of(sym.qualname):
             found[index] = mem
     return found
 

@@ -9,6 +9,10 @@ import re
 from functools import lru_cache
 
 from recalld.ingest.sparse import STOPWORDS, identifier_words
+from recalld.parsers.registry import BUILTIN_LANGUAGES
+
+# The words that name a class's own methods beside its instances' (``LanguageSpec.singletons``).
+CLASS_WORDS = frozenset(spec.singletons for spec in BUILTIN_LANGUAGES if spec.singletons)
 
 # A qualname and what extraction appends to tell repeats apart: parameter types, "#2".
 _DECORATED = re.compile(r"([^(]+?)(?:\(.*\))?(?:#\d+)?")
@@ -68,6 +72,18 @@ def decoration(qualname: str) -> str:
     """What follows a qualname's declared name: ``(Reader, int)``, ``#2``, or nothing; for
     a Rust trait impl's member the trait before it (`` as Display`` of ``<Arg as Display>.fmt``)."""
     return _parts(qualname)[2]
+
+
+def member_of(qualname: str) -> tuple[str, str]:
+    """The scope and name of a member as its code declares them, whatever extraction's
+    naming marks of its role: a class's own method's word (``Base.self.controller_path``,
+    ``DateFormatter.static.formatDate``: declared in ``Base``, ``DateFormatter``) and a
+    setter's ``=`` (``Box.value=``: ``value``), besides what ``short_name`` leaves out.
+    For the planner's pairing of code unchanged to the letter whose name an extractor of
+    another version marks otherwise (it was ``Base.controller_path#2``, ``Box.value#2``)."""
+    scope, short, _decoration = _parts(qualname)
+    outer, _dot, last = scope.rpartition(".")
+    return (outer if last in CLASS_WORDS else scope), short.removesuffix("=")
 
 
 def short_name(qualname: str) -> str:
