@@ -191,6 +191,7 @@ STRUCTURAL = "structural"
 # TypeScript's ``set value(v)``, Python's ``@value.setter``), as Ruby names one: it was
 # ``value#2`` by order (TypeScript's ``value(number)``). So was JavaScript's and
 # TypeScript's ``static formatDate()`` beside ``formatDate()``: ``DateFormatter.static.formatDate``.
+# PHP's Pest tests (``describe``, ``it``, ``test`` with a closure) are named by their titles.
 EXTRACTION_VERSION = 24
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -27,7 +27,7 @@ _LIFETIME = re.compile(r"^'\w+\s+")  # a Rust reference's lifetime: ``'s`` of ``
 _LIFETIME_BOUND = re.compile(r"\s*\+\s*'\w+")  # a trait object's: ``+ 'a`` of ``Expected + 'a``
 _LIFETIME_ARGUMENT = re.compile(r"'\w+\s*,?\s*")  # ``'de`` of ``Visitor<'de>``, ``'a`` of ``&'a str``
 # Names written as a string: a test's title, an eslint rule's visitor (``"CallExpression:exit"``).
-STRING_NAMES = frozenset({"string", "template_string"})
+STRING_NAMES = frozenset({"string", "template_string", "encapsed_string"})  # PHP's "…": encapsed
 NAMESPACE_PATH = "nested_namespace_specifier"  # C++'s ``namespace a::b {…}``
 # C++'s and Ruby's names of several tokens, read the same however they are spaced; those
 # of a scope and a name read dotted (C++'s ``class net::Socket {…}``, Ruby's ``class

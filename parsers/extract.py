@@ -196,6 +196,9 @@ class Enclosures:
     ) -> None:
         self._defs, self._inner, self._local, self._data = defs, inner, local, data
         self._local_bodies = local_bodies
+        # A suite's function (PHP's Pest: ``describe("sum", function () {…})``) holds its
+        # members, whatever a closure's definitions are elsewhere.
+        self._suites = {d.wrapped.id for d in defs.values() if d.wrapped is not None and d.kind == "class"}
         self._known: dict[int, Enclosure] = {}
 
     def of(self, node: Node | None) -> Enclosure:
@@ -216,7 +219,8 @@ class Enclosures:
                 found = Enclosure(step)
             constant = step.child_by_field_name("name") if step.type == ENUM_CONSTANT else None
             found = Enclosure(
-                found.outer, found.local_body or step.type in self._local_bodies, found.local or step.id in self._local,
+                found.outer, found.local_body or (step.type in self._local_bodies and step.id not in self._suites),
+                found.local or step.id in self._local,
                 (node_text(self._data, constant), *found.constants) if constant is not None else found.constants,
             )  # fmt: skip
             self._known[step.id] = found

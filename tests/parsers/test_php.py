@@ -41,3 +41,20 @@ def test_the_comment_after_the_opening_tag_is_the_files_doc():
     source = "<?php\n/**\n * Helpers for the cache layer.\n */\n\nnamespace App;\n\nfunction remember() {}\n"
     result = parse("php", source.encode(), path="src/cache.php")
     assert result.symbols[0].docstring == "Helpers for the cache layer."
+
+
+def test_pest_tests_are_named_by_their_titles_and_a_suite_holds_its_tests():
+    """Pest (Laravel's default test runner since 11) writes tests as calls with closures:
+    they made no memory, and a ``describe``'s closure held them as its locals."""
+    source = (
+        "<?php\nuses(Tests\\TestCase::class);\n\ndescribe('sum', function () {\n"
+        "    beforeEach(function () { $this->total = 0; });\n"
+        "    it(\"adds numbers\", function () {\n        function helper() {}\n        expect(sum(1, 2))->toBe(3);\n"
+        "    });\n});\n\ntest('the app responds', function () {\n    $this->get('/');\n})->group('smoke');\n\n"
+        "it('is fast', fn () => true);\n$x = test('no closure');\n"
+        "class Page { public function test() { it('inside a method', fn () => 1); } }\n"
+    )
+    assert named(source) == [
+        ("class", '"sum"'), ("method", '"sum"."adds numbers"'), ("function", '"the app responds"'),
+        ("function", '"is fast"'), ("class", "Page"), ("method", "Page.test"),
+    ]  # fmt: skip
