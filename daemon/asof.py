@@ -21,14 +21,17 @@ import threading
 import weakref
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, time, timedelta
+from functools import partial
 from typing import Any
 
 from recalld.daemon.logs import get_logger
 from recalld.ingest.errors import RecalldError
+from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository, TreeFile
-from recalld.ingest.plan import Scope, memory_id
+from recalld.ingest.plan import FileSymbols, Scope, memory_id
 from recalld.ingest.records import TASK, stored_checkpoint
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, ValidAt
+from recalld.parsers.base import Symbol
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 STATE_KEYS = ("valid_from_commit", "valid_to_commit", "valid_through_commit")
@@ -161,28 +164,37 @@ def _states(store: Store, git: GitRepository, *, repo: str, branch: str, commit:
     return ValidAt(0, tuple(before), later, known.visits.get(last) if last in known.targets else None, state=last)
 
 
+DEFAULT_MAX_CHARS = IndexOptions().max_embed_chars  # ``[embedding] max_chars``'s default
+
+
 @dataclass(frozen=True, slots=True)
 class Placed:
-    """A file at a commit: its blob, and where each memory id of its code lay in it."""
+    """A file at a commit: its blob, and each memory id of its code with the symbol it was
+    read as there (its lines, its signature)."""
 
     blob: str | None = None
-    lines: dict[str, tuple[int, int]] = field(default_factory=dict)
+    symbols: dict[str, Symbol] = field(default_factory=dict)
+    file: FileSymbols | None = None
 
 
 class LinesAt:
-    """Points given the lines (and file blob) their code had at ``commit``, a state the
-    branch was indexed at and they held at: a version's stored lines are its latest (code
-    that moved down its file keeps its memory, its lines written in place). A file is read
-    from git and parsed as a sync reads it (``ingest/collect.read_parsed``, whose memo a
-    sync shares), once for all the points asked about; a point of another repository or
-    branch, one without a file (manual, task), or whose code is not found there keeps
-    what it has."""
+    """Points given the lines, file blob and signature their code had at ``commit``, a
+    state the branch was indexed at and they held at: a version's stored lines are its
+    latest (code that moved down its file keeps its memory, its lines written in place),
+    and so is its signature, which may hold what lies outside its code (``var f =
+    function`` made ``const f = function``) or an earlier extractor's reading. A file is
+    read from git and parsed as a sync reads it (``ingest/collect.read_parsed``, whose memo
+    a sync shares), once for all the points asked about, and a signature redacted as a
+    sync writes it (``max_chars``: the embedded text's, which vouches for what it holds);
+    a point of another repository or branch, one without a file (manual, task), or whose
+    code is not found there keeps what it has."""
 
     def __init__(
         self, git: GitRepository, commit: str, *, repo: str, branch: str,
-        globs: dict[str, tuple[str, ...]] | None = None,
+        globs: dict[str, tuple[str, ...]] | None = None, max_chars: int = DEFAULT_MAX_CHARS,
     ) -> None:  # fmt: skip
         self._git, self._commit, self._scope, self._globs = git, commit, (repo, branch), globs
+        self._max_chars = max_chars
         self._files: dict[tuple[str, str], Placed] = {}
 
     def __call__(self, points: list[StoredPoint]) -> list[StoredPoint]:
@@ -201,10 +213,21 @@ class LinesAt:
             if (path, reading) not in self._files:
                 self._files[(path, reading)] = self._read(path, reading)
             found = self._files[(path, reading)]
-            if point.id in found.lines:
-                start, end = found.lines[point.id]
-                return replace(point, payload={**payload, "start_line": start, "end_line": end, "blob": found.blob})
+            sym = found.symbols.get(point.id)
+            if sym is not None and found.file is not None:
+                then = {"start_line": sym.start_line, "end_line": sym.end_line, "blob": found.blob}
+                if sym.signature != payload.get("signature"):
+                    then["signature"] = self._signature(point.id, found.file, sym)
+                return replace(point, payload={**payload, **then})
         return point
+
+    def _signature(self, memory: str, file: FileSymbols, sym: Symbol) -> str:
+        from recalld.ingest.plan import MODIFIED, NewVersion
+        from recalld.ingest.redaction import redacted_fields
+        from recalld.ingest.writer import draft_text
+
+        text = partial(draft_text, NewVersion(memory, file, sym, "", MODIFIED), max_chars=self._max_chars)
+        return str(redacted_fields({"signature": sym.signature}, text=text)["signature"])
 
     def _read(self, path: str, language: str) -> Placed:
         from recalld.ingest.collect import read_parsed
@@ -221,6 +244,6 @@ class LinesAt:
         if parsed is None:
             return Placed(entry.blob)
         scope = Scope(*self._scope)
-        lines = {memory_id(scope, path, s.kind, s.qualname, s.content_hash): (s.start_line, s.end_line)
-                 for s in (*parsed.symbols, *parsed.derived)}  # fmt: skip
-        return Placed(entry.blob, lines)
+        symbols = {memory_id(scope, path, s.kind, s.qualname, s.content_hash): s
+                   for s in (*parsed.symbols, *parsed.derived)}  # fmt: skip
+        return Placed(entry.blob, symbols, FileSymbols(path, entry.blob, language, parsed.symbols))

@@ -142,8 +142,9 @@ def as_of(app: App, text: str | None, repo: str | None) -> AsOf | None:
     valid_at = _valid_at(app, text, entry)
     if valid_at.state is None or entry is None:
         return AsOf(valid_at, list)
+    options = app.config.index_options()
     lines = LinesAt(GitRepository(entry.path), valid_at.state, repo=entry.name, branch=entry.branch,
-                    globs=app.config.derived_options().globs)  # fmt: skip
+                    globs=options.memories.globs, max_chars=options.max_embed_chars)  # fmt: skip
     return AsOf(valid_at, lines)
 
 

@@ -221,18 +221,28 @@ def redact_payload(
     ``redact_draft`` judges a new memory's fields (a signature ending in what looks like a
     token cut short was redacted when a reset reopened its memory, and kept whole in a
     fresh index of the same commit)."""
-    scan = _scan()
-    redacted = scan.value(payload, "")
+    redacted, scan = _judged(payload, text)
     if not scan.seen:
         return payload
-    if text is not None and not redact(whole := text())[1]:
+    _report(memory_id, {**context, **payload}, list(scan.seen.values()))
+    return dict(redacted)
+
+
+def redacted_fields(payload: dict[str, Any], *, text: Callable[[], str] | None = None) -> dict[str, Any]:
+    """``payload`` as ``redact_payload`` would write it, nothing logged: for fields read
+    again as they were at an older commit (``daemon.asof``), which a sync stored so."""
+    redacted, scan = _judged(payload, text)
+    return dict(redacted) if scan.seen else payload
+
+
+def _judged(payload: dict[str, Any], text: Callable[[], str] | None) -> tuple[Any, _MemoryScan]:
+    scan = _scan()
+    redacted = scan.value(payload, "")
+    if scan.seen and text is not None and not redact(whole := text())[1]:
         scan = _scan()
         scan.inside = whole
         redacted = scan.value(payload, "")
-        if not scan.seen:
-            return payload
-    _report(memory_id, {**context, **payload}, list(scan.seen.values()))
-    return dict(redacted)
+    return redacted, scan
 
 
 def _scan() -> _MemoryScan:

@@ -1,6 +1,6 @@
 """The exactness checker on a small history of its own: it must run, and find every
 incremental state, after moves back and forth, equal to a fresh index, as-of answers
-(their lines too) included."""
+(their lines and signatures too) included."""
 
 from __future__ import annotations
 
@@ -24,12 +24,14 @@ class Cart:
         self.items.append(item)
 '''
 ROUTE = "export function route(path: string): string {\n  return path;\n}\n"
+CALENDAR = "var first = 1,\n  isSelected = function (dt) {\n    return dt;\n  };\n"
 
 
 def test_the_checker_finds_a_history_with_moves_and_renames_exact(tmp_path: Path) -> None:
     repo = GitRepo(tmp_path / "shop")
     repo.write("shop/orders.py", SHOP)
     repo.write("web/app.ts", ROUTE)
+    repo.write("web/cal.js", CALENDAR)
     repo.commit("start")
     above = "import decimal\n\n\ndef rounded(value):\n    return round(value, 2)\n\n\n"
     moved = SHOP.replace('"""Orders."""\n\n\n', '"""Orders."""\n' + above)
@@ -37,6 +39,7 @@ def test_the_checker_finds_a_history_with_moves_and_renames_exact(tmp_path: Path
     repo.commit("a helper above")
     repo.git("mv", "shop/orders.py", "shop/cart.py")
     repo.write("web/app.ts", "// TODO: check the path\n" + ROUTE)
+    repo.write("web/cal.js", CALENDAR.replace("var ", "const "))  # the same code, another signature
     repo.commit("renamed, a TODO")
     repo.write("shop/cart.py", moved.replace("def total", "def grand_total"))
     repo.commit("total renamed")

@@ -234,3 +234,17 @@ def test_keyword_vectors_never_see_a_secret(harness, git_repo):
     assert not harness.store.hybrid_search(None, query_vector(GITHUB_TOKEN), everywhere, 5)
     draft = MemoryDraft("id-3", "short text", {"text": "short text"}, keywords=f"token = '{GITHUB_TOKEN}'")
     assert redact_draft(draft).keywords == "token = '[REDACTED:github-token]'"
+
+
+def test_fields_read_again_are_redacted_as_a_sync_writes_them_and_nothing_logged():
+    """``redacted_fields`` (an as-of answer's signature, read from an older commit) judges
+    a field as ``redact_payload`` does: against the memory's text where that is clean."""
+    from recalld.ingest.redaction import redacted_fields
+
+    alone = {"signature": "def npm_version"}  # alone, a token's prefix cut short at the end
+    leaking = {"signature": f'def sign(key="{GITHUB_TOKEN}")'}
+    with capture_logs() as logs:
+        assert redacted_fields(alone) == {"signature": "def [REDACTED:cut-token]"}
+        assert redacted_fields(alone, text=lambda: "ruby method Releaser.npm_version\ndef npm_version\nend") is alone
+        assert GITHUB_TOKEN not in redacted_fields(leaking, text=lambda: leaking["signature"])["signature"]
+    assert not logs
