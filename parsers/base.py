@@ -192,6 +192,8 @@ STRUCTURAL = "structural"
 # ``value#2`` by order (TypeScript's ``value(number)``). So was JavaScript's and
 # TypeScript's ``static formatDate()`` beside ``formatDate()``: ``DateFormatter.static.formatDate``.
 # PHP's Pest tests (``describe``, ``it``, ``test`` with a closure) are named by their titles.
+# Ruby's ``def Group.generate!`` is ``Group``'s, looked up from the inside out (Redmine's
+# helpers: ``ObjectHelpers.Group.generate!``, not ``ObjectHelpers.generate!#3``).
 EXTRACTION_VERSION = 24
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

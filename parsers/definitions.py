@@ -41,6 +41,7 @@ DESTRUCTOR = "destructor_declaration"  # C#'s: its name is its class's
 # of the two was numbered by order (``value#2``), whichever it was.
 ACCESSORS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
 SETTER_KEYWORD, DECORATED = "set", "decorated_definition"
+RUBY_CONSTANT = "constant"
 # Syntax levels below the file's top past which a definition is read as part of what holds
 # it, not as a symbol of its own. Real code's lie within 60 (webpack, LLVM's headers, the
 # standard library); a file nested thousands deep (made to, or generated) took its
@@ -135,9 +136,12 @@ def _note_context(nodes: dict[str, list[Node]], context: FileContext, data: byte
 
 def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], data: bytes) -> None:
     names = nodes.get("name") or nodes.get("title")  # a title: a test's, as written (RSpec's ``Shapes::Shape``)
-    by_macro = scoped = absolute = False
+    by_macro = absolute = False
     receiver = nodes.get("receiver")
     receiver_name = _receiver_name(data, receiver[0]) if receiver else None
+    # Ruby's ``def Group.generate!``: the class is looked up from the inside out, as a
+    # scope written before a name is (``def Base.build`` in ``class Base`` is ``Base.build``)
+    scoped = receiver is not None and receiver[0].type == RUBY_CONSTANT
     if names:
         name = node_text(data, names[0])
         if names[0].type in STRING_NAMES:

@@ -61,6 +61,19 @@ def test_a_class_method_beside_an_instance_method_of_its_name_is_named_as_writte
     ]  # fmt: skip
 
 
+def test_a_method_defined_on_a_named_class_is_that_classs():
+    """Redmine's test helpers define ``generate!`` on eighteen models from one module
+    (``def Group.generate!``): they were ``ObjectHelpers.generate!#2`` to ``#18`` by order."""
+    source = (
+        "module ObjectHelpers\n  def User.generate!(a); end\n  def Group.generate!(a); end\n  def generate!; end\nend\n"
+        "class Group\n  def Group.build; end\nend\n"
+    )
+    assert qualnames(source) == [
+        "ObjectHelpers", "ObjectHelpers.User.generate!", "ObjectHelpers.Group.generate!", "ObjectHelpers.generate!",
+        "Group", "Group.build",
+    ]  # fmt: skip
+
+
 def test_a_magic_comment_is_no_doc_and_a_top_level_class_is_the_top_levels():
     source = "# frozen_string_literal: true\n# typed: strict\nclass ::Widget\nend\n"
     module, widget = parse("ruby", source.encode()).symbols
