@@ -21,7 +21,6 @@ import threading
 import weakref
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, time, timedelta
-from functools import partial
 from typing import Any
 
 from recalld.daemon.logs import get_logger
@@ -224,9 +223,9 @@ class LinesAt:
     def _signature(self, memory: str, file: FileSymbols, sym: Symbol) -> str:
         from recalld.ingest.plan import MODIFIED, NewVersion
         from recalld.ingest.redaction import redacted_fields
-        from recalld.ingest.writer import draft_text
+        from recalld.ingest.writer import lazy_text
 
-        text = partial(draft_text, NewVersion(memory, file, sym, "", MODIFIED), max_chars=self._max_chars)
+        text = lazy_text(NewVersion(memory, file, sym, "", MODIFIED), self._max_chars)
         return str(redacted_fields({"signature": sym.signature}, text=text)["signature"])
 
     def _read(self, path: str, language: str) -> Placed:

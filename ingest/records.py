@@ -13,7 +13,7 @@ from typing import Any
 from recalld.ingest.gitrepo import CommitInfo
 from recalld.ingest.plan import LiveMemory, NewVersion, Scope, symbol_key
 from recalld.ingest.qualnames import unnumbered
-from recalld.ingest.secrets import MARKER_PREFIX
+from recalld.ingest.redaction import holds_redaction
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, Nested, memory_type
 
@@ -286,7 +286,7 @@ def live_memory(point: StoredPoint, *, redacted: bool = False) -> LiveMemory:
         docstring=p.get("docstring"),
         # a signature stored redacted cannot be compared with the one read now: written
         # again whole, as a new version's is
-        redacted=redacted or MARKER_PREFIX in (p.get("signature") or ""),
+        redacted=redacted or holds_redaction(p.get("signature")),
     )
 
 

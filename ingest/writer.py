@@ -130,7 +130,7 @@ def write_plan(
             fields["blob"] = move.blob
         if move.signature is not None:
             context = {"repo": scope.repo, "branch": scope.branch}
-            text = _text_of(move.reread, max_chars) if move.reread is not None else None
+            text = lazy_text(move.reread, max_chars) if move.reread is not None else None
             fields |= redact_payload(move.id, {"signature": move.signature}, context=context, text=text)
         store.set_payload([move.id], fields)
     if plan.rewrites:
@@ -233,13 +233,14 @@ def _reopen(
     for version in versions:
         payload = reopen_payload(scope, version, step, _history(previous[version.id]))
         context = {"repo": scope.repo, "branch": scope.branch, "path": version.file.path}
-        text = _text_of(version, max_chars)
+        text = lazy_text(version, max_chars)
         store.set_payload([version.id], redact_payload(version.id, payload, context=context, text=text))
 
 
-def _text_of(version: NewVersion, max_chars: int) -> Callable[[], str]:
+def lazy_text(version: NewVersion, max_chars: int) -> Callable[[], str]:
     """The text a new version of ``version`` would be embedded by, made when asked
-    (``redact_payload``: its fields are judged as a new version's are)."""
+    (``redaction.redact_payload``, ``redacted_fields``: fields written or read again are
+    judged as a new version's are)."""
     return lambda: draft_text(version, max_chars=max_chars)
 
 

@@ -492,21 +492,21 @@ def test_a_signature_changed_outside_its_code_is_written_on_an_ordinary_sync(har
     stayed ``var …`` where a fresh index reads ``const …``. One stored redacted is written again
     whole rather than compared."""
     h, repo = harness, git_repo
-    repo.write("cal.js", "var a = 1,\n  isSelected = function ( dt ) {\n  return dt;\n};\nfunction other() {}\n")
-    repo.commit("initial")
-    h.sync(repo)
-    (before,) = [m for m in h.memories() if m.payload["qualname"] == "isSelected"]
-    repo.write("cal.js", "const a = 1,\n  isSelected = function ( dt ) {\n  return dt;\n};\nfunction other() { return 1; }\n")
-    repo.commit("const")
-    r = h.sync(repo)
-    (after,) = [m for m in h.memories() if m.payload["qualname"] == "isSelected"]
+    calendar = "{} a = 1,\n  isSelected = function ( dt ) {{\n  return dt;\n}};\nfunction other() {{{}}}\n"
+
+    def commit_and_sync(keyword: str, other: str):  # type: ignore[no-untyped-def]
+        repo.write("cal.js", calendar.format(keyword, other))
+        repo.commit(f"{keyword}, {other}")
+        result = h.sync(repo)
+        (selected,) = [m for m in h.memories() if m.payload["qualname"] == "isSelected"]
+        return result, selected
+
+    _result, before = commit_and_sync("var", "")
+    r, after = commit_and_sync("const", " return 1; ")
     assert after.id == before.id and after.payload["signature"] == "const isSelected = function ( dt )"
     assert r.relocated >= 1 and r.embedded == r.tasks_added + 2  # ``other``'s new version and the module
     h.store.set_payload([after.id], {"signature": "const [REDACTED:cut-token]"})
-    repo.write("cal.js", "const a = 1,\n  isSelected = function ( dt ) {\n  return dt;\n};\nfunction other() { return 2; }\n")
-    repo.commit("other")
-    h.sync(repo)
-    (again,) = [m for m in h.memories() if m.payload["qualname"] == "isSelected"]
+    _result, again = commit_and_sync("const", " return 2; ")
     assert again.id == before.id and again.payload["signature"] == "const isSelected = function ( dt )"
 
 
