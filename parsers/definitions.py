@@ -6,10 +6,9 @@ whose ``.prototype`` it uses (constructors, read as classes).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
-from recalld.parsers import declarators
+from recalld.parsers import declarators, written_names
 from recalld.parsers.base import DEFAULT_EXPORT
 from recalld.parsers.docstrings import COMMENT_TYPES
 from recalld.parsers.registry import LanguageSpec
@@ -23,11 +22,6 @@ DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
 STATEMENTS = DECLARATIONS | {"type_declaration"}
 # A JavaScript function's nodes that are expressions (a callback, a module's wrapper).
 FUNCTION_NODES = frozenset({"function_expression", "arrow_function", "generator_function", "function"})
-_LIFETIME = re.compile(r"^'\w+\s+")  # a Rust reference's lifetime: ``'s`` of ``&'s FlatSet``
-_LIFETIME_BOUND = re.compile(r"\s*\+\s*'\w+")  # a trait object's: ``+ 'a`` of ``Expected + 'a``
-_LIFETIME_ARGUMENT = re.compile(r"'\w+\s*,?\s*")  # ``'de`` of ``Visitor<'de>``, ``'a`` of ``&'a str``
-# Names written as a string: a test's title, an eslint rule's visitor (``"CallExpression:exit"``).
-STRING_NAMES = frozenset({"string", "template_string", "encapsed_string"})  # PHP's "…": encapsed
 NAMESPACE_PATH = "nested_namespace_specifier"  # C++'s ``namespace a::b {…}``
 # C++'s and Ruby's names of several tokens, read the same however they are spaced; those
 # of a scope and a name read dotted (C++'s ``class net::Socket {…}``, Ruby's ``class
@@ -36,11 +30,6 @@ SCOPED_NAMES = frozenset({NAMESPACE_PATH, "qualified_identifier", "scope_resolut
 WRITTEN_NAMES = SCOPED_NAMES | {"template_type"}
 FRIEND = "friend_declaration"  # C++: a function a class befriends is no member of it
 DESTRUCTOR = "destructor_declaration"  # C#'s: its name is its class's
-# A property's setter is named as Ruby names one, ``value=``, beside its getter's ``value``
-# (JavaScript's and TypeScript's ``set value(v)``, Python's ``@value.setter``): the second
-# of the two was numbered by order (``value#2``), whichever it was.
-ACCESSORS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
-SETTER_KEYWORD, DECORATED = "set", "decorated_definition"
 RUBY_CONSTANT = "constant"
 # Syntax levels below the file's top past which a definition is read as part of what holds
 # it, not as a symbol of its own. Real code's lie within 60 (webpack, LLVM's headers, the
@@ -138,14 +127,14 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
     names = nodes.get("name") or nodes.get("title")  # a title: a test's, as written (RSpec's ``Shapes::Shape``)
     by_macro = absolute = False
     receiver = nodes.get("receiver")
-    receiver_name = _receiver_name(data, receiver[0]) if receiver else None
+    receiver_name = written_names.receiver_name(data, receiver[0]) if receiver else None
     # Ruby's ``def Group.generate!``: the class is looked up from the inside out, as a
     # scope written before a name is (``def Base.build`` in ``class Base`` is ``Base.build``)
     scoped = receiver is not None and receiver[0].type == RUBY_CONSTANT
     if names:
         name = node_text(data, names[0])
-        if names[0].type in STRING_NAMES:
-            name = _string_name(name)
+        if names[0].type in written_names.STRING_NAMES:
+            name = written_names.string_name(name)
         elif names[0].type in WRITTEN_NAMES and "title" not in nodes:  # C++'s ``hash<Point>``, ``namespace a::b``
             name = declarators.written(data, names[0])
             if names[0].type in SCOPED_NAMES:  # ``class ::Foo`` is the top level's ``Foo``
@@ -160,7 +149,7 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
         scoped = receiver_name is not None
     elif "default" in nodes:  # a module's export with no name of its own
         name = DEFAULT_EXPORT
-    elif (member := _operator_name(nodes, data)) is not None:
+    elif (member := written_names.operator_name(_definition_node(nodes), data)) is not None:
         name = member
     else:
         return
@@ -168,11 +157,11 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
         return  # a name of nothing: broken code's ``int a::::(int)``
     if names and (defined := _definition_node(nodes)) is not None and defined.type == DESTRUCTOR:
         name = f"~{name}"  # C#'s ``~Shape()``, named as C++'s is
-    elif names and defined is not None and _sets(defined, names[0], name, data):
+    elif names and defined is not None and written_names.sets(defined, names[0], name, data):
         name = f"{name}="
     if receiver_name and "_trait" in nodes:
-        reference = _reference(data, receiver[0]) if receiver else ""
-        receiver_name = f"<{reference}{receiver_name} as {_trait_name(data, nodes['_trait'][0])}>"
+        reference = written_names.reference(data, receiver[0]) if receiver else ""
+        receiver_name = f"<{reference}{receiver_name} as {written_names.trait_name(data, nodes['_trait'][0])}>"
     for capture_name, captured in nodes.items():
         if capture_name.startswith("definition."):
             kind = capture_name.split(".", 1)[1]
@@ -192,36 +181,8 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
             defs[node.id] = found
 
 
-def _sets(node: Node, named: Node, name: str, data: bytes) -> bool:
-    """Whether ``node`` is a property's setter (``ACCESSORS``): the keyword ``set`` before
-    its name, or Python's decorator ``@name.setter``."""
-    if node.type in ACCESSORS:
-        before = (c for c in node.children if c.start_byte < named.start_byte)
-        return any(not c.is_named and c.type == SETTER_KEYWORD for c in before)
-    if node.type != DECORATED:
-        return False
-    setter = f"@{name}.setter"
-    return any(c.type == "decorator" and node_text(data, c).replace(" ", "") == setter for c in node.named_children)
-
-
 def _definition_node(nodes: dict[str, list[Node]]) -> Node | None:
     return next((captured[0] for key, captured in nodes.items() if key.startswith("definition.")), None)
-
-
-def _operator_name(nodes: dict[str, list[Node]], data: bytes) -> str | None:
-    """The name C# gives a member without one of its own: an indexer's ``this[]``, an
-    operator's ``operator+``, a conversion's ``operator string`` (``implicit operator
-    string(Shape s)``); None for any other node."""
-    node = _definition_node(nodes)
-    if node is None:
-        return None
-    if node.type == "indexer_declaration":
-        return "this[]"
-    if node.type == "operator_declaration" and (symbol := node.child_by_field_name("operator")) is not None:
-        return f"operator{node_text(data, symbol)}"
-    if node.type == "conversion_operator_declaration" and (target := node.child_by_field_name("type")) is not None:
-        return f"operator {declarators.written(data, target)}"
-    return None
 
 
 def _declared_name(nodes: dict[str, list[Node]], data: bytes) -> declarators.Declared | None:
@@ -236,18 +197,6 @@ def _declared_name(nodes: dict[str, list[Node]], data: bytes) -> declarators.Dec
         return None
     body = statement is not None and find_body(statement) is not None
     return declarators.function_name(data, declarator, body=body)
-
-
-def _string_name(text: str) -> str:
-    """A name written as a string, on one line and in double quotes where the quotes it was
-    written in say nothing more: a change of quote style (prettier's ``singleQuote``)
-    renames no test. A title holding a double quote, an escape or a substitution keeps
-    its own (`` `adds ${a}` ``)."""
-    text = re.sub(r"\s+", " ", text)
-    inner = text[1:-1]
-    if len(text) > 1 and text[0] == text[-1] and text[0] in "'`" and not re.search(r'["\\]|\$\{', inner):
-        return f'"{inner}"'
-    return text
 
 
 def _own_declarator(node: Node, name: Node) -> Node:
@@ -379,44 +328,3 @@ def find_body(node: Node, depth: int = 3) -> Node | None:
         if found is not None:
             return found
     return None
-
-
-def _trait_name(data: bytes, node: Node) -> str:
-    """The trait a Rust impl implements, as its members are named by, as Rust's own
-    ``<Arg as Display>::fmt`` (``<Arg as Display>.fmt``, ``<Value as From<bool>>.from``,
-    ``<Values as Iterator>.Item``): its own path left out (``fmt::Display``), its arguments
-    as written without lifetimes and spaces (``PartialEq<&'a str>``: ``PartialEq<&str>``;
-    ``Visitor<'de>``: ``Visitor``)."""
-    text = _LIFETIME_ARGUMENT.sub("", node_text(data, node))
-    text = re.sub(r",?\s*>", ">", re.sub(r"<\s*", "<", re.sub(r"\s+", " ", text))).replace("<>", "").strip()
-    head, bracket, arguments = text.partition("<")
-    return head.rsplit("::", 1)[-1].strip() + bracket + arguments
-
-
-def _reference(data: bytes, node: Node) -> str:
-    """``&`` or ``&mut `` when a Rust trait is implemented for a reference, as Rust names
-    such an impl's members (``<&FlatSet as IntoIterator>::into_iter`` beside ``<FlatSet as
-    IntoIterator>::into_iter``: both were ``<FlatSet as IntoIterator>.into_iter``, one
-    ``#2``); its lifetime left out."""
-    text = node_text(data, node).strip()
-    if not text.startswith("&"):
-        return ""
-    return "&mut " if _LIFETIME.sub("", text[1:].lstrip()).startswith("mut ") else "&"
-
-
-def _receiver_name(data: bytes, node: Node) -> str:
-    """The type a method is given to, bare: ``FlatSet`` of Rust's ``&'s mut FlatSet<T>``
-    (its lifetime was read as the type's name: ``'s FlatSet.into_iter``), of Go's
-    ``*pkg.FlatSet``; ``Expected`` of a trait object ``dyn Expected + 'a``, a slice's
-    ``[u8]`` whole (its methods were read as free functions). A JavaScript namespace
-    is its path whole (``jQuery.fn`` of ``jQuery.fn.extend({…})``)."""
-    if node.type == "member_expression":
-        return node_text(data, node)
-    text = node_text(data, node).strip().lstrip("*&").strip()
-    text = _LIFETIME.sub("", text).removeprefix("mut ").removeprefix("dyn ").strip()
-    text = _LIFETIME_BOUND.sub("", text)
-    if text.startswith("["):
-        return text.split("]", 1)[0] + "]"
-    for bracket in ("[", "<"):
-        text = text.split(bracket, 1)[0]
-    return re.split(r"::|\.", text)[-1].strip()

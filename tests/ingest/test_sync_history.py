@@ -514,13 +514,13 @@ def test_names_an_earlier_extractor_numbered_continue_as_this_ones_names(harness
     """A setter and a class's own method an earlier extractor numbered by order (``value#2``,
     ``controller_path#2``) are this one's ``value=`` and ``self.controller_path``: the same
     code continues its lineage, renamed, and nothing else moves."""
-    from recalld.parsers import definitions, namesakes
+    from recalld.parsers import namesakes, written_names
 
     h, repo = harness, git_repo
     repo.write("box.js", "class Box {\n  get value() { return 1; }\n  set value(v) {}\n}\n")
     repo.write("base.rb", "class Base\n  def controller_path; end\n  def self.controller_path; end\nend\n")
     repo.commit("initial")
-    monkeypatch.setattr(definitions, "_sets", lambda *_args: False)
+    monkeypatch.setattr(written_names, "sets", lambda *_args: False)
     monkeypatch.setattr(namesakes, "_on_the_class", lambda *_args: False)
     h.sync(repo)
     first = {m.payload["qualname"]: m.payload for m in h.memories()}

@@ -1,0 +1,102 @@
+"""The name a definition is written with, read from the nodes that write it (``parsers.
+definitions``): a title written as a string, C#'s operators and indexers, a property's
+setter, a Rust impl's trait and the reference it is for, the type a method is given to.
+"""
+
+from __future__ import annotations
+
+import re
+
+from recalld.parsers import declarators
+from recalld.parsers.treesitter import Node, node_text
+
+_LIFETIME = re.compile(r"^'\w+\s+")  # a Rust reference's lifetime: ``'s`` of ``&'s FlatSet``
+_LIFETIME_BOUND = re.compile(r"\s*\+\s*'\w+")  # a trait object's: ``+ 'a`` of ``Expected + 'a``
+_LIFETIME_ARGUMENT = re.compile(r"'\w+\s*,?\s*")  # ``'de`` of ``Visitor<'de>``, ``'a`` of ``&'a str``
+# Names written as a string: a test's title, an eslint rule's visitor (``"CallExpression:exit"``).
+STRING_NAMES = frozenset({"string", "template_string", "encapsed_string"})  # PHP's "…": encapsed
+# A property's setter is named as Ruby names one, ``value=``, beside its getter's ``value``
+# (JavaScript's and TypeScript's ``set value(v)``, Python's ``@value.setter``): the second
+# of the two was numbered by order (``value#2``), whichever it was.
+ACCESSORS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
+SETTER_KEYWORD, DECORATED = "set", "decorated_definition"
+
+
+def string_name(text: str) -> str:
+    """A name written as a string, on one line and in double quotes where the quotes it was
+    written in say nothing more: a change of quote style (prettier's ``singleQuote``)
+    renames no test. A title holding a double quote, an escape or a substitution keeps
+    its own (`` `adds ${a}` ``)."""
+    text = re.sub(r"\s+", " ", text)
+    inner = text[1:-1]
+    if len(text) > 1 and text[0] == text[-1] and text[0] in "'`" and not re.search(r'["\\]|\$\{', inner):
+        return f'"{inner}"'
+    return text
+
+
+def sets(node: Node, named: Node, name: str, data: bytes) -> bool:
+    """Whether ``node`` is a property's setter (``ACCESSORS``): the keyword ``set`` before
+    its name, or Python's decorator ``@name.setter``."""
+    if node.type in ACCESSORS:
+        before = (c for c in node.children if c.start_byte < named.start_byte)
+        return any(not c.is_named and c.type == SETTER_KEYWORD for c in before)
+    if node.type != DECORATED:
+        return False
+    setter = f"@{name}.setter"
+    return any(c.type == "decorator" and node_text(data, c).replace(" ", "") == setter for c in node.named_children)
+
+
+def operator_name(node: Node | None, data: bytes) -> str | None:
+    """The name C# gives a member without one of its own: an indexer's ``this[]``, an
+    operator's ``operator+``, a conversion's ``operator string`` (``implicit operator
+    string(Shape s)``) for its definition ``node``; None for any other node."""
+    if node is None:
+        return None
+    if node.type == "indexer_declaration":
+        return "this[]"
+    if node.type == "operator_declaration" and (symbol := node.child_by_field_name("operator")) is not None:
+        return f"operator{node_text(data, symbol)}"
+    if node.type == "conversion_operator_declaration" and (target := node.child_by_field_name("type")) is not None:
+        return f"operator {declarators.written(data, target)}"
+    return None
+
+
+def trait_name(data: bytes, node: Node) -> str:
+    """The trait a Rust impl implements, as its members are named by, as Rust's own
+    ``<Arg as Display>::fmt`` (``<Arg as Display>.fmt``, ``<Value as From<bool>>.from``,
+    ``<Values as Iterator>.Item``): its own path left out (``fmt::Display``), its arguments
+    as written without lifetimes and spaces (``PartialEq<&'a str>``: ``PartialEq<&str>``;
+    ``Visitor<'de>``: ``Visitor``)."""
+    text = _LIFETIME_ARGUMENT.sub("", node_text(data, node))
+    text = re.sub(r",?\s*>", ">", re.sub(r"<\s*", "<", re.sub(r"\s+", " ", text))).replace("<>", "").strip()
+    head, bracket, arguments = text.partition("<")
+    return head.rsplit("::", 1)[-1].strip() + bracket + arguments
+
+
+def reference(data: bytes, node: Node) -> str:
+    """``&`` or ``&mut `` when a Rust trait is implemented for a reference, as Rust names
+    such an impl's members (``<&FlatSet as IntoIterator>::into_iter`` beside ``<FlatSet as
+    IntoIterator>::into_iter``: both were ``<FlatSet as IntoIterator>.into_iter``, one
+    ``#2``); its lifetime left out."""
+    text = node_text(data, node).strip()
+    if not text.startswith("&"):
+        return ""
+    return "&mut " if _LIFETIME.sub("", text[1:].lstrip()).startswith("mut ") else "&"
+
+
+def receiver_name(data: bytes, node: Node) -> str:
+    """The type a method is given to, bare: ``FlatSet`` of Rust's ``&'s mut FlatSet<T>``
+    (its lifetime was read as the type's name: ``'s FlatSet.into_iter``), of Go's
+    ``*pkg.FlatSet``; ``Expected`` of a trait object ``dyn Expected + 'a``, a slice's
+    ``[u8]`` whole (its methods were read as free functions). A JavaScript namespace
+    is its path whole (``jQuery.fn`` of ``jQuery.fn.extend({…})``)."""
+    if node.type == "member_expression":
+        return node_text(data, node)
+    text = node_text(data, node).strip().lstrip("*&").strip()
+    text = _LIFETIME.sub("", text).removeprefix("mut ").removeprefix("dyn ").strip()
+    text = _LIFETIME_BOUND.sub("", text)
+    if text.startswith("["):
+        return text.split("]", 1)[0] + "]"
+    for bracket in ("[", "<"):
+        text = text.split(bracket, 1)[0]
+    return re.split(r"::|\.", text)[-1].strip()
