@@ -194,7 +194,12 @@ STRUCTURAL = "structural"
 # PHP's Pest tests (``describe``, ``it``, ``test`` with a closure) are named by their titles.
 # Ruby's ``def Group.generate!`` is ``Group``'s, looked up from the inside out (Redmine's
 # helpers: ``ObjectHelpers.Group.generate!``, not ``ObjectHelpers.generate!#3``).
-EXTRACTION_VERSION = 24
+# 25: C's attribute macros after a parameter's name (git's ``const char *var UNUSED``) and
+# a file-level ``static MACRO(…)`` line (git's ``static GIT_PATH_FUNC(…)``, which hid the
+# struct after it) are read around; a name ending a ternary's line (``? A :``, then ``B;``)
+# is no macro's call. A C++ specialisation's out-of-line member is its specialisation's
+# (``binary_format<double>.max_digits``: it was ``max_digits()#2`` beside ``<float>``'s).
+EXTRACTION_VERSION = 25
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

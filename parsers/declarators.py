@@ -42,6 +42,11 @@ _QUALIFIERS = frozenset({"type_qualifier", "ref_qualifier"})
 # A definition a macro makes: ``TEST(WidgetTest, Draws) {…}`` (googletest), ``PHP_FUNCTION(strlen)``.
 # Its "parameters" are the macro's arguments, bare names without a declarator of their own.
 _MACRO_NAME = re.compile(r"[A-Z][A-Z0-9_]*\Z")
+TEMPLATE_DECLARATION = "template_declaration"
+# A specialisation's arguments longer than this are left out of its members' scope: such a
+# scope is mostly a return type the grammar misread (``std::enable_if_t<…>``).
+MAX_SPECIALISATION = 60
+_PARAMETER_NAMES = frozenset({"type_identifier", "identifier"})  # ``typename T``, ``typename... Ts``
 _WORD_START, _WORD_END = re.compile(r"\w"), re.compile(r"\w$")
 
 
@@ -218,21 +223,60 @@ def _inner(node: Node) -> Node | None:
 
 
 def _qualified(data: bytes, node: Node) -> tuple[str, str | None]:
-    """A name and the scope it is qualified by (``::`` read as ``.``; a template's
-    arguments left out of a scope: ``Widget<T>::draw`` is ``Widget``'s)."""
+    """A name and the scope it is qualified by (``::`` read as ``.``). A template's
+    arguments are left out of a scope where they are the parameters of the templates
+    around it (``template <typename T> void Widget<T>::draw()`` is ``Widget``'s) and kept
+    where they specialise it, as a specialisation's class is named: fast_float's
+    ``template <> int binary_format<double>::max_digits()`` is ``binary_format<double>``'s,
+    beside ``binary_format<float>``'s (they were ``max_digits()`` and ``max_digits()#2``),
+    but for arguments longer than ``MAX_SPECIALISATION``."""
     scopes: list[str] = []
+    own: set[str] | None = None
     current: Node | None = node
     while current is not None and current.type == "qualified_identifier":
         scope = current.child_by_field_name("scope")
-        if scope is not None:
-            named = scope.child_by_field_name("name") if scope.type == "template_type" else scope
-            scopes.append(node_text(data, named if named is not None else scope))
+        if scope is not None and scope.type == "template_type":
+            own = _template_parameters(data, node) if own is None else own
+            named = scope.child_by_field_name("name")
+            specialised = written(data, scope)
+            if named is not None and (len(specialised) > MAX_SPECIALISATION or _arguments_are(data, scope, own)):
+                specialised = node_text(data, named)
+            scopes.append(specialised)
+        elif scope is not None:
+            scopes.append(node_text(data, scope))
         current = current.child_by_field_name("name")
     if current is None:
         return node_text(data, node), None
     function = _cast_function(current) if current.type == "operator_cast" else None
     left_out = {function.id} if function is not None else set()  # ``operator int*`` of ``operator int*() const``
     return written(data, current, left_out), ".".join(scopes) or None  # ``operator==`` of ``operator ==``
+
+
+def _arguments_are(data: bytes, scope: Node, names: set[str]) -> bool:
+    """Whether a template's arguments in ``scope`` (``Widget<T, Ts...>``) are each one of
+    ``names``, and none twice."""
+    arguments = scope.child_by_field_name("arguments")
+    if arguments is None:
+        return True
+    written_ = [written(data, a).removesuffix("...") for a in arguments.named_children if a.type not in COMMENT_TYPES]
+    return all(a in names for a in written_) and len(set(written_)) == len(written_)
+
+
+def _template_parameters(data: bytes, node: Node) -> set[str]:
+    """The names the templates around ``node`` declare (``T``, ``N``, ``Ts`` of ``template
+    <typename T, int N, typename... Ts>``)."""
+    names: set[str] = set()
+    current = node.parent
+    while current is not None:
+        if current.type == TEMPLATE_DECLARATION and (parameters := current.child_by_field_name("parameters")):
+            for parameter in parameters.named_children:
+                name = parameter.child_by_field_name("name") or parameter.child_by_field_name("declarator")
+                if name is None:
+                    name = next((c for c in parameter.named_children if c.type in _PARAMETER_NAMES), None)
+                if name is not None:
+                    names.add(written(data, _declared(name) or name).lstrip("."))  # ``int... Ns``
+        current = current.parent
+    return names
 
 
 def _macro_arguments(data: bytes, declarator: Node) -> list[str]:

@@ -45,7 +45,10 @@ _STRING = rb'"(?:[^"\\\n]|\\.)*"'
 _PLAIN = rb"(?:[^()\"'/\n]++|/(?![/*])|" + _STRING + rb")*+"  # possessive: none of it is a bracket
 _ARGUMENTS = rb"\(" + _PLAIN + rb"(?:\(" + _PLAIN + rb"\)" + _PLAIN + rb")*\)"  # one level of nested brackets
 _CALL = rb"(?:" + _MACRO + rb"|[A-Z][A-Z0-9_]{2,}|__[A-Z][A-Z0-9_]*)(?:[ \t]*" + _ARGUMENTS + rb")?"
-_ALONE = re.compile(rb"^[ \t]*(" + _CALL + rb"[ \t]*:?)[ \t]*;?[ \t]*(?://[^\n]*)?$")  # ``:``: an access specifier's
+# ``:``: an access specifier's; ``static``: a macro that defines something at the file's level
+# (git's ``static GIT_PATH_FUNC(git_path_seq_dir, "sequencer")``, the kernel's ``static DEFINE_MUTEX(lock);``)
+_DEFINES = rb"(?:static|extern)[ \t]+(?:" + _MACRO + rb"|[A-Z][A-Z0-9_]{2,})[ \t]*" + _ARGUMENTS  # not ``static HCERTSTORE``
+_ALONE = re.compile(rb"^[ \t]*((?:" + _DEFINES + rb"|" + _CALL + rb")[ \t]*:?)[ \t]*;?[ \t]*(?://[^\n]*)?$")
 _QUALIFIERS = rb"((?:[ \t]+(?:const|noexcept|override|final|&&?))*)"
 _AFTER_PARAMETERS = re.compile(
     rb"\)" + _QUALIFIERS + rb"((?:[ \t]+" + _MACRO + rb"(?:[ \t]*" + _ARGUMENTS
@@ -103,7 +106,19 @@ _RESERVED = re.compile(rb"\)[ \t]+__[A-Za-z]")
 # specifier's label (``public:``), or is a comment or a directive.
 # A template's head too (``template <typename... Args>``, whose declaration an attribute macro
 # may open).
-_ENDS_STATEMENT = re.compile(rb"(?:[;{}>]|(?<!:):|\*/|^)[ \t]*(?://[^\n]*)?$|^[ \t]*(?://|#)")
+_ENDS_STATEMENT = re.compile(rb"(?:[;{}>]|\*/|^)[ \t]*(?://[^\n]*)?$|^[ \t]*(?://|#)")
+# A label (``public:``, ``public slots:``, ``case KIND_A:``, ``default:``, ``retry:``), where a
+# line that ends in ``:`` may be an operand's too (``return editor ? CLEANUP_ALL :``, then
+# ``CLEANUP_SPACE;``: no macro's call).
+_LABEL = re.compile(rb"^[ \t]*(?:case\b[^\n]*|(?:[A-Za-z_]\w*[ \t]+)*[A-Za-z_]\w*)[ \t]*(?<!:):[ \t]*(?://[^\n]*)?$")
+# An attribute macro after a parameter's name (git's ``const char *var UNUSED,``), where
+# ``_PARAMETER_BEFORE`` finds a type and a name before it (not ``sizeof(struct FOO)``).
+_AFTER_PARAMETER = re.compile(rb"(?<=[\w\]])[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]*[,)])")
+_PARAMETER_BEFORE = re.compile(rb"[\w*&][ \t*&]*?\b([A-Za-z_]\w*)(?:\[[^\]\n]*\])?$")
+_NO_NAME = frozenset({
+    b"struct", b"union", b"enum", b"class", b"typename", b"const", b"volatile", b"unsigned", b"signed", b"long",
+    b"short", b"int", b"char", b"float", b"double", b"void", b"bool", b"return", b"sizeof",
+})  # fmt: skip
 
 
 def readable(data: bytes) -> bytes:
@@ -126,10 +141,11 @@ def readable(data: bytes) -> bytes:
         original = line
         following = lines[index + 1].lstrip() if index + 1 < len(lines) else b""
         alone = _ALONE.match(line)
-        if alone and _ENDS_STATEMENT.search(previous) and not following.startswith(b"{"):
+        ends_statement = _ENDS_STATEMENT.search(previous) is not None or _LABEL.match(previous) is not None
+        if alone and ends_statement and not following.startswith(b"{"):
             line = original = _blank(line, alone.start(1), alone.end(1))  # one such line may follow another
         elif (
-            not alone and _OPENS.match(line) and _ENDS_STATEMENT.search(previous)
+            not alone and _OPENS.match(line) and ends_statement
             and (closing := _closing_line(lines, index)) is not None
         ):  # fmt: skip
             last, end = closing
@@ -148,6 +164,7 @@ def readable(data: bytes) -> bytes:
             line = _BEFORE_DECLARATION.sub(lambda m: m.group(1) + b" " * len(m.group(2)), line)
             line = _BEFORE_NAME.sub(lambda m: b" " * len(m.group(0)), line)
             line = _AFTER_NAME.sub(lambda m: b" " * len(m.group(0)), line)
+            line = _AFTER_PARAMETER.sub(lambda m: _unless_no_parameter(m, line), line)
             line = _IN_CLASS_HEAD.sub(lambda m: _blank(m.group(0), *(i - m.start() for i in m.span(1))), line)
             line = _TITLED.sub(lambda m: _as_names(m) if m.group(2) or following.startswith(b"{") else m.group(0), line)
         lines[index] = line
@@ -158,6 +175,15 @@ def readable(data: bytes) -> bytes:
 def _without_attributes(found: re.Match[bytes]) -> bytes:
     """The closing bracket and qualifiers of an ``_AFTER_PARAMETERS`` match, its macros blanked."""
     return b")" + found.group(1) + b" " * len(found.group(2))
+
+
+def _unless_no_parameter(found: re.Match[bytes], line: bytes) -> bytes:
+    """An ``_AFTER_PARAMETER`` match blanked where a parameter's type and name stand before it."""
+    start = max(line.rfind(b"(", 0, found.start()), line.rfind(b",", 0, found.start())) + 1
+    before = _PARAMETER_BEFORE.search(line, start, found.start())
+    if before is None or before.group(1) in _NO_NAME or before.start() == before.start(1):
+        return found.group(0)
+    return b" " * len(found.group(0))
 
 
 def _reserved(line: bytes) -> bool:

@@ -511,26 +511,33 @@ def test_a_signature_changed_outside_its_code_is_written_on_an_ordinary_sync(har
 
 
 def test_names_an_earlier_extractor_numbered_continue_as_this_ones_names(harness, git_repo, monkeypatch):
-    """A setter and a class's own method an earlier extractor numbered by order (``value#2``,
-    ``controller_path#2``) are this one's ``value=`` and ``self.controller_path``: the same
+    """A setter, a class's own method and a C++ specialisation's member an earlier extractor
+    numbered by order (``value#2``, ``controller_path#2``, ``max_digits()#2``) are this
+    one's ``value=``, ``self.controller_path`` and ``format<float>.max_digits``: the same
     code continues its lineage, renamed, and nothing else moves."""
-    from recalld.parsers import namesakes, written_names
+    from recalld.parsers import declarators, namesakes, written_names
 
     h, repo = harness, git_repo
     repo.write("box.js", "class Box {\n  get value() { return 1; }\n  set value(v) {}\n}\n")
     repo.write("base.rb", "class Base\n  def controller_path; end\n  def self.controller_path; end\nend\n")
+    repo.write("format.hpp", "".join(
+        f"template <> inline int format<{t}>::max_digits() {{ return {n}; }}\n" for t, n in (("double", 769), ("float", 114))
+    ))  # fmt: skip
     repo.commit("initial")
     monkeypatch.setattr(written_names, "sets", lambda *_args: False)
     monkeypatch.setattr(namesakes, "_on_the_class", lambda *_args: False)
+    monkeypatch.setattr(declarators, "MAX_SPECIALISATION", -1)
     h.sync(repo)
     first = {m.payload["qualname"]: m.payload for m in h.memories()}
-    assert {"Box.value#2", "Base.controller_path#2"} <= set(first)
+    assert {"Box.value#2", "Base.controller_path#2", "format.max_digits()#2"} <= set(first)
     as_an_earlier_extractor_left_it(h, repo, monkeypatch)
     r = h.sync(repo)
     now = {m.payload["qualname"]: m.payload for m in h.memories()}
     assert now["Box.value="]["lineage"] == first["Box.value#2"]["lineage"]
     assert now["Base.self.controller_path"]["lineage"] == first["Base.controller_path#2"]["lineage"]
-    assert (r.added, r.renamed) == (0, 2)
+    assert now["format<float>.max_digits"]["lineage"] == first["format.max_digits()#2"]["lineage"]
+    assert now["format<double>.max_digits"]["lineage"] == first["format.max_digits()"]["lineage"]
+    assert (r.added, r.renamed) == (0, 4)
 
 
 def test_docstrings_an_earlier_extractor_read_otherwise_are_read_again(harness, git_repo, monkeypatch):
