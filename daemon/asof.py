@@ -35,6 +35,11 @@ from recalld.parsers.base import Symbol
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 STATE_KEYS = ("valid_from_commit", "valid_to_commit", "valid_through_commit")
 STATE_FIELDS = (*STATE_KEYS, "valid_from_sync", "valid_to_sync", "history")
+# What an unchanged memory's code may have read otherwise at an earlier commit, its text
+# with it: a signature holds what lies outside its code (``var f = function`` made ``const
+# f = function``), a definition its prototype's doc, a header the language its other code
+# makes it (C's ``.h`` read as C++).
+_READ_AGAIN = ("signature", "docstring", "language")
 log = get_logger("recalld.asof")
 # A store's branches' known states, with the generation they were read at (``indexed_states``).
 _KNOWN: weakref.WeakKeyDictionary[Store, dict[tuple[str, str], tuple[Any, Known]]] = weakref.WeakKeyDictionary()
@@ -215,18 +220,22 @@ class LinesAt:
             sym = found.symbols.get(point.id)
             if sym is not None and found.file is not None:
                 then = {"start_line": sym.start_line, "end_line": sym.end_line, "blob": found.blob}
-                if sym.signature != payload.get("signature"):
-                    then["signature"] = self._signature(point.id, found.file, sym)
+                read_then = (sym.signature, sym.docstring, found.file.language)
+                if read_then != tuple(payload.get(key) for key in _READ_AGAIN):
+                    then.update(self._content(point.id, found.file, sym))
                 return replace(point, payload={**payload, **then})
         return point
 
-    def _signature(self, memory: str, file: FileSymbols, sym: Symbol) -> str:
+    def _content(self, memory: str, file: FileSymbols, sym: Symbol) -> dict[str, Any]:
+        """The fields of ``_READ_AGAIN`` and the text a sync writes for ``sym`` of ``file``,
+        redacted as it would redact them (nothing logged)."""
         from recalld.ingest.plan import MODIFIED, NewVersion
         from recalld.ingest.redaction import redacted_fields
         from recalld.ingest.writer import lazy_text
 
         text = lazy_text(NewVersion(memory, file, sym, "", MODIFIED), self._max_chars)
-        return str(redacted_fields({"signature": sym.signature}, text=text)["signature"])
+        fields = {"signature": sym.signature, "docstring": sym.docstring, "language": file.language, "text": text()}
+        return redacted_fields(fields, text=text)
 
     def _read(self, path: str, language: str) -> Placed:
         from recalld.ingest.collect import read_parsed
@@ -245,4 +254,4 @@ class LinesAt:
         scope = Scope(*self._scope)
         symbols = {memory_id(scope, path, s.kind, s.qualname, s.content_hash): s
                    for s in (*parsed.symbols, *parsed.derived)}  # fmt: skip
-        return Placed(entry.blob, symbols, FileSymbols(path, entry.blob, language, parsed.symbols))
+        return Placed(entry.blob, symbols, FileSymbols(path, entry.blob, parsed.language, parsed.symbols))

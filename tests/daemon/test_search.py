@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from typing import Any
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -505,3 +506,27 @@ def test_test_code_is_kept_left_out_or_alone_as_asked(git_repo, harness, app):
     assert {path for path, _ in only} == {"tests/test_settings.py", "web/config.spec.ts"}
     with pytest.raises(RecalldError, match="unknown tests filter 'none'"):
         find(app, "x", tests="none")
+
+
+def test_as_of_gives_the_language_and_text_the_code_had_then(git_repo, harness, app):
+    """Code unchanged to the letter keeps its memory, written again in place where what
+    lies outside it changed: a C header that C++ written into it reads as C++. As of the
+    earlier commit, an answer gives the language and text the code had there."""
+    app.registry.add("r", str(git_repo.path), "main")
+    definition = "/* Counts the words. */\nint count_words(const char *text)\n{\n    return 0;\n}\n"
+    commits = []
+    for tail in ("", "namespace geo {\nclass P {};\n}\n"):
+        git_repo.write("words.h", definition + tail)
+        commits.append(git_repo.commit("words"))
+        harness.sync(git_repo)
+
+    def hit(as_of: str | None) -> dict[str, Any]:
+        (found,) = [r for r in find(app, "count words", as_of=as_of, limit=50) if r["qualname"] == "count_words"]
+        return found
+
+    now, then = hit(None), hit(commits[0])
+    assert now["id"] == then["id"]  # one memory, written again in place
+    assert (now["language"], then["language"]) == ("cpp", "c")
+    assert now["text"].startswith("cpp function count_words") and then["text"].startswith("c function count_words")
+    assert then["docstring"] == now["docstring"] == "Counts the words."
+    assert hit(commits[1])["text"] == now["text"]
