@@ -197,7 +197,10 @@ STRUCTURAL = "structural"
 # 25: C's attribute macros after a parameter's name (git's ``const char *var UNUSED``) and
 # a file-level ``static MACRO(…)`` line (git's ``static GIT_PATH_FUNC(…)``, which hid the
 # struct after it) are read around; a name ending a ternary's line (``? A :``, then ``B;``)
-# is no macro's call. A C++ specialisation's out-of-line member is its specialisation's
+# is no macro's call; nor is ``NORETURN`` beside a type's keyword a type. A header whose
+# C++ reading holds what only C++ writes because the grammar supposed a missing token (a
+# ``::``) is C (git's ``parse-options.h``, jemalloc's and CPython's threading headers).
+# A C++ specialisation's out-of-line member is its specialisation's
 # (``binary_format<double>.max_digits``: it was ``max_digits()#2`` beside ``<float>``'s).
 EXTRACTION_VERSION = 25
 # A JavaScript or TypeScript module's own export with no name of its own (``export

@@ -115,6 +115,17 @@ _LABEL = re.compile(rb"^[ \t]*(?:case\b[^\n]*|(?:[A-Za-z_]\w*[ \t]+)*[A-Za-z_]\w
 # ``_PARAMETER_BEFORE`` finds a type and a name before it (not ``sizeof(struct FOO)``).
 _AFTER_PARAMETER = re.compile(rb"(?<=[\w\]])[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]*[,)])")
 _PARAMETER_BEFORE = re.compile(rb"[\w*&][ \t*&]*?\b([A-Za-z_]\w*)(?:\[[^\]\n]*\])?$")
+# An attribute macro without an underscore beside a type keyword, where no type can stand:
+# before one (git's ``static NORETURN void die(…)``) or between one and a function's name
+# (``void NORETURN die(…)``, Windows' ``int WINAPI WinMain(…)``).
+_TYPE_WORDS = rb"(?:void|char|short|int|long|float|double|bool|signed|unsigned)"
+_BEFORE_TYPE_WORD = re.compile(
+    rb"^([ \t]*(?:(?:static|inline|extern)[ \t]+)*)([A-Z][A-Z0-9_]{2,})[ \t]+"
+    rb"(?=(?:" + _TYPE_WORDS[3:-1] + rb"|static|inline|extern|const|struct)\b)"
+)
+_AFTER_TYPE_WORD = re.compile(
+    rb"\b" + _TYPE_WORDS + rb"[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+\**[ \t]*[A-Za-z_]\w*[ \t]*\(|[ \t]*$)"
+)  # the name may open the next line (jemalloc's ``void JEMALLOC_NOTHROW`` then ``je_free(void *ptr) {``)
 _NO_NAME = frozenset({
     b"struct", b"union", b"enum", b"class", b"typename", b"const", b"volatile", b"unsigned", b"signed", b"long",
     b"short", b"int", b"char", b"float", b"double", b"void", b"bool", b"return", b"sizeof",
@@ -165,6 +176,8 @@ def readable(data: bytes) -> bytes:
             line = _BEFORE_NAME.sub(lambda m: b" " * len(m.group(0)), line)
             line = _AFTER_NAME.sub(lambda m: b" " * len(m.group(0)), line)
             line = _AFTER_PARAMETER.sub(lambda m: _unless_no_parameter(m, line), line)
+            line = _BEFORE_TYPE_WORD.sub(lambda m: m.group(1) + b" " * (len(m.group(0)) - len(m.group(1))), line)
+            line = _AFTER_TYPE_WORD.sub(lambda m: _blank(m.group(0), *(i - m.start() for i in m.span(1))), line)
             line = _IN_CLASS_HEAD.sub(lambda m: _blank(m.group(0), *(i - m.start() for i in m.span(1))), line)
             line = _TITLED.sub(lambda m: _as_names(m) if m.group(2) or following.startswith(b"{") else m.group(0), line)
         lines[index] = line

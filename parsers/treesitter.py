@@ -158,13 +158,20 @@ def comment_nodes(spec: LanguageSpec, root: Node, kinds: frozenset[str]) -> list
 
 def holds_any(root: Node, kinds: frozenset[str], depth: int = 4) -> bool:
     """Whether a node of one of ``kinds`` stands within ``depth`` levels of ``root`` (a C++
-    header's class or namespace is at its top, or in its include guard's block)."""
+    header's class or namespace is at its top, or in its include guard's block), not one
+    the grammar made up around a syntax error (git's ``static char *name MAYBE_UNUSED;``
+    read as C++: ``name MAYBE_UNUSED`` a qualified name, its ``::`` missing)."""
     level = [root]
     for _ in range(depth):
         level = [child for node in level for child in node.named_children]
-        if any(node.type in kinds for node in level):
+        if any(node.type in kinds and not _made_up(node) for node in level):
             return True
     return False
+
+
+def _made_up(node: Node) -> bool:
+    """Whether the grammar made ``node`` up of a token that is missing (a ``::`` it supposed)."""
+    return node.has_error and any(child.is_missing for child in node.children)
 
 
 def count_errors(root: Node) -> int:
