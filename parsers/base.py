@@ -200,6 +200,9 @@ STRUCTURAL = "structural"
 # is no macro's call; nor is ``NORETURN`` beside a type's keyword a type. A header whose
 # C++ reading holds what only C++ writes because the grammar supposed a missing token (a
 # ``::``) is C (git's ``parse-options.h``, jemalloc's and CPython's threading headers).
+# A ``/*`` inside a ``#define``'s string opens no comment (git's ``"refs/tags/*:refs/tags/*"``
+# hid the doc of the struct below it), and a struct declared with its variable (``static
+# struct used_atom {…} *used_atom;``) has the comment above the declaration for its doc.
 # A C++ specialisation's out-of-line member is its specialisation's
 # (``binary_format<double>.max_digits``: it was ``max_digits()#2`` beside ``<float>``'s).
 EXTRACTION_VERSION = 25

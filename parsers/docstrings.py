@@ -22,6 +22,8 @@ WRAPPERS = frozenset({
     "field_declaration", "declaration",  # C's and C++'s ``struct node {…} *head;``, a class's member struct
     "body_statement",  # Ruby's: a class's first member's doc is the comment its class holds before its body
 })  # fmt: skip
+# What may stand before a definition inside the declaration that holds it.
+SPECIFIERS = frozenset({"storage_class_specifier", "type_qualifier", "attribute_specifier", "attribute_declaration"})
 # What a file-level comment may stand right above and still describe the file.
 FILE_HEADER_NODES = frozenset({"package_clause", "package_declaration"})
 PHP_OPENER = "php_tag"
@@ -84,10 +86,20 @@ def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") ->
             return _string_statement(node.next_named_sibling, data)
         return _body_string(body, data)
     target = node
-    while target.parent is not None and target.parent.type in WRAPPERS and target.prev_named_sibling is None:
+    while target.parent is not None and target.parent.type in WRAPPERS and _first_but_specifiers(target):
         target = target.parent
     doc = without_leading_notes(_leading_comments(target, data, spec.inner_docs, macros=spec.macros), name)
     return xml_doc_text(doc) if spec.doc_markup == "xml" and "<" in doc else doc
+
+
+def _first_but_specifiers(node: Node) -> bool:
+    """Whether only specifiers stand before ``node`` in what holds it (C's ``static struct
+    used_atom {…} *used_atom;``, ``extern struct notes_tree {…}``: the comment above the
+    declaration is the struct's)."""
+    sibling = node.prev_named_sibling
+    while sibling is not None and sibling.type in SPECIFIERS:
+        sibling = sibling.prev_named_sibling
+    return sibling is None
 
 
 def xml_doc_text(doc: str) -> str:

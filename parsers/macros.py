@@ -143,6 +143,8 @@ def readable(data: bytes) -> bytes:
         if directive or line.lstrip().startswith(b"#"):
             directive = line.rstrip().endswith(b"\\")
             previous = line
+            if b"/*" in line and b'"' in line:  # the grammar opens a comment at a string's ``/*`` there
+                lines[index] = re.sub(_STRING, lambda m: m.group(0).replace(b"/*", b"/ "), line)
             continue
         if not line.strip():
             continue

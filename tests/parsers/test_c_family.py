@@ -406,3 +406,21 @@ def test_a_specialisations_members_are_its_own():
         "binary_format", "binary_format.max_digits", "binary_format.draw",  # the template's own declaration
         "binary_format<double>.max_digits", "binary_format<float>.max_digits", "Grid.fill", "Grid<T*>.fill", "Outer.Inner.run",
     }  # fmt: skip
+
+
+def test_a_structs_doc_stands_above_its_declaration_and_after_a_define_of_a_glob():
+    """Git's ``#define TAG_REFSPEC "refs/tags/*:refs/tags/*"``: the grammar opened a comment
+    at the string's ``/*`` that ran to the end of the doc below it, so ``struct
+    refspec_item`` had none; a struct declared with its variable (``static struct used_atom
+    {…} *used_atom;``) had the comment above the declaration read as no one's."""
+    source = (
+        '#define TAG_REFSPEC "refs/tags/*:refs/tags/*"\n\n/**\n * A parsed refspec.\n */\n'
+        "struct refspec_item {\n\tunsigned force : 1;\n};\n\n"
+        "/* The atoms in use. */\nstatic struct used_atom {\n\tint type;\n} *used_atom;\n\n"
+        "/* Notes tree object */\nextern struct notes_tree {\n\tint root;\n} default_notes_tree;\n"
+    )
+    found = symbols("refspec.h", source)
+    assert {name: doc for name, (_kind, _sig, doc) in found.items()} == {
+        "refspec_item": "A parsed refspec.", "used_atom": "The atoms in use.",
+        "notes_tree": "Notes tree object",
+    }  # fmt: skip
