@@ -202,7 +202,8 @@ STRUCTURAL = "structural"
 # ``::``) is C (git's ``parse-options.h``, jemalloc's and CPython's threading headers).
 # A ``/*`` inside a ``#define``'s string opens no comment (git's ``"refs/tags/*:refs/tags/*"``
 # hid the doc of the struct below it), and a struct declared with its variable (``static
-# struct used_atom {…} *used_atom;``) has the comment above the declaration for its doc.
+# struct used_atom {…} *used_atom;``) has the comment above the declaration for its doc, as
+# has a definition after a ``#define`` whose comment ends its line in blanks (redis's ``entryIsKey``).
 # A C++ specialisation's out-of-line member is its specialisation's
 # (``binary_format<double>.max_digits``: it was ``max_digits()#2`` beside ``<float>``'s).
 EXTRACTION_VERSION = 25

@@ -97,6 +97,8 @@ _TITLED = re.compile(
 _OPENS = re.compile(rb"^[ \t]*(" + _MACRO + rb"[ \t]*\()" + _PLAIN + rb"(?:\(" + _PLAIN + rb"\)" + _PLAIN + rb")*$")
 _CLOSES = re.compile(rb"^(" + _PLAIN + rb"(?:\(" + _PLAIN + rb"\)" + _PLAIN + rb")*\)[ \t]*;?)[ \t]*(?://[^\n]*)?$")
 _SPAN = 6
+# A comment that ends a line, blanks after it (``_directive_comments``).
+_TRAILING_COMMENT = re.compile(rb"(/\*(?:[^*]|\*(?!/))*\*/)([ \t]+)$")
 _NOT_NAME = re.compile(rb"[^A-Za-z0-9_]")
 # A line that may hold a macro's call: a name in capitals, or (``_RESERVED``) a reserved
 # name where one may be an attribute (after the parameters, or opening the line after them).
@@ -143,8 +145,8 @@ def readable(data: bytes) -> bytes:
         if directive or line.lstrip().startswith(b"#"):
             directive = line.rstrip().endswith(b"\\")
             previous = line
-            if b"/*" in line and b'"' in line:  # the grammar opens a comment at a string's ``/*`` there
-                lines[index] = re.sub(_STRING, lambda m: m.group(0).replace(b"/*", b"/ "), line)
+            if b"/*" in line:
+                lines[index] = _directive_comments(line)
             continue
         if not line.strip():
             continue
@@ -190,6 +192,21 @@ def readable(data: bytes) -> bytes:
 def _without_attributes(found: re.Match[bytes]) -> bytes:
     """The closing bracket and qualifiers of an ``_AFTER_PARAMETERS`` match, its macros blanked."""
     return b")" + found.group(1) + b" " * len(found.group(2))
+
+
+def _directive_comments(line: bytes) -> bytes:
+    """A directive's line with a string's ``/*``, where the grammar opens a comment (git's
+    ``#define TAG_REFSPEC "refs/tags/*:refs/tags/*"``), made ``/ ``; and the blanks after
+    a comment that ends it moved before that comment: after them the grammar took the
+    comment on the next lines, a doc, for the directive's (redis's ``#define
+    ENTRY_PTR_NO_VALUE 4 /* … */ ``, then ``entryIsKey``'s doc)."""
+    if b'"' in line:
+        line = re.sub(_STRING, lambda m: m.group(0).replace(b"/*", b"/ "), line)
+    trailing = _TRAILING_COMMENT.search(line)
+    if trailing is not None:
+        start, blanks = trailing.start(1), trailing.group(2)
+        line = line[:start] + blanks + line[start : trailing.start(2)]
+    return line
 
 
 def _unless_no_parameter(found: re.Match[bytes], line: bytes) -> bytes:

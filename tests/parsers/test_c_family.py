@@ -412,15 +412,19 @@ def test_a_structs_doc_stands_above_its_declaration_and_after_a_define_of_a_glob
     """Git's ``#define TAG_REFSPEC "refs/tags/*:refs/tags/*"``: the grammar opened a comment
     at the string's ``/*`` that ran to the end of the doc below it, so ``struct
     refspec_item`` had none; a struct declared with its variable (``static struct used_atom
-    {…} *used_atom;``) had the comment above the declaration read as no one's."""
+    {…} *used_atom;``) had the comment above the declaration read as no one's; a comment
+    that ends a ``#define``'s line, blanks after it, took the doc below for its own (redis's
+    ``entryIsKey``)."""
     source = (
         '#define TAG_REFSPEC "refs/tags/*:refs/tags/*"\n\n/**\n * A parsed refspec.\n */\n'
         "struct refspec_item {\n\tunsigned force : 1;\n};\n\n"
         "/* The atoms in use. */\nstatic struct used_atom {\n\tint type;\n} *used_atom;\n\n"
-        "/* Notes tree object */\nextern struct notes_tree {\n\tint root;\n} default_notes_tree;\n"
+        "/* Notes tree object */\nextern struct notes_tree {\n\tint root;\n} default_notes_tree;\n\n"
+        "#define ENTRY_NO_VALUE 4 /* an entry without value */ \n\n/* Whether it is a key. */\n"
+        "static inline int entry_is_key(const void *de) {\n\treturn 0;\n}\n"
     )
     found = symbols("refspec.h", source)
     assert {name: doc for name, (_kind, _sig, doc) in found.items()} == {
         "refspec_item": "A parsed refspec.", "used_atom": "The atoms in use.",
-        "notes_tree": "Notes tree object",
+        "notes_tree": "Notes tree object", "entry_is_key": "Whether it is a key.",
     }  # fmt: skip
