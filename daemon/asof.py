@@ -37,8 +37,8 @@ STATE_KEYS = ("valid_from_commit", "valid_to_commit", "valid_through_commit")
 STATE_FIELDS = (*STATE_KEYS, "valid_from_sync", "valid_to_sync", "history")
 # What an unchanged memory's code may have read otherwise at an earlier commit, its text
 # with it: a signature holds what lies outside its code (``var f = function`` made ``const
-# f = function``), a definition its prototype's doc, a header the language its other code
-# makes it (C's ``.h`` read as C++).
+# f = function``), a header's code the language its other code makes it (C's ``.h`` read as
+# C++), and either an earlier extractor's reading (a doc read otherwise).
 _READ_AGAIN = ("signature", "docstring", "language")
 log = get_logger("recalld.asof")
 # A store's branches' known states, with the generation they were read at (``indexed_states``).

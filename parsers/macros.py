@@ -120,17 +120,18 @@ _PARAMETER_BEFORE = re.compile(rb"[\w*&][ \t*&]*?\b([A-Za-z_]\w*)(?:\[[^\]\n]*\]
 # An attribute macro without an underscore beside a type keyword, where no type can stand:
 # before one (git's ``static NORETURN void die(…)``) or between one and a function's name
 # (``void NORETURN die(…)``, Windows' ``int WINAPI WinMain(…)``).
-_TYPE_WORDS = rb"(?:void|char|short|int|long|float|double|bool|signed|unsigned)"
+_TYPE_WORDS = rb"void|char|short|int|long|float|double|bool|signed|unsigned"
 _BEFORE_TYPE_WORD = re.compile(
     rb"^([ \t]*(?:(?:static|inline|extern)[ \t]+)*)([A-Z][A-Z0-9_]{2,})[ \t]+"
-    rb"(?=(?:" + _TYPE_WORDS[3:-1] + rb"|static|inline|extern|const|struct)\b)"
+    rb"(?=(?:" + _TYPE_WORDS + rb"|static|inline|extern|const|struct)\b)"
 )
 _AFTER_TYPE_WORD = re.compile(
-    rb"\b" + _TYPE_WORDS + rb"[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+\**[ \t]*[A-Za-z_]\w*[ \t]*\(|[ \t]*$)"
+    rb"\b(?:" + _TYPE_WORDS + rb")[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+\**[ \t]*[A-Za-z_]\w*[ \t]*\(|[ \t]*$)"
 )  # the name may open the next line (jemalloc's ``void JEMALLOC_NOTHROW`` then ``je_free(void *ptr) {``)
+# Words before a name in capitals that make it the parameter's name (``unsigned int LEN``).
 _NO_NAME = frozenset({
     b"struct", b"union", b"enum", b"class", b"typename", b"const", b"volatile", b"unsigned", b"signed", b"long",
-    b"short", b"int", b"char", b"float", b"double", b"void", b"bool", b"return", b"sizeof",
+    b"short", b"int", b"char", b"float", b"double", b"void", b"bool",
 })  # fmt: skip
 
 
@@ -213,7 +214,7 @@ def _unless_no_parameter(found: re.Match[bytes], line: bytes) -> bytes:
     """An ``_AFTER_PARAMETER`` match blanked where a parameter's type and name stand before it."""
     start = max(line.rfind(b"(", 0, found.start()), line.rfind(b",", 0, found.start())) + 1
     before = _PARAMETER_BEFORE.search(line, start, found.start())
-    if before is None or before.group(1) in _NO_NAME or before.start() == before.start(1):
+    if before is None or before.group(1) in _NO_NAME:
         return found.group(0)
     return b" " * len(found.group(0))
 
