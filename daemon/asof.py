@@ -38,7 +38,7 @@ STATE_FIELDS = (*STATE_KEYS, "valid_from_sync", "valid_to_sync", "history")
 # What an unchanged memory's code may have read otherwise at an earlier commit, its text
 # with it: a signature holds what lies outside its code (``var f = function`` made ``const
 # f = function``), a header's code the language its other code makes it (C's ``.h`` read as
-# C++), and either an earlier extractor's reading (a doc read otherwise).
+# C++), and any of them an earlier extractor's reading (a doc read otherwise).
 _READ_AGAIN = ("signature", "docstring", "language")
 log = get_logger("recalld.asof")
 # A store's branches' known states, with the generation they were read at (``indexed_states``).
@@ -174,7 +174,7 @@ DEFAULT_MAX_CHARS = IndexOptions().max_embed_chars  # ``[embedding] max_chars``'
 @dataclass(frozen=True, slots=True)
 class Placed:
     """A file at a commit: its blob, and each memory id of its code with the symbol it was
-    read as there (its lines, its signature)."""
+    read as there (its lines, signature, docstring), and the file as read (its language)."""
 
     blob: str | None = None
     symbols: dict[str, Symbol] = field(default_factory=dict)
@@ -182,14 +182,14 @@ class Placed:
 
 
 class LinesAt:
-    """Points given the lines, file blob and signature their code had at ``commit``, a
-    state the branch was indexed at and they held at: a version's stored lines are its
-    latest (code that moved down its file keeps its memory, its lines written in place),
-    and so is its signature, which may hold what lies outside its code (``var f =
-    function`` made ``const f = function``) or an earlier extractor's reading. A file is
-    read from git and parsed as a sync reads it (``ingest/collect.read_parsed``, whose memo
-    a sync shares), once for all the points asked about, and a signature redacted as a
-    sync writes it (``max_chars``: the embedded text's, which vouches for what it holds);
+    """Points given the lines, file blob and content their code had at ``commit``, a state
+    the branch was indexed at and they held at: a version's stored lines are its latest
+    (code that moved down its file keeps its memory, its lines written in place), and so
+    are its signature, docstring, language and text, which a sync writes again in place
+    where what lies outside its code changed (``_READ_AGAIN``). A file is read from git and
+    parsed as a sync reads it (``ingest/collect.read_parsed``, whose memo a sync shares),
+    once for all the points asked about, and what differs redacted as a sync writes it
+    (``max_chars``: the embedded text's, which vouches for what it holds);
     a point of another repository or branch, one without a file (manual, task), or whose
     code is not found there keeps what it has."""
 
@@ -231,11 +231,11 @@ class LinesAt:
         redacted as it would redact them (nothing logged)."""
         from recalld.ingest.plan import MODIFIED, NewVersion
         from recalld.ingest.redaction import redacted_fields
-        from recalld.ingest.writer import lazy_text
+        from recalld.ingest.writer import draft_text
 
-        text = lazy_text(NewVersion(memory, file, sym, "", MODIFIED), self._max_chars)
-        fields = {"signature": sym.signature, "docstring": sym.docstring, "language": file.language, "text": text()}
-        return redacted_fields(fields, text=text)
+        whole = draft_text(NewVersion(memory, file, sym, "", MODIFIED), max_chars=self._max_chars)
+        fields = {"signature": sym.signature, "docstring": sym.docstring, "language": file.language, "text": whole}
+        return redacted_fields(fields, text=lambda: whole)
 
     def _read(self, path: str, language: str) -> Placed:
         from recalld.ingest.collect import read_parsed

@@ -239,8 +239,7 @@ def _reopen(
 
 def lazy_text(version: NewVersion, max_chars: int) -> Callable[[], str]:
     """The text a new version of ``version`` would be embedded by, made when asked
-    (``redaction.redact_payload``, ``redacted_fields``: fields written or read again are
-    judged as a new version's are)."""
+    (``redaction.redact_payload``: fields written again are judged as a new version's are)."""
     return lambda: draft_text(version, max_chars=max_chars)
 
 

@@ -157,11 +157,10 @@ def readable(data: bytes) -> bytes:
         original = line
         following = lines[index + 1].lstrip() if index + 1 < len(lines) else b""
         alone = _ALONE.match(line)
-        ends_statement = _ENDS_STATEMENT.search(previous) is not None or _LABEL.match(previous) is not None
-        if alone and ends_statement and not following.startswith(b"{"):
+        if alone and _ends_statement(previous) and not following.startswith(b"{"):
             line = original = _blank(line, alone.start(1), alone.end(1))  # one such line may follow another
         elif (
-            not alone and _OPENS.match(line) and ends_statement
+            not alone and _OPENS.match(line) and _ends_statement(previous)
             and (closing := _closing_line(lines, index)) is not None
         ):  # fmt: skip
             last, end = closing
@@ -193,6 +192,11 @@ def readable(data: bytes) -> bytes:
 def _without_attributes(found: re.Match[bytes]) -> bytes:
     """The closing bracket and qualifiers of an ``_AFTER_PARAMETERS`` match, its macros blanked."""
     return b")" + found.group(1) + b" " * len(found.group(2))
+
+
+def _ends_statement(line: bytes) -> bool:
+    """Whether a macro's call alone may follow ``line`` (``_ENDS_STATEMENT``, ``_LABEL``)."""
+    return _ENDS_STATEMENT.search(line) is not None or _LABEL.match(line) is not None
 
 
 def _directive_comments(line: bytes) -> bytes:
