@@ -206,7 +206,15 @@ STRUCTURAL = "structural"
 # has a definition after a ``#define`` whose comment ends its line in blanks (redis's ``entryIsKey``).
 # A C++ specialisation's out-of-line member is its specialisation's
 # (``binary_format<double>.max_digits``: it was ``max_digits()#2`` beside ``<float>``'s).
-EXTRACTION_VERSION = 25
+# 26: C's functions a macro defines (the kernel's ``SYSCALL_DEFINE3(setpriority, …)``, PHP's
+# ``PHP_FUNCTION(strlen)``) are found, named by the macro and its name
+# (``SYSCALL_DEFINE3(setpriority)``), as are a test's (``TEST(Suite, Name)``, googletest's
+# ``MATCHER_P(HasArea, area, "…")``: ``MATCHER_P(HasArea)``); attributes written as reserved
+# names (``char __user *buf``, ``typedef unsigned int __bitwise gfp_t``, ``} __aligned(8);``,
+# ``static inline __printf(2, 3)``) name nothing and hide nothing, nor do a loop's macro after
+# a ``do`` block (``} while_each_thread(g, t);``) and a type given to a macro
+# (``container_of(p, struct cred, rcu)``).
+EXTRACTION_VERSION = 26
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

@@ -48,6 +48,9 @@ TEMPLATE_DECLARATION = "template_declaration"
 MAX_SPECIALISATION = 60
 _PARAMETER_NAMES = frozenset({"type_identifier", "identifier"})  # ``typename T``, ``typename... Ts``
 _WORD_START, _WORD_END = re.compile(r"\w"), re.compile(r"\w$")
+# A name the grammar reads from within a word: a definer's (``SYSCALL_DEFINE3``) that
+# ``macros.readable`` split in two (``SYSCALL DEFINE3(…)``), read here as written.
+_SPLIT_NAME = re.compile(rb"\w+(?=\w\Z)")
 
 
 class Declared(NamedTuple):
@@ -68,6 +71,9 @@ def function_name(data: bytes, declarator: Node, *, body: bool) -> Declared | No
         return None
     found, name_node = found
     name, scope = _qualified(data, name_node)
+    split = _SPLIT_NAME.search(data, max(0, name_node.start_byte - 64), name_node.start_byte + 1)
+    if split is not None and name_node.type == "identifier":  # a definer ``macros.readable`` split
+        name = split.group().decode() + name
     if name_node.type in ("identifier", "field_identifier") and _MACRO_NAME.match(name):
         arguments = _macro_arguments(data, found)
         if arguments and not body:
@@ -280,17 +286,20 @@ def _template_parameters(data: bytes, node: Node) -> set[str]:
 
 
 def _macro_arguments(data: bytes, declarator: Node) -> list[str]:
-    """A macro's arguments, where each "parameter" is a bare name (``WidgetTest``,
-    ``Draws``); [] where any declares something (a function's own parameters)."""
+    """The arguments a macro's definition is named by: its "parameters" where each is a
+    bare name, at most two (``WidgetTest``, ``Draws``); the first alone where it is one
+    and more follow, or names in a macro's own way (the kernel's ``SYSCALL_DEFINE2(setpgid,
+    pid_t, pid, pid_t, pgid)``, ``BPF_CALL_2(bpf_map_lookup_elem, struct bpf_map *, map, …)``:
+    the name, then parameters' types and names); [] where the first declares something (a
+    constructor's own parameters)."""
     parameters = declarator.child_by_field_name("parameters")
-    arguments: list[str] = []
+    bare: list[str | None] = []
     for parameter in parameters.named_children if parameters is not None else ():
         if parameter.type in COMMENT_TYPES:
             continue
         kind = parameter.child_by_field_name("type")
-        if parameter.type != "parameter_declaration" or parameter.named_child_count != 1 or kind is None:
-            return []
-        if kind.type != "type_identifier":
-            return []
-        arguments.append(node_text(data, kind))
-    return arguments
+        alone = parameter.type == "parameter_declaration" and parameter.named_child_count == 1
+        bare.append(node_text(data, kind) if alone and kind is not None and kind.type == "type_identifier" else None)
+    if len(bare) <= 2 and all(bare):
+        return [a for a in bare if a]
+    return [bare[0]] if bare[0] else []

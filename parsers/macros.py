@@ -18,7 +18,17 @@ F(x) \\`` then ``    OTHER_MACRO(x)``: a macro call alone there is the definitio
   ``ABSL_MUST_USE_RESULT inline std::string AsciiStrToLower(…)``) or between its type
   and its name (``int WINAPI_EXPORT main(…)``), or between a class's keyword and its
   name (``class V8_EXPORT Message {``): a macro's name has an underscore, so that a type
-  written in capitals (``DWORD``, ``TEST(…)``) stays.
+  written in capitals (``DWORD``, ``TEST(…)``) stays;
+- the ``struct`` of a type given to a macro (``container_of(rcu, struct cred, rcu)``);
+- attributes written as reserved names (the kernel's ``char __user *buf``: ``reserved.py``).
+
+Rewritten, the same length:
+- a macro that defines a function, called at a line's start before the function's block
+  (the kernel's ``SYSCALL_DEFINE3(setpriority, int, which, …)``, PHP's ``PHP_FUNCTION(strlen)``,
+  googletest's ``TEST(Suite, Name)``), its name split in two: C's grammar read a call and a
+  block, and now a type and a function, which ``declarators`` names by the macro and its
+  arguments (``SYSCALL_DEFINE3(setpriority)``);
+- a loop's macro after a ``do`` block (``} while_each_thread(g, t);``) made ``while``.
 
 A test macro's titles (doctest's and Catch2's ``TEST_CASE("parses a number")`` before
 its block) are given to the grammar as names, so that it reads the test as a function,
@@ -32,6 +42,9 @@ from __future__ import annotations
 
 import re
 
+from recalld.parsers.c_tokens import ARGUMENTS, PLAIN, STRING, TYPE_WORDS, blank
+from recalld.parsers.reserved import reserved_attributes
+
 # A macro's name: capitals, digits and underscores, with an underscore in it.
 _MACRO = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
 # After a declaration's parameters, a name reserved to the implementation too, as system
@@ -39,71 +52,82 @@ _MACRO = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
 # elsewhere such a name is code (libstdc++'s ``__shared_count(_Ptr __p)``, ``namespace
 # __gnu_cxx``), but for one in capitals alone on its line (``__BEGIN_DECLS``).
 _TRAILING = rb"(?:" + _MACRO + rb"|__[A-Za-z][A-Za-z0-9_]*)"
-_STRING = rb'"(?:[^"\\\n]|\\.)*"'
-# what arguments hold between brackets: string literals too (``PYBIND11_DEPRECATED("Use …")``), a
-# slash that starts no comment (``PYBIND11_INPLACE_OP(operator/=)``)
-_PLAIN = rb"(?:[^()\"'/\n]++|/(?![/*])|" + _STRING + rb")*+"  # possessive: none of it is a bracket
-_ARGUMENTS = rb"\(" + _PLAIN + rb"(?:\(" + _PLAIN + rb"\)" + _PLAIN + rb")*\)"  # one level of nested brackets
-_CALL = rb"(?:" + _MACRO + rb"|[A-Z][A-Z0-9_]{2,}|__[A-Z][A-Z0-9_]*)(?:[ \t]*" + _ARGUMENTS + rb")?"
+_CALL = rb"(?:" + _MACRO + rb"|[A-Z][A-Z0-9_]{2,}|__[A-Z][A-Z0-9_]*)(?:[ \t]*" + ARGUMENTS + rb")?"
 # ``:``: an access specifier's; ``static``: a macro that defines something at the file's level
 # (git's ``static GIT_PATH_FUNC(git_path_seq_dir, "sequencer")``, the kernel's ``static DEFINE_MUTEX(lock);``)
-_DEFINES = rb"(?:static|extern)[ \t]+(?:" + _MACRO + rb"|[A-Z][A-Z0-9_]{2,})[ \t]*" + _ARGUMENTS  # not ``static HCERTSTORE``
+_DEFINES = rb"(?:static|extern)[ \t]+(?:" + _MACRO + rb"|[A-Z][A-Z0-9_]{2,})[ \t]*" + ARGUMENTS  # not ``static DWORD``
 _ALONE = re.compile(rb"^[ \t]*((?:" + _DEFINES + rb"|" + _CALL + rb")[ \t]*:?)[ \t]*;?[ \t]*(?://[^\n]*)?$")
 _QUALIFIERS = rb"((?:[ \t]+(?:const|noexcept|override|final|&&?))*)"
 _AFTER_PARAMETERS = re.compile(
-    rb"\)" + _QUALIFIERS + rb"((?:[ \t]+" + _MACRO + rb"(?:[ \t]*" + _ARGUMENTS
+    rb"\)" + _QUALIFIERS + rb"((?:[ \t]+" + _MACRO + rb"(?:[ \t]*" + ARGUMENTS
     + rb")?)+)(?=[ \t]*(?:[{;:=]|$|//|/\*|->|override\b|final\b|const\b|noexcept\b))"
 )  # fmt: skip
 # Reserved names there, before a body, the declaration's end or the line's: not before an
 # ``=`` (``if (__n) __x = 0;`` is code).
 _RESERVED_AFTER_PARAMETERS = re.compile(
-    rb"\)" + _QUALIFIERS + rb"((?:[ \t]+" + _TRAILING + rb"(?:[ \t]*" + _ARGUMENTS + rb")?)+)"
+    rb"\)" + _QUALIFIERS + rb"((?:[ \t]+" + _TRAILING + rb"(?:[ \t]*" + ARGUMENTS + rb")?)+)"
     rb"(?=[ \t]*(?:[{;]|$|//|/\*))"
 )
 _SPECIFIERS = rb"(?:(?:static|inline|extern|virtual|explicit|constexpr|friend|template[ \t]*<[^<>\n]*>)[ \t]+)*"
 # The same on a line of their own, after the parameters' line (``void Mock::AllowLeak(…)\n
 # GTEST_LOCK_EXCLUDED_(internal::g_gmock_mutex) {``).
 _CONTINUING = re.compile(
-    rb"^[ \t]*((?:" + _MACRO + rb"(?:[ \t]*" + _ARGUMENTS + rb")?[ \t]*)+)"
+    rb"^[ \t]*((?:" + _MACRO + rb"(?:[ \t]*" + ARGUMENTS + rb")?[ \t]*)+)"
     rb"(?=(?:[{;:=]|$|//|/\*|->|override\b|final\b|const\b|noexcept\b))"
 )
 _RESERVED_CONTINUING = re.compile(
-    rb"^[ \t]*((?:" + _TRAILING + rb"(?:[ \t]*" + _ARGUMENTS + rb")?[ \t]*)+)(?=(?:[{;]|$|//|/\*))"
+    rb"^[ \t]*((?:" + _TRAILING + rb"(?:[ \t]*" + ARGUMENTS + rb")?[ \t]*)+)(?=(?:[{;]|$|//|/\*))"
 )
 _ENDS_PARAMETERS = re.compile(rb"\)(?:[ \t]+(?:const|noexcept|override|final|&&?))*[ \t]*$")
 _BEFORE_DECLARATION = re.compile(
-    rb"^([ \t]*" + _SPECIFIERS + rb")((?:" + _MACRO + rb"(?:[ \t]*" + _ARGUMENTS + rb")?[ \t]+)+)"
+    rb"^([ \t]*" + _SPECIFIERS + rb")((?:" + _MACRO + rb"(?:[ \t]*" + ARGUMENTS + rb")?[ \t]+)+)"
     rb"(?=[A-Za-z_:~][^\n]*\()"
 )
 _BEFORE_NAME = re.compile(
-    rb"(?<=[\w*&>][ \t])(" + _MACRO + rb"(?:[ \t]*" + _ARGUMENTS + rb")?)[ \t]+(?=[A-Za-z_~][\w:]*[ \t]*\()"
+    rb"(?<=[\w*&>][ \t])(" + _MACRO + rb"(?:[ \t]*" + ARGUMENTS + rb")?)[ \t]+(?=[A-Za-z_~][\w:]*[ \t]*\()"
 )
 # An export or attribute macro between a class's keyword and its name (``class V8_EXPORT
 # Message``, Qt's ``class Q_CORE_EXPORT QObject``, ``struct BOOST_SYMBOL_VISIBLE bad_cast :``):
 # the grammar took the class for a function's return type, its body for the function's.
 # Before a base list, a body or the line's end only: C's ``struct MY_TAG value;`` stays.
 _IN_CLASS_HEAD = re.compile(
-    rb"\b(?:class|struct|union)[ \t]+((?:" + _MACRO + rb"(?:[ \t]*" + _ARGUMENTS + rb")?[ \t]+)+)"
+    rb"\b(?:class|struct|union)[ \t]+((?:" + _MACRO + rb"(?:[ \t]*" + ARGUMENTS + rb")?[ \t]+)+)"
     rb"(?=[A-Za-z_]\w*(?:[ \t]*<[^\n]*>)?[ \t]*(?:[:{]|final\b|$|//|/\*))"
 )
 # An attribute macro after a variable's name (``Mutex mu_; int count_ ABSL_GUARDED_BY(mu_);``).
-_AFTER_NAME = re.compile(rb"(?<=\w)([ \t]+" + _MACRO + rb"[ \t]*" + _ARGUMENTS + rb")(?=[ \t]*[;=,])")
+_AFTER_NAME = re.compile(rb"(?<=\w)([ \t]+" + _MACRO + rb"[ \t]*" + ARGUMENTS + rb")(?=[ \t]*[;=,])")
 _TITLED = re.compile(
-    rb"\b[A-Z][A-Z0-9_]*\([ \t]*((?:" + _STRING + rb"|\w+)(?:[ \t]*,[ \t]*(?:" + _STRING + rb"|\w+))*)[ \t]*\)"
+    rb"\b[A-Z][A-Z0-9_]*\([ \t]*((?:" + STRING + rb"|\w+)(?:[ \t]*,[ \t]*(?:" + STRING + rb"|\w+))*)[ \t]*\)"
     rb"(?=[ \t]*(\{|$))"
 )
 # A macro's call alone that goes on past its line (``PYBIND11_DEPRECATED(`` then ``"Use …")``):
 # its first line, and what may close it on a later one, at most ``_SPAN`` lines on.
-_OPENS = re.compile(rb"^[ \t]*(" + _MACRO + rb"[ \t]*\()" + _PLAIN + rb"(?:\(" + _PLAIN + rb"\)" + _PLAIN + rb")*$")
-_CLOSES = re.compile(rb"^(" + _PLAIN + rb"(?:\(" + _PLAIN + rb"\)" + _PLAIN + rb")*\)[ \t]*;?)[ \t]*(?://[^\n]*)?$")
+_OPENS = re.compile(rb"^[ \t]*(" + _MACRO + rb"[ \t]*\()" + PLAIN + rb"(?:\(" + PLAIN + rb"\)" + PLAIN + rb")*$")
+_CLOSES = re.compile(rb"^(" + PLAIN + rb"(?:\(" + PLAIN + rb"\)" + PLAIN + rb")*\)[ \t]*;?)[ \t]*(?://[^\n]*)?$")
 _SPAN = 6
+# A macro that defines a function, called at a line's start before the function's block
+# (the kernel's ``SYSCALL_DEFINE3(setpriority, int, which, …)`` then ``{``, PHP's
+# ``PHP_FUNCTION(strlen) {``, googletest's ``TEST(Suite, Name) {``), where C's grammar reads
+# a call and then a block: one character of its name is blanked (``_split_definer``).
+_DEFINER = re.compile(
+    rb"^(?:(?:static|inline|extern)[ \t]+)*((?:[A-Z][A-Z0-9_]{2,}[ \t]+)*)([A-Z][A-Z0-9_]{2,})[ \t]*\("
+)
+# What may follow a definer's arguments on their line: its block's ``{``, or a comment (PHP's
+# ``PHP_FUNCTION(strlen) /* {{{ */``) before it opens the next.
+_BEFORE_BLOCK = re.compile(rb"[ \t]*(?:/\*(?:[^*]|\*(?!/))*\*/[ \t]*|//[^\n]*)?")
+# A type as a macro's argument (the kernel's ``container_of(rcu, struct cred, rcu)``,
+# ``offsetof(struct page, lru)``): its keyword is blanked, the grammar reads a name.
+_TYPE_ARGUMENT = re.compile(rb"(?<=[(,])([ \t]*)(struct|union|enum)(?=[ \t]+[A-Za-z_]\w*[ \t]*[,)])")
 # A comment that ends a line, blanks after it (``_directive_comments``).
 _TRAILING_COMMENT = re.compile(rb"(/\*(?:[^*]|\*(?!/))*\*/)([ \t]+)$")
 _NOT_NAME = re.compile(rb"[^A-Za-z0-9_]")
-# A line that may hold a macro's call: a name in capitals, or (``_RESERVED``) a reserved
-# name where one may be an attribute (after the parameters, or opening the line after them).
+# A loop's macro after the block of a ``do`` (the kernel's ``do {…} while_each_thread(g, t);``,
+# ``} for_each_vma_range(vmi, vma, end);``), where the grammar wants ``while``: its name is
+# made one (``while            (vmi, vma, end);``), or it took the rest of the file for the loop.
+_LOOP_END = re.compile(rb"^[ \t]*\}[ \t]*((?!while\b)[a-z][a-z0-9_]{4,})(?=[ \t]*\((?![ \t]*\))" + PLAIN
+                       + rb"(?:\(" + PLAIN + rb"\)" + PLAIN + rb")*\)[ \t]*;[ \t]*$)")  # not ``zend_end_try();``
+# A line that may hold a macro's call: a name in capitals, or a reserved name (``__``).
 _CANDIDATE = re.compile(rb"[A-Z][A-Z0-9_]{2}")
-_RESERVED = re.compile(rb"\)[ \t]+__[A-Za-z]")
 # A line after which a macro's call alone is one: it ends a statement, a block or an access
 # specifier's label (``public:``), or is a comment or a directive.
 # A template's head too (``template <typename... Args>``, whose declaration an attribute macro
@@ -120,13 +144,12 @@ _PARAMETER_BEFORE = re.compile(rb"[\w*&][ \t*&]*?\b([A-Za-z_]\w*)(?:\[[^\]\n]*\]
 # An attribute macro without an underscore beside a type keyword, where no type can stand:
 # before one (git's ``static NORETURN void die(…)``) or between one and a function's name
 # (``void NORETURN die(…)``, Windows' ``int WINAPI WinMain(…)``).
-_TYPE_WORDS = rb"void|char|short|int|long|float|double|bool|signed|unsigned"
 _BEFORE_TYPE_WORD = re.compile(
     rb"^([ \t]*(?:(?:static|inline|extern)[ \t]+)*)([A-Z][A-Z0-9_]{2,})[ \t]+"
-    rb"(?=(?:" + _TYPE_WORDS + rb"|static|inline|extern|const|struct)\b)"
+    rb"(?=(?:" + TYPE_WORDS + rb"|static|inline|extern|const|struct)\b)"
 )
 _AFTER_TYPE_WORD = re.compile(
-    rb"\b(?:" + _TYPE_WORDS + rb")[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+\**[ \t]*[A-Za-z_]\w*[ \t]*\(|[ \t]*$)"
+    rb"\b(?:" + TYPE_WORDS + rb")[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+\**[ \t]*[A-Za-z_]\w*[ \t]*\(|[ \t]*$)"
 )  # the name may open the next line (jemalloc's ``void JEMALLOC_NOTHROW`` then ``je_free(void *ptr) {``)
 # Words before a name in capitals that make it the parameter's name (``unsigned int LEN``).
 _NO_NAME = frozenset({
@@ -145,20 +168,31 @@ def readable(data: bytes) -> bytes:
     for index, line in enumerate(lines):
         if directive or line.lstrip().startswith(b"#"):
             directive = line.rstrip().endswith(b"\\")
-            previous = line
+            previous = b"#"  # a directive, over all its lines, ends what came before it
             if b"/*" in line:
                 lines[index] = _directive_comments(line)
             continue
         if not line.strip():
             continue
-        if not _CANDIDATE.search(line) and not _reserved(line):  # no macro's name in it: most lines
+        if line.lstrip().startswith(b"}") and (loop := _LOOP_END.match(line)):
+            lines[index] = line[: loop.start(1)] + b"while".ljust(loop.end(1) - loop.start(1)) + line[loop.end(1) :]
+            previous = line
+            continue
+        if b"(" in line and (b"struct" in line or b"union" in line or b"enum" in line):
+            line = lines[index] = _TYPE_ARGUMENT.sub(lambda m: m.group(1) + b" " * len(m.group(2)), line)
+        if not _CANDIDATE.search(line) and b"__" not in line:  # no macro's name in it: most lines
             previous = line
             continue
         original = line
         following = lines[index + 1].lstrip() if index + 1 < len(lines) else b""
+        definer = _DEFINER.match(line)
+        if definer and _ends_statement(previous) and _opens_block(lines, index, definer.end()):
+            lines[index] = _TITLED.sub(_as_names, _split_definer(line, definer))  # a test's title as a name
+            previous = original
+            continue
         alone = _ALONE.match(line)
         if alone and _ends_statement(previous) and not following.startswith(b"{"):
-            line = original = _blank(line, alone.start(1), alone.end(1))  # one such line may follow another
+            line = original = blank(line, alone.start(1), alone.end(1))  # one such line may follow another
         elif (
             not alone and _OPENS.match(line) and _ends_statement(previous)
             and (closing := _closing_line(lines, index)) is not None
@@ -166,12 +200,12 @@ def readable(data: bytes) -> bytes:
             last, end = closing
             for inner in range(index + 1, last):
                 lines[inner] = b" " * len(lines[inner])
-            lines[last] = _blank(lines[last], 0, end)
-            line = original = _blank(line, len(line) - len(line.lstrip()), len(line))
+            lines[last] = blank(lines[last], 0, end)
+            line = original = blank(line, len(line) - len(line.lstrip()), len(line))
         elif _ENDS_PARAMETERS.search(previous) and (
             continuing := _CONTINUING.match(line) or _RESERVED_CONTINUING.match(line)
         ):
-            line = _blank(line, continuing.start(1), continuing.end(1))
+            line = blank(line, continuing.start(1), continuing.end(1))
         else:
             line = _AFTER_PARAMETERS.sub(_without_attributes, line)
             if b"__" in line:
@@ -179,10 +213,12 @@ def readable(data: bytes) -> bytes:
             line = _BEFORE_DECLARATION.sub(lambda m: m.group(1) + b" " * len(m.group(2)), line)
             line = _BEFORE_NAME.sub(lambda m: b" " * len(m.group(0)), line)
             line = _AFTER_NAME.sub(lambda m: b" " * len(m.group(0)), line)
+            if b"__" in line:
+                line = reserved_attributes(line, _ends_statement(previous))
             line = _AFTER_PARAMETER.sub(lambda m: _unless_no_parameter(m, line), line)
             line = _BEFORE_TYPE_WORD.sub(lambda m: m.group(1) + b" " * (len(m.group(0)) - len(m.group(1))), line)
-            line = _AFTER_TYPE_WORD.sub(lambda m: _blank(m.group(0), *(i - m.start() for i in m.span(1))), line)
-            line = _IN_CLASS_HEAD.sub(lambda m: _blank(m.group(0), *(i - m.start() for i in m.span(1))), line)
+            line = _AFTER_TYPE_WORD.sub(lambda m: blank(m.group(0), *(i - m.start() for i in m.span(1))), line)
+            line = _IN_CLASS_HEAD.sub(lambda m: blank(m.group(0), *(i - m.start() for i in m.span(1))), line)
             line = _TITLED.sub(lambda m: _as_names(m) if m.group(2) or following.startswith(b"{") else m.group(0), line)
         lines[index] = line
         previous = original
@@ -206,7 +242,7 @@ def _directive_comments(line: bytes) -> bytes:
     comment on the next lines, a doc, for the directive's (redis's ``#define
     ENTRY_PTR_NO_VALUE 4 /* … */ ``, then ``entryIsKey``'s doc)."""
     if b'"' in line:
-        line = re.sub(_STRING, lambda m: m.group(0).replace(b"/*", b"/ "), line)
+        line = re.sub(STRING, lambda m: m.group(0).replace(b"/*", b"/ "), line)
     trailing = _TRAILING_COMMENT.search(line)
     if trailing is not None:
         start, blanks = trailing.start(1), trailing.group(2)
@@ -221,11 +257,6 @@ def _unless_no_parameter(found: re.Match[bytes], line: bytes) -> bytes:
     if before is None or before.group(1) in _NO_NAME:
         return found.group(0)
     return b" " * len(found.group(0))
-
-
-def _reserved(line: bytes) -> bool:
-    """Whether a reserved name may be an attribute on ``line`` (``_RESERVED``)."""
-    return b"__" in line and (line.lstrip().startswith(b"__") or (b")" in line and _RESERVED.search(line) is not None))
 
 
 def calls_alone(lines: list[bytes]) -> bool:
@@ -250,13 +281,60 @@ def _closing_line(lines: list[bytes], index: int) -> tuple[int, int] | None:
         if closing is not None:
             following = lines[last + 1].lstrip() if last + 1 < len(lines) else b""
             return None if following.startswith(b"{") else (last, closing.end(1))
-        if re.fullmatch(_PLAIN, lines[last]) is None or lines[last].lstrip().startswith(b"#"):
+        if re.fullmatch(PLAIN, lines[last]) is None or lines[last].lstrip().startswith(b"#"):
             return None  # brackets or a comment or a directive inside: no call of this kind
     return None
 
 
-def _blank(line: bytes, start: int, end: int) -> bytes:
-    return line[:start] + b" " * (end - start) + line[end:]
+def _opens_block(lines: list[bytes], index: int, start: int) -> bool:
+    """Whether the brackets that open before ``start`` on line ``index`` close within
+    ``_SPAN`` lines, with a block's ``{`` after them there or opening the next line, and
+    the first line that opens with ``}`` after them closes a function's body, not a type's
+    (PostgreSQL's ``CATALOG(pg_am,2601,AccessMethodRelationId)`` then ``{`` … ``}
+    FormData_pg_am;``)."""
+    depth = 1
+    for number in range(index, min(len(lines), index + _SPAN)):
+        line = re.sub(STRING, lambda m: b'""', lines[number])
+        for position in range(start if number == index else 0, len(line)):
+            depth += {40: 1, 41: -1}.get(line[position], 0)  # ``(``, ``)``
+            if depth == 0:
+                rest = line[_past_comment(line, position + 1) :].rstrip()
+                following = lines[number + 1].lstrip() if number + 1 < len(lines) else b""
+                if not (rest.startswith(b"{") or (not rest and following.startswith(b"{"))):
+                    return False
+                closing = _closing_brace(lines, number + 1)
+                return _past_comment(closing, 1) == len(closing.rstrip())
+    return False
+
+
+def _past_comment(line: bytes, start: int) -> int:
+    """Where ``line`` goes on after the blanks and a comment from ``start`` (``_BEFORE_BLOCK``)."""
+    found = _BEFORE_BLOCK.match(line, start)
+    return found.end() if found is not None else start
+
+
+def _closing_brace(lines: list[bytes], start: int) -> bytes:
+    """The first line from ``start`` on that opens with ``}`` and goes on no directive (a
+    ``#define``'s ``} while (0)``), or ``}``."""
+    for number in range(start, len(lines)):
+        if lines[number].startswith(b"}") and not lines[number - 1].rstrip().endswith(b"\\"):
+            return lines[number]
+    return b"}"
+
+
+def _split_definer(line: bytes, definer: re.Match[bytes]) -> bytes:
+    """``line`` with a definer's name (``_DEFINER``'s ``definer``) split in two by a
+    blank where a name may follow it, the grammar then reads a type and a function's name:
+    ``SYSCALL DEFINE3(…)``, ``T ST(Suite, Name)``; ``declarators`` joins them again."""
+    begin, name = definer.start(2), definer.group(2)
+    at = next((i for i in range(1, len(name) - 1) if name[i : i + 1] == b"_" and name[i + 1 : i + 2].isalpha()), None)
+    if at is None and name[2:3].isalpha():
+        at = 1
+    if at is None:
+        return line
+    # attributes before it (``PHPAPI PHP_FUNCTION(dl)``) made one with it, the type
+    attributes = re.sub(rb"[ \t]", b"_", line[definer.start(1) : begin])
+    return blank(line[: definer.start(1)] + attributes + line[begin:], begin + at, begin + at + 1)
 
 
 def _as_names(found: re.Match[bytes]) -> bytes:
@@ -266,5 +344,5 @@ def _as_names(found: re.Match[bytes]) -> bytes:
     start, end = found.span(1)
     offset = found.start()
     text = found.group(0)
-    inner = re.sub(_STRING, lambda s: _NOT_NAME.sub(b"_", s.group(0)), text[start - offset : end - offset])
+    inner = re.sub(STRING, lambda s: _NOT_NAME.sub(b"_", s.group(0)), text[start - offset : end - offset])
     return text[: start - offset] + inner + text[end - offset :]

@@ -1,0 +1,16 @@
+"""C's and C++'s tokens as the readers of their macros match them in a line's bytes
+(``macros.py``, ``reserved.py``), and the blanking that keeps every byte's offset."""
+
+from __future__ import annotations
+
+STRING = rb'"(?:[^"\\\n]|\\.)*"'
+# what arguments hold between brackets: string literals too (``PYBIND11_DEPRECATED("Use …")``), a
+# slash that starts no comment (``PYBIND11_INPLACE_OP(operator/=)``)
+PLAIN = rb"(?:[^()\"'/\n]++|/(?![/*])|" + STRING + rb")*+"  # possessive: none of it is a bracket
+ARGUMENTS = rb"\(" + PLAIN + rb"(?:\(" + PLAIN + rb"\)" + PLAIN + rb")*\)"  # one level of nested brackets
+# Type keywords, beside which an attribute stands where no type can.
+TYPE_WORDS = rb"void|char|short|int|long|float|double|bool|signed|unsigned"
+
+
+def blank(line: bytes, start: int, end: int) -> bytes:
+    return line[:start] + b" " * (end - start) + line[end:]
