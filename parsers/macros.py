@@ -174,13 +174,16 @@ def readable(data: bytes) -> bytes:
             continue
         if not line.strip():
             continue
-        if line.lstrip().startswith(b"}") and (loop := _LOOP_END.match(line)):
+        if b"}" in line and (loop := _LOOP_END.match(line)):
             lines[index] = line[: loop.start(1)] + b"while".ljust(loop.end(1) - loop.start(1)) + line[loop.end(1) :]
             previous = line
             continue
         if b"(" in line and (b"struct" in line or b"union" in line or b"enum" in line):
             line = lines[index] = _TYPE_ARGUMENT.sub(lambda m: m.group(1) + b" " * len(m.group(2)), line)
-        if not _CANDIDATE.search(line) and b"__" not in line:  # no macro's name in it: most lines
+        capitals = _CANDIDATE.search(line) is not None
+        if not capitals:  # no macro's name in it (most lines), or a reserved name alone
+            if b"__" in line:
+                lines[index] = _without_reserved(line, previous)
             previous = line
             continue
         original = line
@@ -223,6 +226,14 @@ def readable(data: bytes) -> bytes:
         lines[index] = line
         previous = original
     return b"\n".join(lines)
+
+
+def _without_reserved(line: bytes, previous: bytes) -> bytes:
+    """A line with no name in capitals, its attributes written as reserved names blanked:
+    after the parameters (``readable``'s ``_RESERVED_…``) and where ``reserved.py`` finds them."""
+    if _ENDS_PARAMETERS.search(previous) and (continuing := _RESERVED_CONTINUING.match(line)):
+        return blank(line, continuing.start(1), continuing.end(1))
+    return reserved_attributes(_RESERVED_AFTER_PARAMETERS.sub(_without_attributes, line), _ends_statement(previous))
 
 
 def _without_attributes(found: re.Match[bytes]) -> bytes:
