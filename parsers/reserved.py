@@ -56,8 +56,9 @@ _RESERVED_BEFORE_TYPE = re.compile(
     rb"^([ \t]*(?:(?:static|inline|extern)[ \t]+)*)" + _RESERVED_RUN
     + rb"(?=(?:" + TYPE_WORDS + rb"|struct|union|enum|const|static|inline|extern)\b)"
 )  # fmt: skip
-_RESERVED_CALL = re.compile(_RESERVED_NAME + rb"[ \t]*(" + ARGUMENTS + rb")?")
-_PARAMETER = re.compile(rb"[A-Za-z_]\w*[ \t*]+[A-Za-z_]\w*|\(void\)")  # a type and a name, or none
+_RESERVED_CALL = re.compile(rb"(" + _RESERVED_NAME + rb")[ \t]*(" + ARGUMENTS + rb")?")
+# A parameter: a type and a name (``bool little_endian``, ``const void *p``), or ``...``.
+_PARAMETER = re.compile(rb"[ \t]*(?:(?:[A-Za-z_]\w*[ \t*]+)+\**[ \t]*[A-Za-z_]\w*(?:[ \t]*\[[^\]]*\])*|\.\.\.)[ \t]*")
 
 
 def reserved_attributes(line: bytes, after_statement: bool) -> bytes:
@@ -81,12 +82,17 @@ def _attributes(run: bytes, *, alone: bool = False) -> bool:
     no arguments that declare parameters (``__cpu_to_virtio16(bool little_endian, u16 val)``,
     a function's name), and, ``alone`` on a line, each with arguments (``__u32`` alone then
     ``__get_hash(…)`` is a type and a function)."""
-    if _grammar_words(run):
-        return False
     words = list(_RESERVED_CALL.finditer(run))
-    if any(w.group(1) and _PARAMETER.search(w.group(1)) for w in words):
+    if any(w.group(1) in _GRAMMAR_WORDS or (w.group(2) and _parameters(w.group(2))) for w in words):
         return False
-    return not alone or all(w.group(1) for w in words)
+    return not alone or all(w.group(2) for w in words)
+
+
+def _parameters(arguments: bytes) -> bool:
+    """Whether bracketed ``arguments`` are a function's parameters (``(bool little_endian,
+    u16 val)``, ``(void)``), not an attribute's (``(2, 3)``, ``(4 * sizeof(unsigned long))``)."""
+    inner = arguments[1:-1]
+    return inner.strip() == b"void" or all(_PARAMETER.fullmatch(item) for item in inner.split(b","))
 
 
 def _between(found: re.Match[bytes]) -> bytes:
