@@ -117,7 +117,7 @@ _DEFINER = re.compile(
 _BEFORE_BLOCK = re.compile(rb"[ \t]*(?:/\*(?:[^*]|\*(?!/))*\*/[ \t]*|//[^\n]*)?")
 # A type as a macro's argument (the kernel's ``container_of(rcu, struct cred, rcu)``,
 # ``offsetof(struct page, lru)``): its keyword is blanked, the grammar reads a name.
-_TYPE_ARGUMENT = re.compile(rb"(?<=[(,])([ \t]*)(struct|union|enum)(?=[ \t]+[A-Za-z_]\w*[ \t]*[,)])")
+_TYPE_ARGUMENT = re.compile(rb"([(,][ \t]*)(struct|union|enum)(?=[ \t]+[A-Za-z_]\w*[ \t]*[,)])")
 # A comment that ends a line, blanks after it (``_directive_comments``).
 _TRAILING_COMMENT = re.compile(rb"(/\*(?:[^*]|\*(?!/))*\*/)([ \t]+)$")
 _NOT_NAME = re.compile(rb"[^A-Za-z0-9_]")
@@ -188,7 +188,7 @@ def readable(data: bytes) -> bytes:
             continue
         original = line
         following = lines[index + 1].lstrip() if index + 1 < len(lines) else b""
-        definer = _DEFINER.match(line)
+        definer = _DEFINER.match(line) if not line.rstrip().endswith(b";") else None  # not ``EXPORT_SYMBOL(f);``
         if definer and _ends_statement(previous) and _opens_block(lines, index, definer.end()):
             lines[index] = _TITLED.sub(_as_names, _split_definer(line, definer))  # a test's title as a name
             previous = original

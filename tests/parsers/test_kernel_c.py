@@ -70,7 +70,7 @@ PHPAPI ZEND_COLD PHP_METHOD(SplFileObject, fgetcsv)
 def test_a_function_a_macro_defines_is_named_by_the_macro_and_its_name():
     """C's grammar read ``SYSCALL_DEFINE3(setpriority, …)`` then a block as a call and a
     block: no function (kernel 7.2's ``kernel/sys.c`` showed none of its 46 system calls,
-    PHP 8.2's C none of its 814 ``PHP_FUNCTION``s). A macro's definition is named by the
+    PHP 8.2's C none of its 820 ``PHP_FUNCTION``s). A macro's definition is named by the
     macro and its arguments where they are at most two names (``PHP_METHOD(SplFileObject,
     fgetcsv)``), by its first where more follow (the parameters' types and names), and
     signed as written; a block that closes a type's (``} FormData_pg_am;``) is no function."""
