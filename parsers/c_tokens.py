@@ -8,6 +8,7 @@ STRING = rb'"(?:[^"\\\n]|\\.)*"'
 # slash that starts no comment (``PYBIND11_INPLACE_OP(operator/=)``)
 PLAIN = rb"(?:[^()\"'/\n]++|/(?![/*])|" + STRING + rb")*+"  # possessive: none of it is a bracket
 ARGUMENTS = rb"\(" + PLAIN + rb"(?:\(" + PLAIN + rb"\)" + PLAIN + rb")*\)"  # one level of nested brackets
+BLOCK_COMMENT = rb"/\*(?:[^*]|\*(?!/))*\*/"
 # Type keywords, beside which an attribute stands where no type can.
 TYPE_WORDS = rb"void|char|short|int|long|float|double|bool|signed|unsigned"
 

@@ -51,6 +51,7 @@ _WORD_START, _WORD_END = re.compile(r"\w"), re.compile(r"\w$")
 # A name the grammar reads from within a word: a definer's (``SYSCALL_DEFINE3``) that
 # ``macros.readable`` split in two (``SYSCALL DEFINE3(…)``), read here as written.
 _SPLIT_NAME = re.compile(rb"\w+(?=\w\Z)")
+_WORD_BYTE = re.compile(rb"\w")
 
 
 class Declared(NamedTuple):
@@ -71,9 +72,10 @@ def function_name(data: bytes, declarator: Node, *, body: bool) -> Declared | No
         return None
     found, name_node = found
     name, scope = _qualified(data, name_node)
-    split = _SPLIT_NAME.search(data, max(0, name_node.start_byte - 64), name_node.start_byte + 1)
-    if split is not None and name_node.type == "identifier":  # a definer ``macros.readable`` split
-        name = split.group().decode() + name
+    start = name_node.start_byte
+    if name_node.type == "identifier" and start and _WORD_BYTE.match(data, start - 1):  # a definer ``readable`` split
+        split = _SPLIT_NAME.search(data, max(0, start - 64), start + 1)
+        name = split.group().decode() + name if split is not None else name
     if name_node.type in ("identifier", "field_identifier") and _MACRO_NAME.match(name):
         arguments = _macro_arguments(data, found)
         if arguments and not body:

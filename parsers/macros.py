@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import re
 
-from recalld.parsers.c_tokens import ARGUMENTS, PLAIN, STRING, TYPE_WORDS, blank
+from recalld.parsers.c_tokens import ARGUMENTS, BLOCK_COMMENT, PLAIN, STRING, TYPE_WORDS, blank
 from recalld.parsers.reserved import reserved_attributes
 
 # A macro's name: capitals, digits and underscores, with an underscore in it.
@@ -114,18 +114,19 @@ _DEFINER = re.compile(
 )
 # What may follow a definer's arguments on their line: its block's ``{``, or a comment (PHP's
 # ``PHP_FUNCTION(strlen) /* {{{ */``) before it opens the next.
-_BEFORE_BLOCK = re.compile(rb"[ \t]*(?:/\*(?:[^*]|\*(?!/))*\*/[ \t]*|//[^\n]*)?")
+_BEFORE_BLOCK = re.compile(rb"[ \t]*(?:" + BLOCK_COMMENT + rb"[ \t]*|//[^\n]*)?")
 # A type as a macro's argument (the kernel's ``container_of(rcu, struct cred, rcu)``,
 # ``offsetof(struct page, lru)``): its keyword is blanked, the grammar reads a name.
 _TYPE_ARGUMENT = re.compile(rb"([(,][ \t]*)(struct|union|enum)(?=[ \t]+[A-Za-z_]\w*[ \t]*[,)])")
 # A comment that ends a line, blanks after it (``_directive_comments``).
-_TRAILING_COMMENT = re.compile(rb"(/\*(?:[^*]|\*(?!/))*\*/)([ \t]+)$")
+_TRAILING_COMMENT = re.compile(rb"(" + BLOCK_COMMENT + rb")([ \t]+)$")
 _NOT_NAME = re.compile(rb"[^A-Za-z0-9_]")
 # A loop's macro after the block of a ``do`` (the kernel's ``do {…} while_each_thread(g, t);``,
 # ``} for_each_vma_range(vmi, vma, end);``), where the grammar wants ``while``: its name is
 # made one (``while            (vmi, vma, end);``), or it took the rest of the file for the loop.
-_LOOP_END = re.compile(rb"^[ \t]*\}[ \t]*((?!while\b)[a-z][a-z0-9_]{4,})(?=[ \t]*\((?![ \t]*\))" + PLAIN
-                       + rb"(?:\(" + PLAIN + rb"\)" + PLAIN + rb")*\)[ \t]*;[ \t]*$)")  # not ``zend_end_try();``
+_LOOP_END = re.compile(
+    rb"^[ \t]*\}[ \t]*((?!while\b)[a-z][a-z0-9_]{4,})(?=[ \t]*(?!\([ \t]*\))" + ARGUMENTS + rb"[ \t]*;[ \t]*$)"
+)  # not ``zend_end_try();``
 # A line that may hold a macro's call: a name in capitals, or a reserved name (``__``).
 _CANDIDATE = re.compile(rb"[A-Z][A-Z0-9_]{2}")
 # A line after which a macro's call alone is one: it ends a statement, a block or an access
@@ -305,7 +306,7 @@ def _opens_block(lines: list[bytes], index: int, start: int) -> bool:
     FormData_pg_am;``)."""
     depth = 1
     for number in range(index, min(len(lines), index + _SPAN)):
-        line = re.sub(STRING, lambda m: b'""', lines[number])
+        line = re.sub(STRING, b'""', lines[number])
         for position in range(start if number == index else 0, len(line)):
             depth += {40: 1, 41: -1}.get(line[position], 0)  # ``(``, ``)``
             if depth == 0:
