@@ -14,7 +14,13 @@ from functools import lru_cache
 from recalld.parsers.base import ParseResult, Symbol, content_hash, module_symbol
 from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
 from recalld.parsers.definitions import Definition, collect_definitions
-from recalld.parsers.docstrings import COMMENT_TYPES, doc_outside, docstring_of, is_trailing, module_docstring
+from recalld.parsers.docstrings import (
+    COMMENT_TYPES,
+    doc_outside,
+    docstring_of,
+    is_trailing,
+    module_docstring,
+)
 from recalld.parsers.item_macros import unwrapped
 from recalld.parsers.macros import readable
 from recalld.parsers.namesakes import (
@@ -26,8 +32,17 @@ from recalld.parsers.namesakes import (
     parameter_key,
 )
 from recalld.parsers.registry import LanguageSpec, get_language
+from recalld.parsers.rereading import reread
 from recalld.parsers.signatures import signature
-from recalld.parsers.treesitter import Node, Tree, comment_nodes, count_errors, holds_any, node_text, parse_tree
+from recalld.parsers.treesitter import (
+    Node,
+    Tree,
+    comment_nodes,
+    count_errors,
+    holds_any,
+    node_text,
+    parse_tree,
+)
 
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
 # A Java enum constant with a body of its own: what it defines is the constant's, named
@@ -138,7 +153,8 @@ def _best_reading(spec: LanguageSpec, data: bytes, path: str = "") -> tuple[Lang
     react-native 0.76's 494 JavaScript files read better as TSX. A file of an extension
     both languages write (a ``.h``) is read by both, and is the fallback's language where
     that reads it as well and finds what only that language writes (a C++ header's class,
-    which C's grammar may read without an error: ``namespace util {…}``)."""
+    which C's grammar may read without an error: ``namespace util {…}``). A C# file read
+    with errors is read again as ``rereading.py`` tells."""
     source = readable(data) if spec.macros else data  # offsets kept: symbols read ``data``
     tree: Tree | None = None
     if spec.item_macros:
@@ -146,6 +162,8 @@ def _best_reading(spec: LanguageSpec, data: bytes, path: str = "") -> tuple[Lang
     if tree is None:
         tree = parse_tree(spec, source)
     errors = count_errors(tree.root_node)
+    if errors and (spec.pointers or spec.conditionals):
+        source, tree, errors = reread(spec, source, tree, errors)
     shared = bool(spec.shared_extensions) and path.lower().endswith(spec.shared_extensions)
     if (errors or shared) and spec.fallback:
         other = _read_as(spec)

@@ -61,6 +61,10 @@ class LanguageSpec:
     inner_docs: bool = False  # ``//!`` and ``/*!`` document what they are in (Rust), not what follows
     local_bodies: frozenset[str] = LOCAL_BODIES  # node kinds whose definitions are local
     item_macros: bool = False  # Rust's: the items a macro's call wraps are read (parsers/item_macros.py)
+    # C#'s: a file read with syntax errors is read again as single builds of its ``#if``
+    # groups, the reading with the fewest errors kept (parsers/conditionals.py)
+    conditionals: bool = False
+    pointers: bool = False  # C#'s: ``*(…)`` given to the grammar as it reads it (parsers/pointers.py)
 
     @property
     def query_names(self) -> tuple[str, ...]:
@@ -132,7 +136,8 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("go", (".go",), "tree_sitter_go", directory_namespace=True),
     LanguageSpec("rust", (".rs",), "tree_sitter_rust", inner_docs=True, item_macros=True),
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),
-    LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml"),
+    LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml",
+                 conditionals=True, pointers=True),
     LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons="self"),
     # PHP with the HTML around it. Its braces are a ``compound_statement`` around a function's
     # body and a namespace's alike, and around an ``if`` at the top level, where a

