@@ -61,10 +61,12 @@ class LanguageSpec:
     inner_docs: bool = False  # ``//!`` and ``/*!`` document what they are in (Rust), not what follows
     local_bodies: frozenset[str] = LOCAL_BODIES  # node kinds whose definitions are local
     item_macros: bool = False  # Rust's: the items a macro's call wraps are read (parsers/item_macros.py)
-    # C#'s: a file read with syntax errors is read again as single builds of its ``#if``
-    # groups, the reading with the fewest errors kept (parsers/conditionals.py)
+    # C#'s: a file read with syntax errors is read again with its directive lines blanked and
+    # the ``#if`` groups its errors fall in reduced to one branch (parsers/conditionals.py),
+    # and with its ``*(…)`` given to the grammar as it reads it (parsers/pointers.py): the
+    # reading with fewer errors is kept (parsers/rereading.py)
     conditionals: bool = False
-    pointers: bool = False  # C#'s: ``*(…)`` given to the grammar as it reads it (parsers/pointers.py)
+    pointers: bool = False
 
     @property
     def query_names(self) -> tuple[str, ...]:

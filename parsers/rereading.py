@@ -22,24 +22,17 @@ _ROUNDS = 4  # readings with more of its groups reduced, each to the errors the 
 
 
 def reread(spec: LanguageSpec, source: bytes, tree: Tree, errors: int) -> tuple[bytes, Tree, int]:
-    """The source, tree and error count of the best reading of ``source``."""
-    if spec.pointers:
-        source, tree, errors = _pointers_read(spec, source, tree, errors)
-    if errors and spec.conditionals:
-        tree, errors = _best_build(spec, source, tree, errors)
-    return source, tree, errors
-
-
-def _pointers_read(spec: LanguageSpec, source: bytes, tree: Tree, errors: int) -> tuple[bytes, Tree, int]:
-    """``source`` and its tree, or with its pointer indirections given to the grammar as it
-    reads them (``pointers.py``) where that reads with fewer syntax errors."""
-    readable_source = pointers.readable(source)
-    if readable_source == source:
-        return source, tree, errors
-    readable_tree = parse_tree(spec, readable_source)
-    readable_errors = count_errors(readable_tree.root_node)
+    """The source, tree and error count of the best reading of ``source``: its builds are
+    made of its pointer indirections' reading, whether or not that alone read better."""
+    readable = pointers.readable(source) if spec.pointers else source
+    readable_tree, readable_errors = tree, errors
+    if readable != source:
+        readable_tree = parse_tree(spec, readable)
+        readable_errors = count_errors(readable_tree.root_node)
+    if readable_errors and spec.conditionals:
+        readable_tree, readable_errors = _best_build(spec, readable, readable_tree, readable_errors)
     if readable_errors < errors:
-        return readable_source, readable_tree, readable_errors
+        return readable, readable_tree, readable_errors
     return source, tree, errors
 
 
