@@ -1,8 +1,8 @@
 """Second readings of a C# file its grammar reads with syntax errors: with its pointer
 indirections of a bracket given to the grammar as it reads them (``pointers.py``), then
 with its directive lines blanked and the ``#if`` groups its errors fall in reduced to
-one branch (``conditionals.py``). A reading is kept where it has fewer errors than the
-one before it; the symbols read their text from the source as written.
+one branch (``conditionals.py``). The best of them is kept where it has fewer errors
+than the file as written; the symbols read their text from the source as written.
 
 Mono 6.12's ``mcs/class`` (26,197 C# files): 1,486 read with syntax errors as written,
 116 now; 466,265 symbols where there were 457,558.
