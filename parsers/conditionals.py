@@ -36,7 +36,7 @@ class _Directive:
     start: int  # its line's first byte
     end: int  # the byte after its line's last (its newline)
     word: bytes
-    rest: bytes
+    rest: bytes  # after its word, without a ``//`` comment
     group: int  # the index of its group's ``#if`` among the directives; -1 outside a group
 
 
@@ -51,7 +51,7 @@ class Conditionals:
         self.nested: dict[int, list[int]] = {}  # a group's ``#if`` index → the groups right within it
         open_groups: list[int] = []
         for match in _DIRECTIVE.finditer(data):
-            word, rest = match.groups()
+            word, rest = match.group(1), match.group(2).split(b"//")[0]
             index = len(self.directives)
             group = -1
             if word == b"if":
@@ -111,7 +111,7 @@ class Conditionals:
                 around = groups.pop()[1]
                 active = around
             elif word in (b"define", b"undef") and active:
-                defined[directive.rest.split(b"//")[0].strip()] = word == b"define"
+                defined[directive.rest.strip()] = word == b"define"
             if not around or directive.group < 0 or directive.group in reduced:
                 out[directive.start:directive.end] = b" " * (directive.end - directive.start)
             if not active:
@@ -133,7 +133,7 @@ class Conditionals:
 def _holds(expression: bytes, defined: dict[bytes, bool], undefined_is: bool) -> bool:
     """The value of an ``#if``'s condition (``!``, ``&&``, ``||``, ``==``, ``!=``, brackets,
     ``true``, ``false``, symbols); one it cannot read holds."""
-    tokens = _tokens(expression.split(b"//")[0])
+    tokens = _tokens(expression)
     if tokens is None:
         return True
     reader = _Condition(tokens, defined, undefined_is)

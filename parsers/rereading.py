@@ -10,14 +10,11 @@ Mono 6.12's ``mcs/class`` (26,197 C# files): 1,486 read with syntax errors as wr
 
 from __future__ import annotations
 
-import re
-
 from recalld.parsers import pointers
 from recalld.parsers.conditionals import Conditionals
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Tree, count_errors, error_spans, parse_tree
 
-_DIRECTIVE = re.compile(rb"(?m)^[ \t]*#[ \t]*[a-z]")  # a C# file with a directive line
 _ROUNDS = 4  # readings with more of its groups reduced, each to the errors the last left
 
 
@@ -42,24 +39,25 @@ def _best_build(spec: LanguageSpec, source: bytes, tree: Tree, errors: int) -> t
     branch; of those, the one that leaves the least code unread, blanked or in an ERROR
     node. The groups are reduced from the innermost out, round by round, and all of them
     where errors are left (an error a group made far from it)."""
-    if not _DIRECTIVE.search(source):
-        return tree, errors
     builds = _Builds(spec, source)
+    if not builds.conditionals.directives:
+        return tree, errors
+    written = error_spans(tree.root_node)
     for undefined_is in (True, False):
         reduced: frozenset[int] | None = None
-        last, settled = tree, False
+        left = written  # the errors the last reading left
         for _ in range(_ROUNDS):
-            more = builds.conditionals.to_reduce(error_spans(last.root_node), reduced or frozenset())
+            more = builds.conditionals.to_reduce(left, reduced or frozenset())
             if more == reduced:
                 break
             reduced = more
             reading = builds.read(reduced, undefined_is=undefined_is)
             if reading is None:
                 break
-            last, settled = reading, not reading.root_node.has_error
-            if settled:
+            left = reading
+            if not left:
                 break
-        if not settled and reduced != builds.conditionals.groups:
+        if left and reduced != builds.conditionals.groups:
             builds.read(builds.conditionals.groups, undefined_is=undefined_is)
     best = builds.best
     return (best[2], best[1]) if best is not None and best[1] < errors else (tree, errors)
@@ -75,19 +73,16 @@ class _Builds:
         self.tried: set[bytes] = set()
         self.best: tuple[int, int, Tree] | None = None
 
-    def read(self, reduced: frozenset[int], *, undefined_is: bool) -> Tree | None:
-        """The tree of a build not read before."""
+    def read(self, reduced: frozenset[int], *, undefined_is: bool) -> list[tuple[int, int]] | None:
+        """The error spans of a build not read before (none: it reads without an error)."""
         build = self.conditionals.build(reduced, undefined_is=undefined_is)
         if build in self.tried:
             return None
         self.tried.add(build)
         tree = parse_tree(self.spec, build)
-        unread = _unread(tree) + build.count(b" ") - self.spaces
+        spans = error_spans(tree.root_node)
+        # code unread: an ERROR node's bytes, one for each MISSING node, and what the build blanked
+        unread = sum(max(end - start, 1) for start, end in spans) + build.count(b" ") - self.spaces
         if self.best is None or unread < self.best[0]:
             self.best = (unread, count_errors(tree.root_node), tree)
-        return tree
-
-
-def _unread(tree: Tree) -> int:
-    """The bytes of ``tree``'s ERROR nodes, one for each MISSING node."""
-    return sum(max(end - start, 1) for start, end in error_spans(tree.root_node))
+        return spans
