@@ -219,7 +219,10 @@ STRUCTURAL = "structural"
 # directive lines blanked (``#pragma warning suppress 56500``) and the ``#if`` groups its
 # errors fall in reduced to one branch (``public Decimal(int value)`` then ``#if __MonoCS__``
 # ``: this()`` ``#endif``, which cost Mono's ``Decimal.cs`` all but 3 of its 185 symbols).
-EXTRACTION_VERSION = 27
+# 28: Kotlin (``.kt``, ``.kts``) and Swift (``.swift``) are read: files a sync skipped as of
+# no language before; and a header an IDE's template wrote (Xcode's ``Created by … on …``)
+# is no file's docstring.
+EXTRACTION_VERSION = 28
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

@@ -31,6 +31,7 @@ WRITTEN_NAMES = SCOPED_NAMES | {"template_type"}
 FRIEND = "friend_declaration"  # C++: a function a class befriends is no member of it
 DESTRUCTOR = "destructor_declaration"  # C#'s: its name is its class's
 RUBY_CONSTANT = "constant"
+EXTENSION = "extension"  # the capture of a type's extension (Swift's): a namespace of the type's name
 # Syntax levels below the file's top past which a definition is read as part of what holds
 # it, not as a symbol of its own. Real code's lie within 60 (webpack, LLVM's headers, the
 # standard library); a file nested thousands deep (made to, or generated) took its
@@ -58,6 +59,9 @@ class Definition:
     # ``void net::Socket::send()``): the scope is looked up among the enclosing ones first.
     scoped: bool = False
     absolute: bool = False  # written from the top level (``class ::Widget``): no enclosing scope
+    # A namespace that is a type's extension (Swift's ``extension Shape {…}``): what it
+    # declares is the type's, its functions methods.
+    extends: bool = False
 
 
 @dataclass(slots=True)
@@ -135,6 +139,8 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
         name = node_text(data, names[0])
         if names[0].type in written_names.STRING_NAMES:
             name = written_names.string_name(name)
+        elif names[0].type == written_names.TYPE_PATH:  # Swift's ``extension Array<Int>.Sub``
+            name = written_names.type_path(data, names[0])
         elif names[0].type in WRITTEN_NAMES and "title" not in nodes:  # C++'s ``hash<Point>``, ``namespace a::b``
             name = declarators.written(data, names[0])
             if names[0].type in SCOPED_NAMES:  # ``class ::Foo`` is the top level's ``Foo``
@@ -165,7 +171,7 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
     for capture_name, captured in nodes.items():
         if capture_name.startswith("definition."):
             kind = capture_name.split(".", 1)[1]
-        elif capture_name == "namespace":
+        elif capture_name in ("namespace", EXTENSION):
             kind = "namespace"
         else:
             continue
@@ -176,6 +182,7 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
                            returned=nodes["_returned"][0] if "_returned" in nodes else None)  # fmt: skip
         found.declaration_only = "_declarator" in nodes and kind == "function" and find_body(node) is None
         found.by_macro, found.scoped, found.absolute = by_macro, scoped, absolute
+        found.extends = capture_name == EXTENSION
         existing = defs.get(node.id)
         if existing is None or found.captures > existing.captures:
             defs[node.id] = found

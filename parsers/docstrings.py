@@ -12,7 +12,7 @@ from recalld.parsers.macros import calls_alone
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Node, node_text, unwrapped
 
-COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment"})
+COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment", "multiline_comment"})  # the last Swift's
 # Nodes that may stand between a doc comment and the definition it documents.
 BETWEEN_DOC_AND_DEF = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
 # Nodes that wrap a definition without being one; its doc comment precedes them.
@@ -25,7 +25,7 @@ WRAPPERS = frozenset({
 # What may stand before a definition inside the declaration that holds it.
 SPECIFIERS = frozenset({"storage_class_specifier", "type_qualifier", "attribute_specifier", "attribute_declaration"})
 # What a file-level comment may stand right above and still describe the file.
-FILE_HEADER_NODES = frozenset({"package_clause", "package_declaration"})
+FILE_HEADER_NODES = frozenset({"package_clause", "package_declaration", "package_header"})  # Go, Java, Kotlin
 PHP_OPENER = "php_tag"
 INNER_DOC_MARKERS = ("//!", "/*!")
 # Comment lines that speak to a tool rather than a reader: coverage, linters, formatters,
@@ -43,6 +43,7 @@ _DIRECTIVE = re.compile(
 # LLVM's ``//===-----===//`` mixes its marks.
 _RULE = re.compile(r"([/*#=+_-])\1{2,}|([/#=+_-])\2{2,}[^\n]*?\2{3,}|[/*=-]*[=-]{3,}[/*=-]*")  # not ``*** WARNING ***``
 BANNER_TITLE = 2  # lines a banner's title may take between its rules
+_TEMPLATE_HEADER = re.compile(r"^created by .+ on \d", re.IGNORECASE | re.MULTILINE)
 _DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")
 # C#'s XML doc tags (``xml_doc_text``): a reference, a parameter's, the returns', any other.
 _XML_REFERENCE = re.compile(r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword|href)="([^"]*)"\s*/>')
@@ -195,10 +196,13 @@ def _file_header(first: Node, data: bytes, inner_docs: bool) -> str:
 
 
 def _is_preamble(text: str) -> bool:
-    """A copyright or licence notice (a file's header in most projects), or directives
-    alone (``//go:build linux``), not a description."""
+    """A copyright or licence notice (a file's header in most projects), directives alone
+    (``//go:build linux``), or the header an IDE's template writes (Xcode's file name,
+    project and ``Created by … on 20.01.26.``), not a description."""
     first_line = text.split("\n", 1)[0]
-    return not text or bool(_LICENCE_LINE.search(first_line) or _LICENCE_ANYWHERE.search(text))
+    return not text or bool(
+        _LICENCE_LINE.search(first_line) or _LICENCE_ANYWHERE.search(text) or _TEMPLATE_HEADER.search(text)
+    )
 
 
 def is_trailing(comment: Node, data: bytes) -> bool:

@@ -45,9 +45,9 @@ from recalld.parsers.treesitter import (
 )
 
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
-# A Java enum constant with a body of its own: what it defines is the constant's, named
-# by it (guava's ``BloomFilterStrategies.MURMUR128_MITZ_64.put``).
-ENUM_CONSTANT = "enum_constant"
+# A Java enum constant with a body of its own (a Kotlin enum entry): what it defines is the
+# constant's, named by it (guava's ``BloomFilterStrategies.MURMUR128_MITZ_64.put``).
+ENUM_CONSTANTS = frozenset({"enum_constant", "enum_entry"})
 
 
 def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
@@ -235,7 +235,7 @@ class Enclosures:
         for step in reversed(path):
             if step.id in self._defs and step.id not in self._inner:
                 found = Enclosure(step)
-            constant = step.child_by_field_name("name") if step.type == ENUM_CONSTANT else None
+            constant = _constant_name(step) if step.type in ENUM_CONSTANTS else None
             found = Enclosure(
                 found.outer, found.local_body or (step.type in self._local_bodies and step.id not in self._suites),
                 found.local or step.id in self._local,
@@ -243,6 +243,12 @@ class Enclosures:
             )  # fmt: skip
             self._known[step.id] = found
         return found
+
+
+def _constant_name(node: Node) -> Node | None:
+    """An enum constant's name: its ``name`` (Java's), else its first name (Kotlin's entry)."""
+    named = node.child_by_field_name("name")
+    return named if named is not None else next((c for c in node.named_children if c.type == "identifier"), None)
 
 
 def _place(
@@ -264,7 +270,7 @@ def _place(
             return _function_member(d, outer, qualnames.get(around.outer.id))
         if around.outer.id not in qualnames:
             return None  # its container was itself dropped
-        container, outer_kind = qualnames[around.outer.id], outer.kind
+        container, outer_kind = qualnames[around.outer.id], ("class" if outer.extends else outer.kind)
     kind = d.kind
     in_type = d.receiver is not None or outer_kind in CONTAINER_KINDS
     if kind == "function" and in_type:

@@ -32,6 +32,16 @@ CLASS_METHODS_BLOCK = "class_methods"
 CLASS_MEMBERS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
 ASSIGNED, STATIC = "expression_statement", "static"
 _SPLATS = {"list_splat_pattern": "*", "dictionary_splat_pattern": "**"}
+# Kotlin's parameter list, and Swift's functions, whose parameters are their own children.
+KOTLIN_PARAMETERS = "function_value_parameters"
+SWIFT_FUNCTIONS = frozenset({"function_declaration", "protocol_function_declaration", "init_declaration",
+                             "subscript_declaration"})
+PARAMETER, PARAMETER_MODIFIERS = "parameter", "parameter_modifiers"
+TYPING_MODIFIERS = frozenset({"vararg", "inout"})
+# What stands beside a Swift parameter's type: its modifiers, its attributes, the type's
+# attributes (``@escaping``, ``@MainActor``, ``@Sendable``).
+NOT_TYPE = frozenset({PARAMETER_MODIFIERS, "type_modifiers", "attribute"})
+PARAMETER_NAMES = frozenset({"identifier", "simple_identifier"})  # Kotlin's name, Swift's label and name
 _WORD_START, _WORD_END = re.compile(r"\w"), re.compile(r"\w$")
 
 
@@ -217,7 +227,7 @@ def _parameter_type_list(node: Node, data: bytes, *, bounds: Mapping[str, str] |
     declarator = declarators.function_declarator(node)  # C++'s parameters are its declarator's
     parameters = (declarator or node).child_by_field_name("parameters")
     if parameters is None:
-        return None
+        return _unfielded_parameters(node, data, bounds)
     listed: list[str] = []
     declared = False  # C's and C++'s parameters (declarators.parameter_type)
     for parameter in parameters.named_children:
@@ -248,6 +258,43 @@ def _parameter_type_list(node: Node, data: bytes, *, bounds: Mapping[str, str] |
     if declared and listed == ["void"]:
         return []  # C++'s ``length(void) const`` declared is the ``length() const`` defined
     return listed
+
+
+def _unfielded_parameters(node: Node, data: bytes, bounds: Mapping[str, str] | None) -> list[str] | None:
+    """Kotlin's parameters (``String, vararg Int`` of ``(s: String, vararg xs: Int)``), in a
+    list that is no field of their function, and Swift's, its function's own children,
+    each with its argument label as Swift names a function by them (``to: CGPoint`` of
+    ``to point: CGPoint``, ``CGPoint`` of ``_ point: CGPoint``, ``inout [T]``, ``Int...``);
+    None for a definition that has no parameters."""
+    listed = next((c for c in node.children if c.type == KOTLIN_PARAMETERS), None)
+    if listed is None and node.type not in SWIFT_FUNCTIONS:
+        return None
+    types: list[str] = []
+    modifiers = ""
+    for parameter in (listed or node).named_children:
+        if parameter.type == PARAMETER_MODIFIERS:
+            modifiers = _typing_modifiers(parameter, data)  # Kotlin's, before the parameter
+            continue
+        if parameter.type != PARAMETER:
+            continue
+        own = [c for c in parameter.named_children if c.type not in COMMENT_TYPES]
+        names = [c for c in own if c.type in PARAMETER_NAMES]
+        typed = next((c for c in own if c.type not in PARAMETER_NAMES and c.type not in NOT_TYPE), None)
+        modifiers += "".join(_typing_modifiers(c, data) for c in own if c.type == PARAMETER_MODIFIERS)  # Swift's
+        text = modifiers + (_erased(typed, data, bounds)[:MAX_PARAMETER_TYPE] if typed is not None else "_")
+        if any(not c.is_named and c.type == "..." for c in parameter.children):
+            text += "..."
+        label = node_text(data, names[0]) if listed is None and names else "_"  # Swift's first name is its label
+        types.append(text if label == "_" else f"{label}: {text}")
+        modifiers = ""
+    return types
+
+
+def _typing_modifiers(modifiers: Node, data: bytes) -> str:
+    """Of a parameter's modifiers, those that are part of its type (``vararg ``, ``inout ``),
+    not its annotations (``@Suppress(…)``, ``@escaping``)."""
+    words = (node_text(data, c) for c in modifiers.named_children)
+    return "".join(f"{word} " for word in words if word in TYPING_MODIFIERS)
 
 
 def _first_type(node: Node) -> str:

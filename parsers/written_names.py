@@ -20,6 +20,12 @@ STRING_NAMES = frozenset({"string", "template_string", "encapsed_string"})  # PH
 # of the two was numbered by order (``value#2``), whichever it was.
 ACCESSORS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
 SETTER_KEYWORD, DECORATED = "set", "decorated_definition"
+TYPE_PATH = "user_type"  # Swift's written type: its names, with generic arguments between them
+# Swift's members named by their keyword, and by an operator (``static func ==``).
+SWIFT_KEYWORD_MEMBERS = {
+    "init_declaration": "init", "deinit_declaration": "deinit", "subscript_declaration": "subscript",
+}  # fmt: skip
+SWIFT_FUNCTION = "function_declaration"
 
 
 def string_name(text: str) -> str:
@@ -49,7 +55,8 @@ def sets(node: Node, named: Node, name: str, data: bytes) -> bool:
 def operator_name(node: Node | None, data: bytes) -> str | None:
     """The name C# gives a member without one of its own: an indexer's ``this[]``, an
     operator's ``operator+``, a conversion's ``operator string`` (``implicit operator
-    string(Shape s)``) for its definition ``node``; None for any other node."""
+    string(Shape s)``) for its definition ``node``; Swift's, its keyword or operator
+    (``init``, ``subscript``, ``==``); None for any other node."""
     if node is None:
         return None
     if node.type == "indexer_declaration":
@@ -58,7 +65,16 @@ def operator_name(node: Node | None, data: bytes) -> str | None:
         return f"operator{node_text(data, symbol)}"
     if node.type == "conversion_operator_declaration" and (target := node.child_by_field_name("type")) is not None:
         return f"operator {declarators.written(data, target)}"
+    if node.type in SWIFT_KEYWORD_MEMBERS:
+        return SWIFT_KEYWORD_MEMBERS[node.type]
+    if node.type == SWIFT_FUNCTION and (symbol := node.child_by_field_name("name")) is not None and not symbol.is_named:
+        return node_text(data, symbol)  # ``==`` of ``static func == (lhs: Shape, rhs: Shape)``
     return None
+
+
+def type_path(data: bytes, node: Node) -> str:
+    """A Swift type's names without its generic arguments: ``Array.Sub`` of ``Array<Int>.Sub``."""
+    return ".".join(node_text(data, c) for c in node.named_children if c.type == "type_identifier")
 
 
 def trait_name(data: bytes, node: Node) -> str:
@@ -89,7 +105,8 @@ def receiver_name(data: bytes, node: Node) -> str:
     (its lifetime was read as the type's name: ``'s FlatSet.into_iter``), of Go's
     ``*pkg.FlatSet``; ``Expected`` of a trait object ``dyn Expected + 'a``, a slice's
     ``[u8]`` whole (its methods were read as free functions). A JavaScript namespace
-    is its path whole (``jQuery.fn`` of ``jQuery.fn.extend({…})``)."""
+    is its path whole (``jQuery.fn`` of ``jQuery.fn.extend({…})``). A Kotlin extension's
+    nullable type is the type's (``String`` of ``String?``)."""
     if node.type == "member_expression":
         return node_text(data, node)
     text = node_text(data, node).strip().lstrip("*&").strip()
@@ -99,4 +116,4 @@ def receiver_name(data: bytes, node: Node) -> str:
         return text.split("]", 1)[0] + "]"
     for bracket in ("[", "<"):
         text = text.split(bracket, 1)[0]
-    return re.split(r"::|\.", text)[-1].strip()
+    return re.split(r"::|\.", text)[-1].strip().rstrip("?")

@@ -19,6 +19,7 @@ from recalld.ingest.plan import (
 )
 from recalld.ingest.likeness import memoised_likeness, overlap, tokens
 from recalld.ingest.qualnames import decoration, parent_scope, short_name
+from recalld.parsers import parse
 from recalld.parsers.base import Symbol
 
 SCOPE = Scope("repo", "main")
@@ -1387,3 +1388,52 @@ def test_code_unchanged_under_another_decoration_continues_where_its_old_name_is
     edited = file("k.js", sym("K.m", "(a) { return 1; }", kind="method"), m2)
     p = plan(live_of(file("k.js", m1, m2)), [edited])
     assert [(v.symbol.qualname, v.change) for v in p.new_versions] == [("K.m", "modified")]
+
+
+JAVA_VIEW = b"""package com.example.views;
+
+/** A view that hosts a React application. */
+public class RootView extends FrameLayout {
+  /** Starts the application in this view. */
+  public void startApplication(String moduleName) {
+    mModuleName = moduleName;
+    attachToManager();
+  }
+
+  private void attachToManager() {
+    mManager.attachRootView(this);
+  }
+}
+"""
+KOTLIN_VIEW = b"""package com.example.views
+
+/** A view that hosts a React application. */
+public open class RootView(context: Context) : FrameLayout(context) {
+  /** Starts the application in this view. */
+  public fun startApplication(moduleName: String) {
+    this.moduleName = moduleName
+    attachToManager()
+  }
+
+  private fun attachToManager() {
+    manager.attachRootView(this)
+  }
+}
+"""
+
+
+def test_a_java_class_rewritten_in_kotlin_continues_there():
+    """React Native rewrites its Android sources from Java to Kotlin file by file
+    (``RootView.java`` deleted, ``RootView.kt`` added beside it, nothing alike to git):
+    the class and its methods continue in the Kotlin file, as JavaScript does in
+    TypeScript; a Python namesake would not be a candidate."""
+    java = FileSymbols("views/RootView.java", "b1", "java", parse("java", JAVA_VIEW).symbols[1:])
+    kotlin = FileSymbols("views/RootView.kt", "b2", "kotlin", parse("kotlin", KOTLIN_VIEW).symbols[1:])
+    p = plan(live_of(java), [kotlin], gone=[java.path], old_source=_sources(java))
+    names = {m.id: m.qualname for m in live_of(java)}
+    successors = {v.id: v.symbol.qualname for v in p.new_versions}
+    assert {names[c.id]: (c.reason, successors.get(c.superseded_by)) for c in p.closures} == {
+        "RootView": ("renamed", "RootView"),
+        "RootView.startApplication": ("renamed", "RootView.startApplication"),
+        "RootView.attachToManager": ("renamed", "RootView.attachToManager"),
+    }

@@ -204,6 +204,8 @@ DOC_COMMENTS = {
     "go": (b"package m\n\n// Add adds.\nfunc Add(a int) int { return a }\n", b"// Add adds one.\n", "Add"),
     "rust": (b"/// Adds.\npub fn add(a: i32) -> i32 { a }\n", b"/// Adds one.\n", "add"),
     "java": (b"class M {\n    /** Adds. */\n    int add(int a) { return a; }\n}\n", b"    /** Adds one. */\n", "M.add"),
+    "kotlin": (b"class M {\n    /** Adds. */\n    fun add(a: Int) = a\n}\n", b"    /** Adds one. */\n", "M.add"),
+    "swift": (b"struct M {\n    /// Adds.\n    func add(_ a: Int) -> Int { a }\n}\n", b"    /// Adds one.\n", "M.add"),
 }  # fmt: skip
 
 
@@ -227,6 +229,10 @@ LICENCE_HEADERS = {
     b"// Renders pages.\npackage render\n",
     "java": b"/*\n * Licensed to the Apache Software Foundation (ASF).\n */\n\n/** Renders pages. */\npackage render;\n",
     "rust": b"// SPDX-License-Identifier: MIT\n\n// Renders pages.\n\nfn a() {}\n",
+    "kotlin": b"/*\n * Copyright (c) Meta Platforms, Inc. and affiliates.\n */\n\n/** Renders pages. */\npackage render\n",
+    # Xcode's template: the file's name, its project, who created it and when.
+    "swift": b"//\n//  Render.swift\n//  Pages\n//\n//  Created by a contributor on 20.01.26.\n//\n\n"
+    b"// Renders pages.\n\nimport Foundation\n",
     "typescript": b"/* This Source Code Form is subject to the terms of the Mozilla Public\n * License, v. 2.0. */\n\n"
     b"/** Renders pages. */\n\nexport const a = 1;\n",
 }  # fmt: skip
