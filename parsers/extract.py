@@ -162,7 +162,7 @@ def _best_reading(spec: LanguageSpec, data: bytes, path: str = "") -> tuple[Lang
     if tree is None:
         tree = parse_tree(spec, source)
     errors = count_errors(tree.root_node)
-    if errors and (spec.pointers or spec.conditionals):
+    if errors and (spec.rewrite or spec.conditionals):
         source, tree, errors = reread(spec, source, tree, errors)
     shared = bool(spec.shared_extensions) and path.lower().endswith(spec.shared_extensions)
     if (errors or shared) and spec.fallback:

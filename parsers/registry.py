@@ -63,10 +63,12 @@ class LanguageSpec:
     item_macros: bool = False  # Rust's: the items a macro's call wraps are read (parsers/item_macros.py)
     # C#'s: a file read with syntax errors is read again with its directive lines blanked and
     # the ``#if`` groups its errors fall in reduced to one branch (parsers/conditionals.py),
-    # and with its ``*(…)`` given to the grammar as it reads it (parsers/pointers.py): the
-    # reading with fewer errors is kept (parsers/rereading.py)
+    # and, C#'s and Kotlin's, as ``rewrite`` gives it to the grammar (a key of
+    # ``rereading.REWRITES``: C#'s ``*(…)``, parsers/pointers.py; Kotlin's annotations it
+    # cannot place and ``dynamic``, parsers/kotlin_gaps.py): the reading with fewer errors
+    # is kept (parsers/rereading.py)
     conditionals: bool = False
-    pointers: bool = False
+    rewrite: str = ""
 
     @property
     def query_names(self) -> tuple[str, ...]:
@@ -139,11 +141,11 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("rust", (".rs",), "tree_sitter_rust", inner_docs=True, item_macros=True),
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),
     LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml",
-                 conditionals=True, pointers=True),
+                 conditionals=True, rewrite="pointers"),
     # Kotlin's anonymous objects (``object : Runnable {…}``) and lambdas hold what is theirs,
     # as a Java anonymous class does; so do Swift's closures.
     LanguageSpec("kotlin", (".kt", ".kts"), "tree_sitter_kotlin", overloads=True,
-                 local_bodies=LOCAL_BODIES | {"object_literal", "lambda_literal"}),
+                 local_bodies=LOCAL_BODIES | {"object_literal", "lambda_literal"}, rewrite="kotlin"),
     LanguageSpec("swift", (".swift",), "tree_sitter_swift", overloads=True,
                  local_bodies=LOCAL_BODIES | {"lambda_literal"}),
     LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons="self"),

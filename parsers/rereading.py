@@ -1,8 +1,10 @@
-"""Second readings of a C# file its grammar reads with syntax errors: with its pointer
+"""Second readings of a file its grammar reads with syntax errors: C#'s with its pointer
 indirections of a bracket given to the grammar as it reads them (``pointers.py``), then
 with its directive lines blanked and the ``#if`` groups its errors fall in reduced to
-one branch (``conditionals.py``). The best of them is kept where it has fewer errors
-than the file as written; the symbols read their text from the source as written.
+one branch (``conditionals.py``); Kotlin's with the annotations its grammar cannot place
+blanked and ``dynamic`` read as a name (``kotlin_gaps.py``). The best of them is kept
+where it has fewer errors than the file as written; the symbols read their text from the
+source as written.
 
 Mono 6.12's ``mcs/class`` (26,197 C# files): 1,486 read with syntax errors as written,
 116 now; 466,265 symbols where there were 457,558.
@@ -10,18 +12,25 @@ Mono 6.12's ``mcs/class`` (26,197 C# files): 1,486 read with syntax errors as wr
 
 from __future__ import annotations
 
-from recalld.parsers import pointers
+from collections.abc import Callable
+
+from recalld.parsers import kotlin_gaps, pointers
 from recalld.parsers.conditionals import Conditionals
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Tree, count_errors, error_spans, parse_tree
 
 _ROUNDS = 4  # readings with more of its groups reduced, each to the errors the last left
+# A source as a language's grammar reads it, the same length and lines (``LanguageSpec.rewrite``).
+REWRITES: dict[str, Callable[[bytes], bytes]] = {
+    "pointers": pointers.readable, "kotlin": kotlin_gaps.readable,
+}  # fmt: skip
 
 
 def reread(spec: LanguageSpec, source: bytes, tree: Tree, errors: int) -> tuple[bytes, Tree, int]:
     """The source, tree and error count of the best reading of ``source``: its builds are
-    made of its pointer indirections' reading, whether or not that alone read better."""
-    readable = pointers.readable(source) if spec.pointers else source
+    made of its rewritten reading (C#'s pointer indirections'), whether or not that alone
+    read better."""
+    readable = REWRITES[spec.rewrite](source) if spec.rewrite else source
     readable_tree, readable_errors = tree, errors
     if readable != source:
         readable_tree = parse_tree(spec, readable)

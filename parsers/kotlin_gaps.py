@@ -1,0 +1,45 @@
+"""What Kotlin's grammar (tree-sitter-kotlin 1.1) cannot read, given to it the same length
+for a second reading of a file it read with syntax errors (``rereading.py``):
+
+- A primary constructor's annotations on a line of their own before its modifier, as
+  ktfmt writes a long class head (``public class ReadableMapBuffer`` / ``@DoNotStrip`` /
+  ``private constructor(``): the grammar takes the line for the next declaration's, and
+  ``private constructor(`` for none. React Native 0.88's ``ReadableMapBuffer.kt`` gave
+  one symbol of its 50. The annotations are blanked.
+- An accessor's annotations (``@Suppress("UNUSED_PARAMETER") set(value) = Unit``): blanked.
+- ``dynamic`` (Kotlin/JS's type, a keyword to the grammar) as a name: React Native's
+  ``val dynamic = pool.get()`` left ``DynamicFromMap.kt`` an ERROR node. Read as ``_ynamic``,
+  a name as good as a type.
+
+Definitions read their text from the source as written: only the tree sees this.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Annotations (``@DoNotStrip``, ``@get:JvmName("x")``, one or more, over one line or several)
+_ANNOTATIONS = rb"(?:@[\w.:]+(?:\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))?\s*)+"
+# first on their line, right before a modifier and ``constructor``; before an accessor
+_CONSTRUCTOR_ANNOTATIONS = re.compile(
+    rb"(?m)^[ \t]*(" + _ANNOTATIONS + rb")(?=(?:public|private|internal|protected)[ \t]+constructor\b)"
+)
+_ACCESSOR_ANNOTATIONS = re.compile(
+    rb"(?m)^[ \t]*(" + _ANNOTATIONS + rb")(?=(?:(?:public|private|internal|protected)[ \t]+)?[gs]et\b[ \t]*[(=\n])"
+)
+_DYNAMIC = re.compile(rb"\bdynamic\b")
+_NOT_SPACE = re.compile(rb"\S")
+
+
+def readable(data: bytes) -> bytes:
+    """``data`` as Kotlin's grammar reads it, the same length and lines."""
+    if b"constructor" in data:
+        data = _CONSTRUCTOR_ANNOTATIONS.sub(_blanked, data)
+    if b"et" in data:
+        data = _ACCESSOR_ANNOTATIONS.sub(_blanked, data)
+    return _DYNAMIC.sub(b"_ynamic", data) if b"dynamic" in data else data
+
+
+def _blanked(match: re.Match[bytes]) -> bytes:
+    """The match with its annotations (group 1) blanked, its indentation and lines kept."""
+    return match.group(0)[: match.start(1) - match.start(0)] + _NOT_SPACE.sub(b" ", match.group(1))

@@ -1,0 +1,116 @@
+"""Kotlin and Swift as React Native, Expo and their libraries write them, on the real
+grammars: what Kotlin's grammar cannot read (``parsers/kotlin_gaps.py``), Swift's
+extensions, argument labels and operators."""
+
+from __future__ import annotations
+
+from recalld.parsers import parse
+from recalld.parsers.kotlin_gaps import readable
+
+# React Native 0.88's ``ReadableMapBuffer.kt`` as ktfmt writes a long class head, with a
+# setter annotated on its line (``ReleaseDevSupportManager.kt``) and ``dynamic`` as a name
+# (``DynamicFromMap.kt``)
+KTFMT = """\
+package com.facebook.react.common.mapbuffer
+
+/** A map buffer read from native code. */
+@DoNotStrip
+public class ReadableMapBuffer
+@DoNotStrip
+private constructor(
+    // Byte data of the mapBuffer
+    private val buffer: ByteBuffer,
+    private val offsetToMapBuffer: Int,
+) : HybridClassBase(), MapBuffer {
+
+  override var devSupportEnabled: Boolean
+    get() = false
+    @Suppress("UNUSED_PARAMETER") set(value) = Unit
+
+  /** Reads an entry. */
+  fun entryAt(index: Int): Entry {
+    val dynamic = pool.get()?.acquire() ?: DynamicFromMap()
+    return dynamic.entry(index)
+  }
+
+  fun dynamic(): Int = 0
+
+  private companion object {
+    @JvmStatic private external fun importByteBuffer(): ByteBuffer
+  }
+}
+"""
+
+
+def test_what_kotlins_grammar_cannot_read_is_read_again():
+    result = parse("kotlin", KTFMT.encode())
+    got = {s.qualname: (s.kind, s.start_line, s.end_line) for s in result.symbols[1:]}
+    assert result.syntax_errors == 0
+    assert got == {
+        "ReadableMapBuffer": ("class", 4, 28),
+        "ReadableMapBuffer.devSupportEnabled": ("method", 13, 15),
+        "ReadableMapBuffer.entryAt": ("method", 18, 21),
+        "ReadableMapBuffer.dynamic": ("method", 23, 23),
+        "ReadableMapBuffer.importByteBuffer": ("method", 26, 26),
+    }
+    head = result.symbols[1]
+    # the text is the source's as written: the constructor's annotation is in the class's head
+    assert head.signature.startswith("@DoNotStrip public class ReadableMapBuffer @DoNotStrip private constructor(")
+    assert head.docstring == "A map buffer read from native code."
+
+
+def test_the_kotlin_rewrite_keeps_every_line_and_length():
+    data = KTFMT.encode()
+    rewritten = readable(data)
+    assert len(rewritten) == len(data) and rewritten.count(b"\n") == data.count(b"\n")
+    assert b"@DoNotStrip\npublic class" in rewritten  # a class's own annotation stays
+    assert b"@Suppress" not in rewritten and b"dynamic" not in rewritten
+    assert readable(b"class A\n@Inject\nconstructor(val a: Int)\n") == b"class A\n@Inject\nconstructor(val a: Int)\n"
+
+
+SWIFT = """\
+import UIKit
+
+/// A camera's output.
+public final class CameraOutput: NSObject {
+  public init(device: Device) {}
+
+  public init(device: Device, format: Format) {}
+
+  func capture(to url: URL) {}
+
+  func capture(into buffer: Buffer) {}
+}
+
+extension CameraOutput: Comparable {
+  /// Orders outputs by their device.
+  public static func < (lhs: CameraOutput, rhs: CameraOutput) -> Bool { true }
+
+  struct Options {
+    var quality: Double { 1 }
+  }
+}
+
+extension Array<CameraOutput>.SubSequence {
+  func first(matching device: Device) -> CameraOutput? { nil }
+}
+"""
+
+
+def test_swift_names_members_by_their_labels_and_extensions_by_the_type():
+    result = parse("swift", SWIFT.encode())
+    got = {s.qualname: (s.kind, s.start_line) for s in result.symbols[1:]}
+    assert result.syntax_errors == 0
+    assert got == {
+        "CameraOutput": ("class", 4),
+        "CameraOutput.init(device: Device)": ("method", 5),
+        "CameraOutput.init(device: Device, format: Format)": ("method", 7),
+        "CameraOutput.capture(to: URL)": ("method", 9),
+        "CameraOutput.capture(into: Buffer)": ("method", 11),
+        "CameraOutput.<": ("method", 16),
+        "CameraOutput.Options": ("struct", 18),
+        "CameraOutput.Options.quality": ("method", 19),
+        "Array.SubSequence.first": ("method", 24),
+    }
+    less = next(s for s in result.symbols if s.qualname == "CameraOutput.<")
+    assert less.docstring == "Orders outputs by their device."
