@@ -43,6 +43,7 @@ _DIRECTIVE = re.compile(
 # LLVM's ``//===-----===//`` mixes its marks.
 _RULE = re.compile(r"([/*#=+_-])\1{2,}|([/#=+_-])\2{2,}[^\n]*?\2{3,}|[/*=-]*[=-]{3,}[/*=-]*")  # not ``*** WARNING ***``
 BANNER_TITLE = 2  # lines a banner's title may take between its rules
+# The line an IDE's file template writes (Xcode's, Android Studio's): ``Created by … on 20.01.26.``
 _TEMPLATE_HEADER = re.compile(r"^created by .+ on \d", re.IGNORECASE | re.MULTILINE)
 _DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")
 # C#'s XML doc tags (``xml_doc_text``): a reference, a parameter's, the returns', any other.

@@ -35,8 +35,7 @@ def readable(data: bytes) -> bytes:
     """``data`` as Kotlin's grammar reads it, the same length and lines."""
     if b"constructor" in data:
         data = _CONSTRUCTOR_ANNOTATIONS.sub(_blanked, data)
-    if b"et" in data:
-        data = _ACCESSOR_ANNOTATIONS.sub(_blanked, data)
+    data = _ACCESSOR_ANNOTATIONS.sub(_blanked, data)
     return _DYNAMIC.sub(b"_ynamic", data) if b"dynamic" in data else data
 
 

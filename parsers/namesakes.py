@@ -265,7 +265,7 @@ def _unfielded_parameters(node: Node, data: bytes, bounds: Mapping[str, str] | N
     list that is no field of their function, and Swift's, its function's own children,
     each with its argument label as Swift names a function by them (``to: CGPoint`` of
     ``to point: CGPoint``, ``CGPoint`` of ``_ point: CGPoint``, ``inout [T]``, ``Int...``);
-    None for a definition that has no parameters."""
+    None for a definition of neither (a Kotlin property, broken code)."""
     listed = next((c for c in node.children if c.type == KOTLIN_PARAMETERS), None)
     if listed is None and node.type not in SWIFT_FUNCTIONS:
         return None

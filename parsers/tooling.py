@@ -210,6 +210,12 @@ def _pom(text: str) -> dict[str, Any]:
 
 _GRADLE_COORDINATE = re.compile(r"""["']([\w.-]+):([\w.-]+)(?::[^"']*)?["']""")
 _GRADLE_PLUGIN = re.compile(r"""id\s*\(?\s*["']([\w.-]+)["']""")
+# The Kotlin plugin's version: ``kotlin("jvm") version "2.0.21"``,
+# ``id("org.jetbrains.kotlin.android") version "1.9.0"``
+_GRADLE_KOTLIN = re.compile(
+    r"""(?:kotlin\s*\(\s*["'][\w.-]+["']\s*\)|id\s*\(?\s*["']org\.jetbrains\.kotlin\.[\w.-]+["']\s*\)?)"""
+    r"""\s*version\s*\(?\s*["']([\w.-]+)["']"""
+)
 _GRADLE_JAVA = re.compile(r"(?:JavaVersion\.VERSION_|JavaLanguageVersion\.of\(|(?:source|target)Compatibility\s*=\s*['\"]?|release\s*=\s*)(\d+)")
 
 
@@ -220,6 +226,9 @@ def _gradle(text: str) -> dict[str, Any]:
     java = _GRADLE_JAVA.search(text)
     if java:
         document["java"] = java.group(1)
+    kotlin = _GRADLE_KOTLIN.search(text)
+    if kotlin:
+        document["kotlin"] = kotlin.group(1)
     return document
 
 

@@ -137,7 +137,12 @@ TOOLING_FILES: tuple[ToolingFile, ...] = (
     ToolingFile(("build.gradle", "build.gradle.kts"), "gradle", (
         Rule(BUILD, "gradle"),
         Rule(VERSION, "java", ("java",)),
+        Rule(VERSION, "kotlin", ("kotlin",)),
     ), dependencies=(("dependencies",),)),
+    ToolingFile(("detekt.yml", "detekt-config.yml"), "presence", (Rule(LINT, "detekt"),)),
+    ToolingFile((".swiftlint.yml",), "presence", (Rule(LINT, "SwiftLint"),)),
+    ToolingFile((".swiftformat",), "presence", (Rule(FORMAT, "SwiftFormat"),)),
+    ToolingFile((".swift-format",), "presence", (Rule(FORMAT, "swift-format"),)),
 )  # fmt: skip
 
 # Declared dependency (lower case; a trailing "*" matches a prefix) -> (kind, tool).
@@ -163,6 +168,9 @@ DEPENDENCIES: dict[str, tuple[str, str]] = {
     "laravel/framework": (FRAMEWORK, "Laravel"), "symfony/framework-bundle": (FRAMEWORK, "Symfony"),
     "phpunit/phpunit": (TEST, "PHPUnit"), "pestphp/pest": (TEST, "Pest"), "phpstan/phpstan": (LINT, "PHPStan"),
     "friendsofphp/php-cs-fixer": (FORMAT, "PHP CS Fixer"),
+    "com.android.application": (FRAMEWORK, "Android"), "com.android.library": (FRAMEWORK, "Android"),
+    "ktor-server-core*": (FRAMEWORK, "Ktor"), "kotest-runner-junit5*": (TEST, "Kotest"),
+    "io.gitlab.arturbosch.detekt": (LINT, "detekt"), "org.jlleitschuh.gradle.ktlint": (LINT, "ktlint"),
 }  # fmt: skip
 
 # Root files that name a build system by their presence alone. They are code, not
@@ -170,6 +178,7 @@ DEPENDENCIES: dict[str, tuple[str, str]] = {
 BUILD_FILES: dict[str, str] = {
     "setup.py": "setuptools", "Makefile": "make", "CMakeLists.txt": "cmake", "meson.build": "meson",
     "WORKSPACE": "bazel", "MODULE.bazel": "bazel", "build.sbt": "sbt", "mix.exs": "mix",
+    "Package.swift": "swift package manager", "Podfile": "CocoaPods",
 }  # fmt: skip
 
 TOOLING_GLOBS: tuple[str, ...] = tuple(glob for tooling in TOOLING_FILES for glob in tooling.globs)

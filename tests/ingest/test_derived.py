@@ -226,3 +226,15 @@ def test_an_index_made_without_the_project_memory_gets_one_on_the_next_sync(tmp_
         assert "project" not in on.sync(repo).derived
     finally:
         on.close()
+
+
+def test_a_swift_package_names_its_build_system_and_language(harness, git_repo):
+    h, repo = harness, git_repo
+    repo.write("Package.swift", '// swift-tools-version:5.9\nimport PackageDescription\n\nlet package = Package(name: "App")\n')
+    repo.write("Sources/App/App.swift", "struct App {\n    func run() {}\n}\n")
+    repo.write("android/src/Main.kt", "class Main {\n    fun run() {}\n}\n")
+    repo.commit("layout")
+    h.sync(repo)
+    text = only(live(h, "project")).payload["text"]
+    assert "Build system: swift package manager (Package.swift)" in text
+    assert "Sources/ — 1 module (swift 1)" in text and "android/ — 1 module (kotlin 1)" in text

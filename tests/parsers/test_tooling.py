@@ -82,6 +82,14 @@ CASES = {
                          b'dependencies { testImplementation("org.testng:testng:7.9") }\n', {
         ("build_system", "gradle"), ("language_version", "java"), ("test_runner", "TestNG"),
     }),
+    "build.gradle": (b'plugins {\n    id "com.android.application"\n'
+                     b'    id "org.jetbrains.kotlin.android" version "1.9.24"\n}\n'
+                     b'dependencies { testImplementation "io.kotest:kotest-runner-junit5:5.9.1" }\n', {
+        ("build_system", "gradle"), ("language_version", "kotlin"), ("framework", "Android"), ("test_runner", "Kotest"),
+    }),
+    ".swiftlint.yml": (b"disabled_rules:\n  - line_length\n", {("linter", "SwiftLint")}),
+    ".swiftformat": (b"--indent 2\n", {("formatter", "SwiftFormat")}),
+    "detekt.yml": (b"style:\n  active: true\n", {("linter", "detekt")}),
 }  # fmt: skip
 
 
