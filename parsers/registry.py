@@ -63,10 +63,10 @@ class LanguageSpec:
     item_macros: bool = False  # Rust's: the items a macro's call wraps are read (parsers/item_macros.py)
     # C#'s: a file read with syntax errors is read again with its directive lines blanked and
     # the ``#if`` groups its errors fall in reduced to one branch (parsers/conditionals.py),
-    # and, C#'s and Kotlin's, as ``rewrite`` gives it to the grammar (a key of
+    # and, C#'s, Kotlin's and Swift's, as ``rewrite`` gives it to the grammar (a key of
     # ``rereading.REWRITES``: C#'s ``*(…)``, parsers/pointers.py; Kotlin's annotations it
-    # cannot place and ``dynamic``, parsers/kotlin_gaps.py): the reading with fewer errors
-    # is kept (parsers/rereading.py)
+    # cannot place and ``dynamic``, parsers/kotlin_gaps.py; Swift's ``__owned`` and ``()``,
+    # parsers/swift_gaps.py): the reading with fewer errors is kept (parsers/rereading.py)
     conditionals: bool = False
     rewrite: str = ""
 
@@ -147,7 +147,7 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("kotlin", (".kt", ".kts"), "tree_sitter_kotlin", overloads=True,
                  local_bodies=LOCAL_BODIES | {"object_literal", "lambda_literal"}, rewrite="kotlin"),
     LanguageSpec("swift", (".swift",), "tree_sitter_swift", overloads=True,
-                 local_bodies=LOCAL_BODIES | {"lambda_literal"}),
+                 local_bodies=LOCAL_BODIES | {"lambda_literal"}, rewrite="swift"),
     LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons="self"),
     # PHP with the HTML around it. Its braces are a ``compound_statement`` around a function's
     # body and a namespace's alike, and around an ``if`` at the top level, where a

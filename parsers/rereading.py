@@ -2,7 +2,9 @@
 indirections of a bracket given to the grammar as it reads them (``pointers.py``), then
 with its directive lines blanked and the ``#if`` groups its errors fall in reduced to
 one branch (``conditionals.py``); Kotlin's with the annotations its grammar cannot place
-blanked and ``dynamic`` read as a name (``kotlin_gaps.py``). The best of them is kept
+blanked and ``dynamic`` read as a name (``kotlin_gaps.py``); Swift's with the standard
+library's ownership modifiers blanked and an empty tuple given as a value read as a
+number (``swift_gaps.py``). The best of them is kept
 where it has fewer errors than the file as written; the symbols read their text from the
 source as written.
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from recalld.parsers import kotlin_gaps, pointers
+from recalld.parsers import kotlin_gaps, pointers, swift_gaps
 from recalld.parsers.conditionals import Conditionals
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Tree, count_errors, error_spans, parse_tree
@@ -22,7 +24,7 @@ from recalld.parsers.treesitter import Tree, count_errors, error_spans, parse_tr
 _ROUNDS = 4  # readings with more of its groups reduced, each to the errors the last left
 # A source as a language's grammar reads it, the same length and lines (``LanguageSpec.rewrite``).
 REWRITES: dict[str, Callable[[bytes], bytes]] = {
-    "pointers": pointers.readable, "kotlin": kotlin_gaps.readable,
+    "pointers": pointers.readable, "kotlin": kotlin_gaps.readable, "swift": swift_gaps.readable,
 }  # fmt: skip
 
 

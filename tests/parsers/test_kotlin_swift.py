@@ -114,3 +114,39 @@ def test_swift_names_members_by_their_labels_and_extensions_by_the_type():
     }
     less = next(s for s in result.symbols if s.qualname == "CameraOutput.<")
     assert less.docstring == "Orders outputs by their device."
+
+
+# swift-collections' ``OrderedSet`` (Swift 6.2's own packages) and vision-camera's queues
+OWNERSHIP = """\
+extension OrderedSet {
+  /// Adds the elements of a sequence.
+  @inlinable
+  public mutating func formUnion(_ other: __owned Self) {
+    append(contentsOf: other)
+  }
+
+  @inlinable
+  public mutating func formUnion(_ other: __owned some Sequence<Element>) {
+    append(contentsOf: other)
+  }
+
+  @inlinable
+  public __consuming func union(_ other: __owned Self) -> Self {
+    queue.setSpecific(key: key, value: ())
+    return self
+  }
+}
+"""
+
+
+def test_what_swifts_grammar_cannot_read_is_read_again():
+    result = parse("swift", OWNERSHIP.encode())
+    got = {s.qualname: (s.start_line, s.end_line) for s in result.symbols[1:]}
+    assert result.syntax_errors == 0
+    assert got == {
+        "OrderedSet.formUnion(Self)": (3, 6),
+        "OrderedSet.formUnion(some Sequence)": (8, 11),
+        "OrderedSet.union": (13, 17),
+    }
+    union = next(s for s in result.symbols if s.qualname == "OrderedSet.union")
+    assert union.signature == "@inlinable public __consuming func union(_ other: __owned Self) -> Self"
