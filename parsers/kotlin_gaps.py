@@ -5,7 +5,9 @@ for a second reading of a file it read with syntax errors (``rereading.py``):
   ktfmt writes a long class head (``public class ReadableMapBuffer`` / ``@DoNotStrip`` /
   ``private constructor(``): the grammar takes the line for the next declaration's, and
   ``private constructor(`` for none. React Native 0.88's ``ReadableMapBuffer.kt`` gave
-  one symbol of its 50. The annotations are blanked.
+  one symbol of its 50. The annotations are blanked, and so is a multiplatform ``actual``
+  or ``expect`` there (``internal actual constructor(``, kotlinx' and the standard
+  library's).
 - An accessor's annotations (``@Suppress("UNUSED_PARAMETER") set(value) = Unit``): blanked.
 - ``dynamic`` (Kotlin/JS's type, a keyword to the grammar) as a name: React Native's
   ``val dynamic = pool.get()`` left ``DynamicFromMap.kt`` an ERROR node. Read as ``_ynamic``,
@@ -20,13 +22,14 @@ import re
 
 # Annotations (``@DoNotStrip``, ``@get:JvmName("x")``, one or more, over one line or several)
 _ANNOTATIONS = rb"(?:@[\w.:]+(?:\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))?\s*)+"
+_VISIBILITY = rb"(?:(?:public|private|internal|protected)[ \t]+)"
 # first on their line, right before a modifier and ``constructor``; before an accessor
 _CONSTRUCTOR_ANNOTATIONS = re.compile(
-    rb"(?m)^[ \t]*(" + _ANNOTATIONS + rb")(?=(?:public|private|internal|protected)[ \t]+constructor\b)"
+    rb"(?m)^[ \t]*(" + _ANNOTATIONS + rb")(?=(?:" + _VISIBILITY + rb"(?:(?:actual|expect)[ \t]+)?"
+    rb"|(?:actual|expect)[ \t]+)constructor\b)"
 )
-_ACCESSOR_ANNOTATIONS = re.compile(
-    rb"(?m)^[ \t]*(" + _ANNOTATIONS + rb")(?=(?:(?:public|private|internal|protected)[ \t]+)?[gs]et\b[ \t]*[(=\n])"
-)
+_CONSTRUCTOR_PLATFORM = re.compile(rb"(?m)^[ \t]*" + _VISIBILITY + rb"?((?:actual|expect))(?=[ \t]+constructor\b)")
+_ACCESSOR_ANNOTATIONS = re.compile(rb"(?m)^[ \t]*(" + _ANNOTATIONS + rb")(?=" + _VISIBILITY + rb"?[gs]et\b[ \t]*[(=\n])")
 _DYNAMIC = re.compile(rb"\bdynamic\b")
 _NOT_SPACE = re.compile(rb"\S")
 
@@ -34,7 +37,7 @@ _NOT_SPACE = re.compile(rb"\S")
 def readable(data: bytes) -> bytes:
     """``data`` as Kotlin's grammar reads it, the same length and lines."""
     if b"constructor" in data:
-        data = _CONSTRUCTOR_ANNOTATIONS.sub(_blanked, data)
+        data = _CONSTRUCTOR_PLATFORM.sub(_blanked, _CONSTRUCTOR_ANNOTATIONS.sub(_blanked, data))
     data = _ACCESSOR_ANNOTATIONS.sub(_blanked, data)
     return _DYNAMIC.sub(b"_ynamic", data) if b"dynamic" in data else data
 

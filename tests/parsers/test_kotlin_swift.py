@@ -68,6 +68,14 @@ def test_the_kotlin_rewrite_keeps_every_line_and_length():
     assert readable(b"class A\n@Inject\nconstructor(val a: Int)\n") == b"class A\n@Inject\nconstructor(val a: Int)\n"
 
 
+def test_a_multiplatform_primary_constructor_on_its_own_line_is_read():
+    """kotlinx' and the standard library's ``internal actual constructor(`` under the class."""
+    data = b"public actual class Mutex\ninternal actual constructor(locked: Boolean) {\n    fun lock() {}\n}\n"
+    result = parse("kotlin", data)
+    assert result.syntax_errors == 0
+    assert [(s.qualname, s.start_line, s.end_line) for s in result.symbols[1:]] == [("Mutex", 1, 4), ("Mutex.lock", 3, 3)]
+
+
 SWIFT = """\
 import UIKit
 
