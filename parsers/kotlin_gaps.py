@@ -29,7 +29,9 @@ _CONSTRUCTOR_ANNOTATIONS = re.compile(
     rb"|(?:actual|expect)[ \t]+)constructor\b)"
 )
 _CONSTRUCTOR_PLATFORM = re.compile(rb"(?m)^[ \t]*" + _VISIBILITY + rb"?((?:actual|expect))(?=[ \t]+constructor\b)")
-_ACCESSOR_ANNOTATIONS = re.compile(rb"(?m)^[ \t]*(" + _ANNOTATIONS + rb")(?=" + _VISIBILITY + rb"?[gs]et\b[ \t]*[(=\n])")
+_ACCESSOR_ANNOTATIONS = re.compile(
+    rb"(?m)^[ \t]*(" + _ANNOTATIONS + rb")(?=" + _VISIBILITY + rb"?[gs]et\b[ \t]*[(=\n])"
+)
 _DYNAMIC = re.compile(rb"\bdynamic\b")
 _NOT_SPACE = re.compile(rb"\S")
 

@@ -73,7 +73,8 @@ def test_a_multiplatform_primary_constructor_on_its_own_line_is_read():
     data = b"public actual class Mutex\ninternal actual constructor(locked: Boolean) {\n    fun lock() {}\n}\n"
     result = parse("kotlin", data)
     assert result.syntax_errors == 0
-    assert [(s.qualname, s.start_line, s.end_line) for s in result.symbols[1:]] == [("Mutex", 1, 4), ("Mutex.lock", 3, 3)]
+    got = [(s.qualname, s.start_line, s.end_line) for s in result.symbols[1:]]
+    assert got == [("Mutex", 1, 4), ("Mutex.lock", 3, 3)]
 
 
 SWIFT = """\
