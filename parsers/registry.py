@@ -142,12 +142,13 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),
     LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml",
                  conditionals=True, rewrite="pointers"),
-    # Kotlin's anonymous objects (``object : Runnable {…}``) and lambdas hold what is theirs,
-    # as a Java anonymous class does; so do Swift's closures.
+    # Kotlin's anonymous objects (``object : Runnable {…}``), lambdas and blocks (an ``init``'s)
+    # hold what is theirs, as a Java anonymous class does; so do Swift's closures and
+    # statements (a ``didSet``'s, an ``if``'s).
     LanguageSpec("kotlin", (".kt", ".kts"), "tree_sitter_kotlin", overloads=True,
-                 local_bodies=LOCAL_BODIES | {"object_literal", "lambda_literal"}, rewrite="kotlin"),
+                 local_bodies=LOCAL_BODIES | {"object_literal", "lambda_literal", "block"}, rewrite="kotlin"),
     LanguageSpec("swift", (".swift",), "tree_sitter_swift", overloads=True,
-                 local_bodies=LOCAL_BODIES | {"lambda_literal"}, rewrite="swift"),
+                 local_bodies=LOCAL_BODIES | {"lambda_literal", "statements"}, rewrite="swift"),
     LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons="self"),
     # PHP with the HTML around it. Its braces are a ``compound_statement`` around a function's
     # body and a namespace's alike, and around an ``if`` at the top level, where a

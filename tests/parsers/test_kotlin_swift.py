@@ -159,3 +159,12 @@ def test_what_swifts_grammar_cannot_read_is_read_again():
     }
     union = next(s for s in result.symbols if s.qualname == "OrderedSet.union")
     assert union.signature == "@inlinable public __consuming func union(_ other: __owned Self) -> Self"
+
+
+def test_what_a_block_defines_is_no_member_of_the_type_around_it():
+    """A function an ``init`` block (Kotlin) or a property's ``didSet`` (Swift) defines is
+    that block's own, as one a method's body defines is."""
+    kotlin = parse("kotlin", b"class A {\n  init {\n    fun helper() {}\n  }\n\n  fun run() {}\n}\n")
+    swift = parse("swift", b"class A {\n  var x: Int = 0 {\n    didSet { func h() {} }\n  }\n\n  func run() {}\n}\n")
+    assert [s.qualname for s in kotlin.symbols[1:]] == ["A", "A.run"]
+    assert [s.qualname for s in swift.symbols[1:]] == ["A", "A.run"]
