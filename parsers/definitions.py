@@ -32,6 +32,11 @@ FRIEND = "friend_declaration"  # C++: a function a class befriends is no member 
 DESTRUCTOR = "destructor_declaration"  # C#'s: its name is its class's
 RUBY_CONSTANT = "constant"
 EXTENSION = "extension"  # the capture of a type's extension (Swift's): a namespace of the type's name
+# Kotlin's bodies, no field of their definitions: a class's, an enum's, a function's (its
+# ``= expression`` too), a property's accessors (``val size: Int`` of ``val size: Int get()
+# = n``), a secondary constructor's block.
+UNFIELDED_BODIES = frozenset({"class_body", "enum_class_body", "function_body", "getter", "setter"})
+KOTLIN_CONSTRUCTOR = "secondary_constructor"
 # Syntax levels below the file's top past which a definition is read as part of what holds
 # it, not as a symbol of its own. Real code's lie within 60 (webpack, LLVM's headers, the
 # standard library); a file nested thousands deep (made to, or generated) took its
@@ -323,9 +328,13 @@ def _factory_body(block: Node | None, owner: Node | None, defs: dict[int, Defini
 
 
 def find_body(node: Node, depth: int = 3) -> Node | None:
-    """A definition's body: its own ``body`` field, or that of what it declares (a
-    variable's function, a decorated definition, an export) up to ``depth`` levels down."""
+    """A definition's body: its own ``body`` field (or child: Kotlin's, ``UNFIELDED_BODIES``),
+    or that of what it declares (a variable's function, a decorated definition, an export)
+    up to ``depth`` levels down."""
     body = node.child_by_field_name("body")
+    if body is None:
+        bodies = UNFIELDED_BODIES | {"block"} if node.type == KOTLIN_CONSTRUCTOR else UNFIELDED_BODIES
+        body = next((c for c in node.children if c.type in bodies), None)
     if body is not None or depth == 0:
         return body
     for child in node.named_children:

@@ -153,8 +153,8 @@ def _best_reading(spec: LanguageSpec, data: bytes, path: str = "") -> tuple[Lang
     react-native 0.76's 494 JavaScript files read better as TSX. A file of an extension
     both languages write (a ``.h``) is read by both, and is the fallback's language where
     that reads it as well and finds what only that language writes (a C++ header's class,
-    which C's grammar may read without an error: ``namespace util {…}``). A C# file read
-    with errors is read again as ``rereading.py`` tells."""
+    which C's grammar may read without an error: ``namespace util {…}``). A C#, Kotlin or
+    Swift file read with errors is read again as ``rereading.py`` tells."""
     source = readable(data) if spec.macros else data  # offsets kept: symbols read ``data``
     tree: Tree | None = None
     if spec.item_macros:

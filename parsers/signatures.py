@@ -43,11 +43,6 @@ PROPERTIES = frozenset({"property_declaration", "indexer_declaration"})
 RUBY_METHODS = frozenset({"method", "singleton_method"})
 RUBY_BODIED = RUBY_METHODS | {"class", "module"}
 RUST_MACRO = "macro_definition"  # ``macro_rules! name``
-# Kotlin's bodies, no field of their definitions: a class's, an enum's, a function's (its
-# ``= expression`` too), a property's accessors (``val size: Int`` of ``val size: Int get()
-# = n``), a secondary constructor's block.
-UNFIELDED_BODIES = frozenset({"class_body", "enum_class_body", "function_body", "getter", "setter"})
-KOTLIN_CONSTRUCTOR = "secondary_constructor"
 # C's and C++'s nodes whose head ends elsewhere than at a body.
 MACRO, C_FUNCTION, INITIALISERS, TYPEDEF = (
     "preproc_function_def", "function_definition", "field_initializer_list", "type_definition"
@@ -81,7 +76,7 @@ def _head_end(head: Node) -> Node | None:
     """Where a definition's head ends before its body, where that is no ``body``: at a C
     macro's replacement (``#define MAX(a, b)``), at a C++ constructor's member initialisers
     (``Widget::Widget(int x)`` of ``Widget::Widget(int x) : x_(x) {…}``), at a C#
-    property's accessors or value, at a Kotlin body (``UNFIELDED_BODIES``)."""
+    property's accessors or value."""
     if head.type == MACRO:
         return head.child_by_field_name("value")
     if head.type in PROPERTIES:  # C#'s ``public int Count { get; }``, ``public int Count => n``
@@ -94,10 +89,6 @@ def _head_end(head: Node) -> Node | None:
         return last if last.type == "end" else None
     if head.type == RUST_MACRO and (name := head.child_by_field_name("name")) is not None:
         return name.next_sibling  # its rules, in braces, brackets or parentheses
-    bodies = UNFIELDED_BODIES | {"block"} if head.type == KOTLIN_CONSTRUCTOR else UNFIELDED_BODIES
-    body = next((c for c in head.children if c.type in bodies), None)
-    if body is not None and head.child_by_field_name("body") is None:
-        return body
     function = head if head.type == C_FUNCTION else next((c for c in head.named_children if c.type == C_FUNCTION), None)
     if function is None:
         return None
