@@ -112,10 +112,10 @@ def _structural(kind: str) -> bool:
 
 
 # Languages whose code continues in one another's (a JavaScript file rewritten in TypeScript,
-# a component's functions moved out to a composable's ``.ts``, a C file made C++, a Java
-# class rewritten in Kotlin).
+# a component's functions moved out to a composable's ``.ts``, a C file made C++ or
+# Objective-C, a header that gains an ``@interface``, a Java class rewritten in Kotlin).
 LANGUAGE_FAMILIES = {"typescript": "javascript", "tsx": "javascript", "vue": "javascript", "svelte": "javascript",
-                     "astro": "javascript", "cpp": "c", "kotlin": "java"}
+                     "astro": "javascript", "cpp": "c", "objc": "c", "kotlin": "java"}
 
 
 def _by_language(

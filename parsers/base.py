@@ -222,7 +222,11 @@ STRUCTURAL = "structural"
 # 28: Kotlin (``.kt``, ``.kts``) and Swift (``.swift``) are read: files a sync skipped as of
 # no language before; and a header an IDE's template wrote (Xcode's ``Created by … on …``)
 # is no file's docstring.
-EXTRACTION_VERSION = 28
+# 29: Objective-C (``.m``, ``.mm``, and a ``.h`` holding ``@interface``, ``@protocol`` or
+# ``@class`` that its grammar reads as well as C's or C++'s) is read: the headers were C's
+# or C++'s, read with an error at each class; and a method directly under the node of the
+# type that declares it is the type's member, not a second capture of it.
+EXTRACTION_VERSION = 29
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

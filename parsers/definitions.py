@@ -37,6 +37,7 @@ EXTENSION = "extension"  # the capture of a type's extension (Swift's): a namesp
 # = n``), a secondary constructor's block.
 UNFIELDED_BODIES = frozenset({"class_body", "enum_class_body", "function_body", "getter", "setter"})
 KOTLIN_CONSTRUCTOR = "secondary_constructor"
+OBJC_METHOD = "method_definition"  # its block is no field of it: ``- (void)draw {…}``
 # Syntax levels below the file's top past which a definition is read as part of what holds
 # it, not as a symbol of its own. Real code's lie within 60 (webpack, LLVM's headers, the
 # standard library); a file nested thousands deep (made to, or generated) took its
@@ -57,7 +58,10 @@ class Definition:
     wrapped: Node | None = None  # the function a call makes it of (``forwardRef((props, ref) => …)``)
     returned: Node | None = None  # the ``return { … }`` it is written in (JavaScript)
     on_parameter: bool = False  # given to a callback's parameter: no name of the file's (JavaScript)
-    declaration_only: bool = False  # a C or C++ function declared without its body (a prototype)
+    file_scoped: bool = False  # the file's wherever it stands outside a body (``LanguageSpec.file_scoped``)
+    # a C or C++ function declared without its body (a prototype), an Objective-C class's
+    # ``@interface`` or a method's declaration (``LanguageSpec.declarations``)
+    declaration_only: bool = False
     documented_by: Node | None = None  # the declaration whose doc is its own (C, C++)
     by_macro: bool = False  # a macro's definition, named with its arguments (``TEST(Suite, Name)``)
     # Written with its scope (Ruby's ``class Shapes::Circle``, C++'s ``class net::Socket``,
@@ -105,7 +109,7 @@ def collect_definitions(
         if node.id in deep:
             context.too_deep += any(name.startswith("definition.") for name in capture.nodes)
         elif not _note_context(capture.nodes, context, data):
-            _note_definition(capture.nodes, defs, data)
+            _note_definition(spec, capture.nodes, defs, data)
     outer = Nearest(lambda node: node.id in defs)
     _mark_published(defs, context, outer)
     _mark_given_to_parameters(defs, data)
@@ -132,7 +136,9 @@ def _note_context(nodes: dict[str, list[Node]], context: FileContext, data: byte
     return True
 
 
-def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], data: bytes) -> None:
+def _note_definition(
+    spec: LanguageSpec, nodes: dict[str, list[Node]], defs: dict[int, Definition], data: bytes
+) -> None:
     names = nodes.get("name") or nodes.get("title")  # a title: a test's, as written (RSpec's ``Shapes::Shape``)
     by_macro = absolute = False
     receiver = nodes.get("receiver")
@@ -185,8 +191,11 @@ def _note_definition(nodes: dict[str, list[Node]], defs: dict[int, Definition], 
                            "_prototype" in nodes, "_this" in nodes,
                            wrapped=nodes["_wrapped"][0] if "_wrapped" in nodes else None,
                            returned=nodes["_returned"][0] if "_returned" in nodes else None)  # fmt: skip
-        found.declaration_only = "_declarator" in nodes and kind == "function" and find_body(node) is None
+        found.declaration_only = (
+            "_declarator" in nodes and kind == "function" and find_body(node) is None
+        ) or (node.type in spec.declarations and kind != "namespace")
         found.by_macro, found.scoped, found.absolute = by_macro, scoped, absolute
+        found.file_scoped = node.type in spec.file_scoped
         found.extends = capture_name == EXTENSION
         existing = defs.get(node.id)
         if existing is None or found.captures > existing.captures:
@@ -333,7 +342,11 @@ def find_body(node: Node, depth: int = 3) -> Node | None:
     up to ``depth`` levels down."""
     body = node.child_by_field_name("body")
     if body is None:
-        bodies = UNFIELDED_BODIES | {"block"} if node.type == KOTLIN_CONSTRUCTOR else UNFIELDED_BODIES
+        bodies = UNFIELDED_BODIES
+        if node.type == KOTLIN_CONSTRUCTOR:
+            bodies = UNFIELDED_BODIES | {"block"}
+        elif node.type == OBJC_METHOD:
+            bodies = UNFIELDED_BODIES | {"compound_statement"}
         body = next((c for c in node.children if c.type in bodies), None)
     if body is not None or depth == 0:
         return body

@@ -21,6 +21,7 @@ WRAPPERS = frozenset({
     "lexical_declaration", "variable_declaration",
     "field_declaration", "declaration",  # C's and C++'s ``struct node {…} *head;``, a class's member struct
     "body_statement",  # Ruby's: a class's first member's doc is the comment its class holds before its body
+    "implementation_definition",  # Objective-C's member of an ``@implementation``
 })  # fmt: skip
 # What may stand before a definition inside the declaration that holds it.
 SPECIFIERS = frozenset({"storage_class_specifier", "type_qualifier", "attribute_specifier", "attribute_declaration"})

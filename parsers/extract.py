@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from functools import lru_cache
 
 from recalld.parsers.base import ParseResult, Symbol, content_hash, module_symbol
 from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
@@ -21,8 +20,6 @@ from recalld.parsers.docstrings import (
     is_trailing,
     module_docstring,
 )
-from recalld.parsers.item_macros import unwrapped
-from recalld.parsers.macros import readable
 from recalld.parsers.namesakes import (
     FUNCTION_KINDS,
     Placed,
@@ -31,18 +28,10 @@ from recalld.parsers.namesakes import (
     name_typing_overloads,
     parameter_key,
 )
-from recalld.parsers.registry import LanguageSpec, get_language
-from recalld.parsers.rereading import reread
+from recalld.parsers.readings import best_reading
+from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.signatures import signature
-from recalld.parsers.treesitter import (
-    Node,
-    Tree,
-    comment_nodes,
-    count_errors,
-    holds_any,
-    node_text,
-    parse_tree,
-)
+from recalld.parsers.treesitter import Node, comment_nodes, node_text
 
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
 # A Java enum constant with a body of its own (a Kotlin enum entry): what it defines is the
@@ -52,10 +41,10 @@ ENUM_CONSTANTS = frozenset({"enum_constant", "enum_entry"})
 
 def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     """Structural symbols, and the debt comments among them as derived entries."""
-    spec, tree, errors = _best_reading(spec, data, path)
+    spec, tree, errors = best_reading(spec, data, path)
     root = tree.root_node
     defs, context, outer = collect_definitions(spec, root, data)
-    inner = {d.node.id for d in defs.values() if d.node.parent is not None and d.node.parent.id in defs}
+    inner = {d.node.id for d in defs.values() if _captured_twice(d, defs)}
     symbols = [_module_symbol(spec, root, data)]
     qualnames: dict[int, str] = {}
     placed: list[Placed] = []
@@ -87,6 +76,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
             kind = "function"  # C++'s ``int detail::Count(…) {…}`` in a file that opens ``namespace detail``
         if d.declaration_only:
             declared.append(Placed(d, kind, qualname, qualname))
+            qualnames[d.node.id] = qualname  # what an Objective-C interface declares is its class's
             continue
         _number(Placed(d, kind, qualname, qualname), seen, qualnames, placed)
         if spec.reopens:
@@ -103,6 +93,19 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     spans = [Span(p.d.node.start_byte, p.d.node.end_byte, p.qualname) for p in placed]
     debt = debt_entries(spec.name, _comments(spec, root, data), spans) if MARKER_BYTES.search(data) else ()
     return ParseResult(spec.name, tuple(symbols), syntax_errors=errors, derived=debt, notes=context.notes)
+
+
+def _captured_twice(d: Definition, defs: dict[int, Definition]) -> bool:
+    """Whether ``d`` is a definition's own node under the one its other capture names (C's
+    ``struct point {…}`` of ``typedef struct point {…} point_t``, a decorated function):
+    it is the outer's. A definition of another kind directly under a type's node is what
+    the type holds (Objective-C's ``@interface`` holds its methods' declarations, and C's
+    functions, without a body between)."""
+    parent = d.node.parent
+    if parent is None or parent.id not in defs:
+        return False
+    outer = defs[parent.id]
+    return d.kind == outer.kind or not (outer.kind in CONTAINER_KINDS or outer.extends)
 
 
 def _place_declarations(
@@ -144,45 +147,6 @@ def _number(p: Placed, seen: Counter[tuple[str, str]], qualnames: dict[int, str]
     p.qualname = qualnames[p.d.node.id] = f"{p.base}#{count}" if count > 1 else p.base
     if p.d.kind != "namespace":
         placed.append(p)
-
-
-def _best_reading(spec: LanguageSpec, data: bytes, path: str = "") -> tuple[LanguageSpec, Tree, int]:
-    """The tree of ``data`` under ``spec``'s grammar, or under its fallback's when that
-    reads it with fewer syntax errors (Flow-typed JavaScript reads as TSX), with the
-    spec that made it and its error count. Only the better tree is extracted: 383 of
-    react-native 0.76's 494 JavaScript files read better as TSX. A file of an extension
-    both languages write (a ``.h``) is read by both, and is the fallback's language where
-    that reads it as well and finds what only that language writes (a C++ header's class,
-    which C's grammar may read without an error: ``namespace util {…}``). A C#, Kotlin or
-    Swift file read with errors is read again as ``rereading.py`` tells."""
-    source = readable(data) if spec.macros else data  # offsets kept: symbols read ``data``
-    tree: Tree | None = None
-    if spec.item_macros:
-        source, tree = unwrapped(spec, source)
-    if tree is None:
-        tree = parse_tree(spec, source)
-    errors = count_errors(tree.root_node)
-    if errors and (spec.rewrite or spec.conditionals):
-        source, tree, errors = reread(spec, source, tree, errors)
-    shared = bool(spec.shared_extensions) and path.lower().endswith(spec.shared_extensions)
-    if (errors or shared) and spec.fallback:
-        other = _read_as(spec)
-        other_tree = parse_tree(other, source)
-        other_errors = count_errors(other_tree.root_node)
-        kin = get_language(spec.fallback)
-        if shared and other_errors <= errors and holds_any(other_tree.root_node, kin.marks):
-            return kin, other_tree, other_errors
-        if other_errors < errors:
-            return other, other_tree, other_errors
-    return spec, tree, errors
-
-
-@lru_cache(maxsize=None)
-def _read_as(spec: LanguageSpec) -> LanguageSpec:
-    """``spec``'s fallback grammar and queries under ``spec``'s name: its symbols, debt
-    entries and result are the file's language's."""
-    fallback = get_language(spec.fallback)
-    return dataclasses.replace(fallback, name=spec.name, query_file=fallback.query_names[-1], fallback="")
 
 
 def _comments(spec: LanguageSpec, root: Node, data: bytes) -> list[Comment]:
@@ -262,6 +226,8 @@ def _place(
     around = enclosures.of(d.node.parent)
     if around.local_body or (around.local and not (d.published or d.on_this)):
         return None
+    if d.file_scoped:
+        return d.kind, d.name  # Objective-C's C function in a class's ``@implementation``
     container: str | None = None
     outer_kind: str | None = None
     if around.outer is not None:

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 
+from recalld.parsers import objc_macros
 from recalld.parsers.c_tokens import ARGUMENTS, BLOCK_COMMENT, PLAIN, STRING, TYPE_WORDS, blank
 from recalld.parsers.reserved import reserved_attributes
 
@@ -56,7 +57,10 @@ _CALL = rb"(?:" + _MACRO + rb"|[A-Z][A-Z0-9_]{2,}|__[A-Z][A-Z0-9_]*)(?:[ \t]*" +
 # ``:``: an access specifier's; ``static``: a macro that defines something at the file's level
 # (git's ``static GIT_PATH_FUNC(git_path_seq_dir, "sequencer")``, the kernel's ``static DEFINE_MUTEX(lock);``)
 _DEFINES = rb"(?:static|extern)[ \t]+(?:" + _MACRO + rb"|[A-Z][A-Z0-9_]{2,})[ \t]*" + ARGUMENTS  # not ``static DWORD``
-_ALONE = re.compile(rb"^[ \t]*((?:" + _DEFINES + rb"|" + _CALL + rb")[ \t]*:?)[ \t]*;?[ \t]*(?://[^\n]*)?$")
+_ALONE = re.compile(rb"^[ \t]*((?:" + _DEFINES + rb"|" + _CALL + rb")[ \t]*:?)[ \t]*(;?)[ \t]*(?://[^\n]*)?$")
+# Where Objective-C's class members begin and end: a ``;`` is no member of one, so a
+# macro's call alone there goes with its ``;`` (``RCT_EXPORT_VIEW_PROPERTY(color, UIColor);``).
+_MEMBERS = re.compile(rb"^[ \t]*@(implementation|interface|protocol|end)\b")
 _QUALIFIERS = rb"((?:[ \t]+(?:const|noexcept|override|final|&&?))*)"
 _AFTER_PARAMETERS = re.compile(
     rb"\)" + _QUALIFIERS + rb"((?:[ \t]+" + _MACRO + rb"(?:[ \t]*" + ARGUMENTS
@@ -132,8 +136,11 @@ _CANDIDATE = re.compile(rb"[A-Z][A-Z0-9_]{2}")
 # A line after which a macro's call alone is one: it ends a statement, a block or an access
 # specifier's label (``public:``), or is a comment or a directive.
 # A template's head too (``template <typename... Args>``, whose declaration an attribute macro
-# may open).
-_ENDS_STATEMENT = re.compile(rb"(?:[;{}>]|\*/|^)[ \t]*(?://[^\n]*)?$|^[ \t]*(?://|#)")
+# may open). An Objective-C directive's line (``@implementation RCTSwitchManager``, ``@end``).
+_ENDS_STATEMENT = re.compile(
+    rb"(?:[;{}>]|\*/|^)[ \t]*(?://[^\n]*)?$|^[ \t]*(?://|#)"
+    rb"|^[ \t]*@(?:implementation|interface|protocol|end|optional|required)\b"
+)
 # A label (``public:``, ``public slots:``, ``case KIND_A:``, ``default:``, ``retry:``), where a
 # line that ends in ``:`` may be an operand's too (``return editor ? CLEANUP_ALL :``, then
 # ``CLEANUP_SPACE;``: no macro's call).
@@ -160,13 +167,18 @@ _NO_NAME = frozenset({
 
 
 def readable(data: bytes) -> bytes:
-    """``data`` with the macros a grammar misreads blanked, its test titles made names."""
+    """``data`` with the macros a grammar misreads blanked, its test titles made names
+    (Objective-C's enum and method macros read as what they declare: ``objc_macros.py``)."""
     if b"_" not in data and b"(" not in data:
         return data
+    data = objc_macros.readable(data)
     lines = data.split(b"\n")
     previous = b""
     directive = False  # the line goes on a directive's (``#define F(x) \``): never blanked
+    members = False  # among an Objective-C class's members
     for index, line in enumerate(lines):
+        if b"@" in line and (opened := _MEMBERS.match(line)):
+            members = opened.group(1) != b"end"
         if directive or line.lstrip().startswith(b"#"):
             directive = line.rstrip().endswith(b"\\")
             previous = b"#"  # a directive, over all its lines, ends what came before it
@@ -196,7 +208,7 @@ def readable(data: bytes) -> bytes:
             continue
         alone = _ALONE.match(line)
         if alone and _ends_statement(previous) and not following.startswith(b"{"):
-            line = original = blank(line, alone.start(1), alone.end(1))  # one such line may follow another
+            line = original = blank(line, alone.start(1), alone.end(2 if members else 1))  # one may follow another
         elif (
             not alone and _OPENS.match(line) and _ends_statement(previous)
             and (closing := _closing_line(lines, index)) is not None

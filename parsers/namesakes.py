@@ -14,6 +14,7 @@ from recalld.parsers import declarators
 from recalld.parsers.definitions import Definition
 from recalld.parsers.docstrings import COMMENT_TYPES
 from recalld.parsers.treesitter import Node, node_text, unwrapped
+from recalld.parsers.written_names import OBJC_METHODS
 
 FUNCTION_KINDS = frozenset({"function", "method"})
 # A TypeScript overload's declaration: a signature without a body, beside its implementation.
@@ -30,7 +31,7 @@ NO_PARAMETER = COMMENT_TYPES | {"receiver_parameter", "keyword_separator", "posi
 SINGLETON_METHOD, SINGLETON_CLASS, RUBY_SCOPES = "singleton_method", "singleton_class", frozenset({"class", "module"})
 CLASS_METHODS_BLOCK = "class_methods"
 CLASS_MEMBERS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
-ASSIGNED, STATIC = "expression_statement", "static"
+ASSIGNED, STATIC, CLASS_METHOD = "expression_statement", "static", "+"
 _SPLATS = {"list_splat_pattern": "*", "dictionary_splat_pattern": "**"}
 # Kotlin's parameter list, and Swift's functions, whose parameters are their own children.
 KOTLIN_PARAMETERS = "function_value_parameters"
@@ -128,10 +129,12 @@ def _on_the_class(p: Placed, data: bytes) -> bool:
     Ruby's ``def self.build`` (any ``def object.name``), any ``def`` in ``class << self``
     or in an ``ActiveSupport::Concern``'s ``class_methods do … end`` (the class methods of
     what includes it); JavaScript's and TypeScript's ``static`` members and functions
-    assigned to the class itself (``Title.exists = function``)."""
+    assigned to the class itself (``Title.exists = function``); Objective-C's ``+`` methods."""
     node = p.d.node
     if node.type == SINGLETON_METHOD:
         return True
+    if node.type in OBJC_METHODS and node.child_by_field_name("name") is None:  # JavaScript's has one
+        return node.child_count > 0 and node.children[0].type == CLASS_METHOD  # ``+ (instancetype)shape``
     if node.type == ASSIGNED:
         return p.d.receiver is not None and not (p.d.prototype or p.d.on_this)
     if node.type in CLASS_MEMBERS:

@@ -43,6 +43,12 @@ PROPERTIES = frozenset({"property_declaration", "indexer_declaration"})
 RUBY_METHODS = frozenset({"method", "singleton_method"})
 RUBY_BODIED = RUBY_METHODS | {"class", "module"}
 RUST_MACRO = "macro_definition"  # ``macro_rules! name``
+# Objective-C's types, whose members follow their heads with no body around them, and what
+# their heads hold: attributes, names, type parameters, a superclass, a category, protocols.
+OBJC_TYPES = frozenset({"class_interface", "class_implementation", "protocol_declaration"})
+OBJC_HEAD = frozenset({
+    "attribute_specifier", "identifier", "parameterized_arguments", "protocol_reference_list", ")",
+})  # fmt: skip
 # C's and C++'s nodes whose head ends elsewhere than at a body.
 MACRO, C_FUNCTION, INITIALISERS, TYPEDEF = (
     "preproc_function_def", "function_definition", "field_initializer_list", "type_definition"
@@ -58,6 +64,10 @@ def signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
         text = _one_line(head, data, wrapped.start_byte).removesuffix("(").rstrip()
     elif (cut := _head_end(head)) is not None:
         text = _one_line(head, data, cut.start_byte)
+    elif head.type in OBJC_TYPES and head.child_by_field_name("body") is None:  # not Swift's protocol
+        # ``@interface Shape : NSObject <NSCopying>``, then its members
+        last = next((c for c in reversed(head.children) if c.type in OBJC_HEAD), None)
+        text = _one_line(head, data, last.end_byte if last is not None else head.end_byte)
     elif head.type == TYPEDEF and (body := find_body(head)) is not None:  # ``typedef struct {…} point``
         after = data[body.end_byte : head.end_byte].decode("utf-8", "replace")
         text = _SPACES.sub(" ", f"{_one_line(head, data, body.start_byte)} {{{ELIDED}}} {after}").strip()

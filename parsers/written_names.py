@@ -26,6 +26,9 @@ SWIFT_KEYWORD_MEMBERS = {
     "init_declaration": "init", "deinit_declaration": "deinit", "subscript_declaration": "subscript",
 }  # fmt: skip
 SWIFT_FUNCTION = "function_declaration"
+# Objective-C's methods, named by their selectors (``moveTo:animated:``, ``init``).
+OBJC_METHODS = frozenset({"method_declaration", "method_definition"})
+OBJC_PARAMETER = "method_parameter"
 
 
 def string_name(text: str) -> str:
@@ -56,9 +59,12 @@ def operator_name(node: Node | None, data: bytes) -> str | None:
     """The name C# gives a member without one of its own: an indexer's ``this[]``, an
     operator's ``operator+``, a conversion's ``operator string`` (``implicit operator
     string(Shape s)``) for its definition ``node``; Swift's, its keyword or operator
-    (``init``, ``subscript``, ``==``); None for any other node."""
+    (``init``, ``subscript``, ``==``); an Objective-C method's, its selector; None for
+    any other node."""
     if node is None:
         return None
+    if node.type in OBJC_METHODS and node.child_by_field_name("name") is None:  # JavaScript's has one
+        return selector(node, data)
     if node.type == "indexer_declaration":
         return "this[]"
     if node.type == "operator_declaration" and (symbol := node.child_by_field_name("operator")) is not None:
@@ -70,6 +76,28 @@ def operator_name(node: Node | None, data: bytes) -> str | None:
     if node.type == SWIFT_FUNCTION and (symbol := node.child_by_field_name("name")) is not None and not symbol.is_named:
         return node_text(data, symbol)  # ``==`` of ``static func == (lhs: Shape, rhs: Shape)``
     return None
+
+
+def selector(node: Node, data: bytes) -> str | None:
+    """An Objective-C method's selector: its keywords, each with the colon of the parameter
+    it takes (``moveTo:animated:``; ``:(id)a :(id)b``'s keywords are empty), or its one name
+    (``init``), without a name after its parameters (an attribute's: ``initWithBridge:(id)b
+    NS_DESIGNATED_INITIALIZER``); None where it has no name (broken code)."""
+    parts: list[str] = []
+    keyword = ""
+    for child in node.children:
+        if child.type == "identifier":
+            keyword = node_text(data, child)
+            if not parts and child.next_named_sibling is not None and child.next_named_sibling.type != OBJC_PARAMETER:
+                parts.append(keyword)  # a name alone: ``init``
+        elif child.type == OBJC_PARAMETER:
+            if len(parts) == 1 and not parts[0].endswith(":"):
+                parts.clear()
+            parts.append(f"{keyword}:")
+            keyword = ""
+    if not parts and keyword:
+        return keyword
+    return "".join(parts) or None
 
 
 def type_path(data: bytes, node: Node) -> str:
