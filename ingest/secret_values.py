@@ -21,6 +21,9 @@ MIN_CLASS_SWITCHES = 0.35
 PRINTABLE_SHARE = 0.9  # base64 that decodes to this much printable text is a fixture
 SEPARATORS = re.compile(r"[/_\-.+=]")
 HEX = re.compile(r"[0-9a-fA-F]+")
+# An identifier's pieces: words in capitals, capitalised or lower case, and numbers.
+_PIECES = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+MIN_WORD, SHORT_PIECES = 3, 4  # at most a quarter of a name's pieces shorter than a word
 REPEATED_SHARE = 0.5  # "ACxxxxxxxx…", "AKIAXXXXXXXX…": documentation, not a secret
 PLACEHOLDER = re.compile(r"(?i)^(?:pass(?:word|wd)?|pwd|pw|secret|token|key|x+|\*+|changeme)$|[{}<>]|%\(|%s|^\$\w+$")
 _BASE64 = Base64HighEntropyString()
@@ -43,9 +46,22 @@ def not_wordlike(value: str) -> bool:
 
 
 def _words_and_hex(value: str) -> bool:
-    """Segments that are each a word or a hex/decimal number: a slug like
-    "TheBloke/recent-models-64f9a55bb3115b4f513ec026", not a random token."""
-    return all(part.isalpha() or HEX.fullmatch(part) for part in SEPARATORS.split(value) if part)
+    """Segments that are each a word or a hex/decimal number, or that make a name of
+    words with a numeronym's digits: a slug like "TheBloke/recent-models-64f9a55bb3115b4f513ec026",
+    "RCTI18nUtil_makeRTLFlipLeftAndRightStyles", not a random token."""
+    parts = [part for part in SEPARATORS.split(value) if part]
+    return all(part.isalpha() or HEX.fullmatch(part) for part in parts) or _camel_words(parts)
+
+
+def _camel_words(parts: list[str]) -> bool:
+    """A name made of words, a number among them (``RCTI18nUtil_makeRTL…``: ``RCTI``, ``18``,
+    ``n``, ``Util``, ``make``, ``RTL``, …): its pieces are mostly of three characters or
+    more, where a random token's mixed case and digits cut it into pieces of one or two."""
+    pieces = [_PIECES.findall(part) for part in parts]
+    if any("".join(found) != part for found, part in zip(pieces, parts, strict=True)):
+        return False
+    flat = [piece for found in pieces for piece in found]
+    return sum(len(piece) < MIN_WORD for piece in flat) * SHORT_PIECES <= len(flat)
 
 
 def _class_switches(value: str) -> float:

@@ -102,6 +102,8 @@ def test_a_token_cut_by_the_text_limit_is_redacted():
         "python class APCUPSdCoordinator\nclass APCUPSdCoordinator(DataUpdateCoordinator):",
         '    key="gas_summary_consumption_heating_currentmonth",',  # and as IBM Cloud keys
         '    key="panel_fault_point_bus_fail_since_rps_hang_up",',
+        # a name of words with a numeronym in it (React Native's ``RCTI18nUtil.m``)
+        '  return [defaults boolForKey:@"RCTI18nUtil_makeRTLFlipLeftAndRightStyles"];',
     ],
 )
 def test_ordinary_code_is_left_intact(ordinary):
