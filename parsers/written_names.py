@@ -83,21 +83,16 @@ def selector(node: Node, data: bytes) -> str | None:
     it takes (``moveTo:animated:``; ``:(id)a :(id)b``'s keywords are empty), or its one name
     (``init``), without a name after its parameters (an attribute's: ``initWithBridge:(id)b
     NS_DESIGNATED_INITIALIZER``); None where it has no name (broken code)."""
-    parts: list[str] = []
-    keyword = ""
+    keywords: list[str] = []
+    first = keyword = ""
     for child in node.children:
         if child.type == "identifier":
             keyword = node_text(data, child)
-            if not parts and child.next_named_sibling is not None and child.next_named_sibling.type != OBJC_PARAMETER:
-                parts.append(keyword)  # a name alone: ``init``
+            first = first or keyword
         elif child.type == OBJC_PARAMETER:
-            if len(parts) == 1 and not parts[0].endswith(":"):
-                parts.clear()
-            parts.append(f"{keyword}:")
+            keywords.append(f"{keyword}:")
             keyword = ""
-    if not parts and keyword:
-        return keyword
-    return "".join(parts) or None
+    return "".join(keywords) if keywords else first or None
 
 
 def type_path(data: bytes, node: Node) -> str:
