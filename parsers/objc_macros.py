@@ -18,7 +18,14 @@ same length, byte for byte, before the macros ``macros.py`` blanks (``macros.rea
   type (``GS_DECLARE NSString *const NSConnectionDidDieNotification = @"…";``): blanked;
 - a class's ``@interface`` whose head a macro writes, its name and superclass last among
   its arguments (``@interface RCT_EXTERN_MODULE(Calendar, NSObject)``, React Native's for
-  a module written in Swift): read as ``@interface Calendar: NSObject``.
+  a module written in Swift): read as ``@interface Calendar: NSObject``;
+- any other macro's call among a class's members that ends its line, over however many
+  lines (``RCT_ENUM_CONVERTER(…)`` of a dictionary written a key a line): blanked, its
+  ``;`` too;
+- the ``#if`` groups among a class's members (a method under ``#ifndef
+  RCT_FIT_RM_OLD_RUNTIME``), which the grammar reads among statements only: reduced to
+  their first branches, their directive lines blanked, as a build would see them where
+  every first condition holds (a method only an ``#else`` defines is left out).
 
 Definitions read their text from the source as written: only the tree sees this.
 """
@@ -49,9 +56,10 @@ _HEAD = re.compile(
 _BEFORE_SELECTOR = re.compile(rb"\A(?:[^,()]*,)?\s*")
 _SELECTOR = re.compile(rb"\s*\w+\s*(?::\s*\(|\Z)")
 _KEYWORD = re.compile(rb"\s*\w+\s*:\s*\(")  # a selector's first keyword and its parameter's type
-_TOKENS = re.compile(rb"(?:" + STRING + rb")|//[^\n]*|/\*.*?\*/|[()]", re.DOTALL)
+_CHARACTER = rb"'(?:[^'\\\n]|\\.)*'"  # a character literal: ``'{'`` opens no block
+_TOKENS = re.compile(rb"(?:" + STRING + rb")|" + _CHARACTER + rb"|//[^\n]*|/\*.*?\*/|[()]", re.DOTALL)
 _MEMBER_TOKENS = re.compile(
-    rb"(?:" + STRING + rb")|//[^\n]*|/\*.*?\*/|[{}]|^[ \t]*(" + _MACRO + rb"[ \t]*\()"
+    rb"(?:" + STRING + rb")|" + _CHARACTER + rb"|//[^\n]*|/\*.*?\*/|[{}]|^[ \t]*(" + _MACRO + rb"[ \t]*\()"
     rb"|^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b[^\n]*", re.DOTALL | re.MULTILINE
 )
 # Attribute macros after a method's head, before its block (``+ (UIKeyboardType)UIKeyboardType:(id)json

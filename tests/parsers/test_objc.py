@@ -202,3 +202,11 @@ using namespace facebook::react;
     assert [s.qualname for s in result.symbols[1:]] == [
         "RCTSurface", "RCTSurface.initWithHandler:", "RCTSurface.start",
     ]  # fmt: skip
+
+
+def test_a_character_literal_opens_no_block():
+    """Members are found by their braces' depth: a ``'{'`` in a method's body is no brace,
+    or the exported method after it would be read as a statement of the body."""
+    source = b"@implementation A\n- (void)a\n{\n  char c = '{';\n}\nRCT_EXPORT_METHOD(go:(int)x)\n{\n}\n@end\n"
+    result = parse("objc", source, path="A.m")
+    assert [(s.qualname, s.start_line) for s in result.symbols[1:]] == [("A", 1), ("A.a", 2), ("A.go:", 6)]
