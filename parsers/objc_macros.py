@@ -15,7 +15,8 @@ same length, byte for byte, before the macros ``macros.py`` blanks (``macros.rea
   UIKeyboardType:(id)json RCT_DYNAMIC {``): blanked, as a declaration's are read;
 - attribute macros before a class's head on its line (GNUstep's ``GS_ROOT_CLASS
   @interface GSPlaceHolder``), and export macros before a declaration of an object's
-  type (``GS_DECLARE NSString *const NSConnectionDidDieNotification = @"…";``): blanked;
+  type (``GS_DECLARE NSString *const NSConnectionDidDieNotification = @"…";``), and after a
+  typedef's name (``typedef NSString *RCTKey NS_TYPED_EXTENSIBLE_ENUM;``): blanked;
 - a class's ``@interface`` whose head a macro writes, its name and superclass last among
   its arguments (``@interface RCT_EXTERN_MODULE(Calendar, NSObject)``, React Native's for
   a module written in Swift): read as ``@interface Calendar: NSObject``;
@@ -80,6 +81,11 @@ _BEFORE_CLASS = re.compile(
 _BEFORE_OBJECT_TYPE = re.compile(
     rb"^[ \t]*((?:" + _MACRO + rb"[ \t]+)+)(?=(?:const[ \t]+)?[A-Z]\w*(?:<[^<>\n]*>)?[ \t]*\*)", re.MULTILINE
 )
+# Attribute macros after a typedef's name (``typedef NSString *RCTKey NS_TYPED_EXTENSIBLE_ENUM;``,
+# ``NS_SWIFT_NAME(Key)``), which the grammar read as the name
+_AFTER_TYPEDEF_NAME = re.compile(
+    rb"^[ \t]*typedef\b[^;{}\n]*?\w[ \t]+((?:" + _MACRO + rb"(?:[ \t]*" + ARGUMENTS + rb")?[ \t]*)+)(?=;)", re.MULTILINE
+)
 # Objective-C's own: a class's, a protocol's or a forward declaration's keyword, an ``#import``
 _OBJECTIVE_C = re.compile(rb"^[ \t]*(?:@(?:interface|implementation|protocol|class)\b|#[ \t]*import\b)", re.MULTILINE)
 _ENDS_LINE = re.compile(rb"[ \t]*(;?)[ \t]*(?://[^\n]*)?(?:\n|\Z)")
@@ -96,6 +102,8 @@ def readable(data: bytes) -> bytes:
         return data
     data = _BEFORE_CLASS.sub(_blank_group, data)
     data = _BEFORE_OBJECT_TYPE.sub(_blank_group, data)
+    if b"typedef" in data:
+        data = _AFTER_TYPEDEF_NAME.sub(_blank_group, data)
     if b"@interface" in data:
         data = _HEAD.sub(lambda m: m.group(1) + b" " * len(m.group(2)) + m.group(3) + m.group(4) + b":" + m.group(5)
                          + b" ", data)  # fmt: skip

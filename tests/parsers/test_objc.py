@@ -15,6 +15,8 @@ HEADER = b"""\
 
 NS_ASSUME_NONNULL_BEGIN
 
+typedef NSString *RCTBridgeKey NS_TYPED_EXTENSIBLE_ENUM;
+
 /** Gives a bridge its source. */
 @protocol RCTBridgeDelegate <NSObject>
 #ifndef RCT_FIT_RM_OLD_RUNTIME
@@ -94,6 +96,8 @@ def test_an_objective_c_header_is_objective_cs():
     assert (result.language, result.syntax_errors) == ("objc", 0)
     got = {s.qualname: (s.kind, s.signature, s.docstring) for s in result.symbols[1:]}
     assert got == {
+        # an attribute macro after a typedef's name is no name
+        "RCTBridgeKey": ("type", "typedef NSString *RCTBridgeKey NS_TYPED_EXTENSIBLE_ENUM", ""),
         "RCTBridgeDelegate": ("interface", "@protocol RCTBridgeDelegate <NSObject>", "Gives a bridge its source."),
         "RCTBridgeDelegate.sourceURLForBridge:": (
             "method", "- (NSURL *__nullable)sourceURLForBridge:(RCTBridge *)bridge",
