@@ -42,12 +42,13 @@ def _reading(spec: LanguageSpec, data: bytes, path: str = "") -> tuple[LanguageS
     if tree is None:
         tree = parse_tree(spec, source)
     errors = count_errors(tree.root_node)
+    prepared = source  # what a fallback's grammar reads: no rewrite for this one's
     if errors and (spec.rewrite or spec.conditionals):
         source, tree, errors = reread(spec, source, tree, errors)
     shared = bool(spec.shared_extensions) and path.lower().endswith(spec.shared_extensions)
     if (errors or shared) and spec.fallback:
         other = _read_as(spec)
-        other_tree = parse_tree(other, source)
+        other_tree = parse_tree(other, prepared)
         other_errors = count_errors(other_tree.root_node)
         kin = get_language(spec.fallback)
         if shared and other_errors <= errors and holds_any(other_tree.root_node, kin.marks):

@@ -214,3 +214,38 @@ def test_a_character_literal_opens_no_block():
     source = b"@implementation A\n- (void)a\n{\n  char c = '{';\n}\nRCT_EXPORT_METHOD(go:(int)x)\n{\n}\n@end\n"
     result = parse("objc", source, path="A.m")
     assert [(s.qualname, s.start_line) for s in result.symbols[1:]] == [("A", 1), ("A.a", 2), ("A.go:", 6)]
+
+
+def test_objective_c_plus_plus_is_read_with_its_scopes_and_references():
+    """Objective-C's grammar reads no ``::`` nor C++'s references: a method whose parameters
+    are C++ types was read as an error (React Native's Fabric views). A second reading
+    (``parsers/objcpp_gaps.py``) gives them to it as one name and a pointer."""
+    source = b"""\
+using namespace facebook::react;
+
+@implementation RCTViewComponentView
+
+- (void)updateProps:(const Props::Shared &)props oldProps:(const Props::Shared &)oldProps
+{
+  const auto &newProps = *props;
+  _state = facebook::react::State::Shared(nullptr);
+  [self apply:newProps];
+}
+
+- (void)updateState:(const State::Shared &)state oldState:(const State::Shared &)oldState
+{
+}
+
+@end
+"""
+    result = parse("objc", source, path="RCTViewComponentView.mm")
+    assert result.syntax_errors == 0
+    assert [(s.qualname, s.start_line) for s in result.symbols[1:]] == [
+        ("RCTViewComponentView", 3),
+        ("RCTViewComponentView.updateProps:oldProps:", 5),
+        ("RCTViewComponentView.updateState:oldState:", 12),
+    ]
+    # the text is the source's as written
+    assert result.symbols[2].signature == (
+        "- (void)updateProps:(const Props::Shared &)props oldProps:(const Props::Shared &)oldProps"
+    )
