@@ -76,10 +76,11 @@ _BEFORE_CLASS = re.compile(
     rb"^[ \t]*((?:" + _MACRO + rb"(?:[ \t]*" + ARGUMENTS + rb")?[ \t]+)+)(?=@(?:interface|implementation|protocol)\b)",
     re.MULTILINE,
 )
-# Export macros before a declaration of an object's type (GNUstep's ``GS_DECLARE NSString
-# *const NSConnectionDidDieNotification = @"…";``, React Native's ``RCT_EXTERN NSString *const``)
+# Export macros before a declaration of an object's type on one line (GNUstep's ``GS_DECLARE
+# NSString *const NSConnectionDidDieNotification = @"…";``, React Native's ``RCT_EXTERN
+# NSString *const``); one whose name opens the next line is ``macros.py``'s to read
 _BEFORE_OBJECT_TYPE = re.compile(
-    rb"^[ \t]*((?:" + _MACRO + rb"[ \t]+)+)(?=(?:const[ \t]+)?[A-Z]\w*(?:<[^<>\n]*>)?[ \t]*\*)", re.MULTILINE
+    rb"^[ \t]*((?:" + _MACRO + rb"[ \t]+)+)(?=(?:const[ \t]+)?[A-Z]\w*(?:<[^<>\n]*>)?[ \t]*\*[^\n]*[;=])", re.MULTILINE
 )
 # Attribute macros after a typedef's name (``typedef NSString *RCTKey NS_TYPED_EXTENSIBLE_ENUM;``,
 # ``NS_SWIFT_NAME(Key)``), which the grammar read as the name
