@@ -54,7 +54,7 @@ class LanguageSpec:
     # language where that reading has no more errors and holds its ``marks``.
     shared_with: tuple[str, ...] = ()
     sniff: bytes = b""  # a pattern (``re.MULTILINE``) only this language's files hold
-    macros: bool = False  # C's and C++'s: the grammar reads the source with macros it misreads blanked
+    macros: bool = False  # C's, C++'s, Objective-C's: the grammar reads the source with macros it misreads blanked
     # A class or module opened again is the same one (Ruby's): what it defines is named
     # under its name, not its repeat's (``ActiveRecord.Migration``, not ``ActiveRecord#2.…``).
     reopens: bool = False
@@ -68,7 +68,7 @@ class LanguageSpec:
     item_macros: bool = False  # Rust's: the items a macro's call wraps are read (parsers/item_macros.py)
     # C#'s: a file read with syntax errors is read again with its directive lines blanked and
     # the ``#if`` groups its errors fall in reduced to one branch (parsers/conditionals.py),
-    # and, C#'s, Kotlin's and Swift's, as ``rewrite`` gives it to the grammar (a key of
+    # and, C#'s, Kotlin's, Swift's and Objective-C's, as ``rewrite`` gives it to the grammar (a key of
     # ``rereading.REWRITES``: C#'s ``*(…)``, parsers/pointers.py; Kotlin's annotations it
     # cannot place and ``dynamic``, parsers/kotlin_gaps.py; Swift's ``__owned`` and ``()``,
     # parsers/swift_gaps.py; Objective-C++'s ``::``, ``using namespace`` and references,
@@ -181,7 +181,7 @@ BUILTIN_LANGUAGES = (
     # namespace or a template in it. Of abseil's 291 headers C's grammar reads 14 without
     # an error, C++'s 253 better; of redis' 61, C's 57, C++'s one better (a macro's).
     # A header holding ``@interface``, ``@protocol`` or ``@class`` is Objective-C's where its
-    # grammar reads it as well as C's and finds one.
+    # grammar reads it as well as C's or C++'s and finds one.
     LanguageSpec("c", (".c", ".h"), "tree_sitter_c", fallback="cpp", shared_extensions=(".h",), macros=True,
                  shared_with=("objc",)),
     # Objective-C: its C is C's (c.scm); a class's ``+`` methods beside its instances' of a
