@@ -225,7 +225,9 @@ STRUCTURAL = "structural"
 # 29: Objective-C (``.m``, ``.mm``, and a ``.h`` holding ``@interface``, ``@protocol`` or
 # ``@class`` that its grammar reads as well as C's or C++'s) is read: the headers were C's
 # or C++'s, read with an error at each class; and a method directly under the node of the
-# type that declares it is the type's member, not a second capture of it.
+# type that declares it is the type's member, not a second capture of it. Kotlin's
+# ``annotation class Required`` under annotations, which its grammar read as an infix call
+# with no error, is a class.
 EXTRACTION_VERSION = 29
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

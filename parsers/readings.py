@@ -12,7 +12,7 @@ from functools import lru_cache
 from recalld.parsers.item_macros import unwrapped
 from recalld.parsers.macros import readable
 from recalld.parsers.registry import LanguageSpec, get_language
-from recalld.parsers.rereading import reread
+from recalld.parsers.rereading import misread, reread
 from recalld.parsers.treesitter import Tree, count_errors, holds_any, parse_tree
 
 
@@ -43,8 +43,10 @@ def _reading(spec: LanguageSpec, data: bytes, path: str = "") -> tuple[LanguageS
         tree = parse_tree(spec, source)
     errors = count_errors(tree.root_node)
     prepared = source  # what a fallback's grammar reads: no rewrite for this one's
-    if errors and (spec.rewrite or spec.conditionals):
-        source, tree, errors = reread(spec, source, tree, errors)
+    if spec.rewrite or spec.conditionals:
+        wrong = misread(spec, source)
+        if errors or wrong:
+            source, tree, errors = reread(spec, source, tree, errors, misread=wrong)
     shared = bool(spec.shared_extensions) and path.lower().endswith(spec.shared_extensions)
     if (errors or shared) and spec.fallback:
         other = _read_as(spec)

@@ -1,4 +1,5 @@
-"""Second readings of a file its grammar reads with syntax errors: C#'s with its pointer
+"""Second readings of a file its grammar reads with syntax errors, or holding what it
+misreads without one (``MISREADS``: Kotlin's ``annotation class`` under annotations): C#'s with its pointer
 indirections of a bracket given to the grammar as it reads them (``pointers.py``), then
 with its directive lines blanked and the ``#if`` groups its errors fall in reduced to
 one branch (``conditionals.py``); Kotlin's with the annotations its grammar cannot place
@@ -15,6 +16,7 @@ Mono 6.12's ``mcs/class`` (26,197 C# files): 1,486 read with syntax errors as wr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from recalld.parsers import kotlin_gaps, objcpp_gaps, pointers, swift_gaps
@@ -30,10 +32,24 @@ REWRITES: dict[str, Callable[[bytes], bytes]] = {
 }  # fmt: skip
 
 
-def reread(spec: LanguageSpec, source: bytes, tree: Tree, errors: int) -> tuple[bytes, Tree, int]:
+# What a language's grammar reads without an error but wrongly, by the key of its rewrite:
+# a file holding one is read again, and the rewritten reading kept where it has no more errors.
+MISREADS: dict[str, re.Pattern[bytes]] = {"kotlin": kotlin_gaps.MISREAD}
+
+
+def misread(spec: LanguageSpec, source: bytes) -> bool:
+    """Whether ``source`` holds what ``spec``'s grammar reads wrongly without an error."""
+    pattern = MISREADS.get(spec.rewrite)
+    return pattern is not None and pattern.search(source) is not None
+
+
+def reread(
+    spec: LanguageSpec, source: bytes, tree: Tree, errors: int, *, misread: bool = False
+) -> tuple[bytes, Tree, int]:
     """The source, tree and error count of the best reading of ``source``: its builds are
     made of its rewritten reading (C#'s pointer indirections'), whether or not that alone
-    read better."""
+    read better. Of a source ``misread`` holds, the rewritten reading is kept with as many
+    errors as the first."""
     readable = REWRITES[spec.rewrite](source) if spec.rewrite else source
     readable_tree, readable_errors = tree, errors
     if readable != source:
@@ -41,7 +57,7 @@ def reread(spec: LanguageSpec, source: bytes, tree: Tree, errors: int) -> tuple[
         readable_errors = count_errors(readable_tree.root_node)
     if readable_errors and spec.conditionals:
         readable_tree, readable_errors = _best_build(spec, readable, readable_tree, readable_errors)
-    if readable_errors < errors:
+    if readable_errors < errors or (misread and readable != source and readable_errors <= errors):
         return readable, readable_tree, readable_errors
     return source, tree, errors
 

@@ -168,3 +168,29 @@ def test_what_a_block_defines_is_no_member_of_the_type_around_it():
     swift = parse("swift", b"class A {\n  var x: Int = 0 {\n    didSet { func h() {} }\n  }\n\n  func run() {}\n}\n")
     assert [s.qualname for s in kotlin.symbols[1:]] == ["A", "A.run"]
     assert [s.qualname for s in swift.symbols[1:]] == ["A", "A.run"]
+
+
+def test_an_annotation_class_under_annotations_is_read_as_a_class():
+    """``annotation class Required`` after annotations, with no modifier, parameters nor body,
+    is read by Kotlin's grammar as an infix call with no error (expo-modules-core's
+    ``Required.kt``): a file holding one is read again with those annotations blanked. In
+    a file read again for its errors, ``@Target(`` is an annotation, not ``@Tar`` before an
+    accessor's ``get(``."""
+    clean = (
+        b"package a\n\n@Target(AnnotationTarget.FIELD)\n@Retention(AnnotationRetention.RUNTIME)\n"
+        b"annotation class Required\n"
+    )
+    result = parse("kotlin", clean)
+    assert result.syntax_errors == 0
+    assert [(s.kind, s.qualname, s.start_line) for s in result.symbols[1:]] == [("class", "Required", 5)]
+    broken = b"""\
+class Buffer
+@DoNotStrip
+private constructor(private val size: Int) {
+  @Target(AnnotationTarget.FUNCTION) annotation class Hot
+  fun read(): Int = size
+}
+"""
+    result = parse("kotlin", broken)
+    assert result.syntax_errors == 0
+    assert [s.qualname for s in result.symbols[1:]] == ["Buffer", "Buffer.Hot", "Buffer.read"]
