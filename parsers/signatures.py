@@ -49,6 +49,7 @@ OBJC_TYPES = frozenset({"class_interface", "class_implementation", "protocol_dec
 OBJC_HEAD = frozenset({
     "attribute_specifier", "identifier", "parameterized_arguments", "protocol_reference_list", ")",
 })  # fmt: skip
+_MACRO_CLOSING = re.compile(rb"[ \t]*\)(?=[ \t]*(?://[^\n]*)?(?:\r?\n|$))")
 # C's and C++'s nodes whose head ends elsewhere than at a body.
 MACRO, C_FUNCTION, INITIALISERS, TYPEDEF = (
     "preproc_function_def", "function_definition", "field_initializer_list", "type_definition"
@@ -67,7 +68,10 @@ def signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
     elif head.type in OBJC_TYPES and head.child_by_field_name("body") is None:  # not Swift's protocol
         # ``@interface Shape : NSObject <NSCopying>``, then its members
         last = next((c for c in reversed(head.children) if c.type in OBJC_HEAD), None)
-        text = _one_line(head, data, last.end_byte if last is not None else head.end_byte)
+        end = last.end_byte if last is not None else head.end_byte
+        # with the ``)`` of the macro that wrote it (``@interface RCT_EXTERN_MODULE(Calendar, NSObject)``)
+        closing = _MACRO_CLOSING.match(data, end)
+        text = _one_line(head, data, closing.end() if closing is not None else end)
     elif head.type == TYPEDEF and (body := find_body(head)) is not None:  # ``typedef struct {…} point``
         after = data[body.end_byte : head.end_byte].decode("utf-8", "replace")
         text = _SPACES.sub(" ", f"{_one_line(head, data, body.start_byte)} {{{ELIDED}}} {after}").strip()

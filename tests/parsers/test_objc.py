@@ -138,6 +138,8 @@ def test_react_natives_macros_read_as_what_they_declare():
         "CameraViewManager": ("class", 45, 49),
         "CameraViewManager.getCameraPermissionStatus:reject:": ("method", 47, 47),
     }
+    module = next(s for s in result.symbols if s.qualname == "CameraViewManager")
+    assert module.signature == "@interface RCT_EXTERN_REMAP_MODULE(CameraView, CameraViewManager, RCTViewManager)"
     exported = next(s for s in result.symbols if s.name == "setValue:toValue:")
     # the text is the source's as written, the macro and its line breaks too
     assert exported.signature == "RCT_EXPORT_METHOD(setValue : (nonnull NSNumber *)viewTag toValue : (BOOL)value)"
