@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 STRING = rb'"(?:[^"\\\n]|\\.)*"'
 # what arguments hold between brackets: string literals too (``PYBIND11_DEPRECATED("Use …")``), a
 # slash that starts no comment (``PYBIND11_INPLACE_OP(operator/=)``)
@@ -11,7 +13,18 @@ ARGUMENTS = rb"\(" + PLAIN + rb"(?:\(" + PLAIN + rb"\)" + PLAIN + rb")*\)"  # on
 BLOCK_COMMENT = rb"/\*(?:[^*]|\*(?!/))*\*/"
 # Type keywords, beside which an attribute stands where no type can.
 TYPE_WORDS = rb"void|char|short|int|long|float|double|bool|signed|unsigned"
+_LINE_BYTES = re.compile(rb"[^\n]")
 
 
 def blank(line: bytes, start: int, end: int) -> bytes:
     return line[:start] + b" " * (end - start) + line[end:]
+
+
+def blank_group(found: re.Match[bytes]) -> bytes:
+    """A match's text with its first group blanked (``re.sub``'s replacement)."""
+    return blank(found.group(0), *(i - found.start() for i in found.span(1)))
+
+
+def blank_lines(text: bytes) -> bytes:
+    """``text`` blanked but for its line breaks: its lines kept, every byte's offset too."""
+    return _LINE_BYTES.sub(b" ", text)

@@ -21,11 +21,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from recalld.parsers.c_tokens import blank_lines
+
 # A directive line: ``#`` first on its line (spaces before and after it allowed).
 _DIRECTIVE = re.compile(rb"(?m)^[ \t]*#[ \t]*([a-z]+)\b([^\n]*)")
 _TOKEN = re.compile(rb"[ \t]*(\|\||&&|==|!=|!|\(|\)|[A-Za-z_][A-Za-z0-9_]*)")
 _BRANCHES = (b"elif", b"else")
-_LINE_BYTES = re.compile(rb"[^\n]")
 _ERRORS_READ = 64  # the errors of a reading whose groups are reduced in the next
 _PRECEDENCE = ((b"||",), (b"&&",), (b"==", b"!="))  # the loosest first
 _OPERATORS = {b"||": operator.or_, b"&&": operator.and_, b"==": operator.eq, b"!=": operator.ne}
@@ -116,7 +117,7 @@ class Conditionals:
                 out[directive.start:directive.end] = b" " * (directive.end - directive.start)
             if not active:
                 following = self.directives[index + 1].start if index + 1 < len(self.directives) else len(out)
-                out[directive.end:following] = _LINE_BYTES.sub(b" ", self.data[directive.end:following])
+                out[directive.end:following] = blank_lines(self.data[directive.end:following])
         return bytes(out)
 
     def _kept(self, group: int, defined: dict[bytes, bool], undefined_is: bool) -> int:

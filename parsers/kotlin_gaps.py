@@ -53,9 +53,14 @@ def readable(data: bytes) -> bytes:
     if b"constructor" in data:
         data = _CONSTRUCTOR_PLATFORM.sub(_blanked, _CONSTRUCTOR_ANNOTATIONS.sub(_blanked, data))
     data = _ACCESSOR_ANNOTATIONS.sub(_blanked, data)
-    if b"annotation" in data:
+    if misreads(data):
         data = MISREAD.sub(_blanked, data)
     return _DYNAMIC.sub(b"_ynamic", data) if b"dynamic" in data else data
+
+
+def misreads(data: bytes) -> bool:
+    """Whether ``data`` holds an annotation class the grammar misreads (``MISREAD``)."""
+    return b"annotation" in data and MISREAD.search(data) is not None
 
 
 def _blanked(match: re.Match[bytes]) -> bytes:

@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 
 from recalld.parsers import objc_macros
-from recalld.parsers.c_tokens import ARGUMENTS, BLOCK_COMMENT, PLAIN, STRING, TYPE_WORDS, blank
+from recalld.parsers.c_tokens import ARGUMENTS, BLOCK_COMMENT, PLAIN, STRING, TYPE_WORDS, blank, blank_group
 from recalld.parsers.reserved import reserved_attributes
 
 # A macro's name: capitals, digits and underscores, with an underscore in it.
@@ -233,8 +233,8 @@ def readable(data: bytes) -> bytes:
                 line = reserved_attributes(line, _ends_statement(previous))
             line = _AFTER_PARAMETER.sub(lambda m: _unless_no_parameter(m, line), line)
             line = _BEFORE_TYPE_WORD.sub(lambda m: m.group(1) + b" " * (len(m.group(0)) - len(m.group(1))), line)
-            line = _AFTER_TYPE_WORD.sub(lambda m: blank(m.group(0), *(i - m.start() for i in m.span(1))), line)
-            line = _IN_CLASS_HEAD.sub(lambda m: blank(m.group(0), *(i - m.start() for i in m.span(1))), line)
+            line = _AFTER_TYPE_WORD.sub(blank_group, line)
+            line = _IN_CLASS_HEAD.sub(blank_group, line)
             line = _TITLED.sub(lambda m: _as_names(m) if m.group(2) or following.startswith(b"{") else m.group(0), line)
         lines[index] = line
         previous = original

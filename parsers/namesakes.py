@@ -14,7 +14,7 @@ from recalld.parsers import declarators
 from recalld.parsers.definitions import Definition
 from recalld.parsers.docstrings import COMMENT_TYPES
 from recalld.parsers.treesitter import Node, node_text, unwrapped
-from recalld.parsers.written_names import OBJC_METHODS
+from recalld.parsers.written_names import objc_method
 
 FUNCTION_KINDS = frozenset({"function", "method"})
 # A TypeScript overload's declaration: a signature without a body, beside its implementation.
@@ -133,7 +133,7 @@ def _on_the_class(p: Placed, data: bytes) -> bool:
     node = p.d.node
     if node.type == SINGLETON_METHOD:
         return True
-    if node.type in OBJC_METHODS and node.child_by_field_name("name") is None:  # JavaScript's has one
+    if objc_method(node):
         return node.child_count > 0 and node.children[0].type == CLASS_METHOD  # ``+ (instancetype)shape``
     if node.type == ASSIGNED:
         return p.d.receiver is not None and not (p.d.prototype or p.d.on_this)

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 
-from recalld.parsers.c_tokens import ARGUMENTS, STRING, blank
+from recalld.parsers.c_tokens import ARGUMENTS, STRING, blank_group, blank_lines
 
 _MACRO = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*"  # a macro's name: capitals, digits and underscores, with an underscore
 _ENUM = re.compile(
@@ -90,7 +90,6 @@ _AFTER_TYPEDEF_NAME = re.compile(
 # Objective-C's own: a class's, a protocol's or a forward declaration's keyword, an ``#import``
 _OBJECTIVE_C = re.compile(rb"^[ \t]*(?:@(?:interface|implementation|protocol|class)\b|#[ \t]*import\b)", re.MULTILINE)
 _ENDS_LINE = re.compile(rb"[ \t]*(;?)[ \t]*(?://[^\n]*)?(?:\n|\Z)")
-_LINE_BYTES = re.compile(rb"[^\n]")
 _AFTER = re.compile(rb"\s*(?://[^\n]*\n\s*|/\*.*?\*/\s*)*([{;])", re.DOTALL)  # a block or a ``;``, past comments
 
 
@@ -101,20 +100,16 @@ def readable(data: bytes) -> bytes:
         data = _ENUM.sub(_as_enum, data)
     if not _OBJECTIVE_C.search(data):
         return data
-    data = _BEFORE_CLASS.sub(_blank_group, data)
-    data = _BEFORE_OBJECT_TYPE.sub(_blank_group, data)
+    data = _BEFORE_CLASS.sub(blank_group, data)
+    data = _BEFORE_OBJECT_TYPE.sub(blank_group, data)
     if b"typedef" in data:
-        data = _AFTER_TYPEDEF_NAME.sub(_blank_group, data)
+        data = _AFTER_TYPEDEF_NAME.sub(blank_group, data)
     if b"@interface" in data:
         data = _HEAD.sub(lambda m: m.group(1) + b" " * len(m.group(2)) + m.group(3) + m.group(4) + b":" + m.group(5)
                          + b" ", data)  # fmt: skip
     if b"@implementation" in data:
         data = _ATTRIBUTES.sub(lambda m: m.group(1) + b" " * len(m.group(2)), data)
     return _CLASS.sub(lambda m: _unwrapped_methods(m.group(0)), data)
-
-
-def _blank_group(found: re.Match[bytes]) -> bytes:
-    return blank(found.group(0), *(i - found.start() for i in found.span(1)))
 
 
 def _as_enum(found: re.Match[bytes]) -> bytes:
@@ -144,7 +139,7 @@ def _unwrapped_methods(block: bytes) -> bytes:
             block = block[:start] + b"-" + b" " * (end - start - 1) + block[end:closed] + b" " + block[closed + 1 :]
         elif follows != b"{" and (ending := _ENDS_LINE.match(block, closed + 1)) is not None:
             end = ending.end(1)
-            block = block[: found.start(1)] + _LINE_BYTES.sub(b" ", block[found.start(1) : end]) + block[end:]
+            block = block[: found.start(1)] + blank_lines(block[found.start(1) : end]) + block[end:]
     return block
 
 
@@ -189,7 +184,7 @@ def _one_build(block: bytes, directives: list[re.Match[bytes]]) -> bytes:
     for directive in directives:
         word = directive.group(2)
         if any(skipping):
-            blanked[start : directive.start()] = _LINE_BYTES.sub(b" ", block[start : directive.start()])
+            blanked[start : directive.start()] = blank_lines(block[start : directive.start()])
         if word.startswith(b"if"):
             skipping.append(False)
         elif word in (b"elif", b"else") and skipping:

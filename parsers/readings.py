@@ -26,15 +26,18 @@ def best_reading(spec: LanguageSpec, data: bytes, path: str = "") -> tuple[Langu
     return reading
 
 
-def _reading(spec: LanguageSpec, data: bytes, path: str = "") -> tuple[LanguageSpec, Tree, int]:
+def _reading(
+    spec: LanguageSpec, data: bytes, path: str = "", *, fallback: bool = True
+) -> tuple[LanguageSpec, Tree, int]:
     """The tree of ``data`` under ``spec``'s grammar, or under its fallback's when that
     reads it with fewer syntax errors (Flow-typed JavaScript reads as TSX), with the
     spec that made it and its error count. Only the better tree is extracted: 383 of
     react-native 0.76's 494 JavaScript files read better as TSX. A file of an extension
     both languages write (a ``.h``) is read by both, and is the fallback's language where
     that reads it as well and finds what only that language writes (a C++ header's class,
-    which C's grammar may read without an error: ``namespace util {…}``). A C#, Kotlin or
-    Swift file read with errors is read again as ``rereading.py`` tells."""
+    which C's grammar may read without an error: ``namespace util {…}``); not where
+    ``fallback`` is off. A file read with errors, or holding what the grammar misreads, is
+    read again as ``rereading.py`` tells (C#'s, Kotlin's, Swift's, Objective-C's)."""
     source = readable(data) if spec.macros else data  # offsets kept: symbols read ``data``
     tree: Tree | None = None
     if spec.item_macros:
@@ -48,7 +51,7 @@ def _reading(spec: LanguageSpec, data: bytes, path: str = "") -> tuple[LanguageS
         if errors or wrong:
             source, tree, errors = reread(spec, source, tree, errors, misread=wrong)
     shared = bool(spec.shared_extensions) and path.lower().endswith(spec.shared_extensions)
-    if (errors or shared) and spec.fallback:
+    if (errors or shared) and spec.fallback and fallback:
         other = _read_as(spec)
         other_tree = parse_tree(other, prepared)
         other_errors = count_errors(other_tree.root_node)
@@ -68,7 +71,7 @@ def _claimed(spec: LanguageSpec, data: bytes, errors: int) -> tuple[LanguageSpec
     for name in spec.shared_with:
         kin = get_language(name)
         if kin.sniff and re.search(kin.sniff, data, re.MULTILINE):
-            reading = _reading(kin, data)
+            reading = _reading(kin, data, fallback=False)  # a kin's fallback's tree holds none of its marks
             # a class may stand deep in a header: an include guard's, an ``extern "C"``'s and
             # an availability ``#if``'s blocks around it (GNUstep's ``NSString.h``)
             if reading[2] <= errors and holds_any(reading[1].root_node, kin.marks, depth=8):

@@ -16,7 +16,6 @@ Mono 6.12's ``mcs/class`` (26,197 C# files): 1,486 read with syntax errors as wr
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from recalld.parsers import kotlin_gaps, objcpp_gaps, pointers, swift_gaps
@@ -34,13 +33,13 @@ REWRITES: dict[str, Callable[[bytes], bytes]] = {
 
 # What a language's grammar reads without an error but wrongly, by the key of its rewrite:
 # a file holding one is read again, and the rewritten reading kept where it has no more errors.
-MISREADS: dict[str, re.Pattern[bytes]] = {"kotlin": kotlin_gaps.MISREAD}
+MISREADS: dict[str, Callable[[bytes], bool]] = {"kotlin": kotlin_gaps.misreads}
 
 
 def misread(spec: LanguageSpec, source: bytes) -> bool:
     """Whether ``source`` holds what ``spec``'s grammar reads wrongly without an error."""
-    pattern = MISREADS.get(spec.rewrite)
-    return pattern is not None and pattern.search(source) is not None
+    misreads = MISREADS.get(spec.rewrite)
+    return misreads is not None and misreads(source)
 
 
 def reread(

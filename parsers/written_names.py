@@ -63,7 +63,7 @@ def operator_name(node: Node | None, data: bytes) -> str | None:
     any other node."""
     if node is None:
         return None
-    if node.type in OBJC_METHODS and node.child_by_field_name("name") is None:  # JavaScript's has one
+    if objc_method(node):
         return selector(node, data)
     if node.type == "indexer_declaration":
         return "this[]"
@@ -76,6 +76,11 @@ def operator_name(node: Node | None, data: bytes) -> str | None:
     if node.type == SWIFT_FUNCTION and (symbol := node.child_by_field_name("name")) is not None and not symbol.is_named:
         return node_text(data, symbol)  # ``==`` of ``static func == (lhs: Shape, rhs: Shape)``
     return None
+
+
+def objc_method(node: Node) -> bool:
+    """Whether ``node`` is an Objective-C method's (JavaScript's ``method_definition`` has a name)."""
+    return node.type in OBJC_METHODS and node.child_by_field_name("name") is None
 
 
 def selector(node: Node, data: bytes) -> str | None:
