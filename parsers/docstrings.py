@@ -30,12 +30,15 @@ FILE_HEADER_NODES = frozenset({"package_clause", "package_declaration", "package
 PHP_OPENER = "php_tag"
 INNER_DOC_MARKERS = ("//!", "/*!")
 # Comment lines that speak to a tool rather than a reader: coverage, linters, formatters,
-# the TypeScript checker, Go's build constraints and compiler directives, an editor.
+# the TypeScript checker, Go's build constraints and compiler directives, ShellCheck, an
+# editor; a script's interpreter line (``#!/usr/bin/env bash``: ``!/usr/bin/env bash``).
 _DIRECTIVE = re.compile(
     r"(?:istanbul|c8) ignore\b|eslint-(?:disable|enable|env)\b|prettier-ignore\b|@ts-(?:ignore|expect-error|nocheck)\b"
     r"|go:[a-z]+\b|\+build\b|nolint\b"
     r"|frozen_string_literal:|(?:en)?coding: *[\w.-]+ *$|typed: *(?:ignore|false|true|strict|strong)\b"
-    r"|rubocop:(?:disable|enable|todo)\b"
+    r"|rubocop:(?:disable|enable|todo)\b|shellcheck +(?:disable|enable|source|shell|external-sources)="
+    r"|(?:vim?|ex): *(?:set? +)?(?:ft|filetype|syntax|ts|sw|sts|et|noet|tabstop|shiftwidth|expandtab)\b"
+    r"|![ \t]*/[\w./-]+(?:[ \t]+[\w./=-]+)*[ \t]*$"
     r"|.*-\*-.*-\*-"  # Emacs's file variables (``-*- coding: utf-8 -*-``, ``Iterators -*- C++ -*-``)
 )
 # A line of one mark repeated that frames a comment block (``////////``, ``# ======``),

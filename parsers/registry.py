@@ -167,6 +167,9 @@ BUILTIN_LANGUAGES = (
                  local_bodies=LOCAL_BODIES | {"object_literal", "lambda_literal", "block"}, rewrite="kotlin"),
     LanguageSpec("swift", (".swift",), "tree_sitter_swift", overloads=True,
                  local_bodies=LOCAL_BODIES | {"lambda_literal", "statements"}, rewrite="swift"),
+    # Shell scripts, by Bash's grammar (POSIX ``sh`` is its subset): their functions; a
+    # function defined in another's body is the caller's text, as a nested one is anywhere.
+    LanguageSpec("bash", (".sh", ".bash"), "tree_sitter_bash"),
     LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons="self"),
     # PHP with the HTML around it. Its braces are a ``compound_statement`` around a function's
     # body and a namespace's alike, and around an ``if`` at the top level, where a

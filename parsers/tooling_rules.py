@@ -143,6 +143,7 @@ TOOLING_FILES: tuple[ToolingFile, ...] = (
     ToolingFile((".swiftlint.yml",), "presence", (Rule(LINT, "SwiftLint"),)),
     ToolingFile((".swiftformat",), "presence", (Rule(FORMAT, "SwiftFormat"),)),
     ToolingFile((".swift-format",), "presence", (Rule(FORMAT, "swift-format"),)),
+    ToolingFile((".shellcheckrc", "shellcheckrc"), "presence", (Rule(LINT, "ShellCheck"),)),
 )  # fmt: skip
 
 # Declared dependency (lower case; a trailing "*" matches a prefix) -> (kind, tool).

@@ -90,6 +90,7 @@ CASES = {
     ".swiftlint.yml": (b"disabled_rules:\n  - line_length\n", {("linter", "SwiftLint")}),
     ".swiftformat": (b"--indent 2\n", {("formatter", "SwiftFormat")}),
     "detekt.yml": (b"style:\n  active: true\n", {("linter", "detekt")}),
+    ".shellcheckrc": (b"disable=SC2034\nexternal-sources=true\n", {("linter", "ShellCheck")}),
 }  # fmt: skip
 
 

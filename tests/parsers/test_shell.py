@@ -1,0 +1,66 @@
+"""Shell scripts on Bash's real grammar: functions however they are written, what a
+script's header holds for tools rather than readers, and scripts its grammar misreads."""
+
+from __future__ import annotations
+
+import pytest
+
+from recalld.ingest.records import is_test_path
+from recalld.parsers import parse
+from recalld.parsers.registry import language_for_path
+
+
+@pytest.mark.parametrize("path", ["hack/lib/util.sh", "completions/git.bash", "ci/Run.SH"])
+def test_shell_scripts_are_bashs(path: str):
+    assert language_for_path(path) == "bash"
+
+
+@pytest.mark.parametrize(
+    ("language", "header"),
+    [
+        ("bash", b"#!/bin/sh -e\n# vim: set ft=sh:\n"),
+        ("bash", b"#!/usr/bin/env bash\n# shellcheck disable=SC2034,SC2154\n"),
+        ("bash", b"#! /bin/bash\n\n# shellcheck shell=bash\n"),
+        ("ruby", b"#!/usr/bin/env ruby\n# frozen_string_literal: true\n"),
+    ],
+)
+def test_an_interpreter_line_and_tool_directives_are_no_documentation(language: str, header: bytes):
+    code = b"x=1\n" if language == "bash" else b"X = 1\n"
+    assert parse(language, header + b"# Serves the app.\n\n" + code).symbols[0].docstring == "Serves the app."
+    assert parse(language, header + b"\n" + code).symbols[0].docstring == ""  # the header alone
+
+
+def test_a_directive_above_a_function_leaves_its_doc():
+    data = b"# Says hi.\n# shellcheck disable=SC2086\nhi() { echo $1; }\n"
+    (_module, hi) = parse("bash", data).symbols
+    assert (hi.qualname, hi.docstring, hi.signature) == ("hi", "Says hi.", "hi()")
+
+
+def test_a_script_its_grammar_misreads_keeps_its_functions():
+    """Git's ``git-completion.bash``: a line for zsh among Bash's (``${(M)…}``) is read
+    as an error; the functions around it are found, each once."""
+    data = (b"usage() {\n\techo usage >&2\n}\n\nif [ -n \"${ZSH_VERSION-}\" ]; then\n"
+            b"\tunset ${(M)${(k)parameters[@]}:#__gitcomp_builtin_*} 2>/dev/null\nfi\n\n"
+            b"cleanup() {\n\trm -f \"$tmp\"\n}\n")  # fmt: skip
+    result = parse("bash", data)
+    assert result.syntax_errors > 0
+    assert [(s.qualname, s.start_line, s.end_line) for s in result.symbols[1:]] == [
+        ("usage", 1, 3), ("cleanup", 9, 11)
+    ]  # fmt: skip
+
+
+def test_a_function_defined_in_a_functions_body_or_a_string_is_no_symbol():
+    """Git's ``setup_tool`` defines a merge tool's default functions in its body; its
+    tests define helpers in the quoted bodies of ``test_expect_success``."""
+    data = (b"setup_tool () {\n\tdiff_cmd () {\n\t\treturn 1\n\t}\n}\n\n"
+            b"test_expect_success 'setup' '\n\tcheck_abbrev () {\n\t\t:\n\t}\n'\n")  # fmt: skip
+    assert [s.qualname for s in parse("bash", data).symbols[1:]] == ["setup_tool"]
+
+
+@pytest.mark.parametrize(
+    ("path", "test"),
+    [("scripts/test_release.sh", True), ("lib/util_test.bash", True), ("scripts/latest.sh", False),
+     ("scripts/contest.sh", False), ("ci/testing.sh", False)],
+)  # fmt: skip
+def test_shell_tests_are_test_code(path: str, test: bool):
+    assert is_test_path(path) is test
