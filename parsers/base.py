@@ -228,9 +228,9 @@ STRUCTURAL = "structural"
 # type that declares it is the type's member, not a second capture of it. Kotlin's
 # ``annotation class Required`` under annotations, which its grammar read as an infix call
 # with no error, is a class.
-# 30: shell scripts (``.sh``, ``.bash``) are read, files a sync skipped as of no language
-# before; a script's interpreter line (``#!/usr/bin/env ruby``), ShellCheck's directives
-# and an editor's modeline are no part of a doc.
+# 30: shell scripts (``.sh``, ``.bash``) and Lua (``.lua``) are read, files a sync skipped
+# as of no language before; a script's interpreter line (``#!/usr/bin/env ruby``),
+# ShellCheck's directives and an editor's modeline are no part of a doc.
 EXTRACTION_VERSION = 30
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

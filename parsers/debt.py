@@ -22,7 +22,9 @@ MARKER_BYTES = re.compile(rb"\b(?:TODO|FIXME|HACK|XXX)\b")
 _LEADING = re.compile(r"^@?(TODO|FIXME|HACK|XXX)\b(?![-'/.\w])")
 _INLINE = re.compile(r"(?<![\w@$-])(TODO|FIXME|HACK|XXX)(?:\([^)]*\))?:")
 _COMMENT_MARKERS = ("///", "//!", "//", "/**", "/*!", "/*", "#")
-_LINE_MARKERS = frozenset({"///", "//!", "//", "#"})
+_LUA_MARKERS = ("---", "--")  # in a comment that opens with one: ``--`` is text in C's ``/* … */``
+_LUA_BLOCK_OPEN, _LUA_BLOCK_CLOSE = re.compile(r"--\[(=*)\["), re.compile(r"(?:--)?\](=*)\]$")
+_LINE_MARKERS = frozenset({"///", "//!", "//", "#", *_LUA_MARKERS})
 MAX_CONTINUATION = 8
 HASH_CHARS = 10
 
@@ -43,11 +45,23 @@ class Span:
     qualname: str
 
 
-def clean_comment_line(raw: str) -> str:
-    """A comment line without its comment punctuation."""
+def clean_comment_line(raw: str, *, lua: bool = False) -> str:
+    """A comment line without its comment punctuation; ``lua``: of a comment that opens
+    with Lua's ``--``."""
     line = raw.strip()
-    marker = next((m for m in _COMMENT_MARKERS if line.startswith(m)), "")
-    line = line[len(marker) :].removesuffix("*/").strip()
+    if lua and (opened := _LUA_BLOCK_OPEN.match(line)):  # ``--[[``, ``--[==[``
+        marker, line = opened.group(), line[opened.end() :]
+    else:
+        opened = None
+        markers = _LUA_MARKERS + _COMMENT_MARKERS if lua else _COMMENT_MARKERS
+        marker = next((m for m in markers if line.startswith(m)), "")
+        line = line[len(marker) :]
+    # Lua's ``]]`` (``]==]``) on its block's first line or a line of its own (``]]``,
+    # ``--]]``), not text's (``-- see t[1][2]``)
+    closed = _LUA_BLOCK_CLOSE.search(line) if lua and "]" in line else None
+    if closed is not None and (opened or closed.start() == 0):
+        line = line[: closed.start()]
+    line = line.removesuffix("*/").strip()
     # A block comment's margin (`` *<p>``), not a line comment's own text (``/// **NOTE:**``,
     # ``// *** WARNING ***``).
     if line.startswith("*") and marker not in _LINE_MARKERS:
@@ -98,7 +112,8 @@ def debt_entries(language: str, comments: Sequence[Comment], spans: Sequence[Spa
 
 
 def _comment_lines(comment: Comment) -> list[str]:
-    return [clean_comment_line(raw) for raw in comment.text.splitlines() or [""]]
+    lua = comment.text.startswith("--")
+    return [clean_comment_line(raw, lua=lua) for raw in comment.text.splitlines() or [""]]
 
 
 def _continuation(comments: Sequence[Comment], lines: list[list[str]], index: int, offset: int) -> list[str]:

@@ -220,7 +220,8 @@ def _clean_comments(comments: list[Node], data: bytes) -> str:
     """The comments' text without their punctuation and the tools' directives in them."""
     lines: list[str] = []
     for comment in comments:
-        cleaned = (clean_comment_line(raw) for raw in node_text(data, comment).splitlines())
+        text = node_text(data, comment)
+        cleaned = (clean_comment_line(raw, lua=text.startswith("--")) for raw in text.splitlines())
         lines.extend(line for line in cleaned if not _DIRECTIVE.match(line))
     while lines and (not lines[-1] or _RULE.fullmatch(lines[-1])):
         lines.pop()

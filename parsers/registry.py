@@ -170,6 +170,9 @@ BUILTIN_LANGUAGES = (
     # Shell scripts, by Bash's grammar (POSIX ``sh`` is its subset): their functions; a
     # function defined in another's body is the caller's text, as a nested one is anywhere.
     LanguageSpec("bash", (".sh", ".bash"), "tree_sitter_bash"),
+    # Lua: functions named as written (``M.setup``, ``M.Client:request`` as ``M.Client.request``),
+    # one given to a name or a table's field (``M.on_exit = function(code) … end``) too.
+    LanguageSpec("lua", (".lua",), "tree_sitter_lua"),
     LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons="self"),
     # PHP with the HTML around it. Its braces are a ``compound_statement`` around a function's
     # body and a namespace's alike, and around an ``if`` at the top level, where a

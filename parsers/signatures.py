@@ -24,9 +24,9 @@ _SPACES = re.compile(r"\s+")
 # not what it says: read as if it were written on one line (``def f(a)``).
 _WRAPPED_OPEN = re.compile(r"([(\[<])[ \t\r\f\v]*\n\s*")
 _WRAPPED_CLOSE = re.compile(r",?\s*\n[ \t\r\f\v]*([)\]>])")
-# How a comment opens in every grammar recalld reads (``#``, ``//``, ``/*``): code
-# without one holds none, and its tree is not walked for them.
-_COMMENT_OPENER = re.compile(rb"#|//|/\*")
+# How a comment opens in every grammar recalld reads (``#``, ``//``, ``/*``, Lua's ``--``):
+# code without one holds none, and its tree is not walked for them.
+_COMMENT_OPENER = re.compile(rb"#|//|/\*|--")
 # A union or an intersection written one member a line opens with its operator (prettier's
 # ``type T =\n  | A\n  | B``): on one line, ``type T = A | B``.
 _LEADING_OPERATOR = re.compile(r"([=:,] |[(<\[])[|&] ")
@@ -42,6 +42,9 @@ _OPENERS, _CLOSERS = "([{<", ")]}>"
 PROPERTIES = frozenset({"property_declaration", "indexer_declaration"})
 RUBY_METHODS = frozenset({"method", "singleton_method"})
 RUBY_BODIED = RUBY_METHODS | {"class", "module"}
+# Definitions a bare ``end`` closes where their body is empty (Ruby's, Lua's functions).
+ENDED = RUBY_BODIED | {"function_declaration", "function_definition"}
+LUA_ASSIGNMENT = "assignment_statement"
 RUST_MACRO = "macro_definition"  # ``macro_rules! name``
 # Objective-C's types, whose members follow their heads with no body around them, and what
 # their heads hold: attributes, names, type parameters, a superclass, a category, protocols.
@@ -97,10 +100,16 @@ def _head_end(head: Node) -> Node | None:
         found = head.child_by_field_name("accessors") or head.child_by_field_name("value")
         if found is not None:
             return found
-    if head.type in RUBY_BODIED and head.child_by_field_name("body") is None and head.child_count:
-        # ``def secret?; end``, ``class Error < StandardError; end``: the head ends at ``end``
+    if head.type == LUA_ASSIGNMENT:  # ``M.noop = function() end``: the function's head
+        values = next((c for c in head.named_children if c.type == "expression_list"), None)
+        value = values.named_children[0] if values is not None and values.named_child_count else None
+        head = value if value is not None and value.type in ENDED else head
+    if head.type in ENDED and head.child_by_field_name("body") is None and head.child_count:
+        # ``def secret?; end``, ``class Error < StandardError; end``, Lua's ``function M.noop() end``:
+        # the head ends at ``end``
         last = head.children[-1]
-        return last if last.type == "end" else None
+        if last.type == "end":
+            return last
     if head.type == RUST_MACRO and (name := head.child_by_field_name("name")) is not None:
         return name.next_sibling  # its rules, in braces, brackets or parentheses
     function = head if head.type == C_FUNCTION else next((c for c in head.named_children if c.type == C_FUNCTION), None)

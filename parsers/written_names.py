@@ -133,9 +133,9 @@ def receiver_name(data: bytes, node: Node) -> str:
     (its lifetime was read as the type's name: ``'s FlatSet.into_iter``), of Go's
     ``*pkg.FlatSet``; ``Expected`` of a trait object ``dyn Expected + 'a``, a slice's
     ``[u8]`` whole (its methods were read as free functions). A JavaScript namespace
-    is its path whole (``jQuery.fn`` of ``jQuery.fn.extend({…})``). A Kotlin extension's
+    is its path whole (``jQuery.fn`` of ``jQuery.fn.extend({…})``), a Lua table too. A Kotlin extension's
     nullable type is the type's (``String`` of ``String?``)."""
-    if node.type == "member_expression":
+    if node.type in ("member_expression", "dot_index_expression"):  # Lua's ``M.Client`` of ``M.Client:request``
         return node_text(data, node)
     text = node_text(data, node).strip().lstrip("*&").strip()
     text = _LIFETIME.sub("", text).removeprefix("mut ").removeprefix("dyn ").strip()

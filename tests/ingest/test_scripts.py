@@ -1,5 +1,6 @@
-"""Shell scripts in a real repository: a library's functions moved to another directory
-with one renamed and one dropped, as Kubernetes' ``hack/lib`` and its kin move."""
+"""Scripts in a real repository: a shell library's functions moved to another directory
+with one renamed and one dropped, as Kubernetes' ``hack/lib`` and its kin move; a Neovim
+plugin's Lua module made a directory's ``init.lua``."""
 
 from __future__ import annotations
 
@@ -34,10 +35,27 @@ function kube::util::tree_dirty {
 """
 
 
-def live_symbols(h: Harness, files: dict[str, str]) -> dict:  # type: ignore[type-arg]
+LUA = """--- Helpers of the plugin's windows.
+local M = {}
+
+--- Opens a floating window over the buffer.
+---@param bufnr integer
+function M.open_float(bufnr, opts)
+  return vim.api.nvim_open_win(bufnr, true, opts)
+end
+
+function M.Window:close(force)
+  vim.api.nvim_win_close(self.id, force)
+end
+
+return M
+"""
+
+
+def live_symbols(h: Harness, files: dict[str, str], language: str = "bash") -> dict:  # type: ignore[type-arg]
     """The live structural memories by (path, qualname): each file's parse, once each."""
     live = {(m.payload["path"], m.payload["qualname"]): m for m in h.memories(types=("structural",))}
-    expected = {(path, s.qualname) for path, text in files.items() for s in parse("bash", text.encode()).symbols}
+    expected = {(path, s.qualname) for path, text in files.items() for s in parse(language, text.encode()).symbols}
     assert set(live) == expected and len(live) == len(h.memories(types=("structural",)))
     return live
 
@@ -72,5 +90,31 @@ def test_scripts_moved_renamed_and_dropped_keep_their_lineage(git_repo, tmp_path
         assert closed[platform.id]["superseded_by"] == kept.id
         assert kept.payload["lineage"] == platform.payload["lineage"]
         assert closed[dirty.id]["deprecated_reason"] in {"removed", "deleted"}
+    finally:
+        h.close()
+
+
+def test_a_lua_module_made_a_directorys_init_keeps_its_functions(git_repo, tmp_path):
+    h = Harness("edge", tmp_path / "state")
+    try:
+        git_repo.write("lua/plugin/window.lua", LUA)
+        git_repo.commit("windows")
+        h.sync(git_repo)
+        live = live_symbols(h, {"lua/plugin/window.lua": LUA}, "lua")
+        close = live[("lua/plugin/window.lua", "M.Window.close")]
+        assert (close.payload["language"], close.payload["kind"], close.payload["signature"]) == (
+            "lua", "method", "function M.Window:close(force)"
+        )  # fmt: skip
+        opened = live[("lua/plugin/window.lua", "M.open_float")]
+        assert opened.payload["docstring"] == "Opens a floating window over the buffer.\n@param bufnr integer"
+        git_repo.remove("lua/plugin/window.lua")
+        git_repo.write("lua/plugin/window/init.lua", LUA)
+        git_repo.commit("a directory for the windows")
+        r = h.sync(git_repo)
+        live = live_symbols(h, {"lua/plugin/window/init.lua": LUA}, "lua")
+        closed = {m.id: m.payload for m in h.memories(deprecated=1)}
+        moved = live[("lua/plugin/window/init.lua", "M.Window.close")]
+        assert (closed[close.id]["deprecated_reason"], closed[close.id]["superseded_by"]) == ("renamed", moved.id)
+        assert moved.payload["lineage"] == close.payload["lineage"] and r.renamed >= 3
     finally:
         h.close()
