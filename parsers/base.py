@@ -13,6 +13,7 @@ from typing import Any
 SYMBOL_KINDS = (
     "module",
     "class",
+    "object",  # Scala's: a singleton, a class's companion
     "interface",
     "struct",
     "enum",
@@ -228,9 +229,10 @@ STRUCTURAL = "structural"
 # type that declares it is the type's member, not a second capture of it. Kotlin's
 # ``annotation class Required`` under annotations, which its grammar read as an infix call
 # with no error, is a class.
-# 30: shell scripts (``.sh``, ``.bash``) and Lua (``.lua``) are read, files a sync skipped
-# as of no language before; a script's interpreter line (``#!/usr/bin/env ruby``),
-# ShellCheck's directives and an editor's modeline are no part of a doc.
+# 30: shell scripts (``.sh``, ``.bash``), Lua (``.lua``) and Scala (``.scala``, ``.sc``; its
+# objects of a kind of their own, ``object``) are read, files a sync skipped as of no
+# language before; a script's interpreter line (``#!/usr/bin/env ruby``), ShellCheck's
+# directives and an editor's modeline are no part of a doc.
 EXTRACTION_VERSION = 30
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -33,7 +33,7 @@ from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.signatures import signature
 from recalld.parsers.treesitter import Node, comment_nodes, node_text
 
-CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait"})
+CONTAINER_KINDS = frozenset({"class", "object", "interface", "struct", "enum", "trait"})
 # A Java enum constant with a body of its own (a Kotlin enum entry): what it defines is the
 # constant's, named by it (guava's ``BloomFilterStrategies.MURMUR128_MITZ_64.put``).
 ENUM_CONSTANTS = frozenset({"enum_constant", "enum_entry"})

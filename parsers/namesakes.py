@@ -35,6 +35,10 @@ ASSIGNED, STATIC, CLASS_METHOD = "expression_statement", "static", "+"
 _SPLATS = {"list_splat_pattern": "*", "dictionary_splat_pattern": "**"}
 # Kotlin's parameter list, and Swift's functions, whose parameters are their own children.
 KOTLIN_PARAMETERS = "function_value_parameters"
+SCALA_FUNCTIONS = frozenset({"function_definition", "function_declaration"})
+SCALA_TYPE_PARAMETERS = "type_parameters"
+SCALA_TEMPLATE_BODY = "template_body"
+SCALA_OBJECTS = frozenset({"object_definition", "package_object"})
 SWIFT_FUNCTIONS = frozenset({"function_declaration", "protocol_function_declaration", "init_declaration",
                              "subscript_declaration"})
 PARAMETER, PARAMETER_MODIFIERS = "parameter", "parameter_modifiers"
@@ -76,6 +80,12 @@ def name_overloads(placed: list[Placed], data: bytes) -> None:
         if len(implementations) == 1 < len(members):
             implementations[0].qualname = base
             members = [p for p in members if p is not implementations[0]]
+        # Scala's ``def fullName: String`` beside ``def fullName(separator: Char)``: the one of no
+        # parameter list keeps the plain name, as a getter would
+        bare = [p for p in members if _parameterless(p.d.node)]
+        if len(bare) == 1:
+            bare[0].qualname = base
+            members = [p for p in members if p is not bare[0]]
         types = [_parameter_types(p.d.node, data) for p in members]
         if None in types:
             continue
@@ -129,10 +139,13 @@ def _on_the_class(p: Placed, data: bytes) -> bool:
     Ruby's ``def self.build`` (any ``def object.name``), any ``def`` in ``class << self``
     or in an ``ActiveSupport::Concern``'s ``class_methods do … end`` (the class methods of
     what includes it); JavaScript's and TypeScript's ``static`` members and functions
-    assigned to the class itself (``Title.exists = function``); Objective-C's ``+`` methods."""
+    assigned to the class itself (``Title.exists = function``); Objective-C's ``+`` methods;
+    a Scala companion object's (``object Shape { def apply(…) }`` beside ``class Shape``)."""
     node = p.d.node
     if node.type == SINGLETON_METHOD:
         return True
+    if node.type in SCALA_FUNCTIONS and (body := node.parent) is not None and body.type == SCALA_TEMPLATE_BODY:
+        return body.parent is not None and body.parent.type in SCALA_OBJECTS
     if objc_method(node):
         return node.child_count > 0 and node.children[0].type == CLASS_METHOD  # ``+ (instancetype)shape``
     if node.type == ASSIGNED:
@@ -228,9 +241,16 @@ def _parameter_type_list(node: Node, data: bytes, *, bounds: Mapping[str, str] |
     **kw)``, an untyped parameter ``_``. ``bounds``:
     type variables read as their bounds (``_type_bounds``)."""
     declarator = declarators.function_declarator(node)  # C++'s parameters are its declarator's
-    parameters = (declarator or node).child_by_field_name("parameters")
-    if parameters is None:
+    lists = _parameter_lists(declarator or node)
+    if not lists:
         return _unfielded_parameters(node, data, bounds)
+    if len(lists) > 1:  # Scala's ``(name: String, x: T)(implicit tag: ClassTag[T])``: ``String, T)(ClassTag``
+        return [")(".join(", ".join(_list_types(one, data, bounds)) for one in lists)]
+    return _list_types(lists[0], data, bounds)
+
+
+def _list_types(parameters: Node, data: bytes, bounds: Mapping[str, str] | None) -> list[str]:
+    """The types of one parameter list's parameters, as ``_parameter_type_list`` lists them."""
     listed: list[str] = []
     declared = False  # C's and C++'s parameters (declarators.parameter_type)
     for parameter in parameters.named_children:
@@ -261,6 +281,19 @@ def _parameter_type_list(node: Node, data: bytes, *, bounds: Mapping[str, str] |
     if declared and listed == ["void"]:
         return []  # C++'s ``length(void) const`` declared is the ``length() const`` defined
     return listed
+
+
+def _parameter_lists(node: Node) -> list[Node]:
+    """A function's parameter lists: one, or Scala's several (its grammar's field holds its
+    type parameters too, ``[T: ClassTag]``, which are no parameters)."""
+    return [c for c in node.children_by_field_name("parameters") if c.type != SCALA_TYPE_PARAMETERS]
+
+
+def _parameterless(node: Node) -> bool:
+    """Scala's ``def name: T``, of no parameter list (Python's ``def`` always has one)."""
+    return (
+        node.type in SCALA_FUNCTIONS and any(c.type == "def" for c in node.children) and not _parameter_lists(node)
+    )
 
 
 def _unfielded_parameters(node: Node, data: bytes, bounds: Mapping[str, str] | None) -> list[str] | None:

@@ -173,6 +173,11 @@ BUILTIN_LANGUAGES = (
     # Lua: functions named as written (``M.setup``, ``M.Client:request`` as ``M.Client.request``),
     # one given to a name or a table's field (``M.on_exit = function(code) … end``) too.
     LanguageSpec("lua", (".lua",), "tree_sitter_lua"),
+    # Scala: an anonymous class's members (``new Runnable { def run() … }``) and what a block
+    # defines (``val x = { def helper … }``) are local, as a Java anonymous class's are; a
+    # companion object's method beside its class's of a name is ``Shape.object.area``.
+    LanguageSpec("scala", (".scala", ".sc"), "tree_sitter_scala", overloads=True, singletons="object",
+                 local_bodies=LOCAL_BODIES | {"instance_expression", "block", "lambda_expression"}),
     LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons="self"),
     # PHP with the HTML around it. Its braces are a ``compound_statement`` around a function's
     # body and a namespace's alike, and around an ``if`` at the top level, where a

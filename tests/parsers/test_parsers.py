@@ -114,6 +114,10 @@ def test_python_matches_ast_on_the_standard_library():
         ("typescript", b"\x00\x00\x00"),
         ("tsx", b"export const A = () => <div>;\n"),
         ("go", b"//go:build linux\n\n" * 3000 + b"package x\n"),  # thousands of header blocks passed over
+        ("bash", b"f() {\n  case $1 in\n?*' '?*) ;;\n"),  # a pattern the scanner reads to the end
+        ("bash", b"#!/bin/sh\n" + b"x=$((" * 2000 + b"\n"),
+        ("lua", b"function M.f(\n--[==[ unclosed\n"),
+        ("lua", b"local t = " + b"{" * 5000 + b"\n"),
     ],
 )
 def test_bad_input_never_raises(language: str, data: bytes):
