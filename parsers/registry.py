@@ -171,7 +171,8 @@ BUILTIN_LANGUAGES = (
     # function defined in another's body is the caller's text, as a nested one is anywhere.
     LanguageSpec("bash", (".sh", ".bash"), "tree_sitter_bash"),
     # Lua: functions named as written (``M.setup``, ``M.Client:request`` as ``M.Client.request``),
-    # one given to a name or a table's field (``M.on_exit = function(code) … end``) too.
+    # one given to a name or a table's field (``M.on_exit = function(code) … end``) too, and
+    # a table's in braces or a metatable's as its table's (``M.handlers = { show = … }``).
     LanguageSpec("lua", (".lua",), "tree_sitter_lua"),
     # Scala: an anonymous class's members (``new Runnable { def run() … }``) and what a block
     # defines (``val x = { def helper … }``) are local, as a Java anonymous class's are; a

@@ -44,7 +44,7 @@ RUBY_METHODS = frozenset({"method", "singleton_method"})
 RUBY_BODIED = RUBY_METHODS | {"class", "module"}
 # Definitions a bare ``end`` closes where their body is empty (Ruby's, Lua's functions).
 ENDED = RUBY_BODIED | {"function_declaration", "function_definition"}
-LUA_ASSIGNMENT = "assignment_statement"
+LUA_ASSIGNMENTS = frozenset({"assignment_statement", "field"})  # a name's, a table's field's
 RUST_MACRO = "macro_definition"  # ``macro_rules! name``
 # Objective-C's types, whose members follow their heads with no body around them, and what
 # their heads hold: attributes, names, type parameters, a superclass, a category, protocols.
@@ -100,9 +100,9 @@ def _head_end(head: Node) -> Node | None:
         found = head.child_by_field_name("accessors") or head.child_by_field_name("value")
         if found is not None:
             return found
-    if head.type == LUA_ASSIGNMENT:  # ``M.noop = function() end``: the function's head
+    if head.type in LUA_ASSIGNMENTS:  # ``M.noop = function() end``, ``{ noop = function() end }``
         values = next((c for c in head.named_children if c.type == "expression_list"), None)
-        value = values.named_children[0] if values is not None and values.named_child_count else None
+        value = head.child_by_field_name("value") if values is None else values.named_children[0]
         head = value if value is not None and value.type in ENDED else head
     if head.type in ENDED and head.child_by_field_name("body") is None and head.child_count:
         # ``def secret?; end``, ``class Error < StandardError; end``, Lua's ``function M.noop() end``:

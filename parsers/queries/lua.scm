@@ -6,3 +6,19 @@
 (assignment_statement
   (variable_list . name: [(identifier) (dot_index_expression)] @name)
   (expression_list . value: (function_definition))) @definition.function
+; A function in a table written in braces and given to a name is that table's method
+; (``M.handlers = { show = function(ns, bufnr) … end }``: ``M.handlers.show``).
+(assignment_statement
+  (variable_list . name: [(identifier) (dot_index_expression)] @receiver)
+  (expression_list . value: (table_constructor
+    (field name: (identifier) @name value: (function_definition)) @definition.function)))
+; A metatable's functions are its table's (``setmetatable(M, { __call = function() … end })``:
+; ``M.__call``; ``vim.env = setmetatable({}, { __index = function(_, k) … end })``: ``vim.env.__index``).
+(function_call name: (identifier) @_set (#eq? @_set "setmetatable")
+  arguments: (arguments . [(identifier) (dot_index_expression)] @receiver
+    . (table_constructor (field name: (identifier) @name value: (function_definition)) @definition.function)))
+(assignment_statement
+  (variable_list . name: [(identifier) (dot_index_expression)] @receiver)
+  (expression_list . value: (function_call name: (identifier) @_set (#eq? @_set "setmetatable")
+    arguments: (arguments . (table_constructor)
+      . (table_constructor (field name: (identifier) @name value: (function_definition)) @definition.function)))))

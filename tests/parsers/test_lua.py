@@ -62,3 +62,21 @@ def test_lua_comment_punctuation_is_no_text_and_other_brackets_stay():
     # a C block comment's lines keep their dashes and brackets (git's ``compat/obstack.h``)
     c = b"/*\n  Reads a[i][j]]\n--Gosper's quote\n */\nint f(void);\n"
     assert parse("c", c).symbols[1].docstring == "Reads a[i][j]]\n--Gosper's quote"
+
+
+def test_a_tables_functions_are_its_methods_and_a_metatables_are_its_tables():
+    """Neovim's ``vim.diagnostic.handlers.signs = { show = function … }``, ``setmetatable(M,
+    { __call = … })`` in ``version.lua``, ``vim.env = setmetatable({}, { __index = … })``; a
+    function given to a call is none (``nvim_create_autocmd(…, { callback = function … })``)."""
+    data = (b"M.handlers.signs = {\n  --- Shows the signs.\n  show = function(ns, bufnr) end,\n"
+            b"  hide = function(ns)\n    return ns\n  end,\n  priority = 10,\n}\n"
+            b"setmetatable(M, {\n  __call = function() return M.version() end,\n})\n"
+            b"vim.env = setmetatable({}, { __index = function(_, k) return os.getenv(k) end })\n"
+            b"vim.api.nvim_create_autocmd('BufRead', { callback = function(args) end })\n")  # fmt: skip
+    found = [(s.kind, s.qualname, s.signature, s.docstring) for s in parse("lua", data).symbols[1:]]
+    assert found == [
+        ("method", "M.handlers.signs.show", "show = function(ns, bufnr)", "Shows the signs."),
+        ("method", "M.handlers.signs.hide", "hide = function(ns)", ""),
+        ("method", "M.__call", "__call = function()", ""),
+        ("method", "vim.env.__index", "__index = function(_, k)", ""),
+    ]  # fmt: skip
