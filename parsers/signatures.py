@@ -102,7 +102,7 @@ def _head_end(head: Node) -> Node | None:
             return found
     if head.type in LUA_ASSIGNMENTS:  # ``M.noop = function() end``, ``{ noop = function() end }``
         values = next((c for c in head.named_children if c.type == "expression_list"), None)
-        value = head.child_by_field_name("value") if values is None else values.named_children[0]
+        value = head.child_by_field_name("value") if values is None else values.named_child(0)
         head = value if value is not None and value.type in ENDED else head
     if head.type in ENDED and head.child_by_field_name("body") is None and head.child_count:
         # ``def secret?; end``, ``class Error < StandardError; end``, Lua's ``function M.noop() end``:
