@@ -21,7 +21,8 @@ FUNCTION_KINDS = frozenset({"function", "method"})
 OVERLOAD_SIGNATURES = frozenset({"function_signature", "method_signature"})
 # What an overload's name leaves out of its parameters' types: generic arguments (Java
 # cannot overload on them) and annotations.
-ERASED = frozenset({"type_arguments", "marker_annotation", "annotation"})
+TYPE_ARGUMENTS, ARRAY = "type_arguments", "Array"
+ERASED = frozenset({TYPE_ARGUMENTS, "marker_annotation", "annotation"})
 MAX_PARAMETER_TYPE = 60
 SPREAD_NOT_TYPE = frozenset({"modifiers", "variable_declarator"})
 # Parameter list entries that are no parameter: Java's receiver, Python's ``*`` and ``/``.
@@ -94,6 +95,13 @@ def name_overloads(placed: list[Placed], data: bytes) -> None:
             _parameter_types(p.d.node, data, bounds=_type_bounds(p.d.node, data)) if listed in repeated else listed
             for p, listed in zip(members, types, strict=True)
         ]
+        # still alike: with an array's element type (Scala's ``Array[Int]`` beside ``Array[Double]``)
+        repeated = {listed for listed, count in Counter(types).items() if count > 1}
+        types = [
+            _parameter_types(p.d.node, data, bounds=_type_bounds(p.d.node, data), arrays=True)
+            if listed in repeated else listed
+            for p, listed in zip(members, types, strict=True)
+        ]  # fmt: skip
         suffixes = [declarators.qualifiers(data, p.d.node) for p in members]  # C++'s ``get() const``
         _number_repeats(members, [f"{base}({listed}){suffix}" for listed, suffix in zip(types, suffixes, strict=True)])
 
@@ -228,28 +236,32 @@ def parameter_key(node: Node, data: bytes) -> str:
     return f"{_parameter_types(node, data)}{declarators.qualifiers(data, node)}"
 
 
-def _parameter_types(node: Node, data: bytes, *, bounds: Mapping[str, str] | None = None) -> str | None:
-    listed = _parameter_type_list(node, data, bounds=bounds)
+def _parameter_types(
+    node: Node, data: bytes, *, bounds: Mapping[str, str] | None = None, arrays: bool = False
+) -> str | None:
+    listed = _parameter_type_list(node, data, bounds=bounds, arrays=arrays)
     return None if listed is None else ", ".join(listed)
 
 
-def _parameter_type_list(node: Node, data: bytes, *, bounds: Mapping[str, str] | None = None) -> list[str] | None:
+def _parameter_type_list(
+    node: Node, data: bytes, *, bounds: Mapping[str, str] | None = None, arrays: bool = False
+) -> list[str] | None:
     """``String, int[], Object...`` for Java's ``(final String s, int[] a, Object... rest)``;
     TypeScript's optional and rest parameters are marked (``number?``, ``...string[]``)
     and its ``this`` parameter left out, as are Java's receiver parameter and Python's
     ``self`` and ``cls``; Python's ``int, *str, **_`` for ``(self, a: int, *args: str,
-    **kw)``, an untyped parameter ``_``. ``bounds``:
-    type variables read as their bounds (``_type_bounds``)."""
+    **kw)``, an untyped parameter ``_``. ``bounds``: type variables read as their bounds
+    (``_type_bounds``); ``arrays``: an array's element type kept (``_erased``)."""
     declarator = declarators.function_declarator(node)  # C++'s parameters are its declarator's
     lists = _parameter_lists(declarator or node)
     if not lists:
-        return _unfielded_parameters(node, data, bounds)
+        return _unfielded_parameters(node, data, bounds, arrays)
     if len(lists) > 1:  # Scala's ``(name: String, x: T)(implicit tag: ClassTag[T])``: ``String, T)(ClassTag``
-        return [")(".join(", ".join(_list_types(one, data, bounds)) for one in lists)]
-    return _list_types(lists[0], data, bounds)
+        return [")(".join(", ".join(_list_types(one, data, bounds, arrays)) for one in lists)]
+    return _list_types(lists[0], data, bounds, arrays)
 
 
-def _list_types(parameters: Node, data: bytes, bounds: Mapping[str, str] | None) -> list[str]:
+def _list_types(parameters: Node, data: bytes, bounds: Mapping[str, str] | None, arrays: bool) -> list[str]:
     """The types of one parameter list's parameters, as ``_parameter_type_list`` lists them."""
     listed: list[str] = []
     declared = False  # C's and C++'s parameters (declarators.parameter_type)
@@ -268,7 +280,7 @@ def _list_types(parameters: Node, data: bytes, bounds: Mapping[str, str] | None)
             type_node = type_node.named_children[0]
         if type_node is None and parameter.type == "spread_parameter":  # Java's has no type field
             type_node = next((c for c in parameter.named_children if c.type not in SPREAD_NOT_TYPE), None)
-        text = _erased(type_node, data, bounds)[:MAX_PARAMETER_TYPE] if type_node is not None else "_"
+        text = _erased(type_node, data, bounds, arrays)[:MAX_PARAMETER_TYPE] if type_node is not None else "_"
         if parameter.type == "spread_parameter":
             text += "..."
         elif pattern is not None and pattern.type == "rest_pattern":
@@ -281,6 +293,14 @@ def _list_types(parameters: Node, data: bytes, bounds: Mapping[str, str] | None)
     if declared and listed == ["void"]:
         return []  # C++'s ``length(void) const`` declared is the ``length() const`` defined
     return listed
+
+
+def _of_array(arguments: Node, data: bytes) -> bool:
+    """Whether ``arguments`` are the type arguments of ``Array`` (``scala.Array``)."""
+    if arguments.type != TYPE_ARGUMENTS or (generic := arguments.parent) is None:
+        return False
+    named = generic.child_by_field_name("type") or generic.named_child(0)
+    return named is not None and named is not arguments and node_text(data, named).rpartition(".")[2] == ARRAY
 
 
 def _parameter_lists(node: Node) -> list[Node]:
@@ -296,7 +316,9 @@ def _parameterless(node: Node) -> bool:
     )
 
 
-def _unfielded_parameters(node: Node, data: bytes, bounds: Mapping[str, str] | None) -> list[str] | None:
+def _unfielded_parameters(
+    node: Node, data: bytes, bounds: Mapping[str, str] | None, arrays: bool = False
+) -> list[str] | None:
     """Kotlin's parameters (``String, vararg Int`` of ``(s: String, vararg xs: Int)``), in a
     list that is no field of their function, and Swift's, its function's own children,
     each with its argument label as Swift names a function by them (``to: CGPoint`` of
@@ -317,7 +339,7 @@ def _unfielded_parameters(node: Node, data: bytes, bounds: Mapping[str, str] | N
         names = [c for c in own if c.type in PARAMETER_NAMES]
         typed = next((c for c in own if c.type not in PARAMETER_NAMES and c.type not in NOT_TYPE), None)
         modifiers += "".join(_typing_modifiers(c, data) for c in own if c.type == PARAMETER_MODIFIERS)  # Swift's
-        text = modifiers + (_erased(typed, data, bounds)[:MAX_PARAMETER_TYPE] if typed is not None else "_")
+        text = modifiers + (_erased(typed, data, bounds, arrays)[:MAX_PARAMETER_TYPE] if typed is not None else "_")
         if any(not c.is_named and c.type == "..." for c in parameter.children):
             text += "..."
         label = node_text(data, names[0]) if listed is None and names else "_"  # Swift's first name is its label
@@ -337,16 +359,19 @@ def _first_type(node: Node) -> str:
     return node.named_children[0].type if node.named_children else ""
 
 
-def _erased(node: Node, data: bytes, bounds: Mapping[str, str] | None = None) -> str:
+def _erased(node: Node, data: bytes, bounds: Mapping[str, str] | None = None, arrays: bool = False) -> str:
     """A type's tokens without its generic arguments and annotations, joined with a space
     only between two words (``java.io.Reader``, ``int[]``, ``(value:T,index:number)=>R``):
     the same name however the source is formatted. A type variable in ``bounds`` reads as
-    its bound."""
+    its bound. ``arrays``: an array's element type is kept, as Java's ``int[]`` keeps it
+    (Scala's ``Array[Int]`` and ``Array[Double]``, which the JVM tells apart: Scala's
+    ``Sorting.quickSort`` of each were ``#2``, ``#3``)."""
     tokens: list[str] = []
     stack = [node]
     while stack:
         current = stack.pop()
-        if current.type in COMMENT_TYPES or (current is not node and current.type in ERASED):
+        erased = current is not node and current.type in ERASED and not (arrays and _of_array(current, data))
+        if current.type in COMMENT_TYPES or erased:
             continue
         if current.child_count:
             stack.extend(reversed(current.children))

@@ -49,6 +49,18 @@ def test_an_overload_added_leaves_the_others_names():
     assert {s.qualname for s in parse("scala", added).symbols[1:]} == {*names, "A.size(Long)"}
 
 
+def test_overloads_alike_but_for_an_arrays_element_type_are_told_apart_by_it():
+    """scala.util.Sorting's ``quickSort`` of ``Array[Double]``, ``Array[Int]``, ``Array[Float]``,
+    which the JVM tells apart; a list's type arguments still read erased alone."""
+    data = (b"object Sorting {\n  def quickSort(a: Array[Double]): Unit = ()\n"
+            b"  def quickSort(a: Array[Int]): Unit = ()\n  def quickSort(a: Array[Float]): Unit = ()\n  def sorted(a: List[Int]): Unit = ()\n"
+            b"  def sorted(a: Array[Int], n: Int): Unit = ()\n}\n")  # fmt: skip
+    assert [s.qualname for s in parse("scala", data).symbols[2:]] == [
+        "Sorting.quickSort(Array[Double])", "Sorting.quickSort(Array[Int])", "Sorting.quickSort(Array[Float])",
+        "Sorting.sorted(List)", "Sorting.sorted(Array, Int)",
+    ]  # fmt: skip
+
+
 def test_scala_3_enums_extensions_and_givens():
     data = (b"enum Color(val rgb: Int):\n  case Red extends Color(0xff0000)\n  def hex: String = rgb.toHexString\n\n"
             b"extension (c: Circle)\n  def diameter: Double = c.radius * 2\n\n"
