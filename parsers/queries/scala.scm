@@ -5,6 +5,9 @@
 (object_definition name: (_) @name) @definition.object
 (package_object name: (_) @name) @definition.object
 (given_definition name: (_) @name) @definition.object
+; An anonymous given is named by the type it gives (``given Ordering[Circle] with``), as
+; the compiler names it by that type (``given_Ordering_Circle``).
+(given_definition !name return_type: (_) @name) @definition.object
 (trait_definition name: (_) @name) @definition.trait
 (enum_definition name: (_) @name) @definition.enum
 (function_definition name: (_) @name) @definition.function

@@ -64,7 +64,8 @@ def test_overloads_alike_but_for_an_arrays_element_type_are_told_apart_by_it():
 def test_scala_3_enums_extensions_and_givens():
     data = (b"enum Color(val rgb: Int):\n  case Red extends Color(0xff0000)\n  def hex: String = rgb.toHexString\n\n"
             b"extension (c: Circle)\n  def diameter: Double = c.radius * 2\n\n"
-            b"given circleOrdering: Ordering[Circle] with\n  def compare(a: Circle, b: Circle): Int = 0\n")  # fmt: skip
+            b"given circleOrdering: Ordering[Circle] with\n  def compare(a: Circle, b: Circle): Int = 0\n\n"
+            b"given Ordering[Color] with\n  def compare(a: Color, b: Color): Int = 0\n")  # fmt: skip
     found = [(s.kind, s.qualname, s.signature) for s in parse("scala", data).symbols[1:]]
     assert found == [
         ("enum", "Color", "enum Color(val rgb: Int)"),
@@ -72,6 +73,8 @@ def test_scala_3_enums_extensions_and_givens():
         ("method", "Circle.diameter", "def diameter: Double"),
         ("object", "circleOrdering", "given circleOrdering: Ordering[Circle] with"),
         ("method", "circleOrdering.compare", "def compare(a: Circle, b: Circle): Int"),
+        ("object", "Ordering[Color]", "given Ordering[Color] with"),
+        ("method", "Ordering[Color].compare", "def compare(a: Color, b: Color): Int"),
     ]  # fmt: skip
 
 
