@@ -113,9 +113,10 @@ def _structural(kind: str) -> bool:
 
 # Languages whose code continues in one another's (a JavaScript file rewritten in TypeScript,
 # a component's functions moved out to a composable's ``.ts``, a C file made C++ or
-# Objective-C, a header that gains an ``@interface``, a Java class rewritten in Kotlin).
+# Objective-C, a header that gains an ``@interface``, a Java class rewritten in Kotlin, Kafka's
+# Scala rewritten in Java).
 LANGUAGE_FAMILIES = {"typescript": "javascript", "tsx": "javascript", "vue": "javascript", "svelte": "javascript",
-                     "astro": "javascript", "cpp": "c", "objc": "c", "kotlin": "java"}
+                     "astro": "javascript", "cpp": "c", "objc": "c", "kotlin": "java", "scala": "java"}
 
 
 def _by_language(

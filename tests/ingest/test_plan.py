@@ -1422,6 +1422,43 @@ public open class RootView(context: Context) : FrameLayout(context) {
 """
 
 
+SCALA_LOG = b"""package kafka.log
+
+/** Cleans the log of old segments. */
+class LogCleaner(config: CleanerConfig) {
+  /** Starts the cleaner's threads. */
+  def startup(): Unit = {
+    info("Starting the log cleaner")
+    cleaners.foreach(_.start())
+  }
+}
+"""
+JAVA_LOG = b"""package org.apache.kafka.storage.internals.log;
+
+/** Cleans the log of old segments. */
+public class LogCleaner {
+    /** Starts the cleaner's threads. */
+    public void startup() {
+        info("Starting the log cleaner");
+        cleaners.forEach(c -> c.start());
+    }
+}
+"""
+
+
+def test_a_scala_class_rewritten_in_java_continues_there():
+    """Kafka moves its broker from Scala to Java a class at a time (``core/.../LogCleaner.scala``
+    deleted, ``storage/.../LogCleaner.java`` added): the class and its method continue."""
+    scala = FileSymbols("core/log/LogCleaner.scala", "b1", "scala", parse("scala", SCALA_LOG).symbols[1:])
+    java = FileSymbols("storage/log/LogCleaner.java", "b2", "java", parse("java", JAVA_LOG).symbols[1:])
+    p = plan(live_of(scala), [java], gone=[scala.path], old_source=_sources(scala))
+    names = {m.id: m.qualname for m in live_of(scala)}
+    successors = {v.id: v.symbol.qualname for v in p.new_versions}
+    assert {names[c.id]: (c.reason, successors.get(c.superseded_by)) for c in p.closures} == {
+        "LogCleaner": ("renamed", "LogCleaner"), "LogCleaner.startup": ("renamed", "LogCleaner.startup"),
+    }  # fmt: skip
+
+
 def test_a_java_class_rewritten_in_kotlin_continues_there():
     """React Native rewrites its Android sources from Java to Kotlin file by file
     (``RootView.java`` deleted, ``RootView.kt`` added beside it, nothing alike to git):
