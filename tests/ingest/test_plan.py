@@ -1451,12 +1451,18 @@ def test_a_scala_class_rewritten_in_java_continues_there():
     deleted, ``storage/.../LogCleaner.java`` added): the class and its method continue."""
     scala = FileSymbols("core/log/LogCleaner.scala", "b1", "scala", parse("scala", SCALA_LOG).symbols[1:])
     java = FileSymbols("storage/log/LogCleaner.java", "b2", "java", parse("java", JAVA_LOG).symbols[1:])
-    p = plan(live_of(scala), [java], gone=[scala.path], old_source=_sources(scala))
-    names = {m.id: m.qualname for m in live_of(scala)}
-    successors = {v.id: v.symbol.qualname for v in p.new_versions}
-    assert {names[c.id]: (c.reason, successors.get(c.superseded_by)) for c in p.closures} == {
+    assert _rewritten(scala, java) == {
         "LogCleaner": ("renamed", "LogCleaner"), "LogCleaner.startup": ("renamed", "LogCleaner.startup"),
     }  # fmt: skip
+
+
+def _rewritten(old: FileSymbols, new: FileSymbols) -> dict[str, tuple[str, str | None]]:
+    """What closes of ``old``'s symbols when ``old`` is deleted and ``new`` added: each by
+    its qualified name, with its reason and its successor's."""
+    p = plan(live_of(old), [new], gone=[old.path], old_source=_sources(old))
+    names = {m.id: m.qualname for m in live_of(old)}
+    successors = {v.id: v.symbol.qualname for v in p.new_versions}
+    return {names[c.id]: (c.reason, successors.get(c.superseded_by)) for c in p.closures}
 
 
 def test_a_java_class_rewritten_in_kotlin_continues_there():
@@ -1466,10 +1472,7 @@ def test_a_java_class_rewritten_in_kotlin_continues_there():
     TypeScript; a Python namesake would not be a candidate."""
     java = FileSymbols("views/RootView.java", "b1", "java", parse("java", JAVA_VIEW).symbols[1:])
     kotlin = FileSymbols("views/RootView.kt", "b2", "kotlin", parse("kotlin", KOTLIN_VIEW).symbols[1:])
-    p = plan(live_of(java), [kotlin], gone=[java.path], old_source=_sources(java))
-    names = {m.id: m.qualname for m in live_of(java)}
-    successors = {v.id: v.symbol.qualname for v in p.new_versions}
-    assert {names[c.id]: (c.reason, successors.get(c.superseded_by)) for c in p.closures} == {
+    assert _rewritten(java, kotlin) == {
         "RootView": ("renamed", "RootView"),
         "RootView.startApplication": ("renamed", "RootView.startApplication"),
         "RootView.attachToManager": ("renamed", "RootView.attachToManager"),
