@@ -231,8 +231,9 @@ STRUCTURAL = "structural"
 # with no error, is a class.
 # 30: shell scripts (``.sh``, ``.bash``), Lua (``.lua``) and Scala (``.scala``, ``.sc``; its
 # objects of a kind of their own, ``object``) are read, files a sync skipped as of no
-# language before; a script's interpreter line (``#!/usr/bin/env ruby``), ShellCheck's
-# directives and an editor's modeline are no part of a doc.
+# language before (a script Bash's grammar reads with errors read again as it reads it:
+# ``parsers/shell_gaps.py``); a script's interpreter line (``#!/usr/bin/env ruby``),
+# ShellCheck's directives and an editor's modeline are no part of a doc.
 EXTRACTION_VERSION = 30
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -168,8 +168,9 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("swift", (".swift",), "tree_sitter_swift", overloads=True,
                  local_bodies=LOCAL_BODIES | {"lambda_literal", "statements"}, rewrite="swift"),
     # Shell scripts, by Bash's grammar (POSIX ``sh`` is its subset): their functions; a
-    # function defined in another's body is the caller's text, as a nested one is anywhere.
-    LanguageSpec("bash", (".sh", ".bash"), "tree_sitter_bash"),
+    # function defined in another's body is the caller's text, as a nested one is anywhere;
+    # a script read with errors is read again as the grammar reads it (``shell_gaps.py``).
+    LanguageSpec("bash", (".sh", ".bash"), "tree_sitter_bash", rewrite="shell"),
     # Lua: functions named as written (``M.setup``, ``M.Client:request`` as ``M.Client.request``),
     # one given to a name or a table's field (``M.on_exit = function(code) … end``) too, and
     # a table's in braces or a metatable's as its table's (``M.handlers = { show = … }``).

@@ -6,7 +6,9 @@ one branch (``conditionals.py``); Kotlin's with the annotations its grammar cann
 blanked and ``dynamic`` read as a name (``kotlin_gaps.py``); Swift's with the standard
 library's ownership modifiers blanked and an empty tuple given as a value read as a
 number (``swift_gaps.py``); Objective-C's with Objective-C++'s scopes, ``using namespace``
-and references as its grammar reads them (``objcpp_gaps.py``). The best of them is kept
+and references as its grammar reads them (``objcpp_gaps.py``); a shell script's with its
+read-write redirections, numbers in a base, brackets in an expansion's pattern and a
+``case`` pattern's quotes as Bash's grammar reads them (``shell_gaps.py``). The best of them is kept
 where it has fewer errors than the file as written; the symbols read their text from the
 source as written.
 
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from recalld.parsers import kotlin_gaps, objcpp_gaps, pointers, swift_gaps
+from recalld.parsers import kotlin_gaps, objcpp_gaps, pointers, shell_gaps, swift_gaps
 from recalld.parsers.conditionals import Conditionals
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Tree, count_errors, error_spans, parse_tree
@@ -27,7 +29,7 @@ _ROUNDS = 4  # readings with more of its groups reduced, each to the errors the 
 # A source as a language's grammar reads it, the same length and lines (``LanguageSpec.rewrite``).
 REWRITES: dict[str, Callable[[bytes], bytes]] = {
     "pointers": pointers.readable, "kotlin": kotlin_gaps.readable, "swift": swift_gaps.readable,
-    "objcpp": objcpp_gaps.readable,
+    "objcpp": objcpp_gaps.readable, "shell": shell_gaps.readable,
 }  # fmt: skip
 
 

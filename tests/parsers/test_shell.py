@@ -64,3 +64,62 @@ def test_a_function_defined_in_a_functions_body_or_a_string_is_no_symbol():
 )  # fmt: skip
 def test_shell_tests_are_test_code(path: str, test: bool):
     assert is_test_path(path) is test
+
+
+DRACUT = b"""\
+#!/bin/sh
+# Dracut's base library, cut down.
+
+# Gives the console to the shell.
+_emergency_shell() {
+    exec 0<> /dev/console 1<> /dev/console 2<> /dev/console
+}
+
+# Aligns an offset.
+align_to() {
+    echo "$((16#$1 & ~(16#$2 - 1)))"
+}
+
+# Reads an iSCSI target's address.
+parse_target() {
+    ip=${1%%[]]*}
+    server=${2%%]:*}
+}
+
+case "$remotes" in
+?*' '?*)
+    ;;
+esac
+
+# Converts ip= to variables.
+ip_to_var() {
+    :
+}
+"""
+
+
+def test_what_bashs_grammar_cannot_read_is_read_again():
+    """Dracut's ``0<>`` redirections, ``$((16#…))`` numbers and ``${x%%[]]*}`` patterns, and
+    Git's ``?*' '?*)`` case pattern, after which the grammar read nothing more: each script
+    is read again as the grammar reads it, every function found with its text as written."""
+    result = parse("bash", DRACUT)
+    assert result.syntax_errors == 0
+    found = {s.qualname: (s.start_line, s.end_line, s.docstring) for s in result.symbols[1:]}
+    assert found == {
+        "_emergency_shell": (5, 7, "Gives the console to the shell."), "align_to": (10, 12, "Aligns an offset."),
+        "parse_target": (15, 18, "Reads an iSCSI target's address."),
+        "ip_to_var": (26, 28, "Converts ip= to variables."),
+    }  # fmt: skip
+    emergency = result.symbols[1]
+    assert "0<> /dev/console" in emergency.source
+
+
+def test_the_shell_rewrite_keeps_every_line_and_length():
+    from recalld.parsers.shell_gaps import readable
+
+    rewritten = readable(DRACUT)
+    assert len(rewritten) == len(DRACUT) and rewritten.count(b"\n") == DRACUT.count(b"\n")
+    assert b"0<  /dev/console" in rewritten and b"16*$1" in rewritten and b"${1%%___*}" in rewritten
+    assert b"?*___?*)" in rewritten
+    untouched = b"cat <<EOF\n<>\nEOF\n[[ $x < 3 ]] && echo ${x:-1} '#' $((x + 1))\n"
+    assert readable(untouched) == untouched
