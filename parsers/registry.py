@@ -168,9 +168,11 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("swift", (".swift",), "tree_sitter_swift", overloads=True,
                  local_bodies=LOCAL_BODIES | {"lambda_literal", "statements"}, rewrite="swift"),
     # Shell scripts, by Bash's grammar (POSIX ``sh`` is its subset): their functions; a
-    # function defined in another's body is the caller's text, as a nested one is anywhere;
-    # a script read with errors is read again as the grammar reads it (``shell_gaps.py``).
-    LanguageSpec("bash", (".sh", ".bash"), "tree_sitter_bash", rewrite="shell"),
+    # function defined in another's body is the caller's text, as a nested one is anywhere,
+    # but braces around a script's functions are a group, no body (nvm's ``{ … }`` around
+    # all of ``nvm.sh``, so that it runs only once downloaded whole); a script read with
+    # errors is read again as the grammar reads it (``shell_gaps.py``).
+    LanguageSpec("bash", (".sh", ".bash"), "tree_sitter_bash", rewrite="shell", local_bodies=frozenset()),
     # Lua: functions named as written (``M.setup``, ``M.Client:request`` as ``M.Client.request``),
     # one given to a name or a table's field (``M.on_exit = function(code) … end``) too, and
     # a table's in braces or a metatable's as its table's (``M.handlers = { show = … }``).

@@ -123,3 +123,14 @@ def test_the_shell_rewrite_keeps_every_line_and_length():
     assert b"?*___?*)" in rewritten
     untouched = b"cat <<EOF\n<>\nEOF\n[[ $x < 3 ]] && echo ${x:-1} '#' $((x + 1))\n"
     assert readable(untouched) == untouched
+
+
+def test_braces_around_a_scripts_functions_are_no_function_body():
+    """nvm's ``nvm.sh`` wraps all of itself in ``{ … }`` so that it runs only once
+    downloaded whole: its functions are the file's; one a function defines stays its text."""
+    data = (b"#!/usr/bin/env bash\n{ # this ensures the entire script is downloaded #\n\n"
+            b"# Tells whether a command exists.\nnvm_has() {\n  type \"${1-}\" >/dev/null 2>&1\n}\n\n"
+            b"nvm_install() {\n  helper() { :; }\n  helper\n}\n\n"
+            b"} # this ensures the entire script is downloaded #\n")  # fmt: skip
+    found = [(s.qualname, s.docstring) for s in parse("bash", data).symbols[1:]]
+    assert found == [("nvm_has", "Tells whether a command exists."), ("nvm_install", "")]
