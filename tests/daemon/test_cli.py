@@ -244,3 +244,13 @@ def test_a_changed_text_length_embeds_every_stored_memory_again(project):
     assert json.loads(recalld("sync", "--json").stdout)["reembedded"] == 0
     assert json.loads(recalld("status", "--json").stdout)["vectors"]["current"] is True
     assert "vectors:" not in recalld("status").stdout
+
+
+def test_the_language_filters_help_names_every_language_read():
+    from recalld.daemon.cli import build_parser
+    from recalld.parsers.registry import BUILTIN_LANGUAGES
+
+    search = build_parser()._subparsers._group_actions[0].choices["search"]  # type: ignore[union-attr]
+    (lang,) = [a for a in search._actions if "--lang" in a.option_strings]
+    named = set(lang.help.replace(",", " ").replace("(", " ").replace(")", " ").split())
+    assert {spec.name for spec in BUILTIN_LANGUAGES} <= named
