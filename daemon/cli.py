@@ -100,10 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--kind", action="append", default=[], metavar="K",
                         help="refines --type: module, class, function, method, ...; commit; todo, fixme; adr;"
                         " ... (repeatable)")
-    search.add_argument("--lang", metavar="L",
-                        help="python (py), javascript (js), typescript (ts), tsx, vue, svelte, astro, go, rust,"
-                        " java, kotlin (kt), scala, swift, objc (m, objective-c), c, cpp (c++), csharp (c#),"
-                        " ruby (rb), php, lua, bash (sh, shell)")
+    search.add_argument("--lang", metavar="L", help=commands.LANGUAGE_NAMES)
     search.add_argument("--path", metavar="GLOB", help="only paths matching GLOB (e.g. 'src/**/*.py')")
     search.add_argument("--tests", choices=("include", "exclude", "only"), default="include",
                         help="memories of test code (tests/, test_*.py, *_test.go, *.spec.ts, …): kept (default),"

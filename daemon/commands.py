@@ -185,11 +185,15 @@ def _finds_any(ctx: Any, daemon: Any, args: argparse.Namespace, **filters: Any) 
     return bool(_search(ctx, daemon, probe))
 
 
-LANGUAGES_HELP = (
-    "python, javascript, typescript, tsx, vue, svelte, astro, go, rust, java, c, cpp, csharp, ruby, php;"
-    " a tool setting has its file's format: toml, ..."
+# The languages a search's ``--lang`` takes, with their short names (``query.LANGUAGE_ALIASES``),
+# as the CLI's help, its hints and the MCP tool's schema name them.
+LANGUAGE_NAMES = (
+    "python (py), javascript (js), typescript (ts), tsx, vue, svelte, astro, go, rust, java, kotlin (kt), scala,"
+    " swift, objc (m, objective-c), c, cpp (c++), csharp (c#), ruby (rb), php, lua, bash (sh, shell)"
 )
-KINDS_HELP = "module, class, interface, struct, enum, trait, type, function, method; commit; todo, fixme; adr; ..."
+SYMBOL_KIND_NAMES = "module, class, object, interface, struct, enum, trait, type, function, method"
+LANGUAGES_HELP = f"{LANGUAGE_NAMES}; a tool setting has its file's format: toml, ..."
+KINDS_HELP = f"{SYMBOL_KIND_NAMES}; commit; todo, fixme; adr; ..."
 
 
 def closed_state(r: dict[str, Any], *, as_of: bool) -> str:

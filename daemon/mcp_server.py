@@ -16,6 +16,7 @@ from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from recalld.daemon.client import DaemonClient, repo_path
+from recalld.daemon.commands import LANGUAGE_NAMES, SYMBOL_KIND_NAMES
 from recalld.daemon.config import Config
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.manual import default_author
@@ -64,10 +65,8 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         repo: OptRepo = None,
         type: Annotated[list[str] | None, Field(description="memory types: structural, task, decision, "
                                                 "debt, preference, project, note")] = None,  # fmt: skip
-        kind: Annotated[list[str] | None, Field(description="symbol kinds: module, class, function, method, "
-                                                "interface, struct, enum, trait, type; manual")] = None,  # fmt: skip
-        lang: Annotated[str | None, Field(description="python, javascript, typescript, tsx, vue, svelte, astro, "
-                                                "go, rust, java, c, cpp, csharp, ruby, php")] = None,  # fmt: skip
+        kind: Annotated[list[str] | None, Field(description=f"symbol kinds: {SYMBOL_KIND_NAMES}; manual")] = None,
+        lang: Annotated[str | None, Field(description=LANGUAGE_NAMES)] = None,
         path: Annotated[str | None, Field(description="only paths matching this glob, e.g. 'src/**/*.py'")] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="how many results")] = 10,
         include_deprecated: Annotated[bool, Field(description="also closed (stale) versions")] = False,
