@@ -233,7 +233,8 @@ STRUCTURAL = "structural"
 # objects of a kind of their own, ``object``) are read, files a sync skipped as of no
 # language before (a script Bash's grammar reads with errors read again as it reads it:
 # ``parsers/shell_gaps.py``); a script's interpreter line (``#!/usr/bin/env ruby``),
-# ShellCheck's directives and an editor's modeline are no part of a doc.
+# ShellCheck's directives and an editor's modeline are no part of a doc; a comment right
+# above a file's first import or include is its doc (Git's ``hashmap.c``).
 EXTRACTION_VERSION = 30
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

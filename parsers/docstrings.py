@@ -26,7 +26,13 @@ WRAPPERS = frozenset({
 # What may stand before a definition inside the declaration that holds it.
 SPECIFIERS = frozenset({"storage_class_specifier", "type_qualifier", "attribute_specifier", "attribute_declaration"})
 # What a file-level comment may stand right above and still describe the file.
-FILE_HEADER_NODES = frozenset({"package_clause", "package_declaration", "package_header"})  # Go, Java, Kotlin
+FILE_HEADER_NODES = frozenset({
+    "package_clause", "package_declaration", "package_header",  # Go's, Java's and Scala's, Kotlin's
+    # what a file imports or includes: the comment above the first describes the file
+    "preproc_include", "module_import", "import_statement", "import_from_statement", "future_import_statement",
+    "import_declaration", "use_declaration", "extern_crate_declaration", "using_directive", "import",
+    "namespace_use_declaration",
+})  # fmt: skip
 PHP_OPENER = "php_tag"
 INNER_DOC_MARKERS = ("//!", "/*!")
 # Comment lines that speak to a tool rather than a reader: coverage, linters, formatters,
@@ -37,6 +43,7 @@ _DIRECTIVE = re.compile(
     r"|go:[a-z]+\b|\+build\b|nolint\b"
     r"|frozen_string_literal:|(?:en)?coding: *[\w.-]+ *$|typed: *(?:ignore|false|true|strict|strong)\b"
     r"|rubocop:(?:disable|enable|todo)\b|shellcheck +(?:disable|enable|source|shell|external-sources)="
+    r"|clang-format (?:off|on)\b"
     r"|(?:vim?|ex): *(?:set? +)?(?:ft|filetype|syntax|ts|sw|sts|et|noet|tabstop|shiftwidth|expandtab)\b"
     r"|![ \t]*/[\w./-]+(?:[ \t]+[\w./=-]+)*[ \t]*$"
     r"|.*-\*-.*-\*-"  # Emacs's file variables (``-*- coding: utf-8 -*-``, ``Iterators -*- C++ -*-``)

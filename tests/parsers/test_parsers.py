@@ -281,6 +281,20 @@ def test_tool_directives_and_type_declarations_are_no_documentation():
     assert docs == {"<module>": "Package sys calls the kernel.", "Fast": "Fast adds."}
 
 
+@pytest.mark.parametrize(
+    ("language", "imports"),
+    [("c", b"#include <stdio.h>\n"), ("javascript", b"import fs from 'fs';\n"), ("rust", b"use std::io;\n"),
+     ("swift", b"import Foundation\n"), ("csharp", b"using System;\n"),
+     ("objc", b"#import <Foundation/Foundation.h>\n")],
+)  # fmt: skip
+def test_a_comment_right_above_a_files_imports_describes_the_file(language: str, imports: bytes):
+    """Git's ``hashmap.c``: ``/* Generic implementation of hash-based key value mappings. */``
+    then its ``#include``; the same comment above a definition is the definition's."""
+    doc = "Generic implementation of hash-based key value mappings."
+    assert parse(language, f"/* {doc} */\n".encode() + imports).symbols[0].docstring == doc
+    assert parse(language, b"/* clang-format off */\n" + imports).symbols[0].docstring == ""
+
+
 def test_python_hashes_its_source_alone():
     """A Python docstring is inside the code: the hash stays sha256 of the source, so
     stores of Python code keep their point ids across the hash's change for doc comments."""
