@@ -233,8 +233,9 @@ STRUCTURAL = "structural"
 # objects of a kind of their own, ``object``) are read, files a sync skipped as of no
 # language before (a script Bash's grammar reads with errors read again as it reads it:
 # ``parsers/shell_gaps.py``); a script's interpreter line (``#!/usr/bin/env ruby``),
-# ShellCheck's directives and an editor's modeline are no part of a doc; a comment right
-# above a file's first import or include is its doc (Git's ``hashmap.c``).
+# ShellCheck's directives and an editor's modeline are no part of a doc; a comment a file
+# opens with right above what is no definition (an import, an include, a statement) is
+# the file's doc (Git's ``hashmap.c``), where it was nobody's.
 EXTRACTION_VERSION = 30
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Collection
 
 from recalld.parsers.debt import clean_comment_line, without_leading_notes
 from recalld.parsers.macros import calls_alone
@@ -25,14 +26,6 @@ WRAPPERS = frozenset({
 })  # fmt: skip
 # What may stand before a definition inside the declaration that holds it.
 SPECIFIERS = frozenset({"storage_class_specifier", "type_qualifier", "attribute_specifier", "attribute_declaration"})
-# What a file-level comment may stand right above and still describe the file.
-FILE_HEADER_NODES = frozenset({
-    "package_clause", "package_declaration", "package_header",  # Go's, Java's and Scala's, Kotlin's
-    # what a file imports or includes: the comment above the first describes the file
-    "preproc_include", "module_import", "import_statement", "import_from_statement", "future_import_statement",
-    "import_declaration", "use_declaration", "extern_crate_declaration", "using_directive", "import",
-    "namespace_use_declaration",
-})  # fmt: skip
 PHP_OPENER = "php_tag"
 INNER_DOC_MARKERS = ("//!", "/*!")
 # Comment lines that speak to a tool rather than a reader: coverage, linters, formatters,
@@ -77,14 +70,24 @@ _LICENCE_ANYWHERE = re.compile(
 )
 
 
-def module_docstring(spec: LanguageSpec, root: Node, data: bytes) -> str:
-    """A file's own doc: its first string (Python) or its header comment."""
+def module_docstring(spec: LanguageSpec, root: Node, data: bytes, documented: Collection[int] = ()) -> str:
+    """A file's own doc: its first string (Python) or its header comment. ``documented``:
+    the ids of the nodes whose leading comments are a definition's doc (``doc_target``)."""
     if spec.docstrings == "strings":
         return _body_string(root, data)
     first = root.named_children[0] if root.named_child_count else None
     if first is not None and first.type == PHP_OPENER:  # ``<?php``, then the file's header
         first = first.next_named_sibling
-    return without_leading_notes(_file_header(first, data, spec.inner_docs)) if first is not None else ""
+    return without_leading_notes(_file_header(first, data, spec.inner_docs, documented)) if first is not None else ""
+
+
+def doc_target(node: Node) -> Node:
+    """The node whose leading comments document definition ``node``: itself, or what wraps
+    it (``export``, a decorated definition, a C declaration's specifiers)."""
+    target = node
+    while target.parent is not None and target.parent.type in WRAPPERS and _first_but_specifiers(target):
+        target = target.parent
+    return target
 
 
 def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") -> str:
@@ -98,10 +101,7 @@ def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") ->
         if body is None:
             return _string_statement(node.next_named_sibling, data)
         return _body_string(body, data)
-    target = node
-    while target.parent is not None and target.parent.type in WRAPPERS and _first_but_specifiers(target):
-        target = target.parent
-    doc = without_leading_notes(_leading_comments(target, data, spec.inner_docs, macros=spec.macros), name)
+    doc = without_leading_notes(_leading_comments(doc_target(node), data, spec.inner_docs, macros=spec.macros), name)
     return xml_doc_text(doc) if spec.doc_markup == "xml" and "<" in doc else doc
 
 
@@ -182,10 +182,12 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
     return _clean_comments(comments, data)
 
 
-def _file_header(first: Node, data: bytes, inner_docs: bool) -> str:
-    """The comment block a file starts with, unless it documents the definition below it;
-    a licence notice or directives alone are passed over for the block after them (a Go
-    package comment)."""
+def _file_header(first: Node, data: bytes, inner_docs: bool, documented: Collection[int]) -> str:
+    """The comment block a file starts with, unless it documents the definition below it
+    (it stands right above one of ``documented``); a licence notice or directives alone
+    are passed over for the block after them (a Go package comment). Right above what is
+    no definition (an import, an include, a package clause, a statement), it is the file's:
+    nobody else's doc."""
     current: Node | None = first
     while current is not None and current.type in COMMENT_TYPES:
         comments: list[Node] = []
@@ -201,7 +203,7 @@ def _file_header(first: Node, data: bytes, inner_docs: bool) -> str:
         if _is_preamble(text):
             continue
         attached = current is not None and current.start_point[0] <= comments[-1].end_point[0] + 1
-        if attached and current is not None and current.type not in FILE_HEADER_NODES:
+        if attached and current is not None and current.id in documented:
             return ""
         return text
     return ""

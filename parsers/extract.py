@@ -16,6 +16,7 @@ from recalld.parsers.definitions import Definition, collect_definitions
 from recalld.parsers.docstrings import (
     COMMENT_TYPES,
     doc_outside,
+    doc_target,
     docstring_of,
     is_trailing,
     module_docstring,
@@ -45,7 +46,8 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     root = tree.root_node
     defs, context, outer = collect_definitions(spec, root, data)
     inner = {d.node.id for d in defs.values() if _captured_twice(d, defs)}
-    symbols = [_module_symbol(spec, root, data)]
+    documented = {doc_target(d.node).id for d in defs.values()}
+    symbols = [module_symbol(data, module_docstring(spec, root, data, documented))]
     qualnames: dict[int, str] = {}
     placed: list[Placed] = []
     seen: Counter[tuple[str, str]] = Counter()
@@ -328,5 +330,3 @@ def _last_code_node(node: Node) -> Node:
         current = child
 
 
-def _module_symbol(spec: LanguageSpec, root: Node, data: bytes) -> Symbol:
-    return module_symbol(data, module_docstring(spec, root, data))

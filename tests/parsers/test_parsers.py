@@ -295,6 +295,20 @@ def test_a_comment_right_above_a_files_imports_describes_the_file(language: str,
     assert parse(language, b"/* clang-format off */\n" + imports).symbols[0].docstring == ""
 
 
+@pytest.mark.parametrize(
+    ("language", "statement"),
+    [("bash", b"set -euo pipefail\n"), ("lua", b"local M = {}\n"), ("javascript", b"'use strict';\n"),
+     ("c", b"#ifndef HASHMAP_H\n#define HASHMAP_H\n#endif\n")],
+)  # fmt: skip
+def test_a_comment_right_above_a_statement_describes_the_file(language: str, statement: bytes):
+    """No definition's doc, the comment block a file opens with is the file's, above its
+    first statement as above its imports: a script's ``set -e``, Lua's module table, a
+    header's include guard."""
+    doc = "Window helpers."
+    opener = b"--" if language == "lua" else b"#" if language == "bash" else b"//"
+    assert parse(language, opener + f" {doc}\n".encode() + statement).symbols[0].docstring == doc
+
+
 def test_python_hashes_its_source_alone():
     """A Python docstring is inside the code: the hash stays sha256 of the source, so
     stores of Python code keep their point ids across the hash's change for doc comments."""
