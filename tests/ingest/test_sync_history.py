@@ -552,7 +552,7 @@ def test_docstrings_an_earlier_extractor_read_otherwise_are_read_again(harness, 
     repo.write("app/util.py", 'def util_one():\n    """One."""\n    return 1\n')
     repo.write("app/gone.py", "def gone():\n    return 0\n")
     repo.commit("initial")
-    monkeypatch.setattr(extract, "module_docstring", lambda spec, root, data: "TYPES as an earlier extractor read it")
+    monkeypatch.setattr(extract, "module_docstring", lambda *_read: "TYPES as an earlier extractor read it")
     h.sync(repo)
     gone = {m.payload["qualname"]: m.id for m in h.memories() if m.payload["path"] == "app/gone.py"}
     repo.write("app/util.py", 'def util_one():\n    """One."""\n    return 2\n')
