@@ -111,9 +111,14 @@ def debt_entries(language: str, comments: Sequence[Comment], spans: Sequence[Spa
     return tuple(entries)
 
 
+def clean_comment_lines(text: str) -> list[str]:
+    """A comment's lines without their punctuation, Lua's where it opens with ``--``."""
+    lua = text.startswith("--")
+    return [clean_comment_line(raw, lua=lua) for raw in text.splitlines()]
+
+
 def _comment_lines(comment: Comment) -> list[str]:
-    lua = comment.text.startswith("--")
-    return [clean_comment_line(raw, lua=lua) for raw in comment.text.splitlines() or [""]]
+    return clean_comment_lines(comment.text) or [""]
 
 
 def _continuation(comments: Sequence[Comment], lines: list[list[str]], index: int, offset: int) -> list[str]:

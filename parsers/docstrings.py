@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Collection
+from collections.abc import Iterable
 
-from recalld.parsers.debt import clean_comment_line, without_leading_notes
+from recalld.parsers.debt import clean_comment_lines, without_leading_notes
 from recalld.parsers.macros import calls_alone
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Node, node_text, unwrapped
@@ -70,15 +70,15 @@ _LICENCE_ANYWHERE = re.compile(
 )
 
 
-def module_docstring(spec: LanguageSpec, root: Node, data: bytes, documented: Collection[int] = ()) -> str:
-    """A file's own doc: its first string (Python) or its header comment. ``documented``:
-    the ids of the nodes whose leading comments are a definition's doc (``doc_target``)."""
+def module_docstring(spec: LanguageSpec, root: Node, data: bytes, definitions: Iterable[Node] = ()) -> str:
+    """A file's own doc: its first string (Python) or its header comment. ``definitions``:
+    the file's, read (once) only where a header comment stands right above a node."""
     if spec.docstrings == "strings":
         return _body_string(root, data)
     first = root.named_children[0] if root.named_child_count else None
     if first is not None and first.type == PHP_OPENER:  # ``<?php``, then the file's header
         first = first.next_named_sibling
-    return without_leading_notes(_file_header(first, data, spec.inner_docs, documented)) if first is not None else ""
+    return without_leading_notes(_file_header(first, data, spec.inner_docs, definitions)) if first is not None else ""
 
 
 def doc_target(node: Node) -> Node:
@@ -182,9 +182,9 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
     return _clean_comments(comments, data)
 
 
-def _file_header(first: Node, data: bytes, inner_docs: bool, documented: Collection[int]) -> str:
+def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterable[Node]) -> str:
     """The comment block a file starts with, unless it documents the definition below it
-    (it stands right above one of ``documented``); a licence notice or directives alone
+    (one of ``definitions``, or what wraps it: ``doc_target``); a licence notice or directives alone
     are passed over for the block after them (a Go package comment). Right above what is
     no definition (an import, an include, a package clause, a statement), it is the file's:
     nobody else's doc."""
@@ -203,10 +203,18 @@ def _file_header(first: Node, data: bytes, inner_docs: bool, documented: Collect
         if _is_preamble(text):
             continue
         attached = current is not None and current.start_point[0] <= comments[-1].end_point[0] + 1
-        if attached and current is not None and current.id in documented:
+        if attached and current is not None and _documents(current, definitions):
             return ""
         return text
     return ""
+
+
+def _documents(node: Node, definitions: Iterable[Node]) -> bool:
+    """Whether the comments right above ``node`` are the doc of one of ``definitions``:
+    those within it are asked, the rest cannot be."""
+    return any(
+        doc_target(d).id == node.id for d in definitions if node.start_byte <= d.start_byte < node.end_byte
+    )
 
 
 def _is_preamble(text: str) -> bool:
@@ -229,9 +237,7 @@ def _clean_comments(comments: list[Node], data: bytes) -> str:
     """The comments' text without their punctuation and the tools' directives in them."""
     lines: list[str] = []
     for comment in comments:
-        text = node_text(data, comment)
-        cleaned = (clean_comment_line(raw, lua=text.startswith("--")) for raw in text.splitlines())
-        lines.extend(line for line in cleaned if not _DIRECTIVE.match(line))
+        lines.extend(line for line in clean_comment_lines(node_text(data, comment)) if not _DIRECTIVE.match(line))
     while lines and (not lines[-1] or _RULE.fullmatch(lines[-1])):
         lines.pop()
     start = _after_rules(lines, 0)

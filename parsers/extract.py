@@ -16,7 +16,6 @@ from recalld.parsers.definitions import Definition, collect_definitions
 from recalld.parsers.docstrings import (
     COMMENT_TYPES,
     doc_outside,
-    doc_target,
     docstring_of,
     is_trailing,
     module_docstring,
@@ -46,8 +45,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     root = tree.root_node
     defs, context, outer = collect_definitions(spec, root, data)
     inner = {d.node.id for d in defs.values() if _captured_twice(d, defs)}
-    documented = {doc_target(d.node).id for d in defs.values()}
-    symbols = [module_symbol(data, module_docstring(spec, root, data, documented))]
+    symbols = [module_symbol(data, module_docstring(spec, root, data, (d.node for d in defs.values())))]
     qualnames: dict[int, str] = {}
     placed: list[Placed] = []
     seen: Counter[tuple[str, str]] = Counter()
