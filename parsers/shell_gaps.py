@@ -8,6 +8,8 @@ a second reading of a script it read with syntax errors (``rereading.py``):
   read as ``_``, as the grammar reads them as the end of a test or a glob's class.
 - A ``case`` pattern of a glob and a quote (``?*' '?*)``), which the grammar's scanner
   reads to the end of the file: the quoted text read as ``_``, quotes and all.
+- An extended glob (``[[ $cur == @(*/|[.~])* ]]``, ``--@(dis|en)able-error-code)``,
+  ``+([0-9])``, ``@(_*|'')``, one in another): read as ``_``, operator, parentheses and all.
 
 Definitions read their text from the source as written: only the tree sees this.
 """
@@ -19,6 +21,8 @@ import re
 _READ_WRITE = re.compile(rb"(?<=[\s\d])<>(?=[ \t]*[^\s<>|&;])")
 _BASE = re.compile(rb"(?<=\$\(\()([ \t]*\d{1,2})#(?=[\w$])|(?<=[\s(+*/-])(\d{1,2})#(?=[\w$])")
 _EXPANSION_PATTERN = re.compile(rb"\$\{[\w@*#?!-]+(?:%%?|##?|//?)[^{}\n]*\}")
+_EXTGLOB = re.compile(rb"(?:(?<![$\\])[@!]|(?<![\w)$\\])[?*+])\([^()\n`]*\)")  # not arithmetic's ``a*(b)``
+NESTING = 3  # extended globs within extended globs read (``-@(*([^ -])f|-file )``)
 _GLOB_QUOTED_CASE = re.compile(rb"^([ \t]*[?*][^'\n()]*)'([^'\n]*)'([^'\n()]*\)[ \t]*(?:#[^\n]*)?)$", re.MULTILINE)
 
 
@@ -30,6 +34,10 @@ def readable(data: bytes) -> bytes:
         data = _BASE.sub(lambda m: (m.group(1) or m.group(2)) + b"*", data)
     if b"${" in data:
         data = _EXPANSION_PATTERN.sub(lambda m: m.group(0).replace(b"[", b"_").replace(b"]", b"_"), data)
+    for _depth in range(NESTING if b"(" in data else 0):  # the innermost first
+        data, found = _EXTGLOB.subn(lambda m: b"_" * len(m.group(0)), data)
+        if not found:
+            break
     if b"'" in data:
         data = _GLOB_QUOTED_CASE.sub(lambda m: m.group(1) + b"_" * (len(m.group(2)) + 2) + m.group(3), data)
     return data
