@@ -52,11 +52,16 @@ STRING_LITERAL = re.compile(rb""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
 # mockgen, protoc-gen-grpc-gateway, goyacc: etcd 3.4's ``rpc.pb.gw.go``), protobuf's,
 # Thrift's and OpenAPI Generator's "… generated …" beside "do not edit", Android's "AUTO-
 # GENERATED FILE. DO NOT MODIFY.", and Phabricator's ``@generated`` tag (Relay,
-# rust-protobuf, Buck). Only the opening comments are read, at most GENERATED_HEAD_BYTES:
-# a comment saying "generated" further down is about something else.
+# rust-protobuf, Buck), and Autoconf's scripts. Only the opening comments are read, at
+# most GENERATED_HEAD_BYTES: a comment saying "generated" further down is about something else.
 GENERATED_HEAD_BYTES = 8192
 GENERATED_NEAR = 3  # lines between "generated" and "do not edit" (OpenAPI Generator's header: 1)
-GENERATED_TAG = re.compile(rb"(?<![\w@])@generated\b")
+# Autoconf's ``configure``, and what its ``config.status`` writes (``libtool``), say "Generated
+# by GNU Autoconf 2.72 for …" with no "do not edit": committed beside their ``configure.ac``
+# (Git, Tcl), 30k lines of ``as_fn_`` helpers a maintainer never wrote.
+GENERATED_TAG = re.compile(
+    rb"(?<![\w@])@generated\b|^# Generated (?:automatically )?by (?:GNU Autoconf|config\.status)\b", re.MULTILINE
+)
 GENERATED_WORD = re.compile(rb"(?<![@.\w])(?:auto)?generated\b", re.IGNORECASE)  # not in an address
 DO_NOT_EDIT = re.compile(rb"\b(?:do not|don't|must not) (?:edit|modify)\b", re.IGNORECASE)
 DO_NOT_EDIT_NEAR = re.compile(rb"\b(?:do not|don't) edit\b", re.IGNORECASE)
