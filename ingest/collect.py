@@ -13,11 +13,12 @@ import structlog
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions, excluded_by, says_generated, unreadable
 from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
+from recalld.ingest.languages import file_language, may_have_language
 from recalld.ingest.parse_memo import PARSED, ReadFile
 from recalld.ingest.plan import FileSymbols, LiveMemory, Scope
 from recalld.ingest.records import live_filter
 from recalld.ingest.store import MemoryFilter, Store
-from recalld.parsers import language_for_path, parse
+from recalld.parsers import parse
 from recalld.parsers.base import memory_type
 
 GENERATED = "generated"  # by linguist-generated, or by what the file's opening comments say
@@ -93,10 +94,10 @@ class FileCollector:
 
     def prefetch(self, entries: Iterable[TreeFile | TreeSkip]) -> None:
         """Have a partial clone fetch, in one go, the blobs of ``entries`` that ``add``
-        may read (a file of a language, not excluded): one fetch, not one a file."""
+        may read (a file of a language or a script's, not excluded): one fetch, not one a file."""
         self._git.blobs.prefetch(
             e.blob for e in entries
-            if isinstance(e, TreeFile) and language_for_path(e.path, self._globs) is not None
+            if isinstance(e, TreeFile) and may_have_language(e.path, self._globs)
             and not excluded_by(e.path, self._options.exclude)
         )  # fmt: skip
 
@@ -108,7 +109,7 @@ class FileCollector:
         if reason is not None:
             self.result.skip(entry.path, reason)
             return
-        language = language_for_path(entry.path, self._globs)
+        language = file_language(self._git, entry.path, entry.blob, self._globs, max_bytes=self._options.max_file_bytes)
         assert language is not None  # checked by _skip_reason
         generated = marked_source or not self._options.skip_generated
         read = read_parsed(self._git, entry.blob, language, entry.path, generated=generated)
@@ -186,7 +187,7 @@ def skip_reason(
         return said.skip, said
     if not said.forced_in and excluded_by(path, options.exclude):
         return "excluded", said
-    if language_for_path(path, globs) is None:
+    if file_language(git, path, blob, globs, max_bytes=options.max_file_bytes) is None:
         return "unsupported_language", said
     if git.blobs.size(blob) > options.max_file_bytes:
         return "oversized", said
@@ -268,10 +269,10 @@ class OldSources:
         return code.get((mem.kind, mem.qualname))
 
     def _read(self, blob: str, path: str) -> dict[tuple[str, str], tuple[str, str]]:
-        language = language_for_path(path, self._globs)
-        if language is None:
-            return {}
         try:  # a blob gone with a rewritten, collected history reads as empty
+            language = file_language(self._git, path, blob, self._globs)
+            if language is None:
+                return {}
             parsed = read_parsed(self._git, blob, language, path).parsed
         except (RecalldError, ValueError):
             return {}
@@ -323,7 +324,7 @@ def reattributed(
         path = entry.path
         if not isinstance(entry, TreeFile) or ("" not in folders and not path.startswith(prefixes)):
             continue
-        if language_for_path(path) is None:
+        if file_language(git, path, entry.blob) is None:
             continue
         if (linguist_says(git, target, path).skip is not None) == (path in held):
             found.add(path)

@@ -23,8 +23,9 @@ from recalld.ingest.collect import LinguistSays, parse_file, skip_reason, tree_h
 from recalld.ingest.errors import MissingBlobError
 from recalld.ingest.files import IndexOptions, says_generated, unreadable
 from recalld.ingest.gitrepo import CommitDetails, FileChange, GitRepository
+from recalld.ingest.languages import file_language, may_have_language
 from recalld.ingest.plan import FileSymbols
-from recalld.parsers import Symbol, language_for_path
+from recalld.parsers import Symbol
 from recalld.parsers.base import STRUCTURAL, memory_type
 
 log = structlog.get_logger("recalld.sync")
@@ -133,7 +134,7 @@ class CommitReader:
 
     def _parseable(self, change: FileChange, commit: str) -> bool:
         if not all(self._git.blobs.holds(blob) for blob in (change.old_blob, change.new_blob) if blob):
-            if any(path and language_for_path(path) for path in (change.old_path, change.new_path)):
+            if any(path and may_have_language(path) for path in (change.old_path, change.new_path)):
                 self._lacking(commit)
             return False  # one side alone would list every symbol of the other as added or removed
         return any(
@@ -150,10 +151,13 @@ class CommitReader:
         return self._said[key]
 
     def _read_says(self, path: str | None, blob: str | None, commit: str) -> LinguistSays | None:
-        if path is None or blob is None or language_for_path(path) is None:  # before any attribute is asked
+        if path is None or blob is None or self._language(path, blob) is None:  # before any attribute is asked
             return None
         reason, said = skip_reason(self._git, commit, path, blob, self._options, check_attributes=bool(self._check_attributes))
         return said if reason is None else None
+
+    def _language(self, path: str, blob: str) -> str | None:
+        return file_language(self._git, path, blob, max_bytes=self._options.max_file_bytes)
 
     def _lacking(self, commit: str) -> None:
         """A blob of ``commit`` that the repository lacks (a partial clone's history, read
@@ -190,7 +194,7 @@ class CommitReader:
         if said is None:
             return {}
         assert path is not None and blob is not None  # checked by _says
-        language = language_for_path(path)
+        language = self._language(path, blob)
         assert language is not None  # checked by _says
         key = (blob, language, said.source)
         cached = self._parsed.get(key)

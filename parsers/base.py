@@ -236,7 +236,10 @@ STRUCTURAL = "structural"
 # ShellCheck's directives and an editor's modeline are no part of a doc; a comment a file
 # opens with right above what is no definition (an import, an include, a statement) is
 # the file's doc (Git's ``hashmap.c``), where it was nobody's.
-EXTRACTION_VERSION = 30
+# 31: a script whose name has no extension is read in the language its ``#!`` line names
+# (``bin/deploy`` of ``#!/usr/bin/env bash``, ``manage`` of ``#!/usr/bin/env python3``):
+# files a sync skipped as of no language before (``parsers.script_heads``).
+EXTRACTION_VERSION = 31
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

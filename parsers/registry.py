@@ -83,6 +83,9 @@ class LanguageSpec:
     # (Objective-C's C: a function, a struct or a typedef inside a class's ``@interface``
     # or ``@implementation`` is no member of the class).
     file_scoped: frozenset[str] = frozenset()
+    # Interpreters a script without an extension names in its ``#!`` line (``bin/deploy``
+    # of ``#!/usr/bin/env bash``), any version they are named with taken off (``python3.11``).
+    interpreters: tuple[str, ...] = ()
 
     @property
     def query_names(self) -> tuple[str, ...]:
@@ -102,12 +105,15 @@ EXTRACTORS: dict[str, str] = {
 }
 LANGUAGES: dict[str, LanguageSpec] = {}
 _BY_EXTENSION: dict[str, str] = {}
+_BY_INTERPRETER: dict[str, str] = {}
 
 
 def register_language(spec: LanguageSpec) -> None:
     LANGUAGES[spec.name] = spec
     for extension in spec.extensions:
         _BY_EXTENSION[extension.lower()] = spec.name
+    for interpreter in spec.interpreters:
+        _BY_INTERPRETER[interpreter] = spec.name
 
 
 def language_for_path(path: str, globs: Mapping[str, tuple[str, ...]] | None = None) -> str | None:
@@ -124,6 +130,12 @@ def extension_language(path: str) -> str | None:
     """The language registered for the path's extension alone (source files)."""
     _root, extension = posixpath.splitext(path)
     return _BY_EXTENSION.get(extension.lower()) if extension else None
+
+
+def interpreted_language(interpreter: str) -> str | None:
+    """The language a script whose ``#!`` line names ``interpreter`` is written in (``python``:
+    Python; ``perl``: none read), by the specs' ``interpreters``."""
+    return _BY_INTERPRETER.get(interpreter)
 
 
 def get_language(name: str) -> LanguageSpec:
@@ -145,14 +157,15 @@ OBJC_MARKS = frozenset({
 })  # fmt: skip
 BUILTIN_LANGUAGES = (
     LanguageSpec("python", (".py", ".pyi"), "tree_sitter_python", docstrings="strings", declares_encoding=True,
-                 overload_decorator="overload"),
+                 overload_decorator="overload", interpreters=("python", "pypy")),
     # Flow-typed JavaScript (React, React Native, Vue 2) is read by TSX's grammar, which
     # knows type annotations: of Vue 2.6's 161 Flow files, JavaScript's grammar reads 152
     # with errors (538 symbols), TSX's 4 (821).
     LanguageSpec("javascript", (".js", ".mjs", ".cjs", ".jsx"), "tree_sitter_javascript", shared_queries=ECMASCRIPT,
-                 fallback="tsx", singletons="static"),
+                 fallback="tsx", singletons="static", interpreters=("node", "nodejs")),
     LanguageSpec("typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript",
-                 shared_queries=ECMASCRIPT, overloads=True, singletons="static"),
+                 shared_queries=ECMASCRIPT, overloads=True, singletons="static",
+                 interpreters=("ts-node", "tsx", "deno", "bun")),
     LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", query_file="typescript.scm",
                  shared_queries=ECMASCRIPT, overloads=True, singletons="static"),
     LanguageSpec("go", (".go",), "tree_sitter_go", directory_namespace=True),
@@ -166,23 +179,27 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("kotlin", (".kt", ".kts"), "tree_sitter_kotlin", overloads=True,
                  local_bodies=LOCAL_BODIES | {"object_literal", "lambda_literal", "block"}, rewrite="kotlin"),
     LanguageSpec("swift", (".swift",), "tree_sitter_swift", overloads=True,
-                 local_bodies=LOCAL_BODIES | {"lambda_literal", "statements"}, rewrite="swift"),
+                 local_bodies=LOCAL_BODIES | {"lambda_literal", "statements"}, rewrite="swift",
+                 interpreters=("swift",)),
     # Shell scripts, by Bash's grammar (POSIX ``sh`` is its subset): their functions; a
     # function defined in another's body is the caller's text, as a nested one is anywhere,
     # but braces around a script's functions are a group, no body (nvm's ``{ … }`` around
     # all of ``nvm.sh``, so that it runs only once downloaded whole); a script read with
     # errors is read again as the grammar reads it (``shell_gaps.py``).
-    LanguageSpec("bash", (".sh", ".bash"), "tree_sitter_bash", rewrite="shell", local_bodies=frozenset()),
+    LanguageSpec("bash", (".sh", ".bash"), "tree_sitter_bash", rewrite="shell", local_bodies=frozenset(),
+                 interpreters=("sh", "bash", "dash", "ash", "ksh", "mksh")),
     # Lua: functions named as written (``M.setup``, ``M.Client:request`` as ``M.Client.request``),
     # one given to a name or a table's field (``M.on_exit = function(code) … end``) too, and
     # a table's in braces or a metatable's as its table's (``M.handlers = { show = … }``).
-    LanguageSpec("lua", (".lua",), "tree_sitter_lua"),
+    LanguageSpec("lua", (".lua",), "tree_sitter_lua", interpreters=("lua", "luajit")),
     # Scala: an anonymous class's members (``new Runnable { def run() … }``) and what a block
     # defines (``val x = { def helper … }``) are local, as a Java anonymous class's are; a
     # companion object's method beside its class's of a name is ``Shape.object.area``.
     LanguageSpec("scala", (".scala", ".sc"), "tree_sitter_scala", overloads=True, singletons="object",
-                 local_bodies=LOCAL_BODIES | {"instance_expression", "block", "lambda_expression"}),
-    LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons="self"),
+                 local_bodies=LOCAL_BODIES | {"instance_expression", "block", "lambda_expression"},
+                 interpreters=("scala", "scala-cli", "amm")),
+    LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons="self",
+                 interpreters=("ruby", "jruby", "truffleruby")),
     # PHP with the HTML around it. Its braces are a ``compound_statement`` around a function's
     # body and a namespace's alike, and around an ``if`` at the top level, where a
     # function or class is as global as any (``if (!function_exists('app')) { function
@@ -191,6 +208,7 @@ BUILTIN_LANGUAGES = (
     LanguageSpec(
         "php", (".php",), "tree_sitter_php", "language_php",
         local_bodies=frozenset({"object_creation_expression", "anonymous_function", "arrow_function"}),
+        interpreters=("php",),
     ),
     # A header (``.h``) is C unless C++'s grammar reads it better and finds a class, a
     # namespace or a template in it. Of abseil's 291 headers C's grammar reads 14 without
