@@ -7,8 +7,9 @@ blanked and ``dynamic`` read as a name (``kotlin_gaps.py``); Swift's with the st
 library's ownership modifiers blanked and an empty tuple given as a value read as a
 number (``swift_gaps.py``); Objective-C's with Objective-C++'s scopes, ``using namespace``
 and references as its grammar reads them (``objcpp_gaps.py``); a shell script's with its
-read-write redirections, numbers in a base, brackets in an expansion's pattern and a
-``case`` pattern's quotes as Bash's grammar reads them (``shell_gaps.py``). The best of them is kept
+read-write redirections, numbers in a base, brackets in an expansion's pattern, a
+``case`` pattern's quotes, extended globs, variable offsets and operators a variable holds
+as Bash's grammar reads them (``shell_gaps.py``). The best of them is kept
 where it has fewer errors than the file as written; the symbols read their text from the
 source as written.
 

@@ -8,6 +8,10 @@ a second reading of a script it read with syntax errors (``rereading.py``):
   read as ``_``, as the grammar reads them as the end of a test or a glob's class.
 - A ``case`` pattern of a glob and a quote (``?*' '?*)``), which the grammar's scanner
   reads to the end of the file: the quoted text read as ``_``, quotes and all.
+- A substring's offset and length given by variables (``${addr:$i:1}``, ``${data:$2:$3}``):
+  their ``$`` read as ``_``, a name the grammar reads there.
+- An arithmetic test whose operator a variable holds (``((pct $cond))``, Linux's selftests):
+  the space before the variable read as ``+``.
 - An extended glob (``[[ $cur == @(*/|[.~])* ]]``, ``--@(dis|en)able-error-code)``,
   ``+([0-9])``, ``@(_*|'')``, one in another): read as ``_``, operator, parentheses and all.
 
@@ -21,6 +25,10 @@ import re
 _READ_WRITE = re.compile(rb"(?<=[\s\d])<>(?=[ \t]*[^\s<>|&;])")
 _BASE = re.compile(rb"(?<=\$\(\()([ \t]*\d{1,2})#(?=[\w$])|(?<=[\s(+*/-])(\d{1,2})#(?=[\w$])")
 _EXPANSION_PATTERN = re.compile(rb"\$\{[\w@*#?!-]+(?:%%?|##?|//?)[^{}\n]*\}")
+_SUBSTRING = re.compile(rb"\$\{[\w@*#?!-]+:(?![-=+?])[^{}\n]*\$\w[^{}\n]*\}")
+_VARIABLE = re.compile(rb"\$(?=\w)")
+_ARITHMETIC = re.compile(rb"\(\([^()\n]*\)\)")
+_HELD_OPERATOR = re.compile(rb"(?<=[\w}\]])[ \t](?=[ \t]*\$\w)")  # two operands in a row: the second holds an operator
 _EXTGLOB = re.compile(rb"(?:(?<![$\\])[@!]|(?<![\w)$\\])[?*+])\([^()\n`]*\)")  # not arithmetic's ``a*(b)``
 NESTING = 3  # extended globs within extended globs read (``-@(*([^ -])f|-file )``)
 _GLOB_QUOTED_CASE = re.compile(rb"^([ \t]*[?*][^'\n()]*)'([^'\n]*)'([^'\n()]*\)[ \t]*(?:#[^\n]*)?)$", re.MULTILINE)
@@ -38,6 +46,10 @@ def readable(data: bytes) -> bytes:
         data, found = _EXTGLOB.subn(lambda m: b"_" * len(m.group(0)), data)
         if not found:
             break
+    if b"${" in data:
+        data = _SUBSTRING.sub(lambda m: _VARIABLE.sub(b"_", m.group(0)), data)
+    if b"((" in data:
+        data = _ARITHMETIC.sub(lambda m: _HELD_OPERATOR.sub(b"+", m.group(0)), data)
     if b"'" in data:
         data = _GLOB_QUOTED_CASE.sub(lambda m: m.group(1) + b"_" * (len(m.group(2)) + 2) + m.group(3), data)
     return data

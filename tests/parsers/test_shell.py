@@ -181,3 +181,22 @@ def test_braces_around_a_scripts_functions_are_no_function_body():
             b"} # this ensures the entire script is downloaded #\n")  # fmt: skip
     found = [(s.qualname, s.docstring) for s in parse("bash", data).symbols[1:]]
     assert found == [("nvm_has", "Tells whether a command exists."), ("nvm_install", "")]
+
+
+def test_variable_offsets_and_an_operator_a_variable_holds_are_read_again():
+    """``${addr:$i:1}`` and ``((pct $cond))`` (Linux's selftests), which Bash's grammar
+    reads as errors: each function around them found, read again as a name and a sum."""
+    from recalld.parsers.shell_gaps import readable
+
+    source = (
+        b"build_addr() {\n\tfor ((i = 0; i < ${#addr}; i++)); do\n\t\tout=\"${out}${addr:$i:1}\"\n\tdone\n}\n\n"
+        b"check_marking() {\n\t((pct $cond))\n}\n\nread_part() {\n\techo \"${data:$2:$3}\" ${x:-$y}\n}\n"
+    )
+    result = parse("bash", source)
+    assert result.syntax_errors == 0
+    assert [(s.qualname, s.start_line, s.end_line) for s in result.symbols[1:]] == [
+        ("build_addr", 1, 5), ("check_marking", 7, 9), ("read_part", 11, 13),
+    ]  # fmt: skip
+    rewritten = readable(source)
+    assert b"${addr:_i:1}" in rewritten and b"((pct+$cond))" in rewritten and b"${data:_2:_3}" in rewritten
+    assert b"${x:-$y}" in rewritten and b"for ((i = 0; i < ${#addr}; i++))" in rewritten
