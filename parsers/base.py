@@ -236,9 +236,12 @@ STRUCTURAL = "structural"
 # ShellCheck's directives and an editor's modeline are no part of a doc; a comment a file
 # opens with right above what is no definition (an import, an include, a statement) is
 # the file's doc (Git's ``hashmap.c``), where it was nobody's.
-# 31: a script whose name has no extension is read in the language its ``#!`` line names
-# (``bin/deploy`` of ``#!/usr/bin/env bash``, ``manage`` of ``#!/usr/bin/env python3``):
-# files a sync skipped as of no language before (``parsers.script_heads``).
+# 31: a file whose name has no extension is read in the language its opening lines name
+# (``bin/deploy`` of ``#!/usr/bin/env bash``, bash-completion's ``completions/tar`` of
+# ``-*- shell-script -*-``, libstdc++'s ``vector`` of ``-*- C++ -*-``): files a sync
+# skipped as of no language before (``parsers.script_heads``); a shell script's extended
+# globs, variable offsets and operators a variable holds are read again as its grammar
+# reads them; Autoconf's ``configure`` is generated.
 EXTRACTION_VERSION = 31
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -20,8 +20,10 @@ _VIM = re.compile(rb"\b(?:vim?|ex):.*?\b(?:ft|filetype)=([\w+-]+)")
 # A shell script's line that runs it again with another interpreter: ``exec wish "$0" -- "$@"``.
 _RESTART = re.compile(rb'[ \t]*exec[ \t]+([^\s$"\']+)[^\n]*\$0')
 # Editors' names for a language that are no interpreter's
+# (libstdc++'s and libc++'s headers have no extension: ``// <vector> -*- C++ -*-``).
 EDITOR_MODES = {b"shell-script": "bash", b"js": "javascript", b"js2": "javascript", b"javascript": "javascript",
-                b"typescript": "typescript", b"rjsx": "javascript"}  # fmt: skip
+                b"typescript": "typescript", b"rjsx": "javascript", b"c++": "cpp", b"c": "c",
+                b"objc": "objc"}  # fmt: skip
 
 
 def may_be_script(path: str) -> bool:
@@ -44,7 +46,8 @@ def interpreter_language(head: bytes) -> str | None:
             return EDITOR_MODES.get(mode) or _interpreter(mode)
     if not head.startswith(b"#!"):
         return None
-    language = _interpreter(*lines[0][2:].split()[:1], *_after_env(lines[0][2:].split()))
+    command = _command(lines[0][2:].split())
+    language = _interpreter(command) if command is not None else None
     if language != "bash":
         return language
     for line, after in zip(lines, lines[1:], strict=False):
@@ -70,15 +73,16 @@ def _editor_mode(line: bytes) -> bytes | None:
     return vim.group(1).lower() if vim is not None else None
 
 
-def _after_env(words: list[bytes]) -> list[bytes]:
-    """The command ``env`` runs, past its options and the variables it sets."""
-    if not words or posixpath.basename(words[0]) != b"env":
-        return []
-    return [word for word in words[1:] if not word.startswith(b"-") and b"=" not in word][:1]
+def _command(words: list[bytes]) -> bytes | None:
+    """The interpreter a ``#!`` line runs: its first word, or the command ``env`` runs,
+    past its options and the variables it sets."""
+    if words and posixpath.basename(words[0]) == b"env":
+        words = [word for word in words[1:] if not word.startswith(b"-") and b"=" not in word]
+    return words[0] if words else None
 
 
-def _interpreter(*words: bytes) -> str | None:
-    """The language of the last of ``words`` that is an interpreter's name or path, any
-    version taken off (``/usr/bin/python3.11``, ``luajit-2.1``)."""
-    named = _VERSIONED.fullmatch(posixpath.basename(words[-1])) if words else None
+def _interpreter(word: bytes) -> str | None:
+    """The language of the interpreter ``word`` names or is the path of, any version taken
+    off (``/usr/bin/python3.11``, ``luajit-2.1``)."""
+    named = _VERSIONED.fullmatch(posixpath.basename(word))
     return interpreted_language(named.group(1).decode()) if named else None

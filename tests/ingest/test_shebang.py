@@ -52,6 +52,17 @@ def live(h: Harness) -> dict[tuple[str, str], dict]:  # type: ignore[type-arg]
         (b"#!\n", None),
         (b"# bash completion for tar\n", None),
         (b"\x7fELF\x02\x01", None),
+        # an editor's mode over all: bash-completion's completions have no #! line
+        (b"# bash completion for tar                  -*- shell-script -*-\n", "bash"),
+        (b"#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n", "python"),  # no mode
+        (b"# -*- coding: utf-8; mode: ruby -*-\n", "ruby"),
+        (b"#!/bin/sh\n# vim: set ft=python :\n", "python"),
+        (b"// <vector> -*- C++ -*-\n\n// Copyright (C) 2001-2022 Free Software Foundation, Inc.\n", "cpp"),  # libstdc++
+        # a shell script that runs itself again with another interpreter
+        (b'#!/bin/sh\n# Tcl ignores the next line -*- tcl -*- \\\nexec wish "$0" -- "$@"\n', None),  # gitk
+        (b'#!/bin/sh\n# the next line restarts using tclsh \\\nexec tclsh "$0" "$@"\n', None),
+        (b'#!/bin/sh\nexec scala "$0" "$@"\n!#\nobject Main\n', "scala"),
+        (b'#!/bin/sh\n[ "$(id -u)" = 0 ] || exec sudo "$0" "$@"\n', "bash"),  # the same script, as root
     ],
 )
 def test_a_scripts_interpreter_line_names_its_language(head, language):
@@ -67,6 +78,7 @@ def test_scripts_without_an_extension_are_read_by_their_interpreter(harness, git
     git_repo.write("bin/deploy", DEPLOY)
     git_repo.write("manage", MANAGE)
     git_repo.write("tools/cli", CLI)
+    git_repo.write("completions/tar", "# tar(1) completion          -*- shell-script -*-\n\n_comp_cmd_tar() {\n  :\n}\n")
     git_repo.write("tools/report", "#!/usr/bin/perl\nsub report { 1 }\n")
     git_repo.write("LICENSE", "Permission is hereby granted, free of charge\n")
     git_repo.write("data/blob", b"#!\x00\xff" * 4096)
@@ -80,7 +92,8 @@ def test_scripts_without_an_extension_are_read_by_their_interpreter(harness, git
     assert memories[("manage", "migrate")]["language"] == "python"
     assert memories[("manage", "<module>")]["docstring"] == "The project's admin commands."
     assert memories[("tools/cli", "main")]["language"] == "javascript"
-    assert {path for path, _name in memories} == {"bin/deploy", "manage", "tools/cli"}
+    assert memories[("completions/tar", "_comp_cmd_tar")]["language"] == "bash"
+    assert {path for path, _name in memories} == {"bin/deploy", "manage", "tools/cli", "completions/tar"}
     assert result.skips.get("unsupported_language") == 3  # the Perl script, the licence, the data
 
 
