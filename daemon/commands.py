@@ -189,7 +189,7 @@ def _finds_any(ctx: Any, daemon: Any, args: argparse.Namespace, **filters: Any) 
 # as the CLI's help, its hints and the MCP tool's schema name them.
 LANGUAGE_NAMES = (
     "python (py), javascript (js), typescript (ts), tsx, vue, svelte, astro, go, rust, java, kotlin (kt), scala,"
-    " swift, objc (m, objective-c), c, cpp (c++), csharp (c#), ruby (rb), php, lua, bash (sh, shell)"
+    " swift, objc (m, objective-c), c, cpp (c++), csharp (c#), ruby (rb), php, perl (pl), lua, bash (sh, shell)"
 )
 SYMBOL_KIND_NAMES = "module, class, object, interface, struct, enum, trait, type, function, method"
 LANGUAGES_HELP = f"{LANGUAGE_NAMES}; a tool setting has its file's format: toml, ..."

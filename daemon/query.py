@@ -33,7 +33,7 @@ MEMORY_TYPES = ("structural", "task", "decision", "debt", "preference", "project
 LANGUAGE_ALIASES = {"py": "python", "js": "javascript", "jsx": "javascript", "ts": "typescript", "golang": "go",
                     "rs": "rust", "c++": "cpp", "cxx": "cpp", "cc": "cpp", "c#": "csharp", "cs": "csharp",
                     "rb": "ruby", "kt": "kotlin", "objective-c": "objc", "m": "objc", "mm": "objc",
-                    "sh": "bash", "shell": "bash"}  # fmt: skip
+                    "sh": "bash", "shell": "bash", "pl": "perl", "pm": "perl"}  # fmt: skip
 FORMATS = ("json", "mem0")
 EXPORT_PAGE = 512  # points an as-of export places at a time (``AsOf.placed``)
 log = get_logger("recalld.query")

@@ -46,7 +46,7 @@ TASK_NAMESPACE = uuid.UUID("3d0f2c8e-5b7a-4e19-9c64-0a8e7d51b2f4")
 # C's and C++'s ``*_test.cc`` / ``*_unittest.cpp`` / ``test_*.c`` (abseil, googletest, leveldb),
 # C#'s ``*Tests.cs`` / ``*Test.cs``, Ruby's ``*_spec.rb`` / ``*_test.rb`` / ``test_*.rb``,
 # PHPUnit's ``*Test.php``, shell's ``test_*.sh`` / ``*_test.sh``, Lua's busted ``*_spec.lua``,
-# ScalaTest's ``*Spec.scala`` / ``*Suite.scala`` / ``*Test.scala``.
+# ScalaTest's ``*Spec.scala`` / ``*Suite.scala`` / ``*Test.scala``, Perl's ``*.t``.
 # A ``test`` or ``testing`` directory elsewhere is often the library's own test support
 # (``django/test/``, Go's ``testing`` package): code like any other.
 TEST_PATH = re.compile(
@@ -55,7 +55,7 @@ TEST_PATH = re.compile(
     r"|\.(test|spec)\.[cm]?[jt]sx?$|[^/](Tests?|TestCase)\.java$|[a-z0-9]IT\.java$"
     r"|(^|/)(test_[^/]*|[^/]*_(unit)?tests?)\.(c|cc|cpp|cxx)$|[^/]Tests?\.cs$|(^|/)(test_[^/]*|[^/]*_(spec|test))\.rb$"
     r"|[^/]Test\.php$|(^|/)(test_[^/]*|[^/]*_test)\.(sh|bash)$"
-    r"|(^|/)(test_[^/]*|[^/]*_(spec|test))\.lua$|[^/](Spec|Suite|Tests?)\.scala$"
+    r"|(^|/)(test_[^/]*|[^/]*_(spec|test))\.lua$|[^/](Spec|Suite|Tests?)\.scala$|[^/]\.t$"
 )
 
 

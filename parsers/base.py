@@ -236,8 +236,9 @@ STRUCTURAL = "structural"
 # ShellCheck's directives and an editor's modeline are no part of a doc; a comment a file
 # opens with right above what is no definition (an import, an include, a statement) is
 # the file's doc (Git's ``hashmap.c``), where it was nobody's.
-# 31: a file whose name has no extension is read in the language its opening lines name
-# (``bin/deploy`` of ``#!/usr/bin/env bash``, bash-completion's ``completions/tar`` of
+# 31: Perl (``.pl``, ``.pm``, ``.t``, ``.perl``) is read, its subs named by their packages
+# (``Git::command``); a file whose name has no extension is read in the language its
+# opening lines name (``bin/deploy`` of ``#!/usr/bin/env bash``, bash-completion's ``completions/tar`` of
 # ``-*- shell-script -*-``, libstdc++'s ``vector`` of ``-*- C++ -*-``): files a sync
 # skipped as of no language before (``parsers.script_heads``); a shell script's extended
 # globs, variable offsets and operators a variable holds are read again as its grammar

@@ -45,6 +45,13 @@ class Span:
     qualname: str
 
 
+# Perl's POD: a command opens a paragraph (``=head2 run``, ``=item``, ``=cut``); formatting
+# codes wrap text in ``X<…>`` or ``X<< … >>``.
+POD_COMMAND = re.compile(r"^=([a-z]+\d?)\b[ \t]*")
+POD_TITLES = frozenset({"head2", "head3", "head4", "item"})
+POD_CODE = re.compile(r"[A-Z](?:<<+\s(.*?)\s>>+|<([^<>]*)>)")
+POD_NESTING = 3
+
 def clean_comment_line(raw: str, *, lua: bool = False) -> str:
     """A comment line without its comment punctuation; ``lua``: of a comment that opens
     with Lua's ``--``."""
@@ -112,9 +119,32 @@ def debt_entries(language: str, comments: Sequence[Comment], spans: Sequence[Spa
 
 
 def clean_comment_lines(text: str) -> list[str]:
-    """A comment's lines without their punctuation, Lua's where it opens with ``--``."""
+    """A comment's lines without their punctuation, Lua's where it opens with ``--``; Perl's
+    POD (``=item run(COUNT)`` … ``=cut``) as its text (``pod_lines``)."""
+    if POD_COMMAND.match(text):
+        return pod_lines(text)
     lua = text.startswith("--")
     return [clean_comment_line(raw, lua=lua) for raw in text.splitlines()]
+
+
+def pod_lines(text: str) -> list[str]:
+    """POD's lines as they read: a heading's or an item's title (``=head2 run``, ``=item
+    run(COUNT)``) a line of text, its other commands (``=cut``, ``=over``) none, a
+    formatting code its text (``C<fast>``, ``B<< $x >>``, ``L<the guide|Guide>``: ``fast``,
+    ``$x``, ``the guide``)."""
+    lines: list[str] = []
+    for raw in text.splitlines():
+        command = POD_COMMAND.match(raw)
+        if command is not None:
+            if command.group(1) not in POD_TITLES:
+                continue
+            raw = raw[command.end() :]
+        for _depth in range(POD_NESTING):  # the innermost first: ``C<L<Git>>``
+            raw, found = POD_CODE.subn(lambda m: (m.group(1) or m.group(2)).split("|", 1)[0].strip(), raw)
+            if not found:
+                break
+        lines.append(raw.rstrip())
+    return lines
 
 
 def _comment_lines(comment: Comment) -> list[str]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from recalld.parsers import declarators, written_names
 from recalld.parsers.base import DEFAULT_EXPORT
 from recalld.parsers.docstrings import COMMENT_TYPES
+from recalld.parsers.perl_packages import Packages, split_name
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Nearest, Node, deeper_than, node_text, run_query
 
@@ -71,6 +72,9 @@ class Definition:
     # A namespace that is a type's extension (Swift's ``extension Shape {…}``): what it
     # declares is the type's, its functions methods.
     extends: bool = False
+    # The package a Perl sub is in (``Foo::Bar`` of ``sub new`` after ``package Foo::Bar;``,
+    # or of ``sub Foo::Bar::new``; "" for ``main``'s): named ``Foo::Bar::new``.
+    package: str | None = None
 
 
 @dataclass(slots=True)
@@ -110,10 +114,19 @@ def collect_definitions(
             context.too_deep += any(name.startswith("definition.") for name in capture.nodes)
         elif not _note_context(capture.nodes, context, data):
             _note_definition(spec, capture.nodes, defs, data)
+    if spec.packages:
+        _name_by_packages(defs, data)
     outer = Nearest(lambda node: node.id in defs)
     _mark_published(defs, context, outer)
     _mark_given_to_parameters(defs, data)
     return defs, context, outer
+
+
+def _name_by_packages(defs: dict[int, Definition], data: bytes) -> None:
+    """Each sub's package and its name within it (``perl_packages``)."""
+    packages = Packages(data)
+    for d in defs.values():
+        d.package, d.name = split_name(d.name, packages.of(d.node))
 
 
 def _note_context(nodes: dict[str, list[Node]], context: FileContext, data: bytes) -> bool:

@@ -13,7 +13,11 @@ from recalld.parsers.macros import calls_alone
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Node, node_text, unwrapped
 
-COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment", "multiline_comment"})  # the last Swift's
+# (the fourth Swift's; Perl's POD, ``=head2 run`` … ``=cut``, documents what follows it)
+COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment", "multiline_comment", "pod"})
+POD = "pod"
+POD_SECTION = "=head1"
+POD_GAP = 1  # blank lines between a POD's ``=cut`` and the sub it documents, as POD writes it
 # Nodes that may stand between a doc comment and the definition it documents.
 BETWEEN_DOC_AND_DEF = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
 # Nodes that wrap a definition without being one; its doc comment precedes them.
@@ -168,10 +172,14 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
     if macros and sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] < boundary - 1:
         if calls_alone(data[sibling.end_byte : first.start_byte].split(b"\n")[1:-1]):
             boundary = sibling.end_point[0] + 1
-    while sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] >= boundary - 1:
+    while sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] >= boundary - 1 - (
+        POD_GAP if sibling.type == POD else 0
+    ):
         if sibling.end_point[0] == sibling.start_point[0] and is_trailing(sibling, data):
             break
         text = node_text(data, sibling)
+        if sibling.type == POD and text.startswith(POD_SECTION):
+            break  # a module's sections (``=head1 NAME``, ``=head1 METHODS``), not a sub's doc
         if (inner_docs and text.lstrip().startswith(INNER_DOC_MARKERS)) or (
             comments and _DECLARES_TYPE.search(text)
         ):

@@ -237,6 +237,8 @@ def _place(
         if around.outer.id not in qualnames:
             return None  # its container was itself dropped
         container, outer_kind = qualnames[around.outer.id], ("class" if outer.extends else outer.kind)
+    if d.package is not None:  # Perl's: ``Foo::Bar::new``
+        return d.kind, f"{d.package}::{d.name}" if d.package else d.name
     kind = d.kind
     in_type = d.receiver is not None or outer_kind in CONTAINER_KINDS
     if kind == "function" and in_type:

@@ -86,6 +86,9 @@ class LanguageSpec:
     # Interpreters a script without an extension names in its ``#!`` line (``bin/deploy``
     # of ``#!/usr/bin/env bash``), any version they are named with taken off (``python3.11``).
     interpreters: tuple[str, ...] = ()
+    # A statement naming the package of what follows it (Perl's ``package Foo::Bar;``):
+    # read by ``parsers/perl_packages.py``.
+    packages: bool = False
 
     @property
     def query_names(self) -> tuple[str, ...]:
@@ -198,6 +201,11 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("scala", (".scala", ".sc"), "tree_sitter_scala", overloads=True, singletons="object",
                  local_bodies=LOCAL_BODIES | {"instance_expression", "block", "lambda_expression"},
                  interpreters=("scala", "scala-cli", "amm")),
+    # Perl: subs and methods named by their packages (``Foo::Bar::new``), whatever braces a
+    # package statement stands in (``{ package Inner; sub x … }``); a sub's named subs are
+    # its text.
+    LanguageSpec("perl", (".pl", ".pm", ".t", ".perl"), "tree_sitter_perl", local_bodies=frozenset(), packages=True,
+                 interpreters=("perl",)),
     LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons="self",
                  interpreters=("ruby", "jruby", "truffleruby")),
     # PHP with the HTML around it. Its braces are a ``compound_statement`` around a function's

@@ -6,6 +6,7 @@ Query objects are compiled once per language and shared.
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import threading
 from collections.abc import Callable
@@ -32,11 +33,24 @@ def _language(spec: LanguageSpec) -> ts.Language:
     return _grammar(spec.grammar_module, spec.grammar_function)
 
 
+LANGUAGE_CAPSULE = b"tree_sitter.Language"  # the name py-tree-sitter reads a grammar's capsule by
+
+
 @lru_cache(maxsize=None)
 def _grammar(module_name: str, function: str) -> ts.Language:
     """A grammar wheel's language, one object per grammar (one grammar may read several
     languages: JavaScript's fallback is TSX's)."""
-    return ts.Language(getattr(importlib.import_module(module_name), function)())
+    language = getattr(importlib.import_module(module_name), function)()
+    if isinstance(language, int):  # a wheel built before its binding gave a capsule (tree-sitter-perl 2.0)
+        language = _capsule(language)
+    return ts.Language(language)
+
+
+def _capsule(pointer: int) -> object:
+    """The capsule tree-sitter takes a grammar's pointer in (its bare address is deprecated)."""
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype, new.argtypes = ctypes.py_object, (ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)
+    return new(pointer, LANGUAGE_CAPSULE, None)
 
 
 @lru_cache(maxsize=None)

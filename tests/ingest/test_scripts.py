@@ -1,6 +1,6 @@
 """Scripts in a real repository: a shell library's functions moved to another directory
 with one renamed and one dropped, as Kubernetes' ``hack/lib`` and its kin move; a Neovim
-plugin's Lua module made a directory's ``init.lua``."""
+plugin's Lua module made a directory's ``init.lua``; a Perl package renamed and moved."""
 
 from __future__ import annotations
 
@@ -116,5 +116,66 @@ def test_a_lua_module_made_a_directorys_init_keeps_its_functions(git_repo, tmp_p
         moved = live[("lua/plugin/window/init.lua", "M.Window.close")]
         assert (closed[close.id]["deprecated_reason"], closed[close.id]["superseded_by"]) == ("renamed", moved.id)
         assert moved.payload["lineage"] == close.payload["lineage"] and r.renamed >= 3
+    finally:
+        h.close()
+
+
+PERL = """package Foo;
+
+use strict;
+
+# Opens a connection to the server.
+sub connect {
+    my ($class, %args) = @_;
+    return bless {%args}, $class;
+}
+
+=item fetch ( KEY )
+
+Fetches one value by its key.
+
+=cut
+
+sub fetch {
+    my ($self, $key) = @_;
+    return $self->{store}{$key};
+}
+
+sub close { 1 }
+
+1;
+"""
+
+
+def test_a_perl_package_renamed_and_moved_keeps_its_subs_lineage(git_repo, tmp_path):
+    """``lib/Foo.pm``'s ``package Foo;`` made ``lib/Foo/Legacy.pm``'s ``package Foo::Legacy;``,
+    one sub renamed: every sub's memory continues under its new name; a Perl script with no
+    extension is read by its ``#!`` line."""
+    h = Harness("edge", tmp_path / "state")
+    try:
+        git_repo.write("lib/Foo.pm", PERL)
+        tool = "#!/usr/bin/perl\nuse Foo;\n\n# Prints one value.\nsub main { 1 }\n"
+        git_repo.write("bin/foo-fetch", tool)
+        git_repo.commit("Foo")
+        h.sync(git_repo)
+        live = live_symbols(h, {"lib/Foo.pm": PERL, "bin/foo-fetch": tool}, "perl")
+        fetch = live[("lib/Foo.pm", "Foo::fetch")]
+        assert (fetch.payload["language"], fetch.payload["kind"]) == ("perl", "function")
+        assert fetch.payload["docstring"] == "fetch ( KEY )\n\nFetches one value by its key."
+        assert live[("bin/foo-fetch", "main")].payload["docstring"] == "Prints one value."
+        connect = live[("lib/Foo.pm", "Foo::connect")]
+
+        moved = PERL.replace("package Foo;", "package Foo::Legacy;").replace("sub close", "sub disconnect")
+        git_repo.remove("lib/Foo.pm")
+        git_repo.write("lib/Foo/Legacy.pm", moved)
+        git_repo.commit("Foo is Foo::Legacy")
+        r = h.sync(git_repo)
+        closed = {m.id: m.payload for m in h.memories(deprecated=1)}
+        live = {(m.payload["path"], m.payload["qualname"]): m for m in h.memories(types=("structural",))}
+        for old, new in ((fetch, "Foo::Legacy::fetch"), (connect, "Foo::Legacy::connect")):
+            successor = live[("lib/Foo/Legacy.pm", new)]
+            assert closed[old.id]["superseded_by"] == successor.id
+            assert successor.payload["lineage"] == old.payload["lineage"]
+        assert ("lib/Foo/Legacy.pm", "Foo::Legacy::disconnect") in live and r.renamed >= 3
     finally:
         h.close()

@@ -1,0 +1,97 @@
+"""Perl on its real grammar (tree-sitter-perl 2.0), as Git's ``perl/Git.pm``, devscripts and
+Linux's ``scripts/`` write it: subs named by their packages, POD and comments as docs."""
+
+from __future__ import annotations
+
+import pytest
+
+from recalld.ingest.records import is_test_path
+from recalld.parsers import parse
+from recalld.parsers.debt import pod_lines
+from recalld.parsers.script_heads import interpreter_language
+
+GIT_PM = b"""\
+package Git;
+
+use strict;
+
+=head1 NAME
+
+Git - Perl interface to the Git version control system
+
+=cut
+
+=item command ( COMMAND [, ARGUMENTS... ] )
+
+Execute the given git C<COMMAND> (specify it without the I<git-> prefix).
+
+=cut
+sub command {
+	my ($fh, $ctx) = command_output_pipe(@_);
+	return <$fh>;
+}
+
+# Dies with the error of a failed command.
+sub _cmd_close { 1 }
+
+{
+	package Git::Error::Command;
+	sub cmdline { $_[0]->{'-cmdline'} }
+}
+
+sub Git::SVN::Utils::can_compress { 1 }
+
+package Git::I18N {
+	sub __ { $_[0] }
+}
+
+package main;
+
+sub main_helper { 2 }
+"""
+
+
+def test_subs_are_named_by_the_package_they_stand_in():
+    result = parse("perl", GIT_PM)
+    assert result.syntax_errors == 0
+    found = {s.qualname: (s.kind, s.name, s.start_line) for s in result.symbols[1:]}
+    assert found == {
+        "Git::command": ("function", "command", 16), "Git::_cmd_close": ("function", "_cmd_close", 22),
+        "Git::Error::Command::cmdline": ("function", "cmdline", 26),
+        "Git::SVN::Utils::can_compress": ("function", "can_compress", 29),
+        "Git::I18N::__": ("function", "__", 32), "main_helper": ("function", "main_helper", 37),
+    }  # fmt: skip
+
+
+def test_pod_and_comments_above_a_sub_are_its_doc():
+    docs = {s.qualname: s.docstring for s in parse("perl", GIT_PM).symbols}
+    assert docs["Git::command"] == (
+        "command ( COMMAND [, ARGUMENTS... ] )\n\nExecute the given git COMMAND (specify it without the git- prefix)."
+    )
+    assert docs["Git::_cmd_close"] == "Dies with the error of a failed command."
+    assert docs["Git::SVN::Utils::can_compress"] == ""  # a package's sections (=head1) are no sub's doc
+
+
+def test_a_pod_blocks_commands_and_codes_read_as_text():
+    pod = "=head2 run\n\nRuns C<< $x->run >> with B<L<the guide|Guide>>.\n\n=over 4\n\n=item *\n\nOne.\n\n=back\n\n=cut"
+    assert [line for line in pod_lines(pod) if line] == ["run", "Runs $x->run with the guide.", "*", "One."]
+
+
+def test_perl_5_38s_methods_are_their_classs():
+    source = b"use v5.38;\nclass Point 1.0 {\n    field $x :param = 0;\n    method norm { sqrt($x**2) }\n}\n"
+    found = [(s.kind, s.qualname, s.signature) for s in parse("perl", source).symbols[1:]]
+    assert found == [("method", "Point::norm", "method norm")]
+
+
+@pytest.mark.parametrize(
+    ("head", "language"),
+    [(b"#!/usr/bin/perl -w\n", "perl"), (b'#!/bin/sh\nexec perl -x "$0" "$@"\n#!perl\n', "perl"),
+     (b"#!/usr/bin/env perl\n", "perl")],
+)  # fmt: skip
+def test_a_perl_script_without_an_extension_is_perls(head, language):
+    assert interpreter_language(head) == language
+
+
+def test_perl_tests_are_test_code():
+    assert is_test_path("t/basic.t") and is_test_path("t/lib/Helper.t")
+    assert not is_test_path("lib/Test/More.pm") and not is_test_path("script.pl")
