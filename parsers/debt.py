@@ -51,6 +51,7 @@ POD_COMMAND = re.compile(r"^=([a-z]+\d?)\b[ \t]*")
 POD_TITLES = frozenset({"head2", "head3", "head4", "item"})
 POD_CODE = re.compile(r"[A-Z](?:<<+\s(.*?)\s>>+|<([^<>]*)>)")
 POD_NESTING = 3
+RUBY_BLOCK = "=begin\n"  # Ruby's block comment, ``=begin`` … ``=end``: no POD (whose ``=begin`` names a format)
 
 def clean_comment_line(raw: str, *, lua: bool = False) -> str:
     """A comment line without its comment punctuation; ``lua``: of a comment that opens
@@ -121,7 +122,7 @@ def debt_entries(language: str, comments: Sequence[Comment], spans: Sequence[Spa
 def clean_comment_lines(text: str) -> list[str]:
     """A comment's lines without their punctuation, Lua's where it opens with ``--``; Perl's
     POD (``=item run(COUNT)`` … ``=cut``) as its text (``pod_lines``)."""
-    if POD_COMMAND.match(text):
+    if POD_COMMAND.match(text) and not text.startswith(RUBY_BLOCK):
         return pod_lines(text)
     lua = text.startswith("--")
     return [clean_comment_line(raw, lua=lua) for raw in text.splitlines()]

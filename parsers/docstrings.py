@@ -8,7 +8,7 @@ import inspect
 import re
 from collections.abc import Iterable
 
-from recalld.parsers.debt import clean_comment_lines, without_leading_notes
+from recalld.parsers.debt import clean_comment_lines, pod_lines, without_leading_notes
 from recalld.parsers.macros import calls_alone
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Node, node_text, unwrapped
@@ -17,6 +17,7 @@ from recalld.parsers.treesitter import Node, node_text, unwrapped
 COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment", "multiline_comment", "pod"})
 POD = "pod"
 POD_SECTION = "=head1"
+POD_NAME = "=head1 NAME\n"  # its paragraph names the file's package and what it is
 POD_GAP = 1  # blank lines between a POD's ``=cut`` and the sub it documents, as POD writes it
 # Nodes that may stand between a doc comment and the definition it documents.
 BETWEEN_DOC_AND_DEF = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
@@ -82,7 +83,20 @@ def module_docstring(spec: LanguageSpec, root: Node, data: bytes, definitions: I
     first = root.named_children[0] if root.named_child_count else None
     if first is not None and first.type == PHP_OPENER:  # ``<?php``, then the file's header
         first = first.next_named_sibling
-    return without_leading_notes(_file_header(first, data, spec.inner_docs, definitions)) if first is not None else ""
+    doc = without_leading_notes(_file_header(first, data, spec.inner_docs, definitions)) if first is not None else ""
+    return doc or (_pod_name(root, data) if spec.packages else "")
+
+
+def _pod_name(root: Node, data: bytes) -> str:
+    """A Perl file's POD ``NAME`` section, wherever it stands (after ``package Git;``, after
+    ``__END__``): ``Git - Perl interface to the Git version control system``."""
+    for node in root.named_children:
+        if node.type == POD:
+            _before, found, after = node_text(data, node).partition(POD_NAME)
+            if found:
+                section = re.split(r"(?m)^=", after, maxsplit=1)[0]
+                return "\n".join(line for line in pod_lines(section.strip()) if line)
+    return ""
 
 
 def doc_target(node: Node) -> Node:

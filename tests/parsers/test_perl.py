@@ -7,7 +7,7 @@ import pytest
 
 from recalld.ingest.records import is_test_path
 from recalld.parsers import parse
-from recalld.parsers.debt import pod_lines
+from recalld.parsers.debt import clean_comment_lines, pod_lines
 from recalld.parsers.script_heads import interpreter_language
 
 GIT_PM = b"""\
@@ -70,6 +70,16 @@ def test_pod_and_comments_above_a_sub_are_its_doc():
     )
     assert docs["Git::_cmd_close"] == "Dies with the error of a failed command."
     assert docs["Git::SVN::Utils::can_compress"] == ""  # a package's sections (=head1) are no sub's doc
+
+
+def test_a_files_doc_is_its_header_or_its_pods_name():
+    assert parse("perl", GIT_PM).symbols[0].docstring == "Git - Perl interface to the Git version control system"
+    header = b"#!/usr/bin/perl\n# Sends patches by mail.\nuse strict;\n\n=head1 NAME\n\nsend - mail\n\n=cut\n"
+    assert parse("perl", header).symbols[0].docstring == "Sends patches by mail."
+
+
+def test_rubys_block_comments_are_no_pod():
+    assert "C<x> stays" in clean_comment_lines("=begin\nC<x> stays\n=end")
 
 
 def test_a_pod_blocks_commands_and_codes_read_as_text():
