@@ -46,7 +46,7 @@ def live(h: Harness) -> dict[tuple[str, str], dict]:  # type: ignore[type-arg]
         (b"#!/usr/bin/env RUBYOPT=-w ruby2.7\n", "ruby"),
         (b"#!/usr/bin/luajit-2.1\n", "lua"),
         (b"#!/usr/bin/env -S scala-cli shebang\n", "scala"),
-        (b"#!/usr/bin/perl -w\n", None),  # a language recalld does not read
+        (b"#!/usr/bin/tclsh8.6\n", None),  # a language recalld does not read
         (b"#!/bin/zsh\n", None),  # Bash's grammar misreads zsh's syntax
         (b"#!/usr/bin/env\n", None),
         (b"#!\n", None),
@@ -79,7 +79,7 @@ def test_scripts_without_an_extension_are_read_by_their_interpreter(harness, git
     git_repo.write("manage", MANAGE)
     git_repo.write("tools/cli", CLI)
     git_repo.write("completions/tar", "# tar(1) completion          -*- shell-script -*-\n\n_comp_cmd_tar() {\n  :\n}\n")
-    git_repo.write("tools/report", "#!/usr/bin/perl\nsub report { 1 }\n")
+    git_repo.write("tools/report", "#!/usr/bin/tclsh\nproc report {} { return 1 }\n")
     git_repo.write("LICENSE", "Permission is hereby granted, free of charge\n")
     git_repo.write("data/blob", b"#!\x00\xff" * 4096)
     git_repo.commit("scripts")
@@ -94,7 +94,7 @@ def test_scripts_without_an_extension_are_read_by_their_interpreter(harness, git
     assert memories[("tools/cli", "main")]["language"] == "javascript"
     assert memories[("completions/tar", "_comp_cmd_tar")]["language"] == "bash"
     assert {path for path, _name in memories} == {"bin/deploy", "manage", "tools/cli", "completions/tar"}
-    assert result.skips.get("unsupported_language") == 3  # the Perl script, the licence, the data
+    assert result.skips.get("unsupported_language") == 3  # the Tcl script, the licence, the data
 
 
 def test_a_script_follows_its_interpreter_line_and_its_name(harness, git_repo):
@@ -140,7 +140,7 @@ def test_a_script_follows_its_interpreter_line_and_its_name(harness, git_repo):
 
 def test_the_history_lists_a_scripts_symbols(git_repo):
     git_repo.write("bin/deploy", DEPLOY)
-    git_repo.write("tools/report", "#!/usr/bin/perl\nsub report { 1 }\n")
+    git_repo.write("tools/report", "#!/usr/bin/tclsh\nproc report {} { return 1 }\n")
     first = git_repo.commit("scripts")
     git_repo.write("bin/deploy", DEPLOY + "\nrollback() {\n  :\n}\n")
     second = git_repo.commit("a rollback")
