@@ -113,10 +113,15 @@ def excluded_by(path: str, patterns: tuple[str, ...]) -> str | None:
 
 
 def unreadable(data: bytes, language: str) -> str | None:
-    """Why a file's content is no source to read as ``language`` ("binary", "minified"),
-    or None. Prose and configuration may run long lines; only code is held to that."""
+    """Why a file's content is no source to read as ``language`` ("binary", "minified",
+    "foreign": ``LanguageSpec.foreign``), or None. Prose and configuration may run long
+    lines; only code is held to that."""
     if b"\x00" in data[:BINARY_SNIFF_BYTES]:
         return "binary"
+    spec = get_language(language)
+    if spec.foreign and re.search(spec.foreign, data[:BINARY_SNIFF_BYTES], re.MULTILINE):
+        if not (spec.sniff and re.search(spec.sniff, data, re.MULTILINE)):
+            return "foreign"
     lines = data.count(b"\n") + 1
     if len(data) >= MINIFIED_MIN_BYTES and len(data) > MINIFIED_MEAN_LINE * lines:
         if get_language(language).extractor == "treesitter":

@@ -86,6 +86,11 @@ class LanguageSpec:
     # Interpreters a script without an extension names in its ``#!`` line (``bin/deploy``
     # of ``#!/usr/bin/env bash``), any version they are named with taken off (``python3.11``).
     interpreters: tuple[str, ...] = ()
+    # A pattern (``re.MULTILINE``) of what a file of this language's extensions holds when
+    # it is in another format no language here reads: such a file, holding none of its
+    # ``sniff``, is not read (cram's shell transcripts, ``  $ hg init``, in the ``.t`` files
+    # of Mercurial's and dune's tests; a Perl script's POD shows a session so too).
+    foreign: bytes = b""
     # A statement naming the package of what follows it (Perl's ``package Foo::Bar;``):
     # read by ``parsers/perl_packages.py``.
     packages: bool = False
@@ -205,7 +210,8 @@ BUILTIN_LANGUAGES = (
     # package statement stands in (``{ package Inner; sub x … }``); a sub's named subs are
     # its text.
     LanguageSpec("perl", (".pl", ".pm", ".t", ".perl"), "tree_sitter_perl", local_bodies=frozenset(), packages=True,
-                 interpreters=("perl",)),
+                 interpreters=("perl",), foreign=rb"^  \$ \S",
+                 sniff=rb"^(?:use|no|require)[ \t]+[\w:]+[^\n]*;|^(?:sub|package)[ \t]+[\w:]+|^(?:my|our)[ \t]+[$@%(]"),
     LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons="self",
                  interpreters=("ruby", "jruby", "truffleruby")),
     # PHP with the HTML around it. Its braces are a ``compound_statement`` around a function's

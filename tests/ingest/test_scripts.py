@@ -147,6 +147,10 @@ sub close { 1 }
 """
 
 
+PERL_TEST = "use Test::More;\n\nsub fetch_one { Foo->connect->fetch(@_) }\n\nis(fetch_one('a'), 1);\ndone_testing;\n"
+CRAM = "Commit a file:\n\n  $ hg init repo\n  $ cd repo\n  $ echo a > a\n  $ hg commit -Am first\n  adding a\n"
+
+
 def test_a_perl_package_renamed_and_moved_keeps_its_subs_lineage(git_repo, tmp_path):
     """``lib/Foo.pm``'s ``package Foo;`` made ``lib/Foo/Legacy.pm``'s ``package Foo::Legacy;``,
     one sub renamed: every sub's memory continues under its new name; a Perl script with no
@@ -156,9 +160,12 @@ def test_a_perl_package_renamed_and_moved_keeps_its_subs_lineage(git_repo, tmp_p
         git_repo.write("lib/Foo.pm", PERL)
         tool = "#!/usr/bin/perl\nuse Foo;\n\n# Prints one value.\nsub main { 1 }\n"
         git_repo.write("bin/foo-fetch", tool)
+        git_repo.write("t/fetch.t", PERL_TEST)
+        git_repo.write("tests/test-commit.t", CRAM)  # Mercurial's and dune's tests: no Perl
         git_repo.commit("Foo")
-        h.sync(git_repo)
-        live = live_symbols(h, {"lib/Foo.pm": PERL, "bin/foo-fetch": tool}, "perl")
+        first = h.sync(git_repo)
+        live = live_symbols(h, {"lib/Foo.pm": PERL, "bin/foo-fetch": tool, "t/fetch.t": PERL_TEST}, "perl")
+        assert first.skips.get("foreign") == 1 and ("t/fetch.t", "fetch_one") in live
         fetch = live[("lib/Foo.pm", "Foo::fetch")]
         assert (fetch.payload["language"], fetch.payload["kind"]) == ("perl", "function")
         assert fetch.payload["docstring"] == "fetch ( KEY )\n\nFetches one value by its key."

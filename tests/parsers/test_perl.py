@@ -105,3 +105,13 @@ def test_a_perl_script_without_an_extension_is_perls(head, language):
 def test_perl_tests_are_test_code():
     assert is_test_path("t/basic.t") and is_test_path("t/lib/Helper.t")
     assert not is_test_path("lib/Test/More.pm") and not is_test_path("script.pl")
+
+
+def test_a_cram_transcript_in_a_dot_t_file_is_no_perl():
+    """Mercurial's and dune's ``.t`` tests are shell sessions (``  $ hg init``): not read; a
+    Perl script whose POD shows a session is."""
+    from recalld.ingest.files import unreadable
+
+    cram = b"Commit a file:\n\n  $ hg init repo\n  $ cd repo\n  $ hg commit -Am first\n  adding a\n"
+    script = b"use strict;\n\n=head1 SYNOPSIS\n\n  $ salsa fork js-team/node-mongodb\n\n=cut\n\nsub fork { 1 }\n"
+    assert unreadable(cram, "perl") == "foreign" and unreadable(script, "perl") is None
