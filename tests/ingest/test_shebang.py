@@ -78,7 +78,7 @@ def test_scripts_without_an_extension_are_read_by_their_interpreter(harness, git
     git_repo.write("bin/deploy", DEPLOY)
     git_repo.write("manage", MANAGE)
     git_repo.write("tools/cli", CLI)
-    git_repo.write("completions/tar", "# tar(1) completion          -*- shell-script -*-\n\n_comp_cmd_tar() {\n  :\n}\n")
+    git_repo.write("completions/tar", "# tar(1) completion    -*- shell-script -*-\n\n_comp_cmd_tar() {\n  :\n}\n")
     git_repo.write("tools/report", "#!/usr/bin/tclsh\nproc report {} { return 1 }\n")
     git_repo.write("LICENSE", "Permission is hereby granted, free of charge\n")
     git_repo.write("data/blob", b"#!\x00\xff" * 4096)
