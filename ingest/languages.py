@@ -1,5 +1,6 @@
-"""A file of a tree's language: the one its path names, or for a script whose name has no
-extension, the one its ``#!`` line names (``bin/deploy`` of ``#!/usr/bin/env bash``).
+"""A file of a tree's language: the one its path names, or for a file whose name has no
+extension, the one its opening lines name (``bin/deploy`` of ``#!/usr/bin/env bash``,
+``completions/tar`` of ``-*- shell-script -*-``: ``parsers/script_heads.py``).
 
 Every reader of a tree asks here (the file collector, the history's commit reader, the
 planner's old sources, the attributes' second look), so that a script is read alike
@@ -15,9 +16,9 @@ from recalld.ingest.gitrepo import GitRepository
 from recalld.parsers.registry import language_for_path
 from recalld.parsers.script_heads import HEAD_BYTES, interpreter_language, may_be_script
 
-MEMO_SIZE = 1 << 15  # blobs whose ``#!`` line was read (a blob id and a name each)
+MEMO_SIZE = 1 << 15  # blobs whose opening lines were read (a blob id and a name each)
 DEFAULT_MAX_BYTES = 1 << 20  # IndexOptions.max_file_bytes' default
-_SCRIPTS: OrderedDict[str, str | None] = OrderedDict()  # blob -> the language its ``#!`` line names
+_SCRIPTS: OrderedDict[str, str | None] = OrderedDict()  # blob -> the language its opening lines name
 
 
 def file_language(
@@ -29,8 +30,8 @@ def file_language(
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> str | None:
     """The language of ``path`` holding ``blob``: its path's (``globs`` as in
-    ``language_for_path``); else, where its name has no extension, its ``#!`` line's (a
-    blob over ``max_bytes``, which a sync skips unread, is not read for one)."""
+    ``language_for_path``); else, where its name has no extension, its opening lines' (a
+    blob over ``max_bytes``, which a sync skips unread, is not read for them)."""
     language = language_for_path(path, globs)
     if language is not None or not may_be_script(path):
         return language
@@ -38,7 +39,7 @@ def file_language(
 
 
 def script_language(git: GitRepository, blob: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str | None:
-    """The language the ``#!`` line of ``blob`` names, or None (none, one of no language
+    """The language the opening lines of ``blob`` name, or None (none, one of no language
     read, a blob over ``max_bytes``). Memoised by blob: a tree's scripts are asked by the
     collector, then by the history's reader."""
     if blob in _SCRIPTS:
@@ -54,5 +55,5 @@ def script_language(git: GitRepository, blob: str, max_bytes: int = DEFAULT_MAX_
 
 def may_have_language(path: str, globs: Mapping[str, tuple[str, ...]] | None = None) -> bool:
     """Whether a file of ``path`` may be of a language, whatever it holds: one its path
-    names, or a script's its ``#!`` line may name (read without its blob)."""
+    names, or one its opening lines may name (read without its blob)."""
     return language_for_path(path, globs) is not None or may_be_script(path)

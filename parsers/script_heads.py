@@ -27,8 +27,8 @@ EDITOR_MODES = {b"shell-script": "bash", b"js": "javascript", b"js2": "javascrip
 
 
 def may_be_script(path: str) -> bool:
-    """Whether ``path`` is of no language by its name but may be by its ``#!`` line: a file
-    whose name has no extension (``bin/rails``, ``git-sh-setup``, ``gradlew``)."""
+    """Whether ``path`` is of no language by its name but may be by its opening lines: a
+    file whose name has no extension (``bin/rails``, ``git-sh-setup``, ``gradlew``)."""
     return not posixpath.splitext(path)[1]
 
 
