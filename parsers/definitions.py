@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from recalld.parsers import declarators, written_names
 from recalld.parsers.base import DEFAULT_EXPORT
 from recalld.parsers.docstrings import COMMENT_TYPES
-from recalld.parsers.perl_packages import Packages, split_name
+from recalld.parsers.perl_packages import Packages, split_name, takes_invocant
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Nearest, Node, deeper_than, node_text, run_query
 
@@ -123,10 +123,13 @@ def collect_definitions(
 
 
 def _name_by_packages(defs: dict[int, Definition], data: bytes) -> None:
-    """Each sub's package and its name within it (``perl_packages``)."""
+    """Each sub's package and its name within it, and whether it is the package's method
+    (``perl_packages``)."""
     packages = Packages(data)
     for d in defs.values():
         d.package, d.name = split_name(d.name, packages.of(d.node))
+        if d.package and d.kind == "function" and takes_invocant(d.node, data):
+            d.kind = "method"
 
 
 def _note_context(nodes: dict[str, list[Node]], context: FileContext, data: bytes) -> bool:

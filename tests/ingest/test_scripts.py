@@ -167,7 +167,7 @@ def test_a_perl_package_renamed_and_moved_keeps_its_subs_lineage(git_repo, tmp_p
         live = live_symbols(h, {"lib/Foo.pm": PERL, "bin/foo-fetch": tool, "t/fetch.t": PERL_TEST}, "perl")
         assert first.skips.get("foreign") == 1 and ("t/fetch.t", "fetch_one") in live
         fetch = live[("lib/Foo.pm", "Foo::fetch")]
-        assert (fetch.payload["language"], fetch.payload["kind"]) == ("perl", "function")
+        assert (fetch.payload["language"], fetch.payload["kind"]) == ("perl", "method")  # it takes $self
         assert fetch.payload["docstring"] == "fetch ( KEY )\n\nFetches one value by its key."
         assert live[("bin/foo-fetch", "main")].payload["docstring"] == "Prints one value."
         connect = live[("lib/Foo.pm", "Foo::connect")]

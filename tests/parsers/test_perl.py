@@ -115,3 +115,17 @@ def test_a_cram_transcript_in_a_dot_t_file_is_no_perl():
     cram = b"Commit a file:\n\n  $ hg init repo\n  $ cd repo\n  $ hg commit -Am first\n  adding a\n"
     script = b"use strict;\n\n=head1 SYNOPSIS\n\n  $ salsa fork js-team/node-mongodb\n\n=cut\n\nsub fork { 1 }\n"
     assert unreadable(cram, "perl") == "foreign" and unreadable(script, "perl") is None
+
+
+def test_a_packages_sub_that_takes_its_invocant_is_its_method():
+    source = (
+        b"package Shape;\n\nsub new {\n    my ($class, %args) = @_;\n    return bless {%args}, $class;\n}\n\n"
+        b"sub area {\n    # the cached one first\n    my $self = shift;\n    return $self->{area};\n}\n\n"
+        b"sub name { shift->{name} }\n\nsub scale ($self, $by) { $self->{by} = $by }\n\n"
+        b"sub max { my ($a, $b) = @_; $a > $b ? $a : $b }\n\npackage main;\n\nsub run { my ($self) = @_; }\n"
+    )
+    found = {s.qualname: s.kind for s in parse("perl", source).symbols[1:]}
+    assert found == {
+        "Shape::new": "method", "Shape::area": "method", "Shape::name": "method", "Shape::scale": "method",
+        "Shape::max": "function", "run": "function",
+    }  # fmt: skip
