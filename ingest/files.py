@@ -124,7 +124,7 @@ def unreadable(data: bytes, language: str) -> str | None:
             return "foreign"
     lines = data.count(b"\n") + 1
     if len(data) >= MINIFIED_MIN_BYTES and len(data) > MINIFIED_MEAN_LINE * lines:
-        if get_language(language).extractor == "treesitter":
+        if spec.extractor == "treesitter":
             if len(STRING_LITERAL.sub(b"''", data)) > MINIFIED_MEAN_LINE * lines:
                 return "minified"
     return None

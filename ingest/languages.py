@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from recalld.ingest.gitrepo import GitRepository
 from recalld.parsers.registry import language_for_path
-from recalld.parsers.script_heads import HEAD_BYTES, interpreter_language, may_be_script
+from recalld.parsers.script_heads import interpreter_language, may_be_script
 
 MEMO_SIZE = 1 << 15  # blobs whose opening lines were read (a blob id and a name each)
 DEFAULT_MAX_BYTES = 1 << 20  # IndexOptions.max_file_bytes' default
@@ -47,7 +47,7 @@ def script_language(git: GitRepository, blob: str, max_bytes: int = DEFAULT_MAX_
         return _SCRIPTS[blob]
     if git.blobs.size(blob) > max_bytes:
         return None
-    language = _SCRIPTS[blob] = interpreter_language(git.blobs.read(blob)[:HEAD_BYTES])
+    language = _SCRIPTS[blob] = interpreter_language(git.blobs.read(blob))
     if len(_SCRIPTS) > MEMO_SIZE:
         _SCRIPTS.popitem(last=False)
     return language

@@ -53,6 +53,7 @@ POD_CODE = re.compile(r"[A-Z](?:<<+\s(.*?)\s>>+|<([^<>]*)>)")
 POD_NESTING = 3
 RUBY_BLOCK = "=begin\n"  # Ruby's block comment, ``=begin`` … ``=end``: no POD (whose ``=begin`` names a format)
 
+
 def clean_comment_line(raw: str, *, lua: bool = False) -> str:
     """A comment line without its comment punctuation; ``lua``: of a comment that opens
     with Lua's ``--``."""

@@ -142,7 +142,7 @@ def extension_language(path: str) -> str | None:
 
 def interpreted_language(interpreter: str) -> str | None:
     """The language a script whose ``#!`` line names ``interpreter`` is written in (``python``:
-    Python; ``perl``: none read), by the specs' ``interpreters``."""
+    Python; ``tclsh``: none read), by the specs' ``interpreters``."""
     return _BY_INTERPRETER.get(interpreter)
 
 
