@@ -243,7 +243,11 @@ STRUCTURAL = "structural"
 # skipped as of no language before (``parsers.script_heads``); a shell script's extended
 # globs, variable offsets and operators a variable holds are read again as its grammar
 # reads them; Autoconf's ``configure`` is generated.
-EXTRACTION_VERSION = 31
+# 32: a Perl file its grammar reads with syntax errors is read again with its
+# ``$``-delimited patterns, blank prototypes, ``@#`` in a pattern and shifts it took for a
+# here-document as its grammar reads them (``parsers/perl_gaps.py``: Linux's
+# ``get_maintainer.pl`` lost 59 subs after ``m$…$g``, YAML::Tiny 26 after ``[~!@#%…]``).
+EXTRACTION_VERSION = 32
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

@@ -210,7 +210,7 @@ BUILTIN_LANGUAGES = (
     # package statement stands in (``{ package Inner; sub x … }``); a sub's named subs are
     # its text.
     LanguageSpec("perl", (".pl", ".pm", ".t", ".perl"), "tree_sitter_perl", local_bodies=frozenset(), packages=True,
-                 interpreters=("perl",), foreign=rb"^  \$ \S",
+                 rewrite="perl", interpreters=("perl",), foreign=rb"^  \$ \S",
                  sniff=rb"^(?:use|no|require)[ \t]+[\w:]+[^\n]*;|^(?:sub|package)[ \t]+[\w:]+|^(?:my|our)[ \t]+[$@%(]"),
     LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons="self",
                  interpreters=("ruby", "jruby", "truffleruby")),

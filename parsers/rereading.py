@@ -9,7 +9,9 @@ number (``swift_gaps.py``); Objective-C's with Objective-C++'s scopes, ``using n
 and references as its grammar reads them (``objcpp_gaps.py``); a shell script's with its
 read-write redirections, numbers in a base, brackets in an expansion's pattern, a
 ``case`` pattern's quotes, extended globs, variable offsets and operators a variable holds
-as Bash's grammar reads them (``shell_gaps.py``). The best of them is kept
+as Bash's grammar reads them (``shell_gaps.py``); a Perl file's with its ``$``-delimited
+patterns, blank attribute arguments, ``@#`` in a pattern and shifts its grammar takes for a
+here-document as its grammar reads them (``perl_gaps.py``). The best of them is kept
 where it has fewer errors than the file as written; the symbols read their text from the
 source as written.
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from recalld.parsers import kotlin_gaps, objcpp_gaps, pointers, shell_gaps, swift_gaps
+from recalld.parsers import kotlin_gaps, objcpp_gaps, perl_gaps, pointers, shell_gaps, swift_gaps
 from recalld.parsers.conditionals import Conditionals
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Tree, count_errors, error_spans, parse_tree
@@ -30,7 +32,7 @@ _ROUNDS = 4  # readings with more of its groups reduced, each to the errors the 
 # A source as a language's grammar reads it, the same length and lines (``LanguageSpec.rewrite``).
 REWRITES: dict[str, Callable[[bytes], bytes]] = {
     "pointers": pointers.readable, "kotlin": kotlin_gaps.readable, "swift": swift_gaps.readable,
-    "objcpp": objcpp_gaps.readable, "shell": shell_gaps.readable,
+    "objcpp": objcpp_gaps.readable, "shell": shell_gaps.readable, "perl": perl_gaps.readable,
 }  # fmt: skip
 
 

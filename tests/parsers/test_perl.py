@@ -129,3 +129,64 @@ def test_a_packages_sub_that_takes_its_invocant_is_its_method():
         "Shape::new": "method", "Shape::area": "method", "Shape::name": "method", "Shape::scale": "method",
         "Shape::max": "function", "run": "function",
     }  # fmt: skip
+
+
+# What Perl's grammar reads as errors, after which it reads nothing more: a ``$``-delimited
+# pattern (Linux's ``get_maintainer.pl``), a blank prototype (``User::pwent``), ``@#`` in a
+# character class (YAML::Tiny's quoting rule, autodie's), a shift before a name read as a
+# here-document (``Devel::Peek``).
+GAPS = b"""\
+package Mail::Finder;
+
+sub emails {
+    my ($text) = @_;
+    my @found = $text =~ m$[A-Za-z0-9_\\.\\+-]+\\@[A-Za-z0-9\\.-]+\\.[A-Za-z]+$g;
+    (my $plain = $text) =~ s$<[^>]*>$ $g;
+    return @found;
+}
+
+sub getpwent :prototype( ) { populate(CORE::getpwent()) }
+
+sub needs_quotes {
+    my ($string) = @_;
+    return $string =~ /(?:^[~!@#%&*|>?:,'"`{}\\[\\]]|^-+$|\\s|:\\z)/;
+}
+
+sub takes_args { return $_[-1] =~ m/[@#]_/ }
+
+sub flags {
+    my ($on, $names) = @_;
+    my $num = 0;
+    $num |= (1<<index($names, $_)) for split //, $on;
+    return $num;
+}
+
+sub last_one { 1 }
+"""
+
+
+def test_what_perls_grammar_cannot_read_is_read_again():
+    result = parse("perl", GAPS)
+    assert result.syntax_errors == 0
+    found = {s.qualname: (s.start_line, s.end_line) for s in result.symbols[1:]}
+    assert found == {
+        "Mail::Finder::emails": (3, 8), "Mail::Finder::getpwent": (10, 10), "Mail::Finder::needs_quotes": (12, 15),
+        "Mail::Finder::takes_args": (17, 17), "Mail::Finder::flags": (19, 24), "Mail::Finder::last_one": (26, 26),
+    }  # fmt: skip
+    emails = result.symbols[1]
+    assert "m$[A-Za-z0-9_" in emails.source and ":prototype( )" in result.symbols[2].signature
+
+
+def test_the_perl_rewrite_keeps_every_line_and_length():
+    from recalld.parsers.perl_gaps import readable
+
+    rewritten = readable(GAPS)
+    assert len(rewritten) == len(GAPS) and rewritten.count(b"\n") == GAPS.count(b"\n")
+    assert b"m![A-Za-z0-9_" in rewritten and b"[A-Za-z]+!g" in rewritten and b"s!<[^>]*>! !g" in rewritten
+    assert b":prototype(;)" in rewritten and b"[@_]_" in rewritten and b"~!@_%&" in rewritten
+    assert b"(1* index(" in rewritten
+    untouched = (
+        b"my $s = $x; my $last = $#list; print <<EOT;\nhere\nEOT\n"
+        b"$path =~ s#/$##; my $n = $#{$ref}; sub new : lvalue { 1 }\nmy $y = $h{s} . '$';\n"
+    )
+    assert readable(untouched) == untouched
