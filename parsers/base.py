@@ -247,6 +247,9 @@ STRUCTURAL = "structural"
 # ``$``-delimited patterns, blank prototypes, ``@#`` in a pattern and shifts it took for a
 # here-document as its grammar reads them (``parsers/perl_gaps.py``: Linux's
 # ``get_maintainer.pl`` lost 59 subs after ``m$…$g``, YAML::Tiny 26 after ``[~!@#%…]``).
+# Lua's functions in a table within a table given to a name (nmap's ``LCP = { ConfigOption
+# = { new = function … } }``: ``LCP.ConfigOption.new``) and in the table a file returns are
+# found, and nmap's scripts (``.nse``) are Lua.
 EXTRACTION_VERSION = 32
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -159,6 +159,8 @@ def _note_definition(
     by_macro = absolute = False
     receiver = nodes.get("receiver")
     receiver_name = written_names.receiver_name(data, receiver[0]) if receiver else None
+    if receiver_name and "_field" in nodes:  # Lua's tables within a table: the fields on the way
+        receiver_name = ".".join([receiver_name, *(node_text(data, f) for f in nodes["_field"])])
     # Ruby's ``def Group.generate!``: the class is looked up from the inside out, as a
     # scope written before a name is (``def Base.build`` in ``class Base`` is ``Base.build``)
     scoped = receiver is not None and receiver[0].type == RUBY_CONSTANT

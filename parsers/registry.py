@@ -199,7 +199,7 @@ BUILTIN_LANGUAGES = (
     # Lua: functions named as written (``M.setup``, ``M.Client:request`` as ``M.Client.request``),
     # one given to a name or a table's field (``M.on_exit = function(code) … end``) too, and
     # a table's in braces or a metatable's as its table's (``M.handlers = { show = … }``).
-    LanguageSpec("lua", (".lua",), "tree_sitter_lua", interpreters=("lua", "luajit")),
+    LanguageSpec("lua", (".lua", ".nse"), "tree_sitter_lua", interpreters=("lua", "luajit")),
     # Scala: an anonymous class's members (``new Runnable { def run() … }``) and what a block
     # defines (``val x = { def helper … }``) are local, as a Java anonymous class's are; a
     # companion object's method beside its class's of a name is ``Shape.object.area``.

@@ -80,3 +80,30 @@ def test_a_tables_functions_are_its_methods_and_a_metatables_are_its_tables():
         ("method", "M.__call", "__call = function()", ""),
         ("method", "vim.env.__index", "__index = function(_, k)", ""),
     ]  # fmt: skip
+
+
+def test_a_tables_tables_and_a_returned_tables_functions_are_found():
+    """nmap's libraries write their classes as tables within a table (``LCP = { ConfigOption =
+    { new = function(self, …) … end } }``); busted's modules return theirs (``return {
+    shuffle = function(t, seed) … end }``). A local function in such a function is its text,
+    and a table returned from a function's body is that function's (an object it builds)."""
+    data = (b"LCP = {\n  ConfigOption = {\n    MRU = 1,\n    -- Creates a config option.\n"
+            b"    new = function(self, option)\n      local function check(o) return o end\n"
+            b"      return check(option)\n    end,\n"
+            b"    Codes = { parse = function(data) return data end },\n  },\n}\n"
+            b"function LCP.make()\n  return { get = function() end }\nend\n"
+            b"return {\n  shuffle = function(t, seed) end,\n  util = { join = function(a, b) end },\n}\n")  # fmt: skip
+    found = [(s.kind, s.qualname, s.start_line, s.docstring) for s in parse("lua", data).symbols[1:]]
+    assert found == [
+        ("method", "LCP.ConfigOption.new", 5, "Creates a config option."),
+        ("method", "LCP.ConfigOption.Codes.parse", 9, ""),
+        ("function", "LCP.make", 12, ""),
+        ("function", "shuffle", 16, ""),
+        ("method", "util.join", 17, ""),
+    ]  # fmt: skip
+
+
+def test_nmaps_scripts_are_lua():
+    from recalld.parsers.registry import language_for_path
+
+    assert language_for_path("scripts/http-title.nse") == "lua"
