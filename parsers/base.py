@@ -249,7 +249,8 @@ STRUCTURAL = "structural"
 # ``get_maintainer.pl`` lost 59 subs after ``m$…$g``, YAML::Tiny 26 after ``[~!@#%…]``).
 # Lua's functions in a table within a table given to a name (nmap's ``LCP = { ConfigOption
 # = { new = function … } }``: ``LCP.ConfigOption.new``) and in the table a file returns are
-# found, and nmap's scripts (``.nse``) are Lua.
+# found, and nmap's scripts (``.nse``) are Lua. A Perl sub without a doc of its own takes
+# its module's POD section of its name (``=head2 build_tx`` after ``__END__``).
 EXTRACTION_VERSION = 32
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -142,11 +142,18 @@ def pod_lines(text: str) -> list[str]:
                 continue
             raw = raw[command.end() :]
         for _depth in range(POD_NESTING):  # the innermost first: ``C<L<Git>>``
-            raw, found = POD_CODE.subn(lambda m: (m.group(1) or m.group(2)).split("|", 1)[0].strip(), raw)
+            raw, found = POD_CODE.subn(_pod_code_text, raw)
             if not found:
                 break
         lines.append(raw.rstrip())
     return lines
+
+
+def _pod_code_text(code: re.Match[str]) -> str:
+    """A formatting code's text: ``C<fast>``'s ``fast``, ``L<the guide|Guide>``'s ``the
+    guide``, an empty one's nothing (``C<< >>``, ``E<>``)."""
+    inner = code.group(1) if code.group(1) is not None else code.group(2)
+    return (inner or "").split("|", 1)[0].strip()
 
 
 def _comment_lines(comment: Comment) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Mapping
 
 from recalld.parsers.base import ParseResult, Symbol, content_hash, module_symbol
 from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
@@ -28,6 +29,7 @@ from recalld.parsers.namesakes import (
     name_typing_overloads,
     parameter_key,
 )
+from recalld.parsers.pod_sections import pod_sections
 from recalld.parsers.readings import best_reading
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.signatures import signature
@@ -89,7 +91,10 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
         name_overloads(placed, data)
     if spec.overload_decorator:
         name_typing_overloads(placed, data, spec.overload_decorator)
-    symbols.extend(_symbol(spec, p.d, p.kind, p.qualname, data) for p in placed)
+    documented, sections = pod_sections(root, data) if spec.packages else ("", {})  # Perl's POD by its sub
+    symbols.extend(
+        _symbol(spec, p.d, p.kind, p.qualname, data, sections if p.d.package == documented else {}) for p in placed
+    )
     spans = [Span(p.d.node.start_byte, p.d.node.end_byte, p.qualname) for p in placed]
     debt = debt_entries(spec.name, _comments(spec, root, data), spans) if MARKER_BYTES.search(data) else ()
     return ParseResult(spec.name, tuple(symbols), syntax_errors=errors, derived=debt, notes=context.notes)
@@ -283,13 +288,18 @@ def _function_member(d: Definition, function: Definition, qualname: str | None) 
     return None
 
 
-def _symbol(spec: LanguageSpec, d: Definition, kind: str, qualname: str, data: bytes) -> Symbol:
+def _symbol(
+    spec: LanguageSpec, d: Definition, kind: str, qualname: str, data: bytes, sections: Mapping[str, str]
+) -> Symbol:
+    """The symbol of ``d``; its doc its own, else the section of ``sections`` of its name."""
     node = d.node
     last = _last_code_node(node)
     source = data[node.start_byte : last.end_byte]
     docstring = docstring_of(spec, node, data, d.name)
     if not docstring and d.documented_by is not None:
         docstring = docstring_of(spec, d.documented_by, data, d.name)
+    if not docstring and sections:
+        docstring = sections.get(d.name, "")
     # Where its parse holds a syntax error, the same text beside other code can recover
     # differently (``def test6 (): <`` or ``def test6 ()``): the tree the parse made of it
     # (its signature, docstring and inner symbols come from it) counts then, or a memory

@@ -190,3 +190,88 @@ def test_the_perl_rewrite_keeps_every_line_and_length():
         b"$path =~ s#/$##; my $n = $#{$ref}; sub new : lvalue { 1 }\nmy $y = $h{s} . '$';\n"
     )
     assert readable(untouched) == untouched
+
+
+# Mojolicious' and DBIx::Class' style: the module's POD after ``__END__``, a heading or an
+# item for each method.
+AGENT = b"""\
+package Web::Agent;
+use Mojo::Base -base;
+
+sub build_tx { shift->transactor->tx(@_) }
+
+# Starts the request loop.
+sub start { 1 }
+
+sub _cleanup { 1 }
+
+package Web::Agent::Queue;
+
+sub start { 2 }
+
+1;
+__END__
+
+=head1 NAME
+
+Web::Agent - Non-blocking I/O HTTP user agent
+
+=head1 METHODS
+
+=head2 build_tx
+
+  my $tx = $ua->build_tx(GET => 'example.com');
+
+Generate a C<Mojo::Transaction::HTTP> object.
+
+=head2 start
+
+Starts a transaction, see L<the loop|Mojo::IOLoop>.
+
+=over 2
+
+=item * blocking, the default
+
+=back
+
+=head2 C<< $ua->_cleanup >>
+
+Frees what the agent holds.
+
+=cut
+"""
+
+
+def test_a_modules_pod_documents_its_subs_by_their_names():
+    """A sub without a doc of its own takes the POD section of its name, the file's package's."""
+    docs = {s.qualname: s.docstring for s in parse("perl", AGENT).symbols}
+    assert docs["Web::Agent::build_tx"] == (
+        "build_tx\n\n  my $tx = $ua->build_tx(GET => 'example.com');\n\nGenerate a Mojo::Transaction::HTTP object."
+    )
+    assert docs["Web::Agent::start"] == "Starts the request loop."  # its own comments first
+    assert docs["Web::Agent::_cleanup"] == "$ua->_cleanup\n\nFrees what the agent holds."
+    assert docs["Web::Agent::Queue::start"] == ""  # another package's
+    assert docs["<module>"] == "Web::Agent - Non-blocking I/O HTTP user agent"
+
+
+def test_a_section_ends_at_the_next_heading_and_an_item_at_the_next_item():
+    from recalld.parsers.pod_sections import pod_sections
+    from recalld.parsers.registry import get_language
+    from recalld.parsers.treesitter import parse_tree
+
+    source = AGENT.replace(b"# Starts the request loop.\n", b"") + (
+        b"\n=pod\n\n=over\n\n=item stop( $force )\n\nStops it.\n\n=item 1. first\n\n=item *\n\nA bullet.\n\n=back\n"
+    )
+    package, sections = pod_sections(parse_tree(get_language("perl"), source).root_node, source)
+    assert package == "Web::Agent"
+    assert sections["start"] == "start\n\nStarts a transaction, see the loop.\n\n* blocking, the default"
+    assert sections["stop"] == "stop( $force )\n\nStops it."
+    assert set(sections) == {"build_tx", "start", "_cleanup", "stop"}
+
+
+def test_an_empty_formatting_code_is_no_text_and_no_crash():
+    """Pod::Simple's own POD writes ``C<<  >>``: its text is nothing (it raised, and a sub's
+    POD holding one made its file a parser error)."""
+    assert pod_lines("=item x\n\nC<<  >> and C<< a >> and E<>") == ["x", "", " and a and"]
+    source = b"=head2 quote\n\nWrites C<<  >> around nothing.\n\n=cut\nsub quote { 1 }\n"
+    assert parse("perl", source).symbols[1].docstring == "quote\n\nWrites  around nothing."
