@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from recalld.daemon import admin, agent, commands
-from recalld.daemon.config import SEARCH_LIMIT, Config, load_config
+from recalld.daemon.config import OUTLINE_LIMIT, OUTLINE_MAX, SEARCH_LIMIT, Config, load_config
 from recalld.ingest.errors import RecalldError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -29,6 +29,7 @@ examples:
   recalld search "parse the config file"   semantic search over current memories
   recalld symbol Config.load               a symbol's code, signature and provenance
   recalld symbol Config.load --as-of v1.2  the version valid at that commit, with its lines then
+  recalld outline src/config.py            the symbols of a file (a directory, a glob) in order
   recalld export --repo project > mem.jsonl
   recalld remember "releases are cut on Thursdays" --repo project --type decision
 
@@ -133,6 +134,21 @@ def build_parser() -> argparse.ArgumentParser:
     symbol.add_argument("--json", action="store_true", help="the versions as one JSON list")
     symbol.set_defaults(handler=commands.symbol)  # fmt: skip
 
+    outline = sub.add_parser(
+        "outline", help="the symbols of a file, a directory or a glob, in the order they stand",
+        description="The symbols of a file of a repository's tracked branch, or of the files under a directory"
+                    " or matching a glob, in the order they stand: kind, qualified name, lines, signature and the"
+                    " first line of the doc, each file's own doc first; with --as-of, as they were then.",
+    )
+    outline.add_argument("path", type=_query, help="a file ('src/config.py'), a directory ('src/') or a glob"
+                         " ('src/**/*.go') of the repository")
+    outline.add_argument("--repo", metavar="NAME", help="the repository (needed when several are registered)")
+    outline.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)
+    outline.add_argument("--limit", type=_count, default=OUTLINE_LIMIT, metavar="N",
+                         help=f"list at most N symbols, 1 to {OUTLINE_MAX} (default {OUTLINE_LIMIT})")
+    outline.add_argument("--json", action="store_true", help="the outline as one JSON object")
+    outline.set_defaults(handler=commands.outline)  # fmt: skip
+
     export = sub.add_parser("export", help="every memory as JSON Lines on stdout",
                             description="Every memory valid now (or at --as-of), one JSON object a line.")
     export.add_argument("--repo", metavar="NAME", help="only this repository (needed for --as-of COMMIT when several"
@@ -160,14 +176,18 @@ def _query(text: str) -> str:
     return text
 
 
-def _limit(text: str) -> int:
+def _limit(text: str, most: int = SEARCH_LIMIT) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 1 <= value <= SEARCH_LIMIT:
-        raise argparse.ArgumentTypeError(f"must be 1 to {SEARCH_LIMIT}, not {value}")
+    if not 1 <= value <= most:
+        raise argparse.ArgumentTypeError(f"must be 1 to {most}, not {value}")
     return value
+
+
+def _count(text: str) -> int:
+    return _limit(text, OUTLINE_MAX)
 
 
 def _notice(message: str) -> None:
@@ -181,6 +201,7 @@ class Context:
     def __init__(self, config: Config) -> None:
         self.config = config
         self._app: Any = None
+        self._registry: Any = None
 
     @property
     def app(self) -> Any:
@@ -189,6 +210,18 @@ class Context:
 
             self._app = App(self.config, notice=_notice)
         return self._app
+
+    @property
+    def registry(self) -> Any:
+        """The registered repositories, read without the app (its store, its model and
+        the sync's modules: ~0.45 s of imports a command through the daemon does without)."""
+        if self._app is not None:
+            return self._app.registry
+        if self._registry is None:
+            from recalld.daemon.registry import RepoRegistry
+
+            self._registry = RepoRegistry(self.config.state_db)
+        return self._registry
 
     def daemon(self) -> Any:
         """A client of the running daemon that owns the store, or None. A request it
@@ -199,6 +232,8 @@ class Context:
         return DaemonClient.discover(self.config.runtime_file, self.config.token_file, wait=BUSY_WAIT, notice=_notice)
 
     def close(self) -> None:
+        if self._registry is not None:
+            self._registry.close()
         if self._app is not None:
             self._app.close()
 

@@ -243,11 +243,36 @@ def symbol(ctx: Any, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def outline(ctx: Any, args: argparse.Namespace) -> int:
+    repo = args.repo or _only_repo(ctx)
+    daemon = ctx.daemon()
+    if daemon is not None:
+        params = {"path": args.path, "limit": args.limit, "as_of": args.as_of}
+        found = daemon.request("GET", repo_path(repo, "outline"), params)
+    else:
+        from recalld.daemon.memories import outline as read_outline
+
+        found = read_outline(ctx.app, repo, args.path, as_of_text=args.as_of, limit=args.limit)
+    if args.json:
+        emit_json(found)
+        return EXIT_OK
+    for number, file in enumerate(found["files"]):
+        print(("\n" if number else "") + f"{file['path']}" + (f"  {file['doc']}" if file["doc"] else ""))
+        for sym in file["symbols"]:
+            depth = "  " * (1 + str(sym["qualname"]).count("."))
+            doc = f"  — {sym['doc']}" if sym["doc"] else ""
+            print(f"{depth}{sym['start_line']}-{sym['end_line']}  {sym['kind']} {sym['qualname']}"
+                  f"{'  ' + sym['signature'] if sym['signature'] else ''}{doc}")  # fmt: skip
+    if found["truncated"]:
+        print(f"\n(the first {found['symbols']} symbols: --limit N for more, or a narrower path)")
+    return EXIT_OK
+
+
 def _only_repo(ctx: Any) -> str:
     """The one registered repository's name, when ``--repo`` is not given."""
-    entry = ctx.app.registry.sole()
+    entry = ctx.registry.sole()
     if entry is None:
-        names = [e.name for e in ctx.app.registry.all()]
+        names = [e.name for e in ctx.registry.all()]
         listed = f": {', '.join(names)}" if names else " (none is registered: recalld repo add PATH)"
         raise RecalldError(f"say which repository with --repo{listed}")
     return entry.name

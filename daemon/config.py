@@ -86,6 +86,8 @@ LOG_FORMATS = ("auto", "json", "console")
 EMBEDDING_BACKENDS = ("auto", "onnx", "torch")  # see ingest/embed_select.py
 MIN_MAX_TOKENS = 16
 SEARCH_LIMIT = 1000  # the most results one search returns (CLI, HTTP API)
+OUTLINE_LIMIT = 500  # symbols an outline lists at most, by default
+OUTLINE_MAX = 5000  # and when asked for more
 
 
 @dataclass(frozen=True, slots=True)

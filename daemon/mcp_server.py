@@ -17,7 +17,7 @@ from pydantic import Field
 
 from recalld.daemon.client import DaemonClient, repo_path
 from recalld.daemon.commands import LANGUAGE_NAMES, SYMBOL_KIND_NAMES
-from recalld.daemon.config import Config
+from recalld.daemon.config import OUTLINE_MAX, Config
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.manual import default_author
 
@@ -27,7 +27,8 @@ recalld keeps exact, versioned memories of git repositories: one structural memo
 class, function and method of each registered repository's tracked branch (path, qualified
 name, signature, docstring, lines, the commit that introduced it), plus task memories (commits)
 and manual notes, decisions and preferences. Use search_memories to find code or knowledge by
-meaning, get_symbol for one symbol's current version, recent_changes for what changed lately,
+meaning, get_symbol for one symbol's current version, file_outline for what a file or a directory
+defines (in order, with signatures), recent_changes for what changed lately,
 remember/forget for facts git cannot know, status and sync for freshness."""
 
 Repo = Annotated[str, Field(description="registered repository name (see the status tool)")]
@@ -102,6 +103,20 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         params = {"qualname": qualname, "path": path, "kind": kind, "include_deprecated": _flag(include_deprecated),
                   "as_of": as_of}  # fmt: skip
         return {"versions": gateway.call("GET", repo_path(repo, "symbols"), params)}
+
+    @server.tool(annotations=READ)
+    def file_outline(
+        repo: Repo,
+        path: Annotated[str, Field(description="a file ('src/app.py'), a directory ('src/') or a glob ('**/*.go')")],
+        as_of: Annotated[str | None, Field(description="a commit or date: the outline then")] = None,
+        limit: Annotated[int, Field(ge=1, le=OUTLINE_MAX, description="list at most this many symbols")] = 200,
+    ) -> dict[str, Any]:
+        """What a file defines, or the files under a directory or matching a glob, in the order it
+        stands, without reading the code: per file its language and doc, then each symbol's kind,
+        qualname, signature, lines, the first line of its doc and its memory id (get_symbol gives
+        its code). truncated says when more symbols than limit match."""
+        params = {"path": path, "as_of": as_of, "limit": limit}
+        return dict(gateway.call("GET", repo_path(repo, "outline"), params))
 
     @server.tool(annotations=READ)
     def recent_changes(

@@ -1,5 +1,6 @@
 """Memory operations shared by the CLI (no daemon) and the HTTP API: remember, forget,
-get one memory, the current versions of a symbol, a repository's recent changes."""
+get one memory, the current versions of a symbol, a file's outline, a repository's recent
+changes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from dataclasses import replace
 from typing import Any
 
 from recalld.daemon.app import App
+from recalld.daemon.config import OUTLINE_LIMIT
 from recalld.daemon.query import as_of, memory_record
+from recalld.daemon.retrieve import literal_dir, path_ok
 from recalld.ingest.errors import NotFoundError, RecalldError
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
 from recalld.ingest.qualnames import parent_scope
@@ -18,6 +21,10 @@ from recalld.ingest.result import NoProgress
 from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
 
 EVENT_FIELDS = ("valid_from_time", "valid_to_time")
+SUMMARY_CHARS = 160  # an outline's doc of a symbol
+# what an outline shows, and what an as-of answer reads a version's lines then by
+OUTLINE_FIELDS = ("repo", "branch", "path", "language", "kind", "qualname", "signature", "docstring",
+                  "start_line", "end_line")  # fmt: skip
 
 
 def remember(app: App, memory: ManualMemory) -> dict[str, Any]:
@@ -88,6 +95,67 @@ def get_symbol(
     points.sort(key=lambda p: (p.payload.get("deprecated", 0), p.payload.get("path") or "",
                                p.payload.get("start_line") or 0, -(p.payload.get("valid_from_time") or 0)))  # fmt: skip
     return [memory_record(p) for p in points]
+
+
+def outline(
+    app: App, repo: str, path: str, *, as_of_text: str | None = None, limit: int = OUTLINE_LIMIT
+) -> dict[str, Any]:
+    """The symbols of a file, or of the files under a directory or matching a glob, as
+    they stand in each file: its kind, qualified name, signature, lines and its doc's first
+    sentence (``_summary``); each file's own doc first. With ``as_of_text``, the versions valid then,
+    with the lines they had. At most ``limit`` symbols (``truncated`` says when more)."""
+    if limit <= 0:
+        raise RecalldError("limit must be at least 1")
+    pattern = path.strip().strip("/")
+    if not pattern:
+        raise RecalldError("name a file, a directory or a glob of the repository ('src/app.py', 'src/', '**/*.go')")
+    entry = app.registry.get(repo)
+    at = as_of(app, as_of_text, repo)
+    base = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), deprecated=None if at else 0,
+                        valid_at=at.valid_at if at else None)  # fmt: skip
+    points = list(app.store.scroll(replace(base, paths=(pattern,)), fields=OUTLINE_FIELDS))
+    if not points:  # a directory or a glob
+        within = app.store.scroll(replace(base, dir_prefix=literal_dir(pattern)), fields=OUTLINE_FIELDS)
+        points = [p for p in within if path_ok(str(p.payload.get("path")), pattern)]
+    if not points:
+        then = f" as of {as_of_text}" if at else ""
+        raise NotFoundError(f"no memories of {path!r} in {repo}{then}: no file the index holds is there or matches it")
+    points = at.placed(points) if at else points
+    points.sort(key=lambda p: (p.payload.get("path") or "", p.payload.get("kind") != "module",
+                               p.payload.get("start_line") or 0, -(p.payload.get("end_line") or 0)))  # fmt: skip
+    files: dict[str, dict[str, Any]] = {}
+    shown = 0
+    total = sum(1 for p in points if p.payload.get("kind") != "module")
+    for point in points:
+        fields = point.payload
+        module = fields.get("kind") == "module"
+        if shown == limit and (not module or shown < total):
+            break  # the files after the last symbol shown are not listed
+        where = str(fields.get("path"))
+        file = files.setdefault(where, {"path": where, "language": fields.get("language"), "doc": "", "symbols": []})
+        doc = _summary(str(fields.get("docstring") or ""))
+        if module:
+            file["doc"] = doc
+            continue
+        shown += 1
+        file["symbols"].append({
+            "kind": fields.get("kind"), "qualname": fields.get("qualname"), "signature": fields.get("signature"),
+            "start_line": fields.get("start_line"), "end_line": fields.get("end_line"), "doc": doc, "id": point.id,
+        })  # fmt: skip
+    return {"repo": repo, "path": path, "as_of": as_of_text, "files": list(files.values()), "symbols": shown,
+            "truncated": total > shown}  # fmt: skip
+
+
+def _summary(doc: str) -> str:
+    """A doc's first paragraph on one line, to its first sentence's end, at most
+    ``SUMMARY_CHARS`` (cut at a word, with an ellipsis)."""
+    paragraph = " ".join(doc.strip().split("\n\n", 1)[0].split())
+    end = paragraph.find(". ")
+    if end >= 0:
+        paragraph = paragraph[: end + 1]
+    if len(paragraph) <= SUMMARY_CHARS:
+        return paragraph
+    return paragraph[: SUMMARY_CHARS - 1].rsplit(" ", 1)[0] + "…"
 
 
 def recent_changes(app: App, repo: str, *, limit: int = 20) -> dict[str, Any]:

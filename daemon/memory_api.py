@@ -1,5 +1,5 @@
 """HTTP routes for agents: manual memories (remember, get, forget), a symbol's versions,
-a repository's recent changes. Handlers call daemon/memories.py, as the CLI does."""
+a file's outline, a repository's recent changes. Handlers call daemon/memories.py, as the CLI does."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from recalld.daemon import memories
 from recalld.daemon.answers import errors
+from recalld.daemon.config import OUTLINE_LIMIT, OUTLINE_MAX
 from recalld.ingest.manual import MAX_TEXT, ManualMemory
 
 if TYPE_CHECKING:
@@ -56,6 +57,14 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
             service.app, name, qualname, path=path, kind=kind, include_deprecated=include_deprecated,
             as_of_text=as_of or None,
         )
+
+    @api.get("/v1/repos/{name:path}/outline", dependencies=auth, responses=errors(400, 401, 404, 502, 503))
+    def outline(
+        name: str, path: Annotated[str, Query(description="a file, a directory or a glob ('src/**/*.py')")],
+        limit: Annotated[int, Query(ge=1, le=OUTLINE_MAX)] = OUTLINE_LIMIT,
+        as_of: Annotated[str | None, Query(description="commit of the tracked branch or ISO date")] = None,
+    ) -> dict[str, Any]:  # fmt: skip
+        return memories.outline(service.app, name, path, as_of_text=as_of or None, limit=limit)
 
     @api.get("/v1/repos/{name:path}/changes", dependencies=auth, responses=errors(401, 404, 502, 503))
     def changes(name: str, limit: Annotated[int, Query(ge=1, le=500)] = 20) -> dict[str, Any]:

@@ -81,6 +81,18 @@ def test_cli_end_to_end(project):
     assert (builder["kind"], builder["docstring"]) == ("class", "Builds invoices for customers.")
     missing = recalld("symbol", "InvoiceBuilder.remove_line", check=False)
     assert missing.returncode == 1 and "no symbol 'InvoiceBuilder.remove_line' in project" in missing.stderr
+    # a file's outline: its doc, then its symbols in order, nested by their names
+    assert recalld("outline", "billing/invoice.py").stdout.splitlines() == [
+        "billing/invoice.py  Invoices.",
+        "  4-9  class InvoiceBuilder  class InvoiceBuilder  — Builds invoices for customers.",
+        "    7-9  method InvoiceBuilder.add_line  def add_line(self, description, amount)"
+        "  — Add a priced line item to the invoice.",
+        "  12-14  function compute_vat  def compute_vat(amount, rate=0.2)  — Compute value added tax for an amount.",
+    ]  # fmt: skip
+    listed = json.loads(recalld("outline", "**", "--limit", "1", "--json").stdout)
+    assert [f["path"] for f in listed["files"]] == ["billing/invoice.py"] and listed["truncated"]
+    nothing = recalld("outline", "docs/", check=False)
+    assert nothing.returncode == 1 and "no memories of 'docs/' in project" in nothing.stderr
     go = json.loads(recalld("search", "download a web page", "--lang", "go", "--json").stdout)
     # The module of a one-function file embeds nearly the function's text: either may rank first.
     assert {h["language"] for h in go} == {"go"} and [h["qualname"] for h in go[:2]] in (
@@ -254,3 +266,19 @@ def test_the_language_filters_help_names_every_language_read():
     (lang,) = [a for a in search._actions if "--lang" in a.option_strings]
     named = set(lang.help.replace(",", " ").replace("(", " ").replace(")", " ").split())
     assert {spec.name for spec in BUILTIN_LANGUAGES} <= named
+
+
+def test_the_only_repository_is_named_without_opening_the_app(project):
+    """`recalld symbol` and `recalld outline` without --repo take the one registered
+    repository from the registry alone: through the daemon the command opens neither the
+    store nor the sync's modules (~0.45 s of imports)."""
+    recalld("repo", "add", str(project.path))
+    code = (
+        "import sys\n"
+        "from recalld.daemon.cli import Context\nfrom recalld.daemon.commands import _only_repo\n"
+        "from recalld.daemon.config import load_config\n"
+        "ctx = Context(load_config())\nprint(_only_repo(ctx))\nctx.close()\n"
+        "print(sorted(m for m in ('recalld.daemon.app', 'recalld.ingest.sync', 'pygit2') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ}, check=True)
+    assert done.stdout.splitlines() == ["project", "[]"]

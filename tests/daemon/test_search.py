@@ -530,3 +530,39 @@ def test_as_of_gives_the_language_and_text_the_code_had_then(git_repo, harness, 
     assert now["text"].startswith("cpp function count_words") and then["text"].startswith("c function count_words")
     assert then["docstring"] == now["docstring"] == "Counts the words."
     assert hit(commits[1])["text"] == now["text"]
+
+
+def test_an_outline_lists_a_files_symbols_in_order_now_and_as_of_a_commit(history, app):
+    from recalld.daemon.memories import outline
+    from recalld.ingest.errors import NotFoundError
+
+    (file,) = outline(app, "r", "conf/settings.py")["files"]
+    assert (file["path"], file["language"], file["doc"]) == ("conf/settings.py", "python", "Configuration.")
+    assert [(s["kind"], s["qualname"], s["start_line"], s["end_line"], s["doc"]) for s in file["symbols"]] == [
+        ("function", "parse_config_file", 4, 6, "Read the settings."), ("class", "HTTPServerPool", 9, 11, ""),
+        ("method", "HTTPServerPool.acquire_connection", 10, 11, ""),
+    ]  # fmt: skip
+    then = outline(app, "r", "/conf/settings.py", as_of_text=history["c1"])["files"][0]["symbols"]
+    assert [(s["qualname"], s["start_line"]) for s in then] == [
+        ("parse_config_file", 4), ("legacy_loader", 9), ("HTTPServerPool", 13),
+        ("HTTPServerPool.acquire_connection", 14),
+    ]  # fmt: skip
+    assert [f["path"] for f in outline(app, "r", "conf")["files"]] == ["conf/settings.py"]  # a directory
+    (go,) = outline(app, "r", "**/*.go")["files"]  # a glob
+    assert [(s["qualname"], s["doc"]) for s in go["symbols"]] == [("StartServer", "StartServer listens.")]
+    first = outline(app, "r", "**", limit=2)
+    assert (first["symbols"], first["truncated"]) == (2, True)
+    assert [f["path"] for f in first["files"]] == ["conf/settings.py"]  # the files after the cut are not listed
+    with pytest.raises(NotFoundError, match="no memories of 'docs/' in r"):
+        outline(app, "r", "docs/")
+    with pytest.raises(RecalldError, match="name a file, a directory or a glob"):
+        outline(app, "r", " / ")
+
+
+def test_an_outlines_doc_is_a_docs_first_sentence_cut_at_a_word():
+    from recalld.daemon.memories import SUMMARY_CHARS, _summary
+
+    assert _summary("Reads the file.  Then closes it.\n\nMore.") == "Reads the file."
+    assert _summary("Reads the\nwhole file\n\nMore.") == "Reads the whole file"
+    long = _summary("word " * 100)
+    assert len(long) <= SUMMARY_CHARS and long.endswith("word…")

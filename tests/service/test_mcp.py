@@ -16,7 +16,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from tests.service.conftest import recalld
 
-TOOLS = {"search_memories", "get_symbol", "recent_changes", "remember", "forget", "status", "sync"}
+TOOLS = {"search_memories", "get_symbol", "file_outline", "recent_changes", "remember", "forget", "status", "sync"}
 
 
 def server_params() -> StdioServerParameters:
@@ -96,6 +96,16 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
         assert [v["valid_from_commit"] for v in both["versions"]] == [second, old_alpha]
         err, missing = await call(session, "get_symbol", repo="repo", qualname="nothing_like_this")
         assert err and "no symbol 'nothing_like_this' in repo" in missing
+
+        err, outline = await call(session, "file_outline", repo="repo", path="app/")
+        assert not err and [f["path"] for f in outline["files"]] == ["app/core.py"]
+        found = [(s["kind"], s["qualname"], s["start_line"], s["doc"]) for s in outline["files"][0]["symbols"]]
+        assert found == [("function", "alpha", 1, "First, now twice."), ("class", "Basket", 6, ""),
+                         ("method", "Basket.add", 7, "Put an item in the basket.")]  # fmt: skip
+        err, then = await call(session, "file_outline", repo="repo", path="app/core.py", as_of=old_alpha)
+        assert not err and [s["qualname"] for s in then["files"][0]["symbols"]] == ["alpha"]
+        err, nothing = await call(session, "file_outline", repo="repo", path="docs/")
+        assert err and "no memories of 'docs/' in repo" in nothing
 
         err, changes = await call(session, "recent_changes", repo="repo", limit=50)
         assert not err and changes["source"] == "task"  # one task memory per commit

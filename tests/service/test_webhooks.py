@@ -324,11 +324,15 @@ def test_a_path_given_for_a_repository_name_is_told_unknown_with_the_names_known
     client = DocumentedClient(create_api(service))
     bearer = {"Authorization": f"Bearer {service.token}"}
     for method, path in (("GET", "/v1/repos/..%2F..%2Fetc/symbols?qualname=x"), ("GET", "/v1/repos/src/widgets/changes"),
-                         ("POST", "/v1/repos/%2Fsrc%2Fwidgets/sync")):  # fmt: skip
+                         ("POST", "/v1/repos/%2Fsrc%2Fwidgets/sync"),
+                         ("GET", "/v1/repos/src/widgets/outline?path=a")):  # fmt: skip
         answer = client.request(method, path, headers=bearer)
         assert answer.status_code == 404, (path, answer.text)
         assert "unknown repo" in answer.json()["detail"] and "(known: other, widgets)" in answer.json()["detail"]
-    assert "/v1/repos/{name}/symbols" in client.app.openapi()["paths"]  # type: ignore[attr-defined]
+    documented = set(client.app.openapi()["paths"])  # type: ignore[attr-defined]
+    assert {"/v1/repos/{name}/symbols", "/v1/repos/{name}/outline"} <= documented
+    missing = client.get("/v1/repos/widgets/outline", headers=bearer)  # no path: a malformed request
+    assert missing.status_code == 422 and "path" in missing.text, missing.text  # as FastAPI answers any
     assert queued(service) == {}
 
 
