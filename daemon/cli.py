@@ -137,14 +137,14 @@ def build_parser() -> argparse.ArgumentParser:
     outline = sub.add_parser(
         "outline", help="the symbols of a file, a directory or a glob, in the order they stand",
         description="The symbols of a file of a repository's tracked branch, or of the files under a directory"
-                    " or matching a glob, in the order they stand: kind, qualified name, lines, signature and the"
-                    " first line of the doc, each file's own doc first; with --as-of, as they were then.",
+                    " or matching a glob, in the order they stand: lines, kind, qualified name, signature and the"
+                    " doc's first sentence, each file's own doc first; with --as-of, as they were then.",
     )
     outline.add_argument("path", type=_query, help="a file ('src/config.py'), a directory ('src/') or a glob"
                          " ('src/**/*.go') of the repository")
     outline.add_argument("--repo", metavar="NAME", help="the repository (needed when several are registered)")
     outline.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)
-    outline.add_argument("--limit", type=_count, default=OUTLINE_LIMIT, metavar="N",
+    outline.add_argument("--limit", type=_outline_limit, default=OUTLINE_LIMIT, metavar="N",
                          help=f"list at most N symbols, 1 to {OUTLINE_MAX} (default {OUTLINE_LIMIT})")
     outline.add_argument("--json", action="store_true", help="the outline as one JSON object")
     outline.set_defaults(handler=commands.outline)  # fmt: skip
@@ -186,7 +186,7 @@ def _limit(text: str, most: int = SEARCH_LIMIT) -> int:
     return value
 
 
-def _count(text: str) -> int:
+def _outline_limit(text: str) -> int:
     return _limit(text, OUTLINE_MAX)
 
 

@@ -113,7 +113,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
     ) -> dict[str, Any]:
         """What a file defines, or the files under a directory or matching a glob, in the order it
         stands, without reading the code: per file its language and doc, then each symbol's kind,
-        qualname, signature, lines, the first line of its doc and its memory id (get_symbol gives
+        qualname, signature, lines, its doc's first sentence and its memory id (get_symbol gives
         its code). truncated says when more symbols than limit match."""
         params = {"path": path, "as_of": as_of, "limit": limit}
         return dict(gateway.call("GET", repo_path(repo, "outline"), params))

@@ -6,9 +6,9 @@ a second reading of a file it read with syntax errors (``rereading.py``):
   does not hold. The grammar reads the rest of the file as one error.
 - An attribute whose argument is blank (``sub getpwent :prototype( ) {…}``, Perl's
   ``User::pwent`` and its kin): the blanks read as ``;``.
-- ``@#`` and ``$#`` before a bracket or a slash in a pattern (``m/[@#]_/``, YAML::Tiny's
-  ``/(?:^[~!@#%&*|>?:,'"`{}\\[\\]]|…)/``), which the grammar reads as the start of an
-  array's last index: their ``#`` read as ``_``.
+- ``@#`` (no code writes it: a pattern's, ``m/[@#]_/``, YAML::Tiny's
+  ``/(?:^[~!@#%&*|>?:,'"`{}\\[\\]]|…)/``) and ``$#`` before a bracket or a slash (``/$#/``),
+  which the grammar reads as the start of an array's last index: their ``#`` read as ``_``.
 - A left shift written without spaces before a name (``$num |= (1<<index($flags, $_))``),
   read as a here-document's start: read as a product.
 

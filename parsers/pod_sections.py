@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 
 from recalld.parsers.debt import pod_lines
+from recalld.parsers.docstrings import POD
 from recalld.parsers.perl_packages import MAIN, PACKAGES
 from recalld.parsers.treesitter import Node, node_text
 
-POD = "pod"
 _TITLE = re.compile(r"^=(head[2-4]|item)[ \t]+(\S.*)$")
 # a title's name past an invocant or a package (``$git->command``, ``Foo::Bar->new``,
 # ``Mojo::Base::attr``), up to what ends a name
@@ -37,7 +37,7 @@ def pod_sections(root: Node, data: bytes) -> tuple[str, dict[str, str]]:
             _read(node_text(data, node).splitlines(), sections)
         elif package is None and node.type in PACKAGES and (name := node.child_by_field_name("name")) is not None:
             package = node_text(data, name)
-    return ("" if package in (None, MAIN) else package or ""), sections
+    return ("" if package is None or package == MAIN else package), sections
 
 
 def _read(lines: list[str], sections: dict[str, str]) -> None:

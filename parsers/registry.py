@@ -198,7 +198,8 @@ BUILTIN_LANGUAGES = (
                  interpreters=("sh", "bash", "dash", "ash", "ksh", "mksh")),
     # Lua: functions named as written (``M.setup``, ``M.Client:request`` as ``M.Client.request``),
     # one given to a name or a table's field (``M.on_exit = function(code) … end``) too, and
-    # a table's in braces or a metatable's as its table's (``M.handlers = { show = … }``).
+    # a table's in braces or a metatable's as its table's (``M.handlers = { show = … }``), a
+    # table's within it by the fields on the way (``LCP.ConfigOption.new``); nmap's scripts too.
     LanguageSpec("lua", (".lua", ".nse"), "tree_sitter_lua", interpreters=("lua", "luajit")),
     # Scala: an anonymous class's members (``new Runnable { def run() … }``) and what a block
     # defines (``val x = { def helper … }``) are local, as a Java anonymous class's are; a
@@ -208,7 +209,7 @@ BUILTIN_LANGUAGES = (
                  interpreters=("scala", "scala-cli", "amm")),
     # Perl: subs and methods named by their packages (``Foo::Bar::new``), whatever braces a
     # package statement stands in (``{ package Inner; sub x … }``); a sub's named subs are
-    # its text.
+    # its text; a sub's doc, where it has none of its own, its module's POD section of its name.
     LanguageSpec("perl", (".pl", ".pm", ".t", ".perl"), "tree_sitter_perl", local_bodies=frozenset(), packages=True,
                  rewrite="perl", interpreters=("perl",), foreign=rb"^  \$ \S",
                  sniff=rb"^(?:use|no|require)[ \t]+[\w:]+[^\n]*;|^(?:sub|package)[ \t]+[\w:]+|^(?:my|our)[ \t]+[$@%(]"),
