@@ -12,6 +12,7 @@ from recalld.daemon.app import App
 from recalld.daemon.config import OUTLINE_LIMIT
 from recalld.daemon.query import as_of, memory_record
 from recalld.daemon.retrieve import literal_dir, path_ok
+from recalld.daemon.unheld import why_unheld
 from recalld.ingest.errors import NotFoundError, RecalldError
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
 from recalld.ingest.qualnames import parent_scope
@@ -90,6 +91,8 @@ def get_symbol(
     if not points:
         then = (f" as of {as_of_text} (not there then, or before the repository's first sync:"
                 " code memories start there)") if at else ""
+        if path and not at and not app.store.count(replace(base, kinds=())):  # nothing of the file at all
+            then = f": {why_unheld(app, entry, path.strip('/'))}"
         raise NotFoundError(f"no symbol {qualname!r} in {repo}" + (f" at {path}" if path else "") + then)
     points = at.placed(points) if at else points
     points.sort(key=lambda p: (p.payload.get("deprecated", 0), p.payload.get("path") or "",
@@ -118,8 +121,9 @@ def outline(
         within = app.store.scroll(replace(base, dir_prefix=literal_dir(pattern)), fields=OUTLINE_FIELDS)
         points = [p for p in within if path_ok(str(p.payload.get("path")), pattern)]
     if not points:
-        then = f" as of {as_of_text}" if at else ""
-        raise NotFoundError(f"no memories of {path!r} in {repo}{then}: no file the index holds is there or matches it")
+        if at:
+            raise NotFoundError(f"no memories of {path!r} in {repo} as of {as_of_text}: none held there then")
+        raise NotFoundError(f"no memories of {path!r} in {repo}: {why_unheld(app, entry, pattern)}")
     points = at.placed(points) if at else points
     points.sort(key=lambda p: (p.payload.get("path") or "", p.payload.get("kind") != "module",
                                p.payload.get("start_line") or 0, -(p.payload.get("end_line") or 0)))  # fmt: skip
