@@ -8,9 +8,8 @@ from __future__ import annotations
 from recalld.daemon.app import App
 from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
-from recalld.ingest.collect import read_parsed, skip_reason
+from recalld.ingest.collect import read_file
 from recalld.ingest.gitrepo import GitRepository, TreeSkip
-from recalld.ingest.languages import file_language
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import stored_checkpoint
 
@@ -34,18 +33,13 @@ def why_unheld(app: App, entry: RepoEntry, path: str) -> str:
 
 
 def _skipped(app: App, git: GitRepository, commit: str, path: str) -> str | None:
-    """The reason a sync skips the file at ``path`` of ``commit`` (as its collector
-    decides), or None where there is no file."""
+    """The reason a sync skips the file at ``path`` of ``commit`` (as its collector reads
+    it: ``collect.read_file``), or None where there is no file."""
     found = git.lookup(commit, path)
     if found is None:
         return None
     if isinstance(found, TreeSkip):
         return found.reason  # symlink, submodule: never read
     options = app.config.index_options()
-    globs = options.memories.globs
-    reason, _said = skip_reason(git, commit, path, found.blob, options, check_attributes=True, globs=globs)
-    if reason is not None:
-        return reason
-    language = file_language(git, path, found.blob, globs, max_bytes=options.max_file_bytes)
-    read = read_parsed(git, found.blob, str(language), path, generated=not options.skip_generated)
+    read = read_file(git, commit, path, found.blob, options, check_attributes=True, globs=options.memories.globs)
     return read.unread or "read, but not synced since (recalld sync)"

@@ -105,14 +105,8 @@ class FileCollector:
         if isinstance(entry, TreeSkip):
             self.result.skip(entry.path, entry.reason)
             return
-        reason, marked_source = self._skip_reason(entry)
-        if reason is not None:
-            self.result.skip(entry.path, reason)
-            return
-        language = file_language(self._git, entry.path, entry.blob, self._globs, max_bytes=self._options.max_file_bytes)
-        assert language is not None  # checked by _skip_reason
-        generated = marked_source or not self._options.skip_generated
-        read = read_parsed(self._git, entry.blob, language, entry.path, generated=generated)
+        read = read_file(self._git, self._commit, entry.path, entry.blob, self._options,
+                         check_attributes=self._check_attributes, globs=self._globs)  # fmt: skip
         parsed = read.parsed
         if parsed is None:
             self.result.skip(entry.path, read.unread)
@@ -142,16 +136,6 @@ class FileCollector:
         self.result.files[file.path] = file
         if self._on_file is not None:
             self._on_file(file)
-
-    def _skip_reason(self, entry: TreeFile) -> tuple[str | None, bool]:
-        """Why the file is skipped before it is read, or None; and whether its attributes
-        say it is source all the same (linguist-generated=false: read even when its
-        opening comments say a generator wrote it)."""
-        reason, said = skip_reason(
-            self._git, self._commit, entry.path, entry.blob, self._options,
-            check_attributes=self._check_attributes, globs=self._globs,
-        )  # fmt: skip
-        return reason, reason is None and said.source
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +176,29 @@ def skip_reason(
     if git.blobs.size(blob) > options.max_file_bytes:
         return "oversized", said
     return None, said
+
+
+def read_file(
+    git: GitRepository,
+    commit: str,
+    path: str,
+    blob: str,
+    options: IndexOptions,
+    *,
+    check_attributes: bool,
+    globs: Mapping[str, tuple[str, ...]] | None = None,
+) -> ReadFile:
+    """The file at ``path`` of ``commit`` as a sync reads it: parsed, or unread with the
+    reason it is skipped, before reading (``skip_reason``) or by what it holds (binary,
+    minified, generated). Attributes that say it is source all the same
+    (linguist-generated=false) have it read even where its opening comments say a
+    generator wrote it."""
+    reason, said = skip_reason(git, commit, path, blob, options, check_attributes=check_attributes, globs=globs)
+    if reason is not None:
+        return ReadFile(None, unread=reason)
+    language = file_language(git, path, blob, globs, max_bytes=options.max_file_bytes)
+    assert language is not None  # checked by skip_reason
+    return read_parsed(git, blob, language, path, generated=said.source or not options.skip_generated)
 
 
 def linguist_says(git: GitRepository, commit: str, path: str) -> LinguistSays:

@@ -55,9 +55,14 @@ class Packages:
         return known
 
     def _name(self, statement: Node) -> str:
-        name = statement.child_by_field_name("name")
-        written = node_text(self._data, name) if name is not None else ""
-        return "" if written == MAIN else written
+        return package_name(statement, self._data)
+
+
+def package_name(statement: Node, data: bytes) -> str:
+    """The package a ``package`` or ``class`` statement names, "" for ``main``."""
+    name = statement.child_by_field_name("name")
+    written = node_text(data, name) if name is not None else ""
+    return "" if written == MAIN else written
 
 
 def split_name(written: str, package: str) -> tuple[str, str]:

@@ -16,7 +16,7 @@ import re
 
 from recalld.parsers.debt import pod_lines
 from recalld.parsers.docstrings import POD
-from recalld.parsers.perl_packages import MAIN, PACKAGES
+from recalld.parsers.perl_packages import PACKAGES, package_name
 from recalld.parsers.treesitter import Node, node_text
 
 _TITLE = re.compile(r"^=(head[2-4]|item)[ \t]+(\S.*)$")
@@ -35,9 +35,9 @@ def pod_sections(root: Node, data: bytes) -> tuple[str, dict[str, str]]:
     for node in root.named_children:
         if node.type == POD:
             _read(node_text(data, node).splitlines(), sections)
-        elif package is None and node.type in PACKAGES and (name := node.child_by_field_name("name")) is not None:
-            package = node_text(data, name)
-    return ("" if package is None or package == MAIN else package), sections
+        elif package is None and node.type in PACKAGES and node.child_by_field_name("name") is not None:
+            package = package_name(node, data)
+    return package or "", sections
 
 
 def _read(lines: list[str], sections: dict[str, str]) -> None:
