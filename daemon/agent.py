@@ -1,6 +1,7 @@
-"""Commands for agents: remember and forget manual memories, serve MCP over stdio.
+"""Commands for agents: remember and forget manual memories, what changed since a commit,
+serve MCP over stdio.
 
-remember and forget go through the running daemon when one owns the store and work on
+remember, forget and changes go through the running daemon when one owns the store and work on
 the store directly when none does; `recalld mcp` always talks to the daemon."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from recalld.ingest.manual import MANUAL_TYPES, ManualMemory, default_author
 
 EXIT_OK = 0
+COMMITS_SHOWN, SUMMARY_SHOWN = 5, 100  # what `changes --since` prints of the commits between
 
 SCOPE_HELP = """\
 scope: --repo NAME (a registered repository), --user NAME, --org NAME; give at least one,
@@ -78,6 +80,90 @@ def run_forget(ctx: Any, args: argparse.Namespace) -> int:
     else:
         print(f"{'forgot' if result['status'] == 'forgotten' else result['status']} {result['id']}")
     return EXIT_OK
+
+
+def run_changes(ctx: Any, args: argparse.Namespace) -> int:
+    from recalld.daemon.client import repo_path
+    from recalld.daemon.commands import only_repo
+    from recalld.ingest.errors import RecalldError
+
+    if not args.since and (args.until or args.path):
+        raise RecalldError("--until and --path narrow the changes since a commit or date: give --since too")
+    repo = args.repo or only_repo(ctx)
+    daemon = ctx.daemon()
+    if daemon is not None:
+        params = {"since": args.since, "until": args.until, "path": args.path, "limit": args.limit}
+        found = daemon.request("GET", repo_path(repo, "changes"), params)
+    elif args.since:
+        from recalld.daemon.changes import changes_between
+        from recalld.daemon.config import CHANGES_LIMIT
+
+        found = changes_between(ctx.app, repo, args.since, args.until, path=args.path,
+                                limit=args.limit or CHANGES_LIMIT)  # fmt: skip
+    else:
+        from recalld.daemon.config import RECENT_LIMIT, RECENT_MAX
+        from recalld.daemon.memories import recent_changes
+
+        if args.limit is not None and args.limit > RECENT_MAX:
+            raise RecalldError(f"--limit must be 1 to {RECENT_MAX} without --since, not {args.limit}")
+        found = recent_changes(ctx.app, repo, limit=args.limit or RECENT_LIMIT)
+    if args.json:
+        print(json.dumps(found, ensure_ascii=False))
+    elif args.since:
+        print_changes(found)
+    else:
+        print_recent(found)
+    return EXIT_OK
+
+
+def print_changes(found: dict[str, Any]) -> None:
+    """A summary line, the newest commits, then each file's changes."""
+    counts = ", ".join(f"{n} {change}" for change, n in found["counts"].items() if n) or "no change"
+    commits = found["commits"]
+    print(f"{found['repo']}: {found['from_commit'][:8]} → {found['to_commit'][:8]}, {commits} commit"
+          f"{'' if commits == 1 else 's'}: {counts}")  # fmt: skip
+    for flag, commit, state in (("since", "since_commit", "from_commit"), ("until", "until_commit", "to_commit")):
+        if found[commit] and found[commit] != found[state]:
+            print(f"  (--{flag} is {found[commit][:8]}, which the index never synced to: it knew the branch at"
+                  f" {found[state][:8]} before it)")  # fmt: skip
+    for commit in found["newest_commits"][:COMMITS_SHOWN]:
+        summary = commit["summary"]
+        summary = summary if len(summary) <= SUMMARY_SHOWN else summary[: SUMMARY_SHOWN - 1] + "…"
+        print(f"  {commit['commit'][:8]}  {summary}  ({commit['author'].split(' <')[0]})")
+    if commits > COMMITS_SHOWN:
+        print(f"  … and {commits - COMMITS_SHOWN} earlier")
+    where = None
+    for change in found["changes"]:
+        was, now = change["was"], change["now"]
+        side = now or was
+        if side["path"] != where:
+            where = side["path"]
+            print(f"\n{where}")
+        name = side["qualname"] or ""
+        line = f"  {change['change']:<8}  {side['kind']} {name}".rstrip()
+        if change["change"] == "renamed":
+            line += f"  (was {was['qualname']})"
+        elif change["change"] == "moved":
+            line += f"  (from {was['path']}" + (f" {was['qualname']}" if was["qualname"] != name else "") + ")"
+        if change.get("what"):
+            line += f"  [{', '.join(change['what'])}]"
+        if change.get("reason"):
+            line += f"  [{change['reason']}]"
+        print(line + (f"  {side['start_line']}-{side['end_line']}" if now else ""))
+        if now and now["signature"] and (not was or "signature" in change.get("what", ())):
+            print(f"            {(was['signature'] + '  →  ') if was else ''}{now['signature']}")
+    if found["truncated"]:
+        print(f"\n(the first {len(found['changes'])} changes: --limit N for more, or --path)")
+
+
+def print_recent(found: dict[str, Any]) -> None:
+    """The latest commits, or the symbol versions last opened and closed."""
+    for change in found["changes"]:
+        if found["source"] == "task":
+            print(f"{(change.get('commit') or '')[:8]}  {change.get('subject') or ''}  ({change.get('author') or '-'})")
+        else:
+            where = f"{change['path']}:{change['start_line']}"
+            print(f"{change['event']:<6}  {where}  {change['kind']} {change['qualname']}")
 
 
 def run_mcp(ctx: Any, _args: argparse.Namespace) -> int:

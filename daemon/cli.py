@@ -8,7 +8,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from recalld.daemon import admin, agent, commands
-from recalld.daemon.config import OUTLINE_LIMIT, OUTLINE_MAX, SEARCH_LIMIT, Config, load_config
+from recalld.daemon.config import (CHANGES_LIMIT, CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX, RECENT_LIMIT, RECENT_MAX,
+                                   SEARCH_LIMIT, Config, load_config)
 from recalld.ingest.errors import RecalldError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -30,6 +31,7 @@ examples:
   recalld symbol Config.load               a symbol's code, signature and provenance
   recalld symbol Config.load --as-of v1.2  the version valid at that commit, with its lines then
   recalld outline src/config.py            the symbols of a file (a directory, a glob) in order
+  recalld changes --since v1.2             what changed in the code since then: added, modified, moved, ...
   recalld export --repo project > mem.jsonl
   recalld remember "releases are cut on Thursdays" --repo project --type decision
 
@@ -149,6 +151,26 @@ def build_parser() -> argparse.ArgumentParser:
     outline.add_argument("--json", action="store_true", help="the outline as one JSON object")
     outline.set_defaults(handler=commands.outline)  # fmt: skip
 
+    changes = sub.add_parser(
+        "changes", help="what changed in a repository's code since a commit or date (or its latest commits)",
+        description="With --since: every symbol of a repository's tracked branch added, modified, renamed, moved to"
+                    " another file or removed from that commit or date to the indexed commit (or --until), paired"
+                    " by lineage, each as it was then and as it is now; the commits between. Without: its latest"
+                    " commits (or symbol versions opened and closed).",
+    )  # fmt: skip
+    changes.add_argument("--repo", metavar="NAME", help="the repository (needed when several are registered)")
+    changes.add_argument("--since", metavar="COMMIT|DATE", type=_query, help="a commit of the tracked branch (id, tag,"
+                         " HEAD~5) or an ISO date (end of that day, UTC): e.g. the commit an agent last worked at")
+    changes.add_argument("--until", metavar="COMMIT|DATE", type=_query, help="with --since: to this commit or date"
+                         " (default: the indexed commit)")
+    changes.add_argument("--path", metavar="GLOB", type=_query, help="with --since: only what was or is under this"
+                         " file, directory or glob ('src/', '**/*.go')")
+    changes.add_argument("--limit", type=_changes_limit, default=None, metavar="N",
+                         help=f"list at most N: changes, 1 to {CHANGES_MAX} (default {CHANGES_LIMIT}); without"
+                         f" --since commits, 1 to {RECENT_MAX} (default {RECENT_LIMIT})")
+    changes.add_argument("--json", action="store_true", help="the answer as one JSON object")
+    changes.set_defaults(handler=agent.run_changes)  # fmt: skip
+
     export = sub.add_parser("export", help="every memory as JSON Lines on stdout",
                             description="Every memory valid now (or at --as-of), one JSON object a line.")
     export.add_argument("--repo", metavar="NAME", help="only this repository (needed for --as-of COMMIT when several"
@@ -188,6 +210,10 @@ def _limit(text: str, most: int = SEARCH_LIMIT) -> int:
 
 def _outline_limit(text: str) -> int:
     return _limit(text, OUTLINE_MAX)
+
+
+def _changes_limit(text: str) -> int:
+    return _limit(text, CHANGES_MAX)
 
 
 def _notice(message: str) -> None:

@@ -222,7 +222,7 @@ def print_hit(r: dict[str, Any], *, as_of: bool = False) -> None:
 
 
 def symbol(ctx: Any, args: argparse.Namespace) -> int:
-    repo = args.repo or _only_repo(ctx)
+    repo = args.repo or only_repo(ctx)
     daemon = ctx.daemon()
     if daemon is not None:
         params = {"qualname": args.qualname, "path": args.path, "kind": args.kind,
@@ -244,7 +244,7 @@ def symbol(ctx: Any, args: argparse.Namespace) -> int:
 
 
 def outline(ctx: Any, args: argparse.Namespace) -> int:
-    repo = args.repo or _only_repo(ctx)
+    repo = args.repo or only_repo(ctx)
     daemon = ctx.daemon()
     if daemon is not None:
         params = {"path": args.path, "limit": args.limit, "as_of": args.as_of}
@@ -268,7 +268,7 @@ def outline(ctx: Any, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _only_repo(ctx: Any) -> str:
+def only_repo(ctx: Any) -> str:
     """The one registered repository's name, when ``--repo`` is not given."""
     entry = ctx.registry.sole()
     if entry is None:

@@ -17,7 +17,7 @@ from pydantic import Field
 
 from recalld.daemon.client import DaemonClient, repo_path
 from recalld.daemon.commands import LANGUAGE_NAMES, SYMBOL_KIND_NAMES
-from recalld.daemon.config import OUTLINE_MAX, Config
+from recalld.daemon.config import CHANGES_LIMIT, CHANGES_MAX, OUTLINE_MAX, Config
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.manual import default_author
 
@@ -28,8 +28,9 @@ class, function and method of each registered repository's tracked branch (path,
 name, signature, docstring, lines, the commit that introduced it), plus task memories (commits)
 and manual notes, decisions and preferences. Use search_memories to find code or knowledge by
 meaning, get_symbol for one symbol's current version, file_outline for what a file or a directory
-defines (in order, with signatures), recent_changes for what changed lately,
-remember/forget for facts git cannot know, status and sync for freshness."""
+defines (in order, with signatures), recent_changes for what changed lately, changes_since for
+what changed in the code since a commit you last saw, remember/forget for facts git cannot know,
+status and sync for freshness."""
 
 Repo = Annotated[str, Field(description="registered repository name (see the status tool)")]
 OptRepo = Annotated[str | None, Field(description="registered repository name; omit for all")]
@@ -125,6 +126,24 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         """What changed lately in a repository, newest first: its latest commits (task memories)
         when indexed, else the symbol versions most recently added (event 'opened') or closed."""
         return dict(gateway.call("GET", repo_path(repo, "changes"), {"limit": limit}))
+
+    @server.tool(annotations=READ)
+    def changes_since(
+        repo: Repo,
+        since: Annotated[str, Field(description="a commit of the tracked branch (id, tag, 'HEAD~5') or an ISO date:"
+                                    " e.g. the indexed_commit status gave when you last worked on the repository")],
+        until: Annotated[str | None, Field(description="to this commit or date (default: the indexed commit)")] = None,
+        path: Annotated[str | None, Field(description="only what was or is under this file, directory or glob")] = None,
+        limit: Annotated[int, Field(ge=1, le=CHANGES_MAX, description="list at most this many")] = CHANGES_LIMIT,
+    ) -> dict[str, Any]:
+        """What changed in a repository's code since a commit or date, without reading its diff:
+        every symbol added, modified (what: signature, doc, code), renamed, moved to another file
+        or removed (reason: deleted, removed, skipped), each as it was then (was) and is now
+        (now: lines, signature, doc's first sentence, the commit and author of its version, id for
+        get_symbol); counts of each, and the commits between. from_commit is the state the index
+        synced to at or before since (since_commit when it synced there)."""
+        params = {"since": since, "until": until, "path": path, "limit": limit}
+        return dict(gateway.call("GET", repo_path(repo, "changes"), params))
 
     @server.tool(annotations=WRITE)
     def remember(

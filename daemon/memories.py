@@ -105,7 +105,7 @@ def outline(
 ) -> dict[str, Any]:
     """The symbols of a file, or of the files under a directory or matching a glob, as
     they stand in each file: its kind, qualified name, signature, lines and its doc's first
-    sentence (``_summary``); each file's own doc first. With ``as_of_text``, the versions valid then,
+    sentence (``summary``); each file's own doc first. With ``as_of_text``, the versions valid then,
     with the lines they had. At most ``limit`` symbols (``truncated`` says when more)."""
     if limit <= 0:
         raise RecalldError("limit must be at least 1")
@@ -137,7 +137,7 @@ def outline(
             break  # the files after the last symbol shown are not listed
         where = str(fields.get("path"))
         file = files.setdefault(where, {"path": where, "language": fields.get("language"), "doc": "", "symbols": []})
-        doc = _summary(str(fields.get("docstring") or ""))
+        doc = summary(str(fields.get("docstring") or ""))
         if module:
             file["doc"] = doc
             continue
@@ -150,7 +150,7 @@ def outline(
             "truncated": total > shown}  # fmt: skip
 
 
-def _summary(doc: str) -> str:
+def summary(doc: str) -> str:
     """A doc's first paragraph on one line, to its first sentence's end, at most
     ``SUMMARY_CHARS`` (cut at a word, with an ellipsis)."""
     paragraph = " ".join(doc.strip().split("\n\n", 1)[0].split())

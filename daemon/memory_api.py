@@ -1,5 +1,6 @@
 """HTTP routes for agents: manual memories (remember, get, forget), a symbol's versions,
-a file's outline, a repository's recent changes. Handlers call daemon/memories.py, as the CLI does."""
+a file's outline, a repository's recent changes or its changes since a commit. Handlers call
+daemon/memories.py and daemon/changes.py, as the CLI does."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from recalld.daemon import memories
 from recalld.daemon.answers import errors
-from recalld.daemon.config import OUTLINE_LIMIT, OUTLINE_MAX
+from recalld.daemon.changes import changes_between
+from recalld.daemon.config import CHANGES_LIMIT, CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX, RECENT_LIMIT, RECENT_MAX
+from recalld.ingest.errors import RecalldError
 from recalld.ingest.manual import MAX_TEXT, ManualMemory
 
 if TYPE_CHECKING:
@@ -66,6 +69,19 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
     ) -> dict[str, Any]:  # fmt: skip
         return memories.outline(service.app, name, path, as_of_text=as_of or None, limit=limit)
 
-    @api.get("/v1/repos/{name:path}/changes", dependencies=auth, responses=errors(401, 404, 502, 503))
-    def changes(name: str, limit: Annotated[int, Query(ge=1, le=500)] = 20) -> dict[str, Any]:
-        return memories.recent_changes(service.app, name, limit=limit)
+    @api.get("/v1/repos/{name:path}/changes", dependencies=auth, responses=errors(400, 401, 404, 502, 503))
+    def changes(
+        name: str, limit: Annotated[int | None, Query(ge=1, le=CHANGES_MAX)] = None,
+        since: Annotated[str | None, Query(description="a commit of the tracked branch or an ISO date: what changed"
+                                           " in the code's symbols from then (without it: the latest commits)")] = None,
+        until: Annotated[str | None, Query(description="with since: to this commit or date (default: the indexed"
+                                           " commit)")] = None,
+        path: Annotated[str | None, Query(description="with since: only under this file, directory or glob")] = None,
+    ) -> dict[str, Any]:  # fmt: skip
+        if since:
+            return changes_between(service.app, name, since, until or None, path=path, limit=limit or CHANGES_LIMIT)
+        if until or path:
+            raise RecalldError("until and path narrow the changes since a commit or date: give since too")
+        if limit is not None and limit > RECENT_MAX:
+            raise RecalldError(f"limit must be 1 to {RECENT_MAX} without since, not {limit}")
+        return memories.recent_changes(service.app, name, limit=limit or RECENT_LIMIT)

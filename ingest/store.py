@@ -35,6 +35,8 @@ INTEGER_FIELDS = (
     "untrusted",  # 0 | 1: from a ref marked untrusted in config
     "valid_from_time",
     "valid_to_time",  # 0 while still valid
+    "valid_from_sync",  # the stamps of the syncs that opened and closed it (records.next_stamp): as-of a
+    "valid_to_sync",  # commit, what changed since one, what retention prunes
 )
 
 DENSE = "dense"
@@ -123,6 +125,7 @@ class MemoryFilter:
     named: tuple[str, ...] = ()  # name or qualname is any of these
     codes: tuple[str, ...] = ()  # content_hash is any of these
     closed_before: int | None = None  # closed before this (unix seconds): by its sync's stamp, else valid_to_time
+    opened_after: int | None = None  # its interval opened by a sync stamped after this, or by none stamped
     hide_untrusted: bool = False  # leave out untrusted == 1 (points without the field stay)
     valid_at: ValidAt | None = None
 

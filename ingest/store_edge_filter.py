@@ -34,6 +34,11 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
         equal("dirs", flt.dir_prefix.strip("/"))
     if flt.closed_before is not None:
         must.append(_closed_before(flt.closed_before))
+    if flt.opened_after is not None:
+        must.append(qe.Filter(should=[
+            qe.FieldCondition("valid_from_sync", range=qe.RangeFloat(gt=float(flt.opened_after))),
+            qe.IsEmptyCondition("valid_from_sync"),
+        ]))  # fmt: skip
     for key, values in (("kind", flt.kinds), ("path", flt.paths), ("qualname", flt.qualnames),
                         ("name", flt.names), ("content_hash", flt.codes)):  # fmt: skip
         if values:

@@ -293,6 +293,11 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
         must.append(models.FieldCondition(key="dirs", match=models.MatchValue(value=flt.dir_prefix.strip("/"))))
     if flt.closed_before is not None:
         must.append(_closed_before(flt.closed_before))
+    if flt.opened_after is not None:
+        must.append(models.Filter(should=[
+            models.FieldCondition(key="valid_from_sync", range=models.Range(gt=flt.opened_after)),
+            _empty("valid_from_sync"),
+        ]))  # fmt: skip
     for key, values in (("kind", flt.kinds), ("path", flt.paths), ("qualname", flt.qualnames),
                         ("name", flt.names), ("content_hash", flt.codes)):  # fmt: skip
         if values:

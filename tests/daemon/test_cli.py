@@ -134,6 +134,16 @@ def test_cli_end_to_end(project):
         {"path": "billing/invoice.py", "added": [], "modified": ["compute_vat"], "removed": []}
     ]
     assert vat_now["id"] in commits["raise vat"]["symbol_ids"] and vat_now["task_id"] == commits["raise vat"]["id"]
+    # what changed since the first sync, and the latest commits
+    assert recalld("changes", "--since", first["to_commit"]).stdout.splitlines() == [
+        f"project: {first['to_commit'][:8]} → {project.head()[:8]}, 1 commit: 2 modified",
+        f"  {project.head()[:8]}  raise vat  (Test Author)", "", "billing/invoice.py",
+        "  modified  module <module>  [code]  1-14", "  modified  function compute_vat  [signature, code]  12-14",
+        "            def compute_vat(amount, rate=0.2)  →  def compute_vat(amount, rate=0.25)",
+    ]  # fmt: skip
+    assert recalld("changes", "--limit", "1").stdout.startswith(f"{project.head()[:8]}  raise vat  (Test Author")
+    lone = recalld("changes", "--path", "billing/", check=False)
+    assert lone.returncode == 1 and "give --since too" in lone.stderr
     stale = json.loads(recalld("search", "tax", "--include-deprecated", "--json").stdout)
     assert any(h["deprecated"] for h in stale)
     then = json.loads(recalld("search", "tax", "--as-of", first["to_commit"][:8], "--json").stdout)
@@ -268,16 +278,16 @@ def test_the_language_filters_help_names_every_language_read():
     assert {spec.name for spec in BUILTIN_LANGUAGES} <= named
 
 
-def test_the_only_repository_is_named_without_opening_the_app(project):
+def test_theonly_repository_is_named_without_opening_the_app(project):
     """`recalld symbol` and `recalld outline` without --repo take the one registered
     repository from the registry alone: through the daemon the command opens neither the
     store nor the sync's modules (~0.45 s of imports)."""
     recalld("repo", "add", str(project.path))
     code = (
         "import sys\n"
-        "from recalld.daemon.cli import Context\nfrom recalld.daemon.commands import _only_repo\n"
+        "from recalld.daemon.cli import Context\nfrom recalld.daemon.commands import only_repo\n"
         "from recalld.daemon.config import load_config\n"
-        "ctx = Context(load_config())\nprint(_only_repo(ctx))\nctx.close()\n"
+        "ctx = Context(load_config())\nprint(only_repo(ctx))\nctx.close()\n"
         "print(sorted(m for m in ('recalld.daemon.app', 'recalld.ingest.sync', 'pygit2') if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ}, check=True)

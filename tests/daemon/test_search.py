@@ -566,11 +566,11 @@ def test_an_outline_lists_a_files_symbols_in_order_now_and_as_of_a_commit(histor
 
 
 def test_an_outlines_doc_is_a_docs_first_sentence_cut_at_a_word():
-    from recalld.daemon.memories import SUMMARY_CHARS, _summary
+    from recalld.daemon.memories import SUMMARY_CHARS, summary
 
-    assert _summary("Reads the file.  Then closes it.\n\nMore.") == "Reads the file."
-    assert _summary("Reads the\nwhole file\n\nMore.") == "Reads the whole file"
-    long = _summary("word " * 100)
+    assert summary("Reads the file.  Then closes it.\n\nMore.") == "Reads the file."
+    assert summary("Reads the\nwhole file\n\nMore.") == "Reads the whole file"
+    long = summary("word " * 100)
     assert len(long) <= SUMMARY_CHARS and long.endswith("word…")
 
 

@@ -16,7 +16,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from tests.service.conftest import recalld
 
-TOOLS = {"search_memories", "get_symbol", "file_outline", "recent_changes", "remember", "forget", "status", "sync"}
+TOOLS = {"search_memories", "get_symbol", "file_outline", "recent_changes", "changes_since", "remember", "forget",
+         "status", "sync"}
 
 
 def server_params() -> StdioServerParameters:
@@ -113,6 +114,13 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
         assert {second, old_alpha} <= set(commits) and commits[second]["subject"] == "two"
         assert any("Basket.add" in s["added"] for s in commits[second]["symbols"])
         assert version["id"] in commits[second]["symbol_ids"]
+
+        err, since = await call(session, "changes_since", repo="repo", since=old_alpha)
+        assert not err and (since["from_commit"], since["to_commit"], since["commits"]) == (old_alpha, second, 1)
+        changed = {(c["now"] or c["was"])["qualname"]: (c["change"], c.get("what")) for c in since["changes"]}
+        assert changed["alpha"] == ("modified", ["doc", "code"]) and changed["Basket.add"][0] == "added"
+        err, bad = await call(session, "changes_since", repo="repo", since="no-such-commit")
+        assert err and "--since 'no-such-commit': no such commit" in bad
 
         err, remembered = await call(session, "remember", text="Prefer pytest fixtures", user="alice", type="preference")
         assert not err and remembered["status"] == "created" and remembered["memory"]["scope"] == "user"

@@ -333,6 +333,11 @@ def test_a_path_given_for_a_repository_name_is_told_unknown_with_the_names_known
     assert {"/v1/repos/{name}/symbols", "/v1/repos/{name}/outline"} <= documented
     missing = client.get("/v1/repos/widgets/outline", headers=bearer)  # no path: a malformed request
     assert missing.status_code == 422 and "path" in missing.text, missing.text  # as FastAPI answers any
+    for query, said in (("until=HEAD", "give since too"), ("path=src", "give since too"),
+                        ("limit=501", "limit must be 1 to 500 without since")):  # fmt: skip
+        answer = client.get(f"/v1/repos/widgets/changes?{query}", headers=bearer)
+        assert answer.status_code == 400 and said in answer.json()["detail"], answer.text
+    assert client.get("/v1/repos/widgets/changes?since=HEAD&limit=5001", headers=bearer).status_code == 422
     assert queued(service) == {}
 
 

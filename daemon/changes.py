@@ -1,0 +1,276 @@
+"""What changed in a repository's code between two indexed states: ``recalld changes
+--since``, the HTTP API's ``changes?since=``, MCP's ``changes_since``.
+
+The structural memories valid at each state (``--as-of``'s exact condition: ``asof``) are
+compared by id, the same code at the same place; those on one side only are paired by
+lineage, which a sync carries through an edit, a rename and a move (``ingest/plan.py``).
+A lineage on both sides is one symbol that was ``modified``, ``renamed`` (its qualified
+name) or ``moved`` (its file); one only at the later state was ``added``, one only at the
+earlier ``removed``, with the reason its version was closed for (``deleted`` with its file,
+``removed`` from it, ``skipped`` with a file no longer read)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from recalld.daemon.app import App
+from recalld.daemon.asof import last_commit_at, parse_date
+from recalld.daemon.config import CHANGES_LIMIT
+from recalld.daemon.memories import summary
+from recalld.daemon.query import AsOf, as_of
+from recalld.daemon.retrieve import path_ok
+from recalld.ingest.errors import NotFoundError, RecalldError
+from recalld.ingest.gitrepo import GitRepository
+from recalld.ingest.plan import Scope
+from recalld.ingest.qualnames import unnumbered
+from recalld.ingest.records import STRUCTURAL, stored_checkpoint
+from recalld.ingest.store import MemoryFilter, StoredPoint, retrieve_many
+
+CHANGE_FIELDS = ("repo", "branch", "path", "language", "kind", "qualname", "signature", "docstring", "text",
+                 "content_hash", "lineage", "start_line", "end_line", "deprecated_reason", "valid_from_commit",
+                 "author")  # fmt: skip
+PAIR_FIELDS = ("path", "kind", "qualname", "lineage", "start_line")  # what pairs and orders the changes
+ORDER = ("moved", "renamed", "modified", "added", "removed")
+COMMITS_LISTED = 20  # the newest commits between the two states an answer names
+COMMITS_COUNTED = 10_000  # and how many it counts at most
+# the marks around a doc's lines in code (quotes, comment leaders), for "did only its doc change"
+_DOC_MARKS = " \t\"'/*#-;!"
+_AS_OF = re.compile(r"^(--)?as-of")
+_PARAMETERS = re.compile(r"\(.*\)$")  # an overload's (``Codec.decode(String)``)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    change: str  # one of ORDER
+    was: StoredPoint | None
+    now: StoredPoint | None
+
+    @property
+    def where(self) -> tuple[str, int]:
+        point = self.now or self.was
+        assert point is not None
+        return str(point.payload.get("path")), int(point.payload.get("start_line") or 0)
+
+
+def changes_between(
+    app: App, repo: str, since: str, until: str | None = None, *, path: str | None = None,
+    limit: int = CHANGES_LIMIT,
+) -> dict[str, Any]:  # fmt: skip
+    """The symbols of ``repo`` added, modified, renamed, moved and removed from the state
+    ``since`` answers for (a commit of the tracked branch, or a date) to ``until``'s (by
+    default the indexed commit): the last the index synced the branch to at or before each
+    (``from_commit``, ``to_commit``; the commits asked for are ``since_commit`` and
+    ``until_commit``), those under ``path`` (a file, a directory or a glob: either
+    side's path) alone when given. Each side is as it stood then (its lines, signature and
+    doc at that state: ``asof.LinesAt``); at most ``limit`` changes listed, every one counted."""
+    if limit <= 0:
+        raise RecalldError("limit must be at least 1")
+    pattern = path.strip().strip("/") if path is not None else None
+    if pattern == "":
+        raise RecalldError("name a file, a directory or a glob of the repository ('src/app.py', 'src/', '**/*.go')")
+    entry = app.registry.get(repo)
+    start = _state(app, repo, since, "since")
+    end = _state(app, repo, until, "until") if until else None
+    first = str(start.valid_at.state)
+    last = str(end.valid_at.state) if end else stored_checkpoint(app.store, Scope(entry.name, entry.branch))["commit"]
+    git = GitRepository(entry.path)
+    if first != last and not git.is_ancestor(first, last):
+        raise RecalldError(f"--since {since!r} ({first[:8]}) is not before {until or 'the indexed commit'!r}"
+                           f" ({last[:8]}) on branch {entry.branch!r}")  # fmt: skip
+    asked = {"since": _commit_of(git, entry.branch, since), "until": _commit_of(git, entry.branch, until or last)}
+    branch = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), deprecated=None)
+    found = _paired(*(_differing(app, branch, start, end) if end else _since(app, branch, start)))
+    if pattern is not None:
+        found = [c for c in found if any(p and path_ok(str(p.payload.get("path")), pattern) for p in (c.was, c.now))]
+    found.sort(key=lambda c: (*c.where, ORDER.index(c.change)))
+    shown = found[:limit]
+    whole = {p.id: p for p in retrieve_many(app.store, [p.id for c in shown for p in (c.was, c.now) if p],
+                                            fields=CHANGE_FIELDS)}  # fmt: skip
+    shown = [c for c in shown if all(p is None or p.id in whole for p in (c.was, c.now))]  # none pruned since
+    was_then = _placed(start.placed, [whole[c.was.id] for c in shown if c.was])
+    now_then = _placed(end.placed if end else list, [whole[c.now.id] for c in shown if c.now])
+    gone = _file_gone(git, last) if end else None
+    max_chars = app.config.index_options().max_embed_chars
+    listed = [_record(replace(c, was=was_then.get(c.was.id) if c.was else None,
+                              now=now_then.get(c.now.id) if c.now else None), gone, max_chars)
+              for c in shown]  # fmt: skip
+    commits = git.walk_commits(last, hide=first, limit=COMMITS_COUNTED, first_parent=True) if first != last else []
+    counts = Counter(c.change for c in found)
+    return {
+        "repo": repo, "since": since, "until": until, "since_commit": asked["since"], "until_commit": asked["until"],
+        "from_commit": first, "to_commit": last,
+        "commits": len(commits),
+        "newest_commits": [_commit(git, c) for c in commits[:COMMITS_LISTED]],
+        "counts": {name: counts.get(name, 0) for name in ORDER}, "changes": listed,
+        "truncated": len(found) > limit,
+    }  # fmt: skip
+
+
+def _state(app: App, repo: str, text: str, flag: str) -> AsOf:
+    """The indexed state a ``--since`` or ``--until`` answers for (``query.as_of``)."""
+    try:
+        at = as_of(app, text, repo)
+    except RecalldError as exc:  # what the user typed is no as-of: its messages say --as-of
+        if type(exc) not in (RecalldError, NotFoundError):
+            raise
+        raise type(exc)(_AS_OF.sub(f"--{flag}", exc.message, count=1)) from None
+    assert at is not None
+    if at.valid_at.state is None:  # a date before the index began
+        raise RecalldError(f"--{flag} {text!r}: repo {repo!r} was never indexed at or before then"
+                           " (the index starts later)")  # fmt: skip
+    return at
+
+
+def _since(app: App, branch: MemoryFilter, start: AsOf) -> tuple[list[StoredPoint], list[StoredPoint]]:
+    """The versions valid at ``start`` and closed now, and those live now and not valid
+    then, read without going through every live one: a live version valid then opened
+    by a sync no later than the one that moved the branch there (``ValidAt.visit``), or
+    held then in an earlier interval and reopened (asked of those opened after)."""
+    store, at = app.store, start.valid_at
+    gone = list(store.scroll(replace(branch, deprecated=1, valid_at=at), fields=PAIR_FIELDS))
+    opened = replace(branch, deprecated=0, opened_after=at.visit)  # every live one when no visit is known
+    held = {p.id for p in store.scroll(replace(opened, valid_at=at), fields=())}
+    return gone, [p for p in store.scroll(opened, fields=PAIR_FIELDS) if p.id not in held]
+
+
+def _differing(app: App, branch: MemoryFilter, start: AsOf, end: AsOf) -> tuple[list[StoredPoint], list[StoredPoint]]:
+    """The versions valid at ``start`` and not at ``end``, and those valid at ``end`` and not at ``start``."""
+    before = {p.id: p for p in app.store.scroll(replace(branch, valid_at=start.valid_at), fields=PAIR_FIELDS)}
+    after = {p.id: p for p in app.store.scroll(replace(branch, valid_at=end.valid_at), fields=PAIR_FIELDS)}
+    return [p for i, p in before.items() if i not in after], [p for i, p in after.items() if i not in before]
+
+
+def _commit_of(git: GitRepository, branch: str, text: str) -> str | None:
+    """The commit of the branch a ``--since`` or ``--until`` names (its commit then, for a
+    date), which the state it answers for is, or follows when the index never synced
+    to it."""
+    moment = parse_date(text)
+    if moment is None:
+        return git.resolve_commit(text)
+    tip = git.branch_tip(branch)
+    return last_commit_at(git, tip, moment) if tip else None
+
+
+def _paired(gone: list[StoredPoint], came: list[StoredPoint]) -> list[Change]:
+    """The versions valid at one state only, as changes: those of one lineage paired (the
+    same path and name first, then the same name, then the same path, then the rest in turn)."""
+    lineages: dict[str, tuple[list[StoredPoint], list[StoredPoint]]] = {}
+    for side, points in enumerate((gone, came)):
+        for point in points:
+            lineages.setdefault(str(point.payload.get("lineage") or point.id), ([], []))[side].append(point)
+    changes: list[Change] = []
+    for olds, news in lineages.values():
+        for key in (_place_name, _name, _place, lambda p: ""):
+            for old in list(olds):
+                new = next((n for n in news if key(n) == key(old)), None)
+                if new is not None:
+                    olds.remove(old)
+                    news.remove(new)
+                    changes.append(Change(_how(old, new), old, new))
+        changes += [Change("removed", old, None) for old in olds] + [Change("added", None, new) for new in news]
+    return changes
+
+
+def _place_name(point: StoredPoint) -> tuple[str, str]:
+    return _place(point), _name(point)
+
+
+def _place(point: StoredPoint) -> str:
+    return str(point.payload.get("path"))
+
+
+def _name(point: StoredPoint) -> str:
+    return str(point.payload.get("qualname"))
+
+
+def _how(old: StoredPoint, new: StoredPoint) -> str:
+    if _place(old) != _place(new):
+        return "moved"
+    return "renamed" if _name(old) != _name(new) else "modified"
+
+
+Placing = Callable[[list[StoredPoint]], list[StoredPoint]]
+
+
+def _placed(place: Placing, points: list[StoredPoint]) -> dict[str, StoredPoint]:
+    return {p.id: p for p in place(points)}
+
+
+def _file_gone(git: GitRepository, commit: str) -> Callable[[str], bool]:
+    """Whether nothing is at a path at ``commit``."""
+    return lambda path: git.lookup(commit, path) is None
+
+
+def _record(change: Change, gone: Callable[[str], bool] | None, max_chars: int) -> dict[str, Any]:
+    """A change as the API answers it: what it was and what it is, and for a symbol on both
+    sides what differs (``what``); for a removed one why (``reason``: its version's closing
+    reason when the later state is the indexed commit, else by its file then)."""
+    record: dict[str, Any] = {"change": change.change, "was": _side(change.was), "now": _side(change.now)}
+    if change.was and change.now:
+        record["what"] = _what(change.was.payload, change.now.payload, max_chars)
+    elif change.was:
+        old = change.was.payload
+        if gone is None:
+            record["reason"] = old.get("deprecated_reason")
+        else:
+            record["reason"] = "deleted" if gone(str(old.get("path"))) else "removed"
+    return record
+
+
+def _side(point: StoredPoint | None) -> dict[str, Any] | None:
+    if point is None:
+        return None
+    fields = point.payload
+    return {"id": point.id, "path": fields.get("path"), "kind": fields.get("kind"), "qualname": fields.get("qualname"),
+            "signature": fields.get("signature"), "start_line": fields.get("start_line"),
+            "end_line": fields.get("end_line"), "doc": summary(str(fields.get("docstring") or "")),
+            "commit": fields.get("valid_from_commit"), "author": fields.get("author")}  # fmt: skip
+
+
+def _what(old: dict[str, Any], new: dict[str, Any], max_chars: int) -> list[str]:
+    """What differs between two versions of a symbol: ``path``, ``name``, ``kind``,
+    ``signature``, ``doc``, ``code``: its signature and code beyond its new name, and
+    beyond its doc (the content hash; where the doc or the name changed too, the stored
+    texts without the doc's lines and with the old name read as the new, unless one was
+    cut at ``max_chars``)."""
+    what = [name for name, key in (("path", "path"), ("name", "qualname"), ("kind", "kind"))
+            if old.get(key) != new.get(key)]  # fmt: skip
+    was, now = _declared(old), _declared(new)
+    renamed = re.compile(rf"(?<![\w$]){re.escape(was)}(?![\w$])") if was and now and was != now else None
+
+    def as_new(text: str) -> str:
+        return renamed.sub(now, text) if renamed else text
+
+    if as_new(str(old.get("signature") or "")) != str(new.get("signature") or ""):
+        what.append("signature")
+    if old.get("docstring") != new.get("docstring"):
+        what.append("doc")
+    if old.get("content_hash") != new.get("content_hash"):
+        cut = max(len(str(f.get("text") or "")) for f in (old, new)) >= max_chars  # the code past the text unseen
+        if ("doc" not in what and not renamed) or cut or [as_new(line) for line in _code(old)] != _code(new):
+            what.append("code")
+    return what
+
+
+def _declared(fields: dict[str, Any]) -> str:
+    """The name a symbol is declared with: its qualified name's last part, without a
+    repeat's mark or an overload's parameters."""
+    qualname = _PARAMETERS.sub("", unnumbered(str(fields.get("qualname") or "")))
+    return qualname.rpartition(".")[2]
+
+
+def _code(fields: dict[str, Any]) -> list[str]:
+    """A version's stored text without its head line and its doc's lines (as written in
+    code or cleaned), each line without the marks around it, blank lines left out."""
+    doc = {line.strip(_DOC_MARKS) for line in str(fields.get("docstring") or "").splitlines()}
+    lines = str(fields.get("text") or "").split("\n")[1:]
+    return [bare for line in lines if (bare := line.strip(_DOC_MARKS)) and bare not in doc]
+
+
+def _commit(git: GitRepository, commit: str) -> dict[str, Any]:
+    info = git.commit_info(commit)
+    return {"commit": commit, "summary": info.summary, "author": info.author, "time": info.time}

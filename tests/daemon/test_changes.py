@@ -1,0 +1,133 @@
+"""What changed between two indexed states (``daemon/changes.py``) on both store adapters:
+a symbol added, modified (its doc alone, its signature), renamed, moved with its file, and
+removed, paired by lineage; a path, a limit, an until, and bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+from recalld.daemon.changes import changes_between
+from recalld.ingest.errors import RecalldError
+from tests.daemon.test_search import app, history  # noqa: F401 - the fixtures
+from tests.ingest.conftest import harness  # noqa: F401 - the fixture, on both store adapters
+
+A1 = '''class Config:
+    def load(self, path):
+        """Read the file."""
+        return open(path).read()
+
+
+def helper(x):
+    return x * 2
+'''
+A2 = A1.replace("Read the file.", "Read the whole file.").replace("def helper(x):", "def helper(x, y=1):")
+B1 = "def old_name(items):\n    total = 0\n    for item in items:\n        total += item\n    return total\n"
+B2 = B1.replace("old_name", "new_name")
+
+
+def brief(answer) -> list[tuple]:  # type: ignore[no-untyped-def, type-arg]
+    return [(c["change"], (c["was"] or {}).get("qualname"), (c["now"] or {}).get("qualname"), c.get("what"),
+             c.get("reason")) for c in answer["changes"] if (c["now"] or c["was"])["kind"] != "module"]  # fmt: skip
+
+
+@pytest.fixture
+def steps(git_repo, harness, app):  # type: ignore[no-untyped-def]
+    """c1: pkg/a.py, pkg/b.py, pkg/gone.py; c2: a.py moved to src/ with a doc and a
+    signature edited, old_name renamed, gone.py deleted, c.py added."""
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("pkg/a.py", A1)
+    git_repo.write("pkg/b.py", B1)
+    git_repo.write("pkg/gone.py", "def obsolete():\n    return 'no longer needed here'\n")
+    c1 = git_repo.commit("one")
+    harness.sync(git_repo)
+    git_repo.remove("pkg/a.py")
+    git_repo.write("src/a.py", A2)
+    git_repo.write("pkg/b.py", B2)
+    git_repo.remove("pkg/gone.py")
+    git_repo.write("pkg/c.py", "def fresh():\n    return 1\n")
+    c2 = git_repo.commit("two: move a.py to src/")
+    harness.sync(git_repo)
+    return {"c1": c1, "c2": c2}
+
+
+def test_changes_since_a_commit_pair_a_symbols_versions_by_lineage(steps, app):
+    answer = changes_between(app, "r", steps["c1"])
+    assert (answer["from_commit"], answer["to_commit"], answer["commits"]) == (steps["c1"], steps["c2"], 1)
+    assert [c["summary"] for c in answer["newest_commits"]] == ["two: move a.py to src/"]
+    assert brief(answer) == [
+        ("renamed", "old_name", "new_name", ["name"], None),
+        ("added", None, "fresh", None, None),
+        ("removed", "obsolete", None, None, "deleted"),
+        ("moved", "Config", "Config", ["path", "code"], None),  # a method's doc is in its code
+        ("moved", "Config.load", "Config.load", ["path", "doc"], None),
+        ("moved", "helper", "helper", ["path", "signature", "code"], None),
+    ]  # fmt: skip
+    counts = answer["counts"]
+    assert (counts["moved"], counts["renamed"], counts["added"], counts["removed"]) == (4, 1, 2, 2)  # modules too
+    helper = next(c for c in answer["changes"] if (c["now"] or {}).get("qualname") == "helper")
+    assert (helper["was"]["path"], helper["was"]["signature"]) == ("pkg/a.py", "def helper(x)")
+    assert (helper["now"]["path"], helper["now"]["signature"], helper["now"]["commit"]) == (
+        "src/a.py", "def helper(x, y=1)", steps["c2"])
+    assert changes_between(app, "r", steps["c2"])["changes"] == []
+
+
+def test_changes_under_a_path_keep_what_moved_in_or_out_of_it(steps, app):
+    moved = brief(changes_between(app, "r", steps["c1"], path="src/"))
+    assert [c[2] for c in moved] == ["Config", "Config.load", "helper"]
+    assert [c[0] for c in brief(changes_between(app, "r", steps["c1"], path="pkg/a.py"))] == ["moved"] * 3
+    assert brief(changes_between(app, "r", steps["c1"], path="pkg/b.py")) == [
+        ("renamed", "old_name", "new_name", ["name"], None)]
+    first = changes_between(app, "r", steps["c1"], limit=2)
+    assert (len(first["changes"]), first["truncated"], sum(first["counts"].values())) == (2, True, 10)
+
+
+def test_changes_until_an_earlier_commit_read_each_side_then(history, app):
+    answer = changes_between(app, "r", history["c1"], history["c2"])
+    assert answer["to_commit"] == history["c2"]
+    assert brief(answer) == [
+        ("modified", "parse_config_file", "parse_config_file", ["code"], None),
+        ("removed", "legacy_loader", None, None, "removed"),
+    ]  # fmt: skip
+    # c4 reverted c2's edit: parse_config_file is c1's code again, the same memory
+    assert brief(changes_between(app, "r", history["c1"])) == [("removed", "legacy_loader", None, None, "removed")]
+    assert changes_between(app, "r", "2024-01-31", history["c2"])["from_commit"] == history["c1"]
+
+
+def test_bad_since_and_until_are_clear_errors(history, app):
+    with pytest.raises(RecalldError, match="is not before"):
+        changes_between(app, "r", history["c4"], history["c1"])
+    with pytest.raises(RecalldError, match="never indexed at or before then"):
+        changes_between(app, "r", "2001-01-01")
+    with pytest.raises(RecalldError, match="^--since .nosuchref.: no such commit"):
+        changes_between(app, "r", "nosuchref")
+    with pytest.raises(RecalldError, match="name a file"):
+        changes_between(app, "r", history["c1"], path=" / ")
+    with pytest.raises(RecalldError, match="unknown repo"):
+        changes_between(app, "nope", history["c1"])
+
+
+def test_changes_since_read_by_stamps_agree_with_both_states_compared_after_moves_back_and_forth(
+    history, app, git_repo, harness
+):
+    """The changes since a commit to the indexed one are read from the versions opened
+    after the sync that moved the branch there (``changes._since``); compared with the
+    two states' memories side by side (as ``--until`` reads them), after resets that
+    reopen and close versions again."""
+
+    def both(since: str) -> tuple[dict, dict]:  # type: ignore[type-arg]
+        tip = git_repo.head()
+        quick, compared = changes_between(app, "r", since), changes_between(app, "r", since, tip)
+        for answer in (quick, compared):
+            answer.pop("until"), answer.pop("until_commit")
+        return quick, compared
+
+    c1, c2 = history["c1"], history["c2"]
+    assert both(c1)[0] == both(c1)[1] and both(c2)[0] == both(c2)[1]  # c4 reopened c1's parse_config_file
+    for commit in (c1, history["c4"], c2, c1, history["c4"]):
+        git_repo.git("reset", "-q", "--hard", commit)
+        harness.sync(git_repo)
+        for since in (c1, c2, commit):
+            if git_repo.git("merge-base", since, commit) == since:  # on the branch now
+                quick, compared = both(since)
+                assert quick == compared, (commit, since)
+    assert brief(changes_between(app, "r", c2))[0][:2] == ("modified", "parse_config_file")  # c4 reverted c2's edit
