@@ -26,7 +26,7 @@ MODES = ("hybrid", "dense", "keyword")
 # Test code (``records.is_test_path``): kept with the rest, left out, or alone.
 TESTS = ("include", "exclude", "only")
 MAX_FETCH = 4096
-_WILDCARD = re.compile(r"[*?\[]")
+WILDCARD = re.compile(r"[*?\[]")
 MAX_IDENTIFIERS = 16
 MAX_RESOLVED = 2000  # namesakes read at most to find the decorated qualnames a dotted name means
 # An identifier, or several joined by dots (``::``, ``#`` and ``->`` read as dots first).
@@ -122,7 +122,7 @@ def literal_dir(glob: str | None) -> str | None:
     parts = glob.strip("/").split("/")
     literal: list[str] = []
     for part in parts[:-1]:
-        if _WILDCARD.search(part) or part == "**":
+        if WILDCARD.search(part) or part == "**":
             break
         literal.append(part)
     return "/".join(literal) or None

@@ -1,19 +1,24 @@
 """Why the index holds nothing of a path an outline or a symbol was asked of: the sync
 skipped the file the repository has there (generated, vendored, excluded, oversized, of
-no language read, binary, minified, a symlink, a submodule), or there is no file there at
-the commit the index is at (one committed since: a sync brings it in)."""
+no language read, binary, minified, a symlink, a submodule) or every file under the
+directory or matching the glob, or there is no file there at the commit the index is at
+(one committed since: a sync brings it in)."""
 
 from __future__ import annotations
+
+from collections import Counter
 
 from recalld.daemon.app import App
 from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
+from recalld.daemon.retrieve import WILDCARD, literal_dir, path_ok
 from recalld.ingest.collect import read_file
-from recalld.ingest.gitrepo import GitRepository, TreeSkip
+from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import stored_checkpoint
 
 log = get_logger(__name__)
+EXPLAINED = 100  # the files under a directory, or matching a glob, whose skip an answer reads at most
 
 
 def why_unheld(app: App, entry: RepoEntry, path: str) -> str:
@@ -23,23 +28,49 @@ def why_unheld(app: App, entry: RepoEntry, path: str) -> str:
         return "the repository was never synced (recalld sync)"
     at = f"at the indexed commit {str(commit)[:8]}"
     try:
-        reason = _skipped(app, GitRepository(entry.path), str(commit), path)
+        git = GitRepository(entry.path)
+        reason = _skipped(app, git, str(commit), path)
+        skipped = _skipped_under(app, git, str(commit), path) if reason is None else []
     except Exception as exc:  # noqa: BLE001 - an explanation only: the answer is "not found" either way
         log.warning("could not tell why a path is not indexed", repo=entry.name, path=path, error=str(exc))
         return f"no file the index holds is there or matches it {at}"
-    if reason is None:
+    if reason is not None:
+        return f"the sync skipped the file there {at}: {reason.replace('_', ' ')}"
+    if not skipped:
         return f"no file is there or matches it {at}"
-    return f"the sync skipped the file there {at}: {reason.replace('_', ' ')}"
+    if len(skipped) == 1:
+        return f"the sync skipped the one file there, {skipped[0][0]}, {at}: {skipped[0][1].replace('_', ' ')}"
+    reasons = Counter(why for _, why in skipped)
+    said = ", ".join(f"{n} {why.replace('_', ' ')}" for why, n in reasons.most_common())
+    if len(skipped) == EXPLAINED:
+        return f"the sync skipped the files there {at} (the first {EXPLAINED}: {said})"
+    return f"the sync skipped the {len(skipped)} files there {at}: {said}"
+
+
+def _skipped_under(app: App, git: GitRepository, commit: str, pattern: str) -> list[tuple[str, str]]:
+    """The files under the directory ``pattern`` or matching the glob, each with the
+    reason a sync skips it (the first ``EXPLAINED``); none where none is there."""
+    under = (literal_dir(pattern) or "") if WILDCARD.search(pattern) else pattern
+    skipped: list[tuple[str, str]] = []
+    for found in git.walk_tree(commit, under):
+        if path_ok(found.path, pattern):
+            skipped.append((found.path, _reason(app, git, commit, found)))
+            if len(skipped) == EXPLAINED:
+                break
+    return skipped
 
 
 def _skipped(app: App, git: GitRepository, commit: str, path: str) -> str | None:
     """The reason a sync skips the file at ``path`` of ``commit`` (as its collector reads
     it: ``collect.read_file``), or None where there is no file."""
     found = git.lookup(commit, path)
-    if found is None:
-        return None
+    return None if found is None else _reason(app, git, commit, found)
+
+
+def _reason(app: App, git: GitRepository, commit: str, found: TreeFile | TreeSkip) -> str:
     if isinstance(found, TreeSkip):
         return found.reason  # symlink, submodule: never read
+    path = found.path
     options = app.config.index_options()
     read = read_file(git, commit, path, found.blob, options, check_attributes=True, globs=options.memories.globs)
     return read.unread or "read, but not synced since (recalld sync)"

@@ -296,10 +296,19 @@ class GitRepository:
         commit = self._repo[commit_id].peel(pygit2.Commit)
         return (commit.parents[0].tree if commit.parent_ids else None), commit.tree
 
-    def walk_tree(self, commit_id: str) -> Iterator[TreeFile | TreeSkip]:
-        """Every entry of the commit's tree: regular files, and what is never read."""
+    def walk_tree(self, commit_id: str, under: str = "") -> Iterator[TreeFile | TreeSkip]:
+        """Every entry of the commit's tree (or of its directory ``under``; none when
+        there is no directory there): regular files, and what is never read."""
         root = self._repo[commit_id].peel(pygit2.Tree)
-        stack: list[tuple[str, pygit2.Tree]] = [("", root)]
+        if under:
+            try:
+                found = root[sys.intern(under)]
+            except (KeyError, ValueError):
+                return
+            if found.filemode != FileMode.TREE:
+                return
+            root = self._repo[found.id].peel(pygit2.Tree)
+        stack: list[tuple[str, pygit2.Tree]] = [(f"{under}/" if under else "", root)]
         while stack:
             prefix, tree = stack.pop()
             for entry in tree:

@@ -589,6 +589,18 @@ def test_an_outline_of_a_file_the_sync_skipped_says_why(git_repo, harness, app):
         with pytest.raises(NotFoundError, match=f"skipped the file there at the indexed commit .{{8}}: {reason}$"):
             outline(app, "r", path)
     assert [f["path"] for f in outline(app, "r", "src")["files"]] == ["src/main.go"]
+    # a directory or a glob of which the sync read nothing: why, file by file
+    for path, said in (("vendor", "the one file there, vendor/lib/x.go, at the indexed commit .{8}: excluded$"),
+                       ("api/", "the one file there, api/types.go, .*: generated$"), ("**/types.go", ": generated$"),
+                       ("src/*.txt", "no file is there or matches it"), ("nowhere/", "no file is there")):  # fmt: skip
+        with pytest.raises(NotFoundError, match=said):
+            outline(app, "r", path)
+    git_repo.write("vendor/lib/y.go", "package lib\n")
+    git_repo.write("vendor/lib/logo.png", b"\x89PNG\r\n\x1a\n\0\0")
+    git_repo.commit("two")
+    harness.sync(git_repo)
+    with pytest.raises(NotFoundError, match=r"skipped the 3 files there at the indexed commit .{8}: 3 excluded$"):
+        outline(app, "r", "vendor/lib")
     with pytest.raises(NotFoundError, match="no symbol 'A' in r at api/types.go: the sync skipped .*: generated$"):
         get_symbol(app, "r", "A", path="api/types.go")
     with pytest.raises(NotFoundError, match="no symbol 'other' in r at src/main.go$"):  # the file is held
