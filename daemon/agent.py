@@ -85,28 +85,16 @@ def run_forget(ctx: Any, args: argparse.Namespace) -> int:
 def run_changes(ctx: Any, args: argparse.Namespace) -> int:
     from recalld.daemon.client import repo_path
     from recalld.daemon.commands import only_repo
-    from recalld.ingest.errors import RecalldError
 
-    if not args.since and (args.until or args.path):
-        raise RecalldError("--until and --path narrow the changes since a commit or date: give --since too")
     repo = args.repo or only_repo(ctx)
     daemon = ctx.daemon()
+    asked = {"since": args.since, "until": args.until, "path": args.path, "limit": args.limit}
     if daemon is not None:
-        params = {"since": args.since, "until": args.until, "path": args.path, "limit": args.limit}
-        found = daemon.request("GET", repo_path(repo, "changes"), params)
-    elif args.since:
-        from recalld.daemon.changes import changes_between
-        from recalld.daemon.config import CHANGES_LIMIT
-
-        found = changes_between(ctx.app, repo, args.since, args.until, path=args.path,
-                                limit=args.limit or CHANGES_LIMIT)  # fmt: skip
+        found = daemon.request("GET", repo_path(repo, "changes"), asked)
     else:
-        from recalld.daemon.config import RECENT_LIMIT, RECENT_MAX
-        from recalld.daemon.memories import recent_changes
+        from recalld.daemon.changes import repo_changes
 
-        if args.limit is not None and args.limit > RECENT_MAX:
-            raise RecalldError(f"--limit must be 1 to {RECENT_MAX} without --since, not {args.limit}")
-        found = recent_changes(ctx.app, repo, limit=args.limit or RECENT_LIMIT)
+        found = repo_changes(ctx.app, repo, **asked)
     if args.json:
         print(json.dumps(found, ensure_ascii=False))
     elif args.since:

@@ -19,8 +19,8 @@ from typing import Any
 
 from recalld.daemon.app import App
 from recalld.daemon.asof import last_commit_at, parse_date
-from recalld.daemon.config import CHANGES_LIMIT
-from recalld.daemon.memories import summary
+from recalld.daemon.config import CHANGES_LIMIT, RECENT_LIMIT, RECENT_MAX
+from recalld.daemon.memories import recent_changes, summary
 from recalld.daemon.query import AsOf, as_of
 from recalld.daemon.retrieve import path_ok
 from recalld.ingest.errors import NotFoundError, RecalldError
@@ -54,6 +54,22 @@ class Change:
         point = self.now or self.was
         assert point is not None
         return str(point.payload.get("path")), int(point.payload.get("start_line") or 0)
+
+
+def repo_changes(
+    app: App, repo: str, *, since: str | None = None, until: str | None = None, path: str | None = None,
+    limit: int | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """What ``recalld changes`` and ``GET /v1/repos/{name}/changes`` answer: with ``since``
+    the changes from then (``changes_between``), else the latest commits
+    (``memories.recent_changes``)."""
+    if since:
+        return changes_between(app, repo, since, until or None, path=path, limit=limit or CHANGES_LIMIT)
+    if until or path:
+        raise RecalldError("until and path narrow the changes since a commit or date: give since too")
+    if limit is not None and not 1 <= limit <= RECENT_MAX:
+        raise RecalldError(f"limit must be 1 to {RECENT_MAX} without since, not {limit}")
+    return recent_changes(app, repo, limit=limit or RECENT_LIMIT)
 
 
 def changes_between(

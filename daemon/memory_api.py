@@ -12,9 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from recalld.daemon import memories
 from recalld.daemon.answers import errors
-from recalld.daemon.changes import changes_between
-from recalld.daemon.config import CHANGES_LIMIT, CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX, RECENT_LIMIT, RECENT_MAX
-from recalld.ingest.errors import RecalldError
+from recalld.daemon.changes import repo_changes
+from recalld.daemon.config import CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX
 from recalld.ingest.manual import MAX_TEXT, ManualMemory
 
 if TYPE_CHECKING:
@@ -78,10 +77,4 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
                                            " commit)")] = None,
         path: Annotated[str | None, Query(description="with since: only under this file, directory or glob")] = None,
     ) -> dict[str, Any]:  # fmt: skip
-        if since:
-            return changes_between(service.app, name, since, until or None, path=path, limit=limit or CHANGES_LIMIT)
-        if until or path:
-            raise RecalldError("until and path narrow the changes since a commit or date: give since too")
-        if limit is not None and limit > RECENT_MAX:
-            raise RecalldError(f"limit must be 1 to {RECENT_MAX} without since, not {limit}")
-        return memories.recent_changes(service.app, name, limit=limit or RECENT_LIMIT)
+        return repo_changes(service.app, name, since=since, until=until, path=path, limit=limit)
