@@ -22,6 +22,7 @@ from recalld.daemon.asof import last_commit_at, parse_date
 from recalld.daemon.config import CHANGES_LIMIT, RECENT_LIMIT, RECENT_MAX
 from recalld.daemon.memories import recent_changes, summary
 from recalld.daemon.query import AsOf, as_of
+from recalld.daemon.registry import RepoEntry
 from recalld.daemon.retrieve import path_ok
 from recalld.ingest.errors import NotFoundError, RecalldError
 from recalld.ingest.gitrepo import GitRepository
@@ -98,8 +99,7 @@ def changes_between(
         raise RecalldError(f"--since {since!r} ({first[:8]}) is not before {until or 'the indexed commit'!r}"
                            f" ({last[:8]}) on branch {entry.branch!r}")  # fmt: skip
     asked = {"since": _commit_of(git, entry.branch, since), "until": _commit_of(git, entry.branch, until or last)}
-    branch = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), deprecated=None)
-    found = _paired(*(_differing(app, branch, start, end) if end else _since(app, branch, start)))
+    found = _paired(*_versions(app, entry, start, end))
     if pattern is not None:
         found = [c for c in found if any(p and path_ok(str(p.payload.get("path")), pattern) for p in (c.was, c.now))]
     found.sort(key=lambda c: (*c.where, ORDER.index(c.change)))
@@ -139,6 +139,26 @@ def _state(app: App, repo: str, text: str, flag: str) -> AsOf:
         raise RecalldError(f"--{flag} {text!r}: repo {repo!r} was never indexed at or before then"
                            " (the index starts later)")  # fmt: skip
     return at
+
+
+def versions_between(app: App, repo: str, since: str, until: str | None = None) -> tuple[set[str], set[str]]:
+    """The ids of the versions valid at ``since``'s state and not at ``until``'s (by
+    default the indexed commit), and of those valid at ``until``'s and not at ``since``'s:
+    what ``changes_between`` pairs (``tests/bench/check_exact.py`` compares them with two
+    fresh indexes)."""
+    entry = app.registry.get(repo)
+    start = _state(app, repo, since, "since")
+    gone, came = _versions(app, entry, start, _state(app, repo, until, "until") if until else None)
+    return {p.id for p in gone}, {p.id for p in came}
+
+
+def _versions(
+    app: App, entry: RepoEntry, start: AsOf, end: AsOf | None
+) -> tuple[list[StoredPoint], list[StoredPoint]]:  # fmt: skip
+    """The structural versions valid at one of the two states only (``end``: the indexed
+    commit when None), with what pairs them."""
+    flt = MemoryFilter(repo=entry.name, branch=entry.branch, types=(STRUCTURAL,), deprecated=None)
+    return _differing(app, flt, start, end) if end else _since(app, flt, start)
 
 
 def _since(app: App, branch: MemoryFilter, start: AsOf) -> tuple[list[StoredPoint], list[StoredPoint]]:

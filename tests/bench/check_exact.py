@@ -13,7 +13,9 @@ not compared: a fast deterministic fake embedder stands in for the model, since 
 checked is parsing, planning and writing. Last, at the tip again, the memories as of
 each commit checked before (``--as-of``'s query) are compared with that commit's fresh
 index: the same ids and what each version held when it opened, with the lines and file
-blob the answer reads from git at that commit, but for its interval.
+blob the answer reads from git at that commit, but for its interval; and what
+``recalld changes --since`` each such commit pairs (the versions valid at one of it and
+the tip only) with the two fresh indexes' difference.
 
     python tests/bench/check_exact.py --repo ~/src/django [--branch main] [--history 50] [--every 10]
 
@@ -36,11 +38,14 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from recalld.daemon.asof import LinesAt, states_at_commit  # noqa: E402
+from recalld.daemon.changes import versions_between  # noqa: E402
+from recalld.daemon.config import Config, validate  # noqa: E402
+from recalld.daemon.registry import RepoRegistry  # noqa: E402
 from recalld.daemon.logs import configure_logging  # noqa: E402
 from recalld.ingest.gitrepo import GitRepository  # noqa: E402
 from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache  # noqa: E402
 from recalld.ingest.files import IndexOptions  # noqa: E402
-from recalld.ingest.records import PLANNED_TYPES  # noqa: E402
+from recalld.ingest.records import PLANNED_TYPES, STRUCTURAL  # noqa: E402
 from recalld.ingest.store import MemoryFilter, Store, StoreConfig, ValidAt, open_store  # noqa: E402
 from recalld.ingest.sync import Indexer  # noqa: E402
 from tests.conftest import FakeEmbedder  # noqa: E402
@@ -143,6 +148,23 @@ class Checker:
         want = {key: as_of_view(fields) for key, fields in self.fresh[commit].items()}
         self.compare(label, live(self.store, "r", at=(repository, self.branch, at)), want)
 
+    def check_changes(self, label: str, commit: str, tip: str) -> None:
+        """The versions ``recalld changes --since COMMIT`` pairs (valid at one of the two
+        states only), read from the sync stamps and from the two states side by side (as
+        ``--until`` reads them), against the two fresh indexes' structural memories."""
+        fresh = {c: {k for k, f in self.fresh[c].items() if f.get("type") == STRUCTURAL} for c in (commit, tip)}
+        want = (fresh[commit] - fresh[tip], fresh[tip] - fresh[commit])
+        app = _ChangesApp(self)
+        try:
+            for how, until in (("by stamps", None), ("side by side", tip)):
+                got = versions_between(app, "r", commit, until)  # type: ignore[arg-type]
+                ok = got == want
+                self.failed += not ok
+                print(f"CHECK {label:<14} {'exact' if ok else 'DIFFERS'}: changes {how}: {len(got[0])} left,"
+                      f" {len(got[1])} came; fresh indexes {len(want[0])}, {len(want[1])}", flush=True)  # fmt: skip
+        finally:
+            app.registry.close()
+
     def compare(self, label: str, got: dict[str, dict[str, Any]], want: dict[str, dict[str, Any]]) -> None:
         extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))
         differ = sorted(k for k in set(got) & set(want) if got[k] != want[k])
@@ -164,6 +186,18 @@ class Checker:
     def close(self) -> None:
         self.store.close()
         self.cache.close()
+
+
+class _ChangesApp:
+    """What ``changes.versions_between`` needs of the App: the store, a registry naming
+    the clone "r", the config."""
+
+    def __init__(self, checker: Checker) -> None:
+        self.store = checker.store
+        self.registry = RepoRegistry(checker.state / "registry.db")
+        if self.registry.find("r") is None:
+            self.registry.add("r", str(checker.clone), checker.branch)
+        self.config = Config(home=checker.state, config_path=checker.state / "config.toml", values=validate({}))
 
 
 def _name(fields: dict[str, Any]) -> str:
@@ -199,6 +233,9 @@ def main() -> int:
             for step, commit in enumerate(chain):
                 if commit in checker.fresh:
                     checker.check_as_of(f"as of step {step}", commit)
+            for step, commit in enumerate(chain[:-1]):
+                if commit in checker.fresh:
+                    checker.check_changes(f"since step {step}", commit, chain[-1])
         finally:
             checker.close()
     print("every check exact" if not checker.failed else f"{checker.failed} check(s) differ")
