@@ -126,6 +126,7 @@ class MemoryFilter:
     codes: tuple[str, ...] = ()  # content_hash is any of these
     closed_before: int | None = None  # closed before this (unix seconds): by its sync's stamp, else valid_to_time
     opened_after: int | None = None  # its interval opened by a sync stamped after this, or by none stamped
+    stamped_since: int | None = None  # its interval opened or closed by a sync stamped at or after this
     hide_untrusted: bool = False  # leave out untrusted == 1 (points without the field stay)
     valid_at: ValidAt | None = None
 

@@ -34,6 +34,10 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
         equal("dirs", flt.dir_prefix.strip("/"))
     if flt.closed_before is not None:
         must.append(_closed_before(flt.closed_before))
+    if flt.stamped_since is not None:
+        since = qe.RangeFloat(gte=float(flt.stamped_since))
+        stamps = ("valid_from_sync", "valid_to_sync")
+        must.append(qe.Filter(should=[qe.FieldCondition(key, range=since) for key in stamps]))
     if flt.opened_after is not None:
         must.append(qe.Filter(should=[
             qe.FieldCondition("valid_from_sync", range=qe.RangeFloat(gt=float(flt.opened_after))),

@@ -293,6 +293,10 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
         must.append(models.FieldCondition(key="dirs", match=models.MatchValue(value=flt.dir_prefix.strip("/"))))
     if flt.closed_before is not None:
         must.append(_closed_before(flt.closed_before))
+    if flt.stamped_since is not None:
+        since = models.Range(gte=flt.stamped_since)
+        must.append(models.Filter(should=[models.FieldCondition(key=key, range=since)
+                                          for key in ("valid_from_sync", "valid_to_sync")]))  # fmt: skip
     if flt.opened_after is not None:
         must.append(models.Filter(should=[
             models.FieldCondition(key="valid_from_sync", range=models.Range(gt=flt.opened_after)),

@@ -15,7 +15,8 @@ each commit checked before (``--as-of``'s query) are compared with that commit's
 index: the same ids and what each version held when it opened, with the lines and file
 blob the answer reads from git at that commit, but for its interval; and what
 ``recalld changes --since`` each such commit pairs (the versions valid at one of it and
-the tip only) with the two fresh indexes' difference.
+the tip only) with the two fresh indexes' difference; and the branch's indexed states,
+read on after each sync as a daemon does, with those read afresh.
 
     python tests/bench/check_exact.py --repo ~/src/django [--branch main] [--history 50] [--every 10]
 
@@ -37,7 +38,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from recalld.daemon.asof import LinesAt, states_at_commit  # noqa: E402
+from recalld.daemon.asof import _KNOWN, LinesAt, indexed_states, states_at_commit  # noqa: E402
 from recalld.daemon.changes import versions_between  # noqa: E402
 from recalld.daemon.config import Config, validate  # noqa: E402
 from recalld.daemon.registry import RepoRegistry  # noqa: E402
@@ -124,6 +125,7 @@ class Checker:
         git(self.clone, "update-ref", f"refs/heads/{self.branch}", commit)
         started = time.monotonic()
         r = self.indexer.sync(repo="r", path=str(self.clone), branch=self.branch)
+        indexed_states(self.store, "r", self.branch)  # read on after each sync, as a daemon asked of as-of does
         return (f"{time.monotonic() - started:6.1f} s  {r.files_changed:5d} files  +{r.added} ~{r.modified}"
                 f" -{r.deprecated} renamed {r.renamed}")  # fmt: skip
 
@@ -147,6 +149,18 @@ class Checker:
         at = states_at_commit(self.store, repository, repo="r", branch=self.branch, rev=commit)
         want = {key: as_of_view(fields) for key, fields in self.fresh[commit].items()}
         self.compare(label, live(self.store, "r", at=(repository, self.branch, at)), want)
+
+    def check_states(self) -> None:
+        """The branch's states read on after each sync (``asof.indexed_states``), which the
+        as-of and changes checks used, against those read afresh from every point."""
+        got = indexed_states(self.store, "r", self.branch)
+        _KNOWN[self.store].clear()
+        want = indexed_states(self.store, "r", self.branch)
+        ok = (got.states, got.targets, got.visits) == (want.states, want.targets, want.visits)
+        self.failed += not ok
+        print(f"CHECK {'known states':<14} {'exact' if ok else 'DIFFERS'}: read on after each sync"
+              f" {len(got.states)} states, {len(got.targets)} synced; afresh {len(want.states)},"
+              f" {len(want.targets)}", flush=True)  # fmt: skip
 
     def check_changes(self, label: str, commit: str, tip: str) -> None:
         """The versions ``recalld changes --since COMMIT`` pairs (valid at one of the two
@@ -236,6 +250,7 @@ def main() -> int:
             for step, commit in enumerate(chain[:-1]):
                 if commit in checker.fresh:
                     checker.check_changes(f"since step {step}", commit, chain[-1])
+            checker.check_states()
         finally:
             checker.close()
     print("every check exact" if not checker.failed else f"{checker.failed} check(s) differ")

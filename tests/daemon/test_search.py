@@ -311,6 +311,36 @@ def test_known_states_are_kept_until_the_branch_changes(history, app, harness, g
     assert indexed_states(app.store, "r", "main").visits[history["c1"]] > known.visits[history["c1"]]
 
 
+def test_known_states_read_on_after_syncs_are_those_read_afresh(history, app, harness, git_repo, monkeypatch):
+    """After a sync the branch's states are read on from what was kept (the points the
+    syncs since stamped, and the task memories): the same as read from every point, after
+    moves back and forth; after a prune, every point is read again."""
+    from recalld.daemon import asof
+
+    def afresh() -> asof.Known:
+        asof._KNOWN[app.store].clear()
+        return indexed_states(app.store, "r", "main")
+
+    def seen(known: asof.Known) -> tuple:  # type: ignore[type-arg]
+        return known.states, known.targets, known.visits
+
+    read_on: list[object] = []
+    catch_up = asof._caught_up
+    monkeypatch.setattr(asof, "_caught_up", lambda *args: read_on.append(catch_up(*args)) or read_on[-1])
+    indexed_states(app.store, "r", "main")
+    for commit in (history["c1"], history["c4"], history["c2"], history["c1"], history["c4"]):
+        git_repo.git("reset", "-q", "--hard", commit)
+        harness.sync(git_repo)
+        assert seen(indexed_states(app.store, "r", "main")) == seen(afresh()), commit
+    assert len(read_on) == 5 and None not in read_on
+    closed = next(iter(app.store.scroll(MemoryFilter(repo="r", deprecated=1), fields=())))
+    app.store.delete([closed.id])
+    git_repo.write("late.py", "def late():\n    return 1\n")
+    git_repo.commit("late")
+    harness.sync(git_repo)
+    assert seen(indexed_states(app.store, "r", "main")) == seen(afresh()) and read_on[-1] is None
+
+
 def test_bad_as_of_and_types_are_clear_errors(history, app, git_repo, tmp_path):
     with pytest.raises(RecalldError, match="no such commit"):
         find(app, "x", as_of="deadbeefdeadbeef")
