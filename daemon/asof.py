@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import re
 import threading
-from itertools import chain
 import weakref
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, time, timedelta
+from itertools import chain
 from typing import Any
 
 from recalld.daemon.logs import get_logger

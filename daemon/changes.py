@@ -96,8 +96,9 @@ def changes_between(
     last = str(end.valid_at.state) if end else stored_checkpoint(app.store, Scope(entry.name, entry.branch))["commit"]
     git = GitRepository(entry.path)
     if first != last and not git.is_ancestor(first, last):
-        raise RecalldError(f"--since {since!r} ({first[:8]}) is not before {until or 'the indexed commit'!r}"
-                           f" ({last[:8]}) on branch {entry.branch!r}")  # fmt: skip
+        later = f"--until {until!r}" if until else "the indexed commit"
+        raise RecalldError(f"--since {since!r} ({first[:8]}) is not before {later} ({last[:8]}) on branch"
+                           f" {entry.branch!r}")  # fmt: skip
     asked = {"since": _commit_of(git, entry.branch, since), "until": _commit_of(git, entry.branch, until or last)}
     found = _paired(*_versions(app, entry, start, end))
     if pattern is not None:
