@@ -148,7 +148,8 @@ def print_recent(found: dict[str, Any]) -> None:
     """The latest commits, or the symbol versions last opened and closed."""
     for change in found["changes"]:
         if found["source"] == "task":
-            print(f"{(change.get('commit') or '')[:8]}  {change.get('subject') or ''}  ({change.get('author') or '-'})")
+            author = (change.get("author") or "-").split(" <")[0]
+            print(f"{(change.get('commit') or '')[:8]}  {change.get('subject') or ''}  ({author})")
         else:
             where = f"{change['path']}:{change['start_line']}"
             print(f"{change['event']:<6}  {where}  {change['kind']} {change['qualname']}")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from recalld.daemon.app import App
-from recalld.daemon.asof import last_commit_at, parse_date
+from recalld.daemon.asof import indexed_states, last_commit_at, parse_date
 from recalld.daemon.config import CHANGES_LIMIT, RECENT_LIMIT, RECENT_MAX
 from recalld.daemon.memories import recent_changes, summary
 from recalld.daemon.query import AsOf, as_of
@@ -92,6 +92,12 @@ def changes_between(
     entry = app.registry.get(repo)
     start = _state(app, repo, since, "since")
     end = _state(app, repo, until, "until") if until else None
+    synced = indexed_states(app.store, entry.name, entry.branch).targets
+    for flag, text, at in (("since", since, start), ("until", until, end)):
+        if at is not None and at.valid_at.state not in synced:  # only a commit's task memory is held there
+            raise RecalldError(f"--{flag} {text!r}: the index holds the code of repo {repo!r} from the first commit it"
+                               " synced on, and before it the commits alone: ask since a later commit"
+                               " (`recalld changes` lists the latest)")  # fmt: skip
     first = str(start.valid_at.state)
     last = str(end.valid_at.state) if end else stored_checkpoint(app.store, Scope(entry.name, entry.branch))["commit"]
     git = GitRepository(entry.path)

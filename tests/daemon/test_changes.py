@@ -93,6 +93,20 @@ def test_changes_until_an_earlier_commit_read_each_side_then(history, app):
     assert changes_between(app, "r", "2024-01-31", history["c2"])["from_commit"] == history["c1"]
 
 
+def test_changes_since_a_commit_before_the_first_sync_are_refused(git_repo, harness, app):
+    """A first sync at the tip holds the code from there on and the history before it as
+    commits alone: a change since an earlier commit is not "everything added"."""
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("a.py", "def a():\n    return 1\n")
+    early = git_repo.commit("one")
+    git_repo.write("b.py", "def b():\n    return 2\n")
+    git_repo.commit("two")
+    harness.sync(git_repo)
+    with pytest.raises(RecalldError, match="the index holds the code of repo 'r' from the first commit it synced on"):
+        changes_between(app, "r", early)
+    assert changes_between(app, "r", "HEAD")["changes"] == []
+
+
 def test_bad_since_and_until_are_clear_errors(history, app):
     with pytest.raises(RecalldError, match="is not before"):
         changes_between(app, "r", history["c4"], history["c1"])
