@@ -27,7 +27,8 @@ from typing import Any
 from recalld.daemon.logs import get_logger
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions
-from recalld.ingest.gitrepo import GitRepository, TreeFile
+from recalld.ingest.gitrecords import TreeFile
+from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import FileSymbols, Scope, memory_id
 from recalld.ingest.records import TASK, stored_checkpoint
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, ValidAt
@@ -174,7 +175,7 @@ def states_at_date(store: Store, git: GitRepository, *, repo: str, branch: str, 
     tip = git.branch_tip(branch)
     commit = last_commit_at(git, tip, moment) if tip else None
     found = _states(store, git, repo=repo, branch=branch, commit=commit) if commit else None
-    return ValidAt(time=moment, commits=()) if found is None else replace(found, time=moment)
+    return ValidAt(time=moment, commits=()) if found is None else replace(found, time=moment, commit=commit)
 
 
 def states_at_commit(store: Store, git: GitRepository, *, repo: str, branch: str, rev: str) -> ValidAt:
@@ -192,7 +193,7 @@ def states_at_commit(store: Store, git: GitRepository, *, repo: str, branch: str
             f"--as-of {rev!r}: repo {repo!r} was never indexed at or before commit {commit[:12]}"
             " (the index starts later)"
         )
-    return replace(found, time=git.commit_info(commit).time)
+    return replace(found, time=git.commit_info(commit).time, commit=commit)
 
 
 def _states(store: Store, git: GitRepository, *, repo: str, branch: str, commit: str) -> ValidAt | None:

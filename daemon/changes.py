@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from recalld.daemon.app import App
-from recalld.daemon.asof import indexed_states, last_commit_at, parse_date
+from recalld.daemon.asof import indexed_states
 from recalld.daemon.config import CHANGES_LIMIT, RECENT_LIMIT, RECENT_MAX
 from recalld.daemon.memories import recent_changes, summary
 from recalld.daemon.query import AsOf, as_of
@@ -105,7 +105,6 @@ def changes_between(
         later = f"--until {until!r}" if until else "the indexed commit"
         raise RecalldError(f"--since {since!r} ({first[:8]}) is not before {later} ({last[:8]}) on branch"
                            f" {entry.branch!r}")  # fmt: skip
-    asked = {"since": _commit_of(git, entry.branch, since), "until": _commit_of(git, entry.branch, until or last)}
     found = _paired(*_versions(app, entry, start, end))
     if pattern is not None:
         found = [c for c in found if any(p and path_ok(str(p.payload.get("path")), pattern) for p in (c.was, c.now))]
@@ -124,7 +123,8 @@ def changes_between(
     commits = git.walk_commits(last, hide=first, limit=COMMITS_COUNTED, first_parent=True) if first != last else []
     counts = Counter(c.change for c in found)
     return {
-        "repo": repo, "since": since, "until": until, "since_commit": asked["since"], "until_commit": asked["until"],
+        "repo": repo, "since": since, "until": until, "since_commit": start.valid_at.commit,
+        "until_commit": end.valid_at.commit if end else last,
         "from_commit": first, "to_commit": last,
         "commits": len(commits),
         "newest_commits": [_commit(git, c) for c in commits[:COMMITS_LISTED]],
@@ -185,17 +185,6 @@ def _differing(app: App, branch: MemoryFilter, start: AsOf, end: AsOf) -> tuple[
     before = {p.id: p for p in app.store.scroll(replace(branch, valid_at=start.valid_at), fields=PAIR_FIELDS)}
     after = {p.id: p for p in app.store.scroll(replace(branch, valid_at=end.valid_at), fields=PAIR_FIELDS)}
     return [p for i, p in before.items() if i not in after], [p for i, p in after.items() if i not in before]
-
-
-def _commit_of(git: GitRepository, branch: str, text: str) -> str | None:
-    """The commit of the branch a ``--since`` or ``--until`` names (its commit then, for a
-    date), which the state it answers for is, or follows when the index never synced
-    to it."""
-    moment = parse_date(text)
-    if moment is None:
-        return git.resolve_commit(text)
-    tip = git.branch_tip(branch)
-    return last_commit_at(git, tip, moment) if tip else None
 
 
 def _paired(gone: list[StoredPoint], came: list[StoredPoint]) -> list[Change]:

@@ -13,7 +13,8 @@ from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
 from recalld.daemon.retrieve import WILDCARD, literal_dir, path_ok
 from recalld.ingest.collect import read_file
-from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
+from recalld.ingest.gitrecords import TreeFile, TreeSkip
+from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import stored_checkpoint
 

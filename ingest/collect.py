@@ -12,7 +12,8 @@ import structlog
 
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions, excluded_by, says_generated, unreadable
-from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
+from recalld.ingest.gitrecords import TreeFile, TreeSkip
+from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.languages import file_language, may_have_language
 from recalld.ingest.parse_memo import PARSED, ReadFile
 from recalld.ingest.plan import FileSymbols, LiveMemory, Scope

@@ -22,7 +22,8 @@ import structlog
 from recalld.ingest.collect import LinguistSays, parse_file, skip_reason, tree_has_linguist_attributes
 from recalld.ingest.errors import MissingBlobError
 from recalld.ingest.files import IndexOptions, says_generated, unreadable
-from recalld.ingest.gitrepo import CommitDetails, FileChange, GitRepository
+from recalld.ingest.gitrecords import CommitDetails
+from recalld.ingest.gitrepo import FileChange, GitRepository
 from recalld.ingest.languages import file_language, may_have_language
 from recalld.ingest.plan import FileSymbols
 from recalld.parsers import Symbol

@@ -8,7 +8,6 @@ import copy
 import os
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pygit2
@@ -16,47 +15,12 @@ from pygit2.enums import AttrCheck, FileMode, ObjectType, SortMode
 
 from recalld.ingest.blobs import Blobs, promisor_remotes
 from recalld.ingest.errors import MissingBlobError, RecalldError
+from recalld.ingest.gitrecords import CommitDetails, CommitInfo, RenameDelta, TreeFile, TreeSkip
 from recalld.ingest.similar import MAX_BYTES, FileChange, with_moves
 
 REGULAR_MODES = (FileMode.BLOB, FileMode.BLOB_EXECUTABLE)
+SKIPPED_MODES = {FileMode.LINK: "symlink", FileMode.COMMIT: "submodule"}  # never read; others "unknown_mode"
 CHANGES_KEPT = 4
-
-
-@dataclass(frozen=True, slots=True)
-class TreeFile:
-    path: str
-    blob: str  # hex object id
-
-
-@dataclass(frozen=True, slots=True)
-class TreeSkip:
-    path: str
-    reason: str  # symlink | submodule | bad_path
-
-
-@dataclass(frozen=True, slots=True)
-class RenameDelta:
-    old_path: str
-    new_path: str
-    similarity: int
-
-
-@dataclass(frozen=True, slots=True)
-class CommitInfo:
-    id: str
-    time: int  # committer time, unix seconds
-    author: str
-    summary: str
-
-
-@dataclass(frozen=True, slots=True)
-class CommitDetails:
-    id: str
-    message: str
-    author: str  # "Name <email>"
-    author_time: int  # unix seconds
-    committer_time: int
-    parents: tuple[str, ...]
 
 
 # A tree diff's own statuses; "renamed" comes of ingest/similar.py's pairing.
@@ -301,11 +265,8 @@ class GitRepository:
         there is no directory there): regular files, and what is never read."""
         root = self._repo[commit_id].peel(pygit2.Tree)
         if under:
-            try:
-                found = root[sys.intern(under)]
-            except (KeyError, ValueError):
-                return
-            if found.filemode != FileMode.TREE:
+            found = _entry_at(root, under)
+            if found is None or found.filemode != FileMode.TREE:
                 return
             root = self._repo[found.id].peel(pygit2.Tree)
         stack: list[tuple[str, pygit2.Tree]] = [(f"{under}/" if under else "", root)]
@@ -322,29 +283,17 @@ class GitRepository:
                     stack.append((path + "/", self._repo[entry.id].peel(pygit2.Tree)))
                 elif mode in REGULAR_MODES:
                     yield TreeFile(path, str(entry.id))
-                elif mode == FileMode.LINK:
-                    yield TreeSkip(path, "symlink")
-                elif mode == FileMode.COMMIT:
-                    yield TreeSkip(path, "submodule")
                 else:
-                    yield TreeSkip(path, "unknown_mode")
+                    yield TreeSkip(path, SKIPPED_MODES.get(mode, "unknown_mode"))
 
     def lookup(self, commit_id: str, path: str) -> TreeFile | TreeSkip | None:
         """The entry at ``path`` in the commit's tree, or None if there is none."""
-        tree = self._repo[commit_id].peel(pygit2.Tree)
-        try:
-            # pygit2 1.21's Tree[path] keeps a reference to the string it is given: an
-            # interned path leaks one string per distinct path, not one per lookup (a
-            # daemon looks up every changed path of every sync)
-            entry = tree[sys.intern(path)]
-        except (KeyError, ValueError):
+        entry = _entry_at(self._repo[commit_id].peel(pygit2.Tree), path)
+        if entry is None or entry.filemode == FileMode.TREE:
             return None
-        mode = entry.filemode
-        if mode in REGULAR_MODES:
+        if entry.filemode in REGULAR_MODES:
             return TreeFile(path, str(entry.id))
-        if mode == FileMode.TREE:
-            return None
-        return TreeSkip(path, {FileMode.LINK: "symlink", FileMode.COMMIT: "submodule"}.get(mode, "unknown_mode"))
+        return TreeSkip(path, SKIPPED_MODES.get(entry.filemode, "unknown_mode"))
 
     def changed_paths(self, old_commit: str, new_commit: str) -> tuple[set[str], list[RenameDelta]]:
         """Paths that differ between two commits, and the files that moved among them."""
@@ -395,6 +344,17 @@ def _message(commit: pygit2.Commit) -> str:
         return str(commit.message)
     except (UnicodeDecodeError, LookupError):
         return bytes(commit.raw_message).decode("utf-8", "replace")
+
+
+def _entry_at(tree: pygit2.Tree, path: str) -> pygit2.Object | None:
+    """The entry at ``path`` (a file or a directory) under ``tree``, or None. pygit2 1.21's
+    Tree[path] keeps a reference to the string it is given: an interned path leaks one
+    string per distinct path, not one per lookup (a daemon looks up every changed path of
+    every sync)."""
+    try:
+        return tree[sys.intern(path)]
+    except (KeyError, ValueError):
+        return None
 
 
 def _entry_name(entry: pygit2.Object) -> str | None:

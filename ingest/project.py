@@ -15,7 +15,8 @@ from typing import Any
 
 from recalld.ingest.collect import parse_file
 from recalld.ingest.files import IndexOptions, excluded_by
-from recalld.ingest.gitrepo import GitRepository, TreeFile, TreeSkip
+from recalld.ingest.gitrecords import TreeFile, TreeSkip
+from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import FileSymbols
 from recalld.parsers.base import derived_entry
 from recalld.parsers.registry import extension_language

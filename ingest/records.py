@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from recalld.ingest.gitrepo import CommitInfo
+from recalld.ingest.gitrecords import CommitInfo
 from recalld.ingest.plan import LiveMemory, NewVersion, Scope, symbol_key
 from recalld.ingest.qualnames import unnumbered
 from recalld.ingest.redaction import holds_redaction

@@ -105,6 +105,7 @@ class ValidAt:
     later: tuple[str, ...] = ()
     visit: int | None = None
     state: str | None = None
+    commit: str | None = None  # the commit asked for (a date's: the branch's then), where ``state`` is, or precedes it
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,8 @@ from functools import partial
 from recalld.ingest.ahead import NewTexts
 from recalld.ingest.collect import Collected, FileCollector, live_paths, reattributed, tree_has_linguist_attributes
 from recalld.ingest.files import IndexOptions
-from recalld.ingest.gitrepo import GitRepository, TreeFile
+from recalld.ingest.gitrecords import TreeFile
+from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import FileSymbols, LiveMemory, Scope
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
 from recalld.ingest.recovery import state_before

@@ -37,7 +37,8 @@ from recalld.daemon.retrieve import Retrieval, retrieve
 from recalld.ingest.embed import CachedEmbeddings, Embedder, EmbeddingCache
 from recalld.ingest.embed_select import EmbeddingSettings, build_embedder, choose_backend
 from recalld.ingest.files import IndexOptions
-from recalld.ingest.gitrepo import GitRepository, TreeFile
+from recalld.ingest.gitrecords import TreeFile
+from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.store import MemoryFilter, Store, StoreConfig, open_store
 from recalld.ingest.sync import Indexer
 

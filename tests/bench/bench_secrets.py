@@ -19,7 +19,7 @@ from pathlib import Path
 
 import structlog
 
-from recalld.ingest.gitrepo import CommitInfo
+from recalld.ingest.gitrecords import CommitInfo
 from recalld.ingest.plan import FileSymbols, NewVersion, Scope
 from recalld.ingest.records import memory_keywords, memory_payload, memory_text
 from recalld.parsers import language_for_path, parse
