@@ -48,14 +48,15 @@ _KNOWN: weakref.WeakKeyDictionary[Store, dict[tuple[str, str], _Kept]] = weakref
 _KNOWN_LOCK = threading.Lock()
 
 
-def parse_date(text: str) -> int | None:
-    """Unix seconds for an ISO date/datetime, None when ``text`` does not look like one."""
+def parse_date(text: str, *, flag: str = "as-of") -> int | None:
+    """Unix seconds for an ISO date/datetime, None when ``text`` does not look like one
+    (``flag``: the option it was given to, as an error names it)."""
     if not _DATE.match(text):
         return None
     try:
         moment = datetime.fromisoformat(text)
     except ValueError as exc:
-        raise RecalldError(f"--as-of {text!r} is not a valid ISO date or datetime ({exc})") from None
+        raise RecalldError(f"--{flag} {text!r} is not a valid ISO date or datetime ({exc})") from None
     if len(text) == 10:  # a bare date: the state at the end of that day
         moment = datetime.combine(moment.date(), time.min) + timedelta(days=1, seconds=-1)
     if moment.tzinfo is None:
@@ -178,19 +179,21 @@ def states_at_date(store: Store, git: GitRepository, *, repo: str, branch: str, 
     return ValidAt(time=moment, commits=()) if found is None else replace(found, time=moment, commit=commit)
 
 
-def states_at_commit(store: Store, git: GitRepository, *, repo: str, branch: str, rev: str) -> ValidAt:
+def states_at_commit(
+    store: Store, git: GitRepository, *, repo: str, branch: str, rev: str, flag: str = "as-of"
+) -> ValidAt:  # fmt: skip
     """The condition "valid at ``rev``" for a commit of the tracked branch (manual
-    memories by the commit's time)."""
+    memories by the commit's time); ``flag`` as in ``parse_date``."""
     commit = git.resolve_commit(rev)
     if commit is None:
-        raise RecalldError(f"--as-of {rev!r}: no such commit in repo {repo!r} (nor an ISO date)")
+        raise RecalldError(f"--{flag} {rev!r}: no such commit in repo {repo!r} (nor an ISO date)")
     tip = git.branch_tip(branch)
     if tip is None or not git.is_ancestor(commit, tip):
-        raise RecalldError(f"--as-of {rev!r}: commit {commit[:12]} is not on branch {branch!r} of repo {repo!r}")
+        raise RecalldError(f"--{flag} {rev!r}: commit {commit[:12]} is not on branch {branch!r} of repo {repo!r}")
     found = _states(store, git, repo=repo, branch=branch, commit=commit)
     if found is None:
         raise RecalldError(
-            f"--as-of {rev!r}: repo {repo!r} was never indexed at or before commit {commit[:12]}"
+            f"--{flag} {rev!r}: repo {repo!r} was never indexed at or before commit {commit[:12]}"
             " (the index starts later)"
         )
     return replace(found, time=git.commit_info(commit).time, commit=commit)

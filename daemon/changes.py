@@ -24,7 +24,7 @@ from recalld.daemon.memories import recent_changes, summary
 from recalld.daemon.query import AsOf, as_of
 from recalld.daemon.registry import RepoEntry
 from recalld.daemon.retrieve import path_ok
-from recalld.ingest.errors import NotFoundError, RecalldError
+from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
 from recalld.ingest.qualnames import unnumbered
@@ -40,7 +40,6 @@ COMMITS_LISTED = 20  # the newest commits between the two states an answer names
 COMMITS_COUNTED = 10_000  # and how many it counts at most
 # the marks around a doc's lines in code (quotes, comment leaders), for "did only its doc change"
 _DOC_MARKS = " \t\"'/*#-;!"
-_AS_OF = re.compile(r"^(--)?as-of")
 _PARAMETERS = re.compile(r"\(.*\)$")  # an overload's (``Codec.decode(String)``)
 
 
@@ -135,12 +134,7 @@ def changes_between(
 
 def _state(app: App, repo: str, text: str, flag: str) -> AsOf:
     """The indexed state a ``--since`` or ``--until`` answers for (``query.as_of``)."""
-    try:
-        at = as_of(app, text, repo)
-    except RecalldError as exc:  # what the user typed is no as-of: its messages say --as-of
-        if type(exc) not in (RecalldError, NotFoundError):
-            raise
-        raise type(exc)(_AS_OF.sub(f"--{flag}", exc.message, count=1)) from None
+    at = as_of(app, text, repo, flag=flag)
     assert at is not None
     if at.valid_at.state is None:  # a date before the index began
         raise RecalldError(f"--{flag} {text!r}: repo {repo!r} was never indexed at or before then"

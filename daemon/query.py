@@ -132,15 +132,16 @@ class AsOf:
     placed: Callable[[list[StoredPoint]], list[StoredPoint]]
 
 
-def as_of(app: App, text: str | None, repo: str | None) -> AsOf | None:
+def as_of(app: App, text: str | None, repo: str | None, *, flag: str = "as-of") -> AsOf | None:
     """What ``--as-of TEXT`` (a commit of the tracked branch or an ISO date) asks of
-    ``repo``'s memories, or of every repository's; None when not asked."""
+    ``repo``'s memories, or of every repository's; None when not asked. ``flag``: the
+    option it was given to (``--since``), as an error names it."""
     if text is None:
         return None
     if not text.strip():
-        raise RecalldError("as-of is empty: give a commit of the tracked branch or an ISO date")
+        raise RecalldError(f"{flag} is empty: give a commit of the tracked branch or an ISO date")
     entry = app.registry.get(repo) if repo is not None else app.registry.sole()
-    valid_at = _valid_at(app, text, entry)
+    valid_at = _valid_at(app, text, entry, flag)
     if valid_at.state is None or entry is None:
         return AsOf(valid_at, list)
     options = app.config.index_options()
@@ -149,18 +150,18 @@ def as_of(app: App, text: str | None, repo: str | None) -> AsOf | None:
     return AsOf(valid_at, lines)
 
 
-def _valid_at(app: App, as_of: str, entry: RepoEntry | None) -> ValidAt:
+def _valid_at(app: App, as_of: str, entry: RepoEntry | None, flag: str) -> ValidAt:
     """A date answers by the repository's branch at that time when the search is of one
     repository, else by the memories' validity intervals."""
-    moment = parse_date(as_of)
+    moment = parse_date(as_of, flag=flag)
     if moment is not None and entry is None:
         return ValidAt(time=moment)
     if entry is None:
-        raise RecalldError(f"as-of {as_of!r} looks like a commit: name its repository (--repo, repo=)")
+        raise RecalldError(f"{flag} {as_of!r} looks like a commit: name its repository (--repo, repo=)")
     git = GitRepository(entry.path)
     if moment is not None:
         return states_at_date(app.store, git, repo=entry.name, branch=entry.branch, moment=moment)
-    return states_at_commit(app.store, git, repo=entry.name, branch=entry.branch, rev=as_of)
+    return states_at_commit(app.store, git, repo=entry.name, branch=entry.branch, rev=as_of, flag=flag)
 
 
 def export(
