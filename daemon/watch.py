@@ -1,7 +1,8 @@
 """Watching each repository's git dir so commits, checkouts, fetches and resets are seen
 even without hooks. Handlers only append to the journal.
 
-Only HEAD, packed-refs and refs/ matter; objects/ and the index are ignored. If the
+Only HEAD, packed-refs, refs/ and a shallow clone's shallow file (a fetch that deepens
+it moves no ref) matter; objects/ and the index are ignored. If the
 watch cannot be set up (inotify watch limit, missing dir) the repo is marked unhealthy
 in status and a reconcile is queued: never silence. The same when the kernel's inotify
 queue overflows (events lost): watchdog reports that only through its logger, so we
@@ -23,7 +24,7 @@ from recalld.daemon.journal import Event, Journal
 from recalld.daemon.logs import get_logger
 
 log = get_logger("recalld.watch")
-INTERESTING = ("HEAD", "packed-refs", "ORIG_HEAD", "FETCH_HEAD")
+INTERESTING = ("HEAD", "packed-refs", "ORIG_HEAD", "FETCH_HEAD", "shallow")
 WATCHDOG_LOGGER = "watchdog.observers"
 
 

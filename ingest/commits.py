@@ -69,6 +69,9 @@ class CommitRecord:
     symbols: tuple[FileSymbolChanges, ...]
     produced: tuple[ProducedVersion, ...]
     symbols_truncated: bool
+    # a shallow clone's boundary: the clone holds the commit but not its parents, so what it
+    # changed is unknown (no files, no symbols); written again whole once a fetch deepens it
+    shallow: bool = False
 
     @property
     def subject(self) -> str:
@@ -113,6 +116,8 @@ class CommitReader:
             except MissingBlobError:
                 self._check_attributes = True  # ask git: an attribute file it lacks says nothing
         self._said.clear()
+        if commit_id in self._git.shallow_boundaries:  # libgit2 reads it as a root: every file added
+            return CommitRecord(self._git.commit_details(commit_id), (), (), (), False, shallow=True)
         changes = tuple(self._git.commit_changes(commit_id))
         content_changes = sorted(
             (c for c in changes if c.old_blob != c.new_blob and self._parseable(c, commit_id)),

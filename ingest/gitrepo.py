@@ -5,6 +5,7 @@ its blobs through ``blobs.Blobs`` (``GitRepository.blobs``)."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import os
 import sys
 from collections.abc import Iterator
@@ -47,6 +48,7 @@ class GitRepository:
         # (old tree, new tree) → its changes, the moves found: a sync of one commit asks
         # for the same pair twice (its files, then the commit's task memory)
         self._changed: dict[tuple[str, str], list[FileChange]] = {}
+        self._shallow: frozenset[str] | None = None
         # A partial clone's blobs it lacks are fetched from its promisor remotes when read
         self.blobs = Blobs(self._repo, self.git_dir, promisor_remotes((e.name, e.value) for e in self._repo.config))
 
@@ -141,8 +143,38 @@ class GitRepository:
             author=f"{commit.author.name} <{commit.author.email}>",
             author_time=int(commit.author.time),
             committer_time=int(commit.commit_time),
-            parents=tuple(str(p) for p in commit.parent_ids),
+            parents=self._parents(commit),
         )
+
+    def _parents(self, commit: pygit2.Commit) -> tuple[str, ...]:
+        """The commit's parents as it names them: libgit2 reads a shallow clone's boundary
+        commit as a root, though its object names the parents the clone does not hold."""
+        if commit.parent_ids or str(commit.id) not in self.shallow_boundaries:
+            return tuple(str(p) for p in commit.parent_ids)
+        header = self._repo.odb.read(commit.id)[1].split(b"\n\n", 1)[0]
+        return tuple(line[7:].decode() for line in header.split(b"\n") if line.startswith(b"parent "))
+
+    @property
+    def shallow_boundaries(self) -> frozenset[str]:
+        """The commits a shallow clone holds without their parents (``.git/shallow``, which
+        ``git clone --depth`` and ``git fetch --deepen`` write); read once an instance."""
+        if self._shallow is None:
+            shallow = Path(self.common_dir) / "shallow"
+            listed = shallow.read_text(encoding="ascii", errors="replace") if shallow.is_file() else ""
+            self._shallow = frozenset(line.strip() for line in listed.splitlines() if line.strip())
+        return self._shallow
+
+    @property
+    def shallow_state(self) -> str:
+        """What a checkpoint keeps of ``shallow_boundaries`` to see a fetch deepen the clone:
+        "" for a complete clone."""
+        if not self.shallow_boundaries:
+            return ""
+        return hashlib.sha1("\n".join(sorted(self.shallow_boundaries)).encode(), usedforsecurity=False).hexdigest()
+
+    def reads_parents(self, commit_id: str) -> bool:
+        """Whether the repository holds ``commit_id`` with a parent (not a root, nor a shallow boundary)."""
+        return self.has_commit(commit_id) and bool(self._repo[commit_id].peel(pygit2.Commit).parent_ids)
 
     def walk_commits(self, tip: str, *, hide: str | None, limit: int, first_parent: bool) -> list[str]:
         """Up to ``limit`` commits reachable from ``tip`` and not from ``hide``, newest first."""

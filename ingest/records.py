@@ -304,11 +304,14 @@ def checkpoint_point(
     extraction: int | None = EXTRACTION_VERSION,
     history_owed: bool = False,
     sync_stamp: int | None = None,
+    shallow: str | None = "",
 ) -> StoredPoint:
     """``extraction``: the EXTRACTION_VERSION the memories of ``commit`` were made with
     (a pending marker or a trust update keeps the one it found). ``history_owed``: the
     task memories of ``commit``'s history are still to be backfilled (ingest/tasks.py).
-    ``sync_stamp``: the last sync's (``next_stamp``)."""
+    ``sync_stamp``: the last sync's (``next_stamp``). ``shallow``: the clone's shallow
+    boundaries the sync saw (``GitRepository.shallow_state``; "" for a complete clone,
+    None while a sync is under way)."""
     payload = {
         "record": "checkpoint",
         "repo": scope.repo,
@@ -319,6 +322,7 @@ def checkpoint_point(
         "history_owed": int(history_owed),
         "untrusted": int(scope.untrusted),
         "sync_stamp": sync_stamp,
+        "shallow": shallow,
         "updated_at": int(time.time()),
     }
     return StoredPoint(id=checkpoint_id(scope), payload=payload, vector=None)

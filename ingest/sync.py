@@ -116,7 +116,8 @@ class Indexer:
                 owed.commit, queue=lambda texts: ahead.submit(map(redacted_text, texts)), progress=progress, stop=stop
             )
             if outcome.complete:
-                done = checkpoint_point(owed.scope, commit=owed.commit, pending=None, sync_stamp=owed.sync_stamp)
+                done = checkpoint_point(owed.scope, commit=owed.commit, pending=None, sync_stamp=owed.sync_stamp,
+                                        shallow=owed.git.shallow_state)
                 self.store.upsert([done])
             result.history_added, result.history_embedded = outcome.added, ahead.embedded
         result.history_owed = not outcome.complete
@@ -146,6 +147,9 @@ class Indexer:
         pending = checkpoint.get("pending")
         clean = not pending and git.has_commit(indexed)
         owed = bool(checkpoint.get("history_owed"))
+        # a fetch deepened a shallow clone (or cut it shorter), or the checkpoint is an earlier
+        # release's: the task memories are compared with git, and its history read on
+        reshaped = checkpoint.get("shallow") != git.shallow_state
         extraction = checkpoint.get("extraction", 1)  # a checkpoint without it: version 1
         outdated = made_earlier(indexed, extraction)
         if outdated and not full:
@@ -154,7 +158,7 @@ class Indexer:
                 repo=repo, branch=branch, was=extraction, now=EXTRACTION_VERSION,
             )  # fmt: skip
             full = True
-        if clean and not full and indexed == target:
+        if clean and not full and indexed == target and not reshaped:
             result.seconds = round(time.monotonic() - started, 3)
             return result, _Owed(git, scope, target, checkpoint.get("sync_stamp")) if owed else None
         with EmbedAhead(self.embeddings) as ahead:
@@ -186,9 +190,10 @@ class Indexer:
             stamp = checkpoint.get("sync_stamp")
             # An earlier release's memories: written through even when the plan is empty, so
             # that the task step reconciles (task memories its secret rules redacted).
-            if not plan.is_empty or indexed != target or pending or touched.restore or touched.discard or outdated:
-                owed = owed or owes_history(git, indexed, self.options)
-                reconcile = bool(pending) or full
+            if (not plan.is_empty or indexed != target or pending or touched.restore or touched.discard or outdated
+                    or reshaped):  # fmt: skip
+                owed = owed or reshaped or owes_history(git, indexed, self.options)
+                reconcile = bool(pending) or full or reshaped
                 stamp = next_stamp(checkpoint)
                 self._write(
                     git, scope, plan, touched,
@@ -223,7 +228,7 @@ class Indexer:
         assert target is not None
         self.store.upsert([
             checkpoint_point(scope, commit=result.from_commit, pending=target, extraction=extraction,
-                             history_owed=history_owed, sync_stamp=stamp)
+                             history_owed=history_owed, sync_stamp=stamp, shallow=None)
         ])  # fmt: skip
         info = git.commit_info(target)
         indexed = result.from_commit
@@ -239,7 +244,8 @@ class Indexer:
         undo_interrupted(self.store, plan, restore=touched.restore, discard=touched.discard)
         reread = made_earlier(result.from_commit, extraction)
         self._sync_tasks(result, tasks, step, reconcile=reconcile, reread=reread, progress=progress)
-        done = checkpoint_point(scope, commit=target, pending=None, history_owed=history_owed, sync_stamp=stamp)
+        done = checkpoint_point(scope, commit=target, pending=None, history_owed=history_owed, sync_stamp=stamp,
+                                shallow=git.shallow_state)
         self.store.upsert([done])
 
     def _sync_tasks(

@@ -19,7 +19,7 @@ TEXT_FILES = 20
 TASK_FIELDS = (
     "commit", "subject", "body", "parents", "author_time", "committer_time", "files_added",
     "files_modified", "files_deleted", "renames", "files_count", "files_truncated", "symbols",
-    "symbols_truncated", "symbol_ids",
+    "symbols_truncated", "symbol_ids", "shallow",
 )  # fmt: skip
 _TRAILER = re.compile(r"^[A-Za-z][A-Za-z0-9-]*: ")
 _SPACES = re.compile(r"\s+")
@@ -80,6 +80,7 @@ def task_payload(
         ],
         "symbols_truncated": record.symbols_truncated,
         "symbol_ids": symbol_ids,
+        "shallow": int(record.shallow),
         "text": text,
         "content_hash": text_hash(text),
         "lineage": mid,

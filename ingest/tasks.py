@@ -35,6 +35,14 @@ commit of the way forward again would parse both sides of each file it changed: 
 written whole, so its links are a target's (below). A task memory's own interval starts at its commit
 (``valid_from_commit`` = the commit, ``valid_from_time`` = its committer time).
 
+**Shallow clones.** A boundary commit (held without its parents) is read as such, not
+as the root libgit2 takes it for: its memory has ``shallow`` = 1 and no files or symbols.
+A sync that finds the clone's boundaries moved since its checkpoint (a fetch deepened it)
+compares every live task memory with git: a boundary memory whose commit now has its
+parents is written again whole (one closed is, when it comes back), and the history is
+read on. Where the target's history reaches a boundary, a commit it does not reach may
+lie beyond it: such task memories are not closed.
+
 **Links both ways.** A structural memory's ``task_id`` is the task memory id of its
 ``valid_from_commit`` — the sync target that first saw that version, which for a
 multi-commit sync is later than the commit that wrote the code. It needs no lookup and
@@ -66,6 +74,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
+import structlog
+
 from recalld.ingest.commits import CommitReader, CommitRecord, subject_of
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
@@ -88,11 +98,13 @@ from recalld.ingest.writer import MemoryDraft, TextVectors, upsert_points, vecto
 from recalld.parsers.base import STRUCTURAL
 
 
+log = structlog.get_logger("recalld.sync")
+
 CHUNK = 1000  # commits read, embedded and written together
 HISTORY_CHUNK = 50  # commits a backfill reads, embeds and writes together (~1 s on Django)
 HISTORY_LABEL = "commit history"  # the backfill's progress bar
 REMOVED = "removed"
-SCAN_FIELDS = ("commit", "subject", "author")
+SCAN_FIELDS = ("commit", "subject", "author", "parents", "shallow")
 
 
 @dataclass(slots=True)
@@ -225,8 +237,10 @@ class TaskSync:
         those ``again`` names whole) and reopens the other closed ones; returns how many it
         wrote or reopened. (What the model computed, the sync counts on its ``EmbedAhead``.)"""
         ids = {c: task_memory_id(self.scope, c) for c in commits}
-        existing = {p.id: p.payload for p in retrieve_many(self.store, list(ids.values()), fields=HISTORY_FIELDS)}
+        fields = (*HISTORY_FIELDS, *SCAN_FIELDS)
+        existing = {p.id: p.payload for p in retrieve_many(self.store, list(ids.values()), fields=fields)}
         closed = {c for c in commits if ids[c] in existing and existing[ids[c]].get("deprecated") != 0}
+        again = {*again, *(c for c in closed if self._cut_short(existing[ids[c]]))}
         reopened = [ids[c] for c in commits if c in closed and c != target and c not in again]
         for mid in reopened:
             self.store.set_payload([mid], open_state(self.scope, _history(existing[mid])))
@@ -279,9 +293,21 @@ class TaskSync:
         flt = MemoryFilter(repo=self.scope.repo, branch=self.scope.branch, types=(TASK,), deprecated=0)
         live = list(self.store.scroll(flt, fields=(*SCAN_FIELDS, "text", "symbols") if reread else SCAN_FIELDS))
         gone = self.git.not_reachable(sorted({p.payload["commit"] for p in live}), target)
-        again = {p.payload["commit"] for p in live if reread and p.payload["commit"] not in gone
-                 and holds_redaction(p.payload)}  # fmt: skip
+        if gone and any(self.git.is_ancestor(cut, target) for cut in self.git.shallow_boundaries):
+            # beyond a shallow clone's boundary git cannot say whether a commit is an ancestor
+            log.info("shallow clone: commits it cannot place on the branch keep their task memories",
+                     repo=self.scope.repo, branch=self.scope.branch, commits=len(gone))  # fmt: skip
+            gone = set()
+        again = {p.payload["commit"] for p in live if p.payload["commit"] not in gone
+                 and (reread and holds_redaction(p.payload) or self._cut_short(p.payload))}  # fmt: skip
         return [p for p in live if p.payload["commit"] in gone], again
+
+    def _cut_short(self, payload: dict[str, Any]) -> bool:
+        """Whether a task memory was written at a shallow clone's boundary (or, by an
+        earlier release, as a root commit there: no parents) and the clone now holds its
+        parents: what its commit changed can be read, and it is written again whole."""
+        suspect = payload.get("shallow") or payload.get("parents") == []
+        return bool(suspect) and self.git.reads_parents(payload["commit"])
 
     def _close(self, removed: list[StoredPoint], window: list[str], step: SyncStep) -> int:
         if not removed:

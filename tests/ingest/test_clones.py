@@ -151,3 +151,121 @@ def test_a_repository_libgit2_cannot_open_is_a_clear_error(tmp_path):
     subprocess.run(["git", "init", "-q", "--object-format=sha256", str(repo)], check=True, capture_output=True)
     with pytest.raises(RecalldError, match=r"cannot open the git repository at .*sha256.*: unknown object format"):
         GitRepository(str(repo))
+
+
+def _shallow_clone(upstream: GitRepo, where: Path, depth: int) -> GitRepo:
+    subprocess.run(["git", "clone", "-q", f"--depth={depth}", f"file://{upstream.path}", str(where)],
+                   check=True, capture_output=True)  # fmt: skip
+    clone = GitRepo.__new__(GitRepo)
+    clone.path = where
+    return clone
+
+
+def _tasks(h: Harness, *, deprecated: int | None = 0) -> dict[str, dict]:  # type: ignore[type-arg]
+    return {m.payload["subject"]: m.payload for m in h.memories(types=("task",), deprecated=deprecated)}
+
+
+TASK_READ = ("parents", "files_added", "files_modified", "files_deleted", "symbols", "shallow", "text")
+
+
+def _read(task: dict) -> dict:  # type: ignore[type-arg]
+    return {key: task[key] for key in TASK_READ}
+
+
+def test_a_shallow_clone_s_boundary_commit_says_its_changes_are_unknown_until_a_fetch_deepens_it(upstream, tmp_path):
+    """``git clone --depth 2`` holds the last two commits, the older without its parents:
+    libgit2 reads it as a root, which listed every file of the tree as added by it. Its
+    task memory says it is a boundary (``shallow``) and lists nothing; a fetch that
+    deepens the clone moves no ref, and the next sync writes it again whole, with the
+    history the clone now holds, as a complete clone's index has them."""
+    clone = _shallow_clone(upstream, tmp_path / "clone", depth=2)
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    full = Harness("edge", tmp_path / "full", IndexOptions())
+    try:
+        h.sync(clone)
+        full.sync(upstream)
+        complete = {subject: _read(task) for subject, task in _tasks(full).items()}
+        tasks = _tasks(h)
+        assert set(tasks) == {"step 2", "step 3"}
+        assert _read(tasks["step 3"]) == complete["step 3"] and tasks["step 3"]["shallow"] == 0
+        boundary = tasks["step 2"]
+        assert boundary["shallow"] == 1 and boundary["parents"] == complete["step 2"]["parents"]  # named, not held
+        assert boundary["files_added"] == boundary["symbols"] == [] and boundary["files_count"] == 0
+        assert h.sync(clone).tasks_added == 0  # nothing moved: nothing read again
+
+        clone.git("fetch", "-q", "--deepen=1")  # step 1 now the boundary; no ref moves
+        result = h.sync(clone)
+        tasks = _tasks(h)
+        assert set(tasks) == {"step 1", "step 2", "step 3"} and result.tasks_deprecated == 0
+        assert _read(tasks["step 2"]) == complete["step 2"]  # mod_2.py added, core.py's core_3 added
+        assert tasks["step 1"]["shallow"] == 1 and tasks["step 1"]["files_added"] == []
+
+        clone.git("fetch", "-q", "--unshallow")
+        h.sync(clone)
+        assert {subject: _read(task) for subject, task in _tasks(h).items()} == complete
+        assert not _tasks(h, deprecated=1)  # nothing closed on the way
+        stamp = h.checkpoint()["sync_stamp"]
+        assert h.sync(clone).tasks_added == 0 and h.checkpoint()["sync_stamp"] == stamp  # and at rest again
+    finally:
+        h.close()
+        full.close()
+
+
+def test_a_shallow_fetch_of_a_newer_tip_keeps_what_it_cannot_place(upstream, tmp_path):
+    """A depth-1 fetch of a newer tip makes it a boundary: the commits indexed before are
+    no longer reachable from it, yet nothing says they left the branch. Their task
+    memories stay live until the clone can tell; a rewrite seen in a complete clone is
+    still closed."""
+    clone = _shallow_clone(upstream, tmp_path / "clone", depth=1)
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    try:
+        h.sync(clone)
+        assert set(_tasks(h)) == {"step 3"}
+        upstream.write("pkg/core.py", _module("core", 9))
+        upstream.commit("step 4")
+        upstream.write("pkg/extra.py", _module("extra", 2))
+        upstream.commit("step 5")
+        clone.git("fetch", "-q", "--depth=1", "origin", "main")
+        clone.git("reset", "-q", "--hard", "FETCH_HEAD")
+        result = h.sync(clone)
+        tasks = _tasks(h)
+        assert set(tasks) == {"step 3", "step 5"} and result.tasks_deprecated == 0
+        assert tasks["step 5"]["shallow"] == 1
+
+        clone.git("fetch", "-q", "--unshallow")
+        h.sync(clone)
+        tasks = _tasks(h)
+        assert set(tasks) == {f"step {n}" for n in range(6)} and not _tasks(h, deprecated=1)
+        assert tasks["step 5"]["shallow"] == 0 and tasks["step 5"]["files_added"] == ["pkg/extra.py"]
+
+        upstream.git("reset", "-q", "--hard", "HEAD~1")  # step 5 rewritten upstream
+        upstream.write("pkg/other.py", _module("other", 1))
+        upstream.commit("step 5 again")
+        clone.git("fetch", "-q", "origin")
+        clone.git("reset", "-q", "--hard", "origin/main")
+        result = h.sync(clone)
+        assert set(_tasks(h, deprecated=1)) == {"step 5"} and result.tasks_deprecated == 1
+    finally:
+        h.close()
+
+
+def test_an_earlier_release_s_boundary_memory_is_written_again_once_the_clone_is_deepened(upstream, tmp_path):
+    """An earlier release wrote a boundary commit as a root (no parents, every file
+    added) and its checkpoint knows nothing of shallow clones: once the clone holds the
+    commit's parents, the memory is written again whole."""
+    from recalld.ingest.plan import Scope
+    from recalld.ingest.records import checkpoint_id, task_memory_id
+
+    clone = _shallow_clone(upstream, tmp_path / "clone", depth=2)
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    try:
+        h.sync(clone)
+        boundary = task_memory_id(Scope("r", "main"), clone.git("rev-parse", "HEAD~1"))
+        h.store.set_payload([boundary], {"parents": [], "files_added": ["pkg/mod_0.py", "pkg/mod_1.py"], "shallow": None})
+        h.store.set_payload([checkpoint_id(Scope("r", "main"))], {"shallow": None})
+        clone.git("fetch", "-q", "--unshallow")
+        h.sync(clone)
+        task = _tasks(h)["step 2"]
+        assert task["files_added"] == ["pkg/mod_2.py"] and task["parents"] and task["shallow"] == 0
+    finally:
+        h.close()

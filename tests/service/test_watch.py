@@ -15,6 +15,7 @@ def test_only_refs_and_head_are_interesting(tmp_path):
     assert is_interesting(git_dir, str(git_dir / "HEAD"))
     assert is_interesting(git_dir, str(git_dir / "refs" / "heads" / "main"))
     assert is_interesting(git_dir, str(git_dir / "packed-refs"))
+    assert is_interesting(git_dir, str(git_dir / "shallow"))  # `git fetch --deepen` moves no ref
     assert not is_interesting(git_dir, str(git_dir / "refs" / "heads" / "main.lock"))
     assert not is_interesting(git_dir, str(git_dir / "objects" / "ab" / "cdef"))
     assert not is_interesting(git_dir, str(git_dir / "index"))
