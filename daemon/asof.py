@@ -186,7 +186,8 @@ def states_at_commit(
     memories by the commit's time); ``flag`` as in ``parse_date``."""
     commit = git.resolve_commit(rev)
     if commit is None:
-        raise RecalldError(f"--{flag} {rev!r}: no such commit in repo {repo!r} (nor an ISO date)")
+        shallow = " (a shallow clone: `git fetch --unshallow` brings its older commits)" if git.shallow_boundaries else ""
+        raise RecalldError(f"--{flag} {rev!r}: no such commit in repo {repo!r} (nor an ISO date){shallow}")
     tip = git.branch_tip(branch)
     if tip is None or not git.is_ancestor(commit, tip):
         raise RecalldError(f"--{flag} {rev!r}: commit {commit[:12]} is not on branch {branch!r} of repo {repo!r}")

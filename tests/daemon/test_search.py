@@ -341,6 +341,22 @@ def test_known_states_read_on_after_syncs_are_those_read_afresh(history, app, ha
     assert seen(indexed_states(app.store, "r", "main")) == seen(afresh()) and read_on[-1] is None
 
 
+def test_a_commit_a_shallow_clone_lacks_is_said_to_be_beyond_it(git_repo, tmp_path):
+    import subprocess
+
+    from recalld.daemon.asof import states_at_commit
+    from recalld.ingest.gitrepo import GitRepository
+
+    first = git_repo.commit("one")
+    git_repo.commit("two")
+    for where, depth, shallow in (("shallow", "--depth=1", True), ("whole", "--no-local", False)):
+        subprocess.run(["git", "clone", "-q", depth, f"file://{git_repo.path}", str(tmp_path / where)], check=True)
+        lacked = first if shallow else "deadbeef" * 5
+        with pytest.raises(RecalldError, match="no such commit") as raised:
+            states_at_commit(None, GitRepository(tmp_path / where), repo="r", branch="main", rev=lacked)  # type: ignore[arg-type]
+        assert ("a shallow clone: `git fetch --unshallow` brings its older commits" in str(raised.value)) is shallow
+
+
 def test_bad_as_of_and_types_are_clear_errors(history, app, git_repo, tmp_path):
     with pytest.raises(RecalldError, match="no such commit"):
         find(app, "x", as_of="deadbeefdeadbeef")
