@@ -16,6 +16,7 @@ from pygit2.enums import AttrCheck, FileMode, ObjectType, SortMode
 
 from recalld.ingest.blobs import Blobs, promisor_remotes
 from recalld.ingest.errors import MissingBlobError, RecalldError
+from recalld.ingest.gitnames import entry_name, is_utf8, message_text
 from recalld.ingest.gitrecords import CommitDetails, CommitInfo, RenameDelta, TreeFile, TreeSkip
 from recalld.ingest.similar import MAX_BYTES, FileChange, with_moves
 
@@ -139,7 +140,7 @@ class GitRepository:
         commit = self._repo[commit_id].peel(pygit2.Commit)
         return CommitDetails(
             id=str(commit.id),
-            message=_message(commit),
+            message=message_text(commit),
             author=f"{commit.author.name} <{commit.author.email}>",
             author_time=int(commit.author.time),
             committer_time=int(commit.commit_time),
@@ -228,6 +229,8 @@ class GitRepository:
             if status is None:
                 continue
             old, new = delta.old_file, delta.new_file
+            if not (is_utf8(old.path) and is_utf8(new.path)):
+                continue  # never read: the tree's walk skips it (bad_path)
             changes.append(
                 FileChange(
                     status=status,
@@ -305,7 +308,7 @@ class GitRepository:
         while stack:
             prefix, tree = stack.pop()
             for entry in tree:
-                name = _entry_name(entry)
+                name = entry_name(entry)
                 if name is None:
                     yield TreeSkip(prefix + repr(entry.raw_name)[2:-1], "bad_path")
                     continue
@@ -371,13 +374,6 @@ def _tree_diff(old: pygit2.Tree | None, new: pygit2.Tree) -> pygit2.Diff:
     return old.diff_to_tree(new) if old is not None else new.diff_to_tree(swap=True)
 
 
-def _message(commit: pygit2.Commit) -> str:
-    try:
-        return str(commit.message)
-    except (UnicodeDecodeError, LookupError):
-        return bytes(commit.raw_message).decode("utf-8", "replace")
-
-
 def _entry_at(tree: pygit2.Tree, path: str) -> pygit2.Object | None:
     """The entry at ``path`` (a file or a directory) under ``tree``, or None. pygit2 1.21's
     Tree[path] keeps a reference to the string it is given: an interned path leaks one
@@ -387,14 +383,3 @@ def _entry_at(tree: pygit2.Tree, path: str) -> pygit2.Object | None:
         return tree[sys.intern(path)]
     except (KeyError, ValueError):
         return None
-
-
-def _entry_name(entry: pygit2.Object) -> str | None:
-    try:
-        name = entry.name
-    except UnicodeDecodeError:
-        return None
-    if not name or "\x00" in name or name in (".", ".."):
-        return None
-    return name
-

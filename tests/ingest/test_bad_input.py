@@ -85,6 +85,36 @@ def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
         h.close()
 
 
+def test_a_path_that_is_not_utf8_is_skipped_in_a_full_index_and_in_a_diff(git_repo, tmp_path):
+    """git stores a path's bytes as given (a Latin-1 ``caf\xe9.py`` from an old checkout);
+    pygit2 reads them as surrogate escapes, which no memory id, payload or filter can
+    carry: such a file is skipped as a bad path in the tree's walk and left out of a diff,
+    a move into such a name closes the memories at the old name, and out of it opens them."""
+    latin = os.fsdecode(b"caf\xe9.py")  # the work tree's bytes
+    git_repo.write(latin, "def cafe():\n    return 1\n")
+    git_repo.write("ok.py", "def ok():\n    return 1\n")
+    git_repo.commit("one")
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    names = lambda: {(m.payload["path"], m.payload["qualname"]) for m in h.memories()}  # noqa: E731
+    try:
+        result = h.sync(git_repo)
+        assert result.skips == {"bad_path": 1} and ("ok.py", "ok") in names()
+        assert not any("caf" in path for path, _ in names())
+        git_repo.git("mv", "ok.py", os.fsdecode(b"ok\xe9.py"))
+        git_repo.write(latin, "def cafe():\n    return 2\n")
+        git_repo.commit("moved into a Latin-1 name")
+        h.sync(git_repo)
+        assert not any(path.startswith("ok") for path, _ in names())
+        tasks = {m.payload["subject"]: m.payload for m in h.memories(types=("task",))}
+        assert tasks["moved into a Latin-1 name"]["files_deleted"] == ["ok.py"]
+        git_repo.git("mv", os.fsdecode(b"ok\xe9.py"), "back.py")
+        git_repo.commit("and out of it")
+        h.sync(git_repo)
+        assert ("back.py", "ok") in names()
+    finally:
+        h.close()
+
+
 def test_notes_about_single_files_are_bounded(git_repo, tmp_path):
     """A sync that meets many broken files logs the first of them by path and sums up the
     rest in one line; its counts stay exact."""

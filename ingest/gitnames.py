@@ -1,0 +1,39 @@
+"""How git's bytes become text here: a tree entry's name, a path in a diff, a commit's
+message. git stores names and messages as the bytes it was given; what is not UTF-8 is
+never read as a path (it could not be stored, filtered on or logged), and a message is
+read as well as its bytes allow."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def entry_name(entry: Any) -> str | None:
+    """A tree entry's name, or None for one that no path can hold: not UTF-8, empty, with
+    a NUL, ``.`` or ``..`` (a crafted tree)."""
+    try:
+        name = entry.name
+    except UnicodeDecodeError:
+        return None
+    if not name or "\x00" in name or name in (".", "..") or not is_utf8(name):
+        return None
+    return str(name)
+
+
+def is_utf8(path: str) -> bool:
+    """Whether git holds ``path`` as UTF-8: pygit2 reads other bytes as surrogate escapes,
+    which no payload, filter or log line can carry (a Latin-1 ``caf\\xe9.py``)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def message_text(commit: Any) -> str:
+    """A commit's message, decoded as its encoding header says, else as UTF-8 with the
+    undecodable bytes replaced."""
+    try:
+        return str(commit.message)
+    except (UnicodeDecodeError, LookupError):
+        return bytes(commit.raw_message).decode("utf-8", "replace")
