@@ -23,7 +23,7 @@ from recalld.daemon.config import CHANGES_LIMIT, RECENT_LIMIT, RECENT_MAX
 from recalld.daemon.memories import recent_changes, summary
 from recalld.daemon.query import AsOf, as_of
 from recalld.daemon.registry import RepoEntry
-from recalld.daemon.retrieve import path_ok
+from recalld.daemon.retrieve import path_ok, repo_glob
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
@@ -85,7 +85,7 @@ def changes_between(
     doc at that state: ``asof.LinesAt``); at most ``limit`` changes listed, every one counted."""
     if limit <= 0:
         raise RecalldError("limit must be at least 1")
-    pattern = path.strip().strip("/") if path is not None else None
+    pattern = repo_glob(path) if path is not None else None
     if pattern == "":
         raise RecalldError("name a file, a directory or a glob of the repository ('src/app.py', 'src/', '**/*.go')")
     entry = app.registry.get(repo)

@@ -11,7 +11,7 @@ from typing import Any
 from recalld.daemon.app import App
 from recalld.daemon.config import OUTLINE_LIMIT
 from recalld.daemon.query import as_of, memory_record
-from recalld.daemon.retrieve import literal_dir, path_ok
+from recalld.daemon.retrieve import literal_dir, path_ok, repo_glob
 from recalld.daemon.unheld import why_unheld
 from recalld.ingest.errors import NotFoundError, RecalldError
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
@@ -75,6 +75,7 @@ def get_symbol(
     valid then, with the lines they had (``query.as_of``)."""
     entry = app.registry.get(repo)
     at = as_of(app, as_of_text, repo)
+    path = repo_glob(path) if path else None
     base = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), paths=(path,) if path else (),
                         kinds=(kind,) if kind else (), deprecated=None if include_deprecated or at else 0,
                         valid_at=at.valid_at if at else None)  # fmt: skip
@@ -109,7 +110,7 @@ def outline(
     with the lines they had. At most ``limit`` symbols (``truncated`` says when more)."""
     if limit <= 0:
         raise RecalldError("limit must be at least 1")
-    pattern = path.strip().strip("/")
+    pattern = repo_glob(path)
     if not pattern:
         raise RecalldError("name a file, a directory or a glob of the repository ('src/app.py', 'src/', '**/*.go')")
     entry = app.registry.get(repo)

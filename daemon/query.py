@@ -12,7 +12,7 @@ from recalld.daemon.asof import LinesAt, parse_date, states_at_commit, states_at
 from recalld.daemon.config import SEARCH_LIMIT
 from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
-from recalld.daemon.retrieve import Retrieval, retrieve
+from recalld.daemon.retrieve import Retrieval, repo_glob, retrieve
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
@@ -90,7 +90,8 @@ def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
         hide_untrusted=not request.include_untrusted,
         valid_at=valid_at,
     )
-    retrieval = Retrieval(request.query, flt, request.limit, request.path_glob, _mode(app, request.mode), request.tests)
+    path_glob = repo_glob(request.path_glob) if request.path_glob else None
+    retrieval = Retrieval(request.query, flt, request.limit, path_glob, _mode(app, request.mode), request.tests)
     hits = retrieve(app.store, lambda text: app.embeddings.embedder.encode([text])[0].tolist(), retrieval)
     points = at.placed([h.point for h in hits]) if at else [h.point for h in hits]
     return [memory_record(point, h.score) for point, h in zip(points, hits, strict=True)]

@@ -115,6 +115,15 @@ def _kept(payload: dict[str, object], request: Retrieval) -> bool:
     return in_test == (request.tests == "only")
 
 
+def repo_glob(text: str) -> str:
+    """A path or a glob as a person or an agent writes it, as the repository's paths are
+    stored: without a leading ``./``, empty or ``.`` segments, or slashes at either end
+    (``./src//app/`` → ``src/app``); ``.`` or ``/`` alone is the whole repository (``**``);
+    "" stays empty (the caller says what it wants)."""
+    parts = [part for part in text.strip().split("/") if part not in ("", ".")]
+    return "/".join(parts) or ("**" if text.strip() else "")
+
+
 def literal_dir(glob: str | None) -> str | None:
     """The longest directory prefix of a glob without wildcards ("src/a" for "src/a/*.py")."""
     if not glob:

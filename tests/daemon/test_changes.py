@@ -75,6 +75,7 @@ def test_changes_under_a_path_keep_what_moved_in_or_out_of_it(steps, app):
     moved = brief(changes_between(app, "r", steps["c1"], path="src/"))
     assert [c[2] for c in moved] == ["Config", "Config.load", "helper"]
     assert [c[0] for c in brief(changes_between(app, "r", steps["c1"], path="pkg/a.py"))] == ["moved"] * 3
+    assert brief(changes_between(app, "r", steps["c1"], path="./src")) == moved
     assert brief(changes_between(app, "r", steps["c1"], path="pkg/b.py")) == [
         ("renamed", "old_name", "new_name", ["name"], None)]
     first = changes_between(app, "r", steps["c1"], limit=2)
@@ -115,7 +116,7 @@ def test_bad_since_and_until_are_clear_errors(history, app):
     with pytest.raises(RecalldError, match="^--since .nosuchref.: no such commit"):
         changes_between(app, "r", "nosuchref")
     with pytest.raises(RecalldError, match="name a file"):
-        changes_between(app, "r", history["c1"], path=" / ")
+        changes_between(app, "r", history["c1"], path="  ")
     with pytest.raises(RecalldError, match="unknown repo"):
         changes_between(app, "nope", history["c1"])
 

@@ -177,6 +177,7 @@ def test_filters_and_provenance(history, app):
     assert {r["language"] for r in find(app, "server", language="go")} == {"go"}
     assert set(names(find(app, "anything", kinds=("method",)))) == {"HTTPServerPool.acquire_connection"}
     assert {r["path"] for r in find(app, "anything", path_glob="conf/**", limit=50)} == {"conf/settings.py"}
+    assert {r["path"] for r in find(app, "anything", path_glob="./conf/", limit=50)} == {"conf/settings.py"}
     commits = {r["commit"] for r in find(app, "anything", types=("task",), limit=50)}
     assert commits == set(history.values())
     at_c2 = {r["commit"] for r in find(app, "anything", types=("task",), as_of=history["c2"], limit=50)}
@@ -608,7 +609,10 @@ def test_an_outline_lists_a_files_symbols_in_order_now_and_as_of_a_commit(histor
     with pytest.raises(NotFoundError, match="as of .*: none held there then"):
         outline(app, "r", "README.md", as_of_text=history["c1"])
     with pytest.raises(RecalldError, match="name a file, a directory or a glob"):
-        outline(app, "r", " / ")
+        outline(app, "r", "  ")
+    # as a person or an agent writes a path: ./ before it, doubled slashes; "." the whole repository
+    assert outline(app, "r", "./conf//settings.py/")["files"] == [file]
+    assert outline(app, "r", ".", limit=2) == {**first, "path": "."}
 
 
 def test_an_outlines_doc_is_a_docs_first_sentence_cut_at_a_word():
