@@ -22,6 +22,7 @@ import structlog
 from recalld.ingest.collect import LinguistSays, parse_file, skip_reason, tree_has_linguist_attributes
 from recalld.ingest.errors import MissingBlobError
 from recalld.ingest.files import IndexOptions, says_generated, unreadable
+from recalld.ingest.gitnames import subject_of
 from recalld.ingest.gitrecords import CommitDetails
 from recalld.ingest.gitrepo import FileChange, GitRepository
 from recalld.ingest.languages import file_language, may_have_language
@@ -80,10 +81,6 @@ class CommitRecord:
     @property
     def pure_renames(self) -> tuple[FileChange, ...]:
         return tuple(c for c in self.changes if c.status == "renamed" and c.old_blob == c.new_blob)
-
-
-def subject_of(message: str) -> str:
-    return message.strip().split("\n", 1)[0].strip()
 
 
 class CommitReader:

@@ -16,7 +16,7 @@ from pygit2.enums import AttrCheck, FileMode, ObjectType, SortMode
 
 from recalld.ingest.blobs import Blobs, promisor_remotes
 from recalld.ingest.errors import MissingBlobError, RecalldError
-from recalld.ingest.gitnames import entry_name, is_utf8, message_text
+from recalld.ingest.gitnames import entry_name, is_utf8, message_text, person, subject_of
 from recalld.ingest.gitrecords import CommitDetails, CommitInfo, RenameDelta, TreeFile, TreeSkip
 from recalld.ingest.similar import MAX_BYTES, FileChange, with_moves
 
@@ -108,8 +108,8 @@ class GitRepository:
         return CommitInfo(
             id=str(commit.id),
             time=int(commit.commit_time),
-            author=f"{commit.author.name} <{commit.author.email}>",
-            summary=commit.message.split("\n", 1)[0],
+            author=person(commit.author),
+            summary=subject_of(message_text(commit)),
         )
 
     def resolve_commit(self, rev: str) -> str | None:
@@ -141,7 +141,7 @@ class GitRepository:
         return CommitDetails(
             id=str(commit.id),
             message=message_text(commit),
-            author=f"{commit.author.name} <{commit.author.email}>",
+            author=person(commit.author),
             author_time=int(commit.author.time),
             committer_time=int(commit.commit_time),
             parents=self._parents(commit),

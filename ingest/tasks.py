@@ -76,7 +76,8 @@ from typing import Any
 
 import structlog
 
-from recalld.ingest.commits import CommitReader, CommitRecord, subject_of
+from recalld.ingest.commits import CommitReader, CommitRecord
+from recalld.ingest.gitnames import subject_of
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.keyed import unique_by

@@ -329,6 +329,29 @@ def test_amend_and_rebase_link_superseded_by(harness, git_repo):
     assert set(tasks(h)) == {made[0], repo.git("rev-parse", "side"), rebased}
 
 
+def test_a_subject_line_or_an_author_past_their_bound_is_cut(harness, git_repo, tmp_path):
+    """A first line that is a pasted 3 MB log made a task memory of 6 MB (its subject and
+    its name); a rewrite of it is still matched by subject and author, cut alike."""
+    from recalld.ingest.gitnames import PERSON_CHARS, SUBJECT_CHARS
+
+    git_repo.write("a.py", "def a():\n    return 1\n")
+    pasted = tmp_path / "message"
+    pasted.write_text("x" * 3_000_000 + "\n")
+    git_repo.git("add", "-A")
+    author = f"{'N' * 1000} <n@example.invalid>"
+    git_repo.git("commit", "-q", "-F", str(pasted), f"--author={author}")
+    first = git_repo.head()
+    harness.sync(git_repo)
+    payload = tasks(harness)[first]
+    assert len(payload["subject"]) == len(payload["name"]) == SUBJECT_CHARS and payload["subject"].endswith("…")
+    assert len(payload["author"]) == PERSON_CHARS
+    git_repo.write("a.py", "def a():\n    return 2\n")  # same subject and author, another patch
+    git_repo.git("add", "-A")
+    git_repo.git("commit", "-q", "--amend", "--no-edit", f"--author={author}")
+    harness.sync(git_repo)
+    assert tasks(harness, deprecated=1)[first]["superseded_by"] == task_memory_id(SCOPE, git_repo.head())
+
+
 def test_giant_commit_marks_symbols_truncated(harness, git_repo, monkeypatch):
     monkeypatch.setattr(commits_module, "MAX_PARSED_FILES", 2)
     for i in range(4):
