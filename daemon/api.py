@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import parse_qsl, urlencode
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -50,16 +52,22 @@ def create_api(service: Service) -> FastAPI:
 
     auth = [Depends(authorised)]
 
+    @api.exception_handler(RequestValidationError)
+    def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own answer echoes the input it refused, and a lone surrogate ("\\ud800",
+        # which JSON may spell and no UTF-8 can) made rendering it a 500
+        return EscapedJSON({"detail": jsonable_encoder(exc.errors())}, status_code=422)
+
     @api.exception_handler(RecalldError)
     def _expected(_request: Request, exc: RecalldError) -> JSONResponse:
         if isinstance(exc, BusyError):  # nothing was done: the client may ask again
-            return JSONResponse({"detail": exc.message}, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
+            return EscapedJSON({"detail": exc.message}, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
         if isinstance(exc, DiskFullError):  # the server's disk, not the request: 507 Insufficient Storage
-            return JSONResponse({"detail": exc.message}, status_code=507)
+            return EscapedJSON({"detail": exc.message}, status_code=507)
         if isinstance(exc, StoreServerError):  # the Qdrant server behind the daemon: 502 Bad Gateway
-            return JSONResponse({"detail": exc.message}, status_code=502)
+            return EscapedJSON({"detail": exc.message}, status_code=502)
         status = 404 if isinstance(exc, NotFoundError) or exc.message.startswith("unknown repo") else 400
-        return JSONResponse({"detail": exc.message}, status_code=status)
+        return EscapedJSON({"detail": exc.message}, status_code=status)
 
     @api.get("/healthz")
     def healthz() -> dict[str, Any]:
@@ -151,6 +159,14 @@ def create_api(service: Service) -> FastAPI:
     return api
 
 
+class EscapedJSON(JSONResponse):
+    """JSON whose strings may hold what UTF-8 cannot (a lone surrogate a client sent):
+    written as JSON's escapes."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
+
+
 class EmptyParametersDropped:
     """A query parameter given with no value is as if not given: ``?q=x&repo=&limit=``,
     as a form or a template fills it, searched with ``repo=''`` (404) and failed to
@@ -197,6 +213,10 @@ def _json(body: bytes) -> dict[str, Any]:
         raise HTTPException(400, f"body is not JSON: {exc}") from exc
     if not isinstance(payload, dict):
         raise HTTPException(400, "body must be a JSON object")
+    try:
+        json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:  # "\ud800": JSON may spell it, no text can hold it (nor the journal)
+        raise HTTPException(400, "body is not Unicode text: it holds a lone surrogate escape") from None
     return payload
 
 

@@ -11,6 +11,7 @@ from recalld.daemon import admin, agent, commands
 from recalld.daemon.config import (CHANGES_LIMIT, CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX, RECENT_LIMIT, RECENT_MAX,
                                    SEARCH_LIMIT, Config, load_config)
 from recalld.ingest.errors import RecalldError
+from recalld.ingest.gitnames import is_utf8
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 # Seconds a command waits for a daemon busy building its vector index (100k memories:
@@ -266,6 +267,11 @@ class Context:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    undecodable = _not_utf8(args)
+    if undecodable is not None:  # a Latin-1 terminal's argument: no query, path or store can hold it
+        shown = undecodable.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        print(f"recalld: argument '{shown}' is not UTF-8 text (is the terminal's locale UTF-8?)", file=sys.stderr)
+        return EXIT_USAGE
     try:
         config = load_config()
         from recalld.daemon.logs import configure_logging
@@ -286,6 +292,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+
+
+def _not_utf8(args: argparse.Namespace) -> str | None:
+    """The first argument that Python read from bytes that are not UTF-8 (as surrogate
+    escapes), if any."""
+    for value in vars(args).values():
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str) and not is_utf8(text):
+                return text
+    return None
 
 
 if __name__ == "__main__":

@@ -56,6 +56,8 @@ class DaemonGateway:
             return client.request(method, path, params, body=body, timeout=timeout)
         except RecalldError as exc:
             raise ToolError(exc.message) from None
+        except UnicodeEncodeError:  # JSON's "\\ud800" in an argument: no request can carry it
+            raise ToolError("an argument is not Unicode text: it holds a lone surrogate escape") from None
 
 
 def build_server(gateway: DaemonGateway) -> MCPServer:

@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import FastAPI, Query
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from recalld.daemon import memories
 from recalld.daemon.answers import errors
 from recalld.daemon.changes import repo_changes
 from recalld.daemon.config import CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX
+from recalld.ingest.gitnames import is_utf8
 from recalld.ingest.manual import MAX_TEXT, ManualMemory
 
 if TYPE_CHECKING:
@@ -32,6 +33,15 @@ class RememberBody(BaseModel):
     user: str | None = None
     org: str | None = None
     author: str | None = None
+
+    @model_validator(mode="after")
+    def _unicode(self) -> RememberBody:
+        """JSON may spell a lone surrogate ("\\ud800"); no text can hold one (the registry's
+        lookup of such a repo raised). pydantic refuses it only where a field is checked."""
+        for name, value in self:
+            if isinstance(value, str) and not is_utf8(value):
+                raise ValueError(f"{name} is not Unicode text: it holds a lone surrogate escape")
+        return self
 
 
 def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:

@@ -172,6 +172,18 @@ def test_cli_end_to_end(project):
     assert recalld("export", "--include-deprecated").stdout == ""
 
 
+def test_an_argument_that_is_not_utf8_is_a_usage_error_not_a_traceback(capsys):
+    """A terminal in a Latin-1 locale hands Python bytes it reads as surrogate escapes;
+    no query, path or registry can hold them (a search raised UnicodeEncodeError)."""
+    from recalld.daemon.cli import EXIT_USAGE, main
+
+    for argv, shown in ((["search", "caf\udce9"], "caf\\xe9"), (["outline", "caf\udce9.py"], "caf\\xe9.py"),
+                        (["repo", "add", "/tmp/x\udce9"], "/tmp/x\\xe9")):  # fmt: skip
+        assert main(argv) == EXIT_USAGE
+        said = capsys.readouterr().err
+        assert said == f"recalld: argument '{shown}' is not UTF-8 text (is the terminal's locale UTF-8?)\n"
+
+
 def test_cli_errors_are_one_line_with_exit_codes(tmp_path, project):
     unknown = recalld("sync", "nope", check=False)
     assert unknown.returncode == 1 and unknown.stderr.count("\n") == 1 and "unknown repo 'nope'" in unknown.stderr

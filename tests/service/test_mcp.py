@@ -14,6 +14,9 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from recalld.daemon.client import repo_path
+from recalld.daemon.config import load_config
+from recalld.daemon.mcp_server import DaemonGateway, ToolError
 from tests.service.conftest import recalld
 
 TOOLS = {"search_memories", "get_symbol", "file_outline", "recent_changes", "changes_since", "remember", "forget",
@@ -139,6 +142,10 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
         assert json.loads(resource.contents[0].text)["repos"][0]["repo"] == "repo"
 
     run_session(script)
+    # JSON may spell "\ud800" in a tool's argument (the SDK's client cannot send it): a tool error, said
+    gateway = DaemonGateway(load_config())
+    with pytest.raises(ToolError, match="an argument is not Unicode text: it holds a lone surrogate escape"):
+        gateway.call("GET", repo_path("repo", "outline"), {"path": "caf\ud800.py"})
     live = [json.loads(line) for line in recalld("export").stdout.splitlines()]
     assert note_id not in {m["id"] for m in live}
     alice = next(m for m in live if m["user"] == "alice")

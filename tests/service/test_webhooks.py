@@ -131,6 +131,25 @@ def test_a_signed_body_of_the_wrong_shape_is_a_400_that_names_the_field(service)
     assert queued(service) == {}
 
 
+def test_a_lone_surrogate_escape_in_a_body_is_refused_with_a_reason_not_a_500(service):
+    """JSON may spell "\\ud800", which no UTF-8 text holds: FastAPI's 422 echoing it failed
+    to render, and a repo, user or author field of a manual memory reached the registry's
+    lookup with it; a webhook's ref or repo would have reached the journal."""
+    client = DocumentedClient(create_api(service))
+    bearer = {"Authorization": f"Bearer {service.token}", "Content-Type": "application/json"}
+    for body in (rb'{"text": "\ud800", "repo": "widgets"}', rb'{"text": "a note", "repo": "\ud800"}',
+                 rb'{"text": "a note", "user": "x\udc00"}'):  # fmt: skip
+        answer = client.post("/v1/memories", content=body, headers=bearer)
+        assert answer.status_code == 422, answer.text
+        (error,) = answer.json()["detail"]  # rendered: the refused input as JSON's escape
+        assert "unicode" in error["msg"].lower(), error
+    for body in (rb'{"repo": "\ud800"}', rb'{"repo": "widgets", "ref": "refs/heads/\udc00"}'):
+        answer = client.post("/v1/webhooks/generic", content=body, headers=bearer)
+        assert (answer.status_code, answer.json()["detail"]) == (
+            400, "body is not Unicode text: it holds a lone surrogate escape")
+    assert queued(service) == {}
+
+
 def test_gitlab_token_and_generic_bearer(service):
     client = DocumentedClient(create_api(service))
     body = json.dumps({"ref": "refs/heads/main", "checkout_sha": "1" * 40,
