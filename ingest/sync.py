@@ -192,7 +192,7 @@ class Indexer:
             # that the task step reconciles (task memories its secret rules redacted).
             if (not plan.is_empty or indexed != target or pending or touched.restore or touched.discard or outdated
                     or reshaped):  # fmt: skip
-                owed = owed or reshaped or owes_history(git, indexed, self.options)
+                owed = owed or owes_history(git, indexed, self.options, reshaped=reshaped)
                 reconcile = bool(pending) or full or reshaped
                 stamp = next_stamp(checkpoint)
                 self._write(

@@ -77,8 +77,8 @@ from typing import Any
 import structlog
 
 from recalld.ingest.commits import CommitReader, CommitRecord
-from recalld.ingest.gitnames import subject_of
 from recalld.ingest.files import IndexOptions
+from recalld.ingest.gitnames import subject_of
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.keyed import unique_by
 from recalld.ingest.plan import Scope, memory_id
@@ -122,9 +122,10 @@ def commit_window(git: GitRepository, indexed: str | None, target: str, limit: i
     return [target, *(c for c in commits if c != target)][:limit]
 
 
-def owes_history(git: GitRepository, indexed: str | None, options: IndexOptions) -> bool:
-    """Whether a sync from ``indexed`` leaves the target's history to a backfill."""
-    return options.backfill_commits > 1 and not git.has_commit(indexed)
+def owes_history(git: GitRepository, indexed: str | None, options: IndexOptions, *, reshaped: bool = False) -> bool:
+    """Whether a sync from ``indexed`` leaves the target's history to a backfill (also
+    where the clone's shallow boundaries moved: ``reshaped``)."""
+    return options.backfill_commits > 1 and (reshaped or not git.has_commit(indexed))
 
 
 class TaskSync:
