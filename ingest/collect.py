@@ -29,7 +29,7 @@ ATTRIBUTES_FILE = ".gitattributes"
 # Skips that a repository's own rules or its languages explain are only counted; the
 # others say something about one file (bad input, a link, a limit hit) and are noted by
 # path, as are files read in part (syntax errors, invalid UTF-8, malformed tooling files).
-ROUTINE_SKIPS = frozenset({"excluded", "unsupported_language", GENERATED, "vendored", "foreign"})
+ROUTINE_SKIPS = frozenset({"excluded", "unsupported_language", GENERATED, "vendored", "foreign", "lfs_pointer"})
 NOTES_LOGGED = 20  # lines a sync logs about single files; the rest are summed up in one
 PARTLY = "file read in part"
 log = structlog.get_logger("recalld.sync")

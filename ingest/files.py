@@ -44,6 +44,11 @@ BINARY_SNIFF_BYTES = 8000
 # its names are a minifier's and change with every build. Counted without what its
 # string literals hold: the JDK's resource bundles (``launcher.java``: 34 lines, 12.8 KB
 # of messages) are long lines of strings around short code.
+# A Git LFS pointer: git holds these few lines where the file's content is in LFS storage
+# (spec v1; "hawser" its name before release). Never more than a few hundred bytes.
+LFS_POINTER = re.compile(rb"version https://(?:git-lfs|hawser)\.github\.com/spec/v1\r?\n(?:[a-z0-9.-]+ .*\n)*?"
+                         rb"oid sha256:[0-9a-f]{64}\r?\n(?:[a-z0-9.-]+ .*\n)*?size [0-9]+\r?\n?")
+LFS_POINTER_MAX = 1024
 MINIFIED_MEAN_LINE = 300
 MINIFIED_MIN_BYTES = 4096
 STRING_LITERAL = re.compile(rb""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
@@ -114,10 +119,13 @@ def excluded_by(path: str, patterns: tuple[str, ...]) -> str | None:
 
 def unreadable(data: bytes, language: str) -> str | None:
     """Why a file's content is no source to read as ``language`` ("binary", "minified",
-    "foreign": ``LanguageSpec.foreign``), or None. Prose and configuration may run long
-    lines; only code is held to that."""
+    "foreign": ``LanguageSpec.foreign``; "lfs_pointer": the content is in Git LFS, where
+    a sync never reads), or None. Prose and configuration may run long lines; only code
+    is held to that."""
     if b"\x00" in data[:BINARY_SNIFF_BYTES]:
         return "binary"
+    if len(data) < LFS_POINTER_MAX and LFS_POINTER.match(data):
+        return "lfs_pointer"
     spec = get_language(language)
     if spec.foreign and re.search(spec.foreign, data[:BINARY_SNIFF_BYTES], re.MULTILINE):
         if not (spec.sniff and re.search(spec.sniff, data, re.MULTILINE)):

@@ -115,6 +115,35 @@ def test_a_path_that_is_not_utf8_is_skipped_in_a_full_index_and_in_a_diff(git_re
         h.close()
 
 
+def test_a_git_lfs_pointer_is_skipped_as_such_not_read_as_code(git_repo, tmp_path):
+    """A file stored in Git LFS is a pointer in git (three lines: spec, oid, size); read
+    as Python it was a module of syntax errors. A file moved into LFS (``git lfs migrate``)
+    closes its memories as skipped; out of it, they come back."""
+    pointer = ("version https://git-lfs.github.com/spec/v1\noid sha256:" + "4d7a" * 16 + "\nsize 48213\n")
+    code = "def generated_table():\n    return [1, 2, 3]\n"
+    git_repo.write("data/table.py", code)
+    git_repo.write("web/bundle.js", pointer)
+    git_repo.write("ok.py", "def ok():\n    return 1\n")
+    git_repo.commit("one")
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    paths = lambda: {m.payload["path"] for m in h.memories()} - {"."}  # noqa: E731
+    try:
+        result = h.sync(git_repo)
+        assert result.skips == {"lfs_pointer": 1} and paths() == {"ok.py", "data/table.py"}
+        git_repo.write("data/table.py", pointer)
+        git_repo.commit("moved into LFS")
+        result = h.sync(git_repo)
+        assert result.skips == {"lfs_pointer": 1} and paths() == {"ok.py"}
+        closed = {m.payload["deprecated_reason"] for m in h.memories(deprecated=1) if m.payload["path"] == "data/table.py"}
+        assert closed == {"skipped"}
+        git_repo.write("data/table.py", code)
+        git_repo.commit("and out of it")
+        h.sync(git_repo)
+        assert paths() == {"ok.py", "data/table.py"}
+    finally:
+        h.close()
+
+
 def test_notes_about_single_files_are_bounded(git_repo, tmp_path):
     """A sync that meets many broken files logs the first of them by path and sums up the
     rest in one line; its counts stay exact."""
