@@ -21,6 +21,7 @@ from recalld.ingest.records import live_filter
 from recalld.ingest.store import MemoryFilter, Store
 from recalld.parsers import parse
 from recalld.parsers.base import memory_type
+from recalld.parsers.encoding import from_utf16
 
 GENERATED = "generated"  # by linguist-generated, or by what the file's opening comments say
 PARSER_ERROR = "parser_error"  # the parser raised on the file (its bug): skipped and logged
@@ -221,7 +222,7 @@ def read_parsed(git: GitRepository, blob: str, language: str, path: str, *, gene
     key = (blob, language, path)
     read = PARSED.get(key)
     if read is None or (generated and read.unread == GENERATED):  # kept unparsed, wanted now
-        data = git.blobs.read(blob)
+        data = from_utf16(git.blobs.read(blob))
         reason = unreadable(data, language)
         marked = reason is None and says_generated(data, language)
         if marked and not generated:

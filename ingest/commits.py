@@ -29,6 +29,7 @@ from recalld.ingest.languages import file_language, may_have_language
 from recalld.ingest.plan import FileSymbols
 from recalld.parsers import Symbol
 from recalld.parsers.base import STRUCTURAL, memory_type
+from recalld.parsers.encoding import from_utf16
 
 log = structlog.get_logger("recalld.sync")
 
@@ -206,7 +207,7 @@ class CommitReader:
             return cached
         symbols = self._known.get((blob, language))
         if symbols is None:
-            data = self._git.blobs.read(blob)
+            data = from_utf16(self._git.blobs.read(blob))
             generated = self._options.skip_generated and not said.source and says_generated(data, language)
             read = None if unreadable(data, language) or generated else parse_file(language, data, path).parsed
             symbols = read.symbols if read is not None else ()

@@ -11,7 +11,8 @@ whatever it declares (a declaration left behind after a file was converted is co
 a file whose every byte also makes valid UTF-8 in another encoding is not), and a
 declaration of an unknown codec, of a codec that does not decode the file, or of one
 that would move its line breaks (``utf-16``) leaves the file read as UTF-8 with
-replacements, as before.
+replacements, as before. A file that starts with a UTF-16 byte order mark is read as
+UTF-16 (``from_utf16``) before anything else looks at it.
 """
 
 from __future__ import annotations
@@ -43,6 +44,18 @@ def _codec(name: str) -> str | None:
         return codecs.lookup(name).name
     except LookupError:
         return None
+
+
+def from_utf16(data: bytes) -> bytes:
+    """A file that starts with a UTF-16 byte order mark (Windows tools write C, C++ and C#
+    so; git holds the bytes as they are), as the same text in UTF-8; any other ``data`` as
+    it is. Its NUL bytes made it read as binary, its text unread."""
+    if not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data
+    try:
+        return data.decode("utf-16").encode("utf-8")
+    except UnicodeError:  # an odd length, a lone surrogate: not UTF-16 after all
+        return data
 
 
 def as_utf8(data: bytes, *, declares: bool) -> tuple[bytes, bool]:

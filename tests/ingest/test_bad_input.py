@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 import sys
 
@@ -140,6 +141,34 @@ def test_a_git_lfs_pointer_is_skipped_as_such_not_read_as_code(git_repo, tmp_pat
         git_repo.commit("and out of it")
         h.sync(git_repo)
         assert paths() == {"ok.py", "data/table.py"}
+    finally:
+        h.close()
+
+
+def test_a_utf16_file_with_its_byte_order_mark_is_read_as_text(git_repo, tmp_path):
+    """Windows tools write C# and C headers in UTF-16 with a byte order mark; git holds
+    the bytes as they are, and their NULs made the file read as binary. Read as UTF-16, its
+    symbols are the same UTF-8 file's, on the same lines, in the index and in the commit's
+    task memory; bytes that only start like UTF-16 stay binary."""
+    source = "// Résumé helpers.\nclass Résumé {\n    void Print() {}\n}\n"
+    git_repo.write("app/Resume.cs", codecs.BOM_UTF16_LE + source.encode("utf-16-le"))
+    git_repo.write("inc/resume.h", codecs.BOM_UTF16_BE + "int resume_count(void);\n".encode("utf-16-be"))
+    git_repo.write("odd.cs", codecs.BOM_UTF16_LE + b"\x00\x01\x02")  # an odd length: no UTF-16
+    git_repo.write("same/Resume.cs", source)
+    git_repo.commit("one")
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    try:
+        result = h.sync(git_repo)
+        assert result.skips == {"binary": 1}
+        held = {(m.payload["path"], m.payload["qualname"], m.payload["start_line"], m.payload["end_line"])
+                for m in h.memories() if m.payload["kind"] != "module"}  # fmt: skip
+        as_utf8 = {(p.removeprefix("same/"), q, a, b) for p, q, a, b in held if p.startswith("same/")}
+        assert as_utf8 == {("Resume.cs", "Résumé", 2, 4), ("Resume.cs", "Résumé.Print", 3, 3)}
+        assert {(p.removeprefix("app/"), q, a, b) for p, q, a, b in held if p.startswith("app/")} == as_utf8
+        assert ("inc/resume.h", "resume_count", 1, 1) in held
+        (task,) = [m.payload for m in h.memories(types=("task",))]
+        touched = {s["path"]: s["added"] for s in task["symbols"]}
+        assert touched["app/Resume.cs"] == touched["same/Resume.cs"] == ["Résumé", "Résumé.Print"]
     finally:
         h.close()
 
