@@ -251,7 +251,11 @@ STRUCTURAL = "structural"
 # = { new = function … } }``: ``LCP.ConfigOption.new``) and in the table a file returns are
 # found, and nmap's scripts (``.nse``) are Lua. A Perl sub without a doc of its own takes
 # its module's POD section of its name (``=head2 build_tx`` after ``__END__``).
-EXTRACTION_VERSION = 32
+# 33: a Git LFS pointer is skipped (``lfs_pointer``), where it was read as code (a module
+# of syntax errors), and a file that opens with a UTF-16 byte order mark is read as UTF-16,
+# where its NUL bytes had it skipped as binary: a store an earlier version left is read
+# again file by file, where it kept both as they were until the file changed.
+EXTRACTION_VERSION = 33
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.
 DEFAULT_EXPORT = "default"

@@ -173,6 +173,46 @@ def test_a_utf16_file_with_its_byte_order_mark_is_read_as_text(git_repo, tmp_pat
         h.close()
 
 
+def test_a_store_an_earlier_extractor_left_reads_lfs_pointers_and_utf16_files_anew(git_repo, tmp_path, monkeypatch):
+    """Version 32 read an LFS pointer as code and a UTF-16 file as binary: a store it left
+    is compared file by file on this release's first sync, which closes the pointer's
+    memories as skipped and reads the UTF-16 file's symbols, the blobs unchanged."""
+    from recalld.ingest import collect, commits, files
+    from recalld.ingest.parse_memo import PARSED
+    from recalld.ingest.plan import Scope
+    from recalld.ingest.records import checkpoint_point
+    from recalld.parsers.base import EXTRACTION_VERSION
+
+    pointer = "version https://git-lfs.github.com/spec/v1\noid sha256:" + "4d7a" * 16 + "\nsize 48213\n"
+    git_repo.write("web/bundle.js", pointer)
+    git_repo.write("app/Resume.cs", codecs.BOM_UTF16_LE + "class Resume {\n    void Print() {}\n}\n".encode("utf-16-le"))
+    git_repo.write("ok.py", "def ok():\n    return 1\n")
+    git_repo.commit("one")
+    for module in (collect, commits):
+        monkeypatch.setattr(module, "from_utf16", lambda data: data)  # as version 32 read
+    monkeypatch.setattr(files, "LFS_POINTER_MAX", 0)
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    live = lambda: {(m.payload["path"], m.payload["qualname"]) for m in h.memories()} - {(".", "<project>")}  # noqa: E731
+    try:
+        assert h.sync(git_repo).skips == {"binary": 1}
+        assert ("web/bundle.js", "<module>") in live() and not any(p == "app/Resume.cs" for p, _ in live())
+        old = checkpoint_point(Scope("r", "main"), commit=git_repo.head(), pending=None)
+        old.payload["extraction"] = EXTRACTION_VERSION - 1
+        h.store.upsert([old])
+        monkeypatch.undo()
+        PARSED.trim(0)
+        result = h.sync(git_repo)
+        assert result.mode == "full" and result.skips == {"lfs_pointer": 1}
+        assert live() == {("ok.py", "<module>"), ("ok.py", "ok"), ("app/Resume.cs", "<module>"),
+                          ("app/Resume.cs", "Resume"), ("app/Resume.cs", "Resume.Print")}  # fmt: skip
+        closed = {m.payload["deprecated_reason"] for m in h.memories(deprecated=1) if m.payload["path"] == "web/bundle.js"}
+        assert closed == {"skipped"}
+        again = h.sync(git_repo)
+        assert again.added == again.modified == again.deprecated == 0 and again.mode != "full"
+    finally:
+        h.close()
+
+
 def test_notes_about_single_files_are_bounded(git_repo, tmp_path):
     """A sync that meets many broken files logs the first of them by path and sums up the
     rest in one line; its counts stay exact."""
