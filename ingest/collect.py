@@ -22,6 +22,7 @@ from recalld.ingest.store import MemoryFilter, Store
 from recalld.parsers import parse
 from recalld.parsers.base import memory_type
 from recalld.parsers.encoding import from_utf16
+from recalld.parsers.registry import linguist_language
 
 GENERATED = "generated"  # by linguist-generated, or by what the file's opening comments say
 PARSER_ERROR = "parser_error"  # the parser raised on the file (its bug): skipped and logged
@@ -144,11 +145,13 @@ class FileCollector:
 class LinguistSays:
     """What a file's ``linguist-`` attributes say of it: skip it (as "generated" or
     "vendored"); read it even where the excludes take it (an attribute set to false); read
-    it even where its opening comments say a generator wrote it (linguist-generated=false)."""
+    it even where its opening comments say a generator wrote it (linguist-generated=false);
+    read it in the language ``linguist-language`` names ("": one recalld does not read)."""
 
     skip: str | None = None
     forced_in: bool = False
     source: bool = False
+    language: str | None = None
 
 
 NO_SAY = LinguistSays()
@@ -173,7 +176,7 @@ def skip_reason(
         return said.skip, said
     if not said.forced_in and excluded_by(path, options.exclude):
         return "excluded", said
-    if file_language(git, path, blob, globs, max_bytes=options.max_file_bytes) is None:
+    if file_language(git, path, blob, globs, max_bytes=options.max_file_bytes, named=said.language) is None:
         return "unsupported_language", said
     if git.blobs.size(blob) > options.max_file_bytes:
         return "oversized", said
@@ -198,7 +201,7 @@ def read_file(
     reason, said = skip_reason(git, commit, path, blob, options, check_attributes=check_attributes, globs=globs)
     if reason is not None:
         return ReadFile(None, unread=reason)
-    language = file_language(git, path, blob, globs, max_bytes=options.max_file_bytes)
+    language = file_language(git, path, blob, globs, max_bytes=options.max_file_bytes, named=said.language)
     assert language is not None  # checked by skip_reason
     return read_parsed(git, blob, language, path, generated=said.source or not options.skip_generated)
 
@@ -212,7 +215,9 @@ def linguist_says(git: GitRepository, commit: str, path: str) -> LinguistSays:
         if value is False or value == "false":
             forced_in = True
             source = source or reason == GENERATED
-    return LinguistSays(forced_in=forced_in, source=source)
+    named = git.attribute(commit, path, "linguist-language")
+    language = linguist_language(named) if isinstance(named, str) else None
+    return LinguistSays(forced_in=forced_in, source=source, language=language)
 
 
 def read_parsed(git: GitRepository, blob: str, language: str, path: str, *, generated: bool = True) -> ReadFile:
@@ -303,9 +308,18 @@ class NameCounts:
         return self._store.count(MemoryFilter(repo=repo, branch=branch, kinds=(kind,), names=(name,), codes=codes))
 
 
-def live_paths(store: Store, scope: Scope) -> set[str]:
-    """The paths a repository's branch holds live memories of."""
-    return {str(p.payload.get("path")) for p in store.scroll(live_filter(scope), fields=("path",))}
+def live_languages(store: Store, scope: Scope) -> dict[str, set[str | None]]:
+    """The paths a repository's branch holds live memories of, with the languages they were read in."""
+    points = store.scroll(live_filter(scope), fields=("path", "language"))
+    return held_languages((str(p.payload.get("path")), p.payload.get("language")) for p in points)
+
+
+def held_languages(memories: Iterable[tuple[str, str | None]]) -> dict[str, set[str | None]]:
+    """Each path of ``memories`` (path, language) with the languages its memories were read in."""
+    held: dict[str, set[str | None]] = {}
+    for path, language in memories:
+        held.setdefault(path, set()).add(language)
+    return held
 
 
 def reattributed(
@@ -313,16 +327,17 @@ def reattributed(
     target: str,
     changed: Iterable[str],
     tree: Callable[[], Iterable[TreeFile | TreeSkip]],
-    stored: Callable[[], set[str]],
+    stored: Callable[[], Mapping[str, set[str | None]]],
 ) -> set[str]:
     """The unchanged files under a ``.gitattributes`` among the ``changed`` paths that
     their ``linguist-`` attributes at ``target`` skip though the store holds memories of
-    them, or read though it holds none: numpy 1.26's new ``.gitattributes`` marks its
-    unchanged ``lapack_lite/f2c_*.c`` generated. Compared with what is stored, not with
-    the attributes at the indexed commit, which git reads with the index's
-    ``.gitattributes`` too. ``tree``: the target's entries; ``stored``: the paths the store
-    holds live memories of, both asked only where a ``.gitattributes`` changed. Only files
-    of a language recalld reads are asked."""
+    them, or read though it holds none, or read in another language than the store's
+    (``linguist-language``): numpy 1.26's new ``.gitattributes`` marks its unchanged
+    ``lapack_lite/f2c_*.c`` generated. Compared with what is stored, not with the
+    attributes at the indexed commit, which git reads with the index's ``.gitattributes``
+    too. ``tree``: the target's entries; ``stored``: the paths the store holds live
+    memories of and their languages (``live_languages``), both asked only where a
+    ``.gitattributes`` changed."""
     folders = {posixpath.dirname(path) for path in changed if posixpath.basename(path) == ATTRIBUTES_FILE}
     if not folders:
         return set()
@@ -333,9 +348,11 @@ def reattributed(
         path = entry.path
         if not isinstance(entry, TreeFile) or ("" not in folders and not path.startswith(prefixes)):
             continue
-        if file_language(git, path, entry.blob) is None:
-            continue
-        if (linguist_says(git, target, path).skip is not None) == (path in held):
+        said = linguist_says(git, target, path)
+        language = file_language(git, path, entry.blob, named=said.language)
+        read = language is not None and said.skip is None
+        # held in another language (None: an early release's memory, which names none)
+        if (path in held) != read or (read and not held[path] & {language, None}):
             found.add(path)
     return found
 

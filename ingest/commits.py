@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import structlog
 
-from recalld.ingest.collect import LinguistSays, parse_file, skip_reason, tree_has_linguist_attributes
+from recalld.ingest.collect import NO_SAY, LinguistSays, parse_file, skip_reason, tree_has_linguist_attributes
 from recalld.ingest.errors import MissingBlobError
 from recalld.ingest.files import IndexOptions, says_generated, unreadable
 from recalld.ingest.gitnames import subject_of
@@ -155,13 +155,16 @@ class CommitReader:
         return self._said[key]
 
     def _read_says(self, path: str | None, blob: str | None, commit: str) -> LinguistSays | None:
-        if path is None or blob is None or self._language(path, blob) is None:  # before any attribute is asked
+        if path is None or blob is None:
             return None
-        reason, said = skip_reason(self._git, commit, path, blob, self._options, check_attributes=bool(self._check_attributes))
+        if not self._check_attributes and self._language(path, blob, NO_SAY) is None:  # no attribute names one
+            return None
+        check = bool(self._check_attributes)
+        reason, said = skip_reason(self._git, commit, path, blob, self._options, check_attributes=check)
         return said if reason is None else None
 
-    def _language(self, path: str, blob: str) -> str | None:
-        return file_language(self._git, path, blob, max_bytes=self._options.max_file_bytes)
+    def _language(self, path: str, blob: str, said: LinguistSays) -> str | None:
+        return file_language(self._git, path, blob, max_bytes=self._options.max_file_bytes, named=said.language)
 
     def _lacking(self, commit: str) -> None:
         """A blob of ``commit`` that the repository lacks (a partial clone's history, read
@@ -198,7 +201,7 @@ class CommitReader:
         if said is None:
             return {}
         assert path is not None and blob is not None  # checked by _says
-        language = self._language(path, blob)
+        language = self._language(path, blob, said)
         assert language is not None  # checked by _says
         key = (blob, language, said.source)
         cached = self._parsed.get(key)

@@ -5,6 +5,8 @@ extension, the one its opening lines name (``bin/deploy`` of ``#!/usr/bin/env ba
 Every reader of a tree asks here (the file collector, the history's commit reader, the
 planner's old sources, the attributes' second look), so that a script is read alike
 wherever it is read; a file's language may so change with its first line, as with its name.
+A ``linguist-language`` attribute (``*.h linguist-language=C++``, ``*.inc
+linguist-language=PHP``, ``*.pl linguist-language=Prolog``) names it over both.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 
 from recalld.ingest.gitrepo import GitRepository
-from recalld.parsers.registry import language_for_path
+from recalld.parsers.registry import claimed_language, extension_language, language_for_path
 from recalld.parsers.script_heads import interpreter_language, may_be_script
 
 MEMO_SIZE = 1 << 15  # blobs whose opening lines were read (a blob id and a name each)
@@ -28,11 +30,18 @@ def file_language(
     globs: Mapping[str, tuple[str, ...]] | None = None,
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    named: str | None = None,
 ) -> str | None:
     """The language of ``path`` holding ``blob``: its path's (``globs`` as in
     ``language_for_path``); else, where its name has no extension, its opening lines' (a
-    blob over ``max_bytes``, which a sync skips unread, is not read for them)."""
-    language = language_for_path(path, globs)
+    blob over ``max_bytes``, which a sync skips unread, is not read for them). ``named``:
+    the language the file's ``linguist-language`` attribute names (``LinguistSays``; ""
+    one recalld does not read): it decides over the file's name and opening lines, not
+    over a spec's globs (a decision record, the configuration's ``globs``)."""
+    claimed = claimed_language(path, globs)
+    if claimed is not None or named is not None:
+        return claimed or named or None
+    language = extension_language(path)
     if language is not None or not may_be_script(path):
         return language
     return script_language(git, blob, max_bytes)

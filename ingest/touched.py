@@ -12,7 +12,14 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from recalld.ingest.ahead import NewTexts
-from recalld.ingest.collect import Collected, FileCollector, live_paths, reattributed, tree_has_linguist_attributes
+from recalld.ingest.collect import (
+    Collected,
+    FileCollector,
+    held_languages,
+    live_languages,
+    reattributed,
+    tree_has_linguist_attributes,
+)
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrecords import TreeFile
 from recalld.ingest.gitrepo import GitRepository
@@ -51,7 +58,7 @@ def read_changed(
     """Only the paths git says differ between the indexed commit and the target, and
     those a changed ``.gitattributes`` skips or keeps otherwise."""
     changed, rename_deltas = git.changed_paths(indexed, target)
-    held = partial(live_paths, store, scope)
+    held = partial(live_languages, store, scope)
     paths = changed | reattributed(git, target, changed, partial(git.walk_tree, target), held)
     live = live_at(store, scope, paths)
     # The project-structure entry joins when the layout may have changed (or there is
@@ -121,7 +128,8 @@ def read_whole_tree(
     stored_blob = stored_blobs(live_points)
     in_tree = {e.path for e in entries}
     changed, deltas = git.changed_paths(indexed, target) if indexed is not None else (set(), [])
-    again = set() if full else reattributed(git, target, changed, lambda: entries, lambda: {m.path for m in live})
+    held = partial(held_languages, [(m.path, m.language) for m in live])
+    again = set() if full else reattributed(git, target, changed, lambda: entries, held)
     touched_entries = sorted(
         (e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob
          or e.path in again),

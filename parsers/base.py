@@ -253,8 +253,11 @@ STRUCTURAL = "structural"
 # its module's POD section of its name (``=head2 build_tx`` after ``__END__``).
 # 33: a Git LFS pointer is skipped (``lfs_pointer``), where it was read as code (a module
 # of syntax errors), and a file that opens with a UTF-16 byte order mark is read as UTF-16,
-# where its NUL bytes had it skipped as binary: a store an earlier version left is read
-# again file by file, where it kept both as they were until the file changed.
+# where its NUL bytes had it skipped as binary; a file is read in the language its
+# ``linguist-language`` attribute names (``*.h linguist-language=C++``), and skipped where
+# that is one recalld does not read (``*.pl linguist-language=Prolog``). A store an
+# earlier version left is read again file by file, where it kept each as it was until
+# the file changed.
 EXTRACTION_VERSION = 33
 # A JavaScript or TypeScript module's own export with no name of its own (``export
 # default class {…}``, ``module.exports = function (…)``), named as the language names it.

@@ -127,11 +127,16 @@ def register_language(spec: LanguageSpec) -> None:
 def language_for_path(path: str, globs: Mapping[str, tuple[str, ...]] | None = None) -> str | None:
     """The spec claiming ``path``: the first whose globs match (``globs`` overrides a
     spec's own by name), else the one registered for its extension."""
+    return claimed_language(path, globs) or extension_language(path)
+
+
+def claimed_language(path: str, globs: Mapping[str, tuple[str, ...]] | None = None) -> str | None:
+    """The first spec whose globs match ``path`` (``globs`` overrides a spec's own by name), or None."""
     for spec in LANGUAGES.values():
         patterns = globs.get(spec.name, spec.globs) if globs else spec.globs
         if match_any(path, patterns):
             return spec.name
-    return extension_language(path)
+    return None
 
 
 def extension_language(path: str) -> str | None:
@@ -144,6 +149,14 @@ def interpreted_language(interpreter: str) -> str | None:
     """The language a script whose ``#!`` line names ``interpreter`` is written in (``python``:
     Python; ``tclsh``: none read), by the specs' ``interpreters``."""
     return _BY_INTERPRETER.get(interpreter)
+
+
+def linguist_language(value: str) -> str:
+    """The language recalld reads a file in whose ``linguist-language`` attribute is
+    ``value`` (a name or an alias of GitHub Linguist's, any case: ``C++``, ``cpp``,
+    ``Objective-C``, ``Shell``), or "" where it names one recalld does not read (``Prolog``
+    for a ``.pl``, ``PLpgSQL`` for a ``.sql``)."""
+    return LINGUIST_NAMES.get(value.strip().lower().replace(" ", "-"), "")
 
 
 def get_language(name: str) -> LanguageSpec:
@@ -249,6 +262,23 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("svelte", (".svelte",), extractor="component"),
     LanguageSpec("astro", (".astro",), extractor="component"),
 )
+# GitHub Linguist's names and aliases of the languages recalld reads (its ``languages.yml``,
+# lower case, spaces as hyphens), as a repository's ``.gitattributes`` may name them; not
+# ``zsh``, Shell's alias, whose syntax Bash's grammar misreads.
+LINGUIST_NAMES = {
+    alias: name
+    for name, aliases in {
+        "python": ("python", "python3", "rusthon"), "javascript": ("javascript", "js", "node"),
+        "typescript": ("typescript", "ts"), "tsx": ("tsx",), "go": ("go", "golang"), "rust": ("rust", "rs"),
+        "java": ("java",), "kotlin": ("kotlin",), "scala": ("scala",), "swift": ("swift",), "c": ("c",),
+        "cpp": ("c++", "cpp"), "csharp": ("c#", "csharp", "cake", "cakescript"),
+        "objc": ("objective-c", "obj-c", "objc", "objectivec", "objective-c++", "obj-c++", "objc++", "objectivec++"),
+        "ruby": ("ruby", "jruby", "macruby", "rake", "rb", "rbx"), "php": ("php", "inc"), "lua": ("lua",),
+        "perl": ("perl", "cperl"), "bash": ("shell", "sh", "shell-script", "bash", "envrc"),
+        "vue": ("vue",), "svelte": ("svelte",), "astro": ("astro",),
+    }.items()
+    for alias in aliases
+}  # fmt: skip
 DEFAULT_DECISION_GLOBS = (
     "**/docs/adr/**/*.md",
     "**/docs/adr/**/*.rst",

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +114,17 @@ class Harness:
     def close(self) -> None:
         self.store.close()
         self.cache.close()
+
+
+def fresh_memories(repo: Any, root: Path, key: Callable[[dict[str, Any]], Any]) -> set[Any]:
+    """What a fresh index of ``repo``'s branch holds, ``key`` of each live memory's
+    payload: made in a store of its own under ``root``, closed after."""
+    fresh = Harness("edge", root, IndexOptions())
+    try:
+        fresh.sync(repo)
+        return {key(m.payload) for m in fresh.memories()}
+    finally:
+        fresh.close()
 
 
 @pytest.fixture(params=["edge", "server"])

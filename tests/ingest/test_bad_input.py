@@ -10,7 +10,7 @@ import structlog
 
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
-from tests.ingest.conftest import Harness
+from tests.ingest.conftest import Harness, fresh_memories
 
 
 def test_hostile_repo_syncs_and_counts_skips(git_repo, tmp_path):
@@ -277,12 +277,7 @@ def test_a_changed_gitattributes_skips_and_keeps_files_that_did_not_change(git_r
             repo.write(".gitattributes", attributes)
             repo.commit(f"attributes {step}")
             incremental.sync(repo)
-            fresh = Harness("edge", tmp_path / f"fresh{step}", IndexOptions())
-            try:
-                fresh.sync(repo)
-                expected = {(m.payload["path"], m.payload["qualname"]) for m in fresh.memories()}
-            finally:
-                fresh.close()
+            expected = fresh_memories(repo, tmp_path / f"fresh{step}", lambda p: (p["path"], p["qualname"]))
             assert {(m.payload["path"], m.payload["qualname"]) for m in incremental.memories()} == expected
             assert (("lapack/f2c_blas.c", "dgemm_") in expected) == (step == 1)
     finally:

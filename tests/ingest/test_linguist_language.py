@@ -1,0 +1,80 @@
+"""A repository's ``linguist-language`` attributes name the language its files are read in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from recalld.ingest.files import IndexOptions
+from tests.ingest.conftest import Harness, fresh_memories
+
+HEADER = "struct Point {\n    int x;\n};\n\nint point_norm(struct Point p);\n"
+INCLUDED = "class Greeter {\npublic:\n    void greet();\n};\n"
+PROLOG = "parent(tom, bob).\nancestor(X, Y) :- parent(X, Y).\n"
+PERL = "package Tool;\n\nsub main {\n    return 1;\n}\n\n1;\n"
+NAMED = "*.inc linguist-language=C++\ninclude/*.h linguist-language=cpp\nrules/*.pl linguist-language=Prolog\n"
+
+
+def key(payload: dict[str, Any]) -> tuple[str, str, str]:
+    return payload["path"], payload["qualname"], payload["language"]
+
+
+def held(h: Harness) -> set[tuple[str, str, str]]:
+    return {key(m.payload) for m in h.memories()}
+
+
+def test_files_are_read_in_the_language_their_attribute_names(git_repo, tmp_path):
+    """``*.inc linguist-language=C++`` reads files of no language recalld knows by their
+    name as C++, in the index and in the commit's task memory; a header named C++ is
+    C++'s though C's grammar reads it; a ``.pl`` named Prolog is skipped as of a language
+    recalld does not read, not read as Perl; the others are read as their names say."""
+    git_repo.write(".gitattributes", NAMED)
+    git_repo.write("src/greeter.inc", INCLUDED)
+    git_repo.write("include/point.h", HEADER)
+    git_repo.write("lib/point.h", HEADER)
+    git_repo.write("rules/family.pl", PROLOG)
+    git_repo.write("bin/tool.pl", PERL)
+    git_repo.commit("one")
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    try:
+        result = h.sync(git_repo)
+        assert result.skips.get("unsupported_language") == 2  # .gitattributes, the Prolog file
+        memories = held(h)
+        assert {m for m in memories if m[0] == "src/greeter.inc"} >= {
+            ("src/greeter.inc", "Greeter", "cpp"), ("src/greeter.inc", "Greeter.greet", "cpp")}  # fmt: skip
+        assert ("include/point.h", "point_norm", "cpp") in memories and ("lib/point.h", "point_norm", "c") in memories
+        assert not any(m[0] == "rules/family.pl" for m in memories)
+        assert ("bin/tool.pl", "Tool::main", "perl") in memories
+        (task,) = [m.payload for m in h.memories(types=("task",))]
+        added = {s["path"]: s["added"] for s in task["symbols"]}
+        assert added["src/greeter.inc"] == ["Greeter", "Greeter.greet"] and "rules/family.pl" not in added
+    finally:
+        h.close()
+
+
+def test_a_changed_language_attribute_reads_unchanged_files_again(git_repo, tmp_path):
+    """A ``.gitattributes`` whose ``linguist-language`` lines come, go and change reads the
+    unchanged files they name again in the language named now: each sync's memories are
+    a fresh index's of the same commit, and a commit's task memory lists what changed."""
+    git_repo.write("src/greeter.inc", INCLUDED)
+    git_repo.write("include/point.h", HEADER)
+    git_repo.write("rules/family.pl", PERL)
+    git_repo.write("app.py", "def run():\n    return 1\n")
+    git_repo.commit("one")
+    incremental = Harness("edge", tmp_path / "incremental", IndexOptions())
+    try:
+        incremental.sync(git_repo)
+        steps = (NAMED, "include/*.h linguist-language=C\n*.inc linguist-language=Python\n", "*.py text\n", NAMED)
+        seen = []
+        for step, attributes in enumerate(steps):
+            git_repo.write(".gitattributes", attributes)
+            git_repo.commit(f"attributes {step}")
+            incremental.sync(git_repo)
+            expected = fresh_memories(git_repo, tmp_path / f"fresh{step}", key)
+            assert held(incremental) == expected
+            seen.append(expected)
+        assert ("src/greeter.inc", "Greeter", "cpp") in seen[0] and not any(m[0] == "src/greeter.inc" for m in seen[2])
+        assert ("include/point.h", "point_norm", "cpp") in seen[0] and ("include/point.h", "point_norm", "c") in seen[1]
+        assert not any(m[0] == "rules/family.pl" for m in seen[0])
+        assert ("rules/family.pl", "Tool::main", "perl") in seen[1]
+    finally:
+        incremental.close()
