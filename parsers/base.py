@@ -255,7 +255,8 @@ STRUCTURAL = "structural"
 # of syntax errors), and a file that opens with a UTF-16 byte order mark is read as UTF-16,
 # where its NUL bytes had it skipped as binary; a file is read in the language its
 # ``linguist-language`` attribute names (``*.h linguist-language=C++``), and skipped where
-# that is one recalld does not read (``*.pl linguist-language=Prolog``). A store an
+# that is one recalld does not read (``*.pl linguist-language=Prolog``); C's, C++'s and
+# Objective-C's template placeholders (NumPy's ``@TYPE@_@kind@_indexed``) are names. A store an
 # earlier version left is read again file by file, where it kept each as it was until
 # the file changed.
 EXTRACTION_VERSION = 33

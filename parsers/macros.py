@@ -29,6 +29,9 @@ Rewritten, the same length:
   block, and now a type and a function, which ``declarators`` names by the macro and its
   arguments (``SYSCALL_DEFINE3(setpriority)``);
 - a loop's macro after a ``do`` block (``} while_each_thread(g, t);``) made ``while``.
+- a template's placeholder (NumPy's ``.c.src``: ``void @TYPE@_@kind@(char **args, …)``,
+  which a generator fills in for each type) made a name, ``_TYPE___kind_``: the
+  function is named as written, ``@TYPE@_@kind@``.
 
 A test macro's titles (doctest's and Catch2's ``TEST_CASE("parses a number")`` before
 its block) are given to the grammar as names, so that it reads the test as a function,
@@ -159,6 +162,11 @@ _BEFORE_TYPE_WORD = re.compile(
 _AFTER_TYPE_WORD = re.compile(
     rb"\b(?:" + TYPE_WORDS + rb")[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+\**[ \t]*[A-Za-z_]\w*[ \t]*\(|[ \t]*$)"
 )  # the name may open the next line (jemalloc's ``void JEMALLOC_NOTHROW`` then ``je_free(void *ptr) {``)
+# A template's placeholder, which a generator replaces before the compiler reads the file:
+# NumPy's and SciPy's ``.c.src`` (``@TYPE@_@kind@_indexed``), Autoconf's and CMake's
+# ``config.h.in`` (``@VERSION@``). ``@`` is no C or C++ token; Objective-C's keywords
+# (``@interface``) are not closed by another.
+_PLACEHOLDER = re.compile(rb"@([A-Za-z_][A-Za-z0-9_]*)@")
 # Words before a name in capitals that make it the parameter's name (``unsigned int LEN``).
 _NO_NAME = frozenset({
     b"struct", b"union", b"enum", b"class", b"typename", b"const", b"volatile", b"unsigned", b"signed", b"long",
@@ -168,7 +176,10 @@ _NO_NAME = frozenset({
 
 def readable(data: bytes) -> bytes:
     """``data`` with the macros a grammar misreads blanked, its test titles made names
-    (Objective-C's enum and method macros read as what they declare: ``objc_macros.py``)."""
+    (Objective-C's enum and method macros read as what they declare: ``objc_macros.py``),
+    a template's placeholders made names."""
+    if b"@" in data:
+        data = _PLACEHOLDER.sub(lambda m: b"_" + m.group(1) + b"_", data)
     if b"_" not in data and b"(" not in data:
         return data
     data = objc_macros.readable(data)

@@ -210,3 +210,37 @@ def test_attributes_written_as_reserved_names_name_nothing_and_hide_nothing():
     }  # fmt: skip
     assert result.syntax_errors == 1  # ``zend_try``'s block: read around
     assert {s.qualname: s.end_line for s in result.symbols}["put_cred_rcu"] == 56
+
+
+TEMPLATE = b"""\
+/**begin repeat
+ * #TYPE = BYTE, SHORT#
+ * #type = npy_byte, npy_short#
+ */
+NPY_NO_EXPORT void
+@TYPE@_@kind@_indexed(char **args, npy_intp const *dimensions)
+{
+    @type@ in1 = *(@type@ *)args[0];
+}
+/**end repeat**/
+
+static int
+simd_@sfx@@x@(int x)
+{
+    return x; /* mail: a@b.org, @ref@ */
+}
+"""
+
+
+def test_a_templates_placeholders_are_read_as_names_and_name_its_functions_as_written():
+    """NumPy's ``.c.src`` (C a generator fills in for each type, read as C where the
+    repository's ``linguist-language`` says so) names functions with placeholders: read
+    as names, the same length, they name the functions as written, where the grammar
+    read ``@TYPE@_@kind@_indexed`` as errors and a function ``_indexed``."""
+    result = parse("c", TEMPLATE, path="umath/loops.c.src")
+    assert result.syntax_errors == 0
+    functions = {s.qualname: s for s in result.symbols if s.kind == "function"}
+    assert set(functions) == {"@TYPE@_@kind@_indexed", "simd_@sfx@@x@"}
+    assert functions["@TYPE@_@kind@_indexed"].signature.startswith("void @TYPE@_@kind@_indexed(char **args")
+    assert "@ref@" in functions["simd_@sfx@@x@"].source
+    assert len(readable(TEMPLATE)) == len(TEMPLATE) and b"@" not in readable(TEMPLATE).split(b"*/", 1)[1][:200]
