@@ -7,7 +7,10 @@ the state at the last of those at or before the commit — exact for that commit
 was indexed itself, and "as far as the index knows" otherwise: the intervals that span a
 sync that moved the branch there (each sync stamps what it opens and closes:
 ``records.next_stamp``), whichever way the branch moved before and after. Intervals made
-before syncs were stamped are judged by their commits (``store.ValidAt``).
+before syncs were stamped are judged by their commits (``store.ValidAt``). Each memory
+of the answer is given the lines, signature, docstring and language its code had at the
+commit asked where its code is there (its id is its content's), else at the state
+(``LinesAt``).
 
 A DATE (ISO date or datetime; UTC unless it names a zone; a bare date means the end of
 that day) is, for one repository, its branch's commit at that time; across several, the
@@ -22,6 +25,7 @@ import weakref
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, time, timedelta
 from itertools import chain
+from collections.abc import Iterator
 from typing import Any
 
 from recalld.daemon.logs import get_logger
@@ -235,37 +239,36 @@ class LinesAt:
     the branch was indexed at and they held at: a version's stored lines are its latest
     (code that moved down its file keeps its memory, its lines written in place), and so
     are its signature, docstring, language and text, which a sync writes again in place
-    where what lies outside its code changed (``_READ_AGAIN``). A file is read from git and
-    parsed as a sync reads it (``ingest/collect.read_parsed``, whose memo a sync shares),
-    once for all the points asked about, and what differs redacted as a sync writes it
+    where what lies outside its code changed (``_READ_AGAIN``: a ``.gitattributes`` that
+    names another language). A file is read from git and parsed as a sync reads it, in the
+    language it had then (``ingest/collect.read_parsed``, whose memo a sync shares), once
+    for all the points asked about, and what differs redacted as a sync writes it
     (``max_chars``: the embedded text's, which vouches for what it holds);
     a point of another repository or branch, one without a file (manual, task), or whose
     code is not found there keeps what it has."""
 
     def __init__(
-        self, git: GitRepository, commit: str, *, repo: str, branch: str,
+        self, git: GitRepository, commit: str, *, repo: str, branch: str, asked: str | None = None,
         globs: dict[str, tuple[str, ...]] | None = None, max_chars: int = DEFAULT_MAX_CHARS,
     ) -> None:  # fmt: skip
-        self._git, self._commit, self._scope, self._globs = git, commit, (repo, branch), globs
+        self._git, self._scope, self._globs = git, (repo, branch), globs
+        self._at = tuple(dict.fromkeys(c for c in (asked, commit) if c))  # where a point's code is looked for, in order
         self._max_chars = max_chars
-        self._files: dict[tuple[str, str], Placed] = {}
+        self._files: dict[tuple[str, str, str], Placed] = {}
+        self._languages: dict[tuple[str, str], str | None] = {}
 
     def __call__(self, points: list[StoredPoint]) -> list[StoredPoint]:
         return [self._placed(point) for point in points]
 
     def _placed(self, point: StoredPoint) -> StoredPoint:
-        from recalld.parsers.registry import language_for_path
-
         payload = point.payload
         path, language = payload.get("path"), payload.get("language")
         if (payload.get("repo"), payload.get("branch")) != self._scope or not isinstance(path, str) or not language:
             return point
-        for reading in dict.fromkeys((language_for_path(path, self._globs), str(language))):
-            if reading is None:
-                continue
-            if (path, reading) not in self._files:
-                self._files[(path, reading)] = self._read(path, reading)
-            found = self._files[(path, reading)]
+        for at, reading in self._readings(path, str(language)):
+            if (at, path, reading) not in self._files:
+                self._files[(at, path, reading)] = self._read(at, path, reading)
+            found = self._files[(at, path, reading)]
             sym = found.symbols.get(point.id)
             if sym is not None and found.file is not None:
                 then = {"start_line": sym.start_line, "end_line": sym.end_line, "blob": found.blob}
@@ -274,6 +277,35 @@ class LinesAt:
                     then.update(self._content(point.id, found.file, sym))
                 return replace(point, payload={**payload, **then})
         return point
+
+    def _readings(self, path: str, stored: str) -> Iterator[tuple[str, str]]:
+        """Each commit to look for a point's code at (the one asked, then the state the
+        branch was indexed at: a sync that only wrote memories again in place, as for a
+        ``.gitattributes`` that names another language, is no state of its own), and each
+        language to read ``path`` in there: the one a sync read it in, else the stored one."""
+        for at in self._at:
+            for reading in dict.fromkeys((self._language_then(at, path), stored)):
+                if reading is not None:
+                    yield at, reading
+
+    def _language_then(self, at: str, path: str) -> str | None:
+        """The language a sync read ``path`` in at commit ``at``: its name's, its opening
+        lines', or the one its ``linguist-language`` attribute named there (which a later
+        ``.gitattributes`` may have changed); None where it was no file."""
+        if (at, path) not in self._languages:
+            from recalld.ingest.collect import linguist_says
+            from recalld.ingest.languages import file_language
+
+            language = None
+            try:
+                entry = self._git.lookup(at, path)
+                if isinstance(entry, TreeFile):
+                    named = linguist_says(self._git, at, path).language
+                    language = file_language(self._git, path, entry.blob, self._globs, named=named)
+            except RecalldError:  # a script's blob a partial clone cannot fetch now: read as stored
+                pass
+            self._languages[(at, path)] = language
+        return self._languages[(at, path)]
 
     def _content(self, memory: str, file: FileSymbols, sym: Symbol) -> dict[str, Any]:
         """The fields of ``_READ_AGAIN`` and the text a sync writes for ``sym`` of ``file``,
@@ -286,17 +318,17 @@ class LinesAt:
         fields = {"signature": sym.signature, "docstring": sym.docstring, "language": file.language, "text": whole}
         return redacted_fields(fields, text=lambda: whole)
 
-    def _read(self, path: str, language: str) -> Placed:
+    def _read(self, at: str, path: str, language: str) -> Placed:
         from recalld.ingest.collect import read_parsed
 
         try:
-            entry = self._git.lookup(self._commit, path)
+            entry = self._git.lookup(at, path)
             if not isinstance(entry, TreeFile):
                 return Placed()
             parsed = read_parsed(self._git, entry.blob, language, path).parsed
         except RecalldError as exc:  # a blob a partial clone cannot fetch now: the stored lines stand
             log.warning("could not read a file as of a commit: its memories keep their latest lines",
-                        path=path, commit=self._commit, error=exc.message)  # fmt: skip
+                        path=path, commit=at, error=exc.message)  # fmt: skip
             return Placed()
         if parsed is None:
             return Placed(entry.blob)

@@ -128,7 +128,7 @@ def read_whole_tree(
     stored_blob = stored_blobs(live_points)
     in_tree = {e.path for e in entries}
     changed, deltas = git.changed_paths(indexed, target) if indexed is not None else (set(), [])
-    held = partial(held_languages, [(m.path, m.language) for m in live])
+    held = partial(held_languages, ((m.path, m.language) for m in live))  # read only where a .gitattributes changed
     again = set() if full else reattributed(git, target, changed, lambda: entries, held)
     touched_entries = sorted(
         (e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob

@@ -93,7 +93,7 @@ def live(store: Store, repo: str, *, at: AsOf | None = None) -> dict[str, dict[s
     left_out = HOW | STATE if valid_at else HOW
     points = list(store.scroll(flt))
     if at is not None and at[2].state:
-        points = LinesAt(at[0], at[2].state, repo=repo, branch=at[1])(points)
+        points = LinesAt(at[0], at[2].state, repo=repo, branch=at[1], asked=at[2].commit)(points)
     out = {}
     for point in points:
         fields = {k: v for k, v in point.payload.items() if k not in left_out and v is not None}

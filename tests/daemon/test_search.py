@@ -655,3 +655,22 @@ def test_an_outline_of_a_file_the_sync_skipped_says_why(git_repo, harness, app):
         get_symbol(app, "r", "A", path="api/types.go")
     with pytest.raises(NotFoundError, match="no symbol 'other' in r at src/main.go$"):  # the file is held
         get_symbol(app, "r", "other", path="src/main.go")
+
+
+def test_as_of_gives_the_language_a_linguist_attribute_named_then(git_repo, harness, app):
+    """A header that a ``.gitattributes`` named C++ and then no more keeps its memories
+    (their code is the same), written again in place as C: as of the commit that named
+    it C++, an answer gives it as C++, as the sync read it there."""
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("include/point.h", "struct Point {\n    int x;\n};\n\nint point_norm(struct Point p);\n")
+    commits = []
+    for attributes in ("include/*.h linguist-language=C++\n", "include/*.h text\n"):
+        git_repo.write(".gitattributes", attributes)
+        commits.append(git_repo.commit("attributes"))
+        harness.sync(git_repo)
+
+    def read_as(as_of: str | None) -> tuple[str, str]:
+        (hit,) = get_symbol(app, "r", "point_norm", as_of_text=as_of)
+        return hit["language"], hit["text"].split(" ", 1)[0]
+
+    assert [read_as(c) for c in (*commits, None)] == [("cpp", "cpp"), ("c", "c"), ("c", "c")]
