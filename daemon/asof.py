@@ -249,9 +249,9 @@ class LinesAt:
 
     def __init__(
         self, git: GitRepository, commit: str, *, repo: str, branch: str, asked: str | None = None,
-        globs: dict[str, tuple[str, ...]] | None = None, max_chars: int = DEFAULT_MAX_CHARS,
+        globs: dict[str, tuple[str, ...]] | None = None, max_chars: int = DEFAULT_MAX_CHARS, attributes: bool = True,
     ) -> None:  # fmt: skip
-        self._git, self._scope, self._globs = git, (repo, branch), globs
+        self._git, self._scope, self._globs, self._attributes = git, (repo, branch), globs, attributes
         self._at = tuple(dict.fromkeys(c for c in (asked, commit) if c))  # where a point's code is looked for, in order
         self._max_chars = max_chars
         self._files: dict[tuple[str, str, str], Placed] = {}
@@ -291,7 +291,8 @@ class LinesAt:
     def _language_then(self, at: str, path: str) -> str | None:
         """The language a sync read ``path`` in at commit ``at``: its name's, its opening
         lines', or the one its ``linguist-language`` attribute named there (which a later
-        ``.gitattributes`` may have changed); None where it was no file."""
+        ``.gitattributes`` may have changed; ``attributes``: ``[index] honour_gitattributes``);
+        None where it was no file."""
         if (at, path) not in self._languages:
             from recalld.ingest.collect import linguist_says
             from recalld.ingest.languages import file_language
@@ -300,7 +301,7 @@ class LinesAt:
             try:
                 entry = self._git.lookup(at, path)
                 if isinstance(entry, TreeFile):
-                    named = linguist_says(self._git, at, path).language
+                    named = linguist_says(self._git, at, path).language if self._attributes else None
                     language = file_language(self._git, path, entry.blob, self._globs, named=named)
             except RecalldError:  # a script's blob a partial clone cannot fetch now: read as stored
                 pass

@@ -147,7 +147,8 @@ def as_of(app: App, text: str | None, repo: str | None, *, flag: str = "as-of") 
         return AsOf(valid_at, list)
     options = app.config.index_options()
     lines = LinesAt(GitRepository(entry.path), valid_at.state, repo=entry.name, branch=entry.branch,
-                    asked=valid_at.commit, globs=options.memories.globs, max_chars=options.max_embed_chars)  # fmt: skip
+                    asked=valid_at.commit, globs=options.memories.globs, max_chars=options.max_embed_chars,
+                    attributes=options.honour_gitattributes)  # fmt: skip
     return AsOf(valid_at, lines)
 
 

@@ -674,3 +674,11 @@ def test_as_of_gives_the_language_a_linguist_attribute_named_then(git_repo, harn
         return hit["language"], hit["text"].split(" ", 1)[0]
 
     assert [read_as(c) for c in (*commits, None)] == [("cpp", "cpp"), ("c", "c"), ("c", "c")]
+    # where the attributes are not honoured ([index] honour_gitattributes), as a sync then reads it
+    from recalld.daemon.asof import LinesAt
+    from recalld.ingest.gitrepo import GitRepository
+
+    points = [p for p in harness.memories() if p.payload["qualname"] == "point_norm"]
+    for honoured, language in ((True, "cpp"), (False, "c")):
+        at = LinesAt(GitRepository(str(git_repo.path)), commits[0], repo="r", branch="main", attributes=honoured)
+        assert [p.payload["language"] for p in at(points)] == [language]
