@@ -328,6 +328,7 @@ def reattributed(
     changed: Iterable[str],
     tree: Callable[[], Iterable[TreeFile | TreeSkip]],
     stored: Callable[[], Mapping[str, set[str | None]]],
+    globs: Mapping[str, tuple[str, ...]] | None = None,
 ) -> set[str]:
     """The unchanged files under a ``.gitattributes`` among the ``changed`` paths that
     their ``linguist-`` attributes at ``target`` skip though the store holds memories of
@@ -337,7 +338,8 @@ def reattributed(
     attributes at the indexed commit, which git reads with the index's ``.gitattributes``
     too. ``tree``: the target's entries; ``stored``: the paths the store holds live
     memories of and their languages (``live_languages``), both asked only where a
-    ``.gitattributes`` changed."""
+    ``.gitattributes`` changed; ``globs``: the configuration's document globs, as the
+    collector reads with them (``[memories] decision_globs``)."""
     folders = {posixpath.dirname(path) for path in changed if posixpath.basename(path) == ATTRIBUTES_FILE}
     if not folders:
         return set()
@@ -349,7 +351,7 @@ def reattributed(
         if not isinstance(entry, TreeFile) or ("" not in folders and not path.startswith(prefixes)):
             continue
         said = linguist_says(git, target, path)
-        language = file_language(git, path, entry.blob, named=said.language)
+        language = file_language(git, path, entry.blob, globs, named=said.language)
         read = language is not None and said.skip is None
         # held in another language (None: an early release's memory, which names none)
         if (path in held) != read or (read and not held[path] & {language, None}):

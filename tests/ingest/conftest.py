@@ -116,10 +116,12 @@ class Harness:
         self.cache.close()
 
 
-def fresh_memories(repo: Any, root: Path, key: Callable[[dict[str, Any]], Any]) -> set[Any]:
+def fresh_memories(
+    repo: Any, root: Path, key: Callable[[dict[str, Any]], Any], options: IndexOptions | None = None
+) -> set[Any]:
     """What a fresh index of ``repo``'s branch holds, ``key`` of each live memory's
     payload: made in a store of its own under ``root``, closed after."""
-    fresh = Harness("edge", root, IndexOptions())
+    fresh = Harness("edge", root, options or IndexOptions())
     try:
         fresh.sync(repo)
         return {key(m.payload) for m in fresh.memories()}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from recalld.ingest.files import IndexOptions
+from recalld.ingest.files import DerivedOptions, IndexOptions
 from tests.ingest.conftest import Harness, fresh_memories
 
 HEADER = "struct Point {\n    int x;\n};\n\nint point_norm(struct Point p);\n"
@@ -76,5 +76,28 @@ def test_a_changed_language_attribute_reads_unchanged_files_again(git_repo, tmp_
         assert ("include/point.h", "point_norm", "cpp") in seen[0] and ("include/point.h", "point_norm", "c") in seen[1]
         assert not any(m[0] == "rules/family.pl" for m in seen[0])
         assert ("rules/family.pl", "Tool::main", "perl") in seen[1]
+    finally:
+        incremental.close()
+
+
+def test_a_changed_gitattributes_reads_a_document_of_the_configurations_globs_again(git_repo, tmp_path):
+    """A decision record that only the configuration's globs make one (``[memories]
+    decision_globs``), marked generated and then no more, is read again when the mark
+    goes, as a fresh index with that configuration reads it."""
+    options = IndexOptions(memories=DerivedOptions(decision_globs=("rfcs/*.md",)))
+    git_repo.write("rfcs/0001-storage.md", "# Store memories in Qdrant\n\n## Status\n\nAccepted\n\n"
+                                           "## Decision\n\nAn embedded engine by default.\n")  # fmt: skip
+    git_repo.write("app.py", "def run():\n    return 1\n")
+    git_repo.write(".gitattributes", "rfcs/** linguist-generated\n")
+    git_repo.commit("one")
+    incremental = Harness("edge", tmp_path / "incremental", options)
+    try:
+        incremental.sync(git_repo)
+        assert not any(m[0].startswith("rfcs/") for m in held(incremental))
+        git_repo.write(".gitattributes", "rfcs/** text\n")
+        git_repo.commit("the records are written by hand")
+        incremental.sync(git_repo)
+        expected = fresh_memories(git_repo, tmp_path / "fresh", key, options)
+        assert held(incremental) == expected and any(m[0] == "rfcs/0001-storage.md" for m in expected)
     finally:
         incremental.close()
