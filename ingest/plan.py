@@ -99,7 +99,7 @@ class Closure:
 class Relocation:
     """An unchanged memory's new lines; a module's new blob too, when its file's bytes
     changed but not its symbols (line endings flipped); its signature, when the extractor
-    now reads the same code otherwise (``parsers.base.EXTRACTION_VERSION``)."""
+    now reads the same code otherwise (``parsers.extraction.EXTRACTION_VERSION``)."""
 
     id: str
     start_line: int
@@ -112,7 +112,7 @@ class Relocation:
 @dataclass(frozen=True, slots=True)
 class Plan:
     """``rewrites``: memories whose code is unchanged (so is their id) but whose docstring
-    the extractor now reads otherwise (an earlier version's, ``parsers.base.
+    the extractor now reads otherwise (an earlier version's, ``parsers.extraction.
     EXTRACTION_VERSION``), or whose file is now of another language (a C header made C++
     by a class added to it): written again whole, their lineage and interval kept."""
 

@@ -15,7 +15,8 @@ from recalld.ingest.plan import LiveMemory, NewVersion, Scope, symbol_key
 from recalld.ingest.qualnames import unnumbered
 from recalld.ingest.redaction import holds_redaction
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
-from recalld.parsers.base import DERIVED_TYPES, EXTRACTION_VERSION, STRUCTURAL, Nested, memory_type
+from recalld.parsers.base import DERIVED_TYPES, STRUCTURAL, Nested, memory_type
+from recalld.parsers.extraction import EXTRACTION_VERSION
 
 # Payload fields the planner needs; scrolls for planning fetch only these. The signature
 # may hold what lies outside a symbol's content (JavaScript's ``var f = function`` made

@@ -42,7 +42,7 @@ from recalld.ingest.records import (
 )
 from recalld.ingest.store import MemoryFilter, Store
 from recalld.ingest.trust import apply_trust, branch_untrusted
-from recalld.parsers.base import EXTRACTION_VERSION
+from recalld.parsers.extraction import EXTRACTION_VERSION
 from recalld.ingest.tasks import TaskSync, owes_history
 from recalld.ingest.touched import Touched, read_changed, read_whole_tree
 from recalld.ingest.writer import write_plan

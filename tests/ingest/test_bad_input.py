@@ -181,7 +181,7 @@ def test_a_store_an_earlier_extractor_left_reads_lfs_pointers_and_utf16_files_an
     from recalld.ingest.parse_memo import PARSED
     from recalld.ingest.plan import Scope
     from recalld.ingest.records import checkpoint_point
-    from recalld.parsers.base import EXTRACTION_VERSION
+    from recalld.parsers.extraction import EXTRACTION_VERSION
 
     pointer = "version https://git-lfs.github.com/spec/v1\noid sha256:" + "4d7a" * 16 + "\nsize 48213\n"
     git_repo.write("web/bundle.js", pointer)

@@ -364,7 +364,7 @@ def test_memories_an_earlier_extractor_made_are_compared_again(harness, git_repo
     from recalld.ingest.plan import Scope
     from recalld.ingest.records import checkpoint_id, checkpoint_point
     from recalld.parsers import extract
-    from recalld.parsers.base import EXTRACTION_VERSION
+    from recalld.parsers.extraction import EXTRACTION_VERSION
 
     h, repo = harness, git_repo
     repo.write("web/app.js", "// Greets.\nfunction greet(name) {\n  return name;\n}\n")
@@ -426,7 +426,7 @@ def as_an_earlier_extractor_left_it(h, repo, monkeypatch) -> None:  # type: igno
     from recalld.ingest.parse_memo import PARSED
     from recalld.ingest.plan import Scope
     from recalld.ingest.records import checkpoint_point
-    from recalld.parsers.base import EXTRACTION_VERSION
+    from recalld.parsers.extraction import EXTRACTION_VERSION
 
     old = checkpoint_point(Scope("r", "main"), commit=repo.head(), pending=None)
     old.payload["extraction"] = EXTRACTION_VERSION - 1

@@ -1,0 +1,226 @@
+"""The extractor's version: what a parse yields for the same bytes, and the history of
+what each version changed."""
+
+from __future__ import annotations
+
+# What a parse yields for the same bytes (content hashes, names, kinds) changes with this
+# number; a branch indexed under an earlier one is compared whole on its next sync, so
+# no memory keeps what an older extractor made of its file. 2: a doc comment above a
+# definition, and a derived entry's own fields, count in the content hash (version 1
+# left a reworded doc comment's docstring and a changed test command's evidence stale).
+# 3: Java and TypeScript overloads are named by their parameters' types, not by their
+# order; methods of Java anonymous classes and enum constants' bodies are no members of
+# the type around them; Java annotation elements are methods. 4: CRLF line endings read
+# as LF (a line-ending flip re-embedded every symbol of the files it touched: pip 10's
+# CRLF sdists, 4,718 texts, against 2 for the same move with LF). 5: JavaScript and
+# TypeScript definitions by assignment (``module.exports = class``, ``exports.f =``,
+# ``Foo.prototype.m =``) and the functions of an object literal bound to a name or
+# exported; a file's licence notice is no module docstring (the comment after it may be);
+# tool directives (``istanbul ignore``, ``eslint-disable``, ``//go:build``) are no doc text,
+# nor is a JSDoc ``@typedef`` block above a definition's own doc. 6: a JavaScript or
+# TypeScript module's own export that is a class or function (``module.exports = function
+# (results) {…}``, ``export default class {…}``), ``default`` when it has no name, and a
+# class assigned to an exported name (``exports.Parser = class {…}``). 7: a definition whose
+# parse holds a syntax error hashes the tree made of it too (the same text beside other
+# code can recover differently: a signature of ruff's range-formatting fixtures). 8: a
+# file of long lines that are mostly string literals is read, no longer skipped as
+# minified (the JDK's resource bundles: ``files.unreadable``); a header block in the GPL's
+# words or dedicating the file to the public domain is a licence notice, no module
+# docstring (98 files of the JDK's java.base). 9: a Python file that is not UTF-8 and
+# declares its encoding (PEP 263) is read in it, no longer with U+FFFD for each byte
+# that is not UTF-8 (parsers/encoding.py). 10: JavaScript and TypeScript methods given to a
+# prototype in one object (``Object.assign(Foo.prototype, {…})``, ``Foo.prototype = {…}``)
+# or to a constructor (``Object.assign(Foo, {…})``), and those a constructor gives ``this``
+# in its own body (``this.render = function``) are ``Foo``'s methods; a function whose
+# prototype or ``this`` is given methods is a class: three.js r100's ``Vector3.js`` had 2
+# symbols, now 69, and its rewrite into ES2015 classes (r117–r130) modifies them in place.
+# 11: the functions a JavaScript or TypeScript factory publishes in the object it returns
+# (``function WebGLState(gl) { function enable(id) {…} … return { enable }; }``) are its
+# methods: three.js r170's ``WebGLState.js`` had 2 symbols, now 32. A JavaScript file that
+# its grammar reads with syntax errors is read by TSX's too, the reading with fewer errors
+# kept (``LanguageSpec.fallback``): Flow-typed code, react-native 0.76's ``Libraries/``
+# 6,531 symbols, not 4,716. 12: a JavaScript or TypeScript name of a capital bound to a
+# call that wraps a function (React's ``const Button = forwardRef((props, ref) => {…})``,
+# ``memo(…)``) is a function: react-native's ``View`` and ``Text`` were not symbols.
+# 13: so is a lower-case name bound to a call that makes a function of a block of code
+# (``export const fetchUser = createAsyncThunk(…, async (id) => {…})``, three.js TSL's
+# ``const getRoughness = Fn(…)``, vue's ``const camelize = cached((str) => {…})``), and
+# a module's export a call makes of a function (``export default memo(function Card…)``),
+# and a class's field a call makes of a block of code (``onScroll = throttle(() => {…})``).
+# A function whose prototype the file uses at all (``Foo.prototype = Object.create(Base.
+# prototype)``) is a class: three.js r110's ``TorusBufferGeometry`` was a function. A
+# function called at once and bound to a name publishes its returned object's functions
+# under that name (``var Cache = (function () {…; return { get: get }; })()``: ``Cache.get``).
+# The functions written in a factory's returned object are its methods too (an eslint rule's
+# ``create(context) { return { Program(node) {…} }; }``: ``create.Program``).
+# 14: a signature is read without its comments, and as if written on one line (``def f(\n
+# a,\n)``: ``def f(a)``; guava 31.1: 6,707 of 63,147 read otherwise, as ``@GwtIncompatible
+# // NullPointerTester public void testNulls()``); the memories of code that did not change
+# take the new reading (``Relocation``). Each declarator of a JavaScript or TypeScript
+# declaration of several is its own definition (``var a = 1, f = function () {…}, g =
+# function () {…}``: ``g`` was lost, and the methods of ``D`` in ``const C = class {}, D =
+# class {…}`` were ``C``'s): django 5.1's vendored jQuery gains 32 symbols. Overloads whose
+# parameters are the same as written are named by their type variables' bounds
+# (commons-lang 3's ``Validate.notEmpty(Collection, String, Object...)``, not ``#2``).
+# A Rust impl's associated types are its type's (clap 4.0's ``arg_matches.rs``: twelve
+# ``type Item``, read as the file's ``Item`` … ``Item#12``, are ``Values.Item``, …), and a
+# method given to a reference is its type's without the lifetime (``'s FlatSet.into_iter``:
+# ``FlatSet.into_iter``). A line of one mark repeated that frames a doc comment
+# (``//////////``) is no part of the doc. A Go type's signature starts with ``type``
+# (``type Point struct``, not ``Point struct``), as a function's does with ``func``.
+# 15: what a definition without a body says is its signature whole, not its text up to
+# its first ``{`` (zod 4's TypeScript: 279 of 4,205 signatures read otherwise, as ``type
+# MutationScope`` for ``type MutationScope = { id: string }`` and ``function _function<
+# const In extends …>(params:`` for an overload's declaration); a signature longer than
+# ``MAX_SIGNATURE`` keeps the end of its parameters (sqlalchemy 2.0: 119 of 12,606). A
+# union written one member a line reads without its leading ``|`` (``type Id = string |
+# number``). Marks around a section's title frame no doc (zod's ``//////////   ZodNumber
+# //////////`` was the docstring of the 87 symbols under such banners).
+# A Rust method given to a trait object is its trait's (serde's ``Expected + 'a.fmt``:
+# ``Expected.fmt``), one given to a slice the slice's (``[u8].first_byte``, not a function).
+# Python's typings of a function (``@typing.overload``) are named by as many of their
+# parameters' types as tell them apart (``inspect(Any, …)``), the implementation by its
+# name: sqlalchemy 2.0's ``inspect`` was ``inspect#4`` and its first typing ``inspect``
+# (727 of its 12,606 symbols are named otherwise).
+# 16: Python's ``type`` statement (PEP 695, Python 3.12) is a definition of kind ``type``,
+# as TypeScript's and Go's type aliases are; its doc is the string after it. A line
+# comment's leading ``*`` is its text, only a block comment's is a margin (clap 4.0's
+# ``/// **NOTE:**`` read ``*NOTE:**``, a ``//!`` list lost its bullets: 94 of its docs).
+# 17: code whose opening comments say a generator wrote it is skipped as "generated"
+# (``ingest.files.says_generated``; etcd 3.4's gRPC gateways, stringer's and goyacc's
+# output), so the sync after an upgrade lets go of what an earlier release kept of it.
+# A Rust trait impl's members are named as Rust's ``<Arg as Display>::fmt`` names them:
+# ``<Arg as Display>.fmt``, ``<Arg as PartialEq<&str>>.eq``, ``<Values as Iterator>.Item``
+# (they were ``Arg.fmt``, ``Arg.fmt#2`` by their order: 123 of clap 4.0's 1,721 symbols).
+# What a Java enum constant's body defines is the constant's (``Strategy.FAST.put``; left
+# out before: guava 31.1 implements 102 methods so). The default excludes take in what
+# linguist counts as vendored besides ``vendor/`` (pip's and setuptools' ``_vendor/``).
+# 18: what a JavaScript or TypeScript test's callback declares (``test("…", () => { type
+# inp = … })``, ``describe``, ``it.each(…)``, ``beforeEach``) is the test's own, as what a
+# function's body declares: zod 4's tests gave 813 such names as the file's (``inp#5``).
+# Tests are named by their titles (a suite a class, a test a function). What jQuery
+# extends itself with is its (``jQuery.ajax``, ``jQuery.fn.show``, ``$.fn.tooltip``), and
+# what an ``extend`` of a class makes of one object a class (Backbone's ``View.render``);
+# what an object's function declares, or a callback gives its parameter, is no name of
+# the file's (ajax's ``done``, zod's ``inst.min#4``). A TypeScript function's overloads are
+# named by their types and its one implementation by its plain name (``noop``, not
+# ``noop()#3``), as Python's typings are. A Rust trait implemented for a reference names
+# it (``<&FlatSet as IntoIterator>.into_iter``, which was ``<FlatSet as …>.into_iter#2``).
+# A debt note a comment opens with is no doc (guava's ``// TODO(kevinb): …``). Vue's,
+# Svelte's and Astro's components are read (parsers/components.py), and a Vue options object's
+# ``methods``, ``computed`` and ``watch`` functions (in ``.js`` too).
+# 19: C and C++ are read (``.c``, ``.h``, ``.cc``, ``.cpp``, …; a header is C++'s where
+# C++'s grammar reads it better and finds a class, a namespace or a template in it), with
+# the macros their grammars misread blanked (parsers/macros.py). A namespace opened twice
+# in a file is one (Rust's ``mod imp`` under two ``#[cfg]``\s: its members were
+# ``imp#2.f``, now ``imp.f#2``). ``//!`` and ``/*!`` document what follows them but in
+# Rust. C# is read (``.cs``): its namespaces are no part of a name, as Java's packages
+# are not; an interface member implemented explicitly is named by its interface
+# (``IEnumerable.GetEnumerator``), a doc comment's XML read as text. Ruby is read: a
+# class or module opened again names its members under its own name; RSpec's titles.
+# PHP is read, its namespaces no part of a name.
+# 20: a definition nested more than 256 syntax levels deep is read as part of what holds
+# it (``parsers.definitions.MAX_DEPTH``; real code's lie within 60). 21: a file that is not
+# UTF-8 (nor in an encoding it declares) is parsed with each byte that does not decode as
+# U+FFFD, no longer as it was (``parsers.encoding.as_utf8``): a name is no longer cut at
+# such a byte, and a query's predicate on a node holding one no longer raises. Broken code
+# no longer gives two definitions of one kind and qualname (``extract._place_declarations``),
+# nor one of no name (``int a::::(int)``). 22: what PHP defines in braces at the top level
+# (a namespace's ``namespace A { … }``, an ``if (!function_exists(…)) { … }``) is read,
+# as global as the rest: it was taken for a function's locals. A C++ class with an export
+# macro before its name (``class V8_EXPORT Message {``) is read, members and all (it was a
+# function); a conversion operator (``operator bool() const``) is a method; ``f(void)``
+# declared is the ``f()`` defined. The items a Rust macro's call wraps (``cfg_rt! {…}``)
+# are read (``parsers.item_macros``). Ruby's ``Point = Struct.new(…) do … end`` (and
+# ``Class.new``, ``Data.define``, ``Module.new``) is a class named by its constant, what its
+# block defines its members (they were the class around it's, numbered ``Outer.to_s#2``).
+# C#'s ``record struct`` is a struct. A C macro whose body, on the line its ``#define``
+# continues onto, is another macro's call is read whole (it ran on into the next one, which
+# was lost); a signature leaves a line's continuation (``\``) out. An editor's file
+# variables (``-*- coding: utf-8 -*-``) are no doc; a PHP file's doc is the comment after
+# ``<?php``; ``macro_rules! m(…)`` and Ruby's ``class Error < StandardError; end`` are signed
+# without their rules and ``end``. A section's banner right above a doc (a title between two
+# rules alike, LLVM's ``//===---===//``) is no part of it.
+# 23: a C or C++ macro's call alone may hold strings and a slash (``PYBIND11_DEPRECATED("Use
+# …")``, ``PYBIND11_INPLACE_OP(operator/=)``), run over a few lines, or follow a template's
+# head, and is blanked as the others; the doc above it is the declaration's (pybind11
+# 2.13's class members read as the file's functions 162 → 22). So are the attribute macros of
+# system headers, named as the implementation's (glibc's ``__THROW``, ``__wur``, ``__nonnull
+# ((1))``, ``__BEGIN_DECLS``), which hid the prototypes they follow (stdlib.h: 38 → 170).
+# 24: Ruby's ``test "…" do`` (Rails') and ``should "…" do`` (shoulda's) are tests named
+# by their titles, as RSpec's examples are (Rails 7.2's 6,403 made no memory); a class's own
+# method beside an instance method of its name is ``Base.self.controller_path`` (it was
+# numbered by order, ``#2``). A token's prefix inside a name is no token cut short
+# (``def test_npm_tag…``): re-read, a memory whose field the old rule redacted is rewritten.
+# A property's setter is ``value=`` beside its getter's ``value`` (JavaScript's and
+# TypeScript's ``set value(v)``, Python's ``@value.setter``), as Ruby names one: it was
+# ``value#2`` by order (TypeScript's ``value(number)``). So was JavaScript's and
+# TypeScript's ``static formatDate()`` beside ``formatDate()``: ``DateFormatter.static.formatDate``.
+# PHP's Pest tests (``describe``, ``it``, ``test`` with a closure) are named by their titles.
+# Ruby's ``def Group.generate!`` is ``Group``'s, looked up from the inside out (Redmine's
+# helpers: ``ObjectHelpers.Group.generate!``, not ``ObjectHelpers.generate!#3``).
+# 25: C's attribute macros after a parameter's name (git's ``const char *var UNUSED``) and
+# a file-level ``static MACRO(…)`` line (git's ``static GIT_PATH_FUNC(…)``, which hid the
+# struct after it) are read around; a name ending a ternary's line (``? A :``, then ``B;``)
+# is no macro's call; nor is ``NORETURN`` beside a type's keyword a type. A header whose
+# C++ reading holds what only C++ writes because the grammar supposed a missing token (a
+# ``::``) is C (git's ``parse-options.h``, jemalloc's and CPython's threading headers).
+# A ``/*`` inside a ``#define``'s string opens no comment (git's ``"refs/tags/*:refs/tags/*"``
+# hid the doc of the struct below it), and a struct declared with its variable (``static
+# struct used_atom {…} *used_atom;``) has the comment above the declaration for its doc, as
+# has a definition after a ``#define`` whose comment ends its line in blanks (redis's ``entryIsKey``).
+# A C++ specialisation's out-of-line member is its specialisation's
+# (``binary_format<double>.max_digits``: it was ``max_digits()#2`` beside ``<float>``'s).
+# 26: C's functions a macro defines (the kernel's ``SYSCALL_DEFINE3(setpriority, …)``, PHP's
+# ``PHP_FUNCTION(strlen)``) are found, named by the macro and its name
+# (``SYSCALL_DEFINE3(setpriority)``), as are a test's (``TEST(Suite, Name)``, googletest's
+# ``MATCHER_P(HasArea, area, "…")``: ``MATCHER_P(HasArea)``); attributes written as reserved
+# names (``char __user *buf``, ``typedef unsigned int __bitwise gfp_t``, ``} __aligned(8);``,
+# ``static inline __printf(2, 3)``) name nothing and hide nothing, nor do a loop's macro after
+# a ``do`` block (``} while_each_thread(g, t);``) and a type given to a macro
+# (``container_of(p, struct cred, rcu)``).
+# 27: a C# file its grammar reads with syntax errors is read again with its pointer
+# indirections of a bracket given to the grammar as it reads them (``*(int*)src``), its
+# directive lines blanked (``#pragma warning suppress 56500``) and the ``#if`` groups its
+# errors fall in reduced to one branch (``public Decimal(int value)`` then ``#if __MonoCS__``
+# ``: this()`` ``#endif``, which cost Mono's ``Decimal.cs`` all but 3 of its 185 symbols).
+# 28: Kotlin (``.kt``, ``.kts``) and Swift (``.swift``) are read: files a sync skipped as of
+# no language before; and a header an IDE's template wrote (Xcode's ``Created by … on …``)
+# is no file's docstring.
+# 29: Objective-C (``.m``, ``.mm``, and a ``.h`` holding ``@interface``, ``@protocol`` or
+# ``@class`` that its grammar reads as well as C's or C++'s) is read: the headers were C's
+# or C++'s, read with an error at each class; and a method directly under the node of the
+# type that declares it is the type's member, not a second capture of it. Kotlin's
+# ``annotation class Required`` under annotations, which its grammar read as an infix call
+# with no error, is a class.
+# 30: shell scripts (``.sh``, ``.bash``), Lua (``.lua``) and Scala (``.scala``, ``.sc``; its
+# objects of a kind of their own, ``object``) are read, files a sync skipped as of no
+# language before (a script Bash's grammar reads with errors read again as it reads it:
+# ``parsers/shell_gaps.py``); a script's interpreter line (``#!/usr/bin/env ruby``),
+# ShellCheck's directives and an editor's modeline are no part of a doc; a comment a file
+# opens with right above what is no definition (an import, an include, a statement) is
+# the file's doc (Git's ``hashmap.c``), where it was nobody's.
+# 31: Perl (``.pl``, ``.pm``, ``.t``, ``.perl``) is read, its subs named by their packages
+# (``Git::command``); a file whose name has no extension is read in the language its
+# opening lines name (``bin/deploy`` of ``#!/usr/bin/env bash``, bash-completion's ``completions/tar`` of
+# ``-*- shell-script -*-``, libstdc++'s ``vector`` of ``-*- C++ -*-``): files a sync
+# skipped as of no language before (``parsers.script_heads``); a shell script's extended
+# globs, variable offsets and operators a variable holds are read again as its grammar
+# reads them; Autoconf's ``configure`` is generated.
+# 32: a Perl file its grammar reads with syntax errors is read again with its
+# ``$``-delimited patterns, blank prototypes, ``@#`` in a pattern and shifts it took for a
+# here-document as its grammar reads them (``parsers/perl_gaps.py``: Linux's
+# ``get_maintainer.pl`` lost 59 subs after ``m$…$g``, YAML::Tiny 26 after ``[~!@#%…]``).
+# Lua's functions in a table within a table given to a name (nmap's ``LCP = { ConfigOption
+# = { new = function … } }``: ``LCP.ConfigOption.new``) and in the table a file returns are
+# found, and nmap's scripts (``.nse``) are Lua. A Perl sub without a doc of its own takes
+# its module's POD section of its name (``=head2 build_tx`` after ``__END__``).
+# 33: a Git LFS pointer is skipped (``lfs_pointer``), where it was read as code (a module
+# of syntax errors), and a file that opens with a UTF-16 byte order mark is read as UTF-16,
+# where its NUL bytes had it skipped as binary; a file is read in the language its
+# ``linguist-language`` attribute names (``*.h linguist-language=C++``), and skipped where
+# that is one recalld does not read (``*.pl linguist-language=Prolog``); C's, C++'s and
+# Objective-C's template placeholders (NumPy's ``@TYPE@_@kind@_indexed``) are names. A store an
+# earlier version left is read again file by file, where it kept each as it was until
+# the file changed.
+EXTRACTION_VERSION = 33
