@@ -12,6 +12,7 @@ import structlog
 
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions, excluded_by, says_generated, unreadable
+from recalld.ingest.gitattributes import beside_text
 from recalld.ingest.gitrecords import TreeFile, TreeSkip
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.languages import file_language, may_have_language
@@ -208,14 +209,15 @@ def read_file(
 
 def linguist_says(git: GitRepository, commit: str, path: str) -> LinguistSays:
     forced_in = source = False
+    attributes = git.attributes(commit, path)
     for attribute, reason in LINGUIST_ATTRIBUTES:
-        value = git.attribute(commit, path, attribute)
+        value = attributes.get(attribute)
         if value is True or value == "true":
             return LinguistSays(skip=reason)
         if value is False or value == "false":
             forced_in = True
             source = source or reason == GENERATED
-    named = git.attribute(commit, path, "linguist-language")
+    named = attributes.get("linguist-language")
     language = linguist_language(named) if isinstance(named, str) else None
     return LinguistSays(forced_in=forced_in, source=source, language=language)
 
@@ -364,7 +366,7 @@ def tree_has_linguist_attributes(git: GitRepository, entries: list[TreeFile | Tr
     without one, a full index asks nothing per file. Includes the files beside the tree
     (info/attributes, the user's global one), which the per-file check reads too, so a
     full index and an incremental sync skip the same files."""
-    if b"linguist-" in git.uncommitted_attributes():
+    if b"linguist-" in beside_text(git.attribute_files):
         return True
     for entry in entries:
         if isinstance(entry, TreeFile) and entry.path.rsplit("/", 1)[-1] == ATTRIBUTES_FILE:

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pygit2
-from pygit2.enums import AttrCheck, FileMode, ObjectType, SortMode
+from pygit2.enums import FileMode, ObjectType, SortMode
 
 from recalld.ingest.blobs import Blobs, promisor_remotes
 from recalld.ingest.errors import MissingBlobError, RecalldError
+from recalld.ingest.gitattributes import RepositoryAttributes, beside_files
 from recalld.ingest.gitnames import entry_name, is_utf8, message_text, person, subject_of
 from recalld.ingest.gitrecords import CommitDetails, CommitInfo, RenameDelta, TreeFile, TreeSkip
 from recalld.ingest.similar import MAX_BYTES, FileChange, with_moves
@@ -50,6 +50,7 @@ class GitRepository:
         # for the same pair twice (its files, then the commit's task memory)
         self._changed: dict[tuple[str, str], list[FileChange]] = {}
         self._shallow: frozenset[str] | None = None
+        self._attributes: RepositoryAttributes | None = None
         # A partial clone's blobs it lacks are fetched from its promisor remotes when read
         self.blobs = Blobs(self._repo, self.git_dir, promisor_remotes((e.name, e.value) for e in self._repo.config))
 
@@ -57,6 +58,7 @@ class GitRepository:
         """This repository, reading only the blobs it holds (``Blobs.local_only``)."""
         view = copy.copy(self)
         view.blobs = self.blobs.local_only()
+        view._attributes = None  # its own, reading the view's blobs
         return view
 
     @property
@@ -339,33 +341,41 @@ class GitRepository:
         renames = [RenameDelta(str(c.old_path), str(c.new_path), c.similarity) for c in changes if c.status == "renamed"]
         return paths, renames
 
-    def uncommitted_attributes(self) -> bytes:
-        """The attribute files git applies besides the committed .gitattributes: the
-        repository's ``info/attributes`` and the user's global file (``core.attributesFile``,
-        else ``git/attributes`` under ``$XDG_CONFIG_HOME`` or ``~/.config``). ``attribute``
-        reads them as git does; this tells whether they say anything at all."""
+    @property
+    def attribute_files(self) -> tuple[Path, Path]:
+        """The attribute files beside the tree (``gitattributes.beside_files``)."""
         try:
             configured: str | None = self._repo.config["core.attributesFile"]
         except (KeyError, pygit2.GitError):
             configured = None
-        config_home = os.environ.get("XDG_CONFIG_HOME") or "~/.config"
-        files = (Path(self.common_dir) / "info" / "attributes", Path(configured or f"{config_home}/git/attributes"))
-        found = b""
-        for file in files:
-            try:
-                found += file.expanduser().read_bytes() + b"\n"
-            except (OSError, RuntimeError):  # absent or unreadable; RuntimeError: no home to expand
-                continue
-        return found
+        return beside_files(configured, self.common_dir)
 
-    def attribute(self, commit_id: str, path: str, name: str) -> str | bool | None:
-        """An attribute's value for ``path`` at ``commit_id``: from the commit's
-        .gitattributes files, and info/attributes and the user's global file as git
-        applies them (the work tree is ignored)."""
-        flags = AttrCheck.INCLUDE_COMMIT | AttrCheck.INDEX_ONLY | AttrCheck.NO_SYSTEM
+    def attributes(self, commit_id: str, path: str) -> dict[str, str | bool]:
+        """``path``'s attributes at ``commit_id``, as git gives them (``gitattributes``):
+        from the commit's .gitattributes files, info/attributes and the user's global file
+        (the index and the work tree ignored). True: set, False: unset, else the value."""
+        if self._attributes is None:
+            try:
+                ignore_case = bool(self._repo.config.get_bool("core.ignorecase"))
+            except (KeyError, pygit2.GitError):
+                ignore_case = False
+            beside = self.attribute_files  # where they are, asked once an instance (a sync, a query)
+            self._attributes = RepositoryAttributes(self._folder_attributes, beside, ignore_case=ignore_case)
+        return self._attributes.at(commit_id).of(path)
+
+    def _folder_attributes(self, commit_id: str, folder: str) -> tuple[str, bytes] | None:
+        """The .gitattributes file in ``folder`` of the commit's tree: its blob id and text,
+        or None where there is none or it is not a regular file (git follows no link). A
+        history read without fetching (``local_only``) takes one it lacks for none; a sync
+        that fetches fails on it, as on any blob it cannot get."""
+        entry = _entry_at(self._repo[commit_id].peel(pygit2.Tree), f"{folder}/.gitattributes".lstrip("/"))
+        if entry is None or entry.filemode not in REGULAR_MODES:
+            return None
         try:
-            return self._repo.get_attr(path, name, flags=flags, commit=pygit2.Oid(hex=commit_id))
-        except (pygit2.GitError, ValueError):
+            return str(entry.id), self.blobs.read(str(entry.id))
+        except MissingBlobError:
+            if self.blobs.fetching:
+                raise
             return None
 
 

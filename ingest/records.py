@@ -306,13 +306,15 @@ def checkpoint_point(
     history_owed: bool = False,
     sync_stamp: int | None = None,
     shallow: str | None = "",
+    attributes: str | None = None,
 ) -> StoredPoint:
     """``extraction``: the EXTRACTION_VERSION the memories of ``commit`` were made with
     (a pending marker or a trust update keeps the one it found). ``history_owed``: the
     task memories of ``commit``'s history are still to be backfilled (ingest/tasks.py).
     ``sync_stamp``: the last sync's (``next_stamp``). ``shallow``: the clone's shallow
     boundaries the sync saw (``GitRepository.shallow_state``; "" for a complete clone,
-    None while a sync is under way)."""
+    None while a sync is under way). ``attributes``: the attribute files beside the tree
+    the memories were read under (``gitattributes.beside_state``; None: not known)."""
     payload = {
         "record": "checkpoint",
         "repo": scope.repo,
@@ -324,6 +326,7 @@ def checkpoint_point(
         "untrusted": int(scope.untrusted),
         "sync_stamp": sync_stamp,
         "shallow": shallow,
+        "attributes": attributes,
         "updated_at": int(time.time()),
     }
     return StoredPoint(id=checkpoint_id(scope), payload=payload, vector=None)

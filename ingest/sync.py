@@ -25,6 +25,7 @@ from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gcpace import sync_pace
+from recalld.ingest.gitattributes import beside_state
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest import secrets, sparse
 from recalld.ingest.parse_memo import PARSED
@@ -60,6 +61,7 @@ class _Owed:
     scope: Scope
     commit: str
     sync_stamp: int | None
+    attributes: str | None  # the attribute files beside the tree its memories were read under
     parsed: Iterable[FileSymbols] = ()
 
 
@@ -117,7 +119,7 @@ class Indexer:
             )
             if outcome.complete:
                 done = checkpoint_point(owed.scope, commit=owed.commit, pending=None, sync_stamp=owed.sync_stamp,
-                                        shallow=owed.git.shallow_state)
+                                        shallow=owed.git.shallow_state, attributes=owed.attributes)
                 self.store.upsert([done])
             result.history_added, result.history_embedded = outcome.added, ahead.embedded
         result.history_owed = not outcome.complete
@@ -151,16 +153,22 @@ class Indexer:
         # release's: the task memories are compared with git, and its history read on
         reshaped = checkpoint.get("shallow") != git.shallow_state
         extraction = checkpoint.get("extraction", 1)  # a checkpoint without it: version 1
-        outdated = made_earlier(indexed, extraction)
+        # info/attributes or the user's global attributes file changed since the memories
+        # were read: what they say of unchanged files is compared as after a new extractor
+        beside = beside_state(git.attribute_files)
+        reattributed = checkpoint.get("attributes") not in (None, beside)
+        outdated = made_earlier(indexed, extraction) or reattributed
         if outdated and not full:
             log.info(
-                "memories made by an earlier extractor: comparing every file",
+                "attribute files beside the tree changed: comparing every file" if reattributed
+                else "memories made by an earlier extractor: comparing every file",
                 repo=repo, branch=branch, was=extraction, now=EXTRACTION_VERSION,
             )  # fmt: skip
             full = True
         if clean and not full and indexed == target and not reshaped:
             result.seconds = round(time.monotonic() - started, 3)
-            return result, _Owed(git, scope, target, checkpoint.get("sync_stamp")) if owed else None
+            kept = _Owed(git, scope, target, checkpoint.get("sync_stamp"), checkpoint.get("attributes"))
+            return result, kept if owed else None
         with EmbedAhead(self.embeddings) as ahead:
             texts = NewTexts(
                 ahead, scope, max_chars=self.options.max_embed_chars, test_chars=self.options.test_embed_chars
@@ -188,6 +196,7 @@ class Indexer:
                 name_counts=NameCounts(self.store, scope),
             )
             stamp = checkpoint.get("sync_stamp")
+            read_under = checkpoint.get("attributes")  # what the checkpoint says until it is written again
             # An earlier release's memories: written through even when the plan is empty, so
             # that the task step reconciles (task memories its secret rules redacted).
             if (not plan.is_empty or indexed != target or pending or touched.restore or touched.discard or outdated
@@ -195,16 +204,18 @@ class Indexer:
                 owed = owed or owes_history(git, indexed, self.options, reshaped=reshaped)
                 reconcile = bool(pending) or full or reshaped
                 stamp = next_stamp(checkpoint)
+                read_under = beside
                 self._write(
                     git, scope, plan, touched,
                     result=result, reconcile=reconcile, vectors=ahead, progress=progress,
-                    extraction=extraction, history_owed=owed, stamp=stamp,
+                    extraction=extraction, history_owed=owed, stamp=stamp, reread=outdated,
+                    attributes=(checkpoint.get("attributes"), beside),
                 )  # fmt: skip
             result.embedded += ahead.embedded
         result.count_plan(plan, touched.collected, gone=touched.gone, live=touched.live)
         touched.collected.log_notes(repo)
         result.seconds = round(time.monotonic() - started, 3)
-        return result, _Owed(git, scope, target, stamp, touched.collected.files.values()) if owed else None
+        return result, _Owed(git, scope, target, stamp, read_under, touched.collected.files.values()) if owed else None
 
     def _write(
         self,
@@ -220,15 +231,20 @@ class Indexer:
         extraction: int | None,
         history_owed: bool,
         stamp: int,
+        reread: bool,
+        attributes: tuple[str | None, str],
     ) -> None:
         """Pending marker, the plan, leftovers of an interrupted sync, task memories,
         then the checkpoint. ``extraction``: the indexed commit's, kept in the pending
-        marker until the checkpoint says the target's memories are all of this version."""
+        marker until the checkpoint says the target's memories are all of this version;
+        ``attributes`` likewise, the attribute files beside the tree (before, now).
+        ``reread``: the task memories are compared with git too (``made_earlier``, or the
+        attribute files changed)."""
         target = result.to_commit
         assert target is not None
         self.store.upsert([
             checkpoint_point(scope, commit=result.from_commit, pending=target, extraction=extraction,
-                             history_owed=history_owed, sync_stamp=stamp, shallow=None)
+                             history_owed=history_owed, sync_stamp=stamp, shallow=None, attributes=attributes[0])
         ])  # fmt: skip
         info = git.commit_info(target)
         indexed = result.from_commit
@@ -242,10 +258,9 @@ class Indexer:
             max_chars=self.options.max_embed_chars, test_chars=self.options.test_embed_chars, progress=progress,
         )  # fmt: skip
         undo_interrupted(self.store, plan, restore=touched.restore, discard=touched.discard)
-        reread = made_earlier(result.from_commit, extraction)
         self._sync_tasks(result, tasks, step, reconcile=reconcile, reread=reread, progress=progress)
         done = checkpoint_point(scope, commit=target, pending=None, history_owed=history_owed, sync_stamp=stamp,
-                                shallow=git.shallow_state)
+                                shallow=git.shallow_state, attributes=attributes[1])
         self.store.upsert([done])
 
     def _sync_tasks(

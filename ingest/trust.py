@@ -41,5 +41,6 @@ def apply_trust(store: Store, scope: Scope, checkpoint: dict[str, Any]) -> int:
     commit, pending, extraction = checkpoint.get("commit"), checkpoint.get("pending"), checkpoint.get("extraction")
     owed, stamp = bool(checkpoint.get("history_owed")), checkpoint.get("sync_stamp")
     store.upsert([checkpoint_point(scope, commit=commit, pending=pending, extraction=extraction, history_owed=owed,
-                                   sync_stamp=stamp, shallow=checkpoint.get("shallow"))])  # fmt: skip
+                                   sync_stamp=stamp, shallow=checkpoint.get("shallow"),
+                                   attributes=checkpoint.get("attributes"))])  # fmt: skip
     return len(ids)

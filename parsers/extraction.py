@@ -223,4 +223,10 @@ from __future__ import annotations
 # Objective-C's template placeholders (NumPy's ``@TYPE@_@kind@_indexed``) are names. A store an
 # earlier version left is read again file by file, where it kept each as it was until
 # the file changed.
-EXTRACTION_VERSION = 33
+# 34: a path's attributes are worked out as git works them out, from the commit's own
+# ``.gitattributes`` files (``ingest/gitattributes.py``), where libgit2 read the index's
+# first (a checkout elsewhere than the tracked branch decided for it) and read some lines
+# otherwise than git (``-name=value``, quoted patterns, ``**`` after a literal start, lines
+# with a bad name or over 2,048 bytes, macros). A store an earlier version left is read
+# again file by file, so files read under another branch's attributes are read anew.
+EXTRACTION_VERSION = 34

@@ -101,3 +101,56 @@ def test_a_changed_gitattributes_reads_a_document_of_the_configurations_globs_ag
         assert held(incremental) == expected and any(m[0] == "rfcs/0001-storage.md" for m in expected)
     finally:
         incremental.close()
+
+
+def test_the_tracked_branch_is_read_under_its_own_attributes_whatever_is_checked_out(git_repo, tmp_path):
+    """The daemon tracks main while a feature branch is checked out whose .gitattributes
+    names other languages and vendors a folder: main's files are read as main's
+    .gitattributes says (libgit2's lookup read the checked-out index's first)."""
+    git_repo.write(".gitattributes", NAMED)
+    git_repo.write("src/greeter.inc", INCLUDED)
+    git_repo.write("include/point.h", HEADER)
+    git_repo.write("lib/tool.py", "def run():\n    return 1\n")
+    git_repo.commit("one")
+    git_repo.git("checkout", "-q", "-b", "feature")
+    git_repo.write(".gitattributes", "*.inc linguist-language=Python\ninclude/*.h linguist-language=C\n"
+                                     "lib/** linguist-vendored\n")  # fmt: skip
+    git_repo.commit("feature's attributes")
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    try:
+        h.sync(git_repo)
+        memories = held(h)
+        assert ("src/greeter.inc", "Greeter", "cpp") in memories
+        assert ("include/point.h", "point_norm", "cpp") in memories
+        assert ("lib/tool.py", "run", "python") in memories
+    finally:
+        h.close()
+
+
+def test_a_change_to_info_attributes_is_read_by_the_next_sync(git_repo, tmp_path):
+    """``.git/info/attributes`` (and the user's global file) are no part of a commit: when
+    they change, the next sync compares every file as a fresh index reads it, though the
+    branch has not moved; a sync after that writes nothing."""
+    git_repo.write("lib/tool.py", "def run():\n    return 1\n")
+    git_repo.write("src/greeter.inc", INCLUDED)
+    git_repo.write("app.py", "def main():\n    return 2\n")
+    git_repo.commit("one")
+    info = git_repo.path / ".git" / "info" / "attributes"
+    info.parent.mkdir(exist_ok=True)
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    try:
+        h.sync(git_repo)
+        steps = ("lib/** linguist-vendored\n*.inc linguist-language=C++\n", "*.inc linguist-language=C++\n", "")
+        seen = []
+        for step, text in enumerate(steps):
+            info.write_text(text)
+            first = h.sync(git_repo)
+            assert first.mode == "full"
+            assert held(h) == fresh_memories(git_repo, tmp_path / f"fresh{step}", key)
+            assert h.sync(git_repo).mode != "full"  # nothing changed since
+            seen.append(held(h))
+        assert not any(m[0] == "lib/tool.py" for m in seen[0]) and ("src/greeter.inc", "Greeter", "cpp") in seen[0]
+        assert ("lib/tool.py", "run", "python") in seen[1] and ("src/greeter.inc", "Greeter", "cpp") in seen[1]
+        assert not any(m[0] == "src/greeter.inc" for m in seen[2])
+    finally:
+        h.close()

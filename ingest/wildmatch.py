@@ -1,0 +1,171 @@
+"""Git's wildmatch, as gitattributes and gitignore patterns use it, compiled to regular
+expressions over a path's bytes: ``*`` and ``?`` that stop at a slash, ``**`` that crosses
+them between slashes (and, as git compares a pattern's literal start apart, right after
+it), character classes as wildmatch reads them (a first ``]`` a member, ``a-z`` ranges,
+``[:alpha:]`` names in git's own ctype, ``!``/``^`` negation, backslash escapes), and
+``core.ignorecase``'s folding of letters as wildmatch folds them. A pattern wildmatch
+gives up on (a trailing backslash, an unclosed class, an unknown class name) matches
+nothing."""
+
+from __future__ import annotations
+
+import re
+
+_LITERAL_END = re.compile(rb"[*?\[\\]")
+_DIGITS, _LOWER, _UPPER = range(48, 58), range(97, 123), range(65, 91)
+_GRAPH = frozenset(range(33, 127))
+_ALNUM = frozenset([*_DIGITS, *_LOWER, *_UPPER])
+_CLASSES = {  # wildmatch's [:name:], in git's own ctype (its space is " \t\n\r")
+    b"alnum": _ALNUM,
+    b"alpha": frozenset([*_LOWER, *_UPPER]),
+    b"blank": frozenset(b" \t"),
+    b"cntrl": frozenset([*range(32), 127]),
+    b"digit": frozenset(_DIGITS),
+    b"graph": _GRAPH,
+    b"lower": frozenset(_LOWER),
+    b"print": _GRAPH | {32},
+    b"punct": _GRAPH - _ALNUM,
+    b"space": frozenset(b" \t\n\r"),
+    b"upper": frozenset(_UPPER),
+    b"xdigit": frozenset(b"0123456789abcdefABCDEF"),
+}
+
+
+def compile_pattern(raw: bytes, *, ignore_case: bool) -> tuple[re.Pattern[bytes] | None, bool]:
+    """The pattern compiled to match a file's path under the rules' folder (or its name,
+    for a pattern without a slash), and whether it matches the name; None never matches."""
+    if raw.endswith(b"/"):  # a folder's pattern: attributes are asked of files
+        return None, False
+    basename = b"/" not in raw
+    if basename:
+        body = _translate(raw, pathname=False, fold=ignore_case)
+    else:
+        raw = raw.removeprefix(b"/")
+        # git compares the pattern's literal start and wildmatches the rest on its own,
+        # so a "**" right after the literal start counts as at the pattern's start
+        literal = _LITERAL_END.search(raw)
+        cut = literal.start() if literal else len(raw)
+        rest = _translate(raw[cut:], pathname=True, fold=ignore_case)
+        body = None if rest is None else b"".join(_literal(byte, ignore_case) for byte in raw[:cut]) + rest
+    if body is None:
+        return None, basename
+    return re.compile(body, re.DOTALL), basename
+
+
+def _literal(byte: int, fold: bool) -> bytes:
+    if fold and byte in _CLASSES[b"alpha"]:
+        return b"[%c%c]" % (byte | 0x20, byte & ~0x20)
+    return re.escape(bytes((byte,)))
+
+
+def _translate(p: bytes, *, pathname: bool, fold: bool) -> bytes | None:
+    """wildmatch's pattern as a regular expression (None where wildmatch gives up on it: a
+    trailing backslash, an unclosed class). With ``pathname``, ``*``, ``?`` and classes stop
+    at a slash and ``**`` between slashes crosses them; with ``fold`` (``core.ignorecase``)
+    letters match either case as wildmatch folds them."""
+    out: list[bytes] = []
+    i, n = 0, len(p)
+    while i < n:
+        c = p[i]
+        if c == 0x2A:  # *
+            j = i + 1
+            while j < n and p[j] == 0x2A:
+                j += 1
+            if pathname and j - i > 1 and (i == 0 or p[i - 1] == 0x2F):
+                if j == n:
+                    out.append(b".*")
+                    i = j
+                    continue
+                if p[j] == 0x2F:  # "**/": no folder or any folders
+                    out.append(b"(?:.*/)?")
+                    i = j + 1
+                    continue
+                if p[j : j + 2] == b"\\/":
+                    out.append(b".*")
+                    i = j
+                    continue
+            out.append(b"[^/]*" if pathname else b".*")
+            i = j
+        elif c == 0x3F:  # ?
+            out.append(b"[^/]" if pathname else b".")
+            i += 1
+        elif c == 0x5B:  # [
+            found = _char_class(p, i + 1, pathname=pathname, fold=fold)
+            if found is None:
+                return None
+            out.append(found[0])
+            i = found[1]
+        elif c == 0x5C:  # \
+            if i + 1 >= n:
+                return None
+            escaped = p[i + 1]
+            # wildmatch folds the text's letter but not an escaped one: an upper-case one matches nothing
+            out.append(b"(?!)" if fold and escaped in _CLASSES[b"upper"] else _literal(escaped, fold))
+            i += 2
+        else:
+            out.append(_literal(c, fold))
+            i += 1
+    return b"".join(out)
+
+
+def _char_class(p: bytes, i: int, *, pathname: bool, fold: bool) -> tuple[bytes, int] | None:
+    """The class that opens before ``i``, as wildmatch reads it (its first member may be
+    a "]"; ``a-z`` ranges, ``[:alpha:]`` names, backslash escapes; ``!`` or ``^``
+    negates), and the index after its "]"; None where wildmatch gives up."""
+    n = len(p)
+    negated = i < n and p[i] in b"!^"
+    i += negated
+    members: set[int] = set()
+    ranges: list[tuple[int, int]] = []
+    previous = 0
+    while True:
+        if i >= n:
+            return None
+        c = p[i]
+        if c == 0x5C or (c == 0x2D and previous and i + 1 < n and p[i + 1] != 0x5D):
+            i += 1 + (c == 0x2D and p[i + 1] == 0x5C)  # a range's end may be escaped too
+            if i >= n:
+                return None
+            if c == 0x5C:
+                c = p[i]
+                members.add(c)
+            else:
+                ranges.append((previous, p[i]))
+                c = 0
+        elif c == 0x5B and p[i + 1 : i + 2] == b":":
+            end = p.find(b"]", i + 2)
+            if end < 0:
+                return None
+            name = p[i + 2 : end]
+            if name.endswith(b":"):
+                named = _CLASSES.get(name[:-1])
+                if named is None:
+                    return None
+                members.update(_CLASSES[b"alpha"] if fold and name == b"upper:" else named)
+                c = 0
+                i = end
+            else:  # no ":]": the "[" is a member like any other
+                members.add(c)
+        else:
+            members.add(c)
+        previous = c
+        i += 1
+        if i < n and p[i] == 0x5D:
+            break
+    chosen = {byte for byte in range(256) if _in_class(byte, members, ranges, fold) != negated}
+    if pathname:
+        chosen.discard(0x2F)
+    if not chosen:
+        return b"(?!)", i + 1
+    return b"[" + b"".join(b"\\x%02x" % byte for byte in sorted(chosen)) + b"]", i + 1
+
+
+def _in_class(byte: int, members: set[int], ranges: list[tuple[int, int]], fold: bool) -> bool:
+    """Whether a class holds ``byte`` as wildmatch tests it: folding lowers the text's
+    letter first, and a range holds a lower-case letter whose upper case it spans."""
+    if fold and byte in _CLASSES[b"upper"]:
+        byte |= 0x20
+    if byte in members:
+        return True
+    upper = byte & ~0x20 if fold and byte in _CLASSES[b"lower"] else None
+    return any(low <= byte <= high or (upper is not None and low <= upper <= high) for low, high in ranges)
