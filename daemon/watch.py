@@ -1,8 +1,9 @@
 """Watching each repository's git dir so commits, checkouts, fetches and resets are seen
 even without hooks. Handlers only append to the journal.
 
-Only HEAD, packed-refs, refs/ and a shallow clone's shallow file (a fetch that deepens
-it moves no ref) matter; objects/ and the index are ignored. If the
+Only HEAD, packed-refs, refs/, a shallow clone's shallow file (a fetch that deepens
+it moves no ref) and info/attributes (what it says of files is no part of a commit)
+matter; objects/ and the index are ignored. If the
 watch cannot be set up (inotify watch limit, missing dir) the repo is marked unhealthy
 in status and a reconcile is queued: never silence. The same when the kernel's inotify
 queue overflows (events lost): watchdog reports that only through its logger, so we
@@ -36,7 +37,7 @@ def is_interesting(git_dir: Path, path: str) -> bool:
     parts = relative.parts
     if not parts or parts[-1].endswith(".lock"):
         return False
-    return parts[0] == "refs" or (len(parts) == 1 and parts[0] in INTERESTING)
+    return parts[0] == "refs" or (len(parts) == 1 and parts[0] in INTERESTING) or parts == ("info", "attributes")
 
 
 class _RefHandler(FileSystemEventHandler):
@@ -87,6 +88,8 @@ class RepoWatcher:
                 self._observer.schedule(handler, str(git_dir), recursive=False)
                 if (git_dir / "refs").is_dir():
                     self._observer.schedule(handler, str(git_dir / "refs"), recursive=True)
+                if (git_dir / "info").is_dir():
+                    self._observer.schedule(handler, str(git_dir / "info"), recursive=False)
         except OSError as exc:
             self.health[repo] = f"not watched: {exc.strerror or exc}; relying on hooks and the periodic reconcile"
             log.warning("watch failed", repo=repo, error=str(exc))

@@ -16,6 +16,8 @@ def test_only_refs_and_head_are_interesting(tmp_path):
     assert is_interesting(git_dir, str(git_dir / "refs" / "heads" / "main"))
     assert is_interesting(git_dir, str(git_dir / "packed-refs"))
     assert is_interesting(git_dir, str(git_dir / "shallow"))  # `git fetch --deepen` moves no ref
+    assert is_interesting(git_dir, str(git_dir / "info" / "attributes"))  # no part of a commit
+    assert not is_interesting(git_dir, str(git_dir / "info" / "exclude"))
     assert not is_interesting(git_dir, str(git_dir / "refs" / "heads" / "main.lock"))
     assert not is_interesting(git_dir, str(git_dir / "objects" / "ab" / "cdef"))
     assert not is_interesting(git_dir, str(git_dir / "index"))
@@ -70,3 +72,21 @@ def test_unwatchable_dir_is_reported_and_reconciled(tmp_path):
     finally:
         watcher.stop()
         journal.close()
+
+
+def test_a_change_to_info_attributes_is_seen(git_repo, tmp_path):
+    git_repo.commit("one")
+    journal = Journal(tmp_path / "journal.db")
+    watcher = RepoWatcher(journal)
+    git_dir = git_repo.path / ".git"
+    (git_dir / "info").mkdir(exist_ok=True)
+    watcher.add("repo", (git_dir,))
+    watcher.start()
+    try:
+        (git_dir / "info" / "exclude").write_text("*.log\n")
+        time.sleep(0.3)
+        assert journal.depth().get("repo", 0) == 0
+        (git_dir / "info" / "attributes").write_text("vendor/** linguist-vendored\n")
+        assert wait_for(journal, "repo", 1) >= 1
+    finally:
+        watcher.stop()
