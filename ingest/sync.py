@@ -159,11 +159,12 @@ class Indexer:
         reattributed = checkpoint.get("attributes") not in (None, beside)
         outdated = made_earlier(indexed, extraction) or reattributed
         if outdated and not full:
-            log.info(
-                "attribute files beside the tree changed: comparing every file" if reattributed
-                else "memories made by an earlier extractor: comparing every file",
-                repo=repo, branch=branch, was=extraction, now=EXTRACTION_VERSION,
-            )  # fmt: skip
+            if reattributed:
+                log.info("info/attributes or the global attributes file changed: comparing every file",
+                         repo=repo, branch=branch, files=[str(f) for f in git.attribute_files])  # fmt: skip
+            else:
+                log.info("memories made by an earlier extractor: comparing every file",
+                         repo=repo, branch=branch, was=extraction, now=EXTRACTION_VERSION)  # fmt: skip
             full = True
         if clean and not full and indexed == target and not reshaped:
             result.seconds = round(time.monotonic() - started, 3)
