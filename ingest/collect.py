@@ -98,12 +98,16 @@ class FileCollector:
 
     def prefetch(self, entries: Iterable[TreeFile | TreeSkip]) -> None:
         """Have a partial clone fetch, in one go, the blobs of ``entries`` that ``add``
-        may read (a file of a language or a script's, not excluded): one fetch, not one a file."""
-        self._git.blobs.prefetch(
-            e.blob for e in entries
-            if isinstance(e, TreeFile) and may_have_language(e.path, self._globs)
-            and not excluded_by(e.path, self._options.exclude)
-        )  # fmt: skip
+        may read: one fetch, not one a file. A file of a language or a script's, not
+        excluded; where attributes are read, also one they name a language of or keep
+        (``linguist-vendored=false``), and not one they skip."""
+        self._git.blobs.prefetch(e.blob for e in entries if isinstance(e, TreeFile) and self._may_read(e.path))
+
+    def _may_read(self, path: str) -> bool:
+        said = linguist_says(self._git, self._commit, path) if self._check_attributes else NO_SAY
+        if said.skip is not None or (not said.forced_in and excluded_by(path, self._options.exclude)):
+            return False
+        return said.language is not None or may_have_language(path, self._globs)
 
     def add(self, entry: TreeFile | TreeSkip) -> None:
         if isinstance(entry, TreeSkip):
@@ -368,8 +372,6 @@ def tree_has_linguist_attributes(git: GitRepository, entries: list[TreeFile | Tr
     full index and an incremental sync skip the same files."""
     if b"linguist-" in beside_text(git.attribute_files):
         return True
-    for entry in entries:
-        if isinstance(entry, TreeFile) and entry.path.rsplit("/", 1)[-1] == ATTRIBUTES_FILE:
-            if b"linguist-" in git.blobs.read(entry.blob):
-                return True
-    return False
+    files = [e for e in entries if isinstance(e, TreeFile) and e.path.rsplit("/", 1)[-1] == ATTRIBUTES_FILE]
+    git.blobs.prefetch(e.blob for e in files)  # a partial clone's: in one fetch
+    return any(b"linguist-" in git.blobs.read(entry.blob) for entry in files)

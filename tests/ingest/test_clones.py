@@ -55,17 +55,23 @@ def _blobs(clone: Path) -> int:
     return sum(1 for line in listed.splitlines() if line.startswith("?"))
 
 
-def test_a_partial_clone_syncs_its_tip_fetching_its_blobs_once(upstream, tmp_path, monkeypatch):
-    clone = _clone(upstream, tmp_path / "clone")
-    assert _blobs(clone) > 0  # nothing checked out: the tip's blobs are missing too
-    fetches: list[int] = []
+@pytest.fixture
+def fetched(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The blobs of each fetch a partial clone makes, in order."""
+    batches: list[list[str]] = []
     real = Blobs._fetch
 
     def counted(self, blob_ids):  # type: ignore[no-untyped-def]
-        fetches.append(len(blob_ids))
+        batches.append(list(blob_ids))
         return real(self, blob_ids)
 
     monkeypatch.setattr(Blobs, "_fetch", counted)
+    return batches
+
+
+def test_a_partial_clone_syncs_its_tip_fetching_its_blobs_once(upstream, tmp_path, fetched):
+    clone = _clone(upstream, tmp_path / "clone")
+    assert _blobs(clone) > 0  # nothing checked out: the tip's blobs are missing too
     h = Harness("edge", tmp_path / "state", IndexOptions())
     full = Harness("edge", tmp_path / "full", IndexOptions())
     try:
@@ -73,16 +79,16 @@ def test_a_partial_clone_syncs_its_tip_fetching_its_blobs_once(upstream, tmp_pat
         full.sync(upstream)
         assert _names(h) == {(p, q) for p, q in _names(full)}
         assert ("pkg/core.py", "core_4") in _names(h) and result.history_added == 3  # and the tip's own
-        assert max(fetches) >= 5  # the tip's five files in one fetch, not one a file
+        assert max(map(len, fetched)) >= 5  # the tip's five files in one fetch, not one a file
         # upstream moves on; a fetch brings its commit and trees, not its blobs
         upstream.write("pkg/core.py", _module("core", 7))
         upstream.write("pkg/extra.py", _module("extra", 2))
         upstream.commit("more")
         _fetch(clone)
-        fetches.clear()
+        fetched.clear()
         result = h.indexer.sync(repo="r", path=str(clone), branch="origin/main")
         assert result.mode == "incremental" and result.added == 5  # core_5, core_6, extra_0, extra_1, extra's module
-        assert sum(fetches) == 2  # the new blobs of core.py and extra.py (the diff's pairing asks for extra's first)
+        assert sum(map(len, fetched)) == 2  # the new blobs of core.py and extra.py (the diff's pairing asks for extra's first)
         assert {("pkg/core.py", "core_6"), ("pkg/extra.py", "extra_1")} <= _names(h)
     finally:
         h.close()
@@ -269,3 +275,31 @@ def test_an_earlier_release_s_boundary_memory_is_written_again_once_the_clone_is
         assert task["files_added"] == ["pkg/mod_2.py"] and task["parents"] and task["shallow"] == 0
     finally:
         h.close()
+
+
+def test_a_partial_clone_fetches_what_its_attributes_name_and_not_what_they_skip(upstream, tmp_path, fetched):
+    """The attribute files in one fetch, then the files the sync reads in one more: those
+    of a language their attributes name (``*.inc``, which no name makes one), not those
+    they mark vendored; one fetch for them all, where each named file was fetched alone."""
+    upstream.write(".gitattributes", "*.inc linguist-language=C++\n")
+    upstream.write("third/.gitattributes", "** linguist-vendored\nkept.py -linguist-vendored\n")
+    upstream.write("src/greeter.inc", "class Greeter {\npublic:\n    void greet();\n};\n")
+    for i in range(4):
+        upstream.write(f"third/lib_{i}.py", _module(f"lib{i}", 2))
+    upstream.write("third/kept.py", _module("kept", 1))
+    upstream.commit("attributes")
+    clone = _clone(upstream, tmp_path / "clone")
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    full = Harness("edge", tmp_path / "full", IndexOptions())
+    try:
+        h.indexer.sync(repo="r", path=str(clone), branch="origin/main")
+        full.sync(upstream)
+        assert _names(h) == _names(full) and ("src/greeter.inc", "Greeter.greet") in _names(h)
+        assert ("third/kept.py", "kept_0") in _names(h) and not any(p.startswith("third/lib_") for p, _ in _names(h))
+        at_tip = [b for batch in fetched[:2] for b in batch]
+        vendored = {upstream.git("rev-parse", f"HEAD:third/lib_{i}.py") for i in range(4)}
+        assert len(fetched[0]) == 2  # the two .gitattributes
+        assert upstream.git("rev-parse", "HEAD:src/greeter.inc") in fetched[1] and not vendored & set(at_tip)
+    finally:
+        h.close()
+        full.close()
