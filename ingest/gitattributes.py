@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from recalld.ingest.wildmatch import compile_pattern
+from recalld.ingest.wildmatch import Matcher, compile_pattern
 
 Value = str | bool  # True: set ("name"), False: unset ("-name"), else its value ("name=value")
 
@@ -42,7 +42,7 @@ class Rule:
     """One line of an attributes file: what it matches (None for a macro's definition),
     the macro it defines, and its states in order (None: ``!name``, made unspecified)."""
 
-    pattern: re.Pattern[bytes] | None
+    pattern: Matcher | None
     basename: bool  # the pattern has no slash: it matches a file's name at any depth
     macro: str | None
     states: tuple[tuple[str, Value | None], ...]
@@ -61,7 +61,7 @@ class Layer:
         self.folder = folder
         self.rules = rules
         self.checks: tuple[Check, ...] = tuple(
-            (rule.pattern.fullmatch, rule.basename, rule.states) for rule in reversed(rules) if rule.pattern is not None
+            (rule.pattern, rule.basename, rule.states) for rule in reversed(rules) if rule.pattern is not None
         )
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from recalld.ingest.gitattributes import parse
+from recalld.ingest import wildmatch
 from recalld.ingest.gitrepo import GitRepository
 from tests.conftest import GitRepo
 
@@ -90,7 +91,11 @@ def _write_tree(repo: GitRepo, rng: random.Random) -> None:
 
 
 @pytest.mark.parametrize("chunk", range(8))
-def test_random_attribute_files_give_what_git_gives(tmp_path: Path, chunk: int) -> None:
+def test_random_attribute_files_give_what_git_gives(tmp_path: Path, chunk: int, monkeypatch) -> None:
+    """Even chunks match as a sync does (regular expressions for patterns of few stars),
+    odd ones with wildmatch's own algorithm for every pattern."""
+    if chunk % 2:
+        monkeypatch.setattr(wildmatch, "REGEX_STARS", -1)
     decided = 0
     for seed in range(chunk * 5, chunk * 5 + 5):
         rng = random.Random(seed)
@@ -126,6 +131,8 @@ CASES = {
     "a byte order mark": ("\ufeff*.c t1\n", {"f.c": {"t1": True}}),
     "a line of 2,048 bytes": ("*.c t1" + " " * 2048 + "\n*.h t1\n", {"f.c": {}, "f.h": {"t1": True}}),
     "CRLF lines": ("*.c t1=v\r\n", {"f.c": {"t1": "v"}}),
+    "many stars on a long name": (  # a regular expression would backtrack for minutes
+        "*a*a*a*a*a*a*a*a*b t1\n*a*a*a*a*a*a*a*a*a t2\n*a/*a*a*a t3\n", {"a" * 200: {"t2": True}}),
 }
 
 
