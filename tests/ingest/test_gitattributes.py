@@ -131,6 +131,9 @@ CASES = {
     "a byte order mark": ("\ufeff*.c t1\n", {"f.c": {"t1": True}}),
     "a line of 2,048 bytes": ("*.c t1" + " " * 2048 + "\n*.h t1\n", {"f.c": {}, "f.h": {"t1": True}}),
     "CRLF lines": ("*.c t1=v\r\n", {"f.c": {"t1": "v"}}),
+    "a line without wildcards keeps its place": (
+        "f.c t1=named t2=named\n*.c t1=any\n/other/f.c t3\n",
+        {"f.c": {"t1": "any", "t2": "named"}, "other/f.c": {"t1": "any", "t2": "named", "t3": True}}),
     "many stars on a long name": (  # a regular expression would backtrack for minutes
         "*a*a*a*a*a*a*a*a*b t1\n*a*a*a*a*a*a*a*a*a t2\n*a/*a*a*a t3\n", {"a" * 200: {"t2": True}}),
 }
