@@ -341,8 +341,7 @@ def reattributed(
     them, or read though it holds none, or read in another language than the store's
     (``linguist-language``): numpy 1.26's new ``.gitattributes`` marks its unchanged
     ``lapack_lite/f2c_*.c`` generated. Compared with what is stored, not with the
-    attributes at the indexed commit, which git reads with the index's ``.gitattributes``
-    too. ``tree``: the target's entries; ``stored``: the paths the store holds live
+    attributes at the indexed commit: the store is what must agree. ``tree``: the target's entries; ``stored``: the paths the store holds live
     memories of and their languages (``live_languages``), both asked only where a
     ``.gitattributes`` changed; ``globs``: the configuration's document globs, as the
     collector reads with them (``[memories] decision_globs``)."""

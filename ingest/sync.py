@@ -154,14 +154,16 @@ class Indexer:
         reshaped = checkpoint.get("shallow") != git.shallow_state
         extraction = checkpoint.get("extraction", 1)  # a checkpoint without it: version 1
         # info/attributes or the user's global attributes file changed since the memories
-        # were read: what they say of unchanged files is compared as after a new extractor
-        beside = beside_state(git.attribute_files)
+        # were read, or [index] honour_gitattributes did: what attributes say of unchanged
+        # files is compared as after a new extractor
+        beside = beside_state(git.attribute_files) if self.options.honour_gitattributes else "not honoured"
         reattributed = checkpoint.get("attributes") not in (None, beside)
         outdated = made_earlier(indexed, extraction) or reattributed
         if outdated and not full:
             if reattributed:
-                log.info("info/attributes or the global attributes file changed: comparing every file",
-                         repo=repo, branch=branch, files=[str(f) for f in git.attribute_files])  # fmt: skip
+                log.info("info/attributes, the global attributes file or [index] honour_gitattributes changed: "
+                         "comparing every file", repo=repo, branch=branch,
+                         files=[str(f) for f in git.attribute_files])  # fmt: skip
             else:
                 log.info("memories made by an earlier extractor: comparing every file",
                          repo=repo, branch=branch, was=extraction, now=EXTRACTION_VERSION)  # fmt: skip

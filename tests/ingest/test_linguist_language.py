@@ -154,3 +154,21 @@ def test_a_change_to_info_attributes_is_read_by_the_next_sync(git_repo, tmp_path
         assert not any(m[0] == "src/greeter.inc" for m in seen[2])
     finally:
         h.close()
+
+
+def test_turning_honour_gitattributes_off_and_on_reads_every_file_again(git_repo, tmp_path):
+    """``[index] honour_gitattributes`` changed between two syncs of the same commit: the
+    second compares every file, as a fresh index with the new setting reads them."""
+    git_repo.write(".gitattributes", "lib/** linguist-vendored\n")
+    git_repo.write("lib/tool.py", "def run():\n    return 1\n")
+    git_repo.write("app.py", "def main():\n    return 2\n")
+    git_repo.commit("one")
+    for step, honour in enumerate((True, False, True)):
+        options = IndexOptions(honour_gitattributes=honour)
+        h = Harness("edge", tmp_path / "state", options)
+        try:
+            result = h.sync(git_repo)
+            assert result.mode == "full" and held(h) == fresh_memories(git_repo, tmp_path / f"fresh{step}", key, options)
+            assert (("lib/tool.py", "run", "python") in held(h)) != honour
+        finally:
+            h.close()
