@@ -168,7 +168,8 @@ def test_turning_honour_gitattributes_off_and_on_reads_every_file_again(git_repo
         h = Harness("edge", tmp_path / "state", options)
         try:
             result = h.sync(git_repo)
-            assert result.mode == "full" and held(h) == fresh_memories(git_repo, tmp_path / f"fresh{step}", key, options)
+            assert result.mode == "full"
+            assert held(h) == fresh_memories(git_repo, tmp_path / f"fresh{step}", key, options)
             assert (("lib/tool.py", "run", "python") in held(h)) != honour
         finally:
             h.close()
