@@ -184,13 +184,21 @@ def evaluate(path: str, layers: Sequence[Layer], macros: Mapping[str, Rule]) -> 
 
 
 def _fill(states: States, decided: dict[str, Value | None], macros: Mapping[str, Rule]) -> None:
-    for name, value in reversed(states):
-        if name in decided:
-            continue
-        decided[name] = value
-        macro = macros.get(name)
-        if macro is not None and value is True:
-            _fill(macro.states, decided, macros)
+    """Decide what ``states`` decide first, last one first; a macro set expands where it
+    is set, before the states left of it (a stack, not recursion: a chain of macros may be
+    thousands long)."""
+    stack = [reversed(states)]
+    while stack:
+        for name, value in stack[-1]:
+            if name in decided:
+                continue
+            decided[name] = value
+            macro = macros.get(name)
+            if macro is not None and value is True:
+                stack.append(reversed(macro.states))
+                break
+        else:
+            stack.pop()
 
 
 def macros_of(layers: Sequence[Layer]) -> dict[str, Rule]:
@@ -230,12 +238,16 @@ class CommitAttributes:
         return found
 
     def _chain(self, folder: str) -> tuple[Layer, ...]:
-        chain = self._chains.get(folder)
-        if chain is None:
-            chain = self._chain(folder.rpartition("/")[0])
-            own = self._tree_layer(folder)
-            chain = (*chain, own) if own else chain
-            self._chains[folder] = chain
+        """The layers of ``folder``'s .gitattributes and its parents', the root's first:
+        from the nearest folder read before, down (a loop: a path may be thousands deep)."""
+        missing = []
+        while folder not in self._chains:
+            missing.append(folder)
+            folder = folder.rpartition("/")[0]
+        chain = self._chains[folder]
+        for below in reversed(missing):
+            own = self._tree_layer(below)
+            chain = self._chains[below] = (*chain, own) if own else chain
         return chain
 
     def _tree_layer(self, folder: str) -> Layer | None:

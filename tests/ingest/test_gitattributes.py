@@ -8,6 +8,7 @@ import random
 import subprocess
 from pathlib import Path
 
+import pygit2
 import pytest
 
 from recalld.ingest.gitattributes import parse
@@ -51,10 +52,10 @@ def _attributes_file(rng: random.Random, *, root: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def git_says(repo: GitRepo, paths: list[str]) -> dict[str, dict[str, str | bool]]:
+def git_says(repo: GitRepo, paths: list[str], *flags: str) -> dict[str, dict[str, str | bool]]:
     """What ``git check-attr --all`` says of each path: set (True), unset (False) or a value."""
     done = subprocess.run(
-        ["git", "check-attr", "--all", "-z", "--stdin"],
+        ["git", "check-attr", "--all", "-z", "--stdin", *flags],
         cwd=repo.path, input="\0".join(paths).encode() + b"\0", capture_output=True, check=True,
     )  # fmt: skip
     said: dict[str, dict[str, str | bool]] = {path: {} for path in paths}
@@ -191,3 +192,33 @@ def test_files_beside_the_tree_are_read_again_when_they_change(tmp_path: Path) -
 def test_a_macro_outside_the_root_file_is_ignored() -> None:
     assert [rule.macro for rule in parse(b"[attr]m a\n*.c m\n", macros=False)] == [None]
     assert [rule.macro for rule in parse(b"[attr]m a\n*.c m\n", macros=True)] == ["m", None]
+
+
+def test_a_path_thousands_of_folders_deep_and_a_chain_of_thousands_of_macros(tmp_path: Path) -> None:
+    """What a hostile repository may hold: each read as git reads it, without recursing
+    once a folder or a macro (Python's stack holds ~1,000). The tree is made with pygit2,
+    as no file system holds a path of 2,400 folders, and git asked of its index."""
+    repo = GitRepo(tmp_path / "repo")
+    chain = "".join(f"[attr]m{i} m{i + 1} t{i % 7}\n" for i in range(3000))
+    odb = pygit2.Repository(str(repo.path))
+    tree = _tree(odb, {".gitattributes": b"*.c t0=deepest\n", "f.c": b"int x;\n"})
+    for _ in range(2400):
+        builder = odb.TreeBuilder()
+        builder.insert("d", tree, pygit2.enums.FileMode.TREE)
+        tree = builder.write()
+    root = odb[tree].peel(pygit2.Tree)
+    top = _tree(odb, {".gitattributes": (chain + "*.c m0\nd/** deep\n").encode()}, base=root)
+    signature = pygit2.Signature("Test Author", "author@example.invalid", 0, 0)
+    commit = str(odb.create_commit("refs/heads/main", signature, signature, "deep", top, []))
+    repo.git("read-tree", "main")
+    path = "/".join(["d"] * 2400) + "/f.c"
+    found = GitRepository(repo.path).attributes(commit, path)
+    assert found == git_says(repo, [path], "--cached")[path]
+    assert found["t0"] == "deepest" and found["m2999"] is True and found["deep"] is True
+
+
+def _tree(odb: pygit2.Repository, files: dict[str, bytes], base: pygit2.Tree | None = None) -> pygit2.Oid:
+    builder = odb.TreeBuilder(base) if base is not None else odb.TreeBuilder()
+    for name, data in files.items():
+        builder.insert(name, odb.create_blob(data), pygit2.enums.FileMode.BLOB)
+    return builder.write()
