@@ -222,3 +222,13 @@ def _tree(odb: pygit2.Repository, files: dict[str, bytes], base: pygit2.Tree | N
     for name, data in files.items():
         builder.insert(name, odb.create_blob(data), pygit2.enums.FileMode.BLOB)
     return builder.write()
+
+
+def test_escaped_backslashes_before_stars_do_not_hide_them() -> None:
+    """``\\\\*`` is a backslash, then a star: counted as one, so that a pattern of many is
+    never given to a regular expression (which would backtrack for minutes)."""
+    pattern = b"x" + b"\\\\*a" * 9 + b"\\\\*b"
+    assert wildmatch._star_runs(pattern) == 10 and wildmatch._star_runs(b"\\*a\\**") == 1
+    match, _ = wildmatch.compile_pattern(pattern, ignore_case=False)
+    assert match is not None and match(b"x\\a\\a\\a\\a\\a\\a\\a\\a\\a\\b")
+    assert not match(b"x" + b"\\a" * 400)
