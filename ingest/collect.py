@@ -105,7 +105,7 @@ class FileCollector:
 
     def _may_read(self, path: str) -> bool:
         said = linguist_says(self._git, self._commit, path) if self._check_attributes else NO_SAY
-        if said.skip is not None or (not said.forced_in and excluded_by(path, self._options.exclude)):
+        if skipped_by_name(path, said, self._options) is not None:
             return False
         return said.language is not None or may_have_language(path, self._globs)
 
@@ -162,6 +162,15 @@ class LinguistSays:
 NO_SAY = LinguistSays()
 
 
+def skipped_by_name(path: str, said: LinguistSays, options: IndexOptions) -> str | None:
+    """Why a sync skips ``path`` before looking at its bytes: what its attributes say
+    ("generated", "vendored"), else the configuration's ``exclude`` globs unless an
+    attribute keeps the file; None where neither skips it."""
+    if said.skip is not None:
+        return said.skip
+    return "excluded" if not said.forced_in and excluded_by(path, options.exclude) else None
+
+
 def skip_reason(
     git: GitRepository,
     commit: str,
@@ -177,10 +186,9 @@ def skip_reason(
     attributes say of it (asked when ``check_attributes``). The file collector and the
     task step's commit reader read files so, and list the same symbols."""
     said = linguist_says(git, commit, path) if check_attributes else NO_SAY
-    if said.skip is not None:
-        return said.skip, said
-    if not said.forced_in and excluded_by(path, options.exclude):
-        return "excluded", said
+    named_skip = skipped_by_name(path, said, options)
+    if named_skip is not None:
+        return named_skip, said
     if file_language(git, path, blob, globs, max_bytes=options.max_file_bytes, named=said.language) is None:
         return "unsupported_language", said
     if git.blobs.size(blob) > options.max_file_bytes:
@@ -334,20 +342,22 @@ def reattributed(
     changed: Iterable[str],
     tree: Callable[[], Iterable[TreeFile | TreeSkip]],
     stored: Callable[[], Mapping[str, set[str | None]]],
-    globs: Mapping[str, tuple[str, ...]] | None = None,
+    options: IndexOptions,
 ) -> set[str]:
     """The unchanged files under a ``.gitattributes`` among the ``changed`` paths that
     their ``linguist-`` attributes at ``target`` skip though the store holds memories of
     them, or read though it holds none, or read in another language than the store's
     (``linguist-language``): numpy 1.26's new ``.gitattributes`` marks its unchanged
     ``lapack_lite/f2c_*.c`` generated. Compared with what is stored, not with the
-    attributes at the indexed commit: the store is what must agree. ``tree``: the target's entries; ``stored``: the paths the store holds live
-    memories of and their languages (``live_languages``), both asked only where a
-    ``.gitattributes`` changed; ``globs``: the configuration's document globs, as the
-    collector reads with them (``[memories] decision_globs``)."""
+    attributes at the indexed commit: the store is what must agree. ``tree``: the target's
+    entries; ``stored``: the paths the store holds live memories of and their languages
+    (``live_languages``), both asked only where a ``.gitattributes`` changed; ``options``:
+    none where attributes are not honoured (``[index] honour_gitattributes``), and files
+    read with the configuration's document globs, as the collector reads them."""
     folders = {posixpath.dirname(path) for path in changed if posixpath.basename(path) == ATTRIBUTES_FILE}
-    if not folders:
+    if not folders or not options.honour_gitattributes:
         return set()
+    globs = options.memories.globs
     prefixes = tuple(f"{folder}/" for folder in folders if folder)
     held = stored()
     found: set[str] = set()

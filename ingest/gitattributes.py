@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from recalld.ingest.wildmatch import Matcher, compile_pattern
+from recalld.ingest.wildmatch import WILDCARD, Matcher, compile_pattern
 
 Value = str | bool  # True: set ("name"), False: unset ("-name"), else its value ("name=value")
 States = tuple[tuple[str, Value | None], ...]  # None: "!name", made unspecified
@@ -33,7 +33,6 @@ MAX_FILE = 100 * 1024 * 1024
 MACRO_PREFIX = b"[attr]"
 BUILTIN = b"[attr]binary -diff -merge -text"
 _NAME = re.compile(rb"(?!-)[-A-Za-z0-9_.]+\Z")
-_WILDCARD = re.compile(rb"[*?\[\\]")
 _UNQUOTE = {ord(k): v for k, v in zip('\\"abfnrtv', b'\\"\a\b\f\n\r\t\v', strict=True)}
 COMMITS_KEPT = 4
 FILES_KEPT = 512
@@ -117,7 +116,7 @@ def _rule(line: bytes, *, macros: bool, ignore_case: bool) -> Rule | None:
         return Rule(None, False, macro, parsed)
     if name.startswith(b"!"):  # git: "Negative patterns are ignored in git attributes"
         return None
-    if not _WILDCARD.search(name) and not name.endswith(b"/"):  # matched by what it says
+    if not WILDCARD.search(name) and not name.endswith(b"/"):  # matched by what it says
         literal = name.lower() if ignore_case else name
         basename = b"/" not in name
         return Rule(None, basename, None, parsed, literal if basename else literal.removeprefix(b"/"))

@@ -59,9 +59,7 @@ def read_changed(
     those a changed ``.gitattributes`` skips or keeps otherwise."""
     changed, rename_deltas = git.changed_paths(indexed, target)
     held = partial(live_languages, store, scope)
-    paths = set(changed)
-    if options.honour_gitattributes:  # else what attributes say is never read
-        paths |= reattributed(git, target, changed, partial(git.walk_tree, target), held, options.memories.globs)
+    paths = changed | reattributed(git, target, changed, partial(git.walk_tree, target), held, options)
     live = live_at(store, scope, paths)
     # The project-structure entry joins when the layout may have changed (or there is
     # none yet: an index made before, or with the memory off). Put before the files,
@@ -131,9 +129,7 @@ def read_whole_tree(
     in_tree = {e.path for e in entries}
     changed, deltas = git.changed_paths(indexed, target) if indexed is not None else (set(), [])
     held = partial(held_languages, ((m.path, m.language) for m in live))  # read only where a .gitattributes changed
-    again = set()
-    if not full and options.honour_gitattributes:
-        again = reattributed(git, target, changed, lambda: entries, held, options.memories.globs)
+    again = set() if full else reattributed(git, target, changed, lambda: entries, held, options)
     touched_entries = sorted(
         (e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob
          or e.path in again),

@@ -16,7 +16,7 @@ from functools import partial
 
 Matcher = Callable[[bytes], bool]
 
-_LITERAL_END = re.compile(rb"[*?\[\\]")
+WILDCARD = re.compile(rb"[*?\[\\]")  # what ends a pattern's literal start
 # A regular expression backtracks through every placement of each star: three runs of
 # stars on a name of 4,000 bytes took 10 s (``*a*a*b``), ten on one of 40 bytes 18 s, two
 # on a path of 4,000 bytes 56 ms. Those are matched by wildmatch's own algorithm, whose
@@ -53,7 +53,7 @@ def compile_pattern(raw: bytes, *, ignore_case: bool) -> tuple[Matcher | None, b
     # git compares a path pattern's literal start and wildmatches the rest on its own, so
     # a "**" right after the literal start counts as at the pattern's start
     raw = raw if basename else raw.removeprefix(b"/")
-    literal = _LITERAL_END.search(raw)
+    literal = WILDCARD.search(raw)
     cut = 0 if basename else literal.start() if literal else len(raw)
     start, rest = raw[:cut], raw[cut:]
     body = _translate(rest, pathname=not basename, fold=ignore_case)
@@ -270,8 +270,8 @@ def _char_class(p: bytes, i: int, *, pathname: bool, fold: bool) -> tuple[frozen
 def _in_class(byte: int, members: set[int], ranges: list[tuple[int, int]], fold: bool) -> bool:
     """Whether a class holds ``byte`` as wildmatch tests it: folding lowers the text's
     letter first, and a range holds a lower-case letter whose upper case it spans."""
-    if fold and byte in _CLASSES[b"upper"]:
-        byte |= 0x20
+    if fold:
+        byte = _fold(byte)
     if byte in members:
         return True
     upper = byte & ~0x20 if fold and byte in _CLASSES[b"lower"] else None

@@ -178,8 +178,8 @@ def test_turning_honour_gitattributes_off_and_on_reads_every_file_again(git_repo
 def test_with_attributes_not_honoured_a_changed_gitattributes_reads_nothing_again(git_repo, tmp_path, monkeypatch):
     """``[index] honour_gitattributes = false``: a commit that marks a folder vendored
     changes no memory and has no unchanged file compared again (what attributes say is
-    never read), where it read every file they now skip."""
-    from recalld.ingest import touched
+    never read: no file's attributes are asked), where it read every file they now skip."""
+    from recalld.ingest import collect
 
     git_repo.write("lib/tool.py", "def run():\n    return 1\n")
     git_repo.write("app.py", "def main():\n    return 2\n")
@@ -190,7 +190,7 @@ def test_with_attributes_not_honoured_a_changed_gitattributes_reads_nothing_agai
         h.sync(git_repo)
         before = held(h)
         asked: list[object] = []
-        monkeypatch.setattr(touched, "reattributed", lambda *args: asked.append(args) or set())
+        monkeypatch.setattr(collect, "linguist_says", lambda *args: asked.append(args) or collect.NO_SAY)
         git_repo.write(".gitattributes", "lib/** linguist-vendored\n")
         git_repo.commit("vendored")
         h.sync(git_repo)
