@@ -62,7 +62,12 @@ class EmbedAhead:
         # computed once, inside CachedEmbeddings).
         self._queue: deque[str] = deque()  # submitted, not started yet
         self._pending: set[str] = set()  # submitted, not finished
-        self._seen: set[str] = set()  # every text ever submitted
+        # every text ever submitted, by its hash: a full index of the Linux kernel submits
+        # ~1M texts, ~0.6 GB held as strings. A text whose hash collides is not queued, and
+        # the writer then has it from the cache or the model itself.
+        self._seen: set[int] = set()
+        self._queued = 0  # texts queued so far
+        self._finished = 0  # of those, the model's thread finished (in the order queued)
         self._ready: dict[str, np.ndarray] = {}  # computed, not taken by the writer yet
         self._waiting = 0  # callers blocked in vectors()
         self._error: BaseException | None = None
@@ -85,16 +90,29 @@ class EmbedAhead:
             if self._closed:
                 return
             for text in texts:
-                if text not in self._seen:
-                    self._seen.add(text)
+                key = hash(text)
+                if key not in self._seen:
+                    self._seen.add(key)
                     self._pending.add(text)
                     self._queue.append(text)
+                    self._queued += 1
             if self._queue and self._thread is None:
                 if sys.getswitchinterval() > SWITCH_INTERVAL:
                     sys.setswitchinterval(SWITCH_INTERVAL)  # for the process: see SWITCH_INTERVAL
                 self._thread = threading.Thread(target=self._run, name="recalld-embed-ahead", daemon=True)
                 self._thread.start()
             self._cond.notify_all()
+
+    def mark(self) -> int:
+        """Where the queue ends now: ``done(mark)`` once every text queued before is computed."""
+        with self._cond:
+            return self._queued
+
+    def done(self, mark: int) -> bool:
+        """Whether every text queued before ``mark`` is computed (so a writer asking for
+        their vectors would not wait), or the thread failed (the writer asks and is told)."""
+        with self._cond:
+            return self._finished >= mark or self._error is not None
 
     def vectors(self, texts: Sequence[str], *, progress: Progress | None = None) -> tuple[list[np.ndarray], int]:
         """Vectors for ``texts``, and how many texts the model computed since the last
@@ -161,6 +179,7 @@ class EmbedAhead:
                 for text, vector in zip(chunk, vectors):
                     self._ready[text] = vector
                     self._pending.discard(text)
+                self._finished += len(chunk)
                 self.embedded += fresh
                 self._cond.notify_all()
 

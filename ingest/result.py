@@ -11,7 +11,7 @@ from recalld.parsers.base import STRUCTURAL, memory_type
 
 if TYPE_CHECKING:
     from recalld.ingest.collect import Collected
-    from recalld.ingest.plan import LiveMemory, Plan
+    from recalld.ingest.plan import LiveMemory, NewVersion, Plan
 
 
 class ProgressSink(Protocol):
@@ -69,7 +69,17 @@ class SyncResult:
     def count_plan(self, plan: Plan, collected: Collected, *, gone: set[str], live: Iterable[LiveMemory]) -> None:
         """What ``plan`` writes, and what reading the files that ``collected`` holds found
         (``gone``: paths deleted or skipped; ``live``: the memories planned from)."""
-        for version in plan.new_versions:
+        self.count_versions(plan.new_versions)
+        self.deprecated = len(plan.closures)
+        self.relocated = len(plan.relocations) + len(plan.rewrites)  # memories set right in place
+        had_memories = {m.path for m in live}
+        changed_files = set(collected.files) | (gone & had_memories)
+        self.files_changed = len(changed_files - {PROJECT_PATH})
+        self.count_reads(collected)
+
+    def count_versions(self, versions: Iterable[NewVersion]) -> None:
+        """New versions, added to those counted before (a first index counts a part at a time)."""
+        for version in versions:
             kind_type = memory_type(version.symbol.kind)
             if kind_type != STRUCTURAL:
                 self.derived[kind_type] = self.derived.get(kind_type, 0) + 1
@@ -79,11 +89,9 @@ class SyncResult:
                 self.modified += 1
             else:
                 self.renamed += 1
-        self.deprecated = len(plan.closures)
-        self.relocated = len(plan.relocations) + len(plan.rewrites)  # memories set right in place
-        had_memories = {m.path for m in live}
-        changed_files = set(collected.files) | (gone & had_memories)
-        self.files_changed = len(changed_files - {PROJECT_PATH})
+
+    def count_reads(self, collected: Collected) -> None:
+        """What reading the files found: skips by reason, syntax errors, invalid UTF-8."""
         self.skips = collected.skip_counts
         self.skipped = sum(self.skips.values())
         self.syntax_errors = collected.syntax_errors

@@ -29,7 +29,8 @@ from recalld.ingest.gitattributes import beside_state
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest import secrets, sparse
 from recalld.ingest.parse_memo import PARSED
-from recalld.ingest.plan import FileSymbols, Plan, Scope, memory_id, plan_changes
+from recalld.ingest.parts import write_in_parts
+from recalld.ingest.plan import FileSymbols, Scope, memory_id, plan_changes
 from recalld.ingest.recovery import undo_interrupted
 from recalld.ingest.redaction import counting_redactions, redacted_text
 from recalld.ingest.revector import ensure_space
@@ -45,7 +46,7 @@ from recalld.ingest.store import MemoryFilter, Store
 from recalld.ingest.trust import apply_trust, branch_untrusted
 from recalld.parsers.extraction import EXTRACTION_VERSION
 from recalld.ingest.tasks import TaskSync, owes_history
-from recalld.ingest.touched import Touched, read_changed, read_whole_tree
+from recalld.ingest.touched import WholeTree, read_changed, whole_tree
 from recalld.ingest.writer import write_plan
 
 log = structlog.get_logger("recalld.sync")
@@ -63,6 +64,22 @@ class _Owed:
     sync_stamp: int | None
     attributes: str | None  # the attribute files beside the tree its memories were read under
     parsed: Iterable[FileSymbols] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """How a sync that writes goes: its stamp; ``reconcile``: the task step compares every
+    live task memory with git (after a crash, a full sync); the indexed commit's
+    ``extraction``; ``reread``: the task memories are compared with git too
+    (``made_earlier``, or the attribute files changed); whether history is ``owed``; the
+    attribute files beside the tree (before, now)."""
+
+    stamp: int
+    reconcile: bool
+    extraction: int | None
+    reread: bool
+    owed: bool
+    attributes: tuple[str | None, str]
 
 
 class Indexer:
@@ -172,6 +189,14 @@ class Indexer:
             result.seconds = round(time.monotonic() - started, 3)
             kept = _Owed(git, scope, target, checkpoint.get("sync_stamp"), checkpoint.get("attributes"))
             return result, kept if owed else None
+
+        def writing() -> _Step:
+            """How the sync writes, once it is known to."""
+            return _Step(stamp=next_stamp(checkpoint), reconcile=bool(pending) or full or reshaped,
+                         extraction=extraction, reread=outdated,
+                         owed=owed or owes_history(git, indexed, self.options, reshaped=reshaped),
+                         attributes=(checkpoint.get("attributes"), beside))  # fmt: skip
+
         with EmbedAhead(self.embeddings) as ahead:
             texts = NewTexts(
                 ahead, scope, max_chars=self.options.max_embed_chars, test_chars=self.options.test_embed_chars
@@ -180,10 +205,16 @@ class Indexer:
                 touched = read_changed(self.store, self.options, git, scope, indexed, target, texts)
             else:
                 known = indexed if git.has_commit(indexed) else None
-                touched = read_whole_tree(
-                    self.store, self.options, git, scope, known, target, texts,
-                    full=full, interrupted=pending, reread=outdated, progress=progress,
-                )  # fmt: skip
+                tree = whole_tree(self.store, self.options, git, scope, known, target, texts,
+                                  full=full, interrupted=pending, reread=outdated)  # fmt: skip
+                if not tree.live and (indexed != target or pending or outdated or reshaped):
+                    # nothing stored to compare with, and written whatever the plan: a part at a time
+                    how = writing()
+                    reused = self._in_parts(git, scope, tree, ahead, texts, result, how, progress)
+                    tree.collector.result.log_notes(repo)
+                    result.seconds = round(time.monotonic() - started, 3)
+                    return result, _Owed(git, scope, target, how.stamp, beside, reused) if how.owed else None
+                touched = tree.read(progress)
             texts.finish()
             result.mode = "full" if touched.full else "incremental"
             sources = OldSources(git, self.options)
@@ -204,66 +235,94 @@ class Indexer:
             # that the task step reconciles (task memories its secret rules redacted).
             if (not plan.is_empty or indexed != target or pending or touched.restore or touched.discard or outdated
                     or reshaped):  # fmt: skip
-                owed = owed or owes_history(git, indexed, self.options, reshaped=reshaped)
-                reconcile = bool(pending) or full or reshaped
-                stamp = next_stamp(checkpoint)
-                read_under = beside
-                self._write(
-                    git, scope, plan, touched,
-                    result=result, reconcile=reconcile, vectors=ahead, progress=progress,
-                    extraction=extraction, history_owed=owed, stamp=stamp, reread=outdated,
-                    attributes=(checkpoint.get("attributes"), beside),
-                )  # fmt: skip
+                how = writing()
+                owed, stamp, read_under = how.owed, how.stamp, beside
+
+                def whole(tasks: TaskSync, step: SyncStep) -> None:
+                    tasks.reader.know(touched.collected.files.values())  # the target's files: parsed once
+                    ahead.submit(redacted_text(t) for t in tasks.read_ahead(indexed=indexed, target=target))
+                    write_plan(
+                        self.store, ahead, scope, plan, step, max_chars=self.options.max_embed_chars,
+                        test_chars=self.options.test_embed_chars, progress=progress,
+                    )  # fmt: skip
+                    undo_interrupted(self.store, plan, restore=touched.restore, discard=touched.discard)
+
+                self._write(git, scope, whole, touched.attributes, how, result=result, vectors=ahead, progress=progress)
             result.embedded += ahead.embedded
         result.count_plan(plan, touched.collected, gone=touched.gone, live=touched.live)
         touched.collected.log_notes(repo)
         result.seconds = round(time.monotonic() - started, 3)
         return result, _Owed(git, scope, target, stamp, read_under, touched.collected.files.values()) if owed else None
 
+    def _in_parts(
+        self,
+        git: GitRepository,
+        scope: Scope,
+        tree: WholeTree,
+        ahead: EmbedAhead,
+        texts: NewTexts,
+        result: SyncResult,
+        how: _Step,
+        progress: ProgressSink,
+    ) -> list[FileSymbols]:
+        """A tree none of whose memories are stored, read and written a part at a time
+        (ingest/parts.py); returns the parsed files the history after it reads again."""
+        indexed, target = result.from_commit, result.to_commit
+        assert target is not None
+        reused: list[FileSymbols] = []
+
+        def in_parts(tasks: TaskSync, step: SyncStep) -> None:
+            def keep(files: Iterable[FileSymbols]) -> None:
+                files = list(files)
+                reused.extend(files)
+                tasks.reader.know(files)  # the commits that made them are compared without parsing them again
+
+            def read_commits() -> None:  # their texts queued after the files'
+                ahead.submit(redacted_text(t) for t in tasks.read_ahead(indexed=indexed, target=target))
+
+            write_in_parts(
+                self.store, ahead, texts, scope, tree, step, result=result, max_chars=self.options.max_embed_chars,
+                test_chars=self.options.test_embed_chars, progress=progress, keep=keep, after_reading=read_commits,
+            )  # fmt: skip
+
+        result.mode = "full"
+        self._write(git, scope, in_parts, tree.attributes, how, result=result, vectors=ahead, progress=progress)
+        result.embedded += ahead.embedded
+        return reused
+
     def _write(
         self,
         git: GitRepository,
         scope: Scope,
-        plan: Plan,
-        touched: Touched,
+        apply: Callable[[TaskSync, SyncStep], None],
+        check_attributes: bool,
+        how: _Step,
         *,
         result: SyncResult,
-        reconcile: bool,
         vectors: EmbedAhead,
         progress: ProgressSink,
-        extraction: int | None,
-        history_owed: bool,
-        stamp: int,
-        reread: bool,
-        attributes: tuple[str | None, str],
     ) -> None:
-        """Pending marker, the plan, leftovers of an interrupted sync, task memories,
-        then the checkpoint. ``extraction``: the indexed commit's, kept in the pending
-        marker until the checkpoint says the target's memories are all of this version;
-        ``attributes`` likewise, the attribute files beside the tree (before, now).
-        ``reread``: the task memories are compared with git too (``made_earlier``, or the
-        attribute files changed)."""
+        """Pending marker, ``apply`` (the plan and the leftovers of an interrupted sync;
+        it queues the task step's texts too), task memories, then the checkpoint. The
+        pending marker keeps the indexed commit's extraction (``how.extraction``) until
+        the checkpoint says the target's memories are all of this version, and likewise
+        the attribute files beside the tree. ``check_attributes``: whether a linguist-
+        attribute may apply."""
         target = result.to_commit
         assert target is not None
         self.store.upsert([
-            checkpoint_point(scope, commit=result.from_commit, pending=target, extraction=extraction,
-                             history_owed=history_owed, sync_stamp=stamp, shallow=None, attributes=attributes[0])
+            checkpoint_point(scope, commit=result.from_commit, pending=target, extraction=how.extraction,
+                             history_owed=how.owed, sync_stamp=how.stamp, shallow=None, attributes=how.attributes[0])
         ])  # fmt: skip
         info = git.commit_info(target)
         indexed = result.from_commit
         last = git.commit_info(indexed) if indexed and git.has_commit(indexed) else None
-        step = SyncStep(info, last, stamp)
-        tasks = TaskSync(self.store, vectors, git, scope, options=self.options, check_attributes=touched.attributes)
-        tasks.reader.know(touched.collected.files.values())  # the target's files: parsed once
-        vectors.submit(redacted_text(text) for text in tasks.read_ahead(indexed=indexed, target=target))
-        write_plan(
-            self.store, vectors, scope, plan, step,
-            max_chars=self.options.max_embed_chars, test_chars=self.options.test_embed_chars, progress=progress,
-        )  # fmt: skip
-        undo_interrupted(self.store, plan, restore=touched.restore, discard=touched.discard)
-        self._sync_tasks(result, tasks, step, reconcile=reconcile, reread=reread, progress=progress)
-        done = checkpoint_point(scope, commit=target, pending=None, history_owed=history_owed, sync_stamp=stamp,
-                                shallow=git.shallow_state, attributes=attributes[1])
+        step = SyncStep(info, last, how.stamp)
+        tasks = TaskSync(self.store, vectors, git, scope, options=self.options, check_attributes=check_attributes)
+        apply(tasks, step)
+        self._sync_tasks(result, tasks, step, reconcile=how.reconcile, reread=how.reread, progress=progress)
+        done = checkpoint_point(scope, commit=target, pending=None, history_owed=how.owed, sync_stamp=how.stamp,
+                                shallow=git.shallow_state, attributes=how.attributes[1])
         self.store.upsert([done])
 
     def _sync_tasks(

@@ -1,13 +1,14 @@
 """What a sync reads: the files whose memories may change, collected and parsed.
 
 ``read_changed`` takes the paths git says differ between the indexed commit and the
-target; ``read_whole_tree`` compares the whole target tree with what the store holds (a first
-index, an interrupted sync, an untrusted checkpoint, an earlier extractor's memories).
+target; ``whole_tree`` compares the whole target tree with what the store holds (a first
+index, an interrupted sync, an untrusted checkpoint, an earlier extractor's memories), read
+at once (``WholeTree.read``) or, where nothing is stored, a part at a time (``WholeTree.parts``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -21,7 +22,7 @@ from recalld.ingest.collect import (
     tree_has_linguist_attributes,
 )
 from recalld.ingest.files import IndexOptions
-from recalld.ingest.gitrecords import TreeFile
+from recalld.ingest.gitrecords import RenameDelta, TreeFile, TreeSkip
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import FileSymbols, LiveMemory, Scope
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
@@ -88,7 +89,62 @@ def read_changed(
     renames = {d.old_path: d.new_path for d in rename_deltas}
     return Touched(collected, gone, renames, live, full=False)
 
-def read_whole_tree(
+@dataclass(slots=True)
+class WholeTree:
+    """The whole target tree to compare with what the store holds, before its files are
+    read: the live memories (as before an interrupted sync), the tree's entries and those
+    to read (``entries``, in path order: the order the plan and so the writer go in)."""
+
+    live: list[LiveMemory]
+    restore: set[str]
+    discard: set[str]
+    in_tree: set[str]
+    entries: list[TreeFile | TreeSkip]
+    stored_blob: dict[str, str]
+    deltas: list[RenameDelta]
+    collector: FileCollector
+    attributes: bool
+
+    def read(self, progress: ProgressSink) -> Touched:
+        """Every file read at once: what a sync plans from when memories are stored."""
+        progress.begin(READING_LABEL, len(self.entries))  # a first index: every file of the tree
+        try:
+            for entry in self.entries:
+                self.collector.add(entry)
+                progress.advance(1)
+        finally:
+            progress.end()
+        collected = self.collector.result
+        gone = {m.path for m in self.live if m.path not in self.in_tree} | set(collected.skipped)
+        renames = {d.old_path: d.new_path for d in self.deltas}
+        renames.update(renames_by_blob(self.stored_blob, gone, collected, renames))
+        return Touched(collected, gone, renames, self.live, full=True, restore=self.restore, discard=self.discard,
+                       attributes=self.attributes)  # fmt: skip
+
+    def parts(self, symbols: int, progress: ProgressSink) -> Iterator[dict[str, FileSymbols]]:
+        """The files read a part at a time, each part once its files hold ``symbols``
+        symbols or more (and the rest at the end): for a tree none of whose memories are
+        stored, where each file's plan is its own. ``collector.result`` keeps the skips
+        and counts of every part, its ``files`` only the part being read. ``progress``
+        counts files read; the caller ends it."""
+        progress.begin(READING_LABEL, len(self.entries))
+        collected, held = self.collector.result, 0
+        for entry in self.entries:
+            self.collector.add(entry)
+            progress.advance(1)
+            if entry.path in collected.files:
+                held += len(collected.files[entry.path].symbols)
+            if held >= symbols:
+                yield self._take()
+                held = 0
+        yield self._take()
+
+    def _take(self) -> dict[str, FileSymbols]:
+        files, self.collector.result.files = self.collector.result.files, {}
+        return files
+
+
+def whole_tree(
     store: Store,
     options: IndexOptions,
     git: GitRepository,
@@ -100,8 +156,7 @@ def read_whole_tree(
     full: bool,
     interrupted: str | None,
     reread: bool = False,
-    progress: ProgressSink,
-) -> Touched:
+) -> WholeTree:
     """Compare the whole target tree with what the store holds (no trusted checkpoint).
     ``reread``: the memories were made by an earlier extractor (their signatures too).
 
@@ -126,7 +181,6 @@ def read_whole_tree(
         live_points.append(point)
     texts.live_ids = {m.id for m in live}
     stored_blob = stored_blobs(live_points)
-    in_tree = {e.path for e in entries}
     changed, deltas = git.changed_paths(indexed, target) if indexed is not None else (set(), [])
     held = partial(held_languages, ((m.path, m.language) for m in live))  # read only where a .gitattributes changed
     again = set() if full else reattributed(git, target, changed, lambda: entries, held, options)
@@ -134,26 +188,15 @@ def read_whole_tree(
         (e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob
          or e.path in again),
         key=lambda e: e.path,
-    )  # in path order, the order the plan and so the writer go in  # fmt: skip
+    )  # fmt: skip
     attributes = tree_has_linguist_attributes(git, entries)
     collector = FileCollector(git, target, options, check_attributes=attributes, on_file=texts)
     if options.memories.project:
         collector.put(project_file(git, entries, options))
     collector.prefetch(touched_entries)
-    progress.begin(READING_LABEL, len(touched_entries))  # a first index: every file of the tree
-    try:
-        for entry in touched_entries:
-            collector.add(entry)
-            progress.advance(1)
-    finally:
-        progress.end()
-    collected = collector.result
-    gone = {m.path for m in live if m.path not in in_tree} | set(collected.skipped)
-    renames = {d.old_path: d.new_path for d in deltas}
-    renames.update(renames_by_blob(stored_blob, gone, collected, renames))
-    return Touched(
-        collected, gone, renames, live, full=True, restore=restore, discard=discard, attributes=attributes
-    )
+    return WholeTree(live, restore, discard, {e.path for e in entries}, touched_entries, stored_blob, list(deltas),
+                     collector, attributes)  # fmt: skip
+
 
 def live_at(store: Store, scope: Scope, paths: Iterable[str]) -> list[LiveMemory]:
     ordered = sorted(paths)

@@ -34,6 +34,7 @@ from recalld.ingest.store import Store, StoredPoint, retrieve_many
 from recalld.parsers.base import Nested
 
 
+EMBEDDING_LABEL = "embedding"  # progress of the new versions written (their texts embedded first)
 UPSERT_BATCH = 256
 # What a new version needs of the stored point of its id: whether it is closed, its
 # history, and whether a state update can reopen it.
@@ -78,7 +79,7 @@ def vectorise(
     embedded (the rest came from the cache). Secrets are redacted first, from the text
     and every string of the payload, so neither vector nor the cache ever sees one."""
     drafts = redact_drafts(drafts)
-    progress.begin("embedding", len(drafts))
+    progress.begin(EMBEDDING_LABEL, len(drafts))
     try:
         vectors, embedded = embeddings.vectors([d.text[: d.model_chars] for d in drafts], progress=progress.advance)
     finally:
@@ -114,7 +115,7 @@ def write_plan(
     written again whole."""
     versions = sorted(plan.new_versions, key=lambda v: v.symbol.kind == "module")
     embedded = 0
-    progress.begin("embedding", len(versions))
+    progress.begin(EMBEDDING_LABEL, len(versions))
     try:
         for start in range(0, len(versions), UPSERT_BATCH):
             batch = versions[start : start + UPSERT_BATCH]
@@ -190,7 +191,7 @@ def _write_versions(
     _reopen(store, scope, [v for v in reopened if v.symbol.kind != "module"], previous, step, max_chars)
     fresh = [v for v in versions if v.id not in ids]
     drafts = _drafts(scope, fresh, previous, step, max_chars=max_chars, test_chars=test_chars)
-    points, computed = vectorise(embeddings, drafts, progress=_Advancing(progress))
+    points, computed = vectorise(embeddings, drafts, progress=Advancing(progress))
     upsert_points(store, points)
     _reopen(store, scope, [v for v in reopened if v.symbol.kind == "module"], previous, step, max_chars)
     progress.advance(len(reopened))
@@ -271,7 +272,7 @@ def _drafts(
     return drafts
 
 
-class _Advancing:
+class Advancing:
     """A progress sink for one batch of a larger job: only advances the job's bar."""
 
     def __init__(self, job: ProgressSink) -> None:

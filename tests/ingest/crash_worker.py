@@ -1,7 +1,8 @@
 """Runs one sync and announces every store write on stdout, then waits for a line on
 stdin before going on, so a test can kill -9 it at an exact point (writes are fast:
 without the wait the sync would run on past the announced write before the kill).
-Usage: python crash_worker.py REPO STATE_DIR"""
+Usage: python crash_worker.py REPO STATE_DIR [PART_SYMBOLS HELD_SYMBOLS] (a first index
+in parts that small: ingest/parts.py)"""
 
 from __future__ import annotations
 
@@ -31,6 +32,10 @@ class _Repo:
 
 
 def main() -> None:
+    if len(sys.argv) > 3:
+        from recalld.ingest import parts
+
+        parts.PART_SYMBOLS, parts.HELD_SYMBOLS = int(sys.argv[3]), int(sys.argv[4])
     h = Harness("edge", Path(sys.argv[2]))
     h.indexer.store = Announcing(h.store)  # type: ignore[assignment]
     h.sync(_Repo(sys.argv[1]))

@@ -51,11 +51,12 @@ def second_commit(repo) -> None:
     repo.commit("c2")
 
 
-def run_worker_until(repo, state: Path, kill_after: int) -> bool:
-    """Run the worker, kill -9 it after ``kill_after`` writes; True if it was killed."""
+def run_worker_until(repo, state: Path, kill_after: int, *worker_args: str) -> bool:
+    """Run the worker, kill -9 it after ``kill_after`` writes; True if it was killed.
+    ``worker_args``: the worker's own (see crash_worker)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.ingest.crash_worker", str(repo.path), str(state)],
+        [sys.executable, "-m", "tests.ingest.crash_worker", str(repo.path), str(state), *worker_args],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT,
     )  # fmt: skip
     assert proc.stdin is not None and proc.stdout is not None

@@ -39,6 +39,12 @@ class NoAhead:
     def submit(self, texts: object) -> None:
         pass
 
+    def mark(self) -> int:
+        return 0
+
+    def done(self, mark: int) -> bool:
+        return True  # nothing is queued
+
     def vectors(self, texts, *, progress=None):  # type: ignore[no-untyped-def]
         vectors, computed = self._embeddings.vectors(texts, progress=progress)
         self.embedded += computed
