@@ -240,7 +240,7 @@ class Indexer:
 
                 def whole(tasks: TaskSync, step: SyncStep) -> None:
                     tasks.reader.know(touched.collected.files.values())  # the target's files: parsed once
-                    ahead.submit(redacted_text(t) for t in tasks.read_ahead(indexed=indexed, target=target))
+                    _read_commits_ahead(tasks, ahead, indexed, target)
                     write_plan(
                         self.store, ahead, scope, plan, step, max_chars=self.options.max_embed_chars,
                         test_chars=self.options.test_embed_chars, progress=progress,
@@ -277,12 +277,10 @@ class Indexer:
                 reused.extend(files)
                 tasks.reader.know(files)  # the commits that made them are compared without parsing them again
 
-            def read_commits() -> None:  # their texts queued after the files'
-                ahead.submit(redacted_text(t) for t in tasks.read_ahead(indexed=indexed, target=target))
-
             write_in_parts(
                 self.store, ahead, texts, scope, tree, step, result=result, max_chars=self.options.max_embed_chars,
-                test_chars=self.options.test_embed_chars, progress=progress, keep=keep, after_reading=read_commits,
+                test_chars=self.options.test_embed_chars, progress=progress, keep=keep,
+                after_reading=lambda: _read_commits_ahead(tasks, ahead, indexed, target),
             )  # fmt: skip
 
         result.mode = "full"
@@ -346,6 +344,13 @@ class Indexer:
         for start in range(0, len(ids), 1000):
             self.store.delete(ids[start : start + 1000])
         return len(ids)
+
+
+def _read_commits_ahead(tasks: TaskSync, vectors: EmbedAhead, indexed: str | None, target: str) -> None:
+    """Once every file of the sync is read, and before the plan's last writes: the
+    commits the task step writes are read and their texts queued after the files', so
+    the model computes them while the writer stores symbols (``TaskSync.read_ahead``)."""
+    vectors.submit(redacted_text(t) for t in tasks.read_ahead(indexed=indexed, target=target))
 
 
 def made_earlier(indexed: str | None, extraction: int | None) -> bool:
