@@ -45,13 +45,22 @@ def state_before(
     return before
 
 
-def undo_interrupted(store: Store, plan: Plan, *, restore: set[str], discard: set[str]) -> None:
-    """Finish an interrupted sync's leftovers the plan did not overwrite."""
-    closed = {c.id for c in plan.closures}
-    reopen = sorted(restore - closed)
-    if reopen:
-        store.set_payload(reopen, OPEN_INTERVAL)
-    created = {v.id for v in plan.new_versions}
-    stale = sorted(discard - created)
-    if stale:
-        store.delete(stale)
+class Interrupted:
+    """What an interrupted sync left (``StateBefore``'s restore and discard) that no plan
+    of this sync wrote again: told each plan (a sync in parts writes several), it reopens
+    the closures and deletes the new versions left at the end."""
+
+    def __init__(self, restore: set[str], discard: set[str]) -> None:
+        self.restore, self.discard = set(restore), set(discard)
+
+    def planned(self, plan: Plan) -> None:
+        if self.restore:
+            self.restore.difference_update(c.id for c in plan.closures)
+        if self.discard:
+            self.discard.difference_update(v.id for v in plan.new_versions)
+
+    def undo(self, store: Store) -> None:
+        if self.restore:
+            store.set_payload(sorted(self.restore), OPEN_INTERVAL)
+        if self.discard:
+            store.delete(sorted(self.discard))

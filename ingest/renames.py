@@ -1,25 +1,29 @@
 """Renames a full comparison of the tree finds without git's help
-(``touched.read_whole_tree``). Beside those git's diff reports, and there are none when no indexed
+(``touched.whole_tree``). Beside those git's diff reports, and there are none when no indexed
 commit is left to diff against (a store that lost its checkpoint, a history rewritten
 under it), a path that left the tree and a new path holding the very blob it held are
 one file moved, as long as that blob arrived at one path only."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from recalld.ingest.collect import Collected
-from recalld.ingest.store import StoredPoint
+from recalld.ingest.plan import LiveMemory
 
 
-def stored_blobs(points: list[StoredPoint]) -> dict[str, str | None]:
+def stored_blobs(live: Iterable[LiveMemory]) -> dict[str, str | None]:
     """path → blob of its live module memory; None where the store is inconsistent."""
     blobs: dict[str, str | None] = {}
-    for point in points:
-        if point.payload.get("kind") != "module":
-            continue
-        path = point.payload["path"]
-        blobs[path] = None if path in blobs else point.payload.get("blob")
-    for point in points:
-        blobs.setdefault(point.payload["path"], None)
+    modules: set[str] = set()
+    for mem in live:
+        if mem.kind != "module":
+            blobs.setdefault(mem.path, None)
+        elif mem.path in modules:
+            blobs[mem.path] = None
+        else:
+            modules.add(mem.path)
+            blobs[mem.path] = mem.blob
     return blobs
 
 

@@ -11,7 +11,7 @@ from recalld.parsers.base import STRUCTURAL, memory_type
 
 if TYPE_CHECKING:
     from recalld.ingest.collect import Collected
-    from recalld.ingest.plan import LiveMemory, NewVersion, Plan
+    from recalld.ingest.plan import NewVersion, Plan
 
 
 class ProgressSink(Protocol):
@@ -66,19 +66,17 @@ class SyncResult:
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
-    def count_plan(self, plan: Plan, collected: Collected, *, gone: set[str], live: Iterable[LiveMemory]) -> None:
-        """What ``plan`` writes, and what reading the files that ``collected`` holds found
-        (``gone``: paths deleted or skipped; ``live``: the memories planned from)."""
+    def count_plan(self, plan: Plan, files: Iterable[str], *, gone: set[str], had: set[str]) -> None:
+        """What ``plan`` writes, added to what was counted before (a whole tree is planned
+        a part at a time): ``files`` read, ``gone`` (paths deleted or skipped), ``had``:
+        the paths that had memories."""
         self.count_versions(plan.new_versions)
-        self.deprecated = len(plan.closures)
-        self.relocated = len(plan.relocations) + len(plan.rewrites)  # memories set right in place
-        had_memories = {m.path for m in live}
-        changed_files = set(collected.files) | (gone & had_memories)
-        self.files_changed = len(changed_files - {PROJECT_PATH})
-        self.count_reads(collected)
+        self.deprecated += len(plan.closures)
+        self.relocated += len(plan.relocations) + len(plan.rewrites)  # memories set right in place
+        self.files_changed += len((set(files) | (gone & had)) - {PROJECT_PATH})
 
     def count_versions(self, versions: Iterable[NewVersion]) -> None:
-        """New versions, added to those counted before (a first index counts a part at a time)."""
+        """New versions, added to those counted before."""
         for version in versions:
             kind_type = memory_type(version.symbol.kind)
             if kind_type != STRUCTURAL:

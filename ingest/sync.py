@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
+from functools import partial
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -29,9 +30,8 @@ from recalld.ingest.gitattributes import beside_state
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest import secrets, sparse
 from recalld.ingest.parse_memo import PARSED
-from recalld.ingest.parts import write_in_parts
+from recalld.ingest.parts import TreeParts, write_parts
 from recalld.ingest.plan import FileSymbols, Scope, memory_id, plan_changes
-from recalld.ingest.recovery import undo_interrupted
 from recalld.ingest.redaction import counting_redactions, redacted_text
 from recalld.ingest.revector import ensure_space
 from recalld.ingest.result import NoProgress, ProgressSink, SyncResult
@@ -46,7 +46,7 @@ from recalld.ingest.store import MemoryFilter, Store
 from recalld.ingest.trust import apply_trust, branch_untrusted
 from recalld.parsers.extraction import EXTRACTION_VERSION
 from recalld.ingest.tasks import TaskSync, owes_history
-from recalld.ingest.touched import WholeTree, read_changed, whole_tree
+from recalld.ingest.touched import read_changed, whole_tree
 from recalld.ingest.writer import write_plan
 
 log = structlog.get_logger("recalld.sync")
@@ -197,96 +197,71 @@ class Indexer:
                          owed=owed or owes_history(git, indexed, self.options, reshaped=reshaped),
                          attributes=(checkpoint.get("attributes"), beside))  # fmt: skip
 
+        stamp = checkpoint.get("sync_stamp")
+        read_under = checkpoint.get("attributes")  # what the checkpoint says until it is written again
+        reused: list[FileSymbols] = []  # the files parsed, handed to the history after the sync
         with EmbedAhead(self.embeddings) as ahead:
             texts = NewTexts(
                 ahead, scope, max_chars=self.options.max_embed_chars, test_chars=self.options.test_embed_chars
             )
+            sources = OldSources(git, self.options)
+            planner = partial(plan_changes, scope=scope, old_source=sources, old_docstring=sources.docstring,
+                              name_counts=NameCounts(self.store, scope))  # fmt: skip
+            # written whatever the plan: the checkpoint moves, or an interrupted or earlier
+            # release's sync is finished (the task step reconciles its redactions)
+            anyway = bool(indexed != target or pending or outdated or reshaped)
             if clean and not full:
                 touched = read_changed(self.store, self.options, git, scope, indexed, target, texts)
+                texts.finish()
+                result.mode = "incremental"
+                files = touched.collected.files
+                plan = planner(live=touched.live, targets=files, gone=touched.gone, renames=touched.renames,
+                               skipped=touched.collected.skipped)  # fmt: skip
+                reused.extend(files.values())
+                result.count_plan(plan, files, gone=touched.gone, had={m.path for m in touched.live})
+                result.count_reads(touched.collected)
+                touched.collected.log_notes(repo)
+                if not plan.is_empty or anyway:
+                    how = writing()
+                    owed, stamp, read_under = how.owed, how.stamp, beside
+
+                    def incremental(tasks: TaskSync, step: SyncStep) -> None:
+                        tasks.reader.know(reused)  # the target's files: parsed once
+                        _read_commits_ahead(tasks, ahead, indexed, target)
+                        write_plan(
+                            self.store, ahead, scope, plan, step, max_chars=self.options.max_embed_chars,
+                            test_chars=self.options.test_embed_chars, progress=progress,
+                        )  # fmt: skip
+
+                    self._write(git, scope, incremental, True, how, result=result, vectors=ahead, progress=progress)
             else:
                 known = indexed if git.has_commit(indexed) else None
                 tree = whole_tree(self.store, self.options, git, scope, known, target, texts,
                                   full=full, interrupted=pending, reread=outdated)  # fmt: skip
-                if not tree.live and (indexed != target or pending or outdated or reshaped):
-                    # nothing stored to compare with, and written whatever the plan: a part at a time
+                result.mode = "full"
+                parts = TreeParts(tree, texts, ahead, planner, result, progress)
+                reused = parts.reused
+                first = next(iter(parts), None)  # the first part with something to write, if any
+                if first is not None or anyway or tree.restore or tree.discard:
                     how = writing()
-                    reused = self._in_parts(git, scope, tree, ahead, texts, result, how, progress)
-                    tree.collector.result.log_notes(repo)
-                    result.seconds = round(time.monotonic() - started, 3)
-                    return result, _Owed(git, scope, target, how.stamp, beside, reused) if how.owed else None
-                touched = tree.read(progress)
-            texts.finish()
-            result.mode = "full" if touched.full else "incremental"
-            sources = OldSources(git, self.options)
-            plan = plan_changes(
-                scope=scope,
-                live=touched.live,
-                targets=touched.collected.files,
-                gone=touched.gone,
-                skipped=touched.collected.skipped,
-                renames=touched.renames,
-                old_source=sources,
-                old_docstring=sources.docstring,
-                name_counts=NameCounts(self.store, scope),
-            )
-            stamp = checkpoint.get("sync_stamp")
-            read_under = checkpoint.get("attributes")  # what the checkpoint says until it is written again
-            # An earlier release's memories: written through even when the plan is empty, so
-            # that the task step reconciles (task memories its secret rules redacted).
-            if (not plan.is_empty or indexed != target or pending or touched.restore or touched.discard or outdated
-                    or reshaped):  # fmt: skip
-                how = writing()
-                owed, stamp, read_under = how.owed, how.stamp, beside
+                    owed, stamp, read_under = how.owed, how.stamp, beside
 
-                def whole(tasks: TaskSync, step: SyncStep) -> None:
-                    tasks.reader.know(touched.collected.files.values())  # the target's files: parsed once
-                    _read_commits_ahead(tasks, ahead, indexed, target)
-                    write_plan(
-                        self.store, ahead, scope, plan, step, max_chars=self.options.max_embed_chars,
-                        test_chars=self.options.test_embed_chars, progress=progress,
-                    )  # fmt: skip
-                    undo_interrupted(self.store, plan, restore=touched.restore, discard=touched.discard)
+                    def in_parts(tasks: TaskSync, step: SyncStep) -> None:
+                        def after_reading() -> None:
+                            tasks.reader.know(reused)  # the commits that made them: not parsed again
+                            _read_commits_ahead(tasks, ahead, indexed, target)
 
-                self._write(git, scope, whole, touched.attributes, how, result=result, vectors=ahead, progress=progress)
+                        write_parts(
+                            self.store, ahead, scope, parts, step, first=first, max_chars=self.options.max_embed_chars,
+                            test_chars=self.options.test_embed_chars, progress=progress, after_reading=after_reading,
+                        )  # fmt: skip
+
+                    self._write(git, scope, in_parts, tree.attributes, how, result=result, vectors=ahead,
+                                progress=progress)  # fmt: skip
+                tree.collector.result.log_notes(repo)
             result.embedded += ahead.embedded
-        result.count_plan(plan, touched.collected, gone=touched.gone, live=touched.live)
-        touched.collected.log_notes(repo)
         result.seconds = round(time.monotonic() - started, 3)
-        return result, _Owed(git, scope, target, stamp, read_under, touched.collected.files.values()) if owed else None
-
-    def _in_parts(
-        self,
-        git: GitRepository,
-        scope: Scope,
-        tree: WholeTree,
-        ahead: EmbedAhead,
-        texts: NewTexts,
-        result: SyncResult,
-        how: _Step,
-        progress: ProgressSink,
-    ) -> list[FileSymbols]:
-        """A tree none of whose memories are stored, read and written a part at a time
-        (ingest/parts.py); returns the parsed files the history after it reads again."""
-        indexed, target = result.from_commit, result.to_commit
-        assert target is not None
-        reused: list[FileSymbols] = []
-
-        def in_parts(tasks: TaskSync, step: SyncStep) -> None:
-            def keep(files: Iterable[FileSymbols]) -> None:
-                files = list(files)
-                reused.extend(files)
-                tasks.reader.know(files)  # the commits that made them are compared without parsing them again
-
-            write_in_parts(
-                self.store, ahead, texts, scope, tree, step, result=result, max_chars=self.options.max_embed_chars,
-                test_chars=self.options.test_embed_chars, progress=progress, keep=keep,
-                after_reading=lambda: _read_commits_ahead(tasks, ahead, indexed, target),
-            )  # fmt: skip
-
-        result.mode = "full"
-        self._write(git, scope, in_parts, tree.attributes, how, result=result, vectors=ahead, progress=progress)
-        result.embedded += ahead.embedded
-        return reused
+        return result, _Owed(git, scope, target, stamp, read_under, reused) if owed else None
 
     def _write(
         self,

@@ -2,14 +2,15 @@
 
 ``read_changed`` takes the paths git says differ between the indexed commit and the
 target; ``whole_tree`` compares the whole target tree with what the store holds (a first
-index, an interrupted sync, an untrusted checkpoint, an earlier extractor's memories), read
-at once (``WholeTree.read``) or, where nothing is stored, a part at a time (``WholeTree.parts``).
+index, an interrupted sync, an untrusted checkpoint, an earlier extractor's memories): what
+may have moved read at once (``WholeTree.moving``), the rest a part at a time
+(``WholeTree.parts``, ingest/parts.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 
 from recalld.ingest.ahead import NewTexts
@@ -31,7 +32,7 @@ from recalld.ingest.records import PLANNING_FIELDS, REREAD_FIELDS, live_filter, 
 from recalld.ingest.redaction import holds_redaction
 from recalld.ingest.renames import renames_by_blob, stored_blobs
 from recalld.ingest.result import ProgressSink
-from recalld.ingest.store import Store, StoredPoint
+from recalld.ingest.store import Store
 from recalld.ingest.writer import reopenable_ids
 
 PATH_CHUNK = 256
@@ -46,11 +47,6 @@ class Touched:
     gone: set[str]
     renames: dict[str, str]
     live: list[LiveMemory]
-    full: bool
-    restore: set[str] = field(default_factory=set)  # closed by an interrupted sync
-    discard: set[str] = field(default_factory=set)  # created by an interrupted sync
-    attributes: bool = True  # whether a linguist- attribute may apply (the task step asks then)
-
 
 
 def read_changed(
@@ -87,57 +83,74 @@ def read_changed(
     collected = collector.result
     gone |= set(collected.skipped)
     renames = {d.old_path: d.new_path for d in rename_deltas}
-    return Touched(collected, gone, renames, live, full=False)
+    return Touched(collected, gone, renames, live)
+
+
+@dataclass(frozen=True, slots=True)
+class Moving:
+    """The files of a whole tree read at once (``WholeTree.moving``): those read (the
+    project's entry too), the paths gone from the tree or skipped now, which of them were
+    skipped, and the renames found (git's, and gone paths whose blob arrived at one new path)."""
+
+    files: dict[str, FileSymbols]
+    gone: set[str]
+    skipped: set[str]
+    renames: dict[str, str]
+
 
 @dataclass(slots=True)
 class WholeTree:
     """The whole target tree to compare with what the store holds, before its files are
     read: the live memories (as before an interrupted sync), the tree's entries and those
-    to read (``entries``, in path order: the order the plan and so the writer go in)."""
+    to read (``entries``, in path order: the order the plan and so the writer go in).
+    ``alone``: the paths of ``entries`` each planned with its own memories only (every
+    one when nothing is stored; else a file whose bytes are those its memories were read
+    from, that no rename git found touches): nothing can have moved into or out of them."""
 
     live: list[LiveMemory]
     restore: set[str]
     discard: set[str]
     in_tree: set[str]
     entries: list[TreeFile | TreeSkip]
-    stored_blob: dict[str, str]
+    stored_blob: dict[str, str | None]
     deltas: list[RenameDelta]
     collector: FileCollector
     attributes: bool
+    alone: set[str]
 
-    def read(self, progress: ProgressSink) -> Touched:
-        """Every file read at once: what a sync plans from when memories are stored."""
-        progress.begin(READING_LABEL, len(self.entries))  # a first index: every file of the tree
-        try:
-            for entry in self.entries:
+    def moving(self, progress: ProgressSink) -> Moving:
+        """The entries not ``alone``, read at once: their code may have moved between them.
+        ``progress`` counts files read; the caller begins and ends it."""
+        for entry in self.entries:
+            if entry.path not in self.alone:
                 self.collector.add(entry)
                 progress.advance(1)
-        finally:
-            progress.end()
         collected = self.collector.result
-        gone = {m.path for m in self.live if m.path not in self.in_tree} | set(collected.skipped)
+        skipped = set(collected.skipped)
+        gone = {m.path for m in self.live if m.path not in self.in_tree} | skipped
         renames = {d.old_path: d.new_path for d in self.deltas}
         renames.update(renames_by_blob(self.stored_blob, gone, collected, renames))
-        return Touched(collected, gone, renames, self.live, full=True, restore=self.restore, discard=self.discard,
-                       attributes=self.attributes)  # fmt: skip
+        return Moving(self._take(), gone, skipped, renames)
 
-    def parts(self, symbols: int, progress: ProgressSink) -> Iterator[dict[str, FileSymbols]]:
-        """The files read a part at a time, each part once its files hold ``symbols``
-        symbols or more (and the rest at the end): for a tree none of whose memories are
-        stored, where each file's plan is its own. ``collector.result`` keeps the skips
-        and counts of every part, its ``files`` only the part being read. ``progress``
-        counts files read; the caller ends it."""
-        progress.begin(READING_LABEL, len(self.entries))
-        collected, held = self.collector.result, 0
+    def parts(self, symbols: int, progress: ProgressSink) -> Iterator[tuple[dict[str, FileSymbols], set[str]]]:
+        """The ``alone`` entries read a part at a time, each part once its files hold
+        ``symbols`` symbols or more (and the rest at the end): the files read and the
+        paths skipped. ``collector.result`` keeps the skips and counts of every part, its
+        ``files`` only the part being read. ``progress`` counts files read."""
+        collected, held, skipped = self.collector.result, 0, set()
         for entry in self.entries:
+            if entry.path not in self.alone:
+                continue
             self.collector.add(entry)
             progress.advance(1)
             if entry.path in collected.files:
                 held += len(collected.files[entry.path].symbols)
+            elif entry.path in collected.skipped:
+                skipped.add(entry.path)
             if held >= symbols:
-                yield self._take()
-                held = 0
-        yield self._take()
+                yield self._take(), skipped
+                held, skipped = 0, set()
+        yield self._take(), skipped
 
     def _take(self) -> dict[str, FileSymbols]:
         files, self.collector.result.files = self.collector.result.files, {}
@@ -173,14 +186,10 @@ def whole_tree(
         points, restore, discard = iter(before.live), before.restore, before.discard
     else:
         points = store.scroll(live_filter(scope), fields=fields)
-    live: list[LiveMemory] = []
-    live_points: list[StoredPoint] = []
-    for point in points:
-        live.append(live_memory(point, redacted=reread and holds_redaction(point.payload)))
-        point.payload.pop("text", None)  # read for its redactions: the store's every text, held to the end
-        live_points.append(point)
+    # a point's text is read (after an earlier extractor) for its redactions only: not held
+    live = [live_memory(point, redacted=reread and holds_redaction(point.payload)) for point in points]
     texts.live_ids = {m.id for m in live}
-    stored_blob = stored_blobs(live_points)
+    stored_blob = stored_blobs(live)
     changed, deltas = git.changed_paths(indexed, target) if indexed is not None else (set(), [])
     held = partial(held_languages, ((m.path, m.language) for m in live))  # read only where a .gitattributes changed
     again = set() if full else reattributed(git, target, changed, lambda: entries, held, options)
@@ -190,12 +199,15 @@ def whole_tree(
         key=lambda e: e.path,
     )  # fmt: skip
     attributes = tree_has_linguist_attributes(git, entries)
+    renamed = {p for d in deltas for p in (d.old_path, d.new_path)}
+    alone = {e.path for e in touched_entries if not live or (
+        isinstance(e, TreeFile) and stored_blob.get(e.path) == e.blob and e.path not in renamed)}  # fmt: skip
     collector = FileCollector(git, target, options, check_attributes=attributes, on_file=texts)
     if options.memories.project:
         collector.put(project_file(git, entries, options))
     collector.prefetch(touched_entries)
     return WholeTree(live, restore, discard, {e.path for e in entries}, touched_entries, stored_blob, list(deltas),
-                     collector, attributes)  # fmt: skip
+                     collector, attributes, alone)  # fmt: skip
 
 
 def live_at(store: Store, scope: Scope, paths: Iterable[str]) -> list[LiveMemory]:

@@ -1,8 +1,8 @@
 """Runs one sync and announces every store write on stdout, then waits for a line on
 stdin before going on, so a test can kill -9 it at an exact point (writes are fast:
 without the wait the sync would run on past the announced write before the kill).
-Usage: python crash_worker.py REPO STATE_DIR [PART_SYMBOLS HELD_SYMBOLS] (a first index
-in parts that small: ingest/parts.py)"""
+Usage: python crash_worker.py REPO STATE_DIR [PART_SYMBOLS HELD_SYMBOLS [full]] (a whole
+tree compared in parts that small: ingest/parts.py; ``full``: a sync that compares every file)"""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def main() -> None:
         parts.PART_SYMBOLS, parts.HELD_SYMBOLS = int(sys.argv[3]), int(sys.argv[4])
     h = Harness("edge", Path(sys.argv[2]))
     h.indexer.store = Announcing(h.store)  # type: ignore[assignment]
-    h.sync(_Repo(sys.argv[1]))
+    h.sync(_Repo(sys.argv[1]), full=sys.argv[5:] == ["full"])
     print("done", flush=True)
     h.close()
 

@@ -52,21 +52,27 @@ def every_memory(h: Harness) -> dict[str, tuple]:  # type: ignore[type-arg]
             for p in points}  # fmt: skip
 
 
-def recorded_parts(monkeypatch) -> list[tuple[str, int]]:  # type: ignore[no-untyped-def]
-    """("read" | "write", symbols) in the order parts are planned and written."""
-    events: list[tuple[str, int]] = []
-    plan, write = parts.plan_changes, parts.write_plan
+def last_parts_bar(progress: RecordingProgress) -> list[int]:
+    """The bar of what is left to write once the tree is read: total, advanced (the task
+    step's bars come after it)."""
+    labels = [label for label, _bar in progress.runs]
+    return next(bar for label, bar in progress.runs[labels.index(READING_LABEL):] if label == EMBEDDING_LABEL)
 
-    def planned(**kw):  # type: ignore[no-untyped-def]
-        made = plan(**kw)
-        events.append(("read", len(made.new_versions)))
-        return made
+
+def recorded_parts(monkeypatch) -> list[tuple[str, int]]:  # type: ignore[no-untyped-def]
+    """("read" | "write", new versions) in the order parts are planned and written."""
+    events: list[tuple[str, int]] = []
+    planned, write = parts.TreeParts._planned, parts.write_plan
+
+    def recorded(self, plan, *a, **kw):  # type: ignore[no-untyped-def]
+        events.append(("read", len(plan.new_versions)))
+        return planned(self, plan, *a, **kw)
 
     def written(store, ahead, scope, made, *a, **kw):  # type: ignore[no-untyped-def]
         events.append(("write", len(made.new_versions)))
         return write(store, ahead, scope, made, *a, **kw)
 
-    monkeypatch.setattr(parts, "plan_changes", planned)
+    monkeypatch.setattr(parts.TreeParts, "_planned", recorded)
     monkeypatch.setattr(parts, "write_plan", written)
     return events
 
@@ -121,7 +127,7 @@ def test_a_slow_model_keeps_the_reader_within_held_symbols_of_the_writer(git_rep
     assert written == read == result.added  # the project-structure memory among them
     assert events.index(("write", events[1][1])) < len(events) - 2  # written while the tree was read
     assert progress.bars[READING_LABEL][0] == progress.bars[READING_LABEL][1] == 20  # every file
-    assert 0 < progress.bars[EMBEDDING_LABEL][0] == progress.bars[EMBEDDING_LABEL][1] <= HELD + largest
+    assert 0 < last_parts_bar(progress)[0] == last_parts_bar(progress)[1] <= HELD + largest
     h.close()
 
 
@@ -142,6 +148,109 @@ def test_a_kill_between_parts_converges(git_repo, tmp_path, monkeypatch, kill_af
     clean.close()
     monkeypatch.setattr(parts, "PART_SYMBOLS", PART)
     monkeypatch.setattr(parts, "HELD_SYMBOLS", HELD)
+    resumed = Harness("edge", state)
+    assert resumed.sync(git_repo).mode == "full"
+    assert snapshot(resumed) == expected
+    assert resumed.sync(git_repo).mode == "noop"
+    resumed.close()
+
+
+def moved_across_files(repo) -> None:  # type: ignore[no-untyped-def]
+    """After ``mixed_tree``: a function moves to a new file, another is renamed in place,
+    a file is deleted and a class is split across two files: what a planner pairs across
+    the files that changed."""
+    repo.write("lib/a.py", "def other(v):\n    return v - 1\n")
+    repo.write("lib/c.py", "def shared(v):\n    return v * 2\n\n\ndef helper():\n    return 3\n")
+    body = (repo.path / "app/m05.py").read_text().replace("def f5_1(x):", "def f5_first(x):")
+    repo.write("app/m05.py", body)
+    repo.remove("web/ui.js")
+    cls, steps = (repo.path / "app/m07.py").read_text().split("\n\n", 1)
+    repo.write("app/m07.py", cls + "\n")
+    repo.write("app/m07_steps.py", steps)
+    repo.commit("moved across files")
+
+
+def lineage_of(h: Harness, path: str, qualname: str) -> str:
+    [mem] = [m for m in h.memories() if (m.payload["path"], m.payload["qualname"]) == (path, qualname)]
+    return mem.payload["lineage"]
+
+
+COUNTS = ("added", "modified", "renamed", "deprecated", "relocated", "embedded")  # what the files read found differs
+
+
+def test_a_full_compare_reads_unchanged_files_in_parts_and_pairs_moves_across_the_rest(git_repo, tmp_path,
+                                                                                      monkeypatch):  # fmt: skip
+    """``--full`` over stored memories: the files whose bytes the store read are planned
+    alone, a part at a time; the files that changed are planned whole, so a function that
+    moved to a new file keeps its lineage. The store ends as an incremental sync leaves it."""
+    mixed_tree(git_repo)
+    incremental, full = Harness("edge", tmp_path / "incremental"), Harness("edge", tmp_path / "full")
+    incremental.sync(git_repo)
+    full.sync(git_repo)
+    before = lineage_of(full, "lib/a.py", "shared")
+    moved_across_files(git_repo)
+    expected = incremental.sync(git_repo)
+    moving: list[set[str]] = []
+    read = parts.WholeTree.moving
+
+    def recorded(self, progress):  # type: ignore[no-untyped-def]
+        found = read(self, progress)
+        moving.append(set(found.files) | found.gone)
+        return found
+
+    monkeypatch.setattr(parts.WholeTree, "moving", recorded)
+    monkeypatch.setattr(parts, "PART_SYMBOLS", PART)
+    monkeypatch.setattr(parts, "HELD_SYMBOLS", HELD)
+    events = recorded_parts(monkeypatch)
+    progress = RecordingProgress()
+    result = full.sync(git_repo, full=True, progress=progress)
+    assert result.mode == "full" and expected.mode == "incremental"
+    assert {k: getattr(result, k) for k in COUNTS} == {k: getattr(expected, k) for k in COUNTS}
+    changed = {".", "lib/a.py", "lib/c.py", "app/m05.py", "web/ui.js", "app/m07.py", "app/m07_steps.py"}
+    assert moving == [changed | {"notes.txt", "docs/logo.bin"}]  # and the files the store holds nothing of
+    assert len([e for e in events if e[0] == "read"]) >= 6  # the unchanged files: parts of 16 symbols
+    assert lineage_of(full, "lib/c.py", "shared") == before
+    assert progress.bars[READING_LABEL] == [21, 21]  # every file of the tree
+    written = result.added + result.modified + result.renamed
+    assert last_parts_bar(progress) == [written, written]  # what the changed files write, left to the end
+    assert every_memory(full) == every_memory(incremental)
+    assert full.sync(git_repo).mode == "noop"
+    incremental.close()
+    full.close()
+
+
+def test_a_full_compare_with_nothing_changed_writes_nothing(git_repo, tmp_path, small_parts):
+    mixed_tree(git_repo)
+    h = Harness("edge", tmp_path / "state")
+    h.sync(git_repo)
+    stored, checkpoint = every_memory(h), h.checkpoint()
+    again = h.sync(git_repo, full=True)
+    assert again.mode == "full" and again.added == again.deprecated == again.relocated == again.embedded == 0
+    assert every_memory(h) == stored and h.checkpoint() == checkpoint
+    h.close()
+
+
+@pytest.mark.parametrize(("kill_after", "moved_on"), [(1, False), (3, False), (2, True), (4, True)])
+def test_a_kill_during_a_full_compare_in_parts_converges(git_repo, tmp_path, kill_after, moved_on):
+    """``moved_on``: before the next sync the branch drops the new file and the renamed
+    function: what the killed sync wrote of them goes, what it closed comes back."""
+    mixed_tree(git_repo)
+    clean, state = tmp_path / "clean", tmp_path / "crashed"
+    for root in (clean, state):
+        h = Harness("edge", root)
+        h.sync(git_repo)
+        h.close()
+    moved_across_files(git_repo)
+    assert run_worker_until(git_repo, state, kill_after, str(PART), str(HELD), "full")
+    if moved_on:
+        git_repo.remove("lib/c.py")
+        body = (git_repo.path / "app/m05.py").read_text().replace("def f5_first(x):", "def f5_1(x):")
+        git_repo.write("app/m05.py", body)
+        git_repo.commit("moved on")
+    h = Harness("edge", clean)
+    h.sync(git_repo)
+    expected = snapshot(h)
+    h.close()
     resumed = Harness("edge", state)
     assert resumed.sync(git_repo).mode == "full"
     assert snapshot(resumed) == expected

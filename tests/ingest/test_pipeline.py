@@ -412,15 +412,18 @@ def test_a_cache_of_the_earlier_layout_is_converted_and_keeps_its_vectors(tmp_pa
 
 
 class RecordingProgress:
-    """A progress sink that keeps, per label, the total it began with and what advanced."""
+    """A progress sink that keeps, per label, the total it began with and what advanced
+    (the last bar of the label), and every bar in order (``runs``: label, total, advanced)."""
 
     def __init__(self) -> None:
         self.bars: dict[str, list[int]] = {}
+        self.runs: list[tuple[str, list[int]]] = []
         self._label = ""
 
     def begin(self, label: str, total: int) -> None:
         self._label = label
         self.bars[label] = [total, 0]
+        self.runs.append((label, self.bars[label]))
 
     def advance(self, n: int) -> None:
         self.bars[self._label][1] += n
