@@ -78,7 +78,7 @@ def run_notify(ctx: Any, args: argparse.Namespace) -> int:
     journal = Journal(ctx.config.journal_db)
     try:
         matched = 0
-        for entry in ctx.app.registry.all():
+        for entry in ctx.registry.all():  # without the app: a hook waits on this
             try:
                 same = Path(GitRepository(entry.path).common_dir).resolve() == here
             except RecalldError:
@@ -96,7 +96,7 @@ def run_notify(ctx: Any, args: argparse.Namespace) -> int:
 def run_hooks(ctx: Any, args: argparse.Namespace) -> int:
     from recalld.hooks.install import install, uninstall
 
-    paths = [e.path for e in ctx.app.registry.all()] if args.all else [args.path]
+    paths = [e.path for e in ctx.registry.all()] if args.all else [args.path]
     if not paths:
         raise RecalldError("no repositories registered")
     for path in paths:

@@ -31,8 +31,8 @@ def repo_add(ctx: Any, args: argparse.Namespace) -> int:
     if args.branch and not git.branch_exists(branch):
         raise RecalldError(f"no branch {branch!r} in {path} (a local branch, or remote/branch)")
     name = args.name or (path.name[:-4] if path.name.endswith(".git") else path.name)
-    before = ctx.app.registry.find(name)
-    entry = ctx.app.registry.add(name, str(path), branch)
+    before = ctx.registry.find(name)
+    entry = ctx.registry.add(name, str(path), branch)
     if before is not None:
         print(f"already registered {entry.name}: {entry.path} @ {entry.branch}")
         return EXIT_OK
@@ -42,7 +42,7 @@ def repo_add(ctx: Any, args: argparse.Namespace) -> int:
 
 
 def repo_list(ctx: Any, args: argparse.Namespace) -> int:
-    entries = ctx.app.registry.all()
+    entries = ctx.registry.all()
     if not entries and not args.json:
         print("no repositories registered (recalld repo add PATH)", file=sys.stderr)
     for entry in entries:
