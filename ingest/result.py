@@ -11,7 +11,7 @@ from recalld.parsers.base import STRUCTURAL, memory_type
 
 if TYPE_CHECKING:
     from recalld.ingest.collect import Collected
-    from recalld.ingest.plan import NewVersion, Plan
+    from recalld.ingest.plan import Plan
 
 
 class ProgressSink(Protocol):
@@ -70,14 +70,7 @@ class SyncResult:
         """What ``plan`` writes, added to what was counted before (a whole tree is planned
         a part at a time): ``files`` read, ``gone`` (paths deleted or skipped), ``had``:
         the paths that had memories."""
-        self.count_versions(plan.new_versions)
-        self.deprecated += len(plan.closures)
-        self.relocated += len(plan.relocations) + len(plan.rewrites)  # memories set right in place
-        self.files_changed += len((set(files) | (gone & had)) - {PROJECT_PATH})
-
-    def count_versions(self, versions: Iterable[NewVersion]) -> None:
-        """New versions, added to those counted before."""
-        for version in versions:
+        for version in plan.new_versions:
             kind_type = memory_type(version.symbol.kind)
             if kind_type != STRUCTURAL:
                 self.derived[kind_type] = self.derived.get(kind_type, 0) + 1
@@ -87,6 +80,9 @@ class SyncResult:
                 self.modified += 1
             else:
                 self.renamed += 1
+        self.deprecated += len(plan.closures)
+        self.relocated += len(plan.relocations) + len(plan.rewrites)  # memories set right in place
+        self.files_changed += len((set(files) | (gone & had)) - {PROJECT_PATH})
 
     def count_reads(self, collected: Collected) -> None:
         """What reading the files found: skips by reason, syntax errors, invalid UTF-8."""

@@ -226,8 +226,7 @@ class Indexer:
                     owed, stamp, read_under = how.owed, how.stamp, beside
 
                     def incremental(tasks: TaskSync, step: SyncStep) -> None:
-                        tasks.reader.know(reused)  # the target's files: parsed once
-                        _read_commits_ahead(tasks, ahead, indexed, target)
+                        _read_commits_ahead(tasks, ahead, reused, indexed, target)
                         write_plan(
                             self.store, ahead, scope, plan, step, max_chars=self.options.max_embed_chars,
                             test_chars=self.options.test_embed_chars, progress=progress,
@@ -247,13 +246,10 @@ class Indexer:
                     owed, stamp, read_under = how.owed, how.stamp, beside
 
                     def in_parts(tasks: TaskSync, step: SyncStep) -> None:
-                        def after_reading() -> None:
-                            tasks.reader.know(reused)  # the commits that made them: not parsed again
-                            _read_commits_ahead(tasks, ahead, indexed, target)
-
                         write_parts(
                             self.store, ahead, scope, parts, step, first=first, max_chars=self.options.max_embed_chars,
-                            test_chars=self.options.test_embed_chars, progress=progress, after_reading=after_reading,
+                            test_chars=self.options.test_embed_chars, progress=progress,
+                            after_reading=lambda: _read_commits_ahead(tasks, ahead, reused, indexed, target),
                         )  # fmt: skip
 
                     self._write(git, scope, in_parts, tree.attributes, how, result=result, vectors=ahead,
@@ -321,10 +317,15 @@ class Indexer:
         return len(ids)
 
 
-def _read_commits_ahead(tasks: TaskSync, vectors: EmbedAhead, indexed: str | None, target: str) -> None:
-    """Once every file of the sync is read, and before the plan's last writes: the
-    commits the task step writes are read and their texts queued after the files', so
-    the model computes them while the writer stores symbols (``TaskSync.read_ahead``)."""
+def _read_commits_ahead(
+    tasks: TaskSync, vectors: EmbedAhead, parsed: Iterable[FileSymbols], indexed: str | None, target: str
+) -> None:
+    """Once every file of the sync is read, and before the plan's last writes: the task
+    step is handed the files the sync ``parsed`` (the commits that made them are compared
+    without parsing them again), and the commits it writes are read and their texts
+    queued after the files', so the model computes them while the writer stores symbols
+    (``TaskSync.read_ahead``)."""
+    tasks.reader.know(parsed)
     vectors.submit(redacted_text(t) for t in tasks.read_ahead(indexed=indexed, target=target))
 
 
