@@ -61,6 +61,7 @@ class App:
             api_key=self.config.store_api_key,
             collection=self.config.get("store", "collection"),
             min_free_mb=self.config.get("store", "min_free_mb"),
+            seal_over=self.config.get("store", "seal_over"),
         )
         try:
             return open_store(config)

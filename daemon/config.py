@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from recalld.ingest.diskspace import DEFAULT_MIN_FREE_MB
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import DEFAULT_EXCLUDE, DerivedOptions, IndexOptions
+from recalld.ingest.store import DEFAULT_SEAL_OVER
 from recalld.parsers.registry import DEFAULT_ARCHITECTURE_GLOBS, DEFAULT_DECISION_GLOBS
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "api_key": (str, ""),
         "collection": (str, "recalld"),
         "min_free_mb": (int, DEFAULT_MIN_FREE_MB),
+        "seal_over": (int, DEFAULT_SEAL_OVER),
     },
     "embedding": {
         "model": (str, "default"),
@@ -262,7 +264,8 @@ def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
     for section, key in positive:
         if values[section][key] <= 0:
             raise RecalldError(f"{source}: {section}.{key} must be greater than 0")
-    for section, key in (("tasks", "backfill_commits"), ("embedding", "test_max_chars"), ("store", "min_free_mb")):
+    for section, key in (("tasks", "backfill_commits"), ("embedding", "test_max_chars"), ("store", "min_free_mb"),
+                         ("store", "seal_over")):
         if values[section][key] < 0:
             raise RecalldError(f"{source}: {section}.{key} must not be negative")
     if min(values["daemon"][key] for key in ("retention_days", "settle_ms", "restart_over_mb")) < 0:

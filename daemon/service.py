@@ -12,6 +12,7 @@ import secrets
 import signal
 import threading
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -230,11 +231,13 @@ class Service:
         for remote in dict.fromkeys(e.detail["fetch"] for e in claim.events if e.detail.get("fetch")):
             webhooks.fetch(entry.path, remote)
         full = any(e.detail.get("full") for e in claim.events)
-        result = self.app.indexer.sync(
-            repo=entry.name, path=entry.path, branch=entry.branch, full=full,
-            # a new commit goes before old history, and a stopping daemon leaves it to its next start
-            stop_history=lambda: self._stop.is_set() or self.journal.has_newer(claim),
-        )  # fmt: skip
+        store = self.app.store  # another worker's sync may seal what it wrote meanwhile: wait for it
+        with store.patient() if isinstance(store, LockedStore) else nullcontext():
+            result = self.app.indexer.sync(
+                repo=entry.name, path=entry.path, branch=entry.branch, full=full,
+                # a new commit goes before old history, and a stopping daemon leaves it to its next start
+                stop_history=lambda: self._stop.is_set() or self.journal.has_newer(claim),
+            )  # fmt: skip
         if result.mode != "noop":
             self.recycler.worked = True
         return result

@@ -25,7 +25,7 @@ from typing import Any
 
 from recalld.daemon import sdnotify
 from recalld.daemon.logs import get_logger
-from recalld.ingest.errors import RecalldError
+from recalld.ingest.errors import BusyError, RecalldError
 from recalld.ingest.store import Store
 from recalld.ingest.sync import forget_memos
 
@@ -67,7 +67,10 @@ class StoreUpkeep:
             if now - self._flushed_at >= self.busy_every:
                 self._flushed_at = now
                 started = time.monotonic()
-                self.store.flush()
+                try:
+                    self.store.flush()
+                except BusyError:  # a sync seals what it wrote (``Store.seal``), which flushes first
+                    return
                 log.info("flushed the store while syncs run", seconds=round(time.monotonic() - started, 2))
             return
         if self.activity() != self._trimmed_after:

@@ -2,19 +2,19 @@
 workers share one store (qdrant-client's local mode is not thread-safe).
 
 Building the vector index takes the store for minutes (a child process builds it while
-the embedded engine's shard is closed here: ``store_edge``). Meanwhile another thread's
-call is refused with ``BusyError`` instead of waiting: the API tells its client at once
-(HTTP 503), and the CLI waits and asks again.
+the embedded engine's shard is closed here: ``store_edge``), and so does sealing what a
+long sync wrote (~3 min every 100k memories, ``Store.seal``). Meanwhile another thread's call is refused with ``BusyError`` instead
+of waiting: the API tells its client at once (HTTP 503), and the CLI waits and asks again.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
-from typing import Any
+from typing import Any, TypeVar
 
 from recalld.ingest.errors import BusyError
 from recalld.ingest.store import MemoryFilter, ScoredMemory, SparseVector, Store, StoredPoint
@@ -22,6 +22,8 @@ from recalld.ingest.store import MemoryFilter, ScoredMemory, SparseVector, Store
 BUSY_CHECK = 0.1  # seconds a call waits for the lock between looks at whether the store is busy
 STREAM_PAGE = 1000  # points ``stream`` reads in one turn
 INDEX_BUILD = "building the vector index"
+SEALING = "sealing the memories it wrote"
+T = TypeVar("T")
 
 
 class LockedStore:
@@ -30,11 +32,24 @@ class LockedStore:
         self._lock = threading.RLock()
         self.dim = inner.dim
         self._busy: tuple[str, float] | None = None  # what takes the store for long, since when
+        self._patient = threading.local()  # .on: this thread waits its turn (``patient``)
+
+    @contextmanager
+    def patient(self) -> Iterator[None]:
+        """Calls from this thread wait while the store is held for long, rather than being
+        refused: a sync worker's, whose refused call would fail its sync while another
+        worker's sync seals what it wrote, or while an index build ends."""
+        self._patient.on = True
+        try:
+            yield
+        finally:
+            self._patient.on = False
 
     @contextmanager
     def _turn(self, *, wait: bool = False) -> Iterator[None]:
         """The store to this thread; refused (``BusyError``) while it is held for long,
-        unless ``wait``."""
+        unless ``wait`` or the thread is ``patient``."""
+        wait = wait or getattr(self._patient, "on", False)
         while not self._lock.acquire(timeout=BUSY_CHECK):
             busy = self._busy
             if busy is not None and not wait:
@@ -120,10 +135,21 @@ class LockedStore:
             return self._inner.unindexed()
 
     def optimize(self) -> None:
+        self._long(INDEX_BUILD, self._inner.optimize)
+
+    def seal_due(self) -> bool:
         with self._turn():
-            self._busy = (INDEX_BUILD, time.monotonic())
+            return self._inner.seal_due()
+
+    def seal(self) -> bool:
+        return self._long(SEALING, self._inner.seal)
+
+    def _long(self, doing: str, work: Callable[[], T]) -> T:
+        """``work`` with the store, other threads' calls refused (``BusyError``) meanwhile."""
+        with self._turn():
+            self._busy = (doing, time.monotonic())
             try:
-                self._inner.optimize()
+                return work()
             finally:
                 self._busy = None
 

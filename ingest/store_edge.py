@@ -1,6 +1,7 @@
 """The embedded store: Qdrant's in-process engine (qdrant-edge) in the state directory.
 
-With its filters (``store_edge_filter``), the only module importing ``qdrant_edge``.
+With its filters (``store_edge_filter``) and its segments' children (``store_edge_layout``),
+the only module importing ``qdrant_edge``.
 The engine's WAL lock makes one process the owner; a second opener gets
 ``StoreLockedError``. Nothing is written while the disk is nearly full (``diskspace``).
 
@@ -12,7 +13,10 @@ flushes when idle, ``close`` always does; it holds the GIL while it runs. ``opti
 builds the HNSW index of the points written since the last time, which plain
 (brute-force) segments need beyond a few ten thousand points to keep searches fast: in
 a child process, since the engine holds the GIL through a build too (48 s for the Go
-standard library's 94k memories), and the daemon answered nothing meanwhile.
+standard library's 94k memories), and the daemon answered nothing meanwhile. ``seal``
+builds the index of the segment the engine appends to once ``seal_over`` points were
+written to it, mid-sync (``store_edge_layout``): the engine holds an appendable
+segment's payload indexes on the heap.
 
 Most payload indexes are memory-mapped rather than the engine's default heap copies built
 on load: those were ~3/4 of reopening a 100k-memory store (~2 s -> ~0.6 s). Stores made
@@ -22,7 +26,6 @@ before keep their heap indexes until ``upgrade`` has rebuilt each of them.
 from __future__ import annotations
 
 import random
-import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -32,7 +35,6 @@ from typing import Any
 import qdrant_edge as qe
 import structlog
 
-from recalld.ingest.child import child_main, run_module
 from recalld.ingest.diskspace import DiskRoom
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.store import (
@@ -54,6 +56,7 @@ from recalld.ingest.store import (
     prefetch_limit,
 )
 from recalld.ingest.store_edge_filter import named_condition, to_filter
+from recalld.ingest.store_edge_layout import index_params, run_child, stale_indexes, unused_indexes
 from recalld.ingest.store_sharing import by_path, own_fields, shared_fields
 from recalld.ingest.store_lock import take_lock
 
@@ -62,15 +65,7 @@ PAGE = 1000
 # 256 points held it ~25 ms, and a model worker that finished its batch meanwhile could not
 # start the next one (a sync embeds while it writes). Calls of 32 cost the same per point.
 ENGINE_CALL = 32
-# The payload indexes every search filters on stay on the heap: the vector search checks
-# them for each candidate it visits (all on disk, filtered searches took ~2x as long),
-# and with few distinct values they load fast (~15 ms each at 100k points).
-HEAP_INDEXED = frozenset({"record", "repo", "deprecated", "untrusted"})
-# 0/1 flags are only matched by value (a range index's heap copy took ~80 ms to load); times
-# only compared, "still valid" (0) as ``lte=0`` (a lookup index cost ~4 % of every write).
-FLAGS = frozenset({"deprecated", "untrusted"})
 WARM_SEARCHES = 64  # after an index build (see QdrantEdgeStore._warm)
-INDEX_PARAMS = ("memory", "lookup", "range")  # compared to find the indexes an older version made
 log = structlog.get_logger("recalld.store")
 
 
@@ -86,6 +81,8 @@ class QdrantEdgeStore:
         self._lock_file = take_lock(self._path / "recalld.lock")
         self._dirty = False
         self._upgraded = False  # every payload index known to be as this version makes it
+        self.seal_over = config.seal_over
+        self._unsealed: int | None = None  # points written to the appendable segment (None: not counted yet)
         self._shard_dir = shard_dir = self._path / "shard"
         vectors = {DENSE: qe.EdgeVectorParams(size=config.dim, distance=qe.Distance.Cosine)}
         sparse = {SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)}
@@ -118,7 +115,7 @@ class QdrantEdgeStore:
 
     def _create_indexes(self) -> None:
         for name in (*KEYWORD_FIELDS, *INTEGER_FIELDS):
-            self._shard.update(qe.UpdateOperation.create_field_index(name, _index_params(name)))
+            self._shard.update(qe.UpdateOperation.create_field_index(name, index_params(name)))
 
     def upgrade(self) -> bool:
         """Drop one payload index that an older version made on a field no filter uses,
@@ -128,7 +125,7 @@ class QdrantEdgeStore:
         if self._upgraded:
             return False
         schema = self._shard.info().payload_schema
-        unused, stale = _unused_indexes(schema), _stale_indexes(schema)
+        unused, stale = unused_indexes(schema), stale_indexes(schema)
         if not unused and not stale:
             self._upgraded = True
             return False
@@ -137,7 +134,7 @@ class QdrantEdgeStore:
             self._update(qe.UpdateOperation.delete_field_index(unused[0]))
             done, field = "dropped a payload index no filter uses", unused[0]
         else:
-            self._update(qe.UpdateOperation.create_field_index(stale[0], _index_params(stale[0])))
+            self._update(qe.UpdateOperation.create_field_index(stale[0], index_params(stale[0])))
             done, field = "rebuilt a payload index", stale[0]
         log.info(done, store=str(self._path), field=field, left=len(unused) + len(stale) - 1,
                  seconds=round(time.monotonic() - started, 2))  # fmt: skip
@@ -175,6 +172,8 @@ class QdrantEdgeStore:
                 self._update(qe.UpdateOperation.set_payload([p.id for p in chunk], shared))
         for start in range(0, len(alone), ENGINE_CALL):
             self._update(qe.UpdateOperation.upsert_points(alone[start : start + ENGINE_CALL]))
+        if self._unsealed is not None:
+            self._unsealed += len(points)
 
     def _vectors(self, point: StoredPoint) -> dict[str, Any]:
         vectors: dict[str, Any] = {}
@@ -224,14 +223,49 @@ class QdrantEdgeStore:
         daemon's other threads run on, and the build's memory (1.2 GB at its peak for
         100k points) goes with the child. The shard is loaded again whatever the child's outcome."""
         self._room.ensure("build the vector index")
+        self._in_child("build", failed=f"cannot build the vector index of store {self._path}")
+        self._unsealed = None
+        self._warm()
+
+    def seal_due(self) -> bool:
+        """Whether ``seal_over`` points were written since the segment the engine appends
+        to was last sealed or indexed (counted from the store once, then as written)."""
+        if self.seal_over <= 0:
+            return False
+        if self._unsealed is None:
+            self._unsealed = self.unindexed()
+        return self._unsealed >= self.seal_over
+
+    def seal(self) -> bool:
+        """The index of the appendable segment built, nothing merged into it: its payload
+        indexes go from the heap to mapped files (``store_edge_layout``). A seal that
+        failed is logged, never raised: the points stay where they were, searchable, and
+        the next seal is due after ``seal_over`` more."""
+        started, sealing = time.monotonic(), self.unindexed()
+        log.info("sealing the written memories: indexing them, the sync waits", store=str(self._path), points=sealing)
+        try:
+            self._room.ensure("seal the written memories")
+            self._in_child("seal", failed=f"cannot index the written memories of store {self._path}")
+        except RecalldError as exc:
+            log.warning("written memories not sealed: the engine holds them on the heap until an index is built",
+                        store=str(self._path), error=exc.message)  # fmt: skip
+            return False
+        finally:
+            self._unsealed = 0
+        log.info("sealed the written memories", store=str(self._path), points=sealing,
+                 seconds=round(time.monotonic() - started, 2))  # fmt: skip
+        return True
+
+    def _in_child(self, action: str, *, failed: str) -> None:
+        """``action`` by a child while this process has the shard closed and keeps the
+        store's lock file; the shard is loaded again whatever the child's outcome."""
         self.flush()
         self._shard.close()
         del self._shard
         try:
-            run_module(__name__, [str(self._shard_dir)], failed=f"cannot build the vector index of store {self._path}")
+            run_child(action, self._shard_dir, self.dim, failed=failed)
         finally:
             self._shard = qe.EdgeShard.load(str(self._shard_dir))
-        self._warm()
 
     def _warm(self) -> None:
         """A few searches of random vectors, so that the first searches of a freshly
@@ -341,39 +375,3 @@ class QdrantEdgeStore:
 def _point(record: Any) -> StoredPoint:
     return StoredPoint(id=str(record.id), payload=dict(record.payload or {}))
 
-
-def _index_params(name: str) -> Any:
-    memory = qe.Memory.Pinned if name in HEAP_INDEXED else qe.Memory.Cold  # Cold: mapped, nothing read at load
-    if name in INTEGER_FIELDS:  # flags are matched by value, times only compared
-        return qe.IntegerIndexParams(lookup=name in FLAGS, range=name not in FLAGS, memory=memory)
-    return qe.KeywordIndexParams(memory=memory)
-
-
-def _unused_indexes(schema: dict[str, Any]) -> list[str]:
-    """Indexed fields that no filter uses any more (older versions indexed more)."""
-    return sorted(set(schema) - {*KEYWORD_FIELDS, *INTEGER_FIELDS})
-
-
-def _stale_indexes(schema: dict[str, Any]) -> list[str]:
-    """Filtered fields without an index, or with one this version would make otherwise
-    (earlier versions left placement to the engine: their indexes report no ``params``)."""
-    stale = []
-    for name in (*KEYWORD_FIELDS, *INTEGER_FIELDS):
-        index, wanted = schema.get(name), _index_params(name)
-        have = index.params if index is not None else None
-        if have is None or any(getattr(have, key, None) != getattr(wanted, key, None) for key in INDEX_PARAMS):
-            stale.append(name)
-    return stale
-
-
-def _build_index(shard_dir: str) -> None:
-    shard = qe.EdgeShard.load(shard_dir)
-    try:
-        shard.optimize()
-        shard.flush()
-    finally:
-        shard.close()
-
-
-if __name__ == "__main__":  # the child of ``QdrantEdgeStore.optimize``: SHARD_DIR
-    sys.exit(child_main(_build_index, sys.argv[1:]))

@@ -227,6 +227,12 @@ class QdrantServerStore:
     def optimize(self) -> None:
         """Nothing to do: the server's optimizers run on their own."""
 
+    def seal_due(self) -> bool:
+        return False  # the server's optimizers seal what it writes on their own
+
+    def seal(self) -> bool:
+        return False
+
     def upgrade(self) -> bool:
         return False  # missing indexes are created when the store opens
 

@@ -92,8 +92,12 @@ def vectorise(
 
 
 def upsert_points(store: Store, points: Sequence[StoredPoint]) -> None:
+    """Every write of points in bulk goes through here, and so a sync writing many seals
+    them as it goes (``Store.seal``)."""
     for start in range(0, len(points), UPSERT_BATCH):
         store.upsert(points[start : start + UPSERT_BATCH])
+        if store.seal_due():
+            store.seal()
 
 
 def write_plan(

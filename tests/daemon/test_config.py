@@ -39,6 +39,7 @@ def test_example_documents_every_option_with_its_default():
         ({"embedding": {"words_only": "yes"}}, "embedding.words_only must be of type bool"),
         ({"tasks": {"backfill_commits": -1}}, "tasks.backfill_commits must not be negative"),
         ({"embedding": {"test_max_chars": -1}}, "embedding.test_max_chars must not be negative"),
+        ({"store": {"seal_over": -1}}, "store.seal_over must not be negative"),
         ({"daemon": {"restart_over_mb": -1}}, "restart_over_mb must not be negative"),
         ({"store": {"url": "not a url"}}, "store.url must be a Qdrant server's URL"),
         ({"store": {"url": "ftp://qdrant"}}, "store.url must be a Qdrant server's URL"),

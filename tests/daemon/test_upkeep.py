@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from recalld.daemon.upkeep import StoreUpkeep
+from recalld.ingest.errors import BusyError
 from recalld.ingest.store import MemoryFilter, StoredPoint
 from tests.ingest.conftest import open_test_store
 
@@ -75,6 +76,28 @@ def test_a_daemon_never_idle_still_flushes_now_and_then_but_builds_no_index():
     assert store.calls == ["flush", "flush", "optimize"]  # counted from the idle flush
     upkeep.tick(now=1900)
     assert store.calls == ["flush", "flush", "optimize", "flush"]
+
+
+def test_a_flush_while_a_sync_seals_is_passed_over():
+    """A sync seals what it wrote (``Store.seal``) while the daemon is busy: the store
+    refuses other threads meanwhile, the upkeep's busy flush among them."""
+    store = CountingStore(unindexed=50)
+    sealing = [True]
+
+    def flush() -> None:
+        if sealing[0]:
+            raise BusyError("recalld serve is sealing the memories it wrote (3 s so far)")
+        store.calls.append("flush")
+
+    store.flush = flush  # type: ignore[method-assign]
+    upkeep = StoreUpkeep(store, idle=lambda: False, busy_every=600, check_every=5)  # type: ignore[arg-type]
+    upkeep.tick(now=100)
+    upkeep.tick(now=700)  # due, refused: no error out of the daemon's main loop
+    sealing[0] = False
+    upkeep.tick(now=1295)
+    assert store.calls == []  # the next one counted from the refused one
+    upkeep.tick(now=1300)
+    assert store.calls == ["flush"]
 
 
 def test_upkeep_upgrades_an_old_store_one_step_per_idle_look_between_flushes():

@@ -192,7 +192,7 @@ def test_edge_store_rebuilds_the_payload_indexes_an_older_version_made(tmp_path,
 
     unused = ("lineage", "blob")  # earlier versions also indexed fields no filter uses
     with monkeypatch.context() as patch:
-        patch.setattr(store_edge, "_index_params", heap_index)
+        patch.setattr(store_edge, "index_params", heap_index)
         patch.setattr(store_edge, "KEYWORD_FIELDS", (*KEYWORD_FIELDS, *unused))
         old = open_test_store("edge", tmp_path, DIM)
         old.upsert([mem(i, deprecated=i % 2, valid_to_time=i * 10, lineage=f"l{i}", blob="b") for i in range(20)])

@@ -1,0 +1,110 @@
+"""How the embedded engine's shard is laid out: its payload indexes as this version makes
+them, and its segments rebuilt by a child process (``python -m`` this module), since the
+engine holds the GIL through a rebuild and what one allocates goes with the child. With
+``store_edge`` and its filters, the only module importing ``qdrant_edge``.
+
+- **build** (``QdrantEdgeStore.optimize``, when the daemon is idle): a vector index for
+  every segment big enough to need one, segments merged up to the engine's default
+  largest size (which rebuilds a merged segment's index whole).
+- **seal** (``QdrantEdgeStore.seal``, between the writes of a long sync): the same build
+  with nothing merged, so that the segment the engine appends to becomes a read-only,
+  indexed one. The engine keeps an appendable segment's payload indexes on the heap,
+  ~4 KB a point with recalld's eighteen indexes (a shard of 100k points loaded: 255 MB,
+  built: 25–51 MB), which made the Linux kernel's first index (1.1M memories) peak at
+  11.8 GB resident. A seal costs what the idle build would have spent on its points.
+
+The engine persists the settings a shard was last loaded with, so each child passes its
+own optimizer settings; the daemon's process never optimizes.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import qdrant_edge as qe
+
+from recalld.ingest.child import child_main, run_module
+from recalld.ingest.store import DENSE, INTEGER_FIELDS, KEYWORD_FIELDS
+
+# The payload indexes every search filters on stay on the heap: the vector search checks
+# them for each candidate it visits (all on disk, filtered searches took ~2x as long),
+# and with few distinct values they load fast (~15 ms each at 100k points).
+HEAP_INDEXED = frozenset({"record", "repo", "deprecated", "untrusted"})
+# 0/1 flags are only matched by value (a range index's heap copy took ~80 ms to load); times
+# only compared, "still valid" (0) as ``lte=0`` (a lookup index cost ~4 % of every write).
+FLAGS = frozenset({"deprecated", "untrusted"})
+INDEX_PARAMS = ("memory", "lookup", "range")  # compared to find the indexes an older version made
+# The engine's defaults, which every store was built with before seals existed.
+INDEXING_THRESHOLD_KB = 10_000  # a plain segment with fewer KB of vectors stays without an index
+MAX_SEGMENT_PER_CPU_KB = 200_000  # the largest segment a build merges into: this per CPU
+
+
+def index_params(name: str) -> Any:
+    memory = qe.Memory.Pinned if name in HEAP_INDEXED else qe.Memory.Cold  # Cold: mapped, nothing read at load
+    if name in INTEGER_FIELDS:  # flags are matched by value, times only compared
+        return qe.IntegerIndexParams(lookup=name in FLAGS, range=name not in FLAGS, memory=memory)
+    return qe.KeywordIndexParams(memory=memory)
+
+
+def unused_indexes(schema: dict[str, Any]) -> list[str]:
+    """Indexed fields that no filter uses any more (older versions indexed more)."""
+    return sorted(set(schema) - {*KEYWORD_FIELDS, *INTEGER_FIELDS})
+
+
+def stale_indexes(schema: dict[str, Any]) -> list[str]:
+    """Filtered fields without an index, or with one this version would make otherwise
+    (earlier versions left placement to the engine: their indexes report no ``params``)."""
+    stale = []
+    for name in (*KEYWORD_FIELDS, *INTEGER_FIELDS):
+        index, wanted = schema.get(name), index_params(name)
+        have = index.params if index is not None else None
+        if have is None or any(getattr(have, key, None) != getattr(wanted, key, None) for key in INDEX_PARAMS):
+            stale.append(name)
+    return stale
+
+
+def run_child(action: str, shard_dir: Path, dim: int, *, failed: str) -> None:
+    """``action`` ("build" or "seal") on the closed shard at ``shard_dir``, in a child."""
+    run_module(__name__, [action, str(shard_dir), str(dim), str(INDEXING_THRESHOLD_KB)], failed=failed)
+
+
+def _config(dim: str, indexing_kb: str, *, max_segment_kb: int) -> Any:
+    return qe.EdgeConfig(
+        vectors={DENSE: qe.EdgeVectorParams(size=int(dim), distance=qe.Distance.Cosine)},  # the keyword vector is kept
+        optimizers=qe.EdgeOptimizersConfig(indexing_threshold=int(indexing_kb), max_segment_size=max_segment_kb),
+    )
+
+
+def _build(shard_dir: str, dim: str, indexing_kb: str) -> None:
+    max_segment = MAX_SEGMENT_PER_CPU_KB * len(os.sched_getaffinity(0))
+    _optimize(shard_dir, _config(dim, indexing_kb, max_segment_kb=max_segment))
+
+
+def _seal(shard_dir: str, dim: str, indexing_kb: str) -> None:
+    # A largest segment of 1 KB merges nothing into the appendable segment's index. Merged,
+    # each build of a growing store rebuilt the index of every point before it too
+    # (8k points written and built five times: 6.0, 16.3, 20.7, 20.0, 23.1 s).
+    _optimize(shard_dir, _config(dim, indexing_kb, max_segment_kb=1))
+
+
+def _optimize(shard_dir: str, config: Any) -> None:
+    shard = qe.EdgeShard.load(shard_dir, config)
+    try:
+        shard.optimize()
+        shard.flush()
+    finally:
+        shard.close()
+
+
+ACTIONS = {"build": _build, "seal": _seal}
+
+
+def _main(action: str, shard_dir: str, dim: str, indexing_kb: str) -> None:
+    ACTIONS[action](shard_dir, dim, indexing_kb)
+
+
+if __name__ == "__main__":  # run_child's child: ACTION SHARD_DIR DIM INDEXING_KB
+    sys.exit(child_main(_main, sys.argv[1:]))
