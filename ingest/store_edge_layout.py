@@ -79,7 +79,8 @@ def _config(dim: str, indexing_kb: str, *, max_segment_kb: int) -> Any:
 
 
 def _build(shard_dir: str, dim: str, indexing_kb: str) -> None:
-    max_segment = MAX_SEGMENT_PER_CPU_KB * len(os.sched_getaffinity(0))
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    max_segment = MAX_SEGMENT_PER_CPU_KB * cpus
     _optimize(shard_dir, _config(dim, indexing_kb, max_segment_kb=max_segment))
 
 
