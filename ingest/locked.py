@@ -3,8 +3,9 @@ workers share one store (qdrant-client's local mode is not thread-safe).
 
 Building the vector index takes the store for minutes (a child process builds it while
 the embedded engine's shard is closed here: ``store_edge``), and so does sealing what a
-long sync wrote (~3 min every 100k memories, ``Store.seal``). Meanwhile another thread's call is refused with ``BusyError`` instead
-of waiting: the API tells its client at once (HTTP 503), and the CLI waits and asks again.
+long sync wrote (~3 min every 100k memories, ``Store.seal``). Meanwhile another thread's
+call is refused with ``BusyError`` instead of waiting: the API tells its client at once
+(HTTP 503), and the CLI waits and asks again; a sync worker waits (``patient``).
 """
 
 from __future__ import annotations

@@ -233,8 +233,8 @@ class Store(Protocol):
     def seal(self) -> bool:
         """Move the points written lately out of what the engine holds on the heap until
         an index is built, by building it (slow: ~1.7 ms a point on 2 cores, asked for by
-        ``seal_due``); False when nothing was sealed. Never raises for a seal that failed:
-        the store stays whole."""
+        ``seal_due``); False when it failed or a store has nothing to seal (a server). Never
+        raises for a seal that failed: the store stays whole."""
 
     def upgrade(self) -> bool:
         """Bring one more part of a store that an older version wrote up to date (slow:

@@ -1,7 +1,7 @@
 """The embedded store: Qdrant's in-process engine (qdrant-edge) in the state directory.
 
-With its filters (``store_edge_filter``) and its segments' children (``store_edge_layout``),
-the only module importing ``qdrant_edge``.
+With its filters (``store_edge_filter``) and its layout (``store_edge_layout``: payload
+indexes, and the children that build and seal segments), the only module importing ``qdrant_edge``.
 The engine's WAL lock makes one process the owner; a second opener gets
 ``StoreLockedError``. Nothing is written while the disk is nearly full (``diskspace``).
 
