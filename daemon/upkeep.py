@@ -1,6 +1,7 @@
 """Upkeep while the daemon is idle: flush acknowledged writes to disk, build the vector
-index once enough points are searched by brute force, bring a store an older version
-wrote up to date one step at a time, and hand memory freed by the last syncs back to
+index once enough points are searched by brute force (or, once, to lay out anew a store
+an older version laid out otherwise: ``Store.relayout_due``), bring a store an older
+version wrote up to date one step at a time, and hand memory freed by the last syncs back to
 the operating system (their memos and the model's memory arena first:
 ``ingest.sync.forget_memos``, ``CachedEmbeddings.release``).
 
@@ -11,7 +12,8 @@ or queued. A daemon that is never idle (syncs queued back to back) still flushes
 most ``BUSY_FLUSH_EVERY`` after its last flush: the engine reuses the space of points
 it rewrote only after a flush, and a store written by 39 syncs with no flush held
 1.4 GB on disk and in mapped pages against 274 MB with one after each. A build that
-fails is logged and tried again once more points need it.
+fails is logged and tried again once more points need it (a relayout alone: at the
+daemon's next start).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ class StoreUpkeep:
     _trimmed_after: int | None = None  # activity() when memory was last released
     _left_unindexed: int = 0  # what the last build left (segments below the engine's threshold)
     _upgrading: bool = True  # until the store says nothing is left to upgrade
+    _relayout: bool = True  # the store may be laid out as an older version did it (asked once)
 
     def tick(self, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
@@ -92,9 +95,12 @@ class StoreUpkeep:
         self._flushed_at = now
         self.store.flush()
         unindexed = self.store.unindexed()
-        if unindexed - self._left_unindexed < self.optimize_over:
+        relayout = self._relayout and self.store.relayout_due()
+        self._relayout = False  # known from the store's open: built (or tried) once a process
+        if unindexed - self._left_unindexed < self.optimize_over and not relayout:
             return
-        log.info("building the vector index", unindexed=unindexed)
+        why = {"relayout": "every segment, as an older version laid the store out"} if relayout else {}
+        log.info("building the vector index", unindexed=unindexed, **why)
         sdnotify.extend_watchdog(OPTIMIZE_WATCHDOG)
         try:
             self.store.optimize()

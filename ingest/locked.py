@@ -154,6 +154,10 @@ class LockedStore:
             finally:
                 self._busy = None
 
+    def relayout_due(self) -> bool:
+        with self._turn():
+            return self._inner.relayout_due()
+
     def upgrade(self) -> bool:
         with self._turn():
             return self._inner.upgrade()

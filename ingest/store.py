@@ -236,6 +236,10 @@ class Store(Protocol):
         ``seal_due``); False when it failed or a store has nothing to seal (a server). Never
         raises for a seal that failed: the store stays whole."""
 
+    def relayout_due(self) -> bool:
+        """Whether an older version laid the store's indexed data out otherwise: the next
+        ``optimize`` rebuilds it all, so call it when idle even with nothing unindexed."""
+
     def upgrade(self) -> bool:
         """Bring one more part of a store that an older version wrote up to date (slow:
         call when idle, once per look); False once nothing is left to do."""

@@ -20,7 +20,9 @@ segment's payload indexes on the heap.
 
 Most payload indexes are memory-mapped rather than the engine's default heap copies built
 on load: those were ~3/4 of reopening a 100k-memory store (~2 s -> ~0.6 s). Stores made
-before keep their heap indexes until ``upgrade`` has rebuilt each of them.
+before keep their heap indexes until ``upgrade`` has rebuilt each of them. So is the
+keyword index of indexed segments; stores made before keep theirs on the heap until the
+next ``optimize`` (``relayout_due``).
 """
 
 from __future__ import annotations
@@ -56,7 +58,8 @@ from recalld.ingest.store import (
     prefetch_limit,
 )
 from recalld.ingest.store_edge_filter import named_condition, to_filter
-from recalld.ingest.store_edge_layout import index_params, run_child, stale_indexes, unused_indexes
+from recalld.ingest.store_edge_layout import LAYOUT, index_params, run_child, sparse_params
+from recalld.ingest.store_edge_layout import stale_indexes, unused_indexes
 from recalld.ingest.store_sharing import by_path, own_fields, shared_fields
 from recalld.ingest.store_lock import take_lock
 
@@ -84,8 +87,9 @@ class QdrantEdgeStore:
         self.seal_over = config.seal_over
         self._unsealed: int | None = None  # points written to the appendable segment (None: not counted yet)
         self._shard_dir = shard_dir = self._path / "shard"
+        self._layout = self._path / "layout"  # LAYOUT once the segments are as this version makes them
         vectors = {DENSE: qe.EdgeVectorParams(size=config.dim, distance=qe.Distance.Cosine)}
-        sparse = {SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)}
+        sparse = {SPARSE: sparse_params()}
         try:
             if (shard_dir / "segments").exists() or any(shard_dir.glob("*")):
                 self._shard = qe.EdgeShard.load(str(shard_dir))
@@ -93,6 +97,7 @@ class QdrantEdgeStore:
                 config_ = qe.EdgeConfig(vectors=vectors, sparse_vectors=sparse)
                 self._shard = qe.EdgeShard.create(str(shard_dir), config_)
                 self._create_indexes()
+                self._layout.write_text(LAYOUT)
         except Exception as exc:  # noqa: BLE001 - the engine reports locks as runtime errors
             self._lock_file.close()
             if "WouldBlock" in str(exc):
@@ -103,6 +108,7 @@ class QdrantEdgeStore:
         if not self.has_sparse:
             log.warning("store has no keyword vectors: search is dense-only", store=str(self._path),
                         fix="move the store directory away and sync again")  # fmt: skip
+        self._relayout = self.has_sparse and _read(self._layout) != LAYOUT
 
     def _probe_sparse(self) -> bool:
         """Whether the shard has the keyword vector (stores made before it existed do not)."""
@@ -225,7 +231,15 @@ class QdrantEdgeStore:
         self._room.ensure("build the vector index")
         self._in_child("build", failed=f"cannot build the vector index of store {self._path}")
         self._unsealed = None
+        if self._relayout:
+            self._layout.write_text(LAYOUT)
+            self._relayout = False
         self._warm()
+
+    def relayout_due(self) -> bool:
+        """Whether the segments are as an older version made them (the keyword index on
+        the heap): the next ``optimize`` rebuilds them all as this version makes them."""
+        return self._relayout
 
     def seal_due(self) -> bool:
         """Whether ``seal_over`` points were written since the segment the engine appends
@@ -263,7 +277,7 @@ class QdrantEdgeStore:
         self._shard.close()
         del self._shard
         try:
-            run_child(action, self._shard_dir, self.dim, failed=failed)
+            run_child(action, self._shard_dir, self.dim, keyword=self.has_sparse, failed=failed)
         finally:
             self._shard = qe.EdgeShard.load(str(self._shard_dir))
 
@@ -370,6 +384,10 @@ class QdrantEdgeStore:
             del self._shard
         if not self._lock_file.closed:
             self._lock_file.close()
+
+
+def _read(path: Path) -> str:
+    return path.read_text().strip() if path.exists() else ""
 
 
 def _point(record: Any) -> StoredPoint:

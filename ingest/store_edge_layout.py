@@ -15,6 +15,13 @@ engine holds the GIL through a rebuild and what one allocates goes with the chil
 
 The engine persists the settings a shard was last loaded with, so each child passes its
 own optimizer settings; the daemon's process never optimizes.
+
+The keyword (sparse) vectors' index of an indexed segment is mapped (``Memory.Cold``): the
+engine's default kept it on the heap, 0.63 KB a point of kernel code, two thirds of what a
+built store of its 296k memories held on the heap when opened (279 against 93 MB). Its
+placement is part of the segments: a store an older version made (``LAYOUT`` in the store's
+``layout`` file tells) keeps its segments until the next build, which rebuilds them all with
+it (``Store.relayout_due``); a seal leaves them as they are, so as not to hold up a sync.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from typing import Any
 import qdrant_edge as qe
 
 from recalld.ingest.child import child_main, run_module
-from recalld.ingest.store import DENSE, INTEGER_FIELDS, KEYWORD_FIELDS
+from recalld.ingest.store import DENSE, INTEGER_FIELDS, KEYWORD_FIELDS, SPARSE
 
 # The payload indexes every search filters on stay on the heap: the vector search checks
 # them for each candidate it visits (all on disk, filtered searches took ~2x as long),
@@ -40,6 +47,9 @@ INDEX_PARAMS = ("memory", "lookup", "range")  # compared to find the indexes an 
 # The engine's defaults, which every store was built with before seals existed.
 INDEXING_THRESHOLD_KB = 10_000  # a plain segment with fewer KB of vectors stays without an index
 MAX_SEGMENT_PER_CPU_KB = 200_000  # the largest segment a build merges into: this per CPU
+# What a store's ``layout`` file holds once its segments are as this version makes them
+# (none: the keyword index on the heap, as every store before stop 81 had it).
+LAYOUT = "2: keyword index mapped"
 
 
 def index_params(name: str) -> Any:
@@ -66,28 +76,38 @@ def stale_indexes(schema: dict[str, Any]) -> list[str]:
     return stale
 
 
-def run_child(action: str, shard_dir: Path, dim: int, *, failed: str) -> None:
-    """``action`` ("build" or "seal") on the closed shard at ``shard_dir``, in a child."""
-    run_module(__name__, [action, str(shard_dir), str(dim), str(INDEXING_THRESHOLD_KB)], failed=failed)
+def sparse_params() -> Any:
+    """The keyword vector as this version makes it: IDF from the store, its index mapped."""
+    return qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf, memory=qe.Memory.Cold)
 
 
-def _config(dim: str, indexing_kb: str, *, max_segment_kb: int) -> Any:
+def run_child(action: str, shard_dir: Path, dim: int, *, keyword: bool, failed: str) -> None:
+    """``action`` ("build" or "seal") on the closed shard at ``shard_dir``, in a child;
+    ``keyword``: the shard has keyword vectors (stores made before them have not)."""
+    args = [action, str(shard_dir), str(dim), str(INDEXING_THRESHOLD_KB), str(int(keyword))]
+    run_module(__name__, args, failed=failed)
+
+
+def _config(dim: str, indexing_kb: str, *, max_segment_kb: int, keyword: bool = False) -> Any:
     return qe.EdgeConfig(
-        vectors={DENSE: qe.EdgeVectorParams(size=int(dim), distance=qe.Distance.Cosine)},  # the keyword vector is kept
+        vectors={DENSE: qe.EdgeVectorParams(size=int(dim), distance=qe.Distance.Cosine)},
+        sparse_vectors={SPARSE: sparse_params()} if keyword else None,  # None: kept as the shard has it
         optimizers=qe.EdgeOptimizersConfig(indexing_threshold=int(indexing_kb), max_segment_size=max_segment_kb),
     )
 
 
-def _build(shard_dir: str, dim: str, indexing_kb: str) -> None:
+def _build(shard_dir: str, dim: str, indexing_kb: str, keyword: str) -> None:
+    # The keyword index placed as this version places it: segments placed otherwise are rebuilt.
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     max_segment = MAX_SEGMENT_PER_CPU_KB * cpus
-    _optimize(shard_dir, _config(dim, indexing_kb, max_segment_kb=max_segment))
+    _optimize(shard_dir, _config(dim, indexing_kb, max_segment_kb=max_segment, keyword=keyword == "1"))
 
 
-def _seal(shard_dir: str, dim: str, indexing_kb: str) -> None:
+def _seal(shard_dir: str, dim: str, indexing_kb: str, keyword: str) -> None:
     # A largest segment of 1 KB merges nothing into the appendable segment's index. Merged,
     # each build of a growing store rebuilt the index of every point before it too
-    # (8k points written and built five times: 6.0, 16.3, 20.7, 20.0, 23.1 s).
+    # (8k points written and built five times: 6.0, 16.3, 20.7, 20.0, 23.1 s). The keyword
+    # index is placed as the shard has it: an older layout's segments wait for the build.
     _optimize(shard_dir, _config(dim, indexing_kb, max_segment_kb=1))
 
 
@@ -103,9 +123,9 @@ def _optimize(shard_dir: str, config: Any) -> None:
 ACTIONS = {"build": _build, "seal": _seal}
 
 
-def _main(action: str, shard_dir: str, dim: str, indexing_kb: str) -> None:
-    ACTIONS[action](shard_dir, dim, indexing_kb)
+def _main(action: str, shard_dir: str, dim: str, indexing_kb: str, keyword: str) -> None:
+    ACTIONS[action](shard_dir, dim, indexing_kb, keyword)
 
 
-if __name__ == "__main__":  # run_child's child: ACTION SHARD_DIR DIM INDEXING_KB
+if __name__ == "__main__":  # run_child's child: ACTION SHARD_DIR DIM INDEXING_KB KEYWORD
     sys.exit(child_main(_main, sys.argv[1:]))

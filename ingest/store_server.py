@@ -233,6 +233,9 @@ class QdrantServerStore:
     def seal(self) -> bool:
         return False
 
+    def relayout_due(self) -> bool:
+        return False  # the server lays its segments out as its own configuration says
+
     def upgrade(self) -> bool:
         return False  # missing indexes are created when the store opens
 

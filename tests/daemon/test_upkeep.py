@@ -11,11 +11,15 @@ from tests.ingest.conftest import open_test_store
 
 
 class CountingStore:
-    def __init__(self, unindexed: int, upgrade_steps: int = 0) -> None:
+    def __init__(self, unindexed: int, upgrade_steps: int = 0, relayout: bool = False) -> None:
         self.calls: list[str] = []
         self._unindexed = unindexed
         self._upgrade_steps = upgrade_steps
         self.upgrade_asks = 0
+        self.relayout = relayout
+
+    def relayout_due(self) -> bool:
+        return self.relayout
 
     def flush(self) -> None:
         self.calls.append("flush")
@@ -179,6 +183,33 @@ def test_a_failed_index_build_is_logged_and_tried_again_only_once_more_points_ne
     store._unindexed = 65
     upkeep.tick(now=4)
     assert store.calls[-2:] == ["flush", "optimize"] and store._unindexed == 0
+
+
+def test_an_older_stores_layout_is_built_anew_once_with_nothing_unindexed(monkeypatch):
+    from recalld.daemon import upkeep as upkeep_module
+    from recalld.ingest.errors import RecalldError
+
+    store = CountingStore(unindexed=0, relayout=True)
+    upkeep = StoreUpkeep(store, idle=lambda: True, every=1, check_every=1, optimize_over=10)  # type: ignore[arg-type]
+    upkeep.tick(now=0)
+    assert store.calls == ["flush", "optimize"]
+    store.relayout = False  # what the build leaves
+    upkeep.tick(now=2)
+    assert store.calls == ["flush", "optimize", "flush"]
+
+    failing = CountingStore(unindexed=0, relayout=True)
+
+    def optimize() -> None:
+        failing.calls.append("optimize")
+        raise RecalldError("cannot build the vector index of store s: no space left on device")
+
+    failing.optimize = optimize  # type: ignore[method-assign]
+    monkeypatch.setattr(upkeep_module.log, "error", lambda event, **kw: None)
+    upkeep = StoreUpkeep(failing, idle=lambda: True, every=1, check_every=1, optimize_over=10)  # type: ignore[arg-type]
+    upkeep.tick(now=0)
+    upkeep.tick(now=2)
+    upkeep.tick(now=4)  # still due, but tried once a process: the daemon's next start tries again
+    assert failing.calls == ["flush", "optimize", "flush", "flush"]
 
 
 def test_a_build_ended_by_the_daemons_stop_is_no_error(monkeypatch):
