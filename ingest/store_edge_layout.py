@@ -18,7 +18,7 @@ own optimizer settings; the daemon's process never optimizes.
 
 The keyword (sparse) vectors' index of an indexed segment is mapped (``Memory.Cold``): the
 engine's default kept it on the heap, 0.63 KB a point of kernel code, two thirds of what a
-built store of its 296k memories held on the heap when opened (279 against 93 MB). Its
+built store of its 296k memories held on the heap when opened (+261 against +72 MB). Its
 placement is part of the segments: a store an older version made (``LAYOUT`` in the store's
 ``layout`` file tells) keeps its segments until the next build, which rebuilds them all with
 it (``Store.relayout_due``); a seal leaves them as they are, so as not to hold up a sync.
