@@ -37,7 +37,7 @@ def points(first: int, n: int) -> list[StoredPoint]:
 def keyword_indexes(store: QdrantEdgeStore) -> dict[str, str]:
     """Each segment's keyword index kind, as the engine wrote it in the segment's config."""
     kinds = {}
-    for config in sorted((store._path / "shard" / "segments").glob("*/segment.json")):
+    for config in sorted((store._shard_dir / "segments").glob("*/segment.json")):
         data = json.loads(config.read_text())["config"]["sparse_vector_data"]["sparse"]
         kinds[config.parent.name] = data["index"]["index_type"]
     return kinds
