@@ -102,8 +102,10 @@ class Service:
 
     def status(self) -> dict[str, Any]:
         """What the daemon and each repo are doing. While the store is busy (its vector
-        index being built), what only the store knows (memories, indexed commit) is left
-        out and ``busy`` says why: a status is asked for to see what the daemon is doing."""
+        index being built in place, or memories sealed), what only the store knows
+        (memories, indexed commit) is left out and ``busy`` says why: a status is asked for
+        to see what the daemon is doing. While it builds on a copy, it is all there and
+        ``busy`` says so too."""
         entries = self.app.registry.all()
         uptime = round(time.time() - self.started_at, 1)
         daemon: dict[str, Any] = {"state": self.state, "pid": os.getpid(), "uptime": uptime, "restarts": self.restarts}
@@ -113,6 +115,9 @@ class Service:
         except (BusyError, StoreServerError) as exc:  # a Qdrant server that does not answer: said the same way
             daemon["busy" if isinstance(exc, BusyError) else "store_error"], vectors = exc.message, None
             repos = [{"repo": entry.name, "path": entry.path, "branch": entry.branch} for entry in entries]
+        store = self.app.store
+        if "busy" not in daemon and isinstance(store, LockedStore) and store.reading and (held := store.held()):
+            daemon["busy"] = f"{held}; searches are answered meanwhile, writes wait for its end"
         depth = self.journal.depth()
         for item in repos:
             state = self.dispatcher.state(item["repo"])

@@ -17,11 +17,22 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 _RUNNING: set[subprocess.Popen[str]] = set()  # the children under way, for stop_children
+_STOPS = [0]  # how many times stop_children was called
 
 
-def run_module(module: str, args: Sequence[str], *, failed: str) -> None:
+def stops() -> int:
+    """A mark for ``run_module``'s ``unless_stopped_since``: work that prepares a child
+    (a copy of the store's shard, seconds to minutes) is not followed by one if the
+    daemon was told to stop meanwhile, when there was no child yet to end."""
+    return _STOPS[0]
+
+
+def run_module(module: str, args: Sequence[str], *, failed: str, unless_stopped_since: int | None = None) -> None:
     """Run ``python -m module args`` to its end; ``RecalldError`` ("<failed>: <its last
-    stderr line>") when it fails."""
+    stderr line>") when it fails, or without running it when ``stop_children`` was called
+    after the ``stops`` mark ``unless_stopped_since``."""
+    if unless_stopped_since is not None and _STOPS[0] != unless_stopped_since:
+        raise RecalldError(f"{failed}: the daemon stops")
     command = [sys.executable, "-m", module, *args]
     with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as child:
         _RUNNING.add(child)
@@ -38,6 +49,7 @@ def stop_children() -> None:
     """SIGTERM to every child under way: the daemon stops (from its signal handler), and
     their work (an index build, a model export) is safe to lose and is done again later.
     Whoever waits for one then gets its ``RecalldError``."""
+    _STOPS[0] += 1
     for child in tuple(_RUNNING):
         try:
             child.send_signal(signal.SIGTERM)

@@ -1,11 +1,13 @@
 """A Store wrapper that serialises calls, for a daemon where API threads and sync
 workers share one store (qdrant-client's local mode is not thread-safe).
 
-Building the vector index takes the store for minutes (a child process builds it while
-the embedded engine's shard is closed here: ``store_edge``), and so does sealing what a
-long sync wrote (~3 min every 100k memories, ``Store.seal``). Meanwhile another thread's
-call is refused with ``BusyError`` instead of waiting: the API tells its client at once
-(HTTP 503), and the CLI waits and asks again; a sync worker waits (``patient``).
+Building the vector index takes minutes (a child process builds it: ``store_edge``), and
+sealing what a long sync wrote ~3 min every 100k memories (``Store.seal``, on the shard
+itself, closed here meanwhile). During a build on a copy of the shard other threads read
+as ever (``Store.optimize``'s ``reads``); otherwise, and for writes during a build,
+another thread's call is refused with ``BusyError`` instead of waiting: the API tells its
+client at once (HTTP 503), and the CLI waits and asks again; a sync worker waits
+(``patient``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from itertools import islice
 from typing import Any, TypeVar
 
@@ -33,6 +35,7 @@ class LockedStore:
         self._lock = threading.RLock()
         self.dim = inner.dim
         self._busy: tuple[str, float] | None = None  # what takes the store for long, since when
+        self._reading = False  # while busy: other threads may read (the lock is free for them)
         self._patient = threading.local()  # .on: this thread waits its turn (``patient``)
 
     @contextmanager
@@ -47,24 +50,54 @@ class LockedStore:
             self._patient.on = False
 
     @contextmanager
-    def _turn(self, *, wait: bool = False) -> Iterator[None]:
+    def _turn(self, *, wait: bool = False, read: bool = False) -> Iterator[None]:
         """The store to this thread; refused (``BusyError``) while it is held for long,
-        unless ``wait`` or the thread is ``patient``."""
+        unless ``wait`` or the thread is ``patient``, or it is a ``read`` while the
+        holder lets others read."""
         wait = wait or getattr(self._patient, "on", False)
-        while not self._lock.acquire(timeout=BUSY_CHECK):
-            busy = self._busy
-            if busy is not None and not wait:
-                raise BusyError(f"recalld serve is {busy[0]} ({time.monotonic() - busy[1]:.0f} s so far)")
+        while True:
+            if self._lock.acquire(timeout=BUSY_CHECK):
+                if read or not self._reading:
+                    break
+                self._lock.release()  # a write while others only read: its turn is the build's end
+                time.sleep(BUSY_CHECK)
+            held = self.held()
+            if held is not None and not wait:
+                raise BusyError(held)
         try:
             yield
         finally:
             self._lock.release()
+
+    @contextmanager
+    def _others_read(self) -> Iterator[None]:
+        """Within a long hold (this thread has the store once): other threads' reads are
+        served meanwhile, their writes still refused or kept waiting. What follows (a
+        built copy swapped in and its first searches, ~1 s) is waited out, not refused."""
+        self._reading = True
+        self._lock.release()
+        try:
+            yield
+        finally:
+            self._lock.acquire()
+            self._reading = False
+            self._busy = None
 
     @property
     def busy(self) -> str | None:
         """What takes the store for long right now, if anything."""
         busy = self._busy
         return None if busy is None else busy[0]
+
+    def held(self) -> str | None:
+        """What takes the store for long and since when, as a refused call is told."""
+        busy = self._busy
+        return None if busy is None else f"recalld serve is {busy[0]} ({time.monotonic() - busy[1]:.0f} s so far)"
+
+    @property
+    def reading(self) -> bool:
+        """Whether other threads read while the store is held for long (writes wait)."""
+        return self._reading
 
     def upsert(self, points: Sequence[StoredPoint]) -> None:
         with self._turn():
@@ -75,11 +108,11 @@ class LockedStore:
             self._inner.set_payload(ids, payload)
 
     def retrieve(self, ids: Sequence[str], *, fields: Sequence[str] | None = None) -> list[StoredPoint]:
-        with self._turn():
+        with self._turn(read=True):
             return self._inner.retrieve(ids, fields=fields)
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
-        with self._turn():
+        with self._turn(read=True):
             return self._inner.get_vectors(ids)
 
     def set_vectors(self, vectors: dict[str, list[float]]) -> None:
@@ -87,7 +120,7 @@ class LockedStore:
             self._inner.set_vectors(vectors)
 
     def scroll(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
-        with self._turn():
+        with self._turn(read=True):
             points = list(self._inner.scroll(flt, fields=fields))
         return iter(points)
 
@@ -101,7 +134,7 @@ class LockedStore:
         pages = self._inner.scroll(flt, fields=fields)
         first = True
         while True:
-            with self._turn(wait=not first):
+            with self._turn(wait=not first, read=True):
                 page = list(islice(pages, STREAM_PAGE))
             yield from page
             if len(page) < STREAM_PAGE:
@@ -109,18 +142,18 @@ class LockedStore:
             first = False
 
     def count(self, flt: MemoryFilter) -> int:
-        with self._turn():
+        with self._turn(read=True):
             return self._inner.count(flt)
 
     def search(self, vector: Sequence[float], flt: MemoryFilter, limit: int) -> list[ScoredMemory]:
-        with self._turn():
+        with self._turn(read=True):
             return self._inner.search(vector, flt, limit)
 
     def hybrid_search(
         self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int,
         *, named: Sequence[str] = (),
     ) -> list[ScoredMemory]:
-        with self._turn():
+        with self._turn(read=True):
             return self._inner.hybrid_search(dense, sparse, flt, limit, named=named)
 
     def delete(self, ids: Sequence[str]) -> None:
@@ -132,14 +165,16 @@ class LockedStore:
             self._inner.flush()
 
     def unindexed(self) -> int:
-        with self._turn():
+        with self._turn(read=True):
             return self._inner.unindexed()
 
-    def optimize(self) -> None:
-        self._long(INDEX_BUILD, self._inner.optimize)
+    def optimize(self, *, reads: Callable[[], AbstractContextManager[None]] | None = None) -> None:
+        """Other threads read meanwhile when the build is on a copy (``_others_read`` is
+        the ``reads`` given to the store; one given here is not needed)."""
+        self._long(INDEX_BUILD, lambda: self._inner.optimize(reads=self._others_read))
 
     def seal_due(self) -> bool:
-        with self._turn():
+        with self._turn(read=True):
             return self._inner.seal_due()
 
     def seal(self) -> bool:
@@ -155,7 +190,7 @@ class LockedStore:
                 self._busy = None
 
     def relayout_due(self) -> bool:
-        with self._turn():
+        with self._turn(read=True):
             return self._inner.relayout_due()
 
     def upgrade(self) -> bool:

@@ -5,6 +5,7 @@ nothing outside them imports a Qdrant library."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -223,8 +224,10 @@ class Store(Protocol):
     def unindexed(self) -> int:
         """How many points are searched by brute force (not in a vector index yet)."""
 
-    def optimize(self) -> None:
-        """Build the vector index for the unindexed points (slow: call when idle)."""
+    def optimize(self, *, reads: Callable[[], AbstractContextManager[None]] | None = None) -> None:
+        """Build the vector index for the unindexed points (slow: call when idle).
+        ``reads`` is entered for as long as the store may be read from other threads
+        while it builds (not at all where it cannot be)."""
 
     def seal_due(self) -> bool:
         """Whether so many points were written since the last ``seal`` or ``optimize``

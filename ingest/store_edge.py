@@ -1,35 +1,31 @@
 """The embedded store: Qdrant's in-process engine (qdrant-edge) in the state directory.
 
 With its filters (``store_edge_filter``) and its layout (``store_edge_layout``: payload
-indexes, and the children that build and seal segments), the only module importing ``qdrant_edge``.
-The engine's WAL lock makes one process the owner; a second opener gets
+indexes, and the children that build and seal segments), the only module importing
+``qdrant_edge``. The engine's WAL lock makes one process the owner; a second opener gets
 ``StoreLockedError``. Nothing is written while the disk is nearly full (``diskspace``).
 
 A write returns once the engine has applied it and appended it to its write-ahead log,
-so it survives the process being killed (the WAL is replayed on load) and is
-searchable at once. ``flush`` persists the segments and truncates the WAL; it costs
-~0.1–1 s whatever the size of the change, so it is never done per write: the daemon
-flushes when idle, ``close`` always does; it holds the GIL while it runs. ``optimize``
-builds the HNSW index of the points written since the last time, which plain
-(brute-force) segments need beyond a few ten thousand points to keep searches fast: in
-a child process, since the engine holds the GIL through a build too (48 s for the Go
-standard library's 94k memories), and the daemon answered nothing meanwhile. ``seal``
-builds the index of the segment the engine appends to once ``seal_over`` points were
-written to it, mid-sync (``store_edge_layout``): the engine holds an appendable
-segment's payload indexes on the heap.
-
-Most payload indexes are memory-mapped rather than the engine's default heap copies built
-on load: those were ~3/4 of reopening a 100k-memory store (~2 s -> ~0.6 s). Stores made
-before keep their heap indexes until ``upgrade`` has rebuilt each of them. So is the
-keyword index of indexed segments; stores made before keep theirs on the heap until the
-next ``optimize`` (``relayout_due``).
+so it survives the process being killed (the WAL is replayed on load) and is searchable
+at once. ``flush`` persists the segments and truncates the WAL (~0.1–1 s whatever the
+change, holding the GIL), so it is never done per write: the daemon flushes when idle,
+``close`` always does. ``optimize`` builds the HNSW index of the points written since,
+which plain (brute-force) segments need beyond a few ten thousand points: in a child
+process, since the engine holds the GIL through a build too (48 s for the Go standard
+library's 94k memories), on a copy of the shard while this one answers reads
+(``store_edge_copy``). ``seal`` builds the index of the segment the engine appends to
+(whose payload indexes it holds on the heap) once ``seal_over`` points were written to
+it, mid-sync. Most payload indexes, and the keyword index of indexed segments, are
+memory-mapped rather than heap copies (those were ~3/4 of reopening a 100k-memory store);
+stores made before get them by ``upgrade`` and the next ``optimize`` (``relayout_due``).
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -37,7 +33,8 @@ from typing import Any
 import qdrant_edge as qe
 import structlog
 
-from recalld.ingest.diskspace import DiskRoom
+from recalld.ingest.child import stops
+from recalld.ingest.diskspace import DiskRoom, free_bytes
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.store import (
     DENSE,
@@ -57,9 +54,9 @@ from recalld.ingest.store import (
     payload_selector,
     prefetch_limit,
 )
+from recalld.ingest.store_edge_copy import allocated_bytes, copy_shard, drop_copy, recover, swap_in
 from recalld.ingest.store_edge_filter import named_condition, to_filter
-from recalld.ingest.store_edge_layout import LAYOUT, index_params, run_child, sparse_params
-from recalld.ingest.store_edge_layout import stale_indexes, unused_indexes
+from recalld.ingest.store_edge_layout import LAYOUT, index_params, next_upgrade, run_child, sparse_params
 from recalld.ingest.store_sharing import by_path, own_fields, shared_fields
 from recalld.ingest.store_lock import take_lock
 
@@ -88,6 +85,9 @@ class QdrantEdgeStore:
         self._unsealed: int | None = None  # points written to the appendable segment (None: not counted yet)
         self._shard_dir = shard_dir = self._path / "shard"
         self._layout = self._path / "layout"  # LAYOUT once the segments are as this version makes them
+        for step in recover(shard_dir):
+            log.warning("an index build on a copy was cut short: the store is as it ended", store=str(self._path),
+                        step=step)  # fmt: skip
         vectors = {DENSE: qe.EdgeVectorParams(size=config.dim, distance=qe.Distance.Cosine)}
         sparse = {SPARSE: sparse_params()}
         try:
@@ -124,25 +124,15 @@ class QdrantEdgeStore:
             self._shard.update(qe.UpdateOperation.create_field_index(name, index_params(name)))
 
     def upgrade(self) -> bool:
-        """Drop one payload index that an older version made on a field no filter uses,
-        or rebuild one that it made otherwise (or never made) as this version makes it:
-        one field per call, since a rebuild reads every payload (~2 s at 100k points)
-        and holds the GIL."""
-        if self._upgraded:
-            return False
-        schema = self._shard.info().payload_schema
-        unused, stale = unused_indexes(schema), stale_indexes(schema)
-        if not unused and not stale:
+        """One step of ``store_edge_layout.next_upgrade`` (a rebuild reads every payload,
+        ~2 s at 100k points, and holds the GIL); False once there is none left."""
+        step = None if self._upgraded else next_upgrade(self._shard.info().payload_schema)
+        if step is None:
             self._upgraded = True
             return False
         started = time.monotonic()
-        if unused:
-            self._update(qe.UpdateOperation.delete_field_index(unused[0]))
-            done, field = "dropped a payload index no filter uses", unused[0]
-        else:
-            self._update(qe.UpdateOperation.create_field_index(stale[0], index_params(stale[0])))
-            done, field = "rebuilt a payload index", stale[0]
-        log.info(done, store=str(self._path), field=field, left=len(unused) + len(stale) - 1,
+        self._update(step.operation)
+        log.info(step.done, store=str(self._path), field=step.field, left=step.left,
                  seconds=round(time.monotonic() - started, 2))  # fmt: skip
         return True
 
@@ -223,13 +213,22 @@ class QdrantEdgeStore:
         flt = qe.Filter(must=[qe.HasVectorCondition(name)])
         return int(self._shard.count(qe.CountRequest(exact=True, filter=flt)))
 
-    def optimize(self) -> None:
-        """The index is built by a child process while this one has the shard closed and
-        keeps the store's lock file (no other recalld opens the store meanwhile): the
-        daemon's other threads run on, and the build's memory (1.2 GB at its peak for
-        100k points) goes with the child. The shard is loaded again whatever the child's outcome."""
+    def optimize(self, *, reads: Callable[[], AbstractContextManager[None]] | None = None) -> None:
+        """The index is built by a child process, and its memory (1.2 GB at its peak for
+        100k points) goes with it; this process keeps the store's lock file (no other
+        recalld opens the store meanwhile). Built on a copy of the shard while this process
+        keeps the shard open for reads, ``reads`` entered meanwhile (``LockedStore`` lets
+        other threads read then), when the disk has room for the copy and what the build
+        writes into it (``store_edge_copy``); else on the shard itself, closed meanwhile."""
         self._room.ensure("build the vector index")
-        self._in_child("build", failed=f"cannot build the vector index of store {self._path}")
+        failed = f"cannot build the vector index of store {self._path}"
+        size = allocated_bytes(self._shard_dir)
+        if free_bytes(self._path) - 2 * size >= self._room.min_free:
+            self._on_copy(reads or nullcontext, failed=failed)
+        else:
+            log.warning("too little room on the disk for a copy: the index is built in place, reads wait",
+                        store=str(self._path), shard_mb=size >> 20)  # fmt: skip
+            self._in_child("build", failed=failed)
         self._unsealed = None
         if self._relayout:
             self._layout.write_text(LAYOUT)
@@ -279,6 +278,29 @@ class QdrantEdgeStore:
         try:
             run_child(action, self._shard_dir, self.dim, keyword=self.has_sparse, failed=failed)
         finally:
+            self._shard = qe.EdgeShard.load(str(self._shard_dir))
+
+    def _on_copy(self, reads: Callable[[], AbstractContextManager[None]], *, failed: str) -> None:
+        """The build on a copy made and built while this process reads on from the shard
+        (nothing is written to it meanwhile); the built copy swapped in."""
+        self.flush()
+        begun = stops()  # a daemon told to stop while it copies starts no build after
+        try:
+            with reads():
+                try:
+                    copy = copy_shard(self._shard_dir)
+                except OSError as exc:
+                    raise RecalldError(f"{failed}: cannot copy its shard: {exc}") from exc
+                run_child("build", copy, self.dim, keyword=self.has_sparse, failed=failed, unless_stopped_since=begun)
+        except BaseException:
+            drop_copy(self._shard_dir)
+            raise
+        self._shard.close()
+        del self._shard
+        try:
+            swap_in(self._shard_dir)
+        finally:
+            recover(self._shard_dir)  # a swap cut short: the built copy, else the shard as it was
             self._shard = qe.EdgeShard.load(str(self._shard_dir))
 
     def _warm(self) -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -76,16 +77,42 @@ def stale_indexes(schema: dict[str, Any]) -> list[str]:
     return stale
 
 
+@dataclass(frozen=True, slots=True)
+class Upgrade:
+    operation: Any  # the engine's update
+    done: str  # what it does, for the log
+    field: str
+    left: int  # steps after this one
+
+
+def next_upgrade(schema: dict[str, Any]) -> Upgrade | None:
+    """The next step that brings a store's payload indexes to what this version makes:
+    drop one an older version made on a field no filter uses, or rebuild one that it made
+    otherwise (or never made); one field a step. None: nothing left."""
+    unused, stale = unused_indexes(schema), stale_indexes(schema)
+    left = len(unused) + len(stale) - 1
+    if unused:
+        return Upgrade(qe.UpdateOperation.delete_field_index(unused[0]), "dropped a payload index no filter uses",
+                       unused[0], left)  # fmt: skip
+    if stale:
+        operation = qe.UpdateOperation.create_field_index(stale[0], index_params(stale[0]))
+        return Upgrade(operation, "rebuilt a payload index", stale[0], left)
+    return None
+
+
 def sparse_params() -> Any:
     """The keyword vector as this version makes it: IDF from the store, its index mapped."""
     return qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf, memory=qe.Memory.Cold)
 
 
-def run_child(action: str, shard_dir: Path, dim: int, *, keyword: bool, failed: str) -> None:
+def run_child(
+    action: str, shard_dir: Path, dim: int, *, keyword: bool, failed: str, unless_stopped_since: int | None = None
+) -> None:
     """``action`` ("build" or "seal") on the closed shard at ``shard_dir``, in a child;
-    ``keyword``: the shard has keyword vectors (stores made before them have not)."""
+    ``keyword``: the shard has keyword vectors (stores made before them have not);
+    ``unless_stopped_since``: see ``child.run_module``."""
     args = [action, str(shard_dir), str(dim), str(INDEXING_THRESHOLD_KB), str(int(keyword))]
-    run_module(__name__, args, failed=failed)
+    run_module(__name__, args, failed=failed, unless_stopped_since=unless_stopped_since)
 
 
 def _config(dim: str, indexing_kb: str, *, max_segment_kb: int, keyword: bool = False) -> Any:

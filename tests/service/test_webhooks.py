@@ -8,6 +8,7 @@ import hmac
 import json
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import pytest
@@ -232,28 +233,38 @@ def test_signed_push_fetches_the_configured_remote_and_syncs(daemon, tmp_path):
     assert status["indexed_commit"] == upstream.head() and status["commits_behind"] == 0
 
 
-def test_while_the_store_builds_its_index_webhooks_are_queued_status_answers_and_a_search_is_told_to_retry(service):
-    """Building the vector index takes the store for minutes (a child process builds it):
-    what needs no store is answered as ever, what needs it is refused with 503 at once."""
+@contextmanager
+def store_building(service, *, on_copy: bool):  # type: ignore[no-untyped-def]
+    """The daemon's store held by an index build until the block ends: on a copy of its
+    shard (others read meanwhile: ``Store.optimize``'s ``reads``) or in place."""
     import threading
 
     from recalld.ingest.locked import LockedStore
     from tests.ingest.conftest import StoreWrapper
 
-    release = threading.Event()
+    building, release = threading.Event(), threading.Event()
 
     class Building(StoreWrapper):
-        def optimize(self) -> None:
-            release.wait(60)
+        def optimize(self, *, reads=None) -> None:  # type: ignore[no-untyped-def]
+            with reads() if on_copy else nullcontext():
+                building.set()
+                release.wait(60)
 
-    service.app.store = store = LockedStore(Building(service.app.store))
-    builder = threading.Thread(target=store.optimize)
+    service.app.store = LockedStore(Building(service.app.store))
+    builder = threading.Thread(target=service.app.store.optimize)
     builder.start()
-    client = DocumentedClient(create_api(service))
-    bearer = {"Authorization": f"Bearer {service.token}"}
     try:
-        while store.busy is None:
-            time.sleep(0.001)
+        assert building.wait(10)
+        yield DocumentedClient(create_api(service)), {"Authorization": f"Bearer {service.token}"}
+    finally:
+        release.set()
+        builder.join()
+
+
+def test_while_the_store_builds_its_index_webhooks_are_queued_status_answers_and_a_search_is_told_to_retry(service):
+    """Building the vector index in place (no room for a copy) takes the store for minutes:
+    what needs no store is answered as ever, what needs it is refused with 503 at once."""
+    with store_building(service, on_copy=False) as (client, bearer):
         assert github_post(client, push_body()).status_code == 202
         assert queued(service) == {"widgets": 1}
         status = client.get("/v1/status", headers=bearer)
@@ -269,11 +280,27 @@ def test_while_the_store_builds_its_index_webhooks_are_queued_status_answers_and
         export = client.get("/v1/export", headers=bearer)  # refused whole, not begun and cut off
         assert export.status_code == 503 and "is building the vector index" in export.json()["detail"]
         assert client.get("/v1/export", params={"repo": "nope"}, headers=bearer).status_code == 404
-    finally:
-        release.set()
-        builder.join()
     report = client.get("/v1/status", headers=bearer).json()
     assert "busy" not in report["daemon"] and all(r["memories"] == 0 for r in report["repos"])
+
+
+def test_while_the_store_builds_its_index_on_a_copy_searches_are_answered_and_writes_told_to_retry(service):
+    """The embedded store builds its index on a copy of its shard while the daemon reads
+    on from the shard it has open (``Store.optimize``'s ``reads``): searches, exports and
+    status answer as ever; a write, which the copy would miss, is told to retry."""
+    with store_building(service, on_copy=True) as (client, bearer):
+        status = client.get("/v1/status", headers=bearer).json()
+        assert status["daemon"]["busy"].startswith("recalld serve is building the vector index (")
+        assert status["daemon"]["busy"].endswith("; searches are answered meanwhile, writes wait for its end")
+        assert {r["repo"]: r["memories"] for r in status["repos"]} == {"widgets": 0, "other": 0}
+        assert client.get("/v1/search", params={"q": "a"}, headers=bearer).status_code == 200
+        assert client.get("/v1/export", headers=bearer).status_code == 200
+        written = client.post("/v1/memories", json={"text": "we pin torch to its CPU build", "repo": "widgets"},
+                              headers=bearer)  # fmt: skip
+        assert written.status_code == 503 and written.headers["Retry-After"] == "5"
+        assert "is building the vector index" in written.json()["detail"]
+    assert client.post("/v1/memories", json={"text": "we pin torch to its CPU build", "repo": "widgets"},
+                       headers=bearer).status_code == 201  # fmt: skip
 
 
 def test_query_parameters_given_empty_count_as_not_given(service):

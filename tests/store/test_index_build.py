@@ -29,8 +29,17 @@ def filled_store(tmp_path) -> QdrantEdgeStore:
     return store
 
 
-def test_the_index_is_built_by_a_child_while_the_process_runs_on_and_refuses_the_store_meanwhile(tmp_path):
+def test_the_index_is_built_by_a_child_on_a_copy_while_the_process_reads_on_and_refuses_writes(tmp_path):
     store = LockedStore(filled_store(tmp_path))
+    extra = StoredPoint(str(uuid.UUID(int=N + 1)), {"record": "memory", "repo": "r", "deprecated": 0},
+                        np.ones(DIM).tolist())  # fmt: skip
+    patient_wrote: list[float] = []
+
+    def patient_write() -> None:  # a sync worker's write: it waits for the build's end
+        with store.patient():
+            store.upsert([extra])
+        patient_wrote.append(time.monotonic())
+
     ticks: list[float] = []
     done = threading.Event()
 
@@ -42,26 +51,39 @@ def test_the_index_is_built_by_a_child_while_the_process_runs_on_and_refuses_the
     ticker = threading.Thread(target=tick)
     ticker.start()
     builder = threading.Thread(target=store.optimize)
+    writer = threading.Thread(target=patient_write)
     started = time.monotonic()
     builder.start()
     try:
         while store.busy is None and builder.is_alive():
             time.sleep(0.001)
         assert store.busy == "building the vector index"
+        while not child_pids() and builder.is_alive():  # the copy made: its child builds it
+            time.sleep(0.001)
+        assert (tmp_path / "edge" / "shard.next").is_dir()
+        read_during = store.count(MemoryFilter(repo="r"))  # answered from the shard still open here
+        searched_during = store.search(np.ones(DIM).tolist(), MemoryFilter(repo="r"), 5)
         with pytest.raises(BusyError, match=r"recalld serve is building the vector index \(\d+ s so far\)"):
-            store.count(MemoryFilter())  # refused, not kept waiting for the build
+            store.upsert([extra])  # refused, not kept waiting for the build
+        writer.start()
         with pytest.raises(StoreLockedError):  # this process keeps the store: no other recalld opens it meanwhile
             QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
+        time.sleep(0.2)
+        waited = not patient_wrote and builder.is_alive()  # the write waits for the build's end
     finally:
         builder.join()
         ended = time.monotonic()
         done.set()
         ticker.join()
+        if writer.ident is not None:
+            writer.join()
+    assert read_during == N and len(searched_during) == 5 and waited and patient_wrote
+    assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
     during = [started, *(t for t in ticks if started < t < ended), ended]
     longest = max(b - a for a, b in zip(during, during[1:], strict=False))
     assert longest < (ended - started) / 3, (longest, ended - started)  # in-process: one gap as long as the build
-    assert store.busy is None and store.unindexed() == 0
-    assert store.count(MemoryFilter(repo="r")) == N
+    assert store.busy is None and store.unindexed() == 1  # the write after the build
+    assert store.count(MemoryFilter(repo="r")) == N + 1
     assert len(store.search(np.ones(DIM).tolist(), MemoryFilter(repo="r"), 5)) == 5
     store.close()
 
@@ -109,6 +131,7 @@ def test_a_build_killed_midway_leaves_the_store_whole_and_the_next_one_completes
     finally:
         builder.join()
     assert failed == [f"cannot build the vector index of store {tmp_path / 'edge'}: killed by SIGINT"]
+    assert not (tmp_path / "edge" / "shard.next").exists()  # the copy it was building dropped
     assert store.count(MemoryFilter(repo="r")) == N and store.unindexed() == N
     store.optimize()
     assert store.unindexed() == 0 and store.count(MemoryFilter(repo="r")) == N

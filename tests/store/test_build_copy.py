@@ -1,0 +1,120 @@
+"""The vector index built on a copy of the embedded engine's shard (``store_edge_copy``):
+the copy keeps the engine's holes, a crash anywhere leaves the store as one whole shard,
+and a disk without room for a copy builds in place, as before."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import pytest
+
+from recalld.ingest import store_edge
+from recalld.ingest.errors import BusyError, RecalldError
+from recalld.ingest.locked import LockedStore
+from recalld.ingest.store import MemoryFilter, StoreConfig
+from recalld.ingest.store_edge import QdrantEdgeStore
+from recalld.ingest.store_edge_copy import allocated_bytes, copy_file, copy_shard, recover
+from recalld.ingest.store_edge_layout import run_child
+from tests.store.test_index_build import DIM, N, child_pids, filled_store
+
+
+def test_a_copied_file_has_the_same_bytes_and_keeps_its_holes(tmp_path):
+    source, target = tmp_path / "source", tmp_path / "target"
+    with open(source, "wb") as out:
+        out.write(b"head" * 1000)
+        out.seek(64 << 20)  # 64 MiB of hole
+        out.write(b"tail" * 1000)
+    os.chmod(source, 0o640)
+    copy_file(str(source), str(target))
+    assert target.read_bytes() == source.read_bytes()
+    assert allocated_bytes(tmp_path) < 1 << 20  # both files: the hole stayed a hole
+    assert os.stat(target).st_mode & 0o777 == 0o640
+
+
+def test_recover_keeps_one_whole_shard_whatever_the_crash_left(tmp_path):
+    def shard(name: str, text: str) -> None:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "marker").write_text(text)
+
+    def left() -> dict[str, str]:
+        return {p.name: (p / "marker").read_text() for p in tmp_path.iterdir()}
+
+    here = tmp_path / "shard"
+    shard("shard", "as it was"), shard("shard.next", "half copied")  # a copy or its build cut short
+    assert recover(here) == ["shard.next removed"] and left() == {"shard": "as it was"}
+    shard("shard.next", "built")
+    os.rename(here, tmp_path / "shard.old")  # cut between the swap's two renames
+    assert recover(here) == ["shard.next taken as shard", "shard.old removed"] and left() == {"shard": "built"}
+    os.rename(here, tmp_path / "shard.old")  # no copy at all: the shard as it was
+    assert recover(here) == ["shard.old taken as shard"] and left() == {"shard": "built"}
+    assert recover(here) == [] and left() == {"shard": "built"}
+
+
+def test_a_store_opened_after_a_crash_mid_swap_has_the_built_copy(tmp_path):
+    store = filled_store(tmp_path)
+    store.flush()
+    copy = copy_shard(store._shard_dir)
+    run_child("build", copy, DIM, keyword=store.has_sparse, failed="cannot build")
+    store.close()
+    os.rename(store._shard_dir, store._shard_dir.with_name("shard.old"))  # the process dies here
+    reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
+    assert reopened.count(MemoryFilter(repo="r")) == N and reopened.unindexed() == 0
+    assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
+    reopened.close()
+
+
+def test_a_store_opened_after_a_crash_mid_build_drops_the_copy(tmp_path):
+    store = filled_store(tmp_path)
+    store.flush()
+    copy_shard(store._shard_dir)  # the build never ended
+    store.close()
+    reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
+    assert reopened.count(MemoryFilter(repo="r")) == N and reopened.unindexed() == N
+    assert not (tmp_path / "edge" / "shard.next").exists()
+    reopened.optimize()
+    assert reopened.unindexed() == 0
+    reopened.close()
+
+
+def test_without_room_for_a_copy_the_index_is_built_in_place_and_reads_wait(tmp_path, monkeypatch):
+    """Room for the copy and as much again for what the build writes, beside the minimum."""
+    store = LockedStore(filled_store(tmp_path))
+    shard_bytes = allocated_bytes(tmp_path / "edge" / "shard")
+    monkeypatch.setattr(store_edge, "free_bytes", lambda _path: 2 * shard_bytes + (256 << 20) - 1)
+    builder = threading.Thread(target=store.optimize)
+    builder.start()
+    try:
+        while not child_pids() and builder.is_alive():
+            time.sleep(0.001)
+        assert not (tmp_path / "edge" / "shard.next").exists()
+        with pytest.raises(BusyError, match="building the vector index"):
+            store.count(MemoryFilter(repo="r"))
+    finally:
+        builder.join()
+    assert store.unindexed() == 0 and store.count(MemoryFilter(repo="r")) == N
+    store.close()
+
+
+def test_a_stop_while_the_shard_is_copied_starts_no_build_after_it(tmp_path, monkeypatch):
+    """The daemon's stop ends the children under way; one told while the copy is made, when
+    there is none yet, would otherwise have waited out a whole build before it stopped."""
+    from recalld.ingest import child, store_edge_copy
+
+    store = filled_store(tmp_path)
+
+    def copy_and_stop(shard_dir):  # type: ignore[no-untyped-def]
+        copied = store_edge_copy.copy_shard(shard_dir)
+        child.stop_children()  # SIGTERM to the daemon, mid-copy
+        return copied
+
+    monkeypatch.setattr(store_edge, "copy_shard", copy_and_stop)
+    with pytest.raises(RecalldError, match=r"cannot build the vector index of store .*: the daemon stops$"):
+        store.optimize()
+    assert not child_pids() and not (tmp_path / "edge" / "shard.next").exists()
+    monkeypatch.undo()
+    assert store.count(MemoryFilter(repo="r")) == N and store.unindexed() == N
+    store.optimize()  # a build begun after the stop is not refused
+    assert store.unindexed() == 0
+    store.close()
