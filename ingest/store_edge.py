@@ -54,7 +54,8 @@ from recalld.ingest.store import (
     payload_selector,
     prefetch_limit,
 )
-from recalld.ingest.store_edge_copy import allocated_bytes, copy_shard, drop_copy, recover, swap_in
+from recalld.ingest.store_edge_copy import allocated_bytes, copy_shard, drop_copy, drop_old, put_back, recover
+from recalld.ingest.store_edge_copy import swap_in
 from recalld.ingest.store_edge_filter import named_condition, to_filter
 from recalld.ingest.store_edge_layout import LAYOUT, index_params, next_upgrade, run_child, sparse_params
 from recalld.ingest.store_sharing import by_path, own_fields, shared_fields
@@ -299,9 +300,12 @@ class QdrantEdgeStore:
         del self._shard
         try:
             swap_in(self._shard_dir)
-        finally:
-            recover(self._shard_dir)  # a swap cut short: the built copy, else the shard as it was
             self._shard = qe.EdgeShard.load(str(self._shard_dir))
+        except Exception as exc:
+            put_back(self._shard_dir)
+            self._shard = qe.EdgeShard.load(str(self._shard_dir))
+            raise RecalldError(f"{failed}: the built copy did not take the shard's place: {exc}") from exc
+        drop_old(self._shard_dir)
 
     def _warm(self) -> None:
         """A few searches of random vectors, so that the first searches of a freshly

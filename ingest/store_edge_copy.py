@@ -5,7 +5,8 @@ the build's length, minutes at 100k points and more, every search was refused (H
 — right after a first index too, when an agent starts asking. Built on a copy instead,
 the daemon keeps the shard it has open and answers reads from it; writes wait for the
 build's end (nothing written meanwhile would reach the copy). Then the built copy takes
-the shard's place (``swap_in``), a pause of a reload.
+the shard's place (``swap_in``), a pause of a reload; the shard it replaced is kept
+until the copy is loaded (``put_back`` if it is not).
 
 The copy keeps the holes of the engine's preallocated files (a shard of 40k points:
 111 MB on the disk, 345 MB apparent; copied byte for byte it took the 345). A crash at
@@ -53,14 +54,27 @@ def drop_copy(shard_dir: Path) -> Path:
 
 
 def swap_in(shard_dir: Path) -> None:
-    """The built copy in the shard's place (the shard closed). The old shard is renamed
-    away before the copy is renamed in: a crash between the two leaves no shard and a
-    whole copy, which ``recover`` renames in."""
+    """The built copy in the shard's place (the shard closed), the shard kept aside until
+    ``drop_old`` or ``put_back``. The shard is renamed away before the copy is renamed in:
+    a crash between the two leaves no shard and a whole copy, which ``recover`` renames in."""
     copy, old = beside(shard_dir, COPY_SUFFIX), beside(shard_dir, OLD_SUFFIX)
     shutil.rmtree(old, ignore_errors=True)
     os.rename(shard_dir, old)
     os.rename(copy, shard_dir)
-    shutil.rmtree(old, ignore_errors=True)
+
+
+def drop_old(shard_dir: Path) -> None:
+    """The shard that a built copy replaced removed, once the copy is loaded."""
+    shutil.rmtree(beside(shard_dir, OLD_SUFFIX), ignore_errors=True)
+
+
+def put_back(shard_dir: Path) -> None:
+    """The shard as it was before ``swap_in``, the built copy dropped (it did not load)."""
+    copy, old = beside(shard_dir, COPY_SUFFIX), beside(shard_dir, OLD_SUFFIX)
+    if old.exists():
+        shutil.rmtree(shard_dir, ignore_errors=True)
+        os.rename(old, shard_dir)
+    shutil.rmtree(copy, ignore_errors=True)
 
 
 def recover(shard_dir: Path) -> list[str]:

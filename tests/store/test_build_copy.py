@@ -118,3 +118,33 @@ def test_a_stop_while_the_shard_is_copied_starts_no_build_after_it(tmp_path, mon
     store.optimize()  # a build begun after the stop is not refused
     assert store.unindexed() == 0
     store.close()
+
+
+def test_a_built_copy_that_does_not_load_leaves_the_shard_as_it_was(tmp_path, monkeypatch):
+    store = filled_store(tmp_path)
+    engine, loads = store_edge.qe, []
+
+    class Shards:  # the engine's shard, its first load (the built copy's) failing
+        @staticmethod
+        def load(path, *config):  # type: ignore[no-untyped-def]
+            loads.append(path)
+            if len(loads) == 1:
+                raise RuntimeError("a segment cannot be read")
+            return engine.EdgeShard.load(path, *config)
+
+    class Engine:
+        EdgeShard = Shards
+
+        def __getattr__(self, name):  # type: ignore[no-untyped-def]
+            return getattr(engine, name)
+
+    monkeypatch.setattr(store_edge, "qe", Engine())
+    with pytest.raises(RecalldError, match="the built copy did not take the shard's place: a segment cannot be read$"):
+        store.optimize()
+    monkeypatch.undo()
+    assert len(loads) == 2  # the copy, then the shard put back
+    assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
+    assert store.count(MemoryFilter(repo="r")) == N and store.unindexed() == N  # as it was: not built
+    store.optimize()
+    assert store.unindexed() == 0
+    store.close()
