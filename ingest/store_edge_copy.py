@@ -107,6 +107,8 @@ def copy_file(source: str, target: str) -> None:
 
 
 def _data_runs(fd: int, size: int) -> list[tuple[int, int]]:
+    if not hasattr(os, "SEEK_DATA"):  # a system that cannot tell: every byte is data
+        return [(0, size)]
     runs, offset = [], 0
     while offset < size:
         try:
@@ -125,10 +127,21 @@ def _copy_range(src: int, dst: int, start: int, end: int) -> None:
     offset = start
     while offset < end:
         count = min(CHUNK, end - offset)
-        try:
-            copied = os.copy_file_range(src, dst, count, offset, offset)
-        except OSError:  # not across these filesystems: through this process
+        copied = _in_kernel(src, dst, count, offset)
+        if copied is None:
             copied = os.pwrite(dst, os.pread(src, count, offset), offset)
         if copied == 0:  # the source ended early (it was shortened meanwhile)
             return
         offset += copied
+
+
+def _in_kernel(src: int, dst: int, count: int, offset: int) -> int | None:
+    """Bytes copied by ``copy_file_range`` (Linux: not through this process, and shared
+    extents where the filesystem can); None where the system or the filesystems cannot."""
+    copy = getattr(os, "copy_file_range", None)
+    if copy is None:
+        return None
+    try:
+        return int(copy(src, dst, count, offset, offset))
+    except OSError:
+        return None

@@ -4,6 +4,7 @@ and a disk without room for a copy builds in place, as before."""
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
 import time
@@ -31,6 +32,17 @@ def test_a_copied_file_has_the_same_bytes_and_keeps_its_holes(tmp_path):
     assert target.read_bytes() == source.read_bytes()
     assert allocated_bytes(tmp_path) < 1 << 20  # both files: the hole stayed a hole
     assert os.stat(target).st_mode & 0o777 == 0o640
+
+
+def test_a_file_is_copied_through_the_process_where_the_kernel_cannot(tmp_path, monkeypatch):
+    def refused(*_args):  # type: ignore[no-untyped-def]
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+    source, target = tmp_path / "source", tmp_path / "target"
+    source.write_bytes(os.urandom(3 << 20) + bytes(1 << 20))
+    monkeypatch.setattr(os, "copy_file_range", refused)
+    copy_file(str(source), str(target))
+    assert target.read_bytes() == source.read_bytes()
 
 
 def test_recover_keeps_one_whole_shard_whatever_the_crash_left(tmp_path):
