@@ -20,6 +20,18 @@ from recalld.ingest.store_edge_copy import allocated_bytes, copy_file, copy_shar
 from recalld.ingest.store_edge_layout import run_child
 from tests.store.test_index_build import DIM, N, child_pids, filled_store
 
+SMALL = 1200
+
+
+@pytest.fixture
+def small_store(tmp_path, monkeypatch) -> QdrantEdgeStore:
+    """A store of ``SMALL`` points whose builds index them (the engine's threshold lowered
+    from ~7k such points): the crash tests need a build's outcome, not its length."""
+    from recalld.ingest import store_edge_layout
+
+    monkeypatch.setattr(store_edge_layout, "INDEXING_THRESHOLD_KB", 64)
+    return filled_store(tmp_path, SMALL)
+
 
 def test_a_copied_file_has_the_same_bytes_and_keeps_its_holes(tmp_path):
     source, target = tmp_path / "source", tmp_path / "target"
@@ -64,26 +76,26 @@ def test_recover_keeps_one_whole_shard_whatever_the_crash_left(tmp_path):
     assert recover(here) == [] and left() == {"shard": "built"}
 
 
-def test_a_store_opened_after_a_crash_mid_swap_has_the_built_copy(tmp_path):
-    store = filled_store(tmp_path)
+def test_a_store_opened_after_a_crash_mid_swap_has_the_built_copy(tmp_path, small_store):
+    store = small_store
     store.flush()
     copy = copy_shard(store._shard_dir)
     run_child("build", copy, DIM, keyword=store.has_sparse, failed="cannot build")
     store.close()
     os.rename(store._shard_dir, store._shard_dir.with_name("shard.old"))  # the process dies here
     reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
-    assert reopened.count(MemoryFilter(repo="r")) == N and reopened.unindexed() == 0
+    assert reopened.count(MemoryFilter(repo="r")) == SMALL and reopened.unindexed() == 0
     assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
     reopened.close()
 
 
-def test_a_store_opened_after_a_crash_mid_build_drops_the_copy(tmp_path):
-    store = filled_store(tmp_path)
+def test_a_store_opened_after_a_crash_mid_build_drops_the_copy(tmp_path, small_store):
+    store = small_store
     store.flush()
     copy_shard(store._shard_dir)  # the build never ended
     store.close()
     reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
-    assert reopened.count(MemoryFilter(repo="r")) == N and reopened.unindexed() == N
+    assert reopened.count(MemoryFilter(repo="r")) == SMALL and reopened.unindexed() == SMALL
     assert not (tmp_path / "edge" / "shard.next").exists()
     reopened.optimize()
     assert reopened.unindexed() == 0
@@ -109,31 +121,31 @@ def test_without_room_for_a_copy_the_index_is_built_in_place_and_reads_wait(tmp_
     store.close()
 
 
-def test_a_stop_while_the_shard_is_copied_starts_no_build_after_it(tmp_path, monkeypatch):
+def test_a_stop_while_the_shard_is_copied_starts_no_build_after_it(tmp_path, small_store, monkeypatch):
     """The daemon's stop ends the children under way; one told while the copy is made, when
     there is none yet, would otherwise have waited out a whole build before it stopped."""
     from recalld.ingest import child, store_edge_copy
 
-    store = filled_store(tmp_path)
+    store = small_store
 
     def copy_and_stop(shard_dir):  # type: ignore[no-untyped-def]
         copied = store_edge_copy.copy_shard(shard_dir)
         child.stop_children()  # SIGTERM to the daemon, mid-copy
         return copied
 
-    monkeypatch.setattr(store_edge, "copy_shard", copy_and_stop)
-    with pytest.raises(RecalldError, match=r"cannot build the vector index of store .*: the daemon stops$"):
-        store.optimize()
+    with monkeypatch.context() as patched:
+        patched.setattr(store_edge, "copy_shard", copy_and_stop)
+        with pytest.raises(RecalldError, match=r"cannot build the vector index of store .*: the daemon stops$"):
+            store.optimize()
     assert not child_pids() and not (tmp_path / "edge" / "shard.next").exists()
-    monkeypatch.undo()
-    assert store.count(MemoryFilter(repo="r")) == N and store.unindexed() == N
+    assert store.count(MemoryFilter(repo="r")) == SMALL and store.unindexed() == SMALL
     store.optimize()  # a build begun after the stop is not refused
     assert store.unindexed() == 0
     store.close()
 
 
-def test_a_built_copy_that_does_not_load_leaves_the_shard_as_it_was(tmp_path, monkeypatch):
-    store = filled_store(tmp_path)
+def test_a_built_copy_that_does_not_load_leaves_the_shard_as_it_was(tmp_path, small_store, monkeypatch):
+    store = small_store
     engine, loads = store_edge.qe, []
 
     class Shards:  # the engine's shard, its first load (the built copy's) failing
@@ -150,13 +162,14 @@ def test_a_built_copy_that_does_not_load_leaves_the_shard_as_it_was(tmp_path, mo
         def __getattr__(self, name):  # type: ignore[no-untyped-def]
             return getattr(engine, name)
 
-    monkeypatch.setattr(store_edge, "qe", Engine())
-    with pytest.raises(RecalldError, match="the built copy did not take the shard's place: a segment cannot be read$"):
-        store.optimize()
-    monkeypatch.undo()
+    with monkeypatch.context() as patched:
+        patched.setattr(store_edge, "qe", Engine())
+        failed = "the built copy did not take the shard's place: a segment cannot be read$"
+        with pytest.raises(RecalldError, match=failed):
+            store.optimize()
     assert len(loads) == 2  # the copy, then the shard put back
     assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
-    assert store.count(MemoryFilter(repo="r")) == N and store.unindexed() == N  # as it was: not built
+    assert store.count(MemoryFilter(repo="r")) == SMALL and store.unindexed() == SMALL  # as it was: not built
     store.optimize()
     assert store.unindexed() == 0
     store.close()

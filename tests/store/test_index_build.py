@@ -19,13 +19,13 @@ from recalld.ingest.store_edge import QdrantEdgeStore
 N, DIM = 7000, 384  # enough dense vectors for the engine to build an HNSW index of them
 
 
-def filled_store(tmp_path) -> QdrantEdgeStore:
-    rows = np.random.default_rng(7).standard_normal((N, DIM)).astype(np.float32)
+def filled_store(tmp_path, n: int = N) -> QdrantEdgeStore:
+    rows = np.random.default_rng(7).standard_normal((n, DIM)).astype(np.float32)
     store = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
-    for start in range(0, N, 1000):
+    for start in range(0, n, 1000):
         store.upsert([StoredPoint(str(uuid.UUID(int=i + 1)), {"record": "memory", "repo": "r", "deprecated": 0},
-                                  rows[i].tolist()) for i in range(start, min(N, start + 1000))])  # fmt: skip
-    assert store.unindexed() == N
+                                  rows[i].tolist()) for i in range(start, min(n, start + 1000))])  # fmt: skip
+    assert store.unindexed() == n
     return store
 
 
