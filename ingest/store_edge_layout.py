@@ -3,9 +3,10 @@ them, and its segments rebuilt by a child process (``python -m`` this module), s
 engine holds the GIL through a rebuild and what one allocates goes with the child. With
 ``store_edge`` and its filters, the only module importing ``qdrant_edge``.
 
-- **build** (``QdrantEdgeStore.optimize``, when the daemon is idle): a vector index for
-  every segment big enough to need one, segments merged up to the engine's default
-  largest size (which rebuilds a merged segment's index whole).
+- **build** (``QdrantEdgeStore.optimize``, when the daemon is idle, on a copy of the
+  shard when there is room for one: ``store_edge_copy``): a vector index for every
+  segment big enough to need one, segments merged up to the engine's default largest
+  size (which rebuilds a merged segment's index whole).
 - **seal** (``QdrantEdgeStore.seal``, between the writes of a long sync): the same build
   with nothing merged, so that the segment the engine appends to becomes a read-only,
   indexed one. The engine keeps an appendable segment's payload indexes on the heap,
@@ -108,7 +109,8 @@ def sparse_params() -> Any:
 def run_child(
     action: str, shard_dir: Path, dim: int, *, keyword: bool, failed: str, unless_stopped_since: int | None = None
 ) -> None:
-    """``action`` ("build" or "seal") on the closed shard at ``shard_dir``, in a child;
+    """``action`` ("build" or "seal") on the shard at ``shard_dir``, in a child: the shard
+    closed in this process, or a copy of it that only the child opens;
     ``keyword``: the shard has keyword vectors (stores made before them have not);
     ``unless_stopped_since``: see ``child.run_module``."""
     args = [action, str(shard_dir), str(dim), str(INDEXING_THRESHOLD_KB), str(int(keyword))]
