@@ -60,3 +60,8 @@ class DiskRoom:
                 f"cannot {doing}: only {free // MB} MB free on the disk holding {self.path}, "
                 f"under the {self.min_free // MB} MB recalld keeps free (store.min_free_mb): free some space"
             )
+
+    def spares(self, extra: int) -> bool:
+        """Whether ``extra`` more bytes written under ``path`` would still leave the
+        minimum free (a copy of the store's shard, and what a build writes into it)."""
+        return free_bytes(self.path) - extra >= self.min_free

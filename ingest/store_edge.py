@@ -1,9 +1,10 @@
 """The embedded store: Qdrant's in-process engine (qdrant-edge) in the state directory.
 
-With its filters (``store_edge_filter``) and its layout (``store_edge_layout``: payload
-indexes, and the children that build and seal segments), the only module importing
-``qdrant_edge``. The engine's WAL lock makes one process the owner; a second opener gets
-``StoreLockedError``. Nothing is written while the disk is nearly full (``diskspace``).
+With its filters (``store_edge_filter``), its layout (``store_edge_layout``: payload
+indexes, and the children that build and seal segments) and its index builds
+(``store_edge_builds``), the only modules importing ``qdrant_edge``. The engine's WAL
+lock makes one process the owner; a second opener gets ``StoreLockedError``. Nothing is
+written while the disk is nearly full (``diskspace``).
 
 A write returns once the engine has applied it and appended it to its write-ahead log,
 so it survives the process being killed (the WAL is replayed on load) and is searchable
@@ -22,10 +23,8 @@ stores made before get them by ``upgrade`` and the next ``optimize`` (``relayout
 
 from __future__ import annotations
 
-import random
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -33,8 +32,7 @@ from typing import Any
 import qdrant_edge as qe
 import structlog
 
-from recalld.ingest.child import stops
-from recalld.ingest.diskspace import DiskRoom, free_bytes
+from recalld.ingest.diskspace import DiskRoom
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.store import (
     DENSE,
@@ -54,10 +52,10 @@ from recalld.ingest.store import (
     payload_selector,
     prefetch_limit,
 )
-from recalld.ingest.store_edge_copy import allocated_bytes, copy_shard, drop_copy, drop_old, put_back, recover
-from recalld.ingest.store_edge_copy import swap_in
+from recalld.ingest.store_edge_builds import ShardBuilds
+from recalld.ingest.store_edge_copy import recover
 from recalld.ingest.store_edge_filter import named_condition, to_filter
-from recalld.ingest.store_edge_layout import LAYOUT, index_params, next_upgrade, run_child, sparse_params
+from recalld.ingest.store_edge_layout import LAYOUT, index_params, next_upgrade, sparse_params
 from recalld.ingest.store_sharing import by_path, own_fields, shared_fields
 from recalld.ingest.store_lock import take_lock
 
@@ -66,11 +64,10 @@ PAGE = 1000
 # 256 points held it ~25 ms, and a model worker that finished its batch meanwhile could not
 # start the next one (a sync embeds while it writes). Calls of 32 cost the same per point.
 ENGINE_CALL = 32
-WARM_SEARCHES = 64  # after an index build (see QdrantEdgeStore._warm)
 log = structlog.get_logger("recalld.store")
 
 
-class QdrantEdgeStore:
+class QdrantEdgeStore(ShardBuilds):
     def __init__(self, config: StoreConfig) -> None:
         if not config.path:
             raise ValueError("the embedded store needs a path")
@@ -213,108 +210,6 @@ class QdrantEdgeStore:
     def _with_vector(self, name: str) -> int:
         flt = qe.Filter(must=[qe.HasVectorCondition(name)])
         return int(self._shard.count(qe.CountRequest(exact=True, filter=flt)))
-
-    def optimize(self, *, reads: Callable[[], AbstractContextManager[None]] | None = None) -> None:
-        """The index is built by a child process, and its memory (1.2 GB at its peak for
-        100k points) goes with it; this process keeps the store's lock file (no other
-        recalld opens the store meanwhile). Built on a copy of the shard while this process
-        keeps the shard open for reads, ``reads`` entered meanwhile (``LockedStore`` lets
-        other threads read then), when the disk has room for the copy and what the build
-        writes into it (``store_edge_copy``); else on the shard itself, closed meanwhile."""
-        self._room.ensure("build the vector index")
-        failed = f"cannot build the vector index of store {self._path}"
-        size = allocated_bytes(self._shard_dir)
-        if free_bytes(self._path) - 2 * size >= self._room.min_free:
-            self._on_copy(reads or nullcontext, failed=failed)
-        else:
-            log.warning("too little room on the disk for a copy: the index is built in place, reads wait",
-                        store=str(self._path), shard_mb=size >> 20)  # fmt: skip
-            self._in_child("build", failed=failed)
-        self._unsealed = None
-        if self._relayout:
-            self._layout.write_text(LAYOUT)
-            self._relayout = False
-        self._warm()
-
-    def relayout_due(self) -> bool:
-        """Whether the segments are as an older version made them (the keyword index on
-        the heap): the next ``optimize`` rebuilds them all as this version makes them."""
-        return self._relayout
-
-    def seal_due(self) -> bool:
-        """Whether ``seal_over`` points were written since the segment the engine appends
-        to was last sealed or indexed (counted from the store once, then as written)."""
-        if self.seal_over <= 0:
-            return False
-        if self._unsealed is None:
-            self._unsealed = self.unindexed()
-        return self._unsealed >= self.seal_over
-
-    def seal(self) -> bool:
-        """The index of the appendable segment built, nothing merged into it: its payload
-        indexes go from the heap to mapped files (``store_edge_layout``). A seal that
-        failed is logged, never raised: the points stay where they were, searchable, and
-        the next seal is due after ``seal_over`` more."""
-        started, sealing = time.monotonic(), self.unindexed()
-        log.info("sealing the written memories: indexing them, the sync waits", store=str(self._path), points=sealing)
-        try:
-            self._room.ensure("seal the written memories")
-            self._in_child("seal", failed=f"cannot index the written memories of store {self._path}")
-        except RecalldError as exc:
-            log.warning("written memories not sealed: the engine holds them on the heap until an index is built",
-                        store=str(self._path), error=exc.message)  # fmt: skip
-            return False
-        finally:
-            self._unsealed = 0
-        log.info("sealed the written memories", store=str(self._path), points=sealing,
-                 seconds=round(time.monotonic() - started, 2))  # fmt: skip
-        return True
-
-    def _in_child(self, action: str, *, failed: str) -> None:
-        """``action`` by a child while this process has the shard closed and keeps the
-        store's lock file; the shard is loaded again whatever the child's outcome."""
-        self.flush()
-        self._shard.close()
-        del self._shard
-        try:
-            run_child(action, self._shard_dir, self.dim, keyword=self.has_sparse, failed=failed)
-        finally:
-            self._shard = qe.EdgeShard.load(str(self._shard_dir))
-
-    def _on_copy(self, reads: Callable[[], AbstractContextManager[None]], *, failed: str) -> None:
-        """The build on a copy made and built while this process reads on from the shard
-        (nothing is written to it meanwhile); the built copy swapped in."""
-        self.flush()
-        begun = stops()  # a daemon told to stop while it copies starts no build after
-        try:
-            with reads():
-                try:
-                    copy = copy_shard(self._shard_dir)
-                except OSError as exc:
-                    raise RecalldError(f"{failed}: cannot copy its shard: {exc}") from exc
-                run_child("build", copy, self.dim, keyword=self.has_sparse, failed=failed, unless_stopped_since=begun)
-        except BaseException:
-            drop_copy(self._shard_dir)
-            raise
-        self._shard.close()
-        del self._shard
-        try:
-            swap_in(self._shard_dir)
-            self._shard = qe.EdgeShard.load(str(self._shard_dir))
-        except Exception as exc:
-            put_back(self._shard_dir)
-            self._shard = qe.EdgeShard.load(str(self._shard_dir))
-            raise RecalldError(f"{failed}: the built copy did not take the shard's place: {exc}") from exc
-        drop_old(self._shard_dir)
-
-    def _warm(self) -> None:
-        """A few searches of random vectors, so that the first searches of a freshly
-        loaded shard are not the slow ones: after a 100k-point build, the first 60
-        filtered searches read p95 11.1 ms and the next 60 3.0 ms; with these first
-        (0.45 s), 2.5 ms. Not on open: a CLI command opens the store for one search."""
-        draw = random.Random(0)
-        for _ in range(WARM_SEARCHES):
-            self.search([draw.gauss(0.0, 1.0) for _ in range(self.dim)], MemoryFilter(), 10)
 
     def retrieve(self, ids: Sequence[str], *, fields: Sequence[str] | None = None) -> list[StoredPoint]:
         if not ids:

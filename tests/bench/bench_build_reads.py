@@ -26,7 +26,8 @@ from pathlib import Path
 import numpy as np
 from bench_store import DIM, p95, payload, unit_rows
 
-from recalld.ingest import store_edge
+from recalld.ingest import store_edge_builds
+from recalld.ingest.diskspace import DiskRoom
 from recalld.ingest.errors import BusyError
 from recalld.ingest.locked import LockedStore
 from recalld.ingest.store import MemoryFilter, StoreConfig, StoredPoint
@@ -55,7 +56,7 @@ def fill(path: Path, points: int) -> None:
 
 def build(path: Path, *, on_copy: bool, every: float) -> BuildFigures:
     figures = BuildFigures(answered=[])
-    real_copy, real_free = store_edge.copy_shard, store_edge.free_bytes
+    real_copy, real_spares = store_edge_builds.copy_shard, DiskRoom.spares
 
     def timed_copy(shard_dir: Path) -> Path:
         started = time.perf_counter()
@@ -64,9 +65,9 @@ def build(path: Path, *, on_copy: bool, every: float) -> BuildFigures:
         finally:
             figures.copy_seconds = time.perf_counter() - started
 
-    store_edge.copy_shard = timed_copy  # type: ignore[assignment]
+    store_edge_builds.copy_shard = timed_copy  # type: ignore[assignment]
     if not on_copy:
-        store_edge.free_bytes = lambda _path: 0  # type: ignore[assignment]  # no room for a copy
+        DiskRoom.spares = lambda _room, _extra: False  # type: ignore[method-assign]  # no room for a copy
     store = LockedStore(QdrantEdgeStore(StoreConfig(dim=DIM, path=str(path))))
     query = unit_rows(np.random.default_rng(9), 1)[0].tolist()
     done = threading.Event()
@@ -92,7 +93,7 @@ def build(path: Path, *, on_copy: bool, every: float) -> BuildFigures:
         done.set()
         searcher.join()
         store.close()
-        store_edge.copy_shard, store_edge.free_bytes = real_copy, real_free  # type: ignore[assignment]
+        store_edge_builds.copy_shard, DiskRoom.spares = real_copy, real_spares  # type: ignore[method-assign]
     return figures
 
 

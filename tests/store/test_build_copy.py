@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from recalld.ingest import store_edge
+from recalld.ingest import diskspace, store_edge_builds
 from recalld.ingest.errors import BusyError, RecalldError
 from recalld.ingest.locked import LockedStore
 from recalld.ingest.store import MemoryFilter, StoreConfig
@@ -106,7 +106,7 @@ def test_without_room_for_a_copy_the_index_is_built_in_place_and_reads_wait(tmp_
     """Room for the copy and as much again for what the build writes, beside the minimum."""
     store = LockedStore(filled_store(tmp_path))
     shard_bytes = allocated_bytes(tmp_path / "edge" / "shard")
-    monkeypatch.setattr(store_edge, "free_bytes", lambda _path: 2 * shard_bytes + (256 << 20) - 1)
+    monkeypatch.setattr(diskspace, "free_bytes", lambda _path: 2 * shard_bytes + (256 << 20) - 1)
     builder = threading.Thread(target=store.optimize)
     builder.start()
     try:
@@ -134,7 +134,7 @@ def test_a_stop_while_the_shard_is_copied_starts_no_build_after_it(tmp_path, sma
         return copied
 
     with monkeypatch.context() as patched:
-        patched.setattr(store_edge, "copy_shard", copy_and_stop)
+        patched.setattr(store_edge_builds, "copy_shard", copy_and_stop)
         with pytest.raises(RecalldError, match=r"cannot build the vector index of store .*: the daemon stops$"):
             store.optimize()
     assert not child_pids() and not (tmp_path / "edge" / "shard.next").exists()
@@ -146,7 +146,7 @@ def test_a_stop_while_the_shard_is_copied_starts_no_build_after_it(tmp_path, sma
 
 def test_a_built_copy_that_does_not_load_leaves_the_shard_as_it_was(tmp_path, small_store, monkeypatch):
     store = small_store
-    engine, loads = store_edge.qe, []
+    engine, loads = store_edge_builds.qe, []
 
     class Shards:  # the engine's shard, its first load (the built copy's) failing
         @staticmethod
@@ -163,7 +163,7 @@ def test_a_built_copy_that_does_not_load_leaves_the_shard_as_it_was(tmp_path, sm
             return getattr(engine, name)
 
     with monkeypatch.context() as patched:
-        patched.setattr(store_edge, "qe", Engine())
+        patched.setattr(store_edge_builds, "qe", Engine())
         failed = "the built copy did not take the shard's place: a segment cannot be read$"
         with pytest.raises(RecalldError, match=failed):
             store.optimize()
