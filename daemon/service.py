@@ -116,8 +116,10 @@ class Service:
             daemon["busy" if isinstance(exc, BusyError) else "store_error"], vectors = exc.message, None
             repos = [{"repo": entry.name, "path": entry.path, "branch": entry.branch} for entry in entries]
         store = self.app.store
-        if "busy" not in daemon and isinstance(store, LockedStore) and store.reading and (held := store.held()):
-            daemon["busy"] = f"{held}; searches are answered meanwhile, writes wait for its end"
+        shared = store.sharing if isinstance(store, LockedStore) else None
+        if "busy" not in daemon and shared and (held := store.held()):
+            goes_on = "searches and writes go on" if shared == "write" else "searches are answered"
+            daemon["busy"] = f"{held}; {goes_on} meanwhile"
         depth = self.journal.depth()
         for item in repos:
             state = self.dispatcher.state(item["repo"])

@@ -4,7 +4,9 @@ workers share one store (qdrant-client's local mode is not thread-safe).
 Building the vector index takes minutes (a child process builds it: ``store_edge``), and
 sealing what a long sync wrote ~3 min every 100k memories (``Store.seal``, on the shard
 itself, closed here meanwhile). During a build on a copy of the shard other threads read
-as ever (``Store.optimize``'s ``reads``); otherwise, and for writes during a build,
+as ever and write too (``Store.optimize``'s ``reads`` and ``writes``: the store writes
+what they wrote to the copy before it takes over), up to ``WRITES_DURING_BUILD`` points.
+Otherwise, and for what must have the store alone (a seal, an upgrade, closing it),
 another thread's call is refused with ``BusyError`` instead of waiting: the API tells its
 client at once (HTTP 503), and the CLI waits and asks again; a sync worker waits
 (``patient``).
@@ -15,18 +17,24 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
+from functools import partial
 from itertools import islice
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from recalld.ingest.errors import BusyError
-from recalld.ingest.store import MemoryFilter, ScoredMemory, SparseVector, Store, StoredPoint
+from recalld.ingest.store import MemoryFilter, ScoredMemory, Shared, SparseVector, Store, StoredPoint
 
 BUSY_CHECK = 0.1  # seconds a call waits for the lock between looks at whether the store is busy
 STREAM_PAGE = 1000  # points ``stream`` reads in one turn
+# Points other threads may write during a build on a copy: the store keeps their engine
+# operations (~2–3 KB a point with its vector and texts) to write them to the copy too.
+# Past it, writes wait for the build's end as they did before.
+WRITES_DURING_BUILD = 20_000
 INDEX_BUILD = "building the vector index"
 SEALING = "sealing the memories it wrote"
 T = TypeVar("T")
+Turn = Literal["read", "write", "own"]  # what a call does: reads, writes, or needs the store alone
 
 
 class LockedStore:
@@ -35,7 +43,8 @@ class LockedStore:
         self._lock = threading.RLock()
         self.dim = inner.dim
         self._busy: tuple[str, float] | None = None  # what takes the store for long, since when
-        self._reading = False  # while busy: other threads may read (the lock is free for them)
+        self._shared: Literal["read", "write"] | None = None  # while busy: what other threads may do
+        self._shared_writes = 0  # points written by other threads during this build
         self._patient = threading.local()  # .on: this thread waits its turn (``patient``)
 
     @contextmanager
@@ -50,16 +59,16 @@ class LockedStore:
             self._patient.on = False
 
     @contextmanager
-    def _turn(self, *, wait: bool = False, read: bool = False) -> Iterator[None]:
+    def _turn(self, does: Turn = "write", points: int = 0, *, wait: bool = False) -> Iterator[None]:
         """The store to this thread; refused (``BusyError``) while it is held for long,
-        unless ``wait`` or the thread is ``patient``, or it is a ``read`` while the
-        holder lets others read."""
+        unless ``wait`` or the thread is ``patient``, or the holder lets others do what
+        this call does (``_share``); ``points``: how many a write writes."""
         wait = wait or getattr(self._patient, "on", False)
         while True:
             if self._lock.acquire(timeout=BUSY_CHECK):
-                if read or not self._reading:
+                if self._may(does, points):
                     break
-                self._lock.release()  # a write while others only read: its turn is the build's end
+                self._lock.release()  # not while others only share the store: its turn is the build's end
                 time.sleep(BUSY_CHECK)
             held = self.held()
             if held is not None and not wait:
@@ -69,19 +78,31 @@ class LockedStore:
         finally:
             self._lock.release()
 
+    def _may(self, does: Turn, points: int) -> bool:
+        """Whether a call that has the lock goes on while the store is shared (if it is)."""
+        if self._shared is None or does == "read":
+            return True
+        if does == "own" or self._shared == "read" or self._shared_writes + points > WRITES_DURING_BUILD:
+            return False
+        self._shared_writes += points
+        return True
+
     @contextmanager
-    def _others_read(self) -> Iterator[None]:
-        """Within a long hold (this thread has the store once): other threads' reads are
-        served meanwhile, their writes still refused or kept waiting. What follows (a
-        built copy swapped in and its first searches, ~1 s) is waited out, not refused."""
-        self._reading = True
+    def _share(self, does: Literal["read", "write"]) -> Iterator[None]:
+        """Within a long hold (this thread has the store once): other threads' reads, and
+        their writes if ``does`` is "write", are served meanwhile; what needs the store
+        alone is still refused or kept waiting. What follows the writes (what they wrote
+        applied to the built copy, the copy swapped in and its first searches, ~1 s) is
+        waited out, not refused."""
+        self._shared = does
         self._lock.release()
         try:
             yield
         finally:
             self._lock.acquire()
-            self._reading = False
-            self._busy = None
+            self._shared = None
+            if does == "write":
+                self._busy, self._shared_writes = None, 0
 
     @property
     def busy(self) -> str | None:
@@ -95,32 +116,33 @@ class LockedStore:
         return None if busy is None else f"recalld serve is {busy[0]} ({time.monotonic() - busy[1]:.0f} s so far)"
 
     @property
-    def reading(self) -> bool:
-        """Whether other threads read while the store is held for long (writes wait)."""
-        return self._reading
+    def sharing(self) -> Literal["read", "write"] | None:
+        """While the store is held for long: whether other threads read ("read"), or read
+        and write ("write"), meanwhile (None: neither)."""
+        return self._shared
 
     def upsert(self, points: Sequence[StoredPoint]) -> None:
-        with self._turn():
+        with self._turn("write", len(points)):
             self._inner.upsert(points)
 
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
-        with self._turn():
+        with self._turn("write", len(ids)):
             self._inner.set_payload(ids, payload)
 
     def retrieve(self, ids: Sequence[str], *, fields: Sequence[str] | None = None) -> list[StoredPoint]:
-        with self._turn(read=True):
+        with self._turn("read"):
             return self._inner.retrieve(ids, fields=fields)
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
-        with self._turn(read=True):
+        with self._turn("read"):
             return self._inner.get_vectors(ids)
 
     def set_vectors(self, vectors: dict[str, list[float]]) -> None:
-        with self._turn():
+        with self._turn("write", len(vectors)):
             self._inner.set_vectors(vectors)
 
     def scroll(self, flt: MemoryFilter, *, fields: Sequence[str] | None = None) -> Iterator[StoredPoint]:
-        with self._turn(read=True):
+        with self._turn("read"):
             points = list(self._inner.scroll(flt, fields=fields))
         return iter(points)
 
@@ -134,7 +156,7 @@ class LockedStore:
         pages = self._inner.scroll(flt, fields=fields)
         first = True
         while True:
-            with self._turn(wait=not first, read=True):
+            with self._turn("read", wait=not first):
                 page = list(islice(pages, STREAM_PAGE))
             yield from page
             if len(page) < STREAM_PAGE:
@@ -142,47 +164,51 @@ class LockedStore:
             first = False
 
     def count(self, flt: MemoryFilter) -> int:
-        with self._turn(read=True):
+        with self._turn("read"):
             return self._inner.count(flt)
 
     def search(self, vector: Sequence[float], flt: MemoryFilter, limit: int) -> list[ScoredMemory]:
-        with self._turn(read=True):
+        with self._turn("read"):
             return self._inner.search(vector, flt, limit)
 
     def hybrid_search(
         self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int,
         *, named: Sequence[str] = (),
     ) -> list[ScoredMemory]:
-        with self._turn(read=True):
+        with self._turn("read"):
             return self._inner.hybrid_search(dense, sparse, flt, limit, named=named)
 
     def delete(self, ids: Sequence[str]) -> None:
-        with self._turn():
+        with self._turn("write", len(ids)):
             self._inner.delete(ids)
 
     def flush(self) -> None:
-        with self._turn():
+        with self._turn("write"):
             self._inner.flush()
 
     def unindexed(self) -> int:
-        with self._turn(read=True):
+        with self._turn("read"):
             return self._inner.unindexed()
 
-    def optimize(self, *, reads: Callable[[], AbstractContextManager[None]] | None = None) -> None:
-        """Other threads read meanwhile when the build is on a copy (``_others_read`` is
-        the ``reads`` given to the store; one given here is not needed)."""
-        self._long(INDEX_BUILD, lambda: self._inner.optimize(reads=self._others_read))
+    def optimize(self, *, reads: Shared | None = None, writes: Shared | None = None) -> None:
+        """Other threads read, then write too, meanwhile when the build is on a copy (the
+        ``reads`` and ``writes`` given to the store are ``_share``; ones given here are not
+        needed)."""
+        reads, writes = partial(self._share, "read"), partial(self._share, "write")
+        self._long(INDEX_BUILD, lambda: self._inner.optimize(reads=reads, writes=writes))
 
     def seal_due(self) -> bool:
-        with self._turn(read=True):
-            return self._inner.seal_due()
+        """Never while others write during a build: a seal needs the store alone, and the
+        build's end counts again what is left to seal."""
+        with self._turn("read"):
+            return self._shared is None and self._inner.seal_due()
 
     def seal(self) -> bool:
         return self._long(SEALING, self._inner.seal)
 
     def _long(self, doing: str, work: Callable[[], T]) -> T:
         """``work`` with the store, other threads' calls refused (``BusyError``) meanwhile."""
-        with self._turn():
+        with self._turn("own"):
             self._busy = (doing, time.monotonic())
             try:
                 return work()
@@ -190,13 +216,13 @@ class LockedStore:
                 self._busy = None
 
     def relayout_due(self) -> bool:
-        with self._turn(read=True):
+        with self._turn("read"):
             return self._inner.relayout_due()
 
     def upgrade(self) -> bool:
-        with self._turn():
+        with self._turn("own"):
             return self._inner.upgrade()
 
     def close(self) -> None:
-        with self._turn():
+        with self._turn("own"):
             self._inner.close()

@@ -11,6 +11,8 @@ from typing import Any, Protocol
 
 from recalld.ingest.diskspace import DEFAULT_MIN_FREE_MB
 
+Shared = Callable[[], AbstractContextManager[None]]  # entered while other threads share the store (``Store.optimize``)
+
 # Payload fields that filters use (MemoryFilter); every adapter creates an index on each,
 # and on no other field: an index costs every write that carries its field (lineage,
 # content_hash and blob, in every memory, took ~10 % of writing memories to the
@@ -224,10 +226,11 @@ class Store(Protocol):
     def unindexed(self) -> int:
         """How many points are searched by brute force (not in a vector index yet)."""
 
-    def optimize(self, *, reads: Callable[[], AbstractContextManager[None]] | None = None) -> None:
+    def optimize(self, *, reads: Shared | None = None, writes: Shared | None = None) -> None:
         """Build the vector index for the unindexed points (slow: call when idle).
-        ``reads`` is entered for as long as the store may be read from other threads
-        while it builds (not at all where it cannot be)."""
+        ``reads`` is entered for as long as other threads may read the store while it
+        builds, ``writes`` for as long as they may also write to it (the store keeps what
+        they write for what it builds); either not at all where it cannot be."""
 
     def seal_due(self) -> bool:
         """Whether so many points were written since the last ``seal`` or ``optimize``

@@ -81,6 +81,7 @@ class QdrantEdgeStore(ShardBuilds):
         self._upgraded = False  # every payload index known to be as this version makes it
         self.seal_over = config.seal_over
         self._unsealed: int | None = None  # points written to the appendable segment (None: not counted yet)
+        self._written: list[qe.UpdateOperation] | None = None  # kept while a copy is built (``ShardBuilds``)
         self._shard_dir = shard_dir = self._path / "shard"
         self._layout = self._path / "layout"  # LAYOUT once the segments are as this version makes them
         for step in recover(shard_dir):
@@ -193,6 +194,8 @@ class QdrantEdgeStore(ShardBuilds):
         self._room.ensure("write to the store")
         self._dirty = True
         self._shard.update(operation)
+        if self._written is not None:  # while a copy of the shard is built: for the copy too
+            self._written.append(operation)
 
     def flush(self) -> None:
         if self._dirty:

@@ -1,7 +1,8 @@
 """How the embedded store builds its vector index (``QdrantEdgeStore``'s part that does):
-an idle build (``optimize``), on a copy of the shard while this process answers reads
-from the shard it keeps open (``store_edge_copy``) when the disk has room for the copy,
-else on the shard itself; a sync's seal of what it wrote (``seal``), on the shard itself;
+an idle build (``optimize``), on a copy of the shard while this process reads and writes
+on the shard it keeps open (``store_edge_copy``; what it writes meanwhile is written to the
+copy too before it takes the shard's place) when the disk has room for the copy, else on
+the shard itself; a sync's seal of what it wrote (``seal``), on the shard itself;
 both by a child (``store_edge_layout.run_child``), since the engine holds the GIL through
 a build. With ``store_edge`` and ``store_edge_layout``, the only modules importing
 ``qdrant_edge``.
@@ -11,8 +12,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Sequence
+from contextlib import nullcontext
 from pathlib import Path
 
 import qdrant_edge as qe
@@ -21,7 +22,7 @@ import structlog
 from recalld.ingest.child import stops
 from recalld.ingest.diskspace import DiskRoom
 from recalld.ingest.errors import RecalldError
-from recalld.ingest.store import MemoryFilter, ScoredMemory
+from recalld.ingest.store import MemoryFilter, ScoredMemory, Shared
 from recalld.ingest.store_edge_copy import allocated_bytes, copy_shard, drop_copy, drop_old, put_back, swap_in
 from recalld.ingest.store_edge_layout import LAYOUT, run_child
 
@@ -43,6 +44,7 @@ class ShardBuilds:
     _layout: Path
     _relayout: bool
     _unsealed: int | None
+    _written: list[qe.UpdateOperation] | None
 
     def flush(self) -> None:
         raise NotImplementedError
@@ -53,18 +55,19 @@ class ShardBuilds:
     def search(self, vector: Sequence[float], flt: MemoryFilter, limit: int) -> list[ScoredMemory]:
         raise NotImplementedError
 
-    def optimize(self, *, reads: Callable[[], AbstractContextManager[None]] | None = None) -> None:
+    def optimize(self, *, reads: Shared | None = None, writes: Shared | None = None) -> None:
         """The index is built by a child process, and its memory (1.2 GB at its peak for
         100k points) goes with it; this process keeps the store's lock file (no other
         recalld opens the store meanwhile). Built on a copy of the shard while this process
-        keeps the shard open for reads, ``reads`` entered meanwhile (``LockedStore`` lets
-        other threads read then), when the disk has room for the copy and what the build
-        writes into it (``store_edge_copy``); else on the shard itself, closed meanwhile."""
+        keeps the shard open, when the disk has room for the copy and what the build writes
+        into it (``store_edge_copy``): ``reads`` entered while the copy is made, ``writes``
+        while the child builds it (``LockedStore`` lets other threads read, then write
+        too); else on the shard itself, closed meanwhile."""
         self._room.ensure("build the vector index")
         failed = f"cannot build the vector index of store {self._path}"
         size = allocated_bytes(self._shard_dir)
         if self._room.spares(2 * size):
-            self._on_copy(reads or nullcontext, failed=failed)
+            self._on_copy(reads or nullcontext, writes or nullcontext, failed=failed)
         else:
             log.warning("too little room on the disk for a copy: the index is built in place, reads wait",
                         store=str(self._path), shard_mb=size >> 20)  # fmt: skip
@@ -120,9 +123,10 @@ class ShardBuilds:
         finally:
             self._shard = qe.EdgeShard.load(str(self._shard_dir))
 
-    def _on_copy(self, reads: Callable[[], AbstractContextManager[None]], *, failed: str) -> None:
-        """The build on a copy made and built while this process reads on from the shard
-        (nothing is written to it meanwhile); the built copy swapped in."""
+    def _on_copy(self, reads: Shared, writes: Shared, *, failed: str) -> None:
+        """The build on a copy made while this process reads on from the shard (nothing
+        written to it meanwhile) and built while it reads and writes on: what it writes
+        meanwhile is kept, and written to the built copy too before that is swapped in."""
         self.flush()
         begun = stops()  # a daemon told to stop while it copies starts no build after
         try:
@@ -131,10 +135,20 @@ class ShardBuilds:
                     copy = copy_shard(self._shard_dir)
                 except OSError as exc:
                     raise RecalldError(f"{failed}: cannot copy its shard: {exc}") from exc
-                run_child("build", copy, self.dim, keyword=self.has_sparse, failed=failed, unless_stopped_since=begun)
+            self._written = []
+            catch_up = CatchUp(copy, self._written, failed=failed)
+            try:
+                with writes():
+                    run_child("build", copy, self.dim, keyword=self.has_sparse, failed=failed, unless_stopped_since=begun)
+                    catch_up.round()  # what was written so far, while others write on
+                catch_up.round()  # the rest, others waiting
+            finally:
+                catch_up.close()
         except BaseException:
             drop_copy(self._shard_dir)
             raise
+        finally:
+            self._written = None
         self._shard.close()
         del self._shard
         try:
@@ -154,3 +168,38 @@ class ShardBuilds:
         draw = random.Random(0)
         for _ in range(WARM_SEARCHES):
             self.search([draw.gauss(0.0, 1.0) for _ in range(self.dim)], MemoryFilter(), 10)
+
+
+class CatchUp:
+    """What was written to the shard while its copy was built (the engine's operations,
+    as ``QdrantEdgeStore._update`` applied them), written to the copy in the same order,
+    in rounds: each writes what was added since the last. The copy is loaded at the first
+    operation to write. A failure is a ``RecalldError``: the copy is not swapped in, and
+    the shard has them all."""
+
+    def __init__(self, copy: Path, written: list[qe.UpdateOperation], *, failed: str) -> None:
+        self._copy, self._written, self._failed = copy, written, failed
+        self._built: qe.EdgeShard | None = None
+        self._done = 0
+
+    def round(self) -> None:
+        if self._done == len(self._written):
+            return
+        started, begun = time.monotonic(), self._done
+        try:
+            if self._built is None:
+                self._built = qe.EdgeShard.load(str(self._copy))
+            while self._done < len(self._written):  # other threads may append meanwhile
+                self._built.update(self._written[self._done])
+                self._done += 1
+            self._built.flush()
+        except Exception as exc:  # noqa: BLE001 - the engine's errors name no type
+            raise RecalldError(f"{self._failed}: what was written during the build did not apply to it: {exc}") from exc
+        log.info("wrote to the built index what was written during the build", store=str(self._copy.parent),
+                 operations=self._done - begun, seconds=round(time.monotonic() - started, 2))  # fmt: skip
+
+    def close(self) -> None:
+        """The copy closed (before it is renamed: the engine keeps the paths it loaded)."""
+        if self._built is not None:
+            self._built.close()
+            self._built = None

@@ -7,8 +7,7 @@ creation races are harmless, every write waits for the server's acknowledgement.
 from __future__ import annotations
 
 import importlib.metadata
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
@@ -26,6 +25,7 @@ from recalld.ingest.store import (
     SPARSE,
     MemoryFilter,
     ScoredMemory,
+    Shared,
     SparseVector,
     StoreConfig,
     StoredPoint,
@@ -225,7 +225,7 @@ class QdrantServerStore:
     def unindexed(self) -> int:
         return 0  # the server indexes in the background on its own
 
-    def optimize(self, *, reads: Callable[[], AbstractContextManager[None]] | None = None) -> None:
+    def optimize(self, *, reads: Shared | None = None, writes: Shared | None = None) -> None:
         """Nothing to do: the server's optimizers run on their own."""
 
     def seal_due(self) -> bool:

@@ -60,7 +60,7 @@ def test_a_prune_that_finds_the_store_building_its_index_is_postponed_not_lost(h
     release = threading.Event()
 
     class Building(StoreWrapper):
-        def optimize(self, *, reads=None) -> None:  # built in place: no reads
+        def optimize(self, *, reads=None, writes=None) -> None:  # built in place: no reads
             release.wait(60)
 
     store = LockedStore(Building(harness.store))

@@ -234,9 +234,11 @@ def test_signed_push_fetches_the_configured_remote_and_syncs(daemon, tmp_path):
 
 
 @contextmanager
-def store_building(service, *, on_copy: bool):  # type: ignore[no-untyped-def]
+def store_building(service, *, shares: str | None):  # type: ignore[no-untyped-def]
     """The daemon's store held by an index build until the block ends: on a copy of its
-    shard (others read meanwhile: ``Store.optimize``'s ``reads``) or in place."""
+    shard, others reading meanwhile (``shares`` "read": ``Store.optimize``'s ``reads``,
+    while the copy is made) or writing too ("write": its ``writes``, while it is built),
+    or in place (None)."""
     import threading
 
     from recalld.ingest.locked import LockedStore
@@ -245,8 +247,8 @@ def store_building(service, *, on_copy: bool):  # type: ignore[no-untyped-def]
     building, release = threading.Event(), threading.Event()
 
     class Building(StoreWrapper):
-        def optimize(self, *, reads=None) -> None:  # type: ignore[no-untyped-def]
-            with reads() if on_copy else nullcontext():
+        def optimize(self, *, reads=None, writes=None) -> None:  # type: ignore[no-untyped-def]
+            with {"read": reads, "write": writes}[shares]() if shares else nullcontext():
                 building.set()
                 release.wait(60)
 
@@ -264,7 +266,7 @@ def store_building(service, *, on_copy: bool):  # type: ignore[no-untyped-def]
 def test_while_the_store_builds_its_index_webhooks_are_queued_status_answers_and_a_search_is_told_to_retry(service):
     """Building the vector index in place (no room for a copy) takes the store for minutes:
     what needs no store is answered as ever, what needs it is refused with 503 at once."""
-    with store_building(service, on_copy=False) as (client, bearer):
+    with store_building(service, shares=None) as (client, bearer):
         assert github_post(client, push_body()).status_code == 202
         assert queued(service) == {"widgets": 1}
         status = client.get("/v1/status", headers=bearer)
@@ -284,23 +286,28 @@ def test_while_the_store_builds_its_index_webhooks_are_queued_status_answers_and
     assert "busy" not in report["daemon"] and all(r["memories"] == 0 for r in report["repos"])
 
 
-def test_while_the_store_builds_its_index_on_a_copy_searches_are_answered_and_writes_told_to_retry(service):
+def test_while_the_store_builds_its_index_on_a_copy_searches_and_writes_go_on(service):
     """The embedded store builds its index on a copy of its shard while the daemon reads
-    on from the shard it has open (``Store.optimize``'s ``reads``): searches, exports and
-    status answer as ever; a write, which the copy would miss, is told to retry."""
-    with store_building(service, on_copy=True) as (client, bearer):
+    and writes on from the shard it has open (``Store.optimize``'s ``reads``, then
+    ``writes``): searches, exports and status answer as ever; a write is told to retry
+    while the copy is made (under a second at 100k memories), and taken while it is built."""
+    memory = {"text": "we pin torch to its CPU build", "repo": "widgets"}
+    with store_building(service, shares="read") as (client, bearer):
         status = client.get("/v1/status", headers=bearer).json()
         assert status["daemon"]["busy"].startswith("recalld serve is building the vector index (")
-        assert status["daemon"]["busy"].endswith("; searches are answered meanwhile, writes wait for its end")
+        assert status["daemon"]["busy"].endswith("; searches are answered meanwhile")
         assert {r["repo"]: r["memories"] for r in status["repos"]} == {"widgets": 0, "other": 0}
         assert client.get("/v1/search", params={"q": "a"}, headers=bearer).status_code == 200
         assert client.get("/v1/export", headers=bearer).status_code == 200
-        written = client.post("/v1/memories", json={"text": "we pin torch to its CPU build", "repo": "widgets"},
-                              headers=bearer)  # fmt: skip
+        written = client.post("/v1/memories", json=memory, headers=bearer)
         assert written.status_code == 503 and written.headers["Retry-After"] == "5"
         assert "is building the vector index" in written.json()["detail"]
-    assert client.post("/v1/memories", json={"text": "we pin torch to its CPU build", "repo": "widgets"},
-                       headers=bearer).status_code == 201  # fmt: skip
+    with store_building(service, shares="write") as (client, bearer):
+        status = client.get("/v1/status", headers=bearer).json()
+        assert status["daemon"]["busy"].endswith("; searches and writes go on meanwhile")
+        assert client.post("/v1/memories", json=memory, headers=bearer).status_code == 201
+        found = client.get("/v1/search", params={"q": "torch CPU build", "repo": "widgets"}, headers=bearer).json()
+        assert memory["text"] in str(found)
 
 
 def test_query_parameters_given_empty_count_as_not_given(service):

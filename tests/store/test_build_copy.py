@@ -18,7 +18,7 @@ from recalld.ingest.store import MemoryFilter, StoreConfig
 from recalld.ingest.store_edge import QdrantEdgeStore
 from recalld.ingest.store_edge_copy import allocated_bytes, copy_file, copy_shard, recover
 from recalld.ingest.store_edge_layout import run_child
-from tests.store.test_index_build import DIM, N, child_pids, filled_store
+from tests.store.test_index_build import DIM, N, child_pids, filled_store, point
 
 SMALL = 1200
 
@@ -144,17 +144,15 @@ def test_a_stop_while_the_shard_is_copied_starts_no_build_after_it(tmp_path, sma
     store.close()
 
 
-def test_a_built_copy_that_does_not_load_leaves_the_shard_as_it_was(tmp_path, small_store, monkeypatch):
-    store = small_store
-    engine, loads = store_edge_builds.qe, []
+def engine_whose_loads(monkeypatch, load):  # type: ignore[no-untyped-def]
+    """The engine as ``store_edge_builds`` sees it, each ``EdgeShard.load`` through
+    ``load(real_load, path)``."""
+    engine = store_edge_builds.qe
 
-    class Shards:  # the engine's shard, its first load (the built copy's) failing
+    class Shards:
         @staticmethod
         def load(path, *config):  # type: ignore[no-untyped-def]
-            loads.append(path)
-            if len(loads) == 1:
-                raise RuntimeError("a segment cannot be read")
-            return engine.EdgeShard.load(path, *config)
+            return load(lambda: engine.EdgeShard.load(path, *config), path)
 
     class Engine:
         EdgeShard = Shards
@@ -162,8 +160,20 @@ def test_a_built_copy_that_does_not_load_leaves_the_shard_as_it_was(tmp_path, sm
         def __getattr__(self, name):  # type: ignore[no-untyped-def]
             return getattr(engine, name)
 
+    monkeypatch.setattr(store_edge_builds, "qe", Engine())
+
+
+def test_a_built_copy_that_does_not_load_leaves_the_shard_as_it_was(tmp_path, small_store, monkeypatch):
+    store, loads = small_store, []
+
+    def first_fails(load, path):  # type: ignore[no-untyped-def]  # the built copy's load
+        loads.append(path)
+        if len(loads) == 1:
+            raise RuntimeError("a segment cannot be read")
+        return load()
+
     with monkeypatch.context() as patched:
-        patched.setattr(store_edge_builds, "qe", Engine())
+        engine_whose_loads(patched, first_fails)
         failed = "the built copy did not take the shard's place: a segment cannot be read$"
         with pytest.raises(RecalldError, match=failed):
             store.optimize()
@@ -173,3 +183,38 @@ def test_a_built_copy_that_does_not_load_leaves_the_shard_as_it_was(tmp_path, sm
     store.optimize()
     assert store.unindexed() == 0
     store.close()
+
+
+def test_writes_during_the_build_that_the_copy_refuses_stay_in_the_shard_and_the_copy_is_dropped(
+    tmp_path, small_store, monkeypatch
+):
+    store = small_store
+    added = point(SMALL + 1, [1.0] * DIM)
+
+    def write_then_build(*args, **kwargs):  # type: ignore[no-untyped-def]  # a sync writes while the child builds
+        store.upsert([added])
+        run_child(*args, **kwargs)
+
+    class Refusing:  # the built copy, as loaded to take what was written meanwhile
+        def __init__(self, shard):  # type: ignore[no-untyped-def]
+            self.shard = shard
+
+        def update(self, _operation):  # type: ignore[no-untyped-def]
+            raise RuntimeError("no space for the segment")
+
+        def __getattr__(self, name):  # type: ignore[no-untyped-def]
+            return getattr(self.shard, name)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store_edge_builds, "run_child", write_then_build)
+        engine_whose_loads(patched, lambda load, path: Refusing(load()) if path.endswith(".next") else load())
+        failed = "what was written during the build did not apply to it: no space for the segment$"
+        with pytest.raises(RecalldError, match=failed):
+            store.optimize()
+    assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
+    assert store.count(MemoryFilter(repo="r")) == SMALL + 1 and store.unindexed() == SMALL + 1  # not built, not lost
+    store.optimize()
+    store.close()
+    reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
+    assert reopened.unindexed() == 0 and reopened.retrieve([added.id])[0].payload["repo"] == "r"
+    reopened.close()

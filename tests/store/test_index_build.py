@@ -23,21 +23,30 @@ def filled_store(tmp_path, n: int = N) -> QdrantEdgeStore:
     rows = np.random.default_rng(7).standard_normal((n, DIM)).astype(np.float32)
     store = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
     for start in range(0, n, 1000):
-        store.upsert([StoredPoint(str(uuid.UUID(int=i + 1)), {"record": "memory", "repo": "r", "deprecated": 0},
-                                  rows[i].tolist()) for i in range(start, min(n, start + 1000))])  # fmt: skip
+        store.upsert([point(i + 1, rows[i].tolist()) for i in range(start, min(n, start + 1000))])
     assert store.unindexed() == n
     return store
 
 
-def test_the_index_is_built_by_a_child_on_a_copy_while_the_process_reads_on_and_refuses_writes(tmp_path):
+def point(i: int, vector: list[float]) -> StoredPoint:
+    return StoredPoint(str(uuid.UUID(int=i)), {"record": "memory", "repo": "r", "deprecated": 0}, vector)
+
+
+def test_the_index_is_built_by_a_child_on_a_copy_while_the_process_reads_and_writes_on(tmp_path, monkeypatch):
+    """What is written during the build lands in the shard at once and is written to the
+    built copy before it takes the shard's place; past ``WRITES_DURING_BUILD`` points a
+    write waits for the build's end (a patient one) or is refused, as is a seal."""
+    from recalld.ingest import locked
+
+    monkeypatch.setattr(locked, "WRITES_DURING_BUILD", 3)
     store = LockedStore(filled_store(tmp_path))
-    extra = StoredPoint(str(uuid.UUID(int=N + 1)), {"record": "memory", "repo": "r", "deprecated": 0},
-                        np.ones(DIM).tolist())  # fmt: skip
+    ones = np.ones(DIM).tolist()
+    added, late = point(N + 1, ones), point(N + 2, ones)
     patient_wrote: list[float] = []
 
-    def patient_write() -> None:  # a sync worker's write: it waits for the build's end
+    def patient_write() -> None:  # a sync worker's write past the limit: it waits for the build's end
         with store.patient():
-            store.upsert([extra])
+            store.upsert([late])
         patient_wrote.append(time.monotonic())
 
     ticks: list[float] = []
@@ -55,21 +64,26 @@ def test_the_index_is_built_by_a_child_on_a_copy_while_the_process_reads_on_and_
     started = time.monotonic()
     builder.start()
     try:
-        while store.busy is None and builder.is_alive():
+        while store.sharing != "write" and builder.is_alive():  # the copy made: its child builds it
             time.sleep(0.001)
-        assert store.busy == "building the vector index"
-        while not child_pids() and builder.is_alive():  # the copy made: its child builds it
-            time.sleep(0.001)
+        assert store.busy == "building the vector index" and child_pids()
         assert (tmp_path / "edge" / "shard.next").is_dir()
         read_during = store.count(MemoryFilter(repo="r"))  # answered from the shard still open here
-        searched_during = store.search(np.ones(DIM).tolist(), MemoryFilter(repo="r"), 5)
+        searched_during = store.search(ones, MemoryFilter(repo="r"), 5)
+        store.upsert([added])  # three points written during the build: taken at once
+        store.set_payload([str(uuid.UUID(int=1))], {"deprecated": 1})
+        store.delete([str(uuid.UUID(int=2))])
+        written_during = store.count(MemoryFilter(repo="r"))  # live ones: one more, one deleted, one deprecated
+        assert store.seal_due() is False
         with pytest.raises(BusyError, match=r"recalld serve is building the vector index \(\d+ s so far\)"):
-            store.upsert([extra])  # refused, not kept waiting for the build
+            store.upsert([late])  # past the limit: refused, not kept waiting for the build
+        with pytest.raises(BusyError, match="building the vector index"):
+            store.seal()  # needs the store alone
         writer.start()
         with pytest.raises(StoreLockedError):  # this process keeps the store: no other recalld opens it meanwhile
             QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
         time.sleep(0.2)
-        waited = not patient_wrote and builder.is_alive()  # the write waits for the build's end
+        waited = not patient_wrote and builder.is_alive()
     finally:
         builder.join()
         ended = time.monotonic()
@@ -77,15 +91,20 @@ def test_the_index_is_built_by_a_child_on_a_copy_while_the_process_reads_on_and_
         ticker.join()
         if writer.ident is not None:
             writer.join()
-    assert read_during == N and len(searched_during) == 5 and waited and patient_wrote
+    assert read_during == N and len(searched_during) == 5 and written_during == N - 1 and waited and patient_wrote
     assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
     during = [started, *(t for t in ticks if started < t < ended), ended]
     longest = max(b - a for a, b in zip(during, during[1:], strict=False))
     assert longest < (ended - started) / 3, (longest, ended - started)  # in-process: one gap as long as the build
-    assert store.busy is None and store.unindexed() == 1  # the write after the build
-    assert store.count(MemoryFilter(repo="r")) == N + 1
-    assert len(store.search(np.ones(DIM).tolist(), MemoryFilter(repo="r"), 5)) == 5
+    assert store.busy is None and store.sharing is None
     store.close()
+    reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))  # the built copy, as it is on disk
+    ids = [str(uuid.UUID(int=i)) for i in (1, 2, N + 1, N + 2)]
+    found = {p.id: p.payload["deprecated"] for p in reopened.retrieve(ids)}
+    assert found == {ids[0]: 1, ids[2]: 0, ids[3]: 0}  # written during the build, and the one after it
+    assert reopened.count(MemoryFilter(repo="r")) == N and reopened.unindexed() <= 3  # live: 2 more, 2 less
+    assert {hit.point.id for hit in reopened.search(ones, MemoryFilter(repo="r"), 2)} == {ids[2], ids[3]}
+    reopened.close()
 
 
 def test_a_failed_build_is_an_error_and_leaves_the_store_open_and_whole(tmp_path, monkeypatch):
@@ -97,7 +116,7 @@ def test_a_failed_build_is_an_error_and_leaves_the_store_open_and_whole(tmp_path
         store.optimize()
     monkeypatch.undo()
     assert store.count(MemoryFilter(repo="r")) == N and store.unindexed() == N
-    store.upsert([StoredPoint(str(uuid.UUID(int=N + 1)), {"record": "memory", "repo": "r", "deprecated": 0}, np.ones(DIM).tolist())])
+    store.upsert([point(N + 1, np.ones(DIM).tolist())])
     store.optimize()
     assert store.unindexed() == 0 and store.count(MemoryFilter(repo="r")) == N + 1
     store.close()

@@ -32,7 +32,7 @@ class Counted(StoreWrapper):
             self.read += 1
             yield point
 
-    def optimize(self, *, reads=None) -> None:  # built in place: no reads
+    def optimize(self, *, reads=None, writes=None) -> None:  # built in place: no reads
         assert self.release.wait(30)
 
 
