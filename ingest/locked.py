@@ -62,14 +62,20 @@ class LockedStore:
     def _turn(self, does: Turn = "write", points: int = 0, *, wait: bool = False) -> Iterator[None]:
         """The store to this thread; refused (``BusyError``) while it is held for long,
         unless ``wait`` or the thread is ``patient``, or the holder lets others do what
-        this call does (``_share``); ``points``: how many a write writes."""
+        this call does (``_share``: then it waits for another caller's turn, however
+        long, as the engine may hold the GIL for a second); ``points``: how many a write
+        writes."""
         wait = wait or getattr(self._patient, "on", False)
         while True:
             if self._lock.acquire(timeout=BUSY_CHECK):
-                if self._may(does, points):
+                if self._lets(does, points):
+                    if self._shared is not None and does == "write":
+                        self._shared_writes += points
                     break
                 self._lock.release()  # not while others only share the store: its turn is the build's end
                 time.sleep(BUSY_CHECK)
+            elif self._shared is not None and self._lets(does, points):
+                continue
             held = self.held()
             if held is not None and not wait:
                 raise BusyError(held)
@@ -78,14 +84,11 @@ class LockedStore:
         finally:
             self._lock.release()
 
-    def _may(self, does: Turn, points: int) -> bool:
-        """Whether a call that has the lock goes on while the store is shared (if it is)."""
+    def _lets(self, does: Turn, points: int) -> bool:
+        """Whether a call goes on while the store is shared (if it is)."""
         if self._shared is None or does == "read":
             return True
-        if does == "own" or self._shared == "read" or self._shared_writes + points > WRITES_DURING_BUILD:
-            return False
-        self._shared_writes += points
-        return True
+        return does == "write" and self._shared == "write" and self._shared_writes + points <= WRITES_DURING_BUILD
 
     @contextmanager
     def _share(self, does: Literal["read", "write"]) -> Iterator[None]:

@@ -172,3 +172,37 @@ def child_pids() -> list[str]:
         except FileNotFoundError:  # a thread that ended meanwhile
             pass
     return found
+
+
+def test_while_the_store_is_shared_a_call_waits_out_another_callers_long_turn(tmp_path):
+    """During a build on a copy, a search that finds another caller's write holding the
+    lock (the engine may hold the GIL for a second meanwhile) waits for it: refused, as a
+    call is while the build has the store alone, it would be told to retry for nothing."""
+    from tests.ingest.conftest import StoreWrapper
+
+    building, release = threading.Event(), threading.Event()
+
+    class Sharing(StoreWrapper):
+        def optimize(self, *, reads=None, writes=None) -> None:  # type: ignore[no-untyped-def]
+            with writes():
+                building.set()
+                assert release.wait(30)
+
+        def upsert(self, points) -> None:  # type: ignore[no-untyped-def]
+            time.sleep(0.5)  # a long turn
+            self._inner.upsert(points)
+
+    store = LockedStore(Sharing(QdrantEdgeStore(StoreConfig(dim=4, path=str(tmp_path / "edge")))))
+    builder = threading.Thread(target=store.optimize)
+    builder.start()
+    assert building.wait(10)
+    writer = threading.Thread(target=store.upsert, args=([point(1, [1.0, 0.0, 0.0, 0.0])],))
+    writer.start()
+    try:
+        time.sleep(0.05)  # the writer has the lock
+        assert store.count(MemoryFilter(repo="r")) == 1  # waited for the write, not refused
+    finally:
+        release.set()
+        writer.join()
+        builder.join()
+    store.close()
