@@ -36,17 +36,3 @@ def watchdog_interval() -> float | None:
     except ValueError:
         return None
 
-
-def extend_watchdog(seconds: float) -> bool:
-    """Ping and let the next ping come ``seconds`` later (before work that blocks the
-    loop, such as building a vector index); ``restore_watchdog`` undoes it."""
-    if watchdog_interval() is None:
-        return False
-    return notify(f"WATCHDOG=1\nWATCHDOG_USEC={int(seconds * 1_000_000)}")
-
-
-def restore_watchdog() -> bool:
-    usec = os.environ.get("WATCHDOG_USEC")
-    if watchdog_interval() is None or not usec:
-        return False
-    return notify(f"WATCHDOG=1\nWATCHDOG_USEC={usec}")

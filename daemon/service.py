@@ -84,6 +84,7 @@ class Service:
             settle=config.get("daemon", "settle_ms") / 1000,
         )
         self.watcher = RepoWatcher(self.journal) if config.get("daemon", "watch") else None
+        self.upkeep: StoreUpkeep | None = None  # made by the main loop, around the locked store
 
     # -- used by the API and the scheduler -------------------------------------------------
     def enqueue(self, repo: str, source: str, detail: dict[str, Any] | None = None) -> int:
@@ -165,7 +166,7 @@ class Service:
         interval = sdnotify.watchdog_interval()
         next_ping = 0.0
         next_status = 0.0
-        upkeep = StoreUpkeep(
+        self.upkeep = upkeep = StoreUpkeep(
             self.app.store,
             idle=self.dispatcher.idle,
             activity=lambda: self.dispatcher.completed,
@@ -260,6 +261,8 @@ class Service:
         handover = server.stop(hand_over=restarting)
         if self.watcher is not None:
             self.watcher.stop()
+        if self.upkeep is not None:  # an index build under way: ended, its child stopped, before syncs drain
+            self.upkeep.end()
         drained = self.dispatcher.drain(SHUTDOWN_GRACE)
         if restarting:
             handover.update(keep_across_exec())

@@ -7,26 +7,33 @@ the operating system (their memos and the model's memory arena first:
 
 Syncs never flush (the embedded engine's WAL already survives a killed process) and
 never build indexes; both are slow (a flush holds the GIL; a build, run by a child
-process, takes the store for minutes), and so wait for a moment with no sync running
-or queued. A daemon that is never idle (syncs queued back to back) still flushes, at
-most ``BUSY_FLUSH_EVERY`` after its last flush: the engine reuses the space of points
-it rewrote only after a flush, and a store written by 39 syncs with no flush held
-1.4 GB on disk and in mapped pages against 274 MB with one after each. A build that
-fails is logged and tried again once more points need it (a relayout alone: at the
-daemon's next start).
+process, takes minutes), and so wait for a moment with no sync running or queued. A
+daemon that is never idle (syncs queued back to back) still flushes, at most
+``BUSY_FLUSH_EVERY`` after its last flush: the engine reuses the space of points it
+rewrote only after a flush, and a store written by 39 syncs with no flush held 1.4 GB on
+disk and in mapped pages against 274 MB with one after each.
+
+A build runs on a thread of its own (``recalld-index-build``), so that the daemon's loop
+goes on meanwhile: it starts the syncs of commits made during the build, which write on
+while the store builds on a copy of its shard (``Store.optimize``), and pings systemd's
+watchdog; the upkeep does nothing else until the build ends. A build that fails is
+logged and tried again once more points need it (a relayout alone: at the daemon's next
+start).
 """
 
 from __future__ import annotations
 
 import ctypes
+import threading
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from recalld.daemon import sdnotify
 from recalld.daemon.logs import get_logger
+from recalld.ingest.child import stop_children
 from recalld.ingest.errors import BusyError, RecalldError
 from recalld.ingest.store import Store
 from recalld.ingest.sync import forget_memos
@@ -36,7 +43,6 @@ CHECK_EVERY = 5.0  # seconds between looks at whether the daemon is idle
 FLUSH_EVERY = 60.0  # seconds between flushes (a flush holds the GIL ~0.1–1 s)
 BUSY_FLUSH_EVERY = 600.0  # seconds a daemon with syncs always running goes without a flush
 OPTIMIZE_OVER = 20_000  # unindexed points that make brute-force search slow (~10 ms)
-OPTIMIZE_WATCHDOG = 1800.0  # seconds systemd waits for a ping while an index is built
 
 
 @dataclass(slots=True)
@@ -58,12 +64,15 @@ class StoreUpkeep:
     _left_unindexed: int = 0  # what the last build left (segments below the engine's threshold)
     _upgrading: bool = True  # until the store says nothing is left to upgrade
     _relayout: bool = True  # the store may be laid out as an older version did it (asked once)
+    _build: threading.Thread | None = None  # an index build under way
 
     def tick(self, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
         if now < self._next_check:
             return
         self._next_check = now + self.check_every
+        if self.building():
+            return
         if self._flushed_at is None:
             self._flushed_at = now
         if not self.idle():
@@ -101,7 +110,27 @@ class StoreUpkeep:
             return
         why = {"relayout": "every segment, as an older version laid the store out"} if relayout else {}
         log.info("building the vector index", unindexed=unindexed, **why)
-        sdnotify.extend_watchdog(OPTIMIZE_WATCHDOG)
+        self._build = threading.Thread(target=self._index, args=(unindexed, started), name="recalld-index-build")
+        self._build.start()
+
+    def building(self) -> bool:
+        """Whether an index build is under way."""
+        return self._build is not None and self._build.is_alive()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """The index build under way (if any) waited for; False if it still runs."""
+        if self._build is not None:
+            self._build.join(timeout)
+        return not self.building()
+
+    def end(self, timeout: float | None = None) -> bool:
+        """The index build under way (if any) ended, its child stopped (the build is left
+        for the next start), and waited for: the daemon's stop, before it closes the store."""
+        if self.building():
+            stop_children()
+        return self.wait(timeout)
+
+    def _index(self, unindexed: int, started: float) -> None:
         try:
             self.store.optimize()
         except RecalldError as exc:
@@ -112,13 +141,15 @@ class StoreUpkeep:
                           again_at=unindexed + self.optimize_over)  # fmt: skip
             self._left_unindexed = unindexed
             return
+        except Exception:  # noqa: BLE001 - a thread's crash would go unseen
+            log.error("vector index build crashed", unindexed=unindexed, traceback=traceback.format_exc())
+            self._left_unindexed = unindexed
+            return
         finally:
-            sdnotify.restore_watchdog()
             # The shard closed for the build is freed, but its pages kept by glibc.
             release_memory()
         self._left_unindexed = self.store.unindexed()
         log.info("built the vector index", unindexed=self._left_unindexed, seconds=round(time.monotonic() - started, 2))
-
 
 M_ARENA_MAX = -8  # glibc mallopt parameter
 ARENAS = 2

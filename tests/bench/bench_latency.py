@@ -76,14 +76,32 @@ class RunningDaemon:
             self.proc.kill()
             self.proc.wait()
 
-    def found(self, name: str) -> bool:
-        query = urllib.parse.urlencode({"q": name, "limit": 3})
+    def get(self, route: str, **params: object) -> object:
+        query = f"?{urllib.parse.urlencode(params)}" if params else ""
         request = urllib.request.Request(
-            f"http://127.0.0.1:{self.port}/v1/search?{query}", headers={"Authorization": f"Bearer {self.token}"}
+            f"http://127.0.0.1:{self.port}{route}{query}", headers={"Authorization": f"Bearer {self.token}"}
         )
+        with urllib.request.urlopen(request, timeout=120) as r:
+            return json.load(r)
+
+    def busy(self) -> str | None:
+        """What takes the daemon's store for long (an index build, a seal), if anything."""
+        status = self.get("/v1/status")
+        assert isinstance(status, dict)
+        return status["daemon"].get("busy")
+
+    def wait_unbusy(self, timeout: float = 900.0) -> float:
+        """Seconds waited until the store is no longer busy (an idle index build ended)."""
+        started = time.monotonic()
+        while self.busy() and time.monotonic() - started < timeout:
+            time.sleep(0.2)
+        return time.monotonic() - started
+
+    def found(self, name: str) -> bool:
         try:
-            with urllib.request.urlopen(request, timeout=120) as r:
-                return any(hit["qualname"] == name for hit in json.load(r))
+            hits = self.get("/v1/search", q=name, limit=3)
+            assert isinstance(hits, list)
+            return any(hit["qualname"] == name for hit in hits)
         except urllib.error.HTTPError as exc:
             if exc.code == 503:  # building its vector index: not searchable yet
                 return False
@@ -106,7 +124,9 @@ class RunningDaemon:
         return float("inf")
 
     def latencies(self, commits: int) -> list[float]:
-        self.commit_to_searchable(10_000, timeout=900)  # warm: waits out a first index build
+        """After the first index's build (commits made during one: ``bench_build_commits``)."""
+        self.commit_to_searchable(10_000, timeout=900)  # warm
+        self.wait_unbusy()
         return [self.commit_to_searchable(i) for i in range(commits)]
 
     def rss_mb(self) -> dict[str, float]:

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import uuid
 
-from recalld.daemon.upkeep import StoreUpkeep
+from recalld.daemon.upkeep import StoreUpkeep as Upkeep
 from recalld.ingest.errors import BusyError
 from recalld.ingest.store import MemoryFilter, StoredPoint
 from tests.ingest.conftest import open_test_store
+
+
+class StoreUpkeep(Upkeep):
+    """The upkeep, each look waiting for the index build it may start (on a thread)."""
+
+    def tick(self, now: float | None = None) -> None:
+        super().tick(now)
+        assert self.wait(10)
 
 
 class CountingStore:
@@ -325,3 +333,33 @@ def test_a_daemon_that_decides_to_stop_when_told_of_the_released_memory_starts_n
                          released=lambda: stopping.__setitem__(0, True))  # fmt: skip
     upkeep.tick(now=0)
     assert store.calls == []
+
+
+def test_the_index_is_built_on_a_thread_of_its_own_while_the_daemons_loop_goes_on(monkeypatch):
+    """The daemon's loop (which starts syncs and pings the watchdog) calls ``tick``: a
+    build under way is not waited for there, and nothing else is done until it ends; the
+    daemon's stop ends it (its child stopped) and waits for it."""
+    import threading
+
+    from recalld.daemon import upkeep as upkeep_module
+
+    store = CountingStore(unindexed=50)
+    release = threading.Event()
+
+    def optimize() -> None:
+        store.calls.append("optimize")
+        assert release.wait(10)
+        store._unindexed = 0
+
+    store.optimize = optimize  # type: ignore[method-assign]
+    upkeep = Upkeep(store, idle=lambda: True, every=1, check_every=1, optimize_over=10)  # type: ignore[arg-type]
+    upkeep.tick(now=0)
+    assert upkeep.building() and not upkeep.wait(0.05)
+    upkeep.tick(now=2)
+    upkeep.tick(now=4)
+    assert store.calls == ["flush", "optimize"]  # no flush, upgrade or second build meanwhile
+    monkeypatch.setattr(upkeep_module, "stop_children", lambda: store.calls.append("stop") or release.set())
+    assert upkeep.end(10) and not upkeep.building()
+    upkeep.tick(now=6)
+    assert store.calls == ["flush", "optimize", "stop", "flush"]
+    assert upkeep.end() and store.calls[-1] == "flush"  # nothing under way: no child stopped
