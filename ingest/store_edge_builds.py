@@ -18,19 +18,12 @@ from pathlib import Path
 
 import qdrant_edge as qe
 import structlog
+
 from recalld.ingest.child import stops
 from recalld.ingest.diskspace import DiskRoom
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.store import MemoryFilter, ScoredMemory, Shared
-from recalld.ingest.store_edge_copy import (
-    allocated_bytes,
-    caught_up,
-    copy_shard,
-    drop_copy,
-    drop_old,
-    put_back,
-    swap_in,
-)
+from recalld.ingest.store_edge_copy import allocated_bytes, copy_shard, drop_copy, drop_old, put_back, swap_in
 from recalld.ingest.store_edge_layout import LAYOUT, run_child
 
 WARM_SEARCHES = 64  # after an index build (see ShardBuilds._warm)
@@ -133,8 +126,7 @@ class ShardBuilds:
     def _on_copy(self, reads: Shared, writes: Shared, *, failed: str) -> None:
         """The build on a copy made while this process reads on from the shard (nothing
         written to it meanwhile) and built while it reads and writes on: what it writes
-        meanwhile is kept, and written to the built copy once it has taken the shard's
-        place (loaded once, where it is to stay: the engine keeps the paths it loaded)."""
+        meanwhile is kept, and written to the built copy too before that is swapped in."""
         self.flush()
         begun = stops()  # a daemon told to stop while it copies starts no build after
         try:
@@ -144,49 +136,29 @@ class ShardBuilds:
                 except OSError as exc:
                     raise RecalldError(f"{failed}: cannot copy its shard: {exc}") from exc
             self._written = []
+            catch_up = CatchUp(copy, self._written, failed=failed)
             try:
                 with writes():
-                    run_child("build", copy, self.dim, keyword=self.has_sparse, failed=failed,
-                              unless_stopped_since=begun)  # fmt: skip
+                    run_child("build", copy, self.dim, keyword=self.has_sparse, failed=failed, unless_stopped_since=begun)
+                    catch_up.round()  # what was written so far, while others write on
+                catch_up.round()  # the rest, others waiting
             finally:
-                written, self._written = self._written, None  # others wait from here
+                catch_up.close()
         except BaseException:
             drop_copy(self._shard_dir)
             raise
-        self.flush()
+        finally:
+            self._written = None
         self._shard.close()
         del self._shard
         try:
-            swap_in(self._shard_dir, catching_up=bool(written))
+            swap_in(self._shard_dir)
             self._shard = qe.EdgeShard.load(str(self._shard_dir))
-            self._catch_up(written)
         except Exception as exc:
-            if hasattr(self, "_shard"):
-                self._shard.close()
             put_back(self._shard_dir)
             self._shard = qe.EdgeShard.load(str(self._shard_dir))
-            if isinstance(exc, RecalldError):
-                raise
             raise RecalldError(f"{failed}: the built copy did not take the shard's place: {exc}") from exc
         drop_old(self._shard_dir)
-
-    def _catch_up(self, written: list[qe.UpdateOperation]) -> None:
-        """What was written to the shard while its copy was built (the engine's operations,
-        as ``QdrantEdgeStore._update`` applied them), written to the copy now in its place,
-        in the same order, and flushed; then the shard it replaced may go."""
-        if not written:
-            return
-        started = time.monotonic()
-        try:
-            for operation in written:
-                self._shard.update(operation)
-            self._shard.flush()
-        except Exception as exc:  # noqa: BLE001 - the engine's errors name no type
-            raise RecalldError(f"cannot build the vector index of store {self._path}: what was written during"
-                               f" the build did not apply to it: {exc}") from exc  # fmt: skip
-        caught_up(self._shard_dir)
-        log.info("wrote to the built index what was written during the build", store=str(self._path),
-                 operations=len(written), seconds=round(time.monotonic() - started, 2))  # fmt: skip
 
     def _warm(self) -> None:
         """A few searches of random vectors, so that the first searches of a freshly
@@ -197,3 +169,37 @@ class ShardBuilds:
         for _ in range(WARM_SEARCHES):
             self.search([draw.gauss(0.0, 1.0) for _ in range(self.dim)], MemoryFilter(), 10)
 
+
+class CatchUp:
+    """What was written to the shard while its copy was built (the engine's operations,
+    as ``QdrantEdgeStore._update`` applied them), written to the copy in the same order,
+    in rounds: each writes what was added since the last. The copy is loaded at the first
+    operation to write. A failure is a ``RecalldError``: the copy is not swapped in, and
+    the shard has them all."""
+
+    def __init__(self, copy: Path, written: list[qe.UpdateOperation], *, failed: str) -> None:
+        self._copy, self._written, self._failed = copy, written, failed
+        self._built: qe.EdgeShard | None = None
+        self._done = 0
+
+    def round(self) -> None:
+        if self._done == len(self._written):
+            return
+        started, begun = time.monotonic(), self._done
+        try:
+            if self._built is None:
+                self._built = qe.EdgeShard.load(str(self._copy))
+            while self._done < len(self._written):  # other threads may append meanwhile
+                self._built.update(self._written[self._done])
+                self._done += 1
+            self._built.flush()
+        except Exception as exc:  # noqa: BLE001 - the engine's errors name no type
+            raise RecalldError(f"{self._failed}: what was written during the build did not apply to it: {exc}") from exc
+        log.info("wrote to the built index what was written during the build", store=str(self._copy.parent),
+                 operations=self._done - begun, seconds=round(time.monotonic() - started, 2))  # fmt: skip
+
+    def close(self) -> None:
+        """The copy closed (before it is renamed: the engine keeps the paths it loaded)."""
+        if self._built is not None:
+            self._built.close()
+            self._built = None

@@ -3,18 +3,15 @@
 A child builds the index while the shard is closed in the daemon (``store_edge``): for
 the build's length, minutes at 100k points and more, every search was refused (HTTP 503)
 — right after a first index too, when an agent starts asking. Built on a copy instead,
-the daemon keeps the shard it has open, reads from it and writes to it (keeping what it
-writes: ``store_edge_builds``). Then the built copy takes the shard's place
-(``swap_in``), a pause of a reload, and what was written meanwhile is written to it
-anew; the shard it replaced is kept until then (``put_back`` if the copy does not load
-or take those writes).
+the daemon keeps the shard it has open and answers reads from it; writes wait for the
+build's end (nothing written meanwhile would reach the copy). Then the built copy takes
+the shard's place (``swap_in``), a pause of a reload; the shard it replaced is kept
+until the copy is loaded (``put_back`` if it is not).
 
 The copy keeps the holes of the engine's preallocated files (a shard of 40k points:
 111 MB on the disk, 345 MB apparent; copied byte for byte it took the 345). A crash at
-any point leaves the store as one of the two, with every write: ``recover`` (on open)
-finishes a swap that was under way, drops a copy whose build did not end, and puts the
-shard back where the copy had not taken all that was written during the build (a
-marker, ``CATCHING_UP``, says so). Never imports the engine.
+any point leaves the store as one of the two: ``recover`` (on open) finishes a swap
+that was under way, or drops a copy whose build did not end. Never imports the engine.
 """
 
 from __future__ import annotations
@@ -26,7 +23,6 @@ from pathlib import Path
 
 COPY_SUFFIX = ".next"  # the copy being built; it replaces the shard only once its build ended
 OLD_SUFFIX = ".old"  # the shard replaced, removed once the copy is in its place
-CATCHING_UP = ".catching-up"  # a file: the copy swapped in lacks writes the old shard has
 CHUNK = 1 << 24  # bytes per copy call
 
 
@@ -57,39 +53,28 @@ def drop_copy(shard_dir: Path) -> Path:
     return copy
 
 
-def swap_in(shard_dir: Path, *, catching_up: bool = False) -> None:
+def swap_in(shard_dir: Path) -> None:
     """The built copy in the shard's place (the shard closed), the shard kept aside until
     ``drop_old`` or ``put_back``. The shard is renamed away before the copy is renamed in:
-    a crash between the two leaves no shard and a whole copy, which ``recover`` renames in.
-    ``catching_up``: the shard has writes the copy lacks until ``caught_up``, and a crash
-    before that puts the shard back."""
+    a crash between the two leaves no shard and a whole copy, which ``recover`` renames in."""
     copy, old = beside(shard_dir, COPY_SUFFIX), beside(shard_dir, OLD_SUFFIX)
     shutil.rmtree(old, ignore_errors=True)
-    if catching_up:
-        beside(shard_dir, CATCHING_UP).touch()
     os.rename(shard_dir, old)
     os.rename(copy, shard_dir)
 
 
-def caught_up(shard_dir: Path) -> None:
-    """The copy swapped in has every write (flushed): the shard it replaced may go."""
-    beside(shard_dir, CATCHING_UP).unlink(missing_ok=True)
-
-
 def drop_old(shard_dir: Path) -> None:
-    """The shard that a built copy replaced removed, once the copy is loaded and caught up."""
+    """The shard that a built copy replaced removed, once the copy is loaded."""
     shutil.rmtree(beside(shard_dir, OLD_SUFFIX), ignore_errors=True)
 
 
 def put_back(shard_dir: Path) -> None:
-    """The shard as it was before ``swap_in``, the built copy dropped (it did not load,
-    or did not take what was written during the build)."""
+    """The shard as it was before ``swap_in``, the built copy dropped (it did not load)."""
     copy, old = beside(shard_dir, COPY_SUFFIX), beside(shard_dir, OLD_SUFFIX)
     if old.exists():
         shutil.rmtree(shard_dir, ignore_errors=True)
         os.rename(old, shard_dir)
     shutil.rmtree(copy, ignore_errors=True)
-    caught_up(shard_dir)
 
 
 def recover(shard_dir: Path) -> list[str]:
@@ -98,11 +83,6 @@ def recover(shard_dir: Path) -> list[str]:
     ``swap_in`` does only once the copy's build ended."""
     copy, old = beside(shard_dir, COPY_SUFFIX), beside(shard_dir, OLD_SUFFIX)
     done = []
-    if beside(shard_dir, CATCHING_UP).exists():
-        if old.exists():  # the copy swapped in (or about to be) lacks writes: the shard as it was
-            put_back(shard_dir)
-            done.append(f"{old.name} taken back as {shard_dir.name}: the copy lacked writes made during its build")
-        caught_up(shard_dir)
     if not shard_dir.exists():
         for source in (copy, old):  # the built copy, else the shard it was to replace
             if source.exists():

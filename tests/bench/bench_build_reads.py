@@ -9,8 +9,8 @@ deprecated): once in place, as when the disk has no room for a copy (every call 
 for the build's length), once on a copy of the shard (answered from the shard still
 open; what was written meanwhile written to the copy before it takes over). Prints each
 build's seconds, the copy's and the catch-up's seconds, how many searches and writes were
-answered or refused, with their p50 / p95 / longest, the seconds the built copy took to
-catch up with those writes once swapped in, and whether the store reopened
+answered or refused, with their p50 / p95 / longest (the catch-up's rounds: while others
+write on, then with the store alone), and whether the store reopened
 after the build holds every write answered.
 
     python tests/bench/bench_build_reads.py [--points 100000] [--every 0.1] [--write-every 1]
@@ -28,7 +28,6 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -74,7 +73,7 @@ class Calls:
 class BuildFigures:
     seconds: float = 0.0
     copy_seconds: float = 0.0
-    catch_up_seconds: float = 0.0  # what was written during the build written to the built copy
+    catch_up: list[float] = field(default_factory=list)  # seconds of each round (others writing on, then alone)
     searches: Calls = field(default_factory=Calls)
     writes: Calls = field(default_factory=Calls)
     added: list[str] = field(default_factory=list)  # ids written by writes answered
@@ -95,14 +94,14 @@ def fill(path: Path, points: int) -> None:
 def build(path: Path, *, points: int, on_copy: bool, every: float, write_every: float) -> BuildFigures:
     figures = BuildFigures()
     real_copy, real_spares = store_edge_builds.copy_shard, DiskRoom.spares
-    real_catch_up = store_edge_builds.ShardBuilds._catch_up
+    real_round = store_edge_builds.CatchUp.round
 
-    def timed_catch_up(self: store_edge_builds.ShardBuilds, written: list[Any]) -> None:
+    def timed_round(self: store_edge_builds.CatchUp) -> None:
         started = time.perf_counter()
         try:
-            real_catch_up(self, written)
+            real_round(self)
         finally:
-            figures.catch_up_seconds = time.perf_counter() - started
+            figures.catch_up.append(time.perf_counter() - started)
 
     def timed_copy(shard_dir: Path) -> Path:
         started = time.perf_counter()
@@ -112,7 +111,7 @@ def build(path: Path, *, points: int, on_copy: bool, every: float, write_every: 
             figures.copy_seconds = time.perf_counter() - started
 
     store_edge_builds.copy_shard = timed_copy  # type: ignore[assignment]
-    store_edge_builds.ShardBuilds._catch_up = timed_catch_up  # type: ignore[method-assign]
+    store_edge_builds.CatchUp.round = timed_round  # type: ignore[method-assign]
     if not on_copy:
         DiskRoom.spares = lambda _room, _extra: False  # type: ignore[method-assign]  # no room for a copy
     store = LockedStore(QdrantEdgeStore(StoreConfig(dim=DIM, path=str(path))))
@@ -153,7 +152,7 @@ def build(path: Path, *, points: int, on_copy: bool, every: float, write_every: 
             thread.join()
         store.close()
         store_edge_builds.copy_shard, DiskRoom.spares = real_copy, real_spares  # type: ignore[method-assign]
-        store_edge_builds.ShardBuilds._catch_up = real_catch_up  # type: ignore[method-assign]
+        store_edge_builds.CatchUp.round = real_round  # type: ignore[method-assign]
     reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(path)))
     found = {p.id: p.payload.get("deprecated") for p in reopened.retrieve(figures.added + figures.deprecated)}
     unindexed = reopened.unindexed()
@@ -181,7 +180,8 @@ def main() -> int:
         for name, on_copy in (("in place", False), ("on a copy", True)):
             f = build(root / name.replace(" a ", "-").replace(" ", "-"), points=args.points, on_copy=on_copy,
                       every=args.every, write_every=args.write_every)  # fmt: skip
-            copy = f", the copy {f.copy_seconds:.1f} s, its catch-up {f.catch_up_seconds:.2f} s" if on_copy else ""
+            rounds = " + ".join(f"{t:.2f}" for t in f.catch_up)
+            copy = f", the copy {f.copy_seconds:.1f} s, writes caught up {rounds} s" if on_copy else ""
             print(f"index build {name}: {f.seconds:.1f} s{copy}", flush=True)
             print(f"  searches meanwhile: {f.searches.line()}")
             print(f"  writes meanwhile ({WRITE_POINTS} added, {WRITE_POINTS} deprecated): {f.writes.line()}")

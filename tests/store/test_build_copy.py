@@ -16,7 +16,7 @@ from recalld.ingest.errors import BusyError, RecalldError
 from recalld.ingest.locked import LockedStore
 from recalld.ingest.store import MemoryFilter, StoreConfig
 from recalld.ingest.store_edge import QdrantEdgeStore
-from recalld.ingest.store_edge_copy import allocated_bytes, copy_file, copy_shard, recover, swap_in
+from recalld.ingest.store_edge_copy import allocated_bytes, copy_file, copy_shard, recover
 from recalld.ingest.store_edge_layout import run_child
 from tests.store.test_index_build import DIM, N, child_pids, filled_store, point
 
@@ -74,16 +74,6 @@ def test_recover_keeps_one_whole_shard_whatever_the_crash_left(tmp_path):
     os.rename(here, tmp_path / "shard.old")  # no copy at all: the shard as it was
     assert recover(here) == ["shard.old taken as shard"] and left() == {"shard": "built"}
     assert recover(here) == [] and left() == {"shard": "built"}
-    # Written to during the build: the copy swapped in lacks those writes until it is caught up.
-    caught = ["shard.old taken back as shard: the copy lacked writes made during its build"]
-    shard("shard.next", "built, behind"), (tmp_path / "shard.catching-up").touch()  # cut before the swap's renames
-    assert recover(here) == ["shard.next removed"] and left() == {"shard": "built"}
-    shard("shard.next", "built, behind"), (tmp_path / "shard.catching-up").touch()
-    os.rename(here, tmp_path / "shard.old")  # cut between the renames
-    assert recover(here) == caught and left() == {"shard": "built"}
-    shard("shard.next", "built, behind"), (tmp_path / "shard.catching-up").touch()
-    os.rename(here, tmp_path / "shard.old"), os.rename(tmp_path / "shard.next", here)  # cut while catching up
-    assert recover(here) == caught and left() == {"shard": "built"}
 
 
 def test_a_store_opened_after_a_crash_mid_swap_has_the_built_copy(tmp_path, small_store):
@@ -95,21 +85,6 @@ def test_a_store_opened_after_a_crash_mid_swap_has_the_built_copy(tmp_path, smal
     os.rename(store._shard_dir, store._shard_dir.with_name("shard.old"))  # the process dies here
     reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
     assert reopened.count(MemoryFilter(repo="r")) == SMALL and reopened.unindexed() == 0
-    assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
-    reopened.close()
-
-
-def test_a_store_opened_after_a_crash_before_the_copy_caught_up_has_every_write(tmp_path, small_store):
-    store = small_store
-    store.flush()
-    copy = copy_shard(store._shard_dir)
-    run_child("build", copy, DIM, keyword=store.has_sparse, failed="cannot build")
-    added = point(SMALL + 1, [1.0] * DIM)
-    store.upsert([added])  # written during the build: the built copy lacks it
-    store.close()
-    swap_in(store._shard_dir, catching_up=True)  # the process dies before the write reached the copy
-    reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
-    assert reopened.count(MemoryFilter(repo="r")) == SMALL + 1 and reopened.retrieve([added.id])
     assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
     reopened.close()
 
@@ -220,7 +195,7 @@ def test_writes_during_the_build_that_the_copy_refuses_stay_in_the_shard_and_the
         store.upsert([added])
         run_child(*args, **kwargs)
 
-    class Refusing:  # the built copy in the shard's place, to take what was written meanwhile
+    class Refusing:  # the built copy, as loaded to take what was written meanwhile
         def __init__(self, shard):  # type: ignore[no-untyped-def]
             self.shard = shard
 
@@ -230,19 +205,12 @@ def test_writes_during_the_build_that_the_copy_refuses_stay_in_the_shard_and_the
         def __getattr__(self, name):  # type: ignore[no-untyped-def]
             return getattr(self.shard, name)
 
-    loads: list[str] = []
-
-    def first_refuses(load, path):  # type: ignore[no-untyped-def]
-        loads.append(path)
-        return Refusing(load()) if len(loads) == 1 else load()
-
     with monkeypatch.context() as patched:
         patched.setattr(store_edge_builds, "run_child", write_then_build)
-        engine_whose_loads(patched, first_refuses)
+        engine_whose_loads(patched, lambda load, path: Refusing(load()) if path.endswith(".next") else load())
         failed = "what was written during the build did not apply to it: no space for the segment$"
         with pytest.raises(RecalldError, match=failed):
             store.optimize()
-    assert len(loads) == 2  # the built copy in the shard's place, then the shard put back
     assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
     assert store.count(MemoryFilter(repo="r")) == SMALL + 1 and store.unindexed() == SMALL + 1  # not built, not lost
     store.optimize()
