@@ -139,7 +139,8 @@ class ShardBuilds:
             catch_up = CatchUp(copy, self._written, failed=failed)
             try:
                 with writes():
-                    run_child("build", copy, self.dim, keyword=self.has_sparse, failed=failed, unless_stopped_since=begun)
+                    run_child("build", copy, self.dim, keyword=self.has_sparse, failed=failed,
+                              unless_stopped_since=begun)  # fmt: skip
                     catch_up.round()  # what was written so far, while others write on
                 catch_up.round()  # the rest, others waiting
             finally:

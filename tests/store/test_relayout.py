@@ -96,6 +96,7 @@ def test_an_older_stores_segments_are_laid_out_anew_by_the_next_idle_build_and_a
     before = answers(store)
     upkeep = StoreUpkeep(store, idle=lambda: True, every=1, check_every=1)  # 1,000 points: no build for them
     upkeep.tick(now=0)
+    assert upkeep.wait(120)  # the build runs on a thread of its own
     kinds = indexed(store)
     assert kinds and set(kinds.values()) == {"Mmap"} and not set(kinds) & set(sealed), kinds  # all rebuilt
     assert not store.relayout_due() and answers(store) == before
