@@ -2,14 +2,14 @@
 workers share one store (qdrant-client's local mode is not thread-safe).
 
 Building the vector index takes minutes (a child process builds it: ``store_edge``), and
-sealing what a long sync wrote ~3 min every 100k memories (``Store.seal``, on the shard
-itself, closed here meanwhile). During a build on a copy of the shard other threads read
-as ever and write too (``Store.optimize``'s ``reads`` and ``writes``: the store writes
-what they wrote to the copy before it takes over), up to ``WRITES_DURING_BUILD`` points.
-Otherwise, and for what must have the store alone (a seal, an upgrade, closing it),
-another thread's call is refused with ``BusyError`` instead of waiting: the API tells its
-client at once (HTTP 503), and the CLI waits and asks again; a sync worker waits
-(``patient``).
+sealing what a long sync wrote ~3 min every 100k memories (``Store.seal``). During a
+build or a seal on a copy of the shard other threads read as ever and write too
+(``reads`` and ``writes``: the store writes what they wrote to the copy before it takes
+over), up to ``WRITES_DURING_BUILD`` points. Otherwise (one done on the shard itself, for
+want of room on the disk), and for what must have the store alone (an upgrade, closing
+it), another thread's call is refused with ``BusyError`` instead of waiting: the API
+tells its client at once (HTTP 503), and the CLI waits and asks again; a sync worker
+waits (``patient``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from recalld.ingest.store import MemoryFilter, ScoredMemory, Shared, SparseVecto
 
 BUSY_CHECK = 0.1  # seconds a call waits for the lock between looks at whether the store is busy
 STREAM_PAGE = 1000  # points ``stream`` reads in one turn
-# Points other threads may write during a build on a copy: the store keeps their engine
+# Points other threads may write during a build or seal on a copy: the store keeps their engine
 # operations to write them to the copy too, ~7 KB a point with its vector and texts (20k
 # points of `bench_store`'s memories: +136 MB anonymous against the same written with
 # none kept). Past it, writes wait for the build's end as they did before.
@@ -202,13 +202,16 @@ class LockedStore:
         self._long(INDEX_BUILD, lambda: self._inner.optimize(reads=reads, writes=writes))
 
     def seal_due(self) -> bool:
-        """Never while others write during a build: a seal needs the store alone, and the
-        build's end counts again what is left to seal."""
+        """Never while others write during a build or another seal: one child at a time,
+        and the build's end counts again what is left to seal."""
         with self._turn("read"):
             return self._shared is None and self._inner.seal_due()
 
     def seal(self) -> bool:
-        return self._long(SEALING, self._inner.seal)
+        """Other threads read, then write too, meanwhile when the seal is on a copy, as
+        during ``optimize``; the sync that seals waits for it."""
+        reads, writes = partial(self._share, "read"), partial(self._share, "write")
+        return self._long(SEALING, lambda: self._inner.seal(reads=reads, writes=writes))
 
     def _long(self, doing: str, work: Callable[[], T]) -> T:
         """``work`` with the store, other threads' calls refused (``BusyError``) meanwhile."""

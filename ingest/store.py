@@ -236,11 +236,12 @@ class Store(Protocol):
         """Whether so many points were written since the last ``seal`` or ``optimize``
         that ``seal`` should run (cheap: asked after each batch a sync writes)."""
 
-    def seal(self) -> bool:
+    def seal(self, *, reads: Shared | None = None, writes: Shared | None = None) -> bool:
         """Move the points written lately out of what the engine holds on the heap until
         an index is built, by building it (slow: ~1.7 ms a point on 2 cores, asked for by
         ``seal_due``); False when it failed or a store has nothing to seal (a server). Never
-        raises for a seal that failed: the store stays whole."""
+        raises for a seal that failed: the store stays whole. ``reads`` and ``writes`` as
+        ``optimize`` has them."""
 
     def relayout_due(self) -> bool:
         """Whether an older version laid the store's indexed data out otherwise: the next

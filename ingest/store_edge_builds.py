@@ -1,11 +1,11 @@
 """How the embedded store builds its vector index (``QdrantEdgeStore``'s part that does):
-an idle build (``optimize``), on a copy of the shard while this process reads and writes
-on the shard it keeps open (``store_edge_copy``; what it writes meanwhile is written to the
-copy too before it takes the shard's place) when the disk has room for the copy, else on
-the shard itself; a sync's seal of what it wrote (``seal``), on the shard itself;
-both by a child (``store_edge_layout.run_child``), since the engine holds the GIL through
-a build. With ``store_edge`` and ``store_edge_layout``, the only modules importing
-``qdrant_edge``.
+an idle build (``optimize``) and a sync's seal of what it wrote (``seal``), each by a
+child (``store_edge_layout.run_child``), since the engine holds the GIL through a build;
+on a copy of the shard while this process reads and writes on the shard it keeps open
+(``store_edge_copy``; what it writes meanwhile is written to the copy too before it takes
+the shard's place) when the disk has room for the copy, else on the shard itself, which
+nobody reads meanwhile. With ``store_edge`` and ``store_edge_layout``, the only modules
+importing ``qdrant_edge``.
 """
 
 from __future__ import annotations
@@ -64,14 +64,7 @@ class ShardBuilds:
         while the child builds it (``LockedStore`` lets other threads read, then write
         too); else on the shard itself, closed meanwhile."""
         self._room.ensure("build the vector index")
-        failed = f"cannot build the vector index of store {self._path}"
-        size = allocated_bytes(self._shard_dir)
-        if self._room.spares(2 * size):
-            self._on_copy(reads or nullcontext, writes or nullcontext, failed=failed)
-        else:
-            log.warning("too little room on the disk for a copy: the index is built in place, reads wait",
-                        store=str(self._path), shard_mb=size >> 20)  # fmt: skip
-            self._in_child("build", failed=failed)
+        self._by_child("build", reads, writes, failed=f"cannot build the vector index of store {self._path}")
         self._unsealed = None
         if self._relayout:
             self._layout.write_text(LAYOUT)
@@ -92,16 +85,18 @@ class ShardBuilds:
             self._unsealed = self.unindexed()
         return self._unsealed >= self.seal_over
 
-    def seal(self) -> bool:
+    def seal(self, *, reads: Shared | None = None, writes: Shared | None = None) -> bool:
         """The index of the appendable segment built, nothing merged into it: its payload
-        indexes go from the heap to mapped files (``store_edge_layout``). A seal that
-        failed is logged, never raised: the points stay where they were, searchable, and
-        the next seal is due after ``seal_over`` more."""
+        indexes go from the heap to mapped files (``store_edge_layout``). On a copy as
+        ``optimize`` builds, ``reads`` and ``writes`` as there: the sync that seals waits,
+        others read and write on. A seal that failed is logged, never raised: the points
+        stay where they were, searchable, and the next seal is due after ``seal_over`` more."""
         started, sealing = time.monotonic(), self.unindexed()
         log.info("sealing the written memories: indexing them, the sync waits", store=str(self._path), points=sealing)
         try:
             self._room.ensure("seal the written memories")
-            self._in_child("seal", failed=f"cannot index the written memories of store {self._path}")
+            failed = f"cannot index the written memories of store {self._path}"
+            self._by_child("seal", reads, writes, failed=failed)
         except RecalldError as exc:
             log.warning("written memories not sealed: the engine holds them on the heap until an index is built",
                         store=str(self._path), error=exc.message)  # fmt: skip
@@ -111,6 +106,17 @@ class ShardBuilds:
         log.info("sealed the written memories", store=str(self._path), points=sealing,
                  seconds=round(time.monotonic() - started, 2))  # fmt: skip
         return True
+
+    def _by_child(self, action: str, reads: Shared | None, writes: Shared | None, *, failed: str) -> None:
+        """``action`` ("build" or "seal") by a child: on a copy of the shard when the disk
+        has room for it and what the child writes into it, else on the shard itself."""
+        size = allocated_bytes(self._shard_dir)
+        if self._room.spares(2 * size):
+            self._on_copy(action, reads or nullcontext, writes or nullcontext, failed=failed)
+        else:
+            log.warning(f"too little room on the disk for a copy: the {action} is done in place, reads wait",
+                        store=str(self._path), shard_mb=size >> 20)  # fmt: skip
+            self._in_child(action, failed=failed)
 
     def _in_child(self, action: str, *, failed: str) -> None:
         """``action`` by a child while this process has the shard closed and keeps the
@@ -123,9 +129,9 @@ class ShardBuilds:
         finally:
             self._shard = qe.EdgeShard.load(str(self._shard_dir))
 
-    def _on_copy(self, reads: Shared, writes: Shared, *, failed: str) -> None:
-        """The build on a copy made while this process reads on from the shard (nothing
-        written to it meanwhile) and built while it reads and writes on: what it writes
+    def _on_copy(self, action: str, reads: Shared, writes: Shared, *, failed: str) -> None:
+        """``action`` on a copy made while this process reads on from the shard (nothing
+        written to it meanwhile), done while it reads and writes on: what it writes
         meanwhile is kept, and written to the built copy too before that is swapped in."""
         self.flush()
         begun = stops()  # a daemon told to stop while it copies starts no build after
@@ -139,7 +145,7 @@ class ShardBuilds:
             catch_up = CatchUp(copy, self._written, failed=failed)
             try:
                 with writes():
-                    run_child("build", copy, self.dim, keyword=self.has_sparse, failed=failed,
+                    run_child(action, copy, self.dim, keyword=self.has_sparse, failed=failed,
                               unless_stopped_since=begun)  # fmt: skip
                     catch_up.round()  # what was written so far, while others write on
                 catch_up.round()  # the rest, others waiting
@@ -196,7 +202,7 @@ class CatchUp:
             self._built.flush()
         except Exception as exc:  # noqa: BLE001 - the engine's errors name no type
             raise RecalldError(f"{self._failed}: what was written during the build did not apply to it: {exc}") from exc
-        log.info("wrote to the built index what was written during the build", store=str(self._copy.parent),
+        log.info("wrote to the built copy what was written while the child built it", store=str(self._copy.parent),
                  operations=self._done - begun, seconds=round(time.monotonic() - started, 2))  # fmt: skip
 
     def close(self) -> None:

@@ -231,7 +231,7 @@ class QdrantServerStore:
     def seal_due(self) -> bool:
         return False  # the server's optimizers seal what it writes on their own
 
-    def seal(self) -> bool:
+    def seal(self, *, reads: Shared | None = None, writes: Shared | None = None) -> bool:
         return False
 
     def relayout_due(self) -> bool:

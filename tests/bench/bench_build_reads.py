@@ -1,5 +1,6 @@
-"""Benchmark: searches and writes while the embedded store builds its vector index. Not
-part of the test run.
+"""Benchmark: searches and writes while the embedded store builds its vector index, or
+seals what a sync wrote (``--seal``: the same build by a child, of the segment written
+to, as a long sync asks for it every ``seal_over`` memories). Not part of the test run.
 
 Fills a store with N memories (``bench_store``'s payloads and vectors), copies it, and
 builds the index of each copy through the daemon's ``LockedStore`` while one thread
@@ -13,7 +14,7 @@ answered or refused, with their p50 / p95 / longest (the catch-up's rounds: whil
 write on, then with the store alone), and whether the store reopened
 after the build holds every write answered.
 
-    python tests/bench/bench_build_reads.py [--points 100000] [--every 0.1] [--write-every 1]
+    python tests/bench/bench_build_reads.py [--points 100000] [--every 0.1] [--write-every 1] [--seal]
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def fill(path: Path, points: int) -> None:
     store.close()
 
 
-def build(path: Path, *, points: int, on_copy: bool, every: float, write_every: float) -> BuildFigures:
+def build(path: Path, *, points: int, on_copy: bool, every: float, write_every: float, seal: bool) -> BuildFigures:
     figures = BuildFigures()
     real_copy, real_spares = store_edge_builds.copy_shard, DiskRoom.spares
     real_round = store_edge_builds.CatchUp.round
@@ -144,7 +145,10 @@ def build(path: Path, *, points: int, on_copy: bool, every: float, write_every: 
         started = time.perf_counter()
         for thread in threads:
             thread.start()
-        store.optimize()
+        if seal:
+            assert store.seal(), "the seal failed: see the log"
+        else:
+            store.optimize()
         figures.seconds = time.perf_counter() - started
     finally:
         done.set()
@@ -169,6 +173,7 @@ def main() -> int:
     parser.add_argument("--points", type=int, default=100_000)
     parser.add_argument("--every", type=float, default=0.1, help="seconds between two searches (default 0.1)")
     parser.add_argument("--write-every", type=float, default=1.0, help="seconds between two writes (default 1)")
+    parser.add_argument("--seal", action="store_true", help="a sync's seal of the memories written, not an idle build")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -179,10 +184,10 @@ def main() -> int:
         shutil.copytree(root / "in-place", root / "on-copy", symlinks=True)
         for name, on_copy in (("in place", False), ("on a copy", True)):
             f = build(root / name.replace(" a ", "-").replace(" ", "-"), points=args.points, on_copy=on_copy,
-                      every=args.every, write_every=args.write_every)  # fmt: skip
+                      every=args.every, write_every=args.write_every, seal=args.seal)  # fmt: skip
             rounds = " + ".join(f"{t:.2f}" for t in f.catch_up)
             copy = f", the copy {f.copy_seconds:.1f} s, writes caught up {rounds} s" if on_copy else ""
-            print(f"index build {name}: {f.seconds:.1f} s{copy}", flush=True)
+            print(f"{'seal' if args.seal else 'index build'} {name}: {f.seconds:.1f} s{copy}", flush=True)
             print(f"  searches meanwhile: {f.searches.line()}")
             print(f"  writes meanwhile ({WRITE_POINTS} added, {WRITE_POINTS} deprecated): {f.writes.line()}")
             print(f"  reopened after it: {f.kept}", flush=True)

@@ -11,7 +11,8 @@ import uuid
 import numpy as np
 import pytest
 
-from recalld.ingest import child, store_edge_layout
+from recalld.ingest import child, store_edge_builds, store_edge_layout
+from recalld.ingest.diskspace import DiskRoom
 from recalld.ingest.errors import BusyError
 from recalld.ingest.locked import LockedStore
 from recalld.ingest.store import MemoryFilter, StoreConfig, StoredPoint
@@ -77,7 +78,7 @@ def test_other_threads_are_refused_while_a_seal_runs_and_a_patient_one_waits(tmp
     class Sealing:  # a store whose seal runs until released
         dim = DIM
 
-        def seal(self) -> bool:
+        def seal(self, *, reads: object = None, writes: object = None) -> bool:  # never shares: as a seal in place
             started.set()
             release.wait(30)
             return True
@@ -106,6 +107,74 @@ def test_other_threads_are_refused_while_a_seal_runs_and_a_patient_one_waits(tmp
         waiter.join()
     assert counted == [1]
     assert store.busy is None and store.count(MemoryFilter()) == 1
+
+
+class HeldChild:
+    """``run_child`` held back until released, so that a test acts while it would run."""
+
+    def __init__(self, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        self.started, self.release = threading.Event(), threading.Event()
+        real = store_edge_builds.run_child
+
+        def run_child(*args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+            self.started.set()
+            self.release.wait(30)
+            real(*args, **kwargs)
+
+        monkeypatch.setattr(store_edge_builds, "run_child", run_child)
+
+
+def test_a_seal_on_a_copy_lets_others_read_and_write_and_keeps_what_they_wrote(tmp_path, small_seals, monkeypatch):
+    held = HeldChild(monkeypatch)
+    inner = open_store(tmp_path)
+    inner.upsert(points(0, 700))  # not through upsert_points: nothing sealed yet
+    store = LockedStore(inner)
+    sealer = threading.Thread(target=store.seal)
+    sealer.start()
+    try:
+        assert held.started.wait(30)
+        assert store.sharing == "write" and store.busy == "sealing the memories it wrote"
+        assert (tmp_path / "edge" / "shard.next").is_dir()
+        counted = store.count(MemoryFilter(repo="r"))
+        found = store.search(points(0, 1)[0].vector, MemoryFilter(repo="r"), 1)  # type: ignore[arg-type]
+        store.upsert(points(700, 1))
+        store.set_payload([str(uuid.UUID(int=1))], {"deprecated": 1})
+        store.delete([str(uuid.UUID(int=2))])
+        assert store.seal_due() is False  # one child at a time
+    finally:
+        held.release.set()
+        sealer.join()
+    assert counted == 700 and found[0].point.id == str(uuid.UUID(int=1))
+    assert store.busy is None and store.sharing is None
+    assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
+    assert inner.unindexed() <= 2 and inner._shard.info().segments_count == 2  # the 700 sealed, not what came since
+    assert store.count(MemoryFilter(repo="r")) == 699  # one added, one deprecated, one deleted
+    store.close()
+    again = open_store(tmp_path)
+    ids = [str(uuid.UUID(int=i)) for i in (1, 2, 701)]
+    assert {p.id: p.payload["deprecated"] for p in again.retrieve(ids)} == {ids[0]: 1, ids[2]: 0}
+    assert again.count(MemoryFilter(repo="r")) == 699 and again.unindexed() <= 2
+    again.close()
+
+
+def test_a_seal_without_room_for_a_copy_is_done_in_place_and_others_are_refused(tmp_path, small_seals, monkeypatch):
+    held = HeldChild(monkeypatch)
+    monkeypatch.setattr(DiskRoom, "spares", lambda _room, _extra: False)
+    inner = open_store(tmp_path)
+    inner.upsert(points(0, 700))
+    store = LockedStore(inner)
+    sealer = threading.Thread(target=store.seal)
+    sealer.start()
+    try:
+        assert held.started.wait(30)
+        assert store.sharing is None and not (tmp_path / "edge" / "shard.next").exists()
+        with pytest.raises(BusyError, match="sealing the memories it wrote"):
+            store.count(MemoryFilter(repo="r"))
+    finally:
+        held.release.set()
+        sealer.join()
+    assert inner.unindexed() == 0 and store.count(MemoryFilter(repo="r")) == 700
+    store.close()
 
 
 def tree(repo, files: int) -> None:  # type: ignore[no-untyped-def]
