@@ -103,10 +103,10 @@ class Service:
 
     def status(self) -> dict[str, Any]:
         """What the daemon and each repo are doing. While the store is busy (its vector
-        index being built in place, or memories sealed), what only the store knows
+        index being built, or memories sealed, in place), what only the store knows
         (memories, indexed commit) is left out and ``busy`` says why: a status is asked for
-        to see what the daemon is doing. While it builds on a copy, it is all there and
-        ``busy`` says so too."""
+        to see what the daemon is doing. While it builds or seals on a copy, it is all
+        there and ``busy`` says so too."""
         entries = self.app.registry.all()
         uptime = round(time.time() - self.started_at, 1)
         daemon: dict[str, Any] = {"state": self.state, "pid": os.getpid(), "uptime": uptime, "restarts": self.restarts}

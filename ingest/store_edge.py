@@ -13,10 +13,10 @@ change, holding the GIL), so it is never done per write: the daemon flushes when
 ``close`` always does. ``optimize`` builds the HNSW index of the points written since,
 which plain (brute-force) segments need beyond a few ten thousand points: in a child
 process, since the engine holds the GIL through a build too (48 s for the Go standard
-library's 94k memories), on a copy of the shard while this one answers reads
-(``store_edge_copy``). ``seal`` builds the index of the segment the engine appends to
-(whose payload indexes it holds on the heap) once ``seal_over`` points were written to
-it, mid-sync. Most payload indexes, and the keyword index of indexed segments, are
+library's 94k memories), on a copy of the shard while this one answers reads and
+writes (``store_edge_copy``). ``seal`` builds the index of the segment the engine appends
+to (whose payload indexes it holds on the heap) once ``seal_over`` points were written to
+it, mid-sync, the same way. Most payload indexes, and the keyword index of indexed segments, are
 memory-mapped rather than heap copies (those were ~3/4 of reopening a 100k-memory store);
 stores made before get them by ``upgrade`` and the next ``optimize`` (``relayout_due``).
 """

@@ -1,12 +1,13 @@
 """The embedded engine's shard copied, so that its vector index is built on the copy.
 
-A child builds the index while the shard is closed in the daemon (``store_edge``): for
-the build's length, minutes at 100k points and more, every search was refused (HTTP 503)
-— right after a first index too, when an agent starts asking. Built on a copy instead,
-the daemon keeps the shard it has open and answers reads from it; writes wait for the
-build's end (nothing written meanwhile would reach the copy). Then the built copy takes
-the shard's place (``swap_in``), a pause of a reload; the shard it replaced is kept
-until the copy is loaded (``put_back`` if it is not).
+A child builds the index (an idle build, or a sync's seal) while the shard is closed in
+the daemon (``store_edge``): for the build's length, minutes at 100k points and more,
+every search was refused (HTTP 503) — right after a first index too, when an agent starts
+asking. Built on a copy instead, the daemon keeps the shard it has open and answers reads
+from it, and writes, which it writes to the copy too before the swap
+(``store_edge_builds.CatchUp``). Then the built copy takes the shard's place
+(``swap_in``), a pause of a reload; the shard it replaced is kept until the copy is
+loaded (``put_back`` if it is not).
 
 The copy keeps the holes of the engine's preallocated files (a shard of 40k points:
 111 MB on the disk, 345 MB apparent; copied byte for byte it took the 345). A crash at
