@@ -66,6 +66,7 @@ def test_a_failed_seal_is_logged_and_leaves_every_write_in_place(tmp_path, small
     upsert_points(store, points(0, 700))
     assert store.count(MemoryFilter(repo="r")) == 700 and store.unindexed() == 700
     assert not store.seal_due()  # the next seal after seal_over more points, not at each batch
+    assert [p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")] == ["shard"]  # copy dropped
     monkeypatch.setattr(child.sys, "executable", python)
     upsert_points(store, points(700, 300))
     assert store.unindexed() == 44 and store.count(MemoryFilter(repo="r")) == 1000  # 188 + 256 sealed, 44 left
