@@ -151,6 +151,7 @@ class StoreUpkeep:
         self._left_unindexed = self.store.unindexed()
         log.info("built the vector index", unindexed=self._left_unindexed, seconds=round(time.monotonic() - started, 2))
 
+
 M_ARENA_MAX = -8  # glibc mallopt parameter
 ARENAS = 2
 

@@ -198,8 +198,7 @@ class LockedStore:
         """Other threads read, then write too, meanwhile when the build is on a copy (the
         ``reads`` and ``writes`` given to the store are ``_share``; ones given here are not
         needed)."""
-        reads, writes = partial(self._share, "read"), partial(self._share, "write")
-        self._long(INDEX_BUILD, lambda: self._inner.optimize(reads=reads, writes=writes))
+        self._long_shared(INDEX_BUILD, self._inner.optimize)
 
     def seal_due(self) -> bool:
         """Never while others write during a build or another seal: one child at a time,
@@ -210,8 +209,13 @@ class LockedStore:
     def seal(self) -> bool:
         """Other threads read, then write too, meanwhile when the seal is on a copy, as
         during ``optimize``; the sync that seals waits for it."""
+        return self._long_shared(SEALING, self._inner.seal)
+
+    def _long_shared(self, doing: str, work: Callable[..., T]) -> T:
+        """``_long``, ``work`` given the ``reads`` and ``writes`` (``_share``) that a store
+        enters while others may share it (a build or seal on a copy of its shard)."""
         reads, writes = partial(self._share, "read"), partial(self._share, "write")
-        return self._long(SEALING, lambda: self._inner.seal(reads=reads, writes=writes))
+        return self._long(doing, lambda: work(reads=reads, writes=writes))
 
     def _long(self, doing: str, work: Callable[[], T]) -> T:
         """``work`` with the store, other threads' calls refused (``BusyError``) meanwhile."""
