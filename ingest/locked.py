@@ -27,11 +27,13 @@ from recalld.ingest.store import MemoryFilter, ScoredMemory, Shared, SparseVecto
 
 BUSY_CHECK = 0.1  # seconds a call waits for the lock between looks at whether the store is busy
 STREAM_PAGE = 1000  # points ``stream`` reads in one turn
-# Points other threads may write during a build or seal on a copy: the store keeps their engine
-# operations to write them to the copy too, ~7 KB a point with its vector and texts (20k
-# points of `bench_store`'s memories: +136 MB anonymous against the same written with
-# none kept). Past it, writes wait for the build's end as they did before.
-WRITES_DURING_BUILD = 10_000
+# Points other threads may write during a build or seal on a copy: the store keeps them on
+# the disk beside the shard to write them to the copy too (``store_edge_written``: ~2.5 KB
+# a point of a sync's memories, ~0.6 GB at the bound; each costs ~70 µs more to write
+# again). Past it, writes wait for the build's end. Until stop 84 the engine's operations
+# were kept in memory (~7 KB a point), and writes waited past 10k points: one large sync
+# during a build held back every repository's commits until the build ended.
+WRITES_DURING_BUILD = 250_000
 INDEX_BUILD = "building the vector index"
 SEALING = "sealing the memories it wrote"
 T = TypeVar("T")

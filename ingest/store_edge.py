@@ -1,8 +1,10 @@
 """The embedded store: Qdrant's in-process engine (qdrant-edge) in the state directory.
 
 With its filters (``store_edge_filter``), its layout (``store_edge_layout``: payload
-indexes, and the children that build and seal segments) and its index builds
-(``store_edge_builds``), the only modules importing ``qdrant_edge``. The engine's WAL
+indexes, and the children that build and seal segments), its index builds
+(``store_edge_builds``) and its writes (``store_edge_written``: each an engine operation
+made from plain values, kept on the disk during a build), the only modules importing
+``qdrant_edge``. The engine's WAL
 lock makes one process the owner; a second opener gets ``StoreLockedError``. Nothing is
 written while the disk is nearly full (``diskspace``).
 
@@ -56,6 +58,7 @@ from recalld.ingest.store_edge_builds import ShardBuilds
 from recalld.ingest.store_edge_copy import recover
 from recalld.ingest.store_edge_filter import named_condition, to_filter
 from recalld.ingest.store_edge_layout import LAYOUT, index_params, next_upgrade, sparse_params
+from recalld.ingest.store_edge_written import ENGINE, Recipe, Written, operation
 from recalld.ingest.store_sharing import by_path, own_fields, shared_fields
 from recalld.ingest.store_lock import take_lock
 
@@ -81,7 +84,7 @@ class QdrantEdgeStore(ShardBuilds):
         self._upgraded = False  # every payload index known to be as this version makes it
         self.seal_over = config.seal_over
         self._unsealed: int | None = None  # points written to the appendable segment (None: not counted yet)
-        self._written: list[qe.UpdateOperation] | None = None  # kept while a copy is built (``ShardBuilds``)
+        self._written: Written | None = None  # kept while a copy is built (``ShardBuilds``)
         self._shard_dir = shard_dir = self._path / "shard"
         self._layout = self._path / "layout"  # LAYOUT once the segments are as this version makes them
         for step in recover(shard_dir):
@@ -130,7 +133,7 @@ class QdrantEdgeStore(ShardBuilds):
             self._upgraded = True
             return False
         started = time.monotonic()
-        self._update(step.operation)
+        self._update((ENGINE, step.operation))
         log.info(step.done, store=str(self._path), field=step.field, left=step.left,
                  seconds=round(time.monotonic() - started, 2))  # fmt: skip
         return True
@@ -152,50 +155,47 @@ class QdrantEdgeStore(ShardBuilds):
         """The points of one file write what their payloads share once, right after the
         points themselves (while the engine has them at hand): see ``shared_fields``.
         Points that share nothing go in calls of their own, ``ENGINE_CALL`` at a time."""
-        alone: list[qe.Point] = []
+        alone: list[tuple[Any, ...]] = []
         for group in by_path(points):
             shared = shared_fields(group)
             if not shared:
-                alone += [qe.Point(p.id, self._vectors(p), p.payload) for p in group]
+                alone += [(p.id, p.vector, self._sparse(p), p.payload) for p in group]
                 continue
             for start in range(0, len(group), ENGINE_CALL):
                 chunk = group[start : start + ENGINE_CALL]
-                own = [own_fields(p.payload, shared) for p in chunk]
-                self._update(qe.UpdateOperation.upsert_points(
-                    [qe.Point(p.id, self._vectors(p), payload) for p, payload in zip(chunk, own)]
-                ))  # fmt: skip
-                self._update(qe.UpdateOperation.set_payload([p.id for p in chunk], shared))
+                own = [(p.id, p.vector, self._sparse(p), own_fields(p.payload, shared)) for p in chunk]
+                self._update(("points", own))
+                self._update(("payload", [p.id for p in chunk], shared))
         for start in range(0, len(alone), ENGINE_CALL):
-            self._update(qe.UpdateOperation.upsert_points(alone[start : start + ENGINE_CALL]))
+            self._update(("points", alone[start : start + ENGINE_CALL]))
         if self._unsealed is not None:
             self._unsealed += len(points)
 
-    def _vectors(self, point: StoredPoint) -> dict[str, Any]:
-        vectors: dict[str, Any] = {}
-        if point.vector is not None:
-            vectors[DENSE] = point.vector
-        if point.sparse is not None and point.sparse.indices and self.has_sparse:
-            vectors[SPARSE] = qe.SparseVector(list(point.sparse.indices), list(point.sparse.values))
-        return vectors
+    def _sparse(self, point: StoredPoint) -> tuple[tuple[int, ...], tuple[float, ...]] | None:
+        if point.sparse is None or not point.sparse.indices or not self.has_sparse:
+            return None
+        return point.sparse.indices, point.sparse.values
 
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         """Sets the given keys; one set to None is removed (the engine's merge), which
         readers and filters (``IsEmpty``) take as null."""
         if not ids:
             return
-        self._update(qe.UpdateOperation.set_payload(list(ids), payload))
+        self._update(("payload", list(ids), payload))
 
     def delete(self, ids: Sequence[str]) -> None:
         if not ids:
             return
-        self._update(qe.UpdateOperation.delete_points(list(ids)))
+        self._update(("delete", list(ids)))
 
-    def _update(self, operation: qe.UpdateOperation) -> None:
+    def _update(self, recipe: Recipe) -> None:
+        """The write ``recipe`` describes (``store_edge_written``) applied to the shard,
+        and kept while a copy of the shard is built, for the copy too."""
         self._room.ensure("write to the store")
         self._dirty = True
-        self._shard.update(operation)
-        if self._written is not None:  # while a copy of the shard is built: for the copy too
-            self._written.append(operation)
+        self._shard.update(operation(recipe))
+        if self._written is not None:
+            self._written.add(recipe)
 
     def flush(self) -> None:
         if self._dirty:
@@ -232,7 +232,7 @@ class QdrantEdgeStore(ShardBuilds):
         ids = list(vectors)
 
         def update(chunk: list[str]) -> None:
-            self._update(qe.UpdateOperation.update_vectors([qe.PointVectors(i, {DENSE: vectors[i]}) for i in chunk]))
+            self._update(("vectors", [(i, vectors[i]) for i in chunk]))
 
         for start in range(0, len(ids), ENGINE_CALL):
             passing_over_missing(self, ids[start : start + ENGINE_CALL], update)

@@ -2,10 +2,10 @@
 an idle build (``optimize``) and a sync's seal of what it wrote (``seal``), each by a
 child (``store_edge_layout.run_child``), since the engine holds the GIL through a build;
 on a copy of the shard while this process reads and writes on the shard it keeps open
-(``store_edge_copy``; what it writes meanwhile is written to the copy too before it takes
-the shard's place) when the disk has room for the copy, else on the shard itself, which
-nobody reads meanwhile. With ``store_edge`` and ``store_edge_layout``, the only modules
-importing ``qdrant_edge``.
+(``store_edge_copy``; what it writes meanwhile is kept on the disk, ``store_edge_written``,
+and written to the copy too before it takes the shard's place) when the disk has room for
+the copy, else on the shard itself, which nobody reads meanwhile. With ``store_edge`` and
+its other ``store_edge_*`` modules but the copy's, the only modules importing ``qdrant_edge``.
 """
 
 from __future__ import annotations
@@ -23,10 +23,25 @@ from recalld.ingest.child import stops
 from recalld.ingest.diskspace import DiskRoom
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.store import MemoryFilter, ScoredMemory, Shared
-from recalld.ingest.store_edge_copy import allocated_bytes, copy_shard, drop_copy, drop_old, put_back, swap_in
+from recalld.ingest.store_edge_copy import (
+    WRITTEN_SUFFIX,
+    allocated_bytes,
+    beside,
+    copy_shard,
+    drop_copy,
+    drop_old,
+    put_back,
+    swap_in,
+)
 from recalld.ingest.store_edge_layout import LAYOUT, run_child
+from recalld.ingest.store_edge_written import Written
 
 WARM_SEARCHES = 64  # after an index build (see ShardBuilds._warm)
+# Rounds of the catch-up while others write on, until one writes fewer operations than
+# CAUGHT_UP (32 points each): the last round, which others wait out, is then short even
+# when a long sync wrote throughout the build.
+CATCH_UP_ROUNDS = 4
+CAUGHT_UP = 64
 log = structlog.get_logger("recalld.store")
 
 
@@ -44,7 +59,7 @@ class ShardBuilds:
     _layout: Path
     _relayout: bool
     _unsealed: int | None
-    _written: list[qe.UpdateOperation] | None
+    _written: Written | None
 
     def flush(self) -> None:
         raise NotImplementedError
@@ -141,13 +156,18 @@ class ShardBuilds:
                     copy = copy_shard(self._shard_dir)
                 except OSError as exc:
                     raise RecalldError(f"{failed}: cannot copy its shard: {exc}") from exc
-            self._written = []
-            catch_up = CatchUp(copy, self._written, failed=failed)
+            try:
+                self._written = written = Written(beside(self._shard_dir, WRITTEN_SUFFIX))
+            except OSError as exc:
+                raise RecalldError(f"{failed}: cannot keep what is written meanwhile: {exc}") from exc
+            catch_up = CatchUp(copy, written, failed=failed)
             try:
                 with writes():
                     run_child(action, copy, self.dim, keyword=self.has_sparse, failed=failed,
                               unless_stopped_since=begun)  # fmt: skip
-                    catch_up.round()  # what was written so far, while others write on
+                    for _ in range(CATCH_UP_ROUNDS):  # what was written so far, while others write on
+                        if catch_up.round() < CAUGHT_UP:
+                            break
                 catch_up.round()  # the rest, others waiting
             finally:
                 catch_up.close()
@@ -155,6 +175,8 @@ class ShardBuilds:
             drop_copy(self._shard_dir)
             raise
         finally:
+            if self._written is not None:
+                self._written.close()
             self._written = None
         self._shard.close()
         del self._shard
@@ -178,32 +200,39 @@ class ShardBuilds:
 
 
 class CatchUp:
-    """What was written to the shard while its copy was built (the engine's operations,
-    as ``QdrantEdgeStore._update`` applied them), written to the copy in the same order,
-    in rounds: each writes what was added since the last. The copy is loaded at the first
-    operation to write. A failure is a ``RecalldError``: the copy is not swapped in, and
-    the shard has them all."""
+    """What was written to the shard while its copy was built (``Written``: the recipes of
+    the engine's operations, as ``QdrantEdgeStore._update`` applied them), written to the
+    copy in the same order, in rounds: each writes what was added since the last. The copy
+    is loaded at the first operation to write. A failure, or a write that could not be
+    kept, is a ``RecalldError``: the copy is not swapped in, and the shard has them all."""
 
-    def __init__(self, copy: Path, written: list[qe.UpdateOperation], *, failed: str) -> None:
+    def __init__(self, copy: Path, written: Written, *, failed: str) -> None:
         self._copy, self._written, self._failed = copy, written, failed
         self._built: qe.EdgeShard | None = None
         self._done = 0
 
-    def round(self) -> None:
+    def round(self) -> int:
+        """Writes what was added since the last round; how many operations."""
+        if self._written.failed is not None:
+            raise RecalldError(f"{self._failed}: {self._written.failed}")
         if self._done == len(self._written):
-            return
+            return 0
         started, begun = time.monotonic(), self._done
         try:
             if self._built is None:
                 self._built = qe.EdgeShard.load(str(self._copy))
             while self._done < len(self._written):  # other threads may append meanwhile
-                self._built.update(self._written[self._done])
+                self._built.update(self._written.operation(self._done))
                 self._done += 1
             self._built.flush()
         except Exception as exc:  # noqa: BLE001 - the engine's errors name no type
             raise RecalldError(f"{self._failed}: what was written during the build did not apply to it: {exc}") from exc
+        if self._written.failed is not None:  # one added while this round wrote
+            raise RecalldError(f"{self._failed}: {self._written.failed}")
         log.info("wrote to the built copy what was written while the child built it", store=str(self._copy.parent),
-                 operations=self._done - begun, seconds=round(time.monotonic() - started, 2))  # fmt: skip
+                 operations=self._done - begun, kept_mb=round(self._written.size / 2**20, 1),
+                 seconds=round(time.monotonic() - started, 2))  # fmt: skip
+        return self._done - begun
 
     def close(self) -> None:
         """The copy closed (before it is renamed: the engine keeps the paths it loaded)."""

@@ -24,6 +24,7 @@ from pathlib import Path
 
 COPY_SUFFIX = ".next"  # the copy being built; it replaces the shard only once its build ended
 OLD_SUFFIX = ".old"  # the shard replaced, removed once the copy is in its place
+WRITTEN_SUFFIX = ".written"  # what was written during the build, for the copy (``store_edge_written``)
 CHUNK = 1 << 24  # bytes per copy call
 
 
@@ -94,6 +95,10 @@ def recover(shard_dir: Path) -> list[str]:
         if leftover.exists():
             shutil.rmtree(leftover)
             done.append(f"{leftover.name} removed")
+    written = beside(shard_dir, WRITTEN_SUFFIX)
+    if written.exists():
+        written.unlink()
+        done.append(f"{written.name} removed")
     return done
 
 

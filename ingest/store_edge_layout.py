@@ -1,7 +1,8 @@
 """How the embedded engine's shard is laid out: its payload indexes as this version makes
 them, and its segments rebuilt by a child process (``python -m`` this module), since the
 engine holds the GIL through a rebuild and what one allocates goes with the child. With
-``store_edge``, its filters and its builds, the only modules importing ``qdrant_edge``.
+``store_edge``, its filters, its builds and its writes (``store_edge_written``), the only
+modules importing ``qdrant_edge``.
 
 - **build** (``QdrantEdgeStore.optimize``, when the daemon is idle, on a copy of the
   shard when there is room for one: ``store_edge_copy``): a vector index for every

@@ -14,7 +14,15 @@ answered or refused, with their p50 / p95 / longest (the catch-up's rounds: whil
 write on, then with the store alone), and whether the store reopened
 after the build holds every write answered.
 
+``--sync N`` adds a long sync to each build: from the build's start a thread writes N
+new memories as a sync worker does (patient: it waits where it is not let in,
+256 a call, and as many older ones deprecated); printed: its seconds, and whether it
+ended before the build. ``--old-bound`` adds a build on a copy with writes during it
+bounded at 10,000 points, as until stop 84 (the engine's operations were kept in
+memory), so that both bounds are measured in one run.
+
     python tests/bench/bench_build_reads.py [--points 100000] [--every 0.1] [--write-every 1] [--seal]
+        [--sync 30000] [--old-bound]
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ from pathlib import Path
 import numpy as np
 from bench_store import DIM, p95, payload, unit_rows
 
-from recalld.ingest import store_edge_builds
+from recalld.ingest import locked, store_edge_builds
 from recalld.ingest.diskspace import DiskRoom
 from recalld.ingest.errors import BusyError
 from recalld.ingest.locked import LockedStore
@@ -45,6 +53,8 @@ from recalld.ingest.store_edge_copy import allocated_bytes
 
 
 WRITE_POINTS = 10  # memories a write adds, and older ones it deprecates
+SYNC_CALL = 256  # memories a long sync writes a call, as the writer's batches
+OLD_BOUND = 10_000  # writes during a build until stop 84
 
 
 @dataclass(slots=True)
@@ -80,6 +90,8 @@ class BuildFigures:
     added: list[str] = field(default_factory=list)  # ids written by writes answered
     deprecated: list[str] = field(default_factory=list)
     kept: str = ""  # what the reopened store holds of them
+    sync_seconds: float = 0.0  # the long sync's (``--sync``), from its first write to its last
+    sync_ended: float = 0.0  # seconds after the build began
 
 
 def fill(path: Path, points: int) -> None:
@@ -92,15 +104,17 @@ def fill(path: Path, points: int) -> None:
     store.close()
 
 
-def build(path: Path, *, points: int, on_copy: bool, every: float, write_every: float, seal: bool) -> BuildFigures:
+def build(
+    path: Path, *, points: int, on_copy: bool, every: float, write_every: float, seal: bool, sync: int = 0
+) -> BuildFigures:
     figures = BuildFigures()
     real_copy, real_spares = store_edge_builds.copy_shard, DiskRoom.spares
     real_round = store_edge_builds.CatchUp.round
 
-    def timed_round(self: store_edge_builds.CatchUp) -> None:
+    def timed_round(self: store_edge_builds.CatchUp) -> int:
         started = time.perf_counter()
         try:
-            real_round(self)
+            return real_round(self)
         finally:
             figures.catch_up.append(time.perf_counter() - started)
 
@@ -140,9 +154,27 @@ def build(path: Path, *, points: int, on_copy: bool, every: float, write_every: 
                 figures.deprecated += old
                 n += WRITE_POINTS
 
+    def long_sync() -> None:  # a sync worker's writes: patient, as the daemon's are
+        rng, first = np.random.default_rng(13), 10 * points
+        while store.busy is None and not done.is_set():  # from the build's start
+            time.sleep(0.01)
+        begun = time.perf_counter()
+        with store.patient():
+            for start in range(0, sync, SYNC_CALL):
+                n = min(SYNC_CALL, sync - start)
+                store.upsert([StoredPoint(str(uuid.UUID(int=first + start + i + 1)), payload(first + start + i),
+                                          v.tolist()) for i, v in enumerate(unit_rows(rng, n))])  # fmt: skip
+                store.set_payload([str(uuid.UUID(int=int(i) + 1)) for i in rng.choice(points, n, replace=False)],
+                                  {"deprecated": 1})  # fmt: skip
+                figures.added += [str(uuid.UUID(int=first + start + i + 1)) for i in range(n)]
+        figures.sync_seconds = time.perf_counter() - begun
+        figures.sync_ended = time.perf_counter() - started
+
     threads = [threading.Thread(target=search), threading.Thread(target=write)]
+    if sync:
+        threads.append(threading.Thread(target=long_sync))
+    started = time.perf_counter()
     try:
-        started = time.perf_counter()
         for thread in threads:
             thread.start()
         if seal:
@@ -174,6 +206,9 @@ def main() -> int:
     parser.add_argument("--every", type=float, default=0.1, help="seconds between two searches (default 0.1)")
     parser.add_argument("--write-every", type=float, default=1.0, help="seconds between two writes (default 1)")
     parser.add_argument("--seal", action="store_true", help="a sync's seal of the memories written, not an idle build")
+    parser.add_argument("--sync", type=int, default=0, help="memories a long sync writes during each build")
+    parser.add_argument("--old-bound", action="store_true",
+                        help=f"also a build on a copy with writes bounded at {OLD_BOUND:,}")  # fmt: skip
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -181,15 +216,29 @@ def main() -> int:
         fill(root / "in-place", args.points)
         print(f"store of {args.points} memories filled in {time.perf_counter() - started:.1f} s;"
               f" its shard {allocated_bytes(root / 'in-place' / 'shard') >> 20} MB on the disk", flush=True)
-        shutil.copytree(root / "in-place", root / "on-copy", symlinks=True)
-        for name, on_copy in (("in place", False), ("on a copy", True)):
-            f = build(root / name.replace(" a ", "-").replace(" ", "-"), points=args.points, on_copy=on_copy,
-                      every=args.every, write_every=args.write_every, seal=args.seal)  # fmt: skip
+        modes = [("in place", False, locked.WRITES_DURING_BUILD), ("on a copy", True, locked.WRITES_DURING_BUILD)]
+        if args.old_bound:
+            modes.append((f"on a copy, writes bounded at {OLD_BOUND:,}", True, OLD_BOUND))
+        for n, _ in enumerate(modes[1:], 1):
+            shutil.copytree(root / "in-place", root / f"mode-{n}", symlinks=True)
+        shutil.move(root / "in-place", root / "mode-0")
+        bound = locked.WRITES_DURING_BUILD
+        for n, (name, on_copy, writes_bound) in enumerate(modes):
+            locked.WRITES_DURING_BUILD = writes_bound
+            try:
+                f = build(root / f"mode-{n}", points=args.points, on_copy=on_copy, every=args.every,
+                          write_every=args.write_every, seal=args.seal, sync=args.sync)  # fmt: skip
+            finally:
+                locked.WRITES_DURING_BUILD = bound
             rounds = " + ".join(f"{t:.2f}" for t in f.catch_up)
             copy = f", the copy {f.copy_seconds:.1f} s, writes caught up {rounds} s" if on_copy else ""
             print(f"{'seal' if args.seal else 'index build'} {name}: {f.seconds:.1f} s{copy}", flush=True)
             print(f"  searches meanwhile: {f.searches.line()}")
             print(f"  writes meanwhile ({WRITE_POINTS} added, {WRITE_POINTS} deprecated): {f.writes.line()}")
+            if args.sync:
+                when = "before" if f.sync_ended <= f.seconds else "after"
+                print(f"  a sync of {args.sync:,} memories meanwhile: written in {f.sync_seconds:.1f} s, ended"
+                      f" {abs(f.seconds - f.sync_ended):.1f} s {when} the {'seal' if args.seal else 'build'}")
             print(f"  reopened after it: {f.kept}", flush=True)
     return 0
 
