@@ -199,8 +199,17 @@ class LockedStore:
     def optimize(self, *, reads: Shared | None = None, writes: Shared | None = None) -> None:
         """Other threads read, then write too, meanwhile when the build is on a copy (the
         ``reads`` and ``writes`` given to the store are ``_share``; ones given here are not
-        needed)."""
+        needed). Then the store's ``warm`` searches, once others may call again: each a
+        read turn of its own, given up if the store is held for long again meanwhile."""
         self._long_shared(INDEX_BUILD, self._inner.optimize)
+        try:
+            self.warm()
+        except BusyError:
+            pass  # a seal in place began: what it loads is searched soon enough
+
+    def warm(self, each: Shared | None = None) -> None:
+        """The store's ``warm``, each search a read turn of its own (``each`` not needed)."""
+        self._inner.warm(partial(self._turn, "read"))
 
     def seal_due(self) -> bool:
         """Never while others write during a build or another seal: one child at a time,

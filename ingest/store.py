@@ -232,6 +232,11 @@ class Store(Protocol):
         builds, ``writes`` for as long as they may also write to it (the store keeps what
         they write for what it builds); either not at all where it cannot be."""
 
+    def warm(self, each: Shared | None = None) -> None:
+        """After ``optimize``: a few searches, so that the first ones asked are not slowed
+        by a freshly loaded index (nothing to do where nothing was loaded); each inside
+        ``each`` when given."""
+
     def seal_due(self) -> bool:
         """Whether so many points were written since the last ``seal`` or ``optimize``
         that ``seal`` should run (cheap: asked after each batch a sync writes)."""

@@ -36,7 +36,7 @@ from recalld.ingest.store_edge_copy import (
 from recalld.ingest.store_edge_layout import LAYOUT, run_child
 from recalld.ingest.store_edge_written import Written
 
-WARM_SEARCHES = 64  # after an index build (see ShardBuilds._warm)
+WARM_SEARCHES = 64  # after an index build (see ShardBuilds.warm)
 # Rounds of the catch-up while others write on, until one writes fewer operations than
 # CAUGHT_UP (32 points each): the last round, which others wait out, is then short even
 # when a long sync wrote throughout the build.
@@ -77,14 +77,14 @@ class ShardBuilds:
         keeps the shard open, when the disk has room for the copy and what the build writes
         into it (``store_edge_copy``): ``reads`` entered while the copy is made, ``writes``
         while the child builds it (``LockedStore`` lets other threads read, then write
-        too); else on the shard itself, closed meanwhile."""
+        too); else on the shard itself, closed meanwhile. Then ``warm``, which the caller
+        asks for (``LockedStore``: after its hold, others' calls between the searches)."""
         self._room.ensure("build the vector index")
         self._by_child("build", reads, writes, failed=f"cannot build the vector index of store {self._path}")
         self._unsealed = None
         if self._relayout:
             self._layout.write_text(LAYOUT)
             self._relayout = False
-        self._warm()
 
     def relayout_due(self) -> bool:
         """Whether the segments are as an older version made them (the keyword index on
@@ -189,14 +189,18 @@ class ShardBuilds:
             raise RecalldError(f"{failed}: the built copy did not take the shard's place: {exc}") from exc
         drop_old(self._shard_dir)
 
-    def _warm(self) -> None:
+    def warm(self, each: Shared | None = None) -> None:
         """A few searches of random vectors, so that the first searches of a freshly
         loaded shard are not the slow ones: after a 100k-point build, the first 60
         filtered searches read p95 11.1 ms and the next 60 3.0 ms; with these first
-        (0.45 s), 2.5 ms. Not on open: a CLI command opens the store for one search."""
+        (0.45 s), 2.5 ms. Each inside ``each`` when given (a turn of its own). Not on
+        open: a CLI command opens the store for one search. Until stop 85 ``optimize``
+        ran them before it let others in again: 0.4 s more of the pause at the build's
+        end (0.4 s at 100k memories and 30k written during the build)."""
         draw = random.Random(0)
         for _ in range(WARM_SEARCHES):
-            self.search([draw.gauss(0.0, 1.0) for _ in range(self.dim)], MemoryFilter(), 10)
+            with (each or nullcontext)():
+                self.search([draw.gauss(0.0, 1.0) for _ in range(self.dim)], MemoryFilter(), 10)
 
 
 class CatchUp:

@@ -228,6 +228,9 @@ class QdrantServerStore:
     def optimize(self, *, reads: Shared | None = None, writes: Shared | None = None) -> None:
         """Nothing to do: the server's optimizers run on their own."""
 
+    def warm(self, each: Shared | None = None) -> None:
+        """Nothing to do: this process loads no index."""
+
     def seal_due(self) -> bool:
         return False  # the server's optimizers seal what it writes on their own
 

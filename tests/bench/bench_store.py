@@ -122,6 +122,7 @@ def measure_store(points: int, root: Path, *, queries: int = 60) -> StoreFigures
     started = time.perf_counter()
     pause = longest_pause(store.optimize)
     optimize = time.perf_counter() - started
+    store.warm()  # as the daemon does after a build (``LockedStore.optimize``)
     timed_searches(store, broad, probe[:5])  # warm
     broad_t = timed_searches(store, broad, probe)
     narrow_t = timed_searches(store, narrow, probe)

@@ -206,3 +206,33 @@ def test_while_the_store_is_shared_a_call_waits_out_another_callers_long_turn(tm
         writer.join()
         builder.join()
     store.close()
+
+
+def test_the_searches_that_warm_a_built_store_come_after_others_are_let_in_again(tmp_path, monkeypatch):
+    """A freshly built shard is warmed with a few searches (``warm``), each a read turn of
+    its own once the build is over: held with the build until stop 85, they made every
+    other call wait ~0.4 s more at its end."""
+    from recalld.ingest.store_edge_builds import WARM_SEARCHES
+
+    inner = QdrantEdgeStore(StoreConfig(dim=4, path=str(tmp_path / "edge")))
+    inner.upsert([point(i, [1.0, float(i), 0.0, 0.0]) for i in range(1, 200)])
+    store = LockedStore(inner)
+    held, seen = [True], []  # whether the build's hold was on, at each search
+    real_long, real = store._long, QdrantEdgeStore.search
+
+    def long(doing, work):  # type: ignore[no-untyped-def]
+        try:
+            return real_long(doing, work)
+        finally:
+            held[0] = False
+
+    def search(self, vector, flt, limit):  # type: ignore[no-untyped-def]
+        seen.append((held[0], store._lock._is_owned()))  # type: ignore[attr-defined]
+        return real(self, vector, flt, limit)
+
+    store._long = long  # type: ignore[method-assign]
+    monkeypatch.setattr(QdrantEdgeStore, "search", search)
+    store.optimize()
+    assert seen == [(False, True)] * WARM_SEARCHES  # after the hold, each in a turn of its own
+    assert store.count(MemoryFilter(repo="r")) == 199
+    store.close()
