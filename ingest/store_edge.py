@@ -4,9 +4,8 @@ With its filters (``store_edge_filter``), its layout (``store_edge_layout``: pay
 indexes, and the children that build and seal segments), its index builds
 (``store_edge_builds``) and its writes (``store_edge_written``: each an engine operation
 made from plain values, kept on the disk during a build), the only modules importing
-``qdrant_edge``. The engine's WAL
-lock makes one process the owner; a second opener gets ``StoreLockedError``. Nothing is
-written while the disk is nearly full (``diskspace``).
+``qdrant_edge``. The engine's WAL lock makes one process the owner; a second opener gets
+``StoreLockedError``. Nothing is written while the disk is nearly full (``diskspace``).
 
 A write returns once the engine has applied it and appended it to its write-ahead log,
 so it survives the process being killed (the WAL is replayed on load) and is searchable

@@ -195,8 +195,8 @@ class ShardBuilds:
         filtered searches read p95 11.1 ms and the next 60 3.0 ms; with these first
         (0.45 s), 2.5 ms. Each inside ``each`` when given (a turn of its own). Not on
         open: a CLI command opens the store for one search. Until stop 85 ``optimize``
-        ran them before it let others in again: 0.4 s more of the pause at the build's
-        end (0.4 s at 100k memories and 30k written during the build)."""
+        ran them before it let others in again, and they lengthened the pause at the
+        build's end (0.32–0.39 s at 100k memories, 30k of them written during the build)."""
         draw = random.Random(0)
         for _ in range(WARM_SEARCHES):
             with (each or nullcontext)():
