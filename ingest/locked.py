@@ -22,6 +22,8 @@ from functools import partial
 from itertools import islice
 from typing import Any, Literal, TypeVar
 
+import structlog
+
 from recalld.ingest.errors import BusyError
 from recalld.ingest.store import MemoryFilter, ScoredMemory, Shared, SparseVector, Store, StoredPoint
 
@@ -37,6 +39,7 @@ WRITES_DURING_BUILD = 250_000
 INDEX_BUILD = "building the vector index"
 SEALING = "sealing the memories it wrote"
 T = TypeVar("T")
+log = structlog.get_logger("recalld.store")
 Turn = Literal["read", "write", "own"]  # what a call does: reads, writes, or needs the store alone
 
 
@@ -48,6 +51,7 @@ class LockedStore:
         self._busy: tuple[str, float] | None = None  # what takes the store for long, since when
         self._shared: Literal["read", "write"] | None = None  # while busy: what other threads may do
         self._shared_writes = 0  # points written by other threads during this build
+        self._bound_told = False  # the log told this build's writes reached WRITES_DURING_BUILD
         self._patient = threading.local()  # .on: this thread waits its turn (``patient``)
 
     @contextmanager
@@ -91,7 +95,15 @@ class LockedStore:
         """Whether a call goes on while the store is shared (if it is)."""
         if self._shared is None or does == "read":
             return True
-        return does == "write" and self._shared == "write" and self._shared_writes + points <= WRITES_DURING_BUILD
+        if does != "write" or self._shared != "write":
+            return False
+        if self._shared_writes + points <= WRITES_DURING_BUILD:
+            return True
+        if not self._bound_told:  # once a build: why syncs wait and the API answers 503 from now on
+            self._bound_told = True
+            log.warning("so much was written during the build that further writes wait for its end",
+                        doing=self.busy, points=self._shared_writes, bound=WRITES_DURING_BUILD)  # fmt: skip
+        return False
 
     @contextmanager
     def _share(self, does: Literal["read", "write"]) -> Iterator[None]:
@@ -108,7 +120,7 @@ class LockedStore:
             self._lock.acquire()
             self._shared = None
             if does == "write":
-                self._busy, self._shared_writes = None, 0
+                self._busy, self._shared_writes, self._bound_told = None, 0, False
 
     @property
     def busy(self) -> str | None:

@@ -10,6 +10,7 @@ import uuid
 
 import numpy as np
 import pytest
+from structlog.testing import capture_logs
 
 from recalld.ingest.errors import BusyError, RecalldError
 from recalld.ingest.locked import LockedStore
@@ -75,8 +76,12 @@ def test_the_index_is_built_by_a_child_on_a_copy_while_the_process_reads_and_wri
         store.delete([str(uuid.UUID(int=2))])
         written_during = store.count(MemoryFilter(repo="r"))  # live ones: one more, one deleted, one deprecated
         assert store.seal_due() is False
-        with pytest.raises(BusyError, match=r"recalld serve is building the vector index \(\d+ s so far\)"):
-            store.upsert([late])  # past the limit: refused, not kept waiting for the build
+        with capture_logs() as logs:
+            for _ in range(2):  # past the limit: refused, not kept waiting for the build; logged once
+                with pytest.raises(BusyError, match=r"recalld serve is building the vector index \(\d+ s so far\)"):
+                    store.upsert([late])
+        told = [e for e in logs if e["event"].startswith("so much was written during the build")]
+        assert [(e["points"], e["bound"], e["doing"]) for e in told] == [(3, 3, "building the vector index")]
         with pytest.raises(BusyError, match="building the vector index"):
             store.seal()  # needs the store alone
         writer.start()
