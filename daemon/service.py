@@ -57,6 +57,17 @@ def ensure_token(path: Path) -> str:
     return token
 
 
+def _goes_on(store: LockedStore) -> str:
+    """What others may do while ``store`` builds or seals on a copy, for ``status``."""
+    if store.sharing != "write":
+        return "searches are answered meanwhile"
+    n = store.written_meanwhile
+    written = f"{n:,} point{'' if n == 1 else 's'} written since it began"
+    if store.writes_wait:
+        return f"searches are answered meanwhile; writes wait for its end ({written}, the most one build keeps)"
+    return "searches and writes go on meanwhile" + (f" ({written})" if n else "")
+
+
 class Service:
     def __init__(self, config: Config) -> None:
         limit_malloc_arenas()
@@ -119,8 +130,7 @@ class Service:
         store = self.app.store
         shared = store.sharing if isinstance(store, LockedStore) else None
         if "busy" not in daemon and shared and (held := store.held()):
-            goes_on = "searches and writes go on" if shared == "write" else "searches are answered"
-            daemon["busy"] = f"{held}; {goes_on} meanwhile"
+            daemon["busy"] = f"{held}; {_goes_on(store)}"
         depth = self.journal.depth()
         for item in repos:
             state = self.dispatcher.state(item["repo"])

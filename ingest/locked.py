@@ -139,6 +139,17 @@ class LockedStore:
         and write ("write"), meanwhile (None: neither)."""
         return self._shared
 
+    @property
+    def written_meanwhile(self) -> int:
+        """Points other threads wrote during this build or seal on a copy."""
+        return self._shared_writes
+
+    @property
+    def writes_wait(self) -> bool:
+        """Whether writes now wait for the build's end: a write was refused for the
+        ``WRITES_DURING_BUILD`` bound."""
+        return self._bound_told
+
     def upsert(self, points: Sequence[StoredPoint]) -> None:
         with self._turn("write", len(points)):
             self._inner.upsert(points)

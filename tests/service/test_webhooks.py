@@ -308,6 +308,26 @@ def test_while_the_store_builds_its_index_on_a_copy_searches_and_writes_go_on(se
         assert client.post("/v1/memories", json=memory, headers=bearer).status_code == 201
         found = client.get("/v1/search", params={"q": "torch CPU build", "repo": "widgets"}, headers=bearer).json()
         assert memory["text"] in str(found)
+        status = client.get("/v1/status", headers=bearer).json()
+        said = "; searches and writes go on meanwhile (1 point written since it began)"
+        assert status["daemon"]["busy"].endswith(said)
+
+
+def test_status_says_when_writes_during_a_build_reached_their_bound_and_wait(service, monkeypatch):
+    """Past ``WRITES_DURING_BUILD`` points written during one build on a copy, writes wait
+    for its end: the API tells a writer to retry, and status says why."""
+    from recalld.ingest import locked
+
+    monkeypatch.setattr(locked, "WRITES_DURING_BUILD", 1)
+    with store_building(service, shares="write") as (client, bearer):
+        first = client.post("/v1/memories", json={"text": "one memory", "repo": "widgets"}, headers=bearer)
+        second = client.post("/v1/memories", json={"text": "one more", "repo": "widgets"}, headers=bearer)
+        status = client.get("/v1/status", headers=bearer).json()
+    assert first.status_code == 201 and second.status_code == 503 and second.headers["Retry-After"] == "5"
+    assert status["daemon"]["busy"].endswith(
+        "; searches are answered meanwhile; writes wait for its end (1 point written since it began,"
+        " the most one build keeps)"
+    )
 
 
 def test_query_parameters_given_empty_count_as_not_given(service):
