@@ -78,11 +78,7 @@ def _packed(recipe: Recipe) -> Recipe:
 def _unpacked(recipe: Recipe) -> Recipe:
     kind = recipe[0]
     if kind == "points":
-        return kind, [
-            (i, None if dense is None else dense.tolist(), None if sparse is None else (sparse[0].tolist(),
-             sparse[1].tolist()), payload)
-            for i, dense, sparse, payload in recipe[1]
-        ]  # fmt: skip
+        return kind, [(i, _listed(dense), _unsparse(sparse), payload) for i, dense, sparse, payload in recipe[1]]
     if kind == "vectors":
         return kind, [(i, dense.tolist()) for i, dense in recipe[1]]
     return recipe
@@ -94,6 +90,14 @@ def _floats(values: Sequence[float] | None) -> array[float] | None:
 
 def _sparse(sparse: Sparse | None) -> tuple[array[int], array[float]] | None:
     return None if sparse is None else (array("I", sparse[0]), array("f", sparse[1]))
+
+
+def _listed(values: array[float] | None) -> list[float] | None:
+    return None if values is None else values.tolist()
+
+
+def _unsparse(sparse: tuple[array[int], array[float]] | None) -> Sparse | None:
+    return None if sparse is None else (sparse[0].tolist(), sparse[1].tolist())
 
 
 class Written:
