@@ -15,7 +15,8 @@ change, holding the GIL), so it is never done per write: the daemon flushes when
 which plain (brute-force) segments need beyond a few ten thousand points: in a child
 process, since the engine holds the GIL through a build too (48 s for the Go standard
 library's 94k memories), on a copy of the shard while this one answers reads and
-writes (``store_edge_copy``). ``seal`` builds the index of the segment the engine appends
+writes (``store_edge_copy``: the shard is in a numbered directory that the link
+``shard`` points at, so that the caught-up copy serves from where it was built). ``seal`` builds the index of the segment the engine appends
 to (whose payload indexes it holds on the heap) once ``seal_over`` points were written to
 it, mid-sync, the same way. Most payload indexes, and the keyword index of indexed segments, are
 memory-mapped rather than heap copies (those were ~3/4 of reopening a 100k-memory store);
@@ -54,7 +55,7 @@ from recalld.ingest.store import (
     prefetch_limit,
 )
 from recalld.ingest.store_edge_builds import ShardBuilds
-from recalld.ingest.store_edge_copy import recover
+from recalld.ingest.store_edge_copy import beside, live_dir, recover, repoint
 from recalld.ingest.store_edge_filter import named_condition, to_filter
 from recalld.ingest.store_edge_layout import LAYOUT, index_params, next_upgrade, sparse_params
 from recalld.ingest.store_edge_written import ENGINE, Recipe, Written, operation
@@ -84,19 +85,24 @@ class QdrantEdgeStore(ShardBuilds):
         self.seal_over = config.seal_over
         self._unsealed: int | None = None  # points written to the appendable segment (None: not counted yet)
         self._written: Written | None = None  # kept while a copy is built (``ShardBuilds``)
-        self._shard_dir = shard_dir = self._path / "shard"
+        self._shard_dir = shard_dir = self._path / "shard"  # a link to the shard's directory (``store_edge_copy``)
         self._layout = self._path / "layout"  # LAYOUT once the segments are as this version makes them
-        for step in recover(shard_dir):
-            log.warning("an index build on a copy was cut short: the store is as it ended", store=str(self._path),
-                        step=step)  # fmt: skip
         vectors = {DENSE: qe.EdgeVectorParams(size=config.dim, distance=qe.Distance.Cosine)}
         sparse = {SPARSE: sparse_params()}
         try:
-            if (shard_dir / "segments").exists() or any(shard_dir.glob("*")):
-                self._shard = qe.EdgeShard.load(str(shard_dir))
+            for step in recover(shard_dir):
+                log.warning("the store's shard directories put in order on open (a build cut short, or a store "
+                            "made before the shard's link)", store=str(self._path), step=step)  # fmt: skip
+            if not shard_dir.is_symlink():  # a new store
+                first = beside(shard_dir, ".1")
+                first.mkdir(exist_ok=True)
+                repoint(shard_dir, first)
+            self._live = live_dir(shard_dir)  # the directory the engine loads: never renamed while loaded
+            if (self._live / "segments").exists() or any(self._live.glob("*")):
+                self._shard = qe.EdgeShard.load(str(self._live))
             else:
                 config_ = qe.EdgeConfig(vectors=vectors, sparse_vectors=sparse)
-                self._shard = qe.EdgeShard.create(str(shard_dir), config_)
+                self._shard = qe.EdgeShard.create(str(self._live), config_)
                 self._create_indexes()
                 self._layout.write_text(LAYOUT)
         except Exception as exc:  # noqa: BLE001 - the engine reports locks as runtime errors

@@ -11,8 +11,10 @@ for the build's length), once on a copy of the shard (answered from the shard st
 open; what was written meanwhile written to the copy before it takes over). Prints each
 build's seconds, the copy's and the catch-up's seconds, how many searches and writes were
 answered or refused, with their p50 / p95 / longest (the catch-up's rounds: while others
-write on, then with the store alone), and whether the store reopened
-after the build holds every write answered.
+write on, then with the store alone), how long its end held every call (from the last
+write let in meanwhile to the first let in after; stop 86: the caught-up copy serves
+without a second load), and whether the store reopened after the build holds every
+write answered.
 
 ``--sync N`` adds a long sync to each build: from the build's start a thread writes N
 new memories as a sync worker does (patient: it waits where it is not let in,
@@ -35,9 +37,11 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal, TypeVar
 
 import numpy as np
 from bench_store import DIM, p95, payload, unit_rows
@@ -55,6 +59,7 @@ from recalld.ingest.store_edge_copy import allocated_bytes, copy_file
 WRITE_POINTS = 10  # memories a write adds, and older ones it deprecates
 SYNC_CALL = 256  # memories a long sync writes a call, as the writer's batches
 OLD_BOUND = 10_000  # writes during a build until stop 84
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -85,6 +90,8 @@ class BuildFigures:
     seconds: float = 0.0
     copy_seconds: float = 0.0
     catch_up: list[float] = field(default_factory=list)  # seconds of each round (others writing on, then alone)
+    shared_until: float = 0.0  # when others' writes stopped being let in (the build's end began)
+    held: float = 0.0  # seconds from then until others were let in again: the pause every call waits out
     searches: Calls = field(default_factory=Calls)
     writes: Calls = field(default_factory=Calls)
     added: list[str] = field(default_factory=list)  # ids written by writes answered
@@ -125,8 +132,25 @@ def build(
         finally:
             figures.copy_seconds = time.perf_counter() - started
 
+    real_share, real_long = LockedStore._share, LockedStore._long
+
+    @contextmanager
+    def timed_share(self: LockedStore, does: Literal["read", "write"]) -> Iterator[None]:
+        with real_share(self, does):
+            yield
+        if does == "write":
+            figures.shared_until = time.perf_counter()
+
+    def timed_long(self: LockedStore, doing: str, work: Callable[[], T]) -> T:
+        try:
+            return real_long(self, doing, work)
+        finally:
+            if figures.shared_until:
+                figures.held = time.perf_counter() - figures.shared_until
+
     store_edge_builds.copy_shard = timed_copy  # type: ignore[assignment]
     store_edge_builds.CatchUp.round = timed_round  # type: ignore[method-assign]
+    LockedStore._share, LockedStore._long = timed_share, timed_long  # type: ignore[method-assign, assignment]
     if not on_copy:
         DiskRoom.spares = lambda _room, _extra: False  # type: ignore[method-assign]  # no room for a copy
     store = LockedStore(QdrantEdgeStore(StoreConfig(dim=DIM, path=str(path))))
@@ -189,6 +213,7 @@ def build(
         store.close()
         store_edge_builds.copy_shard, DiskRoom.spares = real_copy, real_spares  # type: ignore[method-assign]
         store_edge_builds.CatchUp.round = real_round  # type: ignore[method-assign]
+        LockedStore._share, LockedStore._long = real_share, real_long  # type: ignore[method-assign]
     reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(path)))
     found = {p.id: p.payload.get("deprecated") for p in reopened.retrieve(figures.added + figures.deprecated)}
     unindexed = reopened.unindexed()
@@ -234,7 +259,8 @@ def main() -> int:
             finally:
                 locked.WRITES_DURING_BUILD = bound
             rounds = " + ".join(f"{t:.2f}" for t in f.catch_up)
-            copy = f", the copy {f.copy_seconds:.1f} s, writes caught up {rounds} s" if on_copy else ""
+            copy = (f", the copy {f.copy_seconds:.1f} s, writes caught up {rounds} s; its end held every call"
+                    f" {f.held:.2f} s" if on_copy else "")  # fmt: skip
             print(f"{'seal' if args.seal else 'index build'} {name}: {f.seconds:.1f} s{copy}", flush=True)
             print(f"  searches meanwhile: {f.searches.line()}")
             print(f"  writes meanwhile ({WRITE_POINTS} added, {WRITE_POINTS} deprecated): {f.writes.line()}")

@@ -1,11 +1,14 @@
 """The vector index built on a copy of the embedded engine's shard (``store_edge_copy``):
-the copy keeps the engine's holes, a crash anywhere leaves the store as one whole shard,
-and a disk without room for a copy builds in place, as before."""
+the copy keeps the engine's holes and, caught up, serves as the shard without a second
+load (the link ``shard`` repointed at it); a crash anywhere leaves the store as one whole
+shard; a store made before the link is moved under it; and a disk without room for a
+copy builds in place, as before."""
 
 from __future__ import annotations
 
 import errno
 import os
+import shutil
 import threading
 import time
 
@@ -16,9 +19,9 @@ from recalld.ingest.errors import BusyError, RecalldError
 from recalld.ingest.locked import LockedStore
 from recalld.ingest.store import MemoryFilter, StoreConfig
 from recalld.ingest.store_edge import QdrantEdgeStore
-from recalld.ingest.store_edge_copy import allocated_bytes, copy_file, copy_shard, recover
+from recalld.ingest.store_edge_copy import allocated_bytes, copy_file, copy_shard, recover, repoint
 from recalld.ingest.store_edge_layout import run_child
-from tests.store.test_index_build import DIM, N, child_pids, filled_store, point
+from tests.store.test_index_build import DIM, N, child_pids, filled_store, point, shard_entries
 
 SMALL = 1200
 
@@ -57,23 +60,73 @@ def test_a_file_is_copied_through_the_process_where_the_kernel_cannot(tmp_path, 
     assert target.read_bytes() == source.read_bytes()
 
 
-def test_recover_keeps_one_whole_shard_whatever_the_crash_left(tmp_path):
+def test_recover_leaves_the_link_at_one_whole_shard_whatever_the_crash_left(tmp_path):
+    here = tmp_path / "shard"
+
     def shard(name: str, text: str) -> None:
         (tmp_path / name).mkdir()
         (tmp_path / name / "marker").write_text(text)
 
-    def left() -> dict[str, str]:
-        return {p.name: (p / "marker").read_text() for p in tmp_path.iterdir()}
+    def left() -> dict[str, str]:  # each entry (a link as "name -> target") and the marker read through it
+        return {f"{p.name} -> {os.readlink(p)}" if p.is_symlink() else p.name: (p / "marker").read_text()
+                for p in tmp_path.iterdir()}  # fmt: skip
 
+    shard("shard.1", "as it is"), shard("shard.2", "half copied")
+    os.symlink("shard.1", here)  # a copy, or its build, cut short
+    assert recover(here) == ["shard.2 removed"] and left() == {"shard -> shard.1": "as it is", "shard.1": "as it is"}
+    shard("shard.2", "built")
+    repoint(here, tmp_path / "shard.2")  # cut after the swap, before the shard it replaced was removed
+    assert recover(here) == ["shard.1 removed"] and left() == {"shard -> shard.2": "built", "shard.2": "built"}
+    os.symlink("shard.1", tmp_path / "shard.link")  # cut inside a swap, before its one rename
+    assert recover(here) == ["shard.link removed"] and left() == {"shard -> shard.2": "built", "shard.2": "built"}
+    assert recover(here) == [] and left() == {"shard -> shard.2": "built", "shard.2": "built"}
+    os.rename(tmp_path / "shard.2", tmp_path / "shard.3")  # a link to nothing: a directory moved by hand
+    with pytest.raises(RecalldError, match="points at .*shard.2, which is not there"):
+        recover(here)
+
+
+def test_recover_moves_a_shard_made_before_the_link_and_ends_its_builds(tmp_path):
     here = tmp_path / "shard"
-    shard("shard", "as it was"), shard("shard.next", "half copied")  # a copy or its build cut short
-    assert recover(here) == ["shard.next removed"] and left() == {"shard": "as it was"}
-    shard("shard.next", "built")
-    os.rename(here, tmp_path / "shard.old")  # cut between the swap's two renames
-    assert recover(here) == ["shard.next taken as shard", "shard.old removed"] and left() == {"shard": "built"}
-    os.rename(here, tmp_path / "shard.old")  # no copy at all: the shard as it was
-    assert recover(here) == ["shard.old taken as shard"] and left() == {"shard": "built"}
-    assert recover(here) == [] and left() == {"shard": "built"}
+
+    def left() -> dict[str, str]:
+        return {f"{p.name} -> {os.readlink(p)}" if p.is_symlink() else p.name: (p / "marker").read_text()
+                for p in tmp_path.iterdir()}  # fmt: skip
+
+    def shard(name: str, text: str) -> None:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "marker").write_text(text)
+
+    shard("shard", "as it was"), shard("shard.next", "half copied")  # that version's copy, or its build, cut short
+    assert recover(here) == ["shard.next removed", "shard moved into shard.1, which shard now links to"]
+    assert left() == {"shard -> shard.1": "as it was", "shard.1": "as it was"}
+    for entry in ("shard", "shard.1"):
+        (tmp_path / entry).unlink() if entry == "shard" else shutil.rmtree(tmp_path / entry)
+    shard("shard.old", "as it was"), shard("shard.next", "built")  # cut between that version's swap's renames
+    assert recover(here) == ["shard.next taken as shard", "shard.old removed",
+                             "shard moved into shard.1, which shard now links to"]  # fmt: skip
+    assert left() == {"shard -> shard.1": "built", "shard.1": "built"}
+    here.unlink()  # cut between the move into shard.1 and the link
+    assert recover(here) == ["shard linked to shard.1"] and left() == {"shard -> shard.1": "built", "shard.1": "built"}
+    os.rename(here, tmp_path / "shard.old")  # that version, run on this layout, renamed the link away
+    os.rename(tmp_path / "shard.1", here)
+    shard("shard.4", "this version's shard, left behind")
+    moved = "shard moved into shard.1, which shard now links to"
+    assert recover(here) == ["shard.old removed", "shard.4 removed", moved]
+    assert left() == {"shard -> shard.1": "built", "shard.1": "built"}
+
+
+def test_a_store_made_before_the_link_is_opened_and_built_as_ever(tmp_path, small_store):
+    store = small_store
+    store.close()
+    edge = tmp_path / "edge"
+    (edge / "shard").unlink()
+    os.rename(edge / "shard.1", edge / "shard")  # the shard as a version before stop 86 kept it
+    reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(edge)))
+    assert shard_entries(edge) == ["shard -> shard.1", "shard.1"]
+    assert reopened.count(MemoryFilter(repo="r")) == SMALL and reopened.unindexed() == SMALL
+    reopened.optimize()
+    assert reopened.unindexed() == 0 and shard_entries(edge) == ["shard -> shard.2", "shard.2"]
+    reopened.close()
 
 
 def test_a_store_opened_after_a_crash_mid_swap_has_the_built_copy(tmp_path, small_store):
@@ -82,10 +135,10 @@ def test_a_store_opened_after_a_crash_mid_swap_has_the_built_copy(tmp_path, smal
     copy = copy_shard(store._shard_dir)
     run_child("build", copy, DIM, keyword=store.has_sparse, failed="cannot build")
     store.close()
-    os.rename(store._shard_dir, store._shard_dir.with_name("shard.old"))  # the process dies here
+    repoint(store._shard_dir, copy)  # the process dies here, before the shard it replaced is removed
     reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
     assert reopened.count(MemoryFilter(repo="r")) == SMALL and reopened.unindexed() == 0
-    assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
+    assert shard_entries(tmp_path / "edge") == ["shard -> shard.2", "shard.2"]
     reopened.close()
 
 
@@ -96,7 +149,7 @@ def test_a_store_opened_after_a_crash_mid_build_drops_the_copy(tmp_path, small_s
     store.close()
     reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
     assert reopened.count(MemoryFilter(repo="r")) == SMALL and reopened.unindexed() == SMALL
-    assert not (tmp_path / "edge" / "shard.next").exists()
+    assert shard_entries(tmp_path / "edge") == ["shard -> shard.1", "shard.1"]
     reopened.optimize()
     assert reopened.unindexed() == 0
     reopened.close()
@@ -112,7 +165,7 @@ def test_without_room_for_a_copy_the_index_is_built_in_place_and_reads_wait(tmp_
     try:
         while not child_pids() and builder.is_alive():
             time.sleep(0.001)
-        assert not (tmp_path / "edge" / "shard.next").exists()
+        assert shard_entries(tmp_path / "edge") == ["shard -> shard.1", "shard.1"]  # no copy
         with pytest.raises(BusyError, match="building the vector index"):
             store.count(MemoryFilter(repo="r"))
     finally:
@@ -137,7 +190,7 @@ def test_a_stop_while_the_shard_is_copied_starts_no_build_after_it(tmp_path, sma
         patched.setattr(store_edge_builds, "copy_shard", copy_and_stop)
         with pytest.raises(RecalldError, match=r"cannot build the vector index of store .*: the daemon stops$"):
             store.optimize()
-    assert not child_pids() and not (tmp_path / "edge" / "shard.next").exists()
+    assert not child_pids() and shard_entries(tmp_path / "edge") == ["shard -> shard.1", "shard.1"]
     assert store.count(MemoryFilter(repo="r")) == SMALL and store.unindexed() == SMALL
     store.optimize()  # a build begun after the stop is not refused
     assert store.unindexed() == 0
@@ -166,23 +219,64 @@ def engine_whose_loads(monkeypatch, load):  # type: ignore[no-untyped-def]
 def test_a_built_copy_that_does_not_load_leaves_the_shard_as_it_was(tmp_path, small_store, monkeypatch):
     store, loads = small_store, []
 
-    def first_fails(load, path):  # type: ignore[no-untyped-def]  # the built copy's load
+    def fails(load, path):  # type: ignore[no-untyped-def]  # the built copy's load
         loads.append(path)
-        if len(loads) == 1:
-            raise RuntimeError("a segment cannot be read")
-        return load()
+        raise RuntimeError("a segment cannot be read")
 
     with monkeypatch.context() as patched:
-        engine_whose_loads(patched, first_fails)
-        failed = "the built copy did not take the shard's place: a segment cannot be read$"
-        with pytest.raises(RecalldError, match=failed):
+        engine_whose_loads(patched, fails)
+        with pytest.raises(RecalldError, match="the built copy did not load: a segment cannot be read$"):
             store.optimize()
-    assert len(loads) == 2  # the copy, then the shard put back
-    assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
+    assert loads == [str(tmp_path / "edge" / "shard.2")]  # the copy; the shard was never closed
+    assert shard_entries(tmp_path / "edge") == ["shard -> shard.1", "shard.1"]
     assert store.count(MemoryFilter(repo="r")) == SMALL and store.unindexed() == SMALL  # as it was: not built
     store.optimize()
     assert store.unindexed() == 0
     store.close()
+
+
+def test_a_link_that_cannot_be_repointed_leaves_the_shard_as_it_was(tmp_path, small_store, monkeypatch):
+    store = small_store
+
+    def refused(_link, _target):  # type: ignore[no-untyped-def]
+        raise OSError(errno.EACCES, "Permission denied")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store_edge_builds, "repoint", refused)
+        with pytest.raises(RecalldError, match="the built copy did not take the shard's place: .*Permission denied$"):
+            store.optimize()
+    assert shard_entries(tmp_path / "edge") == ["shard -> shard.1", "shard.1"]
+    assert store.count(MemoryFilter(repo="r")) == SMALL and store.unindexed() == SMALL
+    store.close()
+
+
+def test_the_caught_up_copy_serves_without_a_second_load(tmp_path, small_store, monkeypatch):
+    """The copy loaded to take what was written during the build is the shard from then
+    on: nothing is loaded at the swap, the shard it replaced is removed, and a write
+    after it lands in the copy's directory (a reopened store has it)."""
+    store, loads = small_store, []
+    added, after = point(SMALL + 1, [1.0] * DIM), point(SMALL + 2, [0.5] * DIM)
+
+    def write_then_build(*args, **kwargs):  # type: ignore[no-untyped-def]
+        store.upsert([added])
+        run_child(*args, **kwargs)
+
+    def counted(load, path):  # type: ignore[no-untyped-def]
+        loads.append(path)
+        return load()
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store_edge_builds, "run_child", write_then_build)
+        engine_whose_loads(patched, counted)
+        store.optimize()
+    assert loads == [str(tmp_path / "edge" / "shard.2")]
+    assert shard_entries(tmp_path / "edge") == ["shard -> shard.2", "shard.2"]
+    store.upsert([after])
+    assert store.unindexed() == 2 and store.count(MemoryFilter(repo="r")) == SMALL + 2  # the two written since it began
+    store.close()
+    reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
+    assert reopened.count(MemoryFilter(repo="r")) == SMALL + 2 and reopened.unindexed() == 2
+    reopened.close()
 
 
 def test_writes_during_the_build_that_the_copy_refuses_stay_in_the_shard_and_the_copy_is_dropped(
@@ -207,11 +301,11 @@ def test_writes_during_the_build_that_the_copy_refuses_stay_in_the_shard_and_the
 
     with monkeypatch.context() as patched:
         patched.setattr(store_edge_builds, "run_child", write_then_build)
-        engine_whose_loads(patched, lambda load, path: Refusing(load()) if path.endswith(".next") else load())
+        engine_whose_loads(patched, lambda load, path: Refusing(load()) if path.endswith("shard.2") else load())
         failed = "what was written during the build did not apply to it: no space for the segment$"
         with pytest.raises(RecalldError, match=failed):
             store.optimize()
-    assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
+    assert shard_entries(tmp_path / "edge") == ["shard -> shard.1", "shard.1"]
     assert store.count(MemoryFilter(repo="r")) == SMALL + 1 and store.unindexed() == SMALL + 1  # not built, not lost
     store.optimize()
     store.close()

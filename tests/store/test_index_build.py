@@ -4,9 +4,11 @@ process answered nothing meanwhile, webhooks included."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import uuid
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,6 +29,13 @@ def filled_store(tmp_path, n: int = N) -> QdrantEdgeStore:
         store.upsert([point(i + 1, rows[i].tolist()) for i in range(start, min(n, start + 1000))])
     assert store.unindexed() == n
     return store
+
+
+def shard_entries(store_dir: Path) -> list[str]:
+    """The shard's link and directories beside it: ["shard -> shard.1", "shard.1"] for a
+    new store, the next number once a copy took the shard's place."""
+    return sorted(f"{p.name} -> {os.readlink(p)}" if p.is_symlink() else p.name
+                  for p in store_dir.iterdir() if p.name.startswith("shard"))  # fmt: skip
 
 
 def point(i: int, vector: list[float]) -> StoredPoint:
@@ -68,7 +77,7 @@ def test_the_index_is_built_by_a_child_on_a_copy_while_the_process_reads_and_wri
         while store.sharing != "write" and builder.is_alive():  # the copy made: its child builds it
             time.sleep(0.001)
         assert store.busy == "building the vector index" and child_pids()
-        assert (tmp_path / "edge" / "shard.next").is_dir()
+        assert shard_entries(tmp_path / "edge") == ["shard -> shard.1", "shard.1", "shard.2", "shard.written"]
         read_during = store.count(MemoryFilter(repo="r"))  # answered from the shard still open here
         searched_during = store.search(ones, MemoryFilter(repo="r"), 5)
         store.upsert([added])  # three points written during the build: taken at once
@@ -97,7 +106,7 @@ def test_the_index_is_built_by_a_child_on_a_copy_while_the_process_reads_and_wri
         if writer.ident is not None:
             writer.join()
     assert read_during == N and len(searched_during) == 5 and written_during == N - 1 and waited and patient_wrote
-    assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
+    assert shard_entries(tmp_path / "edge") == ["shard -> shard.2", "shard.2"]  # the copy serves, the shard gone
     during = [started, *(t for t in ticks if started < t < ended), ended]
     longest = max(b - a for a, b in zip(during, during[1:], strict=False))
     assert longest < (ended - started) / 3, (longest, ended - started)  # in-process: one gap as long as the build
@@ -130,7 +139,6 @@ def test_a_failed_build_is_an_error_and_leaves_the_store_open_and_whole(tmp_path
 def test_a_build_killed_midway_leaves_the_store_whole_and_the_next_one_completes(tmp_path):
     """Stopping the daemon (systemd signals every process of the unit) or Ctrl-C kills a
     build under way: the engine's segments are only swapped once one is built."""
-    import os
     import signal
 
     store = filled_store(tmp_path)
@@ -155,7 +163,7 @@ def test_a_build_killed_midway_leaves_the_store_whole_and_the_next_one_completes
     finally:
         builder.join()
     assert failed == [f"cannot build the vector index of store {tmp_path / 'edge'}: killed by SIGINT"]
-    assert not (tmp_path / "edge" / "shard.next").exists()  # the copy it was building dropped
+    assert shard_entries(tmp_path / "edge") == ["shard -> shard.1", "shard.1"]  # the copy it was building dropped
     assert store.count(MemoryFilter(repo="r")) == N and store.unindexed() == N
     store.optimize()
     assert store.unindexed() == 0 and store.count(MemoryFilter(repo="r")) == N
@@ -167,9 +175,6 @@ def test_a_build_killed_midway_leaves_the_store_whole_and_the_next_one_completes
 
 def child_pids() -> list[str]:
     """The processes this one's threads started."""
-    import os
-    from pathlib import Path
-
     found: list[str] = []
     for task in os.listdir(f"/proc/{os.getpid()}/task"):
         try:

@@ -20,6 +20,7 @@ from recalld.ingest.store_edge import QdrantEdgeStore
 from recalld.ingest.writer import upsert_points
 from tests.ingest.conftest import Harness
 from tests.ingest.test_parts import every_memory
+from tests.store.test_index_build import shard_entries
 
 SEAL_OVER, DIM = 300, 16
 
@@ -66,7 +67,7 @@ def test_a_failed_seal_is_logged_and_leaves_every_write_in_place(tmp_path, small
     upsert_points(store, points(0, 700))
     assert store.count(MemoryFilter(repo="r")) == 700 and store.unindexed() == 700
     assert not store.seal_due()  # the next seal after seal_over more points, not at each batch
-    assert [p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")] == ["shard"]  # copy dropped
+    assert shard_entries(tmp_path / "edge") == ["shard -> shard.1", "shard.1"]  # copy dropped
     monkeypatch.setattr(child.sys, "executable", python)
     upsert_points(store, points(700, 300))
     assert store.unindexed() == 44 and store.count(MemoryFilter(repo="r")) == 1000  # 188 + 256 sealed, 44 left
@@ -135,7 +136,7 @@ def test_a_seal_on_a_copy_lets_others_read_and_write_and_keeps_what_they_wrote(t
     try:
         assert held.started.wait(30)
         assert store.sharing == "write" and store.busy == "sealing the memories it wrote"
-        assert (tmp_path / "edge" / "shard.next").is_dir()
+        assert (tmp_path / "edge" / "shard.2").is_dir()
         counted = store.count(MemoryFilter(repo="r"))
         found = store.search(points(0, 1)[0].vector, MemoryFilter(repo="r"), 1)  # type: ignore[arg-type]
         store.upsert(points(700, 1))
@@ -147,7 +148,7 @@ def test_a_seal_on_a_copy_lets_others_read_and_write_and_keeps_what_they_wrote(t
         sealer.join()
     assert counted == 700 and found[0].point.id == str(uuid.UUID(int=1))
     assert store.busy is None and store.sharing is None
-    assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
+    assert shard_entries(tmp_path / "edge") == ["shard -> shard.2", "shard.2"]
     assert inner.unindexed() <= 2 and inner._shard.info().segments_count == 2  # the 700 sealed, not what came since
     assert store.count(MemoryFilter(repo="r")) == 699  # one added, one deprecated, one deleted
     store.close()
@@ -168,7 +169,7 @@ def test_a_seal_without_room_for_a_copy_is_done_in_place_and_others_are_refused(
     sealer.start()
     try:
         assert held.started.wait(30)
-        assert store.sharing is None and not (tmp_path / "edge" / "shard.next").exists()
+        assert store.sharing is None and shard_entries(tmp_path / "edge") == ["shard -> shard.1", "shard.1"]
         with pytest.raises(BusyError, match="sealing the memories it wrote"):
             store.count(MemoryFilter(repo="r"))
     finally:

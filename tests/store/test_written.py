@@ -20,6 +20,7 @@ from recalld.ingest.store import DENSE, SPARSE, MemoryFilter, SparseVector, Stor
 from recalld.ingest.store_edge import QdrantEdgeStore
 from recalld.ingest.store_edge_written import ENGINE, Written
 from tests.store.test_seal import HeldChild
+from tests.store.test_index_build import shard_entries
 
 DIM = 8
 
@@ -101,7 +102,7 @@ def test_writes_past_the_old_bound_during_a_build_land_in_the_built_copy(tmp_pat
         held.release.set()
         builder.join()
     assert locked.WRITES_DURING_BUILD >= 12_000 and kept > 12_000 * DIM * 4
-    assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
+    assert shard_entries(tmp_path / "edge") == ["shard -> shard.2", "shard.2"]
     assert store.count(MemoryFilter(repo="r")) == 12_500
     store.close()
     again = open_store(tmp_path / "edge")
@@ -140,7 +141,7 @@ def test_a_write_the_disk_cannot_keep_fails_the_build_and_the_shard_keeps_it(tmp
         held.release.set()
         builder.join()
     assert len(failures) == 1 and "No space left on device" in str(failures[0])
-    assert sorted(p.name for p in (tmp_path / "edge").iterdir() if p.name.startswith("shard")) == ["shard"]
+    assert shard_entries(tmp_path / "edge") == ["shard -> shard.1", "shard.1"]  # the copy dropped
     assert store.retrieve([uid(1001)])[0].payload["n"] == 1000 and store.busy is None
     store.close()
     again = open_store(tmp_path / "edge")
