@@ -16,9 +16,10 @@ which plain (brute-force) segments need beyond a few ten thousand points: in a c
 process, since the engine holds the GIL through a build too (48 s for the Go standard
 library's 94k memories), on a copy of the shard while this one answers reads and
 writes (``store_edge_copy``: the shard is in a numbered directory that the link
-``shard`` points at, so that the caught-up copy serves from where it was built). ``seal`` builds the index of the segment the engine appends
-to (whose payload indexes it holds on the heap) once ``seal_over`` points were written to
-it, mid-sync, the same way. Most payload indexes, and the keyword index of indexed segments, are
+``shard`` points at, so that the caught-up copy serves from where it was built).
+``seal`` builds the index of the segment the engine appends to (whose payload indexes
+it holds on the heap) once ``seal_over`` points were written to it, mid-sync, the same
+way. Most payload indexes, and the keyword index of indexed segments, are
 memory-mapped rather than heap copies (those were ~3/4 of reopening a 100k-memory store);
 stores made before get them by ``upgrade`` and the next ``optimize`` (``relayout_due``).
 """
@@ -85,6 +86,7 @@ class QdrantEdgeStore(ShardBuilds):
         self.seal_over = config.seal_over
         self._unsealed: int | None = None  # points written to the appendable segment (None: not counted yet)
         self._written: Written | None = None  # kept while a copy is built (``ShardBuilds``)
+        self._dropping = None  # removing a replaced shard's directory (``ShardBuilds``)
         self._shard_dir = shard_dir = self._path / "shard"  # a link to the shard's directory (``store_edge_copy``)
         self._layout = self._path / "layout"  # LAYOUT once the segments are as this version makes them
         vectors = {DENSE: qe.EdgeVectorParams(size=config.dim, distance=qe.Distance.Cosine)}
@@ -306,6 +308,7 @@ class QdrantEdgeStore(ShardBuilds):
         return [ScoredMemory(float(h.score), _point(h)) for h in self._shard.query(request)]
 
     def close(self) -> None:
+        self.dropped()
         shard: qe.EdgeShard | None = getattr(self, "_shard", None)
         if shard is not None:
             shard.flush()

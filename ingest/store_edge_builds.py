@@ -11,6 +11,7 @@ its other ``store_edge_*`` modules but the copy's, the only modules importing ``
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Sequence
 from contextlib import nullcontext
@@ -23,7 +24,15 @@ from recalld.ingest.child import stops
 from recalld.ingest.diskspace import DiskRoom
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.store import MemoryFilter, ScoredMemory, Shared
-from recalld.ingest.store_edge_copy import WRITTEN_SUFFIX, allocated_bytes, beside, copy_shard, drop, repoint
+from recalld.ingest.store_edge_copy import (
+    WRITTEN_SUFFIX,
+    allocated_bytes,
+    beside,
+    copy_shard,
+    drop,
+    drop_later,
+    repoint,
+)
 from recalld.ingest.store_edge_layout import LAYOUT, run_child
 from recalld.ingest.store_edge_written import Written
 
@@ -52,6 +61,7 @@ class ShardBuilds:
     _relayout: bool
     _unsealed: int | None
     _written: Written | None
+    _dropping: threading.Thread | None  # removing the directory of the shard a copy replaced
 
     def flush(self) -> None:
         raise NotImplementedError
@@ -117,6 +127,7 @@ class ShardBuilds:
     def _by_child(self, action: str, reads: Shared | None, writes: Shared | None, *, failed: str) -> None:
         """``action`` ("build" or "seal") by a child: on a copy of the shard when the disk
         has room for it and what the child writes into it, else on the shard itself."""
+        self.dropped()  # the room an earlier build freed counted
         size = allocated_bytes(self._live)
         if self._room.spares(2 * size):
             self._on_copy(action, reads or nullcontext, writes or nullcontext, failed=failed)
@@ -176,10 +187,11 @@ class ShardBuilds:
 
     def _take(self, built: qe.EdgeShard, copy: Path, *, failed: str) -> None:
         """The caught-up copy, as the catch-up loaded it, in the shard's place: the link
-        repointed (a crash from then on opens the copy), the shard dropped and its
-        directory removed. Until stop 86 both were closed here and the copy loaded again
-        where the shard had been, since the engine keeps the paths it loaded: at 100k
-        points, 30k of them written during the build, ~1.3 s that every call waited out."""
+        repointed (a crash from then on opens the copy), the shard closed and its
+        directory removed on a thread (``dropped`` waits for that). Until stop 86 both
+        were closed here and the copy loaded again where the shard had been, since the
+        engine keeps the paths it loaded: at 100k points, 30k of them written during the
+        build, ~1.3 s that every call waited out."""
         try:
             repoint(self._shard_dir, copy)
         except OSError as exc:
@@ -193,10 +205,15 @@ class ShardBuilds:
         except Exception as exc:  # noqa: BLE001 - the copy serves already; the shard is dropped anyway
             log.warning("the shard that the built copy replaced did not close cleanly", store=str(self._path),
                         error=str(exc))  # fmt: skip
-        closed = time.monotonic()
-        drop(old_dir)
+        self._dropping = drop_later(old_dir)
         log.info("the built copy took the shard's place", store=str(self._path), shard=copy.name,
-                 closed_s=round(closed - started, 3), removed_s=round(time.monotonic() - closed, 3))  # fmt: skip
+                 closed_s=round(time.monotonic() - started, 3))  # fmt: skip
+
+    def dropped(self) -> None:
+        """Waits until the directory of a shard that a copy replaced is removed."""
+        if self._dropping is not None:
+            self._dropping.join()
+            self._dropping = None
 
     def warm(self, each: Shared | None = None) -> None:
         """A few searches of random vectors, so that the first searches of a freshly

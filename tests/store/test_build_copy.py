@@ -79,6 +79,8 @@ def test_recover_leaves_the_link_at_one_whole_shard_whatever_the_crash_left(tmp_
     assert recover(here) == ["shard.1 removed"] and left() == {"shard -> shard.2": "built", "shard.2": "built"}
     os.symlink("shard.1", tmp_path / "shard.link")  # cut inside a swap, before its one rename
     assert recover(here) == ["shard.link removed"] and left() == {"shard -> shard.2": "built", "shard.2": "built"}
+    shard("dropped-shard.1", "being removed")  # cut while the shard replaced was removed
+    assert recover(here) == ["dropped-shard.1 removed"] and left() == {"shard -> shard.2": "built", "shard.2": "built"}
     assert recover(here) == [] and left() == {"shard -> shard.2": "built", "shard.2": "built"}
     os.rename(tmp_path / "shard.2", tmp_path / "shard.3")  # a link to nothing: a directory moved by hand
     with pytest.raises(RecalldError, match="points at .*shard.2, which is not there"):
@@ -252,8 +254,9 @@ def test_a_link_that_cannot_be_repointed_leaves_the_shard_as_it_was(tmp_path, sm
 
 def test_the_caught_up_copy_serves_without_a_second_load(tmp_path, small_store, monkeypatch):
     """The copy loaded to take what was written during the build is the shard from then
-    on: nothing is loaded at the swap, the shard it replaced is removed, and a write
-    after it lands in the copy's directory (a reopened store has it)."""
+    on: nothing is loaded at the swap, the shard it replaced is renamed out of the
+    shard's names at once and removed on a thread, and a write after it lands in the
+    copy's directory (a reopened store has it)."""
     store, loads = small_store, []
     added, after = point(SMALL + 1, [1.0] * DIM), point(SMALL + 2, [0.5] * DIM)
 
@@ -271,6 +274,8 @@ def test_the_caught_up_copy_serves_without_a_second_load(tmp_path, small_store, 
         store.optimize()
     assert loads == [str(tmp_path / "edge" / "shard.2")]
     assert shard_entries(tmp_path / "edge") == ["shard -> shard.2", "shard.2"]
+    store.dropped()
+    assert not [p for p in (tmp_path / "edge").iterdir() if p.name.startswith("dropped-")]  # removed on a thread
     store.upsert([after])
     assert store.unindexed() == 2 and store.count(MemoryFilter(repo="r")) == SMALL + 2  # the two written since it began
     store.close()
