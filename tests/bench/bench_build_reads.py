@@ -14,7 +14,9 @@ answered or refused, with their p50 / p95 / longest (the catch-up's rounds: whil
 write on, then with the store alone), how long its end held every call (from the last
 write let in meanwhile to the first let in after; stop 86: the caught-up copy serves
 without a second load), and whether the store reopened after the build holds every
-write answered.
+write answered, and the GIL's longest stall during the build (what any thread of the
+daemon waited out: the engine holds the GIL through a load or a flush, which a thread
+that wakes meanwhile does not count in its own timing).
 
 ``--sync N`` adds a long sync to each build: from the build's start a thread writes N
 new memories as a sync worker does (patient: it waits where it is not let in,
@@ -60,6 +62,7 @@ WRITE_POINTS = 10  # memories a write adds, and older ones it deprecates
 SYNC_CALL = 256  # memories a long sync writes a call, as the writer's batches
 OLD_BOUND = 10_000  # writes during a build until stop 84
 T = TypeVar("T")
+TICK = 0.005  # seconds the thread that measures the GIL's stalls sleeps between two looks
 
 
 @dataclass(slots=True)
@@ -92,6 +95,7 @@ class BuildFigures:
     catch_up: list[float] = field(default_factory=list)  # seconds of each round (others writing on, then alone)
     shared_until: float = 0.0  # when others' writes stopped being let in (the build's end began)
     held: float = 0.0  # seconds from then until others were let in again: the pause every call waits out
+    stall: float = 0.0  # the longest wait for the GIL of a thread asleep TICK seconds at a time
     searches: Calls = field(default_factory=Calls)
     writes: Calls = field(default_factory=Calls)
     added: list[str] = field(default_factory=list)  # ids written by writes answered
@@ -194,7 +198,14 @@ def build(
         figures.sync_seconds = time.perf_counter() - begun
         figures.sync_ended = time.perf_counter() - started
 
-    threads = [threading.Thread(target=search), threading.Thread(target=write)]
+    def tick() -> None:  # the engine holds the GIL through a load or a flush: every thread waits it out
+        last = time.perf_counter()
+        while not done.is_set():
+            time.sleep(TICK)
+            now = time.perf_counter()
+            figures.stall, last = max(figures.stall, now - last - TICK), now
+
+    threads = [threading.Thread(target=search), threading.Thread(target=write), threading.Thread(target=tick)]
     if sync:
         threads.append(threading.Thread(target=long_sync))
     started = time.perf_counter()
@@ -262,6 +273,7 @@ def main() -> int:
             copy = (f", the copy {f.copy_seconds:.1f} s, writes caught up {rounds} s; its end held every call"
                     f" {f.held:.2f} s" if on_copy else "")  # fmt: skip
             print(f"{'seal' if args.seal else 'index build'} {name}: {f.seconds:.1f} s{copy}", flush=True)
+            print(f"  the GIL's longest stall (a thread waking every {TICK * 1000:.0f} ms): {f.stall * 1000:.0f} ms")
             print(f"  searches meanwhile: {f.searches.line()}")
             print(f"  writes meanwhile ({WRITE_POINTS} added, {WRITE_POINTS} deprecated): {f.writes.line()}")
             if args.sync:
