@@ -178,7 +178,8 @@ class ShardBuilds:
                 catch_up.close()
             self._take(built, copy, failed=failed)
         except BaseException:
-            drop(copy)
+            if self._live != copy:  # never once it serves, whatever came after
+                drop(copy)
             raise
         finally:
             if self._written is not None:

@@ -104,18 +104,22 @@ def drop_later(directory: Path) -> threading.Thread:
 
 
 def repoint(shard_dir: Path, target: Path) -> None:
-    """The link ``shard_dir`` pointed at ``target`` (beside it) by one rename, made lasting:
-    a crash leaves it at the one or the other."""
+    """The link ``shard_dir`` pointed at ``target`` (beside it) by one rename, made lasting
+    where the system can: a crash leaves it at the one or the other. An ``OSError`` means
+    it still points where it did."""
     new = beside(shard_dir, LINK_SUFFIX)
     if os.path.lexists(new):
         os.unlink(new)
     os.symlink(target.name, new)
     os.replace(new, shard_dir)
-    folder = os.open(shard_dir.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
+    try:  # the rename made lasting; once it is done, a failure here must not undo the swap
+        folder = os.open(shard_dir.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+    except OSError:
+        pass
 
 
 def recover(shard_dir: Path) -> list[str]:

@@ -317,3 +317,24 @@ def test_writes_during_the_build_that_the_copy_refuses_stay_in_the_shard_and_the
     reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
     assert reopened.unindexed() == 0 and reopened.retrieve([added.id])[0].payload["repo"] == "r"
     reopened.close()
+
+
+def test_a_failure_once_the_copy_serves_never_drops_it(tmp_path, small_store, monkeypatch):
+    """Past the link's repointing the copy is the shard: whatever fails after (here the
+    old directory's removal) leaves it serving and on the disk."""
+    store = small_store
+
+    def broken(_directory):  # type: ignore[no-untyped-def]
+        raise RuntimeError("cannot start a thread")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store_edge_builds, "drop_later", broken)
+        with pytest.raises(RuntimeError, match="cannot start a thread"):
+            store.optimize()
+    assert os.readlink(tmp_path / "edge" / "shard") == "shard.2" and (tmp_path / "edge" / "shard.2").is_dir()
+    assert store.count(MemoryFilter(repo="r")) == SMALL and store.unindexed() == 0  # the built copy serves
+    store.close()
+    reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
+    assert shard_entries(tmp_path / "edge") == ["shard -> shard.2", "shard.2"]  # the old one removed on open
+    assert reopened.count(MemoryFilter(repo="r")) == SMALL and reopened.unindexed() == 0
+    reopened.close()
