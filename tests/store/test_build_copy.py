@@ -11,6 +11,8 @@ import os
 import shutil
 import threading
 import time
+from functools import partial
+from pathlib import Path
 
 import pytest
 
@@ -60,16 +62,21 @@ def test_a_file_is_copied_through_the_process_where_the_kernel_cannot(tmp_path, 
     assert target.read_bytes() == source.read_bytes()
 
 
+def marked(root: Path, name: str, text: str) -> None:
+    """A directory ``name`` under ``root`` holding a file "marker" with ``text``: a shard to recover."""
+    (root / name).mkdir()
+    (root / name / "marker").write_text(text)
+
+
+def marked_entries(root: Path) -> dict[str, str]:
+    """Each entry under ``root`` (a link as "name -> target") and the marker read through it."""
+    return {f"{p.name} -> {os.readlink(p)}" if p.is_symlink() else p.name: (p / "marker").read_text()
+            for p in root.iterdir()}  # fmt: skip
+
+
 def test_recover_leaves_the_link_at_one_whole_shard_whatever_the_crash_left(tmp_path):
     here = tmp_path / "shard"
-
-    def shard(name: str, text: str) -> None:
-        (tmp_path / name).mkdir()
-        (tmp_path / name / "marker").write_text(text)
-
-    def left() -> dict[str, str]:  # each entry (a link as "name -> target") and the marker read through it
-        return {f"{p.name} -> {os.readlink(p)}" if p.is_symlink() else p.name: (p / "marker").read_text()
-                for p in tmp_path.iterdir()}  # fmt: skip
+    shard, left = partial(marked, tmp_path), partial(marked_entries, tmp_path)
 
     shard("shard.1", "as it is"), shard("shard.2", "half copied")
     os.symlink("shard.1", here)  # a copy, or its build, cut short
@@ -89,20 +96,13 @@ def test_recover_leaves_the_link_at_one_whole_shard_whatever_the_crash_left(tmp_
 
 def test_recover_moves_a_shard_made_before_the_link_and_ends_its_builds(tmp_path):
     here = tmp_path / "shard"
-
-    def left() -> dict[str, str]:
-        return {f"{p.name} -> {os.readlink(p)}" if p.is_symlink() else p.name: (p / "marker").read_text()
-                for p in tmp_path.iterdir()}  # fmt: skip
-
-    def shard(name: str, text: str) -> None:
-        (tmp_path / name).mkdir()
-        (tmp_path / name / "marker").write_text(text)
+    shard, left = partial(marked, tmp_path), partial(marked_entries, tmp_path)
 
     shard("shard", "as it was"), shard("shard.next", "half copied")  # that version's copy, or its build, cut short
     assert recover(here) == ["shard.next removed", "shard moved into shard.1, which shard now links to"]
     assert left() == {"shard -> shard.1": "as it was", "shard.1": "as it was"}
-    for entry in ("shard", "shard.1"):
-        (tmp_path / entry).unlink() if entry == "shard" else shutil.rmtree(tmp_path / entry)
+    here.unlink()
+    shutil.rmtree(tmp_path / "shard.1")
     shard("shard.old", "as it was"), shard("shard.next", "built")  # cut between that version's swap's renames
     assert recover(here) == ["shard.next taken as shard", "shard.old removed",
                              "shard moved into shard.1, which shard now links to"]  # fmt: skip
