@@ -80,7 +80,7 @@ def _unpacked(recipe: Recipe) -> Recipe:
     if kind == "points":
         return kind, [(i, _listed(dense), _unsparse(sparse), payload) for i, dense, sparse, payload in recipe[1]]
     if kind == "vectors":
-        return kind, [(i, dense.tolist()) for i, dense in recipe[1]]
+        return kind, [(i, _listed(dense)) for i, dense in recipe[1]]
     return recipe
 
 
