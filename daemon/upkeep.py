@@ -16,7 +16,8 @@ disk and in mapped pages against 274 MB with one after each.
 A build runs on a thread of its own (``recalld-index-build``), so that the daemon's loop
 goes on meanwhile: it starts the syncs of commits made during the build, which write on
 while the store builds on a copy of its shard (``Store.optimize``), and pings systemd's
-watchdog; the upkeep does nothing else until the build ends. A build that fails is
+watchdog; until the build ends the upkeep only flushes the shard that those syncs write
+to, when the build lets others write and as often as without a build. A build that fails is
 logged and tried again once more points need it (a relayout alone: at the daemon's next
 start).
 """
@@ -71,10 +72,11 @@ class StoreUpkeep:
         if now < self._next_check:
             return
         self._next_check = now + self.check_every
-        if self.building():
-            return
         if self._flushed_at is None:
             self._flushed_at = now
+        if self.building():
+            self._flush_during_build(now)
+            return
         if not self.idle():
             if now - self._flushed_at >= self.busy_every:
                 self._flushed_at = now
@@ -98,6 +100,25 @@ class StoreUpkeep:
             self._flush_and_index(now)
         elif self._upgrading:  # one step per look, never on top of a flush or index build
             self._upgrading = self.store.upgrade()
+
+    def _flush_during_build(self, now: float) -> None:
+        """The store flushed as it is without a build (idle: every ``every``; busy: every
+        ``busy_every``) while a build on a copy lets others write to the shard: otherwise
+        the build's end flushed all they wrote meanwhile while every call waited (0.54 s of
+        its 0.65 s hold at 100k points, 30k of them written), and a long build's writes kept
+        the space of what they rewrote. Refused (``BusyError``) while the build has the
+        store alone (the copy being made, its end, or a build in place): counted from the
+        refused one, as a busy flush a seal refuses."""
+        last = now if self._flushed_at is None else self._flushed_at
+        if now - last < (self.every if self.idle() else self.busy_every):
+            return
+        self._flushed_at = now
+        started = time.monotonic()
+        try:
+            self.store.flush()
+        except BusyError:
+            return
+        log.info("flushed the store during the index build", seconds=round(time.monotonic() - started, 2))
 
     def _flush_and_index(self, now: float) -> None:
         started = time.monotonic()

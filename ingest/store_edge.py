@@ -199,15 +199,23 @@ class QdrantEdgeStore(ShardBuilds):
         """The write ``recipe`` describes (``store_edge_written``) applied to the shard,
         and kept while a copy of the shard is built, for the copy too."""
         self._room.ensure("write to the store")
-        self._dirty = True
-        self._shard.update(operation(recipe))
+        try:
+            self._shard.update(operation(recipe))
+        finally:  # marked after the write: a build's flush of the shard may run between two writes
+            self._dirty = True
         if self._written is not None:
             self._written.add(recipe)
 
     def flush(self) -> None:
         if self._dirty:
-            self._shard.flush()
+            # unmarked first: during a build, a write on another thread meanwhile (the engine's
+            # calls hold the GIL: one at a time) marks it again, for the next flush
             self._dirty = False
+            try:
+                self._shard.flush()
+            except BaseException:
+                self._dirty = True
+                raise
 
     def unindexed(self) -> int:
         """Dense vectors not in the vector index yet. The engine's indexed count also

@@ -357,9 +357,53 @@ def test_the_index_is_built_on_a_thread_of_its_own_while_the_daemons_loop_goes_o
     assert upkeep.building() and not upkeep.wait(0.05)
     upkeep.tick(now=2)
     upkeep.tick(now=4)
-    assert store.calls == ["flush", "optimize"]  # no flush, upgrade or second build meanwhile
+    assert store.calls == ["flush", "optimize", "flush", "flush"]  # flushes as due; no upgrade or second build
     monkeypatch.setattr(upkeep_module, "stop_children", lambda: store.calls.append("stop") or release.set())
     assert upkeep.end(10) and not upkeep.building()
     upkeep.tick(now=6)
-    assert store.calls == ["flush", "optimize", "stop", "flush"]
+    assert store.calls == ["flush", "optimize", "flush", "flush", "stop", "flush"]
     assert upkeep.end() and store.calls[-1] == "flush"  # nothing under way: no child stopped
+
+
+def test_during_a_build_the_store_is_flushed_as_without_one_unless_the_build_has_it_alone():
+    """Syncs write to the shard while a copy of it is built: flushed idle every ``every``,
+    busy every ``busy_every``, so that the build's end does not flush all they wrote while
+    every call waits. Refused while the build has the store alone: passed over, the next
+    one counted from it; nothing else (an upgrade, another build) starts meanwhile."""
+    import threading
+
+    store = CountingStore(unindexed=50, upgrade_steps=3)
+    release, alone, idle = threading.Event(), [False], [True]
+
+    def optimize() -> None:
+        store.calls.append("optimize")
+        assert release.wait(10)
+        store._unindexed = 0
+
+    def flush() -> None:
+        if alone[0]:
+            raise BusyError("recalld serve is building the vector index (3 s so far)")
+        store.calls.append("flush")
+
+    store.optimize, store.flush = optimize, flush  # type: ignore[method-assign]
+    upkeep = Upkeep(store, idle=lambda: idle[0], every=30, busy_every=600, check_every=5, optimize_over=10)  # type: ignore[arg-type]
+    upkeep.tick(now=100)
+    assert upkeep.building() and store.calls == ["flush", "optimize"]
+    upkeep.tick(now=125)
+    assert store.calls == ["flush", "optimize"]  # not due
+    upkeep.tick(now=130)
+    assert store.calls == ["flush", "optimize", "flush"]  # idle: every 30 s
+    idle[0] = False
+    upkeep.tick(now=160)
+    upkeep.tick(now=725)
+    assert store.calls == ["flush", "optimize", "flush"]  # busy: every 600 s
+    alone[0] = True
+    upkeep.tick(now=730)  # due, refused
+    alone[0] = False
+    upkeep.tick(now=1325)
+    assert store.calls == ["flush", "optimize", "flush"]
+    upkeep.tick(now=1330)
+    assert store.calls == ["flush", "optimize", "flush", "flush"]
+    assert store.upgrade_asks == 0
+    release.set()
+    assert upkeep.wait(10)

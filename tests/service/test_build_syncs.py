@@ -55,6 +55,9 @@ def test_a_commit_made_during_the_idle_index_build_is_synced_and_searchable_befo
         synced(service, service.enqueue("widgets", "hook"))
         assert upkeep.building() and store.busy == "building the vector index"  # the build still held
         assert found("render_widget_during_build") and found("parse_widget_alpha")
+        assert store._inner._dirty  # type: ignore[attr-defined]  # the commit's memories, in the shard
+        upkeep.tick(time.monotonic() + upkeep.every)  # a flush due: done while the build lets others write
+        assert not store._inner._dirty and upkeep.building()  # type: ignore[attr-defined]
     finally:
         held.release.set()
         upkeep.wait(60)

@@ -11,6 +11,7 @@ import os
 import shutil
 import threading
 import time
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
@@ -337,4 +338,61 @@ def test_a_failure_once_the_copy_serves_never_drops_it(tmp_path, small_store, mo
     reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
     assert shard_entries(tmp_path / "edge") == ["shard -> shard.2", "shard.2"]  # the old one removed on open
     assert reopened.count(MemoryFilter(repo="r")) == SMALL and reopened.unindexed() == 0
+    reopened.close()
+
+
+def test_what_was_written_during_the_build_is_flushed_while_others_write_on_not_at_the_swap(
+    tmp_path, small_store, monkeypatch
+):
+    """The shard is flushed once the child is done, while others may still write: the
+    close at the swap, which every call waits out, is left only what comes after (a write
+    during the catch-up, which the reopened store has too)."""
+    store, events, sharing = small_store, [], [False]
+    added, later = point(SMALL + 1, [1.0] * DIM), point(SMALL + 2, [0.5] * DIM)
+    store.flush()
+
+    class Recorded:  # the shard, its flushes and close noted with whether others may write
+        def __init__(self, shard):  # type: ignore[no-untyped-def]
+            self.shard = shard
+
+        def flush(self) -> None:
+            events.append(("flush", sharing[0]))
+            self.shard.flush()
+
+        def close(self) -> None:
+            events.append(("close", sharing[0]))
+            self.shard.close()
+
+        def __getattr__(self, name):  # type: ignore[no-untyped-def]
+            return getattr(self.shard, name)
+
+    @contextmanager
+    def writes():  # type: ignore[no-untyped-def]
+        sharing[0] = True
+        try:
+            yield
+        finally:
+            sharing[0] = False
+
+    def write_then_build(*args, **kwargs):  # type: ignore[no-untyped-def]
+        store.upsert([added])
+        run_child(*args, **kwargs)
+
+    real_round = store_edge_builds.CatchUp.round
+
+    def write_then_round(self):  # type: ignore[no-untyped-def]
+        if not events[1:]:
+            store.upsert([later])
+            events.append(("write", sharing[0]))
+        return real_round(self)
+
+    store._shard = Recorded(store._shard)  # type: ignore[assignment]
+    with monkeypatch.context() as patched:
+        patched.setattr(store_edge_builds, "run_child", write_then_build)
+        patched.setattr(store_edge_builds.CatchUp, "round", write_then_round)
+        store.optimize(writes=writes)
+    assert events == [("flush", True), ("write", True), ("close", False)]
+    store.close()
+    reopened = QdrantEdgeStore(StoreConfig(dim=DIM, path=str(tmp_path / "edge")))
+    assert reopened.count(MemoryFilter(repo="r")) == SMALL + 2 and reopened.unindexed() == 2
     reopened.close()
