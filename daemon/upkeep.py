@@ -103,12 +103,12 @@ class StoreUpkeep:
 
     def _flush_during_build(self, now: float) -> None:
         """The store flushed as it is without a build (idle: every ``every``; busy: every
-        ``busy_every``) while a build on a copy lets others write to the shard: otherwise
-        the build's end flushed all they wrote meanwhile while every call waited (0.54 s of
-        its 0.65 s hold at 100k points, 30k of them written), and a long build's writes kept
-        the space of what they rewrote. Refused (``BusyError``) while the build has the
-        store alone (the copy being made, its end, or a build in place): counted from the
-        refused one, as a busy flush a seal refuses."""
+        ``busy_every``) while a build on a copy lets others write to the shard: until stop
+        87 nothing they wrote during a build was flushed before its end, a long build's
+        writes kept the space of what they rewrote meanwhile, and the build's end flushed
+        them all while every call waited (see ``ShardBuilds._flush_beside``). Refused
+        (``BusyError``) while the build has the store alone (the copy being made, its end,
+        or a build in place): counted from the refused one, as a busy flush a seal refuses."""
         last = now if self._flushed_at is None else self._flushed_at
         if now - last < (self.every if self.idle() else self.busy_every):
             return
