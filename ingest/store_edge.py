@@ -56,7 +56,7 @@ from recalld.ingest.store import (
     prefetch_limit,
 )
 from recalld.ingest.store_edge_builds import ShardBuilds
-from recalld.ingest.store_edge_copy import beside, live_dir, recover, repoint
+from recalld.ingest.store_edge_copy import beside, is_link, live_dir, recover, repoint
 from recalld.ingest.store_edge_filter import named_condition, to_filter
 from recalld.ingest.store_edge_layout import LAYOUT, index_params, next_upgrade, sparse_params
 from recalld.ingest.store_edge_written import ENGINE, Recipe, Written, operation
@@ -95,7 +95,7 @@ class QdrantEdgeStore(ShardBuilds):
             for step in recover(shard_dir):
                 log.warning("the store's shard directories put in order on open (a build cut short, or a store "
                             "made before the shard's link)", store=str(self._path), step=step)  # fmt: skip
-            if not shard_dir.is_symlink():  # a new store
+            if not is_link(shard_dir):  # a new store
                 first = beside(shard_dir, ".1")
                 first.mkdir(exist_ok=True)
                 repoint(shard_dir, first)

@@ -8,7 +8,8 @@ from it, and writes, which it writes to the copy too before the swap
 (``store_edge_builds.CatchUp``, which loads the copy to write them).
 
 The shard lives in a numbered directory (``shard.1``, ``shard.2``, …) that the link
-``shard`` points at; a copy is made in the next number. The engine keeps the paths it
+``shard`` points at (a symbolic link, or a file naming it where the filesystem has no
+symbolic links); a copy is made in the next number. The engine keeps the paths it
 loaded, so a loaded shard is never renamed: the swap repoints the link (``repoint``, one
 atomic rename), and the copy the catch-up loaded serves from then on, where the swap
 used to close the shard and the copy and load the copy again in the shard's place
@@ -40,6 +41,8 @@ DROPPED_PREFIX = "dropped-"  # a replaced shard's directory, renamed to be remov
 # ``shard.old``: ``recover`` still finishes or drops what such a build cut short left.
 OLD_COPY_SUFFIX, OLD_SHARD_SUFFIX = ".next", ".old"
 CHUNK = 1 << 24  # bytes per copy call
+# What ``os.symlink`` fails with where the filesystem has no symbolic links: the link is a file then.
+NO_SYMLINKS = frozenset({errno.EPERM, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP})
 
 
 def beside(shard_dir: Path, suffix: str) -> Path:
@@ -65,9 +68,23 @@ def numbered(shard_dir: Path) -> dict[int, Path]:
     return found
 
 
+def is_link(shard_dir: Path) -> bool:
+    """Whether ``shard_dir`` is the link to the shard: a symbolic link, or where the
+    filesystem has none (``repoint``) a small file naming the directory. A directory
+    there is a store made before the link."""
+    return shard_dir.is_symlink() or shard_dir.is_file()
+
+
 def live_dir(shard_dir: Path) -> Path:
     """The directory the link ``shard_dir`` points at (``recover`` saw that it does)."""
-    return shard_dir.parent / os.readlink(shard_dir)
+    if shard_dir.is_symlink():
+        return shard_dir.parent / os.readlink(shard_dir)
+    name = shard_dir.read_text(encoding="utf-8").strip()
+    prefix = shard_dir.name + "."
+    if not (name.startswith(prefix) and name[len(prefix) :].isdigit()):
+        raise RecalldError(f"the store's shard link {shard_dir} names {name[:80]!r}, not one of its shard "
+                           "directories: move the store away and sync again")  # fmt: skip
+    return shard_dir.parent / name
 
 
 def copy_shard(shard_dir: Path) -> Path:
@@ -106,11 +123,17 @@ def drop_later(directory: Path) -> threading.Thread:
 def repoint(shard_dir: Path, target: Path) -> None:
     """The link ``shard_dir`` pointed at ``target`` (beside it) by one rename, made lasting
     where the system can: a crash leaves it at the one or the other. An ``OSError`` means
-    it still points where it did."""
+    it still points where it did. A symbolic link; a file naming ``target`` where the
+    filesystem makes no symbolic links (vfat, some network and FUSE mounts)."""
     new = beside(shard_dir, LINK_SUFFIX)
     if os.path.lexists(new):
         os.unlink(new)
-    os.symlink(target.name, new)
+    try:
+        os.symlink(target.name, new)
+    except OSError as exc:
+        if exc.errno not in NO_SYMLINKS:
+            raise
+        _write_name(new, target.name)
     os.replace(new, shard_dir)
     try:  # the rename made lasting; once it is done, a failure here must not undo the swap
         folder = os.open(shard_dir.parent, os.O_RDONLY)
@@ -122,6 +145,14 @@ def repoint(shard_dir: Path, target: Path) -> None:
         pass
 
 
+def _write_name(path: Path, name: str) -> None:
+    """A link file: ``name``, on the disk before it is renamed into the link's place."""
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(name + "\n")
+        out.flush()
+        os.fsync(out.fileno())
+
+
 def recover(shard_dir: Path) -> list[str]:
     """The link ``shard_dir`` pointing at the shard, whatever a crash left (the shard as a
     build on a copy left it once it ended or failed), and nothing else beside it; what was
@@ -129,7 +160,7 @@ def recover(shard_dir: Path) -> list[str]:
     A link to a directory that is gone (removed by hand) is a ``RecalldError``."""
     done = _recover_old_build(shard_dir)
     found = numbered(shard_dir)
-    if shard_dir.is_symlink():
+    if is_link(shard_dir):
         live = live_dir(shard_dir)
         if not live.is_dir():
             raise RecalldError(f"the store's shard link {shard_dir} points at {live}, which is not there: "
@@ -175,7 +206,7 @@ def _recover_old_build(shard_dir: Path) -> list[str]:
                 done.append(f"{source.name} taken as {shard_dir.name}")
                 break
     for leftover in (copy, old):
-        if leftover.is_symlink():  # that version's swap renamed this version's link
+        if is_link(leftover):  # that version's swap renamed this version's link
             leftover.unlink()
             done.append(f"{leftover.name} removed")
         elif leftover.exists():
