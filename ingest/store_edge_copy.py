@@ -43,6 +43,7 @@ OLD_COPY_SUFFIX, OLD_SHARD_SUFFIX = ".next", ".old"
 CHUNK = 1 << 24  # bytes per copy call
 # What ``os.symlink`` fails with where the filesystem has no symbolic links: the link is a file then.
 NO_SYMLINKS = frozenset({errno.EPERM, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP})
+LINK_FILE_BYTES = 256  # what is read of a link file
 
 
 def beside(shard_dir: Path, suffix: str) -> Path:
@@ -79,7 +80,8 @@ def live_dir(shard_dir: Path) -> Path:
     """The directory the link ``shard_dir`` points at (``recover`` saw that it does)."""
     if shard_dir.is_symlink():
         return shard_dir.parent / os.readlink(shard_dir)
-    name = shard_dir.read_text(encoding="utf-8").strip()
+    with open(shard_dir, "rb") as link:  # a name: a few bytes, whatever else was put there
+        name = link.read(LINK_FILE_BYTES).decode("utf-8", "replace").strip()
     prefix = shard_dir.name + "."
     if not (name.startswith(prefix) and name[len(prefix) :].isdigit()):
         raise RecalldError(f"the store's shard link {shard_dir} names {name[:80]!r}, not one of its shard "

@@ -65,6 +65,9 @@ def test_recover_keeps_a_file_link_at_one_shard_and_refuses_one_naming_anything_
     here.write_text("../elsewhere\n")
     with pytest.raises(RecalldError, match="names '../elsewhere', not one of its shard directories"):
         recover(here)
+    here.write_bytes(b"\xff\xfe" + bytes(1 << 20))  # not a name at all
+    with pytest.raises(RecalldError, match="not one of its shard directories"):
+        recover(here)
     here.write_text("shard.7\n")
     with pytest.raises(RecalldError, match="points at .*shard.7, which is not there"):
         recover(here)
