@@ -74,18 +74,11 @@ class StoreUpkeep:
         self._next_check = now + self.check_every
         if self._flushed_at is None:
             self._flushed_at = now
-        if self.building():
-            self._flush_during_build(now)
+        if self.building():  # its syncs write to the shard it copies: see ``_flush_due``
+            self._flush_due(now, self.every if self.idle() else self.busy_every, "during the index build")
             return
         if not self.idle():
-            if now - self._flushed_at >= self.busy_every:
-                self._flushed_at = now
-                started = time.monotonic()
-                try:
-                    self.store.flush()
-                except BusyError:  # a sync seals what it wrote (``Store.seal``), which flushes first
-                    return
-                log.info("flushed the store while syncs run", seconds=round(time.monotonic() - started, 2))
+            self._flush_due(now, self.busy_every, "while syncs run")
             return
         if self.activity() != self._trimmed_after:
             self._trimmed_after = self.activity()
@@ -101,16 +94,18 @@ class StoreUpkeep:
         elif self._upgrading:  # one step per look, never on top of a flush or index build
             self._upgrading = self.store.upgrade()
 
-    def _flush_during_build(self, now: float) -> None:
-        """The store flushed as it is without a build (idle: every ``every``; busy: every
-        ``busy_every``) while a build on a copy lets others write to the shard: until stop
-        87 nothing they wrote during a build was flushed before its end, a long build's
-        writes kept the space of what they rewrote meanwhile, and the build's end flushed
-        them all while every call waited (see ``ShardBuilds._flush_beside``). Refused
-        (``BusyError``) while the build has the store alone (the copy being made, its end,
-        or a build in place): counted from the refused one, as a busy flush a seal refuses."""
+    def _flush_due(self, now: float, every: float, why: str) -> None:
+        """The store flushed once ``every`` seconds passed since the last flush, by the
+        daemon's loop while syncs run or a build does; the next one counted from this
+        one even where it is refused (``BusyError``: a sync seals what it wrote, or a
+        build has the store alone: the copy being made, its end, a build in place).
+        During a build on a copy others write to the shard, so it is flushed as it is
+        without a build: until stop 87 nothing they wrote during a build was flushed
+        before its end, a long build's writes kept the space of what they rewrote
+        meanwhile, and the build's end flushed them all while every call waited (see
+        ``ShardBuilds._flush_beside``)."""
         last = now if self._flushed_at is None else self._flushed_at
-        if now - last < (self.every if self.idle() else self.busy_every):
+        if now - last < every:
             return
         self._flushed_at = now
         started = time.monotonic()
@@ -118,7 +113,7 @@ class StoreUpkeep:
             self.store.flush()
         except BusyError:
             return
-        log.info("flushed the store during the index build", seconds=round(time.monotonic() - started, 2))
+        log.info(f"flushed the store {why}", seconds=round(time.monotonic() - started, 2))
 
     def _flush_and_index(self, now: float) -> None:
         started = time.monotonic()
