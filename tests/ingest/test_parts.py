@@ -9,6 +9,8 @@ import time
 import pytest
 
 from recalld.ingest import parts
+from recalld.ingest.plan import Scope
+from recalld.ingest.records import PLANNING_FIELDS, live_filter, live_memory
 from recalld.ingest.touched import READING_LABEL
 from recalld.ingest.writer import EMBEDDING_LABEL
 from tests.conftest import FakeEmbedder
@@ -227,6 +229,25 @@ def test_a_full_compare_with_nothing_changed_writes_nothing(git_repo, tmp_path, 
     again = h.sync(git_repo, full=True)
     assert again.mode == "full" and again.added == again.deprecated == again.relocated == again.embedded == 0
     assert every_memory(h) == stored and h.checkpoint() == checkpoint
+    h.close()
+
+
+@pytest.mark.parametrize("kind", ["edge", "server"])
+def test_a_full_compare_holds_each_files_path_kind_language_and_blob_once(git_repo, tmp_path, kind):
+    """A whole tree's compare holds every live memory of the repository at once: what
+    their file gives them all is one string each, not a copy a memory."""
+    mixed_tree(git_repo)
+    h = Harness(kind, tmp_path / "state")
+    h.sync(git_repo)
+    points = list(h.store.scroll(live_filter(Scope("r", "main")), fields=PLANNING_FIELDS))
+    live = [live_memory(point) for point in points]
+    ours = [m for m in live if m.path == "app/big.py"]
+    assert len(ours) == 51 and {m.blob for m in ours} and {m.language for m in ours} == {"python"}
+    for field in ("path", "kind", "language", "blob"):
+        by_value: dict[str, set[int]] = {}
+        for m in ours[1:]:  # the module's kind is its own
+            by_value.setdefault(getattr(m, field), set()).add(id(getattr(m, field)))
+        assert all(len(ids) == 1 for ids in by_value.values()), field
     h.close()
 
 
