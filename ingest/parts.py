@@ -7,7 +7,9 @@ is stored, and otherwise each file whose bytes are those the store's memories we
 from, as nothing can have moved into or out of it. Those are read, planned and written a
 part at a time, so that a sync holds the parses of a few parts rather than of the whole
 tree: a full index of the Linux kernel (78k files, ~1M memories) held every file's
-symbols and source until it wrote them (see README, How a sync works). The rest, whose
+symbols and source until it wrote them (see README, How a sync works). A part's stored
+memories are read as it is planned (``StoredLive.take``): a compare held every one of
+them from its start until its part came. The rest, whose
 code may have moved between files, is read and planned whole first, as an incremental
 sync's files are.
 
@@ -72,22 +74,22 @@ class TreeParts:
         return self._parts
 
     def _read(self) -> Iterator[_Part]:
-        tree, by_path = self.tree, _by_path(self.tree.live)
+        tree = self.tree
         self._progress.begin(READING_LABEL, len(tree.entries))
         try:
             moving = tree.moving(self._progress)
-            tree.live = []  # held by path now, each file's given up once it is planned
-            live = list(chain.from_iterable(by_path.pop(p, ()) for p in sorted(moving.files.keys() | moving.gone)))
+            here = tree.live.take(moving.files.keys() | moving.gone)  # each file's memories read once it is planned
+            live = list(chain.from_iterable(here.values()))
             plan = self._plan(live=live, targets=moving.files, gone=moving.gone, renames=moving.renames,
                               skipped=moving.skipped)  # fmt: skip
             self._keep(moving.files.values(), whole=True)
-            yield from self._planned(plan, moving.files, moving.gone, had={m.path for m in live})
+            yield from self._planned(plan, moving.files, moving.gone, had=set(here))
             for files, skipped in tree.parts(PART_SYMBOLS, self._progress):
-                had = {p for p in chain(files, skipped) if p in by_path}
                 paths = sorted(files.keys() | skipped)
-                plans = [self._alone(path, files.get(path), by_path.pop(path, [])) for path in paths]
+                here = tree.live.take(paths)
+                plans = [self._alone(path, files.get(path), here.get(path, [])) for path in paths]
                 self._keep(files.values())
-                yield from self._planned(_merged(plans), files, skipped, had=had)
+                yield from self._planned(_merged(plans), files, skipped, had=set(here))
         finally:
             self._progress.end()
         self._result.count_reads(tree.collector.result)
@@ -159,13 +161,6 @@ def write_parts(
     finally:
         progress.end()
     parts.interrupted.undo(store)
-
-
-def _by_path(live: Iterable[LiveMemory]) -> dict[str, list[LiveMemory]]:
-    grouped: dict[str, list[LiveMemory]] = {}
-    for mem in live:
-        grouped.setdefault(mem.path, []).append(mem)
-    return grouped
 
 
 def _merged(plans: list[Plan]) -> Plan:

@@ -275,9 +275,9 @@ def closed_interval(payload: dict[str, Any]) -> dict[str, Any]:
 
 def live_memory(point: StoredPoint, *, redacted: bool = False) -> LiveMemory:
     """The planning form of a stored memory. Its file's fields (path, kind, language,
-    blob) are interned: a store hands each point its own copies, and a whole tree's
-    compare holds every live memory of the repository at once (the generated
-    repository's 30k: 842 bytes a memory, 585 with those shared)."""
+    blob) are interned: a store hands each point its own copies, and a sync holds the
+    memories of every path it plans together (a mass move's, a part's): the generated
+    repository's 30k memories took 842 bytes each, 585 with those shared."""
     p = point.payload
     return LiveMemory(
         id=point.id,

@@ -6,25 +6,7 @@ one file moved, as long as that blob arrived at one path only."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from recalld.ingest.collect import Collected
-from recalld.ingest.plan import LiveMemory
-
-
-def stored_blobs(live: Iterable[LiveMemory]) -> dict[str, str | None]:
-    """path → blob of its live module memory; None where the store is inconsistent."""
-    blobs: dict[str, str | None] = {}
-    modules: set[str] = set()
-    for mem in live:
-        if mem.kind != "module":
-            blobs.setdefault(mem.path, None)
-        elif mem.path in modules:
-            blobs[mem.path] = None
-        else:
-            modules.add(mem.path)
-            blobs[mem.path] = mem.blob
-    return blobs
 
 
 def renames_by_blob(

@@ -4,12 +4,13 @@
 target; ``whole_tree`` compares the whole target tree with what the store holds (a first
 index, an interrupted sync, an untrusted checkpoint, an earlier extractor's memories): what
 may have moved read at once (``WholeTree.moving``), the rest a part at a time
-(``WholeTree.parts``, ingest/parts.py).
+(``WholeTree.parts``, ingest/parts.py), and the stored memories of each file read as it
+is planned (ingest/stored_live.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 
@@ -17,7 +18,6 @@ from recalld.ingest.ahead import NewTexts
 from recalld.ingest.collect import (
     Collected,
     FileCollector,
-    held_languages,
     live_languages,
     reattributed,
     tree_has_linguist_attributes,
@@ -28,14 +28,13 @@ from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import FileSymbols, LiveMemory, Scope
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
 from recalld.ingest.recovery import state_before
-from recalld.ingest.records import PLANNING_FIELDS, REREAD_FIELDS, live_filter, live_memory
-from recalld.ingest.redaction import holds_redaction
-from recalld.ingest.renames import renames_by_blob, stored_blobs
+from recalld.ingest.records import PLANNING_FIELDS, REREAD_FIELDS
+from recalld.ingest.renames import renames_by_blob
 from recalld.ingest.result import ProgressSink
 from recalld.ingest.store import Store
+from recalld.ingest.stored_live import StoredLive, live_at
 from recalld.ingest.writer import reopenable_ids
 
-PATH_CHUNK = 256
 READING_LABEL = "reading files"  # progress of reading and parsing the tree's files
 
 
@@ -101,13 +100,14 @@ class Moving:
 @dataclass(slots=True)
 class WholeTree:
     """The whole target tree to compare with what the store holds, before its files are
-    read: the live memories (as before an interrupted sync), the tree's entries and those
-    to read (``entries``, in path order: the order the plan and so the writer go in).
+    read: the live memories (as before an interrupted sync; a path's read as its part is
+    planned, ``StoredLive``), the tree's entries and those to read (``entries``, in path
+    order: the order the plan and so the writer go in).
     ``alone``: the paths of ``entries`` each planned with its own memories only (every
     one when nothing is stored; else a file whose bytes are those its memories were read
     from, that no rename git found touches): nothing can have moved into or out of them."""
 
-    live: list[LiveMemory]
+    live: StoredLive
     restore: set[str]
     discard: set[str]
     in_tree: set[str]
@@ -127,7 +127,7 @@ class WholeTree:
                 progress.advance(1)
         collected = self.collector.result
         skipped = set(collected.skipped)
-        gone = {m.path for m in self.live if m.path not in self.in_tree} | skipped
+        gone = {path for path in self.live.paths if path not in self.in_tree} | skipped
         renames = {d.old_path: d.new_path for d in self.deltas}
         renames.update(renames_by_blob(self.stored_blob, gone, collected, renames))
         return Moving(self._take(), gone, skipped, renames)
@@ -183,16 +183,14 @@ def whole_tree(
     fields = REREAD_FIELDS if reread else PLANNING_FIELDS
     if interrupted:
         before = state_before(store, scope, interrupted, indexed, fields=fields)
-        points, restore, discard = iter(before.live), before.restore, before.discard
+        live = StoredLive(store, scope, fields=fields, reread=reread, held=before.live)
+        restore, discard = before.restore, before.discard
     else:
-        points = store.scroll(live_filter(scope), fields=fields)
-    # a point's text is read (after an earlier extractor) for its redactions only: not held
-    live = [live_memory(point, redacted=reread and holds_redaction(point.payload)) for point in points]
-    texts.live_ids = {m.id for m in live}
-    stored_blob = stored_blobs(live)
+        live = StoredLive(store, scope, fields=fields, reread=reread)
+    texts.live_ids = live.ids
+    stored_blob = live.stored_blob
     changed, deltas = git.changed_paths(indexed, target) if indexed is not None else (set(), [])
-    held = partial(held_languages, ((m.path, m.language) for m in live))  # read only where a .gitattributes changed
-    again = set() if full else reattributed(git, target, changed, lambda: entries, held, options)
+    again = set() if full else reattributed(git, target, changed, lambda: entries, lambda: live.languages, options)
     touched_entries = sorted(
         (e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob
          or e.path in again),
@@ -200,7 +198,7 @@ def whole_tree(
     )  # fmt: skip
     attributes = tree_has_linguist_attributes(git, entries)
     renamed = {p for d in deltas for p in (d.old_path, d.new_path)}
-    alone = {e.path for e in touched_entries if not live or (
+    alone = {e.path for e in touched_entries if not live.languages or (
         isinstance(e, TreeFile) and stored_blob.get(e.path) == e.blob and e.path not in renamed)}  # fmt: skip
     collector = FileCollector(git, target, options, check_attributes=attributes, on_file=texts)
     if options.memories.project:
@@ -208,12 +206,3 @@ def whole_tree(
     collector.prefetch(touched_entries)
     return WholeTree(live, restore, discard, {e.path for e in entries}, touched_entries, stored_blob, list(deltas),
                      collector, attributes, alone)  # fmt: skip
-
-
-def live_at(store: Store, scope: Scope, paths: Iterable[str]) -> list[LiveMemory]:
-    ordered = sorted(paths)
-    live: list[LiveMemory] = []
-    for start in range(0, len(ordered), PATH_CHUNK):
-        flt = live_filter(scope, paths=tuple(ordered[start : start + PATH_CHUNK]))
-        live.extend(live_memory(p) for p in store.scroll(flt, fields=PLANNING_FIELDS))
-    return live

@@ -18,7 +18,10 @@ blob the answer reads from git at that commit, but for its interval; and what
 the tip only) with the two fresh indexes' difference; and the branch's indexed states,
 read on after each sync as a daemon does, with those read afresh.
 
-    python tests/bench/check_exact.py --repo ~/src/django [--branch main] [--history 50] [--every 10]
+    python tests/bench/check_exact.py --repo ~/src/django [--branch main] [--history 50] [--every 10] [--full]
+
+``--full``: every step is synced as ``recalld sync --full`` does, the whole tree compared
+with the stored memories (each file's read as its part is planned) rather than git's diff.
 
 Prints one line per check and the first differences; exits 1 if any check differs.
 """
@@ -108,8 +111,8 @@ def as_of_view(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 class Checker:
-    def __init__(self, clone: Path, branch: str, state: Path) -> None:
-        self.clone, self.branch, self.state = clone, branch, state
+    def __init__(self, clone: Path, branch: str, state: Path, *, full: bool = False) -> None:
+        self.clone, self.branch, self.state, self.full = clone, branch, state, full
         self.cache = EmbeddingCache(state / "embeddings.db")
         self.embeddings = CachedEmbeddings(self.cache, "fake", FakeEmbedder)
         self.store = self._store("incremental")
@@ -124,7 +127,7 @@ class Checker:
     def move(self, commit: str) -> str:
         git(self.clone, "update-ref", f"refs/heads/{self.branch}", commit)
         started = time.monotonic()
-        r = self.indexer.sync(repo="r", path=str(self.clone), branch=self.branch)
+        r = self.indexer.sync(repo="r", path=str(self.clone), branch=self.branch, full=self.full)
         indexed_states(self.store, "r", self.branch)  # read on after each sync, as a daemon asked of as-of does
         return (f"{time.monotonic() - started:6.1f} s  {r.files_changed:5d} files  +{r.added} ~{r.modified}"
                 f" -{r.deprecated} renamed {r.renamed}")  # fmt: skip
@@ -224,6 +227,8 @@ def main() -> int:
     parser.add_argument("--branch", help="the branch to follow (default: its checked-out branch)")
     parser.add_argument("--history", type=int, default=50, metavar="N", help="first-parent commits to walk (default 50)")
     parser.add_argument("--every", type=int, default=10, metavar="K", help="compare every K steps (default 10)")
+    parser.add_argument("--full", action="store_true", help="sync each step as `recalld sync --full` does: the whole "
+                        "tree compared with the stored memories, not git's diff")  # fmt: skip
     args = parser.parse_args()
     if not (args.repo / ".git").exists() and not (args.repo / "HEAD").exists():
         parser.error(f"--repo {args.repo}: not a git repository")
@@ -233,7 +238,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         clone, branch, chain = clone_history(args.repo, args.branch, args.history, root)
-        checker = Checker(clone, branch, root / "state")
+        checker = Checker(clone, branch, root / "state", full=args.full)
         try:
             print(f"index {chain[0][:10]}: {checker.move(chain[0])}", flush=True)
             for step, commit in enumerate(chain[1:], 1):

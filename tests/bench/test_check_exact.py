@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import GitRepo
 
 CHECKER = Path(__file__).with_name("check_exact.py")
@@ -27,7 +29,8 @@ ROUTE = "export function route(path: string): string {\n  return path;\n}\n"
 CALENDAR = "var first = 1,\n  isSelected = function (dt) {\n    return dt;\n  };\n"
 
 
-def test_the_checker_finds_a_history_with_moves_and_renames_exact(tmp_path: Path) -> None:
+@pytest.mark.parametrize("full", [[], ["--full"]])  # each step synced from git's diff, or the whole tree compared
+def test_the_checker_finds_a_history_with_moves_and_renames_exact(tmp_path: Path, full: list[str]) -> None:
     repo = GitRepo(tmp_path / "shop")
     repo.write("shop/orders.py", SHOP)
     repo.write("web/app.ts", ROUTE)
@@ -43,8 +46,8 @@ def test_the_checker_finds_a_history_with_moves_and_renames_exact(tmp_path: Path
     repo.commit("renamed, a TODO")
     repo.write("shop/cart.py", moved.replace("def total", "def grand_total"))
     repo.commit("total renamed")
-    done = subprocess.run([sys.executable, str(CHECKER), "--repo", str(repo.path), "--history", "3", "--every", "1"],
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    command = [sys.executable, str(CHECKER), "--repo", str(repo.path), "--history", "3", "--every", "1", *full]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]
     checks = [line for line in done.stdout.splitlines() if line.startswith("CHECK")]
     assert len(checks) == 3 + 3 + 4 + 2 * 3 + 1 and all(" exact: " in line for line in checks), done.stdout

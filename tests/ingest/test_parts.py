@@ -10,7 +10,8 @@ import pytest
 
 from recalld.ingest import parts
 from recalld.ingest.plan import Scope
-from recalld.ingest.records import PLANNING_FIELDS, live_filter, live_memory
+from recalld.ingest.records import PLANNING_FIELDS, REREAD_FIELDS, checkpoint_id, live_filter, live_memory
+from recalld.ingest.stored_live import FILE_FIELDS
 from recalld.ingest.touched import READING_LABEL
 from recalld.ingest.writer import EMBEDDING_LABEL
 from tests.conftest import FakeEmbedder
@@ -229,6 +230,47 @@ def test_a_full_compare_with_nothing_changed_writes_nothing(git_repo, tmp_path, 
     again = h.sync(git_repo, full=True)
     assert again.mode == "full" and again.added == again.deprecated == again.relocated == again.embedded == 0
     assert every_memory(h) == stored and h.checkpoint() == checkpoint
+    h.close()
+
+
+@pytest.mark.parametrize("kind", ["edge", "server"])
+@pytest.mark.parametrize("outdated", [False, True])
+def test_a_full_compare_reads_each_parts_memories_when_it_plans_it(git_repo, tmp_path, monkeypatch, small_parts,
+                                                                   kind, outdated):  # fmt: skip
+    """The compare reads what every live memory's file tells at once (path, kind, blob,
+    language), and a part's memories with the planner's fields only when it plans the
+    part: never every memory of the repository whole. Each is read once, and the store
+    ends as a compare that held them all would leave it (the other full-compare tests)."""
+    mixed_tree(git_repo)
+    h = Harness(kind, tmp_path / "state")
+    h.sync(git_repo)
+    live = {p.id: p.payload["path"] for p in h.memories()}
+    if outdated:  # memories of an earlier extractor: their signatures and texts are read again
+        checkpoint_point = h.store.retrieve([checkpoint_id(Scope("r", "main"))])[0]
+        h.store.set_payload([checkpoint_point.id], {"extraction": checkpoint_point.payload["extraction"] - 1})
+    reads: list[tuple[tuple[str, ...], tuple[str, ...], list[str]]] = []
+    scroll = h.store.scroll
+
+    def recorded(flt, *, fields=None):  # type: ignore[no-untyped-def]
+        found = list(scroll(flt, fields=fields))
+        if flt.repo == "r" and flt.deprecated == 0 and "task" not in flt.types:
+            reads.append((tuple(fields or ()), flt.paths, [p.id for p in found]))
+        return iter(found)
+
+    monkeypatch.setattr(h.store, "scroll", recorded)
+    result = h.sync(git_repo, full=True)
+    assert result.mode == "full" and result.added == result.deprecated == 0
+    whole = [r for r in reads if not r[1]]
+    assert [fields for fields, _, _ in whole] == [FILE_FIELDS]  # every memory's file fields, once
+    assert sorted(whole[0][2]) == sorted(live)
+    planning = [r for r in reads if r[1]]
+    wanted = REREAD_FIELDS if outdated else PLANNING_FIELDS
+    assert planning and all(fields == wanted for fields, _, _ in planning)
+    read_ids = [i for _, _, ids in planning for i in ids]
+    assert sorted(read_ids) == sorted(live)  # each memory read once, as its part is planned
+    assert len(planning) >= 6  # the moving files' read, then one a part
+    # a part ends at the file that brings it to PART symbols: only the one bigger than a part reads more
+    assert all(len(ids) < PART + 8 or "app/big.py" in paths for _, paths, ids in planning)
     h.close()
 
 
