@@ -275,9 +275,9 @@ def test_a_full_compare_reads_each_parts_memories_when_it_plans_it(git_repo, tmp
 
 
 @pytest.mark.parametrize("kind", ["edge", "server"])
-def test_a_full_compare_holds_each_files_path_kind_language_and_blob_once(git_repo, tmp_path, kind):
-    """A whole tree's compare holds every live memory of the repository at once: what
-    their file gives them all is one string each, not a copy a memory."""
+def test_the_live_memories_of_one_file_share_its_path_kind_language_and_blob(git_repo, tmp_path, kind):
+    """A sync holds the live memories of every path it plans together (a mass move's, a
+    part's): what their file gives them all is one string each, not a copy a memory."""
     mixed_tree(git_repo)
     h = Harness(kind, tmp_path / "state")
     h.sync(git_repo)
@@ -287,7 +287,7 @@ def test_a_full_compare_holds_each_files_path_kind_language_and_blob_once(git_re
     assert len(ours) == 51 and {m.blob for m in ours} and {m.language for m in ours} == {"python"}
     for field in ("path", "kind", "language", "blob"):
         by_value: dict[str, set[int]] = {}
-        for m in ours[1:]:  # the module's kind is its own
+        for m in ours:
             by_value.setdefault(getattr(m, field), set()).add(id(getattr(m, field)))
         assert all(len(ids) == 1 for ids in by_value.values()), field
     h.close()
