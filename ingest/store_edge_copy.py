@@ -61,12 +61,19 @@ def allocated_bytes(root: Path) -> int:
 
 def numbered(shard_dir: Path) -> dict[int, Path]:
     """The numbered directories beside the link ``shard_dir`` (``shard.1``, …), by number."""
-    prefix, found = shard_dir.name + ".", {}
+    found = {}
     for entry in shard_dir.parent.iterdir():
-        number = entry.name[len(prefix) :] if entry.name.startswith(prefix) else ""
-        if number.isdigit() and entry.is_dir() and not entry.is_symlink():
-            found[int(number)] = entry
+        number = _number(shard_dir, entry.name)
+        if number is not None and entry.is_dir() and not entry.is_symlink():
+            found[number] = entry
     return found
+
+
+def _number(shard_dir: Path, name: str) -> int | None:
+    """The number of ``name`` if it names one of ``shard_dir``'s numbered directories."""
+    prefix = shard_dir.name + "."
+    number = name[len(prefix) :] if name.startswith(prefix) else ""
+    return int(number) if number.isdigit() else None
 
 
 def is_link(shard_dir: Path) -> bool:
@@ -82,8 +89,7 @@ def live_dir(shard_dir: Path) -> Path:
         return shard_dir.parent / os.readlink(shard_dir)
     with open(shard_dir, "rb") as link:  # a name: a few bytes, whatever else was put there
         name = link.read(LINK_FILE_BYTES).decode("utf-8", "replace").strip()
-    prefix = shard_dir.name + "."
-    if not (name.startswith(prefix) and name[len(prefix) :].isdigit()):
+    if _number(shard_dir, name) is None:
         raise RecalldError(f"the store's shard link {shard_dir} names {name[:80]!r}, not one of its shard "
                            "directories: move the store away and sync again")  # fmt: skip
     return shard_dir.parent / name

@@ -112,7 +112,6 @@ class WholeTree:
     discard: set[str]
     in_tree: set[str]
     entries: list[TreeFile | TreeSkip]
-    stored_blob: dict[str, str | None]
     deltas: list[RenameDelta]
     collector: FileCollector
     attributes: bool
@@ -129,7 +128,7 @@ class WholeTree:
         skipped = set(collected.skipped)
         gone = {path for path in self.live.paths if path not in self.in_tree} | skipped
         renames = {d.old_path: d.new_path for d in self.deltas}
-        renames.update(renames_by_blob(self.stored_blob, gone, collected, renames))
+        renames.update(renames_by_blob(self.live.stored_blob, gone, collected, renames))
         return Moving(self._take(), gone, skipped, renames)
 
     def parts(self, symbols: int, progress: ProgressSink) -> Iterator[tuple[dict[str, FileSymbols], set[str]]]:
@@ -204,5 +203,5 @@ def whole_tree(
     if options.memories.project:
         collector.put(project_file(git, entries, options))
     collector.prefetch(touched_entries)
-    return WholeTree(live, restore, discard, {e.path for e in entries}, touched_entries, stored_blob, list(deltas),
-                     collector, attributes, alone)  # fmt: skip
+    return WholeTree(live, restore, discard, {e.path for e in entries}, touched_entries, list(deltas), collector,
+                     attributes, alone)  # fmt: skip
