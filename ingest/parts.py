@@ -67,7 +67,7 @@ class TreeParts:
         self._result, self._progress = result, progress
         self.reused: list[FileSymbols] = []
         self._kept = 0  # the symbols of the files in reused
-        self.interrupted = Interrupted(tree.restore, tree.discard)
+        self.interrupted = Interrupted(tree.live.restore, tree.live.discard)
         self._parts = self._read()
 
     def __iter__(self) -> Iterator[_Part]:

@@ -9,49 +9,37 @@ reopens the closures and deletes the new versions the plan did not write again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
-from recalld.ingest.plan import Plan, Scope
-from recalld.ingest.records import OPEN_INTERVAL, PLANNED_TYPES, PLANNING_FIELDS
-from recalld.ingest.store import MemoryFilter, Store, StoredPoint
+from recalld.ingest.plan import Plan
+from recalld.ingest.records import OPEN_INTERVAL
+from recalld.ingest.store import Store
 
 RECOVERY_FIELDS = ("deprecated", "valid_from_commit", "valid_to_commit", "history")
+RESTORE, DISCARD, LIVE, CLOSED = "restore", "discard", "live", "closed"  # before_interrupted's answers
 
 
-@dataclass(frozen=True, slots=True)
-class StateBefore:
-    live: list[StoredPoint]  # the live points before the interrupted sync (planning fields)
-    restore: set[str]  # closed by the interrupted sync
-    discard: set[str]  # created by the interrupted sync
-
-
-def state_before(
-    store: Store, scope: Scope, interrupted: str, indexed: str | None, *, fields: tuple[str, ...] = PLANNING_FIELDS
-) -> StateBefore:
-    """The planned memories of ``scope`` as they were before the interrupted sync to
-    ``interrupted`` (from the indexed commit ``indexed``), with their ``fields``."""
-    flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=PLANNED_TYPES, deprecated=None)
-    before = StateBefore([], set(), set())
-    for point in store.scroll(flt, fields=fields + RECOVERY_FIELDS):
-        p = point.payload
-        if p.get("deprecated"):
-            if p.get("valid_to_commit") == interrupted and interrupted != indexed:
-                before.restore.add(point.id)
-                before.live.append(point)
-        elif p.get("valid_from_commit") == interrupted and interrupted != indexed and not p.get("history"):
-            before.discard.add(point.id)
-        else:
-            before.live.append(point)
-    return before
+def before_interrupted(payload: dict[str, Any], interrupted: str, indexed: str | None) -> str:
+    """What a planned memory (its ``RECOVERY_FIELDS``) was before the interrupted sync to
+    ``interrupted`` (from the indexed commit ``indexed``): ``RESTORE`` (closed by that
+    sync: live before it), ``DISCARD`` (created by it: absent before), ``LIVE`` or
+    ``CLOSED`` (as it is now)."""
+    moved = interrupted != indexed
+    if payload.get("deprecated"):
+        return RESTORE if moved and payload.get("valid_to_commit") == interrupted else CLOSED
+    if moved and payload.get("valid_from_commit") == interrupted and not payload.get("history"):
+        return DISCARD
+    return LIVE
 
 
 class Interrupted:
-    """What an interrupted sync left (``StateBefore``'s restore and discard) that no plan
+    """What an interrupted sync left (the memories it closed and created) that no plan
     of this sync wrote again: told each plan (a sync in parts writes several), it reopens
-    the closures and deletes the new versions left at the end."""
+    the closures and deletes the new versions left at the end. It takes the two sets
+    given (after an interrupted first index of a large tree, ~1M ids), and empties them."""
 
     def __init__(self, restore: set[str], discard: set[str]) -> None:
-        self.restore, self.discard = set(restore), set(discard)
+        self.restore, self.discard = restore, discard
 
     def planned(self, plan: Plan) -> None:
         if self.restore:

@@ -6,18 +6,22 @@ tells: which paths hold memories, the blob each module was read from, the langua
 they were read in, and the memories' ids (``StoredLive``). Each path's memories
 themselves are read when its part is planned (``StoredLive.take``): the compare holds
 those of a part or two, not every memory of the repository. After an interrupted sync
-they are the state before it, worked out from every point at once, and held whole.
+they are the state before it (ingest/recovery.py): what it closed is live again and
+what it created absent, told apart by every planned point's recovery fields at once, and
+read likewise a path at a time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import Any
 
 from recalld.ingest.plan import LiveMemory, Scope
-from recalld.ingest.records import PLANNING_FIELDS, live_filter, live_memory
+from recalld.ingest.records import PLANNED_TYPES, PLANNING_FIELDS, live_filter, live_memory
+from recalld.ingest.recovery import DISCARD, LIVE, RECOVERY_FIELDS, RESTORE, before_interrupted
 from recalld.ingest.redaction import holds_redaction
-from recalld.ingest.store import Store, StoredPoint
+from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 
 PATH_CHUNK = 256  # paths a filtered read of the store asks for at once
 # What a whole tree's compare reads of every live memory before its files.
@@ -31,12 +35,21 @@ def live_at(
     """The live memories at ``paths``, as the store yields them ``PATH_CHUNK`` paths at a
     time. ``reread``: the memories were made by an earlier extractor, whose text is read
     for its redactions only (see ``records.REREAD_FIELDS``)."""
-    ordered = sorted(paths)
-    live: list[LiveMemory] = []
+    points = _at(store, sorted(paths), lambda chunk: live_filter(scope, paths=chunk), fields)
+    return [_memory(point, reread) for point in points]
+
+
+def _at(
+    store: Store, ordered: list[str], where: Callable[[tuple[str, ...]], MemoryFilter], fields: tuple[str, ...]
+) -> Iterator[StoredPoint]:
+    """The points ``where`` a chunk of ``ordered`` paths, ``PATH_CHUNK`` paths a read."""
     for start in range(0, len(ordered), PATH_CHUNK):
-        flt = live_filter(scope, paths=tuple(ordered[start : start + PATH_CHUNK]))
-        live.extend(_memory(point, reread) for point in store.scroll(flt, fields=fields))
-    return live
+        yield from store.scroll(where(tuple(ordered[start : start + PATH_CHUNK])), fields=fields)
+
+
+def _planned(scope: Scope, paths: tuple[str, ...] = ()) -> MemoryFilter:
+    """The planned memories of ``scope`` (at ``paths``), live and closed."""
+    return MemoryFilter(repo=scope.repo, branch=scope.branch, types=PLANNED_TYPES, deprecated=None, paths=paths)
 
 
 def _memory(point: StoredPoint, reread: bool) -> LiveMemory:
@@ -47,26 +60,25 @@ class StoredLive:
     """The live memories of a whole tree's compare: what their files tell, known at once,
     and each path's memories given once, when asked for (``take``).
 
-    ``held``: the points of the state before an interrupted sync, which are then held
-    whole; otherwise every live memory of ``scope`` is read now for its ``FILE_FIELDS``
-    alone, and a path's memories with ``fields`` when it is taken."""
+    Every live memory of ``scope`` is read now for its ``FILE_FIELDS`` alone, and a
+    path's memories with ``fields`` when it is taken. ``interrupted``: the target and the
+    indexed commit of an interrupted sync, whose memories are then those of the state
+    before it (``recovery.before_interrupted``): every planned point, live or closed, is
+    read now with its recovery fields too, and a path's are read whole when it is taken,
+    the state before's kept (in the store's order, as an uninterrupted sync reads them)."""
 
     def __init__(
         self, store: Store, scope: Scope, *, fields: tuple[str, ...], reread: bool,
-        held: Iterable[StoredPoint] | None = None,
+        interrupted: tuple[str, str | None] | None = None,
     ) -> None:  # fmt: skip
         self._store, self._scope, self._fields, self._reread = store, scope, fields, reread
-        self._held: dict[str, list[LiveMemory]] | None = None
-        if held is not None:
-            memories = [_memory(point, reread) for point in held]
-            self._held = {}
-            for memory in memories:
-                self._held.setdefault(memory.path, []).append(memory)
-            files: Iterator[tuple[str, str, str, Any, Any]] = (
-                (m.id, m.path, m.kind, m.blob, m.language) for m in memories
-            )
-        else:
+        self._interrupted = interrupted is not None
+        self.restore: set[str] = set()  # closed by the interrupted sync
+        self.discard: set[str] = set()  # created by the interrupted sync
+        if interrupted is None:
             files = _file_fields(store.scroll(live_filter(scope), fields=FILE_FIELDS))
+        else:
+            files = self._before(*interrupted)
         self.ids: set[str] = set()  # of every live memory
         self.stored_blob: dict[str, str | None] = {}  # path → the blob its module memory was read from
         self.languages: dict[str, set[str | None]] = {}  # path → the languages its memories were read in
@@ -93,12 +105,29 @@ class StoredLive:
         (asked again, or holding none: left out)."""
         wanted = sorted(path for path in set(paths) if path in self._left)
         self._left.difference_update(wanted)
-        if self._held is not None:
-            return {path: self._held.pop(path) for path in wanted if path in self._held}
+        if self._interrupted:
+            points = _at(self._store, wanted, partial(_planned, self._scope), self._fields)
+            memories = [_memory(point, self._reread) for point in points if point.id in self.ids]
+        else:
+            memories = live_at(self._store, self._scope, wanted, fields=self._fields, reread=self._reread)
         read: dict[str, list[LiveMemory]] = {}
-        for memory in live_at(self._store, self._scope, wanted, fields=self._fields, reread=self._reread):
+        for memory in memories:
             read.setdefault(memory.path, []).append(memory)
         return {path: read[path] for path in wanted if path in read}
+
+    def _before(self, interrupted: str, indexed: str | None) -> Iterator[tuple[str, str, str, Any, Any]]:
+        """The file fields of the memories live before the interrupted sync; its closures
+        and creations noted in ``restore`` and ``discard``."""
+        for point in self._store.scroll(_planned(self._scope), fields=FILE_FIELDS + RECOVERY_FIELDS):
+            state = before_interrupted(point.payload, interrupted, indexed)
+            if state == DISCARD:
+                self.discard.add(point.id)
+                continue
+            if state == RESTORE:
+                self.restore.add(point.id)
+            elif state != LIVE:
+                continue
+            yield from _file_fields((point,))
 
 
 def _file_fields(points: Iterable[StoredPoint]) -> Iterator[tuple[str, str, str, Any, Any]]:

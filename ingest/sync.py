@@ -241,7 +241,7 @@ class Indexer:
                 parts = TreeParts(tree, texts, ahead, planner, result, progress)
                 reused = parts.reused
                 first = next(iter(parts), None)  # the first part with something to write, if any
-                if first is not None or anyway or tree.restore or tree.discard:
+                if first is not None or anyway or tree.live.restore or tree.live.discard:
                     how = writing()
                     owed, stamp, read_under = how.owed, how.stamp, beside
 

@@ -27,7 +27,6 @@ from recalld.ingest.gitrecords import RenameDelta, TreeFile, TreeSkip
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import FileSymbols, LiveMemory, Scope
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
-from recalld.ingest.recovery import state_before
 from recalld.ingest.records import PLANNING_FIELDS, REREAD_FIELDS
 from recalld.ingest.renames import renames_by_blob
 from recalld.ingest.result import ProgressSink
@@ -108,8 +107,6 @@ class WholeTree:
     from, that no rename git found touches): nothing can have moved into or out of them."""
 
     live: StoredLive
-    restore: set[str]
-    discard: set[str]
     in_tree: set[str]
     entries: list[TreeFile | TreeSkip]
     deltas: list[RenameDelta]
@@ -177,15 +174,9 @@ def whole_tree(
     that of an uninterrupted run.
     """
     entries = list(git.walk_tree(target))
-    restore: set[str] = set()
-    discard: set[str] = set()
     fields = REREAD_FIELDS if reread else PLANNING_FIELDS
-    if interrupted:
-        before = state_before(store, scope, interrupted, indexed, fields=fields)
-        live = StoredLive(store, scope, fields=fields, reread=reread, held=before.live)
-        restore, discard = before.restore, before.discard
-    else:
-        live = StoredLive(store, scope, fields=fields, reread=reread)
+    live = StoredLive(store, scope, fields=fields, reread=reread,
+                      interrupted=(interrupted, indexed) if interrupted else None)  # fmt: skip
     texts.live_ids = live.ids
     stored_blob = live.stored_blob
     changed, deltas = git.changed_paths(indexed, target) if indexed is not None else (set(), [])
@@ -203,5 +194,5 @@ def whole_tree(
     if options.memories.project:
         collector.put(project_file(git, entries, options))
     collector.prefetch(touched_entries)
-    return WholeTree(live, restore, discard, {e.path for e in entries}, touched_entries, list(deltas), collector,
+    return WholeTree(live, {e.path for e in entries}, touched_entries, list(deltas), collector,
                      attributes, alone)  # fmt: skip

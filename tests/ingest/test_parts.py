@@ -8,9 +8,10 @@ import time
 
 import pytest
 
-from recalld.ingest import parts
+from recalld.ingest import parts, sync
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import PLANNING_FIELDS, REREAD_FIELDS, checkpoint_id, live_filter, live_memory
+from recalld.ingest.recovery import RECOVERY_FIELDS
 from recalld.ingest.stored_live import FILE_FIELDS
 from recalld.ingest.touched import READING_LABEL
 from recalld.ingest.writer import EMBEDDING_LABEL
@@ -319,3 +320,58 @@ def test_a_kill_during_a_full_compare_in_parts_converges(git_repo, tmp_path, kil
     assert snapshot(resumed) == expected
     assert resumed.sync(git_repo).mode == "noop"
     resumed.close()
+
+
+class Killed(Exception):
+    """The sync dies after writing its plan, before its task step and its checkpoint."""
+
+
+@pytest.mark.parametrize("kind", ["edge", "server"])
+def test_a_resumed_sync_reads_the_state_before_a_path_at_a_time(git_repo, tmp_path, monkeypatch, small_parts, kind):
+    """After an interrupted sync the compare tells what it closed and created from every
+    planned point's file and recovery fields, read once, and reads a path's memories,
+    live and closed, with the planner's fields only when it plans the path: the memories
+    live before that sync each once. The outcome is an uninterrupted sync's."""
+    mixed_tree(git_repo)
+    clean, h = Harness(kind, tmp_path / "clean"), Harness(kind, tmp_path / "state")
+    for each in (clean, h):
+        each.sync(git_repo)
+    live = {p.id: p.payload["path"] for p in h.memories()}
+    moved_across_files(git_repo)
+    clean.sync(git_repo)
+    expected = snapshot(clean)
+    clean.close()
+
+    def killed(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise Killed
+
+    with monkeypatch.context() as dying:
+        dying.setattr(sync.Indexer, "_sync_tasks", killed)
+        with pytest.raises(Killed):
+            h.sync(git_repo)
+    closed = {p.id for p in h.memories(deprecated=1)} & live.keys()
+    assert closed and {p.id for p in h.memories()} - live.keys()  # it closed some and created others
+    reads: list[tuple[tuple[str, ...], tuple[str, ...], list[str]]] = []
+    scroll = h.store.scroll
+
+    def recorded(flt, *, fields=None):  # type: ignore[no-untyped-def]
+        found = list(scroll(flt, fields=fields))
+        if flt.repo == "r" and "task" not in flt.types:
+            reads.append((tuple(fields or ()), flt.paths, [p.id for p in found]))
+        return iter(found)
+
+    monkeypatch.setattr(h.store, "scroll", recorded)
+    assert h.sync(git_repo).mode == "full"
+    monkeypatch.undo()
+    whole = [r for r in reads if not r[1]]
+    assert [fields for fields, _, _ in whole] == [FILE_FIELDS + RECOVERY_FIELDS]  # every planned point, once
+    planning = [r for r in reads if r[1]]
+    assert planning and all(fields == PLANNING_FIELDS for fields, _, _ in planning)
+    read_ids = [i for _, _, ids in planning for i in ids]
+    assert len(read_ids) == len(set(read_ids)) and closed <= set(read_ids)  # closed by the killed sync too
+    paths = {path for _, chunk, _ in planning for path in chunk}
+    assert set(read_ids) & live.keys() == {i for i, path in live.items() if path in paths}
+    assert len(paths) < len(set(live.values()))  # the files that changed (their bytes), not every one
+    assert snapshot(h) == expected
+    assert h.sync(git_repo).mode == "noop"
+    h.close()
