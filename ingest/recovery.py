@@ -35,11 +35,10 @@ def before_interrupted(payload: dict[str, Any], interrupted: str, indexed: str |
 class Interrupted:
     """What an interrupted sync left (the memories it closed and created) that no plan
     of this sync wrote again: told each plan (a sync in parts writes several), it reopens
-    the closures and deletes the new versions left at the end. It takes the two sets
-    given (after an interrupted first index of a large tree, ~1M ids), and empties them."""
+    the closures and deletes the new versions left at the end."""
 
     def __init__(self, restore: set[str], discard: set[str]) -> None:
-        self.restore, self.discard = restore, discard
+        self.restore, self.discard = set(restore), set(discard)
 
     def planned(self, plan: Plan) -> None:
         if self.restore:

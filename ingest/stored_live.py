@@ -13,10 +13,12 @@ read likewise a path at a time.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Any
 
+from recalld.ingest.ahead import LiveIds
 from recalld.ingest.plan import LiveMemory, Scope
 from recalld.ingest.records import PLANNED_TYPES, PLANNING_FIELDS, live_filter, live_memory
 from recalld.ingest.recovery import DISCARD, LIVE, RECOVERY_FIELDS, RESTORE, before_interrupted
@@ -65,7 +67,8 @@ class StoredLive:
     indexed commit of an interrupted sync, whose memories are then those of the state
     before it (``recovery.before_interrupted``): every planned point, live or closed, is
     read now with its recovery fields too, and a path's are read whole when it is taken,
-    the state before's kept (in the store's order, as an uninterrupted sync reads them)."""
+    those live before it kept, in the store's order, as an uninterrupted sync reads them.
+    ``ids``: every live memory's (``ahead.LiveIds``)."""
 
     def __init__(
         self, store: Store, scope: Scope, *, fields: tuple[str, ...], reread: bool,
@@ -79,12 +82,12 @@ class StoredLive:
             files = _file_fields(store.scroll(live_filter(scope), fields=FILE_FIELDS))
         else:
             files = self._before(*interrupted)
-        self.ids: set[str] = set()  # of every live memory
+        hashes = array("q")  # of every live memory's id (LiveIds)
         self.stored_blob: dict[str, str | None] = {}  # path → the blob its module memory was read from
         self.languages: dict[str, set[str | None]] = {}  # path → the languages its memories were read in
         modules: set[str] = set()
         for memory_id, path, kind, blob, language in files:
-            self.ids.add(memory_id)
+            hashes.append(hash(memory_id))
             self.languages.setdefault(path, set()).add(language)
             if kind != "module":
                 self.stored_blob.setdefault(path, None)
@@ -94,6 +97,7 @@ class StoredLive:
                 modules.add(path)
                 self.stored_blob[path] = blob
         self._left = set(self.languages)  # paths whose memories are not taken yet
+        self.ids = LiveIds(hashes)
 
     @property
     def paths(self) -> set[str]:
@@ -106,14 +110,19 @@ class StoredLive:
         wanted = sorted(path for path in set(paths) if path in self._left)
         self._left.difference_update(wanted)
         if self._interrupted:
-            points = _at(self._store, wanted, partial(_planned, self._scope), self._fields)
-            memories = [_memory(point, self._reread) for point in points if point.id in self.ids]
+            points = _at(self._store, wanted, partial(_planned, self._scope), (*self._fields, "deprecated"))
+            memories = [_memory(point, self._reread) for point in points if self._was_live(point)]
         else:
             memories = live_at(self._store, self._scope, wanted, fields=self._fields, reread=self._reread)
         read: dict[str, list[LiveMemory]] = {}
         for memory in memories:
             read.setdefault(memory.path, []).append(memory)
         return {path: read[path] for path in wanted if path in read}
+
+    def _was_live(self, point: StoredPoint) -> bool:
+        """Whether ``point`` was live before the interrupted sync (``restore`` and
+        ``discard`` as ``_before`` found them)."""
+        return point.id in self.restore if point.payload.get("deprecated") else point.id not in self.discard
 
     def _before(self, interrupted: str, indexed: str | None) -> Iterator[tuple[str, str, str, Any, Any]]:
         """The file fields of the memories live before the interrupted sync; its closures

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 
-from recalld.ingest.ahead import NewTexts
+from recalld.ingest.ahead import LiveIds, NewTexts
 from recalld.ingest.collect import (
     Collected,
     FileCollector,
@@ -65,7 +65,7 @@ def read_changed(
         if not current or layout_changed(git, indexed, target, changed):
             project = project_file(git, git.walk_tree(target), options)
             live.extend(current)
-    texts.live_ids = {m.id for m in live}
+    texts.live_ids = LiveIds.of(m.id for m in live)
     texts.reopened = partial(reopenable_ids, store)
     collector = FileCollector(git, target, options, check_attributes=True, on_file=texts)
     if project is not None:

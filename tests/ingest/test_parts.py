@@ -330,8 +330,9 @@ class Killed(Exception):
 def test_a_resumed_sync_reads_the_state_before_a_path_at_a_time(git_repo, tmp_path, monkeypatch, small_parts, kind):
     """After an interrupted sync the compare tells what it closed and created from every
     planned point's file and recovery fields, read once, and reads a path's memories,
-    live and closed, with the planner's fields only when it plans the path: the memories
-    live before that sync each once. The outcome is an uninterrupted sync's."""
+    live and closed, with the planner's fields (and whether it is closed) only when it
+    plans the path: the memories live before that sync each once. The outcome is an
+    uninterrupted sync's."""
     mixed_tree(git_repo)
     clean, h = Harness(kind, tmp_path / "clean"), Harness(kind, tmp_path / "state")
     for each in (clean, h):
@@ -366,7 +367,7 @@ def test_a_resumed_sync_reads_the_state_before_a_path_at_a_time(git_repo, tmp_pa
     whole = [r for r in reads if not r[1]]
     assert [fields for fields, _, _ in whole] == [FILE_FIELDS + RECOVERY_FIELDS]  # every planned point, once
     planning = [r for r in reads if r[1]]
-    assert planning and all(fields == PLANNING_FIELDS for fields, _, _ in planning)
+    assert planning and all(fields == (*PLANNING_FIELDS, "deprecated") for fields, _, _ in planning)
     read_ids = [i for _, _, ids in planning for i in ids]
     assert len(read_ids) == len(set(read_ids)) and closed <= set(read_ids)  # closed by the killed sync too
     paths = {path for _, chunk, _ in planning for path in chunk}

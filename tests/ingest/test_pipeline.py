@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+import uuid
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ import structlog
 from recalld.ingest import ahead as ahead_module
 from recalld.ingest import sync as sync_module
 from recalld.ingest import writer as writer_module
-from recalld.ingest.ahead import EmbedAhead
+from recalld.ingest.ahead import EmbedAhead, LiveIds
 from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, text_hash
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import checkpoint_id
@@ -443,3 +444,55 @@ def test_a_first_index_reports_reading_the_tree_file_by_file(harness, git_repo):
     harness.sync(git_repo, progress=progress)
     assert progress.bars[READING_LABEL] == [8, 8]  # every file of the tree, the skipped one too
     assert progress.bars["embedding"][0] == progress.bars["embedding"][1] > 0
+
+
+def test_live_ids_tell_held_ids_from_others():
+    """``LiveIds`` answers for each id whether no live memory has it (by 64-bit hashes:
+    two ids sharing one would only leave a text to the writer)."""
+    held = [str(uuid.uuid4()) for _ in range(5_000)]
+    others = [str(uuid.uuid4()) for _ in range(5_000)]
+    live = LiveIds.of(held)
+    assert len(live) == 5_000
+    asked = held[::7] + others + held[3::11]
+    assert live.absent(asked) == [i not in set(held) for i in asked]
+    assert LiveIds.of([]).absent(held[:3]) == [True] * 3 and not LiveIds.of([])
+    assert live.absent([]) == []
+
+
+@pytest.mark.parametrize("interrupted", [False, True])
+def test_a_full_compare_queues_for_the_model_only_the_versions_not_live(git_repo, tmp_path, monkeypatch, interrupted):
+    """A whole tree's compare queues ahead the texts of the new versions it reads, not
+    those of memories already live (a killed sync's creations are not live before it)."""
+    git_repo.write("a.py", "def one():\n    return 1\n\n\ndef two():\n    return 2\n")
+    git_repo.write("b.py", "def three():\n    return 3\n")
+    git_repo.commit("first")
+    h = Harness("edge", tmp_path / "state")
+    h.sync(git_repo)
+    git_repo.write("a.py", "def one():\n    return 1\n\n\ndef two():\n    return 22\n")
+    git_repo.commit("second")
+    if interrupted:
+        with monkeypatch.context() as dying:
+            dying.setattr(sync_module.Indexer, "_sync_tasks", _killed)
+            with pytest.raises(_Killed):
+                h.sync(git_repo)
+    submitted: list[str] = []
+    submit = EmbedAhead.submit
+
+    def recorded(self, texts):  # type: ignore[no-untyped-def]
+        submitted.extend(texts)
+        return submit(self, texts)
+
+    monkeypatch.setattr(EmbedAhead, "submit", recorded)
+    assert h.sync(git_repo, full=True).mode == "full"
+    structural = [t for t in submitted if "def " in t]
+    assert any("return 22" in t for t in structural)  # the changed function (and its module)
+    assert not any("def three" in t or ("def one" in t and "def two" not in t) for t in structural)
+    h.close()
+
+
+class _Killed(Exception):
+    pass
+
+
+def _killed(*args: object, **kwargs: object) -> None:
+    raise _Killed
