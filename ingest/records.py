@@ -316,6 +316,7 @@ def checkpoint_point(
     sync_stamp: int | None = None,
     shallow: str | None = "",
     attributes: str | None = None,
+    pending_after: int | None = None,
 ) -> StoredPoint:
     """``extraction``: the EXTRACTION_VERSION the memories of ``commit`` were made with
     (a pending marker or a trust update keeps the one it found). ``history_owed``: the
@@ -323,7 +324,10 @@ def checkpoint_point(
     ``sync_stamp``: the last sync's (``next_stamp``). ``shallow``: the clone's shallow
     boundaries the sync saw (``GitRepository.shallow_state``; "" for a complete clone,
     None while a sync is under way). ``attributes``: the attribute files beside the tree
-    the memories were read under (``gitattributes.beside_state``; None: not known)."""
+    the memories were read under (``gitattributes.beside_state``; None: not known).
+    ``pending_after``: with ``pending``, the stamp of the last sync of the branch that
+    ended (0: none did); what the syncs killed since wrote carries a later stamp
+    (``recovery.before_interrupted``). None: a marker of an earlier release."""
     payload = {
         "record": "checkpoint",
         "repo": scope.repo,
@@ -336,6 +340,7 @@ def checkpoint_point(
         "sync_stamp": sync_stamp,
         "shallow": shallow,
         "attributes": attributes,
+        "pending_after": pending_after,
         "updated_at": int(time.time()),
     }
     return StoredPoint(id=checkpoint_id(scope), payload=payload, vector=None)

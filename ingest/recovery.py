@@ -15,15 +15,28 @@ from recalld.ingest.plan import Plan
 from recalld.ingest.records import OPEN_INTERVAL
 from recalld.ingest.store import Store
 
-RECOVERY_FIELDS = ("deprecated", "valid_from_commit", "valid_to_commit", "history")
+RECOVERY_FIELDS = (
+    "deprecated", "valid_from_commit", "valid_to_commit", "valid_from_sync", "valid_to_sync", "history",
+)  # fmt: skip
 RESTORE, DISCARD, LIVE, CLOSED = "restore", "discard", "live", "closed"  # before_interrupted's answers
 
 
-def before_interrupted(payload: dict[str, Any], interrupted: str, indexed: str | None) -> str:
+def before_interrupted(payload: dict[str, Any], interrupted: str, indexed: str | None, after: int | None) -> str:
     """What a planned memory (its ``RECOVERY_FIELDS``) was before the interrupted sync to
     ``interrupted`` (from the indexed commit ``indexed``): ``RESTORE`` (closed by that
     sync: live before it), ``DISCARD`` (created by it: absent before), ``LIVE`` or
-    ``CLOSED`` (as it is now)."""
+    ``CLOSED`` (as it is now). ``after``: the stamp of the last sync that ended before it
+    (the pending marker's ``pending_after``): what a sync killed since closed or created
+    carries a later stamp, however many were killed and wherever they went. None (an
+    earlier release's marker): told by the interrupted sync's target commit instead,
+    which also takes for its closure one an earlier sync made at that commit (a branch
+    reset back to where a memory was closed)."""
+    if after is not None:
+        if payload.get("deprecated"):
+            return RESTORE if (payload.get("valid_to_sync") or 0) > after else CLOSED
+        if (payload.get("valid_from_sync") or 0) > after and not payload.get("history"):
+            return DISCARD
+        return LIVE
     moved = interrupted != indexed
     if payload.get("deprecated"):
         return RESTORE if moved and payload.get("valid_to_commit") == interrupted else CLOSED

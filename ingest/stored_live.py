@@ -63,8 +63,9 @@ class StoredLive:
     and each path's memories given once, when asked for (``take``).
 
     Every live memory of ``scope`` is read now for its ``FILE_FIELDS`` alone, and a
-    path's memories with ``fields`` when it is taken. ``interrupted``: the target and the
-    indexed commit of an interrupted sync, whose memories are then those of the state
+    path's memories with ``fields`` when it is taken. ``interrupted``: the target, the
+    indexed commit and the marker's ``pending_after`` of an interrupted sync, whose
+    memories are then those of the state
     before it (``recovery.before_interrupted``): every planned point, live or closed, is
     read now with its recovery fields too, and a path's are read whole when it is taken,
     those live before it kept, in the store's order, as an uninterrupted sync reads them.
@@ -72,7 +73,7 @@ class StoredLive:
 
     def __init__(
         self, store: Store, scope: Scope, *, fields: tuple[str, ...], reread: bool,
-        interrupted: tuple[str, str | None] | None = None,
+        interrupted: tuple[str, str | None, int | None] | None = None,
     ) -> None:  # fmt: skip
         self._store, self._scope, self._fields, self._reread = store, scope, fields, reread
         self._interrupted = interrupted is not None
@@ -124,11 +125,13 @@ class StoredLive:
         ``discard`` as ``_before`` found them)."""
         return point.id in self.restore if point.payload.get("deprecated") else point.id not in self.discard
 
-    def _before(self, interrupted: str, indexed: str | None) -> Iterator[tuple[str, str, str, Any, Any]]:
+    def _before(
+        self, interrupted: str, indexed: str | None, after: int | None
+    ) -> Iterator[tuple[str, str, str, Any, Any]]:
         """The file fields of the memories live before the interrupted sync; its closures
         and creations noted in ``restore`` and ``discard``."""
         for point in self._store.scroll(_planned(self._scope), fields=FILE_FIELDS + RECOVERY_FIELDS):
-            state = before_interrupted(point.payload, interrupted, indexed)
+            state = before_interrupted(point.payload, interrupted, indexed, after)
             if state == DISCARD:
                 self.discard.add(point.id)
                 continue

@@ -17,6 +17,7 @@ import time
 from functools import partial
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import structlog
 
@@ -80,6 +81,7 @@ class _Step:
     reread: bool
     owed: bool
     attributes: tuple[str | None, str]
+    after: int | None  # the pending marker's pending_after (records.checkpoint_point)
 
 
 class Indexer:
@@ -195,7 +197,8 @@ class Indexer:
             return _Step(stamp=next_stamp(checkpoint), reconcile=bool(pending) or full or reshaped,
                          extraction=extraction, reread=outdated,
                          owed=owed or owes_history(git, indexed, self.options, reshaped=reshaped),
-                         attributes=(checkpoint.get("attributes"), beside))  # fmt: skip
+                         attributes=(checkpoint.get("attributes"), beside),
+                         after=pending_after(checkpoint))  # fmt: skip
 
         stamp = checkpoint.get("sync_stamp")
         read_under = checkpoint.get("attributes")  # what the checkpoint says until it is written again
@@ -236,7 +239,8 @@ class Indexer:
             else:
                 known = indexed if git.has_commit(indexed) else None
                 tree = whole_tree(self.store, self.options, git, scope, known, target, texts,
-                                  full=full, interrupted=pending, reread=outdated)  # fmt: skip
+                                  full=full, interrupted=pending, after=checkpoint.get("pending_after"),
+                                  reread=outdated)  # fmt: skip
                 result.mode = "full"
                 parts = TreeParts(tree, texts, ahead, planner, result, progress)
                 reused = parts.reused
@@ -281,7 +285,8 @@ class Indexer:
         assert target is not None
         self.store.upsert([
             checkpoint_point(scope, commit=result.from_commit, pending=target, extraction=how.extraction,
-                             history_owed=how.owed, sync_stamp=how.stamp, shallow=None, attributes=how.attributes[0])
+                             history_owed=how.owed, sync_stamp=how.stamp, shallow=None, attributes=how.attributes[0],
+                             pending_after=how.after)
         ])  # fmt: skip
         info = git.commit_info(target)
         indexed = result.from_commit
@@ -327,6 +332,14 @@ def _read_commits_ahead(
     (``TaskSync.read_ahead``)."""
     tasks.reader.know(parsed)
     vectors.submit(redacted_text(t) for t in tasks.read_ahead(indexed=indexed, target=target))
+
+
+def pending_after(checkpoint: dict[str, Any]) -> int | None:
+    """What a sync's pending marker keeps of the last sync that ended: the stamp it had
+    (0: none), or what a marker left by a killed sync says (None: an earlier release's)."""
+    if checkpoint.get("pending"):
+        return checkpoint.get("pending_after")
+    return checkpoint.get("sync_stamp") or 0
 
 
 def made_earlier(indexed: str | None, extraction: int | None) -> bool:

@@ -164,6 +164,7 @@ def whole_tree(
     *,
     full: bool,
     interrupted: str | None,
+    after: int | None = None,
     reread: bool = False,
 ) -> WholeTree:
     """Compare the whole target tree with what the store holds (no trusted checkpoint).
@@ -171,12 +172,13 @@ def whole_tree(
 
     After an interrupted sync, plan from the state before it: its closures count
     as live again and its new versions as absent, so that the outcome is exactly
-    that of an uninterrupted run.
+    that of an uninterrupted run. ``after``: the pending marker's ``pending_after``
+    (``recovery.before_interrupted``).
     """
     entries = list(git.walk_tree(target))
     fields = REREAD_FIELDS if reread else PLANNING_FIELDS
     live = StoredLive(store, scope, fields=fields, reread=reread,
-                      interrupted=(interrupted, indexed) if interrupted else None)  # fmt: skip
+                      interrupted=(interrupted, indexed, after) if interrupted else None)  # fmt: skip
     texts.live_ids = live.ids
     stored_blob = live.stored_blob
     changed, deltas = git.changed_paths(indexed, target) if indexed is not None else (set(), [])

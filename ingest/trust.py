@@ -42,5 +42,6 @@ def apply_trust(store: Store, scope: Scope, checkpoint: dict[str, Any]) -> int:
     owed, stamp = bool(checkpoint.get("history_owed")), checkpoint.get("sync_stamp")
     store.upsert([checkpoint_point(scope, commit=commit, pending=pending, extraction=extraction, history_owed=owed,
                                    sync_stamp=stamp, shallow=checkpoint.get("shallow"),
-                                   attributes=checkpoint.get("attributes"))])  # fmt: skip
+                                   attributes=checkpoint.get("attributes"),
+                                   pending_after=checkpoint.get("pending_after"))])  # fmt: skip
     return len(ids)

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
+from bisect import bisect_left
 from pathlib import Path
 
 import pytest
 
+from recalld.ingest import sync as sync_module
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import checkpoint_point
+from recalld.ingest.trust import apply_trust
 from tests.ingest.conftest import Harness
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -200,3 +204,121 @@ def test_a_pending_marker_at_the_indexed_commit_is_cleared(git_repo, tmp_path):
         assert h.sync(git_repo).mode == "noop"
     finally:
         h.close()
+
+
+class Killed(Exception):
+    """A sync dies after writing its plan, before its task step and its checkpoint."""
+
+
+def _killed(*args: object, **kwargs: object) -> None:
+    raise Killed
+
+
+def by_sync(h: Harness, stamps: list[int]) -> set[tuple]:
+    """Every planned memory with the syncs that opened and closed it and each interval
+    of its history, as places in ``stamps`` (the syncs that ended, in order): a killed
+    sync's stamp is the next one's place, as an as-of answer, which visits only the
+    states syncs ended at, reads it."""
+
+    def at(stamp: int | None) -> object:
+        return None if stamp is None else bisect_left(stamps, stamp)
+
+    out = set()
+    for m in h.memories(deprecated=None):
+        p = m.payload
+        intervals = tuple((at(e.get("valid_from_sync")), at(e.get("valid_to_sync"))) for e in p.get("history") or ())
+        out.add((m.id, p.get("deprecated"), at(p.get("valid_from_sync")), at(p.get("valid_to_sync")), intervals))
+    return out
+
+
+@pytest.mark.parametrize("moved_between", [
+    False,
+    pytest.param(True, marks=pytest.mark.xfail(strict=True, reason=(
+        "a memory the killed sync reopened counts as live before it: the sync to Z closes it again, superseded by "
+        "Z's version, where an uninterrupted run leaves its earlier closure"))),
+])
+def test_a_resumed_reset_keeps_the_syncs_that_opened_and_closed_each_memory(git_repo, tmp_path, monkeypatch,
+                                                                             moved_between):  # fmt: skip
+    """The branch goes back to X, where an earlier sync closed ``f``, and that sync is
+    killed after its plan. Its resume leaves every memory opened and closed by the syncs
+    an uninterrupted run's are (``changes`` and retention read the stamps): ``f`` still
+    closed by the sync to X, not by the resume. Telling the killed sync's closures by its
+    target commit took ``f``'s for one and closed it again. ``moved_between``: the branch
+    goes on to Z before the resume, which is killed too, and a third sync ends it, as one
+    sync from Y to Z would (a known gap: see the mark)."""
+    git_repo.write("a.py", "def f():\n    return 1\n\n\ndef g():\n    return 2\n")
+    git_repo.commit("A")
+    git_repo.write("a.py", "def g():\n    return 2\n")
+    git_repo.commit("X")
+    git_repo.write("b.py", "def h():\n    return 3\n")
+    git_repo.commit("Y")
+    tip = subprocess.run(["git", "-C", str(git_repo.path), "rev-parse", "HEAD"], capture_output=True, text=True,
+                         check=True).stdout.strip()  # fmt: skip
+
+    def at(rev: str) -> None:
+        subprocess.run(["git", "-C", str(git_repo.path), "reset", "-q", "--hard", rev], check=True)
+
+    def z() -> None:  # from X: g changed, a new file
+        git_repo.write("a.py", "def g():\n    return 22\n")
+        git_repo.write("c.py", "def k():\n    return 4\n")
+        git_repo.commit("Z")
+
+    found = {}
+    for name in ("clean", "killed"):
+        h = Harness("edge", tmp_path / name)
+        stamps = []
+        for rev in (f"{tip}~2", f"{tip}~1", tip):
+            at(rev)
+            h.sync(git_repo)
+            stamps.append(h.checkpoint()["sync_stamp"])
+        at(f"{tip}~1")
+        if name == "killed":
+            with monkeypatch.context() as dying:
+                dying.setattr(sync_module.Indexer, "_sync_tasks", _killed)
+                with pytest.raises(Killed):
+                    h.sync(git_repo)
+                if moved_between:
+                    z()
+                    with pytest.raises(Killed):
+                        h.sync(git_repo)
+        elif moved_between:  # uninterrupted, the branch's move from Y to Z is one sync
+            z()
+        h.sync(git_repo)
+        stamps.append(h.checkpoint()["sync_stamp"])
+        assert h.checkpoint()["pending"] is None and h.sync(git_repo).mode == "noop"
+        found[name] = by_sync(h, stamps), {tuple(STAMP.sub("", field) for field in t) for t in snapshot(h)}
+        h.close()
+    clean, killed = found["clean"], found["killed"]
+    assert killed[1] == clean[1]  # the same memories, lineages, intervals' commits
+    assert killed[0] == clean[0]  # opened and closed by the same syncs
+
+
+STAMP = re.compile(r"'valid_(from|to)_sync': \d+")  # a run's own clock
+
+
+def test_the_pending_marker_keeps_the_last_ended_syncs_stamp_through_kills(git_repo, tmp_path, monkeypatch):
+    """Each killed sync's marker names the stamp of the last sync that ended (0 before
+    any), a second kill keeps it, and the sync that ends clears the marker."""
+    build_history(git_repo)
+    h = Harness("edge", tmp_path / "state")
+    with monkeypatch.context() as dying:
+        dying.setattr(sync_module.Indexer, "_sync_tasks", _killed)
+        with pytest.raises(Killed):
+            h.sync(git_repo)
+        assert h.checkpoint()["pending_after"] == 0 and h.checkpoint()["sync_stamp"] > 0
+    h.sync(git_repo)
+    ended = h.checkpoint()["sync_stamp"]
+    assert h.checkpoint()["pending"] is None
+    second_commit(git_repo)
+    with monkeypatch.context() as dying:
+        dying.setattr(sync_module.Indexer, "_sync_tasks", _killed)
+        for _ in range(2):
+            with pytest.raises(Killed):
+                h.sync(git_repo)
+            assert h.checkpoint()["pending_after"] == ended < h.checkpoint()["sync_stamp"]
+    marker = h.checkpoint()
+    apply_trust(h.store, Scope("r", "main", untrusted=True), marker)  # the branch's trust changed meanwhile
+    assert h.checkpoint()["pending_after"] == ended and h.checkpoint()["pending"] == marker["pending"]
+    h.sync(git_repo)
+    assert h.checkpoint()["pending"] is None and h.checkpoint()["sync_stamp"] > ended
+    h.close()
