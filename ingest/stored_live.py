@@ -65,10 +65,10 @@ class StoredLive:
     Every live memory of ``scope`` is read now for its ``FILE_FIELDS`` alone, and a
     path's memories with ``fields`` when it is taken. ``interrupted``: the target, the
     indexed commit and the marker's ``pending_after`` of an interrupted sync, whose
-    memories are then those of the state
-    before it (``recovery.before_interrupted``): every planned point, live or closed, is
-    read now with its recovery fields too, and a path's are read whole when it is taken,
-    those live before it kept, in the store's order, as an uninterrupted sync reads them.
+    memories are then those of the state before it (``recovery.before_interrupted``):
+    every planned point, live or closed, is read now with its recovery fields too, and a
+    path's are read whole when it is taken, those live before it kept, in the store's
+    order, as an uninterrupted sync reads them.
     ``ids``: every live memory's (``ahead.LiveIds``)."""
 
     def __init__(

@@ -239,7 +239,7 @@ class Indexer:
             else:
                 known = indexed if git.has_commit(indexed) else None
                 tree = whole_tree(self.store, self.options, git, scope, known, target, texts,
-                                  full=full, interrupted=pending, after=checkpoint.get("pending_after"),
+                                  full=full, interrupted=pending, after=pending_after(checkpoint),
                                   reread=outdated)  # fmt: skip
                 result.mode = "full"
                 parts = TreeParts(tree, texts, ahead, planner, result, progress)
