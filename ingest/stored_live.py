@@ -82,7 +82,7 @@ class StoredLive:
         if interrupted is None:
             files = _file_fields(store.scroll(live_filter(scope), fields=FILE_FIELDS))
         else:
-            files = self._before(*interrupted)
+            files = _file_fields(self._before(*interrupted))
         hashes = array("q")  # of every live memory's id (LiveIds)
         self.stored_blob: dict[str, str | None] = {}  # path → the blob its module memory was read from
         self.languages: dict[str, set[str | None]] = {}  # path → the languages its memories were read in
@@ -125,21 +125,18 @@ class StoredLive:
         ``discard`` as ``_before`` found them)."""
         return point.id in self.restore if point.payload.get("deprecated") else point.id not in self.discard
 
-    def _before(
-        self, interrupted: str, indexed: str | None, after: int | None
-    ) -> Iterator[tuple[str, str, str, Any, Any]]:
-        """The file fields of the memories live before the interrupted sync; its closures
-        and creations noted in ``restore`` and ``discard``."""
+    def _before(self, interrupted: str, indexed: str | None, after: int | None) -> Iterator[StoredPoint]:
+        """The points of the memories live before the interrupted sync (file and recovery
+        fields); its closures and creations noted in ``restore`` and ``discard``."""
         for point in self._store.scroll(_planned(self._scope), fields=FILE_FIELDS + RECOVERY_FIELDS):
             state = before_interrupted(point.payload, interrupted, indexed, after)
             if state == DISCARD:
                 self.discard.add(point.id)
-                continue
-            if state == RESTORE:
+            elif state == RESTORE:
                 self.restore.add(point.id)
-            elif state != LIVE:
-                continue
-            yield from _file_fields((point,))
+                yield point
+            elif state == LIVE:
+                yield point
 
 
 def _file_fields(points: Iterable[StoredPoint]) -> Iterator[tuple[str, str, str, Any, Any]]:
