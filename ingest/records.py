@@ -268,9 +268,16 @@ def closing_fields(step: SyncStep) -> dict[str, Any]:
     }
 
 
-def closed_interval(payload: dict[str, Any]) -> dict[str, Any]:
-    """One entry of a reopened point's history: the interval it was valid before."""
-    return {name: payload.get(name) for name in INTERVAL_FIELDS}
+# What reopening a closed memory writes again that neither its id (``CONTENT_FIELDS``) nor
+# its interval tells: kept in the history entry of that interval, so that the reopen of a
+# sync that was interrupted is undone exactly (``recovery.close_again``).
+REOPENED_OVER = ("signature", "start_line", "end_line", "lineage", "blob", "change", "task_id", "author")
+
+
+def closed_interval(payload: dict[str, Any], kept: tuple[str, ...] = ()) -> dict[str, Any]:
+    """One entry of a reopened point's history: the interval it was valid before, and
+    those of the ``kept`` fields it holds."""
+    return {**{name: payload.get(name) for name in INTERVAL_FIELDS}, **{k: payload[k] for k in kept if k in payload}}
 
 
 def live_memory(point: StoredPoint, *, redacted: bool = False) -> LiveMemory:

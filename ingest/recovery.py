@@ -13,29 +13,31 @@ from typing import Any
 
 from recalld.ingest.plan import Plan
 from recalld.ingest.records import OPEN_INTERVAL
-from recalld.ingest.store import Store
+from recalld.ingest.store import Store, retrieve_many
 
 RECOVERY_FIELDS = (
     "deprecated", "valid_from_commit", "valid_to_commit", "valid_from_sync", "valid_to_sync", "history",
 )  # fmt: skip
-RESTORE, DISCARD, LIVE, CLOSED = "restore", "discard", "live", "closed"  # before_interrupted's answers
+# before_interrupted's answers
+RESTORE, DISCARD, REOPENED, LIVE, CLOSED = "restore", "discard", "reopened", "live", "closed"
 
 
 def before_interrupted(payload: dict[str, Any], interrupted: str, indexed: str | None, after: int | None) -> str:
     """What a planned memory (its ``RECOVERY_FIELDS``) was before the interrupted sync to
     ``interrupted`` (from the indexed commit ``indexed``): ``RESTORE`` (closed by that
-    sync: live before it), ``DISCARD`` (created by it: absent before), ``LIVE`` or
+    sync: live before it), ``DISCARD`` (created by it: absent before), ``REOPENED``
+    (closed before it, as its history's last entry tells: ``close_again``), ``LIVE`` or
     ``CLOSED`` (as it is now). ``after``: the stamp of the last sync that ended before it
-    (the pending marker's ``pending_after``): what a sync killed since closed or created
-    carries a later stamp, however many were killed and wherever they went. None (an
-    earlier release's marker): told by the interrupted sync's target commit instead,
-    which also takes for its closure one an earlier sync made at that commit (a branch
-    reset back to where a memory was closed)."""
+    (the pending marker's ``pending_after``): what a sync killed since closed, created or
+    reopened carries a later stamp, however many were killed and wherever they went.
+    None (an earlier release's marker): told by the interrupted sync's target commit
+    instead, which also takes for its closure one an earlier sync made at that commit (a
+    branch reset back to where a memory was closed), and a reopened memory for live."""
     if after is not None:
         if payload.get("deprecated"):
             return RESTORE if (payload.get("valid_to_sync") or 0) > after else CLOSED
-        if (payload.get("valid_from_sync") or 0) > after and not payload.get("history"):
-            return DISCARD
+        if (payload.get("valid_from_sync") or 0) > after:
+            return REOPENED if payload.get("history") else DISCARD
         return LIVE
     moved = interrupted != indexed
     if payload.get("deprecated"):
@@ -64,3 +66,14 @@ class Interrupted:
             store.set_payload(sorted(self.restore), OPEN_INTERVAL)
         if self.discard:
             store.delete(sorted(self.discard))
+
+
+def close_again(store: Store, ids: set[str]) -> None:
+    """Close again the memories an interrupted sync reopened, as they were before it:
+    each is set the last entry of its history (its interval and the fields the reopen
+    wrote again: ``records.REOPENED_OVER``), which the reopen added, and the entries
+    before it. Done before the sync writes, so that one of them planned again is
+    reopened as any closed memory; a sync interrupted after it finds them closed."""
+    for point in retrieve_many(store, sorted(ids), fields=("history",)):
+        *earlier, last = point.payload["history"]
+        store.set_payload([point.id], {**last, "deprecated": 1, "history": earlier})

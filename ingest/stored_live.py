@@ -21,7 +21,7 @@ from typing import Any
 from recalld.ingest.ahead import LiveIds
 from recalld.ingest.plan import LiveMemory, Scope
 from recalld.ingest.records import PLANNED_TYPES, PLANNING_FIELDS, live_filter, live_memory
-from recalld.ingest.recovery import DISCARD, LIVE, RECOVERY_FIELDS, RESTORE, before_interrupted
+from recalld.ingest.recovery import CLOSED, DISCARD, LIVE, RECOVERY_FIELDS, REOPENED, RESTORE, before_interrupted
 from recalld.ingest.redaction import holds_redaction
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 
@@ -79,6 +79,10 @@ class StoredLive:
         self._interrupted = interrupted is not None
         self.restore: set[str] = set()  # closed by the interrupted sync
         self.discard: set[str] = set()  # created by the interrupted sync
+        self.reopened: set[str] = set()  # reopened by the interrupted sync (recovery.close_again)
+        # the paths of those: the interrupted sync's relocations there (lines moved in
+        # place, which no stamp tells) are undone by reading them again
+        self.unsettled: set[str] = set()
         if interrupted is None:
             files = _file_fields(store.scroll(live_filter(scope), fields=FILE_FIELDS))
         else:
@@ -130,8 +134,12 @@ class StoredLive:
         fields); its closures and creations noted in ``restore`` and ``discard``."""
         for point in self._store.scroll(_planned(self._scope), fields=FILE_FIELDS + RECOVERY_FIELDS):
             state = before_interrupted(point.payload, interrupted, indexed, after)
+            if state != LIVE and state != CLOSED:
+                self.unsettled.add(point.payload["path"])
             if state == DISCARD:
                 self.discard.add(point.id)
+            elif state == REOPENED:
+                self.reopened.add(point.id)
             elif state == RESTORE:
                 self.restore.add(point.id)
                 yield point

@@ -28,6 +28,7 @@ from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import FileSymbols, LiveMemory, Scope
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
 from recalld.ingest.records import PLANNING_FIELDS, REREAD_FIELDS
+from recalld.ingest.recovery import close_again
 from recalld.ingest.renames import renames_by_blob
 from recalld.ingest.result import ProgressSink
 from recalld.ingest.store import Store
@@ -179,10 +180,13 @@ def whole_tree(
     fields = REREAD_FIELDS if reread else PLANNING_FIELDS
     live = StoredLive(store, scope, fields=fields, reread=reread,
                       interrupted=(interrupted, indexed, after) if interrupted else None)  # fmt: skip
+    if live.reopened:  # closed again before any write (the writer reopens those planned again)
+        close_again(store, live.reopened)
     texts.live_ids = live.ids
     stored_blob = live.stored_blob
     changed, deltas = git.changed_paths(indexed, target) if indexed is not None else (set(), [])
     again = set() if full else reattributed(git, target, changed, lambda: entries, lambda: live.languages, options)
+    again |= live.unsettled
     touched_entries = sorted(
         (e for e in entries if full or not isinstance(e, TreeFile) or stored_blob.get(e.path) != e.blob
          or e.path in again),

@@ -18,6 +18,7 @@ from recalld.ingest.plan import NewVersion, Plan, Scope
 from recalld.ingest.records import (
     HISTORY_FIELDS,
     PAYLOAD_VERSION,
+    REOPENED_OVER,
     SyncStep,
     closed_interval,
     closing_fields,
@@ -38,7 +39,7 @@ EMBEDDING_LABEL = "embedding"  # progress of the new versions written (their tex
 UPSERT_BATCH = 256
 # What a new version needs of the stored point of its id: whether it is closed, its
 # history, and whether a state update can reopen it.
-REOPEN_CHECK = (*HISTORY_FIELDS, "payload_version", "docstring", "language")
+REOPEN_CHECK = (*HISTORY_FIELDS, *REOPENED_OVER, "payload_version", "docstring", "language")
 # What a memory written again whole keeps of its stored self (``Plan.rewrites``): how it
 # got there (lineage, change, the commit that opened it) and its past.
 KEPT_ON_REWRITE = (
@@ -249,8 +250,11 @@ def lazy_text(version: NewVersion, max_chars: int) -> Callable[[], str]:
 
 
 def _history(old: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """A reopened point's history: its past intervals and the one it just had."""
-    return list(old.get("history") or []) + [closed_interval(old)] if old and old.get("deprecated") else []
+    """A reopened point's history: its past intervals and the one it just had, with what
+    the reopen writes again (``REOPENED_OVER``)."""
+    if not old or not old.get("deprecated"):
+        return []
+    return [*(old.get("history") or []), closed_interval(old, REOPENED_OVER)]
 
 
 def _drafts(

@@ -231,12 +231,52 @@ def by_sync(h: Harness, stamps: list[int]) -> set[tuple]:
     return out
 
 
-@pytest.mark.parametrize("moved_between", [
-    False,
-    pytest.param(True, marks=pytest.mark.xfail(strict=True, reason=(
-        "a memory the killed sync reopened counts as live before it: the sync to Z closes it again, superseded by "
-        "Z's version, where an uninterrupted run leaves its earlier closure"))),
-])
+def committed(repo, message: str, **files: str) -> str:  # type: ignore[no-untyped-def]
+    """Commit ``files`` (name with "_" for ".": ``a_py``) and return the commit's id."""
+    for name, text in files.items():
+        repo.write(name.replace("_", "."), text)
+    repo.commit(message)
+    return subprocess.run(["git", "-C", str(repo.path), "rev-parse", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()  # fmt: skip
+
+
+def reset_to(repo, rev: str) -> None:  # type: ignore[no-untyped-def]
+    subprocess.run(["git", "-C", str(repo.path), "reset", "-q", "--hard", rev], check=True)
+
+
+def uninterrupted_and_resumed(
+    git_repo, tmp_path: Path, monkeypatch, *, kind: str, synced: list[str], killed_at: str, ends_at: str
+) -> tuple[tuple[set, set], tuple[set, set]]:  # type: ignore[no-untyped-def]  # fmt: skip
+    """Two runs sync the branch to each of ``synced``. The clean one then syncs to
+    ``ends_at``; the other's sync to ``killed_at`` is killed after its plan and, where the
+    branch went on to ``ends_at`` meanwhile, the resume there is killed too, and a third
+    sync ends it. Each run's planned memories by the syncs that opened and closed them
+    (``by_sync``) and its snapshot, less the stamps."""
+    found = []
+    for name in ("clean", "killed"):
+        h = Harness(kind, tmp_path / name)
+        stamps = []
+        for rev in synced:
+            reset_to(git_repo, rev)
+            h.sync(git_repo)
+            stamps.append(h.checkpoint()["sync_stamp"])
+        if name == "killed":
+            with monkeypatch.context() as dying:
+                dying.setattr(sync_module.Indexer, "_sync_tasks", _killed)
+                for rev in dict.fromkeys([killed_at, ends_at]):
+                    reset_to(git_repo, rev)
+                    with pytest.raises(Killed):
+                        h.sync(git_repo)
+        reset_to(git_repo, ends_at)
+        h.sync(git_repo)
+        stamps.append(h.checkpoint()["sync_stamp"])
+        assert h.checkpoint()["pending"] is None and h.sync(git_repo).mode == "noop"
+        found.append((by_sync(h, stamps), {tuple(STAMP.sub("", field) for field in t) for t in snapshot(h)}))
+        h.close()
+    return found[0], found[1]
+
+
+@pytest.mark.parametrize("moved_between", [False, True])
 def test_a_resumed_reset_keeps_the_syncs_that_opened_and_closed_each_memory(git_repo, tmp_path, monkeypatch,
                                                                              moved_between):  # fmt: skip
     """The branch goes back to X, where an earlier sync closed ``f``, and that sync is
@@ -245,52 +285,40 @@ def test_a_resumed_reset_keeps_the_syncs_that_opened_and_closed_each_memory(git_
     closed by the sync to X, not by the resume. Telling the killed sync's closures by its
     target commit took ``f``'s for one and closed it again. ``moved_between``: the branch
     goes on to Z before the resume, which is killed too, and a third sync ends it, as one
-    sync from Y to Z would (a known gap: see the mark)."""
-    git_repo.write("a.py", "def f():\n    return 1\n\n\ndef g():\n    return 2\n")
-    git_repo.commit("A")
-    git_repo.write("a.py", "def g():\n    return 2\n")
-    git_repo.commit("X")
-    git_repo.write("b.py", "def h():\n    return 3\n")
-    git_repo.commit("Y")
-    tip = subprocess.run(["git", "-C", str(git_repo.path), "rev-parse", "HEAD"], capture_output=True, text=True,
-                         check=True).stdout.strip()  # fmt: skip
-
-    def at(rev: str) -> None:
-        subprocess.run(["git", "-C", str(git_repo.path), "reset", "-q", "--hard", rev], check=True)
-
-    def z() -> None:  # from X: g changed, a new file
-        git_repo.write("a.py", "def g():\n    return 22\n")
-        git_repo.write("c.py", "def k():\n    return 4\n")
-        git_repo.commit("Z")
-
-    found = {}
-    for name in ("clean", "killed"):
-        h = Harness("edge", tmp_path / name)
-        stamps = []
-        for rev in (f"{tip}~2", f"{tip}~1", tip):
-            at(rev)
-            h.sync(git_repo)
-            stamps.append(h.checkpoint()["sync_stamp"])
-        at(f"{tip}~1")
-        if name == "killed":
-            with monkeypatch.context() as dying:
-                dying.setattr(sync_module.Indexer, "_sync_tasks", _killed)
-                with pytest.raises(Killed):
-                    h.sync(git_repo)
-                if moved_between:
-                    z()
-                    with pytest.raises(Killed):
-                        h.sync(git_repo)
-        elif moved_between:  # uninterrupted, the branch's move from Y to Z is one sync
-            z()
-        h.sync(git_repo)
-        stamps.append(h.checkpoint()["sync_stamp"])
-        assert h.checkpoint()["pending"] is None and h.sync(git_repo).mode == "noop"
-        found[name] = by_sync(h, stamps), {tuple(STAMP.sub("", field) for field in t) for t in snapshot(h)}
-        h.close()
-    clean, killed = found["clean"], found["killed"]
+    sync from Y to Z would. The sync to X reopened X's project memory, which Z's replaces:
+    counted live before the killed sync, it was closed again, superseded by Z's."""
+    committed(git_repo, "A", a_py="def f():\n    return 1\n\n\ndef g():\n    return 2\n")
+    x = committed(git_repo, "X", a_py="def g():\n    return 2\n")
+    tip = committed(git_repo, "Y", b_py="def h():\n    return 3\n")
+    reset_to(git_repo, x)  # Z, made once (both runs go to the same commit): from X, g changed, a new file
+    z = committed(git_repo, "Z", a_py="def g():\n    return 22\n", c_py="def k():\n    return 4\n")
+    clean, killed = uninterrupted_and_resumed(git_repo, tmp_path, monkeypatch, kind="edge", synced=[f"{x}~1", x, tip],
+                                              killed_at=x, ends_at=z if moved_between else x)  # fmt: skip
     assert killed[1] == clean[1]  # the same memories, lineages, intervals' commits
     assert killed[0] == clean[0]  # opened and closed by the same syncs
+
+
+@pytest.mark.parametrize("kind", ["edge", "server"])
+@pytest.mark.parametrize("back_at_the_end", [False, True])
+def test_a_resume_closes_again_what_the_killed_sync_reopened(git_repo, tmp_path, monkeypatch, kind,
+                                                             back_at_the_end):  # fmt: skip
+    """``f`` is closed at B and comes back at C elsewhere in its file (the same id: new
+    lines, task, lineage). The sync to C is killed after reopening it, and the branch goes
+    on to D before the resume (killed too). Where ``f`` is gone at D, it ends closed as B
+    left it: its interval, lines and task back from the history entry the reopen added
+    (``records.REOPENED_OVER``), where it was left live and closed anew by the sync to D.
+    Where it is at D, it is reopened once, as by one sync from B to D."""
+    committed(git_repo, "A", a_py="def g():\n    return 2\n\n\ndef f():\n    return 1\n")
+    b = committed(git_repo, "B", a_py="def g():\n    return 2\n")
+    c = committed(git_repo, "C", a_py="def f():\n    return 1\n\n\ndef g():\n    return 2\n")
+    at_d = {} if back_at_the_end else {"a_py": "def g():\n    return 2\n"}
+    d = committed(git_repo, "D", c_py="def k():\n    return 4\n", **at_d)
+    clean, killed = uninterrupted_and_resumed(git_repo, tmp_path, monkeypatch, kind=kind, synced=[f"{b}~1", b],
+                                              killed_at=c, ends_at=d)  # fmt: skip
+    assert killed[1] == clean[1]
+    assert killed[0] == clean[0]
+    (f,) = [t for t in killed[1] if t[11] == "'f'"]  # snapshot's: qualname, after start_line and end_line, path
+    assert f[8:10] == (("1", "2") if back_at_the_end else ("5", "6"))  # at D's lines, or A's closed again
 
 
 STAMP = re.compile(r"'valid_(from|to)_sync': \d+")  # a run's own clock
