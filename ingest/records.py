@@ -270,7 +270,7 @@ def closing_fields(step: SyncStep) -> dict[str, Any]:
 
 # What reopening a closed memory writes again that neither its id (``CONTENT_FIELDS``) nor
 # its interval tells: kept in the history entry of that interval, so that the reopen of a
-# sync that was interrupted is undone exactly (``recovery.close_again``).
+# sync that was interrupted is undone exactly (``recovery.before_writing``).
 REOPENED_OVER = ("signature", "start_line", "end_line", "lineage", "blob", "change", "task_id", "author")
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from recalld.ingest.plan import Plan
-from recalld.ingest.records import OPEN_INTERVAL
-from recalld.ingest.store import Store, retrieve_many
+from recalld.ingest.plan import Plan, Scope
+from recalld.ingest.records import OPEN_INTERVAL, TASK
+from recalld.ingest.store import RETRIEVE_BATCH, MemoryFilter, Store, retrieve_many
 
 RECOVERY_FIELDS = (
     "deprecated", "valid_from_commit", "valid_to_commit", "valid_from_sync", "valid_to_sync", "history",
@@ -26,7 +26,7 @@ def before_interrupted(payload: dict[str, Any], interrupted: str, indexed: str |
     """What a planned memory (its ``RECOVERY_FIELDS``) was before the interrupted sync to
     ``interrupted`` (from the indexed commit ``indexed``): ``RESTORE`` (closed by that
     sync: live before it), ``DISCARD`` (created by it: absent before), ``REOPENED``
-    (closed before it, as its history's last entry tells: ``close_again``), ``LIVE`` or
+    (closed before it, as its history's last entry tells: ``before_writing``), ``LIVE`` or
     ``CLOSED`` (as it is now). ``after``: the stamp of the last sync that ended before it
     (the pending marker's ``pending_after``): what a sync killed since closed, created or
     reopened carries a later stamp, however many were killed and wherever they went.
@@ -68,12 +68,23 @@ class Interrupted:
             store.delete(sorted(self.discard))
 
 
-def close_again(store: Store, ids: set[str]) -> None:
-    """Close again the memories an interrupted sync reopened, as they were before it:
-    each is set the last entry of its history (its interval and the fields the reopen
-    wrote again: ``records.REOPENED_OVER``), which the reopen added, and the entries
-    before it. Done before the sync writes, so that one of them planned again is
-    reopened as any closed memory; a sync interrupted after it finds them closed."""
-    for point in retrieve_many(store, sorted(ids), fields=("history",)):
+def before_writing(store: Store, scope: Scope, reopened: set[str], after: int | None) -> None:
+    """Undone in place before a sync after an interrupted one writes (a sync interrupted
+    after it finds the state before, as the pending marker tells it): the memories the
+    interrupted sync ``reopened`` are closed again, as they were before it. Each is set
+    the last entry of its history (its interval and the fields the reopen wrote again:
+    ``records.REOPENED_OVER``), which the reopen added, and the entries before it: one of
+    them planned again is then reopened as any closed memory. And the task memories it
+    closed (a closing stamp later than ``after``) are open again: the task step compares
+    every live one with git and closes those off the branch as an uninterrupted sync
+    does. A task memory carries no opening stamp (its interval starts at its commit), so
+    what an interrupted sync created or reopened of those is left to that comparison."""
+    for point in retrieve_many(store, sorted(reopened), fields=("history",)):
         *earlier, last = point.payload["history"]
         store.set_payload([point.id], {**last, "deprecated": 1, "history": earlier})
+    if after is not None:
+        closed = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(TASK,), deprecated=1,
+                              stamped_since=after + 1)  # fmt: skip
+        ids = sorted(point.id for point in store.scroll(closed, fields=()))
+        for start in range(0, len(ids), RETRIEVE_BATCH):
+            store.set_payload(ids[start : start + RETRIEVE_BATCH], OPEN_INTERVAL)

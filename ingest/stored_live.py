@@ -79,7 +79,7 @@ class StoredLive:
         self._interrupted = interrupted is not None
         self.restore: set[str] = set()  # closed by the interrupted sync
         self.discard: set[str] = set()  # created by the interrupted sync
-        self.reopened: set[str] = set()  # reopened by the interrupted sync (recovery.close_again)
+        self.reopened: set[str] = set()  # reopened by the interrupted sync (recovery.before_writing)
         # the paths of those: the interrupted sync's relocations there (lines moved in
         # place, which no stamp tells) are undone by reading them again
         self.unsettled: set[str] = set()

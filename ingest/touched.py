@@ -28,7 +28,7 @@ from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import FileSymbols, LiveMemory, Scope
 from recalld.ingest.project import PROJECT_PATH, layout_changed, project_file
 from recalld.ingest.records import PLANNING_FIELDS, REREAD_FIELDS
-from recalld.ingest.recovery import close_again
+from recalld.ingest.recovery import before_writing
 from recalld.ingest.renames import renames_by_blob
 from recalld.ingest.result import ProgressSink
 from recalld.ingest.store import Store
@@ -180,8 +180,8 @@ def whole_tree(
     fields = REREAD_FIELDS if reread else PLANNING_FIELDS
     live = StoredLive(store, scope, fields=fields, reread=reread,
                       interrupted=(interrupted, indexed, after) if interrupted else None)  # fmt: skip
-    if live.reopened:  # closed again before any write (the writer reopens those planned again)
-        close_again(store, live.reopened)
+    if interrupted:
+        before_writing(store, scope, live.reopened, after)
     texts.live_ids = live.ids
     stored_blob = live.stored_blob
     changed, deltas = git.changed_paths(indexed, target) if indexed is not None else (set(), [])

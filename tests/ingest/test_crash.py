@@ -231,13 +231,10 @@ def by_sync(h: Harness, stamps: list[int]) -> set[tuple]:
     return out
 
 
-def committed(repo, message: str, **files: str) -> str:  # type: ignore[no-untyped-def]
-    """Commit ``files`` (name with "_" for ".": ``a_py``) and return the commit's id."""
-    for name, text in files.items():
-        repo.write(name.replace("_", "."), text)
-    repo.commit(message)
-    return subprocess.run(["git", "-C", str(repo.path), "rev-parse", "HEAD"], capture_output=True, text=True,
-                          check=True).stdout.strip()  # fmt: skip
+def committed(repo, message: str, files: dict[str, str]) -> str:  # type: ignore[no-untyped-def]
+    for path, text in files.items():
+        repo.write(path, text)
+    return repo.commit(message)
 
 
 def reset_to(repo, rev: str) -> None:  # type: ignore[no-untyped-def]
@@ -276,6 +273,52 @@ def uninterrupted_and_resumed(
     return found[0], found[1]
 
 
+@pytest.mark.parametrize("moved_on", [False, True])
+def test_a_kill_anywhere_in_a_reset_that_reopens_converges(git_repo, tmp_path, moved_on):
+    """The branch goes back from c2 to c1: the sync reopens what c2 closed (modified
+    functions, moved files, a function moved between files) and moves lines back. Killed
+    after any of its writes (a stride over them), it is resumed at c1 or, ``moved_on``, at
+    a commit after c1 that modifies a reopened function again, moves lines of a file
+    whose memories were reopened and deletes another: each ends as one uninterrupted
+    sync from c2 leaves the store."""
+    build_history(git_repo)
+    c1 = git_repo.head()
+    second_commit(git_repo)
+    c2 = git_repo.head()
+    reset_to(git_repo, c1)
+    text = (git_repo.path / "pkg/m0.py").read_text()
+    committed(git_repo, "after c1", {"pkg/m0.py": "\n\n" + text.replace("return 0", "return 7")})
+    git_repo.remove("pkg/m6.py")
+    later = git_repo.commit("after c1, m6 gone")
+    base = tmp_path / "base"
+    h = Harness("edge", base)
+    for rev in (c1, c2):
+        reset_to(git_repo, rev)
+        h.sync(git_repo)
+    h.close()
+    reset_to(git_repo, c1)
+    total = count_writes(git_repo, base, tmp_path / "count")
+    end = later if moved_on else c1
+    expected = None
+    for kill_after in sorted({1, 2, 3, *range(5, total, max(1, total // 6)), total - 1}):
+        reset_to(git_repo, c1)
+        state = tmp_path / f"killed{kill_after}"
+        copy_state(base, state)
+        assert run_worker_until(git_repo, state, kill_after), kill_after
+        reset_to(git_repo, end)
+        if expected is None:  # one uninterrupted sync from c2 to the end
+            copy_state(base, tmp_path / "clean")
+            clean = Harness("edge", tmp_path / "clean")
+            clean.sync(git_repo)
+            expected = {tuple(STAMP.sub("", field) for field in t) for t in snapshot(clean)}
+            clean.close()
+        resumed = Harness("edge", state)
+        resumed.sync(git_repo)
+        assert {tuple(STAMP.sub("", field) for field in t) for t in snapshot(resumed)} == expected, kill_after
+        assert resumed.sync(git_repo).mode == "noop"
+        resumed.close()
+
+
 @pytest.mark.parametrize("moved_between", [False, True])
 def test_a_resumed_reset_keeps_the_syncs_that_opened_and_closed_each_memory(git_repo, tmp_path, monkeypatch,
                                                                              moved_between):  # fmt: skip
@@ -287,11 +330,11 @@ def test_a_resumed_reset_keeps_the_syncs_that_opened_and_closed_each_memory(git_
     goes on to Z before the resume, which is killed too, and a third sync ends it, as one
     sync from Y to Z would. The sync to X reopened X's project memory, which Z's replaces:
     counted live before the killed sync, it was closed again, superseded by Z's."""
-    committed(git_repo, "A", a_py="def f():\n    return 1\n\n\ndef g():\n    return 2\n")
-    x = committed(git_repo, "X", a_py="def g():\n    return 2\n")
-    tip = committed(git_repo, "Y", b_py="def h():\n    return 3\n")
+    committed(git_repo, "A", {"a.py": "def f():\n    return 1\n\n\ndef g():\n    return 2\n"})
+    x = committed(git_repo, "X", {"a.py": "def g():\n    return 2\n"})
+    tip = committed(git_repo, "Y", {"b.py": "def h():\n    return 3\n"})
     reset_to(git_repo, x)  # Z, made once (both runs go to the same commit): from X, g changed, a new file
-    z = committed(git_repo, "Z", a_py="def g():\n    return 22\n", c_py="def k():\n    return 4\n")
+    z = committed(git_repo, "Z", {"a.py": "def g():\n    return 22\n", "c.py": "def k():\n    return 4\n"})
     clean, killed = uninterrupted_and_resumed(git_repo, tmp_path, monkeypatch, kind="edge", synced=[f"{x}~1", x, tip],
                                               killed_at=x, ends_at=z if moved_between else x)  # fmt: skip
     assert killed[1] == clean[1]  # the same memories, lineages, intervals' commits
@@ -308,11 +351,11 @@ def test_a_resume_closes_again_what_the_killed_sync_reopened(git_repo, tmp_path,
     left it: its interval, lines and task back from the history entry the reopen added
     (``records.REOPENED_OVER``), where it was left live and closed anew by the sync to D.
     Where it is at D, it is reopened once, as by one sync from B to D."""
-    committed(git_repo, "A", a_py="def g():\n    return 2\n\n\ndef f():\n    return 1\n")
-    b = committed(git_repo, "B", a_py="def g():\n    return 2\n")
-    c = committed(git_repo, "C", a_py="def f():\n    return 1\n\n\ndef g():\n    return 2\n")
-    at_d = {} if back_at_the_end else {"a_py": "def g():\n    return 2\n"}
-    d = committed(git_repo, "D", c_py="def k():\n    return 4\n", **at_d)
+    committed(git_repo, "A", {"a.py": "def g():\n    return 2\n\n\ndef f():\n    return 1\n"})
+    b = committed(git_repo, "B", {"a.py": "def g():\n    return 2\n"})
+    c = committed(git_repo, "C", {"a.py": "def f():\n    return 1\n\n\ndef g():\n    return 2\n"})
+    at_d = {} if back_at_the_end else {"a.py": "def g():\n    return 2\n"}
+    d = committed(git_repo, "D", {"c.py": "def k():\n    return 4\n", **at_d})
     clean, killed = uninterrupted_and_resumed(git_repo, tmp_path, monkeypatch, kind=kind, synced=[f"{b}~1", b],
                                               killed_at=c, ends_at=d)  # fmt: skip
     assert killed[1] == clean[1]
