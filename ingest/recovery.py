@@ -3,8 +3,11 @@
 A sync writes a pending marker (the target) before its first write and clears it with
 its checkpoint. A sync that finds the marker plans from the state before the
 interrupted one, whose closures count as live again and whose new versions as absent,
-so that its outcome is exactly that of an uninterrupted run; after writing its plan it
-reopens the closures and deletes the new versions the plan did not write again.
+so that its outcome is exactly that of an uninterrupted run. Before it writes, what the
+interrupted sync reopened is closed again and the task memories it closed opened again
+(``before_writing``); a new version it wrote that the plan writes again is brought up
+to date in place (``writer._reopen``); after writing its plan it reopens the closures
+and deletes the new versions the plan did not write again.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from typing import Any
 from recalld.ingest.ahead import LiveIds
 from recalld.ingest.plan import LiveMemory, Scope
 from recalld.ingest.records import PLANNED_TYPES, PLANNING_FIELDS, live_filter, live_memory
-from recalld.ingest.recovery import CLOSED, DISCARD, LIVE, RECOVERY_FIELDS, REOPENED, RESTORE, before_interrupted
+from recalld.ingest.recovery import DISCARD, LIVE, RECOVERY_FIELDS, REOPENED, RESTORE, before_interrupted
 from recalld.ingest.redaction import holds_redaction
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 
@@ -131,10 +131,11 @@ class StoredLive:
 
     def _before(self, interrupted: str, indexed: str | None, after: int | None) -> Iterator[StoredPoint]:
         """The points of the memories live before the interrupted sync (file and recovery
-        fields); its closures and creations noted in ``restore`` and ``discard``."""
+        fields); its closures, creations and reopens noted in ``restore``, ``discard`` and
+        ``reopened``, and their paths in ``unsettled``."""
         for point in self._store.scroll(_planned(self._scope), fields=FILE_FIELDS + RECOVERY_FIELDS):
             state = before_interrupted(point.payload, interrupted, indexed, after)
-            if state != LIVE and state != CLOSED:
+            if state in (RESTORE, DISCARD, REOPENED):
                 self.unsettled.add(point.payload["path"])
             if state == DISCARD:
                 self.discard.add(point.id)

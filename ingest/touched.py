@@ -182,6 +182,10 @@ def whole_tree(
                       interrupted=(interrupted, indexed, after) if interrupted else None)  # fmt: skip
     if interrupted:
         before_writing(store, scope, live.reopened, after)
+        # what the interrupted sync created and this one plans again is brought up to
+        # date by a state update: its text is not queued for the model (a guess: the
+        # writer asks for whatever it needs)
+        texts.reopened = live.discard.intersection
     texts.live_ids = live.ids
     stored_blob = live.stored_blob
     changed, deltas = git.changed_paths(indexed, target) if indexed is not None else (set(), [])

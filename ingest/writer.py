@@ -39,7 +39,13 @@ EMBEDDING_LABEL = "embedding"  # progress of the new versions written (their tex
 UPSERT_BATCH = 256
 # What a new version needs of the stored point of its id: whether it is closed, its
 # history, and whether a state update can reopen it.
-REOPEN_CHECK = (*HISTORY_FIELDS, *REOPENED_OVER, "payload_version", "docstring", "language")
+REOPEN_CHECK = (*HISTORY_FIELDS, *REOPENED_OVER, "payload_version", "docstring", "language", "untrusted")
+# What a live point written again by a state update keeps of its own where nothing else
+# of it changes: when it was written, and by which sync.
+RESTAMPED = ("valid_from_sync", "indexed_at")
+# What of it is compared with what the update would write: the fields read, but those.
+# (The others are its content's, which its id fixes: a derived entry's own fields too.)
+COMPARED = frozenset(REOPEN_CHECK).difference(RESTAMPED)
 # What a memory written again whole keeps of its stored self (``Plan.rewrites``): how it
 # got there (lineage, change, the commit that opened it) and its past.
 KEPT_ON_REWRITE = (
@@ -188,8 +194,10 @@ def _write_versions(
     a branch switched back) is reopened by a state update: its text, vectors and the other
     fields its id fixes are what they would be written as (``CONTENT_FIELDS``). A reset
     across a thousand files reopens thousands of points, and redacting, making keyword
-    vectors and converting whole points was most of its time. The batch keeps the plan's
-    order: symbols before modules."""
+    vectors and converting whole points was most of its time. So is one stored live: an
+    interrupted sync wrote it, and its resume plans it anew (ingest/recovery.py; a killed
+    first index's resume wrote every point again). The batch keeps the plan's order:
+    symbols before modules."""
     previous = {p.id: p.payload for p in retrieve_many(store, [v.id for v in versions], fields=REOPEN_CHECK)}
     reopened = [v for v in versions if _reopenable(previous.get(v.id), v)]
     ids = {v.id for v in reopened}
@@ -204,15 +212,15 @@ def _write_versions(
 
 
 def _reopenable(old: dict[str, Any] | None, version: NewVersion | None = None) -> bool:
-    """A closed point this version of recalld wrote (an older one may lack fields, or
-    have redacted otherwise), and whose docstring and language ``version`` reads as
-    stored: its id does not tell an earlier extractor's reading of a module's docstring,
-    or of a Python one, from this one's, nor a C header's code from the same code in the
-    header once a class made it C++ (its text names its language). The docstring is
-    compared as stored, redacted: one holding a secret is reopened like any other."""
+    """A stored point (closed, or live where a resume plans it anew) that this version of
+    recalld wrote (an older one may lack fields, or have redacted otherwise), and whose
+    docstring and language ``version`` reads as stored: its id does not tell an earlier
+    extractor's reading of a module's docstring, or of a Python one, from this one's, nor
+    a C header's code from the same code in the header once a class made it C++ (its text
+    names its language). The docstring is compared as stored, redacted: one holding a
+    secret is reopened like any other."""
     return (
         old is not None
-        and bool(old.get("deprecated"))
         and old.get("payload_version") == PAYLOAD_VERSION
         and (
             version is None
@@ -237,10 +245,19 @@ def _reopen(
     max_chars: int,
 ) -> None:
     for version in versions:
-        payload = reopen_payload(scope, version, step, _history(previous[version.id]))
+        old = previous[version.id]
+        payload = reopen_payload(scope, version, step, _history(old))
         context = {"repo": scope.repo, "branch": scope.branch, "path": version.file.path}
-        text = lazy_text(version, max_chars)
-        store.set_payload([version.id], redact_payload(version.id, payload, context=context, text=text))
+        payload = redact_payload(version.id, payload, context=context, text=lazy_text(version, max_chars))
+        if old.get("deprecated"):
+            store.set_payload([version.id], payload)
+            continue
+        # live: an interrupted sync wrote it. What differs is set, stamped anew; nothing,
+        # where it wrote it so (a killed first index, resumed at the same commit): its
+        # stamp stands for this one's, no sync having ended between the two
+        changed = {k: v for k, v in payload.items() if k in COMPARED and old.get(k) != v}
+        if changed:
+            store.set_payload([version.id], {**changed, **{k: payload[k] for k in RESTAMPED}})
 
 
 def lazy_text(version: NewVersion, max_chars: int) -> Callable[[], str]:
@@ -250,11 +267,11 @@ def lazy_text(version: NewVersion, max_chars: int) -> Callable[[], str]:
 
 
 def _history(old: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """A reopened point's history: its past intervals and the one it just had, with what
-    the reopen writes again (``REOPENED_OVER``)."""
-    if not old or not old.get("deprecated"):
-        return []
-    return [*(old.get("history") or []), closed_interval(old, REOPENED_OVER)]
+    """A stored point's history when a new version of its id is written: its past
+    intervals, and the one it just had if closed, with what the reopen writes again
+    (``REOPENED_OVER``)."""
+    past = list(old.get("history") or []) if old else []
+    return [*past, closed_interval(old, REOPENED_OVER)] if old and old.get("deprecated") else past
 
 
 def _drafts(

@@ -14,9 +14,9 @@ import pytest
 
 from recalld.ingest import sync as sync_module
 from recalld.ingest.plan import Scope
-from recalld.ingest.records import checkpoint_point
+from recalld.ingest.records import TASK, checkpoint_point
 from recalld.ingest.trust import apply_trust
-from tests.ingest.conftest import Harness
+from tests.ingest.conftest import Harness, StoreWrapper
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -119,6 +119,59 @@ def test_kill_during_first_index_converges(git_repo, tmp_path, kill_after):
     resumed.sync(git_repo)
     assert snapshot(resumed) == expected
     resumed.close()
+
+
+class Recording(StoreWrapper):
+    """Keeps the ids each write names: points upserted whole, and set a payload."""
+
+    def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(inner)
+        self.upserted: set[str] = set()
+        self.updated: set[str] = set()
+
+    def after_write(self, name: str, args: tuple) -> None:  # type: ignore[type-arg]
+        if name == "upsert":
+            self.upserted.update(p.id for p in args[0] if p.payload.get("type") != TASK)
+        elif name == "set_payload":
+            self.updated.update(args[0])
+
+
+@pytest.mark.parametrize("kind", ["edge", "server"])
+@pytest.mark.parametrize("moved_on", [False, True])
+def test_a_resumed_first_index_brings_what_the_killed_one_wrote_up_to_date_in_place(
+    git_repo, tmp_path, monkeypatch, kind, moved_on
+):  # fmt: skip
+    """A first index is killed after writing its plan, and its resume plans every memory
+    anew (the killed sync created them all). None of those is written whole again: left as
+    it is where it was written so, and where the branch moved on before the resume, what
+    differs (the commit that opened it, its task) set by a state update. Writing them
+    again whole took a killed first index's resume as long as the index itself, but the
+    model. The store ends as one first index leaves it, vectors included."""
+    from tests.ingest.test_pipeline import full_state  # which imports this module's history
+
+    build_history(git_repo)
+    h = Harness(kind, tmp_path / "killed")
+    with monkeypatch.context() as dying:
+        dying.setattr(sync_module.Indexer, "_sync_tasks", _killed)
+        with pytest.raises(Killed):
+            h.sync(git_repo)
+    written = {m.id for m in h.memories(deprecated=None)}
+    if moved_on:
+        second_commit(git_repo)
+    clean = Harness(kind, tmp_path / "clean")
+    clean.sync(git_repo)
+    expected = full_state(clean)
+    clean.close()
+    recording = Recording(h.store)
+    h.indexer.store = recording  # type: ignore[assignment]
+    result = h.sync(git_repo)
+    assert moved_on or result.embedded == 0
+    h.indexer.store = h.store
+    assert full_state(h) == expected
+    assert written and not recording.upserted & written
+    updated = recording.updated & written
+    assert (len(updated) > 100) if moved_on else not updated  # every memory of a file left alone gets its commit
+    h.close()
 
 
 def count_writes(repo, base: Path, tmp: Path) -> int:
