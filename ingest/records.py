@@ -280,6 +280,13 @@ def closed_interval(payload: dict[str, Any], kept: tuple[str, ...] = ()) -> dict
     return {**{name: payload.get(name) for name in INTERVAL_FIELDS}, **{k: payload[k] for k in kept if k in payload}}
 
 
+def past_intervals(old: dict[str, Any] | None, kept: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """The history of a stored point (``old``, its payload; None: none) written again:
+    its past intervals, and the one it just had if it is closed (``closed_interval``)."""
+    past = list(old.get("history") or []) if old else []
+    return [*past, closed_interval(old, kept)] if old and old.get("deprecated") else past
+
+
 def live_memory(point: StoredPoint, *, redacted: bool = False) -> LiveMemory:
     """The planning form of a stored memory. Its file's fields (path, kind, language,
     blob) are interned: a store hands each point its own copies, and a sync holds the

@@ -16,7 +16,7 @@ from typing import Any
 
 from recalld.ingest.plan import Plan, Scope
 from recalld.ingest.records import OPEN_INTERVAL, TASK
-from recalld.ingest.store import RETRIEVE_BATCH, MemoryFilter, Store, retrieve_many
+from recalld.ingest.store import MemoryFilter, Store, retrieve_many
 
 RECOVERY_FIELDS = (
     "deprecated", "valid_from_commit", "valid_to_commit", "valid_from_sync", "valid_to_sync", "history",
@@ -88,6 +88,4 @@ def before_writing(store: Store, scope: Scope, reopened: set[str], after: int | 
     if after is not None:
         closed = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(TASK,), deprecated=1,
                               stamped_since=after + 1)  # fmt: skip
-        ids = sorted(point.id for point in store.scroll(closed, fields=()))
-        for start in range(0, len(ids), RETRIEVE_BATCH):
-            store.set_payload(ids[start : start + RETRIEVE_BATCH], OPEN_INTERVAL)
+        store.set_payload(sorted(point.id for point in store.scroll(closed, fields=())), OPEN_INTERVAL)

@@ -192,13 +192,15 @@ class Indexer:
             kept = _Owed(git, scope, target, checkpoint.get("sync_stamp"), checkpoint.get("attributes"))
             return result, kept if owed else None
 
+        after = pending_after(checkpoint)  # what the marker keeps, and a resume goes by
+
         def writing() -> _Step:
             """How the sync writes, once it is known to."""
             return _Step(stamp=next_stamp(checkpoint), reconcile=bool(pending) or full or reshaped,
                          extraction=extraction, reread=outdated,
                          owed=owed or owes_history(git, indexed, self.options, reshaped=reshaped),
                          attributes=(checkpoint.get("attributes"), beside),
-                         after=pending_after(checkpoint))  # fmt: skip
+                         after=after)  # fmt: skip
 
         stamp = checkpoint.get("sync_stamp")
         read_under = checkpoint.get("attributes")  # what the checkpoint says until it is written again
@@ -239,7 +241,7 @@ class Indexer:
             else:
                 known = indexed if git.has_commit(indexed) else None
                 tree = whole_tree(self.store, self.options, git, scope, known, target, texts,
-                                  full=full, interrupted=pending, after=pending_after(checkpoint),
+                                  full=full, interrupted=pending, after=after,
                                   reread=outdated)  # fmt: skip
                 result.mode = "full"
                 parts = TreeParts(tree, texts, ahead, planner, result, progress)

@@ -86,9 +86,9 @@ from recalld.ingest.records import (
     HISTORY_FIELDS,
     TASK,
     SyncStep,
-    closed_interval,
     closing_fields,
     open_state,
+    past_intervals,
     task_memory_id,
 )
 from recalld.ingest.redaction import holds_redaction
@@ -245,7 +245,7 @@ class TaskSync:
         again = {*again, *(c for c in closed if self._cut_short(existing[ids[c]]))}
         reopened = [ids[c] for c in commits if c in closed and c != target and c not in again]
         for mid in reopened:
-            self.store.set_payload([mid], open_state(self.scope, _history(existing[mid])))
+            self.store.set_payload([mid], open_state(self.scope, past_intervals(existing[mid])))
         todo = [c for c in commits if ids[c] not in existing or (c in closed and c == target) or c in again]
         if not todo:
             return len(reopened)
@@ -255,7 +255,7 @@ class TaskSync:
         for record in records:
             text = task_text(record, max_chars=self.options.max_embed_chars)
             mid = ids[record.details.id]
-            history = _history(existing.get(mid))
+            history = past_intervals(existing.get(mid))
             payload = task_payload(self.scope, record, text, symbol_ids=links[record.details.id], history=history)
             drafts.append(MemoryDraft(mid, text, payload))
         points, _embedded = vectorise(self.embeddings, drafts, progress=progress)
@@ -348,14 +348,6 @@ class TaskSync:
             if match is not None:
                 found[point.id] = task_memory_id(self.scope, match)
         return found
-
-
-def _history(old: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """A rewritten memory keeps its history; a reopened one adds the interval it had."""
-    if not old:
-        return []
-    history = list(old.get("history") or [])
-    return history + [closed_interval(old)] if old.get("deprecated") else history
 
 
 def _batches(items: Sequence[str], size: int) -> Iterator[list[str]]:

@@ -20,12 +20,12 @@ from recalld.ingest.records import (
     PAYLOAD_VERSION,
     REOPENED_OVER,
     SyncStep,
-    closed_interval,
     closing_fields,
     memory_keywords,
     memory_payload,
     memory_text,
     model_chars,
+    past_intervals,
     reopen_payload,
 )
 from recalld.ingest.redaction import redact_drafts, redact_payload, redacted_text
@@ -246,7 +246,7 @@ def _reopen(
 ) -> None:
     for version in versions:
         old = previous[version.id]
-        payload = reopen_payload(scope, version, step, _history(old))
+        payload = reopen_payload(scope, version, step, past_intervals(old, REOPENED_OVER))
         context = {"repo": scope.repo, "branch": scope.branch, "path": version.file.path}
         payload = redact_payload(version.id, payload, context=context, text=lazy_text(version, max_chars))
         if old.get("deprecated"):
@@ -266,14 +266,6 @@ def lazy_text(version: NewVersion, max_chars: int) -> Callable[[], str]:
     return lambda: draft_text(version, max_chars=max_chars)
 
 
-def _history(old: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """A stored point's history when a new version of its id is written: its past
-    intervals, and the one it just had if closed, with what the reopen writes again
-    (``REOPENED_OVER``)."""
-    past = list(old.get("history") or []) if old else []
-    return [*past, closed_interval(old, REOPENED_OVER)] if old and old.get("deprecated") else past
-
-
 def _drafts(
     scope: Scope,
     versions: Sequence[NewVersion],
@@ -288,7 +280,7 @@ def _drafts(
     nested: dict[int, Nested] = {}  # by file: a batch holds many symbols of one file
     for version in versions:
         text = draft_text(version, max_chars=max_chars)
-        payload = memory_payload(scope, version, text, step, _history(previous.get(version.id)))
+        payload = memory_payload(scope, version, text, step, past_intervals(previous.get(version.id), REOPENED_OVER))
         inside = nested.get(id(version.file))
         if inside is None:
             inside = nested[id(version.file)] = Nested(version.file.symbols)
