@@ -28,12 +28,12 @@ from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
 from recalld.ingest.qualnames import unnumbered
-from recalld.ingest.records import STRUCTURAL, stored_checkpoint
+from recalld.ingest.records import HISTORY_FIELDS, STRUCTURAL, stored_checkpoint
 from recalld.ingest.store import MemoryFilter, StoredPoint, retrieve_many
 
+# A version's fields, its intervals' with them: an earlier one is shown where it held (``query.AsOf``).
 CHANGE_FIELDS = ("repo", "branch", "path", "language", "kind", "qualname", "signature", "docstring", "text",
-                 "content_hash", "lineage", "start_line", "end_line", "deprecated_reason", "valid_from_commit",
-                 "author")  # fmt: skip
+                 "content_hash", "lineage", "start_line", "end_line", "author", *HISTORY_FIELDS)  # fmt: skip
 PAIR_FIELDS = ("path", "kind", "qualname", "lineage", "start_line")  # what pairs and orders the changes
 ORDER = ("moved", "renamed", "modified", "added", "removed")
 COMMITS_LISTED = 20  # the newest commits between the two states an answer names

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
 
@@ -15,6 +15,7 @@ from recalld.daemon.registry import RepoEntry
 from recalld.daemon.retrieve import Retrieval, repo_glob, retrieve
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
+from recalld.ingest.held import interval_then
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import TASK, stored_checkpoint
 from recalld.ingest.revector import stored_space
@@ -124,13 +125,39 @@ def vectors_status(app: App) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class AsOf:
-    """An ``--as-of`` asked: the condition on the memories, and ``placed``, which gives the
-    points found the lines their code had at the state answered for (read from the
-    repository's git: ``asof.LinesAt``; as they are when the state is not one commit, a
-    date across several repositories)."""
+    """An ``--as-of`` asked: the condition on the memories, and ``placed``, which shows
+    each point found as it was at the state answered for: by the interval that held
+    there (a reopened point's earlier one: ``ingest/held.py``), with the lines its code had
+    (read from the repository's git: ``asof.LinesAt``; as stored when the state is not one
+    commit, a date across several repositories)."""
 
     valid_at: ValidAt
-    placed: Callable[[list[StoredPoint]], list[StoredPoint]]
+    lines: LinesAt | None = None
+    git: GitRepository | None = None
+
+    def placed(self, points: list[StoredPoint]) -> list[StoredPoint]:
+        authors: dict[str, str | None] = {}
+
+        def author_of(commit: str) -> str | None:
+            if commit not in authors:
+                authors[commit] = _author(self.git, commit)
+            return authors[commit]
+
+        held = []
+        for point in points:
+            then = interval_then(point.payload, self.valid_at, author_of)
+            held.append(point if then is None else replace(point, payload={**point.payload, **then}))
+        return self.lines(held) if self.lines is not None else held
+
+
+def _author(git: GitRepository | None, commit: str) -> str | None:
+    """A commit's author, None when it is not there (gone with a force-push, or no git)."""
+    if git is None:
+        return None
+    try:
+        return git.commit_info(commit).author
+    except (KeyError, ValueError):
+        return None
 
 
 def as_of(app: App, text: str | None, repo: str | None, *, flag: str = "as-of") -> AsOf | None:
@@ -143,13 +170,16 @@ def as_of(app: App, text: str | None, repo: str | None, *, flag: str = "as-of") 
         raise RecalldError(f"{flag} is empty: give a commit of the tracked branch or an ISO date")
     entry = app.registry.get(repo) if repo is not None else app.registry.sole()
     valid_at = _valid_at(app, text, entry, flag)
-    if valid_at.state is None or entry is None:
-        return AsOf(valid_at, list)
+    if entry is None:
+        return AsOf(valid_at)
+    git = GitRepository(entry.path)
+    if valid_at.state is None:
+        return AsOf(valid_at, git=git)
     options = app.config.index_options()
-    lines = LinesAt(GitRepository(entry.path), valid_at.state, repo=entry.name, branch=entry.branch,
+    lines = LinesAt(git, valid_at.state, repo=entry.name, branch=entry.branch,
                     asked=valid_at.commit, globs=options.memories.globs, max_chars=options.max_embed_chars,
                     attributes=options.honour_gitattributes)  # fmt: skip
-    return AsOf(valid_at, lines)
+    return AsOf(valid_at, lines, git)
 
 
 def _valid_at(app: App, as_of: str, entry: RepoEntry | None, flag: str) -> ValidAt:

@@ -46,6 +46,7 @@ from recalld.daemon.changes import versions_between  # noqa: E402
 from recalld.daemon.config import Config, validate  # noqa: E402
 from recalld.daemon.registry import RepoRegistry  # noqa: E402
 from recalld.daemon.logs import configure_logging  # noqa: E402
+from recalld.daemon.query import AsOf  # noqa: E402
 from recalld.ingest.gitrepo import GitRepository  # noqa: E402
 from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache  # noqa: E402
 from recalld.ingest.files import IndexOptions  # noqa: E402
@@ -84,19 +85,20 @@ def clone_history(repo: Path, branch: str | None, history: int, root: Path) -> t
     return clone, branch, chain
 
 
-AsOf = tuple[GitRepository, str, ValidAt]  # the repository, its branch, the condition
+Asked = tuple[GitRepository, str, ValidAt]  # the repository, its branch, the condition
 
 
-def live(store: Store, repo: str, *, at: AsOf | None = None) -> dict[str, dict[str, Any]]:
+def live(store: Store, repo: str, *, at: Asked | None = None) -> dict[str, dict[str, Any]]:
     """Point id → what a fresh index must agree on; as of ``at`` (the repository, its
     branch, the condition) what the version held when it was opened, with the lines an
-    as-of answer gives it (``asof.LinesAt``), its interval now left out."""
+    as-of answer gives it (``asof.LinesAt``), its interval left out."""
     valid_at = at[2] if at else None
     flt = MemoryFilter(repo=repo, types=PLANNED_TYPES, deprecated=None if valid_at else 0, valid_at=valid_at)
     left_out = HOW | STATE if valid_at else HOW
     points = list(store.scroll(flt))
-    if at is not None and at[2].state:
-        points = LinesAt(at[0], at[2].state, repo=repo, branch=at[1], asked=at[2].commit)(points)
+    if at is not None and at[2].state:  # as an answer shows them (``query.AsOf``)
+        lines = LinesAt(at[0], at[2].state, repo=repo, branch=at[1], asked=at[2].commit)
+        points = AsOf(at[2], lines, at[0]).placed(points)
     out = {}
     for point in points:
         fields = {k: v for k, v in point.payload.items() if k not in left_out and v is not None}

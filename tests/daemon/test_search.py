@@ -358,6 +358,57 @@ def test_a_commit_a_shallow_clone_lacks_is_said_to_be_beyond_it(git_repo, tmp_pa
         assert ("a shallow clone: `git fetch --unshallow` brings its older commits" in str(raised.value)) is shallow
 
 
+def test_as_of_shows_the_interval_that_held_then(git_repo, harness, app, monkeypatch):
+    """A function Ann wrote, Bob deleted with its file and Cid restored as it was is one
+    point, reopened: as of Ann's commit its answers give the interval that held there
+    (Ann's commit and task, closed later by Bob's deletion), not the restore's; as of
+    Cid's, the restore. So do ``changes --since`` and an interval whose history entry
+    predates the fields entries keep (the author then read from git)."""
+    from recalld.daemon.changes import changes_between
+    from recalld.ingest.plan import Scope
+    from recalld.ingest.records import task_memory_id
+
+    app.registry.add("r", str(git_repo.path), "main")
+    code = 'def restored(x):\n    """Comes back."""\n    return x + 1\n'
+    commits = {}
+    for who, step in (("Ann", "write"), ("Bob", "delete"), ("Cid", "restore")):
+        monkeypatch.setenv("GIT_AUTHOR_NAME", who)
+        git_repo.write("keep.py", f"def kept():\n    return {who!r}\n")
+        if step == "delete":
+            git_repo.remove("a.py")
+        else:  # restored four lines down
+            git_repo.write("a.py", ("\n" * 4 if step == "restore" else "") + code)
+        commits[who] = git_repo.commit(step)
+        harness.sync(git_repo)
+
+    def shown(record) -> tuple:  # type: ignore[no-untyped-def, type-arg]
+        return (record["valid_from_commit"], record["valid_to_commit"], record["deprecated"],
+                record["deprecated_reason"], record["author"].split(" <")[0], record["start_line"])  # fmt: skip
+
+    ann = (commits["Ann"], commits["Bob"], True, "deleted", "Ann", 1)
+    (at_ann,) = get_symbol(app, "r", "restored", as_of_text=commits["Ann"])
+    (hit,) = [r for r in find(app, "restored", as_of=commits["Ann"], limit=50) if r["qualname"] == "restored"]
+    assert shown(at_ann) == shown(hit) == ann
+    assert at_ann["id"] == get_symbol(app, "r", "restored")[0]["id"]  # one point
+    assert at_ann["task_id"] == task_memory_id(Scope("r", "main"), commits["Ann"])
+    (now,) = get_symbol(app, "r", "restored", as_of_text=commits["Cid"])
+    assert shown(now) == (commits["Cid"], None, False, None, "Cid", 5)
+    with pytest.raises(RecalldError, match="not there then"):
+        get_symbol(app, "r", "restored", as_of_text=commits["Bob"])
+    removed = [c for c in changes_between(app, "r", commits["Ann"], commits["Bob"])["changes"]
+               if (c["was"] or {}).get("qualname") == "restored"]  # fmt: skip
+    assert [(c["change"], c["was"]["commit"], c["was"]["author"].split(" <")[0]) for c in removed] == [
+        ("removed", commits["Ann"], "Ann")
+    ]
+    # an entry of an older version holds the interval alone
+    point = harness.store.retrieve([at_ann["id"]])[0]
+    kept = ("author", "task_id", "start_line")
+    bare = [{k: v for k, v in e.items() if k not in kept} for e in point.payload["history"]]
+    harness.store.set_payload([point.id], {"history": bare})
+    (old,) = get_symbol(app, "r", "restored", as_of_text=commits["Ann"])
+    assert shown(old) == ann and old["task_id"] == at_ann["task_id"]
+
+
 def test_bad_as_of_and_types_are_clear_errors(history, app, git_repo, tmp_path):
     with pytest.raises(RecalldError, match="no such commit"):
         find(app, "x", as_of="deadbeefdeadbeef")
