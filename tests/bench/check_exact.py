@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -48,10 +48,11 @@ from recalld.daemon.registry import RepoRegistry  # noqa: E402
 from recalld.daemon.logs import configure_logging  # noqa: E402
 from recalld.daemon.query import AsOf  # noqa: E402
 from recalld.ingest.gitrepo import GitRepository  # noqa: E402
+from recalld.ingest.held import holds  # noqa: E402
 from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache  # noqa: E402
 from recalld.ingest.files import IndexOptions  # noqa: E402
 from recalld.ingest.records import PLANNED_TYPES, STRUCTURAL  # noqa: E402
-from recalld.ingest.store import MemoryFilter, Store, StoreConfig, ValidAt, open_store  # noqa: E402
+from recalld.ingest.store import MemoryFilter, Store, StoreConfig, StoredPoint, ValidAt, open_store  # noqa: E402
 from recalld.ingest.sync import Indexer  # noqa: E402
 from tests.conftest import FakeEmbedder  # noqa: E402
 
@@ -88,17 +89,24 @@ def clone_history(repo: Path, branch: str | None, history: int, root: Path) -> t
 Asked = tuple[GitRepository, str, ValidAt]  # the repository, its branch, the condition
 
 
-def live(store: Store, repo: str, *, at: Asked | None = None) -> dict[str, dict[str, Any]]:
-    """Point id → what a fresh index must agree on; as of ``at`` (the repository, its
-    branch, the condition) what the version held when it was opened, with the lines an
-    as-of answer gives it (``asof.LinesAt``), its interval left out."""
-    valid_at = at[2] if at else None
-    flt = MemoryFilter(repo=repo, types=PLANNED_TYPES, deprecated=None if valid_at else 0, valid_at=valid_at)
-    left_out = HOW | STATE if valid_at else HOW
-    points = list(store.scroll(flt))
-    if at is not None and at[2].state:  # as an answer shows them (``query.AsOf``)
-        lines = LinesAt(at[0], at[2].state, repo=repo, branch=at[1], asked=at[2].commit)
-        points = AsOf(at[2], lines, at[0]).placed(points)
+def live(store: Store, repo: str) -> dict[str, dict[str, Any]]:
+    """Point id → what a fresh index must agree on."""
+    return agreed(store.scroll(MemoryFilter(repo=repo, types=PLANNED_TYPES)), HOW)
+
+
+def answered(store: Store, repo: str, at: Asked) -> list[StoredPoint]:
+    """The memories as of ``at`` (the repository, its branch, the condition) as an answer
+    shows them (``query.AsOf``): the interval that held then, the lines its code had."""
+    repository, branch, valid_at = at
+    points = list(store.scroll(MemoryFilter(repo=repo, types=PLANNED_TYPES, deprecated=None, valid_at=valid_at)))
+    lines = None
+    if valid_at.state:
+        lines = LinesAt(repository, valid_at.state, repo=repo, branch=branch, asked=valid_at.commit)
+    return AsOf(valid_at, lines, repository).placed(points)
+
+
+def agreed(points: Iterable[StoredPoint], left_out: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """Point id → its fields but ``left_out`` (and a symbol's blob, its file's)."""
     out = {}
     for point in points:
         fields = {k: v for k, v in point.payload.items() if k not in left_out and v is not None}
@@ -149,11 +157,19 @@ class Checker:
 
     def check_as_of(self, label: str, commit: str) -> None:
         """The memories as of ``commit``, which a check indexed afresh, after the branch
-        moved on (and back and forth)."""
+        moved on (and back and forth); and that each answer shows an interval that held
+        there (a reopened version's earlier one, where that held: ``ingest/held.py``)."""
         repository = GitRepository(self.clone)
         at = states_at_commit(self.store, repository, repo="r", branch=self.branch, rev=commit)
         want = {key: as_of_view(fields) for key, fields in self.fresh[commit].items()}
-        self.compare(label, live(self.store, "r", at=(repository, self.branch, at)), want)
+        points = answered(self.store, "r", (repository, self.branch, at))
+        self.compare(label, agreed(points, HOW | STATE), want)
+        unheld = [p for p in points if not holds(p.payload, at)]
+        self.failed += bool(unheld)
+        print(f"CHECK {label:<14} {'exact' if not unheld else 'DIFFERS'}: intervals shown: {len(points)} answers,"
+              f" {len(unheld)} with an interval that did not hold then", flush=True)  # fmt: skip
+        for point in unheld[:SHOWN]:
+            print(f"  unheld   {_name(point.payload)}: since {str(point.payload.get('valid_from_commit'))[:10]}")
 
     def check_states(self) -> None:
         """The branch's states read on after each sync (``asof.indexed_states``), which the
