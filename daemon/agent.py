@@ -12,6 +12,8 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
+from recalld.daemon.commands import LINE_FIELDS
+from recalld.daemon.terminal import one_lined
 from recalld.ingest.manual import MANUAL_TYPES, ManualMemory, default_author
 
 EXIT_OK = 0
@@ -115,6 +117,7 @@ def print_changes(found: dict[str, Any]) -> None:
             print(f"  (--{flag} is {found[commit][:8]}, which the index never synced to: it knew the branch at"
                   f" {found[state][:8]} before it)")  # fmt: skip
     for commit in found["newest_commits"][:COMMITS_SHOWN]:
+        commit = one_lined(commit, ("summary", "author"))
         summary = commit["summary"]
         summary = summary if len(summary) <= SUMMARY_SHOWN else summary[: SUMMARY_SHOWN - 1] + "…"
         print(f"  {commit['commit'][:8]}  {summary}  ({commit['author'].split(' <')[0]})")
@@ -122,7 +125,7 @@ def print_changes(found: dict[str, Any]) -> None:
         print(f"  … and {commits - COMMITS_SHOWN} earlier")
     where = None
     for change in found["changes"]:
-        was, now = change["was"], change["now"]
+        was, now = one_lined(change["was"], LINE_FIELDS), one_lined(change["now"], LINE_FIELDS)
         side = now or was
         if side["path"] != where:
             where = side["path"]
@@ -147,6 +150,7 @@ def print_changes(found: dict[str, Any]) -> None:
 def print_recent(found: dict[str, Any]) -> None:
     """The latest commits, or the symbol versions last opened and closed."""
     for change in found["changes"]:
+        change = one_lined(change, (*LINE_FIELDS, "subject"))
         if found["source"] == "task":
             author = (change.get("author") or "-").split(" <")[0]
             print(f"{(change.get('commit') or '')[:8]}  {change.get('subject') or ''}  ({author})")

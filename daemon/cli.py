@@ -10,10 +10,13 @@ from typing import Any
 from recalld.daemon import admin, agent, commands
 from recalld.daemon.config import (CHANGES_LIMIT, CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX, RECENT_LIMIT, RECENT_MAX,
                                    SEARCH_LIMIT, Config, load_config)
+from recalld.daemon.terminal import VisibleOutput, visible
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitnames import is_utf8
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+# Commands whose stdout is not for a terminal: the daemon, and MCP's protocol on stdio.
+RAW_OUTPUT = ("serve", "mcp")
 # Seconds a command waits for a daemon busy building its vector index (100k memories:
 # ~2 min on 2 cores) before giving up with an error.
 BUSY_WAIT = 600.0
@@ -272,6 +275,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         shown = undecodable.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
         print(f"recalld: argument '{shown}' is not UTF-8 text (is the terminal's locale UTF-8?)", file=sys.stderr)
         return EXIT_USAGE
+    stdout = sys.stdout
+    if args.command not in RAW_OUTPUT:  # what the repositories hold, shown safe for a terminal
+        sys.stdout = VisibleOutput(stdout)
+    try:
+        return _run(args)
+    finally:
+        sys.stdout = stdout
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         config = load_config()
         from recalld.daemon.logs import configure_logging
@@ -285,7 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             ctx.close()
     except RecalldError as exc:
-        print(f"recalld: {exc.message}", file=sys.stderr)
+        print(f"recalld: {visible(exc.message)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("recalld: interrupted", file=sys.stderr)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from recalld.daemon.client import repo_path
+from recalld.daemon.terminal import one_lined
 from recalld.ingest.errors import RecalldError
 
 EXIT_OK, EXIT_FAILED = 0, 1
@@ -194,6 +195,8 @@ LANGUAGE_NAMES = (
 SYMBOL_KIND_NAMES = "module, class, object, interface, struct, enum, trait, type, function, method"
 LANGUAGES_HELP = f"{LANGUAGE_NAMES}; a tool setting has its file's format: toml, ..."
 KINDS_HELP = f"{SYMBOL_KIND_NAMES}; commit; todo, fixme; adr; ..."
+# A memory's fields printed within a line: a tab or line end in them is shown escaped.
+LINE_FIELDS = ("repo", "path", "kind", "qualname", "signature", "author", "doc", "deprecated_reason")
 
 
 def closed_state(r: dict[str, Any], *, as_of: bool) -> str:
@@ -206,6 +209,7 @@ def closed_state(r: dict[str, Any], *, as_of: bool) -> str:
 
 def print_hit(r: dict[str, Any], *, as_of: bool = False) -> None:
     """Two or three lines per result: where and what, the signature, the provenance."""
+    r = one_lined(r, LINE_FIELDS)
     state = closed_state(r, as_of=as_of)
     state += " [untrusted]" if r.get("untrusted") else ""
     if r.get("path") is None:  # not about a file: a manual memory, a task...
@@ -257,8 +261,10 @@ def outline(ctx: Any, args: argparse.Namespace) -> int:
         emit_json(found)
         return EXIT_OK
     for number, file in enumerate(found["files"]):
+        file = one_lined(file, ("path", "doc"))
         print(("\n" if number else "") + f"{file['path']}" + (f"  {file['doc']}" if file["doc"] else ""))
         for sym in file["symbols"]:
+            sym = one_lined(sym, LINE_FIELDS)
             depth = "  " * (1 + str(sym["qualname"]).count("."))
             doc = f"  — {sym['doc']}" if sym["doc"] else ""
             print(f"{depth}{sym['start_line']}-{sym['end_line']}  {sym['kind']} {sym['qualname']}"
@@ -280,6 +286,7 @@ def only_repo(ctx: Any) -> str:
 
 def print_version(v: dict[str, Any], *, as_of: bool = False) -> None:
     """One version of a symbol: where and what, its signature, provenance, doc and code."""
+    v = one_lined(v, LINE_FIELDS)
     state = closed_state(v, as_of=as_of)
     print(f"{v['repo']}:{v['path']}:{v['start_line']}-{v['end_line']}  {v['kind']} {v['qualname']}{state}")
     if v.get("signature"):

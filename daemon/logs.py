@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import Any
 
 import structlog
+
+from recalld.daemon.terminal import visible
 
 
 def configure_logging(*, level: str = "info", fmt: str = "auto") -> None:
     as_json = fmt == "json" or (fmt == "auto" and not sys.stderr.isatty())
     renderer: structlog.typing.Processor = (
-        structlog.processors.JSONRenderer() if as_json else structlog.dev.ConsoleRenderer(colors=False)
+        structlog.processors.JSONRenderer() if as_json else _visible(structlog.dev.ConsoleRenderer(colors=False))
     )
     structlog.configure(
         processors=[
@@ -27,6 +30,17 @@ def configure_logging(*, level: str = "info", fmt: str = "auto") -> None:
         cache_logger_on_first_use=False,
     )
     _route_stdlib(renderer)
+
+
+def _visible(renderer: structlog.typing.Processor) -> structlog.typing.Processor:
+    """A terminal's lines with the control characters of what they name (a hostile path)
+    escaped (``terminal.visible``); JSON lines escape them already."""
+
+    def render(logger: Any, name: str, event: Any) -> Any:
+        line = renderer(logger, name, event)
+        return visible(line) if isinstance(line, str) else line
+
+    return render
 
 
 STDLIB_HANDLER = "recalld"  # the name of the root logger's handler set here

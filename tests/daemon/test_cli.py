@@ -184,6 +184,41 @@ def test_an_argument_that_is_not_utf8_is_a_usage_error_not_a_traceback(capsys):
         assert said == f"recalld: argument '{shown}' is not UTF-8 text (is the terminal's locale UTF-8?)\n"
 
 
+def test_what_a_repository_holds_reaches_the_terminal_without_its_control_characters(project):
+    """A hostile file name and code with escape sequences (clear the screen, retitle the
+    window, colour) and a path with a line end: the human output shows each control
+    character escaped (tabs and line ends in code as they are), a path on one line, and
+    ``--json`` and ``export`` hold them exactly."""
+    evil, broken = "e\x1b[2Jvil.py", "new\nline.py"
+    code = 'def esc():\n    """Title\x1b]0;pwned\x07 and \x1b[2J cleared."""\n    return "\x1b[31mred\x1b[0m\r"\n'
+    project.write(evil, code)
+    project.write(broken, "def split_path():\n    return 1\n")
+    recalld("repo", "add", str(project.path))
+    recalld("sync")
+    project.write("billing/invoice.py", "def replaced():\n    return 2\n")
+    project.commit("hostile\x1b[2J names")
+    recalld("sync")
+
+    def controls(text: str) -> list[str]:
+        return [c for c in text if (ord(c) < 0x20 and c not in "\t\n") or 0x7F <= ord(c) < 0xA0]
+
+    shown = {" ".join(args): recalld(*args).stdout for args in (
+        ("search", "cleared title pwned", "--limit", "20"), ("symbol", "esc"), ("outline", "."),
+        ("changes", "--since", "HEAD~1"), ("changes",))}  # fmt: skip
+    for args, out in shown.items():
+        assert not controls(out), (args, out)
+    assert "r:e\\u001b[2Jvil.py:1" not in shown["symbol esc"] and "e\\u001b[2Jvil.py:1-3" in shown["symbol esc"]
+    assert '"""Title\\u001b]0;pwned\\u0007 and \\u001b[2J cleared."""' in shown["symbol esc"]
+    assert "new\\nline.py" in shown["search cleared title pwned --limit 20"]
+    assert all("hostile\\u001b[2J names" in shown[args] for args in ("changes --since HEAD~1", "changes"))
+    (version,) = json.loads(recalld("symbol", "esc", "--json").stdout)
+    assert version["path"] == evil and "\x1b[31mred\x1b[0m\r" in version["text"]
+    paths = {json.loads(line)["path"] for line in recalld("export").stdout.splitlines()}
+    assert {evil, broken} <= paths
+    missing = recalld("outline", "gone\x1b[2J.py", check=False)
+    assert missing.returncode == 1 and "gone" in missing.stderr and not controls(missing.stderr[:-1])
+
+
 def test_cli_errors_are_one_line_with_exit_codes(tmp_path, project):
     unknown = recalld("sync", "nope", check=False)
     assert unknown.returncode == 1 and unknown.stderr.count("\n") == 1 and "unknown repo 'nope'" in unknown.stderr

@@ -1,0 +1,51 @@
+"""What the command line prints of stored text, made safe for a terminal.
+
+Paths, names, signatures, code and commit subjects come from the repositories indexed,
+and a hostile one may hold control characters: an escape sequence that clears the
+screen, retitles the window or rewrites what was printed before it, a carriage return
+that hides a line's start. The CLI's stdout shows each control character as its JSON
+escape (``\\u001b``; tabs and line ends as they are), which is also what that character
+means inside a JSON string, so ``--json`` and ``export`` stay valid and lossless. Fields
+printed on one line of their own (a path, a name) show their tabs and line ends escaped
+too (``one_line``), as ``git`` quotes such paths.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+_CONTROLS = (*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0))
+_VISIBLE = {code: f"\\u{code:04x}" for code in _CONTROLS if chr(code) not in "\t\n"}
+_ONE_LINE = {code: f"\\u{code:04x}" for code in _CONTROLS} | {ord("\t"): "\\t", ord("\n"): "\\n"}
+
+
+def visible(text: str) -> str:
+    """``text`` with its control characters but tabs and line ends escaped."""
+    return text.translate(_VISIBLE)
+
+
+def one_line(text: Any) -> Any:
+    """A string with every control character escaped, line ends and tabs too; anything
+    else as it is."""
+    return text.translate(_ONE_LINE) if isinstance(text, str) else text
+
+
+def one_lined(record: dict[str, Any] | None, keys: tuple[str, ...]) -> Any:
+    """``record`` with the fields ``keys`` made ``one_line``: what a line prints of it."""
+    if record is None:
+        return None
+    return {**record, **{key: one_line(record[key]) for key in keys if key in record}}
+
+
+class VisibleOutput:
+    """A text stream that writes through ``visible``; everything else is the stream's."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(text.translate(_VISIBLE))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
