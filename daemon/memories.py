@@ -16,7 +16,7 @@ from recalld.daemon.unheld import why_unheld
 from recalld.ingest.errors import NotFoundError, RecalldError
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
 from recalld.ingest.qualnames import parent_scope
-from recalld.ingest.records import STRUCTURAL, TASK, closed_interval
+from recalld.ingest.records import STRUCTURAL, TASK, past_intervals
 from recalld.ingest.store import MemoryFilter, StoredPoint
 from recalld.ingest.result import NoProgress
 from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
@@ -37,8 +37,9 @@ def remember(app: App, memory: ManualMemory) -> dict[str, Any]:
     old = found[0].payload if found else None
     if old is not None and not old.get("deprecated") and old.get("type") == memory.type:
         return {"id": point_id, "status": "unchanged", "memory": memory_record(found[0])}
-    history = list(old.get("history") or []) + [closed_interval(old)] if old and old.get("deprecated") else []
-    payload = manual_payload(memory, point_id, history)
+    payload = manual_payload(memory, point_id, past_intervals(old))
+    if old is not None and not old.get("deprecated"):  # another type: the same memory since it was remembered
+        payload["valid_from_time"] = old.get("valid_from_time") or payload["valid_from_time"]
     points, _ = vectorise(app.embeddings, [MemoryDraft(point_id, payload["text"], payload)], progress=NoProgress())
     upsert_points(app.store, points)
     status = "created" if old is None else "reopened" if old.get("deprecated") else "updated"

@@ -72,6 +72,12 @@ def test_forget_closes_only_manual_memories_and_scope_rules(shop):
     back = json.loads(recalld("remember", "The cart never stores card numbers", "--repo", "shop", "--json").stdout)
     assert back["id"] == memory_id and back["status"] == "reopened"
     assert back["memory"]["history"][0]["deprecated_reason"] == "forgotten"
+    # another type for it: the same memory, relabelled, since it came back, its history kept
+    relabelled = json.loads(recalld("remember", "The cart never stores card numbers", "--repo", "shop",
+                                    "--type", "decision", "--json").stdout)  # fmt: skip
+    assert (relabelled["id"], relabelled["status"], relabelled["memory"]["type"]) == (memory_id, "updated", "decision")
+    assert relabelled["memory"]["history"] == back["memory"]["history"]
+    assert relabelled["memory"]["valid_from_time"] == back["memory"]["valid_from_time"]
 
     no_scope = recalld("remember", "floating", check=False)
     assert no_scope.returncode == 2 and "give a scope" in no_scope.stderr
