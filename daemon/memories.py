@@ -14,6 +14,7 @@ from recalld.daemon.query import as_of, memory_record
 from recalld.daemon.retrieve import literal_dir, path_ok, repo_glob
 from recalld.daemon.unheld import why_unheld
 from recalld.ingest.errors import NotFoundError, RecalldError
+from recalld.ingest.held import as_interval
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
 from recalld.ingest.qualnames import parent_scope
 from recalld.ingest.records import STRUCTURAL, TASK, past_intervals
@@ -21,7 +22,7 @@ from recalld.ingest.store import MemoryFilter, StoredPoint
 from recalld.ingest.result import NoProgress
 from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
 
-EVENT_FIELDS = ("valid_from_time", "valid_to_time")
+EVENT_FIELDS = ("valid_from_time", "valid_to_time", "history")
 SUMMARY_CHARS = 160  # an outline's doc of a symbol
 # what an outline shows, and what an as-of answer reads a version's lines then by
 OUTLINE_FIELDS = ("repo", "branch", "path", "language", "kind", "qualname", "signature", "docstring",
@@ -175,16 +176,28 @@ def recent_changes(app: App, repo: str, *, limit: int = 20) -> dict[str, Any]:
         newest = sorted(tasks, key=lambda p: -(p.payload.get("valid_from_time") or 0))[:limit]
         return {"repo": repo, "source": TASK, "changes": [memory_record(p) for p in _full(app, newest)]}
     flt = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), deprecated=None)
-    events: list[tuple[int, str, StoredPoint]] = []
+    # (time, event, point, the earlier interval of its history the event is of, if one)
+    events: list[tuple[int, str, StoredPoint, dict[str, Any] | None]] = []
     for point in app.store.scroll(flt, fields=EVENT_FIELDS):
-        events.append((int(point.payload.get("valid_from_time") or 0), "opened", point))
-        if point.payload.get("valid_to_time"):
-            events.append((int(point.payload["valid_to_time"]), "closed", point))
+        past = point.payload.get("history")
+        for interval in [None, *(past if isinstance(past, list) else [])]:
+            fields = point.payload if interval is None else interval
+            events.append((int(fields.get("valid_from_time") or 0), "opened", point, interval))
+            if fields.get("valid_to_time"):
+                events.append((int(fields["valid_to_time"]), "closed", point, interval))
     events.sort(key=lambda e: (-e[0], e[1] == "opened"))
     events = events[:limit]
     full = {p.id: p for p in _full(app, [e[2] for e in events])}
-    changes = [{"event": event, "time": when, **memory_record(full[p.id])} for when, event, p in events if p.id in full]
+    changes = [{"event": event, "time": when, **memory_record(_shown(full[p.id], interval))}
+               for when, event, p, interval in events if p.id in full]  # fmt: skip
     return {"repo": repo, "source": STRUCTURAL, "changes": changes}
+
+
+def _shown(point: StoredPoint, interval: dict[str, Any] | None) -> StoredPoint:
+    """``point`` as of ``interval``, an earlier one of its history (None: as it is)."""
+    if interval is None:
+        return point
+    return replace(point, payload={**point.payload, **as_interval(point.payload, interval)})
 
 
 def _full(app: App, points: list[StoredPoint]) -> list[StoredPoint]:

@@ -33,17 +33,25 @@ def interval_then(
         return None
     for entry in reversed(past):
         if isinstance(entry, dict) and holds(entry, at, earlier=True):
-            then = {key: entry.get(key) for key in INTERVAL_FIELDS}
-            then.update({key: entry[key] for key in REOPENED_OVER if key in entry})
-            then["deprecated"] = 1
-            opened = entry.get("valid_from_commit")
-            if isinstance(opened, str) and opened:
-                if "task_id" not in entry and payload.get("repo") and payload.get("branch"):
-                    then["task_id"] = task_memory_id(Scope(payload["repo"], payload["branch"]), opened)
-                if "author" not in entry:
-                    then["author"] = author_of(opened) if author_of else None
-            return then
+            return as_interval(payload, entry, author_of)
     return None
+
+
+def as_interval(
+    payload: dict[str, Any], entry: dict[str, Any], author_of: Callable[[str], str | None] | None = None
+) -> dict[str, Any]:
+    """The fields that make ``payload`` show ``entry``, an earlier interval of its
+    history (``interval_then``)."""
+    then = {key: entry.get(key) for key in INTERVAL_FIELDS}
+    then.update({key: entry[key] for key in REOPENED_OVER if key in entry})
+    then["deprecated"] = 1
+    opened = entry.get("valid_from_commit")
+    if isinstance(opened, str) and opened:
+        if "task_id" not in entry and payload.get("repo") and payload.get("branch"):
+            then["task_id"] = task_memory_id(Scope(payload["repo"], payload["branch"]), opened)
+        if "author" not in entry:
+            then["author"] = author_of(opened) if author_of else None
+    return then
 
 
 def holds(interval: dict[str, Any], at: ValidAt, *, earlier: bool = False) -> bool:

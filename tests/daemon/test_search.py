@@ -371,14 +371,14 @@ def test_as_of_shows_the_interval_that_held_then(git_repo, harness, app, monkeyp
     app.registry.add("r", str(git_repo.path), "main")
     code = 'def restored(x):\n    """Comes back."""\n    return x + 1\n'
     commits = {}
-    for who, step in (("Ann", "write"), ("Bob", "delete"), ("Cid", "restore")):
+    for month, (who, step) in enumerate((("Ann", "write"), ("Bob", "delete"), ("Cid", "restore")), 1):
         monkeypatch.setenv("GIT_AUTHOR_NAME", who)
         git_repo.write("keep.py", f"def kept():\n    return {who!r}\n")
         if step == "delete":
             git_repo.remove("a.py")
         else:  # restored four lines down
             git_repo.write("a.py", ("\n" * 4 if step == "restore" else "") + code)
-        commits[who] = git_repo.commit(step)
+        commits[who] = commit_at(git_repo, monkeypatch, f"2024-0{month}-10T12:00:00+00:00", step)
         harness.sync(git_repo)
 
     def shown(record) -> tuple:  # type: ignore[no-untyped-def, type-arg]
@@ -400,6 +400,15 @@ def test_as_of_shows_the_interval_that_held_then(git_repo, harness, app, monkeyp
     assert [(c["change"], c["was"]["commit"], c["was"]["author"].split(" <")[0]) for c in removed] == [
         ("removed", commits["Ann"], "Ann")
     ]
+    # the versions last opened and closed (a store without task memories): the restore's
+    # opening and the deletion's closing, each as its interval shows it
+    from recalld.daemon.memories import recent_changes
+
+    harness.store.delete([p.id for p in harness.memories(types=("task",))])
+    events = [(c["event"], c["valid_from_commit"], c["author"].split(" <")[0])
+              for c in recent_changes(app, "r", limit=50)["changes"] if c["qualname"] == "restored"]  # fmt: skip
+    assert events == [("opened", commits["Cid"], "Cid"), ("closed", commits["Ann"], "Ann"),
+                      ("opened", commits["Ann"], "Ann")]  # fmt: skip
     # an entry of an older version holds the interval alone
     point = harness.store.retrieve([at_ann["id"]])[0]
     kept = ("author", "task_id", "start_line")
