@@ -26,8 +26,8 @@ def interval_then(
     held at ``at`` (its interval fields, closed since, and what the reopen wrote over
     where the entry keeps it: ``records.REOPENED_OVER``); None where its current interval
     held, or it has no history. An entry written before entries kept those fields is given
-    the task memory and author of the commit that opened it (``author_of``: a commit's
-    author, None when unknown)."""
+    the author of the commit that opened it (``author_of``: a commit's author, None when
+    unknown) and, for a memory of code, that commit's task memory."""
     past = payload.get("history")
     if not isinstance(past, list) or not past or holds(payload, at):
         return None
@@ -47,7 +47,7 @@ def as_interval(
     then["deprecated"] = 1
     opened = entry.get("valid_from_commit")
     if isinstance(opened, str) and opened:
-        if "task_id" not in entry and payload.get("repo") and payload.get("branch"):
+        if "task_id" not in entry and payload.get("task_id") and payload.get("repo") and payload.get("branch"):
             then["task_id"] = task_memory_id(Scope(payload["repo"], payload["branch"]), opened)
         if "author" not in entry:
             then["author"] = author_of(opened) if author_of else None

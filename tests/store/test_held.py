@@ -82,6 +82,8 @@ def test_interval_then_shows_the_earlier_interval_that_held():
     old = interval_then({**payload, "history": [bare]}, at_c1, lambda commit: f"author of {commit}")
     assert old is not None and old["author"] == "author of c1" and old["task_id"] != "t3"
     assert "lineage" not in old and "start_line" not in old  # kept as the point has them
+    task = interval_then({**payload, "task_id": None, "history": [bare]}, at_c1)  # a task memory's own
+    assert task is not None and "task_id" not in task and task["author"] is None
 
 
 @pytest.mark.parametrize("history", [None, [], "not a list"])
