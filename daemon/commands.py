@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from recalld.daemon.client import repo_path
-from recalld.daemon.terminal import one_lined
+from recalld.daemon.terminal import one_line, one_lined
 from recalld.ingest.errors import RecalldError
 
 EXIT_OK, EXIT_FAILED = 0, 1
@@ -293,6 +293,11 @@ def print_version(v: dict[str, Any], *, as_of: bool = False) -> None:
         print(f"    {v['signature']}")
     until = f" until {v['valid_to_commit'][:8]}" if v.get("valid_to_commit") else ""
     print(f"    since {(v.get('valid_from_commit') or '-')[:8]}{until} by {v.get('author') or '-'}")
+    for past in [] if as_of else reversed(v.get("history") or []):  # the same code, closed once and back since
+        if isinstance(past, dict) and past.get("valid_from_commit"):
+            reason = f" [{one_line(past['deprecated_reason'])}]" if past.get("deprecated_reason") else ""
+            print(f"    earlier: since {str(past['valid_from_commit'])[:8]} until"
+                  f" {str(past.get('valid_to_commit'))[:8]}{reason}")  # fmt: skip
     # the stored text: its first line names it (said above), then the doc and code as read
     text = (v.get("text") or "").split("\n", 1)[1:]
     shown = text[0].rstrip() if text else ""

@@ -358,13 +358,14 @@ def test_a_commit_a_shallow_clone_lacks_is_said_to_be_beyond_it(git_repo, tmp_pa
         assert ("a shallow clone: `git fetch --unshallow` brings its older commits" in str(raised.value)) is shallow
 
 
-def test_as_of_shows_the_interval_that_held_then(git_repo, harness, app, monkeypatch):
+def test_as_of_shows_the_interval_that_held_then(git_repo, harness, app, monkeypatch, capsys):
     """A function Ann wrote, Bob deleted with its file and Cid restored as it was is one
     point, reopened: as of Ann's commit its answers give the interval that held there
     (Ann's commit and task, closed later by Bob's deletion), not the restore's; as of
     Cid's, the restore. So do ``changes --since`` and an interval whose history entry
     predates the fields entries keep (the author then read from git)."""
     from recalld.daemon.changes import changes_between
+    from recalld.daemon.commands import print_version
     from recalld.ingest.plan import Scope
     from recalld.ingest.records import task_memory_id
 
@@ -395,6 +396,11 @@ def test_as_of_shows_the_interval_that_held_then(git_repo, harness, app, monkeyp
     assert shown(now) == (commits["Cid"], None, False, None, "Cid", 5)
     with pytest.raises(RecalldError, match="not there then"):
         get_symbol(app, "r", "restored", as_of_text=commits["Bob"])
+    print_version(now)  # `recalld symbol` names the earlier interval; as of it, the one shown
+    assert f"    earlier: since {commits['Ann'][:8]} until {commits['Bob'][:8]} [deleted]\n" in capsys.readouterr().out
+    print_version(at_ann, as_of=True)
+    assert f"since {commits['Ann'][:8]} until {commits['Bob'][:8]}" in (out := capsys.readouterr().out)
+    assert "earlier" not in out
     removed = [c for c in changes_between(app, "r", commits["Ann"], commits["Bob"])["changes"]
                if (c["was"] or {}).get("qualname") == "restored"]  # fmt: skip
     assert [(c["change"], c["was"]["commit"], c["was"]["author"].split(" <")[0]) for c in removed] == [
