@@ -14,7 +14,7 @@ from recalld.daemon.query import as_of, memory_record
 from recalld.daemon.retrieve import literal_dir, path_ok, repo_glob
 from recalld.daemon.unheld import why_unheld
 from recalld.ingest.errors import NotFoundError, RecalldError
-from recalld.ingest.held import as_interval
+from recalld.ingest.held import as_interval, shown_as
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
 from recalld.ingest.qualnames import parent_scope
 from recalld.ingest.records import STRUCTURAL, TASK, past_intervals
@@ -195,9 +195,7 @@ def recent_changes(app: App, repo: str, *, limit: int = 20) -> dict[str, Any]:
 
 def _shown(point: StoredPoint, interval: dict[str, Any] | None) -> StoredPoint:
     """``point`` as of ``interval``, an earlier one of its history (None: as it is)."""
-    if interval is None:
-        return point
-    return replace(point, payload={**point.payload, **as_interval(point.payload, interval)})
+    return shown_as(point, None if interval is None else as_interval(point.payload, interval))
 
 
 def _full(app: App, points: list[StoredPoint]) -> list[StoredPoint]:

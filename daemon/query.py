@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
@@ -15,7 +15,7 @@ from recalld.daemon.registry import RepoEntry
 from recalld.daemon.retrieve import Retrieval, repo_glob, retrieve
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
-from recalld.ingest.held import interval_then
+from recalld.ingest.held import interval_then, shown_as
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import TASK, stored_checkpoint
 from recalld.ingest.revector import stored_space
@@ -143,10 +143,7 @@ class AsOf:
                 authors[commit] = _author(self.git, commit)
             return authors[commit]
 
-        held = []
-        for point in points:
-            then = interval_then(point.payload, self.valid_at, author_of)
-            held.append(point if then is None else replace(point, payload={**point.payload, **then}))
+        held = [shown_as(point, interval_then(point.payload, self.valid_at, author_of)) for point in points]
         return self.lines(held) if self.lines is not None else held
 
 

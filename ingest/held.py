@@ -12,11 +12,12 @@ one (``daemon.query.AsOf``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import INTERVAL_FIELDS, REOPENED_OVER, task_memory_id
-from recalld.ingest.store import ValidAt
+from recalld.ingest.store import StoredPoint, ValidAt
 
 
 def interval_then(
@@ -52,6 +53,12 @@ def as_interval(
         if "author" not in entry:
             then["author"] = author_of(opened) if author_of else None
     return then
+
+
+def shown_as(point: StoredPoint, fields: dict[str, Any] | None) -> StoredPoint:
+    """``point`` with ``fields`` over its payload (an earlier interval's: ``interval_then``,
+    ``as_interval``); None: as it is."""
+    return point if fields is None else replace(point, payload={**point.payload, **fields})
 
 
 def holds(interval: dict[str, Any], at: ValidAt, *, earlier: bool = False) -> bool:
