@@ -1,0 +1,57 @@
+"""Path globs: the walk over a pattern's places agrees with the regular expression, a
+name's newline is a character like any other, and many runs of stars stay fast."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+from recalld.parsers.globs import _regex_source, _tokens, _walk, _walkable, first_match, glob_match, match_any
+
+PIECES = ["a", "b", "/", "*", "?", "**", "**/", "/**", "\n"]
+
+
+def test_the_walk_and_the_regular_expression_agree_on_random_patterns_and_paths() -> None:
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(3000):
+        pattern = "".join(rng.choice(PIECES) for _ in range(rng.randint(1, 6)))
+        tokens = _tokens(pattern)
+        regex = re.compile(_regex_source(tokens), re.DOTALL)
+        for _ in range(8):
+            path = "".join(rng.choice("ab/\n") for _ in range(rng.randint(0, 9)))
+            assert _walk(tokens, path) == (regex.match(path) is not None), (pattern, path)
+            checked += 1
+    assert checked == 24000
+
+
+def test_a_newline_in_a_name_is_matched_by_every_wildcard() -> None:
+    assert glob_match("vendor/a\nb.py", "**/vendor/**")
+    assert glob_match("new\nline.py", "**")
+    assert glob_match("new\nline.py", "*.py")
+    assert glob_match("src/new\nline.py", "src/**")
+    assert match_any("lib/vendor/a\nb.py", ("**/node_modules/**", "**/vendor/**"))
+    assert first_match("x/a\nb.min.js", ("**/*.map", "**/*.min.js")) == "**/*.min.js"
+
+
+def test_many_runs_of_stars_are_walked_and_answer_as_the_rules_say() -> None:
+    deep = "/".join(["d"] * 40) + "/m.py"
+    assert _tokens("**/" * 10 + "x") == ("**/", "x")  # ten in a row are one
+    for pattern in ["**/" * 10 + "x", "**/d/" * 8 + "**/x", "*d*d*d*d*d*d*d*d*d*d*x"]:
+        assert _walkable(_tokens(pattern)) == ("/d/" in pattern or "*d*" in pattern)
+        started = time.perf_counter()
+        assert not glob_match(deep, pattern)
+        assert not match_any(deep, (pattern, "**/*.rs"))
+        assert time.perf_counter() - started < 5  # the regular expression took minutes
+    assert glob_match(deep, "**/d/" * 8 + "**/m.py")
+    assert glob_match(deep, "d/**/d/*/d/**/*.py")
+    assert match_any(deep, ("**/*.rs", "**/d/" * 8 + "*.py"))
+    assert not glob_match(deep, "**/d/" * 8 + "*.rs")
+
+
+def test_the_rules_of_the_syntax() -> None:
+    assert glob_match("a/b/c.py", "*.py") and not glob_match("a/b/c.py", "a/*.py")
+    assert glob_match("a/b/c.py", "a/**/*.py") and glob_match("a/c.py", "a/**/*.py")
+    assert glob_match("a", "a/**") and glob_match("a/b/c", "a/**") and not glob_match("ab", "a/**")
+    assert glob_match("a/b", "a/?") and not glob_match("a//", "a/?")
