@@ -153,7 +153,8 @@ def print_recent(found: dict[str, Any]) -> None:
         change = one_lined(change, (*LINE_FIELDS, "subject"))
         if found["source"] == "task":
             author = (change.get("author") or "-").split(" <")[0]
-            print(f"{(change.get('commit') or '')[:8]}  {change.get('subject') or ''}  ({author})")
+            gone = "  [no longer on the branch]" if change.get("deprecated") else ""
+            print(f"{(change.get('commit') or '')[:8]}  {change.get('subject') or ''}  ({author}){gone}")
         else:
             where = f"{change['path']}:{change['start_line']}"
             print(f"{change['event']:<6}  {where}  {change['kind']} {change['qualname']}")

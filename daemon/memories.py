@@ -4,7 +4,9 @@ changes."""
 
 from __future__ import annotations
 
+import heapq
 import uuid
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -23,6 +25,7 @@ from recalld.ingest.result import NoProgress
 from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
 
 EVENT_FIELDS = ("valid_from_time", "valid_to_time", "history")
+COMMIT_FIELDS = ("commit", "parents", "committer_time")
 SUMMARY_CHARS = 160  # an outline's doc of a symbol
 # what an outline shows, and what an as-of answer reads a version's lines then by
 OUTLINE_FIELDS = ("repo", "branch", "path", "language", "kind", "qualname", "signature", "docstring",
@@ -171,9 +174,9 @@ def recent_changes(app: App, repo: str, *, limit: int = 20) -> dict[str, Any]:
     if limit <= 0:
         raise RecalldError("limit must be at least 1")
     entry = app.registry.get(repo)
-    tasks = list(app.store.scroll(MemoryFilter(repo=repo, types=(TASK,), deprecated=None), fields=EVENT_FIELDS))
+    tasks = list(app.store.scroll(MemoryFilter(repo=repo, types=(TASK,), deprecated=None), fields=COMMIT_FIELDS))
     if tasks:
-        newest = sorted(tasks, key=lambda p: -(p.payload.get("valid_from_time") or 0))[:limit]
+        newest = newest_commits(tasks)[:limit]
         return {"repo": repo, "source": TASK, "changes": [memory_record(p) for p in _full(app, newest)]}
     flt = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), deprecated=None)
     # (time, event, point, the earlier interval of its history the event is of, if one)
@@ -196,6 +199,35 @@ def recent_changes(app: App, repo: str, *, limit: int = 20) -> dict[str, Any]:
 def _shown(point: StoredPoint, interval: dict[str, Any] | None) -> StoredPoint:
     """``point`` as of ``interval``, an earlier one of its history (None: as it is)."""
     return shown_as(point, None if interval is None else as_interval(point.payload, interval))
+
+
+def newest_commits(tasks: list[StoredPoint]) -> list[StoredPoint]:
+    """Task memories newest first as ``git log --date-order`` shows commits: by commit
+    time, but never a commit before one of its children (commits of one second, from a
+    rebase or ``git am``, came out in any order, and a child dated before its parent
+    after it); commits of equal standing by id, so that the order is the same each time."""
+    by_commit: dict[str, list[StoredPoint]] = {}
+    for point in tasks:
+        by_commit.setdefault(str(point.payload.get("commit")), []).append(point)
+    parents = {commit: {str(p) for p in points[0].payload.get("parents") or []} & by_commit.keys()
+               for commit, points in by_commit.items()}  # fmt: skip
+    waiting = Counter(parent for known in parents.values() for parent in known)
+
+    def place(commit: str) -> tuple[int, str]:
+        return -int(by_commit[commit][0].payload.get("committer_time") or 0), commit
+
+    ready = [place(commit) for commit in by_commit if not waiting[commit]]
+    heapq.heapify(ready)
+    ordered: list[StoredPoint] = []
+    while ready:
+        _, commit = heapq.heappop(ready)
+        ordered.extend(by_commit.pop(commit))
+        for parent in parents[commit]:
+            waiting[parent] -= 1
+            if not waiting[parent]:
+                heapq.heappush(ready, place(parent))
+    # what a cycle of parents would leave, which git cannot make: by time
+    return ordered + [p for commit in sorted(by_commit, key=place) for p in by_commit[commit]]
 
 
 def _full(app: App, points: list[StoredPoint]) -> list[StoredPoint]:

@@ -146,3 +146,34 @@ def test_changes_since_read_by_stamps_agree_with_both_states_compared_after_move
                 quick, compared = both(since)
                 assert quick == compared, (commit, since)
     assert brief(changes_between(app, "r", c2))[0][:2] == ("modified", "parse_config_file")  # c4 reverted c2's edit
+
+
+def test_latest_commits_come_children_first_and_one_rewritten_away_is_marked(git_repo, harness, app, monkeypatch,
+                                                                            capsys):  # fmt: skip
+    """Six commits of one second (a rebase, ``git am``) and a child dated before its
+    parent come out as ``git log`` shows them; a commit a reset took off the branch stays
+    listed, marked."""
+    from recalld.daemon.agent import print_recent
+    from recalld.daemon.memories import recent_changes
+    from tests.daemon.test_search import commit_at
+
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("a.py", "def a():\n    return 1\n")
+    commit_at(git_repo, monkeypatch, "2025-01-01T00:00:00Z", "init")
+    for i in range(1, 7):
+        git_repo.write(f"c{i}.py", f"def c{i}():\n    return {i}\n")
+        commit_at(git_repo, monkeypatch, "2025-02-01T00:00:00Z", f"commit-{i}")
+    git_repo.write("early.py", "def early():\n    return 0\n")
+    commit_at(git_repo, monkeypatch, "2024-06-01T00:00:00Z", "backdated")
+    git_repo.write("gone.py", "def gone():\n    return 0\n")
+    commit_at(git_repo, monkeypatch, "2025-03-01T00:00:00Z", "rewritten away")
+    harness.sync(git_repo)
+    git_repo.git("reset", "-q", "--hard", "HEAD~1")
+    harness.sync(git_repo)
+    subjects = [c["subject"] for c in recent_changes(app, "r", limit=20)["changes"]]
+    assert subjects == ["rewritten away", "backdated", *(f"commit-{i}" for i in range(6, 0, -1)), "init"]
+    assert git_repo.git("log", "--format=%s").splitlines() == subjects[1:]
+    print_recent(recent_changes(app, "r", limit=2))
+    first, second = capsys.readouterr().out.splitlines()
+    assert "rewritten away" in first and first.endswith(")  [no longer on the branch]")
+    assert not second.endswith("]")
