@@ -85,10 +85,10 @@ def changes_between(
     doc at that state: ``asof.LinesAt``); at most ``limit`` changes listed, every one counted."""
     if limit <= 0:
         raise RecalldError("limit must be at least 1")
-    pattern = repo_glob(path) if path is not None else None
+    entry = app.registry.get(repo)
+    pattern = repo_glob(path, entry.path) if path is not None else None
     if pattern == "":
         raise RecalldError("name a file, a directory or a glob of the repository ('src/app.py', 'src/', '**/*.go')")
-    entry = app.registry.get(repo)
     start = _state(app, repo, since, "since")
     end = _state(app, repo, until, "until") if until else None
     synced = indexed_states(app.store, entry.name, entry.branch).targets

@@ -133,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     symbol.add_argument("qualname", type=_query, help="qualified name, plain name, or scope and name")
     symbol.add_argument("--repo", metavar="NAME", help="the repository (needed when several are registered)")
-    symbol.add_argument("--path", metavar="PATH", help="only the symbol in this file")
+    symbol.add_argument("--path", metavar="PATH", help="only in this file, directory or glob")
     symbol.add_argument("--kind", metavar="K", help="module, class, function, method, ...")
     symbol.add_argument("--include-deprecated", action="store_true", help="also its earlier, closed versions")
     symbol.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)

@@ -94,7 +94,8 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         repo: Repo,
         qualname: Annotated[str, Field(description="qualified name ('Class.method'), plain name ('method'), or scope and name "
                                 "('Arg.fmt' finds Rust's '<Arg as Display>.fmt', 'Codec.decode' each overload)")],
-        path: Annotated[str | None, Field(description="file path in the repo, to pick one of several")] = None,
+        path: Annotated[str | None, Field(description="a file, directory or glob of the repo, to pick one of several")
+                        ] = None,
         kind: Annotated[str | None, Field(description="module, class, function, method, ...")] = None,
         include_deprecated: Annotated[bool, Field(description="also its earlier, closed versions")] = False,
         as_of: Annotated[str | None, Field(description="a commit or date: the version valid then, "

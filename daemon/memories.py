@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 import uuid
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -80,16 +81,22 @@ def get_symbol(
     valid then, with the lines they had (``query.as_of``)."""
     entry = app.registry.get(repo)
     at = as_of(app, as_of_text, repo)
-    path = repo_glob(path) if path else None
-    base = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), paths=(path,) if path else (),
+    path = repo_glob(path, entry.path) if path else None
+    # a path is a file, or the files under a directory or matching a glob, as outline's
+    base = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), dir_prefix=literal_dir(path),
                         kinds=(kind,) if kind else (), deprecated=None if include_deprecated or at else 0,
                         valid_at=at.valid_at if at else None)  # fmt: skip
-    points = list(app.store.scroll(replace(base, qualnames=(qualname,))))
+
+    def found(flt: MemoryFilter, fields: tuple[str, ...] | None = None) -> Iterator[StoredPoint]:
+        points = app.store.scroll(flt, fields=fields)
+        return (p for p in points if not path or path_ok(str(p.payload.get("path")), path))
+
+    points = list(found(replace(base, qualnames=(qualname,))))
     if not points:
-        points = list(app.store.scroll(replace(base, names=(qualname,))))
+        points = list(found(replace(base, names=(qualname,))))
     scope, _dot, name = qualname.rpartition(".")
     if not points and scope:
-        named = app.store.scroll(replace(base, names=(name,)))
+        named = found(replace(base, names=(name,)))
         points = [p for p in named if parent_scope(str(p.payload.get("qualname") or "")) == scope]
     if not points and "::" in qualname:
         return get_symbol(app, repo, qualname.replace("::", "."), path=path, kind=kind,
@@ -97,7 +104,7 @@ def get_symbol(
     if not points:
         then = (f" as of {as_of_text} (not there then, or before the repository's first sync:"
                 " code memories start there)") if at else ""
-        if path and not at and not app.store.count(replace(base, kinds=())):  # nothing of the file at all
+        if path and not at and next(found(replace(base, kinds=()), ("path",)), None) is None:  # nothing there at all
             then = f": {why_unheld(app, entry, path.strip('/'))}"
         raise NotFoundError(f"no symbol {qualname!r} in {repo}" + (f" at {path}" if path else "") + then)
     points = at.placed(points) if at else points
@@ -115,10 +122,10 @@ def outline(
     with the lines they had. At most ``limit`` symbols (``truncated`` says when more)."""
     if limit <= 0:
         raise RecalldError("limit must be at least 1")
-    pattern = repo_glob(path)
+    entry = app.registry.get(repo)
+    pattern = repo_glob(path, entry.path)
     if not pattern:
         raise RecalldError("name a file, a directory or a glob of the repository ('src/app.py', 'src/', '**/*.go')")
-    entry = app.registry.get(repo)
     at = as_of(app, as_of_text, repo)
     base = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), deprecated=None if at else 0,
                         valid_at=at.valid_at if at else None)  # fmt: skip

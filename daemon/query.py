@@ -91,7 +91,8 @@ def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
         hide_untrusted=not request.include_untrusted,
         valid_at=valid_at,
     )
-    path_glob = repo_glob(request.path_glob) if request.path_glob else None
+    root = app.registry.get(request.repo).path if request.repo is not None else None
+    path_glob = repo_glob(request.path_glob, root) if request.path_glob else None
     retrieval = Retrieval(request.query, flt, request.limit, path_glob, _mode(app, request.mode), request.tests)
     hits = retrieve(app.store, lambda text: app.embeddings.embedder.encode([text])[0].tolist(), retrieval)
     points = at.placed([h.point for h in hits]) if at else [h.point for h in hits]

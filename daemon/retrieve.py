@@ -11,6 +11,7 @@ none (tests/bench/bench_names.py)."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -115,13 +116,28 @@ def _kept(payload: dict[str, object], request: Retrieval) -> bool:
     return in_test == (request.tests == "only")
 
 
-def repo_glob(text: str) -> str:
+def repo_glob(text: str, root: str | None = None) -> str:
     """A path or a glob as a person or an agent writes it, as the repository's paths are
     stored: without a leading ``./``, empty or ``.`` segments, or slashes at either end
     (``./src//app/`` → ``src/app``); ``.`` or ``/`` alone is the whole repository (``**``);
-    "" stays empty (the caller says what it wants)."""
-    parts = [part for part in text.strip().split("/") if part not in ("", ".")]
-    return "/".join(parts) or ("**" if text.strip() else "")
+    "" stays empty (the caller says what it wants). An absolute path inside ``root``, the
+    repository's work tree, is read from there (an agent's tools write absolute paths)."""
+    text = text.strip()
+    if root and text.startswith("/"):
+        text = _inside(text, root)
+    parts = [part for part in text.split("/") if part not in ("", ".")]
+    return "/".join(parts) or ("**" if text else "")
+
+
+def _inside(path: str, root: str) -> str:
+    """``path`` from ``root`` when it lies there as written or with symbolic links resolved
+    (either side's), else as it is."""
+    for base in dict.fromkeys((root, os.path.realpath(root))):
+        base = base.rstrip("/")
+        for written in dict.fromkeys((path, os.path.realpath(path))):
+            if base and (written == base or written.startswith(base + "/")):
+                return "." + written[len(base):]
+    return path
 
 
 def literal_dir(glob: str | None) -> str | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from recalld.daemon.changes import changes_between
-from recalld.ingest.errors import RecalldError
+from recalld.ingest.errors import NotFoundError, RecalldError
 from tests.daemon.test_search import app, history  # noqa: F401 - the fixtures
 from tests.ingest.conftest import harness  # noqa: F401 - the fixture, on both store adapters
 
@@ -177,3 +177,33 @@ def test_latest_commits_come_children_first_and_one_rewritten_away_is_marked(git
     first, second = capsys.readouterr().out.splitlines()
     assert "rewritten away" in first and first.endswith(")  [no longer on the branch]")
     assert not second.endswith("]")
+
+
+def test_an_absolute_path_inside_the_work_tree_is_read_from_its_root(steps, app, git_repo, tmp_path):
+    """Agents' tools write absolute paths: outline, symbol, changes and search read one
+    inside the repository (as registered, or through a symbolic link to it) from its
+    root; one elsewhere stays as written and finds nothing."""
+    from recalld.daemon.memories import get_symbol, outline
+    from recalld.daemon.query import SearchRequest, search
+
+    link = tmp_path / "link"
+    link.symlink_to(git_repo.path)
+    names = [s["qualname"] for f in outline(app, "r", "src/a.py")["files"] for s in f["symbols"]]
+    assert names and "Config.load" in names
+    for root in (git_repo.path, link):
+        answer = outline(app, "r", f"{root}/src/a.py")
+        assert [s["qualname"] for f in answer["files"] for s in f["symbols"]] == names
+        assert outline(app, "r", str(root))["files"] == outline(app, "r", ".")["files"]
+        for where in ("src/a.py", "src/", "src/*.py", "**/a.py"):  # a file, a directory, globs
+            assert [s["path"] for s in get_symbol(app, "r", "helper", path=f"{root}/{where}")] == ["src/a.py"]
+        assert brief(changes_between(app, "r", steps["c1"], path=f"{root}/pkg/b.py")) == [
+            ("renamed", "old_name", "new_name", ["name"], None)
+        ]
+        found = search(app, SearchRequest("helper", repo="r", path_glob=f"{root}/src", limit=5))
+        assert found and {f["path"] for f in found} == {"src/a.py"}
+    with pytest.raises(NotFoundError, match="no file is there"):
+        outline(app, "r", str(tmp_path / "other" / "src" / "a.py"))
+    with pytest.raises(NotFoundError, match="no symbol 'helper' in r at pkg$"):  # files there, not it
+        get_symbol(app, "r", "helper", path="pkg/")
+    with pytest.raises(NotFoundError, match="at nowhere: no file is there"):
+        get_symbol(app, "r", "helper", path="nowhere/")
