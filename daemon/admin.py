@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from recalld.daemon.terminal import visible
 from recalld.ingest.errors import RecalldError
 
-EXIT_OK = 0
+EXIT_OK, EXIT_FAILED = 0, 1
 
 
 def add_commands(sub: Any) -> None:
@@ -72,40 +73,77 @@ def run_notify(ctx: Any, args: argparse.Namespace) -> int:
     Works with the daemon down (the journal is durable) and never talks to it, so a hung
     daemon cannot slow a hook."""
     from recalld.daemon.journal import Event, Journal
-    from recalld.ingest.gitrepo import GitRepository
 
-    here = Path(GitRepository(args.path).common_dir).resolve()
+    names = registered_at(ctx, args.path)
+    if not names:
+        raise RecalldError(f"no registered repository at {args.path}")
     journal = Journal(ctx.config.journal_db)
     try:
-        matched = 0
-        for entry in ctx.registry.all():  # without the app: a hook waits on this
-            try:
-                same = Path(GitRepository(entry.path).common_dir).resolve() == here
-            except RecalldError:
-                continue
-            if same:
-                journal.append(Event(entry.name, "hook", {"hook": args.hook}))
-                matched += 1
+        for name in names:
+            journal.append(Event(name, "hook", {"hook": args.hook}))
     finally:
         journal.close()
-    if not matched:
-        raise RecalldError(f"no registered repository at {args.path}")
     return EXIT_OK
+
+
+def registered_at(ctx: Any, path: str) -> list[str]:
+    """The registered repositories that share the git repository at ``path`` (the same
+    common dir: a linked worktree is its repository), read without the app: a hook waits
+    on this."""
+    from recalld.ingest.gitrepo import GitRepository
+
+    here = Path(GitRepository(path).common_dir).resolve()
+    names = []
+    for entry in ctx.registry.all():
+        try:
+            same = Path(GitRepository(entry.path).common_dir).resolve() == here
+        except RecalldError:
+            continue
+        if same:
+            names.append(entry.name)
+    return names
 
 
 def run_hooks(ctx: Any, args: argparse.Namespace) -> int:
+    """A path's hooks, or every registered repository's: one that cannot be reached (moved,
+    deleted) is said on stderr and the others are done, as `recalld sync` does."""
+    if not args.all:
+        _hooks(args.action, args.path)
+        if args.action == "install" and not _registered(ctx, args.path):  # its hooks' notify would fail unseen
+            print(f"recalld: warning: {visible(args.path)} is not a registered repository: its hooks tell the"
+                  f" daemon nothing until `recalld repo add {visible(args.path)}`", file=sys.stderr)  # fmt: skip
+        return EXIT_OK
+    entries = ctx.registry.all()
+    if not entries:
+        raise RecalldError("no repositories registered")
+    failed = 0
+    for entry in entries:
+        try:
+            _hooks(args.action, entry.path)
+        except RecalldError as exc:
+            failed += 1
+            print(f"recalld: {visible(entry.name)}: {visible(exc.message)}", file=sys.stderr)
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def _registered(ctx: Any, path: str) -> bool:
+    try:
+        return bool(registered_at(ctx, path))
+    except RecalldError:  # git found the repository; pygit2 could not open it
+        return False
+
+
+def _hooks(action: str, path: str) -> None:
     from recalld.hooks.install import install, uninstall
 
-    paths = [e.path for e in ctx.registry.all()] if args.all else [args.path]
-    if not paths:
-        raise RecalldError("no repositories registered")
-    for path in paths:
-        changes = install(path) if args.action == "install" else uninstall(path)
-        for change in changes:
-            print(f"{change.action:12} {change.hook}")
-        if not changes:
-            print(f"nothing to {args.action} in {path}")
-    return EXIT_OK
+    try:
+        changes = install(path) if action == "install" else uninstall(path)
+    except OSError as exc:  # a hooks directory not writable: said like the others, not a traceback
+        raise RecalldError(f"cannot {action} the hooks of {path}: {exc.strerror}: {exc.filename}") from exc
+    for change in changes:
+        print(f"{change.action:12} {change.hook}")
+    if not changes:
+        print(f"nothing to {action} in {path}")
 
 
 def run_service_install(ctx: Any, args: argparse.Namespace) -> int:

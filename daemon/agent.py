@@ -13,7 +13,7 @@ from dataclasses import asdict
 from typing import Any
 
 from recalld.daemon.commands import LINE_FIELDS
-from recalld.daemon.terminal import one_lined
+from recalld.daemon.terminal import one_line, one_lined
 from recalld.ingest.manual import MANUAL_TYPES, ManualMemory, default_author
 
 EXIT_OK = 0
@@ -63,7 +63,7 @@ def run_remember(ctx: Any, args: argparse.Namespace) -> int:
         return EXIT_OK
     print(result["id"])
     m = result["memory"]
-    scope = ", ".join(f"{key} {m[key]}" for key in ("repo", "user", "org") if m.get(key))
+    scope = ", ".join(f"{key} {one_line(m[key])}" for key in ("repo", "user", "org") if m.get(key))
     said = {"unchanged": "already remembered", "created": "remembered"}.get(result["status"], result["status"])
     print(f"{said}: {m['type']} ({scope})", file=sys.stderr)
     return EXIT_OK

@@ -132,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
                     " Every match is printed with its code, live versions first.",
     )
     symbol.add_argument("qualname", type=_query, help="qualified name, plain name, or scope and name")
-    symbol.add_argument("--repo", metavar="NAME", help="the repository (needed when several are registered)")
+    symbol.add_argument("--repo", metavar="NAME", help="the repository (default: the one registered, or the one here)")
     symbol.add_argument("--path", metavar="PATH", help="only in this file, directory or glob")
     symbol.add_argument("--kind", metavar="K", help="module, class, function, method, ...")
     symbol.add_argument("--include-deprecated", action="store_true", help="also its earlier, closed versions")
@@ -148,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     outline.add_argument("path", type=_query, help="a file ('src/config.py'), a directory ('src/') or a glob"
                          " ('src/**/*.go') of the repository")
-    outline.add_argument("--repo", metavar="NAME", help="the repository (needed when several are registered)")
+    outline.add_argument("--repo", metavar="NAME", help="the repository (default: the one registered, or the one here)")
     outline.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)
     outline.add_argument("--limit", type=_outline_limit, default=OUTLINE_LIMIT, metavar="N",
                          help=f"list at most N symbols, 1 to {OUTLINE_MAX} (default {OUTLINE_LIMIT})")
@@ -162,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
                     " by lineage, each as it was then and as it is now; the commits between. Without: its latest"
                     " commits (or symbol versions opened and closed).",
     )  # fmt: skip
-    changes.add_argument("--repo", metavar="NAME", help="the repository (needed when several are registered)")
+    changes.add_argument("--repo", metavar="NAME", help="the repository (default: the one registered, or the one here)")
     changes.add_argument("--since", metavar="COMMIT|DATE", type=_query, help="a commit of the tracked branch (id, tag,"
                          " HEAD~5) or an ISO date (end of that day, UTC): e.g. the commit an agent last worked at")
     changes.add_argument("--until", metavar="COMMIT|DATE", type=_query, help="with --since: to this commit or date"

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recalld.daemon.client import repo_path
-from recalld.daemon.terminal import one_line, one_lined
+from recalld.daemon.terminal import one_line, one_lined, visible
 from recalld.ingest.errors import RecalldError
+
+if TYPE_CHECKING:
+    from recalld.daemon.registry import RepoEntry
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -86,8 +90,9 @@ def sync(ctx: Any, args: argparse.Namespace) -> int:
                 result = _sync_here(ctx, entry, full=args.full)
         except RecalldError as exc:
             failed += 1
-            log.error("sync failed", repo=entry.name, error=exc.message)
-            print(f"recalld: {entry.name}: {exc.message}", file=sys.stderr)
+            if args.verbose:  # as data beside the progress -v logs; else the line below says it once
+                log.error("sync failed", repo=entry.name, error=exc.message)
+            print(f"recalld: {entry.name}: {visible(exc.message)}", file=sys.stderr)
             continue
         log.info(result.summary(), **result.as_dict())
         emit_json(result.as_dict()) if args.json else print(result.summary())
@@ -196,7 +201,7 @@ SYMBOL_KIND_NAMES = "module, class, object, interface, struct, enum, trait, type
 LANGUAGES_HELP = f"{LANGUAGE_NAMES}; a tool setting has its file's format: toml, ..."
 KINDS_HELP = f"{SYMBOL_KIND_NAMES}; commit; todo, fixme; adr; ..."
 # A memory's fields printed within a line: a tab or line end in them is shown escaped.
-LINE_FIELDS = ("repo", "path", "kind", "qualname", "signature", "author", "doc", "deprecated_reason")
+LINE_FIELDS = ("repo", "path", "kind", "qualname", "signature", "author", "doc", "deprecated_reason", "user", "org")
 
 
 def closed_state(r: dict[str, Any], *, as_of: bool) -> str:
@@ -228,15 +233,15 @@ def print_hit(r: dict[str, Any], *, as_of: bool = False) -> None:
 def symbol(ctx: Any, args: argparse.Namespace) -> int:
     repo = args.repo or only_repo(ctx)
     daemon = ctx.daemon()
-    if daemon is not None:
-        params = {"qualname": args.qualname, "path": args.path, "kind": args.kind,
-                  "include_deprecated": "true" if args.include_deprecated else None, "as_of": args.as_of}  # fmt: skip
-        versions = daemon.request("GET", repo_path(repo, "symbols"), params)
-    else:
-        from recalld.daemon.memories import get_symbol
-
-        versions = get_symbol(ctx.app, repo, args.qualname, path=args.path, kind=args.kind,
-                              include_deprecated=args.include_deprecated, as_of_text=args.as_of)  # fmt: skip
+    try:
+        versions = _symbol_versions(ctx, daemon, repo, args)
+    except RecalldError:
+        # a --kind no memory has (a typo) is why nothing was found, as search says it
+        probe = argparse.Namespace(query=args.qualname, repo=repo, lang=None, kind=[args.kind])
+        absent = _absent_values(ctx, daemon, probe) if args.kind else []
+        if not absent:
+            raise
+        raise RecalldError(absent[0]) from None
     if args.json:
         emit_json(versions)
         return EXIT_OK
@@ -245,6 +250,17 @@ def symbol(ctx: Any, args: argparse.Namespace) -> int:
             print()
         print_version(version, as_of=bool(args.as_of))
     return EXIT_OK
+
+
+def _symbol_versions(ctx: Any, daemon: Any, repo: str, args: argparse.Namespace) -> Any:
+    if daemon is not None:
+        params = {"qualname": args.qualname, "path": args.path, "kind": args.kind,
+                  "include_deprecated": "true" if args.include_deprecated else None, "as_of": args.as_of}  # fmt: skip
+        return daemon.request("GET", repo_path(repo, "symbols"), params)
+    from recalld.daemon.memories import get_symbol
+
+    return get_symbol(ctx.app, repo, args.qualname, path=args.path, kind=args.kind,
+                      include_deprecated=args.include_deprecated, as_of_text=args.as_of)  # fmt: skip
 
 
 def outline(ctx: Any, args: argparse.Namespace) -> int:
@@ -275,13 +291,34 @@ def outline(ctx: Any, args: argparse.Namespace) -> int:
 
 
 def only_repo(ctx: Any) -> str:
-    """The one registered repository's name, when ``--repo`` is not given."""
+    """The repository a command is about when ``--repo`` is not given: the one registered,
+    else the one whose work tree holds the current directory (the innermost; not when two
+    registrations of it track two branches)."""
     entry = ctx.registry.sole()
-    if entry is None:
-        names = [e.name for e in ctx.registry.all()]
-        listed = f": {', '.join(names)}" if names else " (none is registered: recalld repo add PATH)"
-        raise RecalldError(f"say which repository with --repo{listed}")
-    return entry.name
+    if entry is not None:
+        return str(entry.name)
+    entries = ctx.registry.all()
+    here = _holding(entries, os.getcwd())
+    if here is not None:
+        return here.name
+    names = [e.name for e in entries]
+    listed = f": {', '.join(names)}" if names else " (none is registered: recalld repo add PATH)"
+    raise RecalldError(f"say which repository with --repo{listed}")
+
+
+def _holding(entries: list[RepoEntry], where: str) -> RepoEntry | None:
+    """The entry whose path holds ``where`` (as written or with links resolved), the
+    innermost; None when none does or two hold it equally."""
+    places = dict.fromkeys((where, os.path.realpath(where)))
+    depth: dict[int, list[RepoEntry]] = {}
+    for entry in entries:
+        for root in dict.fromkeys((entry.path, os.path.realpath(entry.path))):
+            root = root.rstrip("/") or "/"
+            if any(p == root or p.startswith(root.rstrip("/") + "/") for p in places):
+                depth.setdefault(len(root), []).append(entry)
+                break
+    innermost = depth[max(depth)] if depth else []
+    return innermost[0] if len(innermost) == 1 else None
 
 
 def print_version(v: dict[str, Any], *, as_of: bool = False) -> None:

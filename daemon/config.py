@@ -218,7 +218,27 @@ def load_config() -> Config:
             raise RecalldError(f"{path}: not valid TOML: {exc}") from exc
         except OSError as exc:
             raise RecalldError(f"{path}: cannot read: {exc.strerror}") from exc
-    return Config(home=state_home(), config_path=path, values=validate(raw, source=str(path)))
+    values = validate(raw, source=str(path))
+    home = state_home()
+    _check_home(home)
+    return Config(home=home, config_path=path, values=values)
+
+
+def _check_home(home: Path) -> None:
+    """A state directory that is a file, or lies under one, is an error naming the
+    variable it came from: the first command to open it failed with a traceback
+    (NotADirectoryError, FileExistsError)."""
+    try:
+        place = next((p for p in (home, *home.parents) if p.exists()), None)
+        if place is None or place.is_dir():
+            return
+    except OSError:  # a parent it may not look into: the first use of the directory says so
+        return
+    named = ("$RECALLD_HOME" if os.environ.get("RECALLD_HOME") else
+             "$XDG_DATA_HOME/recalld" if os.environ.get("XDG_DATA_HOME") else "~/.local/share/recalld")  # fmt: skip
+    if place == home:
+        raise RecalldError(f"the state directory {named} is not a directory: {home}")
+    raise RecalldError(f"the state directory {named} cannot be made: {place} is not a directory ({home})")
 
 
 def validate(raw: dict[str, Any], *, source: str = "config") -> dict[str, dict[str, Any]]:

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from recalld.daemon.terminal import is_name
 from recalld.ingest.errors import RecalldError
 
 
@@ -30,7 +31,7 @@ class RepoRegistry:
         self._db.commit()
 
     def add(self, name: str, path: str, branch: str) -> RepoEntry:
-        if not name.strip() or "/" in name or not name.isprintable():
+        if not is_name(name) or "/" in name:
             raise RecalldError(f"{name!r} cannot name a repository: a name is printable, not blank, without '/'"
                                " (choose one with --name)")  # fmt: skip
         existing = self.find(name)

@@ -30,6 +30,13 @@ def one_line(text: Any) -> Any:
     return text.translate(_ONE_LINE) if isinstance(text, str) else text
 
 
+def is_name(text: str) -> bool:
+    """Whether ``text`` may name something that lines show (a repository; a manual
+    memory's user or org): printable and not blank. One given by a person or an agent is
+    refused otherwise, not escaped wherever it is shown."""
+    return bool(text.strip()) and text.isprintable()
+
+
 def one_lined(record: dict[str, Any] | None, keys: tuple[str, ...]) -> Any:
     """``record`` with the fields ``keys`` made ``one_line``: what a line prints of it."""
     if record is None:

@@ -17,6 +17,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from recalld.daemon.terminal import is_name
 from recalld.ingest.errors import RecalldError
 
 MANUAL_KIND = "manual"
@@ -45,6 +46,10 @@ class ManualMemory:
             raise RecalldError(f"a memory is at most {MAX_TEXT} characters (this one has {len(self.text)})", exit_code=2)
         if self.type not in MANUAL_TYPES:
             raise RecalldError(f"unknown memory type {self.type!r}: use one of {', '.join(MANUAL_TYPES)}", exit_code=2)
+        for scope, name in (("user", self.user), ("org", self.org)):
+            if name is not None and not is_name(name):  # shown on every line that lists the memory
+                raise RecalldError(f"{name!r} cannot name a memory's {scope}: a name is printable, not blank",
+                                   exit_code=2)  # fmt: skip
         if not (self.repo or self.user or self.org):
             raise RecalldError(
                 "give a scope: a repo, a user or an org (--repo NAME, --user NAME or --org NAME; in the API"

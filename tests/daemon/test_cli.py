@@ -285,8 +285,24 @@ def test_one_broken_repo_does_not_stop_the_others(tmp_path):
     shutil.rmtree(gone.path)
     done = recalld("sync", "--json", check=False)
     assert done.returncode == 1
-    assert "gone: not a git repository" in done.stderr
+    assert f"recalld: gone: not a git repository: {gone.path}\n" in done.stderr
+    assert done.stderr.count("not a git repository") == 1 and "sync failed" not in done.stderr  # no log line besides
     assert json.loads(done.stdout)["repo"] == "good"
+    logged = recalld("-v", "sync", "gone", check=False)  # -v logs it as data too (JSON: stderr is no terminal)
+    assert logged.returncode == 1 and '"event": "sync failed"' in logged.stderr
+
+
+def test_symbol_of_a_kind_no_memory_has_says_so(project):
+    """`symbol NAME --kind K` with a K no memory has (a typo) said "no symbol NAME" of a
+    symbol that exists; it says what search says of such a --kind."""
+    recalld("repo", "add", str(project.path))
+    recalld("sync")
+    bogus = recalld("symbol", "compute_vat", "--kind", "bogus", check=False)
+    assert bogus.returncode == 1
+    assert bogus.stderr.startswith("recalld: no memory of project has --kind 'bogus' (module, class,")
+    assert recalld("symbol", "compute_vat", "--kind", "function").stdout.startswith("project:billing/invoice.py:12")
+    other = recalld("symbol", "compute_vat", "--kind", "method", check=False)  # a kind there, not of it
+    assert other.returncode == 1 and other.stderr == "recalld: no symbol 'compute_vat' in project\n"
 
 
 def test_a_changed_text_length_embeds_every_stored_memory_again(project):

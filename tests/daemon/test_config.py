@@ -76,3 +76,23 @@ def test_untrusted_branches_reach_the_indexer(monkeypatch, tmp_path):
     monkeypatch.setenv("RECALLD_HOME", str(tmp_path))
     (tmp_path / "config.toml").write_text('[trust]\nuntrusted_branches = ["pr/*", "dependabot/*"]\n')
     assert load_config().index_options().untrusted_branches == ("pr/*", "dependabot/*")
+
+
+@pytest.mark.parametrize("argv", [["status"], ["repo", "add", "."], ["serve"], ["search", "x"]])
+def test_a_state_directory_that_is_a_file_is_a_one_line_error(argv, monkeypatch, tmp_path, capsys):
+    """$RECALLD_HOME naming a file (or a path under one) failed with a traceback in the
+    first command to open it: NotADirectoryError, FileExistsError."""
+    from recalld.daemon.cli import main
+
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    under = f"the state directory $RECALLD_HOME cannot be made: {afile} is not a directory ({afile / 'sub'})"
+    for home, said in ((afile, f"the state directory $RECALLD_HOME is not a directory: {afile}"),
+                       (afile / "sub", under)):  # fmt: skip
+        monkeypatch.setenv("RECALLD_HOME", str(home))
+        assert main(argv) == 1
+        assert capsys.readouterr().err == f"recalld: {said}\n"
+    monkeypatch.delenv("RECALLD_HOME")
+    monkeypatch.setenv("XDG_DATA_HOME", str(afile))
+    with pytest.raises(RecalldError, match=r"\$XDG_DATA_HOME/recalld cannot be made: .*afile is not a directory"):
+        load_config()

@@ -84,6 +84,14 @@ def test_forget_closes_only_manual_memories_and_scope_rules(shop):
     unknown = recalld("remember", "x", "--repo", "nope", check=False)
     assert unknown.returncode == 1 and "unknown repo 'nope'" in unknown.stderr
     assert recalld("remember", "x", "--repo", "shop", "--type", "rumour", check=False).returncode == 2
+    # a user or an org is a name, as a repository's: an escape sequence or a line end in it
+    # reached stderr raw and broke the line search prints it on
+    for option, name, shown in (("--user", "u\x1b[2Jv\rw", "'u\\x1b[2Jv\\rw'"), ("--org", "o\no", "'o\\no'"),
+                                ("--org", " ", "' '"), ("--user", "", "''")):  # fmt: skip
+        bad = recalld("remember", "x", option, name, "--repo", "shop", check=False)
+        scope = option[2:]
+        assert bad.returncode == 2 and bad.stderr == (
+            f"recalld: {shown} cannot name a memory's {scope}: a name is printable, not blank\n"), bad.stderr
 
     kept = recalld("remember", "Org-wide: Python 3.11+", "--org", "acme").stdout.strip()
     recalld("remember", "shop uses decimals for money", "--repo", "shop")

@@ -141,3 +141,34 @@ def test_hook_scripts_are_posix_sh(hook, git_repo):
     install(git_repo.path)
     assert subprocess.run(["sh", "-n", str(hooks_dir(git_repo.path) / hook)]).returncode == 0
     assert os.access(hooks_dir(git_repo.path) / hook, os.X_OK)
+
+
+def test_hooks_of_every_repo_go_on_past_one_that_is_gone(tmp_path):
+    """`hooks install --all` stopped at the first repository it could not reach, leaving
+    the later ones without hooks (and `uninstall --all` with them): each is said, the
+    others done, exit 1, as `recalld sync` does."""
+    from tests.conftest import GitRepo
+
+    gone, kept = GitRepo(tmp_path / "aa"), GitRepo(tmp_path / "zz")
+    for repo in (gone, kept):
+        repo.commit("x")
+        recalld("repo", "add", str(repo.path))
+    gone.path.rename(tmp_path / "aa-moved")
+    for action, present in (("install", True), ("uninstall", False)):
+        done = recalld("hooks", action, "--all", check=False)
+        assert done.returncode == 1
+        assert done.stderr == f"recalld: aa: not a git repository: {gone.path}\n"
+        assert all((hooks_dir(kept.path) / name).exists() == present for name in HOOK_NAMES)
+
+
+def test_hooks_of_an_unregistered_repo_are_installed_with_a_warning(git_repo):
+    """Its hooks' notify fails unseen until the repository is registered, and then works."""
+    git_repo.commit("x")
+    done = recalld("hooks", "install", str(git_repo.path))
+    assert done.returncode == 0 and all((hooks_dir(git_repo.path) / name).exists() for name in HOOK_NAMES)
+    assert done.stderr == (f"recalld: warning: {git_repo.path} is not a registered repository: its hooks tell the"
+                           f" daemon nothing until `recalld repo add {git_repo.path}`\n")  # fmt: skip
+    recalld("repo", "add", str(git_repo.path))
+    again = recalld("hooks", "install", str(git_repo.path))
+    assert again.stderr == "" and "updated" in again.stdout
+    assert recalld("hooks", "uninstall", str(git_repo.path)).stderr == ""

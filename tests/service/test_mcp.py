@@ -129,6 +129,8 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
         assert not err and remembered["status"] == "created" and remembered["memory"]["scope"] == "user"
         err, unscoped = await call(session, "remember", text="floating")
         assert err and "give a scope" in unscoped
+        err, bad_org = await call(session, "remember", text="floating", org="o\no")
+        assert err and "'o\\no' cannot name a memory's org: a name is printable, not blank" in bad_org
         err, forgotten = await call(session, "forget", memory_id=note_id)
         assert not err and forgotten["status"] == "forgotten"
         err, refused = await call(session, "forget", memory_id=version["id"])

@@ -151,6 +151,17 @@ def test_a_lone_surrogate_escape_in_a_body_is_refused_with_a_reason_not_a_500(se
     assert queued(service) == {}
 
 
+def test_a_user_or_org_that_is_no_name_is_refused_with_a_reason(service):
+    """A manual memory's user and org are names, as a repository's is: printable, not
+    blank. A control character in one reached every line that shows the memory."""
+    client = DocumentedClient(create_api(service))
+    bearer = {"Authorization": f"Bearer {service.token}"}
+    for scope, name in (("user", "u\x1b[2Jv\rw"), ("org", "o\no"), ("org", " "), ("user", "")):
+        answer = client.post("/v1/memories", json={"text": "a note", "repo": "widgets", scope: name}, headers=bearer)
+        assert (answer.status_code, answer.json()["detail"]) == (
+            400, f"{name!r} cannot name a memory's {scope}: a name is printable, not blank")
+
+
 def test_gitlab_token_and_generic_bearer(service):
     client = DocumentedClient(create_api(service))
     body = json.dumps({"ref": "refs/heads/main", "checkout_sha": "1" * 40,
