@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from recalld.daemon import admin, agent, commands
+from recalld.daemon import admin, agent, commands, repos
 from recalld.daemon.config import (CHANGES_LIMIT, CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX, RECENT_LIMIT, RECENT_MAX,
                                    SEARCH_LIMIT, Config, load_config)
 from recalld.daemon.terminal import VisibleOutput, visible
@@ -70,20 +70,31 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version, help="print recalld's version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    repo = sub.add_parser("repo", help="register, list and remove repositories")
+    repo = sub.add_parser("repo", help="register, list, re-point and remove repositories")
     repo_sub = repo.add_subparsers(dest="repo_command", metavar="ACTION", required=True)
     add = repo_sub.add_parser("add", help="register a git repository")
     add.add_argument("path", help="path to the repository (work tree or bare)")
     add.add_argument("--name", help="name to refer to it by (default: the directory name)")
     add.add_argument("--branch", help="branch to track: a local branch, or remote/branch such as origin/main "
                      "(what webhook-triggered fetches move; default: the checked-out branch)")
-    add.set_defaults(handler=commands.repo_add)
+    add.set_defaults(handler=repos.repo_add)
     lst = repo_sub.add_parser("list", help="list registered repositories")
     lst.add_argument("--json", action="store_true", help="one JSON object per line")
-    lst.set_defaults(handler=commands.repo_list)
+    lst.set_defaults(handler=repos.repo_list)
+    edit = repo_sub.add_parser(
+        "set", help="re-point a registration to another path or branch, keeping its manual memories",
+        description="Re-point a registered repository that moved, was cloned again, or whose branch was renamed or"
+        " deleted. Another path (a clone or checkout of the same repository) keeps every memory: the next sync"
+        " compares them with the branch there. Another branch drops the old branch's memories (manual ones are"
+        " kept): the next sync indexes the new branch's tip. Stop the daemon first.",
+    )  # fmt: skip
+    edit.add_argument("name")
+    edit.add_argument("--path", help="the repository's new place (work tree or bare)")
+    edit.add_argument("--branch", help="the branch to track instead: a local branch, or remote/branch")
+    edit.set_defaults(handler=repos.repo_set)
     rm = repo_sub.add_parser("remove", help="unregister a repository and delete its memories")
     rm.add_argument("name")
-    rm.set_defaults(handler=commands.repo_remove)
+    rm.set_defaults(handler=repos.repo_remove)
 
     sync = sub.add_parser("sync", help="bring memories to the tip of the tracked branch")
     sync.add_argument("names", nargs="*", metavar="NAME", help="repositories to sync (default: all)")

@@ -1,4 +1,4 @@
-"""The memory commands: repo, sync, search, symbol, export, status.
+"""The memory commands: sync, search, symbol, export, status (the repo commands: daemon/repos.py).
 
 search, symbol, sync, status and export go through the running daemon when one owns the store
 and work on the store directly when none does.
@@ -10,7 +10,6 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from recalld.daemon.client import repo_path
@@ -25,50 +24,6 @@ EXIT_OK, EXIT_FAILED = 0, 1
 
 def emit_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
-
-
-def repo_add(ctx: Any, args: argparse.Namespace) -> int:
-    from recalld.ingest.gitrepo import GitRepository
-
-    path = Path(args.path).expanduser().resolve()
-    git = GitRepository(path)
-    branch = args.branch or git.current_branch()
-    if args.branch and not git.branch_exists(branch):
-        raise RecalldError(f"no branch {branch!r} in {path} (a local branch, or remote/branch)")
-    name = args.name or (path.name[:-4] if path.name.endswith(".git") else path.name)
-    before = ctx.registry.find(name)
-    entry = ctx.registry.add(name, str(path), branch)
-    if before is not None:
-        print(f"already registered {entry.name}: {entry.path} @ {entry.branch}")
-        return EXIT_OK
-    running = " (the running daemon picks it up within seconds)" if ctx.daemon() else ""
-    print(f"registered {entry.name}: {entry.path} @ {entry.branch} (run `recalld sync {entry.name}`){running}")
-    return EXIT_OK
-
-
-def repo_list(ctx: Any, args: argparse.Namespace) -> int:
-    entries = ctx.registry.all()
-    if not entries and not args.json:
-        print("no repositories registered (recalld repo add PATH)", file=sys.stderr)
-    for entry in entries:
-        if args.json:
-            emit_json({"name": entry.name, "path": entry.path, "branch": entry.branch})
-        else:
-            print(f"{entry.name}\t{entry.branch}\t{entry.path}")
-    return EXIT_OK
-
-
-def repo_remove(ctx: Any, args: argparse.Namespace) -> int:
-    ctx.app.registry.get(args.name)  # an unknown name is the first thing to hear about
-    if ctx.daemon():
-        raise RecalldError("stop the daemon before removing a repository (it owns the store)")
-    from recalld.ingest.store import MemoryFilter
-
-    manual = ctx.app.store.count(MemoryFilter(repo=args.name, kinds=("manual",), deprecated=None))
-    removed = ctx.app.indexer.remove_repo(args.name)
-    ctx.app.registry.remove(args.name)
-    print(f"removed {args.name} and its {removed} memories ({manual} manual)")
-    return EXIT_OK
 
 
 def sync(ctx: Any, args: argparse.Namespace) -> int:
@@ -123,13 +78,25 @@ def search(ctx: Any, args: argparse.Namespace) -> int:
         if args.as_of and not code and not _code_known_then(ctx, daemon, args):
             print(f"no code memory is valid at {args.as_of}: code memories start at a repository's first sync"
                   " (commits before it are task memories only)", file=sys.stderr)  # fmt: skip
-    if daemon is None and args.as_of is None:  # nothing keeps the store in line: say where it lags
-        from recalld.daemon.query import stale_repos
-
-        entries = [ctx.app.registry.get(args.repo)] if args.repo else ctx.app.registry.all()
-        for line in stale_repos(ctx.app, entries):
+    if args.as_of is None:
+        for line in _stale_notes(ctx, daemon, args.repo):
             print(f"note: {line}", file=sys.stderr)
     return EXIT_OK
+
+
+def _stale_notes(ctx: Any, daemon: Any, repo: str | None) -> list[str]:
+    """Where the answers may be stale: a repository whose path or branch is gone (no sync
+    can follow it), and with no daemon to keep the store in line, one whose memories lag
+    its branch."""
+    if daemon is None:
+        from recalld.daemon.query import stale_repos
+
+        entries = [ctx.app.registry.get(repo)] if repo else ctx.app.registry.all()
+        return stale_repos(ctx.app, entries)
+    from recalld.daemon.repos import unfollowed, unfollowed_note
+
+    entries = [ctx.registry.get(repo)] if repo else ctx.registry.all()
+    return [unfollowed_note(e, reason) for e in entries if (reason := unfollowed(e)) is not None]
 
 
 def _search(ctx: Any, daemon: Any, args: argparse.Namespace) -> Any:

@@ -12,6 +12,7 @@ from recalld.daemon.asof import LinesAt, parse_date, states_at_commit, states_at
 from recalld.daemon.config import SEARCH_LIMIT
 from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
+from recalld.daemon.repos import branch_missing, unfollowed_note
 from recalld.daemon.retrieve import Retrieval, repo_glob, retrieve
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
@@ -230,12 +231,15 @@ def repo_status(app: App, name: str) -> dict[str, Any]:
 
 def lag(entry: Any, indexed: str | None) -> dict[str, Any]:
     """The tracked branch's tip and how many commits the memories at ``indexed`` are
-    behind it (None: never synced, or ``indexed`` no longer in the repository)."""
+    behind it (None: never synced, or ``indexed`` no longer in the repository); ``error``:
+    why no sync can follow the branch (its path or the branch is gone)."""
     found: dict[str, Any] = {"tip": None, "commits_behind": None, "error": None}
     try:
         git = GitRepository(entry.path)
         tip = found["tip"] = git.branch_tip(entry.branch)
-        if tip and indexed and git.has_commit(indexed):
+        if tip is None:
+            found["error"] = branch_missing(git, entry)
+        elif indexed and git.has_commit(indexed):
             found["commits_behind"] = git.commits_between(indexed, tip)[0]
     except RecalldError as exc:
         found["error"] = exc.message
@@ -244,12 +248,15 @@ def lag(entry: Any, indexed: str | None) -> dict[str, Any]:
 
 def stale_repos(app: App, entries: Sequence[Any]) -> list[str]:
     """A line for each registered repository of ``entries`` whose memories lag its tracked
-    branch (what a search read from the store with no daemon running to keep it in line)."""
+    branch (what a search read from the store with no daemon running to keep it in line),
+    or cannot follow it (its path or branch gone: `recalld repo set`)."""
     lines = []
     for entry in entries:
         name = entry.name
         indexed = _checkpoint(app, entry).get("commit")
         found = lag(entry, indexed)
+        if found["error"]:
+            lines.append(unfollowed_note(entry, found["error"]))
         if found["error"] or not found["tip"] or found["tip"] == indexed:
             continue
         behind = found["commits_behind"]

@@ -19,6 +19,12 @@ class RepoEntry:
     added_at: int
 
 
+def check_name(name: str) -> None:
+    if not is_name(name) or "/" in name:
+        raise RecalldError(f"{name!r} cannot name a repository: a name is printable, not blank, without '/'"
+                           " (choose one with --name)")  # fmt: skip
+
+
 class RepoRegistry:
     def __init__(self, db_path: Path) -> None:
         db_path.parent.mkdir(parents=True, exist_ok=True)
@@ -31,9 +37,7 @@ class RepoRegistry:
         self._db.commit()
 
     def add(self, name: str, path: str, branch: str) -> RepoEntry:
-        if not is_name(name) or "/" in name:
-            raise RecalldError(f"{name!r} cannot name a repository: a name is printable, not blank, without '/'"
-                               " (choose one with --name)")  # fmt: skip
+        check_name(name)
         existing = self.find(name)
         if existing is not None:
             if (existing.path, existing.branch) == (path, branch):
@@ -46,6 +50,13 @@ class RepoRegistry:
         self._db.execute("INSERT INTO repos VALUES (?, ?, ?, ?)", (entry.name, entry.path, entry.branch, entry.added_at))
         self._db.commit()
         return entry
+
+    def update(self, name: str, *, path: str, branch: str) -> RepoEntry:
+        """Re-point a registration: its name, and so its memories, stay."""
+        entry = self.get(name)
+        self._db.execute("UPDATE repos SET path = ?, branch = ? WHERE name = ?", (path, branch, name))
+        self._db.commit()
+        return RepoEntry(entry.name, path, branch, entry.added_at)
 
     def remove(self, name: str) -> None:
         self.get(name)

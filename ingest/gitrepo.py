@@ -96,6 +96,11 @@ class GitRepository:
     def branch_exists(self, branch: str) -> bool:
         return self.branch_tip(branch) is not None
 
+    def is_unborn(self, branch: str) -> bool:
+        """Whether ``branch`` is the checked-out branch of a repository with no commit yet
+        (it has no tip and is not missing)."""
+        return bool(self._repo.head_is_unborn) and self.current_branch() == branch
+
     def has_commit(self, commit_id: str | None) -> bool:
         if not commit_id:
             return False

@@ -156,7 +156,7 @@ class Indexer:
         )
         scope = Scope(repo, branch, untrusted=untrusted)
         target = git.branch_tip(branch)
-        if target is None and not _is_unborn(git, branch):
+        if target is None and not git.is_unborn(branch):
             raise RecalldError(f"branch {branch!r} not found in {path}")
         checkpoint = stored_checkpoint(self.store, scope)
         apply_trust(self.store, scope, checkpoint)
@@ -317,8 +317,11 @@ class Indexer:
                             reread=reread)  # fmt: skip
         result.tasks_added, result.tasks_deprecated = outcome.added, outcome.deprecated
 
-    def remove_repo(self, repo: str) -> int:
-        ids = [p.id for p in self.store.scroll(MemoryFilter(record=None, repo=repo, deprecated=None), fields=())]
+    def remove_repo(self, repo: str, *, branch: str | None = None) -> int:
+        """Delete a repository's points, or only those of its ``branch`` (its checkpoint and
+        the memories its syncs wrote: a manual memory is of no branch)."""
+        flt = MemoryFilter(record=None, repo=repo, branch=branch, deprecated=None)
+        ids = [p.id for p in self.store.scroll(flt, fields=())]
         for start in range(0, len(ids), 1000):
             self.store.delete(ids[start : start + 1000])
         return len(ids)
@@ -365,10 +368,3 @@ def forget_memos(*, parses: bool = False) -> None:
     secrets.forget_clean()
     memory_id.cache_clear()
     is_test_path.cache_clear()
-
-
-def _is_unborn(git: GitRepository, branch: str) -> bool:
-    try:
-        return git.current_branch() == branch and git.branch_tip(branch) is None
-    except RecalldError:
-        return False

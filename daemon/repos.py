@@ -1,0 +1,159 @@
+"""The repo commands: register a repository, list, re-point and remove registrations.
+
+A registration names one repository's branch. Its path is the repository's top level (a
+work tree's root, a linked worktree's own, a bare repository's git dir), however it was
+reached (a subdirectory, a symlink), and one repository's branch is registered once:
+each registration keeps memories of its own, so a second would show every memory twice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from recalld.daemon.commands import emit_json
+from recalld.daemon.registry import check_name
+from recalld.ingest.errors import RecalldError
+
+if TYPE_CHECKING:
+    from recalld.daemon.registry import RepoEntry, RepoRegistry
+    from recalld.ingest.gitrepo import GitRepository
+
+EXIT_OK = 0
+
+
+def repo_add(ctx: Any, args: argparse.Namespace) -> int:
+    git, path = opened(args.path)
+    branch = args.branch or git.current_branch()
+    if args.branch and not git.branch_exists(branch):
+        raise RecalldError(f"no branch {branch!r} in {path} (a local branch, or remote/branch)")
+    # an empty --name is refused as a name, not taken for none given
+    name = args.name if args.name is not None else path.name.removesuffix(".git")
+    check_name(name)
+    refuse_twin(ctx.registry, git, branch, name=name)
+    before = ctx.registry.find(name)
+    entry = ctx.registry.add(name, str(path), branch)
+    if before is not None:
+        print(f"already registered {entry.name}: {entry.path} @ {entry.branch}")
+        return EXIT_OK
+    running = " (the running daemon picks it up within seconds)" if ctx.daemon() else ""
+    print(f"registered {entry.name}: {entry.path} @ {entry.branch} (run `recalld sync {entry.name}`){running}")
+    return EXIT_OK
+
+
+def repo_list(ctx: Any, args: argparse.Namespace) -> int:
+    entries = ctx.registry.all()
+    if not entries and not args.json:
+        print("no repositories registered (recalld repo add PATH)", file=sys.stderr)
+    for entry in entries:
+        if args.json:
+            emit_json({"name": entry.name, "path": entry.path, "branch": entry.branch})
+        else:
+            print(f"{entry.name}\t{entry.branch}\t{entry.path}")
+    return EXIT_OK
+
+
+def repo_remove(ctx: Any, args: argparse.Namespace) -> int:
+    ctx.app.registry.get(args.name)  # an unknown name is the first thing to hear about
+    if ctx.daemon():
+        raise RecalldError("stop the daemon before removing a repository (it owns the store)")
+    from recalld.ingest.store import MemoryFilter
+
+    manual = ctx.app.store.count(MemoryFilter(repo=args.name, kinds=("manual",), deprecated=None))
+    removed = ctx.app.indexer.remove_repo(args.name)
+    ctx.app.registry.remove(args.name)
+    print(f"removed {args.name} and its {removed} memories ({manual} manual)")
+    return EXIT_OK
+
+
+def repo_set(ctx: Any, args: argparse.Namespace) -> int:
+    """Re-point a registration (a repository moved or cloned again, its branch renamed or
+    deleted) and keep its manual memories. Another path keeps every memory: the next sync
+    compares them with the branch there, as after a reset. Another branch drops the old
+    branch's memories, whose ids are that branch's: the next sync indexes the new one's
+    tip (its texts' vectors come from the embedding cache)."""
+    entry = ctx.registry.get(args.name)
+    if args.path is None and args.branch is None:
+        raise RecalldError(f"say what to change of {entry.name}: --path PATH, --branch BRANCH or both", exit_code=2)
+    git, path = opened(args.path if args.path is not None else entry.path)
+    branch = args.branch or entry.branch
+    if not git.branch_exists(branch):
+        hint = " (a local branch, or remote/branch)" if args.branch else " (name the one to track with --branch)"
+        raise RecalldError(f"no branch {branch!r} in {path}{hint}")
+    refuse_twin(ctx.registry, git, branch, name=entry.name)
+    if (str(path), branch) == (entry.path, entry.branch):
+        print(f"{entry.name} is {entry.path} @ {entry.branch} already")
+        return EXIT_OK
+    if ctx.daemon():
+        raise RecalldError("stop the daemon before changing a repository (it owns the store and watches the path)")
+    dropped = ""
+    if branch != entry.branch:  # dropped first: a crash before the registry changes leaves a re-sync, not strays
+        from recalld.ingest.store import MemoryFilter
+
+        count = ctx.app.store.count(MemoryFilter(repo=entry.name, branch=entry.branch, deprecated=None))
+        ctx.app.indexer.remove_repo(entry.name, branch=entry.branch)
+        dropped = f"; dropped the {count} memories of {entry.branch} (manual memories kept)"
+    ctx.registry.update(entry.name, path=str(path), branch=branch)
+    print(f"{entry.name}: {path} @ {branch} (was {entry.path} @ {entry.branch}){dropped};"
+          f" run `recalld sync {entry.name}`")  # fmt: skip
+    return EXIT_OK
+
+
+def opened(where: str) -> tuple[GitRepository, Path]:
+    """The repository at ``where`` and its top level, links resolved: the root of its work
+    tree (a linked worktree's own), or a bare repository's git dir."""
+    from recalld.ingest.gitrepo import GitRepository
+
+    git = GitRepository(Path(where).expanduser().resolve())
+    return git, Path(git.workdir or git.git_dir).resolve()
+
+
+def refuse_twin(registry: RepoRegistry, git: GitRepository, branch: str, *, name: str) -> None:
+    """Refuse to register ``git``'s ``branch`` as ``name`` when another registration has
+    it already: the same repository (its common git dir: a linked worktree shares its
+    refs) and branch would be indexed twice and every search would show it twice."""
+    twin = _twin(registry.all(), Path(git.common_dir).resolve(), branch, name=name)
+    if twin is not None:
+        raise RecalldError(f"this repository's {branch!r} is registered already, as {twin.name} ({twin.path} @"
+                           f" {twin.branch}): use {twin.name}, or track another --branch")  # fmt: skip
+
+
+def _twin(entries: list[RepoEntry], common: Path, branch: str, *, name: str) -> RepoEntry | None:
+    from recalld.ingest.gitrepo import GitRepository
+
+    for entry in entries:
+        if entry.name == name or entry.branch != branch:
+            continue
+        try:
+            theirs = Path(GitRepository(entry.path).common_dir).resolve()
+        except RecalldError:  # moved or deleted: `repo set` re-points it
+            continue
+        if theirs == common:
+            return entry
+    return None
+
+
+def unfollowed(entry: Any) -> str | None:
+    """Why a registration's memories cannot follow its repository (its path moved or
+    deleted, its branch deleted or renamed), None when they can: what its memories say
+    may be stale until `recalld repo set` re-points it."""
+    from recalld.ingest.gitrepo import GitRepository
+
+    try:
+        git = GitRepository(entry.path)
+    except RecalldError as exc:
+        return exc.message
+    return branch_missing(git, entry) if git.branch_tip(entry.branch) is None else None
+
+
+def branch_missing(git: GitRepository, entry: Any) -> str | None:
+    """Of a branch without a tip: why, unless it is the checked-out branch of a
+    repository with no commit yet."""
+    return None if git.is_unborn(entry.branch) else f"branch {entry.branch!r} not found in {entry.path}"
+
+
+def unfollowed_note(entry: Any, reason: str) -> str:
+    return (f"{entry.name}: {reason}: its memories may be stale"
+            f" (`recalld repo set {entry.name} --path PATH` or `--branch BRANCH` re-points it)")  # fmt: skip

@@ -1,0 +1,142 @@
+"""Registrations that lose their repository, re-pointing them, and one registration per
+repository and branch: the CLI end to end on real repositories."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from tests.conftest import GitRepo
+from tests.daemon.test_cli import recalld
+
+pytestmark = pytest.mark.model
+
+FOO = 'def foo(x):\n    """Foo doc."""\n    return x\n'
+
+
+@pytest.fixture
+def repo(tmp_path) -> GitRepo:
+    r = GitRepo(tmp_path / "p1")
+    r.write("a.py", FOO)
+    r.commit("init")
+    return r
+
+
+def status(name: str) -> dict:  # type: ignore[type-arg]
+    [found] = [s for s in json.loads(recalld("status", "--json").stdout)["repos"] if s["repo"] == name]
+    return found
+
+
+def qualnames(name: str) -> set[str]:
+    return {m["qualname"] for m in map(json.loads, recalld("export", "--repo", name).stdout.splitlines())}
+
+
+def assert_exact(name: str) -> None:
+    """A full sync finds nothing to change: the memories are the branch's tip."""
+    full = json.loads(recalld("sync", name, "--full", "--json").stdout)
+    assert (full["added"], full["modified"], full["deprecated"]) == (0, 0, 0), full
+
+
+def test_a_deleted_branch_is_said_and_the_registration_moves_to_another_branch(repo):
+    repo.git("checkout", "-q", "-b", "feat")
+    repo.write("f.py", "def feat1():\n    pass\n")
+    repo.commit("f1")
+    recalld("repo", "add", str(repo.path))
+    recalld("sync")
+    recalld("remember", "releases are cut on Thursdays", "--repo", "p1")
+    repo.git("checkout", "-q", "main")
+    repo.git("branch", "-D", "-q", "feat")
+
+    assert recalld("sync", check=False).returncode == 1
+    gone = f"branch 'feat' not found in {repo.path}"
+    assert status("p1")["error"] == gone
+    assert f"behind ?\t7 memories (0 deprecated)\terror: {gone}" in recalld("status").stdout
+    found = recalld("search", "feat1", "--limit", "1")
+    assert "feat1" in found.stdout  # the old memories, and a note that they may be stale
+    assert f"note: p1: {gone}: its memories may be stale (`recalld repo set p1 --path PATH`" in found.stderr
+
+    nothing = recalld("repo", "set", "p1", check=False)
+    assert nothing.returncode == 2 and "say what to change of p1: --path PATH, --branch BRANCH" in nothing.stderr
+    for args, message in ((["--branch", "nope"], f"no branch 'nope' in {repo.path}"),
+                          (["--path", str(repo.path)], f"no branch 'feat' in {repo.path} (name the one to track"),
+                          (["--path", str(repo.path.parent)], "not a git repository"),
+                          (["nope", "--branch", "main"], "unknown repo 'nope'")):  # fmt: skip
+        bad = recalld("repo", "set", *(args if args[0] == "nope" else ["p1", *args]), check=False)
+        assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and message in bad.stderr, bad.stderr
+
+    moved = recalld("repo", "set", "p1", "--branch", "main")
+    assert moved.stdout == (f"p1: {repo.path} @ main (was {repo.path} @ feat); dropped the 7 memories of feat"
+                            " (manual memories kept); run `recalld sync p1`\n")  # fmt: skip
+    assert json.loads(recalld("repo", "list", "--json").stdout)["branch"] == "main"
+    recalld("sync")
+    assert qualnames("p1") == {"<project>", "<module>", "foo", None}  # None: the commit, the manual memory
+    manual = json.loads(recalld("search", "releases Thursdays", "--json", "--type", "note").stdout)
+    assert [m["text"] for m in manual] == ["releases are cut on Thursdays"]
+    now = status("p1")
+    assert (now["error"], now["commits_behind"], now["indexed_commit"]) == (None, 0, repo.head())
+    assert recalld("search", "foo").stderr == ""
+    assert_exact("p1")
+    same = recalld("repo", "set", "p1", "--branch", "main")
+    assert same.stdout == f"p1 is {repo.path} @ main already\n"
+
+
+def test_a_moved_repository_is_said_and_re_pointed_to_its_new_place_or_a_clone(repo, tmp_path):
+    recalld("repo", "add", str(repo.path))
+    recalld("sync")
+    recalld("remember", "releases are cut on Thursdays", "--repo", "p1")
+    indexed = repo.head()
+    moved = tmp_path / "moved"
+    shutil.move(repo.path, moved)
+
+    assert status("p1")["error"] == f"not a git repository: {repo.path}"
+    note = recalld("search", "foo").stderr
+    assert note.startswith(f"note: p1: not a git repository: {repo.path}: its memories may be stale")
+
+    (moved / "sub").mkdir()
+    recalld("repo", "set", "p1", "--path", str(moved / "sub"))  # stored as the repository's top level
+    assert json.loads(recalld("repo", "list", "--json").stdout) == {"name": "p1", "path": str(moved), "branch": "main"}
+    again = json.loads(recalld("sync", "--json").stdout)
+    assert (again["from_commit"], again["to_commit"], again["added"], again["embedded"]) == (indexed, indexed, 0, 0)
+
+    # a clone whose main was rewritten: the indexed commit is no ancestor of its tip (a reset)
+    clone = GitRepo(tmp_path / "clone")
+    clone.git("pull", "-q", str(moved), "main")
+    clone.write("a.py", "def bar(y):\n    return y\n")
+    clone.git("commit", "-q", "-a", "--amend", "-m", "bar instead")
+    assert indexed not in clone.git("rev-list", "HEAD")
+    recalld("repo", "set", "p1", "--path", str(clone.path))
+    recalld("sync")
+    assert qualnames("p1") == {"<project>", "<module>", "bar", None}
+    assert status("p1")["indexed_commit"] == clone.head()
+    assert_exact("p1")
+    manual = json.loads(recalld("search", "releases Thursdays", "--json", "--type", "note").stdout)
+    assert [m["text"] for m in manual] == ["releases are cut on Thursdays"]
+
+
+def test_one_repository_and_branch_is_registered_once(repo, tmp_path):
+    repo.write("sub/s.py", "def s():\n    pass\n")
+    repo.commit("s")
+    link = tmp_path / "link"
+    link.symlink_to(repo.path)
+    assert recalld("repo", "add", str(link / "sub")).stdout.startswith(f"registered p1: {repo.path} @ main")
+    assert recalld("repo", "add", str(repo.path / "sub")).stdout.startswith("already registered p1:")
+    twice = f"this repository's 'main' is registered already, as p1 ({repo.path} @ main): use p1"
+    for where, name in ((repo.path, "p1b"), (repo.path / "sub", "p1sub"), (link, "p1link")):
+        refused = recalld("repo", "add", str(where), "--name", name, check=False)
+        assert refused.returncode == 1 and twice in refused.stderr, refused.stderr
+    empty = recalld("repo", "add", str(repo.path), "--name", "", check=False)
+    assert empty.returncode == 1 and "'' cannot name a repository" in empty.stderr
+
+    # a linked worktree is a checkout of its own, registered on its own branch; not on one taken
+    worktree = tmp_path / "wt"
+    repo.git("worktree", "add", "-q", "-b", "topic", str(worktree))
+    assert recalld("repo", "add", str(worktree / "sub")).stdout.startswith(f"registered wt: {worktree} @ topic")
+    refused = recalld("repo", "add", str(worktree), "--branch", "main", "--name", "wt-main", check=False)
+    assert refused.returncode == 1 and twice in refused.stderr
+    onto = recalld("repo", "set", "wt", "--branch", "main", check=False)
+    assert onto.returncode == 1 and twice in onto.stderr
+    recalld("sync")
+    hits = json.loads(recalld("search", "s", "--json", "--limit", "20").stdout)
+    assert sorted(h["repo"] for h in hits if h["qualname"] == "s") == ["p1", "wt"]
