@@ -12,6 +12,7 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
+from recalld.daemon.client import memory_path
 from recalld.daemon.commands import LINE_FIELDS
 from recalld.daemon.terminal import one_line, one_lined
 from recalld.ingest.manual import MANUAL_TYPES, ManualMemory, default_author
@@ -72,7 +73,7 @@ def run_remember(ctx: Any, args: argparse.Namespace) -> int:
 def run_forget(ctx: Any, args: argparse.Namespace) -> int:
     daemon = ctx.daemon()
     if daemon is not None:
-        result = daemon.request("DELETE", f"/v1/memories/{args.id}")
+        result = daemon.request("DELETE", memory_path(args.id))
     else:
         from recalld.daemon.memories import forget
 

@@ -211,6 +211,8 @@ def _json(body: bytes) -> dict[str, Any]:
         payload = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise HTTPException(400, f"body is not JSON: {exc}") from exc
+    except RecursionError:  # '[' nested 100k deep: a 500 before
+        raise HTTPException(400, "body is not JSON a server reads: nested too deep") from None
     if not isinstance(payload, dict):
         raise HTTPException(400, "body must be a JSON object")
     try:

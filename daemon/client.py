@@ -42,6 +42,11 @@ def repo_path(name: str, tail: str) -> str:
     return f"/v1/repos/{quote(name, safe='')}/{tail}"
 
 
+def memory_path(memory_id: str) -> str:
+    """The API path of one memory, its id quoted (an agent's "x?y" was sent as a query)."""
+    return f"/v1/memories/{quote(memory_id, safe='')}"
+
+
 class DaemonClient:
     """``wait``: seconds a request the daemon refuses as busy (HTTP 503) is asked again for
     before ``DaemonBusyError``, ``notice`` told once. A busy daemon answers everything but

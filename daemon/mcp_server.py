@@ -15,7 +15,7 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
-from recalld.daemon.client import DaemonClient, repo_path
+from recalld.daemon.client import DaemonClient, memory_path, repo_path
 from recalld.daemon.commands import LANGUAGE_NAMES, SYMBOL_KIND_NAMES
 from recalld.daemon.config import CHANGES_LIMIT, CHANGES_MAX, OUTLINE_MAX, Config
 from recalld.ingest.errors import RecalldError
@@ -166,7 +166,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
     def forget(memory_id: Annotated[str, Field(description="the id remember returned")]) -> dict[str, Any]:
         """Forget (close) a manual memory. Structural, task and other derived memories follow
         the repository's history and cannot be forgotten."""
-        return dict(gateway.call("DELETE", f"/v1/memories/{memory_id}"))
+        return dict(gateway.call("DELETE", memory_path(memory_id)))
 
     @server.tool(annotations=READ)
     def status() -> dict[str, Any]:

@@ -83,11 +83,12 @@ def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
         raise RecalldError(f"unknown memory type {unknown[0]!r}: {', '.join(MEMORY_TYPES)}")
     at = as_of(app, request.as_of, request.repo)
     valid_at = at.valid_at if at else None
+    language = request.language.lower() if request.language else None  # "Python" found nothing
     flt = MemoryFilter(
         repo=request.repo,
         types=request.types,
-        kinds=request.kinds,
-        language=LANGUAGE_ALIASES.get(request.language, request.language) if request.language else None,
+        kinds=tuple(kind.lower() for kind in request.kinds),
+        language=LANGUAGE_ALIASES.get(language, language) if language else None,
         deprecated=None if request.include_deprecated or valid_at else 0,
         hide_untrusted=not request.include_untrusted,
         valid_at=valid_at,

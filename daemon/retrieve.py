@@ -123,6 +123,8 @@ def repo_glob(text: str, root: str | None = None) -> str:
     "" stays empty (the caller says what it wants). An absolute path inside ``root``, the
     repository's work tree, is read from there (an agent's tools write absolute paths)."""
     text = text.strip()
+    if "\x00" in text:  # no path holds one; the explanation of a miss read it cut there
+        raise RecalldError("a path cannot hold a NUL character")
     if root and text.startswith("/"):
         text = _inside(text, root)
     parts = [part for part in text.split("/") if part not in ("", ".")]

@@ -24,7 +24,8 @@ def github_signature_ok(secret: str, body: bytes, header: str | None) -> bool:
     if not secret or not header or not header.startswith("sha256="):
         return False
     expected = "sha256=" + hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
-    return hmac.compare_digest(expected, header)
+    # as bytes: compare_digest refuses a str with a character past ASCII (a 500 on such a header)
+    return hmac.compare_digest(expected.encode("ascii"), header.encode("utf-8", "replace"))
 
 
 def token_ok(expected: str, given: str | None) -> bool:

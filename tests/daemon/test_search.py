@@ -176,6 +176,11 @@ def test_the_names_a_query_writes_as_code(query, expected):
 def test_filters_and_provenance(history, app):
     assert {r["language"] for r in find(app, "server", language="go")} == {"go"}
     assert set(names(find(app, "anything", kinds=("method",)))) == {"HTTPServerPool.acquire_connection"}
+    # as a person or an agent writes a language or a kind: "Python" found nothing
+    assert {r["id"] for r in find(app, "server", language="Go")} == {r["id"] for r in find(app, "server", language="go")}
+    assert set(names(find(app, "anything", kinds=("Method",)))) == {"HTTPServerPool.acquire_connection"}
+    with pytest.raises(RecalldError, match="a path cannot hold a NUL character"):
+        find(app, "anything", path_glob="conf/\x00")
     assert {r["path"] for r in find(app, "anything", path_glob="conf/**", limit=50)} == {"conf/settings.py"}
     assert {r["path"] for r in find(app, "anything", path_glob="./conf/", limit=50)} == {"conf/settings.py"}
     commits = {r["commit"] for r in find(app, "anything", types=("task",), limit=50)}

@@ -151,6 +151,22 @@ def test_a_lone_surrogate_escape_in_a_body_is_refused_with_a_reason_not_a_500(se
     assert queued(service) == {}
 
 
+def test_a_body_nested_too_deep_or_a_signature_past_ascii_is_refused_not_a_500(service):
+    """json.loads raises RecursionError on '[' nested a few thousand deep, and
+    hmac.compare_digest a TypeError on a str past ASCII: both were 500s."""
+    client = DocumentedClient(create_api(service))
+    deep = b"[" * 4000
+    bearer = {"Authorization": f"Bearer {service.token}"}
+    answer = client.post("/v1/webhooks/generic", content=deep, headers=bearer)
+    assert (answer.status_code, answer.json()["detail"]) == (400, "body is not JSON a server reads: nested too deep")
+    assert github_post(client, deep, delivery="d-deep").status_code == 400
+    headers = {"X-Hub-Signature-256": b"sha256=\xe9\xe9", "X-GitHub-Event": b"push"}  # latin-1 on the wire
+    assert client.post("/v1/webhooks/github", content=push_body(), headers=headers).status_code == 401
+    outline = client.get("/v1/repos/widgets/outline", params={"path": "a.py\x00"}, headers=bearer)
+    assert (outline.status_code, outline.json()["detail"]) == (400, "a path cannot hold a NUL character")
+    assert queued(service) == {}
+
+
 def test_a_user_or_org_that_is_no_name_is_refused_with_a_reason(service):
     """A manual memory's user and org are names, as a repository's is: printable, not
     blank. A control character in one reached every line that shows the memory."""
