@@ -13,7 +13,7 @@ from itertools import chain, islice
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import parse_qsl, urlencode
 
-from fastapi import Depends, FastAPI, HTTPException, Query, Request
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
@@ -22,11 +22,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from recalld.daemon import webhooks
 from recalld.daemon.answers import GENERIC_PUSH, errors, json_body
+from recalld.daemon.client import NOTES_HEADER
 from recalld.daemon.config import SEARCH_LIMIT
 from recalld.daemon.journal import Event
 from recalld.daemon.mem0 import mem0_results
 from recalld.daemon.memory_api import add_memory_routes
 from recalld.daemon.query import SearchRequest, export, search
+from recalld.daemon.repos import unfollowed_notes
 from recalld.ingest.diskspace import DiskFullError
 from recalld.ingest.errors import BusyError, NotFoundError, RecalldError, StoreServerError
 
@@ -103,12 +105,18 @@ def create_api(service: Service) -> FastAPI:
         shape: Annotated[Literal["json", "mem0"], Query(alias="format")] = "json",
         limit: Annotated[int, Query(ge=1, le=SEARCH_LIMIT)] = 10,
         tests: Annotated[Literal["include", "exclude", "only"], Query(description="memories of test code")] = "include",
+        *,
+        response: Response,
     ) -> Any:
         request = SearchRequest(
             q, repo, tuple(kind or ()), lang, path, include_deprecated, limit,
             types=tuple(types or ()), include_untrusted=include_untrusted, as_of=as_of, tests=tests,
         )  # fmt: skip
         records = search(service.app, request)
+        if as_of is None:
+            notes = unfollowed_notes([service.app.registry.get(repo)] if repo else service.app.registry.all())
+            if notes:  # where the answers may be stale; ASCII, as a header must be
+                response.headers[NOTES_HEADER] = json.dumps(notes)
         return mem0_results(records) if shape == "mem0" else records
 
     @api.get("/v1/export", dependencies=auth, response_class=StreamingResponse, responses={
@@ -131,7 +139,8 @@ def create_api(service: Service) -> FastAPI:
               openapi_extra=json_body("GitHub's push event, signed with X-Hub-Signature-256"))
     async def github(request: Request) -> Any:
         body = await _body(request, service.max_body)
-        if not webhooks.github_signature_ok(service.config.github_secret, body, request.headers.get("X-Hub-Signature-256")):
+        signature = request.headers.get("X-Hub-Signature-256")
+        if not webhooks.github_signature_ok(service.config.github_secret, body, signature):
             raise HTTPException(401, "bad or missing X-Hub-Signature-256")
         event = request.headers.get("X-GitHub-Event", "push")
         if event == "ping":

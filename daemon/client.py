@@ -18,6 +18,7 @@ from recalld.ingest.errors import RecalldError
 PROBE_TIMEOUT = 1.0
 RESTART_WAIT = 60.0  # seconds to wait for a daemon restarting in place (daemon/restart.py) to answer
 BUSY_POLL = 0.5  # seconds between requests to a busy daemon
+NOTES_HEADER = "X-Recalld-Notes"  # a JSON list (ASCII): where a search's answers may be stale
 
 
 class DaemonBusyError(RecalldError):
@@ -106,9 +107,23 @@ class DaemonClient:
     def raw(
         self, method: str, path: str, params: dict[str, Any] | None = None, *, body: Any = None, timeout: float = 30.0
     ) -> bytes:
+        return self._whole(method, path, params, body=body, timeout=timeout)[0]
+
+    def noted(self, method: str, path: str, params: dict[str, Any] | None = None) -> tuple[Any, list[str]]:
+        """An answer and the daemon's notes on it (``NOTES_HEADER``: where it may be stale)."""
+        raw, headers = self._whole(method, path, params, body=None, timeout=30.0)
+        try:
+            notes = json.loads(headers.get(NOTES_HEADER) or "[]")
+        except ValueError:
+            notes = []
+        return (json.loads(raw) if raw else None), [str(n) for n in notes] if isinstance(notes, list) else []
+
+    def _whole(
+        self, method: str, path: str, params: dict[str, Any] | None, *, body: Any, timeout: float
+    ) -> tuple[bytes, http.client.HTTPMessage]:
         conn, response = self._answered(method, path, params, body=body, timeout=timeout)
         try:
-            return response.read()
+            return response.read(), response.headers
         except (OSError, http.client.HTTPException) as exc:
             raise RecalldError(f"recalld serve's answer to {method} {path} was cut off: {exc}") from exc
         finally:

@@ -64,7 +64,8 @@ def _sync_here(ctx: Any, entry: Any, *, full: bool) -> Any:
 
 def search(ctx: Any, args: argparse.Namespace) -> int:
     daemon = ctx.daemon()
-    results = _search(ctx, daemon, args)
+    notes: list[str] = []
+    results = _search(ctx, daemon, args, notes)
     if args.format != "text":
         emit_json(results)
     else:
@@ -78,29 +79,16 @@ def search(ctx: Any, args: argparse.Namespace) -> int:
         if args.as_of and not code and not _code_known_then(ctx, daemon, args):
             print(f"no code memory is valid at {args.as_of}: code memories start at a repository's first sync"
                   " (commits before it are task memories only)", file=sys.stderr)  # fmt: skip
-    if args.as_of is None:
-        for line in _stale_notes(ctx, daemon, args.repo):
-            print(f"note: {line}", file=sys.stderr)
+    for line in notes:
+        print(f"note: {line}", file=sys.stderr)
     return EXIT_OK
 
 
-def _stale_notes(ctx: Any, daemon: Any, repo: str | None) -> list[str]:
-    """Where the answers may be stale: a repository whose path or branch is gone (no sync
-    can follow it), and with no daemon to keep the store in line, one whose memories lag
-    its branch."""
-    if daemon is None:
-        from recalld.daemon.query import stale_repos
-
-        entries = [ctx.app.registry.get(repo)] if repo else ctx.app.registry.all()
-        return stale_repos(ctx.app, entries)
-    from recalld.daemon.repos import unfollowed, unfollowed_note
-
-    entries = [ctx.registry.get(repo)] if repo else ctx.registry.all()
-    return [unfollowed_note(e, reason) for e in entries if (reason := unfollowed(e)) is not None]
-
-
-def _search(ctx: Any, daemon: Any, args: argparse.Namespace) -> Any:
-    """The records (a list; Mem0's shape, a dict, with ``--format mem0``)."""
+def _search(ctx: Any, daemon: Any, args: argparse.Namespace, notes: list[str] | None = None) -> Any:
+    """The records (a list; Mem0's shape, a dict, with ``--format mem0``). Into ``notes``,
+    unless ``--as-of``: where the answers may be stale (a repository whose path or branch
+    is gone, which no sync can follow: the daemon says, as only it has pygit2 loaded; with
+    no daemon to keep the store in line, also one whose memories lag its branch)."""
     mem0 = args.format == "mem0"
     if daemon is not None:
         params = {"q": args.query, "repo": args.repo, "type": args.type or None, "kind": args.kind or None,
@@ -109,7 +97,11 @@ def _search(ctx: Any, daemon: Any, args: argparse.Namespace) -> Any:
                   "include_untrusted": "true" if args.include_untrusted else None,
                   "as_of": args.as_of, "format": "mem0" if mem0 else None, "limit": args.limit,
                   "tests": None if args.tests == "include" else args.tests}  # fmt: skip
-        return daemon.request("GET", "/v1/search", params)
+        if notes is None:
+            return daemon.request("GET", "/v1/search", params)
+        results, said = daemon.noted("GET", "/v1/search", params)
+        notes.extend(said)
+        return results
     from recalld.daemon.mem0 import mem0_results
     from recalld.daemon.query import SearchRequest
     from recalld.daemon.query import search as run_search
@@ -128,6 +120,10 @@ def _search(ctx: Any, daemon: Any, args: argparse.Namespace) -> Any:
         tests=args.tests,
     )
     records = run_search(ctx.app, request)
+    if notes is not None and args.as_of is None:
+        from recalld.daemon.query import stale_repos
+
+        notes.extend(stale_repos(ctx.app, [ctx.app.registry.get(args.repo)] if args.repo else ctx.app.registry.all()))
     return mem0_results(records) if mem0 else records
 
 

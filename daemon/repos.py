@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -152,6 +153,11 @@ def branch_missing(git: GitRepository, entry: Any) -> str | None:
     """Of a branch without a tip: why, unless it is the checked-out branch of a
     repository with no commit yet."""
     return None if git.is_unborn(entry.branch) else f"branch {entry.branch!r} not found in {entry.path}"
+
+
+def unfollowed_notes(entries: Iterable[Any]) -> list[str]:
+    """``unfollowed_note`` of each registration that cannot be followed."""
+    return [unfollowed_note(e, reason) for e in entries if (reason := unfollowed(e)) is not None]
 
 
 def unfollowed_note(entry: Any, reason: str) -> str:

@@ -7,6 +7,8 @@ import json
 import random
 import signal
 import socket
+import subprocess
+import sys
 import time
 
 import pytest
@@ -14,6 +16,10 @@ import pytest
 from tests.service.conftest import recalld
 
 pytestmark = pytest.mark.model
+
+
+def recalld_python(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, check=True)
 
 
 def searchable(name: str, timeout: float) -> float | None:
@@ -50,6 +56,17 @@ def test_commit_is_searchable_within_two_seconds_and_stop_is_clean(daemon, repo)
     assert daemon.authed("POST", "/v1/repos/nope/sync")[0] == 404
     code, body = daemon.call("GET", "/openapi.json")
     assert code == 200 and "/v1/search" in json.loads(body)["paths"]
+
+    # the client path stays light (the daemon has the heavy libraries loaded): its notes
+    # on a registration no sync can follow come from the daemon, in a header
+    repo.git("branch", "-m", "main", "renamed")
+    light = recalld_python("-X", "importtime", "-m", "recalld.daemon.cli", "search", "zebra", "--limit", "1")
+    assert "zebra" in light.stdout
+    imported = {line.split("|")[-1].strip().split(".")[0] for line in light.stderr.splitlines() if "|" in line}
+    assert not imported & {"pygit2", "numpy", "torch", "qdrant_edge", "qdrant_client", "tree_sitter", "fastapi"}
+    assert f"note: repo: branch 'main' not found in {repo.path}: its memories may be stale" in light.stderr
+    repo.git("branch", "-m", "renamed", "main")
+    assert "note:" not in recalld("search", "zebra").stderr
 
     started = time.monotonic()
     assert daemon.stop(signal.SIGTERM) == 0
