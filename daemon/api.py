@@ -83,8 +83,12 @@ def create_api(service: Service) -> FastAPI:
     # says the repository is unknown and which are known, where the router said "Not Found"
     @api.post("/v1/repos/{name:path}/sync", dependencies=auth, status_code=202,
               responses={200: {"description": "with wait: the sync's result"}, **errors(400, 401, 404, 502, 503, 507)})
-    def sync(name: str, wait: bool = False, full: bool = False, timeout: float = 600.0) -> Any:
+    def sync(
+        name: str, wait: bool = False, full: bool = False,
+        timeout: Annotated[float, Query(gt=0, le=86400, allow_inf_nan=False, description="seconds, with wait")] = 600.0,
+    ) -> Any:  # fmt: skip
         service.app.registry.get(name)
+        service.dispatcher.retry_now(name)
         event_id = service.enqueue(name, "cli", {"full": full} if full else {})
         if not wait:
             return {"queued": event_id, "repo": name}

@@ -378,7 +378,9 @@ def status(ctx: Any, args: argparse.Namespace) -> int:
         indexed = (s["indexed_commit"] or "never")[:8]
         behind = "?" if s["commits_behind"] is None else s["commits_behind"]
         extra = "".join(
-            f"\t{key} {s[key]}" for key in ("queue_depth", "watcher", "last_error") if s.get(key) not in (None, 0)
+            f"\t{key} {s[key]}"
+            for key in ("queue_depth", "watcher", "last_error", "fetch_error")
+            if s.get(key) not in (None, 0)
         ) + ("\tcommit history still backfilling" if s.get("history_owed") else "")
         line = (f"{s['repo']}\t{s['branch']}\tindexed {indexed}\tbehind {behind}\t"
                 f"{s['memories']} memories ({s['deprecated']} deprecated){extra}")  # fmt: skip

@@ -32,6 +32,8 @@ class RepoState:
     last_sync_at: float | None = None
     retry_at: float = 0.0
     failures: int = 0
+    failed_events: frozenset[int] = frozenset()  # those of the last sync that failed
+    fetch_error: str | None = None  # a webhook's fetch that failed at the last sync that fetched
 
 
 @dataclass(slots=True)
@@ -129,8 +131,14 @@ class Dispatcher:
     def _failed(self, claim: Claim, state: RepoState, message: str) -> None:
         """Keep the events; try again later, backing off up to five minutes."""
         state.last_error = message
+        state.failed_events = frozenset(claim.ids)
         state.failures += 1
         state.retry_at = time.time() + min(300.0, 2.0**state.failures)
+
+    def retry_now(self, repo: str) -> None:
+        """Asked for (``POST /v1/repos/{name}/sync``): a repo whose syncs failed is tried at
+        the next tick, not after its backoff (the answer had been its last failure, untried)."""
+        self.state(repo).retry_at = 0.0
 
     def drain(self, timeout: float) -> bool:
         """Wait for in-flight syncs to finish; False if some are still running."""

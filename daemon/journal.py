@@ -3,6 +3,8 @@
 Sources only append and return. The worker claims all pending events of a repo at
 once (so a burst of hook, watcher and webhook events becomes one sync) and completes
 them only after the sync succeeded, so nothing is lost across crashes and restarts.
+An event can be deferred (a webhook's fetch that failed, to try again later): it stays
+pending, out of every claim until it is due.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ CREATE TABLE IF NOT EXISTS events (
     source TEXT NOT NULL,
     detail TEXT NOT NULL,
     created REAL NOT NULL,
-    done REAL
+    done REAL,
+    due REAL
 );
 CREATE INDEX IF NOT EXISTS events_pending ON events (repo, id) WHERE done IS NULL;
 CREATE TABLE IF NOT EXISTS deliveries (
@@ -67,6 +70,9 @@ def _writing(path: Path, doing: str) -> Iterator[None]:
         raise DiskFullError(f"cannot {doing}: the disk holding {path} is full ({exc}): free some space") from exc
 
 
+_DUE = "done IS NULL AND (due IS NULL OR due <= ?)"  # pending and not deferred past now
+
+
 class Journal:
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -78,6 +84,9 @@ class Journal:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(events)")}
+            if "due" not in columns:  # a journal of an earlier version
+                self._db.execute("ALTER TABLE events ADD COLUMN due REAL")
 
     def append(self, event: Event) -> int:
         with self._lock, _writing(self.path, f"record the {event.source} event for {event.repo}"):
@@ -114,20 +123,24 @@ class Journal:
         return int(cursor.lastrowid or 0)
 
     def pending(self) -> dict[str, float]:
-        """repo → time of its oldest pending event."""
+        """repo → time of its oldest pending event that is due."""
         with self._lock:
-            rows = self._db.execute("SELECT repo, MIN(created) FROM events WHERE done IS NULL GROUP BY repo")
+            rows = self._db.execute(
+                f"SELECT repo, MIN(created) FROM events WHERE {_DUE} GROUP BY repo", (time.time(),)
+            )  # fmt: skip
             return {repo: float(oldest) for repo, oldest in rows}
 
     def has_newer(self, claim: Claim) -> bool:
         """Whether an event for the claim's repo came after the claim."""
         with self._lock:
             row = self._db.execute(
-                "SELECT 1 FROM events WHERE done IS NULL AND repo = ? AND id > ? LIMIT 1", (claim.repo, max(claim.ids))
+                f"SELECT 1 FROM events WHERE {_DUE} AND repo = ? AND id > ? LIMIT 1",
+                (time.time(), claim.repo, max(claim.ids)),
             ).fetchone()
         return row is not None
 
     def depth(self) -> dict[str, int]:
+        """repo → its pending events, deferred ones included."""
         with self._lock:
             rows = self._db.execute("SELECT repo, COUNT(*) FROM events WHERE done IS NULL GROUP BY repo")
             return {repo: int(n) for repo, n in rows}
@@ -135,8 +148,8 @@ class Journal:
     def claim(self, repo: str) -> Claim | None:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, source, detail, created FROM events WHERE done IS NULL AND repo = ? ORDER BY id",
-                (repo,),
+                f"SELECT id, source, detail, created FROM events WHERE {_DUE} AND repo = ? ORDER BY id",
+                (time.time(), repo),
             ).fetchall()
         if not rows:
             return None
@@ -144,9 +157,22 @@ class Journal:
         return Claim(repo, tuple(r[0] for r in rows), events, min(r[3] for r in rows))
 
     def complete(self, claim: Claim) -> None:
+        """Mark the claim's events done, but those deferred meanwhile (``defer``)."""
         now = time.time()
         with self._lock, _writing(self.path, f"mark the synced events of {claim.repo} done"):
-            self._db.executemany("UPDATE events SET done = ? WHERE id = ?", [(now, i) for i in claim.ids])
+            self._db.executemany(
+                "UPDATE events SET done = ? WHERE id = ? AND (due IS NULL OR due <= ?)",
+                [(now, i, now) for i in claim.ids],
+            )
+
+    def defer(self, event_ids: Sequence[int], details: Sequence[dict[str, Any]], due: float) -> None:
+        """Keep these events pending but out of every claim until ``due`` (a time), each
+        with its new detail: the claim they came in leaves them pending when completed."""
+        with self._lock, _writing(self.path, "defer events"):
+            self._db.executemany(
+                "UPDATE events SET due = ?, detail = ? WHERE id = ? AND done IS NULL",
+                [(due, json.dumps(detail), i) for i, detail in zip(event_ids, details, strict=True)],
+            )  # fmt: skip
 
     def is_done(self, event_id: int) -> bool:
         with self._lock:

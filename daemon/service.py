@@ -102,13 +102,14 @@ class Service:
         return self.journal.append(Event(repo, source, detail or {}))
 
     def wait_for(self, repo: str, event_id: int, *, timeout: float) -> dict[str, Any]:
+        """The result of the sync that takes the event, or its error (not an earlier one's)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and not self._stop.is_set():
             if self.journal.is_done(event_id):
                 return self.dispatcher.state(repo).last_result or {}
-            error = self.dispatcher.state(repo).last_error
-            if error and self.dispatcher.state(repo).retry_at > time.time():
-                raise RecalldError(f"sync of {repo} failed: {error}")
+            state = self.dispatcher.state(repo)
+            if event_id in state.failed_events:
+                raise RecalldError(f"sync of {repo} failed: {state.last_error}")
             time.sleep(0.02)
         raise RecalldError(f"sync of {repo} did not finish within {timeout:.0f} s (still queued)")
 
@@ -138,6 +139,7 @@ class Service:
                 queue_depth=depth.get(item["repo"], 0),
                 last_result=state.last_result,
                 last_error=state.last_error,
+                fetch_error=state.fetch_error,
                 last_sync_at=state.last_sync_at,
                 watcher=self.watcher.health.get(item["repo"], "not watched") if self.watcher else "disabled",
                 lag_seconds=self._lag_seconds(item),
@@ -246,8 +248,11 @@ class Service:
 
     def _sync_repo(self, repo: str, claim: Claim) -> SyncResult:
         entry = self.app.registry.get(repo)
-        for remote in dict.fromkeys(e.detail["fetch"] for e in claim.events if e.detail.get("fetch")):
-            webhooks.fetch(entry.path, remote)
+        if any(e.detail.get("fetch") for e in claim.events):
+            state = self.dispatcher.state(repo)
+            state.fetch_error = webhooks.fetch_claimed(self.journal, claim, entry.path)
+            if state.fetch_error:
+                log.warning("fetch failed: syncing what the repository has", repo=repo, error=state.fetch_error)
         full = any(e.detail.get("full") for e in claim.events)
         store = self.app.store  # another worker's sync may seal what it wrote meanwhile: wait for it
         with store.patient() if isinstance(store, LockedStore) else nullcontext():

@@ -11,13 +11,20 @@ import os
 import hmac
 import re
 import subprocess
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recalld.ingest.errors import RecalldError
 
+if TYPE_CHECKING:
+    from recalld.daemon.journal import Claim, Journal
+
 FETCH_TIMEOUT = 120
+FETCH_TRIES = 8  # a failed fetch is tried again after 30 s, 1, 2, 4, 8, 16 and 30 min, then given up
+FETCH_BACKOFF = 30.0
+FETCH_BACKOFF_MAX = 1800.0
 
 
 def github_signature_ok(secret: str, body: bytes, header: str | None) -> bool:
@@ -136,3 +143,28 @@ def fetch(repo_path: str, remote: str) -> None:
         raise RecalldError(f"git fetch {remote} timed out after {FETCH_TIMEOUT} s") from exc
     if done.returncode != 0:
         raise RecalldError(f"git fetch {remote} failed: {done.stderr.strip()[:300]}")
+
+
+def fetch_claimed(journal: Journal, claim: Claim, repo_path: str) -> str | None:
+    """Fetch each remote the claim's webhook events ask for. A fetch that fails holds up
+    no sync (the repository's own commits are synced: a remote gone had blocked every
+    later sync of it): its events are deferred, to be fetched again later, up to
+    ``FETCH_TRIES`` tries in all. What failed, or None."""
+    asked: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    for event_id, event in zip(claim.ids, claim.events, strict=True):
+        if event.detail.get("fetch"):
+            asked.setdefault(str(event.detail["fetch"]), []).append((event_id, event.detail))
+    failed = []
+    for remote, events in asked.items():
+        try:
+            fetch(repo_path, remote)
+        except RecalldError as exc:
+            tries = 1 + max(int(detail.get("tries") or 0) for _, detail in events)
+            if tries >= FETCH_TRIES:
+                failed.append(f"{exc.message} (given up after {tries} tries; the next push's webhook fetches again)")
+                continue
+            wait = min(FETCH_BACKOFF_MAX, FETCH_BACKOFF * 2 ** (tries - 1))
+            details = [{**detail, "tries": tries} for _, detail in events]
+            journal.defer([i for i, _ in events], details, time.time() + wait)
+            failed.append(f"{exc.message} (try {tries} of {FETCH_TRIES}; again in {wait:.0f} s)")
+    return "; ".join(failed) or None

@@ -65,7 +65,16 @@ def test_commit_is_searchable_within_two_seconds_and_stop_is_clean(daemon, repo)
     imported = {line.split("|")[-1].strip().split(".")[0] for line in light.stderr.splitlines() if "|" in line}
     assert not imported & {"pygit2", "numpy", "torch", "qdrant_edge", "qdrant_client", "tree_sitter", "fastapi"}
     assert f"note: repo: branch 'main' not found in {repo.path}: its memories may be stale" in light.stderr
+    deadline = time.monotonic() + 30
+    while not json.loads(recalld("status", "--json").stdout)["repos"][0]["last_error"]:  # its sync failed
+        assert time.monotonic() < deadline, daemon.logs()
+        time.sleep(0.1)
+    code, body = daemon.authed("POST", "/v1/repos/repo/sync?wait=true")
+    assert code == 400 and "sync of repo failed: branch 'main' not found" in json.loads(body)["detail"]
     repo.git("branch", "-m", "renamed", "main")
+    # asked again at once, within the failure's backoff: tried now (the answer was the old failure)
+    code, body = daemon.authed("POST", "/v1/repos/repo/sync?wait=true")
+    assert code == 200 and json.loads(body)["to_commit"] == repo.head(), body
     assert "note:" not in recalld("search", "zebra").stderr
 
     started = time.monotonic()

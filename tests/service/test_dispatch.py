@@ -195,3 +195,71 @@ def test_startup_is_ready_while_a_repo_that_fails_backs_off(tmp_path):
         service.dispatcher.stop()
         service.app.close()
         service.journal.close()
+
+
+def test_a_failed_fetch_defers_its_webhook_events_and_holds_up_no_other(tmp_path, monkeypatch):
+    """A webhook's fetch that fails: its events wait out a backoff apart, the claim's other
+    events are done, and it is fetched again when due, up to the tries allowed."""
+    from recalld.daemon import webhooks
+
+    monkeypatch.setattr(webhooks, "FETCH_BACKOFF", 0.2)
+    monkeypatch.setattr(webhooks, "FETCH_TRIES", 3)
+    upstream = GitRepo(tmp_path / "upstream")
+    upstream.write("a.py", "x = 1\n")
+    upstream.commit("one")
+    remote, moved = tmp_path / "remote.git", tmp_path / "away.git"
+    upstream.git("clone", "-q", "--bare", str(upstream.path), str(remote))
+    clone = tmp_path / "clone"
+    upstream.git("clone", "-q", str(remote), str(clone))
+    remote.rename(moved)
+    journal = Journal(tmp_path / "journal.db")
+    journal.append(Event("w", "webhook", {"fetch": "origin"}))
+    journal.append(Event("w", "hook", {}))
+
+    claim = journal.claim("w")
+    assert claim is not None and len(claim.ids) == 2
+    failed = webhooks.fetch_claimed(journal, claim, str(clone))
+    assert failed is not None and "git fetch origin failed" in failed and "(try 1 of 3; again in 0 s)" in failed
+    journal.complete(claim)
+    assert journal.depth() == {"w": 1} and journal.pending() == {}  # the hook's event done, the fetch's waits
+    journal.append(Event("w", "hook", {}))
+    later = journal.claim("w")
+    assert later is not None and [e.source for e in later.events] == ["hook"] and not journal.has_newer(later)
+    journal.complete(later)
+
+    time.sleep(0.25)
+    due = journal.claim("w")
+    assert due is not None and [e.detail for e in due.events] == [{"fetch": "origin", "tries": 1}]
+    moved.rename(remote)
+    assert webhooks.fetch_claimed(journal, due, str(clone)) is None
+    journal.complete(due)
+    assert journal.depth() == {}
+
+    remote.rename(moved)  # gone for good: tried FETCH_TRIES times, then given up
+    journal.append(Event("w", "webhook", {"fetch": "origin"}))
+    for tries in (1, 2, 3):
+        time.sleep(0.45)
+        claim = journal.claim("w")
+        assert claim is not None, tries
+        said = webhooks.fetch_claimed(journal, claim, str(clone))
+        journal.complete(claim)
+        assert said is not None and (f"try {tries} of 3" in said if tries < 3 else "given up after 3 tries" in said)
+    assert journal.depth() == {}
+
+
+def test_a_journal_of_an_earlier_version_is_read_and_deferrable(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "journal.db"
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, repo TEXT NOT NULL,"
+                     " source TEXT NOT NULL, detail TEXT NOT NULL, created REAL NOT NULL, done REAL);"
+                     "INSERT INTO events (repo, source, detail, created) VALUES ('r', 'hook', '{}', 1.0);")  # fmt: skip
+    db.commit()
+    db.close()
+    journal = Journal(path)
+    claim = journal.claim("r")
+    assert claim is not None and claim.events == (Event("r", "hook", {}),)
+    journal.defer(claim.ids, [{"tries": 1}], time.time() + 60)
+    journal.complete(claim)
+    assert journal.claim("r") is None and journal.depth() == {"r": 1}

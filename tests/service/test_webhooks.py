@@ -259,6 +259,35 @@ def test_signed_push_fetches_the_configured_remote_and_syncs(daemon, tmp_path):
     status = json.loads(recalld("status", "--json").stdout)["repos"][0]
     assert status["indexed_commit"] == upstream.head() and status["commits_behind"] == 0
 
+    # the remote gone: the webhook's fetch fails, is said and deferred, and holds up no sync
+    remote.rename(tmp_path / "away.git")
+    code, _ = daemon.call("POST", "/v1/webhooks/github", body,
+                          {"X-Hub-Signature-256": signature, "X-GitHub-Event": "push",
+                           "X-GitHub-Delivery": "e2e-2"})  # fmt: skip
+    assert code == 202
+    deadline = time.monotonic() + 30
+    while not (status := json.loads(recalld("status", "--json").stdout)["repos"][0])["fetch_error"]:
+        assert time.monotonic() < deadline, daemon.logs()
+        time.sleep(0.2)
+    said = status["fetch_error"]
+    assert "git fetch origin failed" in said and "(try 1 of 8; again in 30 s)" in said
+    while status["queue_depth"] != 1:  # the deferred fetch (the failed fetch wrote FETCH_HEAD: a sync)
+        assert time.monotonic() < deadline, status
+        time.sleep(0.2)
+        status = json.loads(recalld("status", "--json").stdout)["repos"][0]
+    assert status["last_error"] is None
+    assert "fetch_error git fetch origin failed" in recalld("status").stdout
+    local = GitRepo(clone)
+    local.write("lib/local.py", "def moved_here_without_the_remote():\n    return 3\n")
+    local.commit("three")
+    local.git("update-ref", "refs/remotes/origin/main", local.head())  # the tracked branch moves here
+    code, answer = daemon.authed("POST", "/v1/repos/widgets/sync?wait=true&timeout=30")
+    assert code == 200 and json.loads(answer)["to_commit"] == local.head(), answer
+    hits = json.loads(recalld("search", "moved_here_without_the_remote", "--json", "--limit", "3").stdout)
+    assert any(h["qualname"] == "moved_here_without_the_remote" for h in hits)
+    for bad in ("-5", "nan", "0"):
+        assert daemon.authed("POST", f"/v1/repos/widgets/sync?wait=true&timeout={bad}")[0] == 422
+
 
 @contextmanager
 def store_building(service, *, shares: str | None):  # type: ignore[no-untyped-def]
