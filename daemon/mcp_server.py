@@ -196,7 +196,9 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
 
 
 def serve_stdio(config: Config) -> None:
-    build_server(DaemonGateway(config)).run("stdio")
+    from recalld.daemon.mcp_stdio import serve
+
+    serve(build_server(DaemonGateway(config)))
 
 
 def _flag(value: bool) -> str | None:

@@ -186,3 +186,43 @@ def test_stdout_carries_only_protocol():
     assert rest == ""
     assert [a.get("id") for a in answers] == [1, 2] and all(a["jsonrpc"] == "2.0" for a in answers)
     assert answers[1]["result"]["isError"] and "recalld serve" in answers[1]["result"]["content"][0]["text"]
+
+
+def test_every_line_gets_an_answer():
+    """A line that is no JSON-RPC message is answered with a JSON-RPC error (the SDK dropped
+    it: a client waited for ever), to the request's id where the line has one; the session
+    goes on."""
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}  # fmt: skip
+    lines = [
+        json.dumps(initialize),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search_memories",'
+        ' "arguments": {"query": "x\\ud800"}}}',
+        "this is not json",
+        json.dumps({"jsonrpc": "2.0", "id": "three", "method": 5}),
+        json.dumps([1, 2]),
+        json.dumps({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "status", "arguments": {}}}),
+    ]
+    with subprocess.Popen([sys.executable, "-m", "recalld.daemon.cli", "mcp"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as proc:  # fmt: skip
+        assert proc.stdin is not None and proc.stdout is not None
+        killer = threading.Timer(60, proc.kill)
+        killer.start()
+        try:
+            proc.stdin.write("".join(line + "\n" for line in lines))
+            proc.stdin.flush()
+            answers = [json.loads(proc.stdout.readline()) for _ in range(6)]
+            proc.stdin.close()
+            assert proc.stdout.read() == ""
+        finally:
+            killer.cancel()
+            killer.join()
+    by_id = {a.get("id"): a for a in answers}
+    assert sorted(by_id, key=str) == [1, 2, 4, None, "three"] and all(a["jsonrpc"] == "2.0" for a in answers)
+    assert by_id[2]["error"]["code"] == -32600 and "lone surrogate" in by_id[2]["error"]["message"]
+    not_rpc = "Invalid Request: not a JSON-RPC 2.0 request, notification or response"
+    assert by_id["three"]["error"] == {"code": -32600, "message": not_rpc}
+    nulls = sorted(a["error"]["code"] for a in answers if a.get("id") is None)
+    assert nulls == [-32700, -32600]  # not JSON; a JSON array
+    assert by_id[4]["result"]["isError"] and "recalld serve" in by_id[4]["result"]["content"][0]["text"]
