@@ -27,7 +27,7 @@ from recalld.daemon.config import SEARCH_LIMIT
 from recalld.daemon.journal import Event
 from recalld.daemon.mem0 import mem0_results
 from recalld.daemon.memory_api import add_memory_routes
-from recalld.daemon.query import SearchRequest, export, search
+from recalld.daemon.query import SearchRequest, export, search_noted
 from recalld.daemon.repos import unfollowed_notes
 from recalld.ingest.diskspace import DiskFullError
 from recalld.ingest.errors import BusyError, NotFoundError, RecalldError, StoreServerError
@@ -116,11 +116,11 @@ def create_api(service: Service) -> FastAPI:
             q, repo, tuple(kind or ()), lang, path, include_deprecated, limit,
             types=tuple(types or ()), include_untrusted=include_untrusted, as_of=as_of, tests=tests,
         )  # fmt: skip
-        records = search(service.app, request)
-        if as_of is None:
-            notes = unfollowed_notes([service.app.registry.get(repo)] if repo else service.app.registry.all())
-            if notes:  # where the answers may be stale; ASCII, as a header must be
-                response.headers[NOTES_HEADER] = json.dumps(notes)
+        records, notes = search_noted(service.app, request)
+        if as_of is None:  # where the answers may be stale
+            notes += unfollowed_notes([service.app.registry.get(repo)] if repo else service.app.registry.all())
+        if notes:  # ASCII, as a header must be
+            response.headers[NOTES_HEADER] = json.dumps(notes)
         return mem0_results(records) if shape == "mem0" else records
 
     @api.get("/v1/export", dependencies=auth, response_class=StreamingResponse, responses={

@@ -63,9 +63,8 @@ def _sync_here(ctx: Any, entry: Any, *, full: bool) -> Any:
 
 
 def search(ctx: Any, args: argparse.Namespace) -> int:
-    daemon = ctx.daemon()
     notes: list[str] = []
-    results = _search(ctx, daemon, args, notes)
+    results = _search(ctx, ctx.daemon(), args, notes)
     if args.format != "text":
         emit_json(results)
     else:
@@ -73,22 +72,17 @@ def search(ctx: Any, args: argparse.Namespace) -> int:
             print_hit(r, as_of=bool(args.as_of))
         if not results:
             print("no matching memories", file=sys.stderr)
-            for hint in _absent_values(ctx, daemon, args):
-                print(hint, file=sys.stderr)
-        code = any(r.get("type") == "structural" for r in results)
-        if args.as_of and not code and not _code_known_then(ctx, daemon, args):
-            print(f"no code memory is valid at {args.as_of}: code memories start at a repository's first sync"
-                  " (commits before it are task memories only)", file=sys.stderr)  # fmt: skip
     for line in notes:
         print(f"note: {line}", file=sys.stderr)
     return EXIT_OK
 
 
-def _search(ctx: Any, daemon: Any, args: argparse.Namespace, notes: list[str] | None = None) -> Any:
-    """The records (a list; Mem0's shape, a dict, with ``--format mem0``). Into ``notes``,
-    unless ``--as-of``: where the answers may be stale (a repository whose path or branch
-    is gone, which no sync can follow: the daemon says, as only it has pygit2 loaded; with
-    no daemon to keep the store in line, also one whose memories lag its branch)."""
+def _search(ctx: Any, daemon: Any, args: argparse.Namespace, notes: list[str]) -> Any:
+    """The records (a list; Mem0's shape, a dict, with ``--format mem0``), and into
+    ``notes`` why they may not be what was asked (``query.search_noted``) and, unless
+    ``--as-of``, where they may be stale: a repository whose path or branch is gone, which
+    no sync can follow (the daemon says, as only it has pygit2 loaded); with no daemon to
+    keep the store in line, also one whose memories lag its branch."""
     mem0 = args.format == "mem0"
     if daemon is not None:
         params = {"q": args.query, "repo": args.repo, "type": args.type or None, "kind": args.kind or None,
@@ -97,14 +91,11 @@ def _search(ctx: Any, daemon: Any, args: argparse.Namespace, notes: list[str] | 
                   "include_untrusted": "true" if args.include_untrusted else None,
                   "as_of": args.as_of, "format": "mem0" if mem0 else None, "limit": args.limit,
                   "tests": None if args.tests == "include" else args.tests}  # fmt: skip
-        if notes is None:
-            return daemon.request("GET", "/v1/search", params)
         results, said = daemon.noted("GET", "/v1/search", params)
         notes.extend(said)
         return results
     from recalld.daemon.mem0 import mem0_results
-    from recalld.daemon.query import SearchRequest
-    from recalld.daemon.query import search as run_search
+    from recalld.daemon.query import SearchRequest, search_noted, stale_repos
 
     request = SearchRequest(
         query=args.query,
@@ -119,39 +110,11 @@ def _search(ctx: Any, daemon: Any, args: argparse.Namespace, notes: list[str] | 
         limit=args.limit,
         tests=args.tests,
     )
-    records = run_search(ctx.app, request)
-    if notes is not None and args.as_of is None:
-        from recalld.daemon.query import stale_repos
-
+    records, said = search_noted(ctx.app, request)
+    notes.extend(said)
+    if args.as_of is None:
         notes.extend(stale_repos(ctx.app, [ctx.app.registry.get(args.repo)] if args.repo else ctx.app.registry.all()))
     return mem0_results(records) if mem0 else records
-
-
-def _code_known_then(ctx: Any, daemon: Any, args: argparse.Namespace) -> bool:
-    """Whether any code memory (of ``--repo``) was valid at ``--as-of``, whatever the query's filters."""
-    return _finds_any(ctx, daemon, args, type=["structural"], as_of=args.as_of)
-
-
-def _absent_values(ctx: Any, daemon: Any, args: argparse.Namespace) -> list[str]:
-    """Of ``--lang`` and each ``--kind``, those no memory has, stale or not (``--lang js``,
-    a typo, found nothing without a word): one search each, with that filter alone."""
-    checks = ([("lang", args.lang)] if args.lang else []) + [("kind", kind) for kind in args.kind]
-    hints = []
-    for option, value in checks:
-        if not _finds_any(ctx, daemon, args, **({"lang": value} if option == "lang" else {"kind": [value]})):
-            known = LANGUAGES_HELP if option == "lang" else KINDS_HELP
-            where = f" of {args.repo}" if args.repo else ""
-            hints.append(f"no memory{where} has --{option} {value!r} ({known})")
-    return hints
-
-
-def _finds_any(ctx: Any, daemon: Any, args: argparse.Namespace, **filters: Any) -> bool:
-    """Whether the query of ``args``, in its ``--repo``, with ``filters`` as its only other
-    filters, finds any memory, deprecated and untrusted ones too."""
-    unfiltered: dict[str, Any] = {"type": [], "kind": [], "lang": None, "path": None, "as_of": None, "tests": "include"}
-    probe = argparse.Namespace(**{**vars(args), **unfiltered, **filters, "include_deprecated": True,
-                                  "include_untrusted": True, "format": "json", "limit": 1})  # fmt: skip
-    return bool(_search(ctx, daemon, probe))
 
 
 # The languages a search's ``--lang`` takes, with their short names (``query.LANGUAGE_ALIASES``),
@@ -195,16 +158,7 @@ def print_hit(r: dict[str, Any], *, as_of: bool = False) -> None:
 
 def symbol(ctx: Any, args: argparse.Namespace) -> int:
     repo = args.repo or only_repo(ctx)
-    daemon = ctx.daemon()
-    try:
-        versions = _symbol_versions(ctx, daemon, repo, args)
-    except RecalldError:
-        # a --kind no memory has (a typo) is why nothing was found, as search says it
-        probe = argparse.Namespace(query=args.qualname, repo=repo, lang=None, kind=[args.kind])
-        absent = _absent_values(ctx, daemon, probe) if args.kind else []
-        if not absent:
-            raise
-        raise RecalldError(absent[0]) from None
+    versions = _symbol_versions(ctx, ctx.daemon(), repo, args)
     if args.json:
         emit_json(versions)
         return EXIT_OK

@@ -46,13 +46,19 @@ class DaemonGateway:
         self._config = config
 
     def call(self, method: str, path: str, params: dict[str, Any] | None = None, *,
-             body: Any = None, timeout: float = 60.0) -> Any:  # fmt: skip
+             body: Any = None, timeout: float = 60.0, noted: list[str] | None = None) -> Any:  # fmt: skip
+        """The answer; into ``noted``, the daemon's notes on it (a search's: why nothing was
+        found, where the answers may be stale)."""
         # A busy daemon is not waited for: the agent is told to retry. Errors it answered
         # with, or no answer at all, reach the agent as the tool's error.
         try:
             client = DaemonClient.discover(self._config.runtime_file, self._config.token_file)
             if client is None:
                 raise ToolError(NO_DAEMON)
+            if noted is not None:
+                answer, said = client.noted(method, path, params)
+                noted.extend(said)
+                return answer
             return client.request(method, path, params, body=body, timeout=timeout)
         except RecalldError as exc:
             raise ToolError(exc.message) from None
@@ -82,12 +88,16 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
     ) -> dict[str, Any]:
         """Search memories by meaning and keywords (best first); the symbols a query names as code
         (parse_config, QuerySet.bulk_create) come first. Each result is one memory with its repo,
-        path, qualname, kind, signature, lines, text, provenance (valid_from_commit, author) and id."""
+        path, qualname, kind, signature, lines, text, provenance (valid_from_commit, author) and id.
+        ``notes``, when there are any: why nothing was found (a language or kind no memory has),
+        or where the answers may be stale (a repository no sync can follow)."""
         params = {"q": query, "repo": repo, "type": type, "kind": kind, "lang": lang, "path": path,
                   "limit": limit, "include_deprecated": _flag(include_deprecated), "as_of": as_of,
                   "include_untrusted": _flag(include_untrusted),
                   "tests": None if tests == "include" else tests}  # fmt: skip
-        return {"results": gateway.call("GET", "/v1/search", params)}
+        notes: list[str] = []
+        results = gateway.call("GET", "/v1/search", params, noted=notes)
+        return {"results": results, "notes": notes} if notes else {"results": results}
 
     @server.tool(annotations=READ)
     def get_symbol(

@@ -82,6 +82,7 @@ def get_symbol(
     entry = app.registry.get(repo)
     at = as_of(app, as_of_text, repo)
     path = repo_glob(path, entry.path) if path else None
+    kind = kind.lower() if kind else None
     # a path is a file, or the files under a directory or matching a glob, as outline's
     base = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), dir_prefix=literal_dir(path),
                         kinds=(kind,) if kind else (), deprecated=None if include_deprecated or at else 0,
@@ -101,6 +102,10 @@ def get_symbol(
     if not points and "::" in qualname:
         return get_symbol(app, repo, qualname.replace("::", "."), path=path, kind=kind,
                           include_deprecated=include_deprecated, as_of_text=as_of_text)  # fmt: skip
+    if not points and kind and not app.store.count(MemoryFilter(repo=repo, kinds=(kind,), deprecated=None)):
+        from recalld.daemon.commands import KINDS_HELP  # a typo of a kind: found nothing, and why
+
+        raise NotFoundError(f"no memory of {repo} has kind {kind!r} ({KINDS_HELP})")
     if not points:
         then = (f" as of {as_of_text} (not there then, or before the repository's first sync:"
                 " code memories start there)") if at else ""

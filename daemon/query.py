@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
 
@@ -72,6 +72,13 @@ def memory_record(point: StoredPoint, score: float | None = None) -> dict[str, A
 def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
     """Memories for ``request``, best first: hybrid (dense + keywords, RRF) by default;
     deprecated and untrusted memories left out unless asked for."""
+    return search_noted(app, request)[0]
+
+
+def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]], list[str]]:
+    """``search``'s records and why they may not be what was asked: for no record, the
+    language or kinds no memory has, stale or not (``lang=js``, a typo, found nothing
+    without a word); as of a time before any code memory, that none was valid then."""
     if request.repo is not None:
         app.registry.get(request.repo)  # an unknown repository: a clear error first
     if not request.query.strip():
@@ -98,7 +105,28 @@ def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
     retrieval = Retrieval(request.query, flt, request.limit, path_glob, _mode(app, request.mode), request.tests)
     hits = retrieve(app.store, lambda text: app.embeddings.embedder.encode([text])[0].tolist(), retrieval)
     points = at.placed([h.point for h in hits]) if at else [h.point for h in hits]
-    return [memory_record(point, h.score) for point, h in zip(points, hits, strict=True)]
+    records = [memory_record(point, h.score) for point, h in zip(points, hits, strict=True)]
+    return records, _search_notes(app, request, flt, records)
+
+
+def _search_notes(app: App, request: SearchRequest, flt: MemoryFilter, records: list[dict[str, Any]]) -> list[str]:
+    from recalld.daemon.commands import KINDS_HELP, LANGUAGES_HELP
+
+    notes = []
+    anywhere = MemoryFilter(repo=request.repo, deprecated=None)  # each filter alone, stale and untrusted too
+    where = f" of {request.repo}" if request.repo else ""
+    if not records:
+        checks = [("language", flt.language, request.language, LANGUAGES_HELP)] if flt.language else []
+        checks += [("kind", kind, given, KINDS_HELP) for kind, given in zip(flt.kinds, request.kinds, strict=True)]
+        for field, value, given, known in checks:
+            if not app.store.count(replace(anywhere, language=value) if field == "language" else
+                                   replace(anywhere, kinds=(value,))):  # fmt: skip
+                notes.append(f"no memory{where} has {field} {given!r} ({known})")
+    if flt.valid_at is not None and not any(r["type"] == "structural" for r in records):
+        if not app.store.count(replace(anywhere, types=("structural",), valid_at=flt.valid_at)):
+            notes.append(f"no code memory{where} is valid at {request.as_of}: code memories start at a repository's"
+                         " first sync (commits before it are task memories only)")  # fmt: skip
+    return notes
 
 
 def _mode(app: App, mode: str) -> str:

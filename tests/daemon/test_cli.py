@@ -107,8 +107,8 @@ def test_cli_end_to_end(project):
     assert aliased and {h["language"] for h in aliased} == {"python"}
     none = recalld("search", "invoice", "--lang", "js", "--kind", "method", "--kind", "bogus")
     assert none.stdout == "" and "no matching memories" in none.stderr
-    assert "no memory has --lang 'js'" in none.stderr and "no memory has --kind 'bogus'" in none.stderr
-    assert "--kind 'method'" not in none.stderr  # methods there are, none of them JavaScript
+    assert "note: no memory has language 'js'" in none.stderr and "no memory has kind 'bogus'" in none.stderr
+    assert "kind 'method'" not in none.stderr  # methods there are, none of them JavaScript
     first_seen = recalld("search", "compute_vat", "--limit", "1")
     assert f"since {first['to_commit'][:8]} by Test Author" in first_seen.stdout
     assert "note:" not in first_seen.stderr  # in line with its branch
@@ -299,7 +299,7 @@ def test_symbol_of_a_kind_no_memory_has_says_so(project):
     recalld("sync")
     bogus = recalld("symbol", "compute_vat", "--kind", "bogus", check=False)
     assert bogus.returncode == 1
-    assert bogus.stderr.startswith("recalld: no memory of project has --kind 'bogus' (module, class,")
+    assert bogus.stderr.startswith("recalld: no memory of project has kind 'bogus' (module, class,")
     assert recalld("symbol", "compute_vat", "--kind", "function").stdout.startswith("project:billing/invoice.py:12")
     other = recalld("symbol", "compute_vat", "--kind", "method", check=False)  # a kind there, not of it
     assert other.returncode == 1 and other.stderr == "recalld: no symbol 'compute_vat' in project\n"

@@ -89,7 +89,12 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
         err, found = await call(session, "search_memories", query="put something into a basket", tests="only")
         assert not err and found["results"] == []  # the repository holds no test code
         err, found = await call(session, "search_memories", query="persist basket", kind=["manual"])
-        assert [r["id"] for r in found["results"]] == [note_id]
+        assert [r["id"] for r in found["results"]] == [note_id] and "notes" not in found
+        err, none = await call(session, "search_memories", query="basket", lang="Rust", kind=["method", "Strukt"])
+        assert not err and none["results"] == [] and [n.split(" (")[0] for n in none["notes"]] == [
+            "no memory has language 'Rust'", "no memory has kind 'Strukt'"]  # fmt: skip
+        err, typo = await call(session, "get_symbol", repo="repo", qualname="add", kind="Strukt")
+        assert err and "no memory of repo has kind 'strukt' (module, class," in typo
 
         err, symbol = await call(session, "get_symbol", repo="repo", qualname="add")
         version = symbol["versions"][0]
