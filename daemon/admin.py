@@ -29,7 +29,7 @@ def add_commands(sub: Any) -> None:
 
     hooks = sub.add_parser("hooks", help="install or remove recalld's git hooks")
     hooks_sub = hooks.add_subparsers(dest="hooks_command", metavar="ACTION", required=True)
-    for action, text in (("install", "install post-commit/merge/checkout/rewrite hooks"),
+    for action, text in (("install", "install post-commit/merge/checkout/rewrite and post-receive hooks"),
                          ("uninstall", "remove them, restoring hooks that were there before")):  # fmt: skip
         cmd = hooks_sub.add_parser(action, help=text)
         target = cmd.add_mutually_exclusive_group(required=True)

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from recalld.ingest.errors import RecalldError
 
-HOOK_NAMES = ("post-commit", "post-merge", "post-checkout", "post-rewrite")
+# post-receive: a push into the repository (a bare mirror that developers push to), run in its git dir
+HOOK_NAMES = ("post-commit", "post-merge", "post-checkout", "post-rewrite", "post-receive")
 MARKER = "recalld-managed-hook"
 
 

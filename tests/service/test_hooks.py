@@ -39,7 +39,7 @@ def test_install_keeps_foreign_hook_and_uninstall_restores_it(git_repo):
     write_hook(hooks / "post-commit", foreign)
     changes = {c.hook.name: c.action for c in install(git_repo.path)}
     assert changes == {"post-commit": "kept-legacy", "post-merge": "installed", "post-checkout": "installed",
-                       "post-rewrite": "installed"}  # fmt: skip
+                       "post-rewrite": "installed", "post-receive": "installed"}  # fmt: skip
     assert (hooks / "post-commit.legacy").read_text() == foreign
     assert all(MARKER in (hooks / n).read_text() for n in HOOK_NAMES)
     assert {c.action for c in install(git_repo.path)} == {"updated"}  # idempotent
@@ -128,6 +128,32 @@ def test_daemon_down_git_unaffected_hooks_fast_events_kept(git_repo):
     while pending_events().get("repo", 0) < 5 and time.monotonic() < deadline:
         time.sleep(0.1)
     assert pending_events().get("repo", 0) >= 5
+
+
+def test_a_push_into_a_bare_mirror_is_told_by_its_post_receive_hook(tmp_path):
+    """A bare repository has no work tree to commit in: pushes are what move it. Its
+    post-receive hook (run in the git dir, ref lines on stdin) tells recalld, and a foreign
+    post-receive kept as .legacy still reads those lines."""
+    from tests.conftest import GitRepo
+
+    src = GitRepo(tmp_path / "src")
+    src.write("a.py", "def a():\n    pass\n")
+    src.commit("one")
+    mirror = tmp_path / "mirror.git"
+    src.git("clone", "-q", "--bare", str(src.path), str(mirror))
+    write_hook(mirror / "hooks" / "post-receive", "#!/bin/sh\ncat > \"$PWD/received.txt\"\n")
+    recalld("repo", "add", str(mirror), "--name", "mirror")
+    recalld("hooks", "install", str(mirror))
+    assert MARKER in (mirror / "hooks" / "post-receive").read_text()
+    src.write("b.py", "def b():\n    pass\n")
+    src.commit("two")
+    src.git("push", "-q", str(mirror), "main")
+    deadline = time.monotonic() + 20  # the notifier is detached
+    while pending_events().get("mirror", 0) < 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert pending_events().get("mirror", 0) == 1
+    assert (mirror / "received.txt").read_text().split() == [*src.git("rev-parse", "HEAD~1", "HEAD").split(),
+                                                             "refs/heads/main"]  # fmt: skip
 
 
 def test_notify_for_an_unregistered_repo_fails_quietly(git_repo):
