@@ -8,7 +8,11 @@ the path one character at a time: a regular expression tries every placement of 
 of stars, and eight ``**/`` in a row over a path 40 directories deep took 52 s (ten over
 two minutes), where a query's ``--path`` comes from whoever asks. The walk keeps the set of
 places in the pattern that the path so far can reach, so its work is bounded by the path's
-length times the pattern's (~30 µs for a short path; the regular expression ~1 µs)."""
+length times the pattern's (~30 µs for a short path; the regular expression ~1 µs). A path
+is walked only when the pattern's literal parts are in it, in order, and it ends as the
+pattern does: the default decision rules (``**/docs/adr/**/*.md``, ``*ADR*.md``, three runs
+of stars each) are asked of every file of every tree read, and walking each path took a
+Django first index 20 s of the sync thread's time (stop 92), where the check takes ~1 µs."""
 
 from __future__ import annotations
 
@@ -101,11 +105,37 @@ def _walk(tokens: tuple[str, ...], path: str) -> bool:
     return n in states or any(state > n and tokens[state - n - 1] == TAIL for state in states)
 
 
+def _literals(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
+    """The pattern's runs of plain characters, in order, and the one it ends with ("" when
+    it ends with a wildcard): a path it matches holds each, in order, and ends with the last."""
+    runs, run = [], ""
+    for token in tokens:
+        if token in STARS or token == ONE:
+            runs.append(run)
+            run = ""
+        else:
+            run += token
+    return tuple(r for r in (*runs, run) if r), run
+
+
+def _walk_if_may(tokens: tuple[str, ...], runs: tuple[str, ...], end: str, path: str) -> bool:
+    """``_walk``, for a path that holds the pattern's literal runs in order and ends as it does."""
+    if not path.endswith(end):
+        return False
+    at = 0
+    for run in runs:
+        at = path.find(run, at)
+        if at < 0:
+            return False
+        at += len(run)
+    return _walk(tokens, path)
+
+
 @lru_cache(maxsize=512)
 def _matcher(pattern: str) -> Callable[[str], bool]:
     tokens = _tokens(pattern)
     if _walkable(tokens):
-        return partial(_walk, tokens)
+        return partial(_walk_if_may, tokens, *_literals(tokens))
     regex = re.compile(_regex_source(tokens), re.DOTALL)
     return lambda path: regex.match(path) is not None
 
@@ -131,7 +161,7 @@ def match_any(path: str, patterns: tuple[str, ...]) -> bool:
     regex, walked = _any_regex(patterns)
     if regex is not None and regex.match(path) is not None:
         return True
-    return any(_walk(_tokens(p), path) for p in walked)
+    return any(_matcher(p)(path) for p in walked)
 
 
 def first_match(path: str, patterns: tuple[str, ...]) -> str | None:

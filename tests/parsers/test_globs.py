@@ -21,7 +21,8 @@ def test_the_walk_and_the_regular_expression_agree_on_random_patterns_and_paths(
         regex = re.compile(_regex_source(tokens), re.DOTALL)
         for _ in range(8):
             path = "".join(rng.choice("ab/\n") for _ in range(rng.randint(0, 9)))
-            assert _walk(tokens, path) == (regex.match(path) is not None), (pattern, path)
+            expected = regex.match(path) is not None
+            assert _walk(tokens, path) == expected and glob_match(path, pattern) == expected, (pattern, path)
             checked += 1
     assert checked == 24000
 
@@ -55,3 +56,23 @@ def test_the_rules_of_the_syntax() -> None:
     assert glob_match("a/b/c.py", "a/**/*.py") and glob_match("a/c.py", "a/**/*.py")
     assert glob_match("a", "a/**") and glob_match("a/b/c", "a/**") and not glob_match("ab", "a/**")
     assert glob_match("a/b", "a/?") and not glob_match("a//", "a/?")
+
+
+def test_a_path_without_the_patterns_literal_parts_is_not_walked(monkeypatch) -> None:
+    """The default decision rules have three runs of stars and are asked of every file of
+    every tree read: a path that cannot match is told by its literal parts, not walked (the
+    walk made each path of a Django tree cost 214 µs instead of 13)."""
+    from recalld.parsers import globs
+    from recalld.parsers.registry import DEFAULT_DECISION_GLOBS, claimed_language
+
+    walked: list[str] = []
+    walk = globs._walk
+    monkeypatch.setattr(globs, "_walk", lambda tokens, path: walked.append(path) or walk(tokens, path))
+    globs._matcher.cache_clear()
+    globs._any_regex.cache_clear()
+    assert sum(globs._walkable(globs._tokens(p)) for p in DEFAULT_DECISION_GLOBS) == 10
+    for path in ("django/db/models/query.py", "docs/ref/models/querysets.txt", "README.md", "docs/adr", "x/ADR/y.md"):
+        assert claimed_language(path) is None
+    assert walked == ["x/ADR/y.md"]  # ADR in it, .md at its end: only a walk tells (a * stays in one directory)
+    assert claimed_language("docs/adr/0001-record.md") == "adr" and claimed_language("x/ADR-7.md") == "adr"
+    assert not match_any("docs/adr/x.txt", DEFAULT_DECISION_GLOBS) and not glob_match("ADR.mdx", "*ADR*.md")
