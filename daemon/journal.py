@@ -56,6 +56,7 @@ class Claim:
     ids: tuple[int, ...]
     events: tuple[Event, ...]
     oldest: float
+    claimed: float = 0.0  # when: an event deferred after it (``Journal.defer``) stays pending
 
 
 @contextmanager
@@ -146,23 +147,24 @@ class Journal:
             return {repo: int(n) for repo, n in rows}
 
     def claim(self, repo: str) -> Claim | None:
+        now = time.time()
         with self._lock:
             rows = self._db.execute(
-                f"SELECT id, source, detail, created FROM events WHERE {_DUE} AND repo = ? ORDER BY id",
-                (time.time(), repo),
+                f"SELECT id, source, detail, created FROM events WHERE {_DUE} AND repo = ? ORDER BY id", (now, repo)
             ).fetchall()
         if not rows:
             return None
         events = tuple(Event(repo, source, json.loads(detail)) for _id, source, detail, _c in rows)
-        return Claim(repo, tuple(r[0] for r in rows), events, min(r[3] for r in rows))
+        return Claim(repo, tuple(r[0] for r in rows), events, min(r[3] for r in rows), now)
 
     def complete(self, claim: Claim) -> None:
-        """Mark the claim's events done, but those deferred meanwhile (``defer``)."""
+        """Mark the claim's events done, but those deferred since it was made (``defer``:
+        due later than the claim, also when the sync outlasted their wait)."""
         now = time.time()
         with self._lock, _writing(self.path, f"mark the synced events of {claim.repo} done"):
             self._db.executemany(
                 "UPDATE events SET done = ? WHERE id = ? AND (due IS NULL OR due <= ?)",
-                [(now, i, now) for i in claim.ids],
+                [(now, i, claim.claimed) for i in claim.ids],
             )
 
     def defer(self, event_ids: Sequence[int], details: Sequence[dict[str, Any]], due: float) -> None:
