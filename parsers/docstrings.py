@@ -4,6 +4,7 @@ licence notices or type declarations stacked above the doc."""
 
 from __future__ import annotations
 
+import codecs
 import inspect
 import re
 from collections.abc import Iterable
@@ -29,8 +30,11 @@ WRAPPERS = frozenset({
     "body_statement",  # Ruby's: a class's first member's doc is the comment its class holds before its body
     "implementation_definition",  # Objective-C's member of an ``@implementation``
 })  # fmt: skip
-# What may stand before a definition inside the declaration that holds it.
-SPECIFIERS = frozenset({"storage_class_specifier", "type_qualifier", "attribute_specifier", "attribute_declaration"})
+# What may stand before a definition inside the declaration that holds it (TypeScript's
+# decorators of ``@Component(…) export class``: the doc above the export is the class's).
+SPECIFIERS = BETWEEN_DOC_AND_DEF | frozenset(
+    {"storage_class_specifier", "type_qualifier", "attribute_specifier", "attribute_declaration"}
+)
 PHP_OPENER = "php_tag"
 INNER_DOC_MARKERS = ("//!", "/*!")
 # Comment lines that speak to a tool rather than a reader: coverage, linters, formatters,
@@ -225,10 +229,19 @@ def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterab
         if _is_preamble(text):
             continue
         attached = current is not None and current.start_point[0] <= comments[-1].end_point[0] + 1
-        if attached and current is not None and _documents(current, definitions):
+        if attached and current is not None and _documents(_past_attributes(current), definitions):
             return ""
         return text
     return ""
+
+
+def _past_attributes(node: Node) -> Node:
+    """What the decorators and attributes that start at ``node`` are written for (Rust's
+    ``#[derive(…)]`` before ``struct``: a doc above them is the struct's), else ``node``."""
+    current = node
+    while current.type in BETWEEN_DOC_AND_DEF and current.next_named_sibling is not None:
+        current = current.next_named_sibling
+    return current
 
 
 def _documents(node: Node, definitions: Iterable[Node]) -> bool:
@@ -250,9 +263,11 @@ def _is_preamble(text: str) -> bool:
 
 
 def is_trailing(comment: Node, data: bytes) -> bool:
-    """A comment after code on the same line documents that line, not what follows."""
+    """A comment after code on the same line documents that line, not what follows. A
+    UTF-8 byte order mark before a file's first line is no code."""
     line_start = data.rfind(b"\n", 0, comment.start_byte) + 1
-    return bool(data[line_start : comment.start_byte].strip())
+    before = data[line_start : comment.start_byte]
+    return bool((before.removeprefix(codecs.BOM_UTF8) if line_start == 0 else before).strip())
 
 
 def _clean_comments(comments: list[Node], data: bytes) -> str:

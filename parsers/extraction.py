@@ -229,4 +229,14 @@ from __future__ import annotations
 # otherwise than git (``-name=value``, quoted patterns, ``**`` after a literal start, lines
 # with a bad name or over 2,048 bytes, macros). A store an earlier version left is read
 # again file by file, so files read under another branch's attributes are read anew.
-EXTRACTION_VERSION = 34
+# 35: a definition's text (its first line, source and content hash) holds the decorators
+# and attributes written before it beside its node, as Python's decorated definition held
+# its own (TypeScript's and JavaScript's ``@Component(…) export class``, a TypeScript
+# class member's ``@HostListener(…)``, Rust's ``#[derive(…)]``, ``#[test]``,
+# ``#[cfg(…)]``): an edit of one alone changed no memory. So does a comment that ends its
+# last line (``return x  # note``), which was cut off; a debt note in either is the
+# definition's. The doc comment above a decorated export is its class's (it was the
+# file's, and the class had none), the one above a Rust item's attributes no longer the
+# file's too, and one on a file's first line after a UTF-8 byte order mark is read (the
+# mark was taken for code before a trailing comment).
+EXTRACTION_VERSION = 35
