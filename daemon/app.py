@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from functools import cached_property
 
@@ -66,7 +67,19 @@ class App:
         try:
             return open_store(config)
         except StoreLockedError as exc:
-            raise RecalldError(str(exc)) from exc
+            raise RecalldError(str(exc) + self._daemon_meanwhile()) from exc
+
+    def _daemon_meanwhile(self) -> str:
+        """Why the store is locked when it is a daemon that took it since this command
+        looked for one (it started in between): what to do then."""
+        from recalld.daemon.client import STARTING_SUFFIX, live_runtime
+
+        runtime = self.config.runtime_file
+        for path in (runtime, runtime.with_suffix(STARTING_SUFFIX)):
+            daemon = live_runtime(path)
+            if daemon is not None and daemon["pid"] != os.getpid():
+                return f"; the daemon (pid {daemon['pid']}) started meanwhile: run the command again to ask it"
+        return ""
 
     @cached_property
     def embeddings(self) -> CachedEmbeddings:

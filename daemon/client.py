@@ -18,6 +18,7 @@ from recalld.ingest.errors import RecalldError
 PROBE_TIMEOUT = 1.0
 RESTART_WAIT = 60.0  # seconds to wait for a daemon restarting in place (daemon/restart.py) to answer
 BUSY_POLL = 0.5  # seconds between requests to a busy daemon
+STARTING_SUFFIX = ".starting"  # beside the runtime file: {"pid"} of a daemon not yet serving
 NOTES_HEADER = "X-Recalld-Notes"  # a JSON list (ASCII): where a search's answers may be stale
 
 
@@ -67,23 +68,35 @@ class DaemonClient:
     ) -> DaemonClient | None:
         """A client of the running daemon that owns this state dir, or None. A daemon
         restarting in place keeps its socket open and says so in its runtime file (before
-        it stops answering): it is waited for, also when it began while it was asked."""
-        runtime = _runtime(runtime_file)
+        it stops answering): it is waited for, also when it began while it was asked. So is
+        a daemon starting (``STARTING_SUFFIX``): it is about to take the store, which this
+        command would otherwise open itself and keep from it."""
         try:
             token = token_file.read_text().strip()
         except OSError:
             return None
         deadline = time.monotonic() + RESTART_WAIT
-        while runtime is not None and runtime["pid"] != os.getpid():  # not this process, restarted in place
-            restarting = bool(runtime.get("restarting"))
-            client = DaemonClient(str(runtime["address"]), token, wait=wait, notice=notice)
-            if client.answers(max(deadline - time.monotonic(), PROBE_TIMEOUT) if restarting else PROBE_TIMEOUT):
-                return client
-            runtime = _runtime(runtime_file)
-            if runtime is None or not (restarting or runtime.get("restarting")) or time.monotonic() >= deadline:
+        noticed = False
+        while True:
+            runtime = live_runtime(runtime_file)
+            if runtime is not None and runtime["pid"] != os.getpid():  # not this process, restarted in place
+                restarting = bool(runtime.get("restarting"))
+                client = DaemonClient(str(runtime["address"]), token, wait=wait, notice=notice)
+                if client.answers(max(deadline - time.monotonic(), PROBE_TIMEOUT) if restarting else PROBE_TIMEOUT):
+                    return client
+                runtime = live_runtime(runtime_file)
+                if runtime is None or not (restarting or runtime.get("restarting")):
+                    return None
+            else:
+                starting = live_runtime(runtime_file.with_suffix(STARTING_SUFFIX))
+                if starting is None or starting["pid"] == os.getpid():
+                    return None
+                if not noticed and notice is not None:
+                    notice(f"waiting for the daemon starting as pid {starting['pid']}")
+                noticed = True
+            if time.monotonic() >= deadline:
                 return None
             time.sleep(BUSY_POLL / 10)
-        return None
 
     def answers(self, timeout: float = PROBE_TIMEOUT) -> bool:
         try:
@@ -185,8 +198,8 @@ class DaemonClient:
             raise DaemonBusyError(_detail(answer))
         raise RecalldError(f"daemon: {_detail(answer)}")
 
-def _runtime(path: Path) -> dict[str, Any] | None:
-    """The runtime file of a daemon whose process is alive, or None."""
+def live_runtime(path: Path) -> dict[str, Any] | None:
+    """The runtime file (or starting marker) of a daemon whose process is alive, or None."""
     try:
         runtime = json.loads(path.read_text())
         runtime["pid"] = int(runtime["pid"])

@@ -18,6 +18,7 @@ from typing import Any
 
 from recalld.daemon import restart, sdnotify, webhooks
 from recalld.daemon.app import App
+from recalld.daemon.client import STARTING_SUFFIX
 from recalld.daemon.config import Config
 from recalld.daemon.dispatch import Dispatcher
 from recalld.daemon.journal import Claim, Event, Journal
@@ -32,11 +33,13 @@ from recalld.ingest.child import stop_children
 from recalld.ingest.errors import BusyError, RecalldError, StoreServerError
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.locked import LockedStore
-from recalld.ingest.store_lock import drop_inherited, keep_across_exec
+from recalld.ingest.store import StoreLockedError
+from recalld.ingest.store_lock import LOCK_NAME, drop_inherited, keep_across_exec, wait_for_lock
 from recalld.ingest.result import SyncResult
 
 log = get_logger("recalld.service")
 SHUTDOWN_GRACE = 8.0
+STORE_WAIT = 60.0  # seconds a starting daemon waits for a command that has the store open
 TICK = 0.1
 
 
@@ -149,10 +152,16 @@ class Service:
     # -- lifecycle ------------------------------------------------------------------------------
     def run(self) -> int:
         self._install_signal_handlers()
-        self.app.store = LockedStore(self.app.store)
-        server = ApiServer(self.config, self)
-        server.start()
-        self._write_runtime(server.address)
+        self._write_starting()
+        try:
+            if not self._take_store():
+                return 0
+            self.app.store = LockedStore(self.app.store)
+            server = ApiServer(self.config, self)
+            server.start()
+            self._write_runtime(server.address)
+        finally:
+            self._remove_starting()
         try:
             self.app.embeddings.embedder  # noqa: B018 - load the model before READY
             self.app.indexer.ensure_space(StartupProgress())  # a model changed in config: every vector again
@@ -324,16 +333,43 @@ class Service:
         tmp.write_text(json.dumps(runtime))
         tmp.replace(self.config.runtime_file)
 
-    def _remove_runtime(self) -> None:
+    def _take_store(self) -> bool:
+        """Lock the embedded store's directory, waiting up to STORE_WAIT seconds for a
+        command that has it open (one run as this daemon started, before it could find
+        the daemon). False when told to stop meanwhile."""
+        if self.config.store_url:
+            return True
+
+        def waiting(owner: str) -> None:
+            log.warning("the store is in use by another process; waiting for it", pid=owner, up_to_s=STORE_WAIT)
+            sdnotify.notify(f"STATUS=waiting for the store, in use by pid {owner}")
+
         try:
-            if json.loads(self.config.runtime_file.read_text()).get("pid") == os.getpid():
-                self.config.runtime_file.unlink()
-        except (OSError, ValueError):
-            pass
+            return wait_for_lock(
+                self.config.store_path / LOCK_NAME, timeout=STORE_WAIT, stopping=self._stop.is_set, waiting=waiting
+            )
+        except StoreLockedError as exc:
+            raise RecalldError(str(exc)) from exc
+
+    def _write_starting(self) -> None:
+        """Say that this daemon is starting (``STARTING_SUFFIX``) before it takes the store:
+        a command run meanwhile waits for it instead of opening the store itself. Beside
+        the runtime file, never over it: that may be another daemon's, still serving."""
+        marker = self.config.runtime_file.with_suffix(STARTING_SUFFIX)
+        tmp = marker.with_suffix(".starting-tmp")
+        tmp.write_text(json.dumps({"pid": os.getpid()}))
+        tmp.replace(marker)
+
+    def _remove_starting(self) -> None:
+        _remove_if_ours(self.config.runtime_file.with_suffix(STARTING_SUFFIX))
+
+    def _remove_runtime(self) -> None:
+        _remove_if_ours(self.config.runtime_file)
 
     def _summary(self) -> str:
         depth = sum(self.journal.depth().values())
-        return f"{self.state}: {len(self._git_dirs)} repos, {depth} events queued, {self.dispatcher.completed} syncs done"
+        done = self.dispatcher.completed
+        return f"{self.state}: {len(self._git_dirs)} repos, {depth} events queued, {done} syncs done"
 
     @staticmethod
     def _lag_seconds(item: dict[str, Any]) -> float | None:
@@ -344,3 +380,12 @@ class Service:
         except RecalldError:
             return None
         return max(0.0, time.time() - tip_time)
+
+
+def _remove_if_ours(path: Path) -> None:
+    """Remove ``path``, a file naming a daemon's pid, if it names this process."""
+    try:
+        if json.loads(path.read_text()).get("pid") == os.getpid():
+            path.unlink()
+    except (OSError, ValueError, AttributeError):
+        pass

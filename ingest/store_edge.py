@@ -61,7 +61,7 @@ from recalld.ingest.store_edge_filter import named_condition, to_filter
 from recalld.ingest.store_edge_layout import LAYOUT, index_params, next_upgrade, sparse_params
 from recalld.ingest.store_edge_written import ENGINE, Recipe, Written, operation
 from recalld.ingest.store_sharing import by_path, own_fields, shared_fields
-from recalld.ingest.store_lock import take_lock
+from recalld.ingest.store_lock import LOCK_NAME, take_lock
 
 PAGE = 1000
 # Points per engine update. The engine holds the GIL through an update (~0.1 ms a point):
@@ -80,7 +80,7 @@ class QdrantEdgeStore(ShardBuilds):
         self._path.mkdir(parents=True, exist_ok=True)
         self._room = DiskRoom(self._path, config.min_free_mb)
         self._room.ensure("open the store")  # loading replays the engine's log into its files
-        self._lock_file = take_lock(self._path / "recalld.lock")
+        self._lock_file = take_lock(self._path / LOCK_NAME)
         self._dirty = False
         self._upgraded = False  # every payload index known to be as this version makes it
         self.seal_over = config.seal_over
