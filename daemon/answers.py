@@ -3,9 +3,15 @@ names those it can give, so a client made from ``/openapi.json`` knows every sta
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Any, TypeVar
 
+from fastapi import Response
 from pydantic import BaseModel
+
+from recalld.daemon.client import NOTES_HEADER
+
+T = TypeVar("T")
 
 
 class ErrorAnswer(BaseModel):
@@ -21,6 +27,13 @@ MEANINGS = {
     503: "the store is taken for long (the vector index being built): ask again after Retry-After seconds",
     507: "the daemon's disk is too full to write",
 }
+
+
+def noted(response: Response, notes: list[str], answer: T) -> T:
+    """``answer``, with ``notes`` (why it may not be what was asked) in its ``NOTES_HEADER``."""
+    if notes:  # ASCII, as a header must be
+        response.headers[NOTES_HEADER] = json.dumps(notes)
+    return answer
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:

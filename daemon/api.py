@@ -21,8 +21,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from recalld.daemon import webhooks
-from recalld.daemon.answers import GENERIC_PUSH, errors, json_body
-from recalld.daemon.client import NOTES_HEADER
+from recalld.daemon.answers import GENERIC_PUSH, errors, json_body, noted
 from recalld.daemon.config import SEARCH_LIMIT
 from recalld.daemon.journal import Event
 from recalld.daemon.mem0 import mem0_results
@@ -119,9 +118,7 @@ def create_api(service: Service) -> FastAPI:
         records, notes = search_noted(service.app, request)
         if as_of is None:  # where the answers may be stale
             notes += unfollowed_notes([service.app.registry.get(repo)] if repo else service.app.registry.all())
-        if notes:  # ASCII, as a header must be
-            response.headers[NOTES_HEADER] = json.dumps(notes)
-        return mem0_results(records) if shape == "mem0" else records
+        return noted(response, notes, mem0_results(records) if shape == "mem0" else records)
 
     @api.get("/v1/export", dependencies=auth, response_class=StreamingResponse, responses={
         200: {"description": "one memory a line", "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},

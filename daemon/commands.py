@@ -72,8 +72,7 @@ def search(ctx: Any, args: argparse.Namespace) -> int:
             print_hit(r, as_of=bool(args.as_of))
         if not results:
             print("no matching memories", file=sys.stderr)
-    for line in notes:
-        print(f"note: {line}", file=sys.stderr)
+    _print_notes(notes)
     return EXIT_OK
 
 
@@ -158,41 +157,59 @@ def print_hit(r: dict[str, Any], *, as_of: bool = False) -> None:
 
 def symbol(ctx: Any, args: argparse.Namespace) -> int:
     repo = args.repo or only_repo(ctx)
-    versions = _symbol_versions(ctx, ctx.daemon(), repo, args)
+    notes: list[str] = []
+    versions = _symbol_versions(ctx, ctx.daemon(), repo, args, notes)
     if args.json:
         emit_json(versions)
-        return EXIT_OK
-    for number, version in enumerate(versions):
-        if number:
-            print()
-        print_version(version, as_of=bool(args.as_of))
+    else:
+        for number, version in enumerate(versions):
+            if number:
+                print()
+            print_version(version, as_of=bool(args.as_of))
+    _print_notes(notes)
     return EXIT_OK
 
 
-def _symbol_versions(ctx: Any, daemon: Any, repo: str, args: argparse.Namespace) -> Any:
+def _symbol_versions(ctx: Any, daemon: Any, repo: str, args: argparse.Namespace, notes: list[str]) -> Any:
     if daemon is not None:
         params = {"qualname": args.qualname, "path": args.path, "kind": args.kind,
                   "include_deprecated": "true" if args.include_deprecated else None, "as_of": args.as_of}  # fmt: skip
-        return daemon.request("GET", repo_path(repo, "symbols"), params)
+        found, said = daemon.noted("GET", repo_path(repo, "symbols"), params)
+        notes.extend(said)
+        return found
     from recalld.daemon.memories import get_symbol
 
     return get_symbol(ctx.app, repo, args.qualname, path=args.path, kind=args.kind,
-                      include_deprecated=args.include_deprecated, as_of_text=args.as_of)  # fmt: skip
+                      include_deprecated=args.include_deprecated, as_of_text=args.as_of, notes=notes)  # fmt: skip
+
+
+def _print_notes(notes: list[str]) -> None:
+    """Why an answer may not be what was asked, on stderr (``query.search_noted``, ``AsOf.note``)."""
+    for line in notes:
+        print(f"note: {visible(line)}", file=sys.stderr)
 
 
 def outline(ctx: Any, args: argparse.Namespace) -> int:
     repo = args.repo or only_repo(ctx)
     daemon = ctx.daemon()
+    notes: list[str] = []
     if daemon is not None:
         params = {"path": args.path, "limit": args.limit, "as_of": args.as_of}
-        found = daemon.request("GET", repo_path(repo, "outline"), params)
+        found, said = daemon.noted("GET", repo_path(repo, "outline"), params)
+        notes.extend(said)
     else:
         from recalld.daemon.memories import outline as read_outline
 
-        found = read_outline(ctx.app, repo, args.path, as_of_text=args.as_of, limit=args.limit)
-    if args.json:
+        found = read_outline(ctx.app, repo, args.path, as_of_text=args.as_of, limit=args.limit, notes=notes)
+    _print_outline(found, as_json=args.json)
+    _print_notes(notes)
+    return EXIT_OK
+
+
+def _print_outline(found: dict[str, Any], *, as_json: bool) -> None:
+    if as_json:
         emit_json(found)
-        return EXIT_OK
+        return
     for number, file in enumerate(found["files"]):
         file = one_lined(file, ("path", "doc"))
         print(("\n" if number else "") + f"{file['path']}" + (f"  {file['doc']}" if file["doc"] else ""))
@@ -204,7 +221,6 @@ def outline(ctx: Any, args: argparse.Namespace) -> int:
                   f"{'  ' + sym['signature'] if sym['signature'] else ''}{doc}")  # fmt: skip
     if found["truncated"]:
         print(f"\n(the first {found['symbols']} symbols: --limit N for more, or a narrower path)")
-    return EXIT_OK
 
 
 def only_repo(ctx: Any) -> str:

@@ -116,7 +116,9 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         introduced this version)."""
         params = {"qualname": qualname, "path": path, "kind": kind, "include_deprecated": _flag(include_deprecated),
                   "as_of": as_of}  # fmt: skip
-        return {"versions": gateway.call("GET", repo_path(repo, "symbols"), params)}
+        notes: list[str] = []
+        versions = gateway.call("GET", repo_path(repo, "symbols"), params, noted=notes)
+        return {"versions": versions, "notes": notes} if notes else {"versions": versions}
 
     @server.tool(annotations=READ)
     def file_outline(
@@ -130,7 +132,9 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         qualname, signature, lines, its doc's first sentence and its memory id (get_symbol gives
         its code). truncated says when more symbols than limit match."""
         params = {"path": path, "as_of": as_of, "limit": limit}
-        return dict(gateway.call("GET", repo_path(repo, "outline"), params))
+        notes: list[str] = []
+        found = dict(gateway.call("GET", repo_path(repo, "outline"), params, noted=notes))
+        return {**found, "notes": notes} if notes else found
 
     @server.tool(annotations=READ)
     def recent_changes(

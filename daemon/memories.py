@@ -13,7 +13,7 @@ from typing import Any
 
 from recalld.daemon.app import App
 from recalld.daemon.config import OUTLINE_LIMIT
-from recalld.daemon.query import as_of, memory_record
+from recalld.daemon.query import AsOf, as_of, memory_record
 from recalld.daemon.retrieve import literal_dir, path_ok, repo_glob
 from recalld.daemon.unheld import why_unheld
 from recalld.ingest.errors import NotFoundError, RecalldError
@@ -71,7 +71,7 @@ def get_memory(app: App, memory_id: str) -> dict[str, Any]:
 
 def get_symbol(
     app: App, repo: str, qualname: str, *, path: str | None = None, kind: str | None = None,
-    include_deprecated: bool = False, as_of_text: str | None = None,
+    include_deprecated: bool = False, as_of_text: str | None = None, notes: list[str] | None = None,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """The versions of a symbol on the tracked branch, by qualified name, else by plain
     name, else by scope and name: ``Arg.fmt`` finds Rust's ``<Arg as Display>.fmt`` and
@@ -101,17 +101,17 @@ def get_symbol(
         points = [p for p in named if parent_scope(str(p.payload.get("qualname") or "")) == scope]
     if not points and "::" in qualname:
         return get_symbol(app, repo, qualname.replace("::", "."), path=path, kind=kind,
-                          include_deprecated=include_deprecated, as_of_text=as_of_text)  # fmt: skip
+                          include_deprecated=include_deprecated, as_of_text=as_of_text, notes=notes)  # fmt: skip
     if not points and kind and not app.store.count(MemoryFilter(repo=repo, kinds=(kind,), deprecated=None)):
         from recalld.daemon.commands import KINDS_HELP  # a typo of a kind: found nothing, and why
 
         raise NotFoundError(f"no memory of {repo} has kind {kind!r} ({KINDS_HELP})")
     if not points:
-        then = (f" as of {as_of_text} (not there then, or before the repository's first sync:"
-                " code memories start there)") if at else ""
+        then = at.none_then(str(as_of_text)) if at else ""
         if path and not at and next(found(replace(base, kinds=()), ("path",)), None) is None:  # nothing there at all
             then = f": {why_unheld(app, entry, path.strip('/'))}"
         raise NotFoundError(f"no symbol {qualname!r} in {repo}" + (f" at {path}" if path else "") + then)
+    _noted(notes, at, as_of_text)
     points = at.placed(points) if at else points
     points.sort(key=lambda p: (p.payload.get("deprecated", 0), p.payload.get("path") or "",
                                p.payload.get("start_line") or 0, -(p.payload.get("valid_from_time") or 0)))  # fmt: skip
@@ -119,8 +119,9 @@ def get_symbol(
 
 
 def outline(
-    app: App, repo: str, path: str, *, as_of_text: str | None = None, limit: int = OUTLINE_LIMIT
-) -> dict[str, Any]:
+    app: App, repo: str, path: str, *, as_of_text: str | None = None, limit: int = OUTLINE_LIMIT,
+    notes: list[str] | None = None,
+) -> dict[str, Any]:  # fmt: skip
     """The symbols of a file, or of the files under a directory or matching a glob, as
     they stand in each file: its kind, qualified name, signature, lines and its doc's first
     sentence (``summary``); each file's own doc first. With ``as_of_text``, the versions valid then,
@@ -140,8 +141,9 @@ def outline(
         points = [p for p in within if path_ok(str(p.payload.get("path")), pattern)]
     if not points:
         if at:
-            raise NotFoundError(f"no memories of {path!r} in {repo} as of {as_of_text}: none held there then")
+            raise NotFoundError(f"no memories of {path!r} in {repo}" + at.none_then(str(as_of_text)))
         raise NotFoundError(f"no memories of {path!r} in {repo}: {why_unheld(app, entry, pattern)}")
+    _noted(notes, at, as_of_text)
     points = at.placed(points) if at else points
     points.sort(key=lambda p: (p.payload.get("path") or "", p.payload.get("kind") != "module",
                                p.payload.get("start_line") or 0, -(p.payload.get("end_line") or 0)))  # fmt: skip
@@ -178,6 +180,13 @@ def summary(doc: str) -> str:
     if len(paragraph) <= SUMMARY_CHARS:
         return paragraph
     return paragraph[: SUMMARY_CHARS - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _noted(notes: list[str] | None, at: AsOf | None, as_of_text: str | None) -> None:
+    """Into ``notes``, what an answer as of a commit the index never synced itself is (``AsOf.note``)."""
+    said = at.note(str(as_of_text)) if at is not None and notes is not None else None
+    if said and notes is not None:
+        notes.append(said)
 
 
 def recent_changes(app: App, repo: str, *, limit: int = 20) -> dict[str, Any]:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from fastapi import FastAPI, Query
+from fastapi import FastAPI, Query, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from recalld.daemon import memories
-from recalld.daemon.answers import errors
+from recalld.daemon.answers import errors, noted
 from recalld.daemon.changes import repo_changes
 from recalld.daemon.config import CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX
 from recalld.ingest.gitnames import is_utf8
@@ -64,19 +64,27 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
     def symbol(
         name: str, qualname: str, path: str | None = None, kind: str | None = None, include_deprecated: bool = False,
         as_of: Annotated[str | None, Query(description="commit of the tracked branch or ISO date")] = None,
+        *,
+        response: Response,
     ) -> list[dict[str, Any]]:  # fmt: skip
-        return memories.get_symbol(
+        notes: list[str] = []
+        found = memories.get_symbol(
             service.app, name, qualname, path=path, kind=kind, include_deprecated=include_deprecated,
-            as_of_text=as_of or None,
+            as_of_text=as_of or None, notes=notes,
         )
+        return noted(response, notes, found)
 
     @api.get("/v1/repos/{name:path}/outline", dependencies=auth, responses=errors(400, 401, 404, 502, 503))
     def outline(
         name: str, path: Annotated[str, Query(description="a file, a directory or a glob ('src/**/*.py')")],
         limit: Annotated[int, Query(ge=1, le=OUTLINE_MAX)] = OUTLINE_LIMIT,
         as_of: Annotated[str | None, Query(description="commit of the tracked branch or ISO date")] = None,
+        *,
+        response: Response,
     ) -> dict[str, Any]:  # fmt: skip
-        return memories.outline(service.app, name, path, as_of_text=as_of or None, limit=limit)
+        notes: list[str] = []
+        found = memories.outline(service.app, name, path, as_of_text=as_of or None, limit=limit, notes=notes)
+        return noted(response, notes, found)
 
     @api.get("/v1/repos/{name:path}/changes", dependencies=auth, responses=errors(400, 401, 404, 502, 503))
     def changes(

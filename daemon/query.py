@@ -38,6 +38,7 @@ LANGUAGE_ALIASES = {"py": "python", "js": "javascript", "jsx": "javascript", "ts
                     "sh": "bash", "shell": "bash", "pl": "perl", "pm": "perl"}  # fmt: skip
 FORMATS = ("json", "mem0")
 EXPORT_PAGE = 512  # points an as-of export places at a time (``AsOf.placed``)
+BETWEEN_COUNTED = 1000  # commits between an as-of commit and the state answered for, counted at most
 log = get_logger("recalld.query")
 
 
@@ -106,7 +107,9 @@ def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]]
     hits = retrieve(app.store, lambda text: app.embeddings.embedder.encode([text])[0].tolist(), retrieval)
     points = at.placed([h.point for h in hits]) if at else [h.point for h in hits]
     records = [memory_record(point, h.score) for point, h in zip(points, hits, strict=True)]
-    return records, _search_notes(app, request, flt, records)
+    notes = _search_notes(app, request, flt, records)
+    said = at.note(str(request.as_of)) if at else None
+    return records, notes + [said] if said else notes
 
 
 def _search_notes(app: App, request: SearchRequest, flt: MemoryFilter, records: list[dict[str, Any]]) -> list[str]:
@@ -176,6 +179,41 @@ class AsOf:
 
         held = [shown_as(point, interval_then(point.payload, self.valid_at, author_of)) for point in points]
         return self.lines(held) if self.lines is not None else held
+
+    @property
+    def between(self) -> int:
+        """How many commits of the branch lie between the state answered for and the commit
+        asked (that state's own excluded): 0 when the index synced to that commit itself."""
+        state, commit = self.valid_at.state, self.valid_at.commit
+        if not state or not commit or state == commit or self.git is None:
+            return 0
+        return max(1, len(self.git.walk_commits(commit, hide=state, limit=BETWEEN_COUNTED, first_parent=True)))
+
+    def note(self, asked: str) -> str | None:
+        """What an answer as of ``asked`` is, when the index never synced to that commit
+        itself (a sync took the branch past it with later commits, as after a push of
+        several): the memories of the last state it synced to before it, each with the
+        lines its code has at the commit asked where that code is the same there."""
+        n = self.between
+        if not n:
+            return None
+        state, commit = str(self.valid_at.state), str(self.valid_at.commit)
+        count = f"{n:,}{'+' if n >= BETWEEN_COUNTED else ''} commit{'' if n == 1 else 's'}"
+        named = "" if commit.startswith(asked.strip().lower()) else f" ({asked}'s)"
+        return (f"the index never synced commit {commit[:12]}{named} on its own (a sync took the branch past it):"
+                f" the answer is its state at {state[:12]}, the last commit it synced before it ({count} earlier);"
+                f" code changed in between is as it was there")  # fmt: skip
+
+    def none_then(self, asked: str) -> str:
+        """Why nothing was found as of ``asked``: not there then, or not in the state the
+        index holds for then (``note``), or before the index began."""
+        state = self.valid_at.state
+        if self.valid_at.commits is not None and state is None:
+            return f" as of {asked}: before the repository's first sync (code memories start there)"
+        if self.between:
+            return (f" as of {asked}: none in the index's state at {str(state)[:12]}, the last commit it synced at or"
+                    f" before {str(self.valid_at.commit)[:12]} (which it never synced itself)")  # fmt: skip
+        return f" as of {asked}: not there then"
 
 
 def _author(git: GitRepository | None, commit: str) -> str | None:

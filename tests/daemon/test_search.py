@@ -677,7 +677,7 @@ def test_an_outline_lists_a_files_symbols_in_order_now_and_as_of_a_commit(histor
     with pytest.raises(NotFoundError, match="README.md' in r: the sync skipped the file there at the indexed commit"
                        f" {history['c4'][:8]}: unsupported language"):  # fmt: skip
         outline(app, "r", "README.md")
-    with pytest.raises(NotFoundError, match="as of .*: none held there then"):
+    with pytest.raises(NotFoundError, match="as of .*: not there then$"):
         outline(app, "r", "README.md", as_of_text=history["c1"])
     with pytest.raises(RecalldError, match="name a file, a directory or a glob"):
         outline(app, "r", "  ")

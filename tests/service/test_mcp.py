@@ -113,6 +113,7 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
                          ("method", "Basket.add", 7, "Put an item in the basket.")]  # fmt: skip
         err, then = await call(session, "file_outline", repo="repo", path="app/core.py", as_of=old_alpha)
         assert not err and [s["qualname"] for s in then["files"][0]["symbols"]] == ["alpha"]
+        assert "notes" not in then and "notes" not in symbol  # a commit synced on its own: nothing to say
         err, nothing = await call(session, "file_outline", repo="repo", path="docs/")
         assert err and "no memories of 'docs/' in repo" in nothing
 

@@ -1,0 +1,74 @@
+"""``--as-of`` a commit the index never synced on its own (a sync took the branch past it
+with later commits, as after a push of several): the answer is the state of the last
+commit synced before it, and says so; where nothing is found, it says why. It answered
+silently, and called a function added there "not there then"."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from recalld.daemon.client import NOTES_HEADER
+from recalld.daemon.memories import get_symbol, outline
+from recalld.daemon.query import SearchRequest, search_noted
+from recalld.ingest.errors import NotFoundError
+from tests.daemon.test_search import api_client, app  # noqa: F401 - the fixture
+from tests.ingest.conftest import harness  # noqa: F401 - the fixture, on both store adapters
+
+ONE = 'def alpha():\n    """First."""\n    return 1\n'
+TWO = 'def alpha():\n    """First, changed."""\n    return 2\n\n\ndef beta():\n    return 3\n'
+THREE = TWO + "\n\ndef gamma():\n    return 4\n"
+
+
+@pytest.fixture
+def pushed(git_repo, harness, app):  # noqa: F811
+    """a: synced; b (alpha changed, beta added) and c (gamma added) synced in one step."""
+    app.registry.add("r", str(git_repo.path), "main")
+    commits = {}
+    for name, text in (("a", ONE), ("b", TWO), ("c", THREE)):
+        git_repo.write("m.py", text)
+        commits[name] = git_repo.commit(name)
+        if name != "b":
+            harness.sync(git_repo)
+    return commits
+
+
+def test_an_answer_as_of_a_commit_never_synced_says_which_state_it_is(pushed, app):  # noqa: F811
+    a, b = pushed["a"], pushed["b"]
+    said = (f"the index never synced commit {b[:12]} on its own (a sync took the branch past it): the answer is its"
+            f" state at {a[:12]}, the last commit it synced before it (1 commit earlier)")  # fmt: skip
+    notes: list[str] = []
+    (alpha,) = get_symbol(app, "r", "alpha", as_of_text=b, notes=notes)
+    assert alpha["docstring"] == "First." and notes and notes[0].startswith(said)
+    notes = []
+    found = outline(app, "r", "m.py", as_of_text="HEAD~1", notes=notes)
+    assert [s["qualname"] for s in found["files"][0]["symbols"]] == ["alpha"]
+    assert notes[0].startswith(said.replace(f"{b[:12]} on", f"{b[:12]} (HEAD~1's) on"))
+    records, notes = search_noted(app, SearchRequest("alpha", repo="r", as_of=b))
+    assert records and said in " ".join(notes)
+    none = (rf"no symbol 'beta' in r as of {b}: none in the index's state at {a[:12]}, the last commit it synced at"
+            rf" or before {b[:12]} \(which it never synced itself\)")  # fmt: skip
+    with pytest.raises(NotFoundError, match=none):
+        get_symbol(app, "r", "beta", as_of_text=b)
+    # as of commits it synced to, nothing to say, and "not there then" where it was not
+    for commit in (a, pushed["c"]):
+        notes = []
+        get_symbol(app, "r", "alpha", as_of_text=commit, notes=notes)
+        outline(app, "r", "m.py", as_of_text=commit, notes=notes)
+        assert notes == [] and search_noted(app, SearchRequest("alpha", repo="r", as_of=commit))[1] == []
+    with pytest.raises(NotFoundError, match=f"no symbol 'beta' in r as of {a}: not there then$"):
+        get_symbol(app, "r", "beta", as_of_text=a)
+    with pytest.raises(NotFoundError, match="no memories of 'n.py' in r as of HEAD~2: not there then$"):
+        outline(app, "r", "n.py", as_of_text="HEAD~2")
+
+
+def test_the_http_api_gives_the_note_in_its_header(pushed, app):  # noqa: F811
+    b = pushed["b"]
+    with api_client(app) as get:
+        for route, params in (("/v1/repos/r/symbols", {"qualname": "alpha"}), ("/v1/repos/r/outline", {"path": "m.py"}),
+                              ("/v1/search", {"q": "alpha", "repo": "r"})):  # fmt: skip
+            answer = get(route, **params, as_of=b)
+            assert answer.status_code == 200
+            assert any(f"never synced commit {b[:12]}" in n for n in json.loads(answer.headers[NOTES_HEADER])), route
+            assert NOTES_HEADER not in get(route, **params, as_of=pushed["a"]).headers, route

@@ -1,0 +1,32 @@
+"""`recalld symbol` and `recalld outline` as of a commit the index never synced on its own
+say which state they answer for, on stderr: run alone and through the daemon."""
+
+from __future__ import annotations
+
+from tests.service.conftest import recalld
+
+
+def test_symbol_and_outline_note_the_state_they_answer_for(daemon, repo):
+    recalld("repo", "add", str(repo.path))
+    recalld("sync")
+    first = repo.head()
+    repo.write("app/core.py", 'def alpha():\n    """First, changed."""\n    return 2\n')
+    skipped = repo.commit("two")
+    repo.write("app/more.py", "def beta():\n    return 3\n")
+    repo.commit("three")
+    said = f"note: the index never synced commit {skipped[:12]} (HEAD~1's) on its own"
+    state = f"the answer is its state at {first[:12]}"
+
+    def asked() -> None:
+        shown = recalld("symbol", "alpha", "--as-of", "HEAD~1")
+        assert "First." in shown.stdout and said in shown.stderr and state in shown.stderr, shown.stderr
+        listed = recalld("outline", "app/core.py", "--as-of", "HEAD~1", "--json")
+        assert '"alpha"' in listed.stdout and said in listed.stderr, listed.stderr
+        exact = recalld("symbol", "alpha", "--as-of", "HEAD")
+        assert "First, changed." in exact.stdout and "note:" not in exact.stderr
+
+    recalld("sync")  # two commits in one step
+    asked()  # the command alone
+    daemon.start()
+    asked()  # through the daemon
+    assert daemon.stop() == 0
