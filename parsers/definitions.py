@@ -192,8 +192,8 @@ def _note_definition(
         return  # a name of nothing: broken code's ``int a::::(int)``
     if names and (defined := _definition_node(nodes)) is not None and defined.type == DESTRUCTOR:
         name = f"~{name}"  # C#'s ``~Shape()``, named as C++'s is
-    elif names and defined is not None and written_names.sets(defined, names[0], name, data):
-        name = f"{name}="
+    elif names and defined is not None:
+        name = written_names.accessor_name(defined, names[0], name, data)  # a setter's ``value=``
     if receiver_name and "_trait" in nodes:
         reference = written_names.reference(data, receiver[0]) if receiver else ""
         receiver_name = f"<{reference}{receiver_name} as {written_names.trait_name(data, nodes['_trait'][0])}>"

@@ -25,6 +25,7 @@ from recalld.parsers.docstrings import (
 from recalld.parsers.namesakes import (
     FUNCTION_KINDS,
     Placed,
+    merges,
     name_overloads,
     name_singletons,
     name_typing_overloads,
@@ -82,7 +83,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
             qualnames[d.node.id] = qualname  # what an Objective-C interface declares is its class's
             continue
         _number(Placed(d, kind, qualname, qualname), seen, qualnames, placed)
-        if spec.reopens:
+        if spec.reopens or merges(d.node, data, spec.merges):
             qualnames[d.node.id] = qualname  # its members are the class's, however often it is opened
     if declared:
         _place_declarations(spec, declared, placed, qualnames, seen, data)

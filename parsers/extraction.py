@@ -239,4 +239,11 @@ from __future__ import annotations
 # file's, and the class had none), the one above a Rust item's attributes no longer the
 # file's too, and one on a file's first line after a UTF-8 byte order mark is read (the
 # mark was taken for code before a trailing comment).
+# A property of a function's name (Kotlin's, Swift's) no longer has the function's
+# overloads numbered by order (``size#2``): it is ``size`` beside their ``size(Int)``; a
+# Java record's compact constructor is named by the record's components (``Point(int,
+# int)``), a class's setter as its getter (``Btn.static.count=``, Ruby's ``Base.self.x=``:
+# it was ``Btn.count=``), Python's deleter ``del x`` (it was ``x#2``), and the members of
+# TypeScript's merged interfaces and C#'s partial classes under their one name
+# (``Shape.perimeter``: it was ``Shape#2.perimeter``).
 EXTRACTION_VERSION = 35

@@ -31,6 +31,7 @@ NO_PARAMETER = COMMENT_TYPES | {"receiver_parameter", "keyword_separator", "posi
 # JavaScript's and TypeScript's (``static``, or assigned to the class: ``Title.exists = …``).
 SINGLETON_METHOD, SINGLETON_CLASS, RUBY_SCOPES = "singleton_method", "singleton_class", frozenset({"class", "module"})
 CLASS_METHODS_BLOCK = "class_methods"
+MODIFIER, PARTIAL = "modifier", "partial"  # C#'s ``partial class``: one class declared in parts
 CLASS_MEMBERS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
 ASSIGNED, STATIC, CLASS_METHOD = "expression_statement", "static", "+"
 _SPLATS = {"list_splat_pattern": "*", "dictionary_splat_pattern": "**"}
@@ -39,6 +40,7 @@ KOTLIN_PARAMETERS = "function_value_parameters"
 SCALA_FUNCTIONS = frozenset({"function_definition", "function_declaration"})
 SCALA_TYPE_PARAMETERS = "type_parameters"
 SCALA_TEMPLATE_BODY = "template_body"
+COMPACT_CONSTRUCTOR = "compact_constructor_declaration"
 SCALA_OBJECTS = frozenset({"object_definition", "package_object"})
 SWIFT_FUNCTIONS = frozenset({"function_declaration", "protocol_function_declaration", "init_declaration",
                              "subscript_declaration"})
@@ -49,6 +51,7 @@ TYPING_MODIFIERS = frozenset({"vararg", "inout"})
 NOT_TYPE = frozenset({PARAMETER_MODIFIERS, "type_modifiers", "attribute"})
 PARAMETER_NAMES = frozenset({"identifier", "simple_identifier"})  # Kotlin's name, Swift's label and name
 _WORD_START, _WORD_END = re.compile(r"\w"), re.compile(r"\w$")
+_SETTER = re.compile(r"(?<=\w)=$")  # a setter's name, ``count=`` (``written_names.accessor_name``)
 
 
 @dataclass(slots=True)
@@ -81,15 +84,12 @@ def name_overloads(placed: list[Placed], data: bytes) -> None:
         if len(implementations) == 1 < len(members):
             implementations[0].qualname = base
             members = [p for p in members if p is not implementations[0]]
-        # Scala's ``def fullName: String`` beside ``def fullName(separator: Char)``: the one of no
-        # parameter list keeps the plain name, as a getter would
-        bare = [p for p in members if _parameterless(p.d.node)]
-        if len(bare) == 1:
-            bare[0].qualname = base
-            members = [p for p in members if p is not bare[0]]
-        types = [_parameter_types(p.d.node, data) for p in members]
-        if None in types:
-            continue
+        # Scala's ``def fullName: String`` beside ``def fullName(separator: Char)``, Kotlin's and
+        # Swift's property of a function's name: the one of no parameter list keeps the plain
+        # name, as a getter would (several are numbered among themselves), and the others are
+        # named by their types still (they were all numbered by order beside a property)
+        bare, members, types = _by_parameter_types(members, data)
+        _number_repeats(bare, [base] * len(bare))
         repeated = {listed for listed, count in Counter(types).items() if count > 1}
         types = [
             _parameter_types(p.d.node, data, bounds=_type_bounds(p.d.node, data)) if listed in repeated else listed
@@ -104,6 +104,22 @@ def name_overloads(placed: list[Placed], data: bytes) -> None:
         ]  # fmt: skip
         suffixes = [declarators.qualifiers(data, p.d.node) for p in members]  # C++'s ``get() const``
         _number_repeats(members, [f"{base}({listed}){suffix}" for listed, suffix in zip(types, suffixes, strict=True)])
+
+
+def _by_parameter_types(members: list[Placed], data: bytes) -> tuple[list[Placed], list[Placed], list[str | None]]:
+    """Of ``members``, those of no parameter list, and the others with their parameters' types
+    (none None: a list of them is renamed with bounds and arrays by ``name_overloads``)."""
+    bare: list[Placed] = []
+    typed: list[Placed] = []
+    types: list[str | None] = []
+    for p in members:
+        listed = _parameter_types(p.d.node, data)
+        if listed is None or _parameterless(p.d.node):
+            bare.append(p)
+        else:
+            typed.append(p)
+            types.append(listed)
+    return bare, typed, types
 
 
 def name_typing_overloads(placed: list[Placed], data: bytes, decorator: str) -> None:
@@ -130,16 +146,28 @@ def name_singletons(placed: list[Placed], data: bytes, word: str) -> None:
     the plain name and the class's is named with ``word`` as written,
     ``Base.self.controller_path``, ``DateFormatter.static.formatDate``: it was numbered by
     order (``#2``), so that one added above the other took the other's name, lineage and
-    history. Runs before ``name_overloads``, which then tells each side's overloads apart."""
-    for base, members in _same_name_functions(placed):
+    history. A property's getter and setter are one name here: the class's setter is
+    ``Btn.static.count=`` beside its getter ``Btn.static.count`` where the instances have a
+    ``count`` (it was ``Btn.count=`` where they had no setter). Runs before
+    ``name_overloads``, which then tells each side's overloads apart."""
+    for _property, members in _same_name_functions(placed, accessors=True):
         singletons = [p for p in members if _on_the_class(p, data)]
         if singletons and len(singletons) < len(members):
-            scope, _, name = base.rpartition(".")
-            own = f"{scope}.{word}.{name}" if scope else f"{word}.{name}"
-            _number_repeats([p for p in members if p not in singletons], [base] * (len(members) - len(singletons)))
-            _number_repeats(singletons, [own] * len(singletons))
+            instances = [p for p in members if p not in singletons]
             for p in singletons:
-                p.base = own
+                scope, _, name = p.base.rpartition(".")
+                p.base = f"{scope}.{word}.{name}" if scope else f"{word}.{name}"
+            for side in (instances, singletons):
+                _number_repeats(side, [p.base for p in side])
+
+
+def merges(node: Node, data: bytes, kinds: frozenset[str]) -> bool:
+    """Whether a declaration declared again in its scope is the same one rather than a
+    redefinition: one of ``kinds`` (TypeScript's interfaces, which merge), or a partial one
+    (C#'s ``partial class``). Its members are then named under its plain name, beside the
+    other parts' (``Shape.perimeter``: it was ``Shape#2.perimeter``), one of a name in two
+    parts told apart as overloads are."""
+    return node.type in kinds or any(c.type == MODIFIER and node_text(data, c) == PARTIAL for c in node.children)
 
 
 def _on_the_class(p: Placed, data: bytes) -> bool:
@@ -180,12 +208,13 @@ def _telling_apart(listed: list[list[str]]) -> list[str]:
     return [", ".join(t[:count] + (["…"] if len(t) > count else [])) for t in listed]
 
 
-def _same_name_functions(placed: list[Placed]) -> list[tuple[str, list[Placed]]]:
-    """Functions that share a name in one scope, by that name, in source order."""
+def _same_name_functions(placed: list[Placed], *, accessors: bool = False) -> list[tuple[str, list[Placed]]]:
+    """Functions that share a name in one scope, by that name, in source order; ``accessors``:
+    a setter's name (``count=``) is its getter's."""
     groups: dict[tuple[str, str], list[Placed]] = {}
     for p in placed:
         if p.kind in FUNCTION_KINDS:
-            groups.setdefault((p.kind, p.base), []).append(p)
+            groups.setdefault((p.kind, _SETTER.sub("", p.base) if accessors else p.base), []).append(p)
     return [(base, members) for (_kind, base), members in groups.items() if len(members) > 1]
 
 
@@ -305,7 +334,11 @@ def _of_array(arguments: Node, data: bytes) -> bool:
 
 def _parameter_lists(node: Node) -> list[Node]:
     """A function's parameter lists: one, or Scala's several (its grammar's field holds its
-    type parameters too, ``[T: ClassTag]``, which are no parameters)."""
+    type parameters too, ``[T: ClassTag]``, which are no parameters). A Java record's compact
+    constructor (``Point { … }``) takes its record's components (``Point(int, int)``, as the
+    canonical constructor written out is named: it was numbered by order)."""
+    if node.type == COMPACT_CONSTRUCTOR and (body := node.parent) is not None and body.parent is not None:
+        node = body.parent
     return [c for c in node.children_by_field_name("parameters") if c.type != SCALA_TYPE_PARAMETERS]
 
 

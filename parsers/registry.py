@@ -58,6 +58,10 @@ class LanguageSpec:
     # A class or module opened again is the same one (Ruby's): what it defines is named
     # under its name, not its repeat's (``ActiveRecord.Migration``, not ``ActiveRecord#2.…``).
     reopens: bool = False
+    # Node kinds of which one declared again in its scope is the same one (TypeScript's
+    # interfaces, which merge): named as ``reopens`` names them. A ``partial`` one (C#'s
+    # ``partial class``) is in any language (``namesakes.merges``).
+    merges: frozenset[str] = frozenset()
     # A class's own methods and its instances' may share a name (Ruby's ``def self.x``
     # beside ``def x``, JavaScript's ``static x()`` beside ``x()``): the class's is named
     # with this word, ``Class.self.x``, ``Class.static.x`` (``namesakes.name_singletons``).
@@ -176,6 +180,7 @@ OBJC_MARKS = frozenset({
     "class_interface", "class_implementation", "protocol_declaration", "protocol_forward_declaration",
     "class_declaration",
 })  # fmt: skip
+TYPESCRIPT_MERGES = frozenset({"interface_declaration"})  # declaration merging: ``LanguageSpec.merges``
 BUILTIN_LANGUAGES = (
     LanguageSpec("python", (".py", ".pyi"), "tree_sitter_python", docstrings="strings", declares_encoding=True,
                  overload_decorator="overload", interpreters=("python", "pypy")),
@@ -185,10 +190,10 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("javascript", (".js", ".mjs", ".cjs", ".jsx"), "tree_sitter_javascript", shared_queries=ECMASCRIPT,
                  fallback="tsx", singletons="static", interpreters=("node", "nodejs")),
     LanguageSpec("typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript",
-                 shared_queries=ECMASCRIPT, overloads=True, singletons="static",
+                 shared_queries=ECMASCRIPT, overloads=True, singletons="static", merges=TYPESCRIPT_MERGES,
                  interpreters=("ts-node", "tsx", "deno", "bun")),
     LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", query_file="typescript.scm",
-                 shared_queries=ECMASCRIPT, overloads=True, singletons="static"),
+                 shared_queries=ECMASCRIPT, overloads=True, singletons="static", merges=TYPESCRIPT_MERGES),
     LanguageSpec("go", (".go",), "tree_sitter_go", directory_namespace=True),
     LanguageSpec("rust", (".rs",), "tree_sitter_rust", inner_docs=True, item_macros=True),
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),

@@ -17,9 +17,11 @@ _LIFETIME_ARGUMENT = re.compile(r"'\w+\s*,?\s*")  # ``'de`` of ``Visitor<'de>``,
 STRING_NAMES = frozenset({"string", "template_string", "encapsed_string"})  # PHP's "…": encapsed
 # A property's setter is named as Ruby names one, ``value=``, beside its getter's ``value``
 # (JavaScript's and TypeScript's ``set value(v)``, Python's ``@value.setter``): the second
-# of the two was numbered by order (``value#2``), whichever it was.
+# of the two was numbered by order (``value#2``), whichever it was. Python's deleter
+# (``@value.deleter``) is named as Python deletes it, ``del value`` (it was ``value#2``).
 ACCESSORS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
 SETTER_KEYWORD, DECORATED = "set", "decorated_definition"
+ACCESSOR_NAMES = {"setter": "{}=", "deleter": "del {}"}  # by the word Python decorates one with
 TYPE_PATH = "user_type"  # Swift's written type: its names, with generic arguments between them
 # Swift's members named by their keyword, and by an operator (``static func ==``).
 SWIFT_KEYWORD_MEMBERS = {
@@ -43,16 +45,22 @@ def string_name(text: str) -> str:
     return text
 
 
-def sets(node: Node, named: Node, name: str, data: bytes) -> bool:
-    """Whether ``node`` is a property's setter (``ACCESSORS``): the keyword ``set`` before
-    its name, or Python's decorator ``@name.setter``."""
+def accessor_name(node: Node, named: Node, name: str, data: bytes) -> str:
+    """``name`` as the accessor ``node`` is named: a property's setter ``name=`` (``ACCESSORS``:
+    the keyword ``set`` before its name; Python's decorator ``@name.setter``), Python's
+    deleter ``del name`` (``@name.deleter``); ``name`` itself for anything else."""
     if node.type in ACCESSORS:
         before = (c for c in node.children if c.start_byte < named.start_byte)
-        return any(not c.is_named and c.type == SETTER_KEYWORD for c in before)
+        sets = any(not c.is_named and c.type == SETTER_KEYWORD for c in before)
+        return ACCESSOR_NAMES["setter"].format(name) if sets else name
     if node.type != DECORATED:
-        return False
-    setter = f"@{name}.setter"
-    return any(c.type == "decorator" and node_text(data, c).replace(" ", "") == setter for c in node.named_children)
+        return name
+    for child in node.named_children:
+        if child.type == "decorator":
+            owner, _, accessor = node_text(data, child).replace(" ", "").removeprefix("@").rpartition(".")
+            if owner == name and accessor in ACCESSOR_NAMES:
+                return ACCESSOR_NAMES[accessor].format(name)
+    return name
 
 
 def operator_name(node: Node | None, data: bytes) -> str | None:

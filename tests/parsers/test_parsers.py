@@ -42,8 +42,8 @@ def test_every_builtin_language_has_a_fixture():
 def ast_listing(source: str) -> set[tuple[str, str, int, int]]:
     """The same rules written independently on Python's ast: classes, functions and
     methods not inside a function body; a property's setter (``@value.setter``) named
-    ``value=``; a repeated qualname gets #2, #3 in source order and a repeated class's
-    members are named under its suffixed name."""
+    ``value=``, its deleter (``@value.deleter``) ``del value``; a repeated qualname gets
+    #2, #3 in source order and a repeated class's members are named under its suffixed name."""
     found: set[tuple[str, str, int, int]] = set()
     seen: Counter[tuple[str, str]] = Counter()
 
@@ -62,11 +62,13 @@ def ast_listing(source: str) -> set[tuple[str, str, int, int]]:
                 qualname = record("class", prefix + node.name, node)
                 visit(node.body, qualname + ".", True)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                setter = any(
-                    isinstance(d, ast.Attribute) and d.attr == "setter" and isinstance(d.value, ast.Name)
-                    and d.value.id == node.name for d in node.decorator_list
-                )  # fmt: skip
-                record("method" if in_class else "function", prefix + node.name + "=" * setter, node)
+                accessors = {
+                    d.attr for d in node.decorator_list
+                    if isinstance(d, ast.Attribute) and isinstance(d.value, ast.Name) and d.value.id == node.name
+                }  # fmt: skip
+                name = f"{node.name}=" if "setter" in accessors else node.name
+                name = f"del {node.name}" if "deleter" in accessors else name
+                record("method" if in_class else "function", prefix + name, node)
             else:
                 for block in ("body", "orelse", "finalbody"):
                     inner = getattr(node, block, None)

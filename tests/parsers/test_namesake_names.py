@@ -1,0 +1,103 @@
+"""Definitions of one name in one scope named by what they are, not by their order: a
+property beside a function's overloads, a record's compact constructor, a class's setter,
+Python's deleter, and the parts of one declaration (TypeScript's merged interfaces, C#'s
+partial classes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from recalld.parsers import parse
+
+
+def qualnames(language: str, source: str) -> list[str]:
+    return [s.qualname for s in parse(language, source.encode()).symbols if s.kind != "module"]
+
+
+OVERLOADS = {
+    "kotlin": "class Shape {\n    fun size(scale: Int): Int = scale\n    fun size(scale: Double): Int = 1\n}\n",
+    "swift": "class Shape {\n    func size(scale: Int) -> Int { return scale }\n"
+             "    func size(scale: Double) -> Int { return 1 }\n}\n",
+}  # fmt: skip
+PROPERTY = {"kotlin": "    val size: Int get() = 1\n", "swift": "    var size: Int { return 1 }\n"}
+
+
+@pytest.mark.parametrize("language", sorted(OVERLOADS))
+def test_a_property_of_an_overloaded_functions_name_leaves_the_overloads_their_types(language: str):
+    alone = qualnames(language, OVERLOADS[language])
+    head, _, rest = OVERLOADS[language].partition("\n")
+    beside = qualnames(language, f"{head}\n{PROPERTY[language]}{rest}")
+    assert beside == ["Shape", "Shape.size", *alone[1:]]
+    assert all("#" not in name for name in beside)
+    assert len(alone) == 3 and alone[1] != alone[2]
+
+
+def test_a_records_compact_constructor_is_named_by_the_records_components():
+    record = "record Point(int x, int y) {\n    Point {\n        if (x < 0) throw new IllegalStateException();\n    }\n"
+    overloads = "    Point(int x) { this(x, 0); }\n    Point(String s) { this(1, 0); }\n}\n"
+    assert qualnames("java", record + overloads) == [
+        "Point", "Point.Point(int, int)", "Point.Point(int)", "Point.Point(String)",
+    ]  # fmt: skip
+    canonical = "record Point(int x, int y) {\n    Point(int x, int y) { this.x = x; this.y = y; }\n"
+    assert qualnames("java", canonical + overloads)[1] == "Point.Point(int, int)"  # written out, the same name
+
+
+@pytest.mark.parametrize(
+    ("language", "source", "expected"),
+    [
+        (
+            "typescript",
+            "class Btn {\n  get count(): number { return 1; }\n  static get count(): number { return 2; }\n"
+            "  static set count(v: number) {}\n}\n",
+            ["Btn", "Btn.count", "Btn.static.count", "Btn.static.count="],
+        ),
+        (
+            "ruby",
+            "class Base\n  def self.x; end\n  def self.x=(v); end\n  def x; end\nend\n",
+            ["Base", "Base.self.x", "Base.self.x=", "Base.x"],
+        ),
+    ],
+)
+def test_a_class_setter_is_named_as_the_class_getter_of_its_property(
+    language: str, source: str, expected: list[str]
+):
+    assert qualnames(language, source) == expected
+
+
+def test_a_python_deleter_is_named_as_python_deletes_the_property():
+    source = (
+        "class A:\n    @property\n    def x(self):\n        return self._x\n\n    @x.setter\n    def x(self, v):\n"
+        "        self._x = v\n\n    @x.deleter\n    def x(self):\n        del self._x\n"
+    )
+    assert qualnames("python", source) == ["A", "A.x", "A.x=", "A.del x"]
+    getter_and_deleter = source.replace("    @x.setter\n    def x(self, v):\n        self._x = v\n\n", "")
+    assert qualnames("python", getter_and_deleter) == ["A", "A.x", "A.del x"]
+
+
+@pytest.mark.parametrize(
+    ("language", "source", "expected"),
+    [
+        (
+            "typescript",
+            "interface Shape {\n  area(): number;\n}\ninterface Shape {\n  perimeter(): number;\n"
+            "  area(scale: number): number;\n}\nclass Box {\n  open(): void {}\n}\nclass Box {\n  open(): void {}\n}\n",
+            ["Shape", "Shape.area()", "Shape#2", "Shape.perimeter", "Shape.area(number)",
+             "Box", "Box.open", "Box#2", "Box#2.open"],
+        ),
+        (
+            "csharp",
+            "partial class Shape {\n    void Area() {}\n}\npublic partial class Shape {\n    void Perimeter() {}\n"
+            "    void Area(int scale) {}\n    partial struct Part {}\n}\n"
+            "partial class Shape {\n    void Perimeter() {}\n    partial struct Part { void Hide() {} }\n}\n",
+            ["Shape", "Shape.Area()", "Shape#2", "Shape.Perimeter()", "Shape.Area(int)", "Shape.Part",
+             "Shape#3", "Shape.Perimeter()#2", "Shape.Part#2", "Shape.Part.Hide"],
+        ),
+    ],
+)  # fmt: skip
+def test_the_parts_of_one_declaration_name_their_members_under_its_name(
+    language: str, source: str, expected: list[str]
+):
+    """A redefinition that is no part (TypeScript's ``class Box`` twice) is numbered still."""
+    assert qualnames(language, source) == expected
+    symbols = parse(language, source.encode()).symbols
+    assert len({(s.kind, s.qualname) for s in symbols}) == len(symbols)
