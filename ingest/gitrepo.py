@@ -18,7 +18,7 @@ from recalld.ingest.errors import MissingBlobError, RecalldError
 from recalld.ingest.gitattributes import RepositoryAttributes, beside_files
 from recalld.ingest.gitnames import entry_name, is_utf8, message_text, person, subject_of
 from recalld.ingest.gitrecords import CommitDetails, CommitInfo, RenameDelta, TreeFile, TreeSkip
-from recalld.ingest.similar import MAX_BYTES, FileChange, with_moves
+from recalld.ingest.similar import MAX_BYTES, FileChange, measured_blobs, with_moves
 
 REGULAR_MODES = (FileMode.BLOB, FileMode.BLOB_EXECUTABLE)
 SKIPPED_MODES = {FileMode.LINK: "symlink", FileMode.COMMIT: "submodule"}  # never read; others "unknown_mode"
@@ -249,7 +249,7 @@ class GitRepository:
             )
         if self.blobs.fetching:  # what pairing may measure, in one fetch rather than a fetch a blob
             try:
-                self.blobs.prefetch(b for c in changes if c.status in ("added", "deleted") for b in (c.old_blob, c.new_blob) if b)
+                self.blobs.prefetch(measured_blobs(changes))
             except MissingBlobError:
                 pass  # what is still missing pairs only by its id; the file reader says what it lacks
         return with_moves(changes, self._similarity_read, self._similarity_size)
@@ -343,7 +343,8 @@ class GitRepository:
         new_tree = self._repo[new_commit].peel(pygit2.Tree)
         changes = self._changes(old_tree, new_tree)
         paths = {path for c in changes for path in (c.old_path, c.new_path) if path is not None}
-        renames = [RenameDelta(str(c.old_path), str(c.new_path), c.similarity) for c in changes if c.status == "renamed"]
+        moved = [c for c in changes if c.status == "renamed"]
+        renames = [RenameDelta(str(c.old_path), str(c.new_path), c.similarity) for c in moved]
         return paths, renames
 
     @property

@@ -30,11 +30,15 @@ added, 455 modified) 9.6 s (here 0.5 s). Here:
 
 A modified file is a **rewrite** (git's ``-B``) when it lost over ``THRESHOLD`` % of its
 old content, or lost and gained that much of the larger side together (not under
-``MIN_BREAK`` bytes), which only a diff that adds or deletes files asks: its old content
-is then a source and its new one a target, so code moved out from behind a stub follows
-the move, and a file that another's code replaced continues that file. A rewrite most
-like its own old self stays modified. Files over ``MAX_BYTES`` (or missing from a
-partial clone) are paired only when exact.
+``MIN_BREAK`` bytes): its old content is then a source and its new one a target, so code
+moved out from behind a stub follows the move, a file that another's code replaced
+continues that file, and files that traded contents (``git mv`` both ways, a rotation of
+three) are renames, though the diff adds and deletes nothing. A rewrite most like its
+own old self stays modified. A diff that adds and deletes nothing is asked only where two
+modified files may be rewrites (a commit that edits one file reads no blob), and an
+edit between a long head and tail the file kept is none by its bytes, its chunks never
+counted (200 files of 27 kB edited: 0.13 s, all but the reading 0.01 s). Files over
+``MAX_BYTES`` (or missing from a partial clone) are paired only when exact.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ COMMON = 32  # a chunk more sources hold finds no candidates (blank lines, brace
 MAX_BYTES = 4 << 20
 CHUNK = 64  # git's longest chunk of a line
 MIN_BREAK = 400  # git breaks no smaller file into a rewrite
+BLANKS = b" \t\r\x0b\x0c"  # what bytes.strip() takes from a line but its newline
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,13 +86,8 @@ def with_moves(
     None when it is too large or unreadable; ``size``: its size in bytes (-1 unknown)."""
     added = [i for i, c in enumerate(changes) if c.status == "added" and c.new_blob]
     deleted = [i for i, c in enumerate(changes) if c.status == "deleted" and c.old_blob]
-    if not added and not deleted:
-        return list(changes)
     lines = _LineCache(read)
-    rewritten = [
-        i for i, c in enumerate(changes)
-        if c.status == "modified" and c.old_blob and c.new_blob and _rewritten(lines, c.old_blob, c.new_blob)
-    ]  # fmt: skip
+    rewritten = _rewrites(changes, lines, size, alone=not added and not deleted)
     sources, targets = deleted + rewritten, added + rewritten
     if not sources or not targets:
         return list(changes)
@@ -98,6 +98,41 @@ def with_moves(
     return _applied(changes, moves)
 
 
+def measured_blobs(changes: Sequence[FileChange]) -> list[str]:
+    """The blobs ``with_moves`` may read (a partial clone fetches them in one go): those
+    of added and deleted files, and of modified ones unless a single file is edited."""
+    edited = [changes[i] for i in _edited(changes)]
+    moved = [c for c in changes if c.status in ("added", "deleted")]
+    alone = len(edited) < 2 and not any(c.old_blob or c.new_blob for c in moved)
+    return [b for c in moved + ([] if alone else edited) for b in (c.old_blob, c.new_blob) if b]
+
+
+def _edited(changes: Sequence[FileChange]) -> list[int]:
+    """The modified files, their blobs on both sides regular files."""
+    return [i for i, c in enumerate(changes) if c.status == "modified" and c.old_blob and c.new_blob]
+
+
+def _rewrites(
+    changes: Sequence[FileChange], lines: _LineCache, size: Callable[[str], int], *, alone: bool
+) -> list[int]:
+    """The modified files that are rewrites (git's ``-B``): sources and targets of moves.
+    ``alone``: the diff adds and deletes nothing, so a rewrite can only have moved to
+    another (files swapped, or rotated): none unless two may be, first by their sizes,
+    before any blob is read (a commit that edits one file reads nothing). A file's weight
+    is at most its size, and one more for a last line without its newline."""
+    edited = _edited(changes)
+    if alone and len(edited) < 2:
+        return []
+    breakable = [
+        i for i in edited
+        if max(size(str(changes[i].old_blob)), size(str(changes[i].new_blob))) + 1 >= MIN_BREAK
+    ]  # fmt: skip
+    if alone and len(breakable) < 2:
+        return []
+    found = [i for i in breakable if _rewritten(lines, str(changes[i].old_blob), str(changes[i].new_blob))]
+    return [] if alone and len(found) < 2 else found
+
+
 def _applied(changes: Sequence[FileChange], moves: dict[int, tuple[int, int]]) -> list[FileChange]:
     moved_away = {source for target, (source, _) in moves.items() if source != target}
     out: list[FileChange] = []
@@ -106,8 +141,8 @@ def _applied(changes: Sequence[FileChange], moves: dict[int, tuple[int, int]]) -
             out.append(change)
         elif i in moves:
             source, score = moves[i]
-            old = changes[source]
-            out.append(replace(change, status="renamed", old_path=old.old_path, old_blob=old.old_blob, similarity=score))
+            old_path, old_blob = changes[source].old_path, changes[source].old_blob
+            out.append(replace(change, status="renamed", old_path=old_path, old_blob=old_blob, similarity=score))
         elif i not in moved_away:
             out.append(change)
         elif change.status == "modified":
@@ -270,7 +305,15 @@ def _shared(a: _Lines, b: _Lines) -> int:
 def _rewritten(lines: _LineCache, old: str, new: str) -> bool:
     """git's -B: a modified file is a rewrite when it lost over ``THRESHOLD`` % of its old
     content, or when what it lost and gained together reach ``THRESHOLD`` % of the larger
-    side; never a file under ``MIN_BREAK`` bytes."""
+    side; never a file under ``MIN_BREAK`` bytes. A file edited only between a long head
+    and tail it kept is none, seen from its bytes (``_surely_kept``) before its chunks
+    are counted."""
+    if not lines.measured(old) or not lines.measured(new):
+        old_data, new_data = lines.read(old), lines.read(new)
+        if old_data is None or new_data is None or _surely_kept(old_data, new_data):
+            return False
+        lines.measure(old, old_data)
+        lines.measure(new, new_data)
     a, b = lines.of(old), lines.of(new)
     if a is None or b is None or max(a.total, b.total) < MIN_BREAK or not a.total:
         return False  # unmeasured (too large), small or empty before
@@ -279,17 +322,55 @@ def _rewritten(lines: _LineCache, old: str, new: str) -> bool:
     return lost * 100 > a.total * THRESHOLD or (lost + gained) * 100 >= max(a.total, b.total) * THRESHOLD
 
 
+def _surely_kept(old: bytes, new: bytes) -> bool:
+    """Whether the whole lines ``old`` and ``new`` begin and end with alone keep too much
+    of the file for it to be a rewrite, which loses and gains, all told, at least
+    ``THRESHOLD`` % of the weight it keeps. Kept, those lines weigh at least their bytes
+    but their white space; what changed between them, at most its bytes (and one more a
+    side for a last line without its newline). An ordinary edit of a long file costs a
+    few compares of its bytes, not a count of its chunks (200 files of 27 kB edited:
+    11 ms, not 120); one at both ends (an import and its use) is counted."""
+    head = old.rfind(b"\n", 0, _alike_run(old, new, min(len(old), len(new)))) + 1
+    tail = len(old) - _alike_run(old, new, min(len(old), len(new)) - head, at_end=True)
+    tail = old.find(b"\n", tail) + 1 or len(old)  # a line kept in part is not kept
+    changed = (tail - head) + (len(new) - head - (len(old) - tail)) + 2
+    weight = len(old[:head].translate(None, BLANKS)) + len(old[tail:].translate(None, BLANKS))
+    return changed * 100 < weight * THRESHOLD
+
+
+def _alike_run(a: bytes, b: bytes, limit: int, *, at_end: bool = False) -> int:
+    """How many bytes, ``limit`` at most, ``a`` and ``b`` begin with alike (or end with):
+    by halving, each compare of two slices in C."""
+    low, high = 0, limit
+    while low < high:
+        middle = (low + high + 1) // 2
+        if at_end:
+            same = a[len(a) - middle : len(a) - low] == b[len(b) - middle : len(b) - low]
+        else:
+            same = a[low:middle] == b[low:middle]
+        low, high = (middle, high) if same else (low, middle - 1)
+    return low
+
+
 class _LineCache:
     """Each blob's lines, read once per diff."""
 
     def __init__(self, read: Callable[[str], bytes | None]) -> None:
-        self._read = read
+        self.read = read
         self._lines: dict[str, _Lines | None] = {}
 
     def of(self, blob: str) -> _Lines | None:
         if blob not in self._lines:
-            self._lines[blob] = _measure(self._read(blob))
+            self._lines[blob] = _measure(self.read(blob))
         return self._lines[blob]
+
+    def measured(self, blob: str) -> bool:
+        return blob in self._lines
+
+    def measure(self, blob: str, data: bytes) -> None:
+        """``blob``'s lines, of its ``data`` already read."""
+        if blob not in self._lines:
+            self._lines[blob] = _measure(data)
 
 
 def _measure(data: bytes | None) -> _Lines | None:
