@@ -246,4 +246,9 @@ from __future__ import annotations
 # it was ``Btn.count=``), Python's deleter ``del x`` (it was ``x#2``), and the members of
 # TypeScript's merged interfaces and C#'s partial classes under their one name
 # (``Shape.perimeter``: it was ``Shape#2.perimeter``).
+# A Python docstring is what its ``__doc__`` holds: its escapes read (``\t``, ``\u00e9``;
+# a raw string's as written), strings side by side joined (``"""First part """ "second
+# part"``: it was empty), an f-string, a bytes literal or a tuple none. A signature holds
+# none of a body its parse could not read (``def f(a, b):\n    return (a +`` took the
+# ``return (a +`` in, C#'s ``int F(int a) => (a +`` its ``=> (a +``).
 EXTRACTION_VERSION = 35

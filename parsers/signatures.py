@@ -52,6 +52,10 @@ OBJC_TYPES = frozenset({"class_interface", "class_implementation", "protocol_dec
 OBJC_HEAD = frozenset({
     "attribute_specifier", "identifier", "parameterized_arguments", "protocol_reference_list", ")",
 })  # fmt: skip
+# The tokens a body follows where no bracket opens it (Python's ``:``, an expression body's
+# ``=>`` or ``=``): a syntax error right after one is the body's, which the grammar's error
+# recovery set beside it (``def f(a, b):`` of ``def f(a, b):\n    return (a +``).
+BODY_OPENERS = frozenset({":", "=>", "="})
 _MACRO_CLOSING = re.compile(rb"[ \t]*\)(?=[ \t]*(?://[^\n]*)?(?:\r?\n|$))")
 # C's and C++'s nodes whose head ends elsewhere than at a body.
 MACRO, C_FUNCTION, INITIALISERS, TYPEDEF = (
@@ -78,10 +82,11 @@ def signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
     elif head.type == TYPEDEF and (body := find_body(head)) is not None:  # ``typedef struct {…} point``
         after = data[body.end_byte : head.end_byte].decode("utf-8", "replace")
         text = _SPACES.sub(" ", f"{_one_line(head, data, body.start_byte)} {{{ELIDED}}} {after}").strip()
-    elif (body := find_body(wrapped if wrapped is not None else head)) is not None and body.start_byte > head.start_byte:
-        text = _one_line(head, data, body.start_byte)
+    elif (body := find_body(wrapped or head)) is not None and body.start_byte > head.start_byte:
+        holder = body.parent or head
+        text = _one_line(head, data, _before_broken_body(holder, body.start_byte))
     else:
-        text = _before_block(_one_line(head, data, head.end_byte))
+        text = _before_block(_one_line(head, data, _before_broken_body(head, head.end_byte)))
     if (statement := declaring_statement(head)) is not None and not (keyword := statement.children[0]).is_named:
         text = f"{node_text(data, keyword)} {text}"
     for ending in (":", ";", "=>", "=", ","):  # "," of a where clause written one bound a line
@@ -116,6 +121,24 @@ def _head_end(head: Node) -> Node | None:
     if function is None:
         return None
     return next((c for c in function.named_children if c.type == INITIALISERS), None)
+
+
+def _before_broken_body(holder: Node, end: int) -> int:
+    """``end``, or where the syntax errors that stand right before it in ``holder`` start
+    (but comments and a ``;``), where they follow a token that opens a body or open with
+    one (C#'s ``int F(int a) => (a + ;``): a broken body's text is no part of its head."""
+    if not holder.has_error:
+        return end
+    before = [c for c in holder.children if c.start_byte < end and c.type not in COMMENT_TYPES and c.type != ";"]
+    first = len(before)
+    while first and before[first - 1].is_error:
+        first -= 1
+    if first == len(before):
+        return end
+    errors, previous = before[first], before[first - 1] if first else None
+    after_opener = previous is not None and not previous.is_named and previous.type in BODY_OPENERS
+    opens = errors.child_count > 0 and errors.children[0].type in BODY_OPENERS
+    return errors.start_byte if after_opener or opens else end
 
 
 def shortened(text: str, limit: int = MAX_SIGNATURE) -> str:

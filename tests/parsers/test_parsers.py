@@ -777,13 +777,14 @@ def test7 ():
 
 def test_one_hash_one_reading_where_a_syntax_error_recovers_differently():
     """ruff's range-formatting fixtures: the same text of ``test6``, its parse recovering
-    from the same error differently with more code after it (its signature read as
-    ``def test6 (): <`` then ``def test6 ()``). A memory is kept while its hash is, so the
-    two readings must hash apart; an error-free definition still hashes its text alone."""
+    from the same error differently with more code after it (its body's ``<`` an ERROR
+    beside the body, then a MISSING name in it; its signature ``def test6 ()`` in both). A
+    memory is kept while its hash is, so the two readings must hash apart; an error-free
+    definition still hashes its text alone."""
     first = {s.qualname: s for s in parse("python", RECOVERED.encode()).symbols}
     then = {s.qualname: s for s in parse("python", RECOVERED_THEN_MORE.encode()).symbols}
     assert first["test6"].source == then["test6"].source
-    assert first["test6"].signature != then["test6"].signature  # the case is the one meant
+    assert first["test6"].signature == then["test6"].signature == "def test6 ()"
     assert first["test6"].content_hash != then["test6"].content_hash
     assert first["test5"].content_hash == then["test5"].content_hash
     for name in first.keys() & then.keys():
