@@ -346,6 +346,9 @@ def _extent(node: Node, data: bytes) -> Extent:
     first = _first_attribute(node)
     last = _last_code_node(node)
     end_byte, end_row = last.end_byte, last.end_point[0]
+    line_end = data.find(b"\n", end_byte)
+    if not data[end_byte : len(data) if line_end < 0 else line_end].strip():  # most lines end with their code
+        return Extent(first.start_byte, first.start_point[0] + 1, end_byte, end_row + 1)
     following = _next_token(last)
     while following is not None and following.type in COMMENT_TYPES and following.start_point[0] == end_row:
         text = data[following.start_byte : following.end_byte].rstrip(b"\n")
