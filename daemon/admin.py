@@ -149,7 +149,7 @@ def _hooks(action: str, path: str) -> None:
 def run_service_install(ctx: Any, args: argparse.Namespace) -> int:
     from importlib import resources
 
-    from recalld.daemon.config import config_file, state_home
+    from recalld.daemon.config import config_file, locations, state_home
     from recalld.hooks.install import recalld_executable
 
     system = bool(args.system)
@@ -175,17 +175,6 @@ def run_service_install(ctx: Any, args: argparse.Namespace) -> int:
     print(f"  systemctl{flag} daemon-reload\n  systemctl{flag} enable --now recalld.service")
     print(f"  systemctl{flag} status recalld.service   # and: journalctl{flag} -u recalld.service", file=sys.stdout)
     return EXIT_OK
-
-
-# What decides where recalld keeps its state and reads its configuration (daemon.config).
-LOCATION_VARIABLES = ("RECALLD_HOME", "RECALLD_CONFIG", "XDG_DATA_HOME", "XDG_CONFIG_HOME")
-
-
-def locations(environ: Any) -> dict[str, str]:
-    """The installing shell's location variables, made absolute: a user unit's daemon must
-    use the store, registry, API token and configuration that the user's own commands and
-    git hooks use, and the user manager's environment need not have them."""
-    return {name: str(Path(environ[name]).expanduser().resolve()) for name in LOCATION_VARIABLES if environ.get(name)}
 
 
 def render_unit(template: str, *, executable: str, environment: dict[str, str]) -> str:

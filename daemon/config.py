@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -196,7 +197,7 @@ def state_home() -> Path:
     if os.environ.get("RECALLD_HOME"):
         return Path(os.environ["RECALLD_HOME"]).expanduser()
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "recalld"
+    return Path(base).expanduser() / "recalld"
 
 
 def config_file() -> Path:
@@ -205,7 +206,19 @@ def config_file() -> Path:
     if os.environ.get("RECALLD_HOME"):
         return Path(os.environ["RECALLD_HOME"]).expanduser() / "config.toml"
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "recalld" / "config.toml"
+    return Path(base).expanduser() / "recalld" / "config.toml"
+
+
+# What decides where recalld keeps its state and reads its configuration (state_home, config_file).
+LOCATION_VARIABLES = ("RECALLD_HOME", "RECALLD_CONFIG", "XDG_DATA_HOME", "XDG_CONFIG_HOME")
+
+
+def locations(environ: Mapping[str, str]) -> dict[str, str]:
+    """The location variables of ``environ`` that are set, made absolute (``~`` expanded):
+    what a systemd unit or a git hook installed from this shell runs with, so that it uses
+    the store, registry and configuration of this shell's commands, whatever environment
+    the user manager or git has then."""
+    return {name: str(Path(environ[name]).expanduser().resolve()) for name in LOCATION_VARIABLES if environ.get(name)}
 
 
 def load_config() -> Config:
@@ -301,7 +314,9 @@ def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
         raise RecalldError(f"{source}: embedding.backend must be one of {', '.join(EMBEDDING_BACKENDS)}")
     max_tokens = values["embedding"]["max_tokens"]
     if max_tokens != 0 and max_tokens < MIN_MAX_TOKENS:
-        raise RecalldError(f"{source}: embedding.max_tokens must be 0 (the model's own limit) or at least {MIN_MAX_TOKENS}")
+        raise RecalldError(
+            f"{source}: embedding.max_tokens must be 0 (the model's own limit) or at least {MIN_MAX_TOKENS}"
+        )
     if values["log"]["level"] not in LOG_LEVELS:
         raise RecalldError(f"{source}: log.level must be one of {', '.join(LOG_LEVELS)}")
     if values["log"]["format"] not in LOG_FORMATS:

@@ -2,7 +2,9 @@
 
 Hooks go where git looks for them (`git rev-parse --git-path hooks`: honours
 core.hooksPath and linked worktrees). A foreign hook is kept as ``<name>.legacy`` and
-run first by ours; uninstall puts it back.
+run first by ours; uninstall puts it back. A hook calls `recalld notify` with the
+location variables of the shell that installed it (daemon.config.locations), so it tells
+the store that shell's commands use.
 """
 
 from __future__ import annotations
@@ -17,11 +19,22 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from recalld.daemon.config import locations
 from recalld.ingest.errors import RecalldError
 
 # post-receive: a push into the repository (a bare mirror that developers push to), run in its git dir
 HOOK_NAMES = ("post-commit", "post-merge", "post-checkout", "post-rewrite", "post-receive")
 MARKER = "recalld-managed-hook"
+# What git's environment says of the repository a git command runs in (`git rev-parse
+# --local-env-vars`), set in hooks, `git rebase -x` and with --git-dir: cleared, as git
+# clears them to enter a submodule, so that the repository asked about is the one at the
+# path given.
+LOCAL_GIT_VARIABLES = (
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+    "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE", "GIT_INDEX_FILE",
+    "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX", "GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE",
+    "GIT_COMMON_DIR",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,9 +44,12 @@ class HookChange:
 
 
 def hooks_dir(repo_path: str | Path) -> Path:
+    """The hooks directory of the repository at ``repo_path``, whatever repository the
+    environment names (a command run from a hook or `git rebase -x` has GIT_DIR set)."""
+    environ = {name: value for name, value in os.environ.items() if name not in LOCAL_GIT_VARIABLES}
     done = subprocess.run(
         ["git", "-C", str(repo_path), "rev-parse", "--path-format=absolute", "--git-path", "hooks"],
-        capture_output=True, text=True, check=False,
+        capture_output=True, text=True, check=False, env=environ,
     )  # fmt: skip
     if done.returncode != 0:
         raise RecalldError(f"not a git repository: {repo_path}")
@@ -52,9 +68,14 @@ def recalld_executable() -> str:
 
 def render_hook() -> str:
     template = resources.files("recalld.hooks").joinpath("scripts", "recalld-hook").read_text("utf-8")
-    home = os.environ.get("RECALLD_HOME")
-    env_line = f"export RECALLD_HOME={shlex.quote(str(Path(home).resolve()))}" if home else ":"
+    pinned = locations(os.environ)  # the state dir as this shell's commands find it, ~ expanded
+    env_line = "export " + " ".join(f"{name}={shlex.quote(value)}" for name, value in pinned.items()) if pinned else ":"
     return template.replace("@RECALLD_BIN@", shlex.quote(recalld_executable())).replace("@RECALLD_ENV@", env_line)
+
+
+def _present(path: Path) -> bool:
+    """Whether ``path`` is there: a file, or a symbolic link, a dangling one too."""
+    return path.exists() or path.is_symlink()
 
 
 def is_ours(path: Path) -> bool:
@@ -66,21 +87,20 @@ def is_ours(path: Path) -> bool:
 
 def install(repo_path: str | Path) -> list[HookChange]:
     directory = hooks_dir(repo_path)
-    directory.mkdir(parents=True, exist_ok=True)
     script = render_hook()
+    foreign = [name for name in HOOK_NAMES if _present(directory / name) and not is_ours(directory / name)]
+    for name in foreign:  # refused before any hook is changed: not half the hooks installed
+        hook, legacy = directory / name, directory / f"{name}.legacy"
+        if _present(legacy):
+            raise RecalldError(f"{hook} exists and so does {legacy}: move one of them away first")
+    directory.mkdir(parents=True, exist_ok=True)
     changes: list[HookChange] = []
     for name in HOOK_NAMES:
         hook = directory / name
-        legacy = directory / f"{name}.legacy"
-        action = "installed"
-        if hook.exists() or hook.is_symlink():
-            if is_ours(hook):
-                action = "updated"
-            elif legacy.exists():
-                raise RecalldError(f"{hook} exists and so does {legacy}: move one of them away first")
-            else:
-                hook.rename(legacy)
-                action = "kept-legacy"
+        action = "updated" if _present(hook) else "installed"
+        if name in foreign:
+            hook.rename(directory / f"{name}.legacy")
+            action = "kept-legacy"
         tmp = hook.with_name(f".{name}.recalld-tmp")
         tmp.write_text(script, encoding="utf-8")
         tmp.chmod(tmp.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH | stat.S_IRUSR)
@@ -98,7 +118,7 @@ def uninstall(repo_path: str | Path) -> list[HookChange]:
         if not is_ours(hook):
             continue
         hook.unlink()
-        if legacy.exists():
+        if _present(legacy):
             legacy.rename(hook)
             changes.append(HookChange(hook, "restored"))
         else:

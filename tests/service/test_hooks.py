@@ -16,6 +16,7 @@ import pytest
 from recalld.daemon.config import load_config
 from recalld.daemon.journal import Journal
 from recalld.hooks.install import HOOK_NAMES, MARKER, hooks_dir, install, uninstall
+from recalld.ingest.errors import RecalldError
 from tests.service.conftest import recalld
 
 
@@ -198,3 +199,89 @@ def test_hooks_of_an_unregistered_repo_are_installed_with_a_warning(git_repo):
     again = recalld("hooks", "install", str(git_repo.path))
     assert again.stderr == "" and "updated" in again.stdout
     assert recalld("hooks", "uninstall", str(git_repo.path)).stderr == ""
+
+
+def wait_for_events(name: str, count: int) -> int:
+    deadline = time.monotonic() + 20  # the notifiers are detached
+    while pending_events().get(name, 0) < count and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return pending_events().get(name, 0)
+
+
+def test_a_commit_with_the_git_dir_apart_from_its_work_tree_is_told(tmp_path):
+    """A bare repository committed to with a work tree elsewhere (`git --git-dir=dots.git
+    --work-tree=~`, as dotfiles are kept) runs its hooks in the work tree, which holds no
+    repository: the hook named that directory and its notification was lost. It names
+    $GIT_DIR, which git sets then."""
+    from tests.conftest import GitRepo
+
+    src = GitRepo(tmp_path / "src")
+    src.commit("one")
+    bare = tmp_path / "dots.git"
+    src.git("clone", "-q", "--bare", str(src.path), str(bare))
+    recalld("repo", "add", str(bare), "--name", "dots")
+    recalld("hooks", "install", str(bare))
+    work = tmp_path / "home"
+    work.mkdir()
+    (work / "f").write_text("x\n")
+    for args in (("add", "f"), ("commit", "-qm", "two")):
+        subprocess.run(["git", f"--git-dir={bare}", f"--work-tree={work}", *args], check=True, cwd=work)
+    assert wait_for_events("dots", 1) == 1
+
+
+def test_hooks_install_from_inside_another_repositorys_git_command(git_repo, tmp_path):
+    """Run where git set GIT_DIR (a hook, `git rebase -x`), `hooks install PATH` installed
+    the hooks of that repository, not of PATH's."""
+    from tests.conftest import GitRepo
+
+    git_repo.commit("x")
+    other = GitRepo(tmp_path / "other")
+    other.commit("y")
+    recalld("hooks", "install", str(other.path), env={"GIT_DIR": str(git_repo.path / ".git")})
+    assert all((other.path / ".git" / "hooks" / name).exists() for name in HOOK_NAMES)
+    assert not any((git_repo.path / ".git" / "hooks" / name).exists() for name in HOOK_NAMES)
+
+
+def test_a_conflicting_hook_is_refused_before_any_hook_is_changed(git_repo):
+    """A foreign hook beside a .legacy of its name is refused: the hooks before it in the
+    list were installed all the same, half the set."""
+    hooks = hooks_dir(git_repo.path)
+    write_hook(hooks / "post-merge", "#!/bin/sh\necho new\n")
+    write_hook(hooks / "post-merge.legacy", "#!/bin/sh\necho old\n")
+    with pytest.raises(RecalldError, match="post-merge exists and so does .*post-merge.legacy"):
+        install(git_repo.path)
+    assert sorted(p.name for p in hooks.iterdir() if not p.name.endswith(".sample")) == ["post-merge",
+                                                                                        "post-merge.legacy"]
+    (hooks / "post-merge.legacy").unlink()
+    (hooks / "post-commit.legacy").symlink_to("gone")  # a dangling link is a hook there, kept as it is
+    write_hook(hooks / "post-commit", "#!/bin/sh\n")
+    with pytest.raises(RecalldError, match="post-commit exists and so does"):
+        install(git_repo.path)
+    (hooks / "post-commit").unlink()
+    (hooks / "post-commit.legacy").rename(hooks / "post-commit")
+    assert {c.hook.name: c.action for c in install(git_repo.path)}["post-commit"] == "kept-legacy"
+    assert {c.hook.name: c.action for c in uninstall(git_repo.path)}["post-commit"] == "restored"
+    assert os.readlink(hooks / "post-commit") == "gone"
+
+
+@pytest.mark.parametrize("variable", ["XDG_DATA_HOME", "RECALLD_HOME"])
+def test_hooks_tell_the_state_dir_of_the_shell_that_installed_them(variable, git_repo, tmp_path, monkeypatch):
+    """A hook kept $RECALLD_HOME of the installing shell, made absolute but with its ~
+    taken for a directory of that name; a state dir found by $XDG_DATA_HOME it did not
+    keep: git run without it (an editor, a GUI) notified another state dir, unseen."""
+    monkeypatch.delenv("RECALLD_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    monkeypatch.chdir(tmp_path)
+    state = tmp_path / "user" / "data"
+    monkeypatch.setenv(variable, "~/data")
+    git_repo.commit("x")
+    recalld("repo", "add", str(git_repo.path))
+    recalld("hooks", "install", str(git_repo.path))
+    expected = state if variable == "RECALLD_HOME" else state / "recalld"
+    assert (expected / "state.db").exists()
+    git_repo.write("a.py", "x = 1\n")
+    subprocess.run(["git", "add", "a.py"], cwd=git_repo.path, check=True)
+    environ = {k: v for k, v in os.environ.items() if k not in ("RECALLD_HOME", "XDG_DATA_HOME")}
+    subprocess.run(["git", "commit", "-qm", "two"], cwd=git_repo.path, check=True, env=environ)
+    monkeypatch.setenv(variable, str(state))
+    assert wait_for_events("repo", 1) == 1
