@@ -223,14 +223,14 @@ def locations(environ: Mapping[str, str]) -> dict[str, str]:
 
 def load_config() -> Config:
     path = config_file()
-    raw: dict[str, Any] = {}
-    if path.is_file():
-        try:
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise RecalldError(f"{path}: not valid TOML: {exc}") from exc
-        except OSError as exc:
-            raise RecalldError(f"{path}: cannot read: {exc.strerror}") from exc
+    try:  # none there is the defaults (a state dir that is a file: _check_home says so); a directory is an error
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (FileNotFoundError, NotADirectoryError):
+        raw = {}
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise RecalldError(f"{path}: not valid TOML: {exc}") from exc
+    except OSError as exc:
+        raise RecalldError(f"{path}: cannot read: {exc.strerror}") from exc
     values = validate(raw, source=str(path))
     home = state_home()
     _check_home(home)
@@ -257,6 +257,12 @@ def _check_home(home: Path) -> None:
 def validate(raw: dict[str, Any], *, source: str = "config") -> dict[str, dict[str, Any]]:
     values: dict[str, dict[str, Any]] = {}
     for section, options in raw.items():
+        if section not in SCHEMA and not isinstance(options, dict):  # a key written above every [section]
+            homes = " or ".join(f"[{name}]" for name, known in SCHEMA.items() if section in known)
+            if not homes:
+                sections = ", ".join(SCHEMA)
+                raise RecalldError(f"{source}: unknown option {section} (options go under a section: {sections})")
+            raise RecalldError(f"{source}: option {section} is outside any section: it goes under {homes}")
         if section not in SCHEMA:
             raise RecalldError(f"{source}: unknown section [{section}] (known: {', '.join(SCHEMA)})")
         if not isinstance(options, dict):
@@ -270,7 +276,8 @@ def validate(raw: dict[str, Any], *, source: str = "config") -> dict[str, dict[s
         for key, (kind, default) in options.items():
             value = given.get(key, default)
             if not _is_type(value, kind):
-                raise RecalldError(f"{source}: {section}.{key} must be of type {kind.__name__}, got {value!r}")
+                named = "list of strings" if kind is list else kind.__name__
+                raise RecalldError(f"{source}: {section}.{key} must be of type {named}, got {value!r}")
             values[section][key] = value
     _check_ranges(values, source)
     return values

@@ -45,6 +45,10 @@ def test_example_documents_every_option_with_its_default():
         ({"store": {"url": "ftp://qdrant"}}, "store.url must be a Qdrant server's URL"),
         ({"store": {"url": "http://qdrant:99999"}}, "store.url must be a Qdrant server's URL"),
         ({"store": {"url": "https://:6333"}}, "store.url must be a Qdrant server's URL"),
+        # a key above every [section] was "unknown section [port]", a list of numbers "must be of type list"
+        ({"port": 8000}, "option port is outside any section: it goes under [daemon]"),
+        ({"prot": 8000}, "unknown option prot (options go under a section: store, embedding, index,"),
+        ({"index": {"exclude": ["a", 1]}}, "index.exclude must be of type list of strings, got ['a', 1]"),
     ],
 )
 def test_bad_config_names_the_key(raw, message):
@@ -96,3 +100,19 @@ def test_a_state_directory_that_is_a_file_is_a_one_line_error(argv, monkeypatch,
     monkeypatch.setenv("XDG_DATA_HOME", str(afile))
     with pytest.raises(RecalldError, match=r"\$XDG_DATA_HOME/recalld cannot be made: .*afile is not a directory"):
         load_config()
+
+
+def test_a_configuration_path_that_is_a_directory_is_an_error(monkeypatch, tmp_path):
+    """$RECALLD_CONFIG naming a directory (or config.toml made a directory) was taken for
+    no configuration: every option its default, silently. None there is the defaults."""
+    monkeypatch.setenv("RECALLD_CONFIG", str(tmp_path))
+    with pytest.raises(RecalldError, match=f"^{tmp_path}: cannot read: Is a directory$"):
+        load_config()
+    monkeypatch.setenv("RECALLD_CONFIG", str(tmp_path / "none.toml"))
+    assert load_config().get("daemon", "port") == 8765
+    monkeypatch.setenv("RECALLD_CONFIG", "~/recalld.toml")  # ~ is the home directory, as for $RECALLD_HOME
+    (Path.home() / "recalld.toml").write_text("[daemon]\nport = 9\n")
+    try:
+        assert load_config().get("daemon", "port") == 9
+    finally:
+        (Path.home() / "recalld.toml").unlink()
