@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from recalld.daemon.terminal import visible
+from recalld.daemon.terminal import one_line
 from recalld.ingest.errors import RecalldError
 
 EXIT_OK, EXIT_FAILED = 0, 1
@@ -110,8 +110,8 @@ def run_hooks(ctx: Any, args: argparse.Namespace) -> int:
     if not args.all:
         _hooks(args.action, args.path)
         if args.action == "install" and not _registered(ctx, args.path):  # its hooks' notify would fail unseen
-            print(f"recalld: warning: {visible(args.path)} is not a registered repository: its hooks tell the"
-                  f" daemon nothing until `recalld repo add {visible(args.path)}`", file=sys.stderr)  # fmt: skip
+            print(f"recalld: warning: {one_line(args.path)} is not a registered repository: its hooks tell the"
+                  f" daemon nothing until `recalld repo add {one_line(args.path)}`", file=sys.stderr)  # fmt: skip
         return EXIT_OK
     entries = ctx.registry.all()
     if not entries:
@@ -122,7 +122,7 @@ def run_hooks(ctx: Any, args: argparse.Namespace) -> int:
             _hooks(args.action, entry.path)
         except RecalldError as exc:
             failed += 1
-            print(f"recalld: {visible(entry.name)}: {visible(exc.message)}", file=sys.stderr)
+            print(f"recalld: {one_line(entry.name)}: {one_line(exc.message)}", file=sys.stderr)
     return EXIT_FAILED if failed else EXIT_OK
 
 
@@ -141,9 +141,9 @@ def _hooks(action: str, path: str) -> None:
     except OSError as exc:  # a hooks directory not writable: said like the others, not a traceback
         raise RecalldError(f"cannot {action} the hooks of {path}: {exc.strerror}: {exc.filename}") from exc
     for change in changes:
-        print(f"{change.action:12} {change.hook}")
+        print(f"{change.action:12} {one_line(str(change.hook))}")
     if not changes:
-        print(f"nothing to {action} in {path}")
+        print(f"nothing to {action} in {one_line(path)}")
 
 
 def run_service_install(ctx: Any, args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ from typing import Any
 from recalld.daemon import admin, agent, commands, repos
 from recalld.daemon.config import (CHANGES_LIMIT, CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX, RECENT_LIMIT, RECENT_MAX,
                                    SEARCH_LIMIT, Config, load_config)
-from recalld.daemon.terminal import VisibleOutput, visible
+from recalld.daemon.terminal import VisibleOutput, one_line
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitnames import is_utf8
 
@@ -309,7 +309,7 @@ def _run(args: argparse.Namespace) -> int:
         finally:
             ctx.close()
     except RecalldError as exc:
-        print(f"recalld: {visible(exc.message)}", file=sys.stderr)
+        print(f"recalld: {one_line(exc.message)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("recalld: interrupted", file=sys.stderr)

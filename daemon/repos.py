@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from recalld.daemon.commands import emit_json
 from recalld.daemon.registry import check_name
+from recalld.daemon.terminal import one_line
 from recalld.ingest.errors import RecalldError
 
 if TYPE_CHECKING:
@@ -37,10 +38,11 @@ def repo_add(ctx: Any, args: argparse.Namespace) -> int:
     before = ctx.registry.find(name)
     entry = ctx.registry.add(name, str(path), branch)
     if before is not None:
-        print(f"already registered {entry.name}: {entry.path} @ {entry.branch}")
+        print(f"already registered {entry.name}: {one_line(entry.path)} @ {entry.branch}")
         return EXIT_OK
     running = " (the running daemon picks it up within seconds)" if ctx.daemon() else ""
-    print(f"registered {entry.name}: {entry.path} @ {entry.branch} (run `recalld sync {entry.name}`){running}")
+    where = f"{one_line(entry.path)} @ {entry.branch}"
+    print(f"registered {entry.name}: {where} (run `recalld sync {entry.name}`){running}")
     return EXIT_OK
 
 
@@ -52,7 +54,7 @@ def repo_list(ctx: Any, args: argparse.Namespace) -> int:
         if args.json:
             emit_json({"name": entry.name, "path": entry.path, "branch": entry.branch})
         else:
-            print(f"{entry.name}\t{entry.branch}\t{entry.path}")
+            print(f"{entry.name}\t{entry.branch}\t{one_line(entry.path)}")
     return EXIT_OK
 
 
@@ -85,7 +87,7 @@ def repo_set(ctx: Any, args: argparse.Namespace) -> int:
         raise RecalldError(f"no branch {branch!r} in {path}{hint}")
     refuse_twin(ctx.registry, git, branch, name=entry.name)
     if (str(path), branch) == (entry.path, entry.branch):
-        print(f"{entry.name} is {entry.path} @ {entry.branch} already")
+        print(f"{entry.name} is {one_line(entry.path)} @ {entry.branch} already")
         return EXIT_OK
     if ctx.daemon():
         raise RecalldError("stop the daemon before changing a repository (it owns the store and watches the path)")
@@ -97,7 +99,7 @@ def repo_set(ctx: Any, args: argparse.Namespace) -> int:
         ctx.app.indexer.remove_repo(entry.name, branch=entry.branch)
         dropped = f"; dropped the {count} memories of {entry.branch} (manual memories kept)"
     ctx.registry.update(entry.name, path=str(path), branch=branch)
-    print(f"{entry.name}: {path} @ {branch} (was {entry.path} @ {entry.branch}){dropped};"
+    print(f"{entry.name}: {one_line(str(path))} @ {branch} (was {one_line(entry.path)} @ {entry.branch}){dropped};"
           f" run `recalld sync {entry.name}`")  # fmt: skip
     return EXIT_OK
 

@@ -285,3 +285,27 @@ def test_hooks_tell_the_state_dir_of_the_shell_that_installed_them(variable, git
     subprocess.run(["git", "commit", "-qm", "two"], cwd=git_repo.path, check=True, env=environ)
     monkeypatch.setenv(variable, str(state))
     assert wait_for_events("repo", 1) == 1
+
+
+def test_a_path_with_a_line_end_is_printed_on_one_line(tmp_path):
+    """What `repo add`, `repo list`, `repo set` and `hooks install` print of a path, and an
+    error naming one, ended their line at the path's line end (a `repo list` row split in
+    two): as the README has it, a path printed within a line shows its line ends escaped."""
+    from tests.conftest import GitRepo
+
+    repo = GitRepo(tmp_path / "new\nline\tdir")
+    repo.commit("x")
+    shown = f"{tmp_path}/new\\nline\\tdir"
+    added = recalld("repo", "add", str(repo.path), "--name", "odd")
+    assert added.stdout.startswith(f"registered odd: {shown} @ main")
+    assert recalld("repo", "add", str(repo.path), "--name", "odd").stdout == f"already registered odd: {shown} @ main\n"
+    assert recalld("repo", "list").stdout == f"odd\tmain\t{shown}\n"
+    assert recalld("repo", "set", "odd", "--path", str(repo.path)).stdout == f"odd is {shown} @ main already\n"
+    installed = recalld("hooks", "install", str(repo.path)).stdout.splitlines()
+    assert installed[0] == f"installed    {shown}/.git/hooks/post-commit" and len(installed) == len(HOOK_NAMES)
+    gone = recalld("hooks", "install", str(tmp_path / "gone\nhere"), check=False)
+    assert (gone.returncode, gone.stderr) == (1, f"recalld: not a git repository: {tmp_path}/gone\\nhere\n")
+    unregistered = GitRepo(tmp_path / "other\nrepo")
+    unregistered.commit("y")
+    warned = recalld("hooks", "install", str(unregistered.path)).stderr
+    assert warned.count("\n") == 1 and f"{tmp_path}/other\\nrepo is not a registered repository" in warned
