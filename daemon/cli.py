@@ -199,7 +199,20 @@ def build_parser() -> argparse.ArgumentParser:
     status.set_defaults(handler=commands.status)
     agent.add_commands(sub)
     admin.add_commands(sub)
+    _verbose_everywhere(parser)
     return parser
+
+
+def _verbose_everywhere(parser: argparse.ArgumentParser) -> None:
+    """``-v`` after a command as before it (``recalld sync -v``, as ``recalld -v sync``):
+    each command's parser takes it too, and sets it only when given (it would otherwise
+    undo the one before the command)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in dict.fromkeys(action.choices.values()):  # an alias's parser is its command's
+                command.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                                     help="log progress to stderr")  # fmt: skip
+                _verbose_everywhere(command)
 
 
 AS_OF_HELP = ("what was valid then, with the lines it had: a commit of the tracked branch (id, ref, HEAD~3) or an"

@@ -371,3 +371,13 @@ def test_commands_of_the_registry_alone_do_not_open_the_app(project, argv):
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ}, check=True)
     assert done.stdout.splitlines()[-1] == "0 []"
+
+
+def test_verbose_after_a_command_as_before_it():
+    from recalld.daemon.cli import build_parser
+
+    parser = build_parser()
+    for argv, verbose in ((["sync", "-v"], True), (["-v", "sync"], True), (["sync"], False),
+                          (["repo", "list", "--verbose"], True), (["-v", "hooks", "install", "--all"], True),
+                          (["search", "x"], False)):  # fmt: skip
+        assert parser.parse_args(argv).verbose is verbose, argv
