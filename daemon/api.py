@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from functools import partial
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Annotated, Any, Literal
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qs, parse_qsl, urlencode
 
+import anyio
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from recalld.daemon import webhooks
@@ -37,6 +40,8 @@ if TYPE_CHECKING:
 _bearer = HTTPBearer(auto_error=False)
 EXPORT_BLOCK = 200  # records an export sends a piece (``_json_lines``)
 RETRY_AFTER = 5  # seconds a client told the store is busy waits before asking again
+SYNC_WAITS = 256  # syncs waited for at once (``sync?wait=true``), on threads apart from the other routes'
+FORM = "application/x-www-form-urlencoded"
 
 
 def create_api(service: Service) -> FastAPI:
@@ -80,18 +85,23 @@ def create_api(service: Service) -> FastAPI:
 
     # ``{name:path}``: a name with "/" (a path given for a name) reaches the handler, which
     # says the repository is unknown and which are known, where the router said "Not Found"
+    # A wait holds a thread until the sync is done, and did so on the threads that answer
+    # every other route: 40 clients waiting (``recalld sync``, an agent's sync tool) left
+    # status, search and the rest unanswered for as long. Waits count against a limiter
+    # of their own.
+    waits = anyio.CapacityLimiter(SYNC_WAITS)
+
     @api.post("/v1/repos/{name:path}/sync", dependencies=auth, status_code=202,
               responses={200: {"description": "with wait: the sync's result"}, **errors(400, 401, 404, 502, 503, 507)})
-    def sync(
+    async def sync(
         name: str, wait: bool = False, full: bool = False,
         timeout: Annotated[float, Query(gt=0, le=86400, allow_inf_nan=False, description="seconds, with wait")] = 600.0,
     ) -> Any:  # fmt: skip
-        service.app.registry.get(name)
-        service.dispatcher.retry_now(name)
-        event_id = service.enqueue(name, "cli", {"full": full} if full else {})
+        event_id = await run_in_threadpool(_sync_queued, service, name, full=full)
         if not wait:
             return {"queued": event_id, "repo": name}
-        result = service.wait_for(name, event_id, timeout=timeout)
+        waited = partial(service.wait_for, name, event_id, timeout=timeout)
+        result = await anyio.to_thread.run_sync(waited, limiter=waits)
         return JSONResponse(result, status_code=200)
 
     @api.get("/v1/search", dependencies=auth, responses=errors(400, 401, 404, 502, 503))
@@ -140,31 +150,35 @@ def create_api(service: Service) -> FastAPI:
               openapi_extra=json_body("GitHub's push event, signed with X-Hub-Signature-256"))
     async def github(request: Request) -> Any:
         body = await _body(request, service.max_body)
-        signature = request.headers.get("X-Hub-Signature-256")
-        if not webhooks.github_signature_ok(service.config.github_secret, body, signature):
+        secret = _configured(service.config.github_secret, "GitHub secret", "github_secret")
+        if not webhooks.github_signature_ok(secret, body, request.headers.get("X-Hub-Signature-256")):
             raise HTTPException(401, "bad or missing X-Hub-Signature-256")
         event = request.headers.get("X-GitHub-Event", "push")
         if event == "ping":
             return JSONResponse({"ok": True}, status_code=200)
         if event != "push":
             return JSONResponse({"ignored": event}, status_code=202)
-        delivery = request.headers.get("X-GitHub-Delivery")
-        return _accept(service, _push(webhooks.github_push, body), "github", delivery)
+        push = _push(webhooks.github_push, _json(_github_json(request, body)))
+        return await run_in_threadpool(_accept, service, push, "github", request.headers.get("X-GitHub-Delivery"))
 
     @api.post("/v1/webhooks/gitlab", status_code=202, responses=errors(400, 401, 404, 413, 507),
               openapi_extra=json_body("GitLab's push event, with the X-Gitlab-Token header"))
     async def gitlab(request: Request) -> Any:
         body = await _body(request, service.max_body)
-        if not webhooks.token_ok(service.config.gitlab_token, request.headers.get("X-Gitlab-Token")):
+        token = _configured(service.config.gitlab_token, "GitLab token", "gitlab_token")
+        if not webhooks.token_ok(token, request.headers.get("X-Gitlab-Token")):
             raise HTTPException(401, "bad or missing X-Gitlab-Token")
+        payload, event = _json(body), request.headers.get("X-Gitlab-Event")
+        if not webhooks.gitlab_is_push(event, payload):
+            return JSONResponse({"ignored": event}, status_code=202)
         delivery = request.headers.get("X-Gitlab-Event-UUID") or request.headers.get("Idempotency-Key")
-        return _accept(service, _push(webhooks.gitlab_push, body), "gitlab", delivery)
+        return await run_in_threadpool(_accept, service, _push(webhooks.gitlab_push, payload), "gitlab", delivery)
 
     @api.post("/v1/webhooks/generic", status_code=202, dependencies=auth, responses=errors(400, 401, 404, 413, 507),
               openapi_extra=json_body("a push to a registered repository", GENERIC_PUSH))
     async def generic(request: Request) -> Any:
-        body = await _body(request, service.max_body)
-        return _accept(service, _push(webhooks.generic_push, body), "generic", request.headers.get("X-Delivery-Id"))
+        push = _push(webhooks.generic_push, _json(await _body(request, service.max_body)))
+        return await run_in_threadpool(_accept, service, push, "generic", request.headers.get("X-Delivery-Id"))
 
     return api
 
@@ -232,15 +246,46 @@ def _json(body: bytes) -> dict[str, Any]:
     return payload
 
 
-def _push(read: Callable[[dict[str, Any]], webhooks.PushInfo], body: bytes) -> webhooks.PushInfo:
+def _github_json(request: Request, body: bytes) -> bytes:
+    """The JSON of a GitHub delivery. A webhook made with GitHub's default content type,
+    ``application/x-www-form-urlencoded``, sends it as the form's ``payload`` field (signed
+    as the whole form): each such push was refused as "body is not JSON". A JSON object
+    labelled a form (as ``curl -d`` and urllib label what they post) is read as JSON."""
+    if request.headers.get("content-type", "").partition(";")[0].strip().lower() != FORM or body.lstrip()[:1] == b"{":
+        return body
+    payload = parse_qs(body, keep_blank_values=True).get(b"payload")
+    if not payload:
+        raise HTTPException(400, f"a body sent as {FORM} must hold the JSON in its payload field, as GitHub sends it")
+    return payload[0]
+
+
+def _configured(secret: str, what: str, key: str) -> str:
+    """A webhook's secret, or a 401 that says none is configured (it said the signature or
+    the token was wrong, and the sender's log showed no more)."""
+    if not secret:
+        raise HTTPException(401, f"no {what} is configured (webhooks.{key} or ${'RECALLD_' + key.upper()}): "
+                                 "the daemon takes none of these webhooks")  # fmt: skip
+    return secret
+
+
+def _push(read: Callable[[dict[str, Any]], webhooks.PushInfo], payload: dict[str, Any]) -> webhooks.PushInfo:
     """The push a webhook's body tells of; a body that is not one is a 400 saying why."""
     try:
-        return read(_json(body))
+        return read(payload)
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from exc
 
 
+def _sync_queued(service: Service, name: str, *, full: bool) -> int:
+    """The event of a sync of ``name`` asked for now (tried at once, backing off or not)."""
+    service.app.registry.get(name)
+    service.dispatcher.retry_now(name)
+    return service.enqueue(name, "cli", {"full": full} if full else {})
+
+
 def _accept(service: Service, push: webhooks.PushInfo, source: str, delivery: str | None) -> Any:
+    """Queue the push for each registered repository it is for. On a worker thread: git
+    lists each one's remotes, and a webhook had kept every other request waiting meanwhile."""
     registered = [(e.name, e.path) for e in service.app.registry.all()]
     matches = webhooks.match_repos(push, registered)
     if not matches:

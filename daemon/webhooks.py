@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from recalld.daemon.logs import get_logger
 from recalld.ingest.errors import RecalldError
 
 if TYPE_CHECKING:
@@ -25,6 +26,11 @@ FETCH_TIMEOUT = 120
 FETCH_TRIES = 8  # a failed fetch is tried again after 30 s, 1, 2, 4, 8, 16 and 30 min, then given up
 FETCH_BACKOFF = 30.0
 FETCH_BACKOFF_MAX = 1800.0
+REMOTES_TIMEOUT = 5.0  # seconds git may take to list a registered repository's remotes
+GITLAB_PUSHES = ("Push Hook", "Tag Push Hook")  # X-Gitlab-Event of a push; a system hook's says it in its body
+GITLAB_SYSTEM_PUSHES = ("push", "tag_push", "repository_update")
+
+log = get_logger("recalld.webhooks")
 
 
 def github_signature_ok(secret: str, body: bytes, header: str | None) -> bool:
@@ -105,11 +111,28 @@ def _urls(holder: dict[str, Any], keys: tuple[str, ...], within: str) -> tuple[s
     return tuple(url for key in keys if (url := _text(holder, key, within)) is not None)
 
 
+def gitlab_is_push(event: str | None, payload: dict[str, Any]) -> bool:
+    """Whether a GitLab webhook tells of a push: its ``X-Gitlab-Event`` (none: taken for
+    one), or a system hook's ``event_name``. An issue's, a merge request's or a pipeline's
+    hook names the project too, and was taken for a push of it (a fetch and a sync each)."""
+    if event is None or event in GITLAB_PUSHES:
+        return True
+    return event == "System Hook" and payload.get("event_name", payload.get("object_kind")) in GITLAB_SYSTEM_PUSHES
+
+
 def remote_urls(repo_path: str) -> dict[str, str]:
-    """remote name → URL of a registered repository (read by git, never from the payload)."""
-    done = subprocess.run(
-        ["git", "-C", repo_path, "remote", "-v"], capture_output=True, text=True, check=False, timeout=10
-    )
+    """remote name → URL of a registered repository (read by git, never from the payload).
+    A repository whose remotes git does not list within ``REMOTES_TIMEOUT`` (its config
+    includes a file on a mount that hangs) has none here: it matches no push, and the
+    others are still matched (the timeout was a 500 for every webhook)."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", repo_path, "remote", "-v"], capture_output=True, text=True, check=False,
+            timeout=REMOTES_TIMEOUT, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        log.warning("git did not list the remotes of a registered repository", path=repo_path, seconds=REMOTES_TIMEOUT)
+        return {}
     remotes: dict[str, str] = {}
     for line in done.stdout.splitlines():
         parts = line.split()

@@ -452,7 +452,8 @@ def test_a_path_given_for_a_repository_name_is_told_unknown_with_the_names_known
     "Not Found": a name with "/" still reaches the handler."""
     client = DocumentedClient(create_api(service))
     bearer = {"Authorization": f"Bearer {service.token}"}
-    for method, path in (("GET", "/v1/repos/..%2F..%2Fetc/symbols?qualname=x"), ("GET", "/v1/repos/src/widgets/changes"),
+    for method, path in (("GET", "/v1/repos/..%2F..%2Fetc/symbols?qualname=x"),
+                         ("GET", "/v1/repos/src/widgets/changes"),
                          ("POST", "/v1/repos/%2Fsrc%2Fwidgets/sync"),
                          ("GET", "/v1/repos/src/widgets/outline?path=a")):  # fmt: skip
         answer = client.request(method, path, headers=bearer)
@@ -502,3 +503,123 @@ def test_a_qdrant_server_gone_is_502_with_the_reason_and_status_says_so(service,
     status = client.get("/v1/status", headers=bearer)
     assert status.status_code == 200 and "did not answer" in status.json()["daemon"]["store_error"]
     assert {r["repo"] for r in status.json()["repos"]} == {"widgets", "other"}
+
+
+def test_a_github_webhook_of_githubs_default_content_type_is_read_from_its_form(service):
+    """GitHub's webhooks default to ``application/x-www-form-urlencoded``: the JSON is the
+    form's ``payload`` field, the signature that of the whole form. Each such push was
+    refused as "body is not JSON"."""
+    from urllib.parse import urlencode
+
+    client = DocumentedClient(create_api(service))
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+
+    def signed(body: bytes, delivery: str) -> dict[str, str]:
+        signature = "sha256=" + hmac.new(SECRET.encode(), body, hashlib.sha256).hexdigest()
+        return {**form, "X-Hub-Signature-256": signature, "X-GitHub-Event": "push", "X-GitHub-Delivery": delivery}
+
+    body = urlencode({"payload": push_body().decode()}).encode()
+    answer = client.post("/v1/webhooks/github", content=body, headers=signed(body, "f-1"))
+    assert answer.status_code == 202 and answer.json()["queued"][0]["repo"] == "widgets", answer.text
+    assert queued(service) == {"widgets": 1}
+    empty = b"zen=keep+it+logically+awesome"
+    answer = client.post("/v1/webhooks/github", content=empty, headers=signed(empty, "f-2"))
+    assert answer.status_code == 400 and answer.json()["detail"] == (
+        "a body sent as application/x-www-form-urlencoded must hold the JSON in its payload field, as GitHub sends it")
+    forged = urlencode({"payload": push_body().decode()}).encode()  # signed as something else: refused
+    assert client.post("/v1/webhooks/github", content=forged, headers=signed(body + b"x", "f-3")).status_code == 401
+    labelled = client.post("/v1/webhooks/github", content=push_body(), headers=signed(push_body(), "f-4"))
+    assert labelled.status_code == 202, labelled.text  # JSON labelled a form (curl -d): read as JSON
+    assert queued(service) == {"widgets": 2}
+
+
+def test_gitlab_hooks_of_other_events_than_pushes_are_ignored(service):
+    """A GitLab webhook may send merge requests, comments, pipelines: each names the
+    project and was queued as a push of it (a fetch and a sync). A system hook says what
+    it tells of in its body."""
+    client = DocumentedClient(create_api(service))
+    project = {"name": "widgets", "git_http_url": REMOTE}
+
+    def post(event: str, **payload: object):  # type: ignore[no-untyped-def]
+        headers = {"X-Gitlab-Token": "gl-token", "X-Gitlab-Event": event}
+        return client.post("/v1/webhooks/gitlab", content=json.dumps({**payload, "project": project}), headers=headers)
+
+    for event, kind in (("Merge Request Hook", "merge_request"), ("Note Hook", "note"), ("Pipeline Hook", "pipeline")):
+        answer = post(event, object_kind=kind)
+        assert (answer.status_code, answer.json()) == (202, {"ignored": event})
+    answer = post("System Hook", event_name="merge_request", object_kind="merge_request")
+    assert (answer.status_code, answer.json()) == (202, {"ignored": "System Hook"})
+    assert queued(service) == {}
+    for n, (event, payload) in enumerate((("Push Hook", {"object_kind": "push"}),
+                                          ("Tag Push Hook", {"object_kind": "tag_push"}),
+                                          ("System Hook", {"event_name": "push"}),
+                                          ("System Hook", {"event_name": "repository_update"})), 1):  # fmt: skip
+        answer = post(event, **payload)
+        assert answer.status_code == 202 and "queued" in answer.json(), answer.text
+        assert queued(service) == {"widgets": n}
+
+
+def test_a_webhook_with_no_secret_configured_says_so(service):
+    """No GitHub secret or GitLab token configured: every delivery is refused, and the
+    answer says why, where it said the signature or the token was wrong."""
+    client = DocumentedClient(create_api(service))
+    service.config.values["webhooks"].update(github_secret="", gitlab_token="")
+    answer = github_post(client, push_body(), secret="")
+    assert (answer.status_code, answer.json()["detail"]) == (401, "no GitHub secret is configured (webhooks."
+                                                             "github_secret or $RECALLD_GITHUB_SECRET): the daemon"
+                                                             " takes none of these webhooks")  # fmt: skip
+    answer = client.post("/v1/webhooks/gitlab", content=b"{}", headers={"X-Gitlab-Token": ""})
+    assert answer.status_code == 401 and answer.json()["detail"].startswith(
+        "no GitLab token is configured (webhooks.gitlab_token or $RECALLD_GITLAB_TOKEN)")
+    assert queued(service) == {}
+
+
+def test_a_repository_whose_remotes_git_cannot_list_holds_up_no_webhook(service, tmp_path, monkeypatch):
+    """A registered repository whose config includes a file that hangs on reading (a
+    FIFO here; a dead network mount): git's listing of its remotes timed out in the event
+    loop, every other request waiting meanwhile, and the webhook was a 500. It now matches
+    nothing, the others are matched, and the API answers meanwhile."""
+    import os
+    import threading
+
+    from recalld.daemon import webhooks
+
+    monkeypatch.setattr(webhooks, "REMOTES_TIMEOUT", 2.0, raising=False)
+    hung = GitRepo(tmp_path / "hung")
+    hung.commit("x")
+    service.app.registry.add("hung", str(hung.path), "main")
+    os.mkfifo(tmp_path / "never-written")
+    hung.git("config", "include.path", str(tmp_path / "never-written"))
+    answers: list[object] = []
+    with DocumentedClient(create_api(service)) as client:
+        pushed = threading.Thread(target=lambda: answers.append(github_post(client, push_body())))
+        pushed.start()
+        time.sleep(0.3)
+        started = time.monotonic()
+        assert client.get("/healthz").status_code == 200
+        answered_in = time.monotonic() - started
+        pushed.join(30)
+    assert answered_in < 1.0
+    (answer,) = answers
+    assert answer.status_code == 202 and [q["repo"] for q in answer.json()["queued"]] == ["widgets"]  # type: ignore[attr-defined]
+
+
+def test_syncs_waited_for_leave_the_other_routes_answered(service):
+    """A sync waited for holds a thread until it is done: 45 clients waiting (``recalld
+    sync``, an agent's sync tool) took every thread the other routes are answered on, and
+    status, search and the rest waited as long (up to the wait's 600 s)."""
+    import threading
+
+    bearer = {"Authorization": f"Bearer {service.token}"}
+    with DocumentedClient(create_api(service)) as client:  # no dispatcher: the waits time out
+        waiting = [threading.Thread(target=client.post, args=("/v1/repos/widgets/sync?wait=true&timeout=3",),
+                                    kwargs={"headers": bearer}) for _ in range(45)]  # fmt: skip
+        for thread in waiting:
+            thread.start()
+        time.sleep(0.5)
+        started = time.monotonic()
+        assert client.get("/v1/status", headers=bearer).status_code == 200
+        answered_in = time.monotonic() - started
+        for thread in waiting:
+            thread.join(30)
+    assert answered_in < 1.0
