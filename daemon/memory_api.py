@@ -52,11 +52,14 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
         result = memories.remember(service.app, ManualMemory(**body.model_dump()))
         return JSONResponse(result, status_code=201 if result["status"] == "created" else 200)
 
-    @api.get("/v1/memories/{memory_id}", dependencies=auth, responses=errors(401, 404, 502, 503))
+    # ``{memory_id:path}``: an id with "/" (``../status``) is an unknown memory, where the
+    # router's bare "Not Found" said nothing of it
+    @api.get("/v1/memories/{memory_id:path}", dependencies=auth, responses=errors(401, 404, 502, 503))
     def get_memory(memory_id: str) -> dict[str, Any]:
         return memories.get_memory(service.app, memory_id)
 
-    @api.delete("/v1/memories/{memory_id}", dependencies=auth, responses=errors(401, 404, 502, 503, 507))
+    # 400: the memory is not a manual one (structural, task and derived memories follow git)
+    @api.delete("/v1/memories/{memory_id:path}", dependencies=auth, responses=errors(400, 401, 404, 502, 503, 507))
     def forget(memory_id: str) -> dict[str, Any]:
         return memories.forget(service.app, memory_id)
 

@@ -472,7 +472,7 @@ def test_unknown_repo_is_a_clear_error(app, harness):
 
 @contextmanager
 def api_client(app):  # type: ignore[no-untyped-def]
-    """``get(route, **params)`` against the HTTP API over ``app``."""
+    """``get(route, **params)`` against the HTTP API over ``app`` (``method=`` another than GET)."""
     from types import SimpleNamespace
 
     from recalld.daemon.api import create_api
@@ -481,8 +481,8 @@ def api_client(app):  # type: ignore[no-untyped-def]
     service = SimpleNamespace(app=app, token="t0ken", state="ready", max_body=1 << 20)
     with DocumentedClient(create_api(service)) as client:  # type: ignore[arg-type]
 
-        def get(route: str, **params):  # type: ignore[no-untyped-def]
-            return client.get(route, params=params, headers={"Authorization": "Bearer t0ken"})
+        def get(route: str, method: str = "GET", **params):  # type: ignore[no-untyped-def]
+            return client.request(method, route, params=params, headers={"Authorization": "Bearer t0ken"})
 
         yield get
 
@@ -510,6 +510,19 @@ def test_http_search_params_formats_and_bad_input(history, app):
         assert {r["path"] for r in get(q="HTTPServerPool", tests="only", type=["structural"]).json()} == set()
         assert get(q="x", limit=0).status_code == 422 and get(q="x", limit=1001).status_code == 422
         assert get(q="x", repo="nope").status_code == 404
+
+
+def test_a_memory_that_cannot_be_forgotten_or_an_id_with_a_slash_is_answered_as_documented(history, app):
+    """Forgetting a structural memory is a 400 the OpenAPI document did not list for
+    DELETE; an id with "/" (``../status``, as an agent may pass one) was the router's bare
+    "Not Found", not the unknown memory it is."""
+    with api_client(app) as api_get:
+        (found,) = api_get("/v1/search", q="parse_config_file", type=["structural"], kind=["function"], limit=1).json()
+        refused = api_get(f"/v1/memories/{found['id']}", method="DELETE")
+        assert refused.status_code == 400 and "only manual memories can be forgotten" in refused.json()["detail"]
+        for method in ("GET", "DELETE"):
+            answer = api_get("/v1/memories/..%2Fv1%2Fstatus", method=method)
+            assert (answer.status_code, answer.json()) == (404, {"detail": "unknown memory '../v1/status'"})
 
 
 @pytest.mark.parametrize("kind", ["edge", "server"])
