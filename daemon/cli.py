@@ -246,7 +246,7 @@ def _changes_limit(text: str) -> int:
 
 def _notice(message: str) -> None:
     """A line for the person at the command: work they wait for that logs nothing by default."""
-    print(f"recalld: {message}", file=sys.stderr, flush=True)
+    print(f"recalld: {one_line(message)}", file=sys.stderr, flush=True)
 
 
 class Context:

@@ -47,7 +47,7 @@ def sync(ctx: Any, args: argparse.Namespace) -> int:
             failed += 1
             if args.verbose:  # as data beside the progress -v logs; else the line below says it once
                 log.error("sync failed", repo=entry.name, error=exc.message)
-            print(f"recalld: {entry.name}: {visible(exc.message)}", file=sys.stderr)
+            print(f"recalld: {entry.name}: {one_line(exc.message)}", file=sys.stderr)
             continue
         log.info(result.summary(), **result.as_dict())
         emit_json(result.as_dict()) if args.json else print(result.summary())

@@ -309,3 +309,9 @@ def test_a_path_with_a_line_end_is_printed_on_one_line(tmp_path):
     unregistered.commit("y")
     warned = recalld("hooks", "install", str(unregistered.path)).stderr
     assert warned.count("\n") == 1 and f"{tmp_path}/other\\nrepo is not a registered repository" in warned
+    import shutil
+
+    shutil.rmtree(repo.path)  # a sync that fails names the path in its line
+    failed = recalld("sync", check=False)
+    said = failed.stderr.splitlines()[-1]  # after the model's export, the first time
+    assert failed.returncode == 1 and said == f"recalld: odd: not a git repository: {shown}", failed.stderr
