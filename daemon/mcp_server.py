@@ -36,6 +36,7 @@ Repo = Annotated[str, Field(description="registered repository name (see the sta
 OptRepo = Annotated[str | None, Field(description="registered repository name; omit for all")]
 ManualType = Literal["note", "decision", "preference"]
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+SYNC_WAIT = 3600  # seconds the sync tool waits for a sync (the daemon's own default: 600)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
 
@@ -102,8 +103,9 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
     @server.tool(annotations=READ)
     def get_symbol(
         repo: Repo,
-        qualname: Annotated[str, Field(description="qualified name ('Class.method'), plain name ('method'), or scope and name "
-                                "('Arg.fmt' finds Rust's '<Arg as Display>.fmt', 'Codec.decode' each overload)")],
+        qualname: Annotated[str, Field(description="qualified name ('Class.method'), plain name ('method'), or "
+                                "scope and name ('Arg.fmt' finds Rust's '<Arg as Display>.fmt', 'Codec.decode' "
+                                "each overload)")],
         path: Annotated[str | None, Field(description="a file, directory or glob of the repo, to pick one of several")
                         ] = None,
         kind: Annotated[str | None, Field(description="module, class, function, method, ...")] = None,
@@ -194,10 +196,20 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         wait: Annotated[bool, Field(description="wait for the sync to finish and return its result")] = True,
         full: Annotated[bool, Field(description="re-read every file, not only what git says changed")] = False,
     ) -> dict[str, Any]:
-        """Bring a repository's memories (or every repository's) to the tip of its tracked branch."""
-        names = [repo] if repo else [r["repo"] for r in gateway.call("GET", "/v1/status")["repos"]]
-        params = {"wait": _flag(wait), "full": _flag(full)}
-        return {"results": [gateway.call("POST", repo_path(n, "sync"), params, timeout=3600) for n in names]}
+        """Bring a repository's memories (or every repository's) to the tip of its tracked branch.
+        Of every repository: each one's result, or its error (the others are synced all the same)."""
+        params = {"wait": _flag(wait), "full": _flag(full), "timeout": SYNC_WAIT if wait else None}
+        if repo:
+            return {"results": [gateway.call("POST", repo_path(repo, "sync"), params, timeout=SYNC_WAIT + 60)]}
+        # one repository that cannot be synced (its path moved, its branch deleted) made the
+        # tool an error and left the repositories after it unsynced, as ``recalld sync`` does not
+        results: list[dict[str, Any]] = []
+        for entry in gateway.call("GET", "/v1/status")["repos"]:
+            try:
+                results.append(gateway.call("POST", repo_path(entry["repo"], "sync"), params, timeout=SYNC_WAIT + 60))
+            except ToolError as exc:
+                results.append({"repo": entry["repo"], "error": str(exc)})
+        return {"results": results}
 
     @server.resource("recalld://status", mime_type="application/json", description="the daemon's status report")
     def status_resource() -> str:

@@ -232,3 +232,44 @@ def test_every_line_gets_an_answer():
     nulls = sorted(a["error"]["code"] for a in answers if a.get("id") is None)
     assert nulls == [-32700, -32600]  # not JSON; a JSON array
     assert by_id[4]["result"]["isError"] and "recalld serve" in by_id[4]["result"]["content"][0]["text"]
+
+
+class RecordingGateway(DaemonGateway):
+    """The daemon's API as a script: each call recorded, ``failing`` repositories' syncs refused."""
+
+    def __init__(self, repos: list[str], failing: set[str]) -> None:
+        self.repos, self.failing, self.calls = repos, failing, []  # type: ignore[var-annotated]
+
+    def call(self, method: str, path: str, params: dict[str, Any] | None = None, **kw: Any) -> Any:
+        self.calls.append((method, path, params))
+        if path == "/v1/status":
+            return {"repos": [{"repo": name} for name in self.repos]}
+        name = next(n for n in self.repos if path == repo_path(n, "sync"))
+        if name in self.failing:
+            raise ToolError(f"daemon: sync of {name} failed: not a git repository: /gone/{name}")
+        return {"repo": name, "mode": "noop"}
+
+
+def test_the_sync_tool_syncs_every_repository_past_one_that_fails():
+    """One repository that cannot be synced (its path moved) made the sync tool of every
+    repository an error, and the repositories after it were not synced; a sync waited
+    for was given up by the daemon after its default 600 s, though the tool waits an hour."""
+    from recalld.daemon.mcp_server import build_server
+
+    gateway = RecordingGateway(["alpha", "gone", "omega"], failing={"gone"})
+    server = build_server(gateway)
+
+    async def sync(**arguments: Any) -> Any:
+        return (await server.call_tool("sync", arguments)).structured_content
+
+    assert anyio.run(sync) == {"results": [
+        {"repo": "alpha", "mode": "noop"},
+        {"repo": "gone", "error": "daemon: sync of gone failed: not a git repository: /gone/gone"},
+        {"repo": "omega", "mode": "noop"},
+    ]}  # fmt: skip
+    synced = [(path, params) for method, path, params in gateway.calls if method == "POST"]
+    assert [params["timeout"] for _, params in synced] == [3600] * 3
+    with pytest.raises(ToolError, match="sync of gone failed"):  # one asked for: its error is the tool's
+        anyio.run(lambda: sync(repo="gone"))
+    assert anyio.run(lambda: sync(repo="alpha", wait=False)) == {"results": [{"repo": "alpha", "mode": "noop"}]}
+    assert gateway.calls[-1][2] == {"wait": None, "full": None, "timeout": None}
