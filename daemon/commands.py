@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from recalld.daemon.registry import RepoEntry
 
 EXIT_OK, EXIT_FAILED = 0, 1
+SYNC_WAIT = 86400  # seconds `recalld sync` waits for the daemon's sync, the API's most: a first index takes long
 
 
 def emit_json(obj: Any) -> None:
@@ -39,8 +40,9 @@ def sync(ctx: Any, args: argparse.Namespace) -> int:
     for entry in entries:
         try:
             if daemon is not None:
-                params = {"wait": "true", "full": "true" if args.full else None}
-                result = SyncResult(**daemon.request("POST", repo_path(entry.name, "sync"), params, timeout=3600))
+                params = {"wait": "true", "full": "true" if args.full else None, "timeout": SYNC_WAIT}
+                answer = daemon.request("POST", repo_path(entry.name, "sync"), params, timeout=SYNC_WAIT + 60)
+                result = SyncResult(**answer)
             else:
                 result = _sync_here(ctx, entry, full=args.full)
         except RecalldError as exc:

@@ -62,6 +62,11 @@ class Dispatcher:
         with self._lock:
             return bool(self._inflight)
 
+    def syncing(self, repo: str) -> bool:
+        """Whether a sync of ``repo`` is running now."""
+        with self._lock:
+            return repo in self._inflight
+
     def idle(self) -> bool:
         """No sync running and none about to start: events of a repo whose syncs fail
         (backing off, up to five minutes between tries) wait without keeping the daemon

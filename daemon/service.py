@@ -114,7 +114,11 @@ class Service:
             if event_id in state.failed_events:
                 raise RecalldError(f"sync of {repo} failed: {state.last_error}")
             time.sleep(0.02)
-        raise RecalldError(f"sync of {repo} did not finish within {timeout:.0f} s (still queued)")
+        if self._stop.is_set():
+            raise RecalldError(f"recalld serve is stopping: the sync of {repo} asked for is left to its next start"
+                               " (the event stays in its journal)")  # fmt: skip
+        where = "still running" if self.dispatcher.syncing(repo) else "still queued"
+        raise RecalldError(f"sync of {repo} did not finish within {timeout:.0f} s ({where}; it goes on)")
 
     def status(self) -> dict[str, Any]:
         """What the daemon and each repo are doing. While the store is busy (its vector
