@@ -18,6 +18,8 @@ from recalld.ingest.errors import RecalldError
 PROBE_TIMEOUT = 1.0
 RESTART_WAIT = 60.0  # seconds to wait for a daemon restarting in place (daemon/restart.py) to answer
 BUSY_POLL = 0.5  # seconds between requests to a busy daemon
+MAX_HEAD = 1 << 20  # bytes of a request's line and headers the API reads (``server.py``)
+MAX_TARGET = MAX_HEAD - (16 << 10)  # bytes of a request's path and query a client sends, its headers' room left
 STARTING_SUFFIX = ".starting"  # beside the runtime file: {"pid"} of a daemon not yet serving
 NOTES_HEADER = "X-Recalld-Notes"  # a JSON list (ASCII): where a search's answers may be stale
 
@@ -179,6 +181,9 @@ class DaemonClient:
         self, method: str, path: str, params: dict[str, Any] | None, *, body: Any, timeout: float
     ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
         query = urlencode({k: v for k, v in (params or {}).items() if v is not None}, doseq=True)
+        if len(path) + len(query) > MAX_TARGET:  # the server would reset the connection without a word
+            raise RecalldError(f"the request is too long for recalld serve ({len(path) + len(query):,} bytes of URL,"
+                               f" at most {MAX_TARGET:,}): shorten the query or the path")  # fmt: skip
         headers = {"Authorization": f"Bearer {self._token}"}
         data = None if body is None else json.dumps(body).encode("utf-8")
         if data is not None:

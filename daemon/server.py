@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import uvicorn
 
 from recalld.daemon.api import create_api
+from recalld.daemon.client import MAX_HEAD
 from recalld.daemon.config import Config
 from recalld.ingest.errors import RecalldError
 
@@ -43,8 +44,9 @@ class ApiServer:
         if not socket_path:  # the port bound, when the configuration leaves it to the system (0)
             self.address = f"http://{host}:{self._listener.getsockname()[1]}"
         self._config = uvicorn.Config(
-            create_api(service), log_config=None, log_level="warning", access_log=False, lifespan="off", backlog=BACKLOG
-        )
+            create_api(service), log_config=None, log_level="warning", access_log=False, lifespan="off",
+            backlog=BACKLOG, h11_max_incomplete_event_size=MAX_HEAD,  # a search for pasted code (reset past ~128 KiB)
+        )  # fmt: skip
         self._server = _Server(self._config)
         self._thread = threading.Thread(
             target=self._server.run, kwargs={"sockets": [self._listener.dup()]}, name="recalld-api", daemon=True
