@@ -2,7 +2,8 @@
 ``gitrepo.GitRepository`` opened: this module asks it by duck type, and imports no
 pygit2), and, in a partial clone (``git clone --filter=blob:none``), the blobs it lacks
 fetched from its promisor remotes as git itself fetches them (``promisor-remote.c``): one
-``git fetch`` of their ids, no negotiation, no refs moved."""
+``git fetch`` of their ids, no negotiation, no refs moved. A treeless clone's
+(``--filter=tree:0``) trees are fetched the same way (``fetch_trees``)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ class Blobs:
     def __init__(self, repo: Any, git_dir: str, remotes: list[str]) -> None:
         self._repo, self._git_dir, self._remotes = repo, git_dir, remotes
         self.fetching = bool(remotes)
+        self.partial = bool(remotes)  # a partial clone: what it lacks may be fetched (trees even by a local-only view)
         self._failure = ""  # why a fetch failed: every later one is the same error
 
     def local_only(self) -> Blobs:
@@ -67,45 +69,61 @@ class Blobs:
             if missing:
                 self._fetch(missing)
 
-    def _fetch(self, blob_ids: list[str]) -> None:
-        """Have git fetch ``blob_ids`` from the promisor remotes; MissingBlobError when this
-        repository does not (a complete one, a local-only view) or could not (offline,
-        or a remote without them: once, then every blob it lacks is missing, with the
-        reason, for the rest of this object's life)."""
-        if self.fetching:
-            self.fetching = False
-            log.info("fetching blobs a partial clone lacks", repo=self._git_dir, blobs=len(blob_ids))
+    def fetch_trees(self, tree_ids: Iterable[str]) -> None:
+        """Fetch, in one go, the trees of ``tree_ids`` that a treeless clone lacks, each with
+        the trees under it (the fetch leaves out blobs only). A ``local_only`` view fetches
+        them too: without its trees a commit of the history has no files to list, and
+        trees are what a blobless clone holds anyway."""
+        missing = [t for t in dict.fromkeys(tree_ids) if not self.holds(t)]
+        if missing:
+            self._fetch(missing, kind="tree")
+
+    def _fetch(self, object_ids: list[str], *, kind: str = "blob") -> None:
+        """Have git fetch ``object_ids`` (of ``kind``) from the promisor remotes;
+        MissingBlobError when this repository does not (a complete one, a local-only
+        view's blobs) or could not (offline, or a remote without them: once, then every
+        object it lacks is missing, with the reason, for the rest of this object's life)."""
+        if self.fetching or (kind == "tree" and self._remotes and not self._failure):
+            fetching, self.fetching = self.fetching, False
+            log.info(f"fetching {kind}s a partial clone lacks", repo=self._git_dir, objects=len(object_ids))
             for remote in self._remotes:
-                self._failure = self._fetch_from(remote, blob_ids)
+                self._failure = self._fetch_from(remote, object_ids)
                 if not self._failure:
                     break
-            lacking = next((b for b in blob_ids if not self.holds(b)), None)
+            lacking = next((b for b in object_ids if not self.holds(b)), None)
             if not self._failure and lacking is not None:
-                self._failure = f"the remote sent no blob {lacking}"
+                self._failure = f"the remote sent no {kind} {lacking}"
             if not self._failure:
-                self.fetching = True
+                self.fetching = fetching
                 return
-            log.warning("could not fetch blobs a partial clone lacks", repo=self._git_dir, blobs=len(blob_ids),
-                        error=self._failure)  # fmt: skip
-        first = blob_ids[0]
+            log.warning(f"could not fetch {kind}s a partial clone lacks", repo=self._git_dir,
+                        objects=len(object_ids), error=self._failure)  # fmt: skip
+        first = object_ids[0]
         where = f"the partial clone at {self._git_dir}" if self._remotes else f"the repository at {self._git_dir}"
         failed = f", and fetching it failed: {self._failure}" if self._failure else ""
-        raise MissingBlobError(f"blob {first} is not in {where}{failed}", first)
+        raise MissingBlobError(f"{kind} {first} is not in {where}{failed}", first)
 
-    def _fetch_from(self, remote: str, blob_ids: list[str]) -> str:
-        """"" once ``remote`` sent ``blob_ids``; else why not (git's last line of error)."""
+    def _fetch_from(self, remote: str, object_ids: list[str]) -> str:
+        """"" once ``remote`` sent ``object_ids``; else why not (``fetch_error``)."""
         env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}  # a daemon: never a prompt for credentials
         command = ["git", "--git-dir", self._git_dir, "-c", "fetch.negotiationAlgorithm=noop", "fetch", remote,
                    *FETCH_OPTIONS]  # fmt: skip
         try:
-            done = subprocess.run(command, input="\n".join(blob_ids) + "\n", capture_output=True, text=True,
+            done = subprocess.run(command, input="\n".join(object_ids) + "\n", capture_output=True, text=True,
                                   env=env, timeout=FETCH_TIMEOUT)  # fmt: skip
         except (OSError, subprocess.TimeoutExpired) as exc:
             return str(exc)
-        if done.returncode != 0:
-            lines = [line for line in done.stderr.splitlines() if line.strip()]
-            return lines[-1].strip() if lines else f"git fetch exited with {done.returncode}"
-        return ""
+        if done.returncode == 0:
+            return ""
+        return fetch_error(done.stderr) or f"git fetch exited with {done.returncode}"
+
+
+def fetch_error(stderr: str) -> str:
+    """What a failed ``git fetch`` says went wrong: its lines up to the advice git adds
+    after a blank line ("Please make sure you have the correct access rights / and the
+    repository exists.", whose last line was all a failure said), joined."""
+    said = stderr.strip().split("\n\n", 1)[0]
+    return "; ".join(line.strip() for line in said.splitlines() if line.strip())
 
 
 def promisor_remotes(config: Iterable[tuple[str, str | None]]) -> list[str]:

@@ -1,13 +1,14 @@
 """The one module that imports pygit2: committed trees, tree diffs with rename
 detection and commit history, read from git's object database (never the work tree);
-its blobs through ``blobs.Blobs`` (``GitRepository.blobs``)."""
+its blobs through ``blobs.Blobs`` (``GitRepository.blobs``), which fetches what a
+partial clone lacks: blobs, and a treeless clone's trees (``GitRepository.tree``)."""
 
 from __future__ import annotations
 
 import copy
 import hashlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pygit2
@@ -214,6 +215,31 @@ class GitRepository:
         wanted = set(present)
         return gone | {str(c.id) for c in walker if str(c.id) in wanted}
 
+    def tree(self, rev: str) -> pygit2.Tree:
+        """The tree of a commit (or a tree's own id), fetched first where a treeless clone
+        (``git clone --filter=tree:0``) lacks it: such a clone holds the commits of its
+        history but only the trees it checked out, and libgit2 fetches nothing."""
+        found = self._repo[rev]
+        if found.type == ObjectType.TREE:
+            return found.peel(pygit2.Tree)
+        tree_id = found.peel(pygit2.Commit).tree_id
+        if self.blobs.partial:
+            self.blobs.fetch_trees([str(tree_id)])
+        return self._repo[tree_id].peel(pygit2.Tree)
+
+    def fetch_trees(self, commit_ids: Iterable[str], *, parents: bool = True) -> None:
+        """In one fetch, the trees a treeless clone lacks of ``commit_ids`` (and of their
+        first parents: what their changes are read against); nothing in another clone."""
+        if not self.blobs.partial:
+            return
+        wanted: list[str] = []
+        for commit_id in commit_ids:
+            commit = self._repo[commit_id].peel(pygit2.Commit)
+            wanted.append(str(commit.tree_id))
+            if parents and commit.parent_ids:
+                wanted.append(str(self._repo[commit.parent_ids[0]].peel(pygit2.Commit).tree_id))
+        self.blobs.fetch_trees(wanted)
+
     def commit_changes(self, commit_id: str) -> list[FileChange]:
         """The commit's deltas against its first parent (a root commit: against nothing)."""
         return self._changes(*self._first_parent_trees(commit_id))
@@ -300,12 +326,13 @@ class GitRepository:
     def _first_parent_trees(self, commit_id: str) -> tuple[pygit2.Tree | None, pygit2.Tree]:
         """The commit's first parent's tree (None for a root commit) and its own."""
         commit = self._repo[commit_id].peel(pygit2.Commit)
-        return (commit.parents[0].tree if commit.parent_ids else None), commit.tree
+        self.fetch_trees([commit_id])
+        return (self.tree(str(commit.parent_ids[0])) if commit.parent_ids else None), self.tree(commit_id)
 
     def walk_tree(self, commit_id: str, under: str = "") -> Iterator[TreeFile | TreeSkip]:
         """Every entry of the commit's tree (or of its directory ``under``; none when
         there is no directory there): regular files, and what is never read."""
-        root = self._repo[commit_id].peel(pygit2.Tree)
+        root = self.tree(commit_id)
         if under:
             found = _entry_at(root, under)
             if found is None or found.filemode != FileMode.TREE:
@@ -330,7 +357,7 @@ class GitRepository:
 
     def lookup(self, commit_id: str, path: str) -> TreeFile | TreeSkip | None:
         """The entry at ``path`` in the commit's tree, or None if there is none."""
-        entry = _entry_at(self._repo[commit_id].peel(pygit2.Tree), path)
+        entry = _entry_at(self.tree(commit_id), path)
         if entry is None or entry.filemode == FileMode.TREE:
             return None
         if entry.filemode in REGULAR_MODES:
@@ -339,8 +366,8 @@ class GitRepository:
 
     def changed_paths(self, old_commit: str, new_commit: str) -> tuple[set[str], list[RenameDelta]]:
         """Paths that differ between two commits, and the files that moved among them."""
-        old_tree = self._repo[old_commit].peel(pygit2.Tree)
-        new_tree = self._repo[new_commit].peel(pygit2.Tree)
+        self.fetch_trees([old_commit, new_commit], parents=False)
+        old_tree, new_tree = self.tree(old_commit), self.tree(new_commit)
         changes = self._changes(old_tree, new_tree)
         paths = {path for c in changes for path in (c.old_path, c.new_path) if path is not None}
         moved = [c for c in changes if c.status == "renamed"]
@@ -374,7 +401,7 @@ class GitRepository:
         or None where there is none or it is not a regular file (git follows no link). A
         history read without fetching (``local_only``) takes one it lacks for none; a sync
         that fetches fails on it, as on any blob it cannot get."""
-        entry = _entry_at(self._repo[commit_id].peel(pygit2.Tree), f"{folder}/.gitattributes".lstrip("/"))
+        entry = _entry_at(self.tree(commit_id), f"{folder}/.gitattributes".lstrip("/"))
         if entry is None or entry.filemode not in REGULAR_MODES:
             return None
         try:

@@ -222,7 +222,9 @@ class TaskSync:
         return outcome
 
     def _read_all(self, commits: list[str]) -> list[str]:
-        """Reads ``commits`` for ``_write`` and returns their texts."""
+        """Reads ``commits`` for ``_write`` and returns their texts (a treeless clone's trees
+        they lack fetched first, in one go)."""
+        self.git.fetch_trees(commits)
         for commit in commits:
             self._read[commit] = self.reader.read(commit)
         return [task_text(self._read[c], max_chars=self.options.max_embed_chars) for c in commits]

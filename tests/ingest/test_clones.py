@@ -105,7 +105,9 @@ def test_blobs_its_remote_cannot_send_fail_the_sync_and_change_nothing(upstream,
         upstream.commit("more")
         _fetch(clone)
         moved = upstream.path.rename(tmp_path / "elsewhere")  # the remote is gone (offline)
-        with pytest.raises(MissingBlobError, match="fetching it failed"):
+        # git's reason, not the last line of the advice it adds ("and the repository exists.")
+        said = "fetching it failed: fatal: '.*upstream' does not appear to be a git repository; fatal: Could not read"
+        with pytest.raises(MissingBlobError, match=said):
             h.indexer.sync(repo="r", path=str(clone), branch="origin/main")
         assert _names(h) == before  # nothing closed, nothing made of an empty file
         moved.rename(upstream.path)
@@ -134,6 +136,39 @@ def test_the_history_is_read_with_the_blobs_the_clone_holds(upstream, tmp_path):
         assert {s["path"] for s in tasks["step 3"]["symbols"]} == {"pkg/mod_3.py"}
     finally:
         h.close()
+
+
+def test_a_treeless_clone_fetches_the_trees_it_reads_and_lists_its_history_s_files(upstream, tmp_path):
+    """``git clone --filter=tree:0`` holds every commit but only the trees it checked out,
+    and libgit2 fetches nothing: the history's first commit whose tree it lacked failed
+    every sync with pygit2's "Unable to read tree". The trees a sync reads are fetched
+    (the history's in one fetch a chunk, without their blobs), and what it makes is what
+    a complete clone's index makes, the task memories' files listed."""
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--filter=tree:0", f"file://{upstream.path}", str(clone)],
+                   check=True, capture_output=True)  # fmt: skip
+    lacking = _blobs(clone)
+    assert lacking > 0  # the older commits' trees
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    full = Harness("edge", tmp_path / "full", IndexOptions())
+    try:
+        result = h.indexer.sync(repo="r", path=str(clone), branch="origin/main")
+        full.indexer.sync(repo="r", path=str(upstream.path), branch="main")
+        assert _names(h) == _names(full) and result.history_added == 3
+        tasks = _tasks(h)
+        step1 = tasks["step 1"]
+        assert (step1["files_added"], step1["files_modified"]) == (["pkg/mod_1.py"], ["pkg/core.py"])
+        upstream.write("pkg/core.py", _module("core", 7))
+        upstream.write("pkg/extra.py", _module("extra", 2))
+        upstream.commit("more")
+        _fetch(clone)  # its commit; not its trees
+        result = h.indexer.sync(repo="r", path=str(clone), branch="origin/main")
+        full.indexer.sync(repo="r", path=str(upstream.path), branch="main")
+        assert result.mode == "incremental" and _names(h) == _names(full)
+        assert _tasks(h)["more"]["files_added"] == ["pkg/extra.py"]
+    finally:
+        h.close()
+        full.close()
 
 
 def test_a_complete_repository_never_fetches_and_names_a_blob_it_lacks(git_repo):
