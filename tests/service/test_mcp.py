@@ -273,3 +273,6 @@ def test_the_sync_tool_syncs_every_repository_past_one_that_fails():
         anyio.run(lambda: sync(repo="gone"))
     assert anyio.run(lambda: sync(repo="alpha", wait=False)) == {"results": [{"repo": "alpha", "mode": "noop"}]}
     assert gateway.calls[-1][2] == {"wait": None, "full": None, "timeout": None}
+    for thread in threading.enumerate():  # the tools ran on worker threads, which outlive the event loop
+        if thread.name == "AnyIO worker thread":
+            thread.join(timeout=15)  # an idle one ends after 10 s (AnyIO)
