@@ -15,7 +15,6 @@ from recalld.parsers.base import ParseResult, Symbol, content_hash, module_symbo
 from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
 from recalld.parsers.definitions import Definition, collect_definitions
 from recalld.parsers.docstrings import (
-    BETWEEN_DOC_AND_DEF,
     COMMENT_TYPES,
     doc_outside,
     docstring_of,
@@ -31,6 +30,7 @@ from recalld.parsers.namesakes import (
     name_typing_overloads,
     parameter_key,
 )
+from recalld.parsers.extents import Extent, definition_extent
 from recalld.parsers.pod_sections import pod_sections
 from recalld.parsers.readings import best_reading
 from recalld.parsers.registry import LanguageSpec
@@ -94,7 +94,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     if spec.overload_decorator:
         name_typing_overloads(placed, data, spec.overload_decorator)
     documented, sections = pod_sections(root, data) if spec.packages else ("", {})  # Perl's POD by its sub
-    extents = [_extent(p.d.node, data) for p in placed]
+    extents = [definition_extent(p.d.node, data) for p in placed]
     symbols.extend(
         _symbol(spec, p, extent, data, sections if p.d.package == documented else {})
         for p, extent in zip(placed, extents, strict=True)
@@ -295,10 +295,10 @@ def _function_member(d: Definition, function: Definition, qualname: str | None) 
     return None
 
 
-def _symbol(spec: LanguageSpec, p: Placed, extent: Extent, data: bytes, sections: Mapping[str, str]) -> Symbol:
-    """The symbol of ``p`` over ``extent``; its doc its own, else the section of ``sections`` of its name."""
+def _symbol(spec: LanguageSpec, p: Placed, over: Extent, data: bytes, sections: Mapping[str, str]) -> Symbol:
+    """The symbol of ``p`` over ``over``; its doc its own, else the section of ``sections`` of its name."""
     d, node = p.d, p.d.node
-    source = data[extent.start_byte : extent.end_byte]
+    source = data[over.start_byte : over.end_byte]
     docstring = docstring_of(spec, node, data, d.name)
     if not docstring and d.documented_by is not None:
         docstring = docstring_of(spec, d.documented_by, data, d.name)
@@ -315,8 +315,8 @@ def _symbol(spec: LanguageSpec, p: Placed, extent: Extent, data: bytes, sections
         qualname=p.qualname,
         signature=signature(node, data, d.wrapped),
         docstring=docstring,
-        start_line=extent.start_line,
-        end_line=extent.end_line,
+        start_line=over.start_line,
+        end_line=over.end_line,
         content_hash=content_hash(
             source,
             docstring=docstring if doc_outside(spec, node) else "",
@@ -324,84 +324,3 @@ def _symbol(spec: LanguageSpec, p: Placed, extent: Extent, data: bytes, sections
         ),
         source=source.decode("utf-8", "replace"),
     )
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Extent:
-    """The text of a definition (lines from 1): from its first decorator or attribute to its
-    last code token, or to the comments after that on its line."""
-
-    start_byte: int
-    start_line: int
-    end_byte: int
-    end_line: int
-
-
-def _extent(node: Node, data: bytes) -> Extent:
-    """A definition's text holds the decorators and attributes written before it as its
-    siblings (TypeScript's ``@Component(…) export class``, a class member's
-    ``@HostListener(…)``, Rust's ``#[derive(…)]``), as Python's decorated definition
-    holds its own, and the comments that end its last line (``return x  # note``): a
-    change of either is the definition's."""
-    first = _first_attribute(node)
-    last = _last_code_node(node)
-    end_byte, end_row = last.end_byte, last.end_point[0]
-    line_end = data.find(b"\n", end_byte)
-    if not data[end_byte : len(data) if line_end < 0 else line_end].strip():  # most lines end with their code
-        return Extent(first.start_byte, first.start_point[0] + 1, end_byte, end_row + 1)
-    following = _next_token(last)
-    while following is not None and following.type in COMMENT_TYPES and following.start_point[0] == end_row:
-        text = data[following.start_byte : following.end_byte].rstrip(b"\n")
-        if b"\n" in text:
-            break  # a block comment on to the lines below may be the doc of what follows
-        end_byte = following.start_byte + len(text)  # Rust's ``/// …`` holds its line's end
-        following = _next_token(following)
-    return Extent(first.start_byte, first.start_point[0] + 1, end_byte, end_row + 1)
-
-
-def _first_attribute(node: Node) -> Node:
-    """The first of the decorators and attributes right before ``node`` among its siblings
-    (comments may stand between them: Rust's ``#[cfg(test)]`` above a ``///`` doc), else
-    ``node``. An attribute belongs to the item after it, whatever stands between."""
-    first, sibling = node, node.prev_named_sibling
-    while sibling is not None and (sibling.type in BETWEEN_DOC_AND_DEF or sibling.type in COMMENT_TYPES):
-        if sibling.type in BETWEEN_DOC_AND_DEF:
-            first = sibling
-        sibling = sibling.prev_named_sibling
-    return first
-
-
-def _next_token(node: Node) -> Node | None:
-    """The first token after ``node`` that holds text (a comment whole), or None at the
-    end of the file. A comment after a definition's last token may lie in its body (Python
-    puts ``return x  # note``'s in the block) or after it."""
-    current = node
-    while True:
-        while current.next_sibling is None:
-            if current.parent is None:
-                return None
-            current = current.parent
-        current = current.next_sibling
-        while current.type not in COMMENT_TYPES and current.child_count and (first := current.child(0)) is not None:
-            current = first
-        if current.end_byte > current.start_byte:
-            return current
-
-
-def _last_code_node(node: Node) -> Node:
-    """The last token that is not a comment: a definition ends with its code, not with
-    comments that trail its body on lines of their own (which belong to what follows).
-    Children are looked at from the last one back: ``children`` made a node object of
-    every child on the way down (each statement of a class's or a function's body) to use
-    the last."""
-    current = node
-    while True:
-        index = current.child_count - 1
-        while index >= 0:
-            child = current.child(index)
-            if child is not None and child.type not in COMMENT_TYPES:
-                break
-            index -= 1
-        else:
-            return current
-        current = child
