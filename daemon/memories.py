@@ -13,7 +13,7 @@ from typing import Any
 
 from recalld.daemon.app import App
 from recalld.daemon.config import OUTLINE_LIMIT
-from recalld.daemon.query import AsOf, as_of, memory_record
+from recalld.daemon.query import as_of, memory_record, note_as_of
 from recalld.daemon.retrieve import literal_dir, path_ok, repo_glob
 from recalld.daemon.unheld import why_unheld
 from recalld.ingest.errors import NotFoundError, RecalldError
@@ -111,7 +111,8 @@ def get_symbol(
         if path and not at and next(found(replace(base, kinds=()), ("path",)), None) is None:  # nothing there at all
             then = f": {why_unheld(app, entry, path.strip('/'))}"
         raise NotFoundError(f"no symbol {qualname!r} in {repo}" + (f" at {path}" if path else "") + then)
-    _noted(notes, at, as_of_text)
+    if notes is not None:
+        note_as_of(notes, at, as_of_text)
     points = at.placed(points) if at else points
     points.sort(key=lambda p: (p.payload.get("deprecated", 0), p.payload.get("path") or "",
                                p.payload.get("start_line") or 0, -(p.payload.get("valid_from_time") or 0)))  # fmt: skip
@@ -143,7 +144,8 @@ def outline(
         if at:
             raise NotFoundError(f"no memories of {path!r} in {repo}" + at.none_then(str(as_of_text)))
         raise NotFoundError(f"no memories of {path!r} in {repo}: {why_unheld(app, entry, pattern)}")
-    _noted(notes, at, as_of_text)
+    if notes is not None:
+        note_as_of(notes, at, as_of_text)
     points = at.placed(points) if at else points
     points.sort(key=lambda p: (p.payload.get("path") or "", p.payload.get("kind") != "module",
                                p.payload.get("start_line") or 0, -(p.payload.get("end_line") or 0)))  # fmt: skip
@@ -180,13 +182,6 @@ def summary(doc: str) -> str:
     if len(paragraph) <= SUMMARY_CHARS:
         return paragraph
     return paragraph[: SUMMARY_CHARS - 1].rsplit(" ", 1)[0] + "…"
-
-
-def _noted(notes: list[str] | None, at: AsOf | None, as_of_text: str | None) -> None:
-    """Into ``notes``, what an answer as of a commit the index never synced itself is (``AsOf.note``)."""
-    said = at.note(str(as_of_text)) if at is not None and notes is not None else None
-    if said and notes is not None:
-        notes.append(said)
 
 
 def recent_changes(app: App, repo: str, *, limit: int = 20) -> dict[str, Any]:

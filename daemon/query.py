@@ -108,8 +108,8 @@ def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]]
     points = at.placed([h.point for h in hits]) if at else [h.point for h in hits]
     records = [memory_record(point, h.score) for point, h in zip(points, hits, strict=True)]
     notes = _search_notes(app, request, flt, records)
-    said = at.note(str(request.as_of)) if at else None
-    return records, notes + [said] if said else notes
+    note_as_of(notes, at, request.as_of)
+    return records, notes
 
 
 def _search_notes(app: App, request: SearchRequest, flt: MemoryFilter, records: list[dict[str, Any]]) -> list[str]:
@@ -214,6 +214,14 @@ class AsOf:
             return (f" as of {asked}: none in the index's state at {str(state)[:12]}, the last commit it synced at or"
                     f" before {str(self.valid_at.commit)[:12]} (which it never synced itself)")  # fmt: skip
         return f" as of {asked}: not there then"
+
+
+def note_as_of(notes: list[str], at: AsOf | None, asked: str | None) -> None:
+    """Into ``notes``, what an answer as of ``asked`` is where the index never synced that
+    commit on its own (``AsOf.note``)."""
+    said = at.note(str(asked)) if at is not None else None
+    if said:
+        notes.append(said)
 
 
 def _author(git: GitRepository | None, commit: str) -> str | None:

@@ -333,9 +333,7 @@ class Service:
     def _write_runtime(self, address: str, *, restarting: bool = False) -> None:
         """``restarting``: the CLI waits for this pid's next program instead of opening the store."""
         runtime = {"pid": os.getpid(), "address": address, "started": self.started_at, "restarting": restarting}
-        tmp = self.config.runtime_file.with_suffix(".tmp")
-        tmp.write_text(json.dumps(runtime))
-        tmp.replace(self.config.runtime_file)
+        _write_whole(self.config.runtime_file, runtime)
 
     def _take_store(self) -> bool:
         """Lock the embedded store's directory, waiting up to STORE_WAIT seconds for a
@@ -359,10 +357,7 @@ class Service:
         """Say that this daemon is starting (``STARTING_SUFFIX``) before it takes the store:
         a command run meanwhile waits for it instead of opening the store itself. Beside
         the runtime file, never over it: that may be another daemon's, still serving."""
-        marker = self.config.runtime_file.with_suffix(STARTING_SUFFIX)
-        tmp = marker.with_suffix(".starting-tmp")
-        tmp.write_text(json.dumps({"pid": os.getpid()}))
-        tmp.replace(marker)
+        _write_whole(self.config.runtime_file.with_suffix(STARTING_SUFFIX), {"pid": os.getpid()})
 
     def _remove_starting(self) -> None:
         _remove_if_ours(self.config.runtime_file.with_suffix(STARTING_SUFFIX))
@@ -384,6 +379,13 @@ class Service:
         except RecalldError:
             return None
         return max(0.0, time.time() - tip_time)
+
+
+def _write_whole(path: Path, content: dict[str, Any]) -> None:
+    """Write ``content`` as JSON to ``path`` whole: a reader finds the old file or the new."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(content))
+    tmp.replace(path)
 
 
 def _remove_if_ours(path: Path) -> None:
