@@ -21,6 +21,7 @@ from recalld.parsers.docstrings import (
     is_trailing,
     module_docstring,
 )
+from recalld.parsers.extents import Extent, definition_extent
 from recalld.parsers.namesakes import (
     FUNCTION_KINDS,
     Placed,
@@ -28,9 +29,8 @@ from recalld.parsers.namesakes import (
     name_overloads,
     name_singletons,
     name_typing_overloads,
-    parameter_key,
 )
-from recalld.parsers.extents import Extent, definition_extent
+from recalld.parsers.parameter_types import parameter_key
 from recalld.parsers.pod_sections import pod_sections
 from recalld.parsers.readings import best_reading
 from recalld.parsers.registry import LanguageSpec
