@@ -216,7 +216,7 @@ class Indexer:
             # release's sync is finished (the task step reconciles its redactions)
             anyway = bool(indexed != target or pending or outdated or reshaped)
             if clean and not full:
-                touched = read_changed(self.store, self.options, git, scope, indexed, target, texts)
+                touched = read_changed(self.store, self.options, git, scope, indexed, target, texts, progress=progress)
                 texts.finish()
                 result.mode = "incremental"
                 files = touched.collected.files

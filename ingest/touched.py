@@ -49,10 +49,20 @@ class Touched:
 
 
 def read_changed(
-    store: Store, options: IndexOptions, git: GitRepository, scope: Scope, indexed: str, target: str, texts: NewTexts
+    store: Store,
+    options: IndexOptions,
+    git: GitRepository,
+    scope: Scope,
+    indexed: str,
+    target: str,
+    texts: NewTexts,
+    *,
+    progress: ProgressSink,
 ) -> Touched:
     """Only the paths git says differ between the indexed commit and the target, and
-    those a changed ``.gitattributes`` skips or keeps otherwise."""
+    those a changed ``.gitattributes`` skips or keeps otherwise. ``progress`` counts the
+    files read (a commit of 5,000 files took ~50 s of reading before its embedding began,
+    with nothing shown)."""
     changed, rename_deltas = git.changed_paths(indexed, target)
     held = partial(live_languages, store, scope)
     paths = changed | reattributed(git, target, changed, partial(git.walk_tree, target), held, options)
@@ -74,11 +84,16 @@ def read_changed(
     entries = {path: git.lookup(target, path) for path in sorted(paths)}
     collector.prefetch(e for e in entries.values() if e is not None)
     gone: set[str] = set()
-    for path, entry in entries.items():
-        if entry is None:
-            gone.add(path)
-        else:
-            collector.add(entry)
+    progress.begin(READING_LABEL, len(entries))
+    try:
+        for path, entry in entries.items():
+            if entry is None:
+                gone.add(path)
+            else:
+                collector.add(entry)
+            progress.advance(1)
+    finally:
+        progress.end()
     collected = collector.result
     gone |= set(collected.skipped)
     renames = {d.old_path: d.new_path for d in rename_deltas}

@@ -446,6 +446,27 @@ def test_a_first_index_reports_reading_the_tree_file_by_file(harness, git_repo):
     assert progress.bars["embedding"][0] == progress.bars["embedding"][1] > 0
 
 
+def test_an_incremental_sync_reports_reading_the_changed_files(harness, git_repo):
+    """A commit of many files is read file by file with a bar of its own before the
+    embedding's (a 5,000-file commit read for ~50 s with nothing shown)."""
+    from recalld.ingest.touched import READING_LABEL
+
+    for i in range(6):
+        git_repo.write(f"pkg/m{i}.py", f"def f{i}():\n    return {i}\n")
+    git_repo.commit("six modules")
+    harness.sync(git_repo)
+    for i in range(3):
+        git_repo.write(f"pkg/m{i}.py", f"def f{i}():\n    return {i + 10}\n")
+    git_repo.write("notes.txt", "not code\n")
+    git_repo.remove("pkg/m5.py")
+    git_repo.commit("three changed, one added, one deleted")
+    progress = RecordingProgress()
+    result = harness.sync(git_repo, progress=progress)
+    assert result.mode == "incremental"
+    assert progress.bars[READING_LABEL] == [5, 5]  # the changed paths: modified, added, deleted
+    assert [label for label, _ in progress.runs][:2] == [READING_LABEL, "embedding"]
+
+
 def test_live_ids_tell_held_ids_from_others():
     """``LiveIds`` answers for each id whether no live memory has it (by 64-bit hashes:
     two ids sharing one would only leave a text to the writer)."""
