@@ -284,20 +284,28 @@ def _sync_queued(service: Service, name: str, *, full: bool) -> int:
 
 
 def _accept(service: Service, push: webhooks.PushInfo, source: str, delivery: str | None) -> Any:
-    """Queue the push for each registered repository it is for. On a worker thread: git
-    lists each one's remotes, and a webhook had kept every other request waiting meanwhile."""
-    registered = [(e.name, e.path) for e in service.app.registry.all()]
-    matches = webhooks.match_repos(push, registered)
+    """Queue the push for each registered repository it is for, but those whose followed
+    branch it cannot move (a tag, another branch: said why in ``ignored``, where each was a
+    fetch and a sync that changed nothing). On a worker thread: git lists each one's
+    remotes, and a webhook had kept every other request waiting meanwhile."""
+    registered = service.app.registry.all()
+    followed = {e.name: e.branch for e in registered}
+    matches = webhooks.match_repos(push, [(e.name, e.path) for e in registered])
     if not matches:
         raise HTTPException(404, "no registered repository matches this push")
-    events = []
+    events, ignored = [], []
     for name, remote in matches:
+        reason = webhooks.ignored_because(push, followed[name])
+        if reason is not None:  # a tag, another branch: its fetch and sync would change nothing
+            ignored.append({"repo": name, "reason": reason})
+            continue
         detail: dict[str, Any] = {"webhook": source, "ref": push.ref, "commit": push.commit}
         if remote:
             detail["fetch"] = remote
         events.append(Event(name, "webhook", detail))
-    ids = service.journal.append_delivered(source, delivery, events)  # all of them, or none
+    ids = service.journal.append_delivered(source, delivery, events) if events else []  # all of them, or none
     if ids is None:
         return JSONResponse({"duplicate": delivery}, status_code=202)
-    return JSONResponse({"queued": [{"repo": e.repo, "event": i} for e, i in zip(events, ids)]}, status_code=202)
+    queued = [{"repo": e.repo, "event": i} for e, i in zip(events, ids)]
+    return JSONResponse({"queued": queued, "ignored": ignored}, status_code=202)
 

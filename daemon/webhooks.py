@@ -154,6 +154,23 @@ def match_repos(push: PushInfo, registered: Iterable[tuple[str, str]]) -> list[t
     return found
 
 
+def ignored_because(push: PushInfo, branch: str) -> str | None:
+    """Why ``push`` cannot move ``branch``, the branch a registration follows (``main``, or
+    a remote's: ``origin/main``), or None when it may. A tag moves no branch; a branch moves
+    one of its name, local or a remote's (``main``, ``origin/main``, ``upstream/main``). A
+    push whose ref says too little to tell (none, or not a tag's or a branch's full ref:
+    ``main``, ``refs/pull/7/head``, which a refspec may fetch into a followed branch) may.
+    A deletion is a push too: of the followed branch, its sync reports the branch gone."""
+    ref = push.ref
+    if ref is None or not ref.startswith(("refs/heads/", "refs/tags/")):
+        return None
+    pushed = ref.removeprefix("refs/heads/")
+    if pushed != ref and (branch == pushed or branch.endswith("/" + pushed)):
+        return None
+    what = "deletion" if push.commit is not None and not push.commit.strip("0") else "push"
+    return f"{what} of {ref}: the repository follows {branch}"
+
+
 def fetch(repo_path: str, remote: str) -> None:
     """Fetch the configured remote with its own refspecs (a mirror updates its branches)."""
     try:
