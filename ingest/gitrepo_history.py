@@ -1,0 +1,133 @@
+"""A repository's commit history (``GitHistory``, a part of ``gitrepo.GitRepository``):
+what a commit is and says, which commits a revision names, which are ancestors of which,
+walks between two tips, and a shallow clone's boundary (the commits it holds without
+their parents)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pygit2
+from pygit2.enums import ObjectType, SortMode
+
+from recalld.ingest.gitnames import message_text, person, subject_of
+from recalld.ingest.gitrepo_objects import GitObjects
+from recalld.ingest.gitrecords import CommitDetails, CommitInfo
+
+
+class GitHistory(GitObjects):
+    _shallow: frozenset[str] | None  # shallow_boundaries, read once (None: not yet)
+
+    def has_commit(self, commit_id: str | None) -> bool:
+        if not commit_id:
+            return False
+        try:
+            obj = self._repo.get(commit_id)
+        except (ValueError, KeyError):
+            return False
+        return obj is not None and obj.type == ObjectType.COMMIT
+
+    def commit_info(self, commit_id: str) -> CommitInfo:
+        commit = self._repo[commit_id].peel(pygit2.Commit)
+        return CommitInfo(
+            id=str(commit.id),
+            time=int(commit.commit_time),
+            author=person(commit.author),
+            summary=subject_of(message_text(commit)),
+        )
+
+    def resolve_commit(self, rev: str) -> str | None:
+        """The commit a revision names (full or short id, branch, tag, ``main~2``), or None."""
+        if not rev or rev.startswith("-"):
+            return None
+        try:
+            commit = self._repo.revparse_single(rev).peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            return None
+        return str(commit.id)
+
+    def is_ancestor(self, ancestor: str, commit: str) -> bool:
+        """Whether ``ancestor`` is ``commit`` or reachable from it."""
+        if ancestor == commit:
+            return True
+        try:
+            return bool(self._repo.descendant_of(commit, ancestor))
+        except (KeyError, ValueError, pygit2.GitError):
+            return False
+
+    def commits_between(self, old: str, new: str) -> tuple[int, int]:
+        """(commits in new not in old, commits in old not in new)."""
+        ahead, behind = self._repo.ahead_behind(new, old)
+        return int(ahead), int(behind)
+
+    def commit_details(self, commit_id: str) -> CommitDetails:
+        commit = self._repo[commit_id].peel(pygit2.Commit)
+        return CommitDetails(
+            id=str(commit.id),
+            message=message_text(commit),
+            author=person(commit.author),
+            author_time=int(commit.author.time),
+            committer_time=int(commit.commit_time),
+            parents=self._parents(commit),
+        )
+
+    def _parents(self, commit: pygit2.Commit) -> tuple[str, ...]:
+        """The commit's parents as it names them: libgit2 reads a shallow clone's boundary
+        commit as a root, though its object names the parents the clone does not hold."""
+        if commit.parent_ids or str(commit.id) not in self.shallow_boundaries:
+            return tuple(str(p) for p in commit.parent_ids)
+        header = self._repo.odb.read(commit.id)[1].split(b"\n\n", 1)[0]
+        return tuple(line[7:].decode() for line in header.split(b"\n") if line.startswith(b"parent "))
+
+    @property
+    def shallow_boundaries(self) -> frozenset[str]:
+        """The commits a shallow clone holds without their parents (``.git/shallow``, which
+        ``git clone --depth`` and ``git fetch --deepen`` write); read once an instance."""
+        if self._shallow is None:
+            shallow = Path(self.common_dir) / "shallow"
+            listed = shallow.read_text(encoding="ascii", errors="replace") if shallow.is_file() else ""
+            self._shallow = frozenset(line.strip() for line in listed.splitlines() if line.strip())
+        return self._shallow
+
+    @property
+    def shallow_state(self) -> str:
+        """What a checkpoint keeps of ``shallow_boundaries`` to see a fetch deepen the clone:
+        "" for a complete clone."""
+        if not self.shallow_boundaries:
+            return ""
+        return hashlib.sha1("\n".join(sorted(self.shallow_boundaries)).encode(), usedforsecurity=False).hexdigest()
+
+    def reads_parents(self, commit_id: str) -> bool:
+        """Whether the repository holds ``commit_id`` with a parent (not a root, nor a shallow boundary)."""
+        return self.has_commit(commit_id) and bool(self._repo[commit_id].peel(pygit2.Commit).parent_ids)
+
+    def walk_commits(self, tip: str, *, hide: str | None, limit: int, first_parent: bool) -> list[str]:
+        """Up to ``limit`` commits reachable from ``tip`` and not from ``hide``, newest first."""
+        if limit <= 0:
+            return []
+        sort = SortMode.TOPOLOGICAL | SortMode.TIME if hide else SortMode.NONE
+        walker = self._repo.walk(pygit2.Oid(hex=tip), sort)
+        if first_parent:
+            walker.simplify_first_parent()
+        if hide:
+            walker.hide(pygit2.Oid(hex=hide))
+        found: list[str] = []
+        for commit in walker:
+            found.append(str(commit.id))
+            if len(found) >= limit:
+                break
+        return found
+
+    def not_reachable(self, commits: list[str], tip: str) -> set[str]:
+        """Those of ``commits`` that are not ``tip`` or one of its ancestors (gone ones included)."""
+        present = [c for c in commits if self.has_commit(c)]
+        gone = set(commits) - set(present)
+        if not present:
+            return gone
+        walker = self._repo.walk(None)
+        for commit in present:
+            walker.push(pygit2.Oid(hex=commit))
+        walker.hide(pygit2.Oid(hex=tip))
+        wanted = set(present)
+        return gone | {str(c.id) for c in walker if str(c.id) in wanted}
