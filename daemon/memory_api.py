@@ -27,12 +27,13 @@ class RememberBody(BaseModel):
         "anyOf": [{"required": [scope], "properties": {scope: {"type": "string", "minLength": 1}}}
                   for scope in ("repo", "user", "org")]
     })  # fmt: skip
-    text: str = Field(min_length=1, max_length=MAX_TEXT)
+    # checked by ``ManualMemory`` (a 400 that says which character, where), as the CLI's
+    text: str = Field(min_length=1, max_length=MAX_TEXT, description="line ends and tabs, no other control character")
     type: Literal["note", "decision", "preference"] = "note"
     repo: str | None = None
-    user: str | None = None
-    org: str | None = None
-    author: str | None = None
+    user: str | None = Field(None, description="a name: printable (no control character), not blank")
+    org: str | None = Field(None, description="a name: printable (no control character), not blank")
+    author: str | None = Field(None, description="who asked; a name: printable (no control character), not blank")
 
     @model_validator(mode="after")
     def _unicode(self) -> RememberBody:

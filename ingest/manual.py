@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import getpass
 import hashlib
+import re
 import time
 import uuid
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ MANUAL_TYPES = ("note", "decision", "preference")
 MAX_TEXT = 8000
 FORGOTTEN = "forgotten"
 MANUAL_NAMESPACE = uuid.UUID("6f2d1c4e-3b7a-4e58-9a1f-2c8d5e7b9a30")
+TEXT_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 and C1 but tab and line end, DEL
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +45,14 @@ class ManualMemory:
         if not normalise(self.text):
             raise RecalldError("nothing to remember: the text is empty", exit_code=2)
         if len(self.text) > MAX_TEXT:
-            raise RecalldError(f"a memory is at most {MAX_TEXT} characters (this one has {len(self.text)})", exit_code=2)
+            raise RecalldError(f"a memory is at most {MAX_TEXT} characters (this one has {len(self.text)})",
+                               exit_code=2)  # fmt: skip
+        check_text(self.text)
         if self.type not in MANUAL_TYPES:
             raise RecalldError(f"unknown memory type {self.type!r}: use one of {', '.join(MANUAL_TYPES)}", exit_code=2)
-        for scope, name in (("user", self.user), ("org", self.org)):
+        for field, name in (("repo", self.repo), ("user", self.user), ("org", self.org), ("author", self.author)):
             if name is not None and not is_name(name):  # shown on every line that lists the memory
-                raise RecalldError(f"{name!r} cannot name a memory's {scope}: a name is printable, not blank",
+                raise RecalldError(f"{name!r} cannot name a memory's {field}: a name is printable, not blank",
                                    exit_code=2)  # fmt: skip
         if not (self.repo or self.user or self.org):
             raise RecalldError(
@@ -61,6 +65,22 @@ class ManualMemory:
     def scope(self) -> str:
         """The narrowest scope given: user, else repo, else org."""
         return "user" if self.user else "repo" if self.repo else "org"
+
+
+def check_text(text: str) -> None:
+    """Refuse a memory's text that holds a control character but tabs and line ends (NUL,
+    an escape sequence's ESC, a carriage return that hides a line's start), saying which
+    and where: refused, not stripped, so what is remembered is what was sent. Every way in
+    (the API, the CLI, the MCP tool through the API) builds a ``ManualMemory``, which checks."""
+    found = TEXT_CONTROL.search(text)
+    if found is None:
+        return
+    char, at = found.group(), found.start()
+    line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+    crlf = " (a line ends with \\n alone, not \\r\\n)" if char == "\r" else ""
+    raise RecalldError(f"text holds the control character {char!r} (U+{ord(char):04X}) at character {at + 1} (line"
+                       f" {line}, column {column}): a memory's text may hold line ends and tabs, no other control"
+                       f" character{crlf}", exit_code=2)  # fmt: skip
 
 
 def normalise(text: str) -> str:
@@ -109,8 +129,10 @@ def forgotten_payload() -> dict[str, Any]:
 
 
 def default_author() -> str | None:
-    """Who is asking: the login name of this process."""
+    """Who is asking: the login name of this process, or None when it has none that
+    names anyone (``$LOGNAME`` with a control character in it)."""
     try:
-        return getpass.getuser()
+        login = getpass.getuser()
     except (OSError, KeyError):
         return None
+    return login if is_name(login) else None

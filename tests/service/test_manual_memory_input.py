@@ -1,0 +1,101 @@
+"""A manual memory's text holds no control character but line ends and tabs, and its
+author, repo, user and org none at all: each way in (the API, the CLI, the MCP tool)
+refuses one with a usage error that names the field and the character, where NUL, an
+escape sequence or a carriage return was stored and shown by every line that lists it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from recalld.daemon.api import create_api
+from recalld.daemon.config import load_config
+from recalld.daemon.service import Service
+from recalld.ingest.manual import default_author
+from tests.service.conftest import DocumentedClient, recalld
+from tests.service.test_mcp import call, run_session
+
+REFUSED_TEXT = [
+    ("a\x00b", "'\\x00' (U+0000) at character 2 (line 1, column 2)"),
+    ("first line\n\tthen \x1b[2Jcleared", "'\\x1b' (U+001B) at character 18 (line 2, column 7)"),
+    ("two\r\nlines", "'\\r' (U+000D) at character 4 (line 1, column 4)"),
+    ("bell\x07", "'\\x07' (U+0007) at character 5 (line 1, column 5)"),
+    ("del\x7f", "'\\x7f' (U+007F) at character 4 (line 1, column 4)"),
+    ("c1 \x9b31m", "'\\x9b' (U+009B) at character 4 (line 1, column 4)"),
+]
+
+
+def said(where: str) -> str:
+    crlf = " (a line ends with \\n alone, not \\r\\n)" if "'\\r'" in where else ""
+    return (f"text holds the control character {where}: a memory's text may hold line ends and tabs,"
+            f" no other control character{crlf}")  # fmt: skip
+
+
+@pytest.fixture
+def service() -> Iterator[Service]:
+    svc = Service(load_config())
+    yield svc
+    svc.app.close()
+    svc.journal.close()
+
+
+def test_the_api_refuses_control_characters_in_a_memorys_text_and_names_with_where_they_are(service):
+    client = DocumentedClient(create_api(service))
+    bearer = {"Authorization": f"Bearer {service.token}"}
+
+    def post(**body: str) -> Any:
+        return client.post("/v1/memories", json={"org": "acme", **body}, headers=bearer)
+
+    for text, where in REFUSED_TEXT:
+        answer = post(text=text)
+        assert (answer.status_code, answer.json()["detail"]) == (400, said(where)), text
+    for field, name in (("author", "ev\x1b]0;il\x07"), ("author", "two\nlines"), ("author", ""), ("repo", "w\x00"),
+                        ("user", "tab\there")):  # fmt: skip
+        answer = post(text="a note", **{field: name})
+        assert (answer.status_code, answer.json()["detail"]) == (
+            400, f"{name!r} cannot name a memory's {field}: a name is printable, not blank"), field
+    stored = client.get("/v1/export", headers=bearer)
+    assert stored.status_code == 200 and stored.text == ""  # nothing was remembered
+    kept = post(text="  Release notes:\n\t- one\n\t- two\n", author="Zoë Ågren")
+    assert kept.status_code == 201, kept.text
+    memory = kept.json()["memory"]
+    assert (memory["text"], memory["author"]) == ("Release notes:\n\t- one\n\t- two", "Zoë Ågren")
+
+
+def test_the_cli_refuses_them_before_reaching_a_store():
+    for text, where in REFUSED_TEXT[1:]:  # an argument holds no NUL
+        refused = recalld("remember", text, "--org", "acme", check=False)
+        assert (refused.returncode, refused.stderr) == (2, f"recalld: {said(where)}\n"), text
+    bad_user = recalld("remember", "a note", "--user", "a\x1b[31mb", check=False)
+    assert (bad_user.returncode, bad_user.stderr) == (
+        2, "recalld: 'a\\x1b[31mb' cannot name a memory's user: a name is printable, not blank\n")
+
+
+def test_a_login_name_with_a_control_character_is_no_author(monkeypatch):
+    """The CLI and the MCP tool take the login name for the author: one that names nobody
+    is left out, not refused (the person remembering did not give it)."""
+    for key in ("LOGNAME", "USER", "LNAME", "USERNAME"):
+        monkeypatch.setenv(key, "ev\x1bil")
+    assert default_author() is None
+    monkeypatch.setenv("LOGNAME", "alice")
+    assert default_author() == "alice"
+
+
+@pytest.mark.model
+def test_the_mcp_tool_and_the_daemons_api_refuse_them(daemon):
+    daemon.start()
+    for text, where in REFUSED_TEXT[:2]:
+        code, answer = daemon.call("POST", "/v1/memories", json.dumps({"text": text, "org": "acme"}).encode(),
+                                   {"Authorization": f"Bearer {daemon.token}", "Content-Type": "application/json"})
+        assert (code, json.loads(answer)["detail"]) == (400, said(where))
+
+    async def script(session: Any) -> list[tuple[bool, Any]]:
+        return [await call(session, "remember", text=text, org="acme") for text, _ in REFUSED_TEXT]
+
+    for (text, where), (is_error, message) in zip(REFUSED_TEXT, run_session(script), strict=True):
+        assert is_error and message.endswith(f": daemon: {said(where)}"), (text, message)
+    assert recalld("export").stdout == ""
+    assert daemon.stop() == 0
