@@ -30,7 +30,7 @@ def repo_add(ctx: Any, args: argparse.Namespace) -> int:
     git, path = opened(args.path)
     branch = args.branch or git.current_branch()
     if args.branch and not git.branch_exists(branch):
-        raise RecalldError(f"no branch {branch!r} in {path} (a local branch, or remote/branch)")
+        raise no_branch(git, branch, path, hint="a local branch, or remote/branch")
     # an empty --name is refused as a name, not taken for none given
     name = args.name if args.name is not None else path.name.removesuffix(".git")
     check_name(name)
@@ -83,8 +83,8 @@ def repo_set(ctx: Any, args: argparse.Namespace) -> int:
     git, path = opened(args.path if args.path is not None else entry.path)
     branch = args.branch or entry.branch
     if not git.branch_exists(branch):
-        hint = " (a local branch, or remote/branch)" if args.branch else " (name the one to track with --branch)"
-        raise RecalldError(f"no branch {branch!r} in {path}{hint}")
+        hint = "a local branch, or remote/branch" if args.branch else "name the one to track with --branch"
+        raise no_branch(git, branch, path, hint=hint)
     refuse_twin(ctx.registry, git, branch, name=entry.name)
     if (str(path), branch) == (entry.path, entry.branch):
         print(f"{entry.name} is {one_line(entry.path)} @ {entry.branch} already")
@@ -102,6 +102,15 @@ def repo_set(ctx: Any, args: argparse.Namespace) -> int:
     print(f"{entry.name}: {one_line(str(path))} @ {branch} (was {one_line(entry.path)} @ {entry.branch}){dropped};"
           f" run `recalld sync {entry.name}`")  # fmt: skip
     return EXIT_OK
+
+
+def no_branch(git: GitRepository, branch: str, path: Path, *, hint: str) -> RecalldError:
+    """The error of a branch to register that is not there: its new name when it was
+    renamed (``GitRepository.renamed_to``), else ``hint``."""
+    now = git.renamed_to(branch)
+    if now is not None:
+        hint = f"it was renamed to {now!r}: --branch {now}"
+    return RecalldError(f"no branch {branch!r} in {path} ({hint})")
 
 
 def opened(where: str) -> tuple[GitRepository, Path]:
@@ -152,9 +161,11 @@ def unfollowed(entry: Any) -> str | None:
 
 
 def branch_missing(git: GitRepository, entry: Any) -> str | None:
-    """Of a branch without a tip: why, unless it is the checked-out branch of a
-    repository with no commit yet."""
-    return None if git.is_unborn(entry.branch) else f"branch {entry.branch!r} not found in {entry.path}"
+    """Of a branch without a tip: why (``GitRepository.missing_branch``: its new name if it
+    was renamed), unless it is the checked-out branch of a repository with no commit yet."""
+    if git.is_unborn(entry.branch):
+        return None
+    return git.missing_branch(entry.branch, path=entry.path, repo=entry.name)
 
 
 def unfollowed_notes(entries: Iterable[Any]) -> list[str]:

@@ -157,7 +157,7 @@ class Indexer:
         scope = Scope(repo, branch, untrusted=untrusted)
         target = git.branch_tip(branch)
         if target is None and not git.is_unborn(branch):
-            raise RecalldError(f"branch {branch!r} not found in {path}")
+            raise RecalldError(git.missing_branch(branch, path=path, repo=repo))
         checkpoint = stored_checkpoint(self.store, scope)
         apply_trust(self.store, scope, checkpoint)
         indexed = checkpoint.get("commit")

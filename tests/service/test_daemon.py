@@ -64,7 +64,8 @@ def test_commit_is_searchable_within_two_seconds_and_stop_is_clean(daemon, repo)
     assert "zebra" in light.stdout
     imported = {line.split("|")[-1].strip().split(".")[0] for line in light.stderr.splitlines() if "|" in line}
     assert not imported & {"pygit2", "numpy", "torch", "qdrant_edge", "qdrant_client", "tree_sitter", "fastapi"}
-    assert f"note: repo: branch 'main' not found in {repo.path}: its memories may be stale" in light.stderr
+    renamed = "it was renamed to 'renamed' (`recalld repo set repo --branch renamed`)"
+    assert f"note: repo: branch 'main' not found in {repo.path}: {renamed}: its memories may be stale" in light.stderr
     deadline = time.monotonic() + 30
     while not json.loads(recalld("status", "--json").stdout)["repos"][0]["last_error"]:  # its sync failed
         assert time.monotonic() < deadline, daemon.logs()
