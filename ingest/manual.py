@@ -26,7 +26,8 @@ MANUAL_TYPES = ("note", "decision", "preference")
 MAX_TEXT = 8000
 FORGOTTEN = "forgotten"
 MANUAL_NAMESPACE = uuid.UUID("6f2d1c4e-3b7a-4e58-9a1f-2c8d5e7b9a30")
-TEXT_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 and C1 but tab and line end, DEL
+# C0 and C1 but a tab and a line end (\n, or \r\n: stored as \n), and DEL
+TEXT_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,8 @@ class ManualMemory:
 
 def check_text(text: str) -> None:
     """Refuse a memory's text that holds a control character but tabs and line ends (NUL,
-    an escape sequence's ESC, a carriage return that hides a line's start), saying which
+    an escape sequence's ESC, a carriage return alone, which hides a line's start; a
+    Windows client's ``\\r\\n`` line ends are line ends, stored as ``\\n``), saying which
     and where: refused, not stripped, so what is remembered is what was sent. Every way in
     (the API, the CLI, the MCP tool through the API) builds a ``ManualMemory``, which checks."""
     found = TEXT_CONTROL.search(text)
@@ -77,7 +79,7 @@ def check_text(text: str) -> None:
         return
     char, at = found.group(), found.start()
     line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
-    crlf = " (a line ends with \\n alone, not \\r\\n)" if char == "\r" else ""
+    crlf = " (a line ends with \\n or \\r\\n, not \\r alone)" if char == "\r" else ""
     raise RecalldError(f"text holds the control character {char!r} (U+{ord(char):04X}) at character {at + 1} (line"
                        f" {line}, column {column}): a memory's text may hold line ends and tabs, no other control"
                        f" character{crlf}", exit_code=2)  # fmt: skip
@@ -93,7 +95,7 @@ def manual_id(memory: ManualMemory) -> str:
 
 
 def manual_payload(memory: ManualMemory, point_id: str, history: list[dict[str, Any]]) -> dict[str, Any]:
-    text = memory.text.strip()
+    text = memory.text.replace("\r\n", "\n").strip()
     now = int(time.time())
     return {
         "record": "memory",

@@ -21,7 +21,7 @@ from tests.service.test_mcp import call, run_session
 REFUSED_TEXT = [
     ("a\x00b", "'\\x00' (U+0000) at character 2 (line 1, column 2)"),
     ("first line\n\tthen \x1b[2Jcleared", "'\\x1b' (U+001B) at character 18 (line 2, column 7)"),
-    ("two\r\nlines", "'\\r' (U+000D) at character 4 (line 1, column 4)"),
+    ("two\rlines", "'\\r' (U+000D) at character 4 (line 1, column 4)"),
     ("bell\x07", "'\\x07' (U+0007) at character 5 (line 1, column 5)"),
     ("del\x7f", "'\\x7f' (U+007F) at character 4 (line 1, column 4)"),
     ("c1 \x9b31m", "'\\x9b' (U+009B) at character 4 (line 1, column 4)"),
@@ -29,7 +29,7 @@ REFUSED_TEXT = [
 
 
 def said(where: str) -> str:
-    crlf = " (a line ends with \\n alone, not \\r\\n)" if "'\\r'" in where else ""
+    crlf = " (a line ends with \\n or \\r\\n, not \\r alone)" if "'\\r'" in where else ""
     return (f"text holds the control character {where}: a memory's text may hold line ends and tabs,"
             f" no other control character{crlf}")  # fmt: skip
 
@@ -59,7 +59,7 @@ def test_the_api_refuses_control_characters_in_a_memorys_text_and_names_with_whe
             400, f"{name!r} cannot name a memory's {field}: a name is printable, not blank"), field
     stored = client.get("/v1/export", headers=bearer)
     assert stored.status_code == 200 and stored.text == ""  # nothing was remembered
-    kept = post(text="  Release notes:\n\t- one\n\t- two\n", author="Zoë Ågren")
+    kept = post(text="  Release notes:\r\n\t- one\n\t- two\r\n", author="Zoë Ågren")
     assert kept.status_code == 201, kept.text
     memory = kept.json()["memory"]
     assert (memory["text"], memory["author"]) == ("Release notes:\n\t- one\n\t- two", "Zoë Ågren")
