@@ -34,6 +34,12 @@ def is_utf8(path: str) -> bool:
     return True
 
 
+def shown_path(raw: bytes) -> str:
+    """A path that is not UTF-8 as a skip names it: its bytes, the undecodable ones as
+    ``\\xe9`` (``caf\\xe9.py``)."""
+    return raw.decode("utf-8", "backslashreplace")
+
+
 def message_text(commit: Any) -> str:
     """A commit's message, decoded as its encoding header says, else as UTF-8 with the
     undecodable bytes replaced."""

@@ -28,7 +28,7 @@ class GitRepository(GitBranches, GitHistory, GitTrees, GitDiffs):
     def __init__(self, path: str | Path) -> None:
         super().__init__(path)
         # What its parts keep of what they read, each for the life of this instance
-        self._changed: dict[tuple[str, str], list[FileChange]] = {}
+        self._changed: dict[tuple[str, str], tuple[list[FileChange], list[str]]] = {}
         self._shallow = None
         self._attributes = None
 

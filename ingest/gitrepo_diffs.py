@@ -8,7 +8,7 @@ from __future__ import annotations
 import pygit2
 
 from recalld.ingest.errors import MissingBlobError
-from recalld.ingest.gitnames import is_utf8
+from recalld.ingest.gitnames import is_utf8, shown_path
 from recalld.ingest.gitrecords import RenameDelta
 from recalld.ingest.gitrepo_objects import REGULAR_MODES, GitObjects
 from recalld.ingest.similar import MAX_BYTES, FileChange, measured_blobs, with_moves
@@ -20,9 +20,10 @@ _STATUS = {"A": "added", "M": "modified", "D": "deleted", "T": "typechange"}
 
 
 class GitDiffs(GitObjects):
-    # (old tree, new tree) → its changes, the moves found: a sync of one commit asks
-    # for the same pair twice (its files, then the commit's task memory)
-    _changed: dict[tuple[str, str], list[FileChange]]
+    # (old tree, new tree) → its changes, the moves found, and the new side's paths no
+    # path can name: a sync of one commit asks for the same pair twice (its files, then
+    # the commit's task memory)
+    _changed: dict[tuple[str, str], tuple[list[FileChange], list[str]]]
 
     def commit_changes(self, commit_id: str) -> list[FileChange]:
         """The commit's deltas against its first parent (a root commit: against nothing)."""
@@ -38,18 +39,31 @@ class GitDiffs(GitObjects):
         renames = [RenameDelta(str(c.old_path), str(c.new_path), c.similarity) for c in moved]
         return paths, renames
 
+    def unnamed_paths(self, old_commit: str, new_commit: str) -> list[str]:
+        """The files added or changed between two commits whose path is not UTF-8, as the
+        tree's walk shows one it skips (``caf\\xe9.py``): ``changed_paths`` leaves them
+        out, as no memory can be stored at them, and a sync counts them skipped."""
+        self.fetch_trees([old_commit, new_commit], parents=False)
+        return list(self._diffed(self.tree(old_commit), self.tree(new_commit))[1])
+
     def _changes(self, old: pygit2.Tree | None, new: pygit2.Tree) -> list[FileChange]:
         """The deltas between two trees (None: the empty tree) with the files that moved
         found (``similar``); the last few pairs asked are kept."""
+        return list(self._diffed(old, new)[0])
+
+    def _diffed(self, old: pygit2.Tree | None, new: pygit2.Tree) -> tuple[list[FileChange], list[str]]:
         key = (str(old.id) if old is not None else "", str(new.id))
         if key not in self._changed:
-            diff = _tree_diff(old, new)
+            unnamed: list[str] = []
+            changes = self._moves(_tree_diff(old, new), unnamed)
             if len(self._changed) >= CHANGES_KEPT:
                 del self._changed[next(iter(self._changed))]
-            self._changed[key] = self._moves(diff)
-        return list(self._changed[key])
+            self._changed[key] = (changes, unnamed)
+        return self._changed[key]
 
-    def _moves(self, diff: pygit2.Diff) -> list[FileChange]:
+    def _moves(self, diff: pygit2.Diff, unnamed: list[str]) -> list[FileChange]:
+        """The diff's changes with the moves among them found; ``unnamed`` gets the new
+        side's paths that are not UTF-8 (not of a deletion: nothing is there to read)."""
         changes: list[FileChange] = []
         for delta in diff.deltas:
             status = _STATUS.get(delta.status_char())
@@ -57,6 +71,8 @@ class GitDiffs(GitObjects):
                 continue
             old, new = delta.old_file, delta.new_file
             if not (is_utf8(old.path) and is_utf8(new.path)):
+                if status != "deleted" and not is_utf8(new.path):
+                    unnamed.append(shown_path(new.raw_path))
                 continue  # never read: the tree's walk skips it (bad_path)
             changes.append(
                 FileChange(

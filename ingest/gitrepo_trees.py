@@ -13,7 +13,7 @@ from pygit2.enums import FileMode
 
 from recalld.ingest.errors import MissingBlobError
 from recalld.ingest.gitattributes import RepositoryAttributes, beside_files
-from recalld.ingest.gitnames import entry_name
+from recalld.ingest.gitnames import entry_name, shown_path
 from recalld.ingest.gitrecords import TreeFile, TreeSkip
 from recalld.ingest.gitrepo_objects import REGULAR_MODES, GitObjects
 
@@ -38,7 +38,7 @@ class GitTrees(GitObjects):
             for entry in tree:
                 name = entry_name(entry)
                 if name is None:
-                    yield TreeSkip(prefix + repr(entry.raw_name)[2:-1], "bad_path")
+                    yield TreeSkip(prefix + shown_path(entry.raw_name), "bad_path")
                     continue
                 path = prefix + name
                 mode = entry.filemode

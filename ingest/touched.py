@@ -96,6 +96,8 @@ def read_changed(
         progress.end()
     collected = collector.result
     gone |= set(collected.skipped)
+    for shown in git.unnamed_paths(indexed, target):  # not in ``gone``: no memory can be at such a name
+        collected.skip(shown, "bad_path")
     renames = {d.old_path: d.new_path for d in rename_deltas}
     return Touched(collected, gone, renames, live)
 

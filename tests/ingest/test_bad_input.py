@@ -9,6 +9,7 @@ import sys
 import structlog
 
 from recalld.ingest.files import IndexOptions
+from recalld.ingest.gitrecords import TreeSkip
 from recalld.ingest.gitrepo import GitRepository
 from tests.ingest.conftest import Harness, fresh_memories
 
@@ -104,7 +105,12 @@ def test_a_path_that_is_not_utf8_is_skipped_in_a_full_index_and_in_a_diff(git_re
         git_repo.git("mv", "ok.py", os.fsdecode(b"ok\xe9.py"))
         git_repo.write(latin, "def cafe():\n    return 2\n")
         git_repo.commit("moved into a Latin-1 name")
-        h.sync(git_repo)
+        result = h.sync(git_repo)  # an incremental sync: the diff's paths, those it cannot name counted
+        assert result.skips == {"bad_path": 2}
+        git = GitRepository(str(git_repo.path))
+        assert git.unnamed_paths(git_repo.git("rev-parse", "HEAD~1"), git_repo.head()) == ["caf\\xe9.py", "ok\\xe9.py"]
+        assert [e.path for e in git.walk_tree(git_repo.head()) if isinstance(e, TreeSkip)] == [
+            "caf\\xe9.py", "ok\\xe9.py"]
         assert not any(path.startswith("ok") for path, _ in names())
         tasks = {m.payload["subject"]: m.payload for m in h.memories(types=("task",))}
         assert tasks["moved into a Latin-1 name"]["files_deleted"] == ["ok.py"]

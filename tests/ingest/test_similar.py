@@ -193,7 +193,7 @@ def test_a_commits_moves_are_found_once_for_its_files_and_its_task(git_repo, mon
     git = GitRepository(str(repo.path))
     measured: list[int] = []
     real = git._moves
-    monkeypatch.setattr(git, "_moves", lambda diff: measured.append(1) or real(diff))
+    monkeypatch.setattr(git, "_moves", lambda diff, unnamed: measured.append(1) or real(diff, unnamed))
     _paths, renames = git.changed_paths(before, after)
     changes = git.commit_changes(after)
     assert [r.new_path for r in renames] == ["new/a.py"] and [c.status for c in changes] == ["renamed"]
