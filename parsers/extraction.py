@@ -251,4 +251,8 @@ from __future__ import annotations
 # part"``: it was empty), an f-string, a bytes literal or a tuple none. A signature holds
 # none of a body its parse could not read (``def f(a, b):\n    return (a +`` took the
 # ``return (a +`` in, C#'s ``int F(int a) => (a +`` its ``=> (a +``).
+# A JavaScript or TypeScript function written in parentheses and bound to a name is that
+# name's, as it is without them (``export const isArrayLike = (<T>(x: any): x is
+# ArrayLike<T> => …)``, ``var wrap = (function (a) {…})``, ``exports.isArrayLike =
+# (function (x) {…})``): it was no symbol.
 EXTRACTION_VERSION = 35
