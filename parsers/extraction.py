@@ -254,5 +254,8 @@ from __future__ import annotations
 # A JavaScript or TypeScript function written in parentheses and bound to a name is that
 # name's, as it is without them (``export const isArrayLike = (<T>(x: any): x is
 # ArrayLike<T> => …)``, ``var wrap = (function (a) {…})``, ``exports.isArrayLike =
-# (function (x) {…})``): it was no symbol.
+# (function (x) {…})``), so is a TypeScript one whose type is checked or asserted there
+# (``export const load = (async (…) => {…}) satisfies PageServerLoad``, ``as Handler``),
+# and the functions of an object literal so checked (``export default { async fetch(…) {…} }
+# satisfies ExportedHandler<Env>``): they were no symbol.
 EXTRACTION_VERSION = 35

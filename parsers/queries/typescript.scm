@@ -18,5 +18,18 @@
 (lexical_declaration (variable_declarator name: (identifier) @name value: (parenthesized_expression [(arrow_function) (function_expression) (generator_function)]))) @definition.function
 (variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
 (variable_declaration (variable_declarator name: (identifier) @name value: (parenthesized_expression [(arrow_function) (function_expression) (generator_function)]))) @definition.function
+; And one its type is checked or asserted of: SvelteKit's `export const load = (async ({ params })
+; => {…}) satisfies PageServerLoad`, `const h = ((e) => {…}) as Handler` (or `as unknown as`);
+; the function's parameters end its signature (@_wrapped).
+(lexical_declaration (variable_declarator name: (identifier) @name value: [(satisfies_expression (parenthesized_expression [(arrow_function) (function_expression) (generator_function)] @_wrapped)) (as_expression (parenthesized_expression [(arrow_function) (function_expression) (generator_function)] @_wrapped)) (as_expression (as_expression (parenthesized_expression [(arrow_function) (function_expression) (generator_function)] @_wrapped)))])) @definition.function
+(variable_declaration (variable_declarator name: (identifier) @name value: [(satisfies_expression (parenthesized_expression [(arrow_function) (function_expression) (generator_function)] @_wrapped)) (as_expression (parenthesized_expression [(arrow_function) (function_expression) (generator_function)] @_wrapped)) (as_expression (as_expression (parenthesized_expression [(arrow_function) (function_expression) (generator_function)] @_wrapped)))])) @definition.function
+; The functions of an object literal so checked, bound to a name or the module's export:
+; SvelteKit's `export const actions = { default: async (…) => {…} } satisfies Actions`
+; (`actions.default`), a Cloudflare Worker's `export default { async fetch(request) {…} }
+; satisfies ExportedHandler<Env>` (`fetch`).
+(variable_declarator name: (identifier) @receiver value: [(satisfies_expression (object (method_definition name: (_) @name) @definition.method)) (as_expression (object (method_definition name: (_) @name) @definition.method))])
+(variable_declarator name: (identifier) @receiver value: [(satisfies_expression (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.method)) (as_expression (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.method))])
+(export_statement value: [(satisfies_expression (object (method_definition name: (_) @name) @definition.function)) (as_expression (object (method_definition name: (_) @name) @definition.function))])
+(export_statement value: [(satisfies_expression (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function)) (as_expression (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))])
 (internal_module name: (_) @name) @namespace
 (module name: (_) @name) @namespace
