@@ -258,4 +258,7 @@ from __future__ import annotations
 # (``export const load = (async (…) => {…}) satisfies PageServerLoad``, ``as Handler``),
 # and the functions of an object literal so checked (``export default { async fetch(…) {…} }
 # satisfies ExportedHandler<Env>``): they were no symbol.
+# The functions of one options object a call makes the module's export of are the export's,
+# as those of ``export default {…}`` are: Vue's ``export default defineComponent({ setup() {…},
+# methods: { save() {…} } })`` (``setup``, ``save``) had none.
 EXTRACTION_VERSION = 35

@@ -72,6 +72,14 @@
 (export_statement value: (object (pair key: (property_identifier) @_options value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))) (#match? @_options "^(methods|computed)$"))
 (export_statement value: (object (pair key: (property_identifier) @receiver value: (object (method_definition name: (_) @name) @definition.method))) (#eq? @receiver "watch"))
 (export_statement value: (object (pair key: (property_identifier) @receiver value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.method))) (#eq? @receiver "watch"))
+; The same of one object a call makes the module's export of: Vue's `export default
+; defineComponent({ setup() {…}, methods: { save() {…} } })` (`setup`, `save`), `Vue.extend({…})`.
+(export_statement value: (call_expression arguments: (arguments . (object (method_definition name: (_) @name) @definition.function) .)))
+(export_statement value: (call_expression arguments: (arguments . (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function) .)))
+(export_statement value: (call_expression arguments: (arguments . (object (pair key: (property_identifier) @_options value: (object (method_definition name: (_) @name) @definition.function))) .)) (#match? @_options "^(methods|computed)$"))
+(export_statement value: (call_expression arguments: (arguments . (object (pair key: (property_identifier) @_options value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))) .)) (#match? @_options "^(methods|computed)$"))
+(export_statement value: (call_expression arguments: (arguments . (object (pair key: (property_identifier) @receiver value: (object (method_definition name: (_) @name) @definition.method))) .)) (#eq? @receiver "watch"))
+(export_statement value: (call_expression arguments: (arguments . (object (pair key: (property_identifier) @receiver value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.method))) .)) (#eq? @receiver "watch"))
 ; Functions a factory publishes by reference in the object it returns (the revealing
 ; module pattern: three.js's WebGL backend, redux's createStore): `function WebGLState(gl) {
 ; function enable(id) {…} … return { enable: enable, reset }; }` gives `WebGLState.enable`,
