@@ -42,6 +42,9 @@ def changes(repo: Path, base: str, target: str) -> list[tuple[str, str]]:
 def split(repo: Path, base: str, target: str, out: Path, *, files: int, seed: int) -> int:
     """Write the stepped history; returns how many step commits it has."""
     git(Path.cwd(), "clone", "-q", "--no-checkout", str(repo.resolve()), str(out))
+    # Their commits, read before the new history's branch takes the name ``main``: a
+    # ``--target main`` read after it named the base, and the history had no step.
+    base, target = (git(out, "rev-parse", "--verify", f"{name}^{{commit}}") for name in (base, target))
     git(out, "checkout", "-q", "-B", "main", base)
     steps = changes(out, base, target)
     random.Random(seed).shuffle(steps)
