@@ -251,7 +251,7 @@ from __future__ import annotations
 # part"``: it was empty), an f-string, a bytes literal or a tuple none. A signature holds
 # none of a body its parse could not read (``def f(a, b):\n    return (a +`` took the
 # ``return (a +`` in, C#'s ``int F(int a) => (a +`` its ``=> (a +``).
-# A JavaScript or TypeScript function written in parentheses and bound to a name is that
+# 36: a JavaScript or TypeScript function written in parentheses and bound to a name is that
 # name's, as it is without them (``export const isArrayLike = (<T>(x: any): x is
 # ArrayLike<T> => …)``, ``var wrap = (function (a) {…})``, ``exports.isArrayLike =
 # (function (x) {…})``), so is a TypeScript one whose type is checked or asserted there
@@ -261,4 +261,4 @@ from __future__ import annotations
 # The functions of one options object a call makes the module's export of are the export's,
 # as those of ``export default {…}`` are: Vue's ``export default defineComponent({ setup() {…},
 # methods: { save() {…} } })`` (``setup``, ``save``) had none.
-EXTRACTION_VERSION = 35
+EXTRACTION_VERSION = 36
