@@ -7,7 +7,5 @@
 (field_definition property: (property_identifier) @name value: (call_expression arguments: (arguments [(arrow_function body: (statement_block)) (function_expression)] @_wrapped))) @definition.method
 ; A function bound to a name, in parentheses too: `export const isArrayLike = (<T>(x: any): x is
 ; ArrayLike<T> => …)`, `var wrap = (function (a) {…})`.
-(lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
-(lexical_declaration (variable_declarator name: (identifier) @name value: (parenthesized_expression [(arrow_function) (function_expression) (generator_function)]))) @definition.function
-(variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
-(variable_declaration (variable_declarator name: (identifier) @name value: (parenthesized_expression [(arrow_function) (function_expression) (generator_function)]))) @definition.function
+(lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function) (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])])) @definition.function
+(variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function) (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])])) @definition.function
