@@ -16,6 +16,7 @@ from recalld.daemon.config import OUTLINE_LIMIT
 from recalld.daemon.query import as_of, memory_record, note_as_of
 from recalld.daemon.retrieve import literal_dir, path_ok, repo_glob
 from recalld.daemon.unheld import why_unheld
+from recalld.daemon.went import where_symbol_went
 from recalld.ingest.errors import NotFoundError, RecalldError
 from recalld.ingest.held import as_interval, shown_as
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
@@ -110,6 +111,8 @@ def get_symbol(
         then = at.none_then(str(as_of_text)) if at else ""
         if path and not at and next(found(replace(base, kinds=()), ("path",)), None) is None:  # nothing there at all
             then = f": {why_unheld(app, entry, path.strip('/'))}"
+            went = where_symbol_went(app, entry, qualname, path)
+            then += f"; {went}" if went else ""
         raise NotFoundError(f"no symbol {qualname!r} in {repo}" + (f" at {path}" if path else "") + then)
     if notes is not None:
         note_as_of(notes, at, as_of_text)

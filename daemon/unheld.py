@@ -2,7 +2,8 @@
 skipped the file the repository has there (generated, vendored, excluded, oversized, of
 no language read, binary, minified, a symlink, a submodule) or every file under the
 directory or matching the glob, or there is no file there at the commit the index is at
-(one committed since: a sync brings it in)."""
+(one committed since: a sync brings it in); and then where the files it held there went,
+moved or deleted (``went``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from recalld.daemon.app import App
 from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
 from recalld.daemon.retrieve import WILDCARD, literal_dir, path_ok
+from recalld.daemon.went import where_files_went
 from recalld.ingest.collect import read_file
 from recalld.ingest.gitrecords import TreeFile, TreeSkip
 from recalld.ingest.gitrepo import GitRepository
@@ -38,7 +40,8 @@ def why_unheld(app: App, entry: RepoEntry, path: str) -> str:
     if reason is not None:
         return f"the sync skipped the file there {at}: {reason.replace('_', ' ')}"
     if not skipped:
-        return f"no file is there or matches it {at}"
+        went = where_files_went(app, entry, path)
+        return f"no file is there or matches it {at}" + (f": {went}" if went else "")
     if len(skipped) == 1:
         return f"the sync skipped the one file there, {skipped[0][0]}, {at}: {skipped[0][1].replace('_', ' ')}"
     reasons = Counter(why for _, why in skipped)

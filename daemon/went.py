@@ -1,0 +1,168 @@
+"""Where what the index once held at a path went: a file moved (its memories closed as
+renamed, each superseded by its successor at the new path) or deleted, and a symbol that
+moved on with its file or out of it (a class split across files). For the answers that
+find nothing at a path that held something: an agent's memory of ``pkg/a.py`` after a
+``git mv pkg src/pkg`` is told where the file is now, not only that nothing is there.
+
+Read from the store alone: the closed memories at the path, the last of each file (a
+file deleted, added again and moved has its last closure told), and the chain of
+``superseded_by`` from there to a live memory, or to the last closed one."""
+
+from __future__ import annotations
+
+import posixpath
+import shlex
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from itertools import islice
+
+from recalld.daemon.app import App
+from recalld.daemon.registry import RepoEntry
+from recalld.daemon.retrieve import WILDCARD, literal_dir, path_ok
+from recalld.ingest.records import STRUCTURAL
+from recalld.ingest.store import MemoryFilter, StoredPoint
+
+CLOSED_READ = 10_000  # closed memories under a directory or matching a glob read at most
+HOPS = 16  # successors followed at most (a file moved again and again)
+EXAMPLES = 2  # moves a directory's answer names
+FIELDS = ("path", "kind", "qualname", "start_line", "deprecated", "deprecated_reason", "superseded_by",
+          "valid_to_commit", "valid_to_sync", "valid_to_time")  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Fate:
+    """What became of one closed memory: the last of its successors (None: it had none),
+    and the commit that closed the first."""
+
+    closed: StoredPoint
+    last: StoredPoint | None
+
+    @property
+    def commit(self) -> str:
+        return str(self.closed.payload.get("valid_to_commit") or "")[:8]
+
+    @property
+    def moved_to(self) -> str | None:
+        """The path the memory's successors end at, where it is another."""
+        if self.last is None:
+            return None
+        to = self.last.payload.get("path")
+        return str(to) if to and to != self.closed.payload.get("path") else None
+
+    def gone_since(self) -> str:
+        """", since deleted (commit …)" where the last successor is closed too."""
+        last = self.last
+        if last is None or not last.payload.get("deprecated"):
+            return ""
+        commit = str(last.payload.get("valid_to_commit") or "")[:8]
+        return f", {last.payload.get('deprecated_reason') or 'closed'} since (commit {commit})"
+
+
+def where_files_went(app: App, entry: RepoEntry, pattern: str) -> str:
+    """What became of the files the index held at ``pattern`` (a file, a directory or a
+    glob) that hold nothing now, as a clause ("it moved to src/a.py (commit 1a2b3c4d)");
+    "" where it held none there."""
+    fates = [_fate(app, point) for _path, point in sorted(_last_closed(app, entry, pattern).items())]
+    if not fates:
+        return ""
+    if len(fates) == 1:
+        return f"it {_one(fates[0])}"
+    moved = [f for f in fates if f.moved_to]
+    parts = []
+    if moved:
+        targets = [str(f.moved_to) for f in moved]
+        common = posixpath.commonpath([posixpath.dirname(t) for t in targets])
+        where = f" to {common}/" if common else ""
+        examples = ", ".join(f"{f.closed.payload.get('path')} → {f.moved_to}" for f in moved[:EXAMPLES])
+        parts.append(f"{len(moved)} of its files moved{where}{_commits(moved)} ({examples}"
+                     f"{', …' if len(moved) > EXAMPLES else ''})")  # fmt: skip
+    reasons = Counter(_reason(f.closed) for f in fates if not f.moved_to)
+    for reason, n in reasons.most_common():
+        closed_for = [f for f in fates if not f.moved_to and _reason(f.closed) == reason]
+        parts.append(f"{n} {'was' if n == 1 else 'were'} {reason}{_commits(closed_for)}")
+    return "; ".join(parts)
+
+
+def where_symbol_went(app: App, entry: RepoEntry, qualname: str, pattern: str) -> str:
+    """Where the symbol ``qualname`` the index held at ``pattern`` is now, as a clause
+    ("'one' is now in src/a.py at line 3 (recalld symbol one --repo r --path src/a.py)"); "" where
+    it held no such symbol there or it has no live successor."""
+    found = list(_closed_at(app, entry, pattern, qualnames=(qualname,)))
+    if not found:
+        return ""
+    fate = _fate(app, max(found, key=_closed_when))
+    last = fate.last
+    if last is None or last.payload.get("deprecated"):
+        return ""
+    name, path = str(last.payload.get("qualname")), str(last.payload.get("path"))
+    hint = shlex.join(["recalld", "symbol", name, "--repo", entry.name, "--path", path])
+    renamed = "" if name == qualname else f"{name!r} "
+    return f"{qualname!r} is now {renamed}in {path} at line {last.payload.get('start_line')} ({hint})"
+
+
+def _one(fate: Fate) -> str:
+    if fate.moved_to:
+        return f"moved to {fate.moved_to} (commit {fate.commit}){fate.gone_since()}"
+    return f"was {_reason(fate.closed)} (commit {fate.commit})"
+
+
+def _commits(fates: list[Fate]) -> str:
+    commits = {f.commit for f in fates}
+    return f" (commit {commits.pop()})" if len(commits) == 1 else f" in {len(commits)} commits"
+
+
+def _reason(point: StoredPoint) -> str:
+    return str(point.payload.get("deprecated_reason") or "closed")
+
+
+def _closed_at(
+    app: App, entry: RepoEntry, pattern: str, *, qualnames: tuple[str, ...] = (), kinds: tuple[str, ...] = ()
+) -> Iterator[StoredPoint]:
+    """The closed code memories of ``entry``'s branch at ``pattern`` (of ``qualnames`` and
+    ``kinds``, if given): those of the file, else those under the directory or matching
+    the glob (``CLOSED_READ`` at most)."""
+    base = MemoryFilter(repo=entry.name, branch=entry.branch, types=(STRUCTURAL,), deprecated=1,
+                        qualnames=qualnames, kinds=kinds)  # fmt: skip
+    path = pattern.strip("/")
+    exact = list(app.store.scroll(replace(base, paths=(path,)), fields=FIELDS))
+    if exact:
+        yield from exact
+        return
+    under = literal_dir(pattern) if WILDCARD.search(pattern) else path
+    within = (p for p in app.store.scroll(replace(base, dir_prefix=under or None), fields=FIELDS)
+              if path_ok(str(p.payload.get("path")), pattern))  # fmt: skip
+    yield from islice(within, CLOSED_READ)
+
+
+def _closed_when(point: StoredPoint) -> tuple[int, int]:
+    payload = point.payload
+    return int(payload.get("valid_to_sync") or 0), int(payload.get("valid_to_time") or 0)
+
+
+def _last_closed(app: App, entry: RepoEntry, pattern: str) -> dict[str, StoredPoint]:
+    """Each file's last closed module memory at ``pattern`` (a module's fate is its
+    file's), by path; where no module memory was closed there, each file's last closed
+    memory."""
+    points = list(_closed_at(app, entry, pattern, kinds=("module",))) or list(_closed_at(app, entry, pattern))
+    last: dict[str, StoredPoint] = {}
+    for point in sorted(points, key=_closed_when):
+        last[str(point.payload.get("path"))] = point  # the latest closure last of each
+    return last
+
+
+def _fate(app: App, point: StoredPoint) -> Fate:
+    """``point`` and the last memory its ``superseded_by`` chain reaches."""
+    seen = {point.id}
+    last: StoredPoint | None = None
+    successor = point.payload.get("superseded_by")
+    while successor and successor not in seen and len(seen) <= HOPS:
+        seen.add(str(successor))
+        found = app.store.retrieve([str(successor)], fields=FIELDS)
+        if not found:
+            break
+        last = found[0]
+        if not last.payload.get("deprecated"):
+            break
+        successor = last.payload.get("superseded_by")
+    return Fate(point, last)

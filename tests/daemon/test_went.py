@@ -1,0 +1,89 @@
+"""An answer that finds nothing at a path the index once held says where it went: the
+file moved (to where its memories' successors are) or was deleted, and a symbol asked
+of it where it is now."""
+
+from __future__ import annotations
+
+import pytest
+
+from recalld.daemon.memories import get_symbol, outline
+from recalld.ingest.errors import NotFoundError
+from tests.daemon.test_search import app  # noqa: F401 - the fixture
+from tests.ingest.conftest import harness  # noqa: F401 - the fixture, on both store adapters
+
+A = "def one():\n    return 1\n\n\nclass Keeper:\n    def keep(self):\n        return 2\n"
+B = "def two():\n    return 2\n"
+C = "def three():\n    return 3\n"
+
+
+def moved(repo, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
+    (repo.path / new).parent.mkdir(parents=True, exist_ok=True)
+    repo.git("mv", old, new)
+
+
+def not_found(call, *args, **kwargs) -> str:  # type: ignore[no-untyped-def]
+    with pytest.raises(NotFoundError) as caught:
+        call(*args, **kwargs)
+    return str(caught.value)
+
+
+def test_a_moved_or_deleted_file_is_told_where_it_went(git_repo, harness, app):  # noqa: F811
+    app.registry.add("r", str(git_repo.path), "main")
+    for path, source in (("pkg/a.py", A), ("pkg/b.py", B), ("pkg/c.py", C)):
+        git_repo.write(path, source)
+    git_repo.commit("one")
+    harness.sync(git_repo)
+    moved(git_repo, "pkg/a.py", "src/pkg/a.py")
+    moved(git_repo, "pkg/c.py", "src/pkg/sub/c.py")
+    git_repo.remove("pkg/b.py")
+    move = git_repo.commit("src layout")[:8]
+    harness.sync(git_repo)
+
+    said = not_found(outline, app, "r", "pkg/a.py")
+    assert said.endswith(f"no file is there or matches it at the indexed commit {move}: it moved to src/pkg/a.py "
+                         f"(commit {move})")  # fmt: skip
+    assert not_found(outline, app, "r", "pkg/b.py").endswith(f": it was deleted (commit {move})")
+    said = not_found(outline, app, "r", "pkg/")  # a directory: each file's fate
+    assert said.endswith(f": 2 of its files moved to src/pkg/ (commit {move}) (pkg/a.py → src/pkg/a.py, pkg/c.py → "
+                         f"src/pkg/sub/c.py); 1 was deleted (commit {move})")  # fmt: skip
+    assert not_found(outline, app, "r", "pkg/*.py") == said.replace("'pkg/'", "'pkg/*.py'")  # a glob
+    said = not_found(get_symbol, app, "r", "Keeper.keep", path="pkg/a.py")
+    assert said.endswith(f": it moved to src/pkg/a.py (commit {move}); 'Keeper.keep' is now in src/pkg/a.py at line 6 "
+                         "(recalld symbol Keeper.keep --repo r --path src/pkg/a.py)")  # fmt: skip
+    assert not_found(get_symbol, app, "r", "two", path="pkg/b.py").endswith(f": it was deleted (commit {move})")
+    # never held: as before
+    assert not_found(outline, app, "r", "nowhere/x.py").endswith(f"no file is there or matches it at the indexed "
+                                                                 f"commit {move}")  # fmt: skip
+
+    # moved on and then deleted: the first move, and the end
+    moved(git_repo, "src/pkg/a.py", "lib/a.py")
+    again = git_repo.commit("again")[:8]
+    harness.sync(git_repo)
+    assert not_found(outline, app, "r", "pkg/a.py").endswith(f": it moved to lib/a.py (commit {move})")
+    git_repo.remove("lib/a.py")
+    gone = git_repo.commit("gone")[:8]
+    harness.sync(git_repo)
+    assert not_found(outline, app, "r", "pkg/a.py").endswith(
+        f": it moved to lib/a.py (commit {move}), deleted since (commit {gone})"
+    )
+    assert again != gone
+    # what a symbol's successor left: nothing live to point to
+    assert not_found(get_symbol, app, "r", "one", path="pkg/a.py").endswith(f"deleted since (commit {gone})")
+
+
+def test_a_symbol_moved_out_of_a_deleted_file_is_found_where_it_went(git_repo, harness, app):  # noqa: F811
+    app.registry.add("r", str(git_repo.path), "main")
+    big = "class Parser:\n    '''Reads tokens.'''\n\n    def read(self, tokens):\n        return list(tokens)\n" \
+          "\n\ndef helper():\n    return 0\n"  # fmt: skip
+    git_repo.write("core/all.py", big)
+    git_repo.commit("one")
+    harness.sync(git_repo)
+    git_repo.remove("core/all.py")  # split: the class to a file of its own, the helper dropped
+    git_repo.write("core/parser.py", big.split("\n\n\ndef helper")[0] + "\n")
+    split = git_repo.commit("split")[:8]
+    harness.sync(git_repo)
+    said = not_found(get_symbol, app, "r", "Parser.read", path="core/all.py")
+    assert "no file is there or matches it" in said
+    assert said.endswith("'Parser.read' is now in core/parser.py at line 4 (recalld symbol Parser.read --repo r "
+                         "--path core/parser.py)")  # fmt: skip
+    assert split in said
