@@ -111,8 +111,11 @@ def get_symbol(
         then = at.none_then(str(as_of_text)) if at else ""
         if path and not at and next(found(replace(base, kinds=()), ("path",)), None) is None:  # nothing there at all
             then = f": {why_unheld(app, entry, path.strip('/'))}"
-            went = where_symbol_went(app, entry, qualname, path)
+            went = where_symbol_went(app, entry, qualname, path, closure=False)  # the file's fate was told
             then += f"; {went}" if went else ""
+        elif not at:
+            went = where_symbol_went(app, entry, qualname, path or "")
+            then = f": {went}" if went else ""
         raise NotFoundError(f"no symbol {qualname!r} in {repo}" + (f" at {path}" if path else "") + then)
     if notes is not None:
         note_as_of(notes, at, as_of_text)

@@ -84,17 +84,28 @@ def where_files_went(app: App, entry: RepoEntry, pattern: str) -> str:
     return "; ".join(parts)
 
 
-def where_symbol_went(app: App, entry: RepoEntry, qualname: str, pattern: str) -> str:
-    """Where the symbol ``qualname`` the index held at ``pattern`` is now, as a clause
-    ("'one' is now in src/a.py at line 3 (recalld symbol one --repo r --path src/a.py)"); "" where
-    it held no such symbol there or it has no live successor."""
+def where_symbol_went(app: App, entry: RepoEntry, qualname: str, pattern: str, *, closure: bool = True) -> str:
+    """Where the symbol ``qualname`` the index held at ``pattern`` ("": anywhere) is now, as
+    a clause: "'one' is now in src/a.py at line 3 (recalld symbol one --repo r --path
+    src/a.py)"; with ``closure``, also where it has no live successor ("'two' was deleted
+    (commit 1a2b3c4d)"). Held in several files and asked of none: which. "" where the
+    index held no such symbol there."""
     found = list(_closed_at(app, entry, pattern, qualnames=(qualname,)))
+    paths = sorted({str(p.payload.get("path")) for p in found})
+    if len(paths) > 1 and not pattern:
+        shown = ", ".join(paths[:EXAMPLES]) + (", …" if len(paths) > EXAMPLES else "")
+        return f"{qualname!r} was held in {len(paths)} files before ({shown}): ask of one with --path"
     if not found:
         return ""
     fate = _fate(app, max(found, key=_closed_when))
     last = fate.last
     if last is None or last.payload.get("deprecated"):
-        return ""
+        if not closure:
+            return ""
+        if last is None:
+            return f"{qualname!r} was {_reason(fate.closed)} (commit {fate.commit})"
+        name, path = str(last.payload.get("qualname")), str(last.payload.get("path"))
+        return f"{qualname!r} became {name!r} in {path} (commit {fate.commit}){fate.gone_since()}"
     name, path = str(last.payload.get("qualname")), str(last.payload.get("path"))
     hint = shlex.join(["recalld", "symbol", name, "--repo", entry.name, "--path", path])
     renamed = "" if name == qualname else f"{name!r} "
@@ -121,10 +132,13 @@ def _closed_at(
 ) -> Iterator[StoredPoint]:
     """The closed code memories of ``entry``'s branch at ``pattern`` (of ``qualnames`` and
     ``kinds``, if given): those of the file, else those under the directory or matching
-    the glob (``CLOSED_READ`` at most)."""
+    the glob, or anywhere for "" (``CLOSED_READ`` at most)."""
     base = MemoryFilter(repo=entry.name, branch=entry.branch, types=(STRUCTURAL,), deprecated=1,
                         qualnames=qualnames, kinds=kinds)  # fmt: skip
     path = pattern.strip("/")
+    if not path:  # anywhere
+        yield from islice(app.store.scroll(base, fields=FIELDS), CLOSED_READ)
+        return
     exact = list(app.store.scroll(replace(base, paths=(path,)), fields=FIELDS))
     if exact:
         yield from exact

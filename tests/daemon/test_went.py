@@ -87,3 +87,30 @@ def test_a_symbol_moved_out_of_a_deleted_file_is_found_where_it_went(git_repo, h
     assert said.endswith("'Parser.read' is now in core/parser.py at line 4 (recalld symbol Parser.read --repo r "
                          "--path core/parser.py)")  # fmt: skip
     assert split in said
+
+
+def test_a_symbol_renamed_removed_or_held_in_several_files_says_so(git_repo, harness, app):  # noqa: F811
+    app.registry.add("r", str(git_repo.path), "main")
+    body = "    total = 0\n    for item in items:\n        total += item.weight * item.count\n    return total\n"
+    git_repo.write("shop/cart.py", f"def cart_total(items):\n{body}\n\ndef legacy(x):\n    return x\n")
+    git_repo.write("shop/a.py", "def helper():\n    return 'a'\n")
+    git_repo.write("shop/b.py", "def helper():\n    return 'b'\n")
+    git_repo.commit("one")
+    harness.sync(git_repo)
+    git_repo.write("shop/cart.py", f"def basket_total(items):\n{body}")
+    git_repo.remove("shop/a.py")
+    git_repo.remove("shop/b.py")
+    change = git_repo.commit("rename")[:8]
+    harness.sync(git_repo)
+
+    assert not_found(get_symbol, app, "r", "cart_total").endswith(
+        ": 'cart_total' is now 'basket_total' in shop/cart.py at line 1 (recalld symbol basket_total --repo r --path "
+        "shop/cart.py)"
+    )
+    for path in (None, "shop/cart.py", "shop/"):
+        said = not_found(get_symbol, app, "r", "legacy", path=path)
+        assert said.endswith(f": 'legacy' was removed (commit {change})"), said
+    said = not_found(get_symbol, app, "r", "helper")
+    assert said.endswith(": 'helper' was held in 2 files before (shop/a.py, shop/b.py): ask of one with --path")
+    assert not_found(get_symbol, app, "r", "helper", path="shop/b.py").endswith(f": it was deleted (commit {change})")
+    assert not_found(get_symbol, app, "r", "never_was").endswith("no symbol 'never_was' in r")
