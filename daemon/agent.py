@@ -117,6 +117,8 @@ def print_changes(found: dict[str, Any]) -> None:
         if found[commit] and found[commit] != found[state]:
             print(f"  (--{flag} is {found[commit][:8]}, which the index never synced to: it knew the branch at"
                   f" {found[state][:8]} before it)")  # fmt: skip
+    if found.get("note"):
+        print(f"  ({found['note']})")
     for commit in found["newest_commits"][:COMMITS_SHOWN]:
         commit = one_lined(commit, ("summary", "author"))
         summary = commit["summary"]

@@ -24,6 +24,7 @@ from recalld.daemon.memories import recent_changes, summary
 from recalld.daemon.query import AsOf, as_of
 from recalld.daemon.registry import RepoEntry
 from recalld.daemon.retrieve import path_ok, repo_glob
+from recalld.daemon.unheld import held_nothing
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
@@ -129,7 +130,17 @@ def changes_between(
         "newest_commits": [_commit(git, c) for c in commits[:COMMITS_LISTED]],
         "counts": {name: counts.get(name, 0) for name in ORDER}, "changes": listed,
         "truncated": len(found) > limit,
+        **_nothing_held(app, entry, pattern, found),
     }  # fmt: skip
+
+
+def _nothing_held(app: App, entry: RepoEntry, pattern: str | None, found: list[Change]) -> dict[str, str]:
+    """``note``: why no change was found under ``pattern``, where the index holds nothing
+    there now (the sync skipped the files, or there are none: ``unheld.why_unheld``)."""
+    if pattern is None or found:
+        return {}
+    why = held_nothing(app, entry, pattern)
+    return {"note": f"the index holds nothing at {pattern}: {why}"} if why else {}
 
 
 def _state(app: App, repo: str, text: str, flag: str) -> AsOf:

@@ -8,6 +8,7 @@ moved or deleted (``went``)."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from recalld.daemon.app import App
 from recalld.daemon.logs import get_logger
@@ -18,7 +19,8 @@ from recalld.ingest.collect import read_file
 from recalld.ingest.gitrecords import TreeFile, TreeSkip
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
-from recalld.ingest.records import stored_checkpoint
+from recalld.ingest.records import STRUCTURAL, stored_checkpoint
+from recalld.ingest.store import MemoryFilter
 
 log = get_logger(__name__)
 EXPLAINED = 100  # the files under a directory, or matching a glob, whose skip an answer reads at most
@@ -49,6 +51,19 @@ def why_unheld(app: App, entry: RepoEntry, path: str) -> str:
     if len(skipped) == EXPLAINED:
         return f"the sync skipped the files there {at} (the first {EXPLAINED}: {said})"
     return f"the sync skipped the {len(skipped)} files there {at}: {said}"
+
+
+def held_nothing(app: App, entry: RepoEntry, pattern: str) -> str | None:
+    """Why ``entry``'s live memories hold nothing at ``pattern`` (a file, a directory or a
+    glob), as ``why_unheld`` says it; None where they hold something there."""
+    live = MemoryFilter(repo=entry.name, branch=entry.branch, types=(STRUCTURAL,))
+    if next(iter(app.store.scroll(replace(live, paths=(pattern,)), fields=("path",))), None) is not None:
+        return None
+    under = (literal_dir(pattern) or None) if WILDCARD.search(pattern) else pattern
+    within = app.store.scroll(replace(live, dir_prefix=under), fields=("path",))
+    if any(path_ok(str(p.payload.get("path")), pattern) for p in within):
+        return None
+    return why_unheld(app, entry, pattern)
 
 
 def _skipped_under(app: App, git: GitRepository, commit: str, pattern: str) -> list[tuple[str, str]]:

@@ -209,3 +209,22 @@ def test_an_absolute_path_inside_the_work_tree_is_read_from_its_root(steps, app,
         get_symbol(app, "r", "helper", path="pkg/")
     with pytest.raises(NotFoundError, match="at nowhere: no file is there"):
         get_symbol(app, "r", "helper", path="nowhere/")
+
+
+def test_changes_under_a_path_the_index_holds_nothing_of_say_why(steps, git_repo, harness, app):  # noqa: F811
+    git_repo.write("vendor/lib/x.py", "def vendored():\n    return 1\n")
+    git_repo.write("pkg/c.py", "def fresh():\n    return 2\n")
+    c3 = git_repo.commit("three: vendor a library")
+    harness.sync(git_repo)
+    answer = changes_between(app, "r", steps["c2"], path="vendor/")
+    assert answer["changes"] == [] and answer["note"] == (
+        f"the index holds nothing at vendor: the sync skipped the one file there, vendor/lib/x.py, at the indexed"
+        f" commit {c3[:8]}: excluded"
+    )
+    answer = changes_between(app, "r", steps["c1"], path="pkg/gone.py")  # the change is listed: no note
+    assert [c["change"] for c in answer["changes"]] == ["removed", "removed"] and "note" not in answer
+    answer = changes_between(app, "r", steps["c2"], path="pkg/gone.py")  # gone before: where it went
+    assert answer["changes"] == [] and answer["note"].endswith(f"no file is there or matches it at the indexed commit"
+                                                                f" {c3[:8]}: it was deleted (commit {steps['c2'][:8]})")
+    answer = changes_between(app, "r", steps["c2"], path="src/")  # held, unchanged: nothing to explain
+    assert answer["changes"] == [] and "note" not in answer
