@@ -79,13 +79,15 @@ class Definition:
 
 @dataclass(slots=True)
 class FileContext:
-    """By function body, what its ``return { … }`` publishes (name → property) and the
-    name a function called at once is bound to (``var M = (function () {…})()``); the
+    """By function body, what its ``return { … }`` publishes (name → property), the
+    name a function called at once is bound to (``var M = (function () {…})()``) and the
+    name it returns (``return create``); the
     names whose ``.prototype`` the file uses; the functions whose definitions are their
     own, no name of the file's (a test's callback)."""
 
     names: dict[int, dict[str, str]] = field(default_factory=dict)
     modules: dict[int, str] = field(default_factory=dict)
+    returned: dict[int, str] = field(default_factory=dict)  # by such a function's body: the name it returns
     prototyped: set[str] = field(default_factory=set)
     local: set[int] = field(default_factory=set)
     too_deep: int = 0  # definitions nested deeper than MAX_DEPTH: read as part of what holds them
@@ -143,6 +145,10 @@ def _note_context(nodes: dict[str, list[Node]], context: FileContext, data: byte
         context.local.add(nodes["_local"][0].id)
     elif "_prototyped" in nodes:
         context.prototyped.add(node_text(data, nodes["_prototyped"][0]))
+    elif "_returned_name" in nodes:
+        body = nodes["_returning"][0].child_by_field_name("body")
+        if body is not None:
+            context.returned[body.id] = node_text(data, nodes["_returned_name"][0])
     elif "_called" in nodes:
         body = nodes["_called"][0].child_by_field_name("body")
         if body is not None:
@@ -260,7 +266,8 @@ def declaring_statement(node: Node) -> Node | None:
 def _mark_published(defs: dict[int, Definition], context: FileContext, outer: Nearest) -> None:
     """A function declared in a function's own body and published by the object that
     body returns is a member of that function, under the property's name; of the name a
-    function called at once is bound to, when that function is no definition's."""
+    function called at once is bound to, when that function is no definition's. The one
+    function such a module returns by name is that name's."""
     for d in defs.values():
         if d.returned is not None:  # written in the object: the factory's, if the return is in its own body
             d.published = _factory_body(d.returned.parent, outer.around(d.node), defs)
@@ -268,6 +275,10 @@ def _mark_published(defs: dict[int, Definition], context: FileContext, outer: Ne
         body = (declaring_statement(d.node) or d.node).parent
         if body is None or d.kind != "function" or d.wrapped is not None:
             continue  # what a call makes of a function there may be any value: ``kept = all.filter(…)``
+        if context.returned.get(body.id) == d.name and body.id in context.modules and outer.around(d.node) is None:
+            if d.name not in context.prototyped:  # a constructor: its methods are named by its own name
+                d.name, d.receiver = context.modules[body.id], None
+            continue
         names = context.names.get(body.id)
         if not names or d.name not in names:
             continue

@@ -261,4 +261,9 @@ from __future__ import annotations
 # The functions of one options object a call makes the module's export of are the export's,
 # as those of ``export default {…}`` are: Vue's ``export default defineComponent({ setup() {…},
 # methods: { save() {…} } })`` (``setup``, ``save``) had none.
-EXTRACTION_VERSION = 36
+# 37: the one function an immediately called function returns by name is the name the
+# call is bound to (rxjs's ``export const ajax = (() => { const create = (…) => {…}; …
+# return create; })()`` is ``ajax``: it was ``create``), but for a constructor, whose
+# prototype's methods keep its name; TypeScript's ``export = function parse(…)``, ``export =
+# class Cursor`` and ``export = {…}`` are read as ``module.exports = …`` is (no symbol before).
+EXTRACTION_VERSION = 37

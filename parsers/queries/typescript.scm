@@ -31,3 +31,9 @@
 (export_statement value: [(satisfies_expression (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function)) (as_expression (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))])
 (internal_module name: (_) @name) @namespace
 (module name: (_) @name) @namespace
+; The module's export as TypeScript writes CommonJS's `module.exports = …`: `export = function
+; parse(…) {…}`, `export = class Cursor {…}`, `export = { a() {…} }`, read as that is.
+(export_statement !value !declaration (class name: (_)? @name) @default) @definition.class
+(export_statement !value !declaration [(function_expression name: (_)? @name) (generator_function name: (_)? @name) (arrow_function)] @default) @definition.function
+(export_statement !value !declaration (object (method_definition name: (_) @name) @definition.function))
+(export_statement !value !declaration (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))
