@@ -91,6 +91,8 @@ def where_symbol_went(app: App, entry: RepoEntry, qualname: str, pattern: str, *
     (commit 1a2b3c4d)"). Held in several files and asked of none: which. "" where the
     index held no such symbol there."""
     found = list(_closed_at(app, entry, pattern, qualnames=(qualname,)))
+    if not found and "." not in qualname:  # a method asked by its name alone, as get_symbol finds one
+        found = list(_closed_at(app, entry, pattern, names=(qualname,)))
     paths = sorted({str(p.payload.get("path")) for p in found})
     if len(paths) > 1 and not pattern:
         shown = ", ".join(paths[:EXAMPLES]) + (", …" if len(paths) > EXAMPLES else "")
@@ -128,13 +130,14 @@ def _reason(point: StoredPoint) -> str:
 
 
 def _closed_at(
-    app: App, entry: RepoEntry, pattern: str, *, qualnames: tuple[str, ...] = (), kinds: tuple[str, ...] = ()
+    app: App, entry: RepoEntry, pattern: str, *, qualnames: tuple[str, ...] = (), names: tuple[str, ...] = (),
+    kinds: tuple[str, ...] = (),
 ) -> Iterator[StoredPoint]:
-    """The closed code memories of ``entry``'s branch at ``pattern`` (of ``qualnames`` and
-    ``kinds``, if given): those of the file, else those under the directory or matching
+    """The closed code memories of ``entry``'s branch at ``pattern`` (of ``qualnames``,
+    ``names`` and ``kinds``, if given): those of the file, else those under the directory or matching
     the glob, or anywhere for "" (``CLOSED_READ`` at most)."""
     base = MemoryFilter(repo=entry.name, branch=entry.branch, types=(STRUCTURAL,), deprecated=1,
-                        qualnames=qualnames, kinds=kinds)  # fmt: skip
+                        qualnames=qualnames, names=names, kinds=kinds)  # fmt: skip
     path = pattern.strip("/")
     if not path:  # anywhere
         yield from islice(app.store.scroll(base, fields=FIELDS), CLOSED_READ)

@@ -93,11 +93,15 @@ def test_a_symbol_renamed_removed_or_held_in_several_files_says_so(git_repo, har
     app.registry.add("r", str(git_repo.path), "main")
     body = "    total = 0\n    for item in items:\n        total += item.weight * item.count\n    return total\n"
     git_repo.write("shop/cart.py", f"def cart_total(items):\n{body}\n\ndef legacy(x):\n    return x\n")
+    method = "\n\nclass Cart:\n    def {}(self, item):\n        self.items.append(item)\n        self.count += 1\n" \
+             "        return self.count\n"  # fmt: skip
+    git_repo.write("shop/basket.py", method.format("add_item"))
     git_repo.write("shop/a.py", "def helper():\n    return 'a'\n")
     git_repo.write("shop/b.py", "def helper():\n    return 'b'\n")
     git_repo.commit("one")
     harness.sync(git_repo)
     git_repo.write("shop/cart.py", f"def basket_total(items):\n{body}")
+    git_repo.write("shop/basket.py", method.format("put_item"))
     git_repo.remove("shop/a.py")
     git_repo.remove("shop/b.py")
     change = git_repo.commit("rename")[:8]
@@ -106,6 +110,10 @@ def test_a_symbol_renamed_removed_or_held_in_several_files_says_so(git_repo, har
     assert not_found(get_symbol, app, "r", "cart_total").endswith(
         ": 'cart_total' is now 'basket_total' in shop/cart.py at line 1 (recalld symbol basket_total --repo r --path "
         "shop/cart.py)"
+    )
+    assert not_found(get_symbol, app, "r", "add_item").endswith(  # a method asked by its name alone
+        ": 'add_item' is now 'Cart.put_item' in shop/basket.py at line 4 (recalld symbol Cart.put_item --repo r "
+        "--path shop/basket.py)"
     )
     for path in (None, "shop/cart.py", "shop/"):
         said = not_found(get_symbol, app, "r", "legacy", path=path)
