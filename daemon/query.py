@@ -79,7 +79,8 @@ def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
 def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]], list[str]]:
     """``search``'s records and why they may not be what was asked: for no record, the
     language or kinds no memory has, stale or not (``lang=js``, a typo, found nothing
-    without a word); as of a time before any code memory, that none was valid then."""
+    without a word), or why the index holds nothing at the path asked of (skipped, or
+    moved: ``unheld``); as of a time before any code memory, that none was valid then."""
     if request.repo is not None:
         app.registry.get(request.repo)  # an unknown repository: a clear error first
     if not request.query.strip():
@@ -108,6 +109,12 @@ def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]]
     points = at.placed([h.point for h in hits]) if at else [h.point for h in hits]
     records = [memory_record(point, h.score) for point, h in zip(points, hits, strict=True)]
     notes = _search_notes(app, request, flt, records)
+    if not records and path_glob and request.repo is not None and at is None:
+        from recalld.daemon.unheld import held_nothing  # why a path holds nothing: git and the config, when asked
+
+        why = held_nothing(app, app.registry.get(request.repo), path_glob)
+        if why:
+            notes.append(f"the index holds nothing at {path_glob}: {why}")
     note_as_of(notes, at, request.as_of)
     return records, notes
 

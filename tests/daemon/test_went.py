@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from recalld.daemon.memories import get_symbol, outline
+from recalld.daemon.query import SearchRequest, search_noted
 from recalld.ingest.errors import NotFoundError
 from tests.daemon.test_search import app  # noqa: F401 - the fixture
 from tests.ingest.conftest import harness  # noqa: F401 - the fixture, on both store adapters
@@ -51,6 +52,14 @@ def test_a_moved_or_deleted_file_is_told_where_it_went(git_repo, harness, app): 
     assert said.endswith(f": it moved to src/pkg/a.py (commit {move}); 'Keeper.keep' is now in src/pkg/a.py at line 6 "
                          "(recalld symbol Keeper.keep --repo r --path src/pkg/a.py)")  # fmt: skip
     assert not_found(get_symbol, app, "r", "two", path="pkg/b.py").endswith(f": it was deleted (commit {move})")
+    records, notes = search_noted(app, SearchRequest("one", repo="r", path_glob="pkg/"))  # a search there too
+    assert records == [] and notes == [
+        f"the index holds nothing at pkg: no file is there or matches it at the indexed commit {move}: 2 of its files"
+        f" moved to src/pkg/ (commit {move}) (pkg/a.py → src/pkg/a.py, pkg/c.py → src/pkg/sub/c.py); 1 was deleted"
+        f" (commit {move})"
+    ]
+    records, notes = search_noted(app, SearchRequest("one", repo="r", path_glob="src/"))
+    assert [r["qualname"] for r in records][:1] == ["one"] and notes == []
     # never held: as before
     assert not_found(outline, app, "r", "nowhere/x.py").endswith(f"no file is there or matches it at the indexed "
                                                                  f"commit {move}")  # fmt: skip
