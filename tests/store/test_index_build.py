@@ -76,6 +76,9 @@ def test_the_index_is_built_by_a_child_on_a_copy_while_the_process_reads_and_wri
     try:
         while store.sharing != "write" and builder.is_alive():  # the copy made: its child builds it
             time.sleep(0.001)
+        waited = time.monotonic() + 10  # the writes are shared first, the child started right after
+        while not child_pids() and builder.is_alive() and time.monotonic() < waited:
+            time.sleep(0.001)
         assert store.busy == "building the vector index" and child_pids()
         assert shard_entries(tmp_path / "edge") == ["shard -> shard.1", "shard.1", "shard.2", "shard.written"]
         read_during = store.count(MemoryFilter(repo="r"))  # answered from the shard still open here
