@@ -6,7 +6,9 @@ years of work: a reset across them changes a thousand files, where 50 real commi
 change a hundred or two. This writes a new repository at ``--out``: ``--base`` as its
 first commit, then the changes from ``--base`` to ``--target`` in steps of ``--files``
 changed files each (the files shuffled with ``--seed``, so a step touches unrelated parts
-of the tree as a real commit may), ending on exactly ``--target``'s tree. Give the result
+of the tree as a real commit may), ending on exactly ``--target``'s tree. A rename git
+finds between the two is one change, its deletion and addition in one step, as ``git mv``
+makes it (``--no-renames``: apart, in different steps, as every history before stop 98). Give the result
 to ``bench_reset.py`` or ``bench_all.py --repo``.
 
     python tests/bench/split_history.py --repo ~/src/django --base 5.1 --target 5.2 --out /tmp/django-steps
@@ -18,6 +20,7 @@ import argparse
 import os
 import random
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,32 +36,60 @@ IDENTITY = {
 START_TIME = 1_700_000_000
 
 
-def changes(repo: Path, base: str, target: str) -> list[tuple[str, str]]:
-    """(status, path) of every path that differs, renames as a deletion and an addition."""
-    listed = git(repo, "diff", "--name-status", "--no-renames", "-z", base, target).split("\0")
-    return [(listed[i], listed[i + 1]) for i in range(0, len(listed) - 1, 2)]
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One file's change from the base to the target: ``gone`` its path there, when it is
+    not in the target; ``came`` its path in the target (a rename or a copy: both)."""
+
+    gone: str | None
+    came: str | None
+
+    @property
+    def paths(self) -> list[str]:
+        return [p for p in (self.gone, self.came) if p is not None]
 
 
-def split(repo: Path, base: str, target: str, out: Path, *, files: int, seed: int) -> int:
+def changes(repo: Path, base: str, target: str, *, renames: bool = True) -> list[Change]:
+    """Every file that differs, a rename git finds one change (a deletion and an addition
+    in one step, as ``git mv`` makes one), else a deletion and an addition apart."""
+    detect = ["-M"] if renames else ["--no-renames"]
+    listed = git(repo, "diff", "--name-status", *detect, "-z", base, target).split("\0")[:-1]
+    found: list[Change] = []
+    at = 0
+    while at < len(listed):
+        status = listed[at]
+        if status[0] in "RC":  # R087 old new; a copy keeps its source
+            old, new = listed[at + 1], listed[at + 2]
+            found.append(Change(old if status[0] == "R" else None, new))
+            at += 3
+            continue
+        path = listed[at + 1]
+        found.append(Change(path, None) if status == "D" else Change(None, path))
+        at += 2
+    return found
+
+
+def split(repo: Path, base: str, target: str, out: Path, *, files: int, seed: int, renames: bool = True) -> int:
     """Write the stepped history; returns how many step commits it has."""
     git(Path.cwd(), "clone", "-q", "--no-checkout", str(repo.resolve()), str(out))
     # Their commits, read before the new history's branch takes the name ``main``: a
     # ``--target main`` read after it named the base, and the history had no step.
     base, target = (git(out, "rev-parse", "--verify", f"{name}^{{commit}}") for name in (base, target))
     git(out, "checkout", "-q", "-B", "main", base)
-    steps = changes(out, base, target)
+    steps = changes(out, base, target, renames=renames)
     random.Random(seed).shuffle(steps)
     for number, start in enumerate(range(0, len(steps), files), start=1):
         group = steps[start : start + files]
-        deleted = [path for status, path in group if status == "D"]
-        written = [path for status, path in group if status != "D"]
+        deleted = [c.gone for c in group if c.gone is not None]
+        written = [c.came for c in group if c.came is not None]
         if deleted:
             git(out, "rm", "-q", "--", *deleted)
         if written:
             git(out, "checkout", target, "--", *written)
         stamp = f"@{START_TIME + 60 * number} +0000"
         env = {**os.environ, **IDENTITY, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
-        git(out, "commit", "-q", "--no-verify", "-m", f"step {number}: {', '.join(p for _, p in group)}", env=env)
+        git(out, "commit", "-q", "--no-verify", "-m", f"step {number}: {', '.join(' → '.join(c.paths) for c in group)}",
+            env=env)
         if number % 50 == 0:
             print(f"  {number} commits, {start + len(group)} of {len(steps)} files", flush=True)
     if git(out, "rev-parse", "HEAD^{tree}") != git(out, "rev-parse", f"{target}^{{tree}}"):
@@ -75,12 +106,14 @@ def main() -> int:
     parser.add_argument("--out", type=Path, required=True, help="where to write the new repository (must not exist)")
     parser.add_argument("--files", type=int, default=3, metavar="N", help="changed files per commit (default 3)")
     parser.add_argument("--seed", type=int, default=5, help="the shuffle's seed (default 5)")
+    parser.add_argument("--no-renames", dest="renames", action="store_false",
+                        help="write a rename as a deletion and an addition, apart (as before stop 98)")  # fmt: skip
     args = parser.parse_args()
     if args.out.exists():
         parser.error(f"{args.out} exists")
     if args.files < 1:
         parser.error("--files must be at least 1")
-    count = split(args.repo, args.base, args.target, args.out, files=args.files, seed=args.seed)
+    count = split(args.repo, args.base, args.target, args.out, files=args.files, seed=args.seed, renames=args.renames)
     print(f"{args.out}: {args.base} then {count} commits of up to {args.files} files, ending on {args.target}'s tree")
     return 0
 
