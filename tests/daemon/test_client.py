@@ -149,8 +149,8 @@ def test_a_daemon_restarting_in_place_is_waited_for_not_taken_as_gone(tmp_path):
             httpd.socket.close()
             httpd.socket = listener
             later = threading.Timer(2.0, httpd.handle_request)
+            started = time.monotonic()  # before the timer starts: it serves 2 s after its start at the earliest
             later.start()
-            started = time.monotonic()
             client = DaemonClient.discover(runtime, token)
             later.join()
             assert (client is not None) is restarting
