@@ -71,8 +71,8 @@ def test_a_stream_lets_the_store_be_used_between_its_pages_and_waits_out_a_long_
         time.sleep(0.001)
     with pytest.raises(BusyError, match="building the vector index"):
         next(locked.stream(MemoryFilter(repo="r")))
+    started = time.monotonic()  # before the timer that ends the build starts: 0.3 s after it at the earliest
     threading.Timer(0.3, counted.release.set).start()
-    started = time.monotonic()
     got += list(stream)
     assert time.monotonic() - started >= 0.25  # its next page waited for the build to end
     builder.join()
