@@ -115,7 +115,8 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
     ) -> dict[str, Any]:
         """The current memory of a symbol on the tracked branch (or as of a commit or date): source
         text, signature, docstring, path and lines, and provenance (the commit and author that
-        introduced this version)."""
+        introduced this version). Where none is live, the error says where the one the index
+        held went (moved, renamed: how to ask for it; removed) or why the path holds nothing."""
         params = {"qualname": qualname, "path": path, "kind": kind, "include_deprecated": _flag(include_deprecated),
                   "as_of": as_of}  # fmt: skip
         notes: list[str] = []
@@ -132,7 +133,8 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         """What a file defines, or the files under a directory or matching a glob, in the order it
         stands, without reading the code: per file its language and doc, then each symbol's kind,
         qualname, signature, lines, its doc's first sentence and its memory id (get_symbol gives
-        its code). truncated says when more symbols than limit match."""
+        its code). truncated says when more symbols than limit match. Where the index holds
+        nothing there, the error says why: the files skipped, or where the ones it held went."""
         params = {"path": path, "as_of": as_of, "limit": limit}
         notes: list[str] = []
         found = dict(gateway.call("GET", repo_path(repo, "outline"), params, noted=notes))
