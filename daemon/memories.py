@@ -14,7 +14,7 @@ from typing import Any
 from recalld.daemon.app import App
 from recalld.daemon.config import OUTLINE_LIMIT
 from recalld.daemon.query import as_of, memory_record, note_as_of
-from recalld.daemon.retrieve import literal_dir, path_ok, repo_glob
+from recalld.daemon.retrieve import at_path, literal_dir, path_ok, repo_glob
 from recalld.daemon.unheld import why_unheld
 from recalld.daemon.went import where_symbol_went
 from recalld.ingest.errors import NotFoundError, RecalldError
@@ -142,10 +142,7 @@ def outline(
     at = as_of(app, as_of_text, repo)
     base = MemoryFilter(repo=repo, branch=entry.branch, types=(STRUCTURAL,), deprecated=None if at else 0,
                         valid_at=at.valid_at if at else None)  # fmt: skip
-    points = list(app.store.scroll(replace(base, paths=(pattern,)), fields=OUTLINE_FIELDS))
-    if not points:  # a directory or a glob
-        within = app.store.scroll(replace(base, dir_prefix=literal_dir(pattern)), fields=OUTLINE_FIELDS)
-        points = [p for p in within if path_ok(str(p.payload.get("path")), pattern)]
+    points = list(at_path(app.store, base, pattern, fields=OUTLINE_FIELDS))
     if not points:
         if at:
             raise NotFoundError(f"no memories of {path!r} in {repo}" + at.none_then(str(as_of_text)))

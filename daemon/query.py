@@ -81,8 +81,7 @@ def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]]
     language or kinds no memory has, stale or not (``lang=js``, a typo, found nothing
     without a word), or why the index holds nothing at the path asked of (skipped, or
     moved: ``unheld``); as of a time before any code memory, that none was valid then."""
-    if request.repo is not None:
-        app.registry.get(request.repo)  # an unknown repository: a clear error first
+    entry = app.registry.get(request.repo) if request.repo is not None else None  # unknown: a clear error first
     if not request.query.strip():
         raise RecalldError("the query is empty: say what to look for")
     if not 1 <= request.limit <= SEARCH_LIMIT:
@@ -102,17 +101,16 @@ def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]]
         hide_untrusted=not request.include_untrusted,
         valid_at=valid_at,
     )
-    root = app.registry.get(request.repo).path if request.repo is not None else None
-    path_glob = repo_glob(request.path_glob, root) if request.path_glob else None
+    path_glob = repo_glob(request.path_glob, entry.path if entry else None) if request.path_glob else None
     retrieval = Retrieval(request.query, flt, request.limit, path_glob, _mode(app, request.mode), request.tests)
     hits = retrieve(app.store, lambda text: app.embeddings.embedder.encode([text])[0].tolist(), retrieval)
     points = at.placed([h.point for h in hits]) if at else [h.point for h in hits]
     records = [memory_record(point, h.score) for point, h in zip(points, hits, strict=True)]
     notes = _search_notes(app, request, flt, records)
-    if not records and path_glob and request.repo is not None and at is None:
+    if not records and path_glob and entry is not None and at is None:
         from recalld.daemon.unheld import held_nothing  # why a path holds nothing: git and the config, when asked
 
-        why = held_nothing(app, app.registry.get(request.repo), path_glob)
+        why = held_nothing(app, entry, path_glob)
         if why:
             notes.append(f"the index holds nothing at {path_glob}: {why}")
     note_as_of(notes, at, request.as_of)

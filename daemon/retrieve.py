@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from recalld.ingest.errors import RecalldError
@@ -21,7 +21,7 @@ from recalld.ingest.files import glob_match
 from recalld.ingest.qualnames import parent_scope, short_name, unnumbered
 from recalld.ingest.records import is_test_path
 from recalld.ingest.sparse import query_vector
-from recalld.ingest.store import MemoryFilter, ScoredMemory, Store
+from recalld.ingest.store import MemoryFilter, ScoredMemory, Store, StoredPoint
 
 MODES = ("hybrid", "dense", "keyword")
 # Test code (``records.is_test_path``): kept with the rest, left out, or alone.
@@ -153,6 +153,21 @@ def literal_dir(glob: str | None) -> str | None:
             break
         literal.append(part)
     return "/".join(literal) or None
+
+
+def at_path(
+    store: Store, flt: MemoryFilter, pattern: str, *, fields: Sequence[str] | None = None
+) -> Iterator[StoredPoint]:
+    """The memories of ``flt`` at ``pattern``, a path as ``outline`` reads one: the file's,
+    else those under the directory or matching the glob."""
+    path = pattern.strip("/")
+    exact = list(store.scroll(replace(flt, paths=(path,)), fields=fields))
+    if exact:
+        yield from exact
+        return
+    under = literal_dir(pattern) if WILDCARD.search(pattern) else path
+    within = store.scroll(replace(flt, dir_prefix=under or None), fields=fields)
+    yield from (p for p in within if path_ok(str(p.payload.get("path")), pattern))
 
 
 def path_ok(path: str, glob: str | None) -> bool:

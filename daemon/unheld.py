@@ -8,12 +8,11 @@ moved or deleted (``went``)."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 
 from recalld.daemon.app import App
 from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
-from recalld.daemon.retrieve import WILDCARD, literal_dir, path_ok
+from recalld.daemon.retrieve import WILDCARD, at_path, literal_dir, path_ok
 from recalld.daemon.went import where_files_went
 from recalld.ingest.collect import read_file
 from recalld.ingest.gitrecords import TreeFile, TreeSkip
@@ -57,11 +56,7 @@ def held_nothing(app: App, entry: RepoEntry, pattern: str) -> str | None:
     """Why ``entry``'s live memories hold nothing at ``pattern`` (a file, a directory or a
     glob), as ``why_unheld`` says it; None where they hold something there."""
     live = MemoryFilter(repo=entry.name, branch=entry.branch, types=(STRUCTURAL,))
-    if next(iter(app.store.scroll(replace(live, paths=(pattern,)), fields=("path",))), None) is not None:
-        return None
-    under = (literal_dir(pattern) or None) if WILDCARD.search(pattern) else pattern
-    within = app.store.scroll(replace(live, dir_prefix=under), fields=("path",))
-    if any(path_ok(str(p.payload.get("path")), pattern) for p in within):
+    if next(at_path(app.store, live, pattern, fields=("path",)), None) is not None:
         return None
     return why_unheld(app, entry, pattern)
 

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import posixpath
 import shlex
-from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import islice
 
 from recalld.daemon.app import App
 from recalld.daemon.registry import RepoEntry
-from recalld.daemon.retrieve import WILDCARD, literal_dir, path_ok
+from recalld.daemon.retrieve import at_path
 from recalld.ingest.records import STRUCTURAL
 from recalld.ingest.store import MemoryFilter, StoredPoint
 
@@ -77,10 +76,12 @@ def where_files_went(app: App, entry: RepoEntry, pattern: str) -> str:
         examples = ", ".join(f"{f.closed.payload.get('path')} → {f.moved_to}" for f in moved[:EXAMPLES])
         parts.append(f"{len(moved)} of its files moved{where}{_commits(moved)} ({examples}"
                      f"{', …' if len(moved) > EXAMPLES else ''})")  # fmt: skip
-    reasons = Counter(_reason(f.closed) for f in fates if not f.moved_to)
-    for reason, n in reasons.most_common():
-        closed_for = [f for f in fates if not f.moved_to and _reason(f.closed) == reason]
-        parts.append(f"{n} {'was' if n == 1 else 'were'} {reason}{_commits(closed_for)}")
+    by_reason: dict[str, list[Fate]] = {}
+    for fate in fates:
+        if not fate.moved_to:
+            by_reason.setdefault(_reason(fate.closed), []).append(fate)
+    for reason, closed in sorted(by_reason.items(), key=lambda item: -len(item[1])):  # the most first
+        parts.append(f"{len(closed)} {'was' if len(closed) == 1 else 'were'} {reason}{_commits(closed)}")
     return "; ".join(parts)
 
 
@@ -138,18 +139,10 @@ def _closed_at(
     the glob, or anywhere for "" (``CLOSED_READ`` at most)."""
     base = MemoryFilter(repo=entry.name, branch=entry.branch, types=(STRUCTURAL,), deprecated=1,
                         qualnames=qualnames, names=names, kinds=kinds)  # fmt: skip
-    path = pattern.strip("/")
-    if not path:  # anywhere
+    if not pattern.strip("/"):  # anywhere
         yield from islice(app.store.scroll(base, fields=FIELDS), CLOSED_READ)
         return
-    exact = list(app.store.scroll(replace(base, paths=(path,)), fields=FIELDS))
-    if exact:
-        yield from exact
-        return
-    under = literal_dir(pattern) if WILDCARD.search(pattern) else path
-    within = (p for p in app.store.scroll(replace(base, dir_prefix=under or None), fields=FIELDS)
-              if path_ok(str(p.payload.get("path")), pattern))  # fmt: skip
-    yield from islice(within, CLOSED_READ)
+    yield from islice(at_path(app.store, base, pattern, fields=FIELDS), CLOSED_READ)
 
 
 def _closed_when(point: StoredPoint) -> tuple[int, int]:
