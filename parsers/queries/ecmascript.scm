@@ -110,20 +110,17 @@
 (object (method_definition) @_local)
 ; A module a function called at once makes, bound to a name or the module's export of a
 ; name: `var Cache = (function () { function get(key) {…} return { get: get }; })();`
-; publishes `Cache.get`, so does `exports.Cache = (function () {…})()`.
-(variable_declarator name: (identifier) @_module value: (call_expression function: (parenthesized_expression [(function_expression) (arrow_function)] @_called)))
-(variable_declarator name: (identifier) @_module value: (parenthesized_expression (call_expression function: [(function_expression) (arrow_function)] @_called)))
-(assignment_expression left: (member_expression object: (identifier) @_exports property: (property_identifier) @_module) right: (call_expression function: (parenthesized_expression [(function_expression) (arrow_function)] @_called)) (#eq? @_exports "exports"))
-(assignment_expression left: (member_expression object: (identifier) @_exports property: (property_identifier) @_module) right: (parenthesized_expression (call_expression function: [(function_expression) (arrow_function)] @_called)) (#eq? @_exports "exports"))
+; publishes `Cache.get`, so does `exports.Cache = (function () {…}())` (either way of
+; calling it).
+(variable_declarator name: (identifier) @_module value: [(call_expression function: (parenthesized_expression [(function_expression) (arrow_function)] @_called)) (parenthesized_expression (call_expression function: [(function_expression) (arrow_function)] @_called))])
+(assignment_expression left: (member_expression object: (identifier) @_exports property: (property_identifier) @_module) right: [(call_expression function: (parenthesized_expression [(function_expression) (arrow_function)] @_called)) (parenthesized_expression (call_expression function: [(function_expression) (arrow_function)] @_called))] (#eq? @_exports "exports"))
 ; And the function it returns, when it returns one of its own by name: that name's, as
 ; rxjs's `export const ajax = (() => { const create = (…) => {…}; … return create; })()`
 ; is `ajax` (it was the file's `create`), and its CommonJS build's `exports.ajax = (function
 ; () {…})()`. A class's constructor so returned keeps its name, which its prototype's
 ; methods are named by (parsers/definitions.py: _mark_published).
-(variable_declarator value: (call_expression function: (parenthesized_expression [(function_expression body: (statement_block (return_statement (identifier) @_returned_name))) (arrow_function body: (statement_block (return_statement (identifier) @_returned_name)))] @_returning)))
-(variable_declarator value: (parenthesized_expression (call_expression function: [(function_expression body: (statement_block (return_statement (identifier) @_returned_name))) (arrow_function body: (statement_block (return_statement (identifier) @_returned_name)))] @_returning)))
-(assignment_expression left: (member_expression object: (identifier) @_exports) right: (call_expression function: (parenthesized_expression [(function_expression body: (statement_block (return_statement (identifier) @_returned_name))) (arrow_function body: (statement_block (return_statement (identifier) @_returned_name)))] @_returning)) (#eq? @_exports "exports"))
-(assignment_expression left: (member_expression object: (identifier) @_exports) right: (parenthesized_expression (call_expression function: [(function_expression body: (statement_block (return_statement (identifier) @_returned_name))) (arrow_function body: (statement_block (return_statement (identifier) @_returned_name)))] @_returning)) (#eq? @_exports "exports"))
+(variable_declarator value: [(call_expression function: (parenthesized_expression [(function_expression body: (statement_block (return_statement (identifier) @_returned_name))) (arrow_function body: (statement_block (return_statement (identifier) @_returned_name)))] @_returning)) (parenthesized_expression (call_expression function: [(function_expression body: (statement_block (return_statement (identifier) @_returned_name))) (arrow_function body: (statement_block (return_statement (identifier) @_returned_name)))] @_returning))])
+(assignment_expression left: (member_expression object: (identifier) @_exports) right: [(call_expression function: (parenthesized_expression [(function_expression body: (statement_block (return_statement (identifier) @_returned_name))) (arrow_function body: (statement_block (return_statement (identifier) @_returned_name)))] @_returning)) (parenthesized_expression (call_expression function: [(function_expression body: (statement_block (return_statement (identifier) @_returned_name))) (arrow_function body: (statement_block (return_statement (identifier) @_returned_name)))] @_returning))] (#eq? @_exports "exports"))
 ; A component a call makes of a function, bound to a name that starts with a capital:
 ; React's `const Button = forwardRef((props, ref) => {…})`, `memo(function Row() {…})`,
 ; `memo(forwardRef(…))`, mobx's `observer(() => …)`. The function's parameters end its
