@@ -87,11 +87,12 @@ def run_forget(ctx: Any, args: argparse.Namespace) -> int:
 
 def run_changes(ctx: Any, args: argparse.Namespace) -> int:
     from recalld.daemon.client import repo_path
-    from recalld.daemon.commands import only_repo
+    from recalld.daemon.here import only_repo, path_from_here
 
     repo = args.repo or only_repo(ctx)
     daemon = ctx.daemon()
-    asked = {"since": args.since, "until": args.until, "path": args.path, "limit": args.limit}
+    path = path_from_here(ctx, repo, args.path)
+    asked = {"since": args.since, "until": args.until, "path": path, "limit": args.limit}
     if daemon is not None:
         found = daemon.request("GET", repo_path(repo, "changes"), asked)
     else:

@@ -158,7 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
                     " doc's first sentence, each file's own doc first; with --as-of, as they were then.",
     )
     outline.add_argument("path", type=_query, help="a file ('src/config.py'), a directory ('src/') or a glob"
-                         " ('src/**/*.go') of the repository")
+                         " ('src/**/*.go') of the repository, from its top; in a subdirectory '.', './x' and '../x' are"
+                         " read from there, as is a path that is there and not at the top")
     outline.add_argument("--repo", metavar="NAME", help="the repository (default: the one registered, or the one here)")
     outline.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)
     outline.add_argument("--limit", type=_outline_limit, default=OUTLINE_LIMIT, metavar="N",

@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from recalld.daemon.client import repo_path
+from recalld.daemon.here import only_repo, path_from_here
 from recalld.daemon.terminal import one_line, one_lined, visible
 from recalld.ingest.errors import RecalldError
-
-if TYPE_CHECKING:
-    from recalld.daemon.registry import RepoEntry
 
 EXIT_OK, EXIT_FAILED = 0, 1
 SYNC_WAIT = 86400  # seconds `recalld sync` waits for the daemon's sync, the API's most: a first index takes long
@@ -66,6 +63,7 @@ def _sync_here(ctx: Any, entry: Any, *, full: bool) -> Any:
 
 def search(ctx: Any, args: argparse.Namespace) -> int:
     notes: list[str] = []
+    args.path = path_from_here(ctx, args.repo, args.path)
     results = _search(ctx, ctx.daemon(), args, notes)
     if args.format != "text":
         emit_json(results)
@@ -159,6 +157,7 @@ def print_hit(r: dict[str, Any], *, as_of: bool = False) -> None:
 
 def symbol(ctx: Any, args: argparse.Namespace) -> int:
     repo = args.repo or only_repo(ctx)
+    args.path = path_from_here(ctx, repo, args.path)
     notes: list[str] = []
     versions = _symbol_versions(ctx, ctx.daemon(), repo, args, notes)
     if args.json:
@@ -193,6 +192,7 @@ def _print_notes(notes: list[str]) -> None:
 
 def outline(ctx: Any, args: argparse.Namespace) -> int:
     repo = args.repo or only_repo(ctx)
+    args.path = path_from_here(ctx, repo, args.path)
     daemon = ctx.daemon()
     notes: list[str] = []
     if daemon is not None:
@@ -223,37 +223,6 @@ def _print_outline(found: dict[str, Any], *, as_json: bool) -> None:
                   f"{'  ' + sym['signature'] if sym['signature'] else ''}{doc}")  # fmt: skip
     if found["truncated"]:
         print(f"\n(the first {found['symbols']} symbols: --limit N for more, or a narrower path)")
-
-
-def only_repo(ctx: Any) -> str:
-    """The repository a command is about when ``--repo`` is not given: the one registered,
-    else the one whose work tree holds the current directory (the innermost; not when two
-    registrations of it track two branches)."""
-    entry = ctx.registry.sole()
-    if entry is not None:
-        return str(entry.name)
-    entries = ctx.registry.all()
-    here = _holding(entries, os.getcwd())
-    if here is not None:
-        return here.name
-    names = [e.name for e in entries]
-    listed = f": {', '.join(names)}" if names else " (none is registered: recalld repo add PATH)"
-    raise RecalldError(f"say which repository with --repo{listed}")
-
-
-def _holding(entries: list[RepoEntry], where: str) -> RepoEntry | None:
-    """The entry whose path holds ``where`` (as written or with links resolved), the
-    innermost; None when none does or two hold it equally."""
-    places = dict.fromkeys((where, os.path.realpath(where)))
-    depth: dict[int, list[RepoEntry]] = {}
-    for entry in entries:
-        for root in dict.fromkeys((entry.path, os.path.realpath(entry.path))):
-            root = root.rstrip("/") or "/"
-            if any(p == root or p.startswith(root.rstrip("/") + "/") for p in places):
-                depth.setdefault(len(root), []).append(entry)
-                break
-    innermost = depth[max(depth)] if depth else []
-    return innermost[0] if len(innermost) == 1 else None
 
 
 def print_version(v: dict[str, Any], *, as_of: bool = False) -> None:

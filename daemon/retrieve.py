@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from recalld.daemon.here import WILDCARD
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import glob_match
 from recalld.ingest.qualnames import parent_scope, short_name, unnumbered
@@ -27,7 +28,6 @@ MODES = ("hybrid", "dense", "keyword")
 # Test code (``records.is_test_path``): kept with the rest, left out, or alone.
 TESTS = ("include", "exclude", "only")
 MAX_FETCH = 4096
-WILDCARD = re.compile(r"[*?\[]")
 MAX_IDENTIFIERS = 16
 MAX_RESOLVED = 2000  # namesakes read at most to find the decorated qualnames a dotted name means
 # An identifier, or several joined by dots (``::``, ``#`` and ``->`` read as dots first).

@@ -15,9 +15,10 @@ from tests.conftest import GitRepo
 pytestmark = pytest.mark.model
 
 
-def recalld(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+def recalld(*args: str, check: bool = True, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
-        [sys.executable, "-m", "recalld.daemon.cli", *args], capture_output=True, text=True, env={**os.environ}
+        [sys.executable, "-m", "recalld.daemon.cli", *args], capture_output=True, text=True, env={**os.environ},
+        cwd=cwd,
     )
     if check and done.returncode != 0:
         raise AssertionError(f"recalld {' '.join(args)} exited {done.returncode}: {done.stderr}")
@@ -89,6 +90,10 @@ def test_cli_end_to_end(project):
         "  — Add a priced line item to the invoice.",
         "  12-14  function compute_vat  def compute_vat(amount, rate=0.2)  — Compute value added tax for an amount.",
     ]  # fmt: skip
+    # written in a subdirectory: from there, as git reads it
+    outlined = recalld("outline", "billing/invoice.py").stdout
+    assert recalld("outline", "invoice.py", cwd=project.path / "billing").stdout == outlined
+    assert recalld("outline", ".", cwd=project.path / "billing").stdout == outlined
     listed = json.loads(recalld("outline", "**", "--limit", "1", "--json").stdout)
     assert [f["path"] for f in listed["files"]] == ["billing/invoice.py"] and listed["truncated"]
     nothing = recalld("outline", "docs/", check=False)
@@ -348,7 +353,7 @@ def test_theonly_repository_is_named_without_opening_the_app(project):
     recalld("repo", "add", str(project.path))
     code = (
         "import sys\n"
-        "from recalld.daemon.cli import Context\nfrom recalld.daemon.commands import only_repo\n"
+        "from recalld.daemon.cli import Context\nfrom recalld.daemon.here import only_repo\n"
         "from recalld.daemon.config import load_config\n"
         "ctx = Context(load_config())\nprint(only_repo(ctx))\nctx.close()\n"
         "print(sorted(m for m in ('recalld.daemon.app', 'recalld.ingest.sync', 'pygit2') if m in sys.modules))\n"

@@ -1,0 +1,106 @@
+"""Where the CLI stands: the repository a command is about when ``--repo`` is not given,
+and a path written from a subdirectory of its work tree read as git reads it.
+
+Only the registry and the file system: no store, no git library (the CLI's client path
+stays light, see ``cli``).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from typing import TYPE_CHECKING, Any
+
+from recalld.ingest.errors import RecalldError
+
+if TYPE_CHECKING:
+    from recalld.daemon.registry import RepoEntry
+
+WILDCARD = re.compile(r"[*?\[]")  # a glob's first wildcard
+
+
+def only_repo(ctx: Any) -> str:
+    """The repository a command is about when ``--repo`` is not given: the one registered,
+    else the one whose work tree holds the current directory (the innermost; not when two
+    registrations of it track two branches)."""
+    entry = ctx.registry.sole()
+    if entry is not None:
+        return str(entry.name)
+    entries = ctx.registry.all()
+    here = holding(entries, os.getcwd())
+    if here is not None:
+        return here.name
+    names = [e.name for e in entries]
+    listed = f": {', '.join(names)}" if names else " (none is registered: recalld repo add PATH)"
+    raise RecalldError(f"say which repository with --repo{listed}")
+
+
+def holding(entries: list[RepoEntry], where: str) -> RepoEntry | None:
+    """The entry whose path holds ``where`` (as written or with links resolved), the
+    innermost; None when none does or two hold it equally."""
+    places = dict.fromkeys((where, os.path.realpath(where)))
+    depth: dict[int, list[RepoEntry]] = {}
+    for entry in entries:
+        for root in dict.fromkeys((entry.path, os.path.realpath(entry.path))):
+            root = root.rstrip("/") or "/"
+            if any(p == root or p.startswith(root.rstrip("/") + "/") for p in places):
+                depth.setdefault(len(root), []).append(entry)
+                break
+    innermost = depth[max(depth)] if depth else []
+    return innermost[0] if len(innermost) == 1 else None
+
+
+def path_from_here(ctx: Any, repo: str | None, path: str | None) -> str | None:
+    """``path`` as the repository's paths are written (from its top) when the command runs
+    in a subdirectory of ``repo``'s work tree (or of the one holding the current directory
+    when ``repo`` is None): ``.``, ``./…`` and ``../…`` are read from the current
+    directory, as git reads them, and so is a plain relative path that is there and not at
+    the top (``outline models.py`` in ``app/``: ``app/models.py``; ``app/models.py`` stays
+    as it is). Elsewhere, and for absolute paths (the daemon reads those) and globs with
+    no directory before their first wildcard, ``path`` as written."""
+    if not path or path.startswith("/"):
+        return path
+    entries = ctx.registry.all()
+    entry = next((e for e in entries if e.name == repo), None) if repo else holding(entries, os.getcwd())
+    if entry is None:
+        return path
+    return from_directory(entry.path, os.getcwd(), path)
+
+
+def from_directory(root: str, cwd: str, path: str) -> str:
+    """``path`` written in ``cwd``, read from ``root`` (see ``path_from_here``)."""
+    below = _below(root, cwd)
+    if below is None:
+        return path
+    sub, top = below
+    explicit = path in (".", "..") or path.startswith(("./", "../"))
+    if not explicit:
+        probe = _literal(path)
+        if not probe or not os.path.lexists(os.path.join(cwd, probe)) or os.path.lexists(os.path.join(top, probe)):
+            return path
+    joined = posixpath.normpath(posixpath.join(sub, path))
+    if joined == ".." or joined.startswith("../"):  # out of the repository: the daemon says nothing is there
+        return path
+    return "." if joined == "." else joined + ("/" if path.endswith("/") and joined != "." else "")
+
+
+def _below(root: str, cwd: str) -> tuple[str, str] | None:
+    """Where ``cwd`` is under ``root`` (``app/models``) and the top it was found under
+    (``root`` as written or resolved), when it is strictly below it."""
+    for top in dict.fromkeys((root, os.path.realpath(root))):
+        top = top.rstrip("/") or "/"
+        for place in dict.fromkeys((cwd, os.path.realpath(cwd))):
+            if place.startswith(top.rstrip("/") + "/"):
+                return place[len(top.rstrip("/")) + 1 :].strip("/"), top
+    return None
+
+
+def _literal(path: str) -> str:
+    """The part of ``path`` before its first wildcard, to its last whole directory
+    (the path itself when it has none)."""
+    wildcard = WILDCARD.search(path)
+    if wildcard is None:
+        return path
+    head = path[: wildcard.start()]
+    return head.rpartition("/")[0]
