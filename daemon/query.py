@@ -10,6 +10,7 @@ from typing import Any
 from recalld.daemon.app import App
 from recalld.daemon.asof import LinesAt, parse_date, states_at_commit, states_at_date
 from recalld.daemon.config import SEARCH_LIMIT
+from recalld.daemon.here import holding
 from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
 from recalld.daemon.repos import branch_missing, unfollowed_note
@@ -82,6 +83,9 @@ def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]]
     without a word), or why the index holds nothing at the path asked of (skipped, or
     moved: ``unheld``); as of a time before any code memory, that none was valid then."""
     entry = app.registry.get(request.repo) if request.repo is not None else None  # unknown: a clear error first
+    if entry is None and request.path_glob and request.path_glob.strip().startswith("/"):
+        entry = holding(app.registry.all(), request.path_glob.strip())  # an absolute path names its repository
+        request = replace(request, repo=entry.name) if entry is not None else request
     if not request.query.strip():
         raise RecalldError("the query is empty: say what to look for")
     if not 1 <= request.limit <= SEARCH_LIMIT:
@@ -107,12 +111,15 @@ def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]]
     points = at.placed([h.point for h in hits]) if at else [h.point for h in hits]
     records = [memory_record(point, h.score) for point, h in zip(points, hits, strict=True)]
     notes = _search_notes(app, request, flt, records)
-    if not records and path_glob and entry is not None and at is None:
+    if not records and request.path_glob and at is None:
         from recalld.daemon.unheld import held_nothing  # why a path holds nothing: git and the config, when asked
 
-        why = held_nothing(app, entry, path_glob)
-        if why:
-            notes.append(f"the index holds nothing at {path_glob}: {why}")
+        entries = [entry] if entry is not None else app.registry.all()
+        for each in entries:  # without --repo, in each repository (named where there are several)
+            pattern = repo_glob(request.path_glob, each.path)
+            why = held_nothing(app, each, pattern)
+            if why:
+                notes.append(f"the index holds nothing at {pattern}{f' in {each.name}' * (len(entries) > 1)}: {why}")
     note_as_of(notes, at, request.as_of)
     return records, notes
 

@@ -201,6 +201,8 @@ def test_an_absolute_path_inside_the_work_tree_is_read_from_its_root(steps, app,
         ]
         found = search(app, SearchRequest("helper", repo="r", path_glob=f"{root}/src", limit=5))
         assert found and {f["path"] for f in found} == {"src/a.py"}
+        # without --repo the work tree holding it names the repository (it matched no path of any)
+        assert search(app, SearchRequest("helper", path_glob=f"{root}/src", limit=5)) == found
     with pytest.raises(NotFoundError, match="no file is there"):
         outline(app, "r", str(tmp_path / "other" / "src" / "a.py"))
     # files there, not it: where it went (pkg/a.py → src/a.py)

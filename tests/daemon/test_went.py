@@ -58,6 +58,14 @@ def test_a_moved_or_deleted_file_is_told_where_it_went(git_repo, harness, app): 
         f" moved to src/pkg/ (commit {move}) (pkg/a.py → src/pkg/a.py, pkg/c.py → src/pkg/sub/c.py); 1 was deleted"
         f" (commit {move})"
     ]
+    assert search_noted(app, SearchRequest("one", path_glob="pkg/")) == (records, notes)  # without --repo: its one
+    git_repo.git("branch", "dev")
+    app.registry.add("other", str(git_repo.path), "dev")  # several: each says where, named
+    assert search_noted(app, SearchRequest("one", path_glob="nowhere/"))[1] == [
+        "the index holds nothing at nowhere in other: the repository was never synced (recalld sync)",
+        f"the index holds nothing at nowhere in r: no file is there or matches it at the indexed commit {move}",
+    ]
+    app.registry.remove("other")
     records, notes = search_noted(app, SearchRequest("one", repo="r", path_glob="src/"))
     assert [r["qualname"] for r in records][:1] == ["one"] and notes == []
     # never held: as before
