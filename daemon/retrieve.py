@@ -99,7 +99,7 @@ def retrieve(store: Store, encode: Encode, request: Retrieval) -> list[ScoredMem
     checked = request.path_glob is not None or request.tests != "include"
     fetch = request.limit * 4 if checked else request.limit
     while True:
-        hits = store.hybrid_search(dense, sparse, flt, min(fetch, MAX_FETCH), named=named)
+        hits = store.hybrid_search(dense, sparse, flt, min(fetch, MAX_FETCH), named=named, ranked=True)
         kept = [h for h in hits if _kept(h.point.payload, request)]
         if len(kept) >= request.limit or len(hits) < fetch or fetch >= MAX_FETCH:
             return kept[: request.limit]

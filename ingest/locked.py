@@ -202,10 +202,10 @@ class LockedStore:
 
     def hybrid_search(
         self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int,
-        *, named: Sequence[str] = (),
+        *, named: Sequence[str] = (), ranked: bool = False,
     ) -> list[ScoredMemory]:
         with self._turn("read"):
-            return self._inner.hybrid_search(dense, sparse, flt, limit, named=named)
+            return self._inner.hybrid_search(dense, sparse, flt, limit, named=named, ranked=ranked)
 
     def delete(self, ids: Sequence[str]) -> None:
         with self._turn("write", len(ids)):

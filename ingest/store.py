@@ -54,6 +54,14 @@ NAMED_BOOST = 1.0
 MIN_PREFETCH = 50
 
 
+def ranked_score(position: int, weight: float) -> float:
+    """The fused score of the ``position``-th (from 0) of a search's one ranking, as the
+    engines' RRF gives it (above): a search answers with one ranking where the query has
+    no keyword term or the store no keyword vectors, and scored so its answer reads as a
+    fused one's (``hybrid_search(ranked=True)``), not by similarity."""
+    return 1.0 / ((position + 1) / weight + RRF_K - 1)
+
+
 def prefetch_limit(limit: int) -> int:
     """How many candidates each side of a hybrid search brings to the fusion."""
     return max(MIN_PREFETCH, 2 * limit)
@@ -208,14 +216,15 @@ class Store(Protocol):
 
     def hybrid_search(
         self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int,
-        *, named: Sequence[str] = (),
+        *, named: Sequence[str] = (), ranked: bool = False,
     ) -> list[ScoredMemory]:
         """Both vectors prefetched with ``flt`` and fused by RRF in the engine; with one
         of them None, that one alone. A store without keyword vectors uses the dense one.
         ``named``: identifiers the query names (``daemon.retrieve.identifiers``); the
         memories whose name or qualname is one of them are ranked once more among
         themselves (``fused_rankings``) and come first: ``NAMED_BOOST`` is added to their
-        fused score."""
+        fused score. A search of one ranking is scored by its similarity, or with ``ranked``
+        by its rank as a fused one is (``ranked_score``)."""
 
     def delete(self, ids: Sequence[str]) -> None: ...
 

@@ -54,6 +54,7 @@ from recalld.ingest.store import (
     passing_over_missing,
     payload_selector,
     prefetch_limit,
+    ranked_score,
 )
 from recalld.ingest.store_edge_builds import ShardBuilds
 from recalld.ingest.store_edge_copy import beside, is_link, live_dir, recover, repoint
@@ -284,7 +285,7 @@ class QdrantEdgeStore(ShardBuilds):
 
     def hybrid_search(
         self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int,
-        *, named: Sequence[str] = (),
+        *, named: Sequence[str] = (), ranked: bool = False,
     ) -> list[ScoredMemory]:
         keywords = sparse is not None and bool(sparse.indices) and self.has_sparse
         rankings = fused_rankings(dense is not None, keywords, bool(named))
@@ -301,18 +302,20 @@ class QdrantEdgeStore(ShardBuilds):
             request = qe.QueryRequest(
                 limit=limit, query=vectors[rankings[0][0]], filter=plain, with_payload=True, with_vector=False
             )
-        else:
-            fetch = prefetch_limit(limit)
-            stages = [qe.Prefetch(limit=fetch, query=vectors[v], filter=only_named if n else plain)
-                      for v, n, _ in rankings]  # fmt: skip
-            rrf: Any = qe.Fusion.Rrf(k=RRF_K, weights=[w for _, _, w in rankings])  # stubs type variants apart
-            if named:  # the fused ranking again, NAMED_BOOST added to the named memories' scores
-                # every candidate of the three rankings is scored again (at most their sum)
-                stages = [qe.Prefetch(limit=fetch * len(stages), query=rrf, prefetches=stages)]
-                expr = qe.Expression
-                boost = expr.Mult([expr.Constant(NAMED_BOOST), expr.Condition(named_condition(named))])
-                rrf = qe.Formula(expr.Sum([expr.Variable("$score"), boost]))
-            request = qe.QueryRequest(limit=limit, prefetches=stages, query=rrf, with_payload=True, with_vector=False)
+            hits = self._shard.query(request)
+            scores = [ranked_score(n, rankings[0][2]) for n in range(len(hits))] if ranked else [h.score for h in hits]
+            return [ScoredMemory(float(score), _point(h)) for score, h in zip(scores, hits)]
+        fetch = prefetch_limit(limit)
+        stages = [qe.Prefetch(limit=fetch, query=vectors[v], filter=only_named if n else plain)
+                  for v, n, _ in rankings]  # fmt: skip
+        rrf: Any = qe.Fusion.Rrf(k=RRF_K, weights=[w for _, _, w in rankings])  # stubs type variants apart
+        if named:  # the fused ranking again, NAMED_BOOST added to the named memories' scores
+            # every candidate of the three rankings is scored again (at most their sum)
+            stages = [qe.Prefetch(limit=fetch * len(stages), query=rrf, prefetches=stages)]
+            expr = qe.Expression
+            boost = expr.Mult([expr.Constant(NAMED_BOOST), expr.Condition(named_condition(named))])
+            rrf = qe.Formula(expr.Sum([expr.Variable("$score"), boost]))
+        request = qe.QueryRequest(limit=limit, prefetches=stages, query=rrf, with_payload=True, with_vector=False)
         return [ScoredMemory(float(h.score), _point(h)) for h in self._shard.query(request)]
 
     def close(self) -> None:

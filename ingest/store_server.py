@@ -34,6 +34,7 @@ from recalld.ingest.store import (
     passing_over_missing,
     payload_selector,
     prefetch_limit,
+    ranked_score,
 )
 
 PAGE = 1000
@@ -185,7 +186,7 @@ class QdrantServerStore:
 
     def hybrid_search(
         self, dense: Sequence[float] | None, sparse: SparseVector | None, flt: MemoryFilter, limit: int,
-        *, named: Sequence[str] = (),
+        *, named: Sequence[str] = (), ranked: bool = False,
     ) -> list[ScoredMemory]:
         keywords = sparse is not None and bool(sparse.indices) and self.has_sparse
         rankings = fused_rankings(dense is not None, keywords, bool(named))
@@ -204,19 +205,21 @@ class QdrantServerStore:
                 self.collection, query=vectors[using], using=using, query_filter=plain,
                 limit=limit, with_payload=True, with_vectors=False,
             )  # fmt: skip
-        else:
-            fetch = prefetch_limit(limit)
-            stages = [models.Prefetch(query=vectors[v], using=v, filter=only_named if n else plain, limit=fetch)
-                      for v, n, _ in rankings]  # fmt: skip
-            query: Any = models.RrfQuery(rrf=models.Rrf(k=RRF_K, weights=[w for _, _, w in rankings]))
-            if named:  # the fused ranking again, NAMED_BOOST added to the named memories' scores
-                # every candidate of the three rankings is scored again (at most their sum)
-                stages = [models.Prefetch(query=query, prefetch=stages, limit=fetch * len(stages))]
-                boost = models.MultExpression(mult=[NAMED_BOOST, named_condition(named)])
-                query = models.FormulaQuery(formula=models.SumExpression(sum=["$score", boost]))
-            response = self._client.query_points(
-                self.collection, prefetch=stages, query=query, limit=limit, with_payload=True, with_vectors=False
-            )
+            hits = response.points
+            scores = [ranked_score(n, rankings[0][2]) for n in range(len(hits))] if ranked else [h.score for h in hits]
+            return [ScoredMemory(float(score), _point(h)) for score, h in zip(scores, hits)]
+        fetch = prefetch_limit(limit)
+        stages = [models.Prefetch(query=vectors[v], using=v, filter=only_named if n else plain, limit=fetch)
+                  for v, n, _ in rankings]  # fmt: skip
+        query: Any = models.RrfQuery(rrf=models.Rrf(k=RRF_K, weights=[w for _, _, w in rankings]))
+        if named:  # the fused ranking again, NAMED_BOOST added to the named memories' scores
+            # every candidate of the three rankings is scored again (at most their sum)
+            stages = [models.Prefetch(query=query, prefetch=stages, limit=fetch * len(stages))]
+            boost = models.MultExpression(mult=[NAMED_BOOST, named_condition(named)])
+            query = models.FormulaQuery(formula=models.SumExpression(sum=["$score", boost]))
+        response = self._client.query_points(
+            self.collection, prefetch=stages, query=query, limit=limit, with_payload=True, with_vectors=False
+        )
         return [ScoredMemory(float(h.score), _point(h)) for h in response.points]
 
     def flush(self) -> None:

@@ -350,6 +350,15 @@ def test_hybrid_search_fuses_keywords_and_meaning(store):
             MemoryFilter(kinds=("class",)), 4)] == []  # fmt: skip
     assert store.hybrid_search(None, None, MemoryFilter(), 3) == []
     assert store.hybrid_search(vec(1), sparse("nothing_matches"), MemoryFilter(), 1)[0].point.payload["qualname"] == "f1"
+    # one ranking (no keyword term, or no keyword vectors) is scored by similarity, or by rank as the
+    # engine fuses one
+    assert store.hybrid_search(vec(1), None, MemoryFilter(), 1)[0].score == pytest.approx(1.0)
+    alone = store.hybrid_search(vec(1), None, MemoryFilter(), 4, ranked=True)
+    with_empty = store.hybrid_search(vec(1), sparse("nothing_matches"), MemoryFilter(), 4)  # fused by the engine
+    assert [h.point.id for h in alone] == [h.point.id for h in with_empty]
+    assert [round(h.score, 6) for h in alone] == [round(h.score, 6) for h in with_empty] == [
+        round(1 / (60 + n), 6) for n in range(4)
+    ]
 
 
 def test_hybrid_search_puts_the_named_memories_first(store):
