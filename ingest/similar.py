@@ -11,7 +11,8 @@ added, 455 modified) 9.6 s (here 0.5 s). Here:
    several such, the one whose path shares the most trailing components (``a/six.py``
    → ``src/a/six.py``, not another ``six.py``). An empty file is paired only where it
    keeps its name and its directory's name (a tree moved), never with just any other
-   empty file.
+   empty file; after the rest, where it keeps its name and the other moves took its
+   directory to the new one's (a package renamed: its ``__init__.py``).
 2. **Alike.** The rest are measured as git measures them, but for white space: a file
    is the multiset of its chunks (each line with its newline, a line over ``CHUNK``
    bytes cut every ``CHUNK``; indentation and trailing blanks dropped, as libgit2's
@@ -43,6 +44,7 @@ counted (200 files of 27 kB edited: 0.13 s, all but the reading 0.01 s). Files o
 
 from __future__ import annotations
 
+import posixpath
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -95,6 +97,7 @@ def with_moves(
     taken = {source for source, _ in moves.values()}
     left = [s for s in sources if s not in taken]
     moves.update(_assign(_alike(changes, left, [t for t in targets if t not in moves], lines)))
+    moves.update(_empty_followers(changes, deleted, added, moves, size))
     return _applied(changes, moves)
 
 
@@ -181,6 +184,52 @@ def _exact(
         for source in by_blob.get(str(changes[target].new_blob), ())
     ]
     return _assign([e for e in twins if -e.negative_tail >= 2 or size(str(changes[e.target].new_blob)) != 0])
+
+
+def _empty_followers(
+    changes: Sequence[FileChange], sources: list[int], targets: list[int], moves: dict[int, tuple[int, int]],
+    size: Callable[[str], int],
+) -> dict[int, tuple[int, int]]:
+    """Empty files left unpaired that moved with their directory: a deleted empty file and
+    an added one of the same name, where the other moves took the first's directory to the
+    second's. A package renamed (``git mv humanize humanise``) moves its empty
+    ``__init__.py`` with its modules, which shares only its name with the new one and was
+    ``_exact``'s to leave (it pairs none but a tree moved whole)."""
+    taken = {source for source, _ in moves.values()}
+    empty_sources = [s for s in sources if s not in taken and size(str(changes[s].old_blob)) == 0]
+    empty_targets = {
+        posixpath.split(str(changes[t].new_path)): t
+        for t in targets
+        if t not in moves and size(str(changes[t].new_blob)) == 0
+    }
+    if not empty_sources or not empty_targets:
+        return {}
+    went: dict[str, set[str]] = defaultdict(set)
+    for target, (source, _) in moves.items():
+        for old, new in _moved_directories(str(changes[source].old_path), str(changes[target].new_path)):
+            went[old].add(new)
+    entries = []
+    for source in empty_sources:
+        directory, name = posixpath.split(str(changes[source].old_path))
+        for new in went.get(directory, ()):
+            follower = empty_targets.get((new, name))
+            if follower is not None:
+                entries.append(_entry(changes, source, follower, 100))
+    return _assign(entries)
+
+
+def _moved_directories(old: str, new: str) -> list[tuple[str, str]]:
+    """The directories a file's move took elsewhere: its own, and each parent of it while
+    the two paths agree below it (``a/b/c.py`` → ``x/b/c.py`` moved ``a/b`` to ``x/b``
+    and ``a`` to ``x``; the top is ``""``)."""
+    olds, news = old.split("/")[:-1], new.split("/")[:-1]
+    found = []
+    while olds != news:
+        found.append(("/".join(olds), "/".join(news)))
+        if not olds or not news or olds[-1] != news[-1]:
+            break
+        olds, news = olds[:-1], news[:-1]
+    return found
 
 
 def _assign(scored: list[_Entry]) -> dict[int, tuple[int, int]]:

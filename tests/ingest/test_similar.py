@@ -41,6 +41,35 @@ def test_a_tree_moved_with_some_files_edited(git_repo):
     assert "lib/empty_elsewhere.py" not in found  # empty, and tools/new_empty.py is another file
 
 
+def test_an_empty_file_moves_with_its_directory(git_repo):
+    """A package renamed: its empty ``__init__.py`` shares only its name with the new one,
+    and moves as its modules did (Django's ``contrib/humanize`` as ``humanise``); so does
+    one a level down, and at the top of a tree moved under ``src/``. An empty file of a
+    directory nothing moved from stays deleted, though one of its name is added."""
+    repo = git_repo
+    repo.write("app/humanize/__init__.py", "")
+    repo.write("app/humanize/filters.py", _lines("filters", 20))
+    repo.write("app/humanize/tags/__init__.py", "")
+    repo.write("app/humanize/tags/more.py", _lines("more", 20))
+    repo.write("tools/__init__.py", "")
+    repo.write("__init__.py", "")
+    repo.write("top.py", _lines("top", 20))
+    before = repo.commit("packages")
+    repo.git("mv", "app/humanize", "app/humanise")
+    repo.remove("tools/__init__.py")
+    repo.write("scripts/__init__.py", "")  # another directory's: no move took tools there
+    (repo.path / "src").mkdir()
+    repo.git("mv", "__init__.py", "src/__init__.py")
+    repo.git("mv", "top.py", "src/top.py")
+    after = repo.commit("renamed")
+    found = moves(repo, before, after)
+    assert found["app/humanize/__init__.py"] == ("app/humanise/__init__.py", 100)
+    assert found["app/humanize/tags/__init__.py"] == ("app/humanise/tags/__init__.py", 100)
+    assert found["app/humanize/filters.py"] == ("app/humanise/filters.py", 100)
+    assert found["__init__.py"] == ("src/__init__.py", 100)
+    assert "tools/__init__.py" not in found
+
+
 def test_identical_copies_pair_by_path(git_repo):
     """Two copies of one vendored file moved (pip's ``six.py`` beside urllib3's): each
     goes where its path leads, not crosswise."""
