@@ -32,8 +32,8 @@ def add_commands(sub: Any) -> None:
     for action, text in (("install", "install post-commit/merge/checkout/rewrite and post-receive hooks"),
                          ("uninstall", "remove them, restoring hooks that were there before")):  # fmt: skip
         cmd = hooks_sub.add_parser(action, help=text)
-        target = cmd.add_mutually_exclusive_group(required=True)
-        target.add_argument("path", nargs="?", help="a repository")
+        target = cmd.add_mutually_exclusive_group()
+        target.add_argument("path", nargs="?", help="a repository (default: the one here)")
         target.add_argument("--all", action="store_true", help="every registered repository")
         cmd.set_defaults(handler=run_hooks, action=action)
 
@@ -108,10 +108,11 @@ def run_hooks(ctx: Any, args: argparse.Namespace) -> int:
     """A path's hooks, or every registered repository's: one that cannot be reached (moved,
     deleted) is said on stderr and the others are done, as `recalld sync` does."""
     if not args.all:
-        _hooks(args.action, args.path)
-        if args.action == "install" and not _registered(ctx, args.path):  # its hooks' notify would fail unseen
-            print(f"recalld: warning: {one_line(args.path)} is not a registered repository: its hooks tell the"
-                  f" daemon nothing until `recalld repo add {one_line(args.path)}`", file=sys.stderr)  # fmt: skip
+        path = args.path or "."
+        _hooks(args.action, path)
+        if args.action == "install" and not _registered(ctx, path):  # its hooks' notify would fail unseen
+            print(f"recalld: warning: {one_line(path)} is not a registered repository: its hooks tell the"
+                  f" daemon nothing until `recalld repo add {one_line(path)}`", file=sys.stderr)  # fmt: skip
         return EXIT_OK
     entries = ctx.registry.all()
     if not entries:

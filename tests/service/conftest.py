@@ -40,10 +40,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def recalld(*args: str, check: bool = True, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def recalld(
+    *args: str, check: bool = True, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
         [sys.executable, "-m", "recalld.daemon.cli", *args], capture_output=True, text=True,
-        env={**os.environ, **(env or {})},
+        env={**os.environ, **(env or {})}, cwd=cwd,
     )  # fmt: skip
     if check and done.returncode != 0:
         raise AssertionError(f"recalld {' '.join(args)} exited {done.returncode}: {done.stderr}")

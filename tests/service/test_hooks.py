@@ -82,6 +82,18 @@ def test_core_hookspath_and_worktrees(git_repo, tmp_path):
     assert (git_repo.path / ".git" / "hooks" / "post-commit").exists()  # the common dir's hooks
 
 
+def test_hooks_without_a_path_are_the_current_directorys_repository(git_repo):
+    (git_repo.path / "src").mkdir()
+    git_repo.write("src/a.py", "def a():\n    pass\n")
+    git_repo.commit("one")
+    recalld("repo", "add", str(git_repo.path))
+    done = recalld("hooks", "install", cwd=git_repo.path / "src")
+    assert {line.split()[0] for line in done.stdout.splitlines()} == {"installed"} and not done.stderr
+    assert all(MARKER in (hooks_dir(git_repo.path) / name).read_text() for name in HOOK_NAMES)
+    recalld("hooks", "uninstall", cwd=git_repo.path / "src")
+    assert not any((hooks_dir(git_repo.path) / name).exists() for name in HOOK_NAMES)
+
+
 def test_daemon_down_git_unaffected_hooks_fast_events_kept(git_repo):
     git_repo.write("a.py", "def a():\n    pass\n")
     git_repo.commit("one")
