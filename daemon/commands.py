@@ -126,6 +126,8 @@ SYMBOL_KIND_NAMES = "module, class, object, interface, struct, enum, trait, type
 LANGUAGES_HELP = f"{LANGUAGE_NAMES}; a tool setting has its file's format: toml, ..."
 KINDS_HELP = f"{SYMBOL_KIND_NAMES}; commit; todo, fixme; adr; ..."
 # A memory's fields printed within a line: a tab or line end in them is shown escaped.
+# More versions of a symbol than this are listed without their code (`recalld symbol`).
+VERSIONS_IN_FULL = 5
 LINE_FIELDS = ("repo", "path", "kind", "qualname", "signature", "author", "doc", "deprecated_reason", "user", "org")
 
 
@@ -163,10 +165,14 @@ def symbol(ctx: Any, args: argparse.Namespace) -> int:
     if args.json:
         emit_json(versions)
     else:
+        brief = len(versions) > VERSIONS_IN_FULL  # `symbol Command` in Django: 63 classes
         for number, version in enumerate(versions):
-            if number:
+            if number and not brief:
                 print()
-            print_version(version, as_of=bool(args.as_of))
+            print_version(version, as_of=bool(args.as_of), code=not brief)
+        if brief:
+            print(f"\n({len(versions)} found, listed without their code: --path or --kind for fewer,"
+                  " --json for all of it)")
     _print_notes(notes)
     return EXIT_OK
 
@@ -225,8 +231,9 @@ def _print_outline(found: dict[str, Any], *, as_json: bool) -> None:
         print(f"\n(the first {found['symbols']} symbols: --limit N for more, or a narrower path)")
 
 
-def print_version(v: dict[str, Any], *, as_of: bool = False) -> None:
-    """One version of a symbol: where and what, its signature, provenance, doc and code."""
+def print_version(v: dict[str, Any], *, as_of: bool = False, code: bool = True) -> None:
+    """One version of a symbol: where and what, its signature, provenance, doc and code
+    (unless not ``code``)."""
     v = one_lined(v, LINE_FIELDS)
     state = closed_state(v, as_of=as_of)
     print(f"{v['repo']}:{v['path']}:{v['start_line']}-{v['end_line']}  {v['kind']} {v['qualname']}{state}")
@@ -239,6 +246,11 @@ def print_version(v: dict[str, Any], *, as_of: bool = False) -> None:
             reason = f" [{one_line(past['deprecated_reason'])}]" if past.get("deprecated_reason") else ""
             print(f"    earlier: since {str(past['valid_from_commit'])[:8]} until"
                   f" {str(past.get('valid_to_commit'))[:8]}{reason}")  # fmt: skip
+    if code:
+        _print_code(v)
+
+
+def _print_code(v: dict[str, Any]) -> None:
     # the stored text: its first line names it (said above), then the doc and code as read
     text = (v.get("text") or "").split("\n", 1)[1:]
     shown = text[0].rstrip() if text else ""

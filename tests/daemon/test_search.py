@@ -616,6 +616,33 @@ def test_a_symbol_is_printed_with_its_doc_once_and_its_code_as_indented(capsys):
     assert heads == ["r:c.py:3-7  method C.skip [deprecated: modified]", "r:c.py:3-7  method C.skip [later deprecated: modified]"]
 
 
+def test_many_symbols_of_a_name_are_listed_without_their_code(monkeypatch, capsys):
+    """`recalld symbol Command` in Django finds 63 classes: more than a few are listed by
+    where they are, signature and provenance, and a line says how to narrow them."""
+    from types import SimpleNamespace
+
+    from recalld.daemon import commands
+
+    def one(n: int) -> dict:  # type: ignore[type-arg]
+        return {"repo": "r", "kind": "class", "deprecated": False, "valid_from_commit": "0123456789ab", "author": "A",
+                "path": f"cmd{n}.py", "qualname": "Command", "signature": "class Command(Base)", "start_line": 1,
+                "end_line": 3, "docstring": "", "text": "python class Command\nclass Command(Base):\n    pass"}  # fmt: skip
+
+    args = SimpleNamespace(repo="r", path=None, json=False, as_of=None)
+    ctx = SimpleNamespace(daemon=lambda: None, registry=SimpleNamespace(all=lambda: []))
+    for count in (commands.VERSIONS_IN_FULL, commands.VERSIONS_IN_FULL + 1):
+        monkeypatch.setattr(commands, "_symbol_versions", lambda *a, count=count: [one(n) for n in range(count)])
+        commands.symbol(ctx, args)
+        printed = capsys.readouterr().out.splitlines()
+        code = [line for line in printed if line == "    class Command(Base):"]
+        if count == commands.VERSIONS_IN_FULL:
+            assert len(code) == count and "found, listed" not in printed[-1]
+        else:
+            assert code == [] and printed[:3] == ["r:cmd0.py:1-3  class Command", "    class Command(Base)",
+                                                  "    since 01234567 by A"]  # fmt: skip
+            assert printed[-1] == "(6 found, listed without their code: --path or --kind for fewer, --json for all of it)"
+
+
 def test_test_code_is_kept_left_out_or_alone_as_asked(git_repo, harness, app):
     """Tests are named as what they test (``test_parse_config_file``, ``it("parses the
     config file")``) and outrank it for many a query: ``tests="exclude"`` finds the code
