@@ -91,6 +91,7 @@ MIN_MAX_TOKENS = 16
 SEARCH_LIMIT = 1000  # the most results one search returns (CLI, HTTP API)
 OUTLINE_LIMIT = 500  # symbols an outline lists at most, by default
 OUTLINE_MAX = 5000  # and when asked for more
+SYMBOLS_MAX = 5000  # versions of a symbol an answer lists at most when a limit is asked (MCP asks 10)
 RECENT_LIMIT = 20  # the latest commits (or symbol events) `changes` lists without --since, by default
 RECENT_MAX = 500  # and when asked for more
 CHANGES_LIMIT = 200  # changes `recalld changes --since` lists at most, by default

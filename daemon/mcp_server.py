@@ -17,7 +17,7 @@ from pydantic import Field
 
 from recalld.daemon.client import DaemonClient, memory_path, repo_path
 from recalld.daemon.commands import LANGUAGE_NAMES, SYMBOL_KIND_NAMES
-from recalld.daemon.config import CHANGES_LIMIT, CHANGES_MAX, OUTLINE_MAX, Config
+from recalld.daemon.config import CHANGES_LIMIT, CHANGES_MAX, OUTLINE_MAX, SYMBOLS_MAX, Config
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.manual import default_author
 
@@ -37,6 +37,7 @@ OptRepo = Annotated[str | None, Field(description="registered repository name; o
 ManualType = Literal["note", "decision", "preference"]
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 SYNC_WAIT = 3600  # seconds the sync tool waits for a sync (the daemon's own default: 600)
+SYMBOLS_SHOWN = 10  # versions get_symbol gives by default: `Command` in Django is 63 classes (~120 KB of JSON)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
 
@@ -112,13 +113,16 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         include_deprecated: Annotated[bool, Field(description="also its earlier, closed versions")] = False,
         as_of: Annotated[str | None, Field(description="a commit or date: the version valid then, "
                                            "with its lines then")] = None,
+        limit: Annotated[int, Field(ge=1, le=SYMBOLS_MAX, description="at most this many versions (a common "
+                                    "name such as 'Command' or '__init__' is in many files)")] = SYMBOLS_SHOWN,
     ) -> dict[str, Any]:
         """The current memory of a symbol on the tracked branch (or as of a commit or date): source
         text, signature, docstring, path and lines, and provenance (the commit and author that
         introduced this version). Where none is live, the error says where the one the index
-        held went (moved, renamed: how to ask for it; removed) or why the path holds nothing."""
+        held went (moved, renamed: how to ask for it; removed) or why the path holds nothing.
+        Where more are found than limit, notes says how many: ask with path or kind."""
         params = {"qualname": qualname, "path": path, "kind": kind, "include_deprecated": _flag(include_deprecated),
-                  "as_of": as_of}  # fmt: skip
+                  "as_of": as_of, "limit": limit}  # fmt: skip
         notes: list[str] = []
         versions = gateway.call("GET", repo_path(repo, "symbols"), params, noted=notes)
         return {"versions": versions, "notes": notes} if notes else {"versions": versions}

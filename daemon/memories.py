@@ -73,13 +73,15 @@ def get_memory(app: App, memory_id: str) -> dict[str, Any]:
 def get_symbol(
     app: App, repo: str, qualname: str, *, path: str | None = None, kind: str | None = None,
     include_deprecated: bool = False, as_of_text: str | None = None, notes: list[str] | None = None,
+    limit: int | None = None,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """The versions of a symbol on the tracked branch, by qualified name, else by plain
     name, else by scope and name: ``Arg.fmt`` finds Rust's ``<Arg as Display>.fmt`` and
     ``<Arg as Debug>.fmt``, ``Codec.decode`` Java's ``Codec.decode(String)``, a repeat's
     ``Codec.decode#2``. A name written as C++ and Rust write one (``geo::Widget::Draw``)
     is read as recalld writes it (``geo.Widget.Draw``). With ``as_of_text``, the versions
-    valid then, with the lines they had (``query.as_of``)."""
+    valid then, with the lines they had (``query.as_of``). At most ``limit`` (the first
+    by path and line), a note saying how many were found."""
     entry = app.registry.get(repo)
     at = as_of(app, as_of_text, repo)
     path = repo_glob(path, entry.path) if path else None
@@ -122,6 +124,10 @@ def get_symbol(
     points = at.placed(points) if at else points
     points.sort(key=lambda p: (p.payload.get("deprecated", 0), p.payload.get("path") or "",
                                p.payload.get("start_line") or 0, -(p.payload.get("valid_from_time") or 0)))  # fmt: skip
+    if limit is not None and len(points) > limit:
+        if notes is not None:
+            notes.append(f"{len(points)} found, the first {limit} given: ask with a path or a kind for fewer")
+        points = points[:limit]
     return [memory_record(p) for p in points]
 
 

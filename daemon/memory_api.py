@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from recalld.daemon import memories
 from recalld.daemon.answers import errors, noted
 from recalld.daemon.changes import repo_changes
-from recalld.daemon.config import CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX
+from recalld.daemon.config import CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX, SYMBOLS_MAX
 from recalld.ingest.gitnames import is_utf8
 from recalld.ingest.manual import MAX_TEXT, ManualMemory
 
@@ -68,13 +68,15 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
     def symbol(
         name: str, qualname: str, path: str | None = None, kind: str | None = None, include_deprecated: bool = False,
         as_of: Annotated[str | None, Query(description="commit of the tracked branch or ISO date")] = None,
+        limit: Annotated[int | None, Query(ge=1, le=SYMBOLS_MAX, description="at most this many (a note says how"
+                                           " many were found); without it, all")] = None,
         *,
         response: Response,
     ) -> list[dict[str, Any]]:  # fmt: skip
         notes: list[str] = []
         found = memories.get_symbol(
             service.app, name, qualname, path=path, kind=kind, include_deprecated=include_deprecated,
-            as_of_text=as_of or None, notes=notes,
+            as_of_text=as_of or None, notes=notes, limit=limit,
         )
         return noted(response, notes, found)
 

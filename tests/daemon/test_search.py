@@ -584,6 +584,11 @@ def test_a_symbol_is_found_by_its_scope_and_name_when_its_qualname_says_more(git
     assert found == [("<Arg as Display>.fmt", 12), ("<Arg as Debug>.fmt", 18)]
     assert names(get_symbol(app, "r", "<Arg as Debug>.fmt")) == ["<Arg as Debug>.fmt"]
     assert names(get_symbol(app, "r", "fmt")) == ["<Arg as Display>.fmt", "<Arg as Debug>.fmt"]
+    notes: list[str] = []  # at most a limit, the rest said
+    assert names(get_symbol(app, "r", "fmt", limit=1, notes=notes)) == ["<Arg as Display>.fmt"]
+    assert notes == ["2 found, the first 1 given: ask with a path or a kind for fewer"]
+    assert names(get_symbol(app, "r", "fmt", limit=2, notes=notes)) == ["<Arg as Display>.fmt", "<Arg as Debug>.fmt"]
+    assert len(notes) == 1
     assert names(get_symbol(app, "r", "Arg.name")) == ["Arg.name"]
     assert names(get_symbol(app, "r", "<Arg as Debug>::fmt")) == ["<Arg as Debug>.fmt"]  # as Rust writes it
     with pytest.raises(NotFoundError, match="no symbol 'Other.fmt'"):

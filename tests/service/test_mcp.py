@@ -103,6 +103,9 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
         assert "return item" in version["text"] and version["author"].startswith("Test Author")
         err, both = await call(session, "get_symbol", repo="repo", qualname="alpha", include_deprecated=True)
         assert [v["valid_from_commit"] for v in both["versions"]] == [second, old_alpha]
+        err, first = await call(session, "get_symbol", repo="repo", qualname="alpha", include_deprecated=True, limit=1)
+        assert first == {"versions": both["versions"][:1],
+                         "notes": ["2 found, the first 1 given: ask with a path or a kind for fewer"]}  # fmt: skip
         err, missing = await call(session, "get_symbol", repo="repo", qualname="nothing_like_this")
         assert err and "no symbol 'nothing_like_this' in repo" in missing
 
