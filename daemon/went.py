@@ -25,6 +25,7 @@ from recalld.ingest.store import MemoryFilter, StoredPoint
 CLOSED_READ = 10_000  # closed memories under a directory or matching a glob read at most
 HOPS = 16  # successors followed at most (a file moved again and again)
 EXAMPLES = 2  # moves a directory's answer names
+FOLLOWED = 32  # closed memories of a name in several files whose chains are followed at most
 FIELDS = ("path", "kind", "qualname", "start_line", "deprecated", "deprecated_reason", "superseded_by",
           "valid_to_commit", "valid_to_sync", "valid_to_time")  # fmt: skip
 
@@ -95,7 +96,7 @@ def where_symbol_went(app: App, entry: RepoEntry, qualname: str, pattern: str, *
     if not found and "." not in qualname:  # a method asked by its name alone, as get_symbol finds one
         found = list(_closed_at(app, entry, pattern, names=(qualname,)))
     paths = sorted({str(p.payload.get("path")) for p in found})
-    if len(paths) > 1 and not pattern:
+    if len(paths) > 1 and not pattern and not _one_live_end(app, found):
         shown = ", ".join(paths[:EXAMPLES]) + (", …" if len(paths) > EXAMPLES else "")
         return f"{qualname!r} was held in {len(paths)} files before ({shown}): ask of one with --path"
     if not found:
@@ -113,6 +114,21 @@ def where_symbol_went(app: App, entry: RepoEntry, qualname: str, pattern: str, *
     hint = shlex.join(["recalld", "symbol", name, "--repo", entry.name, "--path", path])
     renamed = "" if name == qualname else f"{name!r} "
     return f"{qualname!r} is now {renamed}in {path} at line {last.payload.get('start_line')} ({hint})"
+
+
+def _one_live_end(app: App, found: list[StoredPoint]) -> bool:
+    """Whether the closed memories ``found`` (of one name, in several files) all lead to
+    one live memory: one symbol moved with its file and renamed since (``humanize/`` →
+    ``humanise/``, then ``ordinal`` → ``ordinal_number``), not several."""
+    if len(found) > FOLLOWED:
+        return False
+    ends = set()
+    for point in found:
+        last = _fate(app, point).last
+        if last is None or last.payload.get("deprecated"):
+            return False
+        ends.add(last.id)
+    return len(ends) == 1
 
 
 def _one(fate: Fate) -> str:

@@ -139,3 +139,15 @@ def test_a_symbol_renamed_removed_or_held_in_several_files_says_so(git_repo, har
     assert said.endswith(": 'helper' was held in 2 files before (shop/a.py, shop/b.py): ask of one with --path")
     assert not_found(get_symbol, app, "r", "helper", path="shop/b.py").endswith(f": it was deleted (commit {change})")
     assert not_found(get_symbol, app, "r", "never_was").endswith("no symbol 'never_was' in r")
+
+    # moved with its directory, then renamed: held in two files, one symbol, told where it is now
+    moved(git_repo, "shop", "store")
+    git_repo.commit("shop is store")
+    harness.sync(git_repo)
+    git_repo.write("store/cart.py", f"def order_total(items):\n{body}")
+    git_repo.commit("order")
+    harness.sync(git_repo)
+    assert not_found(get_symbol, app, "r", "basket_total").endswith(
+        ": 'basket_total' is now 'order_total' in store/cart.py at line 1 (recalld symbol order_total --repo r --path "
+        "store/cart.py)"
+    )
