@@ -20,13 +20,14 @@ from recalld.ingest.parse_memo import PARSED, ReadFile
 from recalld.ingest.plan import FileSymbols, LiveMemory, Scope
 from recalld.ingest.records import live_filter
 from recalld.ingest.store import MemoryFilter, Store
-from recalld.parsers import parse
+from recalld.parsers import PARSE_SECONDS, ParseTimeout, parse
 from recalld.parsers.base import memory_type
 from recalld.parsers.encoding import from_utf16
 from recalld.parsers.registry import linguist_language
 
 GENERATED = "generated"  # by linguist-generated, or by what the file's opening comments say
 PARSER_ERROR = "parser_error"  # the parser raised on the file (its bug): skipped and logged
+PARSE_TIMEOUT = "parse_timeout"  # the parser gave up on the file past parsers.PARSE_SECONDS: skipped and logged
 LINGUIST_ATTRIBUTES = (("linguist-generated", GENERATED), ("linguist-vendored", "vendored"))
 ATTRIBUTES_FILE = ".gitattributes"
 # Skips that a repository's own rules or its languages explain are only counted; the
@@ -262,6 +263,10 @@ def parse_file(language: str, data: bytes, path: str, *, generated: bool = False
     failed every sync of the repository, each retry again."""
     try:
         return ReadFile(parse(language, data, path=path), generated=generated)
+    except ParseTimeout:  # tree-sitter's error recovery on input its grammar cannot read
+        log.warning("the parser gave up on a file past its deadline: skipped", path=path, language=language,
+                    bytes=len(data), seconds=PARSE_SECONDS)  # fmt: skip
+        return ReadFile(None, unread=PARSE_TIMEOUT)
     except Exception as exc:  # noqa: BLE001 - one file, not the repository
         log.error("the parser failed on a file: skipped", path=path, language=language,
                   error=f"{type(exc).__name__}: {exc}", traceback=traceback.format_exc())  # fmt: skip

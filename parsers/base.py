@@ -170,6 +170,10 @@ def content_hash(source: bytes, *, docstring: str = "", extra: tuple[tuple[str, 
     return digest.hexdigest()
 
 
+class ParseTimeout(Exception):
+    """A file's parse ran past its deadline (``treesitter.parse_deadline``) and was given up."""
+
+
 @dataclass(frozen=True, slots=True)
 class ParseResult:
     language: str

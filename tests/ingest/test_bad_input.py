@@ -5,6 +5,9 @@ from __future__ import annotations
 import codecs
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import structlog
 
@@ -382,13 +385,8 @@ def test_a_parser_that_raises_on_one_file_skips_it_and_the_sync_goes_on(git_repo
         return real(language, data, path=path)
 
     monkeypatch.setattr(collect, "parse", parse)
-    git_repo.write("ok.py", "def fine():\n    return 1\n")
-    git_repo.write("trips.py", "def tripped():\n    return 2\n")
-    git_repo.commit("one")
-    h = Harness("edge", tmp_path / "state", IndexOptions())
-    try:
-        with structlog.testing.capture_logs() as logs:
-            result = h.sync(git_repo)
+    with _synced({"ok.py": "def fine():\n    return 1\n", "trips.py": "def tripped():\n    return 2\n"}, git_repo,
+                 tmp_path) as (h, result, logs):  # fmt: skip
         assert result.skips == {"parser_error": 1}
         assert {(m.payload["path"], m.payload["qualname"]) for m in h.memories()} >= {("ok.py", "fine")}
         assert "trips.py" not in {m.payload["path"] for m in h.memories()}
@@ -396,6 +394,20 @@ def test_a_parser_that_raises_on_one_file_skips_it_and_the_sync_goes_on(git_repo
         # by the file reader and by the commit's task memory, which counts the commit's symbols
         assert {(e["path"], e["error"]) for e in failed} == {("trips.py", "SystemError: a parser's bug")}
         assert "Traceback" in failed[0]["traceback"]
+
+
+@contextmanager
+def _synced(files: dict[str, str], repo, root) -> Iterator[tuple[Harness, Any, list[dict[str, Any]]]]:  # type: ignore[no-untyped-def]
+    """``files`` committed to ``repo`` and synced into a store under ``root``: the harness,
+    the sync's result and what it logged."""
+    for path, text in files.items():
+        repo.write(path, text)
+    repo.commit("one")
+    h = Harness("edge", root / "state", IndexOptions())
+    try:
+        with structlog.testing.capture_logs() as logs:
+            result = h.sync(repo)
+        yield h, result, logs
     finally:
         h.close()
 
@@ -422,3 +434,20 @@ def test_a_file_the_sync_no_longer_reads_closes_its_memories_as_skipped_not_dele
         assert not [m for m in h.memories() if m.payload["path"] in {"grows.py", "goes.py"}]
     finally:
         h.close()
+
+
+def test_a_file_whose_parse_runs_past_its_deadline_is_skipped_and_the_sync_goes_on(git_repo, tmp_path, monkeypatch):
+    """tree-sitter's error recovery can take far longer than a file is long (285 kB of
+    mutated Python read as Lua: 15 s): a parse past ``parsers.PARSE_SECONDS`` is given up,
+    the file skipped as ``parse_timeout`` (logged), the rest synced; a file under the
+    size it is watched from is parsed without the clock. A deadline that has already
+    passed stands in for a slow parse."""
+    import recalld.parsers
+
+    monkeypatch.setattr(recalld.parsers, "PARSE_SECONDS", 0.0)
+    big = "".join(f"def f{n}(x):\n    return x + {n}\n\n\n" for n in range(1000))  # ~30 kB
+    with _synced({"big.py": big, "small.py": "def fine():\n    return 1\n"}, git_repo, tmp_path) as (h, result, logs):
+        assert result.skips == {"parse_timeout": 1}
+        assert {m.payload["path"] for m in h.memories(types=("structural",))} == {"small.py"}
+        gave_up = [e for e in logs if e["event"] == "the parser gave up on a file past its deadline: skipped"]
+        assert {(e["path"], e["language"]) for e in gave_up} == {("big.py", "python")}

@@ -803,3 +803,19 @@ def test_a_sections_banner_above_a_doc_is_no_part_of_it():
     go = b"package p\n\n// ----------------\n// Helpers\n// ----------------\n// F adds.\nfunc F() {}\n"
     assert parse("cpp", llvm, path="include/llvm/Hooks.h").symbols[1].docstring == "Check x."
     assert parse("go", go, path="p/f.go").symbols[1].docstring == "F adds."
+
+
+def test_a_parse_past_its_deadline_is_given_up_and_the_parser_reads_on():
+    """``parse`` raises ParseTimeout for a file whose parse runs past ``seconds`` (a
+    deadline already passed here); a file under ``WATCHED_BYTES`` is parsed without the
+    clock; the thread's parser, stopped mid-parse, reads the next file whole."""
+    from recalld.parsers import ParseTimeout
+    from recalld.parsers.treesitter import WATCHED_BYTES
+
+    big = "".join(f"def f{n}(x):\n    return x + {n}\n\n\n" for n in range(1000)).encode()
+    assert len(big) > WATCHED_BYTES
+    with pytest.raises(ParseTimeout, match="gave up parsing"):
+        parse("python", big, seconds=0)
+    assert [s.qualname for s in parse("python", b"def small():\n    pass\n", seconds=0).symbols] == ["<module>", "small"]
+    names = [s.qualname for s in parse("python", big).symbols]
+    assert names == ["<module>"] + [f"f{n}" for n in range(1000)]
