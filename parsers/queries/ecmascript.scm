@@ -140,3 +140,11 @@
 ; memo(function Card() {…})` is `Card`, `export default observer(() => …)` `default`.
 (export_statement value: (call_expression arguments: (arguments [(function_expression name: (_)? @name) (arrow_function)] @_wrapped @default))) @definition.function
 (export_statement value: (call_expression arguments: (arguments (call_expression arguments: (arguments [(function_expression name: (_)? @name) (arrow_function)] @_wrapped @default))))) @definition.function
+; Declarations both grammars write alike: functions, generators, methods, and a function
+; bound to a name, in parentheses too: `export const isArrayLike = (<T>(x: any): x is
+; ArrayLike<T> => …)`, `var wrap = (function (a) {…})`.
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+(method_definition name: (_) @name) @definition.method
+(lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function) (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])])) @definition.function
+(variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function) (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])])) @definition.function

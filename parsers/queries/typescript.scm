@@ -3,19 +3,12 @@
 (interface_declaration name: (type_identifier) @name) @definition.interface
 (enum_declaration name: (identifier) @name) @definition.enum
 (type_alias_declaration name: (type_identifier) @name) @definition.type
-(function_declaration name: (identifier) @name) @definition.function
-(generator_function_declaration name: (identifier) @name) @definition.function
 (function_signature name: (identifier) @name) @definition.function
-(method_definition name: (_) @name) @definition.method
 (method_signature name: (_) @name) @definition.method
 (abstract_method_signature name: (_) @name) @definition.method
 (public_field_definition name: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
 ; A field a call makes of a block of code: `onScroll = throttle(() => {…}, 100)`.
 (public_field_definition name: (property_identifier) @name value: (call_expression arguments: (arguments [(arrow_function body: (statement_block)) (function_expression)] @_wrapped))) @definition.method
-; A function bound to a name, in parentheses too: `export const isArrayLike = (<T>(x: any): x is
-; ArrayLike<T> => …)`, `var wrap = (function (a) {…})`.
-(lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function) (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])])) @definition.function
-(variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function) (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])])) @definition.function
 ; And one its type is checked or asserted of: SvelteKit's `export const load = (async ({ params })
 ; => {…}) satisfies PageServerLoad`, `const h = ((e) => {…}) as Handler` (or `as unknown as`);
 ; the function's parameters end its signature (@_wrapped).
