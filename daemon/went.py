@@ -67,7 +67,7 @@ def where_files_went(app: App, entry: RepoEntry, pattern: str) -> str:
     if not fates:
         return ""
     if len(fates) == 1:
-        return f"it {_one(fates[0])}"
+        return f"it {_one(fates[0])}" + ("" if fates[0].moved_to else _lives_on(app, entry, fates[0].closed))
     moved = [f for f in fates if f.moved_to]
     parts = []
     if moved:
@@ -114,6 +114,28 @@ def where_symbol_went(app: App, entry: RepoEntry, qualname: str, pattern: str, *
     hint = shlex.join(["recalld", "symbol", name, "--repo", entry.name, "--path", path])
     renamed = "" if name == qualname else f"{name!r} "
     return f"{qualname!r} is now {renamed}in {path} at line {last.payload.get('start_line')} ({hint})"
+
+
+def _lives_on(app: App, entry: RepoEntry, module: StoredPoint) -> str:
+    """Where the symbols of a file that was closed without a successor went in the same
+    commit, as a clause ("; what it defined lives on in core/parser.py (Parser,
+    Parser.read)"): a file split into others, its classes moved each to a file of its own;
+    "" where none did."""
+    path, commit = module.payload.get("path"), module.payload.get("valid_to_commit")
+    closed = (p for p in _closed_at(app, entry, str(path))
+              if p.payload.get("kind") != "module" and p.payload.get("valid_to_commit") == commit)  # fmt: skip
+    where: dict[str, list[tuple[int, str]]] = {}
+    for point in islice(closed, FOLLOWED):
+        last = _fate(app, point).last
+        if last is not None and not last.payload.get("deprecated") and last.payload.get("path") != path:
+            found = (int(last.payload.get("start_line") or 0), str(last.payload.get("qualname")))
+            where.setdefault(str(last.payload.get("path")), []).append(found)
+    if not where:
+        return ""
+    shown = [f"{to} ({', '.join(name for _line, name in sorted(names)[: EXAMPLES + 1])}"
+             f"{', …' if len(names) > EXAMPLES + 1 else ''})" for to, names in sorted(where.items())[:EXAMPLES]]  # fmt: skip
+    more = f" and {len(where) - EXAMPLES} more files" if len(where) > EXAMPLES else ""
+    return f"; what it defined lives on in {', '.join(shown)}{more}"
 
 
 def _one_live_end(app: App, found: list[StoredPoint]) -> bool:

@@ -104,6 +104,23 @@ def test_a_symbol_moved_out_of_a_deleted_file_is_found_where_it_went(git_repo, h
     assert said.endswith("'Parser.read' is now in core/parser.py at line 4 (recalld symbol Parser.read --repo r "
                          "--path core/parser.py)")  # fmt: skip
     assert split in said
+    # a file split in two, a third of it dropped, neither half like it enough to be it moved: deleted, and where
+    # what it defined went
+    reader, writer = (f"class {name}:\n    def {verb}(self, data):\n" + "".join(
+        f"        {verb}_{n} = data[{n}]\n" for n in range(12)) for name, verb in (("Reader", "read"), ("Writer", "write")))
+    dropped = "def dropped(data):\n" + "".join(f"    gone_{n} = data[{n}]\n" for n in range(12))
+    git_repo.write("core/both.py", reader + "\n\n" + writer + "\n\n" + dropped)
+    git_repo.commit("both")
+    harness.sync(git_repo)
+    git_repo.remove("core/both.py")
+    git_repo.write("core/reader.py", reader)
+    git_repo.write("core/writer.py", writer)
+    split = git_repo.commit("split both")[:8]
+    harness.sync(git_repo)
+    assert not_found(outline, app, "r", "core/both.py").endswith(
+        f": it was deleted (commit {split}); what it defined lives on in core/reader.py (Reader, Reader.read), "
+        "core/writer.py (Writer, Writer.write)"
+    )
 
 
 def test_a_symbol_renamed_removed_or_held_in_several_files_says_so(git_repo, harness, app):  # noqa: F811
