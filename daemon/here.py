@@ -82,17 +82,18 @@ def from_directory(root: str, cwd: str, path: str) -> str:
     joined = posixpath.normpath(posixpath.join(sub, path))
     if joined == ".." or joined.startswith("../"):  # out of the repository: the daemon says nothing is there
         return path
-    return "." if joined == "." else joined + ("/" if path.endswith("/") and joined != "." else "")
+    if joined == ".":  # the top: the whole repository
+        return joined
+    return joined + "/" if path.endswith("/") else joined
 
 
 def _below(root: str, cwd: str) -> tuple[str, str] | None:
     """Where ``cwd`` is under ``root`` (``app/models``) and the top it was found under
     (``root`` as written or resolved), when it is strictly below it."""
-    for top in dict.fromkeys((root, os.path.realpath(root))):
-        top = top.rstrip("/") or "/"
+    for top in dict.fromkeys((root.rstrip("/"), os.path.realpath(root))):
         for place in dict.fromkeys((cwd, os.path.realpath(cwd))):
-            if place.startswith(top.rstrip("/") + "/"):
-                return place[len(top.rstrip("/")) + 1 :].strip("/"), top
+            if place.startswith(top + "/"):
+                return place[len(top) + 1 :].strip("/"), top or "/"
     return None
 
 
