@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from recalld.ingest import similar
+from recalld.ingest import chunks
 from recalld.ingest.gitrepo import GitRepository
 
 
@@ -178,7 +178,7 @@ def test_a_file_rewritten_in_place_stays_modified(harness, git_repo, names):
 
 def test_the_quick_look_hides_no_rewrite():
     """An edit between a long kept head and tail is seen to be no rewrite from its bytes
-    alone (``similar._surely_kept``), sparing the count of its chunks: on random files
+    alone (``chunks._surely_kept``), sparing the count of its chunks: on random files
     heavy with white space (indented, blank, long and unterminated lines) and edits of
     every size, never where counting finds a rewrite, and for most small edits."""
     rng = random.Random(7)
@@ -195,10 +195,10 @@ def test_the_quick_look_hides_no_rewrite():
         end = min(len(old), start + rng.choice((0, 2, 20, 80, len(old))))
         new = old[:start] + lines(rng.choice((0, 1, 2)) * (end - start) + rng.randrange(3)) + old[end:]
         old_data, new_data = (b"\n".join(x) + rng.choice((b"\n", b"")) for x in (old, new))
-        cache = similar._LineCache({"old": old_data, "new": new_data}.get)
+        cache = chunks.LineCache({"old": old_data, "new": new_data}.get)
         cache.of("old"), cache.of("new")  # counted already: no quick look
-        rewritten = similar._rewritten(cache, "old", "new")
-        kept = similar._surely_kept(old_data, new_data)
+        rewritten = chunks.rewritten(cache, "old", "new")
+        kept = chunks._surely_kept(old_data, new_data)
         assert not (kept and rewritten), (old_data, new_data)
         rewrites += rewritten
         if end - start <= 2 and len(old) > 40:
