@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from typing import TYPE_CHECKING, Any
 
+from recalld.daemon.paths import walked_dir, within
 from recalld.ingest.errors import RecalldError
 
 if TYPE_CHECKING:
     from recalld.daemon.registry import RepoEntry
-
-WILDCARD = re.compile(r"[*?\[]")  # a glob's first wildcard
 
 
 def only_repo(ctx: Any) -> str:
@@ -39,14 +37,11 @@ def only_repo(ctx: Any) -> str:
 def holding(entries: list[RepoEntry], where: str) -> RepoEntry | None:
     """The entry whose path holds ``where`` (as written or with links resolved), the
     innermost; None when none does or two hold it equally."""
-    places = dict.fromkeys((where, os.path.realpath(where)))
     depth: dict[int, list[RepoEntry]] = {}
     for entry in entries:
-        for root in dict.fromkeys((entry.path, os.path.realpath(entry.path))):
-            root = root.rstrip("/") or "/"
-            if any(p == root or p.startswith(root.rstrip("/") + "/") for p in places):
-                depth.setdefault(len(root), []).append(entry)
-                break
+        found = within(entry.path, where)
+        if found is not None:
+            depth.setdefault(len(found[1]), []).append(entry)
     innermost = depth[max(depth)] if depth else []
     return innermost[0] if len(innermost) == 1 else None
 
@@ -70,13 +65,13 @@ def path_from_here(ctx: Any, repo: str | None, path: str | None) -> str | None:
 
 def from_directory(root: str, cwd: str, path: str) -> str:
     """``path`` written in ``cwd``, read from ``root`` (see ``path_from_here``)."""
-    below = _below(root, cwd)
-    if below is None:
+    below = within(root, cwd)
+    if below is None or not below[0]:  # not in a subdirectory of the work tree
         return path
     sub, top = below
     explicit = path in (".", "..") or path.startswith(("./", "../"))
     if not explicit:
-        probe = _literal(path)
+        probe = walked_dir(path)
         if not probe or not os.path.lexists(os.path.join(cwd, probe)) or os.path.lexists(os.path.join(top, probe)):
             return path
     joined = posixpath.normpath(posixpath.join(sub, path))
@@ -85,23 +80,3 @@ def from_directory(root: str, cwd: str, path: str) -> str:
     if joined == ".":  # the top: the whole repository
         return joined
     return joined + "/" if path.endswith("/") else joined
-
-
-def _below(root: str, cwd: str) -> tuple[str, str] | None:
-    """Where ``cwd`` is under ``root`` (``app/models``) and the top it was found under
-    (``root`` as written or resolved), when it is strictly below it."""
-    for top in dict.fromkeys((root.rstrip("/"), os.path.realpath(root))):
-        for place in dict.fromkeys((cwd, os.path.realpath(cwd))):
-            if place.startswith(top + "/"):
-                return place[len(top) + 1 :].strip("/"), top or "/"
-    return None
-
-
-def _literal(path: str) -> str:
-    """The part of ``path`` before its first wildcard, to its last whole directory
-    (the path itself when it has none)."""
-    wildcard = WILDCARD.search(path)
-    if wildcard is None:
-        return path
-    head = path[: wildcard.start()]
-    return head.rpartition("/")[0]

@@ -14,7 +14,8 @@ from typing import Any
 from recalld.daemon.app import App
 from recalld.daemon.config import OUTLINE_LIMIT
 from recalld.daemon.query import as_of, memory_record, note_as_of
-from recalld.daemon.retrieve import at_path, literal_dir, path_ok, repo_glob
+from recalld.daemon.paths import literal_dir
+from recalld.daemon.retrieve import at_path, path_ok, repo_glob
 from recalld.daemon.unheld import why_unheld
 from recalld.daemon.went import where_symbol_went
 from recalld.ingest.errors import NotFoundError, RecalldError

@@ -11,12 +11,11 @@ none (tests/bench/bench_names.py)."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from recalld.daemon.here import WILDCARD
+from recalld.daemon.paths import literal_dir, walked_dir, within
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import glob_match
 from recalld.ingest.qualnames import parent_scope, short_name, unnumbered
@@ -134,25 +133,10 @@ def repo_glob(text: str, root: str | None = None) -> str:
 def _inside(path: str, root: str) -> str:
     """``path`` from ``root`` when it lies there as written or with symbolic links resolved
     (either side's), else as it is."""
-    for base in dict.fromkeys((root, os.path.realpath(root))):
-        base = base.rstrip("/")
-        for written in dict.fromkeys((path, os.path.realpath(path))):
-            if base and (written == base or written.startswith(base + "/")):
-                return "." + written[len(base):]
-    return path
-
-
-def literal_dir(glob: str | None) -> str | None:
-    """The longest directory prefix of a glob without wildcards ("src/a" for "src/a/*.py")."""
-    if not glob:
-        return None
-    parts = glob.strip("/").split("/")
-    literal: list[str] = []
-    for part in parts[:-1]:
-        if WILDCARD.search(part) or part == "**":
-            break
-        literal.append(part)
-    return "/".join(literal) or None
+    found = within(root, path)
+    if found is None or found[1] == "/":  # the root of the file system holds every path: as written
+        return path
+    return f"./{found[0]}" if found[0] else "."
 
 
 def at_path(
@@ -165,9 +149,8 @@ def at_path(
     if exact:
         yield from exact
         return
-    under = literal_dir(pattern) if WILDCARD.search(pattern) else path
-    within = store.scroll(replace(flt, dir_prefix=under or None), fields=fields)
-    yield from (p for p in within if path_ok(str(p.payload.get("path")), pattern))
+    under = store.scroll(replace(flt, dir_prefix=walked_dir(pattern) or None), fields=fields)
+    yield from (p for p in under if path_ok(str(p.payload.get("path")), pattern))
 
 
 def path_ok(path: str, glob: str | None) -> bool:

@@ -12,7 +12,8 @@ from collections import Counter
 from recalld.daemon.app import App
 from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
-from recalld.daemon.retrieve import WILDCARD, at_path, literal_dir, path_ok
+from recalld.daemon.paths import walked_dir
+from recalld.daemon.retrieve import at_path, path_ok
 from recalld.daemon.went import where_files_went
 from recalld.ingest.collect import read_file
 from recalld.ingest.gitrecords import TreeFile, TreeSkip
@@ -64,9 +65,8 @@ def held_nothing(app: App, entry: RepoEntry, pattern: str) -> str | None:
 def _skipped_under(app: App, git: GitRepository, commit: str, pattern: str) -> list[tuple[str, str]]:
     """The files under the directory ``pattern`` or matching the glob, each with the
     reason a sync skips it (the first ``EXPLAINED``); none where none is there."""
-    under = (literal_dir(pattern) or "") if WILDCARD.search(pattern) else pattern
     skipped: list[tuple[str, str]] = []
-    for found in git.walk_tree(commit, under):
+    for found in git.walk_tree(commit, walked_dir(pattern)):
         if path_ok(found.path, pattern):
             skipped.append((found.path, _reason(app, git, commit, found)))
             if len(skipped) == EXPLAINED:
