@@ -43,6 +43,11 @@ class Fate:
         return str(self.closed.payload.get("valid_to_commit") or "")[:8]
 
     @property
+    def live(self) -> StoredPoint | None:
+        """The live memory its successors end at; None where they end closed, or it had none."""
+        return self.last if self.last is not None and not self.last.payload.get("deprecated") else None
+
+    @property
     def moved_to(self) -> str | None:
         """The path the memory's successors end at, where it is another."""
         if self.last is None:
@@ -102,18 +107,18 @@ def where_symbol_went(app: App, entry: RepoEntry, qualname: str, pattern: str, *
     if not found:
         return ""
     fate = _fate(app, max(found, key=_closed_when))
-    last = fate.last
-    if last is None or last.payload.get("deprecated"):
+    live = fate.live
+    if live is None:
         if not closure:
             return ""
-        if last is None:
+        if fate.last is None:
             return f"{qualname!r} was {_reason(fate.closed)} (commit {fate.commit})"
-        name, path = str(last.payload.get("qualname")), str(last.payload.get("path"))
+        name, path = str(fate.last.payload.get("qualname")), str(fate.last.payload.get("path"))
         return f"{qualname!r} became {name!r} in {path} (commit {fate.commit}){fate.gone_since()}"
-    name, path = str(last.payload.get("qualname")), str(last.payload.get("path"))
+    name, path = str(live.payload.get("qualname")), str(live.payload.get("path"))
     hint = shlex.join(["recalld", "symbol", name, "--repo", entry.name, "--path", path])
     renamed = "" if name == qualname else f"{name!r} "
-    return f"{qualname!r} is now {renamed}in {path} at line {last.payload.get('start_line')} ({hint})"
+    return f"{qualname!r} is now {renamed}in {path} at line {live.payload.get('start_line')} ({hint})"
 
 
 def _lives_on(app: App, entry: RepoEntry, module: StoredPoint) -> str:
@@ -126,8 +131,8 @@ def _lives_on(app: App, entry: RepoEntry, module: StoredPoint) -> str:
               if p.payload.get("kind") != "module" and p.payload.get("valid_to_commit") == commit)  # fmt: skip
     where: dict[str, list[tuple[int, str]]] = {}
     for point in islice(closed, FOLLOWED):
-        last = _fate(app, point).last
-        if last is not None and not last.payload.get("deprecated") and last.payload.get("path") != path:
+        last = _fate(app, point).live
+        if last is not None and last.payload.get("path") != path:
             found = (int(last.payload.get("start_line") or 0), str(last.payload.get("qualname")))
             where.setdefault(str(last.payload.get("path")), []).append(found)
     if not where:
@@ -146,8 +151,8 @@ def _one_live_end(app: App, found: list[StoredPoint]) -> bool:
         return False
     ends = set()
     for point in found:
-        last = _fate(app, point).last
-        if last is None or last.payload.get("deprecated"):
+        last = _fate(app, point).live
+        if last is None:
             return False
         ends.add(last.id)
     return len(ends) == 1
