@@ -54,12 +54,14 @@ NAMED_BOOST = 1.0
 MIN_PREFETCH = 50
 
 
-def ranked_score(position: int, weight: float) -> float:
-    """The fused score of the ``position``-th (from 0) of a search's one ranking, as the
-    engines' RRF gives it (above): a search answers with one ranking where the query has
-    no keyword term or the store no keyword vectors, and scored so its answer reads as a
-    fused one's (``hybrid_search(ranked=True)``), not by similarity."""
-    return 1.0 / ((position + 1) / weight + RRF_K - 1)
+def one_ranking_scores(similarities: Sequence[float], weight: float, *, ranked: bool) -> list[float]:
+    """The scores of a search's one ranking (best first): its similarities, or with
+    ``ranked`` each place's fused score as the engines' RRF gives it (above). A search
+    answers with one ranking where the query has no keyword term or the store no keyword
+    vectors, and ranked, its answer reads as a fused one's (``hybrid_search``)."""
+    if not ranked:
+        return [float(s) for s in similarities]
+    return [1.0 / ((place + 1) / weight + RRF_K - 1) for place in range(len(similarities))]
 
 
 def prefetch_limit(limit: int) -> int:
@@ -224,7 +226,7 @@ class Store(Protocol):
         memories whose name or qualname is one of them are ranked once more among
         themselves (``fused_rankings``) and come first: ``NAMED_BOOST`` is added to their
         fused score. A search of one ranking is scored by its similarity, or with ``ranked``
-        by its rank as a fused one is (``ranked_score``)."""
+        by its rank as a fused one is (``one_ranking_scores``)."""
 
     def delete(self, ids: Sequence[str]) -> None: ...
 

@@ -51,10 +51,10 @@ from recalld.ingest.store import (
     StoredPoint,
     StoreLockedError,
     fused_rankings,
+    one_ranking_scores,
     passing_over_missing,
     payload_selector,
     prefetch_limit,
-    ranked_score,
 )
 from recalld.ingest.store_edge_builds import ShardBuilds
 from recalld.ingest.store_edge_copy import beside, is_link, live_dir, recover, repoint
@@ -303,8 +303,8 @@ class QdrantEdgeStore(ShardBuilds):
                 limit=limit, query=vectors[rankings[0][0]], filter=plain, with_payload=True, with_vector=False
             )
             hits = self._shard.query(request)
-            scores = [ranked_score(n, rankings[0][2]) for n in range(len(hits))] if ranked else [h.score for h in hits]
-            return [ScoredMemory(float(score), _point(h)) for score, h in zip(scores, hits)]
+            scores = one_ranking_scores([h.score for h in hits], rankings[0][2], ranked=ranked)
+            return [ScoredMemory(score, _point(h)) for score, h in zip(scores, hits, strict=True)]
         fetch = prefetch_limit(limit)
         stages = [qe.Prefetch(limit=fetch, query=vectors[v], filter=only_named if n else plain)
                   for v, n, _ in rankings]  # fmt: skip

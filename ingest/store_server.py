@@ -31,10 +31,10 @@ from recalld.ingest.store import (
     StoredPoint,
     ValidAt,
     fused_rankings,
+    one_ranking_scores,
     passing_over_missing,
     payload_selector,
     prefetch_limit,
-    ranked_score,
 )
 
 PAGE = 1000
@@ -206,8 +206,8 @@ class QdrantServerStore:
                 limit=limit, with_payload=True, with_vectors=False,
             )  # fmt: skip
             hits = response.points
-            scores = [ranked_score(n, rankings[0][2]) for n in range(len(hits))] if ranked else [h.score for h in hits]
-            return [ScoredMemory(float(score), _point(h)) for score, h in zip(scores, hits)]
+            scores = one_ranking_scores([h.score for h in hits], rankings[0][2], ranked=ranked)
+            return [ScoredMemory(score, _point(h)) for score, h in zip(scores, hits, strict=True)]
         fetch = prefetch_limit(limit)
         stages = [models.Prefetch(query=vectors[v], using=v, filter=only_named if n else plain, limit=fetch)
                   for v, n, _ in rankings]  # fmt: skip
