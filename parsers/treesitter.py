@@ -22,6 +22,7 @@ from functools import lru_cache
 from importlib import resources
 
 import tree_sitter as ts
+
 from recalld.parsers.base import ParseTimeout
 from recalld.parsers.registry import LanguageSpec
 
