@@ -117,7 +117,9 @@ def create_api(service: Service) -> FastAPI:
         as_of: Annotated[str | None, Query(description="commit of the tracked branch or ISO date")] = None,
         shape: Annotated[Literal["json", "mem0"], Query(alias="format")] = "json",
         limit: Annotated[int, Query(ge=1, le=SEARCH_LIMIT)] = 10,
-        tests: Annotated[Literal["include", "exclude", "only"], Query(description="memories of test code")] = "include",
+        tests: Annotated[Literal["include", "exclude", "only"], Query(
+            description="memories of test code: include (ranked below code of like score unless the query speaks"
+            " of tests), exclude or only")] = "include",
         *,
         response: Response,
     ) -> Any:

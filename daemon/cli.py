@@ -121,8 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--lang", metavar="L", help=commands.LANGUAGE_NAMES)
     search.add_argument("--path", metavar="GLOB", help="only paths matching GLOB (e.g. 'src/**/*.py')")
     search.add_argument("--tests", choices=("include", "exclude", "only"), default="include",
-                        help="memories of test code (tests/, test_*.py, *_test.go, *.spec.ts, …): kept (default),"
-                        " left out to find the code itself, or alone")
+                        help="memories of test code (tests/, test_*.py, *_test.go, *.spec.ts, …): kept (default: ranked"
+                        " below code of like score, search.test_weight, unless the query speaks of tests), left out"
+                        " to find the code itself, or alone")
     search.add_argument("--include-deprecated", action="store_true", help="also closed (stale) versions")
     search.add_argument("--include-untrusted", action="store_true",
                         help="also memories from refs marked untrusted in config (left out by default)")

@@ -23,6 +23,10 @@ from recalld.parsers.registry import DEFAULT_ARCHITECTURE_GLOBS, DEFAULT_DECISIO
 if TYPE_CHECKING:
     from recalld.ingest.embed_select import EmbeddingSettings
 
+# A test's fused score is multiplied by this among other memories (daemon/retrieve.py):
+# about seven places down in a fused ranking (0.9 / 61 ~ 1 / 68). 1: tests ranked as code.
+TEST_WEIGHT = 0.9
+
 # section -> option -> (type, default)
 SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
     "store": {
@@ -70,6 +74,9 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "retention_days": (int, 90),
         "journal_keep_days": (int, 7),
         "restart_over_mb": (int, 128),
+    },
+    "search": {
+        "test_weight": (float, TEST_WEIGHT),
     },
     "trust": {
         "untrusted_branches": (list, []),
@@ -287,6 +294,8 @@ def validate(raw: dict[str, Any], *, source: str = "config") -> dict[str, dict[s
 def _is_type(value: Any, kind: type) -> bool:
     if kind is int:
         return isinstance(value, int) and not isinstance(value, bool)
+    if kind is float:  # TOML's 1 is an int
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
     if kind is list:
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
     return isinstance(value, kind)
@@ -325,6 +334,9 @@ def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
         raise RecalldError(
             f"{source}: embedding.max_tokens must be 0 (the model's own limit) or at least {MIN_MAX_TOKENS}"
         )
+    if not 0 < values["search"]["test_weight"] <= 1:
+        raise RecalldError(f"{source}: search.test_weight must be above 0 and at most 1 (1: tests ranked as code)")
+    values["search"]["test_weight"] = float(values["search"]["test_weight"])
     if values["log"]["level"] not in LOG_LEVELS:
         raise RecalldError(f"{source}: log.level must be one of {', '.join(LOG_LEVELS)}")
     if values["log"]["format"] not in LOG_FORMATS:

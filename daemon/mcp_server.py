@@ -86,7 +86,8 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         include_untrusted: Annotated[bool, Field(description="also memories from refs marked untrusted "
                                                  "(possibly poisoned; off by default)")] = False,  # fmt: skip
         tests: Annotated[Literal["include", "exclude", "only"], Field(description="memories of test code: kept "
-                         "(include), left out to find the code itself (exclude), or alone (only)")] = "include",
+                         "(include: ranked below code of like score unless the query speaks of tests), left out to "
+                         "find the code itself (exclude), or alone (only)")] = "include",
     ) -> dict[str, Any]:
         """Search memories by meaning and keywords (best first); the symbols a query names as code
         (parse_config, QuerySet.bulk_create) come first. Each result is one memory with its repo,

@@ -106,7 +106,8 @@ def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]]
         valid_at=valid_at,
     )
     path_glob = repo_glob(request.path_glob, entry.path if entry else None) if request.path_glob else None
-    retrieval = Retrieval(request.query, flt, request.limit, path_glob, _mode(app, request.mode), request.tests)
+    retrieval = Retrieval(request.query, flt, request.limit, path_glob, _mode(app, request.mode), request.tests,
+                          test_weight=app.config.get("search", "test_weight"))
     hits = retrieve(app.store, lambda text: app.embeddings.embedder.encode([text])[0].tolist(), retrieval)
     points = at.placed([h.point for h in hits]) if at else [h.point for h in hits]
     records = [memory_record(point, h.score) for point, h in zip(points, hits, strict=True)]

@@ -7,7 +7,14 @@ puts the memories of that name or qualified name first (``identifiers``, the sto
 ``hybrid_search(named=…)``): fused alone, a name shared by near-identical symbols
 (``test_now07`` among ``test_now01``…) ranked behind its look-alikes by meaning, and
 27 % of 500 Django symbols searched by their own names were not first; named first,
-none (tests/bench/bench_names.py)."""
+none (tests/bench/bench_names.py).
+
+Test code ranks below code of like score (``test_weight``, config ``search.test_weight``):
+its names and bodies say what they test, so a sentence about a feature found its tests
+ahead of it (Django's release notes: 5 of 5 results tests for "how are database
+migrations squashed"). A test's fused score is weighted, unless the query names it
+(those lead whatever their weight) or speaks of tests ("the tests of the config
+parser"): measured in tests/bench/bench_retrieval.py, README "Search"."""
 
 from __future__ import annotations
 
@@ -15,17 +22,20 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from recalld.daemon.config import TEST_WEIGHT
 from recalld.daemon.paths import literal_dir, walked_dir, within
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import glob_match
 from recalld.ingest.qualnames import parent_scope, short_name, unnumbered
 from recalld.ingest.records import is_test_path
 from recalld.ingest.sparse import query_vector
-from recalld.ingest.store import MemoryFilter, ScoredMemory, Store, StoredPoint
+from recalld.ingest.store import NAMED_BOOST, MemoryFilter, ScoredMemory, Store, StoredPoint
 
 MODES = ("hybrid", "dense", "keyword")
 # Test code (``records.is_test_path``): kept with the rest, left out, or alone.
 TESTS = ("include", "exclude", "only")
+# A query about tests: their weight is not applied.
+_ABOUT_TESTS = re.compile(r"\b(tests?|testing|tested|unit ?tests?|specs?|pytest|fixtures?)\b", re.IGNORECASE)
 MAX_FETCH = 4096
 MAX_IDENTIFIERS = 16
 MAX_RESOLVED = 2000  # namesakes read at most to find the decorated qualnames a dotted name means
@@ -48,6 +58,7 @@ class Retrieval:
     mode: str = "hybrid"
     tests: str = "include"
     exact: bool = True  # the memories the query names come first (not in the dense mode)
+    test_weight: float = TEST_WEIGHT  # with tests included: a test's score weighted (1: as code)
 
 
 def identifiers(query: str) -> tuple[str, ...]:
@@ -95,14 +106,41 @@ def retrieve(store: Store, encode: Encode, request: Retrieval) -> list[ScoredMem
         flt = replace(flt, dir_prefix=literal_dir(request.path_glob))
     named = identifiers(request.query) if request.exact and request.mode != "dense" else ()
     named = decorated(store, flt, named)
-    checked = request.path_glob is not None or request.tests != "include"
+    weight = test_weight(request)
+    checked = request.path_glob is not None or request.tests != "include" or weight != 1.0
     fetch = request.limit * 4 if checked else request.limit
     while True:
         hits = store.hybrid_search(dense, sparse, flt, min(fetch, MAX_FETCH), named=named, ranked=True)
-        kept = [h for h in hits if _kept(h.point.payload, request)]
-        if len(kept) >= request.limit or len(hits) < fetch or fetch >= MAX_FETCH:
+        kept = weighted([h for h in hits if _kept(h.point.payload, request)], weight)
+        # enough when no memory past the last fetched (scored at most as it) could rank among them
+        enough = len(kept) >= request.limit and (weight == 1.0 or kept[request.limit - 1].score >= hits[-1].score)
+        if enough or len(hits) < fetch or fetch >= MAX_FETCH:
             return kept[: request.limit]
         fetch *= 4
+
+
+def test_weight(request: Retrieval) -> float:
+    """The weight of a test's score in ``request``'s ranking: 1 where tests are not ranked
+    among other memories, or the query speaks of tests."""
+    if request.tests != "include" or _ABOUT_TESTS.search(request.query):
+        return 1.0
+    return request.test_weight
+
+
+def weighted(hits: list[ScoredMemory], weight: float) -> list[ScoredMemory]:
+    """``hits`` with the score of each test's code weighted, and ordered by it (stable);
+    a memory the query names keeps its score."""
+    if weight == 1.0:
+        return hits
+    out = [
+        replace(h, score=h.score * weight) if h.score < NAMED_BOOST and _in_test(h.point.payload) else h for h in hits
+    ]
+    return sorted(out, key=lambda h: -h.score)
+
+
+def _in_test(payload: dict[str, object]) -> bool:
+    """A memory of a test's code (not a note or a commit about one)."""
+    return payload.get("type") == "structural" and is_test_path(str(payload.get("path") or ""))
 
 
 def _kept(payload: dict[str, object], request: Retrieval) -> bool:
@@ -111,8 +149,7 @@ def _kept(payload: dict[str, object], request: Retrieval) -> bool:
         return False
     if request.tests == "include":
         return True
-    in_test = payload.get("type") == "structural" and is_test_path(path)  # a test's code, not a note on it
-    return in_test == (request.tests == "only")
+    return _in_test(payload) == (request.tests == "only")
 
 
 def repo_glob(text: str, root: str | None = None) -> str:

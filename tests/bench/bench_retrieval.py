@@ -14,6 +14,11 @@ release notes); relevant files the index does not hold are dropped.
 
     python tests/bench/bench_retrieval.py [--repo PATH] [--branch B] [--max-commits N]
         [--queries FILE] [--backend torch|onnx] [--max-tokens N] [--no-words-only] [--test-max-chars N]
+        [--code-only] [--test-weight W]
+
+Rows: each mode as search runs it (tests ranked below code by ``--test-weight``),
+``hybrid-fused`` without the named memories first, ``hybrid-even`` with tests ranked as
+code (weight 1), ``hybrid-code`` with tests left out, and the BM25 baseline.
 """
 
 from __future__ import annotations
@@ -33,13 +38,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from recalld.daemon.logs import configure_logging
-from recalld.daemon.retrieve import Retrieval, retrieve
+from recalld.daemon.config import TEST_WEIGHT
+from recalld.daemon.retrieve import MODES, Retrieval, retrieve
 from recalld.ingest.embed import CachedEmbeddings, Embedder, EmbeddingCache
 from recalld.ingest.embed_select import EmbeddingSettings, build_embedder, choose_backend
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrecords import TreeFile
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.store import MemoryFilter, Store, StoreConfig, open_store
+from recalld.ingest.records import is_test_path
 from recalld.ingest.sync import Indexer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -161,12 +168,19 @@ def evaluate(queries: list[Query], rank: Callable[[str], list[str]], *, verbose:
 
 
 def memory_ranker(
-    store: Store, encode: Callable[[str], list[float]], mode: str, *, exact: bool = True
+    store: Store,
+    encode: Callable[[str], list[float]],
+    mode: str,
+    *,
+    exact: bool = True,
+    tests: str = "include",
+    test_weight: float = TEST_WEIGHT,
 ) -> Callable[[str], list[str]]:
     def rank(text: str) -> list[str]:
         # structural memories only: a task memory would hold the very commit subject asked for
         flt = MemoryFilter(repo="bench", types=("structural",))
-        hits = retrieve(store, encode, Retrieval(text, flt, limit=10, mode=mode, exact=exact))
+        asked = Retrieval(text, flt, limit=10, mode=mode, exact=exact, tests=tests, test_weight=test_weight)
+        hits = retrieve(store, encode, asked)
         return [h.point.payload.get("path") or "" for h in hits]
 
     return rank
@@ -234,6 +248,10 @@ def main() -> None:
     parser.add_argument("--queries", type=Path, help="JSON lines of queries (see above) instead of commit subjects")
     parser.add_argument("--words-only", action=argparse.BooleanOptionalAction, default=True,
                         help="embedding.words_only: the model reads words, not punctuation (default: on)")
+    parser.add_argument("--code-only", action="store_true",
+                        help="count only code as relevant: a commit's (or note's) test files are not")
+    parser.add_argument("--test-weight", type=float, default=TEST_WEIGHT,
+                        help=f"search.test_weight: a test's fused score multiplied by it (default {TEST_WEIGHT})")
     parser.add_argument("--test-max-chars", type=int, default=150,
                         help="embedding.test_max_chars: what the model reads of a test file's code (0: all of it)")
     args = parser.parse_args()
@@ -259,6 +277,10 @@ def main() -> None:
                 queries = read_queries(args.queries, indexed)
             else:
                 queries = build_queries(args.repo, revs, args.max_commits, indexed)
+            if args.code_only:  # a query whose relevant files are all tests is dropped
+                queries = [Query(q.commit, q.text, frozenset(p for p in q.relevant if not is_test_path(p)))
+                           for q in queries]
+                queries = [q for q in queries if q.relevant]
             if not queries:
                 sys.exit("no usable queries: need queries (commit subjects) touching indexed files")
             bm25 = BM25(file_texts(args.repo, branch, indexed))
@@ -266,9 +288,13 @@ def main() -> None:
             def encode(text: str) -> list[float]:
                 return [float(x) for x in embedder.encode([text])[0]]
 
-            rankers = {mode: memory_ranker(store, encode, mode) for mode in ("dense", "keyword", "hybrid")}
+            weight = args.test_weight
+            rankers = {mode: memory_ranker(store, encode, mode, test_weight=weight) for mode in MODES}
             # the memories a query names not put first (daemon/retrieve.py: identifiers)
-            rankers["hybrid-fused"] = memory_ranker(store, encode, "hybrid", exact=False)
+            rankers["hybrid-fused"] = memory_ranker(store, encode, "hybrid", exact=False, test_weight=weight)
+            # test code ranked as code (search.test_weight = 1), and left out (--tests exclude)
+            rankers["hybrid-even"] = memory_ranker(store, encode, "hybrid", test_weight=1.0)
+            rankers["hybrid-code"] = memory_ranker(store, encode, "hybrid", tests="exclude")
             rankers["bm25-files"] = lambda text: bm25.top(text, 10)
             tallies = {name: evaluate(queries, rank, verbose=args.verbose) for name, rank in rankers.items()}
         finally:
@@ -279,7 +305,8 @@ def main() -> None:
           f"{args.backend}, max_tokens {getattr(embedder, 'max_tokens', '?')}, words only {args.words_only}, "
           f"test code read to {args.test_max_chars or 'the end'}")
     source = args.queries.name if args.queries else "commit subjects"
-    print(f"{n} queries ({source}), {relevant:.1f} relevant files each on average")
+    print(f"{n} queries ({source}), {relevant:.1f} relevant files each on average"
+          f"{' (code only)' if args.code_only else ''}; a test's score weighted {args.test_weight}")
     print(f"{'method':<12} {'hit@1':>6}  {'hit@5':>6}  {'hit@10':>6}  {'file-R@10':>8}  {'MRR@10':>6}  {'ms/query':>8}")
     for name, tally in tallies.items():
         print(report(name, tally, n))

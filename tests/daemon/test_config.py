@@ -40,6 +40,10 @@ def test_example_documents_every_option_with_its_default():
         ({"tasks": {"backfill_commits": -1}}, "tasks.backfill_commits must not be negative"),
         ({"embedding": {"test_max_chars": -1}}, "embedding.test_max_chars must not be negative"),
         ({"store": {"seal_over": -1}}, "store.seal_over must not be negative"),
+        ({"search": {"test_weight": 0}}, "search.test_weight must be above 0 and at most 1"),
+        ({"search": {"test_weight": 1.5}}, "search.test_weight must be above 0 and at most 1"),
+        ({"search": {"test_weight": True}}, "search.test_weight must be of type float"),
+        ({"search": {"test_weight": "0.5"}}, "search.test_weight must be of type float"),
         ({"daemon": {"restart_over_mb": -1}}, "restart_over_mb must not be negative"),
         ({"store": {"url": "not a url"}}, "store.url must be a Qdrant server's URL"),
         ({"store": {"url": "ftp://qdrant"}}, "store.url must be a Qdrant server's URL"),
@@ -61,6 +65,11 @@ def test_bad_config_names_the_key(raw, message):
 def test_a_qdrant_url_as_qdrant_client_reads_it_is_taken(url):
     """A host alone is read as http, as qdrant-client reads it."""
     assert validate({"store": {"url": url}}, source="cfg")["store"]["url"] == url
+
+
+def test_a_whole_number_is_a_float_option():
+    """TOML writes 1 as an integer: a weight of 1 is taken, and read as 1.0."""
+    assert validate({"search": {"test_weight": 1}}, source="cfg")["search"]["test_weight"] == 1.0
 
 
 def test_config_file_under_recalld_home(monkeypatch, tmp_path):

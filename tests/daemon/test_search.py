@@ -671,6 +671,38 @@ def test_test_code_is_kept_left_out_or_alone_as_asked(git_repo, harness, app):
         find(app, "x", tests="none")
 
 
+def test_test_code_ranks_below_code_of_like_score(git_repo, harness, app):
+    """A test's fused score is weighted (search.test_weight, 0.9): the code it tests comes
+    first where the test alone would. Not when the query names the test or speaks of
+    tests; 1 ranks tests as code."""
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("conf/settings.py", V1)
+    git_repo.write("tests/test_settings.py", "def test_parse_config_file():\n"
+                   "    assert parse_config_file('config file') == parse_config_file('config file')\n")
+    git_repo.commit("settings and their tests")
+    harness.sync(git_repo)
+    as_code = SearchApp.__new__(SearchApp)
+    as_code.__dict__.update(app.__dict__)
+    as_code.config = Config(home=app.config.home, config_path=app.config.config_path,
+                            values=validate({"search": {"test_weight": 1}}))
+    even = find(as_code, "parse config file", limit=5)
+    assert names(even)[:2] == ["test_parse_config_file", "parse_config_file"]  # the test alone would lead
+    weighted = find(app, "parse config file", limit=5)
+    assert names(weighted)[0] == "parse_config_file" and "test_parse_config_file" in names(weighted)[1:]
+    score = {r["qualname"]: r["score"] for r in weighted}
+    assert score["test_parse_config_file"] == pytest.approx(0.9 * even[0]["score"], abs=1e-6)
+    assert score["parse_config_file"] == even[1]["score"]
+    assert [r["score"] for r in weighted] == sorted((r["score"] for r in weighted), reverse=True)
+    # the code beyond the first place fetched: asked for one, the code comes
+    assert names(find(app, "parse config file", limit=1)) == ["parse_config_file"]
+    # a query of tests ranks them by score alone; a named test leads whatever its weight
+    for about_tests in ("tests of parse config file", "parse config file unit test", "Testing: parse config file"):
+        assert find(app, about_tests, limit=5) == find(as_code, about_tests, limit=5)
+    assert find(app, "parse config file", limit=5) != even
+    assert names(find(app, "test_parse_config_file", limit=2))[0] == "test_parse_config_file"
+    assert find(app, "test_parse_config_file", limit=1)[0]["score"] > 1
+
+
 def test_as_of_gives_the_language_and_text_the_code_had_then(git_repo, harness, app):
     """Code unchanged to the letter keeps its memory, written again in place where what
     lies outside it changed: a C header that C++ written into it reads as C++. As of the
