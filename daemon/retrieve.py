@@ -34,8 +34,9 @@ from recalld.ingest.store import NAMED_BOOST, MemoryFilter, ScoredMemory, Store,
 MODES = ("hybrid", "dense", "keyword")
 # Test code (``records.is_test_path``): kept with the rest, left out, or alone.
 TESTS = ("include", "exclude", "only")
-# A query about tests: their weight is not applied.
-_ABOUT_TESTS = re.compile(r"\b(tests?|testing|tested|unit ?tests?|specs?|pytest|fixtures?)\b", re.IGNORECASE)
+# A query about tests: their weight is not applied. ("fixtures" is also a feature's name:
+# Django loads data fixtures.)
+_ABOUT_TESTS = re.compile(r"\b(tests?|testing|tested|unit ?tests?|specs?|pytest)\b", re.IGNORECASE)
 MAX_FETCH = 4096
 MAX_IDENTIFIERS = 16
 MAX_RESOLVED = 2000  # namesakes read at most to find the decorated qualnames a dotted name means
