@@ -11,10 +11,10 @@ none (tests/bench/bench_names.py).
 
 Test code ranks below code of like score (``test_weight``, config ``search.test_weight``):
 its names and bodies say what they test, so a sentence about a feature found its tests
-ahead of it (Django's release notes: 5 of 5 results tests for "how are database
-migrations squashed"). A test's fused score is weighted, unless the query names it
-(those lead whatever their weight) or speaks of tests ("the tests of the config
-parser"): measured in tests/bench/bench_retrieval.py, README "Search"."""
+ahead of it (on Django, "send email with attachments": four tests in the first five). A
+test's fused score is weighted, unless the query names it (those lead whatever their
+weight) or speaks of tests ("the tests of the config parser"): measured in
+tests/bench/bench_retrieval.py, README "Search"."""
 
 from __future__ import annotations
 
