@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import Any
 
 from recalld.daemon.client import repo_path
@@ -180,14 +181,16 @@ def symbol(ctx: Any, args: argparse.Namespace) -> int:
 def _symbol_versions(ctx: Any, daemon: Any, repo: str, args: argparse.Namespace, notes: list[str]) -> Any:
     if daemon is not None:
         params = {"qualname": args.qualname, "path": args.path, "kind": args.kind,
-                  "include_deprecated": "true" if args.include_deprecated else None, "as_of": args.as_of}  # fmt: skip
+                  "include_deprecated": "true" if args.include_deprecated else None, "as_of": args.as_of,
+                  "blame": "true" if args.blame else None}  # fmt: skip
         found, said = daemon.noted("GET", repo_path(repo, "symbols"), params)
         notes.extend(said)
         return found
     from recalld.daemon.memories import get_symbol
 
     return get_symbol(ctx.app, repo, args.qualname, path=args.path, kind=args.kind,
-                      include_deprecated=args.include_deprecated, as_of_text=args.as_of, notes=notes)  # fmt: skip
+                      include_deprecated=args.include_deprecated, as_of_text=args.as_of, notes=notes,
+                      blame=args.blame)  # fmt: skip
 
 
 def _print_notes(notes: list[str]) -> None:
@@ -241,6 +244,8 @@ def print_version(v: dict[str, Any], *, as_of: bool = False, code: bool = True) 
         print(f"    {v['signature']}")
     until = f" until {v['valid_to_commit'][:8]}" if v.get("valid_to_commit") else ""
     print(f"    since {(v.get('valid_from_commit') or '-')[:8]}{until} by {v.get('author') or '-'}")
+    if "last_changed" in v:
+        print(f"    {last_changed_line(v['last_changed'])}")
     for past in [] if as_of else reversed(v.get("history") or []):  # the same code, closed once and back since
         if isinstance(past, dict) and past.get("valid_from_commit"):
             reason = f" [{one_line(past['deprecated_reason'])}]" if past.get("deprecated_reason") else ""
@@ -248,6 +253,14 @@ def print_version(v: dict[str, Any], *, as_of: bool = False, code: bool = True) 
                   f" {str(past.get('valid_to_commit'))[:8]}{reason}")  # fmt: skip
     if code:
         _print_code(v)
+
+
+def last_changed_line(changed: dict[str, Any] | None) -> str:
+    """A version's ``last_changed`` (``memories.with_last_change``) as ``symbol --blame`` prints it."""
+    if not changed:
+        return "last changed: git blame cannot say (the indexed commit or the file is not in the repository)"
+    day = time.strftime("%Y-%m-%d", time.gmtime(changed["time"]))
+    return f"last changed {changed['commit'][:8]} on {day} by {changed['author']}: {one_line(changed['summary'])}"
 
 
 def _print_code(v: dict[str, Any]) -> None:

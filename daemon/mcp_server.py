@@ -116,14 +116,17 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
                                            "with its lines then")] = None,
         limit: Annotated[int, Field(ge=1, le=SYMBOLS_MAX, description="at most this many versions (a common "
                                     "name such as 'Command' or '__init__' is in many files)")] = SYMBOLS_SHOWN,
+        blame: Annotated[bool, Field(description="also last_changed of each live version: the latest commit that "
+                                     "wrote one of its lines, its author and date, by git blame")] = False,
     ) -> dict[str, Any]:
         """The current memory of a symbol on the tracked branch (or as of a commit or date): source
-        text, signature, docstring, path and lines, and provenance (the commit and author that
-        introduced this version). Where none is live, the error says where the one the index
-        held went (moved, renamed: how to ask for it; removed) or why the path holds nothing.
-        Where more are found than limit, notes says how many: ask with path or kind."""
+        text, signature, docstring, path and lines, and provenance (valid_from_commit and author:
+        the commit of the sync that first saw this version; for what a repository's first sync
+        found, its tip; blame=true says who last changed the code). Where none is live, the error
+        says where the one the index held went (moved, renamed: how to ask for it; removed) or why
+        the path holds nothing. Where more are found than limit, notes says how many: ask with path or kind."""
         params = {"qualname": qualname, "path": path, "kind": kind, "include_deprecated": _flag(include_deprecated),
-                  "as_of": as_of, "limit": limit}  # fmt: skip
+                  "as_of": as_of, "limit": limit, "blame": _flag(blame)}  # fmt: skip
         notes: list[str] = []
         versions = gateway.call("GET", repo_path(repo, "symbols"), params, noted=notes)
         return {"versions": versions, "notes": notes} if notes else {"versions": versions}

@@ -19,10 +19,12 @@ from recalld.daemon.retrieve import at_path, path_ok, repo_glob
 from recalld.daemon.unheld import why_unheld
 from recalld.daemon.went import where_symbol_went
 from recalld.ingest.errors import NotFoundError, RecalldError
+from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.held import as_interval, shown_as
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
 from recalld.ingest.qualnames import parent_scope
-from recalld.ingest.records import STRUCTURAL, TASK, past_intervals
+from recalld.ingest.plan import Scope
+from recalld.ingest.records import STRUCTURAL, TASK, past_intervals, stored_checkpoint
 from recalld.ingest.store import MemoryFilter, StoredPoint
 from recalld.ingest.result import NoProgress
 from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
@@ -30,6 +32,7 @@ from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
 EVENT_FIELDS = ("valid_from_time", "valid_to_time", "history")
 COMMIT_FIELDS = ("commit", "parents", "committer_time")
 SUMMARY_CHARS = 160  # an outline's doc of a symbol
+BLAMED_MAX = 10  # live versions of a symbol an answer blames at most (each a git blame of its lines)
 # what an outline shows, and what an as-of answer reads a version's lines then by
 OUTLINE_FIELDS = ("repo", "branch", "path", "language", "kind", "qualname", "signature", "docstring",
                   "start_line", "end_line")  # fmt: skip
@@ -74,7 +77,7 @@ def get_memory(app: App, memory_id: str) -> dict[str, Any]:
 def get_symbol(
     app: App, repo: str, qualname: str, *, path: str | None = None, kind: str | None = None,
     include_deprecated: bool = False, as_of_text: str | None = None, notes: list[str] | None = None,
-    limit: int | None = None,
+    limit: int | None = None, blame: bool = False,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """The versions of a symbol on the tracked branch, by qualified name, else by plain
     name, else by scope and name: ``Arg.fmt`` finds Rust's ``<Arg as Display>.fmt`` and
@@ -82,7 +85,8 @@ def get_symbol(
     ``Codec.decode#2``. A name written as C++ and Rust write one (``geo::Widget::Draw``)
     is read as recalld writes it (``geo.Widget.Draw``). With ``as_of_text``, the versions
     valid then, with the lines they had (``query.as_of``). At most ``limit`` (the first
-    by path and line), a note saying how many were found."""
+    by path and line), a note saying how many were found. With ``blame``, each live
+    version's ``last_changed`` (``with_last_change``)."""
     entry = app.registry.get(repo)
     at = as_of(app, as_of_text, repo)
     path = repo_glob(path, entry.path) if path else None
@@ -105,7 +109,8 @@ def get_symbol(
         points = [p for p in named if parent_scope(str(p.payload.get("qualname") or "")) == scope]
     if not points and "::" in qualname:
         return get_symbol(app, repo, qualname.replace("::", "."), path=path, kind=kind,
-                          include_deprecated=include_deprecated, as_of_text=as_of_text, notes=notes)  # fmt: skip
+                          include_deprecated=include_deprecated, as_of_text=as_of_text, notes=notes,
+                          limit=limit, blame=blame)  # fmt: skip
     if not points and kind and not app.store.count(MemoryFilter(repo=repo, kinds=(kind,), deprecated=None)):
         from recalld.daemon.commands import KINDS_HELP  # a typo of a kind: found nothing, and why
 
@@ -129,7 +134,36 @@ def get_symbol(
         if notes is not None:
             notes.append(f"{len(points)} found, the first {limit} given: ask with a path or a kind for fewer")
         points = points[:limit]
-    return [memory_record(p) for p in points]
+    records = [memory_record(p) for p in points]
+    if blame:
+        with_last_change(app, entry, records, at is not None, notes if notes is not None else [])
+    return records
+
+
+def with_last_change(app: App, entry: Any, records: list[dict[str, Any]], as_of: bool, notes: list[str]) -> None:
+    """Set ``last_changed`` (commit, time, author, summary) on the live versions among
+    ``records``, the first ``BLAMED_MAX``: the latest commit that wrote one of its lines
+    at the indexed commit, as git blame reads them. A version's ``author`` is that of the
+    sync's commit that first saw it, which for what a repository's first sync found is
+    the tip's author; blame names who wrote the code (None where git cannot say)."""
+    if as_of:
+        notes.append("last_changed is given for the live versions, not as of a commit")
+        return
+    live = [r for r in records if not r["deprecated"]]
+    commit = stored_checkpoint(app.store, Scope(entry.name, entry.branch)).get("commit")
+    try:
+        git = GitRepository(entry.path)
+    except Exception as exc:  # noqa: BLE001 - the versions are the answer; blame is what git can add
+        notes.append(f"git blame could not open {entry.path}: {exc}")
+        return
+    for record in live[:BLAMED_MAX]:
+        lines = record["start_line"], record["end_line"]
+        info = git.last_change(str(commit), record["path"], *lines) if commit else None
+        record["last_changed"] = (
+            {"commit": info.id, "time": info.time, "author": info.author, "summary": info.summary} if info else None
+        )
+    if len(live) > BLAMED_MAX:
+        notes.append(f"last_changed is given for the first {BLAMED_MAX} live versions: ask with a path for others")
 
 
 def outline(

@@ -70,13 +70,15 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
         as_of: Annotated[str | None, Query(description="commit of the tracked branch or ISO date")] = None,
         limit: Annotated[int | None, Query(ge=1, le=SYMBOLS_MAX, description="at most this many (a note says how"
                                            " many were found); without it, all")] = None,
+        blame: Annotated[bool, Query(description="each live version's last_changed: the latest commit that wrote"
+                                     " one of its lines, by git blame (author is the sync's commit's)")] = False,
         *,
         response: Response,
     ) -> list[dict[str, Any]]:  # fmt: skip
         notes: list[str] = []
         found = memories.get_symbol(
             service.app, name, qualname, path=path, kind=kind, include_deprecated=include_deprecated,
-            as_of_text=as_of or None, notes=notes, limit=limit,
+            as_of_text=as_of or None, notes=notes, limit=limit, blame=blame,
         )
         return noted(response, notes, found)
 

@@ -37,6 +37,22 @@ class GitHistory(GitObjects):
             summary=subject_of(message_text(commit)),
         )
 
+    def last_change(self, commit: str, path: str, start_line: int, end_line: int) -> CommitInfo | None:
+        """The latest commit (by commit time) that wrote one of lines ``start_line`` to
+        ``end_line`` (1-based) of ``path`` as it is at ``commit``, as git blame reads it
+        (a shallow clone's boundary commit for what came before it); None where ``path``
+        is no file of ``commit`` or holds no such lines."""
+        try:
+            data = self._repo[commit].peel(pygit2.Commit).tree[path].data
+            lines = data.count(b"\n") + (not data.endswith(b"\n"))
+            if not 1 <= start_line <= end_line <= lines:  # libgit2 makes up a hunk for lines past the end
+                return None
+            blame = self._repo.blame(path, newest_commit=commit, min_line=start_line, max_line=end_line)
+            written = {str(hunk.final_commit_id) for hunk in blame}
+        except (KeyError, ValueError, AttributeError, pygit2.GitError):  # no such file (a tree: no data)
+            return None
+        return max((self.commit_info(c) for c in written), key=lambda c: (c.time, c.id), default=None)
+
     def resolve_commit(self, rev: str) -> str | None:
         """The commit a revision names (full or short id, branch, tag, ``main~2``), or None."""
         if not rev or rev.startswith("-"):

@@ -101,6 +101,9 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
         assert (version["qualname"], version["path"], version["start_line"]) == ("Basket.add", "app/core.py", 7)
         assert version["signature"] == "def add(self, item)" and version["valid_from_commit"] == second
         assert "return item" in version["text"] and version["author"].startswith("Test Author")
+        assert "last_changed" not in version
+        err, blamed = await call(session, "get_symbol", repo="repo", qualname="add", blame=True)
+        assert not err and blamed["versions"][0]["last_changed"]["commit"] in (old_alpha, second)
         err, both = await call(session, "get_symbol", repo="repo", qualname="alpha", include_deprecated=True)
         assert [v["valid_from_commit"] for v in both["versions"]] == [second, old_alpha]
         err, first = await call(session, "get_symbol", repo="repo", qualname="alpha", include_deprecated=True, limit=1)

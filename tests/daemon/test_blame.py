@@ -1,0 +1,117 @@
+"""Who last changed a symbol's code, as git blame reads it (``symbol --blame``, the API's
+and MCP's ``blame``). A version's ``author`` is the author of the sync's commit that first
+saw it: for what a repository's first sync found, the tip's author, who may not have
+written it. ``last_changed`` names the latest commit that wrote one of its lines."""
+
+from __future__ import annotations
+
+import pytest
+
+from recalld.daemon.commands import last_changed_line, print_version
+from recalld.daemon.memories import BLAMED_MAX, get_symbol
+from recalld.ingest.gitrepo import GitRepository
+from tests.conftest import GitRepo
+from tests.daemon.test_search import SearchApp, commit_at
+from tests.ingest.conftest import harness  # noqa: F401 - the fixture, on both store adapters
+
+FIRST = "def kept(x):\n    return x\n\n\ndef edited(x):\n    return x\n"
+SECOND = "def kept(x):\n    return x\n\n\ndef edited(x):\n    return x * 2\n"
+
+
+@pytest.fixture
+def app(harness, tmp_path):  # type: ignore[no-untyped-def]  # noqa: F811
+    a = SearchApp(harness, tmp_path)
+    yield a
+    a.registry.close()
+
+
+def two_authors(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """Ann writes both functions, Bob then edits ``edited``."""
+    git_repo.write("m.py", FIRST)
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Ann")
+    ann = commit_at(git_repo, monkeypatch, "2024-01-10T12:00:00+00:00", "both functions")
+    git_repo.write("m.py", SECOND)
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Bob")
+    bob = commit_at(git_repo, monkeypatch, "2024-02-10T12:00:00+00:00", "edited doubles")
+    return ann, bob
+
+
+def test_last_change_is_the_latest_commit_that_wrote_the_lines(git_repo, monkeypatch):
+    ann, bob = two_authors(git_repo, monkeypatch)
+    git = GitRepository(git_repo.path)
+    assert git.last_change(bob, "m.py", 1, 2).id == ann  # kept: Ann's lines
+    assert git.last_change(bob, "m.py", 5, 6).id == bob  # edited: Bob's last line
+    assert git.last_change(bob, "m.py", 5, 6).author.startswith("Bob")
+    assert git.last_change(bob, "m.py", 1, 6).id == bob  # the module: the latest of its lines
+    assert git.last_change(ann, "m.py", 5, 6).id == ann  # as the file was at Ann's commit
+    # nothing to say: no such file, a directory, lines past the end (libgit2 made up a hunk), a bad commit
+    git_repo.write("pkg/a.py", "x = 1\n")
+    tip = git_repo.commit("a package")
+    assert git.last_change(tip, "nope.py", 1, 1) is None
+    assert git.last_change(tip, "pkg", 1, 1) is None
+    assert git.last_change(tip, "m.py", 7, 8) is None and git.last_change(tip, "m.py", 0, 1) is None
+    assert git.last_change("0" * 40, "m.py", 1, 1) is None
+
+
+def test_a_first_sync_says_the_tip_and_blame_who_wrote_it(git_repo, harness, app, monkeypatch):  # noqa: F811
+    """Synced first at Bob's commit, both functions are Bob's by provenance; blame says
+    ``kept`` is Ann's. Without blame the answer has no ``last_changed``."""
+    app.registry.add("r", str(git_repo.path), "main")
+    ann, bob = two_authors(git_repo, monkeypatch)
+    harness.sync(git_repo)
+    (kept,) = get_symbol(app, "r", "kept", blame=True)
+    (edited,) = get_symbol(app, "r", "edited", blame=True)
+    assert kept["author"].startswith("Bob") and kept["valid_from_commit"] == bob
+    assert kept["last_changed"]["commit"] == ann and kept["last_changed"]["author"].startswith("Ann")
+    assert kept["last_changed"]["summary"] == "both functions"
+    assert edited["last_changed"]["commit"] == bob and edited["last_changed"]["time"] == 1707566400
+    assert "last_changed" not in get_symbol(app, "r", "kept")[0]
+    # the line symbol --blame prints
+    assert last_changed_line(kept["last_changed"]) == (
+        f"last changed {ann[:8]} on 2024-01-10 by Ann <{kept['last_changed']['author'].split('<')[1]}: both functions"
+    )
+    assert last_changed_line(None).startswith("last changed: git blame cannot say")
+
+
+def test_blame_follows_the_lines_a_later_sync_moved(git_repo, harness, app, monkeypatch):  # noqa: F811
+    """Code above ``edited`` grows: its memory is written again in place with its new
+    lines, and blame reads those lines at the indexed commit (Bob's still)."""
+    app.registry.add("r", str(git_repo.path), "main")
+    _ann, bob = two_authors(git_repo, monkeypatch)
+    harness.sync(git_repo)
+    git_repo.write("m.py", "import os\n\n\n" + SECOND)
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Cid")
+    cid = commit_at(git_repo, monkeypatch, "2024-03-10T12:00:00+00:00", "an import")
+    harness.sync(git_repo)
+    (edited,) = get_symbol(app, "r", "edited", blame=True)
+    assert edited["start_line"] == 8 and edited["last_changed"]["commit"] == bob
+    (module,) = get_symbol(app, "r", "m.py", kind="module", blame=True)
+    assert module["last_changed"]["commit"] == cid
+
+
+def test_blame_is_for_live_versions_and_the_first_few(git_repo, harness, app, monkeypatch, capsys):  # noqa: F811
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("m.py", FIRST)
+    ann = git_repo.commit("both functions")
+    harness.sync(git_repo)  # synced at each commit: the first version of edited is closed
+    git_repo.write("m.py", SECOND)
+    bob = git_repo.commit("edited doubles")
+    harness.sync(git_repo)
+    versions = get_symbol(app, "r", "edited", include_deprecated=True, blame=True)
+    assert [("last_changed" in v, v["deprecated"]) for v in versions] == [(True, False), (False, True)]
+    notes: list[str] = []
+    (then,) = get_symbol(app, "r", "edited", as_of_text=bob, blame=True, notes=notes)
+    assert "last_changed" not in then and notes[-1] == "last_changed is given for the live versions, not as of a commit"
+    # more live versions than are blamed: a note says so
+    git_repo.write("many.py", "".join(f"class C{i}:\n    def run(self):\n        return {i}\n\n\n"
+                                      for i in range(BLAMED_MAX + 2)))
+    git_repo.commit("many")
+    harness.sync(git_repo)
+    notes = []
+    runs = get_symbol(app, "r", "run", blame=True, notes=notes)
+    assert sum("last_changed" in v for v in runs) == BLAMED_MAX and len(runs) == BLAMED_MAX + 2
+    assert notes == [f"last_changed is given for the first {BLAMED_MAX} live versions: ask with a path for others"]
+    # printed below the provenance line
+    print_version(get_symbol(app, "r", "kept", blame=True)[0], code=False)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[2].startswith(f"    since {ann[:8]} ") and printed[3].startswith(f"    last changed {ann[:8]} on ")
