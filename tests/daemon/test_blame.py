@@ -111,6 +111,8 @@ def test_blame_is_for_live_versions_and_the_first_few(git_repo, harness, app, mo
     runs = get_symbol(app, "r", "run", blame=True, notes=notes)
     assert sum("last_changed" in v for v in runs) == BLAMED_MAX and len(runs) == BLAMED_MAX + 2
     assert notes == [f"last_changed is given for the first {BLAMED_MAX} live versions: ask with a path for others"]
+    (written_as_cpp,) = get_symbol(app, "r", "C3::run", blame=True)  # read as C3.run, blamed as asked
+    assert written_as_cpp["qualname"] == "C3.run" and "last_changed" in written_as_cpp
     # printed below the provenance line
     print_version(get_symbol(app, "r", "kept", blame=True)[0], code=False)
     printed = capsys.readouterr().out.splitlines()
