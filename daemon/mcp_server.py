@@ -116,7 +116,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
                                            "with its lines then")] = None,
         limit: Annotated[int, Field(ge=1, le=SYMBOLS_MAX, description="at most this many versions (a common "
                                     "name such as 'Command' or '__init__' is in many files)")] = SYMBOLS_SHOWN,
-        blame: Annotated[bool, Field(description="also last_changed of each live version: the latest commit that "
+        blame: Annotated[bool, Field(description="also last_changed of each version: the latest commit that "
                                      "wrote one of its lines, its author and date, by git blame")] = False,
     ) -> dict[str, Any]:
         """The current memory of a symbol on the tracked branch (or as of a commit or date): source

@@ -13,7 +13,7 @@ from typing import Any
 
 from recalld.daemon.app import App
 from recalld.daemon.config import OUTLINE_LIMIT
-from recalld.daemon.query import as_of, memory_record, note_as_of
+from recalld.daemon.query import AsOf, as_of, memory_record, note_as_of
 from recalld.daemon.paths import literal_dir
 from recalld.daemon.retrieve import at_path, path_ok, repo_glob
 from recalld.daemon.unheld import why_unheld
@@ -32,7 +32,7 @@ from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
 EVENT_FIELDS = ("valid_from_time", "valid_to_time", "history")
 COMMIT_FIELDS = ("commit", "parents", "committer_time")
 SUMMARY_CHARS = 160  # an outline's doc of a symbol
-BLAMED_MAX = 10  # live versions of a symbol an answer blames at most (each a git blame of its lines)
+BLAMED_MAX = 10  # versions of a symbol an answer blames at most (each a git blame of its lines)
 # what an outline shows, and what an as-of answer reads a version's lines then by
 OUTLINE_FIELDS = ("repo", "branch", "path", "language", "kind", "qualname", "signature", "docstring",
                   "start_line", "end_line")  # fmt: skip
@@ -136,21 +136,24 @@ def get_symbol(
         points = points[:limit]
     records = [memory_record(p) for p in points]
     if blame:
-        with_last_change(app, entry, records, at is not None, notes if notes is not None else [])
+        with_last_change(app, entry, records, at, notes if notes is not None else [])
     return records
 
 
-def with_last_change(app: App, entry: Any, records: list[dict[str, Any]], as_of: bool, notes: list[str]) -> None:
+def with_last_change(
+    app: App, entry: Any, records: list[dict[str, Any]], at: AsOf | None, notes: list[str]
+) -> None:
     """Set ``last_changed`` (commit, time, author, summary) on the live versions among
-    ``records``, the first ``BLAMED_MAX``: the latest commit that wrote one of its lines
-    at the indexed commit, as git blame reads them. A version's ``author`` is that of the
-    sync's commit that first saw it, which for what a repository's first sync found is
-    the tip's author; blame names who wrote the code (None where git cannot say)."""
-    if as_of:
-        notes.append("last_changed is given for the live versions, not as of a commit")
-        return
-    live = [r for r in records if not r["deprecated"]]
-    commit = stored_checkpoint(app.store, Scope(entry.name, entry.branch)).get("commit")
+    ``records`` (with ``at``, on those valid then), the first ``BLAMED_MAX``: the latest
+    commit that wrote one of its lines at the indexed commit (``at``'s state, where the
+    lines it gives were read), as git blame reads them. A version's ``author`` is that
+    of the sync's commit that first saw it, which for what a repository's first sync
+    found is the tip's author; blame names who wrote the code (None where git cannot say)."""
+    if at is None:
+        live = [r for r in records if not r["deprecated"]]
+        commit = stored_checkpoint(app.store, Scope(entry.name, entry.branch)).get("commit")
+    else:
+        live, commit = records, at.valid_at.state
     try:
         git = GitRepository(entry.path)
     except Exception as exc:  # noqa: BLE001 - the versions are the answer; blame is what git can add
@@ -163,7 +166,8 @@ def with_last_change(app: App, entry: Any, records: list[dict[str, Any]], as_of:
             {"commit": info.id, "time": info.time, "author": info.author, "summary": info.summary} if info else None
         )
     if len(live) > BLAMED_MAX:
-        notes.append(f"last_changed is given for the first {BLAMED_MAX} live versions: ask with a path for others")
+        notes.append(f"last_changed is given for the first {BLAMED_MAX} of {len(live)} versions: ask with a path"
+                     " for others")
 
 
 def outline(

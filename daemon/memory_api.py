@@ -70,7 +70,7 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
         as_of: Annotated[str | None, Query(description="commit of the tracked branch or ISO date")] = None,
         limit: Annotated[int | None, Query(ge=1, le=SYMBOLS_MAX, description="at most this many (a note says how"
                                            " many were found); without it, all")] = None,
-        blame: Annotated[bool, Query(description="each live version's last_changed: the latest commit that wrote"
+        blame: Annotated[bool, Query(description="each version's last_changed: the latest commit that wrote"
                                      " one of its lines, by git blame (author is the sync's commit's)")] = False,
         *,
         response: Response,

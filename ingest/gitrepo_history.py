@@ -51,7 +51,12 @@ class GitHistory(GitObjects):
             written = {str(hunk.final_commit_id) for hunk in blame}
         except (KeyError, ValueError, AttributeError, pygit2.GitError):  # no such file (a tree: no data)
             return None
-        return max((self.commit_info(c) for c in written), key=lambda c: (c.time, c.id), default=None)
+        infos = sorted((self.commit_info(c) for c in written), key=lambda c: (-c.time, c.id))
+        if not infos:
+            return None
+        latest = [c for c in infos if c.time == infos[0].time]
+        # commits of one second (a rebase, a script): the one the others lead to
+        return next((c for c in latest if all(self.is_ancestor(o.id, c.id) for o in latest)), latest[0])
 
     def resolve_commit(self, rev: str) -> str | None:
         """The commit a revision names (full or short id, branch, tag, ``main~2``), or None."""

@@ -51,6 +51,11 @@ def test_last_change_is_the_latest_commit_that_wrote_the_lines(git_repo, monkeyp
     assert git.last_change(tip, "pkg", 1, 1) is None
     assert git.last_change(tip, "m.py", 7, 8) is None and git.last_change(tip, "m.py", 0, 1) is None
     assert git.last_change("0" * 40, "m.py", 1, 1) is None
+    # commits of one second: the latest by ancestry (by id, any of the eight)
+    for n in range(8):  # each adds a line: eight commits blamed, all of one second
+        git_repo.write("s.py", "".join(f"v{i} = {i}\n" for i in range(n + 1)))
+        later = commit_at(git_repo, monkeypatch, "2024-05-01T00:00:00+00:00", f"s {n}")
+    assert git.last_change(later, "s.py", 1, 8).id == later
 
 
 def test_a_first_sync_says_the_tip_and_blame_who_wrote_it(git_repo, harness, app, monkeypatch):  # noqa: F811
@@ -89,7 +94,7 @@ def test_blame_follows_the_lines_a_later_sync_moved(git_repo, harness, app, monk
     assert module["last_changed"]["commit"] == cid
 
 
-def test_blame_is_for_live_versions_and_the_first_few(git_repo, harness, app, monkeypatch, capsys):  # noqa: F811
+def test_blame_is_for_the_versions_valid_and_the_first_few(git_repo, harness, app, monkeypatch, capsys):  # noqa: F811
     app.registry.add("r", str(git_repo.path), "main")
     git_repo.write("m.py", FIRST)
     ann = git_repo.commit("both functions")
@@ -99,9 +104,15 @@ def test_blame_is_for_live_versions_and_the_first_few(git_repo, harness, app, mo
     harness.sync(git_repo)
     versions = get_symbol(app, "r", "edited", include_deprecated=True, blame=True)
     assert [("last_changed" in v, v["deprecated"]) for v in versions] == [(True, False), (False, True)]
-    notes: list[str] = []
-    (then,) = get_symbol(app, "r", "edited", as_of_text=bob, blame=True, notes=notes)
-    assert "last_changed" not in then and notes[-1] == "last_changed is given for the live versions, not as of a commit"
+    # as of a commit: the version valid then, blamed there
+    (then,) = get_symbol(app, "r", "edited", as_of_text=ann, blame=True)
+    assert then["valid_from_commit"] == ann and then["last_changed"]["commit"] == ann
+    git_repo.write("m.py", "import os\n\n\n" + SECOND)
+    cid = git_repo.commit("an import")
+    harness.sync(git_repo)
+    (module_then,) = get_symbol(app, "r", "m.py", kind="module", as_of_text=bob, blame=True)
+    assert module_then["end_line"] == 6 and module_then["last_changed"]["commit"] == bob
+    assert get_symbol(app, "r", "m.py", kind="module", blame=True)[0]["last_changed"]["commit"] == cid
     # more live versions than are blamed: a note says so
     git_repo.write("many.py", "".join(f"class C{i}:\n    def run(self):\n        return {i}\n\n\n"
                                       for i in range(BLAMED_MAX + 2)))
@@ -110,7 +121,8 @@ def test_blame_is_for_live_versions_and_the_first_few(git_repo, harness, app, mo
     notes = []
     runs = get_symbol(app, "r", "run", blame=True, notes=notes)
     assert sum("last_changed" in v for v in runs) == BLAMED_MAX and len(runs) == BLAMED_MAX + 2
-    assert notes == [f"last_changed is given for the first {BLAMED_MAX} live versions: ask with a path for others"]
+    assert notes == [f"last_changed is given for the first {BLAMED_MAX} of {BLAMED_MAX + 2} versions: ask with a path"
+                     " for others"]
     (written_as_cpp,) = get_symbol(app, "r", "C3::run", blame=True)  # read as C3.run, blamed as asked
     assert written_as_cpp["qualname"] == "C3.run" and "last_changed" in written_as_cpp
     # printed below the provenance line
