@@ -286,7 +286,7 @@ def validate(raw: dict[str, Any], *, source: str = "config") -> dict[str, dict[s
             if not _is_type(value, kind):
                 named = "list of strings" if kind is list else kind.__name__
                 raise RecalldError(f"{source}: {section}.{key} must be of type {named}, got {value!r}")
-            values[section][key] = value
+            values[section][key] = float(value) if kind is float else value  # a TOML 1 read as 1.0
     _check_ranges(values, source)
     return values
 
@@ -336,7 +336,6 @@ def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
         )
     if not 0 < values["search"]["test_weight"] <= 1:
         raise RecalldError(f"{source}: search.test_weight must be above 0 and at most 1 (1: tests ranked as code)")
-    values["search"]["test_weight"] = float(values["search"]["test_weight"])
     if values["log"]["level"] not in LOG_LEVELS:
         raise RecalldError(f"{source}: log.level must be one of {', '.join(LOG_LEVELS)}")
     if values["log"]["format"] not in LOG_FORMATS:
