@@ -20,7 +20,7 @@ from typing import Any
 from recalld.daemon.app import App
 from recalld.daemon.asof import indexed_states
 from recalld.daemon.config import CHANGES_LIMIT, RECENT_LIMIT, RECENT_MAX
-from recalld.daemon.memories import recent_changes, summary
+from recalld.daemon.memories import commit_record, recent_changes, summary
 from recalld.daemon.query import AsOf, as_of
 from recalld.daemon.registry import RepoEntry
 from recalld.daemon.retrieve import path_ok, repo_glob
@@ -127,7 +127,7 @@ def changes_between(
         "until_commit": end.valid_at.commit if end else last,
         "from_commit": first, "to_commit": last,
         "commits": len(commits),
-        "newest_commits": [_commit(git, c) for c in commits[:COMMITS_LISTED]],
+        "newest_commits": [commit_record(git.commit_info(c)) for c in commits[:COMMITS_LISTED]],
         "counts": {name: counts.get(name, 0) for name in ORDER}, "changes": listed,
         "truncated": len(found) > limit,
         **_nothing_held(app, entry, pattern, found),
@@ -306,8 +306,3 @@ def _code(fields: dict[str, Any]) -> list[str]:
     doc = {line.strip(_DOC_MARKS) for line in str(fields.get("docstring") or "").splitlines()}
     lines = str(fields.get("text") or "").split("\n")[1:]
     return [bare for line in lines if (bare := line.strip(_DOC_MARKS)) and bare not in doc]
-
-
-def _commit(git: GitRepository, commit: str) -> dict[str, Any]:
-    info = git.commit_info(commit)
-    return {"commit": commit, "summary": info.summary, "author": info.author, "time": info.time}

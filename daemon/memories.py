@@ -19,6 +19,7 @@ from recalld.daemon.retrieve import at_path, path_ok, repo_glob
 from recalld.daemon.unheld import why_unheld
 from recalld.daemon.went import where_symbol_went
 from recalld.ingest.errors import NotFoundError, RecalldError
+from recalld.ingest.gitrecords import CommitInfo
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.held import as_interval, shown_as
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
@@ -162,12 +163,15 @@ def with_last_change(
     for record in live[:BLAMED_MAX]:
         lines = record["start_line"], record["end_line"]
         info = git.last_change(str(commit), record["path"], *lines) if commit else None
-        record["last_changed"] = (
-            {"commit": info.id, "time": info.time, "author": info.author, "summary": info.summary} if info else None
-        )
+        record["last_changed"] = commit_record(info) if info else None
     if len(live) > BLAMED_MAX:
         notes.append(f"last_changed is given for the first {BLAMED_MAX} of {len(live)} versions: ask with a path"
                      " for others")
+
+
+def commit_record(info: CommitInfo) -> dict[str, Any]:
+    """A commit as answers give one (``changes``' newest commits, ``last_changed``)."""
+    return {"commit": info.id, "summary": info.summary, "author": info.author, "time": info.time}
 
 
 def outline(
