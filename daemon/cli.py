@@ -168,6 +168,9 @@ def build_parser() -> argparse.ArgumentParser:
     outline.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)
     outline.add_argument("--limit", type=_outline_limit, default=OUTLINE_LIMIT, metavar="N",
                          help=f"list at most N symbols, 1 to {OUTLINE_MAX} (default {OUTLINE_LIMIT})")
+    outline.add_argument("--blame", action="store_true",
+                         help="also the commit that last changed each file and each symbol's lines, its date and"
+                         " author (git blame, each file once)")
     outline.add_argument("--json", action="store_true", help="the outline as one JSON object")
     outline.set_defaults(handler=commands.outline)  # fmt: skip
 

@@ -129,6 +129,7 @@ KINDS_HELP = f"{SYMBOL_KIND_NAMES}; commit; todo, fixme; adr; ..."
 # A memory's fields printed within a line: a tab or line end in them is shown escaped.
 # More versions of a symbol than this are listed without their code (`recalld symbol`).
 VERSIONS_IN_FULL = 5
+BRIEF_SUBJECT = 60  # characters of a commit's subject `outline --blame` prints under each symbol
 LINE_FIELDS = ("repo", "path", "kind", "qualname", "signature", "author", "doc", "deprecated_reason", "user", "org")
 
 
@@ -205,13 +206,15 @@ def outline(ctx: Any, args: argparse.Namespace) -> int:
     daemon = ctx.daemon()
     notes: list[str] = []
     if daemon is not None:
-        params = {"path": args.path, "limit": args.limit, "as_of": args.as_of}
+        params = {"path": args.path, "limit": args.limit, "as_of": args.as_of,
+                  "blame": "true" if args.blame else None}  # fmt: skip
         found, said = daemon.noted("GET", repo_path(repo, "outline"), params)
         notes.extend(said)
     else:
         from recalld.daemon.memories import outline as read_outline
 
-        found = read_outline(ctx.app, repo, args.path, as_of_text=args.as_of, limit=args.limit, notes=notes)
+        found = read_outline(ctx.app, repo, args.path, as_of_text=args.as_of, limit=args.limit, notes=notes,
+                             blame=args.blame)  # fmt: skip
     _print_outline(found, as_json=args.json)
     _print_notes(notes)
     return EXIT_OK
@@ -224,12 +227,16 @@ def _print_outline(found: dict[str, Any], *, as_json: bool) -> None:
     for number, file in enumerate(found["files"]):
         file = one_lined(file, ("path", "doc"))
         print(("\n" if number else "") + f"{file['path']}" + (f"  {file['doc']}" if file["doc"] else ""))
+        if "last_changed" in file:
+            print(f"  {last_changed_line(file['last_changed'], brief=True)}")
         for sym in file["symbols"]:
             sym = one_lined(sym, LINE_FIELDS)
             depth = "  " * (1 + str(sym["qualname"]).count("."))
             doc = f"  — {sym['doc']}" if sym["doc"] else ""
             print(f"{depth}{sym['start_line']}-{sym['end_line']}  {sym['kind']} {sym['qualname']}"
                   f"{'  ' + sym['signature'] if sym['signature'] else ''}{doc}")  # fmt: skip
+            if "last_changed" in sym:
+                print(f"{depth}    {last_changed_line(sym['last_changed'], brief=True)}")
     if found["truncated"]:
         print(f"\n(the first {found['symbols']} symbols: --limit N for more, or a narrower path)")
 
@@ -255,12 +262,18 @@ def print_version(v: dict[str, Any], *, as_of: bool = False, code: bool = True) 
         _print_code(v)
 
 
-def last_changed_line(changed: dict[str, Any] | None) -> str:
-    """A version's ``last_changed`` (``memories.with_last_change``) as ``symbol --blame`` prints it."""
+def last_changed_line(changed: dict[str, Any] | None, *, brief: bool = False) -> str:
+    """A version's ``last_changed`` (``memories.with_last_change``) as ``symbol --blame`` prints
+    it; ``brief`` (``outline --blame``, a line under each symbol): the author's name without
+    the address, the subject cut at ``BRIEF_SUBJECT`` characters."""
     if not changed:
         return "last changed: git blame cannot say (the indexed commit or the file is not in the repository)"
     day = time.strftime("%Y-%m-%d", time.gmtime(changed["time"]))
-    return f"last changed {changed['commit'][:8]} on {day} by {changed['author']}: {one_line(changed['summary'])}"
+    author, subject = str(changed["author"]), one_line(changed["summary"])
+    if brief:
+        author = author.split(" <", 1)[0]
+        subject = subject if len(subject) <= BRIEF_SUBJECT else subject[: BRIEF_SUBJECT - 1].rstrip() + "…"
+    return f"last changed {changed['commit'][:8]} on {day} by {author}: {subject}"
 
 
 def _print_code(v: dict[str, Any]) -> None:

@@ -137,13 +137,16 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         path: Annotated[str, Field(description="a file ('src/app.py'), a directory ('src/') or a glob ('**/*.go')")],
         as_of: Annotated[str | None, Field(description="a commit or date: the outline then")] = None,
         limit: Annotated[int, Field(ge=1, le=OUTLINE_MAX, description="list at most this many symbols")] = 200,
+        blame: Annotated[bool, Field(description="also last_changed of each file and symbol: the latest commit "
+                                     "that wrote one of its lines, its author and date, by git blame")] = False,
     ) -> dict[str, Any]:
         """What a file defines, or the files under a directory or matching a glob, in the order it
         stands, without reading the code: per file its language and doc, then each symbol's kind,
         qualname, signature, lines, its doc's first sentence and its memory id (get_symbol gives
-        its code). truncated says when more symbols than limit match. Where the index holds
-        nothing there, the error says why: the files skipped, or where the ones it held went."""
-        params = {"path": path, "as_of": as_of, "limit": limit}
+        its code). truncated says when more symbols than limit match; blame=true adds when each
+        file and symbol was last changed and by whom. Where the index holds nothing there, the
+        error says why: the files skipped, or where the ones it held went."""
+        params = {"path": path, "as_of": as_of, "limit": limit, "blame": _flag(blame)}
         notes: list[str] = []
         found = dict(gateway.call("GET", repo_path(repo, "outline"), params, noted=notes))
         return {**found, "notes": notes} if notes else found

@@ -5,6 +5,7 @@ changes."""
 from __future__ import annotations
 
 import heapq
+import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -34,6 +35,9 @@ EVENT_FIELDS = ("valid_from_time", "valid_to_time", "history")
 COMMIT_FIELDS = ("commit", "parents", "committer_time")
 SUMMARY_CHARS = 160  # an outline's doc of a symbol
 BLAMED_MAX = 10  # versions of a symbol an answer blames at most (each a git blame of its lines)
+# git blame's time an answer spends at most (a call begun is not cut short): a file of a long
+# history costs what libgit2's walk back to its oldest line costs (~4 s over 20k commits)
+BLAME_SECONDS = 10.0
 # what an outline shows, and what an as-of answer reads a version's lines then by
 OUTLINE_FIELDS = ("repo", "branch", "path", "language", "kind", "qualname", "signature", "docstring",
                   "start_line", "end_line")  # fmt: skip
@@ -155,18 +159,54 @@ def with_last_change(
         commit = stored_checkpoint(app.store, Scope(entry.name, entry.branch)).get("commit")
     else:
         live, commit = records, at.valid_at.state
-    try:
-        git = GitRepository(entry.path)
-    except Exception as exc:  # noqa: BLE001 - the versions are the answer; blame is what git can add
-        notes.append(f"git blame could not open {entry.path}: {exc}")
+    git = _git_for_blame(entry, notes)
+    if git is None:
         return
-    for record in live[:BLAMED_MAX]:
+    deadline = time.monotonic() + BLAME_SECONDS
+    blamed = live[:BLAMED_MAX]
+    for number, record in enumerate(blamed):
+        if time.monotonic() > deadline:
+            notes.append(_blame_stopped(len(blamed) - number, len(blamed), "versions"))
+            break
         lines = record["start_line"], record["end_line"]
         info = git.last_change(str(commit), record["path"], *lines) if commit else None
         record["last_changed"] = commit_record(info) if info else None
     if len(live) > BLAMED_MAX:
         notes.append(f"last_changed is given for the first {BLAMED_MAX} of {len(live)} versions: ask with a path"
                      " for others")
+
+
+def _git_for_blame(entry: Any, notes: list[str]) -> GitRepository | None:
+    try:
+        return GitRepository(entry.path)
+    except Exception as exc:  # noqa: BLE001 - the memories are the answer; blame is what git can add
+        notes.append(f"git blame could not open {entry.path}: {exc}")
+        return None
+
+
+def _blame_stopped(left: int, total: int, what: str) -> str:
+    return (f"git blame stopped after {BLAME_SECONDS:g} s: {left} of {total} {what} are without last_changed"
+            " (ask for fewer)")
+
+
+def with_file_blame(app: App, entry: Any, files: list[dict[str, Any]], at: AsOf | None, notes: list[str]) -> None:
+    """``outline``'s blame: each file blamed once, whole, at the indexed commit (``at``'s
+    state); the file and each of its symbols get ``last_changed``, the latest commit that
+    wrote one of its lines (None where git cannot say), as ``with_last_change`` gives it."""
+    commit = at.valid_at.state if at else stored_checkpoint(app.store, Scope(entry.name, entry.branch)).get("commit")
+    git = _git_for_blame(entry, notes)
+    if git is None:
+        return
+    deadline = time.monotonic() + BLAME_SECONDS
+    for number, file in enumerate(files):
+        if time.monotonic() > deadline:
+            notes.append(_blame_stopped(len(files) - number, len(files), "files"))
+            return
+        hunks = (git.blame_hunks(str(commit), file["path"]) if commit else None) or []
+        for holder in [file, *file["symbols"]]:
+            start, end = holder.get("start_line") or 1, holder.get("end_line") or float("inf")
+            info = git.latest_commit(c for first, last, c in hunks if first <= end and last >= start)
+            holder["last_changed"] = commit_record(info) if info else None
 
 
 def commit_record(info: CommitInfo) -> dict[str, Any]:
@@ -176,12 +216,13 @@ def commit_record(info: CommitInfo) -> dict[str, Any]:
 
 def outline(
     app: App, repo: str, path: str, *, as_of_text: str | None = None, limit: int = OUTLINE_LIMIT,
-    notes: list[str] | None = None,
+    notes: list[str] | None = None, blame: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
     """The symbols of a file, or of the files under a directory or matching a glob, as
     they stand in each file: its kind, qualified name, signature, lines and its doc's first
     sentence (``summary``); each file's own doc first. With ``as_of_text``, the versions valid then,
-    with the lines they had. At most ``limit`` symbols (``truncated`` says when more)."""
+    with the lines they had. At most ``limit`` symbols (``truncated`` says when more). With
+    ``blame``, each file's and symbol's ``last_changed`` (``with_file_blame``)."""
     if limit <= 0:
         raise RecalldError("limit must be at least 1")
     entry = app.registry.get(repo)
@@ -220,6 +261,8 @@ def outline(
             "kind": fields.get("kind"), "qualname": fields.get("qualname"), "signature": fields.get("signature"),
             "start_line": fields.get("start_line"), "end_line": fields.get("end_line"), "doc": doc, "id": point.id,
         })  # fmt: skip
+    if blame:
+        with_file_blame(app, entry, list(files.values()), at, notes if notes is not None else [])
     return {"repo": repo, "path": path, "as_of": as_of_text, "files": list(files.values()), "symbols": shown,
             "truncated": total > shown}  # fmt: skip
 

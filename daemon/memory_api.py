@@ -87,11 +87,14 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
         name: str, path: Annotated[str, Query(description="a file, a directory or a glob ('src/**/*.py')")],
         limit: Annotated[int, Query(ge=1, le=OUTLINE_MAX)] = OUTLINE_LIMIT,
         as_of: Annotated[str | None, Query(description="commit of the tracked branch or ISO date")] = None,
+        blame: Annotated[bool, Query(description="each file's and symbol's last_changed: the latest commit that"
+                                     " wrote one of its lines, by git blame")] = False,
         *,
         response: Response,
     ) -> dict[str, Any]:  # fmt: skip
         notes: list[str] = []
-        found = memories.outline(service.app, name, path, as_of_text=as_of or None, limit=limit, notes=notes)
+        found = memories.outline(service.app, name, path, as_of_text=as_of or None, limit=limit, notes=notes,
+                                 blame=blame)  # fmt: skip
         return noted(response, notes, found)
 
     @api.get("/v1/repos/{name:path}/changes", dependencies=auth, responses=errors(400, 401, 404, 502, 503))

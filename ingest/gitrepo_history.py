@@ -6,6 +6,7 @@ their parents)."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from pathlib import Path
 
 import pygit2
@@ -42,20 +43,36 @@ class GitHistory(GitObjects):
         ``end_line`` (1-based) of ``path`` as it is at ``commit``, as git blame reads it
         (a shallow clone's boundary commit for what came before it); None where ``path``
         is no file of ``commit`` or holds no such lines."""
+        hunks = self.blame_hunks(commit, path, start_line, end_line)
+        return self.latest_commit(written for _, _, written in hunks) if hunks else None
+
+    def blame_hunks(
+        self, commit: str, path: str, start_line: int | None = None, end_line: int | None = None
+    ) -> list[tuple[int, int, str]] | None:
+        """Lines ``start_line`` to ``end_line`` (1-based; default: the whole file) of ``path``
+        as it is at ``commit``, as git blame reads them: (first line, last line, the commit
+        that wrote them) for each run of lines one commit wrote, in order. None where
+        ``path`` is no file of ``commit`` or holds no such lines."""
         try:
             data = self._repo[commit].peel(pygit2.Commit).tree[path].data
-            lines = data.count(b"\n") + (not data.endswith(b"\n"))
-            if not 1 <= start_line <= end_line <= lines:  # libgit2 makes up a hunk for lines past the end
+            lines = data.count(b"\n") + (bool(data) and not data.endswith(b"\n"))
+            start = 1 if start_line is None else start_line
+            end = lines if end_line is None else end_line
+            if not 1 <= start <= end <= lines:  # libgit2 makes up a hunk for lines past the end
                 return None
-            blame = self._repo.blame(path, newest_commit=commit, min_line=start_line, max_line=end_line)
-            written = {str(hunk.final_commit_id) for hunk in blame}
+            blame = self._repo.blame(path, newest_commit=commit, min_line=start, max_line=end)
+            return [(h.final_start_line_number, h.final_start_line_number + h.lines_in_hunk - 1,
+                     str(h.final_commit_id)) for h in blame]  # fmt: skip
         except (KeyError, ValueError, AttributeError, pygit2.GitError):  # no such file (a tree: no data)
             return None
-        infos = sorted((self.commit_info(c) for c in written), key=lambda c: (-c.time, c.id))
+
+    def latest_commit(self, commit_ids: Iterable[str]) -> CommitInfo | None:
+        """The latest of ``commit_ids`` by commit time; of commits of one second (a rebase,
+        a script), the one the others lead to. None for none."""
+        infos = sorted((self.commit_info(c) for c in set(commit_ids)), key=lambda c: (-c.time, c.id))
         if not infos:
             return None
         latest = [c for c in infos if c.time == infos[0].time]
-        # commits of one second (a rebase, a script): the one the others lead to
         return next((c for c in latest if all(self.is_ancestor(o.id, c.id) for o in latest)), latest[0])
 
     def resolve_commit(self, rev: str) -> str | None:

@@ -129,3 +129,76 @@ def test_blame_is_for_the_versions_valid_and_the_first_few(git_repo, harness, ap
     print_version(get_symbol(app, "r", "kept", blame=True)[0], code=False)
     printed = capsys.readouterr().out.splitlines()
     assert printed[2].startswith(f"    since {ann[:8]} ") and printed[3].startswith(f"    last changed {ann[:8]} on ")
+
+
+def test_blame_hunks_are_each_run_of_lines_and_who_wrote_it(git_repo, monkeypatch):
+    ann, bob = two_authors(git_repo, monkeypatch)
+    git = GitRepository(git_repo.path)
+    assert git.blame_hunks(bob, "m.py") == [(1, 5, ann), (6, 6, bob)]  # the whole file
+    assert git.blame_hunks(bob, "m.py", 2, 3) == [(2, 3, ann)]
+    assert git.blame_hunks(ann, "m.py") == [(1, 6, ann)]
+    git_repo.write("empty.py", "")
+    tip = git_repo.commit("an empty file")
+    assert git.blame_hunks(tip, "empty.py") is None and git.blame_hunks(tip, "nope.py") is None
+    assert git.latest_commit([ann, bob, ann]).id == bob and git.latest_commit([]) is None
+
+
+def test_outline_blame_says_when_each_file_and_symbol_changed(
+    git_repo, harness, app, monkeypatch, capsys  # noqa: F811
+):
+    from recalld.daemon.commands import _print_outline
+    from recalld.daemon.memories import outline
+
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("m.py", FIRST)
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Ann")
+    ann = commit_at(git_repo, monkeypatch, "2024-01-10T12:00:00+00:00", "both functions")
+    harness.sync(git_repo)  # synced at each commit, so that the outline as of Ann's is known
+    git_repo.write("m.py", SECOND)
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Bob")
+    bob = commit_at(git_repo, monkeypatch, "2024-02-10T12:00:00+00:00", "edited doubles")
+    git_repo.write("other.py", "def alone():\n    return 1\n")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Cid")
+    cid = commit_at(git_repo, monkeypatch, "2024-03-10T12:00:00+00:00", "another file")
+    harness.sync(git_repo)
+    found = outline(app, "r", "*.py", blame=True)
+    by_path = {f["path"]: f for f in found["files"]}
+    m = by_path["m.py"]
+    assert m["last_changed"]["commit"] == bob and by_path["other.py"]["last_changed"]["commit"] == cid
+    assert [(s["qualname"], s["last_changed"]["commit"]) for s in m["symbols"]] == [("kept", ann), ("edited", bob)]
+    assert by_path["other.py"]["symbols"][0]["last_changed"]["summary"] == "another file"
+    assert all("last_changed" not in s for f in outline(app, "r", "*.py")["files"] for s in [f, *f["symbols"]])
+    # as of Ann's commit: the lines then, blamed there
+    then = outline(app, "r", "m.py", as_of_text=ann, blame=True)["files"][0]
+    assert {s["qualname"]: s["last_changed"]["commit"] for s in then["symbols"]} == {"kept": ann, "edited": ann}
+    # printed below each file and symbol
+    _print_outline(outline(app, "r", "m.py", blame=True), as_json=False)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == "m.py" and printed[1] == f"  last changed {bob[:8]} on 2024-02-10 by Bob: edited doubles"
+    assert printed[2].startswith("  1-2  function kept")
+    assert printed[3] == f"      last changed {ann[:8]} on 2024-01-10 by Ann: both functions"  # the name, no address
+    long = {**m["last_changed"], "summary": "x" * 80}
+    assert last_changed_line(long, brief=True).endswith(": " + "x" * 59 + "…")
+    assert last_changed_line(long).endswith("x" * 80)
+
+
+def test_blame_stops_at_its_time_budget_and_says_so(git_repo, harness, app, monkeypatch):  # noqa: F811
+    """A file of a long history costs what libgit2's walk to its oldest line costs: an
+    answer blames for ``BLAME_SECONDS`` at most; what is left has no last_changed, and a
+    note says how many."""
+    from recalld.daemon import memories
+
+    app.registry.add("r", str(git_repo.path), "main")
+    two_authors(git_repo, monkeypatch)
+    git_repo.write("other.py", "def kept():\n    return 1\n")
+    git_repo.commit("another kept")
+    harness.sync(git_repo)
+    monkeypatch.setattr(memories, "BLAME_SECONDS", -1.0)  # spent before the first call
+    notes: list[str] = []
+    versions = memories.get_symbol(app, "r", "kept", blame=True, notes=notes)
+    assert len(versions) == 2 and all("last_changed" not in v for v in versions)
+    assert notes == ["git blame stopped after -1 s: 2 of 2 versions are without last_changed (ask for fewer)"]
+    notes.clear()
+    found = memories.outline(app, "r", "*.py", blame=True, notes=notes)
+    assert all("last_changed" not in f for f in found["files"])
+    assert notes == ["git blame stopped after -1 s: 2 of 2 files are without last_changed (ask for fewer)"]

@@ -117,6 +117,10 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
         found = [(s["kind"], s["qualname"], s["start_line"], s["doc"]) for s in outline["files"][0]["symbols"]]
         assert found == [("function", "alpha", 1, "First, now twice."), ("class", "Basket", 6, ""),
                          ("method", "Basket.add", 7, "Put an item in the basket.")]  # fmt: skip
+        assert "last_changed" not in outline["files"][0]
+        err, blamed_outline = await call(session, "file_outline", repo="repo", path="app/", blame=True)
+        assert not err and blamed_outline["files"][0]["last_changed"]["commit"] == second
+        assert all(s["last_changed"]["commit"] in (old_alpha, second) for s in blamed_outline["files"][0]["symbols"])
         err, then = await call(session, "file_outline", repo="repo", path="app/core.py", as_of=old_alpha)
         assert not err and [s["qualname"] for s in then["files"][0]["symbols"]] == ["alpha"]
         assert "notes" not in then and "notes" not in symbol  # a commit synced on its own: nothing to say
