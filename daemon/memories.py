@@ -159,7 +159,7 @@ def with_last_change(
         commit = stored_checkpoint(app.store, Scope(entry.name, entry.branch)).get("commit")
     else:
         live, commit = records, at.valid_at.state
-    git = _git_for_blame(entry, notes)
+    git = _git_for_blame(entry, at, notes)
     if git is None:
         return
     deadline = time.monotonic() + BLAME_SECONDS
@@ -176,7 +176,10 @@ def with_last_change(
                      " for others")
 
 
-def _git_for_blame(entry: Any, notes: list[str]) -> GitRepository | None:
+def _git_for_blame(entry: Any, at: AsOf | None, notes: list[str]) -> GitRepository | None:
+    """The repository to blame in: the one an as-of answer opened, else opened now."""
+    if at is not None and at.git is not None:
+        return at.git
     try:
         return GitRepository(entry.path)
     except Exception as exc:  # noqa: BLE001 - the memories are the answer; blame is what git can add
@@ -194,7 +197,7 @@ def with_file_blame(app: App, entry: Any, files: list[dict[str, Any]], at: AsOf 
     state); the file and each of its symbols get ``last_changed``, the latest commit that
     wrote one of its lines (None where git cannot say), as ``with_last_change`` gives it."""
     commit = at.valid_at.state if at else stored_checkpoint(app.store, Scope(entry.name, entry.branch)).get("commit")
-    git = _git_for_blame(entry, notes)
+    git = _git_for_blame(entry, at, notes)
     if git is None:
         return
     deadline = time.monotonic() + BLAME_SECONDS
