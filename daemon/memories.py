@@ -154,11 +154,8 @@ def with_last_change(
     lines it gives were read), as git blame reads them. A version's ``author`` is that
     of the sync's commit that first saw it, which for what a repository's first sync
     found is the tip's author; blame names who wrote the code (None where git cannot say)."""
-    if at is None:
-        live = [r for r in records if not r["deprecated"]]
-        commit = stored_checkpoint(app.store, Scope(entry.name, entry.branch)).get("commit")
-    else:
-        live, commit = records, at.valid_at.state
+    live = records if at is not None else [r for r in records if not r["deprecated"]]
+    commit = _blamed_state(app, entry, at)
     git = _git_for_blame(entry, at, notes)
     if git is None:
         return
@@ -174,6 +171,14 @@ def with_last_change(
     if len(live) > BLAMED_MAX:
         notes.append(f"last_changed is given for the first {BLAMED_MAX} of {len(live)} versions: ask with a path"
                      " for others")
+
+
+def _blamed_state(app: App, entry: Any, at: AsOf | None) -> str | None:
+    """The commit whose lines an answer gives, and blame reads: ``at``'s indexed state, else
+    the branch's indexed commit (None: never synced)."""
+    if at is not None:
+        return at.valid_at.state
+    return stored_checkpoint(app.store, Scope(entry.name, entry.branch)).get("commit")
 
 
 def _git_for_blame(entry: Any, at: AsOf | None, notes: list[str]) -> GitRepository | None:
@@ -196,7 +201,7 @@ def with_file_blame(app: App, entry: Any, files: list[dict[str, Any]], at: AsOf 
     """``outline``'s blame: each file blamed once, whole, at the indexed commit (``at``'s
     state); the file and each of its symbols get ``last_changed``, the latest commit that
     wrote one of its lines (None where git cannot say), as ``with_last_change`` gives it."""
-    commit = at.valid_at.state if at else stored_checkpoint(app.store, Scope(entry.name, entry.branch)).get("commit")
+    commit = _blamed_state(app, entry, at)
     git = _git_for_blame(entry, at, notes)
     if git is None:
         return
