@@ -46,6 +46,11 @@ def repo_path(name: str, tail: str) -> str:
     return f"/v1/repos/{quote(name, safe='')}/{tail}"
 
 
+def flag(value: bool) -> str | None:
+    """A yes/no query parameter as the API reads it ("true"), or left out (None)."""
+    return "true" if value else None
+
+
 def memory_path(memory_id: str) -> str:
     """The API path of one memory, its id quoted (an agent's "x?y" was sent as a query)."""
     return f"/v1/memories/{quote(memory_id, safe='')}"

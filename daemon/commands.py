@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Any
 
-from recalld.daemon.client import repo_path
+from recalld.daemon.client import flag, repo_path
 from recalld.daemon.here import only_repo, path_from_here
 from recalld.daemon.terminal import one_line, one_lined, visible
 from recalld.ingest.errors import RecalldError
@@ -38,7 +38,7 @@ def sync(ctx: Any, args: argparse.Namespace) -> int:
     for entry in entries:
         try:
             if daemon is not None:
-                params = {"wait": "true", "full": "true" if args.full else None, "timeout": SYNC_WAIT}
+                params = {"wait": "true", "full": flag(args.full), "timeout": SYNC_WAIT}
                 answer = daemon.request("POST", repo_path(entry.name, "sync"), params, timeout=SYNC_WAIT + 60)
                 result = SyncResult(**answer)
             else:
@@ -87,8 +87,8 @@ def _search(ctx: Any, daemon: Any, args: argparse.Namespace, notes: list[str]) -
     if daemon is not None:
         params = {"q": args.query, "repo": args.repo, "type": args.type or None, "kind": args.kind or None,
                   "lang": args.lang, "path": args.path,
-                  "include_deprecated": "true" if args.include_deprecated else None,
-                  "include_untrusted": "true" if args.include_untrusted else None,
+                  "include_deprecated": flag(args.include_deprecated),
+                  "include_untrusted": flag(args.include_untrusted),
                   "as_of": args.as_of, "format": "mem0" if mem0 else None, "limit": args.limit,
                   "tests": None if args.tests == "include" else args.tests}  # fmt: skip
         results, said = daemon.noted("GET", "/v1/search", params)
@@ -182,8 +182,8 @@ def symbol(ctx: Any, args: argparse.Namespace) -> int:
 def _symbol_versions(ctx: Any, daemon: Any, repo: str, args: argparse.Namespace, notes: list[str]) -> Any:
     if daemon is not None:
         params = {"qualname": args.qualname, "path": args.path, "kind": args.kind,
-                  "include_deprecated": "true" if args.include_deprecated else None, "as_of": args.as_of,
-                  "blame": "true" if args.blame else None}  # fmt: skip
+                  "include_deprecated": flag(args.include_deprecated), "as_of": args.as_of,
+                  "blame": flag(args.blame)}  # fmt: skip
         found, said = daemon.noted("GET", repo_path(repo, "symbols"), params)
         notes.extend(said)
         return found
@@ -207,7 +207,7 @@ def outline(ctx: Any, args: argparse.Namespace) -> int:
     notes: list[str] = []
     if daemon is not None:
         params = {"path": args.path, "limit": args.limit, "as_of": args.as_of,
-                  "blame": "true" if args.blame else None}  # fmt: skip
+                  "blame": flag(args.blame)}  # fmt: skip
         found, said = daemon.noted("GET", repo_path(repo, "outline"), params)
         notes.extend(said)
     else:
@@ -308,7 +308,7 @@ def as_indented(code: list[str]) -> list[str]:
 def export(ctx: Any, args: argparse.Namespace) -> int:
     daemon = ctx.daemon()
     if daemon is not None:
-        params = {"repo": args.repo, "include_deprecated": "true" if args.include_deprecated else None,
+        params = {"repo": args.repo, "include_deprecated": flag(args.include_deprecated),
                   "as_of": args.as_of}  # fmt: skip
         for line in daemon.lines("/v1/export", params):
             sys.stdout.write(line + "\n")

@@ -15,7 +15,7 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
-from recalld.daemon.client import DaemonClient, memory_path, repo_path
+from recalld.daemon.client import DaemonClient, flag, memory_path, repo_path
 from recalld.daemon.commands import LANGUAGE_NAMES, SYMBOL_KIND_NAMES
 from recalld.daemon.config import CHANGES_LIMIT, CHANGES_MAX, OUTLINE_MAX, SYMBOLS_MAX, Config
 from recalld.ingest.errors import RecalldError
@@ -95,8 +95,8 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         ``notes``, when there are any: why nothing was found (a language or kind no memory has),
         or where the answers may be stale (a repository no sync can follow)."""
         params = {"q": query, "repo": repo, "type": type, "kind": kind, "lang": lang, "path": path,
-                  "limit": limit, "include_deprecated": _flag(include_deprecated), "as_of": as_of,
-                  "include_untrusted": _flag(include_untrusted),
+                  "limit": limit, "include_deprecated": flag(include_deprecated), "as_of": as_of,
+                  "include_untrusted": flag(include_untrusted),
                   "tests": None if tests == "include" else tests}  # fmt: skip
         notes: list[str] = []
         results = gateway.call("GET", "/v1/search", params, noted=notes)
@@ -125,8 +125,8 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         found, its tip; blame=true says who last changed the code). Where none is live, the error
         says where the one the index held went (moved, renamed: how to ask for it; removed) or why
         the path holds nothing. Where more are found than limit, notes says how many: ask with path or kind."""
-        params = {"qualname": qualname, "path": path, "kind": kind, "include_deprecated": _flag(include_deprecated),
-                  "as_of": as_of, "limit": limit, "blame": _flag(blame)}  # fmt: skip
+        params = {"qualname": qualname, "path": path, "kind": kind, "include_deprecated": flag(include_deprecated),
+                  "as_of": as_of, "limit": limit, "blame": flag(blame)}  # fmt: skip
         notes: list[str] = []
         versions = gateway.call("GET", repo_path(repo, "symbols"), params, noted=notes)
         return {"versions": versions, "notes": notes} if notes else {"versions": versions}
@@ -146,7 +146,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         its code). truncated says when more symbols than limit match; blame=true adds when each
         file and symbol was last changed and by whom. Where the index holds nothing there, the
         error says why: the files skipped, or where the ones it held went."""
-        params = {"path": path, "as_of": as_of, "limit": limit, "blame": _flag(blame)}
+        params = {"path": path, "as_of": as_of, "limit": limit, "blame": flag(blame)}
         notes: list[str] = []
         found = dict(gateway.call("GET", repo_path(repo, "outline"), params, noted=notes))
         return {**found, "notes": notes} if notes else found
@@ -211,7 +211,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
     ) -> dict[str, Any]:
         """Bring a repository's memories (or every repository's) to the tip of its tracked branch.
         Of every repository: each one's result, or its error (the others are synced all the same)."""
-        params = {"wait": _flag(wait), "full": _flag(full), "timeout": SYNC_WAIT if wait else None}
+        params = {"wait": flag(wait), "full": flag(full), "timeout": SYNC_WAIT if wait else None}
         if repo:
             return {"results": [gateway.call("POST", repo_path(repo, "sync"), params, timeout=SYNC_WAIT + 60)]}
         # one repository that cannot be synced (its path moved, its branch deleted) made the
@@ -239,6 +239,3 @@ def serve_stdio(config: Config) -> None:
 
     serve(build_server(DaemonGateway(config)))
 
-
-def _flag(value: bool) -> str | None:
-    return "true" if value else None
