@@ -20,6 +20,7 @@ from recalld.daemon.retrieve import at_path, path_ok, repo_glob
 from recalld.daemon.unheld import why_unheld
 from recalld.daemon.went import where_symbol_went
 from recalld.ingest.errors import NotFoundError, RecalldError
+from recalld.ingest.gitblame import BlameStopped, Hunks
 from recalld.ingest.gitrecords import CommitInfo
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.held import as_interval, shown_as
@@ -34,9 +35,10 @@ from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
 EVENT_FIELDS = ("valid_from_time", "valid_to_time", "history")
 COMMIT_FIELDS = ("commit", "parents", "committer_time")
 SUMMARY_CHARS = 160  # an outline's doc of a symbol
-BLAMED_MAX = 10  # versions of a symbol an answer blames at most (each a git blame of its lines)
-# git blame's time an answer spends at most (a call begun is not cut short): a file of a long
-# history costs what libgit2's walk back to its oldest line costs (~4 s over 20k commits)
+BLAMED_MAX = 10  # versions of a symbol an answer blames at most (one git blame a file of them)
+# git blame's time an answer spends at most: git's command is stopped when it is spent (where
+# libgit2 blames instead, its call runs to its end). A file's blame walks its history back to
+# its oldest line (ingest/gitblame.py).
 BLAME_SECONDS = 10.0
 # what an outline shows, and what an as-of answer reads a version's lines then by
 OUTLINE_FIELDS = ("repo", "branch", "path", "language", "kind", "qualname", "signature", "docstring",
@@ -161,16 +163,48 @@ def with_last_change(
         return
     deadline = time.monotonic() + BLAME_SECONDS
     blamed = live[:BLAMED_MAX]
-    for number, record in enumerate(blamed):
-        if time.monotonic() > deadline:
-            notes.append(_blame_stopped(len(blamed) - number, len(blamed), "versions"))
+    by_path: dict[str, list[dict[str, Any]]] = {}
+    for record in blamed:
+        by_path.setdefault(record["path"], []).append(record)
+    done = 0
+    for path, versions in by_path.items():
+        try:
+            _blame_versions(git, str(commit) if commit else None, path, versions, deadline)
+        except BlameStopped:
+            notes.append(_blame_stopped(len(blamed) - done, len(blamed), "versions"))
             break
-        lines = record["start_line"], record["end_line"]
-        info = git.last_change(str(commit), record["path"], *lines) if commit else None
-        record["last_changed"] = commit_record(info) if info else None
+        done += len(versions)
     if len(live) > BLAMED_MAX:
         notes.append(f"last_changed is given for the first {BLAMED_MAX} of {len(live)} versions: ask with a path"
                      " for others")
+
+
+def _blame_versions(
+    git: GitRepository, commit: str | None, path: str, versions: list[dict[str, Any]], deadline: float
+) -> None:
+    """``last_changed`` of ``versions``, all of ``path``: one blame of the lines from the
+    first one's to the last one's (a file's history walked once), else, where those are
+    no lines of the file, one blame each. ``BlameStopped`` at ``deadline``."""
+    spans = [(v["start_line"], v["end_line"]) for v in versions]
+    hunks = _hunks(git, commit, path, min(s for s, _ in spans), max(e for _, e in spans), deadline)
+    for version, (start, end) in zip(versions, spans, strict=True):
+        if hunks is None and len(versions) > 1:
+            alone = _hunks(git, commit, path, start, end, deadline)
+        else:
+            alone = hunks
+        info = git.last_change_in(alone or [], start, end)
+        version["last_changed"] = commit_record(info) if info else None
+
+
+def _hunks(git: GitRepository, commit: str | None, path: str, start: int | None, end: int | None,
+           deadline: float) -> Hunks | None:  # fmt: skip
+    """``blame_hunks`` in the time left before ``deadline`` (``BlameStopped`` when none is)."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise BlameStopped(f"no time left to blame {path}")
+    if commit is None:
+        return None
+    return git.blame_hunks(commit, path, start, end, timeout=left)
 
 
 def _blamed_state(app: App, entry: Any, at: AsOf | None) -> str | None:
@@ -207,13 +241,14 @@ def with_file_blame(app: App, entry: Any, files: list[dict[str, Any]], at: AsOf 
         return
     deadline = time.monotonic() + BLAME_SECONDS
     for number, file in enumerate(files):
-        if time.monotonic() > deadline:
+        try:
+            hunks = _hunks(git, str(commit) if commit else None, file["path"], None, None, deadline) or []
+        except BlameStopped:
             notes.append(_blame_stopped(len(files) - number, len(files), "files"))
             return
-        hunks = (git.blame_hunks(str(commit), file["path"]) if commit else None) or []
         for holder in [file, *file["symbols"]]:
             start, end = holder.get("start_line") or 1, holder.get("end_line") or float("inf")
-            info = git.latest_commit(c for first, last, c in hunks if first <= end and last >= start)
+            info = git.last_change_in(hunks, start, end)
             holder["last_changed"] = commit_record(info) if info else None
 
 

@@ -10,11 +10,15 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pygit2
+import structlog
 from pygit2.enums import ObjectType, SortMode
 
+from recalld.ingest.gitblame import BlameUnanswered, Hunks, command_blame
 from recalld.ingest.gitnames import message_text, person, subject_of
 from recalld.ingest.gitrepo_objects import GitObjects
 from recalld.ingest.gitrecords import CommitDetails, CommitInfo
+
+log = structlog.get_logger("recalld.git")
 
 
 class GitHistory(GitObjects):
@@ -38,32 +42,49 @@ class GitHistory(GitObjects):
             summary=subject_of(message_text(commit)),
         )
 
-    def last_change(self, commit: str, path: str, start_line: int, end_line: int) -> CommitInfo | None:
+    def last_change(
+        self, commit: str, path: str, start_line: int, end_line: int, *, timeout: float | None = None
+    ) -> CommitInfo | None:
         """The latest commit (by commit time) that wrote one of lines ``start_line`` to
         ``end_line`` (1-based) of ``path`` as it is at ``commit``, as git blame reads it
         (a shallow clone's boundary commit for what came before it); None where ``path``
-        is no file of ``commit`` or holds no such lines."""
-        hunks = self.blame_hunks(commit, path, start_line, end_line)
-        return self.latest_commit(written for _, _, written in hunks) if hunks else None
+        is no file of ``commit`` or holds no such lines. ``timeout``: as ``blame_hunks``."""
+        hunks = self.blame_hunks(commit, path, start_line, end_line, timeout=timeout)
+        return self.last_change_in(hunks or [], start_line, end_line)
+
+    def last_change_in(self, hunks: Hunks, start_line: int, end_line: int | float) -> CommitInfo | None:
+        """The latest commit of ``hunks`` (``blame_hunks``) that wrote one of lines
+        ``start_line`` to ``end_line``; None for none."""
+        return self.latest_commit(c for first, last, c in hunks if first <= end_line and last >= start_line)
 
     def blame_hunks(
-        self, commit: str, path: str, start_line: int | None = None, end_line: int | None = None
-    ) -> list[tuple[int, int, str]] | None:
+        self, commit: str, path: str, start_line: int | None = None, end_line: int | None = None,
+        *, timeout: float | None = None,
+    ) -> Hunks | None:
         """Lines ``start_line`` to ``end_line`` (1-based; default: the whole file) of ``path``
         as it is at ``commit``, as git blame reads them: (first line, last line, the commit
         that wrote them) for each run of lines one commit wrote, in order. None where
-        ``path`` is no file of ``commit`` or holds no such lines."""
+        ``path`` is no file of ``commit`` or holds no such lines. git's command answers
+        (``gitblame``), stopped after ``timeout`` seconds (``BlameStopped``); where it
+        cannot, libgit2 does, to its end."""
         try:
             data = self._repo[commit].peel(pygit2.Commit).tree[path].data
-            lines = data.count(b"\n") + (bool(data) and not data.endswith(b"\n"))
-            start = 1 if start_line is None else start_line
-            end = lines if end_line is None else end_line
-            if not 1 <= start <= end <= lines:  # libgit2 makes up a hunk for lines past the end
-                return None
+        except (KeyError, ValueError, AttributeError, pygit2.GitError):  # no such file (a tree: no data)
+            return None
+        lines = data.count(b"\n") + (bool(data) and not data.endswith(b"\n"))
+        start = 1 if start_line is None else start_line
+        end = lines if end_line is None else end_line
+        if not 1 <= start <= end <= lines:  # libgit2 makes up a hunk for lines past the end
+            return None
+        try:
+            return command_blame(self._repo.path, commit, path, start, end, timeout=timeout)
+        except BlameUnanswered as exc:
+            log.info("git blame's command could not answer: libgit2 blames", path=path, reason=str(exc))
+        try:
             blame = self._repo.blame(path, newest_commit=commit, min_line=start, max_line=end)
             return [(h.final_start_line_number, h.final_start_line_number + h.lines_in_hunk - 1,
                      str(h.final_commit_id)) for h in blame]  # fmt: skip
-        except (KeyError, ValueError, AttributeError, pygit2.GitError):  # no such file (a tree: no data)
+        except (KeyError, ValueError, pygit2.GitError):
             return None
 
     def latest_commit(self, commit_ids: Iterable[str]) -> CommitInfo | None:

@@ -5,10 +5,14 @@ written it. ``last_changed`` names the latest commit that wrote one of its lines
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
 import pytest
 
 from recalld.daemon.commands import last_changed_line, print_version
 from recalld.daemon.memories import BLAMED_MAX, get_symbol
+from recalld.ingest import gitblame
 from recalld.ingest.gitrepo import GitRepository
 from tests.conftest import GitRepo
 from tests.daemon.test_search import SearchApp, commit_at
@@ -131,7 +135,27 @@ def test_blame_is_for_the_versions_valid_and_the_first_few(git_repo, harness, ap
     assert printed[2].startswith(f"    since {ann[:8]} ") and printed[3].startswith(f"    last changed {ann[:8]} on ")
 
 
-def test_blame_hunks_are_each_run_of_lines_and_who_wrote_it(git_repo, monkeypatch):
+def git_command(tmp_path: Path, body: str) -> str:
+    """A stand-in for the git command: a shell script of ``body``."""
+    script = tmp_path / "fake-git"
+    script.write_text(f"#!/bin/sh\n{body}\n")
+    script.chmod(0o755)
+    return str(script)
+
+
+@pytest.fixture(params=["command", "no git", "git refuses"])
+def blamed_by(request, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    """git's command blames; or it cannot (none on the PATH; one that refuses the
+    repository) and libgit2 does: the same runs of lines either way."""
+    if request.param == "no git":
+        monkeypatch.setattr(gitblame, "GIT", str(tmp_path / "no-such-git"))
+    elif request.param == "git refuses":
+        refuses = git_command(tmp_path, "echo 'fatal: detected dubious ownership' >&2; exit 128")
+        monkeypatch.setattr(gitblame, "GIT", refuses)
+    return request.param
+
+
+def test_blame_hunks_are_each_run_of_lines_and_who_wrote_it(git_repo, monkeypatch, blamed_by):
     ann, bob = two_authors(git_repo, monkeypatch)
     git = GitRepository(git_repo.path)
     assert git.blame_hunks(bob, "m.py") == [(1, 5, ann), (6, 6, bob)]  # the whole file
@@ -141,6 +165,63 @@ def test_blame_hunks_are_each_run_of_lines_and_who_wrote_it(git_repo, monkeypatc
     tip = git_repo.commit("an empty file")
     assert git.blame_hunks(tip, "empty.py") is None and git.blame_hunks(tip, "nope.py") is None
     assert git.latest_commit([ann, bob, ann]).id == bob and git.latest_commit([]) is None
+    # a file renamed, a line added: its other lines are still the first author's
+    git_repo.git("mv", "m.py", "n.py")
+    git_repo.write("n.py", SECOND + "\n\ndef added():\n    return 3\n")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Cid")
+    cid = commit_at(git_repo, monkeypatch, "2024-03-10T12:00:00+00:00", "renamed, one added")
+    assert git.blame_hunks(cid, "n.py") == [(1, 5, ann), (6, 6, bob), (7, 10, cid)]
+
+
+def test_git_blame_runs_apart_are_joined_in_line_order():
+    a, b = "a" * 40, "b" * 64
+    output = (f"{a} 3 3 2\nauthor Ann\nsummary {b} 1 1 1\nfilename m.py\n{b} 1 1 2\nfilename m.py\n"
+              f"{a} 5 5 1\nfilename m.py\n").encode()
+    assert gitblame.runs(output) == [(1, 2, b), (3, 5, a)]  # a commit message's line is no group
+
+
+def test_a_blame_begun_is_stopped_when_the_time_is_spent(git_repo, harness, app, monkeypatch, tmp_path):  # noqa: F811
+    """git's command is stopped at the answer's budget (a libgit2 call ran to its end):
+    a git that would take a minute, an answer with a budget of half a second."""
+    from recalld.daemon import memories
+
+    app.registry.add("r", str(git_repo.path), "main")
+    two_authors(git_repo, monkeypatch)
+    harness.sync(git_repo)
+    monkeypatch.setattr(gitblame, "GIT", git_command(tmp_path, "exec sleep 60"))
+    with pytest.raises(gitblame.BlameStopped):
+        GitRepository(git_repo.path).blame_hunks(git_repo.git("rev-parse", "HEAD").strip(), "m.py", timeout=0.2)
+    monkeypatch.setattr(memories, "BLAME_SECONDS", 0.5)
+    notes: list[str] = []
+    started = time.monotonic()
+    (kept,) = memories.get_symbol(app, "r", "kept", blame=True, notes=notes)
+    assert time.monotonic() - started < 30 and "last_changed" not in kept
+    assert notes == ["git blame stopped after 0.5 s: 1 of 1 versions are without last_changed (ask for fewer)"]
+
+
+def test_the_versions_of_one_file_are_blamed_at_once(git_repo, harness, app, monkeypatch):  # noqa: F811
+    """Three methods of one name in one file, one edited later: one blame of the file's
+    lines from the first to the last, each version its own latest commit."""
+    app.registry.add("r", str(git_repo.path), "main")
+    classes = [f"class C{i}:\n    def run(self):\n        return {i}\n" for i in range(3)]
+    git_repo.write("c.py", "\n\n".join(classes))
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Ann")
+    ann = commit_at(git_repo, monkeypatch, "2024-01-10T12:00:00+00:00", "three classes")
+    git_repo.write("c.py", "\n\n".join([classes[0], classes[1].replace("return 1", "return -1"), classes[2]]))
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Bob")
+    bob = commit_at(git_repo, monkeypatch, "2024-02-10T12:00:00+00:00", "C1 negative")
+    harness.sync(git_repo)
+    asked: list[tuple[str, object, object]] = []
+    blame_hunks = GitRepository.blame_hunks
+
+    def counted(self, commit, path, start=None, end=None, **kw):  # type: ignore[no-untyped-def]
+        asked.append((path, start, end))
+        return blame_hunks(self, commit, path, start, end, **kw)
+
+    monkeypatch.setattr(GitRepository, "blame_hunks", counted)
+    runs = get_symbol(app, "r", "run", blame=True)
+    assert {v["qualname"]: v["last_changed"]["commit"] for v in runs} == {"C0.run": ann, "C1.run": bob, "C2.run": ann}
+    assert asked == [("c.py", 2, 13)]  # C0.run at lines 2-3, C2.run at 12-13
 
 
 def test_outline_blame_says_when_each_file_and_symbol_changed(
