@@ -7,7 +7,6 @@ remote URL or the name, and all the daemon then does is fetch that repo's own re
 from __future__ import annotations
 
 import hashlib
-import os
 import hmac
 import re
 import subprocess
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from recalld.daemon.logs import get_logger
 from recalld.ingest.errors import RecalldError
+from recalld.ingest.gitenv import git_env
 
 if TYPE_CHECKING:
     from recalld.daemon.journal import Claim, Journal
@@ -128,7 +128,7 @@ def remote_urls(repo_path: str) -> dict[str, str]:
     try:
         done = subprocess.run(
             ["git", "-C", repo_path, "remote", "-v"], capture_output=True, text=True, check=False,
-            timeout=REMOTES_TIMEOUT, stdin=subprocess.DEVNULL,
+            timeout=REMOTES_TIMEOUT, stdin=subprocess.DEVNULL, env=git_env(),
         )  # fmt: skip
     except subprocess.TimeoutExpired:
         log.warning("git did not list the remotes of a registered repository", path=repo_path, seconds=REMOTES_TIMEOUT)
@@ -177,7 +177,7 @@ def fetch(repo_path: str, remote: str) -> None:
         done = subprocess.run(
             ["git", "-C", repo_path, "fetch", "--quiet", "--prune", remote],
             capture_output=True, text=True, timeout=FETCH_TIMEOUT, check=False,
-            env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},
+            env=git_env(),
         )  # fmt: skip
     except subprocess.TimeoutExpired as exc:
         raise RecalldError(f"git fetch {remote} timed out after {FETCH_TIMEOUT} s") from exc

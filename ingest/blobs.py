@@ -8,7 +8,6 @@ fetched from its promisor remotes as git itself fetches them (``promisor-remote.
 from __future__ import annotations
 
 import copy
-import os
 import subprocess
 from collections.abc import Iterable
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 import structlog
 
 from recalld.ingest.errors import MissingBlobError
+from recalld.ingest.gitenv import git_env
 
 FETCH_OPTIONS = ("--no-tags", "--no-write-fetch-head", "--recurse-submodules=no", "--filter=blob:none", "--stdin")
 FETCH_TIMEOUT = 600.0  # seconds: a first index of a large tree's blobs
@@ -105,12 +105,11 @@ class Blobs:
 
     def _fetch_from(self, remote: str, object_ids: list[str]) -> str:
         """"" once ``remote`` sent ``object_ids``; else why not (``fetch_error``)."""
-        env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}  # a daemon: never a prompt for credentials
         command = ["git", "--git-dir", self._git_dir, "-c", "fetch.negotiationAlgorithm=noop", "fetch", remote,
                    *FETCH_OPTIONS]  # fmt: skip
         try:
             done = subprocess.run(command, input="\n".join(object_ids) + "\n", capture_output=True, text=True,
-                                  env=env, timeout=FETCH_TIMEOUT)  # fmt: skip
+                                  env=git_env(), timeout=FETCH_TIMEOUT)  # fmt: skip
         except (OSError, subprocess.TimeoutExpired) as exc:
             return str(exc)
         if done.returncode == 0:

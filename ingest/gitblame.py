@@ -5,21 +5,24 @@ git's command reads the commit-graph and its changed-path filters where the repo
 them (``git gc`` writes the graph; ``git commit-graph write --changed-paths`` the filters),
 and is faster without them too. Measured on a made-up history of 20,000 commits over 300
 files (``tests/bench/bench_blame.py``): a 400-line file 1.04 s with libgit2, 0.23 s with
-git's command, 0.15 s with the filters. A command can also be stopped when an answer's time for
-blame is spent, where a libgit2 call runs to its end.
+git's command, 0.15 s with the filters. A command can also be stopped when an answer's
+time for blame is spent, where a libgit2 call runs to its end.
 
-The command runs with textconv filters off (the lines are the blob's, as the memories'
-lines are) and no terminal prompt. Where it cannot answer (no git on the PATH, a git that
-refuses the repository, an output it does not recognise), ``blame_hunks`` asks libgit2.
+The command reads the repository as libgit2 reads it for a sync: textconv filters off (the
+lines are the blob's, as the memories' lines are), no replacement objects, and in the
+environment of ``gitenv`` (none of the variables a hook's git passes on). Where it cannot
+answer (no git on the PATH, a git that refuses the repository, an output it does not
+recognise), ``blame_hunks`` asks libgit2.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 
 import structlog
+
+from recalld.ingest.gitenv import git_env
 
 log = structlog.get_logger("recalld.git")
 
@@ -45,9 +48,9 @@ def command_blame(git_dir: str, commit: str, path: str, start: int, end: int, *,
     seconds, ``BlameUnanswered`` where the command cannot answer."""
     command = [GIT, "--git-dir", git_dir, "blame", "--incremental", "--no-textconv", "-L", f"{start},{end}",
                commit, "--", path]  # fmt: skip
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}  # a daemon: never a prompt for credentials
     try:
-        done = subprocess.run(command, capture_output=True, env=env, timeout=timeout, check=False)
+        done = subprocess.run(command, capture_output=True, env=git_env(GIT_NO_REPLACE_OBJECTS="1"), timeout=timeout,
+                              check=False, stdin=subprocess.DEVNULL)  # fmt: skip
     except subprocess.TimeoutExpired:
         raise BlameStopped(f"git blame of {path} stopped after {timeout:.1f} s") from None
     except OSError as exc:  # no git

@@ -173,6 +173,17 @@ def test_blame_hunks_are_each_run_of_lines_and_who_wrote_it(git_repo, monkeypatc
     assert git.blame_hunks(cid, "n.py") == [(1, 5, ann), (6, 6, bob), (7, 10, cid)]
 
 
+def test_git_blame_reads_the_repository_it_is_given(git_repo, monkeypatch, tmp_path):
+    """Not the one a hook's environment points git at: git's command answers (it would
+    find no objects in the empty directory), where libgit2 would have to."""
+    ann, _bob = two_authors(git_repo, monkeypatch)
+    (tmp_path / "objects").mkdir()
+    monkeypatch.setenv("GIT_OBJECT_DIRECTORY", str(tmp_path / "objects"))
+    monkeypatch.setenv("GIT_DIR", str(tmp_path))
+    git_dir = GitRepository(git_repo.path)._repo.path
+    assert gitblame.command_blame(git_dir, ann, "m.py", 1, 6, timeout=30) == [(1, 6, ann)]
+
+
 def test_git_blame_runs_apart_are_joined_in_line_order():
     a, b = "a" * 40, "b" * 64
     output = (f"{a} 3 3 2\nauthor Ann\nsummary {b} 1 1 1\nfilename m.py\n{b} 1 1 2\nfilename m.py\n"
