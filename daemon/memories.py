@@ -5,11 +5,14 @@ changes."""
 from __future__ import annotations
 
 import heapq
+import os
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from recalld.daemon.app import App
@@ -40,6 +43,7 @@ BLAMED_MAX = 10  # versions of a symbol an answer blames at most (one git blame 
 # libgit2 blames instead, its call runs to its end). A file's blame walks its history back to
 # its oldest line (ingest/gitblame.py).
 BLAME_SECONDS = 10.0
+BLAME_WORKERS = min(4, os.cpu_count() or 1)  # files an answer blames at once (a git process each)
 # what an outline shows, and what an as-of answer reads a version's lines then by
 OUTLINE_FIELDS = ("repo", "branch", "path", "language", "kind", "qualname", "signature", "docstring",
                   "start_line", "end_line")  # fmt: skip
@@ -166,14 +170,12 @@ def with_last_change(
     by_path: dict[str, list[dict[str, Any]]] = {}
     for record in blamed:
         by_path.setdefault(record["path"], []).append(record)
-    done = 0
-    for path, versions in by_path.items():
-        try:
-            _blame_versions(git, str(commit) if commit else None, path, versions, deadline)
-        except BlameStopped:
-            notes.append(_blame_stopped(len(blamed) - done, len(blamed), "versions"))
-            break
-        done += len(versions)
+    state = str(commit) if commit else None
+    groups = list(by_path.items())
+    stopped = _run_blames([partial(_blame_versions, git, state, path, versions, deadline) for path, versions in groups])
+    left = sum(len(versions) for (_, versions), stop in zip(groups, stopped, strict=True) if stop)
+    if left:
+        notes.append(_blame_stopped(left, len(blamed), "versions"))
     if len(live) > BLAMED_MAX:
         notes.append(f"last_changed is given for the first {BLAMED_MAX} of {len(live)} versions: ask with a path"
                      " for others")
@@ -240,16 +242,37 @@ def with_file_blame(app: App, entry: Any, files: list[dict[str, Any]], at: AsOf 
     if git is None:
         return
     deadline = time.monotonic() + BLAME_SECONDS
-    for number, file in enumerate(files):
+    state = str(commit) if commit else None
+    stopped = _run_blames([partial(_blame_file, git, state, file, deadline) for file in files])
+    if any(stopped):
+        notes.append(_blame_stopped(sum(stopped), len(files), "files"))
+
+
+def _blame_file(git: GitRepository, commit: str | None, file: dict[str, Any], deadline: float) -> None:
+    """``last_changed`` of ``file`` (an outline's) and its symbols, of one blame of it whole."""
+    hunks = _hunks(git, commit, file["path"], None, None, deadline) or []
+    for holder in [file, *file["symbols"]]:
+        start, end = holder.get("start_line") or 1, holder.get("end_line") or float("inf")
+        info = git.last_change_in(hunks, start, end)
+        holder["last_changed"] = commit_record(info) if info else None
+
+
+def _run_blames(jobs: list[Callable[[], None]]) -> list[bool]:
+    """Each job (a file's blame, and what it sets) run, ``BLAME_WORKERS`` at a time: git's
+    blame commands are processes of their own, each walking one file's history; whether
+    each was stopped (``BlameStopped``: the answer's time for blame was spent)."""
+
+    def run(job: Callable[[], None]) -> bool:
         try:
-            hunks = _hunks(git, str(commit) if commit else None, file["path"], None, None, deadline) or []
+            job()
         except BlameStopped:
-            notes.append(_blame_stopped(len(files) - number, len(files), "files"))
-            return
-        for holder in [file, *file["symbols"]]:
-            start, end = holder.get("start_line") or 1, holder.get("end_line") or float("inf")
-            info = git.last_change_in(hunks, start, end)
-            holder["last_changed"] = commit_record(info) if info else None
+            return True
+        return False
+
+    if len(jobs) <= 1 or BLAME_WORKERS <= 1:
+        return [run(job) for job in jobs]
+    with ThreadPoolExecutor(max_workers=min(BLAME_WORKERS, len(jobs)), thread_name_prefix="recalld-blame") as pool:
+        return list(pool.map(run, jobs))
 
 
 def commit_record(info: CommitInfo) -> dict[str, Any]:

@@ -9,7 +9,9 @@ files (or takes ``--repo``), then times, best of ``--rounds``:
   (made repositories only; git uses the graph where ``git gc`` wrote it);
 - ten ten-line ranges of one file (ten versions of a symbol, ``symbol --blame``): ten
   libgit2 blames, one at a time as answers asked before, against one command over the
-  lines from the first range to the last, as they ask now.
+  lines from the first range to the last, as they ask now;
+- ten whole files (an ``outline --blame``), git's command on one at a time against
+  ``BLAME_WORKERS`` at once, as answers run them (made repositories only).
 
 Each figure is followed by how many lines the two ways give to different commits: none
 in a made-up history; in a real one a few, where a line repeats nearby (``) -> None:``)
@@ -27,6 +29,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pygit2
@@ -34,6 +37,7 @@ import pygit2
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from recalld.daemon import memories  # noqa: E402
 from recalld.ingest.gitrepo import GitRepository  # noqa: E402
 
 
@@ -137,6 +141,14 @@ def main() -> None:
         differ = sum(disagree(found, {n: joined.get(n, "") for n in found}) for found in found_apart)
         rows.append((f"{len(ranges)} ranges of one file: one libgit2 blame each / one command over them",
                      f"{separate:.3f} / {at_once:.3f} s ({separate / at_once:.1f}x), {differ} lines otherwise"))
+        if args.repo is None:
+            files = [f"pkg{i % 20}/mod{i}.py" for i in range(10)]
+            jobs = [partial(git.blame_hunks, commit, p) for p in files]
+            workers = memories.BLAME_WORKERS
+            one, _ = best(args.rounds, lambda: [job() for job in jobs])
+            many, _ = best(args.rounds, lambda: memories._run_blames(jobs))  # type: ignore[arg-type]
+            rows.append((f"{len(files)} whole files: one at a time / {workers} at once (BLAME_WORKERS)",
+                         f"{one:.3f} / {many:.3f} s ({one / many:.1f}x)"))  # fmt: skip
         width = max(len(label) for label, _ in rows)
         for label, figure in rows:
             print(f"{label:<{width}}  {figure}")

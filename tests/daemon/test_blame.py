@@ -294,3 +294,26 @@ def test_blame_stops_at_its_time_budget_and_says_so(git_repo, harness, app, monk
     found = memories.outline(app, "r", "*.py", blame=True, notes=notes)
     assert all("last_changed" not in f for f in found["files"])
     assert notes == ["git blame stopped after -1 s: 2 of 2 files are without last_changed (ask for fewer)"]
+
+
+def test_an_outline_blames_its_files_at_once(git_repo, harness, app, monkeypatch, tmp_path):  # noqa: F811
+    """Two files, two git processes that each wait (up to 5 s) until both have started:
+    run one after the other, the first would see only itself."""
+    from recalld.daemon import memories
+    from recalld.daemon.memories import outline
+
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("a.py", "def a():\n    return 1\n")
+    git_repo.write("b.py", "def b():\n    return 2\n")
+    tip = git_repo.commit("two files")
+    harness.sync(git_repo)
+    seen = tmp_path / "seen"
+    seen.mkdir()
+    waits = (f'd="{seen}"; touch "$d/started.$$"; n=0\n'
+             'while [ "$(ls "$d" | grep -c "^started")" -lt 2 ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n+1)); done\n'
+             'ls "$d" | grep -c "^started" > "$d/saw.$$"\nexec git "$@"')  # fmt: skip
+    monkeypatch.setattr(gitblame, "GIT", git_command(tmp_path, waits))
+    monkeypatch.setattr(memories, "BLAME_WORKERS", 2)
+    found = outline(app, "r", "*.py", blame=True)
+    assert [f["last_changed"]["commit"] for f in found["files"]] == [tip, tip]
+    assert sorted(p.read_text().strip() for p in seen.glob("saw.*")) == ["2", "2"]
