@@ -65,8 +65,10 @@ class GitHistory(GitObjects):
         as it is at ``commit``, as git blame reads them: (first line, last line, the commit
         that wrote them) for each run of lines one commit wrote, in order. None where
         ``path`` is no file of ``commit`` or holds no such lines. git's command answers
-        (``gitblame``), stopped after ``timeout`` seconds (``BlameStopped``); where it
-        cannot, libgit2 does, to its end."""
+        (``gitblame``; in a partial clone, fetching the old blobs it lacks), stopped after
+        ``timeout`` seconds (``BlameStopped``); where it cannot, libgit2 does, to its end,
+        but in a partial clone, where it would give the lines of a blob it lacks to a later
+        commit: None there."""
         try:
             data = self._repo[commit].peel(pygit2.Commit).tree[path].data
         except (KeyError, ValueError, AttributeError, pygit2.GitError):  # no such file (a tree: no data)
@@ -77,8 +79,12 @@ class GitHistory(GitObjects):
         if not 1 <= start <= end <= lines:  # libgit2 makes up a hunk for lines past the end
             return None
         try:
-            return command_blame(self._repo.path, commit, path, start, end, timeout=timeout)
+            return command_blame(self.git_dir, commit, path, start, end, timeout=timeout)
         except BlameUnanswered as exc:
+            if self.blobs.partial:  # libgit2 fetches nothing: an old blob it lacks, and it gives the lines to the tip
+                log.info("git blame's command could not answer, and libgit2 cannot blame a partial clone", path=path,
+                         reason=str(exc))  # fmt: skip
+                return None
             log.info("git blame's command could not answer: libgit2 blames", path=path, reason=str(exc))
         try:
             blame = self._repo.blame(path, newest_commit=commit, min_line=start, max_line=end)

@@ -5,6 +5,7 @@ written it. ``last_changed`` names the latest commit that wrote one of its lines
 
 from __future__ import annotations
 
+import subprocess
 import time
 from pathlib import Path
 
@@ -182,6 +183,21 @@ def test_git_blame_reads_the_repository_it_is_given(git_repo, monkeypatch, tmp_p
     monkeypatch.setenv("GIT_DIR", str(tmp_path))
     git_dir = GitRepository(git_repo.path)._repo.path
     assert gitblame.command_blame(git_dir, ann, "m.py", 1, 6, timeout=30) == [(1, 6, ann)]
+
+
+def test_a_partial_clone_is_blamed_by_git_or_not_at_all(git_repo, monkeypatch, tmp_path):
+    """A blobless clone lacks the blob of Ann's commit: git's command fetches it and
+    answers; libgit2 fetches nothing and gives every line to Bob, so without git's
+    command there is no answer."""
+    ann, bob = two_authors(git_repo, monkeypatch)
+    git_repo.git("config", "uploadpack.allowFilter", "true")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--filter=blob:none", f"file://{git_repo.path}", str(clone)], check=True)
+    assert GitRepository(clone).blame_hunks(bob, "m.py") == [(1, 5, ann), (6, 6, bob)]
+    clone2 = tmp_path / "clone2"
+    subprocess.run(["git", "clone", "-q", "--filter=blob:none", f"file://{git_repo.path}", str(clone2)], check=True)
+    monkeypatch.setattr(gitblame, "GIT", str(tmp_path / "no-such-git"))
+    assert GitRepository(clone2).blame_hunks(bob, "m.py") is None
 
 
 def test_git_blame_runs_apart_are_joined_in_line_order():
