@@ -20,7 +20,8 @@ from typing import Any
 from recalld.daemon.app import App
 from recalld.daemon.asof import indexed_states
 from recalld.daemon.config import CHANGES_LIMIT, RECENT_LIMIT, RECENT_MAX
-from recalld.daemon.memories import commit_record, recent_changes, summary
+from recalld.daemon.blame import commit_record
+from recalld.daemon.memories import recent_changes, summary
 from recalld.daemon.query import AsOf, as_of
 from recalld.daemon.registry import RepoEntry
 from recalld.daemon.retrieve import path_ok, repo_glob

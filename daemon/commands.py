@@ -263,7 +263,7 @@ def print_version(v: dict[str, Any], *, as_of: bool = False, code: bool = True) 
 
 
 def last_changed_line(changed: dict[str, Any] | None, *, brief: bool = False) -> str:
-    """A version's ``last_changed`` (``memories.with_last_change``) as ``symbol --blame`` prints
+    """A version's ``last_changed`` (``blame.with_last_change``) as ``symbol --blame`` prints
     it; ``brief`` (``outline --blame``, a line under each symbol): the author's name without
     the address, the subject cut at ``BRIEF_SUBJECT`` characters."""
     if not changed:

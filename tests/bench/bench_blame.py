@@ -37,7 +37,7 @@ import pygit2
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from recalld.daemon import memories  # noqa: E402
+from recalld.daemon import blame  # noqa: E402
 from recalld.ingest.gitrepo import GitRepository  # noqa: E402
 
 
@@ -144,9 +144,9 @@ def main() -> None:
         if args.repo is None:
             files = [f"pkg{i % 20}/mod{i}.py" for i in range(10)]
             jobs = [partial(git.blame_hunks, commit, p) for p in files]
-            workers = memories.BLAME_WORKERS
+            workers = blame.BLAME_WORKERS
             one, _ = best(args.rounds, lambda: [job() for job in jobs])
-            many, _ = best(args.rounds, lambda: memories._run_blames(jobs))  # type: ignore[arg-type]
+            many, _ = best(args.rounds, lambda: blame._run_blames(jobs))  # type: ignore[arg-type]
             rows.append((f"{len(files)} whole files: one at a time / {workers} at once (BLAME_WORKERS)",
                          f"{one:.3f} / {many:.3f} s ({one / many:.1f}x)"))  # fmt: skip
         width = max(len(label) for label, _ in rows)

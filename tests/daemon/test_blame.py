@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from recalld.daemon.commands import last_changed_line, print_version
-from recalld.daemon.memories import BLAMED_MAX, get_symbol
+from recalld.daemon import blame
+from recalld.daemon.blame import BLAMED_MAX
+from recalld.daemon.memories import get_symbol
 from recalld.ingest import gitblame
 from recalld.ingest.gitrepo import GitRepository
 from tests.conftest import GitRepo
@@ -218,7 +220,7 @@ def test_a_blame_begun_is_stopped_when_the_time_is_spent(git_repo, harness, app,
     monkeypatch.setattr(gitblame, "GIT", git_command(tmp_path, "exec sleep 60"))
     with pytest.raises(gitblame.BlameStopped):
         GitRepository(git_repo.path).blame_hunks(git_repo.git("rev-parse", "HEAD").strip(), "m.py", timeout=0.2)
-    monkeypatch.setattr(memories, "BLAME_SECONDS", 0.5)
+    monkeypatch.setattr(blame, "BLAME_SECONDS", 0.5)
     notes: list[str] = []
     started = time.monotonic()
     (kept,) = memories.get_symbol(app, "r", "kept", blame=True, notes=notes)
@@ -301,7 +303,7 @@ def test_blame_stops_at_its_time_budget_and_says_so(git_repo, harness, app, monk
     git_repo.write("other.py", "def kept():\n    return 1\n")
     git_repo.commit("another kept")
     harness.sync(git_repo)
-    monkeypatch.setattr(memories, "BLAME_SECONDS", -1.0)  # spent before the first call
+    monkeypatch.setattr(blame, "BLAME_SECONDS", -1.0)  # spent before the first call
     notes: list[str] = []
     versions = memories.get_symbol(app, "r", "kept", blame=True, notes=notes)
     assert len(versions) == 2 and all("last_changed" not in v for v in versions)
@@ -315,7 +317,6 @@ def test_blame_stops_at_its_time_budget_and_says_so(git_repo, harness, app, monk
 def test_an_outline_blames_its_files_at_once(git_repo, harness, app, monkeypatch, tmp_path):  # noqa: F811
     """Two files, two git processes that each wait (up to 5 s) until both have started:
     run one after the other, the first would see only itself."""
-    from recalld.daemon import memories
     from recalld.daemon.memories import outline
 
     app.registry.add("r", str(git_repo.path), "main")
@@ -329,7 +330,7 @@ def test_an_outline_blames_its_files_at_once(git_repo, harness, app, monkeypatch
              'while [ "$(ls "$d" | grep -c "^started")" -lt 2 ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n+1)); done\n'
              'ls "$d" | grep -c "^started" > "$d/saw.$$"\nexec git "$@"')  # fmt: skip
     monkeypatch.setattr(gitblame, "GIT", git_command(tmp_path, waits))
-    monkeypatch.setattr(memories, "BLAME_WORKERS", 2)
+    monkeypatch.setattr(blame, "BLAME_WORKERS", 2)
     found = outline(app, "r", "*.py", blame=True)
     assert [f["last_changed"]["commit"] for f in found["files"]] == [tip, tip]
     assert sorted(p.read_text().strip() for p in seen.glob("saw.*")) == ["2", "2"]
