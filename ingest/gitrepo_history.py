@@ -42,19 +42,10 @@ class GitHistory(GitObjects):
             summary=subject_of(message_text(commit)),
         )
 
-    def last_change(
-        self, commit: str, path: str, start_line: int, end_line: int, *, timeout: float | None = None
-    ) -> CommitInfo | None:
-        """The latest commit (by commit time) that wrote one of lines ``start_line`` to
-        ``end_line`` (1-based) of ``path`` as it is at ``commit``, as git blame reads it
-        (a shallow clone's boundary commit for what came before it); None where ``path``
-        is no file of ``commit`` or holds no such lines. ``timeout``: as ``blame_hunks``."""
-        hunks = self.blame_hunks(commit, path, start_line, end_line, timeout=timeout)
-        return self.last_change_in(hunks or [], start_line, end_line)
-
     def last_change_in(self, hunks: Hunks, start_line: int, end_line: int | float) -> CommitInfo | None:
-        """The latest commit of ``hunks`` (``blame_hunks``) that wrote one of lines
-        ``start_line`` to ``end_line``; None for none."""
+        """The latest commit (by commit time) of ``hunks`` (``blame_hunks``) that wrote one
+        of lines ``start_line`` to ``end_line`` (a shallow clone's boundary commit for what
+        came before it); None for none."""
         return self.latest_commit(c for first, last, c in hunks if first <= end_line and last >= start_line)
 
     def blame_hunks(
