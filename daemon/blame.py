@@ -6,13 +6,13 @@ answer spends at most ``BLAME_SECONDS`` in blame (``ingest/gitblame.py``)."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from recalld.ingest.cores import available_cores
 from recalld.ingest.gitblame import BlameStopped, Hunks
 from recalld.ingest.gitrecords import CommitInfo
 from recalld.ingest.gitrepo import GitRepository
@@ -28,7 +28,7 @@ BLAMED_MAX = 10  # versions of a symbol an answer blames at most (one git blame 
 # libgit2 blames instead, its call runs to its end). A file's blame walks its history back to
 # its oldest line (ingest/gitblame.py).
 BLAME_SECONDS = 10.0
-BLAME_WORKERS = min(4, os.cpu_count() or 1)  # files an answer blames at once (a git process each)
+BLAME_WORKERS = min(4, available_cores())  # files an answer blames at once (a git process each)
 
 
 def with_last_change(

@@ -31,7 +31,6 @@ embedding cache keeps the first vector computed for a text.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -41,6 +40,7 @@ from typing import Any
 import numpy as np
 import structlog
 
+from recalld.ingest.cores import available_cores
 from recalld.ingest.embed import checked_max_tokens, model_texts, offline_environment
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.onnx_export import MODEL_FILE, OUTPUT, TOKENIZER_FILE, read_meta
@@ -51,13 +51,6 @@ MIN_SPLIT_TOKENIZE = 64  # fewer texts are tokenised on the calling thread alone
 # onnxruntime graph optimisers left out: slower than the nodes they fuse (see above).
 # onnxruntime ignores a name it does not know.
 SLOW_FUSIONS = ["SkipLayerNormFusion"]
-
-
-def available_cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 class OnnxEmbedder:

@@ -28,7 +28,6 @@ it (``Store.relayout_due``); a seal leaves them as they are, so as not to hold u
 
 from __future__ import annotations
 
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +36,7 @@ from typing import Any
 import qdrant_edge as qe
 
 from recalld.ingest.child import child_main, run_module
+from recalld.ingest.cores import available_cores
 from recalld.ingest.store import DENSE, INTEGER_FIELDS, KEYWORD_FIELDS, SPARSE
 
 # The payload indexes every search filters on stay on the heap: the vector search checks
@@ -128,8 +128,7 @@ def _config(dim: str, indexing_kb: str, *, max_segment_kb: int, keyword: bool = 
 
 def _build(shard_dir: str, dim: str, indexing_kb: str, keyword: str) -> None:
     # The keyword index placed as this version places it: segments placed otherwise are rebuilt.
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    max_segment = MAX_SEGMENT_PER_CPU_KB * cpus
+    max_segment = MAX_SEGMENT_PER_CPU_KB * available_cores()
     _optimize(shard_dir, _config(dim, indexing_kb, max_segment_kb=max_segment, keyword=keyword == "1"))
 
 

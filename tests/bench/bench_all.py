@@ -42,7 +42,7 @@ from bench_rounds import rounds_wording
 from bench_store import measure_store
 
 from recalld.daemon.logs import configure_logging
-from recalld.ingest.embed_onnx import available_cores
+from recalld.ingest.cores import available_cores
 from recalld.ingest.sync import forget_memos
 from recalld.ingest.tasks import HISTORY_LABEL
 
