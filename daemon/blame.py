@@ -38,8 +38,9 @@ def with_last_change(
     ``records`` (with ``at``, on those valid then), the first ``BLAMED_MAX``: the latest
     commit that wrote one of its lines at the indexed commit (``at``'s state, where the
     lines it gives were read), as git blame reads them. A version's ``author`` is that
-    of the sync's commit that first saw it, which for what a repository's first sync
-    found is the tip's author; blame names who wrote the code (None where git cannot say)."""
+    of the commit that produced it, as the syncs know it (for what a branch's first sync
+    found, from the commit history read, or none); blame names who last wrote its lines
+    (None where git cannot say)."""
     live = records if at is not None else [r for r in records if not r["deprecated"]]
     commit = _blamed_state(app, entry, at)
     git = _git_for_blame(entry, at, notes)

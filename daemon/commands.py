@@ -154,9 +154,18 @@ def print_hit(r: dict[str, Any], *, as_of: bool = False) -> None:
         print(f"{r['score']:.3f}  {r['repo']}:{r['path']}:{r['start_line']}  {r['kind']} {r['qualname']}{state}")
     if r.get("signature"):
         print(f"       {r['signature']}")
-    since = (r.get("valid_from_commit") or "")[:8]
+    print(f"       {r.get('type') or 'structural'} {provenance(r)}")
+
+
+def provenance(r: dict[str, Any]) -> str:
+    """``since <commit> until <commit> by <author>``. A version that was there when its
+    branch was first indexed says so, and whose commit made it where the history read
+    found that commit (``--blame`` tells who last changed its lines)."""
+    since = (r.get("valid_from_commit") or "-")[:8]
     until = f" until {r['valid_to_commit'][:8]}" if r.get("valid_to_commit") else ""
-    print(f"       {r.get('type') or 'structural'} since {since or '-'}{until} by {r.get('author') or '-'}")
+    if r.get("change") == "indexed":  # ingest.records.INDEXED, not imported on the CLI's client path
+        return f"since {since} (first indexed){until}" + (f" by {r['author']}" if r.get("author") else "")
+    return f"since {since}{until} by {r.get('author') or '-'}"
 
 
 def symbol(ctx: Any, args: argparse.Namespace) -> int:
@@ -249,8 +258,7 @@ def print_version(v: dict[str, Any], *, as_of: bool = False, code: bool = True) 
     print(f"{v['repo']}:{v['path']}:{v['start_line']}-{v['end_line']}  {v['kind']} {v['qualname']}{state}")
     if v.get("signature"):
         print(f"    {v['signature']}")
-    until = f" until {v['valid_to_commit'][:8]}" if v.get("valid_to_commit") else ""
-    print(f"    since {(v.get('valid_from_commit') or '-')[:8]}{until} by {v.get('author') or '-'}")
+    print(f"    {provenance(v)}")
     if "last_changed" in v:
         print(f"    {last_changed_line(v['last_changed'])}")
     for past in [] if as_of else reversed(v.get("history") or []):  # the same code, closed once and back since

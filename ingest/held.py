@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from recalld.ingest.plan import Scope
-from recalld.ingest.records import INTERVAL_FIELDS, REOPENED_OVER, task_memory_id
+from recalld.ingest.records import INTERVAL_FIELDS, reopened_over, task_memory_id
 from recalld.ingest.store import StoredPoint, ValidAt
 
 
@@ -44,10 +44,10 @@ def as_interval(
     """The fields that make ``payload`` show ``entry``, an earlier interval of its
     history (``interval_then``)."""
     then = {key: entry.get(key) for key in INTERVAL_FIELDS}
-    then.update({key: entry[key] for key in REOPENED_OVER if key in entry})
+    then.update(reopened_over(entry))
     then["deprecated"] = 1
     opened = entry.get("valid_from_commit")
-    if isinstance(opened, str) and opened:
+    if "change" not in entry and isinstance(opened, str) and opened:  # an entry that kept none of them
         if "task_id" not in entry and payload.get("task_id") and payload.get("repo") and payload.get("branch"):
             then["task_id"] = task_memory_id(Scope(payload["repo"], payload["branch"]), opened)
         if "author" not in entry:

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from recalld.ingest.gitrecords import CommitInfo
-from recalld.ingest.plan import LiveMemory, NewVersion, Scope, symbol_key
+from recalld.ingest.plan import ADDED, LiveMemory, NewVersion, Scope, symbol_key
 from recalld.ingest.qualnames import unnumbered
 from recalld.ingest.redaction import holds_redaction
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
@@ -37,6 +37,9 @@ REREAD_FIELDS = (*PLANNING_FIELDS, "signature", "docstring", "name", "text", "sy
 TASK = "task"
 # Types whose memories the planner keeps in line with the files (tasks follow commits).
 PLANNED_TYPES = (STRUCTURAL, *sorted(set(DERIVED_TYPES.values())))
+# A memory's ``change`` when its version was there when its branch was indexed with nothing
+# indexed before (``memory_payload``); else the plan's: added, modified or renamed.
+INDEXED = "indexed"
 CHECKPOINT_NAMESPACE = uuid.UUID("0b9e4bd4-6a0b-4a34-8c7e-5d2f6f1e8a73")
 TASK_NAMESPACE = uuid.UUID("3d0f2c8e-5b7a-4e19-9c64-0a8e7d51b2f4")
 
@@ -159,6 +162,10 @@ def memory_payload(
 ) -> dict[str, Any]:
     sym, commit = version.symbol, step.commit
     path = version.file.path
+    # nothing indexed before (a first sync, or the indexed commit is gone from git): the
+    # commit that wrote the version is unknown, somewhere at or before the target. Its
+    # author and task are then not claimed (a first index gave every memory the tip's).
+    known = step.last is not None
     return {
         **dict(sym.extra),
         "record": "memory",
@@ -180,12 +187,12 @@ def memory_payload(
         "symbol_key": symbol_key(scope, path, sym.kind, sym.qualname),
         "lineage": version.lineage,
         "blob": version.file.blob,
-        "change": version.change,
+        "change": version.change if known or version.change != ADDED else INDEXED,
         "valid_from_commit": commit.id,
         "valid_from_time": commit.time,
         "valid_from_sync": step.stamp,
-        "task_id": task_memory_id(scope, commit.id),
-        "author": commit.author,
+        "task_id": task_memory_id(scope, commit.id) if known else None,
+        "author": commit.author if known else None,
         "payload_version": PAYLOAD_VERSION,
         **open_state(scope, history),
     }
@@ -276,8 +283,18 @@ REOPENED_OVER = ("signature", "start_line", "end_line", "lineage", "blob", "chan
 
 def closed_interval(payload: dict[str, Any], kept: tuple[str, ...] = ()) -> dict[str, Any]:
     """One entry of a reopened point's history: the interval it was valid before, and
-    those of the ``kept`` fields it holds."""
-    return {**{name: payload.get(name) for name in INTERVAL_FIELDS}, **{k: payload[k] for k in kept if k in payload}}
+    those of the ``kept`` fields it holds, not null (a store may keep a null field or
+    not; ``reopened_over`` reads one an entry lacks as null)."""
+    return {**{name: payload.get(name) for name in INTERVAL_FIELDS},
+            **{k: payload[k] for k in kept if payload.get(k) is not None}}  # fmt: skip
+
+
+def reopened_over(entry: dict[str, Any]) -> dict[str, Any]:
+    """The ``REOPENED_OVER`` fields of a history entry (``closed_interval``): one that kept
+    them (every memory has a ``change``) lacks a field only where it was null; one written
+    before entries kept them has none of them."""
+    kept = {key: entry[key] for key in REOPENED_OVER if key in entry}
+    return {**dict.fromkeys(REOPENED_OVER), **kept} if "change" in entry else kept
 
 
 def past_intervals(old: dict[str, Any] | None, kept: tuple[str, ...] = ()) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from recalld.ingest.plan import Plan, Scope
-from recalld.ingest.records import OPEN_INTERVAL, TASK
+from recalld.ingest.records import OPEN_INTERVAL, TASK, reopened_over
 from recalld.ingest.store import MemoryFilter, Store, retrieve_many
 
 RECOVERY_FIELDS = (
@@ -84,7 +84,7 @@ def before_writing(store: Store, scope: Scope, reopened: set[str], after: int | 
     what an interrupted sync created or reopened of those is left to that comparison."""
     for point in retrieve_many(store, sorted(reopened), fields=("history",)):
         *earlier, last = point.payload["history"]
-        store.set_payload([point.id], {**last, "deprecated": 1, "history": earlier})
+        store.set_payload([point.id], {**last, **reopened_over(last), "deprecated": 1, "history": earlier})
     if after is not None:
         closed = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(TASK,), deprecated=1,
                               stamped_since=after + 1)  # fmt: skip

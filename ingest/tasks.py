@@ -46,7 +46,11 @@ lie beyond it: such task memories are not closed.
 **Links both ways.** A structural memory's ``task_id`` is the task memory id of its
 ``valid_from_commit`` — the sync target that first saw that version, which for a
 multi-commit sync is later than the commit that wrote the code. It needs no lookup and
-resolves whenever task memory is on (the target always gets a task memory). A task
+resolves whenever task memory is on (the target always gets a task memory). A branch's
+first index does not know which commit wrote what it found (``change`` ``indexed``):
+such a version gets its ``task_id`` and ``author`` from the newest commit of the window
+or the history that produced it, when the task step reads that commit (a merge gives
+its task, not its author), and has neither where none did. A task
 memory's ``symbol_ids`` are the structural versions its commit produced (each symbol it
 added or modified, at its path with its content at that commit; every symbol of a file
 renamed with edits) that the store holds, live or closed, when the task memory is
@@ -84,6 +88,7 @@ from recalld.ingest.keyed import unique_by
 from recalld.ingest.plan import Scope, memory_id
 from recalld.ingest.records import (
     HISTORY_FIELDS,
+    INDEXED,
     TASK,
     SyncStep,
     closing_fields,
@@ -106,6 +111,7 @@ HISTORY_CHUNK = 50  # commits a backfill reads, embeds and writes together (~1 s
 HISTORY_LABEL = "commit history"  # the backfill's progress bar
 REMOVED = "removed"
 SCAN_FIELDS = ("commit", "subject", "author", "parents", "shallow")
+UNKNOWN_WRITER = ("change", "author", "task_id")  # what tells a version whose writer a backfill may find
 
 
 @dataclass(slots=True)
@@ -252,7 +258,8 @@ class TaskSync:
         if not todo:
             return len(reopened)
         records = [self._read.pop(c, None) or self.reader.read(c) for c in todo]
-        links = self._links(records, target)
+        links, unknown = self._links(records, target)
+        self._attribute(records, links, unknown)
         drafts: list[MemoryDraft] = []
         for record in records:
             text = task_text(record, max_chars=self.options.max_embed_chars)
@@ -264,8 +271,9 @@ class TaskSync:
         upsert_points(self.store, points)
         return len(reopened) + len(points)
 
-    def _links(self, records: list[CommitRecord], target: str) -> dict[str, list[str]]:
-        """commit → ids of the structural versions it produced that the store holds."""
+    def _links(self, records: list[CommitRecord], target: str) -> tuple[dict[str, list[str]], set[str]]:
+        """commit → ids of the structural versions it produced that the store holds; and
+        those of them whose writer is not known (``_attribute``)."""
         wanted = {
             r.details.id: list(
                 dict.fromkeys(memory_id(self.scope, v.path, v.kind, v.qualname, v.content_hash) for v in r.produced)
@@ -273,13 +281,34 @@ class TaskSync:
             for r in records
         }
         every = sorted({i for ids in wanted.values() for i in ids})
-        present = {p.id for p in retrieve_many(self.store, every, fields=())}
+        stored = retrieve_many(self.store, every, fields=UNKNOWN_WRITER)
+        present = {p.id for p in stored}
+        unknown = {p.id for p in stored if p.payload.get("change") == INDEXED
+                   and not any(p.payload.get(field) for field in UNKNOWN_WRITER[1:])}  # fmt: skip
         links = {commit: [i for i in ids if i in present] for commit, ids in wanted.items()}
         for record in records:
             if record.details.id == target and record.pure_renames:
                 moved = [c.new_path for c in record.pure_renames if c.new_path]
                 links[target] = list(dict.fromkeys(links[target] + self._live_at(moved)))
-        return links
+        return links, unknown
+
+    def _attribute(self, records: list[CommitRecord], links: dict[str, list[str]], unknown: set[str]) -> None:
+        """Gives the versions a first index found (``change`` ``indexed``, no author and no
+        task: the commit that wrote them was not known) the commit that produced them, the
+        newest of ``records`` that did (a commit's records come newest first, window and
+        backfill alike; a later chunk's are older, and find the ones claimed here claimed).
+        ``unknown``: the linked versions that still want it (``_links``). A merge claims
+        what it brought in with its task alone: its author need not have written it, and
+        an older commit that produced the same code (before a revert) did not write this
+        interval of it."""
+        for record in records:
+            claimed = [i for i in links[record.details.id] if i in unknown]
+            if not claimed:
+                continue
+            unknown.difference_update(claimed)
+            merge = len(record.details.parents) > 1
+            self.store.set_payload(claimed, {"task_id": task_memory_id(self.scope, record.details.id),
+                                             "author": None if merge else record.details.author})  # fmt: skip
 
     def _live_at(self, paths: list[str]) -> list[str]:
         found: list[str] = []

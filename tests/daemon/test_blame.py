@@ -17,6 +17,8 @@ from recalld.daemon.blame import BLAMED_MAX
 from recalld.daemon.memories import get_symbol
 from recalld.ingest import gitblame
 from recalld.ingest.gitrepo import GitRepository
+from recalld.ingest.plan import Scope
+from recalld.ingest.records import task_memory_id
 from tests.conftest import GitRepo
 from tests.daemon.test_search import SearchApp, commit_at
 from tests.ingest.conftest import harness  # noqa: F401 - the fixture, on both store adapters
@@ -72,14 +74,17 @@ def test_last_change_is_the_latest_commit_that_wrote_the_lines(git_repo, monkeyp
 
 
 def test_a_first_sync_says_the_tip_and_blame_who_wrote_it(git_repo, harness, app, monkeypatch):  # noqa: F811
-    """Synced first at Bob's commit, both functions are Bob's by provenance; blame says
-    ``kept`` is Ann's. Without blame the answer has no ``last_changed``."""
+    """Synced first at Bob's commit: both versions are first indexed there, and the
+    history read names who wrote each (``kept`` Ann, ``edited`` Bob); blame says so of
+    their lines. Without blame the answer has no ``last_changed``."""
     app.registry.add("r", str(git_repo.path), "main")
     ann, bob = two_authors(git_repo, monkeypatch)
     harness.sync(git_repo)
     (kept,) = get_symbol(app, "r", "kept", blame=True)
     (edited,) = get_symbol(app, "r", "edited", blame=True)
-    assert kept["author"].startswith("Bob") and kept["valid_from_commit"] == bob
+    assert (kept["change"], kept["valid_from_commit"]) == ("indexed", bob) and kept["author"].startswith("Ann")
+    assert (edited["change"], edited["valid_from_commit"]) == ("indexed", bob) and edited["author"].startswith("Bob")
+    assert kept["task_id"] == task_memory_id(Scope("r", "main"), ann) != edited["task_id"]
     assert kept["last_changed"]["commit"] == ann and kept["last_changed"]["author"].startswith("Ann")
     assert kept["last_changed"]["summary"] == "both functions"
     assert edited["last_changed"]["commit"] == bob and edited["last_changed"]["time"] == 1707566400

@@ -74,8 +74,8 @@ def test_cli_end_to_end(project):
     # a symbol by name: where, what, provenance and its code (here the one repository)
     shown = recalld("symbol", "add_line").stdout.splitlines()
     assert shown[0] == "project:billing/invoice.py:7-9  method InvoiceBuilder.add_line"
-    assert shown[1:3] == ["    def add_line(self, description, amount)", f"    since {project.head()[:8]} by Test Author"
-                          " <author@example.invalid>"]  # fmt: skip
+    assert shown[1:3] == ["    def add_line(self, description, amount)",
+                          f"    since {project.head()[:8]} (first indexed) by Test Author <author@example.invalid>"]
     assert shown[3:] == ["    def add_line(self, description, amount):", '        """Add a priced line item to the invoice."""',
                          "        return (description, amount)"]
     [builder] = json.loads(recalld("symbol", "InvoiceBuilder", "--repo", "project", "--json").stdout)
@@ -115,7 +115,7 @@ def test_cli_end_to_end(project):
     assert "note: no memory has language 'js'" in none.stderr and "no memory has kind 'bogus'" in none.stderr
     assert "kind 'method'" not in none.stderr  # methods there are, none of them JavaScript
     first_seen = recalld("search", "compute_vat", "--limit", "1")
-    assert f"since {first['to_commit'][:8]} by Test Author" in first_seen.stdout
+    assert f"since {first['to_commit'][:8]} (first indexed) by Test Author" in first_seen.stdout
     assert "note:" not in first_seen.stderr  # in line with its branch
 
     project.write("billing/invoice.py", (project.path / "billing/invoice.py").read_text().replace("0.2", "0.25"))

@@ -84,11 +84,16 @@ def test_each_commit_records_files_symbols_and_renames(harness, git_repo):
     assert last["symbols"] == [{"path": "src/old.py", "added": ["fresh"], "modified": [], "removed": []}]
 
     # links both ways: the target's task memory lists every version it produced at its
-    # paths, and every structural memory (all from this sync) points back at the target
+    # paths, and those versions (a first index's: which commit wrote them the sync did
+    # not know) point back at it; src/core.py's, which no commit read produced at that
+    # path (c3 moved it without edits), at none, and have no author
     live = structural(h)
     produced_by_target = {live[("src/old.py", q)].id for q in ("<module>", "gone", "fresh")}
     assert set(last["symbol_ids"]) == produced_by_target
-    assert {p.payload["task_id"] for p in live.values()} == {task_memory_id(SCOPE, c4)}
+    writers = {key: (p.payload["change"], p.payload["task_id"], p.payload["author"]) for key, p in live.items()}
+    by_c4 = ("indexed", task_memory_id(SCOPE, c4), "Test Author <author@example.invalid>")
+    assert writers == {("src/old.py", q): by_c4 for q in ("<module>", "gone", "fresh")} | {
+        ("src/core.py", q): ("indexed", None, None) for q in ("<module>", "f", "h")}
     # older commits: linked where the version they produced still exists in the store
     assert live[("src/core.py", "f")].id not in second["symbol_ids"]  # f at app/core.py never indexed
     assert first["symbol_ids"] == [] and moved["symbol_ids"] == []
@@ -120,6 +125,61 @@ def test_backfill_and_new_commits_respect_the_limit(git_repo, tmp_path):
         burst = [repo.commit(f"empty {i}") for i in range(5)]
         assert h.sync(repo).tasks_added == 3
         assert set(tasks(h)) == set(made[-5:]) | set(burst[-3:])
+    finally:
+        h.close()
+
+
+def test_a_first_index_finds_who_wrote_its_versions_in_the_history(git_repo, tmp_path, monkeypatch):
+    """A first index does not know which commit wrote what it finds: its versions are
+    ``indexed``, with no author or task. The history read (one commit a chunk here) gives
+    each the newest commit that produced it: ``f``, reverted to Ann's code, is Cid's; what
+    a merge brought in has the merge's task and no author; code from before the history
+    read, moved since without edits, has neither. A later commit's version is its own."""
+    monkeypatch.setattr(tasks_module, "HISTORY_CHUNK", 1)
+    repo = git_repo
+
+    def by(who: str, message: str) -> str:
+        monkeypatch.setenv("GIT_AUTHOR_NAME", who)
+        return repo.commit(message)
+
+    repo.write("z.py", "def ancient():\n    return 0\n")
+    by("Zed", "before the history read")
+    repo.write("a.py", "def f():\n    return 1\n")
+    ann = by("Ann", "f")
+    repo.write("a.py", "def f():\n    return 2\n")
+    by("Bob", "f returns 2")
+    repo.write("a.py", "def f():\n    return 1\n")
+    cid = by("Cid", "revert: f returns 1")
+    repo.git("checkout", "-q", "-b", "side")
+    repo.write("m.py", "def merged():\n    return 3\n")
+    by("Dan", "on a side branch")
+    repo.git("checkout", "-q", "main")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Eve")
+    repo.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
+    merge = repo.head()
+    repo.git("mv", "z.py", "old_z.py")
+    tip = by("Fay", "move z.py")
+    h = Harness("edge", tmp_path / "state", IndexOptions(backfill_commits=5))  # Fay's back to Ann's
+    try:
+        h.sync(repo)
+        assert set(tasks(h)) >= {ann, cid, merge, tip}
+
+        def writers() -> dict[tuple[str, str], tuple]:  # type: ignore[type-arg]
+            return {key: (p.payload["valid_from_commit"], p.payload["change"], p.payload.get("task_id"),
+                          (p.payload.get("author") or "").split(" <")[0]) for key, p in structural(h).items()}  # fmt: skip
+
+        found = writers()
+        by_cid = (tip, "indexed", task_memory_id(SCOPE, cid), "Cid")
+        by_merge = (tip, "indexed", task_memory_id(SCOPE, merge), "")
+        unknown = (tip, "indexed", None, "")
+        assert found == {("a.py", "<module>"): by_cid, ("a.py", "f"): by_cid, ("m.py", "<module>"): by_merge,
+                         ("m.py", "merged"): by_merge, ("old_z.py", "<module>"): unknown,
+                         ("old_z.py", "ancient"): unknown}  # fmt: skip
+        repo.write("a.py", "def f():\n    return 4\n")
+        gus = by("Gus", "f returns 4")
+        h.sync(repo)
+        assert writers()[("a.py", "f")] == (gus, "modified", task_memory_id(SCOPE, gus), "Gus")
+        assert writers()[("m.py", "merged")] == by_merge
     finally:
         h.close()
 
@@ -409,7 +469,7 @@ def test_export_shape_of_a_task_memory(harness, git_repo):
     assert record["subject"] == "add f" and record["files_added"] == ["a.py"] and record["deprecated"] is False
     assert record["symbols"] == [{"path": "a.py", "added": ["f"], "modified": [], "removed": []}]
     assert len(record["symbol_ids"]) == 2
-    structural_record = memory_record(harness.memories()[0])
+    (structural_record,) = [memory_record(m) for m in harness.memories() if m.payload["kind"] == "function"]
     assert "commit" not in structural_record and structural_record["task_id"] == point.id
 
 

@@ -61,7 +61,8 @@ def test_untrusted_branch_memories_are_marked_with_provenance(harness, git_repo)
     assert untrusted_flags(harness, "pr/7") == [1, 1]
     assert untrusted_flags(harness, "origin/pr/8") == [1, 1]
     helper = next(m.payload for m in harness.memories() if m.payload["branch"] == "pr/7" and m.payload["name"] == "helper")
-    assert (helper["valid_from_commit"], helper["author"]) == (head, "Test Author <author@example.invalid>")
+    assert (helper["valid_from_commit"], helper["change"], helper["author"]) == (
+        head, "indexed", "Test Author <author@example.invalid>")  # the first sync of pr/7: its writer from the history
 
 
 def test_changing_the_trust_config_re_marks_a_branch(harness, git_repo):

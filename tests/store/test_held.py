@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from recalld.ingest.held import holds, interval_then
-from recalld.ingest.records import INTERVAL_FIELDS
+from recalld.ingest.records import INTERVAL_FIELDS, REOPENED_OVER, closed_interval
 from recalld.ingest.store import MemoryFilter, ValidAt
 from tests.store.test_store_contract import ids, mem, store  # noqa: F401 - the fixture, on both adapters
 
@@ -84,6 +84,23 @@ def test_interval_then_shows_the_earlier_interval_that_held():
     assert "lineage" not in old and "start_line" not in old  # kept as the point has them
     task = interval_then({**payload, "task_id": None, "history": [bare]}, at_c1)  # a task memory's own
     assert task is not None and "task_id" not in task and task["author"] is None
+
+
+def test_an_entry_that_kept_the_reopens_fields_lacks_one_only_where_it_was_null():
+    """A first index's version has no author or task; closed, then reopened by a later
+    sync (with its own), the entry of the first interval keeps neither, as a store that
+    drops null fields holds it, and shows neither: not the reopen's, nor the opening
+    commit's. ``closed_interval`` leaves the nulls out whether the store kept them or not."""
+    first = {"valid_from_commit": "c1", "valid_from_sync": 10, "valid_to_commit": "c2", "valid_to_sync": 20,
+             "deprecated": 1, "deprecated_reason": "deleted", "change": "indexed", "lineage": "L1", "start_line": 3}
+    entry = closed_interval({**first, "author": None, "task_id": None}, REOPENED_OVER)
+    assert entry == closed_interval(first, REOPENED_OVER) and "author" not in entry and entry["change"] == "indexed"
+    payload = {"repo": "r", "branch": "main", "valid_from_commit": "c3", "valid_from_sync": 30, "author": "Cid",
+               "change": "added", "task_id": "t3", "start_line": 9, "history": [entry]}  # fmt: skip
+    then = interval_then(payload, ValidAt(time=0, commits=("c1",), later=("c1", "c2", "c3"), visit=10),
+                         lambda commit: f"author of {commit}")  # fmt: skip
+    assert then is not None
+    assert (then["author"], then["task_id"], then["change"], then["start_line"]) == (None, None, "indexed", 3)
 
 
 @pytest.mark.parametrize("history", [None, [], "not a list"])
