@@ -4,10 +4,15 @@ Not part of the test run. Builds a repository of ``--modules`` Python modules an
 ``--commits`` commits (edits of 1-3 modules, a file rename every 50 commits, one mass
 move of a quarter of the files), then times a first sync without task memory and one
 with a backfill of every commit, on fresh stores; the difference is the backfill.
+A third sync backfills without giving the first index's versions their writers
+(``TaskSync._attribute`` off), and the store of the second says how many have one:
+an author, a merge's task alone, none. ``--repo`` runs the syncs on a clone of an
+existing repository's ``--branch`` instead (its last ``--commits`` commits backfilled).
 The fake embedder isolates the pipeline (git, parsing, store); ``--model`` uses the
 packaged model instead.
 
     python tests/bench/bench_tasks.py [--commits 500] [--modules 200] [--model]
+    python tests/bench/bench_tasks.py --repo PATH [--branch main] [--commits 500]
 """
 
 from __future__ import annotations
@@ -24,8 +29,9 @@ sys.path.insert(0, str(ROOT))
 
 from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, SentenceTransformerEmbedder  # noqa: E402
 from recalld.ingest.files import IndexOptions  # noqa: E402
-from recalld.ingest.store import StoreConfig, open_store  # noqa: E402
+from recalld.ingest.store import MemoryFilter, StoreConfig, open_store  # noqa: E402
 from recalld.ingest.sync import Indexer, SyncResult  # noqa: E402
+from recalld.ingest.tasks import TaskSync  # noqa: E402
 from tests.conftest import FakeEmbedder  # noqa: E402
 
 
@@ -89,20 +95,27 @@ def make_repo(root: Path, modules: int, commits: int) -> Path:
     return repo
 
 
-def timed_sync(root: Path, repo: Path, backfill: int, embedder: object) -> tuple[float, SyncResult]:
+def timed_sync(
+    root: Path, repo: Path, branch: str, backfill: int, embedder: object
+) -> tuple[float, SyncResult, dict[str, int]]:
+    """The first sync's seconds and result, and its structural memories by writer."""
     cache = EmbeddingCache(root / "cache.db")
     store = open_store(StoreConfig(dim=embedder.dim, path=str(root / "store")))  # type: ignore[attr-defined]
     model_id = embedder.model_id  # type: ignore[attr-defined]
     embeddings = CachedEmbeddings(cache, model_id, lambda: embedder)  # type: ignore[arg-type,return-value]
     indexer = Indexer(store=store, embeddings=embeddings, options=IndexOptions(backfill_commits=backfill))
     started = time.monotonic()
-    result = indexer.sync(repo="bench", path=str(repo), branch="main")
+    result = indexer.sync(repo="bench", path=str(repo), branch=branch)
     seconds = time.monotonic() - started
-    again = indexer.sync(repo="bench", path=str(repo), branch="main")
+    again = indexer.sync(repo="bench", path=str(repo), branch=branch)
     assert again.mode == "noop" and again.embedded == 0
+    writers = {"author": 0, "merge's task": 0, "none": 0}
+    for point in store.scroll(MemoryFilter(repo="bench", types=("structural",)), fields=("author", "task_id")):
+        known = "author" if point.payload.get("author") else "merge's task" if point.payload.get("task_id") else "none"
+        writers[known] += 1
     store.close()
     cache.close()
-    return seconds, result
+    return seconds, result, writers
 
 
 def main() -> None:
@@ -110,15 +123,29 @@ def main() -> None:
     parser.add_argument("--commits", type=int, default=500)
     parser.add_argument("--modules", type=int, default=200)
     parser.add_argument("--model", action="store_true", help="the packaged model instead of the fake embedder")
+    parser.add_argument("--repo", type=Path, help="a repository to clone and sync instead of a generated one")
+    parser.add_argument("--branch", default="main", help="with --repo: the branch synced (default main)")
     args = parser.parse_args()
     embedder = SentenceTransformerEmbedder(words_only=True) if args.model else FakeEmbedder()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         started = time.monotonic()
-        repo = make_repo(root, args.modules, args.commits)
-        print(f"generated {args.commits} commits, {args.modules} modules in {time.monotonic() - started:.1f} s")
-        without, plain = timed_sync(root / "without", repo, 0, embedder)
-        with_tasks, full = timed_sync(root / "with", repo, args.commits, embedder)
+        if args.repo:
+            repo, branch = root / "repo", args.branch
+            subprocess.run(["git", "clone", "-q", "--no-local", "--branch", branch, str(args.repo), str(repo)],
+                           check=True)  # fmt: skip
+            print(f"cloned {args.repo} in {time.monotonic() - started:.1f} s")
+        else:
+            repo, branch = make_repo(root, args.modules, args.commits), "main"
+            print(f"generated {args.commits} commits, {args.modules} modules in {time.monotonic() - started:.1f} s")
+        without, plain, _ = timed_sync(root / "without", repo, branch, 0, embedder)
+        with_tasks, full, writers = timed_sync(root / "with", repo, branch, args.commits, embedder)
+        attribute = TaskSync._attribute
+        TaskSync._attribute = lambda *_: None  # type: ignore[method-assign]
+        try:
+            unattributed, _, _ = timed_sync(root / "unattributed", repo, branch, args.commits, embedder)
+        finally:
+            TaskSync._attribute = attribute  # type: ignore[method-assign]
         print(f"first sync, task memory off   {without:7.2f} s  ({plain.added} symbols, {plain.embedded} embedded)")
         commits = full.tasks_added + full.history_added
         counts = f"{commits} commits, {full.embedded + full.history_embedded} embedded"
@@ -127,6 +154,11 @@ def main() -> None:
         backfill = with_tasks - without
         per = 1000 * backfill / max(commits, 1)
         print(f"backfill of {commits} commits      {backfill:7.2f} s  ({per:.1f} ms per commit)")
+        print(f"first sync, backfill, writers of the first index's versions not looked for  {unattributed:7.2f} s"
+              f"  (looking for them: {with_tasks - unattributed:+.2f} s)")
+        total = sum(writers.values())
+        print(f"structural memories by writer found: {total} in all; "
+              + ", ".join(f"{name} {n} ({100 * n / max(total, 1):.1f} %)" for name, n in writers.items()))
 
 
 if __name__ == "__main__":
