@@ -47,10 +47,11 @@ lie beyond it: such task memories are not closed.
 ``valid_from_commit`` — the sync target that first saw that version, which for a
 multi-commit sync is later than the commit that wrote the code. It needs no lookup and
 resolves whenever task memory is on (the target always gets a task memory). A branch's
-first index does not know which commit wrote what it found (``change`` ``indexed``):
-such a version gets its ``task_id`` and ``author`` from the newest commit of the window
-or the history that produced it, when the task step reads that commit (a merge gives
-its task, not its author), and has neither where none did. A task
+first index does not know which commit wrote what it found (``change`` ``indexed``),
+nor does a sync whose indexed commit has gone from git: such a version gets its
+``task_id`` and ``author`` from the newest commit of the window or the history that
+produced it, when the task step reads that commit (a merge gives its task, not its
+author), and has neither where none did. A task
 memory's ``symbol_ids`` are the structural versions its commit produced (each symbol it
 added or modified, at its path with its content at that commit; every symbol of a file
 renamed with edits) that the store holds, live or closed, when the task memory is
@@ -88,7 +89,6 @@ from recalld.ingest.keyed import unique_by
 from recalld.ingest.plan import Scope, memory_id
 from recalld.ingest.records import (
     HISTORY_FIELDS,
-    INDEXED,
     TASK,
     SyncStep,
     closing_fields,
@@ -111,7 +111,7 @@ HISTORY_CHUNK = 50  # commits a backfill reads, embeds and writes together (~1 s
 HISTORY_LABEL = "commit history"  # the backfill's progress bar
 REMOVED = "removed"
 SCAN_FIELDS = ("commit", "subject", "author", "parents", "shallow")
-UNKNOWN_WRITER = ("change", "author", "task_id")  # what tells a version whose writer a backfill may find
+UNKNOWN_WRITER = ("author", "task_id")  # a version without either: its writer is for the history read to find
 
 
 @dataclass(slots=True)
@@ -283,8 +283,7 @@ class TaskSync:
         every = sorted({i for ids in wanted.values() for i in ids})
         stored = retrieve_many(self.store, every, fields=UNKNOWN_WRITER)
         present = {p.id for p in stored}
-        unknown = {p.id for p in stored if p.payload.get("change") == INDEXED
-                   and not any(p.payload.get(field) for field in UNKNOWN_WRITER[1:])}  # fmt: skip
+        unknown = {p.id for p in stored if not any(p.payload.get(field) for field in UNKNOWN_WRITER)}
         links = {commit: [i for i in ids if i in present] for commit, ids in wanted.items()}
         for record in records:
             if record.details.id == target and record.pure_renames:
@@ -293,8 +292,9 @@ class TaskSync:
         return links, unknown
 
     def _attribute(self, records: list[CommitRecord], links: dict[str, list[str]], unknown: set[str]) -> None:
-        """Gives the versions a first index found (``change`` ``indexed``, no author and no
-        task: the commit that wrote them was not known) the commit that produced them, the
+        """Gives the versions a sync did not know the writer of (no author and no task: a
+        first index's, ``change`` ``indexed``, and what a sync wrote after the indexed
+        commit had gone from git) the commit that produced them, the
         newest of ``records`` that did (a commit's records come newest first, window and
         backfill alike; a later chunk's are older, and find the ones claimed here claimed).
         ``unknown``: the linked versions that still want it (``_links``). A merge claims

@@ -184,6 +184,30 @@ def test_a_first_index_finds_who_wrote_its_versions_in_the_history(git_repo, tmp
         h.close()
 
 
+def test_after_the_indexed_commit_went_from_git_the_history_read_finds_the_writers(harness, git_repo, monkeypatch):
+    """The branch is rewritten and its old commits collected: the sync cannot tell which
+    commit wrote what changed (``f`` modified, ``h`` new: no author), and the history
+    read of the new branch gives each its commit; ``g``, unchanged, keeps its own."""
+    repo = git_repo
+    repo.write("a.py", "def f():\n    return 1\n\n\ndef g():\n    return 2\n")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Ann")
+    repo.commit("f and g")
+    harness.sync(repo)
+    repo.git("checkout", "-q", "--orphan", "rewritten")
+    repo.write("a.py", "def f():\n    return 10\n\n\ndef g():\n    return 2\n\n\ndef h():\n    return 3\n")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Bob")
+    bob = repo.commit("f, g and h, rewritten")
+    repo.git("branch", "-M", "rewritten", "main")
+    repo.git("reflog", "expire", "--expire=now", "--all")
+    repo.git("gc", "-q", "--prune=now")
+    harness.sync(repo)
+    found = {key: (p.payload["change"], p.payload.get("task_id"), (p.payload.get("author") or "").split(" <")[0])
+             for key, p in structural(harness).items()}  # fmt: skip
+    assert found[("a.py", "f")] == ("modified", task_memory_id(SCOPE, bob), "Bob")
+    assert found[("a.py", "h")] == ("indexed", task_memory_id(SCOPE, bob), "Bob")
+    assert found[("a.py", "g")][0::2] == ("indexed", "Ann")
+
+
 class WriteLog(StoreWrapper):
     """Wraps a harness's store and records what each write held: the checkpoint's
     state, or the commits of the task memories written."""
