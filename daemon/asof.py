@@ -25,7 +25,8 @@ import weakref
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, time, timedelta
 from itertools import chain
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from time import monotonic
 from typing import Any
 
 from recalld.daemon.logs import get_logger
@@ -128,6 +129,23 @@ def indexed_states(store: Store, repo: str, branch: str) -> Known:
     with _KNOWN_LOCK:
         _KNOWN.setdefault(store, {})[(repo, branch)] = now
     return now.known
+
+
+def warm_states(store: Store, branches: Iterable[tuple[str, str]], stopping: Callable[[], bool]) -> None:
+    """Reads each ``(repo, branch)``'s indexed states ahead of the first as-of or
+    ``changes --since`` question, which would read them itself (the daemon calls this when
+    idle after syncs: every point at its start, ~1.3–3 s at 40k, then on from what was
+    kept, 0.02–0.2 s). A branch that fails is logged and left to the question."""
+    for repo, branch in branches:
+        if stopping():
+            return
+        started = monotonic()
+        try:
+            indexed_states(store, repo, branch)
+        except RecalldError as exc:
+            log.warning("as-of states not read ahead", repo=repo, branch=branch, error=exc.message)
+            continue
+        log.debug("as-of states read ahead", repo=repo, branch=branch, seconds=round(monotonic() - started, 3))
 
 
 def _caught_up(store: Store, flt: MemoryFilter, kept: _Kept, checkpoint: dict[str, Any], count: int) -> _Kept | None:

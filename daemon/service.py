@@ -18,6 +18,7 @@ from typing import Any
 
 from recalld.daemon import restart, sdnotify, webhooks
 from recalld.daemon.app import App
+from recalld.daemon.asof import warm_states
 from recalld.daemon.client import STARTING_SUFFIX
 from recalld.daemon.config import Config
 from recalld.daemon.dispatch import Dispatcher
@@ -198,6 +199,7 @@ class Service:
             stopping=self._stop.is_set,
             release_model=self.app.embeddings.release,
             released=self._restart_if_due,
+            warm=self._warm_queries,
         )
         while not self._stop.is_set():
             self.dispatcher.tick()
@@ -214,6 +216,11 @@ class Service:
                 sdnotify.notify(f"STATUS={self._summary()}")
                 next_status = now + 5
             self.journal.wait(TICK)
+
+    def _warm_queries(self) -> None:
+        """What the first as-of question of each repository would read (upkeep, when idle)."""
+        branches = [(entry.name, entry.branch) for entry in self.app.registry.all()]
+        warm_states(self.app.store, branches, self._stop.is_set)
 
     def _restart_if_due(self) -> None:
         """Called when idle, after the last syncs' memory was released (see daemon/restart.py)."""

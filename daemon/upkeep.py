@@ -3,7 +3,9 @@ index once enough points are searched by brute force (or, once, to lay out anew 
 an older version laid out otherwise: ``Store.relayout_due``), bring a store an older
 version wrote up to date one step at a time, and hand memory freed by the last syncs back to
 the operating system (their memos and the model's memory arena first:
-``ingest.sync.forget_memos``, ``CachedEmbeddings.release``).
+``ingest.sync.forget_memos``, ``CachedEmbeddings.release``); then read ahead what the
+first query of a kind would read after those syncs (``warm``: every branch's indexed
+states, which as-of and ``changes --since`` questions go by: ``daemon.asof``).
 
 Syncs never flush (the embedded engine's WAL already survives a killed process) and
 never build indexes; both are slow (a flush holds the GIL; a build, run by a child
@@ -54,6 +56,7 @@ class StoreUpkeep:
     stopping: Callable[[], bool] = lambda: False  # the daemon stops (and ends a build under way)
     release_model: Callable[[], None] = lambda: None  # the model gives back its spare memory
     released: Callable[[], None] = lambda: None  # told after memory was released (the daemon may restart)
+    warm: Callable[[], None] = lambda: None  # reads ahead for queries after syncs (the as-of states), on a thread
     every: float = FLUSH_EVERY
     busy_every: float = BUSY_FLUSH_EVERY
     optimize_over: int = OPTIMIZE_OVER
@@ -66,6 +69,7 @@ class StoreUpkeep:
     _upgrading: bool = True  # until the store says nothing is left to upgrade
     _relayout: bool = True  # the store may be laid out as an older version did it (asked once)
     _build: threading.Thread | None = None  # an index build under way
+    _warming: threading.Thread | None = None  # ``warm`` under way
 
     def tick(self, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
@@ -88,6 +92,7 @@ class StoreUpkeep:
             self.released()
             if self.stopping():  # the daemon stops or restarts: no flush or index build to start now
                 return
+            self._start_warming()
         if now >= self._next_flush:
             self._next_flush = now + self.every
             self._flush_and_index(now)
@@ -141,10 +146,27 @@ class StoreUpkeep:
 
     def end(self, timeout: float | None = None) -> bool:
         """The index build under way (if any) ended, its child stopped (the build is left
-        for the next start), and waited for: the daemon's stop, before it closes the store."""
+        for the next start), and waited for, as ``warm`` is: the daemon's stop, before it
+        closes the store."""
         if self.building():
             stop_children()
+        if self._warming is not None:
+            self._warming.join(timeout)
         return self.wait(timeout)
+
+    def _start_warming(self) -> None:
+        """``warm`` on a thread of its own, unless one still runs: the daemon's loop goes on
+        starting syncs meanwhile (a first read of the as-of states takes seconds)."""
+        if self._warming is not None and self._warming.is_alive():
+            return
+        self._warming = threading.Thread(target=self._warm, name="recalld-warm", daemon=True)
+        self._warming.start()
+
+    def _warm(self) -> None:
+        try:
+            self.warm()
+        except Exception:  # noqa: BLE001 - a thread's crash would go unseen; a query reads it itself
+            log.error("reading ahead for queries failed", traceback=traceback.format_exc())
 
     def _index(self, unindexed: int, started: float) -> None:
         try:

@@ -318,6 +318,26 @@ def test_known_states_are_kept_until_the_branch_changes(history, app, harness, g
     assert indexed_states(app.store, "r", "main").visits[history["c1"]] > known.visits[history["c1"]]
 
 
+def test_states_read_ahead_are_what_the_first_as_of_question_finds(history, app, harness, git_repo, monkeypatch):
+    """``warm_states`` (the daemon, idle after syncs) reads a branch's states as the first
+    question would; the question then reads no point. An unknown repository is logged and
+    skipped, and a stopping daemon reads nothing."""
+    from recalld.daemon import asof
+
+    asof._KNOWN.pop(app.store, None)
+    asof.warm_states(app.store, [("r", "main")], lambda: True)
+    assert app.store not in asof._KNOWN or not asof._KNOWN[app.store]
+    asof.warm_states(app.store, [("nope", "main"), ("r", "main")], lambda: False)
+    scrolled: list[object] = []
+    scroll = app.store.scroll
+    monkeypatch.setattr(app.store, "scroll", lambda *a, **k: scrolled.append(a) or scroll(*a, **k))
+    (hit,) = [r for r in find(app, "anything", as_of=history["c2"], limit=50) if r["qualname"] == "parse_config_file"]
+    assert hit["valid_from_commit"] in (history["c1"], history["c2"]) and scrolled == []
+    monkeypatch.undo()
+    asof._KNOWN[app.store].clear()
+    assert indexed_states(app.store, "r", "main").states == {history[c] for c in ("c1", "c2", "c3", "c4")}
+
+
 def test_known_states_read_on_after_syncs_are_those_read_afresh(history, app, harness, git_repo, monkeypatch):
     """After a sync the branch's states are read on from what was kept (the points the
     syncs since stamped, and the task memories): the same as read from every point, after

@@ -148,6 +148,46 @@ def test_upkeep_releases_memory_once_after_each_burst_of_syncs(monkeypatch):
     assert trims == ["model", "heap", "told"] * 2
 
 
+def test_upkeep_reads_ahead_for_queries_on_a_thread_after_each_burst_of_syncs(monkeypatch):
+    """``warm`` runs once a burst of syncs is over (after the memory is released), on a
+    thread of its own while the loop goes on, never twice at once, never while busy or
+    stopping; the daemon's stop waits for it, and a crash in it is logged, not raised."""
+    import threading
+
+    from recalld.daemon import upkeep as upkeep_module
+
+    monkeypatch.setattr(upkeep_module, "release_memory", lambda: True)
+    go, calls, busy, stopping = threading.Event(), [], [False], [False]
+
+    def warm() -> None:
+        calls.append(threading.current_thread().name)
+        assert go.wait(10)
+        if len(calls) == 3:
+            raise RuntimeError("a store that went away")
+
+    syncs = [1]
+    upkeep = Upkeep(CountingStore(0), idle=lambda: not busy[0], activity=lambda: syncs[0], check_every=1,  # type: ignore[arg-type]
+                    stopping=lambda: stopping[0], warm=warm)  # fmt: skip
+    upkeep.tick(now=0)
+    upkeep.tick(now=2)  # the loop went on; nothing new to read ahead
+    syncs[0] = 2
+    upkeep.tick(now=4)  # the first still runs: not started twice
+    go.set()
+    assert upkeep.end(10) and calls == ["recalld-warm"]
+    syncs[0], busy[0] = 3, True
+    upkeep.tick(now=6)
+    assert calls == ["recalld-warm"]
+    busy[0] = False
+    upkeep.tick(now=8)
+    assert upkeep.end(10) and len(calls) == 2
+    syncs[0] = 4
+    upkeep.tick(now=10)  # it raises: logged on its thread
+    assert upkeep.end(10) and len(calls) == 3
+    syncs[0], stopping[0] = 5, True
+    upkeep.tick(now=12)
+    assert upkeep.end(10) and len(calls) == 3
+
+
 def test_upkeep_builds_the_index_over_the_threshold_once():
     store = CountingStore(unindexed=50)
     upkeep = StoreUpkeep(store, idle=lambda: True, every=1, check_every=1, optimize_over=10)  # type: ignore[arg-type]
