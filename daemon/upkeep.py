@@ -70,6 +70,7 @@ class StoreUpkeep:
     _relayout: bool = True  # the store may be laid out as an older version did it (asked once)
     _build: threading.Thread | None = None  # an index build under way
     _warming: threading.Thread | None = None  # ``warm`` under way
+    _warmed_after: int | None = None  # activity() when ``warm`` last started
 
     def tick(self, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
@@ -92,7 +93,7 @@ class StoreUpkeep:
             self.released()
             if self.stopping():  # the daemon stops or restarts: no flush or index build to start now
                 return
-            self._start_warming()
+        self._start_warming()
         if now >= self._next_flush:
             self._next_flush = now + self.every
             self._flush_and_index(now)
@@ -155,10 +156,15 @@ class StoreUpkeep:
         return self.wait(timeout)
 
     def _start_warming(self) -> None:
-        """``warm`` on a thread of its own, unless one still runs: the daemon's loop goes on
-        starting syncs meanwhile (a first read of the as-of states takes seconds)."""
+        """``warm`` on a thread of its own once syncs ran since it last started, unless it
+        still runs (the syncs that ran meanwhile are then for a later look): the daemon's
+        loop goes on starting syncs meanwhile (a first read of the as-of states takes
+        seconds)."""
+        if self.stopping() or self.activity() == self._warmed_after:
+            return
         if self._warming is not None and self._warming.is_alive():
             return
+        self._warmed_after = self.activity()
         self._warming = threading.Thread(target=self._warm, name="recalld-warm", daemon=True)
         self._warming.start()
 
