@@ -123,9 +123,10 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         text, signature, docstring, path and lines, and provenance (valid_from_commit and author:
         the commit of the sync that first saw this version; for what a branch's first sync found,
         change "indexed", its tip, and the author of the commit that produced it where the commit
-        history read found one, else none; blame=true says who last changed the code). Where none is live, the error
-        says where the one the index held went (moved, renamed: how to ask for it; removed) or why
-        the path holds nothing. Where more are found than limit, notes says how many: ask with path or kind."""
+        history read found one, else none; blame=true says who last changed the code). Where none
+        is live, the error says where the one the index held went (moved, renamed: how to ask for
+        it; removed) or why the path holds nothing. Where more are found than limit, notes says how
+        many: ask with path or kind."""
         params = {"qualname": qualname, "path": path, "kind": kind, "include_deprecated": flag(include_deprecated),
                   "as_of": as_of, "limit": limit, "blame": flag(blame)}  # fmt: skip
         notes: list[str] = []
