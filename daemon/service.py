@@ -6,9 +6,7 @@ startup (config, store, API, model, reconcile every repo) → READY → main loo
 
 from __future__ import annotations
 
-import json
 import os
-import secrets
 import signal
 import threading
 import time
@@ -25,6 +23,7 @@ from recalld.daemon.dispatch import Dispatcher
 from recalld.daemon.journal import Claim, Event, Journal
 from recalld.daemon.logs import get_logger
 from recalld.daemon.progress import StartupProgress, ping_period, starting
+from recalld.daemon.runtime_files import ensure_token, remove_if_ours, write_whole
 from recalld.daemon.query import repo_status, vectors_status
 from recalld.daemon.server import ApiServer
 from recalld.daemon.tasks import start_scheduler
@@ -42,23 +41,6 @@ log = get_logger("recalld.service")
 SHUTDOWN_GRACE = 8.0
 STORE_WAIT = 60.0  # seconds a starting daemon waits for a command that has the store open
 TICK = 0.1
-
-
-def ensure_token(path: Path) -> str:
-    """The API bearer token, created mode 0600 on first start."""
-    try:
-        return path.read_text().strip()
-    except FileNotFoundError:
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    token = secrets.token_urlsafe(32)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return path.read_text().strip()
-    with os.fdopen(fd, "w") as handle:
-        handle.write(token + "\n")
-    return token
 
 
 def _goes_on(store: LockedStore) -> str:
@@ -340,7 +322,7 @@ class Service:
     def _write_runtime(self, address: str, *, restarting: bool = False) -> None:
         """``restarting``: the CLI waits for this pid's next program instead of opening the store."""
         runtime = {"pid": os.getpid(), "address": address, "started": self.started_at, "restarting": restarting}
-        _write_whole(self.config.runtime_file, runtime)
+        write_whole(self.config.runtime_file, runtime)
 
     def _take_store(self) -> bool:
         """Lock the embedded store's directory, waiting up to STORE_WAIT seconds for a
@@ -364,13 +346,13 @@ class Service:
         """Say that this daemon is starting (``STARTING_SUFFIX``) before it takes the store:
         a command run meanwhile waits for it instead of opening the store itself. Beside
         the runtime file, never over it: that may be another daemon's, still serving."""
-        _write_whole(self.config.runtime_file.with_suffix(STARTING_SUFFIX), {"pid": os.getpid()})
+        write_whole(self.config.runtime_file.with_suffix(STARTING_SUFFIX), {"pid": os.getpid()})
 
     def _remove_starting(self) -> None:
-        _remove_if_ours(self.config.runtime_file.with_suffix(STARTING_SUFFIX))
+        remove_if_ours(self.config.runtime_file.with_suffix(STARTING_SUFFIX))
 
     def _remove_runtime(self) -> None:
-        _remove_if_ours(self.config.runtime_file)
+        remove_if_ours(self.config.runtime_file)
 
     def _summary(self) -> str:
         depth = sum(self.journal.depth().values())
@@ -386,19 +368,3 @@ class Service:
         except RecalldError:
             return None
         return max(0.0, time.time() - tip_time)
-
-
-def _write_whole(path: Path, content: dict[str, Any]) -> None:
-    """Write ``content`` as JSON to ``path`` whole: a reader finds the old file or the new."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(content))
-    tmp.replace(path)
-
-
-def _remove_if_ours(path: Path) -> None:
-    """Remove ``path``, a file naming a daemon's pid, if it names this process."""
-    try:
-        if json.loads(path.read_text()).get("pid") == os.getpid():
-            path.unlink()
-    except (OSError, ValueError, AttributeError):
-        pass
