@@ -65,8 +65,18 @@ def test_an_answer_with_room_to_spare_stands_a_moment_and_a_tight_one_never(tmp_
         room.ensure("sync")
 
 
-def test_free_bytes_of_a_path_not_made_yet_is_its_disks(tmp_path):
-    assert diskspace.free_bytes(tmp_path / "not" / "yet") == diskspace.free_bytes(tmp_path) > 0
+def test_free_bytes_of_a_path_not_made_yet_is_its_disks(tmp_path, monkeypatch):
+    # the disk's free bytes move while other tests write: check which path is asked, then a real answer
+    asked = []
+    real_statvfs = diskspace.os.statvfs
+
+    def statvfs(path):
+        asked.append(Path(path))
+        return real_statvfs(path)
+
+    monkeypatch.setattr(diskspace.os, "statvfs", statvfs)
+    assert diskspace.free_bytes(tmp_path / "not" / "yet") > 0
+    assert asked == [tmp_path]
 
 
 def test_the_store_writes_nothing_without_room_and_goes_on_after(git_repo, tmp_path, monkeypatch):
