@@ -56,12 +56,15 @@ class FileSymbolChanges:
 
 @dataclass(frozen=True, slots=True)
 class ProducedVersion:
-    """A symbol version as the commit left it: what a structural memory id is made of."""
+    """A symbol version as the commit left it: what a structural memory id is made of;
+    ``moved_from``: the file's old path, where the commit renamed it and this version was
+    there the same (moved, not written: ``ingest/authorship.py``)."""
 
     path: str
     kind: str
     qualname: str
     content_hash: str
+    moved_from: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,11 +184,11 @@ class CommitReader:
         new = self._symbols(change.new_path, change.new_blob, commit)
         path = change.new_path or change.old_path or ""
         same_place = change.status != "renamed"
-        produced = [
-            ProducedVersion(path, kind, qualname, digest)
-            for (kind, qualname), digest in new.items()
-            if not same_place or old.get((kind, qualname)) != digest
-        ]
+        produced = []
+        for (kind, qualname), digest in new.items():
+            unchanged = old.get((kind, qualname)) == digest
+            if not same_place or not unchanged:
+                produced.append(ProducedVersion(path, kind, qualname, digest, change.old_path if unchanged else None))
         listed = {key: digest for key, digest in new.items() if key[0] != "module"}
         before = {key: digest for key, digest in old.items() if key[0] != "module"}
         touched = FileSymbolChanges(

@@ -51,10 +51,10 @@ first index does not know which commit wrote what it found (``change`` ``indexed
 nor does a sync whose indexed commit has gone from git: such a version gets its
 ``task_id`` and ``author`` from the newest commit of the window or the history that
 produced it, when the task step reads that commit (a merge gives its task, not its
-author), and has neither where none did. A task
-memory's ``symbol_ids`` are the structural versions its commit produced (each symbol it
-added or modified, at its path with its content at that commit; every symbol of a file
-renamed with edits) that the store holds, live or closed, when the task memory is
+author), back through the commits that only moved it (``ingest/authorship.py``), and
+has neither where none did. A task memory's ``symbol_ids`` are the structural versions
+its commit produced (each symbol it added or modified, at its path with its content at
+that commit; every symbol of a file renamed with edits) that the store holds, live or closed, when the task memory is
 written — after the sync's structural step. For the target commit that is every version
 it produced, plus the live versions at the paths it renamed without edits. For older
 commits (a multi-commit sync, a backfill) a version is linked only where the store has
@@ -81,6 +81,7 @@ from typing import Any
 
 import structlog
 
+from recalld.ingest.authorship import UNKNOWN_WRITER, WriterSearch
 from recalld.ingest.commits import CommitReader, CommitRecord
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitnames import subject_of
@@ -111,7 +112,6 @@ HISTORY_CHUNK = 50  # commits a backfill reads, embeds and writes together (~1 s
 HISTORY_LABEL = "commit history"  # the backfill's progress bar
 REMOVED = "removed"
 SCAN_FIELDS = ("commit", "subject", "author", "parents", "shallow")
-UNKNOWN_WRITER = ("author", "task_id")  # a version without either: its writer is for the history read to find
 
 
 @dataclass(slots=True)
@@ -156,6 +156,8 @@ class TaskSync:
         # old commit is not worth its symbols); the files of the tip are the sync's, fetched
         self.reader = CommitReader(git.local_only(), options, check_attributes=check_attributes)
         self._read: dict[str, CommitRecord] = {}  # read ahead, for _write
+        # a sync that knows its indexed commit knows who wrote what it wrote: no moves to follow
+        self.writers = WriterSearch(store, scope, follow_moves=False)
 
     def read_ahead(self, *, indexed: str | None, target: str) -> list[str]:
         """Reads the window's commits that have no task memory yet and returns their
@@ -189,6 +191,7 @@ class TaskSync:
         if self.options.backfill_commits <= 0:
             return outcome
         known, window = self._window(indexed, target)
+        self.writers = WriterSearch(self.store, self.scope, follow_moves=known is None)
         trusted = not reconcile and known is not None and self.git.is_ancestor(known, target)
         removed, again = ([], set()) if trusted else self._removed(target, reread=reread)
         todo = window + sorted(again.difference(window))
@@ -209,6 +212,9 @@ class TaskSync:
         stored = retrieve_many(self.store, list(ids.values()), fields=("deprecated",))
         live = {p.id for p in stored if p.payload.get("deprecated") == 0}
         todo = [c for c in commits if ids[c] not in live]
+        self.writers = WriterSearch(self.store, self.scope, follow_moves=True)
+        if todo:
+            self._retrace(commits[: commits.index(todo[0])], commit)
         chunks = [todo[start : start + HISTORY_CHUNK] for start in range(0, len(todo), HISTORY_CHUNK)]
         outcome = TaskOutcome()
         progress.begin(HISTORY_LABEL, len(todo))
@@ -226,6 +232,16 @@ class TaskSync:
         finally:
             progress.end()
         return outcome
+
+    def _retrace(self, commits: list[str], target: str) -> None:
+        """Claims again for ``commits``, newest first, whose task memories a history read
+        wrote before (the target's, by the sync that owed it; those of a read that stopped):
+        what they claimed stays theirs, and the moves they made are found again for the
+        older commits' claims."""
+        for batch in _batches(commits, HISTORY_CHUNK):
+            self.git.fetch_trees(batch)
+            records = [self.reader.read(c) for c in batch]
+            self.writers.claim(records, self._links(records, target)[1])
 
     def _read_all(self, commits: list[str]) -> list[str]:
         """Reads ``commits`` for ``_write`` and returns their texts (a treeless clone's trees
@@ -259,7 +275,7 @@ class TaskSync:
             return len(reopened)
         records = [self._read.pop(c, None) or self.reader.read(c) for c in todo]
         links, unknown = self._links(records, target)
-        self._attribute(records, links, unknown)
+        self.writers.claim(records, unknown)
         drafts: list[MemoryDraft] = []
         for record in records:
             text = task_text(record, max_chars=self.options.max_embed_chars)
@@ -290,25 +306,6 @@ class TaskSync:
                 moved = [c.new_path for c in record.pure_renames if c.new_path]
                 links[target] = list(dict.fromkeys(links[target] + self._live_at(moved)))
         return links, unknown
-
-    def _attribute(self, records: list[CommitRecord], links: dict[str, list[str]], unknown: set[str]) -> None:
-        """Gives the versions a sync did not know the writer of (no author and no task: a
-        first index's, ``change`` ``indexed``, and what a sync wrote after the indexed
-        commit had gone from git) the commit that produced them, the
-        newest of ``records`` that did (a commit's records come newest first, window and
-        backfill alike; a later chunk's are older, and find the ones claimed here claimed).
-        ``unknown``: the linked versions that still want it (``_links``). A merge claims
-        what it brought in with its task alone: its author need not have written it, and
-        an older commit that produced the same code (before a revert) did not write this
-        interval of it."""
-        for record in records:
-            claimed = [i for i in links[record.details.id] if i in unknown]
-            if not claimed:
-                continue
-            unknown.difference_update(claimed)
-            merge = len(record.details.parents) > 1
-            self.store.set_payload(claimed, {"task_id": task_memory_id(self.scope, record.details.id),
-                                             "author": None if merge else record.details.author})  # fmt: skip
 
     def _live_at(self, paths: list[str]) -> list[str]:
         found: list[str] = []

@@ -4,9 +4,10 @@ Not part of the test run. Builds a repository of ``--modules`` Python modules an
 ``--commits`` commits (edits of 1-3 modules, a file rename every 50 commits, one mass
 move of a quarter of the files), then times a first sync without task memory and one
 with a backfill of every commit, on fresh stores; the difference is the backfill.
-A third sync backfills without giving the first index's versions their writers
-(``TaskSync._attribute`` off), and the store of the second says how many have one:
-an author, a merge's task alone, none. ``--repo`` runs the syncs on a clone of an
+A third sync looks for the first index's versions' writers without following the
+commits that moved them, a fourth does not look for them (``WriterSearch``), and the
+stores of the second and third say how many have one: an author, a merge's task
+alone, none. ``--repo`` runs the syncs on a clone of an
 existing repository's ``--branch`` instead (its last ``--commits`` commits backfilled).
 The fake embedder isolates the pipeline (git, parsing, store); ``--model`` uses the
 packaged model instead.
@@ -27,11 +28,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from recalld.ingest.authorship import WriterSearch  # noqa: E402
 from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, SentenceTransformerEmbedder  # noqa: E402
 from recalld.ingest.files import IndexOptions  # noqa: E402
 from recalld.ingest.store import MemoryFilter, StoreConfig, open_store  # noqa: E402
 from recalld.ingest.sync import Indexer, SyncResult  # noqa: E402
-from recalld.ingest.tasks import TaskSync  # noqa: E402
 from tests.conftest import FakeEmbedder  # noqa: E402
 
 
@@ -140,12 +141,17 @@ def main() -> None:
             print(f"generated {args.commits} commits, {args.modules} modules in {time.monotonic() - started:.1f} s")
         without, plain, _ = timed_sync(root / "without", repo, branch, 0, embedder)
         with_tasks, full, writers = timed_sync(root / "with", repo, branch, args.commits, embedder)
-        attribute = TaskSync._attribute
-        TaskSync._attribute = lambda *_: None  # type: ignore[method-assign]
+        claim, follow = WriterSearch.claim, WriterSearch.__init__
         try:
+            def unfollowing(self: WriterSearch, *args: object, **kw: object) -> None:
+                follow(self, *args, **{**kw, "follow_moves": False})  # type: ignore[arg-type]
+
+            WriterSearch.__init__ = unfollowing  # type: ignore[method-assign]
+            unmoved, _, moves_not_followed = timed_sync(root / "unmoved", repo, branch, args.commits, embedder)
+            WriterSearch.claim = lambda *_: None  # type: ignore[method-assign]
             unattributed, _, _ = timed_sync(root / "unattributed", repo, branch, args.commits, embedder)
         finally:
-            TaskSync._attribute = attribute  # type: ignore[method-assign]
+            WriterSearch.claim, WriterSearch.__init__ = claim, follow  # type: ignore[method-assign]
         print(f"first sync, task memory off   {without:7.2f} s  ({plain.added} symbols, {plain.embedded} embedded)")
         commits = full.tasks_added + full.history_added
         counts = f"{commits} commits, {full.embedded + full.history_embedded} embedded"
@@ -155,11 +161,12 @@ def main() -> None:
         per = 1000 * backfill / max(commits, 1)
         print(f"backfill of {commits} commits      {backfill:7.2f} s  ({per:.1f} ms per commit)")
         print(f"first sync, backfill, writers of the first index's versions not looked for  {unattributed:7.2f} s"
-              f"  (looking for them: {with_tasks - unattributed:+.2f} s)")
-        total = sum(writers.values())
-        print(f"structural memories by writer found: {total} in all; "
-              + ", ".join(f"{name} {n} ({100 * n / max(total, 1):.1f} %)" for name, n in writers.items()))
-
+              f"  (looking for them: {with_tasks - unattributed:+.2f} s; of which following moves: "
+              f"{with_tasks - unmoved:+.2f} s)")
+        for label, found in (("", writers), (", moves not followed", moves_not_followed)):
+            total = sum(found.values())
+            print(f"structural memories by writer found{label}: {total} in all; "
+                  + ", ".join(f"{name} {n} ({100 * n / max(total, 1):.1f} %)" for name, n in found.items()))
 
 if __name__ == "__main__":
     main()

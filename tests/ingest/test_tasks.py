@@ -3,7 +3,10 @@ resets, rebases and amends, linked both ways with the structural versions."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
+
+import pytest
 
 from recalld.ingest import commits as commits_module
 from recalld.ingest import tasks as tasks_module
@@ -39,6 +42,15 @@ def linear_history(repo, n: int) -> list[str]:
         repo.write(f"m{i}.py", f"def f{i}():\n    return {i}\n")
         made.append(repo.commit(f"add f{i}"))
     return made
+
+
+def commit_by(repo, monkeypatch, who: str, message: str) -> str:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("GIT_AUTHOR_NAME", who)
+    return repo.commit(message)
+
+
+def author_name(payload: dict) -> str:  # type: ignore[type-arg]
+    return (payload.get("author") or "").split(" <")[0]
 
 
 def test_each_commit_records_files_symbols_and_renames(harness, git_repo):
@@ -84,16 +96,18 @@ def test_each_commit_records_files_symbols_and_renames(harness, git_repo):
     assert last["symbols"] == [{"path": "src/old.py", "added": ["fresh"], "modified": [], "removed": []}]
 
     # links both ways: the target's task memory lists every version it produced at its
-    # paths, and those versions (a first index's: which commit wrote them the sync did
-    # not know) point back at it; src/core.py's, which no commit read produced at that
-    # path (c3 moved it without edits), at none, and have no author
+    # paths (all of a file renamed with edits); a first index's versions (which commit
+    # wrote them the sync did not know) point back at the newest commit that wrote them:
+    # src/old.py's gone, which c4 moved unchanged, at c1's; src/core.py's, which c3 moved
+    # without edits, at c2's
     live = structural(h)
     produced_by_target = {live[("src/old.py", q)].id for q in ("<module>", "gone", "fresh")}
     assert set(last["symbol_ids"]) == produced_by_target
-    writers = {key: (p.payload["change"], p.payload["task_id"], p.payload["author"]) for key, p in live.items()}
-    by_c4 = ("indexed", task_memory_id(SCOPE, c4), "Test Author <author@example.invalid>")
-    assert writers == {("src/old.py", q): by_c4 for q in ("<module>", "gone", "fresh")} | {
-        ("src/core.py", q): ("indexed", None, None) for q in ("<module>", "f", "h")}
+    writers = {key: (p.payload["change"], p.payload["task_id"]) for key, p in live.items()}
+    assert writers == {("src/old.py", "<module>"): ("indexed", task_memory_id(SCOPE, c4)),
+                       ("src/old.py", "fresh"): ("indexed", task_memory_id(SCOPE, c4)),
+                       ("src/old.py", "gone"): ("indexed", task_memory_id(SCOPE, c1))} | {
+        ("src/core.py", q): ("indexed", task_memory_id(SCOPE, c2)) for q in ("<module>", "f", "h")}  # fmt: skip
     # older commits: linked where the version they produced still exists in the store
     assert live[("src/core.py", "f")].id not in second["symbol_ids"]  # f at app/core.py never indexed
     assert first["symbol_ids"] == [] and moved["symbol_ids"] == []
@@ -138,9 +152,7 @@ def test_a_first_index_finds_who_wrote_its_versions_in_the_history(git_repo, tmp
     monkeypatch.setattr(tasks_module, "HISTORY_CHUNK", 1)
     repo = git_repo
 
-    def by(who: str, message: str) -> str:
-        monkeypatch.setenv("GIT_AUTHOR_NAME", who)
-        return repo.commit(message)
+    by = partial(commit_by, repo, monkeypatch)
 
     repo.write("z.py", "def ancient():\n    return 0\n")
     by("Zed", "before the history read")
@@ -166,7 +178,7 @@ def test_a_first_index_finds_who_wrote_its_versions_in_the_history(git_repo, tmp
 
         def writers() -> dict[tuple[str, str], tuple]:  # type: ignore[type-arg]
             return {key: (p.payload["valid_from_commit"], p.payload["change"], p.payload.get("task_id"),
-                          (p.payload.get("author") or "").split(" <")[0]) for key, p in structural(h).items()}  # fmt: skip
+                          author_name(p.payload)) for key, p in structural(h).items()}  # fmt: skip
 
         found = writers()
         by_cid = (tip, "indexed", task_memory_id(SCOPE, cid), "Cid")
@@ -184,24 +196,87 @@ def test_a_first_index_finds_who_wrote_its_versions_in_the_history(git_repo, tmp
         h.close()
 
 
+@pytest.mark.parametrize("stopped", [False, True], ids=["whole", "stopped"])
+def test_the_history_read_follows_moves_back_to_who_wrote_the_code(git_repo, tmp_path, monkeypatch, stopped):
+    """A mass move to ``src/`` (no edits) and a rename with edits did not write the code
+    they moved: its writers are the commits that wrote it at its old paths. A history read
+    that stopped finds the moves of what it read before again when it goes on."""
+    monkeypatch.setattr(tasks_module, "HISTORY_CHUNK", 1)
+    repo = git_repo
+
+    by = partial(commit_by, repo, monkeypatch)
+
+    repo.write("lib/a.py", "def f():\n    return 1\n\n\ndef g():\n    return 2\n")
+    K = "def k():\n" + "".join(f"    x{i} = {i}\n" for i in range(12)) + "    return 3\n"
+    repo.write("lib/b.py", K)
+    ann = by("Ann", "a and b")
+    repo.write("lib/a.py", "def f():\n    return 1\n\n\ndef g():\n    return 20\n")
+    bob = by("Bob", "g returns 20")
+    (repo.path / "src").mkdir()
+    repo.git("mv", "lib", "src/lib")
+    by("Cid", "move lib to src")
+    repo.git("mv", "src/lib/b.py", "src/lib/bee.py")
+    repo.write("src/lib/bee.py", K + "\n\ndef k2():\n    return 4\n")
+    dan = by("Dan", "b.py is bee.py, with k2")
+    repo.write("README.md", "hello\n")
+    by("Eve", "a readme")
+    asked: list[int] = []
+    h = Harness("edge", tmp_path / "state")
+    try:
+        first = h.sync(repo, stop_history=lambda: stopped and not asked.append(1))
+        assert first.history_owed is stopped
+        if stopped:
+            assert h.sync(repo).history_owed is False
+        assert [r["to"] for r in tasks(h)[dan]["renames"]] == ["src/lib/bee.py"]  # renamed, with edits
+        found = {key: (p.payload.get("task_id"), author_name(p.payload))
+                 for key, p in structural(h).items()}  # fmt: skip
+        by_ann, by_bob, by_dan = ((task_memory_id(SCOPE, c), who)
+                                  for c, who in ((ann, "Ann"), (bob, "Bob"), (dan, "Dan")))  # fmt: skip
+        assert found == {("src/lib/a.py", "<module>"): by_bob, ("src/lib/a.py", "f"): by_ann,
+                         ("src/lib/a.py", "g"): by_bob, ("src/lib/bee.py", "<module>"): by_dan,
+                         ("src/lib/bee.py", "k"): by_ann, ("src/lib/bee.py", "k2"): by_dan}  # fmt: skip
+    finally:
+        h.close()
+
+
+def test_what_a_commit_renamed_past_the_parse_limit_goes_back_whole(git_repo, harness, monkeypatch):
+    """Past the parse limit a commit's renamed file is not compared: none of its versions
+    is the commit's, and each is claimed where an older commit produced it the same."""
+    monkeypatch.setattr(commits_module, "MAX_PARSED_FILES", 2)
+    repo = git_repo
+    k = "def k():\n" + "".join(f"    x{i} = {i}\n" for i in range(12)) + "    return 3\n"
+    repo.write("b.py", k)
+    ann = commit_by(repo, monkeypatch, "Ann", "k")
+    repo.git("mv", "b.py", "z.py")
+    repo.write("z.py", k + "\n\ndef k2():\n    return 4\n")
+    repo.write("a1.py", "def one():\n    return 1\n")
+    repo.write("a2.py", "def two():\n    return 2\n")
+    commit_by(repo, monkeypatch, "Bob", "b.py is z.py, with k2, and two more files")  # z.py sorts third: not parsed
+    repo.write("README.md", "hello\n")
+    repo.commit("a readme")
+    harness.sync(repo)
+    found = {key: author_name(p.payload) for key, p in structural(harness).items()}
+    assert {key: who for key, who in found.items() if key[0] == "z.py"} == {
+        ("z.py", "k"): "Ann", ("z.py", "k2"): "", ("z.py", "<module>"): ""}
+    assert found[("a1.py", "one")] == "Bob" and tasks(harness)[ann]["symbol_ids"] == []
+
+
 def test_after_the_indexed_commit_went_from_git_the_history_read_finds_the_writers(harness, git_repo, monkeypatch):
     """The branch is rewritten and its old commits collected: the sync cannot tell which
     commit wrote what changed (``f`` modified, ``h`` new: no author), and the history
     read of the new branch gives each its commit; ``g``, unchanged, keeps its own."""
     repo = git_repo
     repo.write("a.py", "def f():\n    return 1\n\n\ndef g():\n    return 2\n")
-    monkeypatch.setenv("GIT_AUTHOR_NAME", "Ann")
-    repo.commit("f and g")
+    commit_by(repo, monkeypatch, "Ann", "f and g")
     harness.sync(repo)
     repo.git("checkout", "-q", "--orphan", "rewritten")
     repo.write("a.py", "def f():\n    return 10\n\n\ndef g():\n    return 2\n\n\ndef h():\n    return 3\n")
-    monkeypatch.setenv("GIT_AUTHOR_NAME", "Bob")
-    bob = repo.commit("f, g and h, rewritten")
+    bob = commit_by(repo, monkeypatch, "Bob", "f, g and h, rewritten")
     repo.git("branch", "-M", "rewritten", "main")
     repo.git("reflog", "expire", "--expire=now", "--all")
     repo.git("gc", "-q", "--prune=now")
     harness.sync(repo)
-    found = {key: (p.payload["change"], p.payload.get("task_id"), (p.payload.get("author") or "").split(" <")[0])
+    found = {key: (p.payload["change"], p.payload.get("task_id"), author_name(p.payload))
              for key, p in structural(harness).items()}  # fmt: skip
     assert found[("a.py", "f")] == ("modified", task_memory_id(SCOPE, bob), "Bob")
     assert found[("a.py", "h")] == ("indexed", task_memory_id(SCOPE, bob), "Bob")
