@@ -151,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     symbol.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)
     symbol.add_argument("--blame", action="store_true",
                         help="also who last changed each version's lines and when (git blame; the 'since ... by'"
-                        " line names the commit whose sync first saw it)")
+                        " line names the commit whose sync first saw it, and who made that version)")
     symbol.add_argument("--json", action="store_true", help="the versions as one JSON list")
     symbol.set_defaults(handler=commands.symbol)  # fmt: skip
 

@@ -13,7 +13,7 @@ exactly that version there (kind, qualified name and content hash) is their writ
 mass move to ``src/``, a package renamed. What a commit renamed past the parse limit
 goes back whole: only the same version can be claimed. Where a version was is tracked
 for the versions still without a writer alone, and only while one search reads the
-history newest first (``follow_moves``): a history read that resumes in a later search
+history newest first (``FOLLOW``): a history read that resumes in a later search
 first claims again the commits it read before (what they claimed stays theirs;
 their moves are found again).
 """
@@ -27,7 +27,7 @@ from collections.abc import Set as AbstractSet
 from recalld.ingest.commits import CommitRecord
 from recalld.ingest.plan import Scope, memory_id
 from recalld.ingest.records import task_memory_id
-from recalld.ingest.store import MemoryFilter, Store
+from recalld.ingest.store import MemoryFilter, Store, retrieve_many
 from recalld.parsers.base import STRUCTURAL
 
 UNKNOWN_WRITER = ("author", "task_id")  # a version without either: its writer is for the history read to find
@@ -37,24 +37,30 @@ PATHS_A_SCROLL = 256
 VersionKey = tuple[str, str, str]  # kind, qualname, content hash: a version at whatever path
 
 
-class WriterSearch:
-    """Claims, for each commit read (newest first), the versions without a writer that
-    it produced."""
+FOLLOW, CLAIM, SKIP = "follow", "claim", "skip"  # what a search does with the versions a commit moved
+Moves = str  # one of FOLLOW, CLAIM, SKIP
 
-    def __init__(self, store: Store, scope: Scope, *, follow_moves: bool) -> None:
+
+class WriterSearch:
+    """Claims, for each commit read (newest first), the versions still to claim that it
+    produced. ``moves``: what a commit moved goes back to where it was before the commit,
+    for an older commit to claim (FOLLOW: who wrote the code), or is the mover's (CLAIM:
+    which commit made the change that opened the version), or is left (SKIP)."""
+
+    def __init__(self, store: Store, scope: Scope, *, moves: Moves) -> None:
         self.store = store
         self.scope = scope
-        self.follow_moves = follow_moves
-        # path before the commits read so far → version there → stored ids (all without a
-        # writer) that were that version at that path, where a commit read moved them since
+        self.moves = moves
+        # path before the commits read so far → version there → stored ids (all still to
+        # claim) that were that version at that path, where a commit read moved them since
         self._away: defaultdict[str, dict[VersionKey, set[str]]] = defaultdict(dict)
         self._settled: set[str] = set()  # claimed, or away from their stored path
 
     def claim(self, records: Sequence[CommitRecord], unknown: set[str]) -> None:
-        """``unknown``: the ids the records produced (at the path they are stored at) that
-        have no writer; those claimed here leave it. A merge claims what it brought in
-        with its task alone: its author need not have written it, and an older commit
-        that produced the same code (before a revert) did not write this interval of it."""
+        """``unknown``: the stored ids to claim (by the path they are stored at); those
+        claimed here leave it. A merge claims what it brought in with its task alone: its
+        author need not have written it, and an older commit that produced the same code
+        (before a revert) did not write this interval of it."""
         for record in records:
             claimed = self._claims(record, unknown)
             unknown.difference_update(claimed)
@@ -73,18 +79,23 @@ class WriterSearch:
             stored = memory_id(self.scope, version.path, *key)
             if stored in unknown and stored not in self._settled:
                 ids.add(stored)
-            if version.moved_from is None:
+            if version.moved_from is None or self.moves == CLAIM:
                 claimed |= ids
             elif ids:
                 moving.append((version.moved_from, key, ids))
         self._settled |= claimed
-        if not self.follow_moves:
+        if self.moves == SKIP:
             return claimed
         # what the commit did not produce at a path it renamed was there before the same (a
         # file renamed without edits is not parsed, nor one past the parse limit)
         renames = [(c.old_path, c.new_path) for c in record.changes
                    if c.status == "renamed" and c.old_path and c.new_path]  # fmt: skip
-        for path, versions in self._stored_at([new for _, new in renames]).items():
+        stored_there = self._stored_at([new for _, new in renames], unknown)
+        if self.moves == CLAIM:
+            moved = {i for versions in stored_there.values() for ids in versions.values() for i in ids}
+            self._settled |= moved
+            return claimed | moved
+        for path, versions in stored_there.items():
             for key, ids in versions.items():
                 self._away[path].setdefault(key, set()).update(ids)
         for old, new in renames:
@@ -94,8 +105,9 @@ class WriterSearch:
             self._settled |= ids
         return claimed
 
-    def _stored_at(self, paths: list[str]) -> dict[str, dict[VersionKey, set[str]]]:
-        """The stored versions at ``paths`` without a writer and not claimed or moved yet."""
+    def _stored_at(self, paths: list[str], unknown: AbstractSet[str]) -> dict[str, dict[VersionKey, set[str]]]:
+        """The stored versions at ``paths`` still to claim (without a writer, when
+        following moves; else among ``unknown``) and not claimed or moved yet."""
         found: defaultdict[str, dict[VersionKey, set[str]]] = defaultdict(dict)
         for start in range(0, len(paths), PATHS_A_SCROLL):
             batch = tuple(paths[start : start + PATHS_A_SCROLL])
@@ -103,8 +115,45 @@ class WriterSearch:
                                paths=batch, deprecated=None)  # fmt: skip
             for point in self.store.scroll(flt, fields=("path", *VERSION_FIELDS)):
                 payload = point.payload
-                if point.id in self._settled or any(payload.get(field) for field in UNKNOWN_WRITER):
+                if point.id in self._settled:
                     continue
-                key = (payload["kind"], payload["qualname"], payload["content_hash"])
-                found[payload["path"]].setdefault(key, set()).add(point.id)
+                wanted = point.id in unknown if self.moves == CLAIM else not any(map(payload.get, UNKNOWN_WRITER))
+                if wanted:
+                    key = (payload["kind"], payload["qualname"], payload["content_hash"])
+                    found[payload["path"]].setdefault(key, set()).add(point.id)
         return found
+
+
+def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord]) -> None:
+    """A sync over several commits (``records``: its target's first, then the others
+    newest first) opens what it writes at its target, by the target's author and task:
+    each version the target did not produce goes to the newest other commit that did
+    (moving it counts), a merge last (the commits of the branch it merged produced what
+    it brought in)."""
+    target, *rest = records
+    others = sorted(rest, key=lambda r: len(r.details.parents) > 1)  # stable: newest first otherwise
+    mine = produced_ids(scope, [target]) | set(live_at(store, scope, renamed_to([target])))
+    candidates = produced_ids(scope, others) | set(live_at(store, scope, renamed_to(others)))
+    opened = {"valid_from_commit": target.details.id, "task_id": task_memory_id(scope, target.details.id)}
+    stored = retrieve_many(store, sorted(candidates - mine), fields=tuple(opened))
+    claimable = {p.id for p in stored if all(p.payload.get(k) == v for k, v in opened.items())}
+    if claimable:
+        WriterSearch(store, scope, moves=CLAIM).claim(others, claimable)
+
+
+def produced_ids(scope: Scope, records: Sequence[CommitRecord]) -> set[str]:
+    return {memory_id(scope, v.path, v.kind, v.qualname, v.content_hash) for r in records for v in r.produced}
+
+
+def renamed_to(records: Sequence[CommitRecord]) -> list[str]:
+    return sorted({c.new_path for r in records for c in r.changes if c.status == "renamed" and c.new_path})
+
+
+def live_at(store: Store, scope: Scope, paths: Sequence[str]) -> list[str]:
+    """The ids of the live structural versions at ``paths``."""
+    found: list[str] = []
+    for start in range(0, len(paths), PATHS_A_SCROLL):
+        flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,),
+                           paths=tuple(paths[start : start + PATHS_A_SCROLL]))  # fmt: skip
+        found.extend(sorted(p.id for p in store.scroll(flt, fields=())))
+    return found

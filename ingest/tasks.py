@@ -43,10 +43,11 @@ parents is written again whole (one closed is, when it comes back), and the hist
 read on. Where the target's history reaches a boundary, a commit it does not reach may
 lie beyond it: such task memories are not closed.
 
-**Links both ways.** A structural memory's ``task_id`` is the task memory id of its
-``valid_from_commit`` — the sync target that first saw that version, which for a
-multi-commit sync is later than the commit that wrote the code. It needs no lookup and
-resolves whenever task memory is on (the target always gets a task memory). A branch's
+**Links both ways.** A structural memory's ``task_id`` is the task memory id of the
+commit that made it: its ``valid_from_commit``, the sync's target, as written; a sync
+over several new commits then gives what the target did not produce to the newest other
+commit of the window that did (``authorship.credit_window``). Both resolve whenever task
+memory is on (every commit of the window gets a task memory). A branch's
 first index does not know which commit wrote what it found (``change`` ``indexed``),
 nor does a sync whose indexed commit has gone from git: such a version gets its
 ``task_id`` and ``author`` from the newest commit of the window or the history that
@@ -81,7 +82,7 @@ from typing import Any
 
 import structlog
 
-from recalld.ingest.authorship import UNKNOWN_WRITER, WriterSearch
+from recalld.ingest.authorship import FOLLOW, SKIP, UNKNOWN_WRITER, WriterSearch, credit_window, live_at
 from recalld.ingest.commits import CommitReader, CommitRecord
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitnames import subject_of
@@ -102,7 +103,6 @@ from recalld.ingest.result import NoProgress, ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
 from recalld.ingest.task_memory import task_payload, task_text
 from recalld.ingest.writer import MemoryDraft, TextVectors, upsert_points, vectorise
-from recalld.parsers.base import STRUCTURAL
 
 
 log = structlog.get_logger("recalld.sync")
@@ -157,7 +157,7 @@ class TaskSync:
         self.reader = CommitReader(git.local_only(), options, check_attributes=check_attributes)
         self._read: dict[str, CommitRecord] = {}  # read ahead, for _write
         # a sync that knows its indexed commit knows who wrote what it wrote: no moves to follow
-        self.writers = WriterSearch(store, scope, follow_moves=False)
+        self.writers = WriterSearch(store, scope, moves=SKIP)
 
     def read_ahead(self, *, indexed: str | None, target: str) -> list[str]:
         """Reads the window's commits that have no task memory yet and returns their
@@ -191,12 +191,17 @@ class TaskSync:
         if self.options.backfill_commits <= 0:
             return outcome
         known, window = self._window(indexed, target)
-        self.writers = WriterSearch(self.store, self.scope, follow_moves=known is None)
+        self.writers = WriterSearch(self.store, self.scope, moves=FOLLOW if known is None else SKIP)
         trusted = not reconcile and known is not None and self.git.is_ancestor(known, target)
         removed, again = ([], set()) if trusted else self._removed(target, reread=reread)
         todo = window + sorted(again.difference(window))
         for start in range(0, len(todo), CHUNK):
             outcome.added += self._write(todo[start : start + CHUNK], target, progress, again=again)
+        if known is not None and len(window) > 1 and (reconcile or all(c in self._read for c in window)):
+            # new commits, all read (a reset forward reopens those it brings back unread; the
+            # sync after a crash reads those the killed one wrote, to credit as it would have)
+            credit_window(self.store, self.scope, [self._record(c) for c in window])
+        self._read.clear()
         outcome.deprecated = self._close(removed, window, step)
         return outcome
 
@@ -212,7 +217,7 @@ class TaskSync:
         stored = retrieve_many(self.store, list(ids.values()), fields=("deprecated",))
         live = {p.id for p in stored if p.payload.get("deprecated") == 0}
         todo = [c for c in commits if ids[c] not in live]
-        self.writers = WriterSearch(self.store, self.scope, follow_moves=True)
+        self.writers = WriterSearch(self.store, self.scope, moves=FOLLOW)
         if todo:
             self._retrace(commits[: commits.index(todo[0])], commit)
         chunks = [todo[start : start + HISTORY_CHUNK] for start in range(0, len(todo), HISTORY_CHUNK)]
@@ -228,6 +233,8 @@ class TaskSync:
                 if n + 1 < len(chunks):
                     queue(self._read_all(chunks[n + 1]))  # read on while the model embeds this chunk
                 outcome.added += self._write(chunk, commit, NoProgress())
+                for done in chunk:
+                    self._read.pop(done, None)
                 progress.advance(len(chunk))
         finally:
             progress.end()
@@ -242,6 +249,11 @@ class TaskSync:
             self.git.fetch_trees(batch)
             records = [self.reader.read(c) for c in batch]
             self.writers.claim(records, self._links(records, target)[1])
+
+    def _record(self, commit: str) -> CommitRecord:
+        if commit not in self._read:
+            self._read[commit] = self.reader.read(commit)
+        return self._read[commit]
 
     def _read_all(self, commits: list[str]) -> list[str]:
         """Reads ``commits`` for ``_write`` and returns their texts (a treeless clone's trees
@@ -273,7 +285,7 @@ class TaskSync:
         todo = [c for c in commits if ids[c] not in existing or (c in closed and c == target) or c in again]
         if not todo:
             return len(reopened)
-        records = [self._read.pop(c, None) or self.reader.read(c) for c in todo]
+        records = [self._record(c) for c in todo]
         links, unknown = self._links(records, target)
         self.writers.claim(records, unknown)
         drafts: list[MemoryDraft] = []
@@ -289,7 +301,7 @@ class TaskSync:
 
     def _links(self, records: list[CommitRecord], target: str) -> tuple[dict[str, list[str]], set[str]]:
         """commit → ids of the structural versions it produced that the store holds; and
-        those of them whose writer is not known (``_attribute``)."""
+        those of them whose writer is not known (``WriterSearch.claim``)."""
         wanted = {
             r.details.id: list(
                 dict.fromkeys(memory_id(self.scope, v.path, v.kind, v.qualname, v.content_hash) for v in r.produced)
@@ -304,15 +316,8 @@ class TaskSync:
         for record in records:
             if record.details.id == target and record.pure_renames:
                 moved = [c.new_path for c in record.pure_renames if c.new_path]
-                links[target] = list(dict.fromkeys(links[target] + self._live_at(moved)))
+                links[target] = list(dict.fromkeys(links[target] + live_at(self.store, self.scope, moved)))
         return links, unknown
-
-    def _live_at(self, paths: list[str]) -> list[str]:
-        found: list[str] = []
-        for batch in _batches(paths, 256):
-            flt = MemoryFilter(repo=self.scope.repo, branch=self.scope.branch, types=(STRUCTURAL,), paths=tuple(batch))
-            found.extend(sorted(p.id for p in self.store.scroll(flt, fields=())))
-        return found
 
     def _removed(self, target: str, *, reread: bool) -> tuple[list[StoredPoint], set[str]]:
         """Live task memories whose commit is no longer the target or an ancestor of it,

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from recalld.ingest.authorship import WriterSearch  # noqa: E402
+from recalld.ingest.authorship import SKIP, WriterSearch  # noqa: E402
 from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, SentenceTransformerEmbedder  # noqa: E402
 from recalld.ingest.files import IndexOptions  # noqa: E402
 from recalld.ingest.store import MemoryFilter, StoreConfig, open_store  # noqa: E402
@@ -144,7 +144,7 @@ def main() -> None:
         claim, follow = WriterSearch.claim, WriterSearch.__init__
         try:
             def unfollowing(self: WriterSearch, *args: object, **kw: object) -> None:
-                follow(self, *args, **{**kw, "follow_moves": False})  # type: ignore[arg-type]
+                follow(self, *args, **{**kw, "moves": SKIP})  # type: ignore[arg-type]
 
             WriterSearch.__init__ = unfollowing  # type: ignore[method-assign]
             unmoved, _, moves_not_followed = timed_sync(root / "unmoved", repo, branch, args.commits, embedder)

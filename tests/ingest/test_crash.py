@@ -42,12 +42,16 @@ def build_history(repo) -> None:
     repo.commit("c1")
 
 
-def second_commit(repo) -> None:
+def second_commit(repo, *, split: bool = False) -> None:
+    """One commit of edits, moves, a removal and a function moved to another file
+    (``split``: the edits and moves one commit, the rest a second)."""
     for i in range(0, 40, 3):
         repo.write(f"pkg/m{i}.py", (repo.path / f"pkg/m{i}.py").read_text().replace("return 0", "return 99"))
     (repo.path / "src").mkdir()
     for i in range(1, 40, 5):
         repo.git("mv", f"pkg/m{i}.py", f"src/m{i}.py")
+    if split:
+        repo.commit("c2a")
     repo.remove("pkg/m2.py")
     text = (repo.path / "pkg/m5.py").read_text()
     repo.write("pkg/m5.py", text.replace("def f5_3():\n    return 3\n\n", ""))
@@ -79,14 +83,19 @@ def run_worker_until(repo, state: Path, kill_after: int, *worker_args: str) -> b
     return killed
 
 
-@pytest.mark.parametrize("kill_after", [1, 2, 3, 5, 9, 17, 33])
-def test_kill_during_incremental_sync_converges(git_repo, tmp_path, kill_after):
+# split: a sync over two commits; 88 and 89 fall just before and after it gives each
+# version the commit that made it (authorship.credit_window)
+KILLS_SPLIT = [(3, True), (88, True), (89, True)]
+
+
+@pytest.mark.parametrize("kill_after,split", [*((n, False) for n in (1, 2, 3, 5, 9, 17, 33)), *KILLS_SPLIT])
+def test_kill_during_incremental_sync_converges(git_repo, tmp_path, kill_after, split):
     build_history(git_repo)
     base = tmp_path / "base"
     h = Harness("edge", base)
     h.sync(git_repo)
     h.close()
-    second_commit(git_repo)
+    second_commit(git_repo, split=split)
 
     clean_state = tmp_path / "clean"
     copy_state(base, clean_state)

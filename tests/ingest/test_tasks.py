@@ -261,6 +261,45 @@ def test_what_a_commit_renamed_past_the_parse_limit_goes_back_whole(git_repo, ha
     assert found[("a1.py", "one")] == "Bob" and tasks(harness)[ann]["symbol_ids"] == []
 
 
+def test_a_sync_over_several_commits_gives_each_version_the_commit_that_made_it(harness, git_repo, monkeypatch):
+    """The sync opens what it writes at its target; each version goes to the newest
+    commit of the window that made it: a rename to the mover, what a merge brought in to
+    the side branch's commit that wrote it, and only what no other commit made to the
+    target. A version the sync did not write keeps its own."""
+    repo = git_repo
+    by = partial(commit_by, repo, monkeypatch)
+    repo.write("a.py", "def f():\n    return 1\n\n\ndef g():\n    return 2\n")
+    repo.write("keep.py", "def kept():\n    return 0\n")
+    zed = by("Zed", "f, g, kept")
+    harness.sync(repo)
+    repo.write("a.py", "def f():\n    return 10\n\n\ndef g():\n    return 2\n")
+    ann = by("Ann", "f returns 10")
+    repo.write("b.py", "def h():\n" + "".join(f"    x{i} = {i}\n" for i in range(12)) + "    return 3\n")
+    by("Bob", "add h")
+    repo.git("mv", "b.py", "moved.py")
+    cid = by("Cid", "b.py is moved.py")
+    repo.git("checkout", "-q", "-b", "side")
+    repo.write("a.py", "def f():\n    return 10\n\n\ndef g():\n    return 20\n")
+    dan = by("Dan", "g returns 20")
+    repo.git("checkout", "-q", "main")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Eve")
+    repo.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
+    repo.write("c.py", "def k():\n    return 4\n")
+    fay = by("Fay", "add k")
+    result = harness.sync(repo)
+    assert result.tasks_added == 6
+    found = {key: (p.payload["valid_from_commit"], p.payload["task_id"], author_name(p.payload))
+             for key, p in structural(harness).items()}  # fmt: skip
+    made_by = {"Ann": ann, "Cid": cid, "Dan": dan, "Fay": fay}
+    at = {who: (fay, task_memory_id(SCOPE, c), who) for who, c in made_by.items()}
+    assert found == {
+        ("a.py", "<module>"): at["Dan"], ("a.py", "f"): at["Ann"], ("a.py", "g"): at["Dan"],
+        ("moved.py", "<module>"): at["Cid"], ("moved.py", "h"): at["Cid"],
+        ("c.py", "<module>"): at["Fay"], ("c.py", "k"): at["Fay"],
+        ("keep.py", "<module>"): (zed, task_memory_id(SCOPE, zed), "Zed"),
+        ("keep.py", "kept"): (zed, task_memory_id(SCOPE, zed), "Zed")}  # fmt: skip
+
+
 def test_after_the_indexed_commit_went_from_git_the_history_read_finds_the_writers(harness, git_repo, monkeypatch):
     """The branch is rewritten and its old commits collected: the sync cannot tell which
     commit wrote what changed (``f`` modified, ``h`` new: no author), and the history
