@@ -2,18 +2,20 @@
 
 Not part of the test run. Builds a repository of ``--modules`` Python modules and
 ``--commits`` commits (edits of 1-3 modules, a file rename every 50 commits, one mass
-move of a quarter of the files), then times a first sync without task memory and one
+move of a quarter of the files, all by one author), then times a first sync without task memory and one
 with a backfill of every commit, on fresh stores; the difference is the backfill.
 A third sync looks for the first index's versions' writers without following the
 commits that moved them, a fourth does not look for them (``WriterSearch``), and the
 stores of the second and third say how many have one: an author, a merge's task
 alone, none. ``--repo`` runs the syncs on a clone of an
 existing repository's ``--branch`` instead (its last ``--commits`` commits backfilled).
+Last, ``--window`` times a sync over that many commits to the tip with and without
+giving each version the commit of the window that made it (``credit_window``).
 The fake embedder isolates the pipeline (git, parsing, store); ``--model`` uses the
 packaged model instead.
 
     python tests/bench/bench_tasks.py [--commits 500] [--modules 200] [--model]
-    python tests/bench/bench_tasks.py --repo PATH [--branch main] [--commits 500]
+    python tests/bench/bench_tasks.py --repo PATH [--branch main] [--commits 500] [--window 50]
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ from recalld.ingest.authorship import SKIP, WriterSearch  # noqa: E402
 from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, SentenceTransformerEmbedder  # noqa: E402
 from recalld.ingest.files import IndexOptions  # noqa: E402
 from recalld.ingest.store import MemoryFilter, StoreConfig, open_store  # noqa: E402
+from recalld.ingest import tasks as tasks_module  # noqa: E402
+from recalld.ingest.plan import Scope  # noqa: E402
+from recalld.ingest.records import task_memory_id  # noqa: E402
 from recalld.ingest.sync import Indexer, SyncResult  # noqa: E402
 from tests.conftest import FakeEmbedder  # noqa: E402
 
@@ -119,6 +124,39 @@ def timed_sync(
     return seconds, result, writers
 
 
+def window_sync(
+    root: Path, repo: Path, branch: str, back: int, embedder: object, *, credit: bool
+) -> tuple[float, int, int]:
+    """Indexes ``branch`` ``back`` commits behind its tip, then times one sync to the tip
+    (``credit``: with ``credit_window``); and of the versions that sync opened, how
+    many went to the tip and how many to another commit of its window."""
+    cache = EmbeddingCache(root / "cache.db")
+    store = open_store(StoreConfig(dim=embedder.dim, path=str(root / "store")))  # type: ignore[attr-defined]
+    model_id = embedder.model_id  # type: ignore[attr-defined]
+    embeddings = CachedEmbeddings(cache, model_id, lambda: embedder)  # type: ignore[arg-type,return-value]
+    indexer = Indexer(store=store, embeddings=embeddings, options=IndexOptions())
+    git = ["git", "-C", str(repo)]
+    tip = subprocess.run([*git, "rev-parse", branch], check=True, capture_output=True, text=True).stdout.strip()
+    subprocess.run([*git, "branch", "-f", "window", f"{tip}~{back}"], check=True)
+    indexer.sync(repo="bench", path=str(repo), branch="window")
+    subprocess.run([*git, "branch", "-f", "window", tip], check=True)
+    original = tasks_module.credit_window
+    tasks_module.credit_window = original if credit else (lambda *_args: None)  # type: ignore[assignment]
+    try:
+        started = time.monotonic()
+        indexer.sync(repo="bench", path=str(repo), branch="window")
+        seconds = time.monotonic() - started
+    finally:
+        tasks_module.credit_window = original  # type: ignore[assignment]
+    flt = MemoryFilter(repo="bench", branch="window", types=("structural",))
+    stored = store.scroll(flt, fields=("valid_from_commit", "task_id"))
+    opened = [p for p in stored if p.payload["valid_from_commit"] == tip]
+    to_tip = sum(p.payload["task_id"] == task_memory_id(Scope("bench", "window"), tip) for p in opened)
+    store.close()
+    cache.close()
+    return seconds, to_tip, len(opened) - to_tip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--commits", type=int, default=500)
@@ -126,6 +164,9 @@ def main() -> None:
     parser.add_argument("--model", action="store_true", help="the packaged model instead of the fake embedder")
     parser.add_argument("--repo", type=Path, help="a repository to clone and sync instead of a generated one")
     parser.add_argument("--branch", default="main", help="with --repo: the branch synced (default main)")
+    parser.add_argument("--window", type=int, default=50,
+                        help="then a sync over this many commits, to the tip, with and without crediting each "
+                             "version to the commit that made it, three times in turn (0: not)")  # fmt: skip
     args = parser.parse_args()
     embedder = SentenceTransformerEmbedder(words_only=True) if args.model else FakeEmbedder()
     with tempfile.TemporaryDirectory() as tmp:
@@ -167,6 +208,18 @@ def main() -> None:
             total = sum(found.values())
             print(f"structural memories by writer found{label}: {total} in all; "
                   + ", ".join(f"{name} {n} ({100 * n / max(total, 1):.1f} %)" for name, n in found.items()))
+        if args.window:
+            runs: dict[bool, list[tuple[float, int, int]]] = {False: [], True: []}
+            for n in range(3):
+                for credit in (False, True):
+                    runs[credit].append(window_sync(root / f"window-{n}-{credit}", repo, branch, args.window,
+                                                    embedder, credit=credit))  # fmt: skip
+            for credit in (False, True):
+                seconds = sorted(r[0] for r in runs[credit])
+                _, to_tip, to_others = runs[credit][0]
+                print(f"sync over {args.window} commits, {'' if credit else 'not '}crediting each version's commit: "
+                      f"median {seconds[1]:.3f} s ({', '.join(f'{x:.3f}' for x in seconds)}); of the versions it "
+                      f"opened, {to_tip} the tip's and {to_others} another commit's")
 
 if __name__ == "__main__":
     main()
