@@ -1,0 +1,89 @@
+"""Provenance on a real history: one sync over many commits against a sync per commit.
+
+Not part of the test run. Clones ``--repo`` into a temporary directory (the original is
+never touched) and indexes the commit ``--history`` first-parent commits behind the tip
+twice, in two stores: one then syncs to each first-parent commit in turn up to the tip,
+as the git hooks do; the other syncs to the tip at once, as after a pull or a daemon
+that was stopped. Each version the single sync opened should name, by its ``task_id``
+and ``author``, the same commit as the syncs one by one did (the commit that made it):
+``ingest/authorship.py``'s ``credit_window``. A fast deterministic fake embedder stands
+in for the model.
+
+    python tests/bench/check_credit.py --repo ~/src/django [--branch B] [--history 200]
+
+Prints the counts and the first differences; exits 1 if any version differs. A merge's
+side commits are not synced one by one, so on a history with merges the two may differ
+where a merge brought code in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache  # noqa: E402
+from recalld.ingest.files import IndexOptions  # noqa: E402
+from recalld.ingest.plan import Scope  # noqa: E402
+from recalld.ingest.records import task_memory_id  # noqa: E402
+from recalld.ingest.store import MemoryFilter, StoreConfig, open_store  # noqa: E402
+from recalld.ingest.sync import Indexer  # noqa: E402
+from tests.bench.check_exact import clone_history, git  # noqa: E402
+from tests.conftest import FakeEmbedder  # noqa: E402
+
+FIELDS = ("task_id", "author", "path", "qualname", "valid_from_commit", "change")
+
+
+def synced(root: Path, repo: Path, start: str, targets: list[str]) -> dict[str, dict[str, Any]]:
+    """The live structural versions after indexing ``start``, then syncing to each of
+    ``targets`` in turn: id → the provenance fields."""
+    embedder = FakeEmbedder()
+    cache = EmbeddingCache(root / "cache.db")
+    store = open_store(StoreConfig(dim=embedder.dim, path=str(root / "store")))
+    embeddings = CachedEmbeddings(cache, embedder.model_id, lambda: embedder)  # type: ignore[arg-type,return-value]
+    indexer = Indexer(store=store, embeddings=embeddings, options=IndexOptions())
+    try:
+        for commit in (start, *targets):
+            git(repo, "branch", "-f", "checked", commit)
+            indexer.sync(repo="r", path=str(repo), branch="checked")
+        flt = MemoryFilter(repo="r", branch="checked", types=("structural",))
+        return {p.id: {k: p.payload.get(k) for k in FIELDS} for p in store.scroll(flt, fields=FIELDS)}
+    finally:
+        store.close()
+        cache.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repo", type=Path, required=True)
+    parser.add_argument("--branch", help="the branch followed (default: the repository's checked-out one)")
+    parser.add_argument("--history", type=int, default=200, help="first-parent commits behind the tip (default 200)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        repo, _, (start, *steps) = clone_history(args.repo, args.branch, args.history, root)
+        tip = steps[-1]
+        one_by_one = synced(root / "steps", repo, start, steps)
+        at_once = synced(root / "once", repo, start, [tip])
+        opened = sorted(i for i, v in at_once.items() if v["valid_from_commit"] == tip and i in one_by_one)
+        differ = [i for i in opened if (one_by_one[i]["task_id"], one_by_one[i]["author"])
+                  != (at_once[i]["task_id"], at_once[i]["author"])]  # fmt: skip
+        to_tip = sum(one_by_one[i]["valid_from_commit"] == tip for i in opened)
+        print(f"{len(steps)} commits: live versions {len(one_by_one)} one by one, {len(at_once)} at once; "
+              f"the sync at once opened {len(opened)} of them, {to_tip} made by the tip itself")  # fmt: skip
+        print(f"same commit as one by one: {len(opened) - len(differ)}; differing: {len(differ)}")
+        task_commit = {task_memory_id(Scope("r", "checked"), c): c[:10] for c in (start, *steps)}
+        for i in differ[:20]:
+            a, b = one_by_one[i], at_once[i]
+            print(f"  {b['path']} {b['qualname']}: one by one {a['change']} by {task_commit.get(a['task_id'])} "
+                  f"({a['author']}); at once by {task_commit.get(b['task_id'])} ({b['author']})")
+        return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
