@@ -1,0 +1,38 @@
+"""The provenance checker on a small history of its own, with several authors: it must
+run and find the single sync's versions credited as the syncs one by one credit them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import GitRepo
+
+CHECKER = Path(__file__).with_name("check_credit.py")
+
+
+def test_one_sync_over_a_history_is_credited_as_a_sync_per_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = GitRepo(tmp_path / "shop")
+
+    def commit(who: str, message: str) -> None:
+        monkeypatch.setenv("GIT_AUTHOR_NAME", who)
+        repo.commit(message)
+
+    repo.write("shop/orders.py", "def total(items):\n    return sum(items)\n")
+    commit("Ann", "start")
+    repo.write("shop/orders.py", "def total(items):\n    return sum(items) * 2\n\n\ndef tax(x):\n    return x\n")
+    commit("Bob", "double totals, add tax")
+    repo.git("mv", "shop/orders.py", "shop/cart.py")
+    commit("Cid", "orders is cart")
+    repo.write("shop/cart.py", "def total(items):\n    return sum(items) * 2\n\n\ndef tax(x):\n    return x * 3\n")
+    commit("Dan", "tax triples")
+    command = [sys.executable, str(CHECKER), "--repo", str(repo.path), "--history", "3"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    assert "3 commits:" in done.stdout and "the sync at once opened 3 of them" in done.stdout, done.stdout
+    assert "differing: 0" in done.stdout, done.stdout
