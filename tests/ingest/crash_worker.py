@@ -1,4 +1,5 @@
-"""Runs one sync and announces every store write on stdout, then waits for a line on
+"""Runs one sync and announces every store write on stdout ("write N NAME", and the
+fields a set_payload sets), then waits for a line on
 stdin before going on, so a test can kill -9 it at an exact point (writes are fast:
 without the wait the sync would run on past the announced write before the kill).
 Usage: python crash_worker.py REPO STATE_DIR [PART_SYMBOLS HELD_SYMBOLS [full]] (a whole
@@ -22,7 +23,8 @@ class Announcing(StoreWrapper):
 
     def after_write(self, name: str, args: tuple) -> None:  # type: ignore[type-arg]
         self._n += 1
-        print(f"write {self._n}", flush=True)
+        said = f" {','.join(sorted(args[1]))}" if name == "set_payload" else ""  # the fields it sets
+        print(f"write {self._n} {name}{said}", flush=True)
         sys.stdin.readline()
 
 

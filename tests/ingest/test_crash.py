@@ -70,7 +70,7 @@ def run_worker_until(repo, state: Path, kill_after: int, *worker_args: str) -> b
     assert proc.stdin is not None and proc.stdout is not None
     killed = False
     for line in proc.stdout:
-        if line.strip() == f"write {kill_after}":
+        if line.split()[:2] == ["write", str(kill_after)]:
             proc.send_signal(signal.SIGKILL)  # the worker waits right after that write
             killed = True
             break
@@ -83,12 +83,22 @@ def run_worker_until(repo, state: Path, kill_after: int, *worker_args: str) -> b
     return killed
 
 
-# split: a sync over two commits; 88 and 89 fall just before and after it gives each
-# version the commit that made it (authorship.credit_window)
-KILLS_SPLIT = [(3, True), (88, True), (89, True)]
+def writes_of(repo, state: Path) -> list[str]:  # type: ignore[no-untyped-def]
+    """What the worker announces of each write of a sync it runs to its end."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "tests.ingest.crash_worker", str(repo.path), str(state)]
+    # stdin at its end: the worker's wait after each write returns at once
+    done = subprocess.run(command, input="", capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    return [line.split(" ", 2)[2] for line in done.stdout.splitlines() if line.startswith("write ")]
 
 
-@pytest.mark.parametrize("kill_after,split", [*((n, False) for n in (1, 2, 3, 5, 9, 17, 33)), *KILLS_SPLIT])
+# with ``split``, a sync over two commits: killed at the write that gives each version the
+# commit that made it (authorship.credit_window), and at the one before
+CREDIT, BEFORE_CREDIT = -1, -2
+
+
+@pytest.mark.parametrize("kill_after,split", [*((n, False) for n in (1, 2, 3, 5, 9, 17, 33)),
+                                              (3, True), (BEFORE_CREDIT, True), (CREDIT, True)])  # fmt: skip
 def test_kill_during_incremental_sync_converges(git_repo, tmp_path, kill_after, split):
     build_history(git_repo)
     base = tmp_path / "base"
@@ -96,6 +106,10 @@ def test_kill_during_incremental_sync_converges(git_repo, tmp_path, kill_after, 
     h.sync(git_repo)
     h.close()
     second_commit(git_repo, split=split)
+    if kill_after < 0:
+        copy_state(base, tmp_path / "counted")
+        credit = writes_of(git_repo, tmp_path / "counted").index("set_payload author,task_id") + 1
+        kill_after += credit + 1
 
     clean_state = tmp_path / "clean"
     copy_state(base, clean_state)
