@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
+from typing import Any
 
 from recalld.ingest.commits import CommitRecord
 from recalld.ingest.plan import Scope, memory_id
@@ -65,10 +66,8 @@ class WriterSearch:
             claimed = self._claims(record, unknown)
             unknown.difference_update(claimed)
             if claimed:
-                merge = len(record.details.parents) > 1
-                writer = {"task_id": task_memory_id(self.scope, record.details.id),
-                          "author": None if merge else record.details.author}  # fmt: skip
-                self.store.set_payload(sorted(claimed), writer)
+                details = record.details
+                self.store.set_payload(sorted(claimed), writer(self.scope, details.id, details.author, details.parents))
 
     def _claims(self, record: CommitRecord, unknown: AbstractSet[str]) -> set[str]:
         claimed: set[str] = set()
@@ -139,6 +138,34 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord]) -
     claimable = {p.id for p in stored if all(p.payload.get(k) == v for k, v in opened.items())}
     if claimable:
         WriterSearch(store, scope, moves=CLAIM).claim(others, claimable)
+
+
+def credit_by_links(store: Store, scope: Scope, window: Sequence[str]) -> None:
+    """``credit_window`` for a sync that does not read its window's commits again (a reset
+    forward reopens their task memories): each version it opened that its target's task
+    memory does not link goes to the newest other commit whose task memory links it (a
+    merge last), as the sync that first read them credited it. What a commit moved without
+    edits is not linked, and stays the target's."""
+    ids = {task_memory_id(scope, c): c for c in window}
+    tasks = {ids[p.id]: p.payload for p in retrieve_many(store, list(ids), fields=("symbol_ids", "author", "parents"))}
+    links = {c: set(t.get("symbol_ids") or ()) for c, t in tasks.items()}
+    target, *rest = window
+    others = sorted((c for c in rest if c in tasks), key=lambda c: len(tasks[c].get("parents") or ()) > 1)
+    candidates = set().union(*(links[c] for c in others)) - links.get(target, set())
+    opened = {"valid_from_commit": target, "task_id": task_memory_id(scope, target)}
+    stored = retrieve_many(store, sorted(candidates), fields=tuple(opened))
+    claimable = {p.id for p in stored if all(p.payload.get(k) == v for k, v in opened.items())}
+    for commit in others:
+        claimed = sorted(links[commit] & claimable)
+        if claimed:
+            claimable.difference_update(claimed)
+            store.set_payload(claimed, writer(scope, commit, tasks[commit].get("author"), tasks[commit].get("parents")))
+
+
+def writer(scope: Scope, commit: str, author: str | None, parents: Sequence[str] | None) -> dict[str, Any]:
+    """The fields that name ``commit`` a version's writer: its task, and its author unless
+    it is a merge (who merged need not have written what the merge brought in)."""
+    return {"task_id": task_memory_id(scope, commit), "author": None if len(parents or ()) > 1 else author}
 
 
 def produced_ids(scope: Scope, records: Sequence[CommitRecord]) -> set[str]:

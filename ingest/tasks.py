@@ -46,7 +46,8 @@ lie beyond it: such task memories are not closed.
 **Links both ways.** A structural memory's ``task_id`` is the task memory id of the
 commit that made it: its ``valid_from_commit``, the sync's target, as written; a sync
 over several new commits then gives what the target did not produce to the newest other
-commit of the window that did (``authorship.credit_window``). Both resolve whenever
+commit of the window that did (``authorship.credit_window``; a reset forward, reading
+none of them again, by their task memories' links). Both resolve whenever
 task memory is on (every commit of the window gets a task memory). A branch's first
 index does not know which commit wrote what it found (``change`` ``indexed``), nor does
 a sync whose indexed commit has gone from git: such a version gets its ``task_id`` and
@@ -82,7 +83,8 @@ from typing import Any
 
 import structlog
 
-from recalld.ingest.authorship import FOLLOW, SKIP, UNKNOWN_WRITER, WriterSearch, credit_window, live_at
+from recalld.ingest.authorship import FOLLOW, SKIP, UNKNOWN_WRITER, WriterSearch, credit_by_links, credit_window
+from recalld.ingest.authorship import live_at
 from recalld.ingest.commits import CommitReader, CommitRecord
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitnames import subject_of
@@ -103,7 +105,6 @@ from recalld.ingest.result import NoProgress, ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
 from recalld.ingest.task_memory import task_payload, task_text
 from recalld.ingest.writer import MemoryDraft, TextVectors, upsert_points, vectorise
-
 
 log = structlog.get_logger("recalld.sync")
 
@@ -197,10 +198,13 @@ class TaskSync:
         todo = window + sorted(again.difference(window))
         for start in range(0, len(todo), CHUNK):
             outcome.added += self._write(todo[start : start + CHUNK], target, progress, again=again)
-        if known is not None and len(window) > 1 and (reconcile or all(c in self._read for c in window)):
-            # new commits, all read (a reset forward reopens those it brings back unread; the
-            # sync after a crash reads those the killed one wrote, to credit as it would have)
-            credit_window(self.store, self.scope, [self._record(c) for c in window])
+        if known is not None and len(window) > 1:
+            if reconcile or all(c in self._read for c in window):
+                # new commits, all read (the sync after a crash reads those the killed one
+                # wrote, to credit as it would have)
+                credit_window(self.store, self.scope, [self._record(c) for c in window])
+            else:  # a reset forward reopens the task memories of those it brings back, unread
+                credit_by_links(self.store, self.scope, window)
         self._read.clear()
         outcome.deprecated = self._close(removed, window, step)
         return outcome

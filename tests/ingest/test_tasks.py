@@ -429,6 +429,33 @@ def test_reset_back_deprecates_and_reset_forward_reopens(harness, git_repo):
     assert h.store.count(MemoryFilter(repo="r", types=("task",), deprecated=None)) == 4
 
 
+def test_a_reset_forward_credits_what_comes_back_as_the_way_forward_did(harness, git_repo, monkeypatch):
+    """Reset back and forward again: the versions that come back are reopened without
+    reading their commits, and each goes to the commit whose task memory links it, as
+    the first sync over those commits credited it."""
+    h, repo = harness, git_repo
+    made = linear_history(repo, 2)
+    h.sync(repo)
+    for n, who in ((7, "Ann"), (8, "Bob"), (9, "Cid")):
+        repo.write(f"m{n}.py", f"def f{n}():\n    return {n}\n")
+        made.append(commit_by(repo, monkeypatch, who, f"add f{n}"))
+    h.sync(repo)  # one sync over three commits
+
+    def credited() -> dict[tuple[str, str], tuple[object, object]]:
+        return {key: (p.payload["task_id"], p.payload["author"]) for key, p in structural(h).items()}
+
+    forward = credited()
+    assert forward[("m7.py", "f7")] == (task_memory_id(SCOPE, made[2]), "Ann <author@example.invalid>")
+    repo.git("reset", "-q", "--hard", made[1])
+    h.sync(repo)
+    repo.git("reset", "-q", "--hard", made[4])
+    read: list[str] = []
+    reader = commits_module.CommitReader.read
+    monkeypatch.setattr(commits_module.CommitReader, "read", lambda self, c: read.append(c) or reader(self, c))
+    h.sync(repo)
+    assert read == [made[4]] and credited() == forward
+
+
 def test_reset_forward_reopens_as_written_without_reading_the_commits(harness, git_repo, monkeypatch):
     h, repo = harness, git_repo
     made = linear_history(repo, 4)
