@@ -21,14 +21,14 @@ their moves are found again).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
 from recalld.ingest.commits import CommitRecord
 from recalld.ingest.plan import Scope, memory_id
 from recalld.ingest.records import task_memory_id
-from recalld.ingest.store import MemoryFilter, Store, retrieve_many
+from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
 from recalld.parsers.base import STRUCTURAL
 
 UNKNOWN_WRITER = ("author", "task_id")  # a version without either: its writer is for the history read to find
@@ -108,18 +108,15 @@ class WriterSearch:
         """The stored versions at ``paths`` still to claim (without a writer, when
         following moves; else among ``unknown``) and not claimed or moved yet."""
         found: defaultdict[str, dict[VersionKey, set[str]]] = defaultdict(dict)
-        for start in range(0, len(paths), PATHS_A_SCROLL):
-            batch = tuple(paths[start : start + PATHS_A_SCROLL])
-            flt = MemoryFilter(repo=self.scope.repo, branch=self.scope.branch, types=(STRUCTURAL,),
-                               paths=batch, deprecated=None)  # fmt: skip
-            for point in self.store.scroll(flt, fields=("path", *VERSION_FIELDS)):
-                payload = point.payload
-                if point.id in self._settled:
-                    continue
-                wanted = point.id in unknown if self.moves == CLAIM else not any(map(payload.get, UNKNOWN_WRITER))
-                if wanted:
-                    key = (payload["kind"], payload["qualname"], payload["content_hash"])
-                    found[payload["path"]].setdefault(key, set()).add(point.id)
+        batches = scrolls_at(self.store, self.scope, paths, fields=("path", *VERSION_FIELDS), deprecated=None)
+        for point in (p for batch in batches for p in batch):
+            payload = point.payload
+            if point.id in self._settled:
+                continue
+            wanted = point.id in unknown if self.moves == CLAIM else not any(map(payload.get, UNKNOWN_WRITER))
+            if wanted:
+                key = (payload["kind"], payload["qualname"], payload["content_hash"])
+                found[payload["path"]].setdefault(key, set()).add(point.id)
         return found
 
 
@@ -133,9 +130,7 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord]) -
     others = sorted(rest, key=lambda r: len(r.details.parents) > 1)  # stable: newest first otherwise
     mine = produced_ids(scope, [target]) | set(live_at(store, scope, renamed_to([target])))
     candidates = produced_ids(scope, others) | set(live_at(store, scope, renamed_to(others)))
-    opened = {"valid_from_commit": target.details.id, "task_id": task_memory_id(scope, target.details.id)}
-    stored = retrieve_many(store, sorted(candidates - mine), fields=tuple(opened))
-    claimable = {p.id for p in stored if all(p.payload.get(k) == v for k, v in opened.items())}
+    claimable = opened_as_target(store, scope, target.details.id, candidates - mine)
     if claimable:
         WriterSearch(store, scope, moves=CLAIM).claim(others, claimable)
 
@@ -152,14 +147,20 @@ def credit_by_links(store: Store, scope: Scope, window: Sequence[str]) -> None:
     target, *rest = window
     others = sorted((c for c in rest if c in tasks), key=lambda c: len(tasks[c].get("parents") or ()) > 1)
     candidates = set().union(*(links[c] for c in others)) - links.get(target, set())
-    opened = {"valid_from_commit": target, "task_id": task_memory_id(scope, target)}
-    stored = retrieve_many(store, sorted(candidates), fields=tuple(opened))
-    claimable = {p.id for p in stored if all(p.payload.get(k) == v for k, v in opened.items())}
+    claimable = opened_as_target(store, scope, target, candidates)
     for commit in others:
         claimed = sorted(links[commit] & claimable)
         if claimed:
             claimable.difference_update(claimed)
             store.set_payload(claimed, writer(scope, commit, tasks[commit].get("author"), tasks[commit].get("parents")))
+
+
+def opened_as_target(store: Store, scope: Scope, target: str, candidates: AbstractSet[str]) -> set[str]:
+    """Those of ``candidates`` the sync to ``target`` opened as the target's own (its
+    ``valid_from_commit`` and ``task_id``): what a crediting may give another commit."""
+    opened = {"valid_from_commit": target, "task_id": task_memory_id(scope, target)}
+    stored = retrieve_many(store, sorted(candidates), fields=tuple(opened))
+    return {p.id for p in stored if all(p.payload.get(k) == v for k, v in opened.items())}
 
 
 def writer(scope: Scope, commit: str, author: str | None, parents: Sequence[str] | None) -> dict[str, Any]:
@@ -168,8 +169,13 @@ def writer(scope: Scope, commit: str, author: str | None, parents: Sequence[str]
     return {"task_id": task_memory_id(scope, commit), "author": None if len(parents or ()) > 1 else author}
 
 
+def version_ids(scope: Scope, record: CommitRecord) -> list[str]:
+    """The memory ids of the versions ``record``'s commit produced, in its order, once each."""
+    return list(dict.fromkeys(memory_id(scope, v.path, v.kind, v.qualname, v.content_hash) for v in record.produced))
+
+
 def produced_ids(scope: Scope, records: Sequence[CommitRecord]) -> set[str]:
-    return {memory_id(scope, v.path, v.kind, v.qualname, v.content_hash) for r in records for v in r.produced}
+    return {i for r in records for i in version_ids(scope, r)}
 
 
 def renamed_to(records: Sequence[CommitRecord]) -> list[str]:
@@ -177,10 +183,16 @@ def renamed_to(records: Sequence[CommitRecord]) -> list[str]:
 
 
 def live_at(store: Store, scope: Scope, paths: Sequence[str]) -> list[str]:
-    """The ids of the live structural versions at ``paths``."""
-    found: list[str] = []
+    """The ids of the live structural versions at ``paths`` (sorted within each batch)."""
+    return [i for batch in scrolls_at(store, scope, paths, fields=()) for i in sorted(p.id for p in batch)]
+
+
+def scrolls_at(
+    store: Store, scope: Scope, paths: Sequence[str], *, fields: Sequence[str], deprecated: int | None = 0
+) -> Iterator[list[StoredPoint]]:
+    """The structural versions of ``scope`` at ``paths``, one list a batch of
+    ``PATHS_A_SCROLL`` paths (``deprecated``: as ``MemoryFilter``'s; None: live and closed)."""
     for start in range(0, len(paths), PATHS_A_SCROLL):
         flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,),
-                           paths=tuple(paths[start : start + PATHS_A_SCROLL]))  # fmt: skip
-        found.extend(sorted(p.id for p in store.scroll(flt, fields=())))
-    return found
+                           paths=tuple(paths[start : start + PATHS_A_SCROLL]), deprecated=deprecated)  # fmt: skip
+        yield list(store.scroll(flt, fields=fields))

@@ -59,9 +59,10 @@ did. A task memory's ``symbol_ids`` are the structural versions its commit produ
 symbol of a file renamed with edits) that the store holds, live or closed, when the
 task memory is written — after the sync's structural step. For the target commit that
 is every version it produced, plus the live versions at the paths it renamed without
-edits. For older commits (a multi-commit sync, a backfill) a version is linked only where the store has
-it (the code was still like that at some sync target); versions in files past the parse
-limit and in files an older commit moved without edits are not linked.
+edits. For older commits (a multi-commit sync, a backfill) a version is linked only
+where the store has it (the code was still like that at some sync target); versions in
+files past the parse limit and in files an older commit moved without edits are not
+linked.
 
 **Crashes.** The step runs inside the sync's pending checkpoint, after the structural
 writes: first it writes the window's missing (or closed) memories, then the closures.
@@ -84,13 +85,13 @@ from typing import Any
 import structlog
 
 from recalld.ingest.authorship import FOLLOW, SKIP, UNKNOWN_WRITER, WriterSearch, credit_by_links, credit_window
-from recalld.ingest.authorship import live_at
+from recalld.ingest.authorship import live_at, version_ids
 from recalld.ingest.commits import CommitReader, CommitRecord
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitnames import subject_of
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.keyed import unique_by
-from recalld.ingest.plan import Scope, memory_id
+from recalld.ingest.plan import Scope
 from recalld.ingest.records import (
     HISTORY_FIELDS,
     TASK,
@@ -157,8 +158,6 @@ class TaskSync:
         # old commit is not worth its symbols); the files of the tip are the sync's, fetched
         self.reader = CommitReader(git.local_only(), options, check_attributes=check_attributes)
         self._read: dict[str, CommitRecord] = {}  # read ahead, for _write
-        # a sync that knows its indexed commit knows who wrote what it wrote: no moves to follow
-        self.writers = WriterSearch(store, scope, moves=SKIP)
 
     def read_ahead(self, *, indexed: str | None, target: str) -> list[str]:
         """Reads the window's commits that have no task memory yet and returns their
@@ -192,12 +191,13 @@ class TaskSync:
         if self.options.backfill_commits <= 0:
             return outcome
         known, window = self._window(indexed, target)
-        self.writers = WriterSearch(self.store, self.scope, moves=FOLLOW if known is None else SKIP)
+        # a sync that knows its indexed commit knows who wrote what it wrote: no moves to follow
+        writers = WriterSearch(self.store, self.scope, moves=FOLLOW if known is None else SKIP)
         trusted = not reconcile and known is not None and self.git.is_ancestor(known, target)
         removed, again = ([], set()) if trusted else self._removed(target, reread=reread)
         todo = window + sorted(again.difference(window))
         for start in range(0, len(todo), CHUNK):
-            outcome.added += self._write(todo[start : start + CHUNK], target, progress, again=again)
+            outcome.added += self._write(todo[start : start + CHUNK], target, progress, writers, again=again)
         if known is not None and len(window) > 1:
             if reconcile or all(c in self._read for c in window):
                 # new commits, all read (the sync after a crash reads those the killed one
@@ -221,9 +221,9 @@ class TaskSync:
         stored = retrieve_many(self.store, list(ids.values()), fields=("deprecated",))
         live = {p.id for p in stored if p.payload.get("deprecated") == 0}
         todo = [c for c in commits if ids[c] not in live]
-        self.writers = WriterSearch(self.store, self.scope, moves=FOLLOW)
+        writers = WriterSearch(self.store, self.scope, moves=FOLLOW)
         if todo:
-            self._retrace(commits[: commits.index(todo[0])], commit)
+            self._retrace(commits[: commits.index(todo[0])], commit, writers)
         chunks = [todo[start : start + HISTORY_CHUNK] for start in range(0, len(todo), HISTORY_CHUNK)]
         outcome = TaskOutcome()
         progress.begin(HISTORY_LABEL, len(todo))
@@ -236,7 +236,7 @@ class TaskSync:
                     break
                 if n + 1 < len(chunks):
                     queue(self._read_all(chunks[n + 1]))  # read on while the model embeds this chunk
-                outcome.added += self._write(chunk, commit, NoProgress())
+                outcome.added += self._write(chunk, commit, NoProgress(), writers)
                 for done in chunk:
                     self._read.pop(done, None)
                 progress.advance(len(chunk))
@@ -244,7 +244,7 @@ class TaskSync:
             progress.end()
         return outcome
 
-    def _retrace(self, commits: list[str], target: str) -> None:
+    def _retrace(self, commits: list[str], target: str, writers: WriterSearch) -> None:
         """Claims again for ``commits``, newest first, whose task memories a history read
         wrote before (the target's, by the sync that owed it; those of a read that stopped):
         what they claimed stays theirs, and the moves they made are found again for the
@@ -252,7 +252,7 @@ class TaskSync:
         for batch in _batches(commits, HISTORY_CHUNK):
             self.git.fetch_trees(batch)
             records = [self.reader.read(c) for c in batch]
-            self.writers.claim(records, self._links(records, target)[1])
+            writers.claim(records, self._links(records, target)[1])
 
     def _record(self, commit: str) -> CommitRecord:
         if commit not in self._read:
@@ -273,11 +273,13 @@ class TaskSync:
         return known, commit_window(self.git, known, target, self.options.backfill_commits)
 
     def _write(
-        self, commits: list[str], target: str, progress: ProgressSink, *, again: AbstractSet[str] = frozenset()
+        self, commits: list[str], target: str, progress: ProgressSink, writers: WriterSearch,
+        *, again: AbstractSet[str] = frozenset(),
     ) -> int:
         """Writes the commits' missing task memories (and the target's, if closed, and
         those ``again`` names whole) and reopens the other closed ones; returns how many it
-        wrote or reopened. (What the model computed, the sync counts on its ``EmbedAhead``.)"""
+        wrote or reopened. ``writers`` claims what those it writes produced. (What the
+        model computed, the sync counts on its ``EmbedAhead``.)"""
         ids = {c: task_memory_id(self.scope, c) for c in commits}
         fields = (*HISTORY_FIELDS, *SCAN_FIELDS)
         existing = {p.id: p.payload for p in retrieve_many(self.store, list(ids.values()), fields=fields)}
@@ -291,7 +293,7 @@ class TaskSync:
             return len(reopened)
         records = [self._record(c) for c in todo]
         links, unknown = self._links(records, target)
-        self.writers.claim(records, unknown)
+        writers.claim(records, unknown)
         drafts: list[MemoryDraft] = []
         for record in records:
             text = task_text(record, max_chars=self.options.max_embed_chars)
@@ -306,12 +308,7 @@ class TaskSync:
     def _links(self, records: list[CommitRecord], target: str) -> tuple[dict[str, list[str]], set[str]]:
         """commit → ids of the structural versions it produced that the store holds; and
         those of them whose writer is not known (``WriterSearch.claim``)."""
-        wanted = {
-            r.details.id: list(
-                dict.fromkeys(memory_id(self.scope, v.path, v.kind, v.qualname, v.content_hash) for v in r.produced)
-            )
-            for r in records
-        }
+        wanted = {r.details.id: version_ids(self.scope, r) for r in records}
         every = sorted({i for ids in wanted.values() for i in ids})
         stored = retrieve_many(self.store, every, fields=UNKNOWN_WRITER)
         present = {p.id for p in stored}
