@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from recalld.ingest.authorship import SKIP, WriterSearch  # noqa: E402
 from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, SentenceTransformerEmbedder  # noqa: E402
 from recalld.ingest.files import IndexOptions  # noqa: E402
-from recalld.ingest.store import MemoryFilter, StoreConfig, open_store  # noqa: E402
+from recalld.ingest.store import MemoryFilter, Store, StoreConfig, open_store  # noqa: E402
 from recalld.ingest import tasks as tasks_module  # noqa: E402
 from recalld.ingest.plan import Scope  # noqa: E402
 from recalld.ingest.records import task_memory_id  # noqa: E402
@@ -101,15 +101,20 @@ def make_repo(root: Path, modules: int, commits: int) -> Path:
     return repo
 
 
-def timed_sync(
-    root: Path, repo: Path, branch: str, backfill: int, embedder: object
-) -> tuple[float, SyncResult, dict[str, int]]:
-    """The first sync's seconds and result, and its structural memories by writer."""
+def open_indexer(root: Path, embedder: object, options: IndexOptions) -> tuple[Indexer, Store, EmbeddingCache]:
+    """An indexer over a new store and embedding cache under ``root``."""
     cache = EmbeddingCache(root / "cache.db")
     store = open_store(StoreConfig(dim=embedder.dim, path=str(root / "store")))  # type: ignore[attr-defined]
     model_id = embedder.model_id  # type: ignore[attr-defined]
     embeddings = CachedEmbeddings(cache, model_id, lambda: embedder)  # type: ignore[arg-type,return-value]
-    indexer = Indexer(store=store, embeddings=embeddings, options=IndexOptions(backfill_commits=backfill))
+    return Indexer(store=store, embeddings=embeddings, options=options), store, cache
+
+
+def timed_sync(
+    root: Path, repo: Path, branch: str, backfill: int, embedder: object
+) -> tuple[float, SyncResult, dict[str, int]]:
+    """The first sync's seconds and result, and its structural memories by writer."""
+    indexer, store, cache = open_indexer(root, embedder, IndexOptions(backfill_commits=backfill))
     started = time.monotonic()
     result = indexer.sync(repo="bench", path=str(repo), branch=branch)
     seconds = time.monotonic() - started
@@ -130,11 +135,7 @@ def window_sync(
     """Indexes ``branch`` ``back`` commits behind its tip, then times one sync to the tip
     (``credit``: with ``credit_window``); and of the versions that sync opened, how
     many went to the tip and how many to another commit of its window."""
-    cache = EmbeddingCache(root / "cache.db")
-    store = open_store(StoreConfig(dim=embedder.dim, path=str(root / "store")))  # type: ignore[attr-defined]
-    model_id = embedder.model_id  # type: ignore[attr-defined]
-    embeddings = CachedEmbeddings(cache, model_id, lambda: embedder)  # type: ignore[arg-type,return-value]
-    indexer = Indexer(store=store, embeddings=embeddings, options=IndexOptions())
+    indexer, store, cache = open_indexer(root, embedder, IndexOptions())
     git = ["git", "-C", str(repo)]
     tip = subprocess.run([*git, "rev-parse", branch], check=True, capture_output=True, text=True).stdout.strip()
     subprocess.run([*git, "branch", "-f", "window", f"{tip}~{back}"], check=True)

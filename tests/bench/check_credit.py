@@ -27,14 +27,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache  # noqa: E402
-from recalld.ingest.files import IndexOptions  # noqa: E402
 from recalld.ingest.plan import Scope  # noqa: E402
 from recalld.ingest.records import task_memory_id  # noqa: E402
-from recalld.ingest.store import MemoryFilter, StoreConfig, open_store  # noqa: E402
-from recalld.ingest.sync import Indexer  # noqa: E402
+from recalld.ingest.store import MemoryFilter  # noqa: E402
 from tests.bench.check_exact import clone_history, git  # noqa: E402
-from tests.conftest import FakeEmbedder  # noqa: E402
+from tests.ingest.conftest import Harness  # noqa: E402
 
 FIELDS = ("task_id", "author", "path", "qualname", "valid_from_commit", "change")
 
@@ -42,20 +39,15 @@ FIELDS = ("task_id", "author", "path", "qualname", "valid_from_commit", "change"
 def synced(root: Path, repo: Path, start: str, targets: list[str]) -> dict[str, dict[str, Any]]:
     """The live structural versions after indexing ``start``, then syncing to each of
     ``targets`` in turn: id → the provenance fields."""
-    embedder = FakeEmbedder()
-    cache = EmbeddingCache(root / "cache.db")
-    store = open_store(StoreConfig(dim=embedder.dim, path=str(root / "store")))
-    embeddings = CachedEmbeddings(cache, embedder.model_id, lambda: embedder)  # type: ignore[arg-type,return-value]
-    indexer = Indexer(store=store, embeddings=embeddings, options=IndexOptions())
+    h = Harness("edge", root)
     try:
         for commit in (start, *targets):
             git(repo, "branch", "-f", "checked", commit)
-            indexer.sync(repo="r", path=str(repo), branch="checked")
+            h.indexer.sync(repo="r", path=str(repo), branch="checked")
         flt = MemoryFilter(repo="r", branch="checked", types=("structural",))
-        return {p.id: {k: p.payload.get(k) for k in FIELDS} for p in store.scroll(flt, fields=FIELDS)}
+        return {p.id: {k: p.payload.get(k) for k in FIELDS} for p in h.store.scroll(flt, fields=FIELDS)}
     finally:
-        store.close()
-        cache.close()
+        h.close()
 
 
 def main() -> int:

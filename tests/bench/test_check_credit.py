@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import GitRepo
+from tests.ingest.test_tasks import commit_by
 
 CHECKER = Path(__file__).with_name("check_credit.py")
 
@@ -18,10 +20,7 @@ def test_one_sync_over_a_history_is_credited_as_a_sync_per_commit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = GitRepo(tmp_path / "shop")
-
-    def commit(who: str, message: str) -> None:
-        monkeypatch.setenv("GIT_AUTHOR_NAME", who)
-        repo.commit(message)
+    commit = partial(commit_by, repo, monkeypatch)
 
     repo.write("shop/orders.py", "def total(items):\n    return sum(items)\n")
     commit("Ann", "start")
