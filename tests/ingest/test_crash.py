@@ -59,14 +59,19 @@ def second_commit(repo, *, split: bool = False) -> None:
     repo.commit("c2")
 
 
+def worker_env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT)}  # as the test has set it
+
+
+def worker_command(repo, state: Path, *worker_args: str) -> list[str]:  # type: ignore[no-untyped-def]
+    return [sys.executable, "-m", "tests.ingest.crash_worker", str(repo.path), str(state), *worker_args]
+
+
 def run_worker_until(repo, state: Path, kill_after: int, *worker_args: str) -> bool:
     """Run the worker, kill -9 it after ``kill_after`` writes; True if it was killed.
     ``worker_args``: the worker's own (see crash_worker)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.ingest.crash_worker", str(repo.path), str(state), *worker_args],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT,
-    )  # fmt: skip
+    proc = subprocess.Popen(worker_command(repo, state, *worker_args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, env=worker_env(), cwd=ROOT)  # fmt: skip
     assert proc.stdin is not None and proc.stdout is not None
     killed = False
     for line in proc.stdout:
@@ -85,10 +90,9 @@ def run_worker_until(repo, state: Path, kill_after: int, *worker_args: str) -> b
 
 def writes_of(repo, state: Path) -> list[str]:  # type: ignore[no-untyped-def]
     """What the worker announces of each write of a sync it runs to its end."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "tests.ingest.crash_worker", str(repo.path), str(state)]
     # stdin at its end: the worker's wait after each write returns at once
-    done = subprocess.run(command, input="", capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    done = subprocess.run(worker_command(repo, state), input="", capture_output=True, text=True, env=worker_env(),
+                          cwd=ROOT, timeout=120)  # fmt: skip
     return [line.split(" ", 2)[2] for line in done.stdout.splitlines() if line.startswith("write ")]
 
 
