@@ -138,14 +138,23 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord]) -
 def credit_by_links(store: Store, scope: Scope, window: Sequence[str]) -> None:
     """``credit_window`` for a sync that does not read its window's commits again (a reset
     forward reopens their task memories): each version it opened that its target's task
-    memory does not link goes to the newest other commit whose task memory links it (a
-    merge last), as the sync that first read them credited it. What a commit moved without
-    edits is not linked, and stays the target's."""
+    memory does not link goes to the newest other commit whose task memory links it, or
+    that renamed the file it is live in (a merge last), as the sync that first read them
+    credited it. A task memory keeps its first ``MAX_PAYLOAD_FILES`` renames: the files a
+    larger move took past them stay the target's."""
     ids = {task_memory_id(scope, c): c for c in window}
-    tasks = {ids[p.id]: p.payload for p in retrieve_many(store, list(ids), fields=("symbol_ids", "author", "parents"))}
+    fields = ("symbol_ids", "author", "parents", "renames")
+    tasks = {ids[p.id]: p.payload for p in retrieve_many(store, list(ids), fields=fields)}
     links = {c: set(t.get("symbol_ids") or ()) for c, t in tasks.items()}
     target, *rest = window
     others = sorted((c for c in rest if c in tasks), key=lambda c: len(tasks[c].get("parents") or ()) > 1)
+    moved = {c: {r["to"] for r in tasks[c].get("renames") or () if r.get("to")} for c in others}
+    at_path: defaultdict[str, set[str]] = defaultdict(set)
+    batches = scrolls_at(store, scope, sorted(set().union(*moved.values())), fields=("path",))
+    for point in (p for batch in batches for p in batch):
+        at_path[point.payload["path"]].add(point.id)
+    for commit in others:
+        links[commit] |= {i for path in moved[commit] for i in at_path[path]}
     candidates = set().union(*(links[c] for c in others)) - links.get(target, set())
     claimable = opened_as_target(store, scope, target, candidates)
     for commit in others:

@@ -47,7 +47,7 @@ lie beyond it: such task memories are not closed.
 commit that made it: its ``valid_from_commit``, the sync's target, as written; a sync
 over several new commits then gives what the target did not produce to the newest other
 commit of the window that did (``authorship.credit_window``; a reset forward, reading
-none of them again, by their task memories' links). Both resolve whenever
+none of them again, by their task memories' links and renames). Both resolve whenever
 task memory is on (every commit of the window gets a task memory). A branch's first
 index does not know which commit wrote what it found (``change`` ``indexed``), nor does
 a sync whose indexed commit has gone from git: such a version gets its ``task_id`` and

@@ -456,6 +456,35 @@ def test_a_reset_forward_credits_what_comes_back_as_the_way_forward_did(harness,
     assert read == [made[4]] and credited() == forward
 
 
+def test_a_reset_forward_gives_what_a_commit_moved_without_edits_to_the_mover(harness, git_repo, monkeypatch):
+    """A commit's links leave out the files it renamed without edits (it did not write
+    them); the way forward credited their versions to it all the same, and so does the
+    way back to it, by the renames its task memory keeps."""
+    h, repo = harness, git_repo
+    made = linear_history(repo, 2)
+    h.sync(repo)
+    repo.write("m7.py", "def f7():\n    return 7\n")
+    made.append(commit_by(repo, monkeypatch, "Ann", "add f7"))
+    (repo.path / "pkg").mkdir()
+    repo.git("mv", "m0.py", "pkg/m0.py")
+    made.append(commit_by(repo, monkeypatch, "Dan", "move m0 into pkg"))
+    repo.write("m9.py", "def f9():\n    return 9\n")
+    made.append(commit_by(repo, monkeypatch, "Cid", "add f9"))
+    h.sync(repo)  # one sync over the three
+
+    def credited() -> dict[tuple[str, str], tuple[object, str]]:
+        return {key: (p.payload["task_id"], author_name(p.payload)) for key, p in structural(h).items()}
+
+    forward = credited()
+    assert forward[("pkg/m0.py", "f0")] == (task_memory_id(SCOPE, made[3]), "Dan")
+    assert forward[("m7.py", "f7")][1] == "Ann" and forward[("m9.py", "f9")][1] == "Cid"
+    repo.git("reset", "-q", "--hard", made[1])
+    h.sync(repo)
+    repo.git("reset", "-q", "--hard", made[4])
+    h.sync(repo)
+    assert credited() == forward
+
+
 def test_reset_forward_reopens_as_written_without_reading_the_commits(harness, git_repo, monkeypatch):
     h, repo = harness, git_repo
     made = linear_history(repo, 4)
