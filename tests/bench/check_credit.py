@@ -6,12 +6,14 @@ twice, in two stores: one then syncs to each first-parent commit in turn up to t
 as the git hooks do; the other syncs to the tip at once, as after a pull or a daemon
 that was stopped. Each version the single sync opened should name, by its ``task_id``
 and ``author``, the same commit as the syncs one by one did (the commit that made it):
-``ingest/authorship.py``'s ``credit_window``. A fast deterministic fake embedder stands
-in for the model.
+``ingest/authorship.py``'s ``credit_window``. A third store syncs to the tip, resets back
+to the start and forward to the tip again: the reset forward reopens what comes back
+without reading those commits (``credit_by_links``) and should credit it the same. A
+fast deterministic fake embedder stands in for the model.
 
     python tests/bench/check_credit.py --repo ~/src/django [--branch B] [--history 200]
 
-Prints the counts and the first differences; exits 1 if any version differs. A merge's
+Prints the counts and the first differences; exits 1 if any version differs in either. A merge's
 side commits are not synced one by one, so on a history with merges the two may differ
 where a merge brought code in.
 """
@@ -61,20 +63,33 @@ def main() -> int:
         repo, _, (start, *steps) = clone_history(args.repo, args.branch, args.history, root)
         tip = steps[-1]
         one_by_one = synced(root / "steps", repo, start, steps)
-        at_once = synced(root / "once", repo, start, [tip])
-        opened = sorted(i for i, v in at_once.items() if v["valid_from_commit"] == tip and i in one_by_one)
-        differ = [i for i in opened if (one_by_one[i]["task_id"], one_by_one[i]["author"])
-                  != (at_once[i]["task_id"], at_once[i]["author"])]  # fmt: skip
-        to_tip = sum(one_by_one[i]["valid_from_commit"] == tip for i in opened)
-        print(f"{len(steps)} commits: live versions {len(one_by_one)} one by one, {len(at_once)} at once; "
-              f"the sync at once opened {len(opened)} of them, {to_tip} made by the tip itself")  # fmt: skip
-        print(f"same commit as one by one: {len(opened) - len(differ)}; differing: {len(differ)}")
+        print(f"{len(steps)} commits: live versions {len(one_by_one)} one by one")
         task_commit = {task_memory_id(Scope("r", "checked"), c): c[:10] for c in (start, *steps)}
-        for i in differ[:20]:
-            a, b = one_by_one[i], at_once[i]
-            print(f"  {b['path']} {b['qualname']}: one by one {a['change']} by {task_commit.get(a['task_id'])} "
-                  f"({a['author']}); at once by {task_commit.get(b['task_id'])} ({b['author']})")
-        return 1 if differ else 0
+        differing = 0
+        for label, targets in (("at once", [tip]), ("back and forward again", [tip, start, tip])):
+            other = synced(root / label.replace(" ", "-"), repo, start, targets)
+            differing += compare(label, one_by_one, other, tip, task_commit)
+        return 1 if differing else 0
+
+
+def compare(
+    label: str, one_by_one: dict[str, dict[str, Any]], other: dict[str, dict[str, Any]], tip: str,
+    task_commit: dict[str, str],
+) -> int:
+    """Prints how the versions ``other``'s last sync opened are credited against the syncs
+    one by one, and returns how many differ."""
+    opened = sorted(i for i, v in other.items() if v["valid_from_commit"] == tip and i in one_by_one)
+    differ = [i for i in opened if (one_by_one[i]["task_id"], one_by_one[i]["author"])
+              != (other[i]["task_id"], other[i]["author"])]  # fmt: skip
+    to_tip = sum(one_by_one[i]["valid_from_commit"] == tip for i in opened)
+    print(f"{label}: live versions {len(other)}; its last sync opened {len(opened)} of them, "
+          f"{to_tip} made by the tip itself")  # fmt: skip
+    print(f"  same commit as one by one: {len(opened) - len(differ)}; differing: {len(differ)}")
+    for i in differ[:20]:
+        a, b = one_by_one[i], other[i]
+        print(f"    {b['path']} {b['qualname']}: one by one {a['change']} by {task_commit.get(a['task_id'])} "
+              f"({a['author']}); {label} by {task_commit.get(b['task_id'])} ({b['author']})")
+    return len(differ)
 
 
 if __name__ == "__main__":
