@@ -291,25 +291,28 @@ def _print_code(v: dict[str, Any]) -> None:
     doc = v.get("docstring") or ""
     documented = bool(doc) and shown.startswith(doc)  # the doc, cleaned, before the code
     code = (shown[len(doc) :] if documented else shown).strip("\n").splitlines()
+    span = (v.get("end_line") or 0) - (v.get("start_line") or 0) + 1
+    cut = 0 < len(code) < span  # the stored text is cut at embedding.max_chars
     # a doc comment above the code is shown; a docstring inside it is shown there
     above = documented and not any(doc.splitlines()[0] in line for line in code)
-    for line in (doc.splitlines() if above else []) + as_indented(code):
+    for line in (doc.splitlines() if above else []) + as_indented(code, whole=not cut):
         print(f"    {line}".rstrip())
-    span = (v.get("end_line") or 0) - (v.get("start_line") or 0) + 1
-    if 0 < len(code) < span:  # the stored text is cut at embedding.max_chars
+    if cut:
         more = span - len(code)
         print(f"    … {more} more line{'s' if more > 1 else ''}: {v['path']}:{v['start_line']}-{v['end_line']}")
 
 
-def as_indented(code: list[str]) -> list[str]:
+def as_indented(code: list[str], *, whole: bool = True) -> list[str]:
     """Code whose first line lost its indentation (a stored text starts at the code's first
     character) with as much taken off the others: as much as a closing bracket on the last
-    line has, else a level (four spaces) less than the least of them has."""
+    line has, else a level (four spaces) less than the least of them has. Code that is not
+    ``whole`` (a text cut short) ends anywhere: its last line says nothing."""
     rest = [line for line in code[1:] if line.strip()]
     if not rest:
         return code
     width = [len(line) - len(line.lstrip(" \t")) for line in rest]
-    cut = width[-1] if rest[-1].lstrip()[:1] in ("}", ")", "]") else max(min(width) - 4, 0)
+    closes = whole and rest[-1].lstrip()[:1] in ("}", ")", "]")
+    cut = width[-1] if closes else max(min(width) - 4, 0)
     return code[:1] + [line[min(cut, len(line) - len(line.lstrip(" \t"))) :] for line in code[1:]]
 
 

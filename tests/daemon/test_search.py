@@ -626,15 +626,25 @@ def test_a_symbol_is_printed_with_its_doc_once_and_its_code_as_indented(capsys):
               "end_line": 7, "docstring": doc, "text": f"python method C.skip\n{doc}\ndef skip(self):\n"
               '        """Why it is skipped.\n\n        Or None."""\n        return None'}  # fmt: skip
     rust = {**base, "path": "a.rs", "qualname": "<Arg as Display>.fmt", "signature": "fn fmt(&self)",
-            "start_line": 10, "end_line": 40, "docstring": "Shows it.",
+            "start_line": 10, "end_line": 12, "docstring": "Shows it.",
             "text": "rust method <Arg as Display>.fmt\nShows it.\nfn fmt(&self) {\n        write(f)\n    }"}  # fmt: skip
+    # a long class's text cut short inside a call: its last line is no closing line of the class
+    cut = {**base, "kind": "class", "path": "r.py", "qualname": "Req", "signature": "class Req(object)",
+           "start_line": 66, "end_line": 1005, "docstring": "",
+           "text": "python class Req\nclass Req(object):\n    def __init__(self, req,\n                 link=None):\n"
+                   "        if req:\n            self.req = f(\n                req,\n            )"}  # fmt: skip
     print_version(python)
     print_version(rust)
+    print_version(cut)
     assert capsys.readouterr().out.splitlines() == [
         "r:c.py:3-7  method C.skip", "    def skip(self)", "    since 01234567 by A",
         "    def skip(self):", '        """Why it is skipped.', "", "        Or None.\"\"\"", "        return None",
-        "r:a.rs:10-40  method <Arg as Display>.fmt", "    fn fmt(&self)", "    since 01234567 by A",
-        "    Shows it.", "    fn fmt(&self) {", "        write(f)", "    }", "    … 28 more lines: a.rs:10-40",
+        "r:a.rs:10-12  method <Arg as Display>.fmt", "    fn fmt(&self)", "    since 01234567 by A",
+        "    Shows it.", "    fn fmt(&self) {", "        write(f)", "    }",
+        "r:r.py:66-1005  class Req", "    class Req(object)", "    since 01234567 by A",
+        "    class Req(object):", "        def __init__(self, req,", "                     link=None):",
+        "            if req:", "                self.req = f(", "                    req,", "                )",
+        "    … 933 more lines: r.py:66-1005",
     ]  # fmt: skip
     closed = {**python, "deprecated": True, "deprecated_reason": "modified", "valid_to_commit": "fedcba987654"}
     print_version(closed)
