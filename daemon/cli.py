@@ -59,6 +59,9 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+COMMAND_PARSER = "command_parser"  # the parser of the command given, in the arguments read
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="recalld",
@@ -207,20 +210,22 @@ def build_parser() -> argparse.ArgumentParser:
     status.set_defaults(handler=commands.status)
     agent.add_commands(sub)
     admin.add_commands(sub)
-    _verbose_everywhere(parser)
+    _every_command(parser)
     return parser
 
 
-def _verbose_everywhere(parser: argparse.ArgumentParser) -> None:
+def _every_command(parser: argparse.ArgumentParser) -> None:
     """``-v`` after a command as before it (``recalld sync -v``, as ``recalld -v sync``):
     each command's parser takes it too, and sets it only when given (it would otherwise
-    undo the one before the command)."""
+    undo the one before the command). And each names itself (``COMMAND_PARSER``), for
+    ``main`` to refuse an argument it does not know with its own usage."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for command in dict.fromkeys(action.choices.values()):  # an alias's parser is its command's
                 command.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
                                      help="log progress to stderr")  # fmt: skip
-                _verbose_everywhere(command)
+                command.set_defaults(**{COMMAND_PARSER: command})
+                _every_command(command)
 
 
 AS_OF_HELP = ("what was valid then, with the lines it had: a commit of the tracked branch (id, ref, HEAD~3) or an"
@@ -301,7 +306,11 @@ class Context:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    command: argparse.ArgumentParser = vars(args).pop(COMMAND_PARSER, parser)
+    if unknown:  # said by the command's parser: its usage shows what it takes
+        command.error(f"unrecognized arguments: {' '.join(unknown)}")
     undecodable = _not_utf8(args)
     if undecodable is not None:  # a Latin-1 terminal's argument: no query, path or store can hold it
         shown = undecodable.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

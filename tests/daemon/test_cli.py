@@ -189,6 +189,19 @@ def test_an_argument_that_is_not_utf8_is_a_usage_error_not_a_traceback(capsys):
         assert said == f"recalld: argument '{shown}' is not UTF-8 text (is the terminal's locale UTF-8?)\n"
 
 
+def test_an_argument_a_command_does_not_take_is_refused_with_that_commands_usage(capsys):
+    """`recalld search x -k 5` printed recalld's own usage, which lists no option of search."""
+    from recalld.daemon.cli import main
+
+    for argv, command, unknown in ((["search", "tax", "-k", "5"], "search", "-k 5"),
+                                   (["repo", "add", ".", "--bogus"], "repo add", "--bogus")):  # fmt: skip
+        with pytest.raises(SystemExit) as stopped:
+            main(argv)
+        said = capsys.readouterr().err
+        assert stopped.value.code == 2 and said.startswith(f"usage: recalld {command} "), said
+        assert f"recalld {command}: error: unrecognized arguments: {unknown}\n" in said, said
+
+
 def test_what_a_repository_holds_reaches_the_terminal_without_its_control_characters(project):
     """A hostile file name and code with escape sequences (clear the screen, retitle the
     window, colour) and a path with a line end: the human output shows each control
