@@ -1,14 +1,17 @@
 """MCP over stdio with every line answered: a line that is no JSON-RPC message gets a
 JSON-RPC error, as JSON-RPC 2.0 asks, where the SDK's stdio transport dropped it unanswered
 (a client whose request held a lone surrogate escape, ``"\\ud800"``, which JSON may spell
-and no text can hold, waited for an answer for ever).
+and no text can hold, waited for an answer for ever). And the end of the input waits for
+the answers to the requests read before it (the SDK cancelled them: requests piped in
+whole, ``recalld mcp < requests``, lost every answer that took longer than reading the
+rest), but for those the client cancelled.
 """
 
 from __future__ import annotations
 
 import json
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 import anyio
 import mcp_types as types
@@ -52,13 +55,80 @@ def _error(request_id: int | str | None, code: int, message: str) -> types.JSONR
     return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
 
 
-class AnsweringReadStream:
-    """The transport's read stream, less the lines it could not read: each is answered
-    on the write stream here and never reaches the server."""
+RequestId = int | str
 
-    def __init__(self, inner: ReadStream[SessionMessage | Exception], write: WriteStream[SessionMessage]) -> None:
+
+class Unanswered:
+    """The ids of the requests read and not answered yet (nor cancelled by the client)."""
+
+    def __init__(self) -> None:
+        self._ids: set[RequestId] = set()
+        self._none = anyio.Event()
+        self._none.set()
+
+    def read(self, message: Any) -> None:
+        if isinstance(message, types.JSONRPCRequest):
+            self._ids.add(message.id)
+            self._none = anyio.Event() if self._none.is_set() else self._none
+        elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
+            self._done((message.params or {}).get("requestId"))
+
+    def written(self, message: Any) -> None:
+        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            self._done(message.id)
+
+    def _done(self, request_id: Any) -> None:
+        self._ids.discard(request_id)
+        if not self._ids:
+            self._none.set()
+
+    async def all_answered(self) -> None:
+        await self._none.wait()
+
+
+class ClosedOnExit:
+    """A stream that ``async with`` closes at its end."""
+
+    async def aclose(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc_val: BaseException | None, exc_tb: TracebackType | None
+    ) -> bool | None:
+        await self.aclose()
+        return None
+
+
+class CountingWriteStream(ClosedOnExit):
+    """The transport's write stream, telling ``Unanswered`` of each answer it sends."""
+
+    def __init__(self, inner: WriteStream[SessionMessage], unanswered: Unanswered) -> None:
+        self._inner = inner
+        self._unanswered = unanswered
+
+    async def send(self, item: SessionMessage) -> None:
+        await self._inner.send(item)
+        self._unanswered.written(item.message)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+class AnsweringReadStream(ClosedOnExit):
+    """The transport's read stream, less the lines it could not read: each is answered
+    on the write stream here and never reaches the server. Its end comes once every
+    request read before it is answered."""
+
+    def __init__(
+        self, inner: ReadStream[SessionMessage | Exception], write: WriteStream[SessionMessage],
+        unanswered: Unanswered | None = None,
+    ) -> None:
         self._inner = inner
         self._write = write
+        self._unanswered = unanswered or Unanswered()
 
     @property
     def last_context(self) -> Any:
@@ -66,8 +136,13 @@ class AnsweringReadStream:
 
     async def receive(self) -> SessionMessage | Exception:
         while True:
-            item = await self._inner.receive()
+            try:
+                item = await self._inner.receive()
+            except anyio.EndOfStream:
+                await self._unanswered.all_answered()
+                raise
             if not isinstance(item, Exception):
+                self._unanswered.read(item.message)
                 return item
             await self._write.send(SessionMessage(malformed_reply(item)))
 
@@ -83,15 +158,6 @@ class AnsweringReadStream:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def __aenter__(self) -> AnsweringReadStream:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc_val: BaseException | None, exc_tb: TracebackType | None
-    ) -> bool | None:
-        await self.aclose()
-        return None
-
 
 def serve(server: MCPServer) -> None:
     """``server.run("stdio")``, each malformed line answered."""
@@ -99,7 +165,9 @@ def serve(server: MCPServer) -> None:
     async def run() -> None:
         lowlevel = server._lowlevel_server  # the SDK's own stdio run, with the read stream wrapped
         async with stdio_server() as (read_stream, write_stream):
-            answering = AnsweringReadStream(read_stream, write_stream)
-            await lowlevel.run(answering, write_stream, lowlevel.create_initialization_options())
+            unanswered = Unanswered()
+            counting = CountingWriteStream(write_stream, unanswered)
+            answering = AnsweringReadStream(read_stream, write_stream, unanswered)
+            await lowlevel.run(answering, counting, lowlevel.create_initialization_options())
 
     anyio.run(run)

@@ -244,6 +244,45 @@ def test_every_line_gets_an_answer():
     assert by_id[4]["result"]["isError"] and "recalld serve" in by_id[4]["result"]["content"][0]["text"]
 
 
+SLOW_SERVER = """
+import sys, time
+from recalld.daemon.mcp_server import DaemonGateway, build_server
+from recalld.daemon.mcp_stdio import serve
+
+
+class SlowGateway(DaemonGateway):
+    def __init__(self):
+        pass
+
+    def call(self, method, path, params=None, **kw):
+        time.sleep(float(sys.argv[1]))
+        return {"repos": []}
+
+
+serve(build_server(SlowGateway()))
+"""
+
+
+def test_requests_piped_in_whole_are_all_answered_before_the_server_ends():
+    """The input ends right after the requests (``recalld mcp < requests``): the answers
+    still to come are waited for (the SDK cancelled them, and ended without a word), but
+    for a request the client cancelled."""
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}  # fmt: skip
+    status = {"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "status", "arguments": {}}}
+    messages = [initialize, {"jsonrpc": "2.0", "method": "notifications/initialized"}, {**status, "id": 2},
+                {**status, "id": "three"}, {**status, "id": 4},
+                {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 4}}]  # fmt: skip
+    command = [sys.executable, "-c", SLOW_SERVER, "0.5"]
+    done = subprocess.run(command, input="".join(json.dumps(m) + "\n" for m in messages), capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    by_id = {a["id"]: a for a in answers}
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert {1, 2, "three"} <= set(by_id) <= {1, 2, "three", 4}, answers
+    assert not by_id[2]["result"]["isError"] and not by_id["three"]["result"]["isError"], answers
+
+
 class RecordingGateway(DaemonGateway):
     """The daemon's API as a script: each call recorded, ``failing`` repositories' syncs refused."""
 
