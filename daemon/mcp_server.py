@@ -123,7 +123,8 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         text, signature, docstring, path and lines, and provenance (valid_from_commit: the commit
         of the sync that first saw this version; author and task_id: of the commit that made it;
         for what a branch's first sync found, change "indexed", its tip, and the author of the
-        commit that produced it where the commit history read found one, else none; blame=true
+        commit that produced it where the commit history read found one (older code: the
+        author alone, no task_id), else none; blame=true
         says who last changed the code). Where none
         is live, the error says where the one the index held went (moved, renamed: how to ask for
         it; removed) or why the path holds nothing. Where more are found than limit, notes says how

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import structlog
@@ -109,7 +110,9 @@ class CommitReader:
         for file in files:
             self._known[(file.blob, file.language)] = file.symbols
 
-    def read(self, commit_id: str) -> CommitRecord:
+    def read(self, commit_id: str, *, only: AbstractSet[str] | None = None) -> CommitRecord:
+        """``only``: parse the files the commit left at these paths alone (the others are
+        listed, their symbols not read: a record for ``authorship.seek_writers``)."""
         if self._check_attributes is None:
             entries = list(self._git.walk_tree(commit_id))
             try:
@@ -121,7 +124,8 @@ class CommitReader:
             return CommitRecord(self._git.commit_details(commit_id), (), (), (), False, shallow=True)
         changes = tuple(self._git.commit_changes(commit_id))
         content_changes = sorted(
-            (c for c in changes if c.old_blob != c.new_blob and self._parseable(c, commit_id)),
+            (c for c in changes if c.old_blob != c.new_blob and (only is None or c.new_path in only)
+             and self._parseable(c, commit_id)),  # fmt: skip
             key=lambda c: c.new_path or c.old_path or "",
         )
         symbols: list[FileSymbolChanges] = []

@@ -109,6 +109,7 @@ class IndexOptions:
     test_embed_chars: int = 150  # of a test file's code, what the model reads (records.model_chars); 0: all
     untrusted_branches: tuple[str, ...] = ()  # globs: memories of such branches get untrusted = 1
     backfill_commits: int = 500  # task memories: commits backfilled on a first sync, cap per sync; 0 = off
+    writer_commits: int = 10000  # past those, commits read for the writers of older code (authorship); 0 = none
     extra: dict[str, object] = field(default_factory=dict)
     memories: DerivedOptions = DerivedOptions()
 

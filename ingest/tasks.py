@@ -85,7 +85,7 @@ from typing import Any
 import structlog
 
 from recalld.ingest.authorship import FOLLOW, SKIP, UNKNOWN_WRITER, WriterSearch, credit_by_links, credit_window
-from recalld.ingest.authorship import live_at, version_ids
+from recalld.ingest.authorship import live_at, seek_writers, version_ids
 from recalld.ingest.commits import CommitReader, CommitRecord
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitnames import subject_of
@@ -222,8 +222,9 @@ class TaskSync:
         live = {p.id for p in stored if p.payload.get("deprecated") == 0}
         todo = [c for c in commits if ids[c] not in live]
         writers = WriterSearch(self.store, self.scope, moves=FOLLOW)
-        if todo:
-            self._retrace(commits[: commits.index(todo[0])], commit, writers)
+        older = self._older(commit, len(commits))
+        if todo or older:  # what was read before is claimed again, for its moves (a search past it too)
+            self._retrace(commits[: commits.index(todo[0])] if todo else commits, commit, writers)
         chunks = [todo[start : start + HISTORY_CHUNK] for start in range(0, len(todo), HISTORY_CHUNK)]
         outcome = TaskOutcome()
         progress.begin(HISTORY_LABEL, len(todo))
@@ -242,7 +243,16 @@ class TaskSync:
                 progress.advance(len(chunk))
         finally:
             progress.end()
+        if outcome.complete and older:
+            outcome.complete = seek_writers(self.git, self.reader, writers, older, stop=stop, progress=progress)
         return outcome
+
+    def _older(self, commit: str, read: int) -> list[str]:
+        """The first-parent commits past the ``read`` newest, for older code's writers (not in a partial clone)."""
+        if read < self.options.backfill_commits or self.git.blobs.partial:
+            return []
+        walked = self.git.walk_commits(commit, hide=None, limit=read + self.options.writer_commits, first_parent=True)
+        return walked[read:]
 
     def _retrace(self, commits: list[str], target: str, writers: WriterSearch) -> None:
         """Claims again for ``commits``, newest first, whose task memories a history read

@@ -4,10 +4,10 @@ Not part of the test run. Builds a repository of ``--modules`` Python modules an
 ``--commits`` commits (edits of 1-3 modules, a file rename every 50 commits, one mass
 move of a quarter of the files, all by one author), then times a first sync without task memory and one
 with a backfill of every commit, on fresh stores; the difference is the backfill.
-A third sync looks for the first index's versions' writers without following the
-commits that moved them, a fourth does not look for them (``WriterSearch``), and the
-stores of the second and third say how many have one: an author, a merge's task
-alone, none. ``--repo`` runs the syncs on a clone of an
+A third sync looks for the first index's versions' writers in the history read alone
+(``tasks.writer_commits`` 0), a fourth without following the commits that moved them, a
+fifth does not look for them (``WriterSearch``), and the stores of the second, third and
+fourth say how many have one: an author, a merge's task alone, none. ``--repo`` runs the syncs on a clone of an
 existing repository's ``--branch`` instead (its last ``--commits`` commits backfilled).
 Last, ``--window`` times a sync over that many commits to the tip with and without
 giving each version the commit of the window that made it (``credit_window``).
@@ -111,10 +111,12 @@ def open_indexer(root: Path, embedder: object, options: IndexOptions) -> tuple[I
 
 
 def timed_sync(
-    root: Path, repo: Path, branch: str, backfill: int, embedder: object
+    root: Path, repo: Path, branch: str, backfill: int, embedder: object, *, past: bool = True
 ) -> tuple[float, SyncResult, dict[str, int]]:
-    """The first sync's seconds and result, and its structural memories by writer."""
-    indexer, store, cache = open_indexer(root, embedder, IndexOptions(backfill_commits=backfill))
+    """The first sync's seconds and result, and its structural memories by writer (not
+    ``past``: no search for writers past the history read)."""
+    options = IndexOptions(backfill_commits=backfill, **({} if past else {"writer_commits": 0}))
+    indexer, store, cache = open_indexer(root, embedder, options)
     started = time.monotonic()
     result = indexer.sync(repo="bench", path=str(repo), branch=branch)
     seconds = time.monotonic() - started
@@ -183,6 +185,7 @@ def main() -> None:
             print(f"generated {args.commits} commits, {args.modules} modules in {time.monotonic() - started:.1f} s")
         without, plain, _ = timed_sync(root / "without", repo, branch, 0, embedder)
         with_tasks, full, writers = timed_sync(root / "with", repo, branch, args.commits, embedder)
+        unsought, _, not_past = timed_sync(root / "not-past", repo, branch, args.commits, embedder, past=False)
         claim, follow = WriterSearch.claim, WriterSearch.__init__
         try:
             def unfollowing(self: WriterSearch, *args: object, **kw: object) -> None:
@@ -191,7 +194,7 @@ def main() -> None:
             WriterSearch.__init__ = unfollowing  # type: ignore[method-assign]
             unmoved, _, moves_not_followed = timed_sync(root / "unmoved", repo, branch, args.commits, embedder)
             WriterSearch.claim = lambda *_: None  # type: ignore[method-assign]
-            unattributed, _, _ = timed_sync(root / "unattributed", repo, branch, args.commits, embedder)
+            unattributed, _, _ = timed_sync(root / "unattributed", repo, branch, args.commits, embedder, past=False)
         finally:
             WriterSearch.claim, WriterSearch.__init__ = claim, follow  # type: ignore[method-assign]
         print(f"first sync, task memory off   {without:7.2f} s  ({plain.added} symbols, {plain.embedded} embedded)")
@@ -204,8 +207,9 @@ def main() -> None:
         print(f"backfill of {commits} commits      {backfill:7.2f} s  ({per:.1f} ms per commit)")
         print(f"first sync, backfill, writers of the first index's versions not looked for  {unattributed:7.2f} s"
               f"  (looking for them: {with_tasks - unattributed:+.2f} s; of which following moves: "
-              f"{with_tasks - unmoved:+.2f} s)")
-        for label, found in (("", writers), (", moves not followed", moves_not_followed)):
+              f"{with_tasks - unmoved:+.2f} s; past the history read: {with_tasks - unsought:+.2f} s)")
+        for label, found in (("", writers), (", not past the history read", not_past),
+                             (", moves not followed", moves_not_followed)):  # fmt: skip
             total = sum(found.values())
             print(f"structural memories by writer found{label}: {total} in all; "
                   + ", ".join(f"{name} {n} ({100 * n / max(total, 1):.1f} %)" for name, n in found.items()))

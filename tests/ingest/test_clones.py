@@ -171,6 +171,29 @@ def test_a_treeless_clone_fetches_the_trees_it_reads_and_lists_its_history_s_fil
         full.close()
 
 
+@pytest.mark.parametrize("kind", ["blobless", "treeless"])
+def test_a_partial_clone_seeks_no_writers_past_its_history_read(upstream, tmp_path, monkeypatch, kind):
+    """Past the history read the search for older code's writers would fetch the trees of
+    every older commit (a treeless clone) and find none of their blobs (a blobless one):
+    a partial clone does not go past it."""
+    from recalld.ingest import commits as commits_module
+
+    clone = tmp_path / "clone"
+    spec = "blob:none" if kind == "blobless" else "tree:0"
+    subprocess.run(["git", "clone", "-q", f"--filter={spec}", f"file://{upstream.path}", str(clone)],
+                   check=True, capture_output=True)  # fmt: skip
+    read: list[str] = []
+    reader = commits_module.CommitReader.read
+    monkeypatch.setattr(commits_module.CommitReader, "read",
+                        lambda self, c, **kw: (kw.get("only") is not None and read.append(c)) or reader(self, c, **kw))
+    h = Harness("edge", tmp_path / "state", IndexOptions(backfill_commits=2))
+    try:
+        result = h.indexer.sync(repo="r", path=str(clone), branch="origin/main")
+        assert result.history_owed is False and read == []
+    finally:
+        h.close()
+
+
 def test_a_complete_repository_never_fetches_and_names_a_blob_it_lacks(git_repo):
     git_repo.write("a.py", "def a():\n    return 1\n")
     git_repo.commit("one")

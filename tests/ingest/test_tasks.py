@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from recalld.ingest import authorship as authorship_module
 from recalld.ingest import commits as commits_module
 from recalld.ingest import tasks as tasks_module
 from recalld.ingest.files import IndexOptions
@@ -47,6 +48,23 @@ def linear_history(repo, n: int) -> list[str]:
 def commit_by(repo, monkeypatch, who: str, message: str) -> str:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("GIT_AUTHOR_NAME", who)
     return repo.commit(message)
+
+
+def merged_from_side(repo, monkeypatch, path: str, code: str) -> str:  # type: ignore[no-untyped-def]
+    """Dan writes ``path`` on a branch ``side``, and Eve merges it into main: the merge."""
+    repo.git("checkout", "-q", "-b", "side")
+    repo.write(path, code)
+    commit_by(repo, monkeypatch, "Dan", "on a side branch")
+    repo.git("checkout", "-q", "main")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Eve")
+    repo.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
+    return repo.head()
+
+
+def write_and_commit(repo, monkeypatch, who: str, message: str, files: dict[str, str]) -> str:  # type: ignore
+    for path, text in files.items():
+        repo.write(path, text)
+    return commit_by(repo, monkeypatch, who, message)
 
 
 def author_name(payload: dict) -> str:  # type: ignore[type-arg]
@@ -148,7 +166,9 @@ def test_a_first_index_finds_who_wrote_its_versions_in_the_history(git_repo, tmp
     ``indexed``, with no author or task. The history read (one commit a chunk here) gives
     each the newest commit that produced it: ``f``, reverted to Ann's code, is Cid's; what
     a merge brought in has the merge's task and no author; code from before the history
-    read, moved since without edits, has neither. A later commit's version is its own."""
+    read, moved since without edits, has its author alone from the search past it (no task
+    memory names that commit), and neither with that search off. A later commit's version
+    is its own."""
     monkeypatch.setattr(tasks_module, "HISTORY_CHUNK", 1)
     repo = git_repo
 
@@ -162,13 +182,7 @@ def test_a_first_index_finds_who_wrote_its_versions_in_the_history(git_repo, tmp
     by("Bob", "f returns 2")
     repo.write("a.py", "def f():\n    return 1\n")
     cid = by("Cid", "revert: f returns 1")
-    repo.git("checkout", "-q", "-b", "side")
-    repo.write("m.py", "def merged():\n    return 3\n")
-    by("Dan", "on a side branch")
-    repo.git("checkout", "-q", "main")
-    monkeypatch.setenv("GIT_AUTHOR_NAME", "Eve")
-    repo.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
-    merge = repo.head()
+    merge = merged_from_side(repo, monkeypatch, "m.py", "def merged():\n    return 3\n")
     repo.git("mv", "z.py", "old_z.py")
     tip = by("Fay", "move z.py")
     h = Harness("edge", tmp_path / "state", IndexOptions(backfill_commits=5))  # Fay's back to Ann's
@@ -183,15 +197,72 @@ def test_a_first_index_finds_who_wrote_its_versions_in_the_history(git_repo, tmp
         found = writers()
         by_cid = (tip, "indexed", task_memory_id(SCOPE, cid), "Cid")
         by_merge = (tip, "indexed", task_memory_id(SCOPE, merge), "")
-        unknown = (tip, "indexed", None, "")
+        by_zed = (tip, "indexed", None, "Zed")
         assert found == {("a.py", "<module>"): by_cid, ("a.py", "f"): by_cid, ("m.py", "<module>"): by_merge,
-                         ("m.py", "merged"): by_merge, ("old_z.py", "<module>"): unknown,
-                         ("old_z.py", "ancient"): unknown}  # fmt: skip
+                         ("m.py", "merged"): by_merge, ("old_z.py", "<module>"): by_zed,
+                         ("old_z.py", "ancient"): by_zed}  # fmt: skip
         repo.write("a.py", "def f():\n    return 4\n")
         gus = by("Gus", "f returns 4")
         h.sync(repo)
         assert writers()[("a.py", "f")] == (gus, "modified", task_memory_id(SCOPE, gus), "Gus")
         assert writers()[("m.py", "merged")] == by_merge
+    finally:
+        h.close()
+    h = Harness("edge", tmp_path / "unsought", IndexOptions(backfill_commits=5, writer_commits=0))
+    try:
+        h.sync(repo)
+        assert {key: author_name(p.payload) for key, p in structural(h).items() if key[0] == "old_z.py"} == {
+            ("old_z.py", "<module>"): "", ("old_z.py", "ancient"): ""}
+    finally:
+        h.close()
+
+
+@pytest.mark.parametrize("every", [None, "WRITERS_CHUNK", "READS_A_CHUNK"], ids=["whole", "walked", "read"])
+def test_code_older_than_the_history_read_gets_its_author_from_a_search_past_it(
+    git_repo, tmp_path, monkeypatch, every
+):
+    """Past the task memories' history the search reads on only the commits that changed a
+    file where a version without a writer is, or was before a move it followed (found in
+    the same chunk of commits); a claim there names the author alone, and a merge claims
+    nothing. Stopped where it asks whether to (every so many commits walked, or read), it
+    goes on in the next sync."""
+    stopped = every is not None
+    if every:
+        monkeypatch.setattr(authorship_module, every, 1)
+    repo = git_repo
+    by = partial(commit_by, repo, monkeypatch)
+
+    def x_py(x: int, y: int) -> dict[str, str]:
+        return {"lib/x.py": f"def x():\n    return {x}\n\n\ndef y():\n    return {y}\n"}
+
+    steps = (("Ann", "x and y", x_py(1, 2)), ("Bob", "y returns 3", x_py(1, 3)),
+             ("Cid", "docs alone", {"docs.md": "words\n"}))  # fmt: skip
+    _, bob, cid = (write_and_commit(repo, monkeypatch, who, message, files) for who, message, files in steps)
+    merge = merged_from_side(repo, monkeypatch, "lib/w.py", "def w():\n    return 0\n")
+    (repo.path / "src").mkdir()
+    repo.git("mv", "lib", "src/lib")
+    fay = by("Fay", "lib into src")
+    repo.write("src/lib/x.py", "def x():\n    return 10\n\n\ndef y():\n    return 3\n")
+    gus = by("Gus", "x returns 10")
+    repo.write("README.md", "hello\n")
+    hal = by("Hal", "a readme")
+    read: list[str] = []
+    reader = commits_module.CommitReader.read
+    monkeypatch.setattr(commits_module.CommitReader, "read",
+                        lambda self, c, **kw: (kw.get("only") is not None and read.append(c)) or reader(self, c, **kw))
+    asked: list[int] = []
+    h = Harness("edge", tmp_path / "state", IndexOptions(backfill_commits=2))  # Hal's and Gus's
+    try:
+        first = h.sync(repo, stop_history=lambda: stopped and not asked.append(1))
+        assert first.history_owed is stopped and set(tasks(h)) == {gus, hal}
+        if stopped:  # after the first chunk past the history read
+            assert read == [fay] and h.sync(repo).history_owed is False
+        found = {key: (p.payload.get("task_id"), author_name(p.payload)) for key, p in structural(h).items()}
+        assert found == {("src/lib/x.py", "<module>"): (task_memory_id(SCOPE, gus), "Gus"),
+                         ("src/lib/x.py", "x"): (task_memory_id(SCOPE, gus), "Gus"),
+                         ("src/lib/x.py", "y"): (None, "Bob"),
+                         ("src/lib/w.py", "<module>"): (None, ""), ("src/lib/w.py", "w"): (None, "")}  # fmt: skip
+        assert read[-3:] == [fay, merge, bob] and cid not in read  # nothing left to seek: Ann's not read
     finally:
         h.close()
 
