@@ -132,8 +132,9 @@ def commit_window(git: GitRepository, indexed: str | None, target: str, limit: i
 
 def owes_history(git: GitRepository, indexed: str | None, options: IndexOptions, *, reshaped: bool = False) -> bool:
     """Whether a sync from ``indexed`` leaves the target's history to a backfill (also
-    where the clone's shallow boundaries moved: ``reshaped``)."""
-    return options.backfill_commits > 1 and (reshaped or not git.has_commit(indexed))
+    where the clone's shallow boundaries moved: ``reshaped``), or the search past it."""
+    reads = options.backfill_commits > 1 or (options.backfill_commits == 1 and options.writer_commits > 0)
+    return reads and (reshaped or not git.has_commit(indexed))
 
 
 class TaskSync:

@@ -20,7 +20,6 @@ where a merge brought code in.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -32,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from recalld.ingest.plan import Scope  # noqa: E402
 from recalld.ingest.records import task_memory_id  # noqa: E402
 from recalld.ingest.store import MemoryFilter  # noqa: E402
-from tests.bench.check_exact import clone_history, git  # noqa: E402
+from tests.bench.check_exact import checker_parser, clone_history, git  # noqa: E402
 from tests.ingest.conftest import Harness  # noqa: E402
 
 FIELDS = ("task_id", "author", "path", "qualname", "valid_from_commit", "change")
@@ -53,10 +52,7 @@ def synced(root: Path, repo: Path, start: str, targets: list[str]) -> dict[str, 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repo", type=Path, required=True)
-    parser.add_argument("--branch", help="the branch followed (default: the repository's checked-out one)")
-    parser.add_argument("--history", type=int, default=200, help="first-parent commits behind the tip (default 200)")
+    parser = checker_parser(__doc__, history=200, history_help="first-parent commits behind the tip")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

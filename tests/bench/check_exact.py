@@ -76,6 +76,15 @@ def git(repo: Path, *args: str, env: Mapping[str, str] | None = None) -> str:
     return done.stdout.strip()
 
 
+def checker_parser(doc: str, *, history: int, history_help: str) -> argparse.ArgumentParser:
+    """A checker's arguments: the repository copied, the branch followed, ``--history``."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repo", type=Path, required=True, help="a local git repository (a copy of it is used)")
+    parser.add_argument("--branch", help="the branch followed (default: its checked-out branch)")
+    parser.add_argument("--history", type=int, default=history, metavar="N", help=f"{history_help} (default {history})")
+    return parser
+
+
 def clone_history(repo: Path, branch: str | None, history: int, root: Path) -> tuple[Path, str, list[str]]:
     """A copy of ``repo`` under ``root``, the branch followed, and its last ``history``
     first-parent commits with the one before them, oldest first."""
@@ -240,10 +249,7 @@ def _name(fields: dict[str, Any]) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repo", type=Path, required=True, help="a local git repository (a copy of it is used)")
-    parser.add_argument("--branch", help="the branch to follow (default: its checked-out branch)")
-    parser.add_argument("--history", type=int, default=50, metavar="N", help="first-parent commits to walk (default 50)")
+    parser = checker_parser(__doc__, history=50, history_help="first-parent commits to walk")
     parser.add_argument("--every", type=int, default=10, metavar="K", help="compare every K steps (default 10)")
     parser.add_argument("--full", action="store_true", help="sync each step as `recalld sync --full` does: the whole "
                         "tree compared with the stored memories, not git's diff")  # fmt: skip

@@ -1,5 +1,7 @@
-"""The provenance checker on a small history of its own, with several authors: it must
-run and find the single sync's versions credited as the syncs one by one credit them."""
+"""The provenance checkers on a small history of their own, with several authors: each
+must run and pass (the single sync's versions credited as the syncs one by one credit
+them; the search past a one-commit history read finding the writers a read of every
+commit finds)."""
 
 from __future__ import annotations
 
@@ -13,15 +15,13 @@ import pytest
 from tests.conftest import GitRepo
 from tests.ingest.test_tasks import commit_by
 
-CHECKER = Path(__file__).with_name("check_credit.py")
+CHECKERS = Path(__file__).parent
 
 
-def test_one_sync_over_a_history_is_credited_as_a_sync_per_commit(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def shop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GitRepo:
+    """Four commits by four authors: a file written, edited, renamed without edits, edited."""
     repo = GitRepo(tmp_path / "shop")
     commit = partial(commit_by, repo, monkeypatch)
-
     repo.write("shop/orders.py", "def total(items):\n    return sum(items)\n")
     commit("Ann", "start")
     repo.write("shop/orders.py", "def total(items):\n    return sum(items) * 2\n\n\ndef tax(x):\n    return x\n")
@@ -30,10 +30,26 @@ def test_one_sync_over_a_history_is_credited_as_a_sync_per_commit(
     commit("Cid", "orders is cart")
     repo.write("shop/cart.py", "def total(items):\n    return sum(items) * 2\n\n\ndef tax(x):\n    return x * 3\n")
     commit("Dan", "tax triples")
-    command = [sys.executable, str(CHECKER), "--repo", str(repo.path), "--history", "3"]
+    return repo
+
+
+def checked(checker: str, repo: GitRepo, history: int) -> str:
+    """What ``checker`` printed of ``repo``'s last ``history`` commits; it must have passed."""
+    command = [sys.executable, str(CHECKERS / checker), "--repo", str(repo.path), "--history", str(history)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]
-    assert "3 commits:" in done.stdout, done.stdout
-    assert "at once: live versions 3; its last sync opened 3" in done.stdout, done.stdout
-    assert "back and forward again: live versions 3; its last sync opened 3" in done.stdout, done.stdout
-    assert done.stdout.count("differing: 0") == 2, done.stdout
+    return done.stdout
+
+
+@pytest.mark.parametrize(("checker", "history", "lines"), [
+    ("check_credit.py", 3, {"3 commits: live versions 3 one by one": 1,
+                            "at once: live versions 3; its last sync opened 3 of them, 2 made by the tip itself": 1,
+                            "back and forward again: live versions 3; its last sync opened 3 of them, 2 made by the tip"
+                            " itself": 1, "  same commit as one by one: 3; differing: 0": 2}),
+    ("check_writers.py", 1, {"4 first-parent commits; 3 structural versions": 1, "same author: 3; differing: 0": 1}),
+], ids=["credit", "writers"])  # fmt: skip
+def test_a_checker_passes_on_a_history_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, checker: str, history: int, lines: dict[str, int]
+) -> None:
+    said = checked(checker, shop(tmp_path, monkeypatch), history).splitlines()
+    assert {line: said.count(line) for line in lines} == lines, said
