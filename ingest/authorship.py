@@ -73,7 +73,7 @@ class WriterSearch:
         # path before the commits read so far → version there → stored ids (all still to
         # claim) that were that version at that path, where a commit read moved them since
         self._away: defaultdict[str, dict[VersionKey, set[str]]] = defaultdict(dict)
-        self.settled: set[str] = set()  # claimed, or away from their stored path
+        self._settled: set[str] = set()  # claimed, or away from their stored path
         self.claimed = 0  # versions given a writer
 
     def claim(self, records: Sequence[CommitRecord], unknown: set[str], *, tasks: bool = True) -> None:
@@ -106,7 +106,7 @@ class WriterSearch:
         """The paths of ``sought`` with a version not claimed, nor moved away, yet, and
         those where versions still to claim were before a commit read moved them."""
         away = {path for path, versions in self._away.items() if versions}
-        return away | {path for path, ids in sought.items() if not ids <= self.settled}
+        return away | {path for path, ids in sought.items() if not ids <= self._settled}
 
     def moved_to(self, path: str | None) -> bool:
         """Whether versions still to claim were at ``path`` before a commit read moved them."""
@@ -119,13 +119,13 @@ class WriterSearch:
             key = (version.kind, version.qualname, version.content_hash)
             ids = self._away[version.path].pop(key, set()) if version.path in self._away else set()
             stored = memory_id(self.scope, version.path, *key)
-            if stored in unknown and stored not in self.settled:
+            if stored in unknown and stored not in self._settled:
                 ids.add(stored)
             if version.moved_from is None or self.moves == CLAIM:
                 claimed |= ids
             elif ids:
                 moving.append((version.moved_from, key, ids))
-        self.settled |= claimed
+        self._settled |= claimed
         if self.moves == SKIP:
             return claimed
         # what the commit did not produce at a path it renamed was there before the same (a
@@ -135,7 +135,7 @@ class WriterSearch:
         stored_there = self._stored_at([new for _, new in renames], unknown)
         if self.moves == CLAIM:
             moved = {i for versions in stored_there.values() for ids in versions.values() for i in ids}
-            self.settled |= moved
+            self._settled |= moved
             return claimed | moved
         for path, versions in stored_there.items():
             for key, ids in versions.items():
@@ -144,7 +144,7 @@ class WriterSearch:
             moving.extend((old, key, ids) for key, ids in self._away.pop(new, {}).items())
         for path, key, ids in moving:
             self._away[path].setdefault(key, set()).update(ids)
-            self.settled |= ids
+            self._settled |= ids
         return claimed
 
     def _stored_at(self, paths: list[str], unknown: AbstractSet[str]) -> dict[str, dict[VersionKey, set[str]]]:
@@ -154,7 +154,7 @@ class WriterSearch:
         batches = scrolls_at(self.store, self.scope, paths, fields=("path", *VERSION_FIELDS), deprecated=None)
         for point in (p for batch in batches for p in batch):
             payload = point.payload
-            if point.id in self.settled:
+            if point.id in self._settled:
                 continue
             wanted = point.id in unknown if self.moves == CLAIM else not any(map(payload.get, UNKNOWN_WRITER))
             if wanted:
