@@ -58,6 +58,7 @@ class SyncResult:
     history_added: int = 0  # task memories written
     history_embedded: int = 0
     history_seconds: float = 0.0
+    history_writers: int = 0  # versions a first index found given their writer by it (ingest/authorship.py)
     history_owed: bool = False  # stopped early: the next sync goes on with it
     # Before it all, store-wide: memories of every repo embedded again for a new model
     # or text setting (ingest/revector.py), by the process's first sync.
@@ -109,7 +110,9 @@ class SyncResult:
             f"{self.embedded} embedded, {self.skipped} skipped{self._skip_reasons()}"
             + (f", {self.secrets_redacted} secrets redacted" if self.secrets_redacted else "")
             + f" in {self.seconds:.2f} s"
-            + (f"; history +{self.history_added} commits in {self.history_seconds:.2f} s" if self.history_added else "")
+            + (f"; history +{self.history_added} commits" if self.history_added or self.history_writers else "")
+            + (f", writers found for {self.history_writers} versions" if self.history_writers else "")
+            + (f" in {self.history_seconds:.2f} s" if self.history_added or self.history_writers else "")
             + (" (more to come)" if self.history_owed else "")
         )
 

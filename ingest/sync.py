@@ -141,6 +141,7 @@ class Indexer:
                                         shallow=owed.git.shallow_state, attributes=owed.attributes)
                 self.store.upsert([done])
             result.history_added, result.history_embedded = outcome.added, ahead.embedded
+            result.history_writers = outcome.writers
         result.history_owed = not outcome.complete
         result.history_seconds = round(time.monotonic() - started, 3)
 

@@ -32,8 +32,8 @@ changes (a payload update): a commit never changes, so its text, vector, files a
 symbols stay as written, and its links are those it was written with. Reading every
 commit of the way forward again would parse both sides of each file it changed: a reset
 50 commits back and forward again spent most of its time there. The target is read and
-written whole, so its links are a target's (below). A task memory's own interval starts at its commit
-(``valid_from_commit`` = the commit, ``valid_from_time`` = its committer time).
+written whole, so its links are a target's (below). A task memory's own interval starts at its
+commit (``valid_from_commit`` = the commit, ``valid_from_time`` = its committer time).
 
 **Shallow clones.** A boundary commit (held without its parents) is read as such, not
 as the root libgit2 takes it for: its memory has ``shallow`` = 1 and no files or symbols.
@@ -121,6 +121,7 @@ class TaskOutcome:
     added: int = 0  # task memories written (new or reopened)
     deprecated: int = 0
     complete: bool = True  # False: a backfill that stopped when asked to
+    writers: int = 0  # versions a first index found that the history read (and the search past it) gave a writer
 
 
 def commit_window(git: GitRepository, indexed: str | None, target: str, limit: int) -> list[str]:
@@ -175,13 +176,7 @@ class TaskSync:
         return self._read_all([commit for commit, mid in ids.items() if mid not in stored])
 
     def run(
-        self,
-        *,
-        indexed: str | None,
-        reconcile: bool,
-        progress: ProgressSink,
-        step: SyncStep,
-        reread: bool = False,
+        self, *, indexed: str | None, reconcile: bool, progress: ProgressSink, step: SyncStep, reread: bool = False
     ) -> TaskOutcome:
         """``reconcile``: compare every live task memory with git (after a crash, --full);
         ``reread``: and write again those an earlier release's secret rules redacted (the
@@ -201,8 +196,7 @@ class TaskSync:
             outcome.added += self._write(todo[start : start + CHUNK], target, progress, writers, again=again)
         if known is not None and len(window) > 1:
             if reconcile or all(c in self._read for c in window):
-                # new commits, all read (the sync after a crash reads those the killed one
-                # wrote, to credit as it would have)
+                # new commits, all read (after a crash, those the killed sync wrote: credited as it would have)
                 credit_window(self.store, self.scope, [self._record(c) for c in window])
             else:  # a reset forward reopens the task memories of those it brings back, unread
                 credit_by_links(self.store, self.scope, window)
@@ -246,6 +240,7 @@ class TaskSync:
             progress.end()
         if outcome.complete and older:
             outcome.complete = seek_writers(self.git, self.reader, writers, older, stop=stop, progress=progress)
+        outcome.writers = writers.claimed
         return outcome
 
     def _older(self, commit: str, read: int) -> list[str]:

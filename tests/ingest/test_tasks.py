@@ -255,6 +255,9 @@ def test_code_older_than_the_history_read_gets_its_author_from_a_search_past_it(
     try:
         first = h.sync(repo, stop_history=lambda: stopped and not asked.append(1))
         assert first.history_owed is stopped and set(tasks(h)) == {gus, hal}
+        if not stopped:  # Gus's two, then Bob's y past the history read
+            assert first.history_writers == 3
+            assert "; history +1 commits, writers found for 3 versions in" in first.summary()
         if stopped:  # after the first chunk past the history read
             assert read == [fay] and h.sync(repo).history_owed is False
         found = {key: (p.payload.get("task_id"), author_name(p.payload)) for key, p in structural(h).items()}
