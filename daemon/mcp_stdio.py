@@ -124,11 +124,11 @@ class AnsweringReadStream(ClosedOnExit):
 
     def __init__(
         self, inner: ReadStream[SessionMessage | Exception], write: WriteStream[SessionMessage],
-        unanswered: Unanswered | None = None,
+        unanswered: Unanswered,
     ) -> None:
         self._inner = inner
         self._write = write
-        self._unanswered = unanswered or Unanswered()
+        self._unanswered = unanswered  # told of the answers by the write stream's CountingWriteStream
 
     @property
     def last_context(self) -> Any:

@@ -176,16 +176,13 @@ def test_a_partial_clone_seeks_no_writers_past_its_history_read(upstream, tmp_pa
     """Past the history read the search for older code's writers would fetch the trees of
     every older commit (a treeless clone) and find none of their blobs (a blobless one):
     a partial clone does not go past it."""
-    from recalld.ingest import commits as commits_module
+    from tests.ingest.test_tasks import commits_read
 
     clone = tmp_path / "clone"
     spec = "blob:none" if kind == "blobless" else "tree:0"
     subprocess.run(["git", "clone", "-q", f"--filter={spec}", f"file://{upstream.path}", str(clone)],
                    check=True, capture_output=True)  # fmt: skip
-    read: list[str] = []
-    reader = commits_module.CommitReader.read
-    monkeypatch.setattr(commits_module.CommitReader, "read",
-                        lambda self, c, **kw: (kw.get("only") is not None and read.append(c)) or reader(self, c, **kw))
+    read = commits_read(monkeypatch, searched=True)
     h = Harness("edge", tmp_path / "state", IndexOptions(backfill_commits=2))
     try:
         result = h.indexer.sync(repo="r", path=str(clone), branch="origin/main")

@@ -67,6 +67,21 @@ def write_and_commit(repo, monkeypatch, who: str, message: str, files: dict[str,
     return commit_by(repo, monkeypatch, who, message)
 
 
+def commits_read(monkeypatch, *, searched: bool = False) -> list[str]:  # type: ignore[no-untyped-def]
+    """The commits ``CommitReader`` reads from now on, in order (``searched``: those the
+    search past the history read reads, its files at the paths it seeks alone)."""
+    read: list[str] = []
+    reader = commits_module.CommitReader.read
+
+    def reading(self, commit: str, **kw):  # type: ignore[no-untyped-def]
+        if not searched or kw.get("only") is not None:
+            read.append(commit)
+        return reader(self, commit, **kw)
+
+    monkeypatch.setattr(commits_module.CommitReader, "read", reading)
+    return read
+
+
 def author_name(payload: dict) -> str:  # type: ignore[type-arg]
     return (payload.get("author") or "").split(" <")[0]
 
@@ -246,10 +261,7 @@ def test_code_older_than_the_history_read_gets_its_author_from_a_search_past_it(
     gus = by("Gus", "x returns 10")
     repo.write("README.md", "hello\n")
     hal = by("Hal", "a readme")
-    read: list[str] = []
-    reader = commits_module.CommitReader.read
-    monkeypatch.setattr(commits_module.CommitReader, "read",
-                        lambda self, c, **kw: (kw.get("only") is not None and read.append(c)) or reader(self, c, **kw))
+    read = commits_read(monkeypatch, searched=True)
     asked: list[int] = []
     h = Harness("edge", tmp_path / "state", IndexOptions(backfill_commits=2))  # Hal's and Gus's
     try:
@@ -523,9 +535,7 @@ def test_a_reset_forward_credits_what_comes_back_as_the_way_forward_did(harness,
     repo.git("reset", "-q", "--hard", made[1])
     h.sync(repo)
     repo.git("reset", "-q", "--hard", made[4])
-    read: list[str] = []
-    reader = commits_module.CommitReader.read
-    monkeypatch.setattr(commits_module.CommitReader, "read", lambda self, c: read.append(c) or reader(self, c))
+    read = commits_read(monkeypatch)
     h.sync(repo)
     assert read == [made[4]] and credited() == forward
 
@@ -566,9 +576,7 @@ def test_reset_forward_reopens_as_written_without_reading_the_commits(harness, g
     written = tasks(h)
     repo.git("reset", "-q", "--hard", made[1])
     h.sync(repo)
-    read: list[str] = []
-    reader = commits_module.CommitReader.read
-    monkeypatch.setattr(commits_module.CommitReader, "read", lambda self, c: read.append(c) or reader(self, c))
+    read = commits_read(monkeypatch)
     repo.git("reset", "-q", "--hard", made[3])
     forward = h.sync(repo)
     assert (forward.tasks_added, forward.embedded, read) == (2, 0, [made[3]])  # the target alone is read
