@@ -22,9 +22,17 @@ search goes on down the first-parent history for the versions still without a wr
 (40 % of this repository's after its last 500 commits), reading only the commits that
 changed a file at a path where such a version is, or was before a move the search
 followed: a tree diff a commit (~2 ms), and only those files parsed. A claim there names
-the author alone (no task memory names the commit); a merge claims nothing (its side
-branch is not read, and its author need not have written what it brought in). It ends
-at the root commit, which wrote what is left.
+the author alone (no task memory names the commit). It ends at the root commit, which
+wrote what is left.
+
+**Merges.** Who merged need not have written what a merge brought in: a merge gives it
+its task alone in the history read, nothing past it. Then the branches it merged are
+read (``WriterSearch._sides``: the commits reachable from its other parents and not from
+its first, newest first, up to ``SIDE_COMMITS`` each, the same way: only commits that
+changed a path sought, those files alone, moves followed) and what one of their commits
+produced gets that commit's author: a pull request's code its writer's name, where the
+merge commit is all the first-parent history has. What none produced (a conflict's
+resolution, an evil merge's own code) keeps the merge's claim. Not in a partial clone.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ from typing import Any
 import structlog
 
 from recalld.ingest.commits import CommitReader, CommitRecord
+from recalld.ingest.gitrecords import CommitDetails
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope, memory_id
 from recalld.ingest.records import task_memory_id
@@ -52,6 +61,7 @@ PATHS_A_SCROLL = 256
 # past the task memories' history, ``stop`` is asked every so many commits walked, or read (~12 ms each)
 WRITERS_CHUNK, READS_A_CHUNK = 500, 50
 WRITERS_LABEL = "writers of older code"  # its progress bar
+SIDE_COMMITS = 1000  # of each branch a merge brought in, read for who wrote what it brought
 
 VersionKey = tuple[str, str, str]  # kind, qualname, content hash: a version at whatever path
 
@@ -66,32 +76,49 @@ class WriterSearch:
     for an older commit to claim (FOLLOW: who wrote the code), or is the mover's (CLAIM:
     which commit made the change that opened the version), or is left (SKIP)."""
 
-    def __init__(self, store: Store, scope: Scope, *, moves: Moves) -> None:
+    def __init__(
+        self, store: Store, scope: Scope, *, moves: Moves, reads: tuple[GitRepository, CommitReader] | None = None,
+        within: AbstractSet[str] | None = None,
+    ) -> None:
         self.store = store
         self.scope = scope
         self.moves = moves
+        self.reads = reads  # where a merge's side branches are read for who wrote what it brought in (FOLLOW)
+        self.within = within  # a side branch's search: the ids it seeks (else those without a writer)
         # path before the commits read so far → version there → stored ids (all still to
         # claim) that were that version at that path, where a commit read moved them since
         self._away: defaultdict[str, dict[VersionKey, set[str]]] = defaultdict(dict)
         self._settled: set[str] = set()  # claimed, or away from their stored path
         self.claimed = 0  # versions given a writer
+        self.read = 0  # commits read by ``read_down`` (side branches' included)
+        self.walked = 0  # of the commits the last ``read_down`` walked
 
     def claim(self, records: Sequence[CommitRecord], unknown: set[str], *, tasks: bool = True) -> None:
         """``unknown``: the stored ids to claim (by the path they are stored at); those
         claimed here leave it. A merge claims what it brought in with its task alone: its
         author need not have written it, and an older commit that produced the same code
         (before a revert) did not write this interval of it. Not ``tasks`` (commits without
-        a task memory): the author alone, and a merge nothing."""
+        a task memory): the author alone, and a merge nothing. With ``reads``, what a merge
+        claimed gets the author of the newest commit of the branches it merged that
+        produced it (``_sides``); in a side branch's search a merge claims nothing (the
+        commits it merged are read too)."""
         for record in records:
-            claimed = self._claims(record, unknown)
-            unknown.difference_update(claimed)
             details = record.details
+            merge = len(details.parents) > 1
+            if merge and self.within is not None:
+                continue
+            at = self._claims(record, unknown)
+            claimed = {i for versions in at.values() for ids in versions.values() for i in ids}
+            unknown.difference_update(claimed)
             fields = writer(self.scope, details.id, details.author, details.parents)
             if not tasks:
                 fields = {"author": fields["author"]} if fields["author"] else {}
             if claimed and fields:
                 self.store.set_payload(sorted(claimed), fields)
                 self.claimed += len(claimed)
+            if merge and claimed and self.reads is not None and self.moves == FOLLOW:
+                found = self._sides(details, at)
+                self.claimed += 0 if fields else found  # a version the merge's task claimed counts once
 
     def sought(self) -> dict[str, set[str]]:
         """path → the ids of the versions stored there (live or closed) without a writer."""
@@ -112,8 +139,9 @@ class WriterSearch:
         """Whether versions still to claim were at ``path`` before a commit read moved them."""
         return bool(path is not None and self._away.get(path))
 
-    def _claims(self, record: CommitRecord, unknown: AbstractSet[str]) -> set[str]:
-        claimed: set[str] = set()
+    def _claims(self, record: CommitRecord, unknown: AbstractSet[str]) -> dict[str, dict[VersionKey, set[str]]]:
+        """path at ``record``'s commit → version there → the stored ids it claimed as that."""
+        claimed: defaultdict[str, dict[VersionKey, set[str]]] = defaultdict(dict)
         moving: list[tuple[str, VersionKey, set[str]]] = []  # to the path before the commit, once all is taken
         for version in record.produced:
             key = (version.kind, version.qualname, version.content_hash)
@@ -121,11 +149,11 @@ class WriterSearch:
             stored = memory_id(self.scope, version.path, *key)
             if stored in unknown and stored not in self._settled:
                 ids.add(stored)
-            if version.moved_from is None or self.moves == CLAIM:
-                claimed |= ids
+            if ids and (version.moved_from is None or self.moves == CLAIM):
+                claimed[version.path].setdefault(key, set()).update(ids)
+                self._settled |= ids
             elif ids:
                 moving.append((version.moved_from, key, ids))
-        self._settled |= claimed
         if self.moves == SKIP:
             return claimed
         # what the commit did not produce at a path it renamed was there before the same (a
@@ -134,9 +162,11 @@ class WriterSearch:
                    if c.status == "renamed" and c.old_path and c.new_path]  # fmt: skip
         stored_there = self._stored_at([new for _, new in renames], unknown)
         if self.moves == CLAIM:
-            moved = {i for versions in stored_there.values() for ids in versions.values() for i in ids}
-            self._settled |= moved
-            return claimed | moved
+            for path, versions in stored_there.items():
+                for key, ids in versions.items():
+                    claimed[path].setdefault(key, set()).update(ids)
+                    self._settled |= ids
+            return claimed
         for path, versions in stored_there.items():
             for key, ids in versions.items():
                 self._away[path].setdefault(key, set()).update(ids)
@@ -147,16 +177,66 @@ class WriterSearch:
             self._settled |= ids
         return claimed
 
+    def _sides(self, details: CommitDetails, at: dict[str, dict[VersionKey, set[str]]]) -> int:
+        """Gives what the merge ``details`` claimed (``at``: path there → version → stored
+        ids, wherever a later commit moved them) the author of the
+        newest commit of the branches it merged (up to ``SIDE_COMMITS`` of each) that
+        produced it; how many it gave one. What none produced (a conflict's resolution,
+        code older than the merge base) keeps the merge's claim."""
+        assert self.reads is not None
+        git, reader = self.reads
+        first, *others = details.parents
+        walks = (git.walk_commits(o, hide=first, limit=SIDE_COMMITS, first_parent=False)
+                 for o in others if git.has_commit(o))  # fmt: skip
+        within = {i for versions in at.values() for ids in versions.values() for i in ids}
+        side = WriterSearch(self.store, self.scope, moves=FOLLOW, within=within)
+        for path, versions in at.items():  # sought where the merge had them
+            side._away[path] = {key: set(ids) for key, ids in versions.items()}
+        side.read_down(git, reader, list(dict.fromkeys(c for walk in walks for c in walk)), {})
+        self.read += side.read
+        return side.claimed
+
+    def read_down(
+        self, git: GitRepository, reader: CommitReader, commits: Sequence[str], sought: dict[str, set[str]], *,
+        ask: Callable[[int], bool] = lambda walked: False,
+    ) -> bool:
+        """Claims down ``commits`` (newest first) for the versions ``sought`` (path → ids),
+        the author alone: a commit is read only where it changed a file at a path this
+        search seeks, and only those files are parsed. Every ``WRITERS_CHUNK`` commits
+        walked or ``READS_A_CHUNK`` read, ``ask`` (given how many were walked) may stop
+        it: False if it did."""
+        every = set().union(*sought.values())
+        since, paths = 0, set()  # since: commits read since the paths sought were taken
+        for n, commit in enumerate(commits):
+            if n % WRITERS_CHUNK == 0 or since >= READS_A_CHUNK:
+                self.walked, since, paths = n, 0, self.seeking(sought)
+                if not paths:
+                    return True  # every one claimed
+                if n and ask(n):
+                    return False
+            wanted = {c.new_path for c in git.commit_changes(commit)
+                      if c.new_path and (c.new_path in paths or self.moved_to(c.new_path))}  # fmt: skip
+            if wanted:
+                record = reader.read(commit, only=wanted)
+                self.claim([record], {i for i in version_ids(self.scope, record) if i in every}, tasks=False)
+                self.read, since = self.read + 1, since + 1
+        self.walked = len(commits)
+        return True
+
     def _stored_at(self, paths: list[str], unknown: AbstractSet[str]) -> dict[str, dict[VersionKey, set[str]]]:
-        """The stored versions at ``paths`` still to claim (without a writer, when
-        following moves; else among ``unknown``) and not claimed or moved yet."""
+        """The stored versions at ``paths`` still to claim (those a side branch's search
+        seeks; without a writer, when following moves; else among ``unknown``) and not
+        claimed or moved yet."""
         found: defaultdict[str, dict[VersionKey, set[str]]] = defaultdict(dict)
         batches = scrolls_at(self.store, self.scope, paths, fields=("path", *VERSION_FIELDS), deprecated=None)
         for point in (p for batch in batches for p in batch):
             payload = point.payload
             if point.id in self._settled:
                 continue
-            wanted = point.id in unknown if self.moves == CLAIM else not any(map(payload.get, UNKNOWN_WRITER))
+            if self.within is not None:
+                wanted = point.id in self.within
+            else:
+                wanted = point.id in unknown if self.moves == CLAIM else not any(map(payload.get, UNKNOWN_WRITER))
             if wanted:
                 key = (payload["kind"], payload["qualname"], payload["content_hash"])
                 found[payload["path"]].setdefault(key, set()).add(point.id)
@@ -168,36 +248,27 @@ def seek_writers(
     stop: Callable[[], bool], progress: ProgressSink,
 ) -> bool:
     """Claims on, down ``commits`` (the first-parent commits past the task memories'
-    history, newest first), for the versions still without a writer: a commit is read
-    only where it changed a file at a path ``writers`` seeks, and only those files are
-    parsed. Between chunks ``stop`` is asked whether to leave the rest; False if it did."""
+    history, newest first), for the versions still without a writer
+    (``WriterSearch.read_down``). Between chunks ``stop`` is asked whether to leave the
+    rest; False if it did."""
     sought = writers.sought()
-    every = set().union(*sought.values())
-    claimed, read, walked, since = writers.claimed, 0, 0, 0  # since: commits read since ``stop`` was asked
+    claimed, read, shown = writers.claimed, writers.read, [0]
+
+    def ask(walked: int) -> bool:
+        progress.advance(walked - shown[0])
+        shown[0] = walked
+        return stop()
+
     progress.begin(WRITERS_LABEL, len(commits))
     try:
-        for n, commit in enumerate(commits):
-            if n % WRITERS_CHUNK == 0 or since >= READS_A_CHUNK:
-                progress.advance(n - walked)
-                walked, since, paths = n, 0, writers.seeking(sought)
-                if not paths:
-                    break  # every one claimed
-                if n and stop():
-                    return False
-            wanted = {c.new_path for c in git.commit_changes(commit)
-                      if c.new_path and (c.new_path in paths or writers.moved_to(c.new_path))}  # fmt: skip
-            if wanted:
-                record = reader.read(commit, only=wanted)
-                writers.claim([record], {i for i in version_ids(writers.scope, record) if i in every}, tasks=False)
-                read, since = read + 1, since + 1
-        else:
-            progress.advance(len(commits) - walked)
-            walked = len(commits)
+        complete = writers.read_down(git, reader, commits, sought, ask=ask)
+        progress.advance(writers.walked - shown[0])
     finally:
         progress.end()
     log.info("writers sought past the commit history", repo=writers.scope.repo, branch=writers.scope.branch,
-             versions=len(every), claimed=writers.claimed - claimed, walked=walked, read=read)  # fmt: skip
-    return True
+             versions=sum(map(len, sought.values())), claimed=writers.claimed - claimed, walked=writers.walked,
+             read=writers.read - read, complete=complete)  # fmt: skip
+    return complete
 
 
 def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord]) -> None:

@@ -159,6 +159,7 @@ class TaskSync:
         # the history reads only the blobs a partial clone holds (one fetch a blob of every
         # old commit is not worth its symbols); the files of the tip are the sync's, fetched
         self.reader = CommitReader(git.local_only(), options, check_attributes=check_attributes)
+        self._sides = None if git.blobs.partial else (git, self.reader)  # where merges' side branches are read
         self._read: dict[str, CommitRecord] = {}  # read ahead, for _write
 
     def read_ahead(self, *, indexed: str | None, target: str) -> list[str]:
@@ -188,7 +189,7 @@ class TaskSync:
             return outcome
         known, window = self._window(indexed, target)
         # a sync that knows its indexed commit knows who wrote what it wrote: no moves to follow
-        writers = WriterSearch(self.store, self.scope, moves=FOLLOW if known is None else SKIP)
+        writers = WriterSearch(self.store, self.scope, moves=FOLLOW if known is None else SKIP, reads=self._sides)
         trusted = not reconcile and known is not None and self.git.is_ancestor(known, target)
         removed, again = ([], set()) if trusted else self._removed(target, reread=reread)
         todo = window + sorted(again.difference(window))
@@ -216,7 +217,7 @@ class TaskSync:
         stored = retrieve_many(self.store, list(ids.values()), fields=("deprecated",))
         live = {p.id for p in stored if p.payload.get("deprecated") == 0}
         todo = [c for c in commits if ids[c] not in live]
-        writers = WriterSearch(self.store, self.scope, moves=FOLLOW)
+        writers = WriterSearch(self.store, self.scope, moves=FOLLOW, reads=self._sides)
         older = self._older(commit, len(commits))
         if todo or older:  # what was read before is claimed again, for its moves (a search past it too)
             self._retrace(commits[: commits.index(todo[0])] if todo else commits, commit, writers)

@@ -11,7 +11,14 @@ the other reads every commit of the first-parent history (``tasks.backfill_commi
 past its length) and searches no further. Every structural version must have the same
 author in both. A fast deterministic fake embedder stands in for the model.
 
-    python tests/bench/check_writers.py --repo ~/src/django [--branch B] [--history 100]
+``--merges K`` turns the copy into a history of pull requests merged with merge commits
+first: after its first commit, each run of K commits is a side branch (the same trees,
+authors and messages) that a merge commit of an author of its own brings in (the
+history's own merges made plain commits, in both). The first store indexes that branch:
+what a merge brought in must get the author of the side branch's commit that wrote it,
+as the second store, reading the plain history, finds.
+
+    python tests/bench/check_writers.py --repo ~/src/django [--branch B] [--history 100] [--merges 5]
 
 Prints the counts, the seconds each first sync took (its history included) and the first
 differences; exits 1 if any version differs.
@@ -24,6 +31,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import pygit2
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -47,17 +56,49 @@ def one_author_a_commit(repo: Path, branch: str | None, root: Path) -> tuple[Pat
     return clone, branch
 
 
+def merged_every(repo: Path, branch: str, k: int) -> tuple[str, str]:
+    """Two branches of ``repo`` made of ``branch``'s first-parent history, its merges made
+    plain commits (the branches they merged are not the check's): ``linear``, those
+    commits one after the other, and ``merged``: the first, then each run of ``k`` on a
+    side branch from the last merge, brought in by a merge commit whose tree is the run's
+    last."""
+    git_repo = pygit2.Repository(str(repo))
+    chain = [git_repo[c] for c in git(repo, "rev-list", "--first-parent", "--reverse", branch).split()]
+
+    def copy(commit: pygit2.Commit, parent: str | None) -> str:
+        parents = [pygit2.Oid(hex=parent)] if parent else []
+        return str(git_repo.create_commit(None, commit.author, commit.committer, commit.message, commit.tree_id,
+                                          parents))
+
+    linear = main = copy(chain[0], None)
+    for commit in chain[1:]:
+        linear = copy(commit, linear)
+    for start in range(1, len(chain), k):
+        tip = main
+        for commit in chain[start : start + k]:
+            tip = copy(commit, tip)
+        side = git_repo[tip]
+        merger = pygit2.Signature("merger", "merger@example.invalid", side.commit_time, 0)
+        parents = [pygit2.Oid(hex=main), side.id]
+        main = str(git_repo.create_commit(None, merger, merger, "merge a side branch\n", side.tree_id, parents))
+    for name, tip in (("linear", linear), ("merged", main)):
+        git_repo.references.create(f"refs/heads/{name}", pygit2.Oid(hex=tip), force=True)
+    return "linear", "merged"
+
+
 def writers(root: Path, repo: Path, branch: str, options: IndexOptions) -> tuple[dict[str, Version], float]:
-    """Point id → where the version is and its author, after a first sync of ``branch``
-    (its history read, and searched past, included); and that sync's seconds."""
+    """A version (its path, kind, qualified name and content hash: its id on any branch) →
+    where it is and its author, after a first sync of ``branch`` (its history read, and
+    searched past, included); and that sync's seconds."""
     h = Harness("edge", root, options)
     try:
         started = time.monotonic()
         h.indexer.sync(repo="r", path=str(repo), branch=branch)
         seconds = time.monotonic() - started
         flt = MemoryFilter(repo="r", branch=branch, types=("structural",))
-        found = h.store.scroll(flt, fields=("path", "qualname", "author"))
-        return {p.id: (p.payload["path"], p.payload["qualname"], p.payload.get("author")) for p in found}, seconds
+        found = [p.payload for p in h.store.scroll(flt, fields=("path", "kind", "qualname", "content_hash", "author"))]
+        keys = [tuple(map(p.get, ("path", "kind", "qualname", "content_hash"))) for p in found]
+        return {str(k): (p["path"], p["qualname"], p.get("author")) for k, p in zip(keys, found, strict=True)}, seconds
     finally:
         h.close()
 
@@ -65,16 +106,22 @@ def writers(root: Path, repo: Path, branch: str, options: IndexOptions) -> tuple
 def main() -> int:
     parser = checker_parser(__doc__, history=100, history_help="first-parent commits read for task memory in the "
                             "store that searches past them")  # fmt: skip
+    parser.add_argument("--merges", type=int, default=0, metavar="K",
+                        help="search a copy whose every K commits are a side branch brought in by a merge")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         repo, branch = one_author_a_commit(args.repo, args.branch, root)
         length = len(git(repo, "rev-list", "--first-parent", branch).split())
-        past, past_seconds = writers(root / "past", repo, branch, IndexOptions(backfill_commits=args.history))
+        read_branch, searched = merged_every(repo, branch, args.merges) if args.merges else (branch, branch)
+        past, past_seconds = writers(root / "past", repo, searched, IndexOptions(backfill_commits=args.history))
         everything = IndexOptions(backfill_commits=length, writer_commits=0)
-        read, read_seconds = writers(root / "read", repo, branch, everything)
+        read, read_seconds = writers(root / "read", repo, read_branch, everything)
         differ = sorted(i for i in read if read[i] != past.get(i))
         print(f"{length} first-parent commits; {len(read)} structural versions")
+        if args.merges:
+            merges = len(git(repo, "rev-list", "--first-parent", "--merges", searched).split())
+            print(f"  searched: {merges} merges of up to {args.merges} commits each, the first commit before them")
         for label, found, seconds in ((f"the last {args.history} read, the search past them", past, past_seconds),
                                       (f"all {length} read", read, read_seconds)):  # fmt: skip
             known = sum(bool(v[2]) for v in found.values())

@@ -1,7 +1,7 @@
 """The provenance checkers on a small history of their own, with several authors: each
 must run and pass (the single sync's versions credited as the syncs one by one credit
 them; the search past a one-commit history read finding the writers a read of every
-commit finds)."""
+commit finds, also where each two commits were a side branch a merge brought in)."""
 
 from __future__ import annotations
 
@@ -33,9 +33,9 @@ def shop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GitRepo:
     return repo
 
 
-def checked(checker: str, repo: GitRepo, history: int) -> str:
+def checked(checker: str, repo: GitRepo, history: int, *more: str) -> str:
     """What ``checker`` printed of ``repo``'s last ``history`` commits; it must have passed."""
-    command = [sys.executable, str(CHECKERS / checker), "--repo", str(repo.path), "--history", str(history)]
+    command = [sys.executable, str(CHECKERS / checker), "--repo", str(repo.path), "--history", str(history), *more]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]
     return done.stdout
@@ -47,9 +47,12 @@ def checked(checker: str, repo: GitRepo, history: int) -> str:
                             "back and forward again: live versions 3; its last sync opened 3 of them, 2 made by the tip"
                             " itself": 1, "  same commit as one by one: 3; differing: 0": 2}),
     ("check_writers.py", 1, {"4 first-parent commits; 3 structural versions": 1, "same author: 3; differing: 0": 1}),
-], ids=["credit", "writers"])  # fmt: skip
+    ("check_writers.py --merges 2", 1, {"  searched: 2 merges of up to 2 commits each, the first commit before them": 1,
+                                        "same author: 3; differing: 0": 1}),
+], ids=["credit", "writers", "writers-merged"])  # fmt: skip
 def test_a_checker_passes_on_a_history_of_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, checker: str, history: int, lines: dict[str, int]
 ) -> None:
-    said = checked(checker, shop(tmp_path, monkeypatch), history).splitlines()
+    name, *more = checker.split()
+    said = checked(name, shop(tmp_path, monkeypatch), history, *more).splitlines()
     assert {line: said.count(line) for line in lines} == lines, said

@@ -180,7 +180,8 @@ def test_a_first_index_finds_who_wrote_its_versions_in_the_history(git_repo, tmp
     """A first index does not know which commit wrote what it finds: its versions are
     ``indexed``, with no author or task. The history read (one commit a chunk here) gives
     each the newest commit that produced it: ``f``, reverted to Ann's code, is Cid's; what
-    a merge brought in has the merge's task and no author; code from before the history
+    a merge brought in has the merge's task and the author of the merged branch's commit
+    that wrote it; code from before the history
     read, moved since without edits, has its author alone from the search past it (no task
     memory names that commit), and neither with that search off. A later commit's version
     is its own."""
@@ -211,7 +212,7 @@ def test_a_first_index_finds_who_wrote_its_versions_in_the_history(git_repo, tmp
 
         found = writers()
         by_cid = (tip, "indexed", task_memory_id(SCOPE, cid), "Cid")
-        by_merge = (tip, "indexed", task_memory_id(SCOPE, merge), "")
+        by_merge = (tip, "indexed", task_memory_id(SCOPE, merge), "Dan")  # the side branch's author
         by_zed = (tip, "indexed", None, "Zed")
         assert found == {("a.py", "<module>"): by_cid, ("a.py", "f"): by_cid, ("m.py", "<module>"): by_merge,
                          ("m.py", "merged"): by_merge, ("old_z.py", "<module>"): by_zed,
@@ -232,6 +233,53 @@ def test_a_first_index_finds_who_wrote_its_versions_in_the_history(git_repo, tmp
         h.close()
 
 
+def test_what_a_merge_brought_in_gets_the_author_of_the_side_branchs_commit_that_wrote_it(
+    git_repo, tmp_path, monkeypatch
+):
+    """A pull request merged with a merge commit: the history read gives what the merge
+    brought in the merge's task, and the author of the newest commit of the merged branch
+    that produced it, through a merge inside that branch too. What the merge itself made
+    (neither side's code) keeps the merge's task alone."""
+    repo = git_repo
+    by = partial(commit_by, repo, monkeypatch)
+    f = "def f():\n    return {}\n\n\ndef g():\n    return {}\n"
+    repo.write("lib/a.py", f.format(1, 1))
+    repo.write("lib/b.py", "def b():\n    return 1\n")
+    by("Ann", "f, g and b")
+    repo.git("checkout", "-q", "-b", "feat")
+    repo.write("lib/a.py", f.format(2, 1))
+    by("Bob", "f returns 2")
+    repo.git("checkout", "-q", "-b", "feat2")
+    repo.write("lib/d.py", "def d():\n    return 4\n")
+    by("Dan", "d")
+    repo.git("checkout", "-q", "feat")
+    repo.write("lib/a.py", f.format(2, 1) + "\n\ndef h():\n    return 3\n")
+    by("Cid", "h")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Eve")
+    repo.git("merge", "-q", "--no-ff", "-m", "feat2 into feat", "feat2")
+    repo.git("checkout", "-q", "main")
+    repo.write("lib/b.py", "def b():\n    return 2\n")
+    gus = by("Gus", "b returns 2")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Mia")
+    repo.git("merge", "-q", "--no-ff", "-m", "merge feat", "feat")
+    repo.write("lib/b.py", "def b():\n    return 2\n\n\ndef bb():\n    return 5\n")
+    repo.git("commit", "-q", "--amend", "--no-edit", "-a")  # an evil merge: bb is Mia's alone
+    merge = repo.head()
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(repo)
+        found = {key: (p.payload.get("task_id"), author_name(p.payload)) for key, p in structural(h).items()}
+        by_merge = task_memory_id(SCOPE, merge)
+        assert found[("lib/a.py", "f")] == (by_merge, "Bob")
+        assert found[("lib/a.py", "h")] == (by_merge, "Cid")
+        assert found[("lib/d.py", "d")] == (by_merge, "Dan")
+        assert found[("lib/b.py", "bb")] == (by_merge, "")
+        assert found[("lib/a.py", "g")][1] == "Ann" and found[("lib/b.py", "b")][1] == "Gus"
+        assert found[("lib/b.py", "b")][0] == task_memory_id(SCOPE, gus)
+    finally:
+        h.close()
+
+
 @pytest.mark.parametrize("every", [None, "WRITERS_CHUNK", "READS_A_CHUNK"], ids=["whole", "walked", "read"])
 def test_code_older_than_the_history_read_gets_its_author_from_a_search_past_it(
     git_repo, tmp_path, monkeypatch, every
@@ -239,7 +287,7 @@ def test_code_older_than_the_history_read_gets_its_author_from_a_search_past_it(
     """Past the task memories' history the search reads on only the commits that changed a
     file where a version without a writer is, or was before a move it followed (found in
     the same chunk of commits); a claim there names the author alone, and a merge claims
-    nothing. Stopped where it asks whether to (every so many commits walked, or read), it
+    nothing itself: its side branch is read for who wrote what it brought in. Stopped where it asks whether to (every so many commits walked, or read), it
     goes on in the next sync."""
     stopped = every is not None
     if every:
@@ -254,6 +302,7 @@ def test_code_older_than_the_history_read_gets_its_author_from_a_search_past_it(
              ("Cid", "docs alone", {"docs.md": "words\n"}))  # fmt: skip
     _, bob, cid = (write_and_commit(repo, monkeypatch, who, message, files) for who, message, files in steps)
     merge = merged_from_side(repo, monkeypatch, "lib/w.py", "def w():\n    return 0\n")
+    side = repo.git("rev-parse", "side").strip()
     (repo.path / "src").mkdir()
     repo.git("mv", "lib", "src/lib")
     fay = by("Fay", "lib into src")
@@ -267,17 +316,19 @@ def test_code_older_than_the_history_read_gets_its_author_from_a_search_past_it(
     try:
         first = h.sync(repo, stop_history=lambda: stopped and not asked.append(1))
         assert first.history_owed is stopped and set(tasks(h)) == {gus, hal}
-        if not stopped:  # Gus's two, then Bob's y past the history read
-            assert first.history_writers == 3
-            assert "; history +1 commits, writers found for 3 versions in" in first.summary()
+        if not stopped:  # Gus's two, then the merge's two (Dan's) and Bob's y past the history read
+            assert first.history_writers == 5
+            assert "; history +1 commits, writers found for 5 versions in" in first.summary()
         if stopped:  # after the first chunk past the history read
             assert read == [fay] and h.sync(repo).history_owed is False
         found = {key: (p.payload.get("task_id"), author_name(p.payload)) for key, p in structural(h).items()}
         assert found == {("src/lib/x.py", "<module>"): (task_memory_id(SCOPE, gus), "Gus"),
                          ("src/lib/x.py", "x"): (task_memory_id(SCOPE, gus), "Gus"),
                          ("src/lib/x.py", "y"): (None, "Bob"),
-                         ("src/lib/w.py", "<module>"): (None, ""), ("src/lib/w.py", "w"): (None, "")}  # fmt: skip
-        assert read[-3:] == [fay, merge, bob] and cid not in read  # nothing left to seek: Ann's not read
+                         ("src/lib/w.py", "<module>"): (None, "Dan"),
+                         ("src/lib/w.py", "w"): (None, "Dan")}  # fmt: skip
+        # the merge, then its side branch's commit, then Bob's; nothing left to seek: Ann's not read
+        assert read[-4:] == [fay, merge, side, bob] and cid not in read
     finally:
         h.close()
 
