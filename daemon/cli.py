@@ -60,6 +60,7 @@ class _Version(argparse.Action):
 
 
 COMMAND_PARSER = "command_parser"  # the parser of the command given, in the arguments read
+COMMAND_MISSING = "command_missing"  # the choice of a command (or ``repo``'s action) the arguments must make
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -218,9 +219,14 @@ def _every_command(parser: argparse.ArgumentParser) -> None:
     """``-v`` after a command as before it (``recalld sync -v``, as ``recalld -v sync``):
     each command's parser takes it too, and sets it only when given (it would otherwise
     undo the one before the command). And each names itself (``COMMAND_PARSER``), for
-    ``main`` to refuse an argument it does not know with its own usage."""
+    ``main`` to refuse an argument it does not know with its own usage, and its command
+    to choose (``COMMAND_MISSING``): argparse would ask for that first (``recalld
+    --bogus``: "COMMAND required")."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
+            if action.required:  # asked for by ``main``, after the arguments it does not know
+                action.required = False
+                parser.set_defaults(**{COMMAND_MISSING: action})
             for command in dict.fromkeys(action.choices.values()):  # an alias's parser is its command's
                 command.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
                                      help="log progress to stderr")  # fmt: skip
@@ -309,8 +315,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
     command: argparse.ArgumentParser = vars(args).pop(COMMAND_PARSER, parser)
+    choice: argparse.Action | None = vars(args).pop(COMMAND_MISSING, None)
     if unknown:  # said by the command's parser: its usage shows what it takes
         command.error(f"unrecognized arguments: {' '.join(unknown)}")
+    if choice is not None and getattr(args, choice.dest, None) is None:
+        command.error(f"the following arguments are required: {choice.metavar}")
     undecodable = _not_utf8(args)
     if undecodable is not None:  # a Latin-1 terminal's argument: no query, path or store can hold it
         shown = undecodable.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

@@ -190,16 +190,23 @@ def test_an_argument_that_is_not_utf8_is_a_usage_error_not_a_traceback(capsys):
 
 
 def test_an_argument_a_command_does_not_take_is_refused_with_that_commands_usage(capsys):
-    """`recalld search x -k 5` printed recalld's own usage, which lists no option of search."""
+    """`recalld search x -k 5` printed recalld's own usage, which lists no option of search;
+    `recalld --bogus` said a COMMAND was required, not that it did not know --bogus."""
     from recalld.daemon.cli import main
 
-    for argv, command, unknown in ((["search", "tax", "-k", "5"], "search", "-k 5"),
-                                   (["repo", "add", ".", "--bogus"], "repo add", "--bogus")):  # fmt: skip
+    for argv, command, error in ((["search", "tax", "-k", "5"], "search", "unrecognized arguments: -k 5"),
+                                 (["repo", "add", ".", "--bogus"], "repo add", "unrecognized arguments: --bogus"),
+                                 (["--bogus"], "", "unrecognized arguments: --bogus"),
+                                 (["repo", "--bogus"], "repo", "unrecognized arguments: --bogus"),
+                                 ([], "", "the following arguments are required: COMMAND"),
+                                 (["-v"], "", "the following arguments are required: COMMAND"),
+                                 (["repo"], "repo", "the following arguments are required: ACTION")):  # fmt: skip
         with pytest.raises(SystemExit) as stopped:
             main(argv)
         said = capsys.readouterr().err
-        assert stopped.value.code == 2 and said.startswith(f"usage: recalld {command} "), said
-        assert f"recalld {command}: error: unrecognized arguments: {unknown}\n" in said, said
+        named = f"recalld {command}".strip()
+        assert stopped.value.code == 2 and said.startswith(f"usage: {named} "), said
+        assert said.endswith(f"{named}: error: {error}\n"), said
 
 
 def test_what_a_repository_holds_reaches_the_terminal_without_its_control_characters(project):
