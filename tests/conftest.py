@@ -6,6 +6,7 @@ import hashlib
 import os
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -59,9 +60,15 @@ def fresh_parse_memo():
 
 @pytest.fixture(autouse=True)
 def no_thread_leaks():
+    """No thread a test started outlives it: one told to end (an executor shut down
+    without waiting, whose idle worker takes its leave on its own) gets 5 s to."""
     before = set(threading.enumerate())
     yield
     leaked = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
+    deadline = time.monotonic() + 5
+    for thread in leaked:
+        thread.join(timeout=max(0.0, deadline - time.monotonic()))
+    leaked = [t for t in leaked if t.is_alive()]
     assert not leaked, f"threads leaked: {leaked}"
 
 
