@@ -276,14 +276,26 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord]) -
     newest first) opens what it writes at its target, by the target's author and task:
     each version the target did not produce goes to the newest other commit that did
     (moving it counts), a merge last (the commits of the branch it merged produced what
-    it brought in)."""
+    it brought in). A target that is a merge produced what it brought in too: that goes
+    to the others all the same, and the rest keeps its task alone (``_merge_keeps``)."""
     target, *rest = records
     others = sorted(rest, key=lambda r: len(r.details.parents) > 1)  # stable: newest first otherwise
     mine = produced_ids(scope, [target]) | set(live_at(store, scope, renamed_to([target])))
     candidates = produced_ids(scope, others) | set(live_at(store, scope, renamed_to(others)))
-    claimable = opened_as_target(store, scope, target.details.id, candidates - mine)
+    merge = len(target.details.parents) > 1
+    claimable = opened_as_target(store, scope, target.details.id, candidates | mine if merge else candidates - mine)
     if claimable:
         WriterSearch(store, scope, moves=CLAIM).claim(others, claimable)
+    _merge_keeps(store, claimable if merge else set())
+
+
+def _merge_keeps(store: Store, kept: AbstractSet[str]) -> None:
+    """A sync to a merge opened what it brought in as its own, by its author: what the
+    commits of the branches it merged (in the window) produced is theirs; what no other
+    commit claimed (``kept``) keeps the merge's task alone (who merged need not have
+    written it: a conflict's resolution, the window's limit)."""
+    if kept:
+        store.set_payload(sorted(kept), {"author": None})
 
 
 def credit_by_links(store: Store, scope: Scope, window: Sequence[str]) -> None:
@@ -291,14 +303,16 @@ def credit_by_links(store: Store, scope: Scope, window: Sequence[str]) -> None:
     forward reopens their task memories): each version it opened that its target's task
     memory does not link goes to the newest other commit whose task memory links it, or
     that renamed the file it is live in (a merge last), as the sync that first read them
-    credited it. A task memory keeps its first ``MAX_PAYLOAD_FILES`` renames: the files a
-    larger move took past them stay the target's."""
+    credited it (a target that is a merge: also what it links, as ``credit_window``). A
+    task memory keeps its first ``MAX_PAYLOAD_FILES`` renames: the files a larger move
+    took past them stay the target's."""
     ids = {task_memory_id(scope, c): c for c in window}
     fields = ("symbol_ids", "author", "parents", "renames")
     tasks = {ids[p.id]: p.payload for p in retrieve_many(store, list(ids), fields=fields)}
     links = {c: set(t.get("symbol_ids") or ()) for c, t in tasks.items()}
     target, *rest = window
     others = sorted((c for c in rest if c in tasks), key=lambda c: len(tasks[c].get("parents") or ()) > 1)
+    merge = len((tasks.get(target) or {}).get("parents") or ()) > 1
     moved = {c: {r["to"] for r in tasks[c].get("renames") or () if r.get("to")} for c in others}
     at_path: defaultdict[str, set[str]] = defaultdict(set)
     batches = scrolls_at(store, scope, sorted(set().union(*moved.values())), fields=("path",))
@@ -306,13 +320,15 @@ def credit_by_links(store: Store, scope: Scope, window: Sequence[str]) -> None:
         at_path[point.payload["path"]].add(point.id)
     for commit in others:
         links[commit] |= {i for path in moved[commit] for i in at_path[path]}
-    candidates = set().union(*(links[c] for c in others)) - links.get(target, set())
-    claimable = opened_as_target(store, scope, target, candidates)
+    mine = links.get(target, set())
+    candidates = set().union(*(links[c] for c in others))
+    claimable = opened_as_target(store, scope, target, candidates | mine if merge else candidates - mine)
     for commit in others:
         claimed = sorted(links[commit] & claimable)
         if claimed:
             claimable.difference_update(claimed)
             store.set_payload(claimed, writer(scope, commit, tasks[commit].get("author"), tasks[commit].get("parents")))
+    _merge_keeps(store, claimable if merge else set())
 
 
 def opened_as_target(store: Store, scope: Scope, target: str, candidates: AbstractSet[str]) -> set[str]:

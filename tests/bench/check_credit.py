@@ -13,9 +13,13 @@ fast deterministic fake embedder stands in for the model.
 
     python tests/bench/check_credit.py --repo ~/src/django [--branch B] [--history 200]
 
-Prints the counts and the first differences; exits 1 if any version differs in either. A merge's
-side commits are not synced one by one, so on a history with merges the two may differ
-where a merge brought code in.
+Prints the counts and the first differences; exits 1 if any version differs in either.
+The syncs one by one follow the first-parent history: a sync to a merge reads the
+commits of the branch it merged (its window) as the single sync does. ``--merges K``
+checks that on a copy whose every K commits are a side branch a merge commit brings in
+(``check_exact.merged_every``), its last ``--history`` merges.
+
+    python tests/bench/check_credit.py --repo ~/src/django [--history 40] --merges 5
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 from recalld.ingest.plan import Scope  # noqa: E402
 from recalld.ingest.records import task_memory_id  # noqa: E402
 from recalld.ingest.store import MemoryFilter  # noqa: E402
-from tests.bench.check_exact import checker_parser, clone_history, git  # noqa: E402
+from tests.bench.check_exact import checker_parser, clone_history, git, merged_every  # noqa: E402
 from tests.ingest.conftest import Harness  # noqa: E402
 
 FIELDS = ("task_id", "author", "path", "qualname", "valid_from_commit", "change")
@@ -52,11 +56,16 @@ def synced(root: Path, repo: Path, start: str, targets: list[str]) -> dict[str, 
 
 
 def main() -> int:
-    parser = checker_parser(__doc__, history=200, history_help="first-parent commits behind the tip")
+    parser = checker_parser(__doc__, history=200, history_help="first-parent commits behind the tip",
+                            merges="check a copy whose every K commits are a side branch a merge brought in")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        repo, _, (start, *steps) = clone_history(args.repo, args.branch, args.history, root)
+        repo, branch, (start, *steps) = clone_history(args.repo, args.branch, args.history, root)
+        if args.merges:
+            _, merged = merged_every(repo, branch, args.merges)
+            start, *steps = git(repo, "rev-list", "--first-parent", "--reverse", "-n", str(args.history + 1),
+                                merged).split()  # fmt: skip
         tip = steps[-1]
         one_by_one = synced(root / "steps", repo, start, steps)
         print(f"{len(steps)} commits: live versions {len(one_by_one)} one by one")

@@ -38,6 +38,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import pygit2
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
@@ -76,13 +78,46 @@ def git(repo: Path, *args: str, env: Mapping[str, str] | None = None) -> str:
     return done.stdout.strip()
 
 
-def checker_parser(doc: str, *, history: int, history_help: str) -> argparse.ArgumentParser:
-    """A checker's arguments: the repository copied, the branch followed, ``--history``."""
+def checker_parser(doc: str, *, history: int, history_help: str, merges: str = "") -> argparse.ArgumentParser:
+    """A checker's arguments: the repository copied, the branch followed, ``--history``
+    (and ``--merges``, where ``merges`` says what it does: ``merged_every``)."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repo", type=Path, required=True, help="a local git repository (a copy of it is used)")
     parser.add_argument("--branch", help="the branch followed (default: its checked-out branch)")
     parser.add_argument("--history", type=int, default=history, metavar="N", help=f"{history_help} (default {history})")
+    if merges:
+        parser.add_argument("--merges", type=int, default=0, metavar="K", help=merges)
     return parser
+
+
+def merged_every(repo: Path, branch: str, k: int) -> tuple[str, str]:
+    """Two branches of ``repo`` made of ``branch``'s first-parent history, its merges made
+    plain commits (the branches they merged are not the check's): ``linear``, those
+    commits one after the other, and ``merged``: the first, then each run of ``k`` on a
+    side branch from the last merge, brought in by a merge commit whose tree is the run's
+    last."""
+    git_repo = pygit2.Repository(str(repo))
+    chain = [git_repo[c] for c in git(repo, "rev-list", "--first-parent", "--reverse", branch).split()]
+
+    def copy(commit: pygit2.Commit, parent: str | None) -> str:
+        parents = [pygit2.Oid(hex=parent)] if parent else []
+        return str(git_repo.create_commit(None, commit.author, commit.committer, commit.message, commit.tree_id,
+                                          parents))
+
+    linear = main = copy(chain[0], None)
+    for commit in chain[1:]:
+        linear = copy(commit, linear)
+    for start in range(1, len(chain), k):
+        tip = main
+        for commit in chain[start : start + k]:
+            tip = copy(commit, tip)
+        side = git_repo[tip]
+        merger = pygit2.Signature("merger", "merger@example.invalid", side.commit_time, 0)
+        parents = [pygit2.Oid(hex=main), side.id]
+        main = str(git_repo.create_commit(None, merger, merger, "merge a side branch\n", side.tree_id, parents))
+    for name, tip in (("linear", linear), ("merged", main)):
+        git_repo.references.create(f"refs/heads/{name}", pygit2.Oid(hex=tip), force=True)
+    return "linear", "merged"
 
 
 def clone_history(repo: Path, branch: str | None, history: int, root: Path) -> tuple[Path, str, list[str]]:

@@ -32,14 +32,12 @@ import tempfile
 import time
 from pathlib import Path
 
-import pygit2
-
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from recalld.ingest.files import IndexOptions  # noqa: E402
 from recalld.ingest.store import MemoryFilter  # noqa: E402
-from tests.bench.check_exact import checker_parser, git  # noqa: E402
+from tests.bench.check_exact import checker_parser, git, merged_every  # noqa: E402
 from tests.ingest.conftest import Harness  # noqa: E402
 
 Version = tuple[str, str, str | None]  # path, qualname, author
@@ -54,36 +52,6 @@ def one_author_a_commit(repo: Path, branch: str | None, root: Path) -> tuple[Pat
     env = {**os.environ, "FILTER_BRANCH_SQUELCH_WARNING": "1"}
     git(clone, "filter-branch", "-f", "--env-filter", 'export GIT_AUTHOR_NAME="$GIT_COMMIT"', branch, env=env)
     return clone, branch
-
-
-def merged_every(repo: Path, branch: str, k: int) -> tuple[str, str]:
-    """Two branches of ``repo`` made of ``branch``'s first-parent history, its merges made
-    plain commits (the branches they merged are not the check's): ``linear``, those
-    commits one after the other, and ``merged``: the first, then each run of ``k`` on a
-    side branch from the last merge, brought in by a merge commit whose tree is the run's
-    last."""
-    git_repo = pygit2.Repository(str(repo))
-    chain = [git_repo[c] for c in git(repo, "rev-list", "--first-parent", "--reverse", branch).split()]
-
-    def copy(commit: pygit2.Commit, parent: str | None) -> str:
-        parents = [pygit2.Oid(hex=parent)] if parent else []
-        return str(git_repo.create_commit(None, commit.author, commit.committer, commit.message, commit.tree_id,
-                                          parents))
-
-    linear = main = copy(chain[0], None)
-    for commit in chain[1:]:
-        linear = copy(commit, linear)
-    for start in range(1, len(chain), k):
-        tip = main
-        for commit in chain[start : start + k]:
-            tip = copy(commit, tip)
-        side = git_repo[tip]
-        merger = pygit2.Signature("merger", "merger@example.invalid", side.commit_time, 0)
-        parents = [pygit2.Oid(hex=main), side.id]
-        main = str(git_repo.create_commit(None, merger, merger, "merge a side branch\n", side.tree_id, parents))
-    for name, tip in (("linear", linear), ("merged", main)):
-        git_repo.references.create(f"refs/heads/{name}", pygit2.Oid(hex=tip), force=True)
-    return "linear", "merged"
 
 
 def writers(root: Path, repo: Path, branch: str, options: IndexOptions) -> tuple[dict[str, Version], float]:
@@ -105,9 +73,8 @@ def writers(root: Path, repo: Path, branch: str, options: IndexOptions) -> tuple
 
 def main() -> int:
     parser = checker_parser(__doc__, history=100, history_help="first-parent commits read for task memory in the "
-                            "store that searches past them")  # fmt: skip
-    parser.add_argument("--merges", type=int, default=0, metavar="K",
-                        help="search a copy whose every K commits are a side branch brought in by a merge")
+                            "store that searches past them", merges="search a copy whose every K commits are a side "
+                            "branch a merge brought in")  # fmt: skip
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

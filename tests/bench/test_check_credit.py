@@ -1,7 +1,8 @@
 """The provenance checkers on a small history of their own, with several authors: each
 must run and pass (the single sync's versions credited as the syncs one by one credit
-them; the search past a one-commit history read finding the writers a read of every
-commit finds, also where each two commits were a side branch a merge brought in)."""
+them, also where each two commits were a side branch a merge brought in; the search
+past a one-commit history read finding the writers a read of every commit finds, and on
+the merged copy)."""
 
 from __future__ import annotations
 
@@ -46,10 +47,12 @@ def checked(checker: str, repo: GitRepo, history: int, *more: str) -> str:
                             "at once: live versions 3; its last sync opened 3 of them, 2 made by the tip itself": 1,
                             "back and forward again: live versions 3; its last sync opened 3 of them, 2 made by the tip"
                             " itself": 1, "  same commit as one by one: 3; differing: 0": 2}),
+    ("check_credit.py --merges 2", 2, {"2 commits: live versions 3 one by one": 1,
+                                       "  same commit as one by one: 3; differing: 0": 2}),
     ("check_writers.py", 1, {"4 first-parent commits; 3 structural versions": 1, "same author: 3; differing: 0": 1}),
     ("check_writers.py --merges 2", 1, {"  searched: 2 merges of up to 2 commits each, the first commit before them": 1,
                                         "same author: 3; differing: 0": 1}),
-], ids=["credit", "writers", "writers-merged"])  # fmt: skip
+], ids=["credit", "credit-merged", "writers", "writers-merged"])  # fmt: skip
 def test_a_checker_passes_on_a_history_of_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, checker: str, history: int, lines: dict[str, int]
 ) -> None:

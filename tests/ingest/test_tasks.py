@@ -287,8 +287,9 @@ def test_code_older_than_the_history_read_gets_its_author_from_a_search_past_it(
     """Past the task memories' history the search reads on only the commits that changed a
     file where a version without a writer is, or was before a move it followed (found in
     the same chunk of commits); a claim there names the author alone, and a merge claims
-    nothing itself: its side branch is read for who wrote what it brought in. Stopped where it asks whether to (every so many commits walked, or read), it
-    goes on in the next sync."""
+    nothing itself: its side branch is read for who wrote what it brought in. Stopped
+    where it asks whether to (every so many commits walked, or read), it goes on in the
+    next sync."""
     stopped = every is not None
     if every:
         monkeypatch.setattr(authorship_module, every, 1)
@@ -435,6 +436,44 @@ def test_a_sync_over_several_commits_gives_each_version_the_commit_that_made_it(
         ("c.py", "<module>"): at["Fay"], ("c.py", "k"): at["Fay"],
         ("keep.py", "<module>"): (zed, task_memory_id(SCOPE, zed), "Zed"),
         ("keep.py", "kept"): (zed, task_memory_id(SCOPE, zed), "Zed")}  # fmt: skip
+
+
+def test_a_sync_to_a_merge_gives_what_it_brought_in_to_the_merged_branchs_commits(harness, git_repo, monkeypatch):
+    """The post-merge hook's sync: its target is the merge, whose diff from its first
+    parent holds all it brought in. What the merged branch's commits wrote is theirs;
+    what the merge alone made keeps its task alone, without the merger as its author;
+    the same after a reset back and forward again."""
+    repo = git_repo
+    by = partial(commit_by, repo, monkeypatch)
+    repo.write("a.py", "def f():\n    return 1\n")
+    repo.write("b.py", "def b():\n    return 1\n")
+    by("Ann", "f and b")
+    repo.git("checkout", "-q", "-b", "feat")
+    repo.write("a.py", "def f():\n    return 2\n")
+    bob = by("Bob", "f returns 2")
+    repo.git("checkout", "-q", "main")
+    repo.write("b.py", "def b():\n    return 2\n")
+    gus = by("Gus", "b returns 2")
+    harness.sync(repo)
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Mia")
+    repo.git("merge", "-q", "--no-ff", "-m", "merge feat", "feat")
+    repo.write("b.py", "def b():\n    return 2\n\n\ndef bb():\n    return 5\n")
+    repo.git("commit", "-q", "--amend", "--no-edit", "-a")  # an evil merge: bb is its own
+    merge = repo.head()
+    by_bob, by_merge = (task_memory_id(SCOPE, bob), "Bob"), (task_memory_id(SCOPE, merge), "")
+
+    def writers() -> dict[tuple[str, str], tuple[str, str]]:
+        return {key: (p.payload["task_id"], author_name(p.payload)) for key, p in structural(harness).items()
+                if key in {("a.py", "f"), ("b.py", "bb"), ("b.py", "b")}}  # fmt: skip
+
+    expected = {("a.py", "f"): by_bob, ("b.py", "bb"): by_merge, ("b.py", "b"): (task_memory_id(SCOPE, gus), "Gus")}
+    harness.sync(repo)
+    assert writers() == expected
+    repo.git("reset", "-q", "--hard", gus)
+    harness.sync(repo)
+    repo.git("reset", "-q", "--hard", merge)
+    harness.sync(repo)  # reopened, its task memories' links read again
+    assert writers() == expected
 
 
 def test_after_the_indexed_commit_went_from_git_the_history_read_finds_the_writers(harness, git_repo, monkeypatch):
