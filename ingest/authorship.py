@@ -185,14 +185,11 @@ class WriterSearch:
         code older than the merge base) keeps the merge's claim."""
         assert self.reads is not None
         git, reader = self.reads
-        first, *others = details.parents
-        walks = (git.walk_commits(o, hide=first, limit=SIDE_COMMITS, first_parent=False)
-                 for o in others if git.has_commit(o))  # fmt: skip
         within = {i for versions in at.values() for ids in versions.values() for i in ids}
         side = WriterSearch(self.store, self.scope, moves=FOLLOW, within=within)
         for path, versions in at.items():  # sought where the merge had them
             side._away[path] = {key: set(ids) for key, ids in versions.items()}
-        side.read_down(git, reader, list(dict.fromkeys(c for walk in walks for c in walk)), {})
+        side.read_down(git, reader, git.merged_by(details.parents, limit=SIDE_COMMITS), {})
         self.read += side.read
         return side.claimed
 

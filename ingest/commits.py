@@ -35,6 +35,7 @@ from recalld.parsers.encoding import from_utf16
 log = structlog.get_logger("recalld.sync")
 
 MAX_PARSED_FILES = 200
+MERGED_SUBJECTS, MERGED_COUNTED = 20, 1000  # a merge's commits: those whose subject its task lists, those counted
 PARSE_CACHE_SIZE = 4096
 
 # (kind, qualname) -> content hash, for one parsed blob
@@ -78,6 +79,10 @@ class CommitRecord:
     # a shallow clone's boundary: the clone holds the commit but not its parents, so what it
     # changed is unknown (no files, no symbols); written again whole once a fetch deepens it
     shallow: bool = False
+    # a merge: the subjects of the first ``MERGED_SUBJECTS`` commits it brought in (newest
+    # first, merges among them left out), and how many more it brought in
+    merged: tuple[str, ...] = ()
+    merged_more: int = 0
 
     @property
     def subject(self) -> str:
@@ -135,12 +140,18 @@ class CommitReader:
             if file_symbols.touched:
                 symbols.append(file_symbols)
             produced.extend(file_produced)
+        details = self._git.commit_details(commit_id)
+        merge = len(details.parents) > 1 and only is None  # a record for a task memory: its merge's commits
+        brought = self._git.merged_by(details.parents, limit=MERGED_COUNTED) if merge else []
+        firsts = (self._git.commit_details(c) for c in brought[:MERGED_SUBJECTS])
         return CommitRecord(
-            details=self._git.commit_details(commit_id),
+            details=details,
             changes=changes,
             symbols=tuple(symbols),
             produced=tuple(produced),
             symbols_truncated=len(content_changes) > MAX_PARSED_FILES,
+            merged=tuple(subject_of(d.message) for d in firsts if len(d.parents) < 2),
+            merged_more=max(0, len(brought) - MERGED_SUBJECTS),
         )
 
     def _parseable(self, change: FileChange, commit: str) -> bool:

@@ -175,6 +175,16 @@ class GitHistory(GitObjects):
                 break
         return found
 
+    def merged_by(self, parents: tuple[str, ...], *, limit: int) -> list[str]:
+        """The commits a merge of ``parents`` brought in, newest first: those reachable
+        from its other parents and not from its first (up to ``limit`` from each); none
+        where the clone lacks one of them (a shallow clone's boundary)."""
+        first, *others = parents
+        if not others or not all(self.has_commit(p) for p in parents):
+            return []
+        walks = (self.walk_commits(o, hide=first, limit=limit, first_parent=False) for o in others)
+        return list(dict.fromkeys(c for walk in walks for c in walk))
+
     def not_reachable(self, commits: list[str], tip: str) -> set[str]:
         """Those of ``commits`` that are not ``tip`` or one of its ancestors (gone ones included)."""
         present = [c for c in commits if self.has_commit(c)]

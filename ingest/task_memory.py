@@ -37,11 +37,16 @@ def body_summary(message: str, *, limit: int = BODY_CHARS) -> str:
 
 
 def task_text(record: CommitRecord, *, max_chars: int) -> str:
-    """Subject, body summary, then compact lists of touched symbols and files."""
+    """Subject, body summary, a merge's commits' subjects (a pull request's commits: the
+    first-parent history's merge is often all a history read makes a task memory of),
+    then compact lists of touched symbols and files."""
     parts = [record.subject]
     body = body_summary(record.details.message)
     if body:
         parts.append(body)
+    if record.merged:
+        more = f" (+{record.merged_more} more commits)" if record.merged_more else ""
+        parts.append("merged: " + "; ".join(record.merged) + more)
     qualnames = [q for file in record.symbols for q in file.touched]
     if qualnames:
         more = f" (+{len(qualnames) - TEXT_SYMBOLS} more)" if len(qualnames) > TEXT_SYMBOLS else ""

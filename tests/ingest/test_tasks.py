@@ -839,6 +839,37 @@ def test_export_shape_of_a_task_memory(harness, git_repo):
     assert "commit" not in structural_record and structural_record["task_id"] == point.id
 
 
+def test_a_merges_task_memory_lists_the_subjects_of_the_commits_it_brought_in(harness, git_repo, monkeypatch):
+    """A history read makes task memories of first-parent commits: where pull requests
+    are merged with merge commits, the merges. Each lists the subjects of the commits it
+    brought in (newest first, merges among them left out, the first few alone), so
+    their words are searchable."""
+    monkeypatch.setattr(commits_module, "MERGED_SUBJECTS", 3)
+    repo = git_repo
+    repo.write("a.py", "def f():\n    return 1\n")
+    repo.commit("start")
+    repo.git("checkout", "-q", "-b", "feat")
+    for n in range(4):
+        repo.write("a.py", f"def f():\n    return {n + 2}\n")
+        repo.commit(f"f returns {n + 2}")
+    repo.git("checkout", "-q", "-b", "inner")
+    repo.write("i.py", "x = 1\n")
+    repo.commit("an inner branch's commit")
+    repo.git("checkout", "-q", "feat")
+    repo.git("merge", "-q", "--no-ff", "-m", "inner into feat", "inner")
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "-m", "Merge pull request #7 from someone/feat\n\nf counts up", "feat")
+    merge = repo.head()
+    harness.sync(repo)
+    text = tasks(harness)[merge]["text"].splitlines()
+    assert text[:2] == ["Merge pull request #7 from someone/feat", "f counts up"]
+    merged = text[2]
+    assert merged.startswith("merged: ") and merged.endswith(" (+3 more commits)"), text
+    listed = merged.removeprefix("merged: ").removesuffix(" (+3 more commits)").split("; ")
+    assert "inner into feat" not in listed and len(listed) == 2  # of the first three, one the inner merge
+    assert set(listed) <= {"f returns 5", "an inner branch's commit", "f returns 4"}
+
+
 def test_files_the_sync_parsed_are_not_parsed_again_for_their_commit(git_repo, monkeypatch):
     from recalld.ingest.collect import FileCollector
     from recalld.ingest.gitrepo import GitRepository
