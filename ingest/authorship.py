@@ -31,14 +31,18 @@ read (``WriterSearch._sides``: the commits reachable from its other parents and 
 its first, newest first, up to ``SIDE_COMMITS`` each, the same way: only commits that
 changed a path sought, those files alone, moves followed) and what one of their commits
 produced gets that commit's author: a pull request's code its writer's name, where the
-merge commit is all the first-parent history has. What none produced (a conflict's
-resolution, an evil merge's own code) keeps the merge's claim. Not in a partial clone.
+merge commit is all the first-parent history has. What one of them moved there and none
+produced goes back to where it was before, for older commits; what none produced nor
+moved (a conflict's resolution, an evil merge's own code) is the merge's own, by the
+merger, as git blame has it, where the branches were read whole (not in a partial clone,
+nor past ``SIDE_COMMITS``): else it keeps the merge's claim. A later search of a commit
+whose task holds a version without an author reads its branches again (``to_claim``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -50,7 +54,7 @@ from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope, memory_id
 from recalld.ingest.records import task_memory_id
 from recalld.ingest.result import ProgressSink
-from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
+from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 from recalld.parsers.base import STRUCTURAL
 
 log = structlog.get_logger("recalld.sync")
@@ -90,6 +94,7 @@ class WriterSearch:
         self._away: defaultdict[str, dict[VersionKey, set[str]]] = defaultdict(dict)
         self._settled: set[str] = set()  # claimed, or away from their stored path
         self.claimed = 0  # versions given a writer
+        self.given: set[str] = set()  # their ids
         self.read = 0  # commits read by ``read_down`` (side branches' included)
         self.walked = 0  # of the commits the last ``read_down`` walked
 
@@ -116,9 +121,12 @@ class WriterSearch:
             if claimed and fields:
                 self.store.set_payload(sorted(claimed), fields)
                 self.claimed += len(claimed)
+                self.given |= claimed
             if merge and claimed and self.reads is not None and self.moves == FOLLOW:
-                found = self._sides(details, at)
-                self.claimed += 0 if fields else found  # a version the merge's task claimed counts once
+                found, own = self._sides(details, at)
+                if own and details.author:  # what none of the merged commits produced: the merge's own
+                    self.store.set_payload(sorted(own), {"author": details.author})
+                self.claimed += 0 if fields else found + len(own)  # a version the merge's task claimed counts once
 
     def sought(self) -> dict[str, set[str]]:
         """path → the ids of the versions stored there (live or closed) without a writer."""
@@ -177,21 +185,31 @@ class WriterSearch:
             self._settled |= ids
         return claimed
 
-    def _sides(self, details: CommitDetails, at: dict[str, dict[VersionKey, set[str]]]) -> int:
+    def _sides(self, details: CommitDetails, at: dict[str, dict[VersionKey, set[str]]]) -> tuple[int, set[str]]:
         """Gives what the merge ``details`` claimed (``at``: path there → version → stored
-        ids, wherever a later commit moved them) the author of the
-        newest commit of the branches it merged (up to ``SIDE_COMMITS`` of each) that
-        produced it; how many it gave one. What none produced (a conflict's resolution,
-        code older than the merge base) keeps the merge's claim."""
+        ids, wherever a later commit moved them) the author of the newest commit of the
+        branches it merged (up to ``SIDE_COMMITS`` of each) that produced it. What one of
+        them moved there and none produced goes back to where it was, for older commits
+        to claim. Returns how many it gave one, and those none produced nor moved, where
+        it read them all: the merge's own (a conflict's resolution), as git blame has it."""
         assert self.reads is not None
         git, reader = self.reads
         within = {i for versions in at.values() for ids in versions.values() for i in ids}
         side = WriterSearch(self.store, self.scope, moves=FOLLOW, within=within)
         for path, versions in at.items():  # sought where the merge had them
             side._away[path] = {key: set(ids) for key, ids in versions.items()}
-        side.read_down(git, reader, git.merged_by(details.parents, limit=SIDE_COMMITS), {})
+        commits = git.merged_by(details.parents, limit=SIDE_COMMITS)
+        side.read_down(git, reader, commits, {})
         self.read += side.read
-        return side.claimed
+        seeded = {i: path for path, versions in at.items() for ids in versions.values() for i in ids}
+        own: set[str] = set()
+        for path, versions in side._away.items():
+            for key, ids in versions.items():
+                own |= {i for i in ids if seeded[i] == path}
+                if moved := {i for i in ids if seeded[i] != path}:  # a branch moved it: older code, for older commits
+                    self._away[path].setdefault(key, set()).update(moved)
+        whole = len(commits) < SIDE_COMMITS and all(git.has_commit(p) for p in details.parents)
+        return side.claimed, own if whole else set()
 
     def read_down(
         self, git: GitRepository, reader: CommitReader, commits: Sequence[str], sought: dict[str, set[str]], *,
@@ -268,91 +286,28 @@ def seek_writers(
     return complete
 
 
-def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord]) -> None:
-    """A sync over several commits (``records``: its target's first, then the others
-    newest first) opens what it writes at its target, by the target's author and task:
-    each version the target did not produce goes to the newest other commit that did
-    (moving it counts), a merge last (the commits of the branch it merged produced what
-    it brought in). A target that is a merge produced what it brought in too: that goes
-    to the others all the same, and the rest keeps its task alone (``_merge_keeps``)."""
-    target, *rest = records
-    others = sorted(rest, key=lambda r: len(r.details.parents) > 1)  # stable: newest first otherwise
-    mine = produced_ids(scope, [target]) | set(live_at(store, scope, renamed_to([target])))
-    candidates = produced_ids(scope, others) | set(live_at(store, scope, renamed_to(others)))
-    merge = len(target.details.parents) > 1
-    claimable = opened_as_target(store, scope, target.details.id, candidates | mine if merge else candidates - mine)
-    if claimable:
-        WriterSearch(store, scope, moves=CLAIM).claim(others, claimable)
-    _merge_keeps(store, claimable if merge else set())
-
-
-def _merge_keeps(store: Store, kept: AbstractSet[str]) -> None:
-    """A sync to a merge opened what it brought in as its own, by its author: what the
-    commits of the branches it merged (in the window) produced is theirs; what no other
-    commit claimed (``kept``) keeps the merge's task alone (who merged need not have
-    written it: a conflict's resolution, the window's limit)."""
-    if kept:
-        store.set_payload(sorted(kept), {"author": None})
-
-
-def credit_by_links(store: Store, scope: Scope, window: Sequence[str]) -> None:
-    """``credit_window`` for a sync that does not read its window's commits again (a reset
-    forward reopens their task memories): each version it opened that its target's task
-    memory does not link goes to the newest other commit whose task memory links it, or
-    that renamed the file it is live in (a merge last), as the sync that first read them
-    credited it (a target that is a merge: also what it links, as ``credit_window``). A
-    task memory keeps its first ``MAX_PAYLOAD_FILES`` renames: the files a larger move
-    took past them stay the target's."""
-    ids = {task_memory_id(scope, c): c for c in window}
-    fields = ("symbol_ids", "author", "parents", "renames")
-    tasks = {ids[p.id]: p.payload for p in retrieve_many(store, list(ids), fields=fields)}
-    links = {c: set(t.get("symbol_ids") or ()) for c, t in tasks.items()}
-    target, *rest = window
-    others = sorted((c for c in rest if c in tasks), key=lambda c: len(tasks[c].get("parents") or ()) > 1)
-    merge = len((tasks.get(target) or {}).get("parents") or ()) > 1
-    moved = {c: {r["to"] for r in tasks[c].get("renames") or () if r.get("to")} for c in others}
-    at_path: defaultdict[str, set[str]] = defaultdict(set)
-    batches = scrolls_at(store, scope, sorted(set().union(*moved.values())), fields=("path",))
-    for point in (p for batch in batches for p in batch):
-        at_path[point.payload["path"]].add(point.id)
-    for commit in others:
-        links[commit] |= {i for path in moved[commit] for i in at_path[path]}
-    mine = links.get(target, set())
-    candidates = set().union(*(links[c] for c in others))
-    claimable = opened_as_target(store, scope, target, candidates | mine if merge else candidates - mine)
-    for commit in others:
-        claimed = sorted(links[commit] & claimable)
-        if claimed:
-            claimable.difference_update(claimed)
-            store.set_payload(claimed, writer(scope, commit, tasks[commit].get("author"), tasks[commit].get("parents")))
-    _merge_keeps(store, claimable if merge else set())
-
-
-def opened_as_target(store: Store, scope: Scope, target: str, candidates: AbstractSet[str]) -> set[str]:
-    """Those of ``candidates`` the sync to ``target`` opened as the target's own (its
-    ``valid_from_commit`` and ``task_id``): what a crediting may give another commit."""
-    opened = {"valid_from_commit": target, "task_id": task_memory_id(scope, target)}
-    stored = retrieve_many(store, sorted(candidates), fields=tuple(opened))
-    return {p.id for p in stored if all(p.payload.get(k) == v for k, v in opened.items())}
-
-
 def writer(scope: Scope, commit: str, author: str | None, parents: Sequence[str] | None) -> dict[str, Any]:
     """The fields that name ``commit`` a version's writer: its task, and its author unless
     it is a merge (who merged need not have written what the merge brought in)."""
     return {"task_id": task_memory_id(scope, commit), "author": None if len(parents or ()) > 1 else author}
 
 
+def to_claim(scope: Scope, stored: Iterable[StoredPoint], produced: dict[str, list[str]]) -> set[str]:
+    """Of ``stored`` (read with ``UNKNOWN_WRITER``), the versions whose writer is still to
+    find: those without an author or a task, and those the task of a commit of
+    ``produced`` (commit → the ids it produced) holds without an author: a merge's, whose
+    branches are read again (what one of them moved is older code, for older commits)."""
+    tasks: defaultdict[str, set[str]] = defaultdict(set)
+    for commit, ids in produced.items():
+        for i in ids:
+            tasks[i].add(task_memory_id(scope, commit))
+    return {p.id for p in stored if not p.payload.get("author")
+            and (not p.payload.get("task_id") or p.payload["task_id"] in tasks[p.id])}  # fmt: skip
+
+
 def version_ids(scope: Scope, record: CommitRecord) -> list[str]:
     """The memory ids of the versions ``record``'s commit produced, in its order, once each."""
     return list(dict.fromkeys(memory_id(scope, v.path, v.kind, v.qualname, v.content_hash) for v in record.produced))
-
-
-def produced_ids(scope: Scope, records: Sequence[CommitRecord]) -> set[str]:
-    return {i for r in records for i in version_ids(scope, r)}
-
-
-def renamed_to(records: Sequence[CommitRecord]) -> list[str]:
-    return sorted({c.new_path for r in records for c in r.changes if c.status == "renamed" and c.new_path})
 
 
 def live_at(store: Store, scope: Scope, paths: Sequence[str]) -> list[str]:

@@ -46,7 +46,7 @@ lie beyond it: such task memories are not closed.
 **Links both ways.** A structural memory's ``task_id`` is the task memory id of the
 commit that made it: its ``valid_from_commit``, the sync's target, as written; a sync
 over several new commits then gives what the target did not produce to the newest other
-commit of the window that did (``authorship.credit_window``; a reset forward, reading
+commit of the window that did (``credit.credit_window``; a reset forward, reading
 none of them again, by their task memories' links and renames). Both resolve whenever
 task memory is on (every commit of the window gets a task memory). A branch's first
 index does not know which commit wrote what it found (``change`` ``indexed``), nor does
@@ -84,8 +84,9 @@ from typing import Any
 
 import structlog
 
-from recalld.ingest.authorship import FOLLOW, SKIP, UNKNOWN_WRITER, WriterSearch, credit_by_links, credit_window
-from recalld.ingest.authorship import live_at, seek_writers, version_ids
+from recalld.ingest.authorship import FOLLOW, SKIP, UNKNOWN_WRITER, WriterSearch
+from recalld.ingest.authorship import live_at, seek_writers, to_claim, version_ids
+from recalld.ingest.credit import credit_by_links, credit_window
 from recalld.ingest.commits import CommitReader, CommitRecord
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitnames import subject_of
@@ -196,11 +197,12 @@ class TaskSync:
         for start in range(0, len(todo), CHUNK):
             outcome.added += self._write(todo[start : start + CHUNK], target, progress, writers, again=again)
         if known is not None and len(window) > 1:
+            whole = len(window) < self.options.backfill_commits  # every commit the sync brought in
             if reconcile or all(c in self._read for c in window):
                 # new commits, all read (after a crash, those the killed sync wrote: credited as it would have)
-                credit_window(self.store, self.scope, [self._record(c) for c in window])
+                credit_window(self.store, self.scope, [self._record(c) for c in window], whole=whole)
             else:  # a reset forward reopens the task memories of those it brings back, unread
-                credit_by_links(self.store, self.scope, window)
+                credit_by_links(self.store, self.scope, window, whole=whole)
         self._read.clear()
         outcome.deprecated = self._close(removed, window, step)
         return outcome
@@ -314,12 +316,12 @@ class TaskSync:
 
     def _links(self, records: list[CommitRecord], target: str) -> tuple[dict[str, list[str]], set[str]]:
         """commit → ids of the structural versions it produced that the store holds; and
-        those of them whose writer is not known (``WriterSearch.claim``)."""
+        those of them whose writer is still to find (``to_claim``, ``WriterSearch.claim``)."""
         wanted = {r.details.id: version_ids(self.scope, r) for r in records}
         every = sorted({i for ids in wanted.values() for i in ids})
         stored = retrieve_many(self.store, every, fields=UNKNOWN_WRITER)
         present = {p.id for p in stored}
-        unknown = {p.id for p in stored if not any(p.payload.get(field) for field in UNKNOWN_WRITER)}
+        unknown = to_claim(self.scope, stored, wanted)
         links = {commit: [i for i in ids if i in present] for commit, ids in wanted.items()}
         for record in records:
             if record.details.id == target and record.pure_renames:

@@ -6,7 +6,7 @@ twice, in two stores: one then syncs to each first-parent commit in turn up to t
 as the git hooks do; the other syncs to the tip at once, as after a pull or a daemon
 that was stopped. Each version the single sync opened should name, by its ``task_id``
 and ``author``, the same commit as the syncs one by one did (the commit that made it):
-``ingest/authorship.py``'s ``credit_window``. A third store syncs to the tip, resets back
+``ingest/credit.py``'s ``credit_window``. A third store syncs to the tip, resets back
 to the start and forward to the tip again: the reset forward reopens what comes back
 without reading those commits (``credit_by_links``) and should credit it the same. A
 fast deterministic fake embedder stands in for the model.

@@ -97,7 +97,7 @@ def writes_of(repo, state: Path) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 # with ``split``, a sync over two commits: killed at the write that gives each version the
-# commit that made it (authorship.credit_window), and at the one before
+# commit that made it (credit.credit_window), and at the one before
 CREDIT, BEFORE_CREDIT = -1, -2
 
 

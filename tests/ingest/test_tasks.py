@@ -273,9 +273,41 @@ def test_what_a_merge_brought_in_gets_the_author_of_the_side_branchs_commit_that
         assert found[("lib/a.py", "f")] == (by_merge, "Bob")
         assert found[("lib/a.py", "h")] == (by_merge, "Cid")
         assert found[("lib/d.py", "d")] == (by_merge, "Dan")
-        assert found[("lib/b.py", "bb")] == (by_merge, "")
+        assert found[("lib/b.py", "bb")] == (by_merge, "Mia")  # the merge's own code, as git blame has it
         assert found[("lib/a.py", "g")][1] == "Ann" and found[("lib/b.py", "b")][1] == "Gus"
         assert found[("lib/b.py", "b")][0] == task_memory_id(SCOPE, gus)
+    finally:
+        h.close()
+
+
+def test_code_a_side_branch_moved_goes_back_to_the_commit_that_wrote_it_before_the_branch(
+    git_repo, tmp_path, monkeypatch
+):
+    """A branch renames ``k.py`` (no edits), then grows the file past what git pairs as a
+    rename: the merge adds ``kay.py``. ``k`` in it was written before the branch, by Ann:
+    the branch's rename takes it back to ``k.py``, where the first-parent history finds
+    her, not the merger."""
+    repo = git_repo
+    by = partial(commit_by, repo, monkeypatch)
+    repo.write("lib/k.py", "def k():\n    return 1\n")
+    ann = by("Ann", "k")
+    repo.write("README", "words\n")
+    by("Ben", "a readme")
+    repo.git("checkout", "-q", "-b", "feat")
+    repo.git("mv", "lib/k.py", "lib/kay.py")
+    by("Cid", "k.py is kay.py")
+    grown = "".join(f"\n\ndef g{i}(a, b):\n    total = a * {i} + b\n    return total - {i}\n" for i in range(30))
+    repo.write("lib/kay.py", "def k():\n    return 1\n" + grown)
+    by("Dan", "thirty helpers")
+    repo.git("checkout", "-q", "main")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Mia")
+    repo.git("merge", "-q", "--no-ff", "-m", "merge feat", "feat")
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(repo)
+        found = {key: (p.payload.get("task_id"), author_name(p.payload)) for key, p in structural(h).items()}
+        assert found[("lib/kay.py", "k")] == (task_memory_id(SCOPE, ann), "Ann")
+        assert found[("lib/kay.py", "g7")][1] == "Dan"
     finally:
         h.close()
 
@@ -438,11 +470,14 @@ def test_a_sync_over_several_commits_gives_each_version_the_commit_that_made_it(
         ("keep.py", "kept"): (zed, task_memory_id(SCOPE, zed), "Zed")}  # fmt: skip
 
 
-def test_a_sync_to_a_merge_gives_what_it_brought_in_to_the_merged_branchs_commits(harness, git_repo, monkeypatch):
+def test_a_sync_to_a_merge_gives_what_it_brought_in_to_the_merged_branchs_commits(
+    harness, git_repo, monkeypatch, tmp_path
+):
     """The post-merge hook's sync: its target is the merge, whose diff from its first
-    parent holds all it brought in. What the merged branch's commits wrote is theirs;
-    what the merge alone made keeps its task alone, without the merger as its author;
-    the same after a reset back and forward again."""
+    parent holds all it brought in. What the merged branch's commits wrote is theirs; what
+    the merge alone made is its own, by the merger (as git blame has it); the same after a
+    reset back and forward again. Where the window stopped at its limit, what none of
+    its commits made may be an older commit's: the merge's task alone, no author."""
     repo = git_repo
     by = partial(commit_by, repo, monkeypatch)
     repo.write("a.py", "def f():\n    return 1\n")
@@ -454,26 +489,33 @@ def test_a_sync_to_a_merge_gives_what_it_brought_in_to_the_merged_branchs_commit
     repo.git("checkout", "-q", "main")
     repo.write("b.py", "def b():\n    return 2\n")
     gus = by("Gus", "b returns 2")
-    harness.sync(repo)
-    monkeypatch.setenv("GIT_AUTHOR_NAME", "Mia")
-    repo.git("merge", "-q", "--no-ff", "-m", "merge feat", "feat")
-    repo.write("b.py", "def b():\n    return 2\n\n\ndef bb():\n    return 5\n")
-    repo.git("commit", "-q", "--amend", "--no-edit", "-a")  # an evil merge: bb is its own
-    merge = repo.head()
-    by_bob, by_merge = (task_memory_id(SCOPE, bob), "Bob"), (task_memory_id(SCOPE, merge), "")
+    short = Harness("edge", tmp_path / "short", IndexOptions(backfill_commits=2))
+    try:
+        for h in (harness, short):
+            h.sync(repo)
+        monkeypatch.setenv("GIT_AUTHOR_NAME", "Mia")
+        repo.git("merge", "-q", "--no-ff", "-m", "merge feat", "feat")
+        repo.write("b.py", "def b():\n    return 2\n\n\ndef bb():\n    return 5\n")
+        repo.git("commit", "-q", "--amend", "--no-edit", "-a")  # an evil merge: bb is its own
+        merge = repo.head()
+        by_bob, by_merge = (task_memory_id(SCOPE, bob), "Bob"), (task_memory_id(SCOPE, merge), "Mia")
 
-    def writers() -> dict[tuple[str, str], tuple[str, str]]:
-        return {key: (p.payload["task_id"], author_name(p.payload)) for key, p in structural(harness).items()
-                if key in {("a.py", "f"), ("b.py", "bb"), ("b.py", "b")}}  # fmt: skip
+        def writers(h: Harness) -> dict[tuple[str, str], tuple[str, str]]:
+            return {key: (p.payload["task_id"], author_name(p.payload)) for key, p in structural(h).items()
+                    if key in {("a.py", "f"), ("b.py", "bb"), ("b.py", "b")}}  # fmt: skip
 
-    expected = {("a.py", "f"): by_bob, ("b.py", "bb"): by_merge, ("b.py", "b"): (task_memory_id(SCOPE, gus), "Gus")}
-    harness.sync(repo)
-    assert writers() == expected
-    repo.git("reset", "-q", "--hard", gus)
-    harness.sync(repo)
-    repo.git("reset", "-q", "--hard", merge)
-    harness.sync(repo)  # reopened, its task memories' links read again
-    assert writers() == expected
+        expected = {("a.py", "f"): by_bob, ("b.py", "bb"): by_merge, ("b.py", "b"): (task_memory_id(SCOPE, gus), "Gus")}
+        for h in (harness, short):
+            h.sync(repo)
+        assert writers(harness) == expected
+        assert writers(short) == {**expected, ("b.py", "bb"): (by_merge[0], "")}  # [merge, Bob]: at the limit
+        repo.git("reset", "-q", "--hard", gus)
+        harness.sync(repo)
+        repo.git("reset", "-q", "--hard", merge)
+        harness.sync(repo)  # reopened, its task memories' links read again
+        assert writers(harness) == expected
+    finally:
+        short.close()
 
 
 def test_after_the_indexed_commit_went_from_git_the_history_read_finds_the_writers(harness, git_repo, monkeypatch):
