@@ -280,6 +280,35 @@ def test_what_a_merge_brought_in_gets_the_author_of_the_side_branchs_commit_that
         h.close()
 
 
+def test_an_octopus_merge_reads_every_branch_it_merged(git_repo, tmp_path, monkeypatch):
+    """A merge of three branches at once: what each brought in is its own commit's, and
+    the merge's task memory lists the subjects of all of them."""
+    repo = git_repo
+    by = partial(commit_by, repo, monkeypatch)
+    repo.write("base.py", "def base():\n    return 0\n")
+    by("Ann", "base")
+    for who in ("Bob", "Cid", "Dan"):
+        repo.git("checkout", "-q", "-b", who.lower(), "main")
+        repo.write(f"{who.lower()}.py", f"def {who.lower()}():\n    return 1\n")
+        by(who, f"{who.lower()} added")
+    repo.git("checkout", "-q", "main")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Mia")
+    repo.git("merge", "-q", "--no-ff", "-m", "octopus", "bob", "cid", "dan")
+    merge = repo.head()
+    assert len(repo.git("rev-list", "--parents", "-n", "1", merge).split()) == 5  # itself, main and three
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(repo)
+        found = {key: (p.payload.get("task_id"), author_name(p.payload)) for key, p in structural(h).items()}
+        for who in ("Bob", "Cid", "Dan"):
+            assert found[(f"{who.lower()}.py", who.lower())] == (task_memory_id(SCOPE, merge), who)
+        merged = tasks(h)[merge]["text"].splitlines()[1]
+        assert merged.startswith("merged: ") and sorted(merged[8:].split("; ")) == [
+            "bob added", "cid added", "dan added"]
+    finally:
+        h.close()
+
+
 def test_code_a_side_branch_moved_goes_back_to_the_commit_that_wrote_it_before_the_branch(
     git_repo, tmp_path, monkeypatch
 ):
