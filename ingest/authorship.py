@@ -82,13 +82,15 @@ class WriterSearch:
 
     def __init__(
         self, store: Store, scope: Scope, *, moves: Moves, reads: tuple[GitRepository, CommitReader] | None = None,
-        within: AbstractSet[str] | None = None,
+        within: AbstractSet[str] | None = None, stop: Callable[[], bool] = lambda: False,
     ) -> None:
         self.store = store
         self.scope = scope
         self.moves = moves
         self.reads = reads  # where a merge's side branches are read for who wrote what it brought in (FOLLOW)
         self.within = within  # a side branch's search: the ids it seeks (else those without a writer)
+        self.stop = stop  # asked between a side branch's chunks of commits, as ``read_down`` asks
+        self.stopped = False  # a side branch's search was left: what its merge brought in is read again later
         # path before the commits read so far → version there → stored ids (all still to
         # claim) that were that version at that path, where a commit read moved them since
         self._away: defaultdict[str, dict[VersionKey, set[str]]] = defaultdict(dict)
@@ -193,13 +195,16 @@ class WriterSearch:
         to claim. Returns how many it gave one, and those none produced nor moved, where
         it read them all: the merge's own (a conflict's resolution), as git blame has it."""
         assert self.reads is not None
+        if self.stopped:
+            return 0, set()
         git, reader = self.reads
         within = {i for versions in at.values() for ids in versions.values() for i in ids}
         side = WriterSearch(self.store, self.scope, moves=FOLLOW, within=within)
         for path, versions in at.items():  # sought where the merge had them
             side._away[path] = {key: set(ids) for key, ids in versions.items()}
         commits = git.merged_by(details.parents, limit=SIDE_COMMITS)
-        side.read_down(git, reader, commits, {})
+        read = side.read_down(git, reader, commits, {}, ask=lambda _walked: self.stop())
+        self.stopped |= not read  # its versions keep the merge's task alone: ``to_claim`` has them read again
         self.read += side.read
         seeded = {i: path for path, versions in at.items() for ids in versions.values() for i in ids}
         own: set[str] = set()
@@ -208,7 +213,7 @@ class WriterSearch:
                 own |= {i for i in ids if seeded[i] == path}
                 if moved := {i for i in ids if seeded[i] != path}:  # a branch moved it: older code, for older commits
                     self._away[path].setdefault(key, set()).update(moved)
-        whole = len(commits) < SIDE_COMMITS and all(git.has_commit(p) for p in details.parents)
+        whole = read and len(commits) < SIDE_COMMITS and all(git.has_commit(p) for p in details.parents)
         return side.claimed, own if whole else set()
 
     def read_down(

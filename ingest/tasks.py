@@ -219,10 +219,10 @@ class TaskSync:
         stored = retrieve_many(self.store, list(ids.values()), fields=("deprecated",))
         live = {p.id for p in stored if p.payload.get("deprecated") == 0}
         todo = [c for c in commits if ids[c] not in live]
-        writers = WriterSearch(self.store, self.scope, moves=FOLLOW, reads=self._sides)
+        writers = WriterSearch(self.store, self.scope, moves=FOLLOW, reads=self._sides, stop=stop)
         older = self._older(commit, len(commits))
-        if todo or older:  # what was read before is claimed again, for its moves (a search past it too)
-            self._retrace(commits[: commits.index(todo[0])] if todo else commits, commit, writers)
+        # what was read before is claimed again, for its moves (and a merge's branches a stop left)
+        self._retrace(commits[: commits.index(todo[0])] if todo else commits, commit, writers)
         chunks = [todo[start : start + HISTORY_CHUNK] for start in range(0, len(todo), HISTORY_CHUNK)]
         outcome = TaskOutcome()
         progress.begin(HISTORY_LABEL, len(todo))
@@ -243,7 +243,7 @@ class TaskSync:
             progress.end()
         if outcome.complete and older:
             outcome.complete = seek_writers(self.git, self.reader, writers, older, stop=stop, progress=progress)
-        outcome.writers = writers.claimed
+        outcome.complete, outcome.writers = outcome.complete and not writers.stopped, writers.claimed
         return outcome
 
     def _older(self, commit: str, read: int) -> list[str]:

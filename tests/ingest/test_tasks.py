@@ -280,6 +280,39 @@ def test_what_a_merge_brought_in_gets_the_author_of_the_side_branchs_commit_that
         h.close()
 
 
+def test_a_side_branch_read_asked_to_stop_is_read_again_by_the_next_sync(git_repo, tmp_path, monkeypatch):
+    """The daemon's stop reaches a side branch's search (a merge of a long-lived branch
+    can bring in a thousand commits): the history stays owed, and the next sync reads
+    the merge's branch again for what it left."""
+    monkeypatch.setattr(authorship_module, "READS_A_CHUNK", 1)
+    repo = git_repo
+    by = partial(commit_by, repo, monkeypatch)
+    repo.write("a.py", "def f():\n    return 1\n")
+    by("Ann", "f")
+    repo.git("checkout", "-q", "-b", "feat")
+    repo.write("a.py", "def f():\n    return 2\n")
+    by("Bob", "f returns 2")
+    repo.write("a.py", "def f():\n    return 2\n\n\ndef h():\n    return 3\n")
+    by("Cid", "h")
+    repo.git("checkout", "-q", "main")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Mia")
+    repo.git("merge", "-q", "--no-ff", "-m", "merge feat", "feat")
+    repo.write("README", "words\n")
+    by("Hal", "a readme")
+    h = Harness("edge", tmp_path / "state")
+    try:
+        first = h.sync(repo, stop_history=lambda: True)
+
+        def authors() -> dict[str, str]:
+            return {key[1]: author_name(p.payload) for key, p in structural(h).items() if key[0] == "a.py"}
+
+        assert first.history_owed is True and authors() == {"<module>": "Cid", "f": "", "h": "Cid"}
+        assert h.sync(repo).history_owed is False
+        assert authors() == {"<module>": "Cid", "f": "Bob", "h": "Cid"}
+    finally:
+        h.close()
+
+
 def test_an_octopus_merge_reads_every_branch_it_merged(git_repo, tmp_path, monkeypatch):
     """A merge of three branches at once: what each brought in is its own commit's, and
     the merge's task memory lists the subjects of all of them."""
