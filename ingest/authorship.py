@@ -28,14 +28,14 @@ wrote what is left.
 **Merges.** Who merged need not have written what a merge brought in: a merge gives it
 its task alone in the history read, nothing past it. Then the branches it merged are
 read (``WriterSearch._sides``: the commits reachable from its other parents and not from
-its first, newest first, up to ``SIDE_COMMITS`` each, the same way: only commits that
+its first, newest first, up to ``MERGED_COMMITS`` each, the same way: only commits that
 changed a path sought, those files alone, moves followed) and what one of their commits
 produced gets that commit's author: a pull request's code its writer's name, where the
 merge commit is all the first-parent history has. What one of them moved there and none
 produced goes back to where it was before, for older commits; what none produced nor
 moved (a conflict's resolution, an evil merge's own code) is the merge's own, by the
 merger, as git blame has it, where the branches were read whole (not in a partial clone,
-nor past ``SIDE_COMMITS``): else it keeps the merge's claim. A later search of a commit
+nor past ``MERGED_COMMITS``): else it keeps the merge's claim. A later search of a commit
 whose task holds a version without an author reads its branches again (``to_claim``).
 """
 
@@ -48,7 +48,7 @@ from typing import Any
 
 import structlog
 
-from recalld.ingest.commits import CommitReader, CommitRecord
+from recalld.ingest.commits import MERGED_COMMITS, CommitReader, CommitRecord
 from recalld.ingest.gitrecords import CommitDetails
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope, memory_id
@@ -65,7 +65,6 @@ PATHS_A_SCROLL = 256
 # past the task memories' history, ``stop`` is asked every so many commits walked, or read (~12 ms each)
 WRITERS_CHUNK, READS_A_CHUNK = 500, 50
 WRITERS_LABEL = "writers of older code"  # its progress bar
-SIDE_COMMITS = 1000  # of each branch a merge brought in, read for who wrote what it brought
 
 VersionKey = tuple[str, str, str]  # kind, qualname, content hash: a version at whatever path
 
@@ -190,7 +189,7 @@ class WriterSearch:
     def _sides(self, details: CommitDetails, at: dict[str, dict[VersionKey, set[str]]]) -> tuple[int, set[str]]:
         """Gives what the merge ``details`` claimed (``at``: path there → version → stored
         ids, wherever a later commit moved them) the author of the newest commit of the
-        branches it merged (up to ``SIDE_COMMITS`` of each) that produced it. What one of
+        branches it merged (up to ``MERGED_COMMITS`` of each) that produced it. What one of
         them moved there and none produced goes back to where it was, for older commits
         to claim. Returns how many it gave one, and those none produced nor moved, where
         it read them all: the merge's own (a conflict's resolution), as git blame has it."""
@@ -198,22 +197,21 @@ class WriterSearch:
         if self.stopped:
             return 0, set()
         git, reader = self.reads
-        within = {i for versions in at.values() for ids in versions.values() for i in ids}
-        side = WriterSearch(self.store, self.scope, moves=FOLLOW, within=within)
+        seeded = {i: path for path, versions in at.items() for ids in versions.values() for i in ids}
+        side = WriterSearch(self.store, self.scope, moves=FOLLOW, within=set(seeded))
         for path, versions in at.items():  # sought where the merge had them
             side._away[path] = {key: set(ids) for key, ids in versions.items()}
-        commits = git.merged_by(details.parents, limit=SIDE_COMMITS)
+        commits = git.merged_by(details.parents, limit=MERGED_COMMITS)
         read = side.read_down(git, reader, commits, {}, ask=lambda _walked: self.stop())
         self.stopped |= not read  # its versions keep the merge's task alone: ``to_claim`` has them read again
         self.read += side.read
-        seeded = {i: path for path, versions in at.items() for ids in versions.values() for i in ids}
         own: set[str] = set()
         for path, versions in side._away.items():
             for key, ids in versions.items():
                 own |= {i for i in ids if seeded[i] == path}
                 if moved := {i for i in ids if seeded[i] != path}:  # a branch moved it: older code, for older commits
                     self._away[path].setdefault(key, set()).update(moved)
-        whole = read and len(commits) < SIDE_COMMITS and all(git.has_commit(p) for p in details.parents)
+        whole = read and len(commits) < MERGED_COMMITS and all(git.has_commit(p) for p in details.parents)
         return side.claimed, own if whole else set()
 
     def read_down(

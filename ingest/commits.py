@@ -35,7 +35,9 @@ from recalld.parsers.encoding import from_utf16
 log = structlog.get_logger("recalld.sync")
 
 MAX_PARSED_FILES = 200
-MERGED_SUBJECTS, MERGED_COUNTED = 20, 1000  # a merge's commits: those whose subject its task lists, those counted
+# a merge's commits: those whose subject its task lists; those walked of each branch it
+# merged (counted for the task, read for who wrote what it brought in: authorship)
+MERGED_SUBJECTS, MERGED_COMMITS = 20, 1000
 PARSE_CACHE_SIZE = 4096
 
 # (kind, qualname) -> content hash, for one parsed blob
@@ -142,7 +144,7 @@ class CommitReader:
             produced.extend(file_produced)
         details = self._git.commit_details(commit_id)
         merge = len(details.parents) > 1 and only is None  # a record for a task memory: its merge's commits
-        brought = self._git.merged_by(details.parents, limit=MERGED_COUNTED) if merge else []
+        brought = self._git.merged_by(details.parents, limit=MERGED_COMMITS) if merge else []
         firsts = (self._git.commit_details(c) for c in brought[:MERGED_SUBJECTS])
         return CommitRecord(
             details=details,
