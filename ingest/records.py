@@ -145,6 +145,13 @@ def ancestor_dirs(path: str) -> list[str]:
 # comes back, not reopened by a state update. 2: names made of words are no secret
 # (``APCUPSdData`` was an Artifactory password), a redaction ends at its token.
 PAYLOAD_VERSION = 2
+# Bumped whenever how a branch's history is read changes what its task memories say or
+# who its versions' writers are: a checkpoint of an earlier version (none: 1) has that
+# history read again, its task memories written again whole and the writers sought of
+# the versions still without one (``sync.read_earlier``). 2: a merge's task memory lists
+# the commits it brought in, and their branches are read for who wrote what it did;
+# moved code is followed back to its writer, and older code past the history read.
+PROVENANCE_VERSION = 2
 # The fields of a memory that its id fixes (the id hashes repo, branch, path, kind,
 # qualname and the symbol's source; the embedded text is made of those, so are both
 # vectors). A closed memory that comes back keeps them as stored: everything else
@@ -348,6 +355,7 @@ def checkpoint_point(
     shallow: str | None = "",
     attributes: str | None = None,
     pending_after: int | None = None,
+    provenance: int | None = PROVENANCE_VERSION,
 ) -> StoredPoint:
     """``extraction``: the EXTRACTION_VERSION the memories of ``commit`` were made with
     (a pending marker or a trust update keeps the one it found). ``history_owed``: the
@@ -358,7 +366,9 @@ def checkpoint_point(
     the memories were read under (``gitattributes.beside_state``; None: not known).
     ``pending_after``: with ``pending``, the stamp of the last sync of the branch that
     ended (0: none did); what the syncs killed since wrote carries a later stamp
-    (``recovery.before_interrupted``). None: a marker of an earlier release."""
+    (``recovery.before_interrupted``). None: a marker of an earlier release.
+    ``provenance``: the PROVENANCE_VERSION the history of ``commit`` was read by (kept
+    while it is read again)."""
     payload = {
         "record": "checkpoint",
         "repo": scope.repo,
@@ -372,6 +382,7 @@ def checkpoint_point(
         "shallow": shallow,
         "attributes": attributes,
         "pending_after": pending_after,
+        "provenance": provenance,
         "updated_at": int(time.time()),
     }
     return StoredPoint(id=checkpoint_id(scope), payload=payload, vector=None)

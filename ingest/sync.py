@@ -38,6 +38,7 @@ from recalld.ingest.revector import ensure_space
 from recalld.ingest.result import NoProgress, ProgressSink, SyncResult
 from recalld.ingest.records import (
     SyncStep,
+    PROVENANCE_VERSION,
     checkpoint_point,
     is_test_path,
     next_stamp,
@@ -65,6 +66,7 @@ class _Owed:
     sync_stamp: int | None
     attributes: str | None  # the attribute files beside the tree its memories were read under
     parsed: Iterable[FileSymbols] = ()
+    provenance: int | None = PROVENANCE_VERSION  # what read the history before (records.checkpoint_point)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +84,7 @@ class _Step:
     owed: bool
     attributes: tuple[str | None, str]
     after: int | None  # the pending marker's pending_after (records.checkpoint_point)
+    provenance: int | None  # the checkpoints' until the history is read (records.checkpoint_point)
 
 
 class Indexer:
@@ -133,12 +136,19 @@ class Indexer:
         with EmbedAhead(self.embeddings) as ahead:
             tasks = TaskSync(self.store, ahead, owed.git, owed.scope, options=self.options)
             tasks.reader.know(owed.parsed)
+            again = read_earlier(owed.commit, owed.provenance)
+            if again:
+                log.info("commit history read by an earlier release: reading it again", repo=owed.scope.repo,
+                         branch=owed.scope.branch, was=owed.provenance, now=PROVENANCE_VERSION)  # fmt: skip
             outcome = tasks.backfill(
-                owed.commit, queue=lambda texts: ahead.submit(map(redacted_text, texts)), progress=progress, stop=stop
+                owed.commit, queue=lambda texts: ahead.submit(map(redacted_text, texts)), progress=progress, stop=stop,
+                again=again,
             )
-            if outcome.complete:
+            if outcome.complete or again:  # a read again that stopped: owed by the mark too (``recalld status``)
                 done = checkpoint_point(owed.scope, commit=owed.commit, pending=None, sync_stamp=owed.sync_stamp,
-                                        shallow=owed.git.shallow_state, attributes=owed.attributes)
+                                        shallow=owed.git.shallow_state, attributes=owed.attributes,
+                                        history_owed=not outcome.complete,
+                                        provenance=PROVENANCE_VERSION if outcome.complete else owed.provenance)
                 self.store.upsert([done])
             result.history_added, result.history_embedded = outcome.added, ahead.embedded
             result.history_writers = outcome.writers
@@ -168,7 +178,11 @@ class Indexer:
             return result, None
         pending = checkpoint.get("pending")
         clean = not pending and git.has_commit(indexed)
-        owed = bool(checkpoint.get("history_owed"))
+        # the history was read by an earlier release's rules: read again, after the sync
+        provenance = PROVENANCE_VERSION if indexed is None else checkpoint.get("provenance")
+        earlier = read_earlier(indexed, provenance)
+        owed = bool(checkpoint.get("history_owed")) or (earlier and owes_history(git, indexed, self.options,
+                                                                                 earlier=True))  # fmt: skip
         # a fetch deepened a shallow clone (or cut it shorter), or the checkpoint is an earlier
         # release's: the task memories are compared with git, and its history read on
         reshaped = checkpoint.get("shallow") != git.shallow_state
@@ -190,7 +204,8 @@ class Indexer:
             full = True
         if clean and not full and indexed == target and not reshaped:
             result.seconds = round(time.monotonic() - started, 3)
-            kept = _Owed(git, scope, target, checkpoint.get("sync_stamp"), checkpoint.get("attributes"))
+            kept = _Owed(git, scope, target, checkpoint.get("sync_stamp"), checkpoint.get("attributes"),
+                         provenance=provenance)  # fmt: skip
             return result, kept if owed else None
 
         after = pending_after(checkpoint)  # what the marker keeps, and a resume goes by
@@ -201,7 +216,7 @@ class Indexer:
                          extraction=extraction, reread=outdated,
                          owed=owed or owes_history(git, indexed, self.options, reshaped=reshaped),
                          attributes=(checkpoint.get("attributes"), beside),
-                         after=after)  # fmt: skip
+                         after=after, provenance=provenance)  # fmt: skip
 
         stamp = checkpoint.get("sync_stamp")
         read_under = checkpoint.get("attributes")  # what the checkpoint says until it is written again
@@ -264,7 +279,7 @@ class Indexer:
                 tree.collector.result.log_notes(repo)
             result.embedded += ahead.embedded
         result.seconds = round(time.monotonic() - started, 3)
-        return result, _Owed(git, scope, target, stamp, read_under, reused) if owed else None
+        return result, _Owed(git, scope, target, stamp, read_under, reused, provenance) if owed else None
 
     def _write(
         self,
@@ -289,7 +304,7 @@ class Indexer:
         self.store.upsert([
             checkpoint_point(scope, commit=result.from_commit, pending=target, extraction=how.extraction,
                              history_owed=how.owed, sync_stamp=how.stamp, shallow=None, attributes=how.attributes[0],
-                             pending_after=how.after)
+                             pending_after=how.after, provenance=how.provenance)
         ])  # fmt: skip
         info = git.commit_info(target)
         indexed = result.from_commit
@@ -299,7 +314,7 @@ class Indexer:
         apply(tasks, step)
         self._sync_tasks(result, tasks, step, reconcile=how.reconcile, reread=how.reread, progress=progress)
         done = checkpoint_point(scope, commit=target, pending=None, history_owed=how.owed, sync_stamp=how.stamp,
-                                shallow=git.shallow_state, attributes=how.attributes[1])
+                                shallow=git.shallow_state, attributes=how.attributes[1], provenance=how.provenance)
         self.store.upsert([done])
 
     def _sync_tasks(
@@ -353,6 +368,13 @@ def made_earlier(indexed: str | None, extraction: int | None) -> bool:
     extractor (``extraction``, its checkpoint's version): the sync compares every file
     and writes again what that release read otherwise."""
     return indexed is not None and extraction != EXTRACTION_VERSION
+
+
+def read_earlier(indexed: str | None, provenance: int | None) -> bool:
+    """Whether the history of the indexed commit was read by an earlier release's rules
+    (``provenance``, its checkpoint's version; None: before there was one): the sync owes
+    it, read again (``TaskSync.backfill`` with ``again``)."""
+    return indexed is not None and provenance != PROVENANCE_VERSION
 
 
 def forget_memos(*, parses: bool = False) -> None:

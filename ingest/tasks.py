@@ -19,7 +19,8 @@ at once; ``backfill`` then writes the history of the checkpoint's commit (every 
 them an ancestor, so live), in chunks, and clears the mark. It stops between chunks
 when asked (the daemon asks when a newer event for the repo waits, or it is
 stopping), and any later sync with the mark set goes on where it stopped: what is
-written is skipped.
+written is skipped. A history an earlier release read (``sync.read_earlier``) is read
+again whole: every task memory written again (``again``).
 
 A live task memory whose commit is no longer ``target`` or an ancestor of it (reset,
 rebase, amend, force-push) is closed: ``deprecated_reason`` "removed",
@@ -80,6 +81,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any
 
 import structlog
@@ -89,9 +91,7 @@ from recalld.ingest.authorship import live_at, seek_writers, to_claim, version_i
 from recalld.ingest.credit import credit_by_links, credit_window
 from recalld.ingest.commits import CommitReader, CommitRecord
 from recalld.ingest.files import IndexOptions
-from recalld.ingest.gitnames import subject_of
 from recalld.ingest.gitrepo import GitRepository
-from recalld.ingest.keyed import unique_by
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import (
     HISTORY_FIELDS,
@@ -105,6 +105,7 @@ from recalld.ingest.records import (
 from recalld.ingest.redaction import holds_redaction
 from recalld.ingest.result import NoProgress, ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
+from recalld.ingest.successors import rewritten_by
 from recalld.ingest.task_memory import task_payload, task_text
 from recalld.ingest.writer import MemoryDraft, TextVectors, upsert_points, vectorise
 
@@ -132,11 +133,14 @@ def commit_window(git: GitRepository, indexed: str | None, target: str, limit: i
     return [target, *(c for c in commits if c != target)][:limit]
 
 
-def owes_history(git: GitRepository, indexed: str | None, options: IndexOptions, *, reshaped: bool = False) -> bool:
+def owes_history(
+    git: GitRepository, indexed: str | None, options: IndexOptions, *, reshaped: bool = False, earlier: bool = False
+) -> bool:
     """Whether a sync from ``indexed`` leaves the target's history to a backfill (also
-    where the clone's shallow boundaries moved: ``reshaped``), or the search past it."""
+    where the clone's shallow boundaries moved: ``reshaped``; or an earlier release read
+    it: ``earlier``), or the search past it."""
     reads = options.backfill_commits > 1 or (options.backfill_commits == 1 and options.writer_commits > 0)
-    return reads and (reshaped or not git.has_commit(indexed))
+    return reads and (reshaped or earlier or not git.has_commit(indexed))
 
 
 class TaskSync:
@@ -208,37 +212,44 @@ class TaskSync:
         return outcome
 
     def backfill(
-        self, commit: str, *, queue: Callable[[list[str]], None], progress: ProgressSink, stop: Callable[[], bool]
+        self, commit: str, *, queue: Callable[[list[str]], None], progress: ProgressSink, stop: Callable[[], bool],
+        again: bool = False,
     ) -> TaskOutcome:
         """Writes the missing (or closed) task memories of the last ``backfill_commits``
-        first-parent commits of ``commit``, the checkpoint's, in chunks. Each chunk is
-        read, and its texts ``queue``d to the model, while the one before is written;
-        before each chunk ``stop`` is asked whether to leave the rest for later."""
+        first-parent commits of ``commit``, the checkpoint's, in chunks, and claims again
+        for those written before, in their turn (newest first). Each chunk is read, and its
+        texts ``queue``d to the model, while the one before is written; before each chunk
+        ``stop`` is asked whether to leave the rest for later. ``again``: every one is
+        written again whole (the history was read by an earlier release's rules)."""
         commits = self.git.walk_commits(commit, hide=None, limit=self.options.backfill_commits, first_parent=True)
         ids = {c: task_memory_id(self.scope, c) for c in commits}
         stored = retrieve_many(self.store, list(ids.values()), fields=("deprecated",))
         live = {p.id for p in stored if p.payload.get("deprecated") == 0}
-        todo = [c for c in commits if ids[c] not in live]
+        todo = {c for c in commits if again or ids[c] not in live}
         writers = WriterSearch(self.store, self.scope, moves=FOLLOW, reads=self._sides, stop=stop)
         older = self._older(commit, len(commits))
-        # what was read before is claimed again, for its moves (and a merge's branches a stop left)
-        self._retrace(commits[: commits.index(todo[0])] if todo else commits, commit, writers)
-        chunks = [todo[start : start + HISTORY_CHUNK] for start in range(0, len(todo), HISTORY_CHUNK)]
+        chunks = _chunks(commits, todo)
         outcome = TaskOutcome()
         progress.begin(HISTORY_LABEL, len(todo))
         try:
             if chunks:
-                queue(self._read_all(chunks[0]))
+                queue(self._read_all([c for c in chunks[0] if c in todo]))
             for n, chunk in enumerate(chunks):
                 if n and stop():
                     outcome.complete = False
                     break
-                if n + 1 < len(chunks):
-                    queue(self._read_all(chunks[n + 1]))  # read on while the model embeds this chunk
-                outcome.added += self._write(chunk, commit, NoProgress(), writers)
+                if n + 1 < len(chunks):  # read on while the model embeds this chunk
+                    queue(self._read_all([c for c in chunks[n + 1] if c in todo]))
+                for writes, run in groupby(chunk, key=todo.__contains__):
+                    if writes:
+                        written = list(run)
+                        outcome.added += self._write(written, commit, NoProgress(), writers,
+                                                     again=set(written) if again else frozenset())  # fmt: skip
+                        progress.advance(len(written))
+                    else:  # what was read before is claimed again, for its moves (and a merge's branches a stop left)
+                        self._retrace(list(run), commit, writers)
                 for done in chunk:
                     self._read.pop(done, None)
-                progress.advance(len(chunk))
         finally:
             progress.end()
         if outcome.complete and older:
@@ -357,7 +368,7 @@ class TaskSync:
     def _close(self, removed: list[StoredPoint], window: list[str], step: SyncStep) -> int:
         if not removed:
             return 0
-        successors = self._successors(removed, window)
+        successors = rewritten_by(self.git, self.scope, removed, window)
         ending = {**closing_fields(step), "deprecated_reason": REMOVED}
         by_successor: dict[str | None, list[str]] = defaultdict(list)
         for point in removed:
@@ -367,30 +378,18 @@ class TaskSync:
                 self.store.set_payload(batch, {**ending, "superseded_by": successor})
         return len(removed)
 
-    def _successors(self, removed: list[StoredPoint], window: list[str]) -> dict[str, str]:
-        """removed memory id → task memory id of the commit that rewrote it, where one is clear.
 
-        Patch ids are computed only for commits whose changed paths some commit on the
-        other side shares (``patch_paths``): a reset back past large commits would
-        otherwise diff every blob of each, to match against a window of one commit."""
-        gone = {p.payload["commit"] for p in removed}
-        paths = {c: self.git.patch_paths(c) for c in sorted(gone) if self.git.has_commit(c)}
-        window_paths = {c: self.git.patch_paths(c) for c in window}
-        shared = {p for p in window_paths.values() if p} & {p for p in paths.values() if p}
-        patches = {c: self.git.patch_id(c) if window_paths[c] in shared else None for c in window}
-        by_patch = unique_by([c for c in window if patches[c]], patches.__getitem__)
-        by_who = unique_by([self.git.commit_details(c) for c in window], lambda d: (subject_of(d.message), d.author))
-        found: dict[str, str] = {}
-        for point in removed:
-            commit = point.payload["commit"]
-            patch = self.git.patch_id(commit) if paths.get(commit) in shared else None
-            match = by_patch.get(patch) if patch else None
-            if match is None:
-                same = by_who.get((point.payload.get("subject") or "", point.payload.get("author") or ""))
-                match = same.id if same else None
-            if match is not None:
-                found[point.id] = task_memory_id(self.scope, match)
-        return found
+def _chunks(commits: Sequence[str], todo: AbstractSet[str]) -> list[list[str]]:
+    """``commits`` in order, cut after every ``HISTORY_CHUNK``-th of ``todo``."""
+    chunks: list[list[str]] = [[]]
+    count = 0
+    for commit in commits:
+        if count == HISTORY_CHUNK:
+            chunks.append([])
+            count = 0
+        chunks[-1].append(commit)
+        count += commit in todo
+    return chunks if chunks[0] else []
 
 
 def _batches(items: Sequence[str], size: int) -> Iterator[list[str]]:

@@ -43,5 +43,6 @@ def apply_trust(store: Store, scope: Scope, checkpoint: dict[str, Any]) -> int:
     store.upsert([checkpoint_point(scope, commit=commit, pending=pending, extraction=extraction, history_owed=owed,
                                    sync_stamp=stamp, shallow=checkpoint.get("shallow"),
                                    attributes=checkpoint.get("attributes"),
-                                   pending_after=checkpoint.get("pending_after"))])  # fmt: skip
+                                   pending_after=checkpoint.get("pending_after"),
+                                   provenance=checkpoint.get("provenance"))])  # fmt: skip
     return len(ids)

@@ -9,13 +9,16 @@ A third sync looks for the first index's versions' writers in the history read a
 fifth does not look for them (``WriterSearch``), and the stores of the second, third and
 fourth say how many have one: an author, a merge's task alone, none. ``--repo`` runs the syncs on a clone of an
 existing repository's ``--branch`` instead (its last ``--commits`` commits backfilled).
+``--again`` times the sync that reads the history again in a store an earlier release
+left (its checkpoint without ``provenance``, every version without a writer) and checks
+that it finds each version the writer a first index finds.
 Last, ``--window`` times a sync over that many commits to the tip with and without
 giving each version the commit of the window that made it (``credit_window``).
 The fake embedder isolates the pipeline (git, parsing, store); ``--model`` uses the
 packaged model instead.
 
     python tests/bench/bench_tasks.py [--commits 500] [--modules 200] [--model]
-    python tests/bench/bench_tasks.py --repo PATH [--branch main] [--commits 500] [--window 50]
+    python tests/bench/bench_tasks.py --repo PATH [--branch main] [--commits 500] [--window 50] [--again]
 """
 
 from __future__ import annotations
@@ -33,10 +36,10 @@ sys.path.insert(0, str(ROOT))
 from recalld.ingest.authorship import SKIP, WriterSearch  # noqa: E402
 from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, SentenceTransformerEmbedder  # noqa: E402
 from recalld.ingest.files import IndexOptions  # noqa: E402
-from recalld.ingest.store import MemoryFilter, Store, StoreConfig, open_store  # noqa: E402
+from recalld.ingest.store import MemoryFilter, Store, StoreConfig, StoredPoint, open_store  # noqa: E402
 from recalld.ingest import tasks as tasks_module  # noqa: E402
 from recalld.ingest.plan import Scope  # noqa: E402
-from recalld.ingest.records import task_memory_id  # noqa: E402
+from recalld.ingest.records import checkpoint_id, task_memory_id  # noqa: E402
 from recalld.ingest.sync import Indexer, SyncResult  # noqa: E402
 from tests.conftest import FakeEmbedder  # noqa: E402
 
@@ -110,6 +113,37 @@ def open_indexer(root: Path, embedder: object, options: IndexOptions) -> tuple[I
     return Indexer(store=store, embeddings=embeddings, options=options), store, cache
 
 
+def writers_of(store: Store) -> dict[str, str]:
+    """Structural memory id → its author, or "task" (a merge's task alone), or ""."""
+    found = store.scroll(MemoryFilter(repo="bench", types=("structural",)), fields=("author", "task_id"))
+    return {p.id: p.payload.get("author") or ("task" if p.payload.get("task_id") else "") for p in found}
+
+
+def earlier_store(root: Path, repo: Path, branch: str, backfill: int, embedder: object) -> tuple[float, int, int]:
+    """A first sync, the store then made as an earlier release left it (no version with a
+    writer, a checkpoint without ``provenance``), and the next sync, which reads the
+    history again: its seconds, and of the versions, how many got the writer the first
+    sync found and how many another."""
+    indexer, store, cache = open_indexer(root, embedder, IndexOptions(backfill_commits=backfill))
+    indexer.sync(repo="bench", path=str(repo), branch=branch)
+    first = writers_of(store)
+    ids = sorted(first)
+    for start in range(0, len(ids), 1000):
+        store.set_payload(ids[start : start + 1000], {"author": None, "task_id": None})
+    point = store.retrieve([checkpoint_id(Scope("bench", branch))])[0]
+    payload = {k: v for k, v in point.payload.items() if k != "provenance"}
+    store.upsert([StoredPoint(id=point.id, payload=payload, vector=None)])
+    started = time.monotonic()
+    result = indexer.sync(repo="bench", path=str(repo), branch=branch)
+    seconds = time.monotonic() - started
+    assert result.mode == "noop" and not result.history_owed, result
+    now = writers_of(store)
+    store.close()
+    cache.close()
+    same = sum(now[i] == who for i, who in first.items())
+    return seconds, same, len(first) - same
+
+
 def timed_sync(
     root: Path, repo: Path, branch: str, backfill: int, embedder: object, *, past: bool = True
 ) -> tuple[float, SyncResult, dict[str, int]]:
@@ -170,6 +204,8 @@ def main() -> None:
     parser.add_argument("--window", type=int, default=50,
                         help="then a sync over this many commits, to the tip, with and without crediting each "
                              "version to the commit that made it, three times in turn (0: not)")  # fmt: skip
+    parser.add_argument("--again", action="store_true",
+                        help="then time the history read again in a store an earlier release left")  # fmt: skip
     args = parser.parse_args()
     embedder = SentenceTransformerEmbedder(words_only=True) if args.model else FakeEmbedder()
     with tempfile.TemporaryDirectory() as tmp:
@@ -213,6 +249,10 @@ def main() -> None:
             total = sum(found.values())
             print(f"structural memories by writer found{label}: {total} in all; "
                   + ", ".join(f"{name} {n} ({100 * n / max(total, 1):.1f} %)" for name, n in found.items()))
+        if args.again:
+            seconds, same, other = earlier_store(root / "again", repo, branch, args.commits, embedder)
+            print(f"history read again in an earlier release's store (no version with a writer): {seconds:.2f} s; "
+                  f"{same} versions with the writer a first index finds, {other} with another")
         if args.window:
             runs: dict[bool, list[tuple[float, int, int]]] = {False: [], True: []}
             for n in range(3):

@@ -1,0 +1,121 @@
+"""A store whose history an earlier release read (its checkpoint's ``provenance`` older
+than PROVENANCE_VERSION, or missing) has it read again by the next sync, whatever that
+sync brings: its task memories written again whole, its versions' writers sought."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from recalld.ingest import tasks as tasks_module
+from recalld.ingest.records import PROVENANCE_VERSION, checkpoint_id, task_memory_id
+from recalld.ingest.store import StoredPoint
+from tests.ingest.conftest import Harness
+from tests.ingest.test_tasks import SCOPE, author_name, commit_by, commits_read, structural, tasks
+
+
+def pull_request(repo, monkeypatch) -> str:  # type: ignore[no-untyped-def]
+    """Ann writes f and g; Bob changes f on a branch that Mia merges; Hal adds a file. The merge."""
+    by = partial(commit_by, repo, monkeypatch)
+    repo.write("a.py", "def f():\n    return 1\n\n\ndef g():\n    return 1\n")
+    by("Ann", "f and g")
+    repo.git("checkout", "-q", "-b", "feat")
+    repo.write("a.py", "def f():\n    return 2\n\n\ndef g():\n    return 1\n")
+    by("Bob", "f returns 2")
+    repo.git("checkout", "-q", "main")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Mia")
+    repo.git("merge", "-q", "--no-ff", "-m", "merge feat", "feat")
+    merge = repo.head()
+    repo.write("b.py", "def b():\n    return 3\n")
+    by("Hal", "b")
+    return merge
+
+
+def as_an_earlier_release_left_it(h: Harness, merge: str) -> None:
+    """What a store of release 1 held: what the merge brought in without an author, its
+    task memory without the merged commits' subjects, a checkpoint without provenance."""
+    f = structural(h)[("a.py", "f")]
+    h.store.set_payload([f.id], {"author": None})
+    mid = task_memory_id(SCOPE, merge)
+    text = tasks(h)[merge]["text"]
+    h.store.set_payload([mid], {"text": "\n".join(line for line in text.split("\n") if not line.startswith("merged:"))})
+    point = h.store.retrieve([checkpoint_id(SCOPE)])[0]
+    payload = {k: v for k, v in point.payload.items() if k != "provenance"}
+    h.store.upsert([StoredPoint(id=point.id, payload=payload, vector=None)])
+
+
+def test_a_history_an_earlier_release_read_is_read_again(git_repo, tmp_path, monkeypatch):
+    merge = pull_request(git_repo, monkeypatch)
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(git_repo)
+        assert h.checkpoint()["provenance"] == PROVENANCE_VERSION
+        assert author_name(structural(h)[("a.py", "f")].payload) == "Bob"
+        as_an_earlier_release_left_it(h, merge)
+        assert author_name(structural(h)[("a.py", "f")].payload) == ""
+        read = commits_read(monkeypatch)
+        again = h.sync(git_repo)  # nothing new in git
+        assert (again.history_owed, again.history_added) == (False, 3)  # every task memory written again (first parents)
+        assert again.history_embedded == 0  # each text was embedded before
+        assert set(read) >= set(tasks(h))
+        assert author_name(structural(h)[("a.py", "f")].payload) == "Bob"
+        assert "\nmerged: f returns 2" in tasks(h)[merge]["text"]
+        checkpoint = h.checkpoint()
+        assert (checkpoint["provenance"], checkpoint["history_owed"]) == (PROVENANCE_VERSION, 0)
+        read.clear()
+        assert h.sync(git_repo).history_added == 0 and read == []  # read once
+    finally:
+        h.close()
+
+
+def test_a_history_read_again_that_stops_is_read_again_whole_by_the_next_sync(git_repo, tmp_path, monkeypatch):
+    """The daemon stops the read for a newer event: the checkpoint keeps the earlier
+    provenance through the next sync's write, which reads the history again."""
+    monkeypatch.setattr(tasks_module, "HISTORY_CHUNK", 1)
+    merge = pull_request(git_repo, monkeypatch)
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(git_repo)
+        as_an_earlier_release_left_it(h, merge)
+        stopped = h.sync(git_repo, stop_history=lambda: True)
+        assert (stopped.history_owed, stopped.history_added) == (True, 1)
+        assert (h.checkpoint().get("provenance"), h.checkpoint()["history_owed"]) == (None, 1)
+        assert author_name(structural(h)[("a.py", "f")].payload) == ""
+        git_repo.write("c.py", "def c():\n    return 4\n")
+        new = commit_by(git_repo, monkeypatch, "Ivy", "c")
+        done = h.sync(git_repo)
+        assert (done.tasks_added, done.history_owed) == (1, False)
+        assert author_name(structural(h)[("a.py", "f")].payload) == "Bob"
+        assert "\nmerged: f returns 2" in tasks(h)[merge]["text"] and new in tasks(h)
+        assert (h.checkpoint()["provenance"], h.checkpoint()["history_owed"]) == (PROVENANCE_VERSION, 0)
+    finally:
+        h.close()
+
+
+def test_with_task_memory_off_the_history_is_not_read_but_stays_owed_to_a_later_release(git_repo, tmp_path, monkeypatch):
+    """No history read without task memory: the checkpoint keeps what it had, so turning
+    task memory on later reads the history with this release's rules."""
+    from recalld.ingest.files import IndexOptions
+
+    merge = pull_request(git_repo, monkeypatch)
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(git_repo)
+        as_an_earlier_release_left_it(h, merge)
+    finally:
+        h.close()
+    off = Harness("edge", tmp_path / "state", IndexOptions(backfill_commits=0))
+    try:
+        git_repo.write("c.py", "def c():\n    return 4\n")
+        commit_by(git_repo, monkeypatch, "Ivy", "c")
+        result = off.sync(git_repo)
+        assert (result.history_added, result.history_owed) == (0, False)
+        assert off.checkpoint().get("provenance") is None
+    finally:
+        off.close()
+    on = Harness("edge", tmp_path / "state")
+    try:
+        assert on.sync(git_repo).history_owed is False
+        assert author_name(structural(on)[("a.py", "f")].payload) == "Bob"
+        assert on.checkpoint()["provenance"] == PROVENANCE_VERSION
+    finally:
+        on.close()
