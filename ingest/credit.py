@@ -16,6 +16,7 @@ from collections.abc import Set as AbstractSet
 
 from recalld.ingest.authorship import CLAIM, WriterSearch, live_at, scrolls_at, version_ids, writer
 from recalld.ingest.commits import CommitRecord
+from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import task_memory_id
 from recalld.ingest.store import Store, retrieve_many
@@ -38,6 +39,13 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *
     if claimable:
         WriterSearch(store, scope, moves=CLAIM).claim(others, claimable)
     _merge_keeps(store, claimable if merge else set(), whole=whole)
+
+
+def holds_all(git: GitRepository, known: str, target: str, window: Sequence[str], limit: int) -> bool:
+    """Whether ``window`` (at most ``limit`` commits) holds every commit a sync from
+    ``known`` to ``target`` brought in: ``whole``, for ``credit_window`` and ``credit_by_links``."""
+    walked = window if len(window) < limit else git.walk_commits(target, hide=known, limit=limit + 1, first_parent=False)
+    return len(walked) <= limit
 
 
 def _merge_keeps(store: Store, kept: AbstractSet[str], *, whole: bool) -> None:

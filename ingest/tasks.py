@@ -88,7 +88,7 @@ import structlog
 
 from recalld.ingest.authorship import FOLLOW, SKIP, UNKNOWN_WRITER, WriterSearch
 from recalld.ingest.authorship import live_at, seek_writers, to_claim, version_ids
-from recalld.ingest.credit import credit_by_links, credit_window
+from recalld.ingest.credit import credit_by_links, credit_window, holds_all
 from recalld.ingest.commits import CommitReader, CommitRecord
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
@@ -201,7 +201,7 @@ class TaskSync:
         for start in range(0, len(todo), CHUNK):
             outcome.added += self._write(todo[start : start + CHUNK], target, progress, writers, again=again)
         if known is not None and len(window) > 1:
-            whole = len(window) < self.options.backfill_commits  # every commit the sync brought in
+            whole = holds_all(self.git, known, target, window, self.options.backfill_commits)
             if reconcile or all(c in self._read for c in window):
                 # new commits, all read (after a crash, those the killed sync wrote: credited as it would have)
                 credit_window(self.store, self.scope, [self._record(c) for c in window], whole=whole)

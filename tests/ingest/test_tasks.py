@@ -538,8 +538,9 @@ def test_a_sync_to_a_merge_gives_what_it_brought_in_to_the_merged_branchs_commit
     """The post-merge hook's sync: its target is the merge, whose diff from its first
     parent holds all it brought in. What the merged branch's commits wrote is theirs; what
     the merge alone made is its own, by the merger (as git blame has it); the same after a
-    reset back and forward again. Where the window stopped at its limit, what none of
-    its commits made may be an older commit's: the merge's task alone, no author."""
+    reset back and forward again, and where the window holds every commit just at its
+    limit. Where the window stopped at its limit, what none of its commits made may be
+    an older commit's: the merge's task alone, no author."""
     repo = git_repo
     by = partial(commit_by, repo, monkeypatch)
     repo.write("a.py", "def f():\n    return 1\n")
@@ -548,12 +549,15 @@ def test_a_sync_to_a_merge_gives_what_it_brought_in_to_the_merged_branchs_commit
     repo.git("checkout", "-q", "-b", "feat")
     repo.write("a.py", "def f():\n    return 2\n")
     bob = by("Bob", "f returns 2")
+    repo.write("c.py", "def c():\n    return 3\n")
+    cid = by("Cid", "c")
     repo.git("checkout", "-q", "main")
     repo.write("b.py", "def b():\n    return 2\n")
     gus = by("Gus", "b returns 2")
     short = Harness("edge", tmp_path / "short", IndexOptions(backfill_commits=2))
+    exact = Harness("edge", tmp_path / "exact", IndexOptions(backfill_commits=3))
     try:
-        for h in (harness, short):
+        for h in (harness, short, exact):
             h.sync(repo)
         monkeypatch.setenv("GIT_AUTHOR_NAME", "Mia")
         repo.git("merge", "-q", "--no-ff", "-m", "merge feat", "feat")
@@ -561,16 +565,20 @@ def test_a_sync_to_a_merge_gives_what_it_brought_in_to_the_merged_branchs_commit
         repo.git("commit", "-q", "--amend", "--no-edit", "-a")  # an evil merge: bb is its own
         merge = repo.head()
         by_bob, by_merge = (task_memory_id(SCOPE, bob), "Bob"), (task_memory_id(SCOPE, merge), "Mia")
+        wanted = {("a.py", "f"), ("b.py", "bb"), ("b.py", "b"), ("c.py", "c")}
 
         def writers(h: Harness) -> dict[tuple[str, str], tuple[str, str]]:
             return {key: (p.payload["task_id"], author_name(p.payload)) for key, p in structural(h).items()
-                    if key in {("a.py", "f"), ("b.py", "bb"), ("b.py", "b")}}  # fmt: skip
+                    if key in wanted}  # fmt: skip
 
-        expected = {("a.py", "f"): by_bob, ("b.py", "bb"): by_merge, ("b.py", "b"): (task_memory_id(SCOPE, gus), "Gus")}
-        for h in (harness, short):
+        expected = {("a.py", "f"): by_bob, ("b.py", "bb"): by_merge, ("b.py", "b"): (task_memory_id(SCOPE, gus), "Gus"),
+                    ("c.py", "c"): (task_memory_id(SCOPE, cid), "Cid")}  # fmt: skip
+        for h in (harness, short, exact):
             h.sync(repo)
         assert writers(harness) == expected
-        assert writers(short) == {**expected, ("b.py", "bb"): (by_merge[0], "")}  # [merge, Bob]: at the limit
+        assert writers(exact) == expected  # [merge, Cid, Bob]: all it brought in, at the limit
+        # [merge, Cid]: Bob's f is left with the merge's task, as is bb (an older commit's?)
+        assert writers(short) == {**expected, ("b.py", "bb"): (by_merge[0], ""), ("a.py", "f"): (by_merge[0], "")}
         repo.git("reset", "-q", "--hard", gus)
         harness.sync(repo)
         repo.git("reset", "-q", "--hard", merge)
@@ -578,6 +586,7 @@ def test_a_sync_to_a_merge_gives_what_it_brought_in_to_the_merged_branchs_commit
         assert writers(harness) == expected
     finally:
         short.close()
+        exact.close()
 
 
 def test_after_the_indexed_commit_went_from_git_the_history_read_finds_the_writers(harness, git_repo, monkeypatch):
