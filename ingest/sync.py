@@ -137,12 +137,11 @@ class Indexer:
             tasks = TaskSync(self.store, ahead, owed.git, owed.scope, options=self.options)
             tasks.reader.know(owed.parsed)
             again = read_earlier(owed.commit, owed.provenance)
-            if again:
+            if again:  # what is written of it carries this release's PROVENANCE_VERSION
                 log.info("commit history read by an earlier release: reading it again", repo=owed.scope.repo,
                          branch=owed.scope.branch, was=owed.provenance, now=PROVENANCE_VERSION)  # fmt: skip
             outcome = tasks.backfill(
-                owed.commit, queue=lambda texts: ahead.submit(map(redacted_text, texts)), progress=progress, stop=stop,
-                again=again,
+                owed.commit, queue=lambda texts: ahead.submit(map(redacted_text, texts)), progress=progress, stop=stop
             )
             if outcome.complete or again:  # a read again that stopped: owed by the mark too (``recalld status``)
                 done = checkpoint_point(owed.scope, commit=owed.commit, pending=None, sync_stamp=owed.sync_stamp,

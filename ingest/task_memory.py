@@ -9,7 +9,7 @@ from typing import Any
 from recalld.ingest.commits import CommitRecord
 from recalld.ingest.embed import text_hash
 from recalld.ingest.plan import Scope
-from recalld.ingest.records import TASK, open_state, task_memory_id
+from recalld.ingest.records import PROVENANCE_VERSION, TASK, open_state, task_memory_id
 
 BODY_CHARS = 500
 MAX_PAYLOAD_FILES = 1000  # per list; a larger commit keeps the counts and sets files_truncated
@@ -86,6 +86,7 @@ def task_payload(
         "symbols_truncated": record.symbols_truncated,
         "symbol_ids": symbol_ids,
         "shallow": int(record.shallow),
+        "provenance": PROVENANCE_VERSION,  # how its history was read: an earlier one's is written again
         "text": text,
         "content_hash": text_hash(text),
         "lineage": mid,

@@ -20,7 +20,7 @@ them an ancestor, so live), in chunks, and clears the mark. It stops between chu
 when asked (the daemon asks when a newer event for the repo waits, or it is
 stopping), and any later sync with the mark set goes on where it stopped: what is
 written is skipped. A history an earlier release read (``sync.read_earlier``) is read
-again whole: every task memory written again (``again``).
+again: every task memory of an earlier ``PROVENANCE_VERSION`` is written again whole.
 
 A live task memory whose commit is no longer ``target`` or an ancestor of it (reset,
 rebase, amend, force-push) is closed: ``deprecated_reason`` "removed",
@@ -95,6 +95,7 @@ from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import (
     HISTORY_FIELDS,
+    PROVENANCE_VERSION,
     TASK,
     SyncStep,
     closing_fields,
@@ -212,20 +213,21 @@ class TaskSync:
         return outcome
 
     def backfill(
-        self, commit: str, *, queue: Callable[[list[str]], None], progress: ProgressSink, stop: Callable[[], bool],
-        again: bool = False,
+        self, commit: str, *, queue: Callable[[list[str]], None], progress: ProgressSink, stop: Callable[[], bool]
     ) -> TaskOutcome:
         """Writes the missing (or closed) task memories of the last ``backfill_commits``
         first-parent commits of ``commit``, the checkpoint's, in chunks, and claims again
         for those written before, in their turn (newest first). Each chunk is read, and its
         texts ``queue``d to the model, while the one before is written; before each chunk
-        ``stop`` is asked whether to leave the rest for later. ``again``: every one is
-        written again whole (the history was read by an earlier release's rules)."""
+        ``stop`` is asked whether to leave the rest for later. A live one an earlier
+        release wrote (its ``provenance``) is written again whole."""
         commits = self.git.walk_commits(commit, hide=None, limit=self.options.backfill_commits, first_parent=True)
         ids = {c: task_memory_id(self.scope, c) for c in commits}
-        stored = retrieve_many(self.store, list(ids.values()), fields=("deprecated",))
-        live = {p.id for p in stored if p.payload.get("deprecated") == 0}
-        todo = {c for c in commits if again or ids[c] not in live}
+        stored = retrieve_many(self.store, list(ids.values()), fields=("deprecated", "provenance"))
+        # live task memory id → whether this release's rules wrote it
+        live = {p.id: p.payload.get("provenance") == PROVENANCE_VERSION for p in stored
+                if p.payload.get("deprecated") == 0}  # fmt: skip
+        todo = {c for c in commits if not live.get(ids[c])}
         writers = WriterSearch(self.store, self.scope, moves=FOLLOW, reads=self._sides, stop=stop)
         older = self._older(commit, len(commits))
         chunks = _chunks(commits, todo)
@@ -244,7 +246,7 @@ class TaskSync:
                     if writes:
                         written = list(run)
                         outcome.added += self._write(written, commit, NoProgress(), writers,
-                                                     again=set(written) if again else frozenset())  # fmt: skip
+                                                     again={c for c in written if ids[c] in live})  # fmt: skip
                         progress.advance(len(written))
                     else:  # what was read before is claimed again, for its moves (and a merge's branches a stop left)
                         self._retrace(list(run), commit, writers)

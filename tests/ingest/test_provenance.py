@@ -38,6 +38,8 @@ def as_an_earlier_release_left_it(h: Harness, merge: str) -> None:
     mid = task_memory_id(SCOPE, merge)
     text = tasks(h)[merge]["text"]
     h.store.set_payload([mid], {"text": "\n".join(line for line in text.split("\n") if not line.startswith("merged:"))})
+    for commit in tasks(h):
+        h.store.set_payload([task_memory_id(SCOPE, commit)], {"provenance": None})
     point = h.store.retrieve([checkpoint_id(SCOPE)])[0]
     payload = {k: v for k, v in point.payload.items() if k != "provenance"}
     h.store.upsert([StoredPoint(id=point.id, payload=payload, vector=None)])
@@ -67,9 +69,11 @@ def test_a_history_an_earlier_release_read_is_read_again(git_repo, tmp_path, mon
         h.close()
 
 
-def test_a_history_read_again_that_stops_is_read_again_whole_by_the_next_sync(git_repo, tmp_path, monkeypatch):
+def test_a_history_read_again_that_stops_goes_on_where_it_stopped(git_repo, tmp_path, monkeypatch):
     """The daemon stops the read for a newer event: the checkpoint keeps the earlier
-    provenance through the next sync's write, which reads the history again."""
+    provenance (through the next sync's write too), and each read goes on where the one
+    before stopped (what it wrote carries this release's provenance), so syncs that are
+    each stopped after a chunk still finish it."""
     monkeypatch.setattr(tasks_module, "HISTORY_CHUNK", 1)
     merge = pull_request(git_repo, monkeypatch)
     h = Harness("edge", tmp_path / "state")
@@ -82,10 +86,14 @@ def test_a_history_read_again_that_stops_is_read_again_whole_by_the_next_sync(gi
         assert author_name(structural(h)[("a.py", "f")].payload) == ""
         git_repo.write("c.py", "def c():\n    return 4\n")
         new = commit_by(git_repo, monkeypatch, "Ivy", "c")
-        done = h.sync(git_repo)
-        assert (done.tasks_added, done.history_owed) == (1, False)
+        syncs = [h.sync(git_repo, stop_history=lambda: True)]
+        assert syncs[0].tasks_added == 1 and new in tasks(h)
+        while syncs[-1].history_owed and len(syncs) < 5:
+            syncs.append(h.sync(git_repo, stop_history=lambda: True))
+        assert [s.history_added for s in syncs] == [1, 1] and not syncs[-1].history_owed
+        assert {p["provenance"] for p in tasks(h).values()} == {PROVENANCE_VERSION}
         assert author_name(structural(h)[("a.py", "f")].payload) == "Bob"
-        assert "\nmerged: f returns 2" in tasks(h)[merge]["text"] and new in tasks(h)
+        assert "\nmerged: f returns 2" in tasks(h)[merge]["text"]
         assert (h.checkpoint()["provenance"], h.checkpoint()["history_owed"]) == (PROVENANCE_VERSION, 0)
     finally:
         h.close()
