@@ -35,8 +35,9 @@ merge commit is all the first-parent history has. What one of them moved there a
 produced goes back to where it was before, for older commits; what none produced nor
 moved (a conflict's resolution, an evil merge's own code) is the merge's own, by the
 merger, as git blame has it, where the branches were read whole (not in a partial clone,
-nor past ``MERGED_COMMITS``): else it keeps the merge's claim. A later search of a commit
-whose task holds a version without an author reads its branches again (``to_claim``).
+nor past ``MERGED_COMMITS``): else it keeps the merge's claim. A later history read
+seeks again every version without an author (``unknown_writer``), a merge's task alone
+included: whatever the read that left it so (one stopped, an earlier release's).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ from recalld.parsers.base import STRUCTURAL
 
 log = structlog.get_logger("recalld.sync")
 
-UNKNOWN_WRITER = ("author", "task_id")  # a version without either: its writer is for the history read to find
+UNKNOWN_WRITER = ("author", "task_id")  # what says who wrote a version (``unknown_writer``)
 VERSION_FIELDS = ("kind", "qualname", "content_hash", *UNKNOWN_WRITER)
 PATHS_A_SCROLL = 256
 # past the task memories' history, ``stop`` is asked every so many commits walked, or read (~12 ms each)
@@ -134,7 +135,7 @@ class WriterSearch:
         flt = MemoryFilter(repo=self.scope.repo, branch=self.scope.branch, types=(STRUCTURAL,), deprecated=None)
         found: defaultdict[str, set[str]] = defaultdict(set)
         for point in self.store.scroll(flt, fields=("path", *UNKNOWN_WRITER)):
-            if not any(map(point.payload.get, UNKNOWN_WRITER)):
+            if unknown_writer(point.payload):
                 found[point.payload["path"]].add(point.id)
         return dict(found)
 
@@ -254,7 +255,7 @@ class WriterSearch:
             if self.within is not None:
                 wanted = point.id in self.within
             else:
-                wanted = point.id in unknown if self.moves == CLAIM else not any(map(payload.get, UNKNOWN_WRITER))
+                wanted = point.id in unknown if self.moves == CLAIM else unknown_writer(payload)
             if wanted:
                 key = (payload["kind"], payload["qualname"], payload["content_hash"])
                 found[payload["path"]].setdefault(key, set()).add(point.id)
@@ -295,17 +296,18 @@ def writer(scope: Scope, commit: str, author: str | None, parents: Sequence[str]
     return {"task_id": task_memory_id(scope, commit), "author": None if len(parents or ()) > 1 else author}
 
 
-def to_claim(scope: Scope, stored: Iterable[StoredPoint], produced: dict[str, list[str]]) -> set[str]:
+def to_claim(stored: Iterable[StoredPoint]) -> set[str]:
     """Of ``stored`` (read with ``UNKNOWN_WRITER``), the versions whose writer is still to
-    find: those without an author or a task, and those the task of a commit of
-    ``produced`` (commit → the ids it produced) holds without an author: a merge's, whose
-    branches are read again (what one of them moved is older code, for older commits)."""
-    tasks: defaultdict[str, set[str]] = defaultdict(set)
-    for commit, ids in produced.items():
-        for i in ids:
-            tasks[i].add(task_memory_id(scope, commit))
-    return {p.id for p in stored if not p.payload.get("author")
-            and (not p.payload.get("task_id") or p.payload["task_id"] in tasks[p.id])}  # fmt: skip
+    find (``unknown_writer``)."""
+    return {p.id for p in stored if unknown_writer(p.payload)}
+
+
+def unknown_writer(payload: dict[str, Any]) -> bool:
+    """Whether a version's writer is for a history read to find: it has no author. A
+    merge's task alone counts: the branches it merged are read again (what one of them
+    moved is older code, for older commits), also where an earlier read, or an earlier
+    release's, left it with a merge whose branches had moved it there."""
+    return not payload.get("author")
 
 
 def version_ids(scope: Scope, record: CommitRecord) -> list[str]:

@@ -334,7 +334,7 @@ class TaskSync:
         every = sorted({i for ids in wanted.values() for i in ids})
         stored = retrieve_many(self.store, every, fields=UNKNOWN_WRITER)
         present = {p.id for p in stored}
-        unknown = to_claim(self.scope, stored, wanted)
+        unknown = to_claim(stored)
         links = {commit: [i for i in ids if i in present] for commit, ids in wanted.items()}
         for record in records:
             if record.details.id == target and record.pure_renames:

@@ -30,10 +30,11 @@ def pull_request(repo, monkeypatch) -> str:  # type: ignore[no-untyped-def]
     return merge
 
 
-def as_an_earlier_release_left_it(h: Harness, merge: str) -> None:
-    """What a store of release 1 held: what the merge brought in without an author, its
-    task memory without the merged commits' subjects, a checkpoint without provenance."""
-    f = structural(h)[("a.py", "f")]
+def as_an_earlier_release_left_it(h: Harness, merge: str, *, unset: tuple[str, str] = ("a.py", "f")) -> None:
+    """What a store of release 1 held: what the merge brought in (``unset``) without an
+    author, the merge's task memory without the merged commits' subjects, task memories
+    and a checkpoint without provenance."""
+    f = structural(h)[unset]
     h.store.set_payload([f.id], {"author": None})
     mid = task_memory_id(SCOPE, merge)
     text = tasks(h)[merge]["text"]
@@ -127,3 +128,34 @@ def test_with_task_memory_off_the_history_is_not_read_but_stays_owed_to_a_later_
         assert on.checkpoint()["provenance"] == PROVENANCE_VERSION
     finally:
         on.close()
+
+
+def test_code_an_earlier_release_left_with_an_older_merge_is_followed_again(git_repo, tmp_path, monkeypatch):
+    """Bob's pull request changes f; a later one renames its file. The stop-105 release
+    followed the rename back to the older merge and left f with that merge's task, no
+    author (it read no merged branch). Read again, f is followed the same way and the
+    older merge's branch gives it Bob, as a first index does now."""
+    by = partial(commit_by, git_repo, monkeypatch)
+    git_repo.write("a.py", "def f():\n    return 1\n\n\ndef g():\n    return 1\n")
+    by("Ann", "f and g")
+    for branch, who, change in (("feat", "Bob", "f returns 2"), ("move", "Cid", "a.py is b.py")):
+        git_repo.git("checkout", "-q", "-b", branch)
+        if branch == "feat":
+            git_repo.write("a.py", "def f():\n    return 2\n\n\ndef g():\n    return 1\n")
+        else:
+            git_repo.git("mv", "a.py", "b.py")
+        by(who, change)
+        git_repo.git("checkout", "-q", "main")
+        monkeypatch.setenv("GIT_AUTHOR_NAME", "Mia")
+        git_repo.git("merge", "-q", "--no-ff", "-m", f"merge {branch}", branch)
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(git_repo)
+        first = {key: (p.payload["task_id"], author_name(p.payload)) for key, p in structural(h).items()}
+        assert first[("b.py", "f")][1] == "Bob" and first[("b.py", "g")][1] == "Ann"
+        as_an_earlier_release_left_it(h, git_repo.head(), unset=("b.py", "f"))
+        assert author_name(structural(h)[("b.py", "f")].payload) == ""
+        h.sync(git_repo)
+        assert {key: (p.payload["task_id"], author_name(p.payload)) for key, p in structural(h).items()} == first
+    finally:
+        h.close()
