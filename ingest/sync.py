@@ -133,22 +133,26 @@ class Indexer:
         """The task memories of the checkpoint's history, after the sync made the repo
         searchable (ingest/tasks.py); the checkpoint's mark is cleared once all are written."""
         started = time.monotonic()
+
+        def mark(*, complete: bool) -> None:
+            self.store.upsert([checkpoint_point(
+                owed.scope, commit=owed.commit, pending=None, sync_stamp=owed.sync_stamp,
+                shallow=owed.git.shallow_state, attributes=owed.attributes, history_owed=not complete,
+                provenance=PROVENANCE_VERSION if complete else owed.provenance,
+            )])  # fmt: skip
+
         with EmbedAhead(self.embeddings) as ahead:
             tasks = TaskSync(self.store, ahead, owed.git, owed.scope, options=self.options)
             tasks.reader.know(owed.parsed)
-            again = read_earlier(owed.commit, owed.provenance)
-            if again:  # what is written of it carries this release's PROVENANCE_VERSION
+            if read_earlier(owed.commit, owed.provenance):  # what is written carries this release's version
                 log.info("commit history read by an earlier release: reading it again", repo=owed.scope.repo,
                          branch=owed.scope.branch, was=owed.provenance, now=PROVENANCE_VERSION)  # fmt: skip
+                mark(complete=False)  # owed by the mark too, meanwhile (``recalld status``)
             outcome = tasks.backfill(
                 owed.commit, queue=lambda texts: ahead.submit(map(redacted_text, texts)), progress=progress, stop=stop
             )
-            if outcome.complete or again:  # a read again that stopped: owed by the mark too (``recalld status``)
-                done = checkpoint_point(owed.scope, commit=owed.commit, pending=None, sync_stamp=owed.sync_stamp,
-                                        shallow=owed.git.shallow_state, attributes=owed.attributes,
-                                        history_owed=not outcome.complete,
-                                        provenance=PROVENANCE_VERSION if outcome.complete else owed.provenance)
-                self.store.upsert([done])
+            if outcome.complete:
+                mark(complete=True)
             result.history_added, result.history_embedded = outcome.added, ahead.embedded
             result.history_writers = outcome.writers
         result.history_owed = not outcome.complete
