@@ -261,7 +261,7 @@ class Service:
             result = self.app.indexer.sync(
                 repo=entry.name, path=entry.path, branch=entry.branch, full=full,
                 # a new commit goes before old history, and a stopping daemon leaves it to its next start
-                stop_history=lambda: self._stop.is_set() or self.journal.has_newer(claim),
+                stop_history=self._stop.is_set, yield_history=lambda: self.journal.has_newer(claim),
             )  # fmt: skip
         if result.mode != "noop":
             self.recycler.worked = True

@@ -145,12 +145,9 @@ def ancestor_dirs(path: str) -> list[str]:
 # comes back, not reopened by a state update. 2: names made of words are no secret
 # (``APCUPSdData`` was an Artifactory password), a redaction ends at its token.
 PAYLOAD_VERSION = 2
-# Bumped whenever how a branch's history is read changes what its task memories say or
-# who its versions' writers are: a checkpoint of an earlier version (none: 1) has that
-# history read again, its task memories written again whole and the writers sought of
-# the versions still without one (``sync.read_earlier``). 2: a merge's task memory lists
-# the commits it brought in, and their branches are read for who wrote what it did;
-# moved code is followed back to its writer, and older code past the history read.
+# Bumped whenever reading a branch's history says otherwise what its task memories say or
+# who wrote its versions: an earlier version's history is read again (``read_earlier``).
+# 2: merges list their commits, their branches read for writers; moves followed back.
 PROVENANCE_VERSION = 2
 # The fields of a memory that its id fixes (the id hashes repo, branch, path, kind,
 # qualname and the symbol's source; the embedded text is made of those, so are both
@@ -356,6 +353,7 @@ def checkpoint_point(
     attributes: str | None = None,
     pending_after: int | None = None,
     provenance: int | None = PROVENANCE_VERSION,
+    history_asks: int = 0,
 ) -> StoredPoint:
     """``extraction``: the EXTRACTION_VERSION the memories of ``commit`` were made with
     (a pending marker or a trust update keeps the one it found). ``history_owed``: the
@@ -367,8 +365,8 @@ def checkpoint_point(
     ``pending_after``: with ``pending``, the stamp of the last sync of the branch that
     ended (0: none did); what the syncs killed since wrote carries a later stamp
     (``recovery.before_interrupted``). None: a marker of an earlier release.
-    ``provenance``: the PROVENANCE_VERSION the history of ``commit`` was read by (kept
-    while it is read again)."""
+    ``provenance``: the PROVENANCE_VERSION that read the history of ``commit`` (kept while
+    it is read again). ``history_asks``: see ``history.read_history``."""
     payload = {
         "record": "checkpoint",
         "repo": scope.repo,
@@ -383,6 +381,7 @@ def checkpoint_point(
         "attributes": attributes,
         "pending_after": pending_after,
         "provenance": provenance,
+        "history_asks": history_asks,
         "updated_at": int(time.time()),
     }
     return StoredPoint(id=checkpoint_id(scope), payload=payload, vector=None)

@@ -29,6 +29,7 @@ from recalld.ingest.files import IndexOptions
 from recalld.ingest.gcpace import sync_pace
 from recalld.ingest.gitattributes import beside_state
 from recalld.ingest.gitrepo import GitRepository
+from recalld.ingest.history import Owed, read_earlier, read_history
 from recalld.ingest import secrets, sparse
 from recalld.ingest.parse_memo import PARSED
 from recalld.ingest.parts import TreeParts, write_parts
@@ -56,20 +57,6 @@ log = structlog.get_logger("recalld.sync")
 
 
 @dataclass(frozen=True, slots=True)
-class _Owed:
-    """A clean checkpoint at ``commit`` whose history is still to be backfilled, and the
-    files the sync parsed there (their commits are compared without parsing them again)."""
-
-    git: GitRepository
-    scope: Scope
-    commit: str
-    sync_stamp: int | None
-    attributes: str | None  # the attribute files beside the tree its memories were read under
-    parsed: Iterable[FileSymbols] = ()
-    provenance: int | None = PROVENANCE_VERSION  # what read the history before (records.checkpoint_point)
-
-
-@dataclass(frozen=True, slots=True)
 class _Step:
     """How a sync that writes goes: its stamp; ``reconcile``: the task step compares every
     live task memory with git (after a crash, a full sync); the indexed commit's
@@ -85,6 +72,7 @@ class _Step:
     attributes: tuple[str | None, str]
     after: int | None  # the pending marker's pending_after (records.checkpoint_point)
     provenance: int | None  # the checkpoints' until the history is read (records.checkpoint_point)
+    asks: int  # and their history_asks, kept
 
 
 class Indexer:
@@ -104,16 +92,21 @@ class Indexer:
         full: bool = False,
         progress: ProgressSink | None = None,
         stop_history: Callable[[], bool] | None = None,
+        yield_history: Callable[[], bool] | None = None,
     ) -> SyncResult:
         """``stop_history``: asked between chunks of a commit-history backfill whether to
-        leave the rest to the next sync (the daemon's: a newer event for the repo waits)."""
+        leave the rest to the next sync (the daemon's: it is stopping). ``yield_history``:
+        asked as well, whether to give way to newer work (the daemon's: a newer event for
+        the repo waits); it is heeded only once the read has gone past where the last one
+        that gave way stopped, so a busy repository's history is still read to its end."""
         progress = progress or NoProgress()
         with sync_pace():
             reembedded = self.ensure_space(progress)
             with counting_redactions() as redactions:
                 result, owed = self._sync(repo=repo, path=path, branch=branch, full=full, progress=progress)
                 if owed is not None:
-                    self._history(owed, result, progress=progress, stop=stop_history or (lambda: False))
+                    read_history(self.store, self.embeddings, self.options, owed, result, progress=progress,
+                                 stop=stop_history or (lambda: False), give_way=yield_history or (lambda: False))
         result.secrets_redacted = redactions.count
         result.reembedded = reembedded
         return result
@@ -129,38 +122,9 @@ class Indexer:
             self._space_checked = True
             return count
 
-    def _history(self, owed: _Owed, result: SyncResult, *, progress: ProgressSink, stop: Callable[[], bool]) -> None:
-        """The task memories of the checkpoint's history, after the sync made the repo
-        searchable (ingest/tasks.py); the checkpoint's mark is cleared once all are written."""
-        started = time.monotonic()
-
-        def mark(*, complete: bool) -> None:
-            self.store.upsert([checkpoint_point(
-                owed.scope, commit=owed.commit, pending=None, sync_stamp=owed.sync_stamp,
-                shallow=owed.git.shallow_state, attributes=owed.attributes, history_owed=not complete,
-                provenance=PROVENANCE_VERSION if complete else owed.provenance,
-            )])  # fmt: skip
-
-        with EmbedAhead(self.embeddings) as ahead:
-            tasks = TaskSync(self.store, ahead, owed.git, owed.scope, options=self.options)
-            tasks.reader.know(owed.parsed)
-            if read_earlier(owed.commit, owed.provenance):  # what is written carries this release's version
-                log.info("commit history read by an earlier release: reading it again", repo=owed.scope.repo,
-                         branch=owed.scope.branch, was=owed.provenance, now=PROVENANCE_VERSION)  # fmt: skip
-                mark(complete=False)  # owed by the mark too, meanwhile (``recalld status``)
-            outcome = tasks.backfill(
-                owed.commit, queue=lambda texts: ahead.submit(map(redacted_text, texts)), progress=progress, stop=stop
-            )
-            if outcome.complete:
-                mark(complete=True)
-            result.history_added, result.history_embedded = outcome.added, ahead.embedded
-            result.history_writers = outcome.writers
-        result.history_owed = not outcome.complete
-        result.history_seconds = round(time.monotonic() - started, 3)
-
     def _sync(
         self, *, repo: str, path: str, branch: str, full: bool, progress: ProgressSink
-    ) -> tuple[SyncResult, _Owed | None]:
+    ) -> tuple[SyncResult, Owed | None]:
         """The sync proper, and the commit whose history it leaves owed (with a clean
         checkpoint at that commit), if any."""
         started = time.monotonic()
@@ -183,6 +147,7 @@ class Indexer:
         clean = not pending and git.has_commit(indexed)
         # the history was read by an earlier release's rules: read again, after the sync
         provenance = PROVENANCE_VERSION if indexed is None else checkpoint.get("provenance")
+        asks = int(checkpoint.get("history_asks") or 0)
         earlier = read_earlier(indexed, provenance)
         owed = bool(checkpoint.get("history_owed")) or (earlier and owes_history(git, indexed, self.options,
                                                                                  earlier=True))  # fmt: skip
@@ -207,8 +172,8 @@ class Indexer:
             full = True
         if clean and not full and indexed == target and not reshaped:
             result.seconds = round(time.monotonic() - started, 3)
-            kept = _Owed(git, scope, target, checkpoint.get("sync_stamp"), checkpoint.get("attributes"),
-                         provenance=provenance)  # fmt: skip
+            kept = Owed(git, scope, target, checkpoint.get("sync_stamp"), checkpoint.get("attributes"),
+                         provenance=provenance, asks=asks)  # fmt: skip
             return result, kept if owed else None
 
         after = pending_after(checkpoint)  # what the marker keeps, and a resume goes by
@@ -219,7 +184,7 @@ class Indexer:
                          extraction=extraction, reread=outdated,
                          owed=owed or owes_history(git, indexed, self.options, reshaped=reshaped),
                          attributes=(checkpoint.get("attributes"), beside),
-                         after=after, provenance=provenance)  # fmt: skip
+                         after=after, provenance=provenance, asks=asks)  # fmt: skip
 
         stamp = checkpoint.get("sync_stamp")
         read_under = checkpoint.get("attributes")  # what the checkpoint says until it is written again
@@ -282,7 +247,7 @@ class Indexer:
                 tree.collector.result.log_notes(repo)
             result.embedded += ahead.embedded
         result.seconds = round(time.monotonic() - started, 3)
-        return result, _Owed(git, scope, target, stamp, read_under, reused, provenance) if owed else None
+        return result, Owed(git, scope, target, stamp, read_under, reused, provenance, asks) if owed else None
 
     def _write(
         self,
@@ -307,7 +272,7 @@ class Indexer:
         self.store.upsert([
             checkpoint_point(scope, commit=result.from_commit, pending=target, extraction=how.extraction,
                              history_owed=how.owed, sync_stamp=how.stamp, shallow=None, attributes=how.attributes[0],
-                             pending_after=how.after, provenance=how.provenance)
+                             pending_after=how.after, provenance=how.provenance, history_asks=how.asks)
         ])  # fmt: skip
         info = git.commit_info(target)
         indexed = result.from_commit
@@ -317,7 +282,8 @@ class Indexer:
         apply(tasks, step)
         self._sync_tasks(result, tasks, step, reconcile=how.reconcile, reread=how.reread, progress=progress)
         done = checkpoint_point(scope, commit=target, pending=None, history_owed=how.owed, sync_stamp=how.stamp,
-                                shallow=git.shallow_state, attributes=how.attributes[1], provenance=how.provenance)
+                                shallow=git.shallow_state, attributes=how.attributes[1], provenance=how.provenance,
+                                history_asks=how.asks)
         self.store.upsert([done])
 
     def _sync_tasks(
@@ -371,13 +337,6 @@ def made_earlier(indexed: str | None, extraction: int | None) -> bool:
     extractor (``extraction``, its checkpoint's version): the sync compares every file
     and writes again what that release read otherwise."""
     return indexed is not None and extraction != EXTRACTION_VERSION
-
-
-def read_earlier(indexed: str | None, provenance: int | None) -> bool:
-    """Whether the history of the indexed commit was read by an earlier release's rules
-    (``provenance``, its checkpoint's version; None: before there was one): the sync owes
-    it, read again (``TaskSync.backfill`` with ``again``)."""
-    return indexed is not None and provenance != PROVENANCE_VERSION
 
 
 def forget_memos(*, parses: bool = False) -> None:

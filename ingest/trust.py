@@ -44,5 +44,6 @@ def apply_trust(store: Store, scope: Scope, checkpoint: dict[str, Any]) -> int:
                                    sync_stamp=stamp, shallow=checkpoint.get("shallow"),
                                    attributes=checkpoint.get("attributes"),
                                    pending_after=checkpoint.get("pending_after"),
-                                   provenance=checkpoint.get("provenance"))])  # fmt: skip
+                                   provenance=checkpoint.get("provenance"),
+                                   history_asks=int(checkpoint.get("history_asks") or 0))])  # fmt: skip
     return len(ids)

@@ -139,22 +139,23 @@ def test_has_newer_sees_only_later_events_of_the_claims_repo(tmp_path):
 
 
 def test_the_daemon_stops_a_history_backfill_for_a_newer_event_or_a_stop(tmp_path):
-    """The service hands each sync a ``stop_history`` that is true once an event for the
-    repo came after the claim (a commit made during a first sync's history backfill is
-    synced next, not after the rest of the history) or once the daemon is stopping."""
+    """The service hands each sync a ``stop_history`` that is true once the daemon is
+    stopping, and a ``yield_history`` that is true once an event for the repo came after
+    the claim (a commit made during a first sync's history backfill is synced next, not
+    after the rest of the history)."""
     repo = GitRepo(tmp_path / "widgets")
     repo.write("a.py", "def a():\n    return 1\n")
     repo.commit("one")
     service = Service(load_config())
-    asked: list[bool] = []
+    asked: list[tuple[bool, bool]] = []
 
-    def sync(*, stop_history, **_kw):  # type: ignore[no-untyped-def]
-        asked.append(stop_history())
+    def sync(*, stop_history, yield_history, **_kw):  # type: ignore[no-untyped-def]
+        asked.append((stop_history(), yield_history()))
         if len(asked) == 1:
             service.stop()
         else:
             service.journal.append(Event("widgets", "hook"))
-        asked.append(stop_history())
+        asked.append((stop_history(), yield_history()))
         return SyncResult("widgets", "main", None, None)
 
     try:
@@ -164,10 +165,10 @@ def test_the_daemon_stops_a_history_backfill_for_a_newer_event_or_a_stop(tmp_pat
         claim = service.journal.claim("widgets")
         assert claim is not None
         service._sync_repo("widgets", claim)
-        assert asked == [False, True]  # stopping
+        assert asked == [(False, False), (True, False)]  # stopping
         service._stop.clear()
         service._sync_repo("widgets", claim)
-        assert asked == [False, True, False, True]  # a newer event
+        assert asked[2:] == [(False, False), (False, True)]  # a newer event
     finally:
         service.app.close()
         service.journal.close()
