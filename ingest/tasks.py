@@ -19,7 +19,7 @@ at once; ``backfill`` then writes the history of the checkpoint's commit (every 
 them an ancestor, so live), in chunks, and clears the mark. It stops between chunks
 when asked (the daemon asks when a newer event for the repo waits, or it is
 stopping), and any later sync with the mark set goes on where it stopped: what is
-written is skipped. A history an earlier release read (``sync.read_earlier``) is read
+written is skipped. A history an earlier release read (``history.read_earlier``) is read
 again: every task memory of an earlier ``PROVENANCE_VERSION`` is written again whole.
 
 A live task memory whose commit is no longer ``target`` or an ancestor of it (reset,
