@@ -53,7 +53,7 @@ from recalld.ingest.commits import MERGED_COMMITS, CommitReader, CommitRecord
 from recalld.ingest.gitrecords import CommitDetails
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope, memory_id
-from recalld.ingest.records import task_memory_id
+from recalld.ingest.records import INDEXED, task_memory_id
 from recalld.ingest.result import ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 from recalld.parsers.base import STRUCTURAL
@@ -308,6 +308,41 @@ def unknown_writer(payload: dict[str, Any]) -> bool:
     moved is older code, for older commits), also where an earlier read, or an earlier
     release's, left it with a merge whose branches had moved it there."""
     return not payload.get("author")
+
+
+def given_by_task(store: Store, scope: Scope) -> dict[str, list[tuple[str, str, bool]]]:
+    """task id → the structural versions (live and closed) that name it their writer's:
+    id, path, and whether a sync that knew its indexed commit opened it (``change``)."""
+    flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,), deprecated=None)
+    found: defaultdict[str, list[tuple[str, str, bool]]] = defaultdict(list)
+    for point in store.scroll(flt, fields=("path", "task_id", "change")):
+        if task := point.payload.get("task_id"):
+            found[task].append((point.id, point.payload["path"], point.payload.get("change") not in (None, INDEXED)))
+    return dict(found)
+
+
+def unclaim_misgiven(
+    store: Store, scope: Scope, record: CommitRecord, given: dict[str, list[tuple[str, str, bool]]]
+) -> int:
+    """Clears the writer of the versions ``given`` names ``record``'s commit's that it did
+    not write: what it did not produce (nor, for a sync's, move; for a first index's, it
+    moved: the moves are followed) is left for the history read to find, and a merge's
+    author is left to the branches it merged. Earlier releases gave a first index's every
+    version the tip, and a sync over several commits its target. How many it cleared."""
+    produced = set(version_ids(scope, record))
+    written = {memory_id(scope, v.path, v.kind, v.qualname, v.content_hash) for v in record.produced
+               if not v.moved_from}  # fmt: skip
+    moved = {c.new_path for c in record.changes if c.status == "renamed" and c.new_path}
+    mine = given.get(task_memory_id(scope, record.details.id), [])
+    wrong = sorted(i for i, path, by_sync in mine
+                   if (i not in produced and path not in moved if by_sync else i not in written))  # fmt: skip
+    for start in range(0, len(wrong), 1000):
+        store.set_payload(wrong[start : start + 1000], {"author": None, "task_id": None})
+    if len(record.details.parents) > 1:  # a merge's: its task alone, the author its branches' (``_sides``)
+        kept = sorted({i for i, _path, _by_sync in mine} - set(wrong))
+        for start in range(0, len(kept), 1000):
+            store.set_payload(kept[start : start + 1000], {"author": None})
+    return len(wrong)
 
 
 def version_ids(scope: Scope, record: CommitRecord) -> list[str]:

@@ -44,8 +44,9 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *
 def holds_all(git: GitRepository, known: str, target: str, window: Sequence[str], limit: int) -> bool:
     """Whether ``window`` (at most ``limit`` commits) holds every commit a sync from
     ``known`` to ``target`` brought in: ``whole``, for ``credit_window`` and ``credit_by_links``."""
-    walked = window if len(window) < limit else git.walk_commits(target, hide=known, limit=limit + 1, first_parent=False)
-    return len(walked) <= limit
+    if len(window) < limit:
+        return True
+    return len(git.walk_commits(target, hide=known, limit=limit + 1, first_parent=False)) <= limit
 
 
 def _merge_keeps(store: Store, kept: AbstractSet[str], *, whole: bool) -> None:

@@ -24,6 +24,16 @@ from recalld.ingest.tasks import TaskSync
 log = structlog.get_logger("recalld.sync")
 
 
+def owes_history(
+    git: GitRepository, indexed: str | None, options: IndexOptions, *, reshaped: bool = False, earlier: bool = False
+) -> bool:
+    """Whether a sync from ``indexed`` leaves the target's history to a backfill (also
+    where the clone's shallow boundaries moved: ``reshaped``; or an earlier release read
+    it: ``earlier``), or the search past it."""
+    reads = options.backfill_commits > 1 or (options.backfill_commits == 1 and options.writer_commits > 0)
+    return reads and (reshaped or earlier or not git.has_commit(indexed))
+
+
 @dataclass(frozen=True, slots=True)
 class Owed:
     """A clean checkpoint at ``commit`` whose history is still to be backfilled, and the
@@ -69,12 +79,14 @@ def read_history(
     with EmbedAhead(embeddings) as ahead:
         tasks = TaskSync(store, ahead, owed.git, owed.scope, options=options)
         tasks.reader.know(owed.parsed)
-        if read_earlier(owed.commit, owed.provenance):  # what is written carries this release's version
+        again = read_earlier(owed.commit, owed.provenance)
+        if again:  # what is written carries this release's version
             log.info("commit history read by an earlier release: reading it again", repo=owed.scope.repo,
                      branch=owed.scope.branch, was=owed.provenance, now=PROVENANCE_VERSION)  # fmt: skip
             mark(complete=False)  # owed by the mark too, meanwhile (``recalld status``)
         outcome = tasks.backfill(
-            owed.commit, queue=lambda texts: ahead.submit(map(redacted_text, texts)), progress=progress, stop=ask
+            owed.commit, queue=lambda texts: ahead.submit(map(redacted_text, texts)), progress=progress, stop=ask,
+            again=again,
         )
         if outcome.complete or gave_way[0]:
             mark(complete=outcome.complete)

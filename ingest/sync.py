@@ -29,7 +29,7 @@ from recalld.ingest.files import IndexOptions
 from recalld.ingest.gcpace import sync_pace
 from recalld.ingest.gitattributes import beside_state
 from recalld.ingest.gitrepo import GitRepository
-from recalld.ingest.history import Owed, read_earlier, read_history
+from recalld.ingest.history import Owed, owes_history, read_earlier, read_history
 from recalld.ingest import secrets, sparse
 from recalld.ingest.parse_memo import PARSED
 from recalld.ingest.parts import TreeParts, write_parts
@@ -48,7 +48,7 @@ from recalld.ingest.records import (
 from recalld.ingest.store import MemoryFilter, Store
 from recalld.ingest.trust import apply_trust, branch_untrusted
 from recalld.parsers.extraction import EXTRACTION_VERSION
-from recalld.ingest.tasks import TaskSync, owes_history
+from recalld.ingest.tasks import TaskSync
 from recalld.ingest.touched import read_changed, whole_tree
 from recalld.ingest.writer import write_plan
 

@@ -86,8 +86,8 @@ from typing import Any
 
 import structlog
 
-from recalld.ingest.authorship import FOLLOW, SKIP, UNKNOWN_WRITER, WriterSearch
-from recalld.ingest.authorship import live_at, seek_writers, to_claim, version_ids
+from recalld.ingest.authorship import FOLLOW, SKIP, UNKNOWN_WRITER, WriterSearch, given_by_task, live_at
+from recalld.ingest.authorship import seek_writers, to_claim, unclaim_misgiven, version_ids
 from recalld.ingest.credit import credit_by_links, credit_window, holds_all
 from recalld.ingest.commits import CommitReader, CommitRecord
 from recalld.ingest.files import IndexOptions
@@ -134,16 +134,6 @@ def commit_window(git: GitRepository, indexed: str | None, target: str, limit: i
     return [target, *(c for c in commits if c != target)][:limit]
 
 
-def owes_history(
-    git: GitRepository, indexed: str | None, options: IndexOptions, *, reshaped: bool = False, earlier: bool = False
-) -> bool:
-    """Whether a sync from ``indexed`` leaves the target's history to a backfill (also
-    where the clone's shallow boundaries moved: ``reshaped``; or an earlier release read
-    it: ``earlier``), or the search past it."""
-    reads = options.backfill_commits > 1 or (options.backfill_commits == 1 and options.writer_commits > 0)
-    return reads and (reshaped or earlier or not git.has_commit(indexed))
-
-
 class TaskSync:
     """The task step of one sync of one repo/branch."""
 
@@ -167,6 +157,7 @@ class TaskSync:
         self.reader = CommitReader(git.local_only(), options, check_attributes=check_attributes)
         self._sides = None if git.blobs.partial else (git, self.reader)  # where merges' side branches are read
         self._read: dict[str, CommitRecord] = {}  # read ahead, for _write
+        self._given: dict[str, list[tuple[str, str, bool]]] = {}  # task id → versions it names (backfill)
 
     def read_ahead(self, *, indexed: str | None, target: str) -> list[str]:
         """Reads the window's commits that have no task memory yet and returns their
@@ -213,14 +204,16 @@ class TaskSync:
         return outcome
 
     def backfill(
-        self, commit: str, *, queue: Callable[[list[str]], None], progress: ProgressSink, stop: Callable[[], bool]
+        self, commit: str, *, queue: Callable[[list[str]], None], progress: ProgressSink, stop: Callable[[], bool],
+        again: bool = False,
     ) -> TaskOutcome:
         """Writes the missing (or closed) task memories of the last ``backfill_commits``
         first-parent commits of ``commit``, the checkpoint's, in chunks, and claims again
         for those written before, in their turn (newest first). Each chunk is read, and its
         texts ``queue``d to the model, while the one before is written; before each chunk
-        ``stop`` is asked whether to leave the rest for later. A live one an earlier
-        release wrote (its ``provenance``) is written again whole."""
+        ``stop`` is asked whether to leave the rest for later. One an earlier release wrote
+        (its ``provenance``) is written again whole; with ``again`` (such a release read the
+        history) what each names its commit's and it did not write is sought again."""
         commits = self.git.walk_commits(commit, hide=None, limit=self.options.backfill_commits, first_parent=True)
         ids = {c: task_memory_id(self.scope, c) for c in commits}
         stored = retrieve_many(self.store, list(ids.values()), fields=("deprecated", "provenance"))
@@ -228,6 +221,8 @@ class TaskSync:
         live = {p.id: p.payload.get("provenance") == PROVENANCE_VERSION for p in stored
                 if p.payload.get("deprecated") == 0}  # fmt: skip
         todo = {c for c in commits if not live.get(ids[c])}
+        stale = {c for c in commits if ids[c] in live and (again or not live[ids[c]])}
+        self._given = given_by_task(self.store, self.scope) if stale else {}
         writers = WriterSearch(self.store, self.scope, moves=FOLLOW, reads=self._sides, stop=stop)
         older = self._older(commit, len(commits))
         chunks = _chunks(commits, todo)
@@ -245,11 +240,12 @@ class TaskSync:
                 for writes, run in groupby(chunk, key=todo.__contains__):
                     if writes:
                         written = list(run)
+                        self._unclaim([self._record(c) for c in written if c in stale])
                         outcome.added += self._write(written, commit, NoProgress(), writers,
                                                      again={c for c in written if ids[c] in live})  # fmt: skip
                         progress.advance(len(written))
                     else:  # what was read before is claimed again, for its moves (and a merge's branches a stop left)
-                        self._retrace(list(run), commit, writers)
+                        self._retrace(list(run), commit, writers, stale)
                 for done in chunk:
                     self._read.pop(done, None)
         finally:
@@ -266,7 +262,11 @@ class TaskSync:
         walked = self.git.walk_commits(commit, hide=None, limit=read + self.options.writer_commits, first_parent=True)
         return walked[read:]
 
-    def _retrace(self, commits: list[str], target: str, writers: WriterSearch) -> None:
+    def _unclaim(self, records: list[CommitRecord]) -> None:  # ``unclaim_misgiven`` each
+        for record in records:
+            unclaim_misgiven(self.store, self.scope, record, self._given)
+
+    def _retrace(self, commits: list[str], target: str, writers: WriterSearch, stale: AbstractSet[str]) -> None:
         """Claims again for ``commits``, newest first, whose task memories a history read
         wrote before (the target's, by the sync that owed it; those of a read that stopped):
         what they claimed stays theirs, and the moves they made are found again for the
@@ -274,6 +274,7 @@ class TaskSync:
         for batch in _batches(commits, HISTORY_CHUNK):
             self.git.fetch_trees(batch)
             records = [self.reader.read(c) for c in batch]
+            self._unclaim([r for r in records if r.details.id in stale])
             writers.claim(records, self._links(records, target)[1])
 
     def _record(self, commit: str) -> CommitRecord:

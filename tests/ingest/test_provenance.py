@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from functools import partial
 
+import pytest
+
 from recalld.ingest import tasks as tasks_module
 from recalld.ingest.records import PROVENANCE_VERSION, checkpoint_id, task_memory_id
 from recalld.ingest.store import StoredPoint
@@ -57,7 +59,7 @@ def test_a_history_an_earlier_release_read_is_read_again(git_repo, tmp_path, mon
         assert author_name(structural(h)[("a.py", "f")].payload) == ""
         read = commits_read(monkeypatch)
         again = h.sync(git_repo)  # nothing new in git
-        assert (again.history_owed, again.history_added) == (False, 3)  # every task memory written again (first parents)
+        assert (again.history_owed, again.history_added) == (False, 3)  # every task memory (first parents)
         assert again.history_embedded == 0  # each text was embedded before
         assert set(read) >= set(tasks(h))
         assert author_name(structural(h)[("a.py", "f")].payload) == "Bob"
@@ -101,7 +103,9 @@ def test_a_history_read_again_that_stops_goes_on_where_it_stopped(git_repo, tmp_
         h.close()
 
 
-def test_with_task_memory_off_the_history_is_not_read_but_stays_owed_to_a_later_release(git_repo, tmp_path, monkeypatch):
+def test_with_task_memory_off_the_history_is_not_read_but_stays_owed_to_a_later_release(
+    git_repo, tmp_path, monkeypatch
+):
     """No history read without task memory: the checkpoint keeps what it had, so turning
     task memory on later reads the history with this release's rules."""
     from recalld.ingest.files import IndexOptions
@@ -156,6 +160,37 @@ def test_code_an_earlier_release_left_with_an_older_merge_is_followed_again(git_
         assert first[("b.py", "f")][1] == "Bob" and first[("b.py", "g")][1] == "Ann"
         as_an_earlier_release_left_it(h, git_repo.head(), unset=("b.py", "f"))
         assert author_name(structural(h)[("b.py", "f")].payload) == ""
+        h.sync(git_repo)
+        assert {key: (p.payload["task_id"], author_name(p.payload)) for key, p in structural(h).items()} == first
+    finally:
+        h.close()
+
+
+@pytest.mark.parametrize("tip_merges", [False, True])
+def test_a_first_index_that_gave_the_tip_every_version_is_credited_again(git_repo, tmp_path, monkeypatch, tip_merges):
+    """Releases before stop 103 gave each version a first index found the tip's author
+    and task, and wrote no ``change``. Read again, the tip keeps what it wrote and the
+    rest goes to the commits that did, as a first index gives it now; a tip that is a
+    merge keeps its task alone for what it brought in, its branch's commits the author."""
+    pull_request(git_repo, monkeypatch)
+    if tip_merges:
+        git_repo.git("checkout", "-q", "-b", "late")
+        git_repo.write("c.py", "def c():\n    return 4\n")
+        commit_by(git_repo, monkeypatch, "Ivy", "c")
+        git_repo.git("checkout", "-q", "main")
+        git_repo.git("merge", "-q", "--no-ff", "-m", "merge late", "late")
+    tip = git_repo.head()
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(git_repo)
+        first = {key: (p.payload["task_id"], author_name(p.payload)) for key, p in structural(h).items()}
+        assert first[("a.py", "f")][1] == "Bob" and first[("b.py", "b")][1] == "Hal"
+        assert not tip_merges or first[("c.py", "c")] == (task_memory_id(SCOPE, tip), "Ivy")
+        versions = structural(h)
+        hal = versions[("b.py", "b")].payload["author"]
+        h.store.set_payload([p.id for p in versions.values()],
+                            {"author": hal, "task_id": task_memory_id(SCOPE, tip), "change": None})  # fmt: skip
+        as_an_earlier_release_left_it(h, git_repo.head(), unset=("a.py", "g"))
         h.sync(git_repo)
         assert {key: (p.payload["task_id"], author_name(p.payload)) for key, p in structural(h).items()} == first
     finally:
