@@ -311,12 +311,15 @@ def unknown_writer(payload: dict[str, Any]) -> bool:
 
 
 def given_by_task(store: Store, scope: Scope) -> dict[str, list[tuple[str, str, bool]]]:
-    """task id → the structural versions (live and closed) that name it their writer's:
-    id, path, and whether a sync that knew its indexed commit opened it (``change``)."""
+    """task id → the structural versions (live and closed) that name it their writer's
+    and were opened by its commit's sync (what a history read or a crediting gave it
+    was given by what that commit did): id, path, and whether that sync knew its
+    indexed commit (``change``)."""
     flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,), deprecated=None)
     found: defaultdict[str, list[tuple[str, str, bool]]] = defaultdict(list)
-    for point in store.scroll(flt, fields=("path", "task_id", "change")):
-        if task := point.payload.get("task_id"):
+    for point in store.scroll(flt, fields=("path", "task_id", "change", "valid_from_commit")):
+        task, opened = point.payload.get("task_id"), point.payload.get("valid_from_commit")
+        if task and opened and task == task_memory_id(scope, opened):
             found[task].append((point.id, point.payload["path"], point.payload.get("change") not in (None, INDEXED)))
     return dict(found)
 

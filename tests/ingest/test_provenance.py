@@ -195,3 +195,29 @@ def test_a_first_index_that_gave_the_tip_every_version_is_credited_again(git_rep
         assert {key: (p.payload["task_id"], author_name(p.payload)) for key, p in structural(h).items()} == first
     finally:
         h.close()
+
+
+def test_what_a_read_gave_through_a_move_keeps_its_writer_when_read_again(git_repo, tmp_path, monkeypatch):
+    """Ann wrote f, Bob moved its file to src/ and Hal added b: the history read follows
+    the move and gives f to Ann. Read again for an earlier release's provenance, f is
+    not taken for what Ann's task names and her commit did not write: that commit
+    did not open it (the sync of the tip did); only such are found again. One commit a
+    chunk: Bob's is read again before Ann's."""
+    monkeypatch.setattr(tasks_module, "HISTORY_CHUNK", 1)
+    by = partial(commit_by, git_repo, monkeypatch)
+    git_repo.write("a.py", "def f():\n    return 1\n")
+    by("Ann", "f")
+    git_repo.git("mv", "a.py", "src.py")
+    by("Bob", "a.py is src.py")
+    git_repo.write("b.py", "def b():\n    return 3\n")
+    by("Hal", "b")
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(git_repo)
+        first = {key: (p.payload["task_id"], author_name(p.payload)) for key, p in structural(h).items()}
+        assert first[("src.py", "f")][1] == "Ann"
+        as_an_earlier_release_left_it(h, git_repo.head(), unset=("b.py", "b"))
+        h.sync(git_repo)
+        assert {key: (p.payload["task_id"], author_name(p.payload)) for key, p in structural(h).items()} == first
+    finally:
+        h.close()
