@@ -332,20 +332,26 @@ def unclaim_misgiven(
     moved: the moves are followed) is left for the history read to find, and a merge's
     author is left to the branches it merged. Earlier releases gave a first index's every
     version the tip, and a sync over several commits its target. How many it cleared."""
-    produced = set(version_ids(scope, record))
+    produced, moved = produced_ids(scope, [record]), set(renamed_to([record]))
     written = {memory_id(scope, v.path, v.kind, v.qualname, v.content_hash) for v in record.produced
                if not v.moved_from}  # fmt: skip
-    moved = {c.new_path for c in record.changes if c.status == "renamed" and c.new_path}
     mine = given.get(task_memory_id(scope, record.details.id), [])
     wrong = sorted(i for i, path, by_sync in mine
                    if (i not in produced and path not in moved if by_sync else i not in written))  # fmt: skip
-    for start in range(0, len(wrong), 1000):
-        store.set_payload(wrong[start : start + 1000], {"author": None, "task_id": None})
-    if len(record.details.parents) > 1:  # a merge's: its task alone, the author its branches' (``_sides``)
-        kept = sorted({i for i, _path, _by_sync in mine} - set(wrong))
-        for start in range(0, len(kept), 1000):
-            store.set_payload(kept[start : start + 1000], {"author": None})
+    # a merge's: its task alone, the author its branches' (``_sides``)
+    kept = sorted({i for i, _path, _by_sync in mine} - set(wrong)) if len(record.details.parents) > 1 else []
+    for ids, cleared in ((wrong, {"author": None, "task_id": None}), (kept, {"author": None})):
+        for start in range(0, len(ids), 1000):
+            store.set_payload(ids[start : start + 1000], cleared)
     return len(wrong)
+
+
+def produced_ids(scope: Scope, records: Sequence[CommitRecord]) -> set[str]:
+    return {i for r in records for i in version_ids(scope, r)}
+
+
+def renamed_to(records: Sequence[CommitRecord]) -> list[str]:
+    return sorted({c.new_path for r in records for c in r.changes if c.status == "renamed" and c.new_path})
 
 
 def version_ids(scope: Scope, record: CommitRecord) -> list[str]:

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
-from recalld.ingest.authorship import CLAIM, WriterSearch, live_at, scrolls_at, version_ids, writer
+from recalld.ingest.authorship import CLAIM, WriterSearch, live_at, produced_ids, renamed_to, scrolls_at, writer
 from recalld.ingest.commits import CommitRecord
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
@@ -98,11 +98,3 @@ def opened_as_target(store: Store, scope: Scope, target: str, candidates: Abstra
     opened = {"valid_from_commit": target, "task_id": task_memory_id(scope, target)}
     stored = retrieve_many(store, sorted(candidates), fields=tuple(opened))
     return {p.id for p in stored if all(p.payload.get(k) == v for k, v in opened.items())}
-
-
-def produced_ids(scope: Scope, records: Sequence[CommitRecord]) -> set[str]:
-    return {i for r in records for i in version_ids(scope, r)}
-
-
-def renamed_to(records: Sequence[CommitRecord]) -> list[str]:
-    return sorted({c.new_path for r in records for c in r.changes if c.status == "renamed" and c.new_path})
