@@ -17,9 +17,11 @@ from collections.abc import Set as AbstractSet
 from recalld.ingest.authorship import CLAIM, WriterSearch, live_at, produced_ids, renamed_to, scrolls_at, writer
 from recalld.ingest.commits import CommitRecord
 from recalld.ingest.gitrepo import GitRepository
-from recalld.ingest.plan import Scope
-from recalld.ingest.records import task_memory_id
-from recalld.ingest.store import Store, retrieve_many
+from recalld.ingest.keyed import batches
+from recalld.ingest.plan import ADDED, Scope
+from recalld.ingest.records import INDEXED, SyncStep, task_memory_id
+from recalld.ingest.store import MemoryFilter, Store, retrieve_many
+from recalld.parsers.base import STRUCTURAL
 
 
 def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *, whole: bool) -> None:
@@ -39,6 +41,28 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *
     if claimable:
         WriterSearch(store, scope, moves=CLAIM).claim(others, claimable)
     _merge_keeps(store, claimable if merge else set(), whole=whole)
+
+
+def clear_unwritten(store: Store, scope: Scope, step: SyncStep, records: Sequence[CommitRecord]) -> int:
+    """A sync (``step``) that reads unchanged code again (a new extractor's: ``sync.made_earlier``)
+    opens at its target what it reads otherwise, by the target's author and task. Those
+    it opened that are still the target's after crediting (``credit_window``) and that no
+    commit it brought in (``records``) produced or moved were written by none of them:
+    their writer is cleared for the history read to find (``added`` read as ``indexed``,
+    as what a sync with no indexed commit found). How many."""
+    made = produced_ids(scope, records) | set(live_at(store, scope, renamed_to(records)))
+    task = task_memory_id(scope, step.commit.id)
+    flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,), opened_after=step.stamp - 1)
+    opened: defaultdict[bool, list[str]] = defaultdict(list)
+    for point in store.scroll(flt, fields=("valid_from_sync", "task_id", "change")):
+        p = point.payload
+        if p.get("valid_from_sync") == step.stamp and p.get("task_id") == task and point.id not in made:
+            opened[p.get("change") == ADDED].append(point.id)
+    for added, ids in opened.items():
+        cleared = {"author": None, "task_id": None, **({"change": INDEXED} if added else {})}
+        for batch in batches(sorted(ids), 1000):
+            store.set_payload(batch, cleared)
+    return sum(map(len, opened.values()))
 
 
 def holds_all(git: GitRepository, known: str, target: str, window: Sequence[str], limit: int) -> bool:

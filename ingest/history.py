@@ -25,13 +25,15 @@ log = structlog.get_logger("recalld.sync")
 
 
 def owes_history(
-    git: GitRepository, indexed: str | None, options: IndexOptions, *, reshaped: bool = False, earlier: bool = False
+    git: GitRepository, indexed: str | None, options: IndexOptions, *, reshaped: bool = False, earlier: bool = False,
+    reread: bool = False,
 ) -> bool:
     """Whether a sync from ``indexed`` leaves the target's history to a backfill (also
     where the clone's shallow boundaries moved: ``reshaped``; or an earlier release read
-    it: ``earlier``), or the search past it."""
+    it: ``earlier``; or the sync reads unchanged files again, whose code it may read
+    otherwise: ``reread``, ``plan.NewVersion.reread``), or the search past it."""
     reads = options.backfill_commits > 1 or (options.backfill_commits == 1 and options.writer_commits > 0)
-    return reads and (reshaped or earlier or not git.has_commit(indexed))
+    return reads and (reshaped or earlier or reread or not git.has_commit(indexed))
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,14 +10,13 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from recalld.ingest.keyed import unique_by
 from recalld.ingest.likeness import OldSource
 from recalld.ingest.moves import paired_moves
 from recalld.ingest.notes import paired_notes
-from recalld.ingest.qualnames import member_of
+from recalld.ingest.redecorated import redecorated
 from recalld.ingest.specific import NameCounts, SpecificNames
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol, containers
 
@@ -81,11 +80,14 @@ class FileSymbols:
 
 @dataclass(frozen=True, slots=True)
 class NewVersion:
+    """``reread``: its file's bytes are those its memories were read from (``Plan``)."""
+
     id: str
     file: FileSymbols
     symbol: Symbol
     lineage: str
     change: str  # added | modified | renamed
+    reread: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +116,10 @@ class Plan:
     """``rewrites``: memories whose code is unchanged (so is their id) but whose docstring
     the extractor now reads otherwise (an earlier version's, ``parsers.extraction.
     EXTRACTION_VERSION``), or whose file is now of another language (a C header made C++
-    by a class added to it): written again whole, their lineage and interval kept."""
+    by a class added to it): written again whole, their lineage and interval kept.
+    A new version in a file whose bytes are those its memories were read from (its module
+    memories' blob: an extractor that reads the same code otherwise) is ``reread``: no
+    commit the sync brings in wrote it, and its writer is left for a history read to find."""
 
     new_versions: tuple[NewVersion, ...] = ()
     closures: tuple[Closure, ...] = ()
@@ -189,6 +194,8 @@ def plan_changes(
     for mem in live:
         if mem.path in targets or mem.path in gone_set:
             by_path[mem.path].append(mem)
+    same_bytes = {path for path, mems in by_path.items() if path in targets and path not in renamed_from
+                  and _read_from(targets[path].blob, mems)}  # fmt: skip
     moving: dict[str, list[LiveMemory]] = {}
     for path in moved_out:
         moving[path], by_path[path] = _staying(scope, targets[path], by_path[path], other_source=path in renamed_from)
@@ -212,12 +219,19 @@ def plan_changes(
     specific = SpecificNames(name_counts, leaving=[mem for mem, _reason in draft.leftovers])
     _match_moves(draft, moved_files, old_source, specific, files=(left_whole, new_files), old_docstring=old_docstring)
     return Plan(
-        new_versions=tuple(draft.new.values()),
+        new_versions=tuple(replace(v, reread=True) if v.file.path in same_bytes else v for v in draft.new.values()),
         # A version written as live is never closed by the same plan (its id is its content's).
         closures=tuple(c for c in draft.closures.values() if c.id not in draft.new),
         relocations=tuple(draft.relocations),
         rewrites=tuple(draft.rewrites),
     )
+
+
+def _read_from(blob: str, mems: list[LiveMemory]) -> bool:
+    """Whether ``mems`` (those live at a path) were read from ``blob``: their module
+    memories all were (an interrupted sync may have written the new one, not closed the old)."""
+    modules = [m.blob for m in mems if m.kind == "module"]
+    return bool(modules) and all(b == blob for b in modules)
 
 
 def _staying(
@@ -249,11 +263,11 @@ def _plan_file(
     here_by_key = _group_by_key(here, {mid: (s.kind, s.qualname) for mid, s in zip(ids, file.symbols)})
     moved_by_key = _group_by_key(moved_from)
     relocated_before = len(draft.relocations)
-    redecorated = _redecorated(file, ids, here)
-    for renamed in redecorated.values():
+    renamed_here = redecorated(file, ids, here)
+    for renamed in renamed_here.values():
         here_by_key[(renamed.kind, renamed.qualname)].remove(renamed)
     for index, sym in enumerate(file.symbols):
-        if (predecessor := redecorated.get(index)) is not None:
+        if (predecessor := renamed_here.get(index)) is not None:
             version = draft.add(file, sym, predecessor.lineage, RENAMED)
             draft.close(predecessor, RENAMED, version.id)
             continue
@@ -289,33 +303,6 @@ def _rewrite_containers(draft: _Draft, file: FileSymbols, here: list[LiveMemory]
             draft.rewrites.append(NewVersion(mem.id, file, sym, mem.lineage, MODIFIED))
             rewriting.add(mem.id)
     draft.relocations[relocated_before:] = [r for r in draft.relocations[relocated_before:] if r.id not in rewriting]
-
-
-def _redecorated(file: FileSymbols, ids: list[str], here: list[LiveMemory]) -> dict[int, LiveMemory]:
-    """Code unchanged to the letter whose name only changed its decoration (``#4``, the
-    parameters' types), by the index of its symbol in ``file``: it continues under its new
-    name even where another symbol now bears its old one. Overloads put in another order
-    swap their ``#2`` and plain names, and sqlalchemy's ``inspect#4`` became ``inspect``
-    when typings were named by their types, while its first typing, ``inspect``, became
-    ``inspect(Type[…], …)``: paired by name, each continued the other's lineage. So do a
-    setter and a class's own method that an earlier extractor numbered (``value#2`` is
-    ``value=``, ``controller_path#2`` ``self.controller_path``: ``qualnames.member_of``).
-    ``ids``: the point ids of ``file``'s symbols, in order."""
-    held, arrived = {m.id for m in here}, set(ids)
-    leaving = unique_by([m for m in here if m.id not in arrived], lambda m: (m.kind, m.content_hash))
-    if not leaving:
-        return {}
-    arriving = unique_by([i for i, mid in enumerate(ids) if mid not in held], lambda i: _content(file.symbols[i]))
-    found: dict[int, LiveMemory] = {}
-    for content, index in arriving.items():
-        sym, mem = file.symbols[index], leaving.get(content)
-        if mem is not None and member_of(mem.qualname) == member_of(sym.qualname):
-            found[index] = mem
-    return found
-
-
-def _content(sym: Symbol) -> tuple[str, str]:
-    return sym.kind, sym.content_hash
 
 
 def _continue_in_place(draft: _Draft, file: FileSymbols, sym: Symbol, mems: list[LiveMemory]) -> None:

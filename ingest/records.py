@@ -168,8 +168,9 @@ def memory_payload(
     path = version.file.path
     # nothing indexed before (a first sync, or the indexed commit is gone from git): the
     # commit that wrote the version is unknown, somewhere at or before the target. Its
-    # author and task are then not claimed (a first index gave every memory the tip's).
-    known = step.last is not None
+    # author and task are then not claimed (a first index gave every memory the tip's); nor
+    # are they for code whose file's bytes are those it was read from (``NewVersion.reread``)
+    known = step.last is not None and not version.reread
     return {
         **dict(sym.extra),
         "record": "memory",

@@ -182,7 +182,7 @@ class Indexer:
             """How the sync writes, once it is known to."""
             return _Step(stamp=next_stamp(checkpoint), reconcile=bool(pending) or full or reshaped,
                          extraction=extraction, reread=outdated,
-                         owed=owed or owes_history(git, indexed, self.options, reshaped=reshaped),
+                         owed=owed or owes_history(git, indexed, self.options, reshaped=reshaped, reread=outdated),
                          attributes=(checkpoint.get("attributes"), beside),
                          after=after, provenance=provenance, asks=asks)  # fmt: skip
 

@@ -78,7 +78,7 @@ there leaves live memories that are right, and the mark, so the next sync finish
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import groupby
@@ -88,9 +88,10 @@ import structlog
 
 from recalld.ingest.authorship import FOLLOW, SKIP, UNKNOWN_WRITER, WriterSearch, given_by_task, live_at
 from recalld.ingest.authorship import seek_writers, to_claim, unclaim_misgiven, version_ids
-from recalld.ingest.credit import credit_by_links, credit_window, holds_all
+from recalld.ingest.credit import clear_unwritten, credit_by_links, credit_window, holds_all
 from recalld.ingest.commits import CommitReader, CommitRecord
 from recalld.ingest.files import IndexOptions
+from recalld.ingest.keyed import batches, cut_after
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import (
@@ -199,6 +200,8 @@ class TaskSync:
                 credit_window(self.store, self.scope, [self._record(c) for c in window], whole=whole)
             else:  # a reset forward reopens the task memories of those it brings back, unread
                 credit_by_links(self.store, self.scope, window, whole=whole)
+        if reread and known is not None:  # what it reads otherwise, and none of its commits wrote
+            clear_unwritten(self.store, self.scope, step, [self._record(c) for c in window if known != target])
         self._read.clear()
         outcome.deprecated = self._close(removed, window, step)
         return outcome
@@ -208,8 +211,9 @@ class TaskSync:
         again: bool = False,
     ) -> TaskOutcome:
         """Writes the missing (or closed) task memories of the last ``backfill_commits``
-        first-parent commits of ``commit``, the checkpoint's, in chunks, and claims again
-        for those written before, in their turn (newest first). Each chunk is read, and its
+        first-parent commits of ``commit``, the checkpoint's, in chunks (``cut_after``), and
+        claims again for those written before, in their turn (newest first), where a
+        version is still without a writer. Each chunk is read, and its
         texts ``queue``d to the model, while the one before is written; before each chunk
         ``stop`` is asked whether to leave the rest for later. One an earlier release wrote
         (its ``provenance``) is written again whole; with ``again`` (such a release read the
@@ -224,10 +228,12 @@ class TaskSync:
         stale = {c for c in commits if ids[c] in live and (again or not live[ids[c]])}
         self._given = given_by_task(self.store, self.scope) if stale else {}
         writers = WriterSearch(self.store, self.scope, moves=FOLLOW, reads=self._sides, stop=stop)
-        older = self._older(commit, len(commits))
-        chunks = _chunks(commits, todo)
         outcome = TaskOutcome()
-        progress.begin(HISTORY_LABEL, len(todo))
+        if not todo and not stale and not writers.sought():  # all written, every writer found
+            return outcome
+        older = self._older(commit, len(commits))
+        chunks = cut_after(commits, todo, HISTORY_CHUNK)  # a read stopped after its first chunk still goes on
+        progress.begin(HISTORY_LABEL, len(commits))
         try:
             if chunks:
                 queue(self._read_all([c for c in chunks[0] if c in todo]))
@@ -243,9 +249,9 @@ class TaskSync:
                         self._unclaim([self._record(c) for c in written if c in stale])
                         outcome.added += self._write(written, commit, NoProgress(), writers,
                                                      again={c for c in written if ids[c] in live})  # fmt: skip
-                        progress.advance(len(written))
                     else:  # what was read before is claimed again, for its moves (and a merge's branches a stop left)
-                        self._retrace(list(run), commit, writers, stale)
+                        self._retrace(written := list(run), commit, writers, stale)
+                    progress.advance(len(written))
                 for done in chunk:
                     self._read.pop(done, None)
         finally:
@@ -271,7 +277,7 @@ class TaskSync:
         wrote before (the target's, by the sync that owed it; those of a read that stopped):
         what they claimed stays theirs, and the moves they made are found again for the
         older commits' claims."""
-        for batch in _batches(commits, HISTORY_CHUNK):
+        for batch in batches(commits, HISTORY_CHUNK):
             self.git.fetch_trees(batch)
             records = [self.reader.read(c) for c in batch]
             self._unclaim([r for r in records if r.details.id in stale])
@@ -377,24 +383,7 @@ class TaskSync:
         for point in removed:
             by_successor[successors.get(point.id)].append(point.id)
         for successor, ids in sorted(by_successor.items(), key=lambda item: item[0] or ""):
-            for batch in _batches(sorted(ids), 1000):
+            for batch in batches(sorted(ids), 1000):
                 self.store.set_payload(batch, {**ending, "superseded_by": successor})
         return len(removed)
 
-
-def _chunks(commits: Sequence[str], todo: AbstractSet[str]) -> list[list[str]]:
-    """``commits`` in order, cut after every ``HISTORY_CHUNK``-th of ``todo``."""
-    chunks: list[list[str]] = [[]]
-    count = 0
-    for commit in commits:
-        if count == HISTORY_CHUNK:
-            chunks.append([])
-            count = 0
-        chunks[-1].append(commit)
-        count += commit in todo
-    return chunks if chunks[0] else []
-
-
-def _batches(items: Sequence[str], size: int) -> Iterator[list[str]]:
-    for start in range(0, len(items), size):
-        yield list(items[start : start + size])

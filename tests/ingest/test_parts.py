@@ -9,6 +9,7 @@ import time
 import pytest
 
 from recalld.ingest import parts, sync
+from recalld.ingest.authorship import UNKNOWN_WRITER
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import PLANNING_FIELDS, REREAD_FIELDS, checkpoint_id, live_filter, live_memory
 from recalld.ingest.recovery import RECOVERY_FIELDS
@@ -249,18 +250,21 @@ def test_a_full_compare_reads_each_parts_memories_when_it_plans_it(git_repo, tmp
     if outdated:  # memories of an earlier extractor: their signatures and texts are read again
         checkpoint_point = h.store.retrieve([checkpoint_id(Scope("r", "main"))])[0]
         h.store.set_payload([checkpoint_point.id], {"extraction": checkpoint_point.payload["extraction"] - 1})
-    reads: list[tuple[tuple[str, ...], tuple[str, ...], list[str]]] = []
+    reads: list = []
     scroll = h.store.scroll
 
     def recorded(flt, *, fields=None):  # type: ignore[no-untyped-def]
         found = list(scroll(flt, fields=fields))
         if flt.repo == "r" and flt.deprecated == 0 and "task" not in flt.types:
-            reads.append((tuple(fields or ()), flt.paths, [p.id for p in found]))
+            reads.append((tuple(fields or ()), flt.paths, [p.id for p in found], flt.opened_after))
         return iter(found)
 
     monkeypatch.setattr(h.store, "scroll", recorded)
     result = h.sync(git_repo, full=True)
     assert result.mode == "full" and result.added == result.deprecated == 0
+    # after an earlier extractor, what the sync opened is read again (for its writers): nothing here
+    assert [ids for _, _, ids, after in reads if after is not None] == ([[]] if outdated else [])
+    reads = [r[:3] for r in reads if r[3] is None]
     whole = [r for r in reads if not r[1]]
     assert [fields for fields, _, _ in whole] == [FILE_FIELDS]  # every memory's file fields, once
     assert sorted(whole[0][2]) == sorted(live)
@@ -365,7 +369,8 @@ def test_a_resumed_sync_reads_the_state_before_a_path_at_a_time(git_repo, tmp_pa
     assert h.sync(git_repo).mode == "full"
     monkeypatch.undo()
     whole = [r for r in reads if not r[1]]
-    assert [fields for fields, _, _ in whole] == [FILE_FIELDS + RECOVERY_FIELDS]  # every planned point, once
+    # every planned point, once; then the history read asks whether any writer is still to find
+    assert [fields for fields, _, _ in whole] == [FILE_FIELDS + RECOVERY_FIELDS, ("path", *UNKNOWN_WRITER)]
     planning = [r for r in reads if r[1]]
     assert planning and all(fields == (*PLANNING_FIELDS, "deprecated") for fields, _, _ in planning)
     read_ids = [i for _, _, ids in planning for i in ids]

@@ -1,0 +1,119 @@
+"""Code a new extractor reads otherwise, in files whose bytes did not change, was written
+by no commit the upgrade's sync brings in: it gets the writer a first index finds, not
+the target's author."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from functools import partial
+
+import pytest
+
+from recalld.ingest.keyed import cut_after
+from recalld.ingest.parse_memo import PARSED
+from recalld.ingest.records import checkpoint_id
+from recalld.parsers import extract
+from recalld.parsers.base import ParseResult
+from recalld.parsers.extraction import EXTRACTION_VERSION
+from tests.ingest.conftest import Harness
+from tests.ingest.test_tasks import SCOPE, author_name, commit_by, commits_read, structural
+
+
+CODE = "def f():\n    return 1\n\n\ndef hidden():\n    return 2\n\n\nclass K:\n    def m(self):\n        return 3\n"
+
+
+def history(repo, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Ann writes f, hidden and K.m; Bob changes f; Cat adds b.py."""
+    by = partial(commit_by, repo, monkeypatch)
+    repo.write("a.py", CODE)
+    by("Ann", "a")
+    repo.write("a.py", CODE.replace("return 1", "return 10"))
+    by("Bob", "f returns 10")
+    repo.write("b.py", "def g():\n    return 4\n")
+    by("Cat", "b")
+
+
+def earlier_extractor(real):  # type: ignore[no-untyped-def]
+    """One that did not see ``hidden`` and hashed every symbol's code otherwise."""
+
+    def extract_(spec, data, path=""):  # type: ignore[no-untyped-def]
+        result: ParseResult = real(spec, data, path)
+        old = tuple(replace(s, content_hash=hashlib.sha256(b"old" + s.content_hash.encode()).hexdigest())
+                    for s in result.symbols if s.name != "hidden")  # fmt: skip
+        return replace(result, symbols=old)
+
+    return extract_
+
+
+def writers(h: Harness) -> dict[tuple[str, str], tuple[str, str | None, str]]:
+    """(path, qualname) → author, task id and change of each live structural version."""
+    return {key: (author_name(p.payload), p.payload.get("task_id"), p.payload["change"])
+            for key, p in structural(h).items() if not p.payload["deprecated"]}  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["edge", "server"])
+def test_code_an_earlier_extractor_read_otherwise_keeps_the_writer_a_first_index_finds(
+    git_repo, tmp_path, monkeypatch, kind
+):
+    history(git_repo, monkeypatch)
+    h = Harness(kind, tmp_path / "state")
+    try:
+        with monkeypatch.context() as earlier:
+            earlier.setattr(extract, "extract", earlier_extractor(extract.extract))
+            h.sync(git_repo)
+            assert ("a.py", "hidden") not in structural(h)
+        point = h.store.retrieve([checkpoint_id(SCOPE)])[0]
+        h.store.set_payload([point.id], {"extraction": EXTRACTION_VERSION - 1})
+        PARSED.trim(0)  # a new process, as after an upgrade
+        # Dan adds c.py and changes K.m: what else a.py holds he did not write, nor b.py's
+        git_repo.write("c.py", "def c():\n    return 5\n")
+        git_repo.write("a.py", CODE.replace("return 1", "return 10").replace("return 3", "return 30"))
+        commit_by(git_repo, monkeypatch, "Dan", "c")
+        upgraded = h.sync(git_repo)
+        assert upgraded.mode == "full" and upgraded.modified >= 5 and upgraded.added >= 2
+        assert not upgraded.history_owed and h.checkpoint()["history_owed"] == 0
+        after = writers(h)
+        assert after[("a.py", "hidden")][0] == "Ann" and after[("a.py", "f")][0] == "Bob"
+        assert after[("a.py", "K.m")][0] == "Dan" and after[("b.py", "g")][0] == "Cat"
+        assert after[("c.py", "c")][0] == "Dan" and after[("a.py", "K")][0] == "Dan"
+        assert after[("a.py", "hidden")][2] == "indexed"  # no commit of the sync added it
+        assert after[("a.py", "f")][2] == "modified"  # the lineage it continues
+    finally:
+        h.close()
+    fresh = Harness(kind, tmp_path / "fresh")
+    try:
+        fresh.sync(git_repo)
+        first = writers(fresh)
+    finally:
+        fresh.close()
+    assert {k: v[:2] for k, v in after.items()} == {k: v[:2] for k, v in first.items()}
+
+
+def test_an_upgrade_that_reads_every_file_alike_reads_no_commit_again(git_repo, tmp_path, monkeypatch):
+    """The sync after an extractor's upgrade owes the history read, which has nothing to
+    find where the new extractor reads every file as the old one did: no commit is read."""
+    history(git_repo, monkeypatch)
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(git_repo)
+        before = writers(h)
+        point = h.store.retrieve([checkpoint_id(SCOPE)])[0]
+        h.store.set_payload([point.id], {"extraction": EXTRACTION_VERSION - 1})
+        read = commits_read(monkeypatch)
+        upgraded = h.sync(git_repo)
+        assert upgraded.mode == "full" and upgraded.added == upgraded.modified == 0
+        assert read == [] and not upgraded.history_owed and writers(h) == before
+    finally:
+        h.close()
+
+
+def test_a_history_read_only_again_is_cut_into_chunks_a_stop_is_heeded_between():
+    """Cut after every n-th commit to write, and every n-th past the last of them: a read
+    stopped after its first chunk still wrote some, and one with nothing left to write
+    (writers sought again) is stopped between chunks too."""
+    commits = list("abcdefgh")
+    assert cut_after(commits, {"c", "d"}, 1) == [["a", "b", "c"], ["d"], ["e"], ["f"], ["g"], ["h"]]
+    assert cut_after(commits, set(), 3) == [["a", "b", "c"], ["d", "e", "f"], ["g", "h"]]
+    assert cut_after(commits, {"a", "b", "c"}, 2) == [["a", "b"], ["c", "d"], ["e", "f"], ["g", "h"]]
+    assert cut_after([], set(), 2) == []
