@@ -10,6 +10,7 @@ from recalld.ingest.commits import CommitRecord
 from recalld.ingest.embed import text_hash
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import PROVENANCE_VERSION, TASK, open_state, task_memory_id
+from recalld.parsers.extraction import EXTRACTION_VERSION
 
 BODY_CHARS = 500
 MAX_PAYLOAD_FILES = 1000  # per list; a larger commit keeps the counts and sets files_truncated
@@ -87,6 +88,7 @@ def task_payload(
         "symbol_ids": symbol_ids,
         "shallow": int(record.shallow),
         "provenance": PROVENANCE_VERSION,  # how its history was read: an earlier one's is written again
+        "extraction": EXTRACTION_VERSION,  # and by which extractor: so is an earlier one's (tasks.backfill)
         "text": text,
         "content_hash": text_hash(text),
         "lineage": mid,

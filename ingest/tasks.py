@@ -110,6 +110,7 @@ from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
 from recalld.ingest.successors import rewritten_by
 from recalld.ingest.task_memory import task_payload, task_text
 from recalld.ingest.writer import MemoryDraft, TextVectors, upsert_points, vectorise
+from recalld.parsers.extraction import EXTRACTION_VERSION
 
 log = structlog.get_logger("recalld.sync")
 
@@ -216,16 +217,18 @@ class TaskSync:
         version is still without a writer. Each chunk is read, and its
         texts ``queue``d to the model, while the one before is written; before each chunk
         ``stop`` is asked whether to leave the rest for later. One an earlier release wrote
-        (its ``provenance``) is written again whole; with ``again`` (such a release read the
-        history) what each names its commit's and it did not write is sought again."""
+        (its ``provenance``), or an earlier extractor read (its ``extraction``: the symbols
+        it lists and links), is written again whole; with ``again`` (such a release read
+        the history) what each names its commit's and it did not write is sought again."""
         commits = self.git.walk_commits(commit, hide=None, limit=self.options.backfill_commits, first_parent=True)
         ids = {c: task_memory_id(self.scope, c) for c in commits}
-        stored = retrieve_many(self.store, list(ids.values()), fields=("deprecated", "provenance"))
-        # live task memory id → whether this release's rules wrote it
-        live = {p.id: p.payload.get("provenance") == PROVENANCE_VERSION for p in stored
-                if p.payload.get("deprecated") == 0}  # fmt: skip
-        todo = {c for c in commits if not live.get(ids[c])}
-        stale = {c for c in commits if ids[c] in live and (again or not live[ids[c]])}
+        stored = retrieve_many(self.store, list(ids.values()), fields=("deprecated", "provenance", "extraction"))
+        # live task memory id → whether this release's rules wrote it, and whether from this extractor's reading
+        live = {p.id: (p.payload.get("provenance") == PROVENANCE_VERSION,
+                       p.payload.get("extraction") == EXTRACTION_VERSION)
+                for p in stored if p.payload.get("deprecated") == 0}  # fmt: skip
+        todo = {c for c in commits if not all(live.get(ids[c], (False,)))}
+        stale = {c for c in commits if ids[c] in live and (again or not live[ids[c]][0])}
         self._given = given_by_task(self.store, self.scope) if stale else {}
         writers = WriterSearch(self.store, self.scope, moves=FOLLOW, reads=self._sides, stop=stop)
         outcome = TaskOutcome()

@@ -11,7 +11,9 @@ qualified names; modules always seen). Its checkpoint then says the extractor ve
 before this one, and a sync with this extractor brings the branch to the tip: it reads
 every file again, opens what it reads otherwise, and reads the history for their
 writers. A second store is a first index of the tip. Every live structural version must
-have the same author in both. A fast deterministic fake embedder stands in for the model.
+have the same author in both, and each task memory in both the same text (the symbols
+its commit changed, as this extractor reads them). A fast deterministic fake embedder
+stands in for the model.
 
     python tests/bench/check_upgrade.py --repo ~/src/django [--branch B] [--history 100] [--behind 10] [--merges 5]
 
@@ -74,6 +76,13 @@ def live_writers(h: Harness, branch: str) -> dict[str, Version]:
     return {str(tuple(map(p.get, FIELDS[:4]))): (p["path"], p["qualname"], p.get("author")) for p in found}
 
 
+def task_texts(h: Harness, branch: str) -> dict[str, dict[str, Any]]:
+    """A live task memory's commit → its id, text and extraction."""
+    flt = MemoryFilter(repo="r", branch=branch, types=("task",))
+    found = h.store.scroll(flt, fields=("commit", "text", "extraction"))
+    return {p.payload["commit"]: {**p.payload, "id": p.id} for p in found}
+
+
 def main() -> int:
     parser = checker_parser(__doc__, history=100, history_help="first-parent commits read for task memory",
                             merges="check a copy whose every K commits are a side branch a merge brought in")
@@ -98,15 +107,16 @@ def main() -> int:
             finally:
                 extract.extract = real
                 PARSED.trim(0)  # a new process, as after an upgrade
-            point = h.store.retrieve([checkpoint_id(Scope("r", "upgraded"))])[0]
-            h.store.set_payload([point.id], {"extraction": EXTRACTION_VERSION - 1})
+            # the checkpoint and the task memories as the earlier extractor's release wrote them
+            before = [checkpoint_id(Scope("r", "upgraded")), *(t["id"] for t in task_texts(h, "upgraded").values())]
+            h.store.set_payload(before, {"extraction": EXTRACTION_VERSION - 1})
             git(repo, "branch", "-f", "upgraded", tip)
             started = time.monotonic()
             result = h.indexer.sync(repo="r", path=str(repo), branch="upgraded")
             upgrade = time.monotonic() - started
             flt = MemoryFilter(repo="r", branch="upgraded", types=("structural",))
             opened = sum(p.payload.get("valid_from_commit") == tip for p in h.store.scroll(flt, fields=FIELDS))
-            upgraded = live_writers(h, "upgraded")
+            upgraded, upgraded_tasks = live_writers(h, "upgraded"), task_texts(h, "upgraded")
         finally:
             h.close()
         fresh = Harness("edge", root / "fresh", options)
@@ -114,7 +124,7 @@ def main() -> int:
             started = time.monotonic()
             fresh.indexer.sync(repo="r", path=str(repo), branch=branch)
             seconds = time.monotonic() - started
-            indexed = live_writers(fresh, branch)
+            indexed, indexed_tasks = live_writers(fresh, branch), task_texts(fresh, branch)
         finally:
             fresh.close()
     differ = sorted(i for i in indexed.keys() | upgraded.keys() if indexed.get(i) != upgraded.get(i))
@@ -123,12 +133,16 @@ def main() -> int:
           f"{result.added} added, {result.modified} modified, {result.renamed} renamed; "
           f"{opened} live versions opened at the tip; history owed after: {result.history_owed}")  # fmt: skip
     print(f"first index of the tip: {seconds:.2f} s; {len(indexed)} live structural versions")
+    both = indexed_tasks.keys() & upgraded_tasks.keys()
+    texts = sum(indexed_tasks[i]["text"] != upgraded_tasks[i]["text"] for i in both)
+    print(f"task memories in both: {len(both)}; text differing: {texts}; written by this extractor: "
+          f"{sum(upgraded_tasks[i].get('extraction') == EXTRACTION_VERSION for i in both)}")  # fmt: skip
     print(f"same author: {len(indexed) - len(differ)}; differing: {len(differ)}")
     for i in differ[:20]:
         path, qualname, _ = indexed.get(i) or upgraded[i]
         first, then = indexed.get(i, (0, 0, "-"))[2], upgraded.get(i, (0, 0, "-"))[2]
         print(f"  {path} {qualname}: first index {first}; upgraded {then}")
-    return 1 if differ else 0
+    return 1 if differ or texts else 0
 
 
 if __name__ == "__main__":

@@ -12,12 +12,12 @@ import pytest
 
 from recalld.ingest.keyed import cut_after
 from recalld.ingest.parse_memo import PARSED
-from recalld.ingest.records import checkpoint_id
+from recalld.ingest.records import checkpoint_id, task_memory_id
 from recalld.parsers import extract
 from recalld.parsers.base import ParseResult
 from recalld.parsers.extraction import EXTRACTION_VERSION
 from tests.ingest.conftest import Harness
-from tests.ingest.test_tasks import SCOPE, author_name, commit_by, commits_read, structural
+from tests.ingest.test_tasks import SCOPE, author_name, commit_by, commits_read, structural, tasks
 
 
 CODE = "def f():\n    return 1\n\n\ndef hidden():\n    return 2\n\n\nclass K:\n    def m(self):\n        return 3\n"
@@ -46,6 +46,13 @@ def earlier_extractor(real):  # type: ignore[no-untyped-def]
     return extract_
 
 
+def as_an_earlier_extractor_left_it(h: Harness) -> None:
+    """Its checkpoint and task memories say the extractor version before this one."""
+    ids = [checkpoint_id(SCOPE), *(task_memory_id(SCOPE, c) for c in tasks(h))]
+    h.store.set_payload(ids, {"extraction": EXTRACTION_VERSION - 1})
+    PARSED.trim(0)  # a new process, as after an upgrade
+
+
 def writers(h: Harness) -> dict[tuple[str, str], tuple[str, str | None, str]]:
     """(path, qualname) → author, task id and change of each live structural version."""
     return {key: (author_name(p.payload), p.payload.get("task_id"), p.payload["change"])
@@ -63,9 +70,7 @@ def test_code_an_earlier_extractor_read_otherwise_keeps_the_writer_a_first_index
             earlier.setattr(extract, "extract", earlier_extractor(extract.extract))
             h.sync(git_repo)
             assert ("a.py", "hidden") not in structural(h)
-        point = h.store.retrieve([checkpoint_id(SCOPE)])[0]
-        h.store.set_payload([point.id], {"extraction": EXTRACTION_VERSION - 1})
-        PARSED.trim(0)  # a new process, as after an upgrade
+        as_an_earlier_extractor_left_it(h)
         # Dan adds c.py and changes K.m: what else a.py holds he did not write, nor b.py's
         git_repo.write("c.py", "def c():\n    return 5\n")
         git_repo.write("a.py", CODE.replace("return 1", "return 10").replace("return 3", "return 30"))
@@ -79,20 +84,28 @@ def test_code_an_earlier_extractor_read_otherwise_keeps_the_writer_a_first_index
         assert after[("c.py", "c")][0] == "Dan" and after[("a.py", "K")][0] == "Dan"
         assert after[("a.py", "hidden")][2] == "indexed"  # no commit of the sync added it
         assert after[("a.py", "f")][2] == "modified"  # the lineage it continues
+        listed = commits_listed(h)
     finally:
         h.close()
     fresh = Harness(kind, tmp_path / "fresh")
     try:
         fresh.sync(git_repo)
         first = writers(fresh)
+        assert listed == commits_listed(fresh)  # each commit's symbols as this extractor reads them
     finally:
         fresh.close()
     assert {k: v[:2] for k, v in after.items()} == {k: v[:2] for k, v in first.items()}
 
 
+def commits_listed(h: Harness) -> dict[str, tuple[str, list[str]]]:
+    """commit → the text of its task memory and the versions it links."""
+    return {c: (p["text"], sorted(p["symbol_ids"])) for c, p in tasks(h).items()}
+
+
 def test_an_upgrade_that_reads_every_file_alike_reads_no_commit_again(git_repo, tmp_path, monkeypatch):
     """The sync after an extractor's upgrade owes the history read, which has nothing to
-    find where the new extractor reads every file as the old one did: no commit is read."""
+    do where every task memory is of this extractor already and the new extractor reads
+    every file as the old one did: no commit is read."""
     history(git_repo, monkeypatch)
     h = Harness("edge", tmp_path / "state")
     try:
