@@ -20,7 +20,9 @@ them an ancestor, so live), in chunks, and clears the mark. It stops between chu
 when asked (the daemon asks when a newer event for the repo waits, or it is
 stopping), and any later sync with the mark set goes on where it stopped: what is
 written is skipped. A history an earlier release read (``history.read_earlier``) is read
-again: every task memory of an earlier ``PROVENANCE_VERSION`` is written again whole.
+again: every task memory of an earlier ``PROVENANCE_VERSION`` is written again whole; so
+is one an earlier extractor read (its ``extraction``), after the sync of an extractor
+upgrade (which owes the read: ``history.owes_history``).
 
 A live task memory whose commit is no longer ``target`` or an ancestor of it (reset,
 rebase, amend, force-push) is closed: ``deprecated_reason`` "removed",
