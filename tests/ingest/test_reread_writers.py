@@ -130,3 +130,34 @@ def test_a_history_read_only_again_is_cut_into_chunks_a_stop_is_heeded_between()
     assert cut_after(commits, set(), 3) == [["a", "b", "c"], ["d", "e", "f"], ["g", "h"]]
     assert cut_after(commits, {"a", "b", "c"}, 2) == [["a", "b"], ["c", "d"], ["e", "f"], ["g", "h"]]
     assert cut_after([], set(), 2) == []
+
+
+def test_code_an_attributes_change_reads_otherwise_is_not_given_to_that_commit(git_repo, tmp_path, monkeypatch):
+    """A commit that only names a header's language (``.gitattributes``) wrote none of the
+    code that is read otherwise since: it keeps no writer, as in a first index (whose
+    history read reads each commit under its own attributes)."""
+    by = partial(commit_by, git_repo, monkeypatch)
+    code = "static int scale(int v) { return v * 2; }\nstatic double scale(double v) { return v * 2; }\n"
+    git_repo.write("include/codec.h", code)
+    by("Ann", "codec")
+    git_repo.write("main.py", "def main():\n    return 0\n")
+    by("Bob", "main")
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(git_repo)
+        before = writers(h)
+        git_repo.write(".gitattributes", "*.h linguist-language=C++\n")
+        by("Cal", "headers are C++")
+        synced = h.sync(git_repo)
+        after = writers(h)
+    finally:
+        h.close()
+    opened = {k for k in after if k[0] == "include/codec.h" and after[k] != before.get(k)}
+    assert synced.mode == "incremental" and {k[1] for k in opened} >= {"scale(int)", "scale(double)"}
+    fresh = Harness("edge", tmp_path / "fresh")
+    try:
+        fresh.sync(git_repo)
+        first = writers(fresh)
+    finally:
+        fresh.close()
+    assert {after[k][:2] for k in opened} == {first[k][:2] for k in opened} == {("", None)}
