@@ -51,6 +51,7 @@ import structlog
 
 from recalld.ingest.commits import MERGED_COMMITS, CommitReader, CommitRecord
 from recalld.ingest.gitrecords import CommitDetails
+from recalld.ingest.keyed import batches
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope, memory_id
 from recalld.ingest.records import INDEXED, task_memory_id
@@ -341,8 +342,8 @@ def unclaim_misgiven(
     # a merge's: its task alone, the author its branches' (``_sides``)
     kept = sorted({i for i, _path, _by_sync in mine} - set(wrong)) if len(record.details.parents) > 1 else []
     for ids, cleared in ((wrong, {"author": None, "task_id": None}), (kept, {"author": None})):
-        for start in range(0, len(ids), 1000):
-            store.set_payload(ids[start : start + 1000], cleared)
+        for batch in batches(ids, 1000):
+            store.set_payload(batch, cleared)
     return len(wrong)
 
 

@@ -43,13 +43,13 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *
     _merge_keeps(store, claimable if merge else set(), whole=whole)
 
 
-def clear_unwritten(store: Store, scope: Scope, step: SyncStep, records: Sequence[CommitRecord]) -> int:
+def clear_unwritten(store: Store, scope: Scope, step: SyncStep, records: Sequence[CommitRecord]) -> None:
     """A sync (``step``) that reads unchanged code again (a new extractor's: ``sync.made_earlier``)
     opens at its target what it reads otherwise, by the target's author and task. Those
     it opened that are still the target's after crediting (``credit_window``) and that no
     commit it brought in (``records``) produced or moved were written by none of them:
     their writer is cleared for the history read to find (``added`` read as ``indexed``,
-    as what a sync with no indexed commit found). How many."""
+    as what a sync with no indexed commit found)."""
     made = produced_ids(scope, records) | set(live_at(store, scope, renamed_to(records)))
     task = task_memory_id(scope, step.commit.id)
     flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,), opened_after=step.stamp - 1)
@@ -62,7 +62,6 @@ def clear_unwritten(store: Store, scope: Scope, step: SyncStep, records: Sequenc
         cleared = {"author": None, "task_id": None, **({"change": INDEXED} if added else {})}
         for batch in batches(sorted(ids), 1000):
             store.set_payload(batch, cleared)
-    return sum(map(len, opened.values()))
 
 
 def holds_all(git: GitRepository, known: str, target: str, window: Sequence[str], limit: int) -> bool:

@@ -30,6 +30,7 @@ from recalld.ingest.gcpace import sync_pace
 from recalld.ingest.gitattributes import beside_state
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.history import Owed, owes_history, read_earlier, read_history
+from recalld.ingest.keyed import batches
 from recalld.ingest import secrets, sparse
 from recalld.ingest.parse_memo import PARSED
 from recalld.ingest.parts import TreeParts, write_parts
@@ -307,8 +308,8 @@ class Indexer:
         the memories its syncs wrote: a manual memory is of no branch)."""
         flt = MemoryFilter(record=None, repo=repo, branch=branch, deprecated=None)
         ids = [p.id for p in self.store.scroll(flt, fields=())]
-        for start in range(0, len(ids), 1000):
-            self.store.delete(ids[start : start + 1000])
+        for batch in batches(ids, 1000):
+            self.store.delete(batch)
         return len(ids)
 
 

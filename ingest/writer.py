@@ -14,6 +14,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from recalld.ingest.embed import Progress
+from recalld.ingest.keyed import batches
 from recalld.ingest.plan import NewVersion, Plan, Scope
 from recalld.ingest.records import (
     HISTORY_FIELDS,
@@ -317,7 +318,5 @@ def _close(store: Store, plan: Plan, step: SyncStep) -> None:
             {**ending, "deprecated_reason": closure.reason, "superseded_by": closure.superseded_by},
         )
     for reason, ids in without_successor.items():
-        for start in range(0, len(ids), 1000):
-            store.set_payload(
-                ids[start : start + 1000], {**ending, "deprecated_reason": reason, "superseded_by": None}
-            )
+        for batch in batches(ids, 1000):
+            store.set_payload(batch, {**ending, "deprecated_reason": reason, "superseded_by": None})
