@@ -35,7 +35,8 @@ from recalld.ingest.store import MemoryFilter, StoredPoint, retrieve_many
 
 # A version's fields, its intervals' with them: an earlier one is shown where it held (``query.AsOf``).
 CHANGE_FIELDS = ("repo", "branch", "path", "language", "kind", "qualname", "signature", "docstring", "text",
-                 "content_hash", "lineage", "start_line", "end_line", "author", *HISTORY_FIELDS)  # fmt: skip
+                 "content_hash", "lineage", "start_line", "end_line", "author", "written_in",
+                 *HISTORY_FIELDS)  # fmt: skip
 PAIR_FIELDS = ("path", "kind", "qualname", "lineage", "start_line")  # what pairs and orders the changes
 ORDER = ("moved", "renamed", "modified", "added", "removed")
 COMMITS_LISTED = 20  # the newest commits between the two states an answer names
@@ -266,7 +267,8 @@ def _side(point: StoredPoint | None) -> dict[str, Any] | None:
     return {"id": point.id, "path": fields.get("path"), "kind": fields.get("kind"), "qualname": fields.get("qualname"),
             "signature": fields.get("signature"), "start_line": fields.get("start_line"),
             "end_line": fields.get("end_line"), "doc": summary(str(fields.get("docstring") or "")),
-            "commit": fields.get("valid_from_commit"), "author": fields.get("author")}  # fmt: skip
+            "commit": fields.get("valid_from_commit"), "author": fields.get("author"),
+            "written_in": fields.get("written_in")}  # fmt: skip
 
 
 def _what(old: dict[str, Any], new: dict[str, Any], max_chars: int) -> list[str]:

@@ -158,14 +158,19 @@ def print_hit(r: dict[str, Any], *, as_of: bool = False) -> None:
 
 
 def provenance(r: dict[str, Any]) -> str:
-    """``since <commit> until <commit> by <author>``. A version that was there when its
-    branch was first indexed says so, and whose commit made it where the history read
-    found that commit (``--blame`` tells who last changed its lines)."""
+    """``since <commit> until <commit> by <author>``, and ``in <commit>`` where the commit
+    that wrote the version is another than the one its interval opened at (a first index's
+    tip, a sync over several commits). A version that was there when its branch was first
+    indexed says so, and who wrote it where the history read found that commit
+    (``--blame`` tells who last changed its lines)."""
     since = (r.get("valid_from_commit") or "-")[:8]
     until = f" until {r['valid_to_commit'][:8]}" if r.get("valid_to_commit") else ""
+    written = r.get("written_in") or ""
+    by = f" by {r['author']}" if r.get("author") else ""
+    by += f" in {written[:8]}" if by and written and written != r.get("valid_from_commit") else ""
     if r.get("change") == "indexed":  # ingest.records.INDEXED, not imported on the CLI's client path
-        return f"since {since} (first indexed){until}" + (f" by {r['author']}" if r.get("author") else "")
-    return f"since {since}{until} by {r.get('author') or '-'}"
+        return f"since {since} (first indexed){until}{by}"
+    return f"since {since}{until}{by or ' by -'}"
 
 
 def symbol(ctx: Any, args: argparse.Namespace) -> int:

@@ -91,7 +91,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
     ) -> dict[str, Any]:
         """Search memories by meaning and keywords (best first); the symbols a query names as code
         (parse_config, QuerySet.bulk_create) come first. Each result is one memory with its repo,
-        path, qualname, kind, signature, lines, text, provenance (valid_from_commit, author) and id.
+        path, qualname, kind, signature, lines, text, provenance (valid_from_commit, author, written_in) and id.
         ``notes``, when there are any: why nothing was found (a language or kind no memory has),
         or where the answers may be stale (a repository no sync can follow)."""
         params = {"q": query, "repo": repo, "type": type, "kind": kind, "lang": lang, "path": path,
@@ -121,10 +121,10 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
     ) -> dict[str, Any]:
         """The current memory of a symbol on the tracked branch (or as of a commit or date): source
         text, signature, docstring, path and lines, and provenance (valid_from_commit: the commit
-        of the sync that first saw this version; author and task_id: of the commit that made it;
-        for what a branch's first sync found, change "indexed", its tip, and the author of the
-        commit that produced it where the commit history read found one (older code: the
-        author alone, no task_id), else none; blame=true
+        of the sync that first saw this version; author, written_in and task_id: the commit that
+        made it; for what a branch's first sync found, change "indexed", its tip, and the author
+        and commit that produced it where the commit history read found one (older code: no
+        task_id), else none; blame=true
         says who last changed the code). Where none
         is live, the error says where the one the index held went (moved, renamed: how to ask for
         it; removed) or why the path holds nothing. Where more are found than limit, notes says how

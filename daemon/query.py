@@ -28,7 +28,7 @@ EXPORT_FIELDS = (
     "repo", "branch", "kind", "language", "path", "qualname", "name", "signature", "docstring",
     "start_line", "end_line", "content_hash", "lineage", "symbol_key", "text",
     "valid_from_commit", "valid_from_time", "valid_to_commit", "valid_to_time", "valid_through_commit", "author",
-    "change",
+    "written_in", "change",
     "deprecated", "deprecated_reason", "superseded_by", "history",
     "type", "scope", "user", "org", "untrusted", "task_id",
 )  # fmt: skip

@@ -61,8 +61,10 @@ from recalld.parsers.base import STRUCTURAL
 
 log = structlog.get_logger("recalld.sync")
 
-UNKNOWN_WRITER = ("author", "task_id")  # what says who wrote a version (``unknown_writer``)
+UNKNOWN_WRITER = ("author", "task_id", "written_in")  # what says who wrote a version (``unknown_writer``)
 VERSION_FIELDS = ("kind", "qualname", "content_hash", *UNKNOWN_WRITER)
+WROTE = ("author", "written_in")  # who wrote a version, and in which commit: set and cleared together
+NO_WRITER = dict.fromkeys(WROTE)
 PATHS_A_SCROLL = 256
 # past the task memories' history, ``stop`` is asked every so many commits walked, or read (~12 ms each)
 WRITERS_CHUNK, READS_A_CHUNK = 500, 50
@@ -120,7 +122,7 @@ class WriterSearch:
             unknown.difference_update(claimed)
             fields = writer(self.scope, details.id, details.author, details.parents)
             if not tasks:
-                fields = {"author": fields["author"]} if fields["author"] else {}
+                fields = {k: fields[k] for k in WROTE} if fields["author"] else {}
             if claimed and fields:
                 self.store.set_payload(sorted(claimed), fields)
                 self.claimed += len(claimed)
@@ -128,7 +130,7 @@ class WriterSearch:
             if merge and claimed and self.reads is not None and self.moves == FOLLOW:
                 found, own = self._sides(details, at)
                 if own and details.author:  # what none of the merged commits produced: the merge's own
-                    self.store.set_payload(sorted(own), {"author": details.author})
+                    self.store.set_payload(sorted(own), {"author": details.author, "written_in": details.id})
                 self.claimed += 0 if fields else found + len(own)  # a version the merge's task claimed counts once
 
     def sought(self) -> dict[str, set[str]]:
@@ -292,9 +294,12 @@ def seek_writers(
 
 
 def writer(scope: Scope, commit: str, author: str | None, parents: Sequence[str] | None) -> dict[str, Any]:
-    """The fields that name ``commit`` a version's writer: its task, and its author unless
-    it is a merge (who merged need not have written what the merge brought in)."""
-    return {"task_id": task_memory_id(scope, commit), "author": None if len(parents or ()) > 1 else author}
+    """The fields that name ``commit`` a version's writer: its task, and its author and
+    itself (``WROTE``) unless it is a merge (who merged need not have written what the
+    merge brought in: the commit of its branches that did is sought, ``_sides``)."""
+    merge = len(parents or ()) > 1
+    return {"task_id": task_memory_id(scope, commit), "author": None if merge else author,
+            "written_in": None if merge or not author else commit}  # fmt: skip
 
 
 def to_claim(stored: Iterable[StoredPoint]) -> set[str]:
@@ -304,11 +309,12 @@ def to_claim(stored: Iterable[StoredPoint]) -> set[str]:
 
 
 def unknown_writer(payload: dict[str, Any]) -> bool:
-    """Whether a version's writer is for a history read to find: it has no author. A
-    merge's task alone counts: the branches it merged are read again (what one of them
-    moved is older code, for older commits), also where an earlier read, or an earlier
-    release's, left it with a merge whose branches had moved it there."""
-    return not payload.get("author")
+    """Whether a version's writer is for a history read to find: it has no author, or not
+    the commit the author wrote it in (an earlier release's claim). A merge's task alone
+    counts: the branches it merged are read again (what one of them moved is older code,
+    for older commits), also where an earlier read, or an earlier release's, left it with
+    a merge whose branches had moved it there."""
+    return not payload.get("author") or not payload.get("written_in")
 
 
 def given_by_task(store: Store, scope: Scope) -> dict[str, list[tuple[str, str, bool]]]:
@@ -341,7 +347,7 @@ def unclaim_misgiven(
                    if (i not in produced and path not in moved if by_sync else i not in written))  # fmt: skip
     # a merge's: its task alone, the author its branches' (``_sides``)
     kept = sorted({i for i, _path, _by_sync in mine} - set(wrong)) if len(record.details.parents) > 1 else []
-    for ids, cleared in ((wrong, {"author": None, "task_id": None}), (kept, {"author": None})):
+    for ids, cleared in ((wrong, {**NO_WRITER, "task_id": None}), (kept, NO_WRITER)):
         for batch in batches(ids, 1000):
             store.set_payload(batch, cleared)
     return len(wrong)

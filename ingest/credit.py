@@ -14,7 +14,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
-from recalld.ingest.authorship import CLAIM, WriterSearch, live_at, produced_ids, renamed_to, scrolls_at, writer
+from recalld.ingest.authorship import (
+    CLAIM, NO_WRITER, WriterSearch, live_at, produced_ids, renamed_to, scrolls_at, writer,
+)  # fmt: skip
 from recalld.ingest.commits import CommitRecord
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.keyed import batches
@@ -59,7 +61,7 @@ def clear_unwritten(store: Store, scope: Scope, step: SyncStep, records: Sequenc
         if p.get("valid_from_sync") == step.stamp and p.get("task_id") == task and point.id not in made:
             opened[p.get("change") == ADDED].append(point.id)
     for added, ids in opened.items():
-        cleared = {"author": None, "task_id": None, **({"change": INDEXED} if added else {})}
+        cleared = {**NO_WRITER, "task_id": None, **({"change": INDEXED} if added else {})}
         for batch in batches(sorted(ids), 1000):
             store.set_payload(batch, cleared)
 
@@ -79,7 +81,7 @@ def _merge_keeps(store: Store, kept: AbstractSet[str], *, whole: bool) -> None:
     has it) where the window is ``whole``; else it may be a commit's past the window's
     limit, and keeps the merge's task alone."""
     if kept and not whole:
-        store.set_payload(sorted(kept), {"author": None})
+        store.set_payload(sorted(kept), NO_WRITER)
 
 
 def credit_by_links(store: Store, scope: Scope, window: Sequence[str], *, whole: bool) -> None:

@@ -28,7 +28,8 @@ def interval_then(
     where the entry keeps it: ``records.REOPENED_OVER``); None where its current interval
     held, or it has no history. An entry written before entries kept those fields is given
     the author of the commit that opened it (``author_of``: a commit's author, None when
-    unknown) and, for a memory of code, that commit's task memory."""
+    unknown) and that commit as the one it was written in, and, for a memory of code, that
+    commit's task memory."""
     past = payload.get("history")
     if not isinstance(past, list) or not past or holds(payload, at):
         return None
@@ -52,6 +53,8 @@ def as_interval(
             then["task_id"] = task_memory_id(Scope(payload["repo"], payload["branch"]), opened)
         if "author" not in entry:
             then["author"] = author_of(opened) if author_of else None
+        if "written_in" not in entry:  # those releases named the opening commit's author
+            then["written_in"] = opened if then.get("author") else None
     return then
 
 

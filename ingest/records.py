@@ -140,15 +140,16 @@ def ancestor_dirs(path: str) -> list[str]:
     return ["/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
-# Bumped whenever memory_payload gains or changes a field, or the secret rules read a
-# text otherwise: a closed memory an older version wrote is rewritten whole when it
-# comes back, not reopened by a state update. 2: names made of words are no secret
+# Bumped whenever memory_payload changes a field its id fixes (``CONTENT_FIELDS``: a reopen writes the
+# others), or the secret rules read a text otherwise: a closed memory an older version wrote is rewritten
+# whole when it comes back, not reopened by a state update. 2: names made of words are no secret
 # (``APCUPSdData`` was an Artifactory password), a redaction ends at its token.
 PAYLOAD_VERSION = 2
 # Bumped whenever reading a branch's history says otherwise what its task memories say or
 # who wrote its versions: an earlier version's history is read again (``read_earlier``).
 # 2: merges list their commits, their branches read for writers; moves followed back.
-PROVENANCE_VERSION = 2
+# 3: a version names the commit that wrote it (``written_in``), its author's.
+PROVENANCE_VERSION = 3
 # The fields of a memory that its id fixes (the id hashes repo, branch, path, kind,
 # qualname and the symbol's source; the embedded text is made of those, so are both
 # vectors). A closed memory that comes back keeps them as stored: everything else
@@ -166,10 +167,9 @@ def memory_payload(
 ) -> dict[str, Any]:
     sym, commit = version.symbol, step.commit
     path = version.file.path
-    # nothing indexed before (a first sync, or the indexed commit is gone from git): the
-    # commit that wrote the version is unknown, somewhere at or before the target. Its
-    # author and task are then not claimed (a first index gave every memory the tip's); nor
-    # are they for code whose file's bytes are those it was read from (``NewVersion.reread``)
+    # nothing indexed before (a first sync, or the indexed commit gone from git): the commit
+    # that wrote the version is unknown, at or before the target, and its writer (author,
+    # task, commit) not claimed; nor for code whose file's bytes it was read from (``reread``)
     known = step.last is not None and not version.reread
     return {
         **dict(sym.extra),
@@ -198,6 +198,7 @@ def memory_payload(
         "valid_from_sync": step.stamp,
         "task_id": task_memory_id(scope, commit.id) if known else None,
         "author": commit.author if known else None,
+        "written_in": commit.id if known else None,
         "payload_version": PAYLOAD_VERSION,
         **open_state(scope, history),
     }
@@ -283,7 +284,7 @@ def closing_fields(step: SyncStep) -> dict[str, Any]:
 # What reopening a closed memory writes again that neither its id (``CONTENT_FIELDS``) nor
 # its interval tells: kept in the history entry of that interval, so that the reopen of a
 # sync that was interrupted is undone exactly (``recovery.before_writing``).
-REOPENED_OVER = ("signature", "start_line", "end_line", "lineage", "blob", "change", "task_id", "author")
+REOPENED_OVER = ("signature", "start_line", "end_line", "lineage", "blob", "change", "task_id", "author", "written_in")
 
 
 def closed_interval(payload: dict[str, Any], kept: tuple[str, ...] = ()) -> dict[str, Any]:

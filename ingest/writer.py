@@ -50,7 +50,8 @@ COMPARED = frozenset(REOPEN_CHECK).difference(RESTAMPED)
 # What a memory written again whole keeps of its stored self (``Plan.rewrites``): how it
 # got there (lineage, change, the commit that opened it) and its past.
 KEPT_ON_REWRITE = (
-    "lineage", "change", "valid_from_commit", "valid_from_time", "valid_from_sync", "task_id", "author", "history"
+    "lineage", "change", "valid_from_commit", "valid_from_time", "valid_from_sync", "task_id", "author", "written_in",
+    "history",
 )  # fmt: skip
 
 

@@ -129,7 +129,7 @@ def earlier_store(root: Path, repo: Path, branch: str, backfill: int, embedder: 
     first = writers_of(store)
     ids = sorted(first)
     for start in range(0, len(ids), 1000):
-        store.set_payload(ids[start : start + 1000], {"author": None, "task_id": None})
+        store.set_payload(ids[start : start + 1000], {"author": None, "task_id": None, "written_in": None})
     point = store.retrieve([checkpoint_id(Scope("bench", branch))])[0]
     payload = {k: v for k, v in point.payload.items() if k != "provenance"}
     store.upsert([StoredPoint(id=point.id, payload=payload, vector=None)])

@@ -38,7 +38,9 @@ from recalld.ingest.store import MemoryFilter  # noqa: E402
 from tests.bench.check_exact import checker_parser, clone_history, git, merged_every  # noqa: E402
 from tests.ingest.conftest import Harness  # noqa: E402
 
-FIELDS = ("task_id", "author", "path", "qualname", "valid_from_commit", "change")
+FIELDS = ("task_id", "author", "written_in", "path", "qualname", "valid_from_commit", "change")
+
+WRITER = FIELDS[:3]  # compared: the commit a version is credited to (task, author, commit)
 
 
 def synced(root: Path, repo: Path, start: str, targets: list[str]) -> dict[str, dict[str, Any]]:
@@ -84,8 +86,7 @@ def compare(
     """Prints how the versions ``other``'s last sync opened are credited against the syncs
     one by one, and returns how many differ."""
     opened = sorted(i for i, v in other.items() if v["valid_from_commit"] == tip and i in one_by_one)
-    differ = [i for i in opened if (one_by_one[i]["task_id"], one_by_one[i]["author"])
-              != (other[i]["task_id"], other[i]["author"])]  # fmt: skip
+    differ = [i for i in opened if [one_by_one[i][k] for k in WRITER] != [other[i][k] for k in WRITER]]
     to_tip = sum(one_by_one[i]["valid_from_commit"] == tip for i in opened)
     print(f"{label}: live versions {len(other)}; its last sync opened {len(opened)} of them, "
           f"{to_tip} made by the tip itself")  # fmt: skip

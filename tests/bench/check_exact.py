@@ -60,8 +60,8 @@ from tests.conftest import FakeEmbedder  # noqa: E402
 
 # How a memory got where it is: differs between an incremental store and a fresh one.
 HOW = frozenset({
-    "valid_from_commit", "valid_from_time", "valid_from_sync", "task_id", "author", "indexed_at", "history", "lineage",
-    "change", "payload_version",
+    "valid_from_commit", "valid_from_time", "valid_from_sync", "task_id", "author", "written_in", "indexed_at",
+    "history", "lineage", "change", "payload_version",
 })  # fmt: skip
 # The version's interval and state now, which an as-of query does not compare.
 STATE = frozenset({

@@ -40,7 +40,7 @@ from recalld.ingest.store import MemoryFilter  # noqa: E402
 from tests.bench.check_exact import checker_parser, git, merged_every  # noqa: E402
 from tests.ingest.conftest import Harness  # noqa: E402
 
-Version = tuple[str, str, str | None]  # path, qualname, author
+Version = tuple[str, str, str | None, str | None]  # path, qualname, author, the commit it names (written_in)
 
 
 def one_author_a_commit(repo: Path, branch: str | None, root: Path) -> tuple[Path, str]:
@@ -64,9 +64,11 @@ def writers(root: Path, repo: Path, branch: str, options: IndexOptions) -> tuple
         h.indexer.sync(repo="r", path=str(repo), branch=branch)
         seconds = time.monotonic() - started
         flt = MemoryFilter(repo="r", branch=branch, types=("structural",))
-        found = [p.payload for p in h.store.scroll(flt, fields=("path", "kind", "qualname", "content_hash", "author"))]
-        keys = [tuple(map(p.get, ("path", "kind", "qualname", "content_hash"))) for p in found]
-        return {str(k): (p["path"], p["qualname"], p.get("author")) for k, p in zip(keys, found, strict=True)}, seconds
+        fields = ("path", "kind", "qualname", "content_hash", "author", "written_in")
+        found = [p.payload for p in h.store.scroll(flt, fields=fields)]
+        keys = [tuple(map(p.get, fields[:4])) for p in found]
+        return {str(k): (p["path"], p["qualname"], p.get("author"), p.get("written_in"))
+                for k, p in zip(keys, found, strict=True)}, seconds  # fmt: skip
     finally:
         h.close()
 
@@ -84,7 +86,7 @@ def main() -> int:
         past, past_seconds = writers(root / "past", repo, searched, IndexOptions(backfill_commits=args.history))
         everything = IndexOptions(backfill_commits=length, writer_commits=0)
         read, read_seconds = writers(root / "read", repo, read_branch, everything)
-        differ = sorted(i for i in read if read[i] != past.get(i))
+        differ = sorted(i for i in read if read[i][:3] != (past.get(i) or ())[:3])
         print(f"{length} first-parent commits; {len(read)} structural versions")
         if args.merges:
             merges = len(git(repo, "rev-list", "--first-parent", "--merges", searched).split())
@@ -96,9 +98,17 @@ def main() -> int:
                   f"with its history {seconds:.2f} s")  # fmt: skip
         print(f"same author: {len(read) - len(differ)}; differing: {len(differ)}")
         for i in differ[:20]:
-            path, qualname, author = read[i]
-            print(f"  {path} {qualname}: all read {author}; searched past {past.get(i, (None, None, '-'))[2]}")
-        return 1 if differ else 0
+            path, qualname, author, _ = read[i]
+            print(f"  {path} {qualname}: all read {author}; searched past {past.get(i, (None, None, '-', None))[2]}")
+        by = dict(line.split(" ", 1) for line in git(repo, "log", "--all", "--format=%H %an").splitlines())
+        wrong = {}
+        for label, found in (("searched past", past), ("all read", read)):
+            wrong[label] = ids = sorted(i for i, v in found.items()
+                                        if (by.get(v[3]) if v[3] else "") != (v[2] or "").split(" <")[0])  # fmt: skip
+            print(f"  {label}: written_in the author's commit {len(found) - len(ids)}; not: {len(ids)}")
+            for i in ids[:5]:
+                print(f"    {found[i][0]} {found[i][1]}: author {found[i][2]}, written in {found[i][3]}")
+        return 1 if differ or any(wrong.values()) else 0
 
 
 if __name__ == "__main__":

@@ -177,6 +177,22 @@ def test_cli_end_to_end(project):
     assert recalld("export", "--include-deprecated").stdout == ""
 
 
+def test_a_versions_line_names_the_commit_it_was_written_in_where_its_interval_opened_at_another():
+    """A first index's tip, or a sync over several commits: ``since <opened> by <author> in
+    <written>``; where the two are one commit, or no writer is known, no ``in``."""
+    from recalld.daemon.commands import provenance
+
+    tip, cid = "a" * 40, "c" * 40
+    first = {"valid_from_commit": tip, "change": "indexed", "author": "Cid <c@x>", "written_in": cid}
+    assert provenance(first) == "since aaaaaaaa (first indexed) by Cid <c@x> in cccccccc"
+    assert provenance({**first, "author": None, "written_in": None}) == "since aaaaaaaa (first indexed)"
+    credited = {**first, "change": "modified", "valid_to_commit": "b" * 40}
+    assert provenance(credited) == "since aaaaaaaa until bbbbbbbb by Cid <c@x> in cccccccc"
+    assert provenance({**credited, "written_in": tip}) == "since aaaaaaaa until bbbbbbbb by Cid <c@x>"
+    assert provenance({**credited, "written_in": None}) == "since aaaaaaaa until bbbbbbbb by Cid <c@x>"  # older store
+    assert provenance({"valid_from_commit": tip, "change": "added"}) == "since aaaaaaaa by -"
+
+
 def test_an_argument_that_is_not_utf8_is_a_usage_error_not_a_traceback(capsys):
     """A terminal in a Latin-1 locale hands Python bytes it reads as surrogate escapes;
     no query, path or registry can hold them (a search raised UnicodeEncodeError)."""

@@ -420,6 +420,7 @@ def test_as_of_shows_the_interval_that_held_then(git_repo, harness, app, monkeyp
     assert at_ann["task_id"] == task_memory_id(Scope("r", "main"), commits["Ann"])
     (now,) = get_symbol(app, "r", "restored", as_of_text=commits["Cid"])
     assert shown(now) == (commits["Cid"], None, False, None, "Cid", 5)
+    assert (at_ann["written_in"], now["written_in"]) == (commits["Ann"], commits["Cid"])
     with pytest.raises(RecalldError, match="not there then"):
         get_symbol(app, "r", "restored", as_of_text=commits["Bob"])
     print_version(now)  # `recalld symbol` names the earlier interval; as of it, the one shown

@@ -112,7 +112,7 @@ def test_kill_during_incremental_sync_converges(git_repo, tmp_path, kill_after, 
     second_commit(git_repo, split=split)
     if kill_after < 0:
         copy_state(base, tmp_path / "counted")
-        credit = writes_of(git_repo, tmp_path / "counted").index("set_payload author,task_id") + 1
+        credit = writes_of(git_repo, tmp_path / "counted").index("set_payload author,task_id,written_in") + 1
         kill_after += credit + 1
 
     clean_state = tmp_path / "clean"
@@ -162,7 +162,7 @@ class Recording(StoreWrapper):
         if name == "upsert":
             self.upserted.update(p.id for p in args[0] if p.payload.get("type") != TASK)
         elif name == "set_payload":
-            (self.attributed if set(args[1]) == {"task_id", "author"} else self.updated).update(args[0])
+            (self.attributed if set(args[1]) <= {"task_id", "author", "written_in"} else self.updated).update(args[0])
 
 
 @pytest.mark.parametrize("kind", ["edge", "server"])

@@ -12,7 +12,9 @@ from recalld.ingest import tasks as tasks_module
 from recalld.ingest.records import PROVENANCE_VERSION, checkpoint_id, task_memory_id
 from recalld.ingest.store import StoredPoint
 from tests.ingest.conftest import Harness
+from recalld.ingest.files import IndexOptions
 from tests.ingest.test_tasks import SCOPE, author_name, commit_by, commits_read, structural, tasks
+from tests.ingest.test_tasks import written_in_its_authors_commit
 
 
 def pull_request(repo, monkeypatch) -> str:  # type: ignore[no-untyped-def]
@@ -68,6 +70,33 @@ def test_a_history_an_earlier_release_read_is_read_again(git_repo, tmp_path, mon
         assert (checkpoint["provenance"], checkpoint["history_owed"]) == (PROVENANCE_VERSION, 0)
         read.clear()
         assert h.sync(git_repo).history_added == 0 and read == []  # read once
+    finally:
+        h.close()
+
+
+@pytest.mark.parametrize("kind", ["edge", "server"])
+def test_versions_an_earlier_release_gave_an_author_alone_get_the_commit_it_wrote_them_in(
+    git_repo, tmp_path, monkeypatch, kind
+):
+    """A store of provenance 2 named who wrote a version but not in which commit: the next
+    sync reads the history again and each version gets the commit (``written_in``) it
+    would have had from a first index, its author and task unchanged: Ann's g from the
+    search past the history read (two commits here), Bob's f through the merge."""
+    merge = pull_request(git_repo, monkeypatch)
+    h = Harness(kind, tmp_path / "state", IndexOptions(backfill_commits=2))
+    try:
+        h.sync(git_repo)
+        fields = ("author", "task_id", "written_in")
+        first = {key: tuple(map(p.payload.get, fields)) for key, p in structural(h).items()}
+        assert written_in_its_authors_commit(h, git_repo) == len(first) == 5
+        h.store.set_payload([p.id for p in structural(h).values()], {"written_in": None})
+        h.store.set_payload([checkpoint_id(SCOPE), *(task_memory_id(SCOPE, c) for c in tasks(h))], {"provenance": 2})
+        again = h.sync(git_repo)  # nothing new in git
+        assert again.mode == "noop" and again.history_added == 2 and not again.history_owed
+        assert {key: tuple(map(p.payload.get, fields)) for key, p in structural(h).items()} == first
+        ann = git_repo.git("rev-list", "--max-parents=0", "HEAD")
+        assert first[("a.py", "g")] == (first[("a.py", "g")][0], None, ann)  # past the history read: no task
+        assert first[("a.py", "f")][1:] == (task_memory_id(SCOPE, merge), git_repo.git("rev-parse", "feat"))
     finally:
         h.close()
 

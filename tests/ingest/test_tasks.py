@@ -86,6 +86,27 @@ def author_name(payload: dict) -> str:  # type: ignore[type-arg]
     return (payload.get("author") or "").split(" <")[0]
 
 
+def written_in_its_authors_commit(h: Harness, repo, gone: tuple[str, ...] = ()) -> int:  # type: ignore
+    """Asserts of every structural version, live or closed, that it names the commit it was
+    written in (``written_in``) exactly where it names an author, that commit's author
+    (git's; but for ``gone``, commits git no longer has), and, where it names a task too, a
+    merge's or that commit's. How many name one."""
+    flt = MemoryFilter(repo="r", types=("structural",), deprecated=None)
+    named = 0
+    for point in h.store.scroll(flt, fields=("path", "qualname", "author", "written_in", "task_id")):
+        p, what = point.payload, (point.payload["path"], point.payload["qualname"])
+        assert bool(p.get("author")) == bool(p.get("written_in")), (what, p)
+        if p.get("written_in"):
+            named += 1
+            if p["written_in"] in gone:
+                continue
+            assert repo.git("log", "-1", "--format=%an", p["written_in"]) == author_name(p), (what, p)
+            task = p.get("task_id")
+            merges = repo.git("rev-list", "--merges", "main").split()
+            assert task in (None, task_memory_id(SCOPE, p["written_in"]), *(task_memory_id(SCOPE, m) for m in merges))
+    return named
+
+
 def test_each_commit_records_files_symbols_and_renames(harness, git_repo):
     h, repo = harness, git_repo
     repo.write("app/core.py", "def f():\n    return 1\n\n\ndef g():\n    return 2\n")
@@ -191,7 +212,7 @@ def test_a_first_index_finds_who_wrote_its_versions_in_the_history(git_repo, tmp
     by = partial(commit_by, repo, monkeypatch)
 
     repo.write("z.py", "def ancient():\n    return 0\n")
-    by("Zed", "before the history read")
+    zed = by("Zed", "before the history read")
     repo.write("a.py", "def f():\n    return 1\n")
     ann = by("Ann", "f")
     repo.write("a.py", "def f():\n    return 2\n")
@@ -208,20 +229,23 @@ def test_a_first_index_finds_who_wrote_its_versions_in_the_history(git_repo, tmp
 
         def writers() -> dict[tuple[str, str], tuple]:  # type: ignore[type-arg]
             return {key: (p.payload["valid_from_commit"], p.payload["change"], p.payload.get("task_id"),
-                          author_name(p.payload)) for key, p in structural(h).items()}  # fmt: skip
+                          author_name(p.payload), p.payload.get("written_in"))
+                    for key, p in structural(h).items()}  # fmt: skip
 
         found = writers()
-        by_cid = (tip, "indexed", task_memory_id(SCOPE, cid), "Cid")
-        by_merge = (tip, "indexed", task_memory_id(SCOPE, merge), "Dan")  # the side branch's author
-        by_zed = (tip, "indexed", None, "Zed")
+        by_cid = (tip, "indexed", task_memory_id(SCOPE, cid), "Cid", cid)
+        dan = repo.git("rev-parse", "side")
+        by_merge = (tip, "indexed", task_memory_id(SCOPE, merge), "Dan", dan)  # the side branch's author and commit
+        by_zed = (tip, "indexed", None, "Zed", zed)
         assert found == {("a.py", "<module>"): by_cid, ("a.py", "f"): by_cid, ("m.py", "<module>"): by_merge,
                          ("m.py", "merged"): by_merge, ("old_z.py", "<module>"): by_zed,
                          ("old_z.py", "ancient"): by_zed}  # fmt: skip
         repo.write("a.py", "def f():\n    return 4\n")
         gus = by("Gus", "f returns 4")
         h.sync(repo)
-        assert writers()[("a.py", "f")] == (gus, "modified", task_memory_id(SCOPE, gus), "Gus")
+        assert writers()[("a.py", "f")] == (gus, "modified", task_memory_id(SCOPE, gus), "Gus", gus)
         assert writers()[("m.py", "merged")] == by_merge
+        assert written_in_its_authors_commit(h, repo) >= 7
     finally:
         h.close()
     h = Harness("edge", tmp_path / "unsought", IndexOptions(backfill_commits=5, writer_commits=0))
@@ -276,6 +300,7 @@ def test_what_a_merge_brought_in_gets_the_author_of_the_side_branchs_commit_that
         assert found[("lib/b.py", "bb")] == (by_merge, "Mia")  # the merge's own code, as git blame has it
         assert found[("lib/a.py", "g")][1] == "Ann" and found[("lib/b.py", "b")][1] == "Gus"
         assert found[("lib/b.py", "b")][0] == task_memory_id(SCOPE, gus)
+        written_in_its_authors_commit(h, repo)
     finally:
         h.close()
 
@@ -338,6 +363,7 @@ def test_an_octopus_merge_reads_every_branch_it_merged(git_repo, tmp_path, monke
         merged = tasks(h)[merge]["text"].splitlines()[1]
         assert merged.startswith("merged: ") and sorted(merged[8:].split("; ")) == [
             "bob added", "cid added", "dan added"]
+        written_in_its_authors_commit(h, repo)
     finally:
         h.close()
 
@@ -370,6 +396,7 @@ def test_code_a_side_branch_moved_goes_back_to_the_commit_that_wrote_it_before_t
         found = {key: (p.payload.get("task_id"), author_name(p.payload)) for key, p in structural(h).items()}
         assert found[("lib/kay.py", "k")] == (task_memory_id(SCOPE, ann), "Ann")
         assert found[("lib/kay.py", "g7")][1] == "Dan"
+        written_in_its_authors_commit(h, repo)
     finally:
         h.close()
 
@@ -424,6 +451,7 @@ def test_code_older_than_the_history_read_gets_its_author_from_a_search_past_it(
                          ("src/lib/w.py", "w"): (None, "Dan")}  # fmt: skip
         # the merge, then its side branch's commit, then Bob's; nothing left to seek: Ann's not read
         assert read[-4:] == [fay, merge, side, bob] and cid not in read
+        written_in_its_authors_commit(h, repo)
     finally:
         h.close()
 
@@ -467,6 +495,7 @@ def test_the_history_read_follows_moves_back_to_who_wrote_the_code(git_repo, tmp
         assert found == {("src/lib/a.py", "<module>"): by_bob, ("src/lib/a.py", "f"): by_ann,
                          ("src/lib/a.py", "g"): by_bob, ("src/lib/bee.py", "<module>"): by_dan,
                          ("src/lib/bee.py", "k"): by_ann, ("src/lib/bee.py", "k2"): by_dan}  # fmt: skip
+        written_in_its_authors_commit(h, repo)
     finally:
         h.close()
 
@@ -530,6 +559,7 @@ def test_a_sync_over_several_commits_gives_each_version_the_commit_that_made_it(
         ("c.py", "<module>"): at["Fay"], ("c.py", "k"): at["Fay"],
         ("keep.py", "<module>"): (zed, task_memory_id(SCOPE, zed), "Zed"),
         ("keep.py", "kept"): (zed, task_memory_id(SCOPE, zed), "Zed")}  # fmt: skip
+    written_in_its_authors_commit(harness, repo)
 
 
 def test_a_sync_to_a_merge_gives_what_it_brought_in_to_the_merged_branchs_commits(
@@ -584,6 +614,8 @@ def test_a_sync_to_a_merge_gives_what_it_brought_in_to_the_merged_branchs_commit
         repo.git("reset", "-q", "--hard", merge)
         harness.sync(repo)  # reopened, its task memories' links read again
         assert writers(harness) == expected
+        for h in (harness, short, exact):
+            written_in_its_authors_commit(h, repo)
     finally:
         short.close()
         exact.close()
@@ -595,7 +627,7 @@ def test_after_the_indexed_commit_went_from_git_the_history_read_finds_the_write
     read of the new branch gives each its commit; ``g``, unchanged, keeps its own."""
     repo = git_repo
     repo.write("a.py", "def f():\n    return 1\n\n\ndef g():\n    return 2\n")
-    commit_by(repo, monkeypatch, "Ann", "f and g")
+    ann = commit_by(repo, monkeypatch, "Ann", "f and g")
     harness.sync(repo)
     repo.git("checkout", "-q", "--orphan", "rewritten")
     repo.write("a.py", "def f():\n    return 10\n\n\ndef g():\n    return 2\n\n\ndef h():\n    return 3\n")
@@ -609,6 +641,8 @@ def test_after_the_indexed_commit_went_from_git_the_history_read_finds_the_write
     assert found[("a.py", "f")] == ("modified", task_memory_id(SCOPE, bob), "Bob")
     assert found[("a.py", "h")] == ("indexed", task_memory_id(SCOPE, bob), "Bob")
     assert found[("a.py", "g")][0::2] == ("indexed", "Ann")
+    assert structural(harness)[("a.py", "g")].payload["written_in"] == ann  # gone from git, as its interval's commit
+    written_in_its_authors_commit(harness, repo, gone=(ann,))
 
 
 class WriteLog(StoreWrapper):
@@ -741,6 +775,7 @@ def test_a_reset_forward_credits_what_comes_back_as_the_way_forward_did(harness,
     read = commits_read(monkeypatch)
     h.sync(repo)
     assert read == [made[4]] and credited() == forward
+    written_in_its_authors_commit(h, repo)
 
 
 def test_a_reset_forward_gives_what_a_commit_moved_without_edits_to_the_mover(harness, git_repo, monkeypatch):
@@ -770,6 +805,7 @@ def test_a_reset_forward_gives_what_a_commit_moved_without_edits_to_the_mover(ha
     repo.git("reset", "-q", "--hard", made[4])
     h.sync(repo)
     assert credited() == forward
+    written_in_its_authors_commit(h, repo)
 
 
 def test_reset_forward_reopens_as_written_without_reading_the_commits(harness, git_repo, monkeypatch):

@@ -81,9 +81,10 @@ def test_interval_then_shows_the_earlier_interval_that_held():
     bare = {key: value for key, value in earlier.items() if key not in ("author", "lineage", "start_line")}
     old = interval_then({**payload, "history": [bare]}, at_c1, lambda commit: f"author of {commit}")
     assert old is not None and old["author"] == "author of c1" and old["task_id"] != "t3"
+    assert old["written_in"] == "c1" and then["written_in"] == "c1"  # not the current interval's
     assert "lineage" not in old and "start_line" not in old  # kept as the point has them
     task = interval_then({**payload, "task_id": None, "history": [bare]}, at_c1)  # a task memory's own
-    assert task is not None and "task_id" not in task and task["author"] is None
+    assert task is not None and "task_id" not in task and task["author"] is None and task["written_in"] is None
 
 
 def test_an_entry_that_kept_the_reopens_fields_lacks_one_only_where_it_was_null():
@@ -101,6 +102,7 @@ def test_an_entry_that_kept_the_reopens_fields_lacks_one_only_where_it_was_null(
                          lambda commit: f"author of {commit}")  # fmt: skip
     assert then is not None
     assert (then["author"], then["task_id"], then["change"], then["start_line"]) == (None, None, "indexed", 3)
+    assert then["written_in"] is None
 
 
 @pytest.mark.parametrize("history", [None, [], "not a list"])
