@@ -11,7 +11,7 @@ qualified names; modules always seen). Its checkpoint then says the extractor ve
 before this one, and a sync with this extractor brings the branch to the tip: it reads
 every file again, opens what it reads otherwise, and reads the history for their
 writers. A second store is a first index of the tip. Every live structural version must
-have the same author in both, and each task memory in both the same text (the symbols
+have the same author and ``written_in`` in both, and each task memory in both the same text (the symbols
 its commit changed, as this extractor reads them). A fast deterministic fake embedder
 stands in for the model.
 
@@ -48,7 +48,7 @@ from tests.bench.check_exact import checker_parser, git, merged_every  # noqa: E
 from tests.bench.check_writers import Version, one_author_a_commit  # noqa: E402
 from tests.ingest.conftest import Harness  # noqa: E402
 
-FIELDS = ("path", "kind", "qualname", "content_hash", "author", "valid_from_commit")
+FIELDS = ("path", "kind", "qualname", "content_hash", "author", "written_in", "valid_from_commit")
 
 
 def _share(qualname: str, n: int) -> bool:
@@ -70,10 +70,12 @@ def earlier(real: Any) -> Any:
 
 
 def live_writers(h: Harness, branch: str) -> dict[str, Version]:
-    """A live version (path, kind, qualified name, content hash) → its path, qualified name and author."""
+    """A live version (path, kind, qualified name, content hash) → its path, qualified name,
+    author and the commit it was written in."""
     flt = MemoryFilter(repo="r", branch=branch, types=("structural",))
     found = [p.payload for p in h.store.scroll(flt, fields=FIELDS)]
-    return {str(tuple(map(p.get, FIELDS[:4]))): (p["path"], p["qualname"], p.get("author")) for p in found}
+    return {str(tuple(map(p.get, FIELDS[:4]))): (p["path"], p["qualname"], p.get("author"), p.get("written_in"))
+            for p in found}  # fmt: skip
 
 
 def task_texts(h: Harness, branch: str) -> dict[str, dict[str, Any]]:
@@ -137,11 +139,11 @@ def main() -> int:
     texts = sum(indexed_tasks[i]["text"] != upgraded_tasks[i]["text"] for i in both)
     print(f"task memories in both: {len(both)}; text differing: {texts}; written by this extractor: "
           f"{sum(upgraded_tasks[i].get('extraction') == EXTRACTION_VERSION for i in both)}")  # fmt: skip
-    print(f"same author: {len(indexed) - len(differ)}; differing: {len(differ)}")
+    print(f"same author and commit written in: {len(indexed) - len(differ)}; differing: {len(differ)}")
     for i in differ[:20]:
-        path, qualname, _ = indexed.get(i) or upgraded[i]
-        first, then = indexed.get(i, (0, 0, "-"))[2], upgraded.get(i, (0, 0, "-"))[2]
-        print(f"  {path} {qualname}: first index {first}; upgraded {then}")
+        path, qualname, _, _ = indexed.get(i) or upgraded[i]
+        was, now = indexed.get(i, ("", "", "-", None))[2:], upgraded.get(i, ("", "", "-", None))[2:]
+        print(f"  {path} {qualname}: first index {was[0]} in {was[1]}; upgraded {now[0]} in {now[1]}")
     return 1 if differ or texts else 0
 
 
