@@ -109,7 +109,8 @@ def run_changes(ctx: Any, args: argparse.Namespace) -> int:
 
 
 def print_changes(found: dict[str, Any]) -> None:
-    """A summary line, the newest commits, then each file's changes."""
+    """A summary line, the newest commits, then each file's changes (over several commits,
+    each new version with the commit that wrote it and its author)."""
     counts = ", ".join(f"{n} {change}" for change, n in found["counts"].items() if n) or "no change"
     commits = found["commits"]
     print(f"{found['repo']}: {found['from_commit'][:8]} → {found['to_commit'][:8]}, {commits} commit"
@@ -144,7 +145,11 @@ def print_changes(found: dict[str, Any]) -> None:
             line += f"  [{', '.join(change['what'])}]"
         if change.get("reason"):
             line += f"  [{change['reason']}]"
-        print(line + (f"  {side['start_line']}-{side['end_line']}" if now else ""))
+        if now:
+            line += f"  {now['start_line']}-{now['end_line']}"
+        if now and commits > 1 and now.get("written_in"):  # which of the commits wrote it
+            line += f"  ({now['written_in'][:8]} {(now.get('author') or '-').split(' <')[0]})"
+        print(line)
         if now and now["signature"] and (not was or "signature" in change.get("what", ())):
             print(f"            {(was['signature'] + '  →  ') if was else ''}{now['signature']}")
     if found["truncated"]:

@@ -71,6 +71,33 @@ def test_changes_since_a_commit_pair_a_symbols_versions_by_lineage(steps, app):
     assert changes_between(app, "r", steps["c2"])["changes"] == []
 
 
+def test_changes_over_several_commits_name_the_commit_that_wrote_each_version(git_repo, harness, app, monkeypatch,
+                                                                             capsys):  # fmt: skip
+    """One sync over Ann's and Bob's commits opens both versions at Bob's: each change names
+    the commit its author wrote it in (``written_in``), and prints it beside the change."""
+    from recalld.daemon.agent import print_changes
+
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("a.py", "def base():\n    return 0\n")
+    first = git_repo.commit("base")
+    harness.sync(git_repo)
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Ann")
+    git_repo.write("a.py", "def base():\n    return 0\n\n\ndef by_ann():\n    return 1\n")
+    ann = git_repo.commit("Ann's")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Bob")
+    git_repo.write("b.py", "def by_bob():\n    return 2\n")
+    bob = git_repo.commit("Bob's")
+    harness.sync(git_repo)
+    answer = changes_between(app, "r", first)
+    now = {c["now"]["qualname"]: c["now"] for c in answer["changes"] if c["now"]}
+    assert {name: (side["commit"], side["written_in"]) for name, side in now.items() if name != "<module>"} == {
+        "by_ann": (bob, ann), "by_bob": (bob, bob)}
+    print_changes(answer)
+    out = capsys.readouterr().out
+    assert f"  added     function by_ann  5-6  ({ann[:8]} Ann)\n" in out
+    assert f"  added     function by_bob  1-2  ({bob[:8]} Bob)\n" in out
+
+
 def test_changes_under_a_path_keep_what_moved_in_or_out_of_it(steps, app):
     moved = brief(changes_between(app, "r", steps["c1"], path="src/"))
     assert [c[2] for c in moved] == ["Config", "Config.load", "helper"]
