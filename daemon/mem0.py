@@ -14,7 +14,7 @@ from typing import Any
 MEMORY_CHARS = 1000
 METADATA_FIELDS = (
     "repo", "branch", "type", "kind", "language", "path", "start_line", "end_line", "qualname",
-    "signature", "author", "valid_from_commit", "valid_from_time", "valid_to_commit", "valid_to_time",
+    "signature", "author", "written_in", "valid_from_commit", "valid_from_time", "valid_to_commit", "valid_to_time",
     "deprecated", "deprecated_reason", "superseded_by", "lineage", "untrusted", "org",
 )  # fmt: skip
 

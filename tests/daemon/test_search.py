@@ -484,6 +484,7 @@ def test_mem0_view(history, app):
     assert "Read the settings." in item["memory"]
     meta = item["metadata"]
     assert meta["commit"] == history["c4"] and meta["path"] == "conf/settings.py" and meta["type"] == "structural"
+    assert meta["written_in"] == record["written_in"] and record["written_in"] in history.values()
     assert item["created_at"] == "2024-04-10T12:00:00+00:00" and item["updated_at"] is None
 
 
