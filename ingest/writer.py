@@ -53,6 +53,10 @@ KEPT_ON_REWRITE = (
     "lineage", "change", "valid_from_commit", "valid_from_time", "valid_from_sync", "task_id", "author", "written_in",
     "history",
 )  # fmt: skip
+# Those of them a stored point lacks where they are null: the stores drop a field set to
+# null (a writer cleared, ``authorship.NO_WRITER``), and earlier releases wrote neither a
+# sync's stamp nor ``written_in``: kept as null, not as the rewriting sync would have them.
+NULL = ("valid_from_sync", "task_id", "author", "written_in")
 
 
 class TextVectors(Protocol):
@@ -170,10 +174,9 @@ def _rewrite(
     kept = {p.id: p.payload for p in retrieve_many(store, [v.id for v in versions], fields=KEPT_ON_REWRITE)}
     drafts = _drafts(scope, versions, {}, step, max_chars=max_chars, test_chars=test_chars)
     for draft in drafts:
-        stored = kept.get(draft.id, {})
-        draft.payload.update({name: stored[name] for name in KEPT_ON_REWRITE if name in stored})
-        if draft.id in kept and "valid_from_sync" not in stored:  # opened before syncs were stamped
-            draft.payload["valid_from_sync"] = None
+        if draft.id in kept:
+            stored = kept[draft.id]
+            draft.payload.update({name: stored.get(name) for name in KEPT_ON_REWRITE if name in stored or name in NULL})
     points, computed = vectorise(embeddings, drafts, progress=progress)
     upsert_points(store, points)
     return computed

@@ -10,6 +10,7 @@ from functools import partial
 
 import pytest
 
+from recalld.ingest.files import IndexOptions
 from recalld.ingest.keyed import cut_after
 from recalld.ingest.parse_memo import PARSED
 from recalld.ingest.records import checkpoint_id, task_memory_id
@@ -161,3 +162,39 @@ def test_code_an_attributes_change_reads_otherwise_is_not_given_to_that_commit(g
     finally:
         fresh.close()
     assert {after[k][:2] for k in opened} == {first[k][:2] for k in opened} == {("", None)}
+
+
+@pytest.mark.parametrize("kind", ["edge", "server"])
+@pytest.mark.parametrize("backfill", [0, 5])
+def test_code_written_again_whole_keeps_its_writer_or_its_lack_of_one(git_repo, tmp_path, monkeypatch, kind, backfill):
+    """A header made C++ by a class added to it has its unchanged function written again
+    whole (``writer._rewrite``), keeping how it got there as stored. The stores drop a
+    field set to null: with task memory off (``backfill`` 0), a writer cleared (as a
+    crediting clears one) stays unknown, not the class's commit's. A store of an earlier
+    release, which named the author alone: the history read gives Ann's function her
+    commit, not the class's."""
+    by = partial(commit_by, git_repo, monkeypatch)
+    git_repo.write("include/util.h", "/* Adds. */\nint add(int a, int b);\n")
+    ann = by("Ann", "c header")
+    git_repo.write("main.py", "def main():\n    return 0\n")
+    by("Bob", "main")
+    h = Harness(kind, tmp_path / "state", IndexOptions(backfill_commits=backfill))
+    try:
+        h.sync(git_repo)
+        before = structural(h)[("include/util.h", "add")]
+        if backfill:  # as an earlier release left it
+            h.store.set_payload([p.id for p in structural(h).values()], {"written_in": None})
+            h.store.set_payload([checkpoint_id(SCOPE), *(task_memory_id(SCOPE, c) for c in tasks(h))],
+                                {"provenance": 2})  # fmt: skip
+        else:
+            h.store.set_payload([before.id], {"author": None, "task_id": None, "written_in": None})
+        classed = "/* Adds. */\nint add(int a, int b);\nclass Clock {\n public:\n  long Now();\n};\n"
+        git_repo.write("include/util.h", classed)
+        by("Cal", "a class")
+        h.sync(git_repo)
+        after = structural(h)[("include/util.h", "add")].payload
+        assert after["language"] == "cpp" and after["lineage"] == before.payload["lineage"]
+        writer = (author_name(after), after.get("task_id"), after.get("written_in"))
+        assert writer == (("Ann", task_memory_id(SCOPE, ann), ann) if backfill else ("", None, None))
+    finally:
+        h.close()
