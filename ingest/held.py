@@ -43,7 +43,8 @@ def as_interval(
     payload: dict[str, Any], entry: dict[str, Any], author_of: Callable[[str], str | None] | None = None
 ) -> dict[str, Any]:
     """The fields that make ``payload`` show ``entry``, an earlier interval of its
-    history (``interval_then``)."""
+    history (``interval_then``). An entry of a release before ``written_in`` names the
+    commit it was written in only where its writer was the commit that opened it."""
     then = {key: entry.get(key) for key in INTERVAL_FIELDS}
     then.update(reopened_over(entry))
     then["deprecated"] = 1
@@ -55,6 +56,11 @@ def as_interval(
             then["author"] = author_of(opened) if author_of else None
         if "written_in" not in entry:  # those releases named the opening commit's author
             then["written_in"] = opened if then.get("author") else None
+    elif "written_in" not in entry and then.get("author") and isinstance(opened, str) and opened:
+        # kept by a release before ``written_in``: where its task is the opening commit's, so is its writer
+        if payload.get("repo") and payload.get("branch"):
+            mine = task_memory_id(Scope(payload["repo"], payload["branch"]), opened)
+            then["written_in"] = opened if then.get("task_id") == mine else None
     return then
 
 

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from recalld.ingest.held import holds, interval_then
-from recalld.ingest.records import INTERVAL_FIELDS, REOPENED_OVER, closed_interval
+from recalld.ingest.plan import Scope
+from recalld.ingest.records import INTERVAL_FIELDS, REOPENED_OVER, closed_interval, task_memory_id
 from recalld.ingest.store import MemoryFilter, ValidAt
 from tests.store.test_store_contract import ids, mem, store  # noqa: F401 - the fixture, on both adapters
 
@@ -103,6 +104,23 @@ def test_an_entry_that_kept_the_reopens_fields_lacks_one_only_where_it_was_null(
     assert then is not None
     assert (then["author"], then["task_id"], then["change"], then["start_line"]) == (None, None, "indexed", 3)
     assert then["written_in"] is None
+
+
+def test_an_entry_kept_before_written_in_names_the_opening_commit_only_where_it_was_the_writer():
+    """Entries kept by stops 90–108 have an author and a task but no ``written_in``: the
+    opening commit's task names that commit; another commit's task (a crediting, a first
+    index's history read) does not say which commit, and shows none."""
+    scope = Scope("r", "main")
+    kept = {"valid_from_commit": "c1", "valid_from_sync": 10, "valid_to_commit": "c2", "valid_to_sync": 20,
+            "change": "modified", "author": "Ann", "task_id": task_memory_id(scope, "c1")}  # fmt: skip
+    payload = {"repo": "r", "branch": "main", "valid_from_commit": "c3", "valid_from_sync": 30, "author": "Cid",
+               "written_in": "c3", "change": "added", "task_id": task_memory_id(scope, "c3")}  # fmt: skip
+    at_c1 = ValidAt(time=0, commits=("c1",), later=("c1", "c2", "c3"), visit=10)
+    then = interval_then({**payload, "history": [kept]}, at_c1)
+    assert then is not None and (then["author"], then["written_in"]) == ("Ann", "c1")
+    other = {**kept, "task_id": task_memory_id(scope, "c0")}
+    then = interval_then({**payload, "history": [other]}, at_c1)
+    assert then is not None and (then["author"], then["written_in"]) == ("Ann", None)  # not c3's
 
 
 @pytest.mark.parametrize("history", [None, [], "not a list"])
