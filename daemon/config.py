@@ -63,6 +63,7 @@ SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
     "tasks": {
         "backfill_commits": (int, 500),
         "writer_commits": (int, 10000),
+        "merged_commits": (int, 1000),
     },
     "daemon": {
         "host": (str, "127.0.0.1"),
@@ -189,6 +190,7 @@ class Config:
             untrusted_branches=tuple(self.get("trust", "untrusted_branches")),
             backfill_commits=self.get("tasks", "backfill_commits"),
             writer_commits=self.get("tasks", "writer_commits"),
+            merged_commits=self.get("tasks", "merged_commits"),
         )
 
     def derived_options(self) -> DerivedOptions:
@@ -316,8 +318,8 @@ def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
     for section, key in positive:
         if values[section][key] <= 0:
             raise RecalldError(f"{source}: {section}.{key} must be greater than 0")
-    for section, key in (("tasks", "backfill_commits"), ("tasks", "writer_commits"), ("embedding", "test_max_chars"),
-                         ("store", "min_free_mb"), ("store", "seal_over")):
+    for section, key in (("tasks", "backfill_commits"), ("tasks", "writer_commits"), ("tasks", "merged_commits"),
+                         ("embedding", "test_max_chars"), ("store", "min_free_mb"), ("store", "seal_over")):
         if values[section][key] < 0:
             raise RecalldError(f"{source}: {section}.{key} must not be negative")
     if min(values["daemon"][key] for key in ("retention_days", "settle_ms", "restart_over_mb")) < 0:

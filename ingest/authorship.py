@@ -22,20 +22,20 @@ search goes on down the first-parent history for the versions still without a wr
 (40 % of this repository's after its last 500 commits), reading only the commits that
 changed a file at a path where such a version is, or was before a move the search
 followed: a tree diff a commit (~2 ms), and only those files parsed. A claim there names
-the author alone (no task memory names the commit). It ends at the root commit, which
-wrote what is left.
+the author and the commit alone (no task memory names the commit). It ends at the root
+commit, which wrote what is left.
 
 **Merges.** Who merged need not have written what a merge brought in: a merge gives it
 its task alone in the history read, nothing past it. Then the branches it merged are
 read (``WriterSearch._sides``: the commits reachable from its other parents and not from
-its first, newest first, up to ``MERGED_COMMITS`` each, the same way: only commits that
+its first, newest first, up to ``merged_commits`` each, the same way: only commits that
 changed a path sought, those files alone, moves followed) and what one of their commits
 produced gets that commit's author: a pull request's code its writer's name, where the
 merge commit is all the first-parent history has. What one of them moved there and none
 produced goes back to where it was before, for older commits; what none produced nor
 moved (a conflict's resolution, an evil merge's own code) is the merge's own, by the
 merger, as git blame has it, where the branches were read whole (not in a partial clone,
-nor past ``MERGED_COMMITS``): else it keeps the merge's claim. A later history read
+nor past ``merged_commits``): else it keeps the merge's claim. A later history read
 seeks again every version without an author (``unknown_writer``), a merge's task alone
 included: whatever the read that left it so (one stopped, an earlier release's).
 """
@@ -49,7 +49,7 @@ from typing import Any
 
 import structlog
 
-from recalld.ingest.commits import MERGED_COMMITS, CommitReader, CommitRecord
+from recalld.ingest.commits import CommitReader, CommitRecord
 from recalld.ingest.gitrecords import CommitDetails
 from recalld.ingest.keyed import batches
 from recalld.ingest.gitrepo import GitRepository
@@ -108,10 +108,10 @@ class WriterSearch:
         claimed here leave it. A merge claims what it brought in with its task alone: its
         author need not have written it, and an older commit that produced the same code
         (before a revert) did not write this interval of it. Not ``tasks`` (commits without
-        a task memory): the author alone, and a merge nothing. With ``reads``, what a merge
-        claimed gets the author of the newest commit of the branches it merged that
-        produced it (``_sides``); in a side branch's search a merge claims nothing (the
-        commits it merged are read too)."""
+        a task memory): the author and the commit alone, and a merge nothing. With
+        ``reads``, what a merge claimed gets the author (and commit) of the newest commit of
+        the branches it merged that produced it (``_sides``); in a side branch's search a
+        merge claims nothing (the commits it merged are read too)."""
         for record in records:
             details = record.details
             merge = len(details.parents) > 1
@@ -193,7 +193,7 @@ class WriterSearch:
     def _sides(self, details: CommitDetails, at: dict[str, dict[VersionKey, set[str]]]) -> tuple[int, set[str]]:
         """Gives what the merge ``details`` claimed (``at``: path there → version → stored
         ids, wherever a later commit moved them) the author of the newest commit of the
-        branches it merged (up to ``MERGED_COMMITS`` of each) that produced it. What one of
+        branches it merged (up to ``merged_commits`` of each) that produced it. What one of
         them moved there and none produced goes back to where it was, for older commits
         to claim. Returns how many it gave one, and those none produced nor moved, where
         it read them all: the merge's own (a conflict's resolution), as git blame has it."""
@@ -205,7 +205,7 @@ class WriterSearch:
         side = WriterSearch(self.store, self.scope, moves=FOLLOW, within=set(seeded))
         for path, versions in at.items():  # sought where the merge had them
             side._away[path] = {key: set(ids) for key, ids in versions.items()}
-        commits = git.merged_by(details.parents, limit=MERGED_COMMITS)
+        commits = git.merged_by(details.parents, limit=reader.merged_commits)
         read = side.read_down(git, reader, commits, {}, ask=lambda _walked: self.stop())
         self.stopped |= not read  # its versions keep the merge's task alone: ``to_claim`` has them read again
         self.read += side.read
@@ -215,7 +215,7 @@ class WriterSearch:
                 own |= {i for i in ids if seeded[i] == path}
                 if moved := {i for i in ids if seeded[i] != path}:  # a branch moved it: older code, for older commits
                     self._away[path].setdefault(key, set()).update(moved)
-        whole = read and len(commits) < MERGED_COMMITS and all(git.has_commit(p) for p in details.parents)
+        whole = read and len(commits) < reader.merged_commits and all(git.has_commit(p) for p in details.parents)
         return side.claimed, own if whole else set()
 
     def read_down(
@@ -223,8 +223,8 @@ class WriterSearch:
         ask: Callable[[int], bool] = lambda walked: False,
     ) -> bool:
         """Claims down ``commits`` (newest first) for the versions ``sought`` (path → ids),
-        the author alone: a commit is read only where it changed a file at a path this
-        search seeks, and only those files are parsed. Every ``WRITERS_CHUNK`` commits
+        the author and the commit alone: a commit is read only where it changed a file at a
+        path this search seeks, and only those files are parsed. Every ``WRITERS_CHUNK`` commits
         walked or ``READS_A_CHUNK`` read, ``ask`` (given how many were walked) may stop
         it: False if it did."""
         every = set().union(*sought.values())

@@ -35,9 +35,10 @@ from recalld.parsers.encoding import from_utf16
 log = structlog.get_logger("recalld.sync")
 
 MAX_PARSED_FILES = 200
-# a merge's commits: those whose subject its task lists; those walked of each branch it
-# merged (counted for the task, read for who wrote what it brought in: authorship)
-MERGED_SUBJECTS, MERGED_COMMITS = 20, 1000
+# a merge's commits: those whose subject its task lists (those walked of each branch it
+# merged, counted for the task and read for who wrote what it brought in: authorship, are
+# ``IndexOptions.merged_commits``)
+MERGED_SUBJECTS = 20
 PARSE_CACHE_SIZE = 4096
 
 # (kind, qualname) -> content hash, for one parsed blob
@@ -104,6 +105,7 @@ class CommitReader:
     def __init__(self, git: GitRepository, options: IndexOptions, *, check_attributes: bool | None = None) -> None:
         self._git = git
         self._options = options
+        self.merged_commits = options.merged_commits  # of each branch a merge brought in, at most
         self._check_attributes = check_attributes if options.honour_gitattributes else False
         self._parsed: OrderedDict[tuple[str, str, bool], SymbolHashes] = OrderedDict()
         self._known: dict[tuple[str, str], tuple[Symbol, ...]] = {}
@@ -144,7 +146,7 @@ class CommitReader:
             produced.extend(file_produced)
         details = self._git.commit_details(commit_id)
         merge = len(details.parents) > 1 and only is None  # a record for a task memory: its merge's commits
-        brought = self._git.merged_by(details.parents, limit=MERGED_COMMITS) if merge else []
+        brought = self._git.merged_by(details.parents, limit=self.merged_commits) if merge else []
         firsts = (self._git.commit_details(c) for c in brought[:MERGED_SUBJECTS])
         return CommitRecord(
             details=details,

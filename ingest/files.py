@@ -110,6 +110,9 @@ class IndexOptions:
     untrusted_branches: tuple[str, ...] = ()  # globs: memories of such branches get untrusted = 1
     backfill_commits: int = 500  # task memories: commits backfilled on a first sync, cap per sync; 0 = off
     writer_commits: int = 10000  # past those, commits read for the writers of older code (authorship); 0 = none
+    # of each branch a merge brought in: commits read for who wrote what it brought in
+    # (authorship), and counted for its task memory; 0 = none
+    merged_commits: int = 1000
     extra: dict[str, object] = field(default_factory=dict)
     memories: DerivedOptions = DerivedOptions()
 

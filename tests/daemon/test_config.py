@@ -38,6 +38,7 @@ def test_example_documents_every_option_with_its_default():
         ({"embedding": {"max_tokens": "256"}}, "embedding.max_tokens must be of type int"),
         ({"embedding": {"words_only": "yes"}}, "embedding.words_only must be of type bool"),
         ({"tasks": {"backfill_commits": -1}}, "tasks.backfill_commits must not be negative"),
+        ({"tasks": {"merged_commits": -1}}, "tasks.merged_commits must not be negative"),
         ({"embedding": {"test_max_chars": -1}}, "embedding.test_max_chars must not be negative"),
         ({"store": {"seal_over": -1}}, "store.seal_over must not be negative"),
         ({"search": {"test_weight": 0}}, "search.test_weight must be above 0 and at most 1"),
@@ -75,10 +76,12 @@ def test_a_whole_number_is_a_float_option():
 def test_config_file_under_recalld_home(monkeypatch, tmp_path):
     monkeypatch.setenv("RECALLD_HOME", str(tmp_path))
     assert load_config().index_options().backfill_commits == 500
-    (tmp_path / "config.toml").write_text('[index]\nmax_file_bytes = 10\n[tasks]\nbackfill_commits = 0\n')
+    assert load_config().index_options().merged_commits == 1000
+    (tmp_path / "config.toml").write_text('[index]\nmax_file_bytes = 10\n[tasks]\nbackfill_commits = 0\n'
+                                          'merged_commits = 5000\n')
     config = load_config()
     assert config.index_options().max_file_bytes == 10
-    assert config.index_options().backfill_commits == 0
+    assert config.index_options().backfill_commits == 0 and config.index_options().merged_commits == 5000
     assert config.home == tmp_path
     (tmp_path / "config.toml").write_text("[index\n")
     with pytest.raises(RecalldError, match="not valid TOML"):

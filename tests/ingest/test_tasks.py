@@ -305,6 +305,39 @@ def test_what_a_merge_brought_in_gets_the_author_of_the_side_branchs_commit_that
         h.close()
 
 
+@pytest.mark.parametrize("limit", [0, 2, 3, 4])
+def test_the_commits_read_of_a_merged_branch_are_at_most_merged_commits(git_repo, tmp_path, monkeypatch, limit):
+    """``tasks.merged_commits``: of the branch a merge brought in, its newest commits up to
+    that many are read for who wrote what it brought in; what only an older one wrote
+    keeps the merge's task alone, and so does every version with 0. The merge's own code
+    is the merger's only where the branch was read whole (fewer commits than the limit)."""
+    by = partial(commit_by, git_repo, monkeypatch)
+    git_repo.write("main.py", "def main():\n    return 0\n")
+    by("Ann", "main")
+    git_repo.git("checkout", "-q", "-b", "feat")
+    for who in ("Bob", "Cid", "Dan"):
+        git_repo.write(f"{who.lower()}.py", f"def by_{who.lower()}():\n    return 1\n")
+        by(who, f"{who}'s")
+    git_repo.git("checkout", "-q", "main")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Mia")
+    git_repo.git("merge", "-q", "--no-ff", "-m", "merge feat", "feat")
+    git_repo.write("main.py", "def main():\n    return 0\n\n\ndef mine():\n    return 2\n")
+    git_repo.git("commit", "-q", "--amend", "--no-edit", "-a")  # the merge's own code
+    h = Harness("edge", tmp_path / "state", IndexOptions(merged_commits=limit))
+    try:
+        h.sync(git_repo)
+        found = {key[1]: author_name(p.payload) for key, p in structural(h).items() if key[1] != "<module>"}
+        read = ["Dan", "Cid", "Bob"][:limit]  # newest first
+        whole = limit > 3  # a window at its limit may have been cut short
+        assert found == {"main": "Ann", "mine": "Mia" if whole else "",
+                         **{f"by_{w.lower()}": (w if w in read else "") for w in ("Bob", "Cid", "Dan")}}  # fmt: skip
+        merge = tasks(h)[git_repo.head()]
+        assert ("\nmerged: " in merge["text"]) == bool(limit)
+        written_in_its_authors_commit(h, git_repo)
+    finally:
+        h.close()
+
+
 def test_a_side_branch_read_asked_to_stop_is_read_again_by_the_next_sync(git_repo, tmp_path, monkeypatch):
     """The daemon's stop reaches a side branch's search (a merge of a long-lived branch
     can bring in a thousand commits): the history stays owed, and the next sync reads
