@@ -49,18 +49,20 @@ def as_interval(
     then.update(reopened_over(entry))
     then["deprecated"] = 1
     opened = entry.get("valid_from_commit")
-    if "change" not in entry and isinstance(opened, str) and opened:  # an entry that kept none of them
-        if "task_id" not in entry and payload.get("task_id") and payload.get("repo") and payload.get("branch"):
-            then["task_id"] = task_memory_id(Scope(payload["repo"], payload["branch"]), opened)
+    if not (isinstance(opened, str) and opened):
+        return then
+    scoped = payload.get("repo") and payload.get("branch")
+    mine = task_memory_id(Scope(payload["repo"], payload["branch"]), opened) if scoped else None  # its task
+    if "change" not in entry:  # an entry that kept none of them
+        if "task_id" not in entry and payload.get("task_id") and mine:
+            then["task_id"] = mine
         if "author" not in entry:
             then["author"] = author_of(opened) if author_of else None
         if "written_in" not in entry:  # those releases named the opening commit's author
             then["written_in"] = opened if then.get("author") else None
-    elif "written_in" not in entry and then.get("author") and isinstance(opened, str) and opened:
+    elif "written_in" not in entry and then.get("author") and mine:
         # kept by a release before ``written_in``: where its task is the opening commit's, so is its writer
-        if payload.get("repo") and payload.get("branch"):
-            mine = task_memory_id(Scope(payload["repo"], payload["branch"]), opened)
-            then["written_in"] = opened if then.get("task_id") == mine else None
+        then["written_in"] = opened if then.get("task_id") == mine else None
     return then
 
 
