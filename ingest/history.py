@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import structlog
 
 from recalld.ingest.ahead import EmbedAhead
+from recalld.ingest.blamed import blame_leftovers
 from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
@@ -90,6 +91,10 @@ def read_history(
             owed.commit, queue=lambda texts: ahead.submit(map(redacted_text, texts)), progress=progress, stop=ask,
             again=again,
         )
+        if outcome.complete and outcome.rooted:  # what no commit produced as it is read now
+            blamed, outcome.complete = blame_leftovers(store, owed.git, owed.scope, owed.commit, stop=ask,
+                                                       progress=progress)  # fmt: skip
+            outcome.writers += blamed
         if outcome.complete or gave_way[0]:
             mark(complete=outcome.complete)
         result.history_added, result.history_embedded = outcome.added, ahead.embedded

@@ -118,8 +118,9 @@ class Plan:
     EXTRACTION_VERSION``), or whose file is now of another language (a C header made C++
     by a class added to it): written again whole, their lineage and interval kept.
     A new version in a file whose bytes are those its memories were read from (its module
-    memories' blob: an extractor that reads the same code otherwise) is ``reread``: no
-    commit the sync brings in wrote it, and its writer is left for a history read to find."""
+    memories' blob: an extractor that reads the same code otherwise), or in a file only a
+    ``.gitattributes`` made it read (``unchanged``), is ``reread``: no commit the sync
+    brings in wrote it, and its writer is left for a history read to find."""
 
     new_versions: tuple[NewVersion, ...] = ()
     closures: tuple[Closure, ...] = ()
@@ -166,6 +167,7 @@ def plan_changes(
     old_docstring: OldSource | None = None,
     name_counts: NameCounts | None = None,
     skipped: Collection[str] = frozenset(),
+    unchanged: Collection[str] = frozenset(),
 ) -> Plan:
     """Plan the store writes that bring ``live`` in line with ``targets``.
 
@@ -182,6 +184,8 @@ def plan_changes(
     symbols of a kind bear a name (see ``specific.SpecificNames``); without it any name
     of two or more words is taken as rare. ``skipped``: the paths of ``gone`` that are
     still in the tree, but not read (their memories close as ``skipped``, not ``deleted``).
+    ``unchanged``: paths of ``targets`` no commit of the sync changed, read because their
+    attributes did (``collect.reattributed``): what they hold is ``reread``, memories or none.
     """
     gone_set = set(gone)
     # A file rewritten in place whose old content git found elsewhere (``eslint.js`` →
@@ -195,7 +199,7 @@ def plan_changes(
         if mem.path in targets or mem.path in gone_set:
             by_path[mem.path].append(mem)
     same_bytes = {path for path, mems in by_path.items() if path in targets and path not in renamed_from
-                  and _read_from(targets[path].blob, mems)}  # fmt: skip
+                  and _read_from(targets[path].blob, mems)} | {p for p in unchanged if p in targets}  # fmt: skip
     moving: dict[str, list[LiveMemory]] = {}
     for path in moved_out:
         moving[path], by_path[path] = _staying(scope, targets[path], by_path[path], other_source=path in renamed_from)

@@ -179,11 +179,13 @@ class Indexer:
 
         after = pending_after(checkpoint)  # what the marker keeps, and a resume goes by
 
-        def writing() -> _Step:
-            """How the sync writes, once it is known to."""
+        def writing(unwritten: bool = False) -> _Step:
+            """How the sync writes, once it is known to; ``unwritten``: it opens versions no
+            commit it brings in wrote (``plan.NewVersion.reread``), whose writers the history finds."""
             return _Step(stamp=next_stamp(checkpoint), reconcile=bool(pending) or full or reshaped,
                          extraction=extraction, reread=outdated,
-                         owed=owed or owes_history(git, indexed, self.options, reshaped=reshaped, reread=outdated),
+                         owed=owed or owes_history(git, indexed, self.options, reshaped=reshaped,
+                                                   reread=outdated or unwritten),
                          attributes=(checkpoint.get("attributes"), beside),
                          after=after, provenance=provenance, asks=asks)  # fmt: skip
 
@@ -206,13 +208,13 @@ class Indexer:
                 result.mode = "incremental"
                 files = touched.collected.files
                 plan = planner(live=touched.live, targets=files, gone=touched.gone, renames=touched.renames,
-                               skipped=touched.collected.skipped)  # fmt: skip
+                               skipped=touched.collected.skipped, unchanged=touched.unchanged)  # fmt: skip
                 reused.extend(files.values())
                 result.count_plan(plan, files, gone=touched.gone, had={m.path for m in touched.live})
                 result.count_reads(touched.collected)
                 touched.collected.log_notes(repo)
                 if not plan.is_empty or anyway:
-                    how = writing()
+                    how = writing(unwritten=any(v.reread for v in plan.new_versions))
                     owed, stamp, read_under = how.owed, how.stamp, beside
 
                     def incremental(tasks: TaskSync, step: SyncStep) -> None:

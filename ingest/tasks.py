@@ -129,6 +129,7 @@ class TaskOutcome:
     deprecated: int = 0
     complete: bool = True  # False: a backfill that stopped when asked to
     writers: int = 0  # versions a first index found that the history read (and the search past it) gave a writer
+    rooted: bool = False  # the first-parent history was read, or searched, down to its root (``blamed``)
 
 
 def commit_window(git: GitRepository, indexed: str | None, target: str, limit: int) -> list[str]:
@@ -236,7 +237,7 @@ class TaskSync:
         outcome = TaskOutcome()
         if not todo and not stale and not writers.sought():  # all written, every writer found
             return outcome
-        older = self._older(commit, len(commits))
+        older, outcome.rooted = self._older(commit, len(commits))
         chunks = cut_after(commits, todo, HISTORY_CHUNK)  # a read stopped after its first chunk still goes on
         progress.begin(HISTORY_LABEL, len(commits))
         try:
@@ -266,12 +267,14 @@ class TaskSync:
         outcome.complete, outcome.writers = outcome.complete and not writers.stopped, writers.claimed
         return outcome
 
-    def _older(self, commit: str, read: int) -> list[str]:
-        """The first-parent commits past the ``read`` newest, for older code's writers (not in a partial clone)."""
+    def _older(self, commit: str, read: int) -> tuple[list[str], bool]:
+        """The first-parent commits past the ``read`` newest, for older code's writers (not in
+        a partial clone), and whether those end at the root (a shallow clone's boundary)."""
         if read < self.options.backfill_commits or self.git.blobs.partial:
-            return []
-        walked = self.git.walk_commits(commit, hide=None, limit=read + self.options.writer_commits, first_parent=True)
-        return walked[read:]
+            return [], not self.git.blobs.partial
+        limit = read + self.options.writer_commits  # one more walked: whether the root is among them
+        walked = self.git.walk_commits(commit, hide=None, limit=limit + 1, first_parent=True)
+        return walked[read:limit], len(walked) <= limit
 
     def _unclaim(self, records: list[CommitRecord]) -> None:  # ``unclaim_misgiven`` each
         for record in records:

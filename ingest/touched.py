@@ -46,6 +46,7 @@ class Touched:
     gone: set[str]
     renames: dict[str, str]
     live: list[LiveMemory]
+    unchanged: set[str]  # read only because their attributes changed (``plan_changes``' ``unchanged``)
 
 
 def read_changed(
@@ -65,7 +66,8 @@ def read_changed(
     with nothing shown)."""
     changed, rename_deltas = git.changed_paths(indexed, target)
     held = partial(live_languages, store, scope)
-    paths = changed | reattributed(git, target, changed, partial(git.walk_tree, target), held, options)
+    unchanged = reattributed(git, target, changed, partial(git.walk_tree, target), held, options) - changed
+    paths = changed | unchanged
     live = live_at(store, scope, paths)
     # The project-structure entry joins when the layout may have changed (or there is
     # none yet: an index made before, or with the memory off). Put before the files,
@@ -99,7 +101,7 @@ def read_changed(
     for shown in git.unnamed_paths(indexed, target):  # not in ``gone``: no memory can be at such a name
         collected.skip(shown, "bad_path")
     renames = {d.old_path: d.new_path for d in rename_deltas}
-    return Touched(collected, gone, renames, live)
+    return Touched(collected, gone, renames, live, unchanged)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,9 @@ from recalld.parsers import extract
 from recalld.parsers.base import ParseResult
 from recalld.parsers.extraction import EXTRACTION_VERSION
 from tests.ingest.conftest import Harness
-from tests.ingest.test_tasks import SCOPE, author_name, commit_by, commits_read, structural, tasks
+from tests.ingest.test_tasks import (
+    SCOPE, author_name, commit_by, commits_read, structural, tasks, written_in_its_authors_commit,
+)
 
 
 CODE = "def f():\n    return 1\n\n\ndef hidden():\n    return 2\n\n\nclass K:\n    def m(self):\n        return 3\n"
@@ -133,35 +135,52 @@ def test_a_history_read_only_again_is_cut_into_chunks_a_stop_is_heeded_between()
     assert cut_after([], set(), 2) == []
 
 
-def test_code_an_attributes_change_reads_otherwise_is_not_given_to_that_commit(git_repo, tmp_path, monkeypatch):
-    """A commit that only names a header's language (``.gitattributes``) wrote none of the
-    code that is read otherwise since: it keeps no writer, as in a first index (whose
-    history read reads each commit under its own attributes)."""
+@pytest.mark.parametrize("kind", ["edge", "server"])
+def test_code_an_attributes_change_reads_otherwise_is_given_to_whoever_wrote_its_lines(
+    git_repo, tmp_path, monkeypatch, kind
+):
+    """A commit that only names languages (``.gitattributes``) wrote none of the code read
+    otherwise since: a header made C++ (its overloads then named by their types) and a
+    file it made readable. No commit produced that code as it is read now, each commit
+    being read under its own attributes; git blame names who wrote its lines (``blamed``),
+    after the sync as in a first index. Until stop 110 the header kept no writer, and the
+    newly read file got the attributes' commit, Cal, after the sync (none in a first index)."""
     by = partial(commit_by, git_repo, monkeypatch)
     code = "static int scale(int v) { return v * 2; }\nstatic double scale(double v) { return v * 2; }\n"
     git_repo.write("include/codec.h", code)
-    by("Ann", "codec")
+    git_repo.write("tool.inc", "def helper():\n    return 1\n")
+    ann = by("Ann", "codec")
+    git_repo.write("tool.inc", "def helper():\n    return 1\n\n\ndef other():\n    return 2\n")
     git_repo.write("main.py", "def main():\n    return 0\n")
-    by("Bob", "main")
-    h = Harness("edge", tmp_path / "state")
+    bob = by("Bob", "main, other")
+    h = Harness(kind, tmp_path / "state")
     try:
         h.sync(git_repo)
         before = writers(h)
-        git_repo.write(".gitattributes", "*.h linguist-language=C++\n")
-        by("Cal", "headers are C++")
+        git_repo.write(".gitattributes", "*.h linguist-language=C++\n*.inc linguist-language=Python\n")
+        by("Cal", "headers are C++, .inc files Python")
         synced = h.sync(git_repo)
-        after = writers(h)
+        after = written(h)
+        assert written_in_its_authors_commit(h, git_repo) == 10  # the C reading's closed two too
     finally:
         h.close()
-    opened = {k for k in after if k[0] == "include/codec.h" and after[k] != before.get(k)}
-    assert synced.mode == "incremental" and {k[1] for k in opened} >= {"scale(int)", "scale(double)"}
-    fresh = Harness("edge", tmp_path / "fresh")
+    opened = {k for k in after if k[0] in ("include/codec.h", "tool.inc") and k not in before}
+    assert synced.mode == "incremental" and opened >= {("include/codec.h", "scale(int)"), ("tool.inc", "helper")}
+    fresh = Harness(kind, tmp_path / "fresh")
     try:
         fresh.sync(git_repo)
-        first = writers(fresh)
+        first = written(fresh)
     finally:
         fresh.close()
-    assert {after[k][:2] for k in opened} == {first[k][:2] for k in opened} == {("", None)}
+    assert {k: after[k] for k in opened} == {k: first[k] for k in opened} == {
+        ("include/codec.h", "scale(int)"): ("Ann", ann), ("include/codec.h", "scale(double)"): ("Ann", ann),
+        ("tool.inc", "<module>"): ("Bob", bob), ("tool.inc", "helper"): ("Ann", ann), ("tool.inc", "other"): ("Bob", bob)}
+
+
+def written(h: Harness) -> dict[tuple[str, str], tuple[str, str | None]]:
+    """(path, qualname) → author and ``written_in`` of each live structural version."""
+    return {key: (author_name(p.payload), p.payload.get("written_in"))
+            for key, p in structural(h).items() if not p.payload["deprecated"]}  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", ["edge", "server"])

@@ -535,7 +535,8 @@ def test_the_history_read_follows_moves_back_to_who_wrote_the_code(git_repo, tmp
 
 def test_what_a_commit_renamed_past_the_parse_limit_goes_back_whole(git_repo, harness, monkeypatch):
     """Past the parse limit a commit's renamed file is not compared: none of its versions
-    is the commit's, and each is claimed where an older commit produced it the same."""
+    is the commit's, and each is claimed where an older commit produced it the same. What
+    none produced gets its writer from git blame (``blamed``): Bob wrote ``k2``."""
     monkeypatch.setattr(commits_module, "MAX_PARSED_FILES", 2)
     repo = git_repo
     k = "def k():\n" + "".join(f"    x{i} = {i}\n" for i in range(12)) + "    return 3\n"
@@ -551,7 +552,7 @@ def test_what_a_commit_renamed_past_the_parse_limit_goes_back_whole(git_repo, ha
     harness.sync(repo)
     found = {key: author_name(p.payload) for key, p in structural(harness).items()}
     assert {key: who for key, who in found.items() if key[0] == "z.py"} == {
-        ("z.py", "k"): "Ann", ("z.py", "k2"): "", ("z.py", "<module>"): ""}
+        ("z.py", "k"): "Ann", ("z.py", "k2"): "Bob", ("z.py", "<module>"): "Bob"}
     assert found[("a1.py", "one")] == "Bob" and tasks(harness)[ann]["symbol_ids"] == []
 
 

@@ -1,0 +1,77 @@
+"""Writers by git blame (``ingest/blamed.py``): only where the search read the history to
+its root, only for versions with neither an author nor a task, file by file with a stop."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from recalld.ingest.blamed import blame_leftovers
+from recalld.ingest.files import IndexOptions
+from recalld.ingest.gitrepo import GitRepository
+from recalld.ingest.plan import Scope
+from recalld.ingest.result import NoProgress
+from tests.ingest.conftest import Harness
+from tests.ingest.test_reread_writers import written
+from tests.ingest.test_tasks import commit_by
+
+
+def languages_named_later(repo, monkeypatch) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """Ann writes a header and a ``.inc`` file, Bob a module, Cal names the header C++ and
+    the ``.inc`` files Python: what only Cal's attributes make read, no commit produced."""
+    by = partial(commit_by, repo, monkeypatch)
+    repo.write("include/codec.h", "static int scale(int v) { return v; }\nstatic double scale(double v) { return v; }\n")
+    repo.write("tool.inc", "def helper():\n    return 1\n")
+    ann = by("Ann", "codec, tool")
+    repo.write("main.py", "def main():\n    return 0\n")
+    bob = by("Bob", "main")
+    repo.write(".gitattributes", "*.h linguist-language=C++\n*.inc linguist-language=Python\n")
+    cal = by("Cal", "languages")
+    return {"ann": ann, "bob": bob, "cal": cal}
+
+
+def test_a_search_that_stops_short_of_the_root_blames_nothing(git_repo, tmp_path, monkeypatch):
+    """The search past the history read walks ``writer_commits`` only: what it leaves may
+    be older code it did not reach, which blame would walk the whole history for. It
+    keeps no writer, and the history is not owed again for it."""
+    languages_named_later(git_repo, monkeypatch)
+    h = Harness("edge", tmp_path / "short", IndexOptions(backfill_commits=1, writer_commits=1))
+    try:
+        h.sync(git_repo)
+        found = written(h)
+        assert not h.checkpoint().get("history_owed")
+    finally:
+        h.close()
+    assert found[("main.py", "main")] == ("Bob", found[("main.py", "main")][1])  # the search read Bob's commit
+    assert found[("tool.inc", "helper")] == found[("include/codec.h", "scale(int)")] == ("", None)
+    whole = Harness("edge", tmp_path / "whole", IndexOptions(backfill_commits=1, writer_commits=2))
+    try:
+        whole.sync(git_repo)
+        assert written(whole)[("tool.inc", "helper")][0] == "Ann"  # down to the root: blamed
+    finally:
+        whole.close()
+
+
+def test_blame_stops_between_files_when_asked_and_gives_the_rest_later(git_repo, tmp_path, monkeypatch):
+    """With the history off nothing is read for writers: the first index leaves all
+    without one. Asked to stop after its first file, blame has given that file's versions
+    theirs and says it did not finish; the next call gives the rest, and leaves a version
+    with a task (a merge's alone) as it is."""
+    made = languages_named_later(git_repo, monkeypatch)
+    h = Harness("edge", tmp_path / "state", IndexOptions(backfill_commits=0))
+    scope, git = Scope("r", "main"), GitRepository(str(git_repo.path))
+    try:
+        h.sync(git_repo)
+        assert {w for w, _ in written(h).values()} == {""}
+        main = next(p for p in h.memories() if p.payload["qualname"] == "main")
+        h.store.set_payload([main.id], {"task_id": "a merge's task"})
+        count, complete = blame_leftovers(h.store, git, scope, made["cal"], stop=lambda: True, progress=NoProgress())
+        first = written(h)
+        count2, complete2 = blame_leftovers(h.store, git, scope, made["cal"], stop=lambda: False, progress=NoProgress())
+        then = written(h)
+    finally:
+        h.close()
+    assert (count, complete) == (3, False)  # include/codec.h: its module and two overloads
+    assert {k for k, w in first.items() if w[0]} == {k for k in first if k[0] == "include/codec.h"}
+    assert (count2, complete2) == (3, True)  # main.py's module, tool.inc's two
+    assert then[("tool.inc", "helper")] == ("Ann", made["ann"]) and then[("main.py", "<module>")] == ("Bob", made["bob"])
+    assert then[("main.py", "main")] == ("", None)
