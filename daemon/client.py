@@ -16,6 +16,7 @@ from urllib.parse import quote, urlencode, urlsplit
 from recalld.ingest.errors import RecalldError
 
 PROBE_TIMEOUT = 1.0
+BUSY_PROBE_TIMEOUT = 10.0  # asked once more of a live daemon the first probe got no answer from
 RESTART_WAIT = 60.0  # seconds to wait for a daemon restarting in place (daemon/restart.py) to answer
 BUSY_POLL = 0.5  # seconds between requests to a busy daemon
 MAX_HEAD = 1 << 20  # bytes of a request's line and headers the API reads (``server.py``)
@@ -92,8 +93,12 @@ class DaemonClient:
                 if client.answers(max(deadline - time.monotonic(), PROBE_TIMEOUT) if restarting else PROBE_TIMEOUT):
                     return client
                 runtime = live_runtime(runtime_file)
-                if runtime is None or not (restarting or runtime.get("restarting")):
+                if runtime is None:
                     return None
+                if not (restarting or runtime.get("restarting")):
+                    # alive and serving, but slow to answer: a daemon that has just started loads its
+                    # model with the interpreter held (a loaded host: seconds), and holds the store
+                    return client if client.answers(BUSY_PROBE_TIMEOUT) else None
             else:
                 starting = live_runtime(runtime_file.with_suffix(STARTING_SUFFIX))
                 if starting is None or starting["pid"] == os.getpid():
