@@ -5,11 +5,12 @@ commit that produced it, each commit read as that commit reads (its own attribut
 Code that no commit produced as it is read now is left: a file only a ``.gitattributes``
 made readable (``*.inc linguist-language=Python``), a header it made C++ (overloads then
 named by their types); and what a commit changed past the files a commit's read parses
-(``commits.MAX_PARSED_FILES``: a rename across 219 files). Where that search read the first-parent history down to its root
-(a shallow clone's boundary), each such live version gets the author of the latest commit
-that wrote one of its lines at the indexed commit, as git blame says, and that commit as
-its ``written_in``; no task (the commit's task memory does not list it). A sync that opens
-such versions owes the history read (``sync``), so a first index and a sync give the same.
+(``commits.MAX_PARSED_FILES``: a rename across 219 files). Where that search read the
+first-parent history down to its root (a shallow clone's boundary), each such live
+version gets the author of the latest commit that wrote one of its lines at the indexed
+commit, as git blame says, and that commit as its ``written_in``; no task (the commit's
+task memory does not list it). A sync that opens versions in files none of its commits
+changed owes the history read (``sync``), so a first index and a sync give the same.
 
 Each file is blamed once, the lines of all its versions, for at most
 ``BLAME_FILE_SECONDS`` (git's command, stopped after that: the file's versions stay

@@ -81,7 +81,7 @@ class TreeParts:
             here = tree.live.take(moving.files.keys() | moving.gone)  # each file's memories read once it is planned
             live = list(chain.from_iterable(here.values()))
             plan = self._plan(live=live, targets=moving.files, gone=moving.gone, renames=moving.renames,
-                              skipped=moving.skipped)  # fmt: skip
+                              skipped=moving.skipped, unchanged=tree.unchanged(moving.files))  # fmt: skip
             self._keep(moving.files.values(), whole=True)
             yield from self._planned(plan, moving.files, moving.gone, had=set(here))
             for files, skipped in tree.parts(PART_SYMBOLS, self._progress):
@@ -98,7 +98,7 @@ class TreeParts:
         """One file's plan, with its own memories only (none: a first index's)."""
         if file is None:  # skipped now
             return self._plan(live=here, targets={}, gone={path}, renames={}, skipped={path}) if here else Plan()
-        return self._plan(live=here, targets={path: file}, gone=(), renames={})
+        return self._plan(live=here, targets={path: file}, gone=(), renames={}, unchanged=self.tree.unchanged([path]))
 
     def _planned(
         self, plan: Plan, files: dict[str, FileSymbols], gone: Iterable[str], *, had: set[str]

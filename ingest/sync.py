@@ -235,7 +235,7 @@ class Indexer:
                 reused = parts.reused
                 first = next(iter(parts), None)  # the first part with something to write, if any
                 if first is not None or anyway or tree.live.restore or tree.live.discard:
-                    how = writing()
+                    how = writing(unwritten=tree.reads_unchanged)
                     owed, stamp, read_under = how.owed, how.stamp, beside
 
                     def in_parts(tasks: TaskSync, step: SyncStep) -> None:

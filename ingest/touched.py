@@ -10,7 +10,7 @@ is planned (ingest/stored_live.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 
@@ -124,7 +124,10 @@ class WholeTree:
     order: the order the plan and so the writer go in).
     ``alone``: the paths of ``entries`` each planned with its own memories only (every
     one when nothing is stored; else a file whose bytes are those its memories were read
-    from, that no rename git found touches): nothing can have moved into or out of them."""
+    from, that no rename git found touches): nothing can have moved into or out of them.
+    ``changed``: the paths git says differ between the indexed commit and the target (None:
+    no indexed commit); what a file of the tree outside them holds now, no commit of the
+    sync wrote (``unchanged``)."""
 
     live: StoredLive
     in_tree: set[str]
@@ -133,6 +136,17 @@ class WholeTree:
     collector: FileCollector
     attributes: bool
     alone: set[str]
+    changed: set[str] | None
+
+    def unchanged(self, paths: Iterable[str]) -> set[str]:
+        """Those of ``paths`` (files read) that no commit of the sync changed."""
+        changed = self.changed
+        return set() if changed is None else {p for p in paths if p in self.in_tree and p not in changed}
+
+    @property
+    def reads_unchanged(self) -> bool:
+        """Whether it reads a file no commit of the sync changed (``--full``, attributes)."""
+        return bool(self.unchanged(e.path for e in self.entries if isinstance(e, TreeFile)))
 
     def moving(self, progress: ProgressSink) -> Moving:
         """The entries not ``alone``, read at once: their code may have moved between them.
@@ -224,4 +238,4 @@ def whole_tree(
         collector.put(project_file(git, entries, options))
     collector.prefetch(touched_entries)
     return WholeTree(live, {e.path for e in entries}, touched_entries, list(deltas), collector,
-                     attributes, alone)  # fmt: skip
+                     attributes, alone, changed if indexed is not None else None)  # fmt: skip

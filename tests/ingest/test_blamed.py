@@ -19,7 +19,8 @@ def languages_named_later(repo, monkeypatch) -> dict[str, str]:  # type: ignore[
     """Ann writes a header and a ``.inc`` file, Bob a module, Cal names the header C++ and
     the ``.inc`` files Python: what only Cal's attributes make read, no commit produced."""
     by = partial(commit_by, repo, monkeypatch)
-    repo.write("include/codec.h", "static int scale(int v) { return v; }\nstatic double scale(double v) { return v; }\n")
+    header = "static int scale(int v) { return v; }\nstatic double scale(double v) { return v; }\n"
+    repo.write("include/codec.h", header)
     repo.write("tool.inc", "def helper():\n    return 1\n")
     ann = by("Ann", "codec, tool")
     repo.write("main.py", "def main():\n    return 0\n")
@@ -73,5 +74,28 @@ def test_blame_stops_between_files_when_asked_and_gives_the_rest_later(git_repo,
     assert (count, complete) == (3, False)  # include/codec.h: its module and two overloads
     assert {k for k, w in first.items() if w[0]} == {k for k in first if k[0] == "include/codec.h"}
     assert (count2, complete2) == (3, True)  # main.py's module, tool.inc's two
-    assert then[("tool.inc", "helper")] == ("Ann", made["ann"]) and then[("main.py", "<module>")] == ("Bob", made["bob"])
+    assert then[("tool.inc", "helper")] == ("Ann", made["ann"])
+    assert then[("main.py", "<module>")] == ("Bob", made["bob"])
     assert then[("main.py", "main")] == ("", None)
+
+
+def test_a_full_sync_gives_no_commit_of_its_own_the_code_of_files_they_did_not_change(git_repo, tmp_path, monkeypatch):
+    """``sync --full`` reads every file again: what it opens in a file no commit of the
+    sync changed (one only Cal's attributes made readable) is not Cal's, where what Cal
+    changed is; before stop 110 all of it was Cal's."""
+    made = languages_named_later(git_repo, monkeypatch)
+    git_repo.git("reset", "-q", "--hard", made["bob"])
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(git_repo)
+        git_repo.write(".gitattributes", "*.inc linguist-language=Python\n")
+        git_repo.write("main.py", "def main():\n    return 1\n")
+        cal = commit_by(git_repo, monkeypatch, "Cal", "inc is Python, main returns 1")
+        result = h.sync(git_repo, full=True)
+        found = written(h)
+        assert not h.checkpoint().get("history_owed")
+    finally:
+        h.close()
+    assert result.mode == "full"
+    assert found[("main.py", "main")] == ("Cal", cal) and found[("main.py", "<module>")] == ("Cal", cal)
+    assert found[("tool.inc", "helper")] == found[("tool.inc", "<module>")] == ("Ann", made["ann"])
