@@ -6,7 +6,8 @@ Code that no commit produced as it is read now is left: a file only a ``.gitattr
 made readable (``*.inc linguist-language=Python``), a header it made C++ (overloads then
 named by their types); and what a commit changed past the files a commit's read parses
 (``commits.MAX_PARSED_FILES``: a rename across 219 files). Where that search read the
-first-parent history down to its root (a shallow clone's boundary), each such live
+first-parent history down to its root (in a shallow clone, its boundary: what blame gives
+the boundary commit, older code that commit did not write, stays without), each such live
 version gets the author of the latest commit that wrote one of its lines at the indexed
 commit, as git blame says, and that commit as its ``written_in``; no task (the commit's
 task memory does not list it). A sync that opens versions in files none of its commits
@@ -87,8 +88,9 @@ def _blame(git: GitRepository, commit: str, path: str, spans: list[Span]) -> dic
         log.info("git blame stopped: those versions keep no writer", path=path, versions=len(spans), reason=str(exc))
         return {}
     found: defaultdict[tuple[str, str], list[str]] = defaultdict(list)
+    boundaries = git.shallow_boundaries  # blame gives them what came before them, which they did not write
     for version, start, end in spans:
         info = git.last_change_in(hunks or [], start, end)
-        if info is not None and info.author:
+        if info is not None and info.author and info.id not in boundaries:
             found[(info.id, info.author)].append(version)
     return found

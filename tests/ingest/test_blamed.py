@@ -3,6 +3,7 @@ its root, only for versions with neither an author nor a task, file by file with
 
 from __future__ import annotations
 
+import subprocess
 from functools import partial
 
 from recalld.ingest.blamed import blame_leftovers
@@ -99,3 +100,30 @@ def test_a_full_sync_gives_no_commit_of_its_own_the_code_of_files_they_did_not_c
     assert result.mode == "full"
     assert found[("main.py", "main")] == ("Cal", cal) and found[("main.py", "<module>")] == ("Cal", cal)
     assert found[("tool.inc", "helper")] == found[("tool.inc", "<module>")] == ("Ann", made["ann"])
+
+
+def test_a_shallow_clone_s_boundary_is_no_writer_of_what_blame_gives_it(git_repo, tmp_path, monkeypatch):
+    """``git clone --depth 2``: git blame gives the boundary commit every line older than
+    it, code it need not have written (the tip's in a ``--depth 1`` clone, as CI makes
+    them). Such code keeps no writer; what the clone's own commit changed is its."""
+    by = partial(commit_by, git_repo, monkeypatch)
+    git_repo.write("a.py", "def f():\n    return 1\n")
+    by("Ann", "f")
+    git_repo.write("b.py", "def g():\n    return 2\n\n\ndef h():\n    return 3\n")
+    by("Bob", "g and h")
+    git_repo.write("b.py", "def g():\n    return 20\n\n\ndef h():\n    return 3\n")
+    cal = by("Cal", "g returns 20")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--depth=2", f"file://{git_repo.path}", str(clone)], check=True)
+
+    class Shallow:
+        path = clone
+
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(Shallow)
+        found = written(h)
+    finally:
+        h.close()
+    assert found[("b.py", "g")] == ("Cal", cal)
+    assert found[("a.py", "f")] == found[("b.py", "h")] == found[("a.py", "<module>")] == ("", None)
