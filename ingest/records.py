@@ -148,8 +148,8 @@ PAYLOAD_VERSION = 2
 # Bumped whenever reading a branch's history says otherwise what its task memories say or
 # who wrote its versions: an earlier version's history is read again (``read_earlier``).
 # 2: merges list their commits, their branches read for writers; moves followed back.
-# 3: a version names the commit that wrote it (``written_in``), its author's.
-PROVENANCE_VERSION = 3
+# 3: a version names the commit that wrote it (``written_in``); 4: git blame, what none produced (``blamed``).
+PROVENANCE_VERSION = 4
 # The fields of a memory that its id fixes (the id hashes repo, branch, path, kind,
 # qualname and the symbol's source; the embedded text is made of those, so are both
 # vectors). A closed memory that comes back keeps them as stored: everything else

@@ -10,10 +10,11 @@ from recalld.ingest.blamed import blame_leftovers
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
+from recalld.ingest.records import PROVENANCE_VERSION, checkpoint_id, task_memory_id
 from recalld.ingest.result import NoProgress
 from tests.ingest.conftest import Harness
 from tests.ingest.test_reread_writers import written
-from tests.ingest.test_tasks import commit_by
+from tests.ingest.test_tasks import SCOPE, commit_by, structural, tasks
 
 
 def languages_named_later(repo, monkeypatch) -> dict[str, str]:  # type: ignore[no-untyped-def]
@@ -127,3 +128,24 @@ def test_a_shallow_clone_s_boundary_is_no_writer_of_what_blame_gives_it(git_repo
         h.close()
     assert found[("b.py", "g")] == ("Cal", cal)
     assert found[("a.py", "f")] == found[("b.py", "h")] == found[("a.py", "<module>")] == ("", None)
+
+
+def test_a_store_of_an_earlier_release_gets_the_writers_blame_finds(git_repo, tmp_path, monkeypatch):
+    """A store of provenance 3 left what no commit produced without a writer: the next
+    sync, with nothing new in git, reads the history again and blames it, as a first
+    index by this release does."""
+    made = languages_named_later(git_repo, monkeypatch)
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(git_repo)
+        first = written(h)
+        blamed = [p.id for p in structural(h).values() if p.payload["path"] == "tool.inc"]
+        h.store.set_payload(blamed, {"author": None, "written_in": None})
+        h.store.set_payload([checkpoint_id(SCOPE), *(task_memory_id(SCOPE, c) for c in tasks(h))], {"provenance": 3})
+        assert written(h)[("tool.inc", "helper")] == ("", None)
+        again = h.sync(git_repo)
+        assert again.mode == "noop" and not again.history_owed
+        assert written(h) == first and first[("tool.inc", "helper")] == ("Ann", made["ann"])
+        assert h.checkpoint()["provenance"] == PROVENANCE_VERSION == 4
+    finally:
+        h.close()
