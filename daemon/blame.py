@@ -13,7 +13,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from recalld.ingest.cores import available_cores
-from recalld.ingest.gitblame import BlameStopped, Hunks
+from recalld.ingest.gitblame import BlameStopped, Hunks, seconds_before
 from recalld.ingest.gitrecords import CommitInfo
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
@@ -64,26 +64,22 @@ def with_last_change(
 def _blame_versions(
     git: GitRepository, commit: str | None, path: str, versions: list[dict[str, Any]], deadline: float
 ) -> None:
-    """``last_changed`` of ``versions``, all of ``path``: one blame of the lines from the
-    first one's to the last one's (a file's history walked once), else, where those are
-    no lines of the file, one blame each. ``BlameStopped`` at ``deadline``."""
-    spans = [(v["start_line"], v["end_line"]) for v in versions]
-    hunks = _hunks(git, commit, path, min(s for s, _ in spans), max(e for _, e in spans), deadline)
-    for version, (start, end) in zip(versions, spans, strict=True):
-        if hunks is None and len(versions) > 1:
-            alone = _hunks(git, commit, path, start, end, deadline)
-        else:
-            alone = hunks
-        info = git.last_change_in(alone or [], start, end)
+    """``last_changed`` of ``versions``, all of ``path`` (``GitHistory.last_changes``: a
+    file's history walked once). ``BlameStopped`` at ``deadline``."""
+    if commit is None:
+        seconds_before(deadline, path)
+        changes: list[CommitInfo | None] = [None] * len(versions)
+    else:
+        spans = [(v["start_line"], v["end_line"]) for v in versions]
+        changes = git.last_changes(commit, path, spans, partial(seconds_before, deadline, path))
+    for version, info in zip(versions, changes, strict=True):
         version["last_changed"] = commit_record(info) if info else None
 
 
 def _hunks(git: GitRepository, commit: str | None, path: str, start: int | None, end: int | None,
            deadline: float) -> Hunks | None:  # fmt: skip
     """``blame_hunks`` in the time left before ``deadline`` (``BlameStopped`` when none is)."""
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise BlameStopped(f"no time left to blame {path}")
+    left = seconds_before(deadline, path)
     if commit is None:
         return None
     return git.blame_hunks(commit, path, start, end, timeout=left)

@@ -20,12 +20,14 @@ without a writer, and a later history read tries again); ``stop`` is asked betwe
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from collections.abc import Callable
+from functools import partial
 
 import structlog
 
-from recalld.ingest.gitblame import BlameStopped
+from recalld.ingest.gitblame import BlameStopped, seconds_before
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
 from recalld.ingest.result import ProgressSink
@@ -80,17 +82,16 @@ def blame_leftovers(
 
 def _blame(git: GitRepository, commit: str, path: str, spans: list[Span]) -> dict[tuple[str, str], list[str]]:
     """(commit, author) → the ids of ``spans`` (all of ``path``) whose latest line is that
-    commit's: one blame from the first version's line to the last one's."""
+    commit's (``GitHistory.last_changes``), within ``BLAME_FILE_SECONDS`` for the file."""
+    left = partial(seconds_before, time.monotonic() + BLAME_FILE_SECONDS, path)
     try:
-        hunks = git.blame_hunks(commit, path, min(s for _, s, _ in spans), max(e for _, _, e in spans),
-                                timeout=BLAME_FILE_SECONDS)  # fmt: skip
+        changes = git.last_changes(commit, path, [(s, e) for _, s, e in spans], left)
     except BlameStopped as exc:
         log.info("git blame stopped: those versions keep no writer", path=path, versions=len(spans), reason=str(exc))
         return {}
     found: defaultdict[tuple[str, str], list[str]] = defaultdict(list)
     boundaries = git.shallow_boundaries  # blame gives them what came before them, which they did not write
-    for version, start, end in spans:
-        info = git.last_change_in(hunks or [], start, end)
+    for (version, _, _), info in zip(spans, changes, strict=True):
         if info is not None and info.author and info.id not in boundaries:
             found[(info.id, info.author)].append(version)
     return found

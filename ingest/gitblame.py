@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import time
 
 import structlog
 
@@ -40,6 +41,15 @@ class BlameStopped(Exception):
 
 class BlameUnanswered(Exception):
     """git's command gave no answer: why (another way may still answer)."""
+
+
+def seconds_before(deadline: float, path: str) -> float:
+    """The time left before ``deadline`` (``time.monotonic``'s) to blame ``path`` in:
+    ``BlameStopped`` when none is."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise BlameStopped(f"no time left to blame {path}")
+    return left
 
 
 def command_blame(git_dir: str, commit: str, path: str, start: int, end: int, *, timeout: float | None) -> Hunks:

@@ -6,7 +6,7 @@ their parents)."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import pygit2
@@ -47,6 +47,22 @@ class GitHistory(GitObjects):
         of lines ``start_line`` to ``end_line`` (a shallow clone's boundary commit for what
         came before it); None for none."""
         return self.latest_commit(c for first, last, c in hunks if first <= end_line and last >= start_line)
+
+    def last_changes(
+        self, commit: str, path: str, spans: Sequence[tuple[int, int]], seconds_left: Callable[[], float]
+    ) -> list[CommitInfo | None]:
+        """``last_change_in`` of each span (first and last line) of ``path`` at ``commit``:
+        one blame from the first span's first line to the last one's (the file's history
+        walked once), else, where those are no lines of the file, one blame each.
+        ``seconds_left``: the time each blame may take (``BlameStopped`` after it)."""
+        hunks = self.blame_hunks(commit, path, min(s for s, _ in spans), max(e for _, e in spans),
+                                 timeout=seconds_left())  # fmt: skip
+        found = []
+        for start, end in spans:
+            alone = self.blame_hunks(commit, path, start, end, timeout=seconds_left()) if (
+                hunks is None and len(spans) > 1) else hunks  # fmt: skip
+            found.append(self.last_change_in(alone or [], start, end))
+        return found
 
     def blame_hunks(
         self, commit: str, path: str, start_line: int | None = None, end_line: int | None = None,

@@ -187,6 +187,26 @@ def test_blame_hunks_are_each_run_of_lines_and_who_wrote_it(git_repo, monkeypatc
     assert git.blame_hunks(cid, "n.py") == [(1, 5, ann), (6, 6, bob), (7, 10, cid)]
 
 
+def test_the_spans_of_a_file_are_blamed_at_once_or_where_one_is_past_its_end_each_alone(git_repo, monkeypatch):
+    """``last_changes``: one blame over all spans; where that is no lines of the file (a
+    span past its end), each span's own, the one past the end none."""
+    ann, bob = two_authors(git_repo, monkeypatch)
+    git = GitRepository(git_repo.path)
+    asked: list[tuple[object, object]] = []
+    blame_hunks = GitRepository.blame_hunks
+
+    def counted(self, commit, path, start=None, end=None, **kw):  # type: ignore[no-untyped-def]
+        asked.append((start, end))
+        return blame_hunks(self, commit, path, start, end, **kw)
+
+    monkeypatch.setattr(GitRepository, "blame_hunks", counted)
+    changes = git.last_changes(bob, "m.py", [(1, 2), (6, 6)], lambda: 10.0)
+    assert [c.id if c else None for c in changes] == [ann, bob] and asked == [(1, 6)]
+    asked.clear()
+    changes = git.last_changes(bob, "m.py", [(1, 2), (6, 60)], lambda: 10.0)
+    assert [c.id if c else None for c in changes] == [ann, None] and asked == [(1, 60), (1, 2), (6, 60)]
+
+
 def test_git_blame_reads_the_repository_it_is_given(git_repo, monkeypatch, tmp_path):
     """Not the one a hook's environment points git at: git's command answers (it would
     find no objects in the empty directory), where libgit2 would have to."""
