@@ -105,12 +105,16 @@ class CommitReader:
     def __init__(self, git: GitRepository, options: IndexOptions, *, check_attributes: bool | None = None) -> None:
         self._git = git
         self._options = options
-        self.merged_commits = options.merged_commits  # of each branch a merge brought in, at most
         self._check_attributes = check_attributes if options.honour_gitattributes else False
         self._parsed: OrderedDict[tuple[str, str, bool], SymbolHashes] = OrderedDict()
         self._known: dict[tuple[str, str], tuple[Symbol, ...]] = {}
         self._said: dict[tuple[str | None, str | None], LinguistSays | None] = {}  # of the commit read
         self.lacked = 0  # files of the commits read whose blobs the repository lacks
+
+    @property
+    def merged_commits(self) -> int:
+        """Commits read of each branch a merge brought in, at most (``IndexOptions``)."""
+        return self._options.merged_commits
 
     def know(self, files: Iterable[FileSymbols]) -> None:
         """Files the sync has parsed already (by blob and language), so that the commits
