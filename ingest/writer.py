@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from recalld.ingest.authorship import UNKNOWN_WRITER
 from recalld.ingest.embed import Progress
 from recalld.ingest.keyed import batches
 from recalld.ingest.plan import NewVersion, Plan, Scope
@@ -56,7 +57,7 @@ KEPT_ON_REWRITE = (
 # Those of them a stored point lacks where they are null: the stores drop a field set to
 # null (a writer cleared, ``authorship.NO_WRITER``), and earlier releases wrote neither a
 # sync's stamp nor ``written_in``: kept as null, not as the rewriting sync would have them.
-NULL = ("valid_from_sync", "task_id", "author", "written_in")
+NULL = ("valid_from_sync", *UNKNOWN_WRITER)
 
 
 class TextVectors(Protocol):
