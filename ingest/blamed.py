@@ -4,8 +4,7 @@ The history read and the search past it (``authorship``) give a version the newe
 commit that produced it, each commit read as that commit reads (its own attributes).
 Code that no commit produced as it is read now is left: a file only a ``.gitattributes``
 made readable (``*.inc linguist-language=Python``), a header it made C++ (overloads then
-named by their types); and what a commit changed past the files a commit's read parses
-(``commits.MAX_PARSED_FILES``: a rename across 219 files). Where that search read the
+named by their types). Where that search read the
 first-parent history down to its root (in a shallow clone, its boundary: what blame gives
 the boundary commit, older code that commit did not write, stays without), each such live
 version gets the author of the latest commit that wrote one of its lines at the indexed

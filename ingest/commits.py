@@ -9,6 +9,8 @@ are never parsed, and only the first ``MAX_PARSED_FILES`` changed files (by path
 the rest are listed as files and the symbol list is marked truncated. The result is a
 pure function of the commit (never of the cache), so re-runs agree — but in a partial
 clone, whose history is read with only the blobs it holds (``CommitReader._lacking``).
+The search for writers reads the files past the limit that hold code it seeks
+(``CommitReader.filled``): a read of chosen files (``only``) parses them all.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import structlog
 
@@ -86,6 +88,9 @@ class CommitRecord:
     # first, merges among them left out), and how many more it brought in
     merged: tuple[str, ...] = ()
     merged_more: int = 0
+    # the paths of the files it changed past the parse limit: neither their symbols nor
+    # the versions it produced there are read (but where ``filled``)
+    unparsed: tuple[str, ...] = ()
 
     @property
     def subject(self) -> str:
@@ -143,7 +148,8 @@ class CommitReader:
         )
         symbols: list[FileSymbolChanges] = []
         produced: list[ProducedVersion] = []
-        for change in content_changes[:MAX_PARSED_FILES]:
+        limit = MAX_PARSED_FILES if only is None else len(content_changes)  # the files chosen are all read
+        for change in content_changes[:limit]:
             file_symbols, file_produced = self._compare(change, commit_id)
             if file_symbols.touched:
                 symbols.append(file_symbols)
@@ -157,10 +163,22 @@ class CommitReader:
             changes=changes,
             symbols=tuple(symbols),
             produced=tuple(produced),
-            symbols_truncated=len(content_changes) > MAX_PARSED_FILES,
+            symbols_truncated=len(content_changes) > limit,
             merged=tuple(subject_of(d.message) for d in firsts if len(d.parents) < 2),
             merged_more=max(0, len(brought) - MERGED_SUBJECTS),
+            unparsed=tuple(c.new_path for c in content_changes[limit:] if c.new_path),
         )
+
+    def filled(self, record: CommitRecord, paths: AbstractSet[str]) -> CommitRecord:
+        """``record`` with the versions its commit produced in the files past the parse
+        limit at ``paths`` read too (what the search for writers seeks there: its task
+        memory's text still lists the symbols of the files within the limit alone)."""
+        wanted = {path for path in record.unparsed if path in paths}
+        if not wanted:
+            return record
+        extra = self.read(record.details.id, only=wanted)
+        return replace(record, produced=record.produced + extra.produced,
+                       unparsed=tuple(p for p in record.unparsed if p not in wanted))  # fmt: skip
 
     def _parseable(self, change: FileChange, commit: str) -> bool:
         if not all(self._git.blobs.holds(blob) for blob in (change.old_blob, change.new_blob) if blob):

@@ -64,8 +64,8 @@ task memory is written — after the sync's structural step. For the target comm
 is every version it produced, plus the live versions at the paths it renamed without
 edits. For older commits (a multi-commit sync, a backfill) a version is linked only
 where the store has it (the code was still like that at some sync target); versions in
-files past the parse limit and in files an older commit moved without edits are not
-linked.
+files an older commit moved without edits are not linked (those in files past the parse
+limit are, where the store holds code at their path: ``authorship.read_filled``).
 
 **Crashes.** The step runs inside the sync's pending checkpoint, after the structural
 writes: first it writes the window's missing (or closed) memories, then the closures.
@@ -83,13 +83,14 @@ from collections import defaultdict
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import partial
 from itertools import groupby
 from typing import Any
 
 import structlog
 
 from recalld.ingest.authorship import FOLLOW, SKIP, UNKNOWN_WRITER, WriterSearch, given_by_task, live_at
-from recalld.ingest.authorship import seek_writers, to_claim, unclaim_misgiven, version_ids
+from recalld.ingest.authorship import read_filled, seek_writers, to_claim, unclaim_misgiven, version_ids
 from recalld.ingest.credit import clear_unwritten, credit_by_links, credit_window, holds_all
 from recalld.ingest.commits import CommitReader, CommitRecord
 from recalld.ingest.files import IndexOptions
@@ -160,6 +161,7 @@ class TaskSync:
         # the history reads only the blobs a partial clone holds (one fetch a blob of every
         # old commit is not worth its symbols); the files of the tip are the sync's, fetched
         self.reader = CommitReader(git.local_only(), options, check_attributes=check_attributes)
+        self._filled = partial(read_filled, self.reader, store, scope)  # a record, for claims and credit
         self._sides = None if git.blobs.partial else (git, self.reader)  # where merges' side branches are read
         self._read: dict[str, CommitRecord] = {}  # read ahead, for _write
         self._given: dict[str, list[tuple[str, str, bool]]] = {}  # task id → versions it names (backfill)
@@ -287,13 +289,13 @@ class TaskSync:
         older commits' claims."""
         for batch in batches(commits, HISTORY_CHUNK):
             self.git.fetch_trees(batch)
-            records = [self.reader.read(c) for c in batch]
+            records = [self._filled(self.reader.read(c)) for c in batch]
             self._unclaim([r for r in records if r.details.id in stale])
             writers.claim(records, self._links(records, target)[1])
 
     def _record(self, commit: str) -> CommitRecord:
-        if commit not in self._read:
-            self._read[commit] = self.reader.read(commit)
+        """``commit``'s record (read ahead, or now), filled once the sync wrote its plan."""
+        self._read[commit] = self._filled(self._read.get(commit) or self.reader.read(commit))
         return self._read[commit]
 
     def _read_all(self, commits: list[str]) -> list[str]:
