@@ -11,70 +11,65 @@ branch by comparing states, like the structural memories.
 - the *history*: on a repo's first sync, or when the indexed commit is gone from git,
   the last N commits of the branch's **first-parent** history (backfill).
 
-**The history comes after the code.** Reading a commit parses its changed files on
-both sides: inside a first index, a backfill took CPU the model needed (a Django
-clone's 500 commits: ~9 s of the sync thread's). So the sync that owes it writes only
-its window, its checkpoint says so (``history_owed`` = 1), and the repo is searchable
-at once; ``backfill`` then writes the history of the checkpoint's commit (every one of
-them an ancestor, so live), in chunks, and clears the mark. It stops between chunks
-when asked (the daemon asks when a newer event for the repo waits, or it is
-stopping), and any later sync with the mark set goes on where it stopped: what is
-written is skipped. A history an earlier release read (``history.read_earlier``) is read
-again: every task memory of an earlier ``PROVENANCE_VERSION`` is written again whole; so
-is one an earlier extractor read (its ``extraction``), after the sync of an extractor
-upgrade (which owes the read: ``history.owes_history``).
+**The history comes after the code.** Reading a commit parses its changed files on both
+sides: inside a first index, a backfill took CPU the model needed (a Django clone's 500
+commits: ~9 s of the sync thread's). So the sync that owes it writes only its window
+(its commit read in the files within the parse limit alone), its checkpoint says so
+(``history_owed`` = 1), and the repo is searchable at once; ``backfill`` then writes the
+history of the checkpoint's commit (every one an ancestor, so live), in chunks, and
+clears the mark. It stops between chunks when asked (the daemon asks when a newer event
+for the repo waits, or it is stopping), and any later sync with the mark set goes on
+where it stopped: what is written is skipped. A history an earlier release read
+(``history.read_earlier``) is read again: every task memory of an earlier
+``PROVENANCE_VERSION`` is written again whole; so is one an earlier extractor read (its
+``extraction``), after an extractor upgrade's sync (which owes the read: ``owes_history``).
 
-A live task memory whose commit is no longer ``target`` or an ancestor of it (reset,
-rebase, amend, force-push) is closed: ``deprecated_reason`` "removed",
-``valid_to_commit``/``valid_to_time`` the sync's target, and ``superseded_by`` the task
-memory of the window commit with the same patch id, else with the same subject and
-author, when exactly one matches; else None. A commit that comes back (reset forward)
-is reopened: the id is uuid5(repo, branch, commit), so it is the same point, and its
-earlier interval goes to ``history``. Unless it is the sync's target, only its state
-changes (a payload update): a commit never changes, so its text, vector, files and
-symbols stay as written, and its links are those it was written with. Reading every
-commit of the way forward again would parse both sides of each file it changed: a reset
-50 commits back and forward again spent most of its time there. The target is read and
-written whole, so its links are a target's (below). A task memory's own interval starts at its
-commit (``valid_from_commit`` = the commit, ``valid_from_time`` = its committer time).
+A live task memory whose commit is no longer ``target`` or an ancestor of it (reset, rebase, amend,
+force-push) is closed: ``deprecated_reason`` "removed", ``valid_to_commit``/``valid_to_time`` the
+sync's target, and ``superseded_by`` the task memory of the window commit with the same patch id,
+else with the same subject and author, when exactly one matches; else None. A commit that comes back
+(reset forward) is reopened: the id is uuid5(repo, branch, commit), so it is the same point, and its
+earlier interval goes to ``history``. Unless it is the sync's target, only its state changes (a
+payload update): a commit never changes, so its text, vector, files and symbols stay as written, and
+its links are those it was written with. Reading every commit of the way forward again would parse
+both sides of each file it changed: a reset 50 commits back and forward again spent most of its time
+there. The target is read and written whole, so its links are a target's (below). A task memory's
+own interval starts at its commit (``valid_from_commit`` = the commit, ``valid_from_time`` = its
+committer time).
 
-**Shallow clones.** A boundary commit (held without its parents) is read as such, not
-as the root libgit2 takes it for: its memory has ``shallow`` = 1 and no files or symbols.
-A sync that finds the clone's boundaries moved since its checkpoint (a fetch deepened it)
-compares every live task memory with git: a boundary memory whose commit now has its
-parents is written again whole (one closed is, when it comes back), and the history is
-read on. Where the target's history reaches a boundary, a commit it does not reach may
-lie beyond it: such task memories are not closed.
+**Shallow clones.** A boundary commit (held without its parents) is read as such, not as the root
+libgit2 takes it for: its memory has ``shallow`` = 1 and no files or symbols. A sync that finds the
+clone's boundaries moved since its checkpoint (a fetch deepened it) compares every live task memory
+with git: a boundary memory whose commit now has its parents is written again whole (one closed is,
+when it comes back), and the history is read on. Where the target's history reaches a boundary, a
+commit it does not reach may lie beyond it: such task memories are not closed.
 
-**Links both ways.** A structural memory's ``task_id`` is the task memory id of the
-commit that made it: its ``valid_from_commit``, the sync's target, as written; a sync
-over several new commits then gives what the target did not produce to the newest other
-commit of the window that did (``credit.credit_window``; a reset forward, reading
-none of them again, by their task memories' links and renames). Both resolve whenever
-task memory is on (every commit of the window gets a task memory). A branch's first
-index does not know which commit wrote what it found (``change`` ``indexed``), nor does
-a sync whose indexed commit has gone from git: such a version gets its ``task_id`` and
-``author`` from the newest commit of the window or the history that produced it, when
-the task step reads that commit (a merge gives its task, not its author), back through
-the commits that only moved it (``ingest/authorship.py``), and has neither where none
-did. A task memory's ``symbol_ids`` are the structural versions its commit produced
-(each symbol it added or modified, at its path with its content at that commit; every
-symbol of a file renamed with edits) that the store holds, live or closed, when the
-task memory is written — after the sync's structural step. For the target commit that
-is every version it produced, plus the live versions at the paths it renamed without
-edits. For older commits (a multi-commit sync, a backfill) a version is linked only
-where the store has it (the code was still like that at some sync target); versions in
-files an older commit moved without edits are not linked (those in files past the parse
-limit are, where the store holds code at their path: ``authorship.read_filled``).
+**Links both ways.** A structural memory's ``task_id`` is the task memory id of the commit that made
+it: its ``valid_from_commit``, the sync's target, as written; a sync over several new commits then
+gives what the target did not produce to the newest other commit of the window that did
+(``credit.credit_window``; a reset forward, reading none of them again, by their task memories'
+links and renames). Both resolve whenever task memory is on (every commit of the window gets a task
+memory). A branch's first index does not know which commit wrote what it found (``change``
+``indexed``), nor does a sync whose indexed commit has gone from git: such a version gets its
+``task_id`` and ``author`` from the newest commit of the window or the history that produced it,
+when the task step reads that commit (a merge gives its task, not its author), back through the
+commits that only moved it (``ingest/authorship.py``), and has neither where none did. A task
+memory's ``symbol_ids`` are the structural versions its commit produced (each symbol it added or
+modified, at its path with its content at that commit; every symbol of a file renamed with edits)
+that the store holds, live or closed, when the task memory is written — after the sync's structural
+step. For the target commit that is every version it produced, plus the live versions at the paths
+it renamed without edits. For older commits (a multi-commit sync, a backfill) a version is linked
+only where the store has it (the code was still like that at some sync target); versions in files an
+older commit moved without edits are not linked (those in files past the parse limit are, where the
+store holds code at their path: ``authorship.read_filled``).
 
-**Crashes.** The step runs inside the sync's pending checkpoint, after the structural
-writes: first it writes the window's missing (or closed) memories, then the closures.
-Both are recomputed from git by the next sync, and a sync that finds a pending marker
-compares every live task memory with git, so a crash anywhere converges, without
-duplicates. A fast-forward sync from a clean checkpoint skips that comparison: every
-live task memory is then an ancestor of the indexed commit, hence of the target. The
-history is written after the checkpoint, and only ancestors of its commit: a crash
-there leaves live memories that are right, and the mark, so the next sync finishes it.
+**Crashes.** The step runs inside the sync's pending checkpoint, after the structural writes: first
+it writes the window's missing (or closed) memories, then the closures. Both are recomputed from git
+by the next sync, and a sync that finds a pending marker compares every live task memory with git,
+so a crash anywhere converges, without duplicates. A fast-forward sync from a clean checkpoint skips
+that comparison: every live task memory is then an ancestor of the indexed commit, hence of the
+target. The history is written after the checkpoint, and only ancestors of its commit: a crash there
+leaves live memories that are right, and the mark, so the next sync finishes it.
 """
 
 from __future__ import annotations
@@ -163,7 +158,8 @@ class TaskSync:
         self.reader = CommitReader(git.local_only(), options, check_attributes=check_attributes)
         self._filled = partial(read_filled, self.reader, store, scope)  # a record, for claims and credit
         self._sides = None if git.blobs.partial else (git, self.reader)  # where merges' side branches are read
-        self._read: dict[str, CommitRecord] = {}  # read ahead, for _write
+        self._read: dict[str, CommitRecord] = {}  # read ahead, for _write; filled by ``_record`` if ``_fills``
+        self._fills = True
         self._given: dict[str, list[tuple[str, str, bool]]] = {}  # task id → versions it names (backfill)
 
     def read_ahead(self, *, indexed: str | None, target: str) -> list[str]:
@@ -192,6 +188,8 @@ class TaskSync:
         if self.options.backfill_commits <= 0:
             return outcome
         known, window = self._window(indexed, target)
+        # a first index leaves what its commit wrote past the parse limit to the history read, after it is searchable
+        self._fills = known is not None or (self.options.backfill_commits == 1 and not self.options.writer_commits)
         # a sync that knows its indexed commit knows who wrote what it wrote: no moves to follow
         writers = WriterSearch(self.store, self.scope, moves=FOLLOW if known is None else SKIP, reads=self._sides)
         trusted = not reconcile and known is not None and self.git.is_ancestor(known, target)
@@ -236,7 +234,7 @@ class TaskSync:
         stale = {c for c in commits if ids[c] in live and (again or not live[ids[c]][0])}
         self._given = given_by_task(self.store, self.scope) if stale else {}
         writers = WriterSearch(self.store, self.scope, moves=FOLLOW, reads=self._sides, stop=stop)
-        outcome = TaskOutcome()
+        outcome, self._fills = TaskOutcome(), True
         if not todo and not stale and not writers.sought():  # all written, every writer found
             return outcome
         older, outcome.rooted = self._older(commit, len(commits))
@@ -295,7 +293,8 @@ class TaskSync:
 
     def _record(self, commit: str) -> CommitRecord:
         """``commit``'s record (read ahead, or now), filled once the sync wrote its plan."""
-        self._read[commit] = self._filled(self._read.get(commit) or self.reader.read(commit))
+        record = self._read.get(commit) or self.reader.read(commit)
+        self._read[commit] = self._filled(record) if self._fills else record
         return self._read[commit]
 
     def _read_all(self, commits: list[str]) -> list[str]:
