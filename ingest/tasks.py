@@ -11,31 +11,29 @@ branch by comparing states, like the structural memories.
 - the *history*: on a repo's first sync, or when the indexed commit is gone from git,
   the last N commits of the branch's **first-parent** history (backfill).
 
-**The history comes after the code.** Reading a commit parses its changed files on both
-sides: inside a first index, a backfill took CPU the model needed (a Django clone's 500
-commits: ~9 s of the sync thread's). So the sync that owes it writes only its window
-(its commit read in the files within the parse limit alone), its checkpoint says so
-(``history_owed`` = 1), and the repo is searchable at once; ``backfill`` then writes the
-history of the checkpoint's commit (every one an ancestor, so live), in chunks, and
-clears the mark. It stops between chunks when asked (the daemon asks when a newer event
-for the repo waits, or it is stopping), and any later sync with the mark set goes on
-where it stopped: what is written is skipped. A history an earlier release read
-(``history.read_earlier``) is read again: every task memory of an earlier
-``PROVENANCE_VERSION`` is written again whole; so is one an earlier extractor read (its
-``extraction``), after an extractor upgrade's sync (which owes the read: ``owes_history``).
+**The history comes after the code.** Reading a commit parses its changed files on both sides:
+inside a first index, a backfill took CPU the model needed (a Django clone's 500 commits: ~9 s of
+the sync thread's). So the sync that owes it writes only its window (its commit read in the files
+within the parse limit alone), its checkpoint says so (``history_owed`` = 1), and the repo is
+searchable at once; ``backfill`` then writes the history of the checkpoint's commit (every one an
+ancestor, so live), in chunks, and clears the mark. It stops between chunks when asked (the daemon
+asks when a newer event for the repo waits, or it is stopping), and any later sync with the mark set
+goes on where it stopped: what is written is skipped. A history an earlier release read
+(``history.read_earlier``) is read again: every task memory of an earlier ``PROVENANCE_VERSION`` is
+written again whole; so is one an earlier extractor read (its ``extraction``), after an extractor
+upgrade's sync (which owes the read: ``owes_history``).
 
 A live task memory whose commit is no longer ``target`` or an ancestor of it (reset, rebase, amend,
-force-push) is closed: ``deprecated_reason`` "removed", ``valid_to_commit``/``valid_to_time`` the
-sync's target, and ``superseded_by`` the task memory of the window commit with the same patch id,
-else with the same subject and author, when exactly one matches; else None. A commit that comes back
-(reset forward) is reopened: the id is uuid5(repo, branch, commit), so it is the same point, and its
-earlier interval goes to ``history``. Unless it is the sync's target, only its state changes (a
-payload update): a commit never changes, so its text, vector, files and symbols stay as written, and
-its links are those it was written with. Reading every commit of the way forward again would parse
-both sides of each file it changed: a reset 50 commits back and forward again spent most of its time
-there. The target is read and written whole, so its links are a target's (below). A task memory's
-own interval starts at its commit (``valid_from_commit`` = the commit, ``valid_from_time`` = its
-committer time).
+force-push) is closed: ``deprecated_reason`` "removed", ``valid_to_commit``/``valid_to_time`` the sync's
+target, and ``superseded_by`` the task memory of the window commit with the same patch id, else with the
+same subject and author, when exactly one matches; else None. A commit that comes back (reset forward)
+is reopened: the id is uuid5(repo, branch, commit), so it is the same point, and its earlier interval
+goes to ``history``. Unless it is the sync's target, only its state changes (a payload update): a commit
+never changes, so its text, vector, files and symbols stay as written, and its links are those it was
+written with. Reading every commit of the way forward again would parse both sides of each file it
+changed: a reset 50 commits back and forward again spent most of its time there. The target is read and
+written whole, so its links are a target's (below). A task memory's own interval starts at its commit
+(``valid_from_commit`` = the commit, ``valid_from_time`` = its committer time).
 
 **Shallow clones.** A boundary commit (held without its parents) is read as such, not as the root
 libgit2 takes it for: its memory has ``shallow`` = 1 and no files or symbols. A sync that finds the
@@ -284,12 +282,16 @@ class TaskSync:
         """Claims again for ``commits``, newest first, whose task memories a history read
         wrote before (the target's, by the sync that owed it; those of a read that stopped):
         what they claimed stays theirs, and the moves they made are found again for the
-        older commits' claims."""
+        older commits' claims. One cut at the parse limit links what it wrote past it (a first
+        index's commit, written before its files past the limit were read: ``_fills``)."""
         for batch in batches(commits, HISTORY_CHUNK):
             self.git.fetch_trees(batch)
             records = [self._filled(self.reader.read(c)) for c in batch]
             self._unclaim([r for r in records if r.details.id in stale])
-            writers.claim(records, self._links(records, target)[1])
+            links, unknown = self._links(records, target)
+            writers.claim(records, unknown)
+            for commit in (r.details.id for r in records if r.symbols_truncated):
+                self.store.set_payload([task_memory_id(self.scope, commit)], {"symbol_ids": links[commit]})
 
     def _record(self, commit: str) -> CommitRecord:
         """``commit``'s record (read ahead, or now), filled once the sync wrote its plan."""

@@ -124,19 +124,24 @@ def test_a_store_an_earlier_release_credited_wrongly_is_mended_by_the_next_sync(
     written_in_its_authors_commit(harness, repo)
 
 
-def test_without_a_history_read_the_first_index_reads_its_commit_past_the_limit(tmp_path, git_repo, monkeypatch):
+@pytest.mark.parametrize("history", [True, False], ids=["history read", "none"])
+def test_a_first_index_of_a_commit_past_the_limit(tmp_path, git_repo, monkeypatch, history):
     """A first index leaves what its commit wrote past the limit to the history read, after
-    the repository is searchable; with none to follow (the target's task memory alone, no
-    search past it), the sync's own task step reads it."""
+    the repository is searchable, which gives it its writer and its task memory's links;
+    with no history read to follow (the target's task memory alone, no search past it),
+    the sync's own task step reads it."""
     monkeypatch.setattr(commits_module, "MAX_PARSED_FILES", 2)
     for name in ("a1", "a2", "z9"):
         git_repo.write(f"{name}.py", f"def {name}():\n    return 1\n")
-    commit_by(git_repo, monkeypatch, "Ann", "three files")
-    h = Harness("edge", tmp_path / "state", IndexOptions(backfill_commits=1, writer_commits=0))
+    ann = commit_by(git_repo, monkeypatch, "Ann", "three files")
+    options = IndexOptions() if history else IndexOptions(backfill_commits=1, writer_commits=0)
+    h = Harness("edge", tmp_path / "state", options)
     try:
         result = h.sync(git_repo)
         assert not result.history_owed and not h.checkpoint().get("history_owed")
-        assert {key: author_name(p.payload) for key, p in structural(h).items()} == {
+        found = structural(h)
+        assert {key: author_name(p.payload) for key, p in found.items()} == {
             (f"{n}.py", q): "Ann" for n in ("a1", "a2", "z9") for q in (n, "<module>")}
+        assert sorted(tasks(h)[ann]["symbol_ids"]) == sorted(p.id for p in found.values())
     finally:
         h.close()
