@@ -13,8 +13,8 @@ exactly that version there (kind, qualified name and content hash) is their writ
 mass move to ``src/``, a package renamed. A commit that changed more files than its read
 parses (``commits.MAX_PARSED_FILES``: a first commit importing a codebase, a rename
 across the tree) is read in the files past that limit too where the store holds code
-(``read_filled``; past the history, a commit is read in the files sought alone, all of
-them). Where a version was is tracked
+(``read_filled``) or the search followed code back to (``claim``); past the history a
+commit is read in the files sought alone, all of them. Where a version was is tracked
 for the versions still without a writer alone, and only while one search reads the
 history newest first (``FOLLOW``): a history read that resumes in a later search
 first claims again the commits it read before (what they claimed stays theirs;
@@ -120,6 +120,8 @@ class WriterSearch:
             merge = len(details.parents) > 1
             if merge and self.within is not None:
                 continue
+            if record.unparsed and self.reads is not None and self.moves == FOLLOW:  # where it moved from, read too
+                record = self.reads[1].filled(record, {path for path in record.unparsed if self.moved_to(path)})
             at = self._claims(record, unknown)
             claimed = {i for versions in at.values() for ids in versions.values() for i in ids}
             unknown.difference_update(claimed)

@@ -145,3 +145,24 @@ def test_a_first_index_of_a_commit_past_the_limit(tmp_path, git_repo, monkeypatc
         assert sorted(tasks(h)[ann]["symbol_ids"]) == sorted(p.id for p in found.values())
     finally:
         h.close()
+
+
+def test_code_moved_since_a_commit_past_the_limit_wrote_it_is_that_commits(tmp_path, git_repo, monkeypatch):
+    """Ann adds z9.py past the limit; Bob moves it without edits. The search follows the move
+    back to z9.py, where the store holds nothing, and reads Ann's commit there too."""
+    monkeypatch.setattr(commits_module, "MAX_PARSED_FILES", 2)
+    for name in ("a1", "a2", "z9"):
+        git_repo.write(f"{name}.py", f"def {name}():\n    return 1\n")
+    commit_by(git_repo, monkeypatch, "Ann", "three files")
+    git_repo.git("mv", "z9.py", "moved.py")
+    commit_by(git_repo, monkeypatch, "Bob", "z9.py is moved.py")
+    blamed: list[str] = []
+    monkeypatch.setattr(blamed_module, "_blame", lambda git, commit, path, spans: blamed.append(path) or {})
+    h = Harness("edge", tmp_path / "state")
+    try:
+        h.sync(git_repo)
+        found = {key: author_name(p.payload) for key, p in structural(h).items()}
+        assert (found[("moved.py", "z9")], found[("moved.py", "<module>")], blamed) == ("Ann", "Ann", [])
+        written_in_its_authors_commit(h, git_repo)
+    finally:
+        h.close()
