@@ -13,7 +13,7 @@ exactly that version there (kind, qualified name and content hash) is their writ
 mass move to ``src/``, a package renamed. A commit that changed more files than its read
 parses (``commits.MAX_PARSED_FILES``: a first commit importing a codebase, a rename
 across the tree) is read in the files past that limit too where the store holds code
-(``read_filled``) or the search followed code back to (``claim``); past the history a
+(``filling``) or the search followed code back to (``claim``); past the history a
 commit is read in the files sought alone, all of them. Where a version was is tracked
 for the versions still without a writer alone, and only while one search reads the
 history newest first (``FOLLOW``): a history read that resumes in a later search
@@ -121,7 +121,9 @@ class WriterSearch:
             if merge and self.within is not None:
                 continue
             if record.unparsed and self.reads is not None and self.moves == FOLLOW:  # where it moved from, read too
-                record = self.reads[1].filled(record, {path for path in record.unparsed if self.moved_to(path)})
+                moved_from = set(filter(self.moved_to, record.unparsed))
+                record, whole = self.reads[1].filled(record, moved_from, stop=self.stop)
+                self.stopped |= not whole  # what it left is sought again by a later read
             at = self._claims(record, unknown)
             claimed = {i for versions in at.values() for ids in versions.values() for i in ids}
             unknown.difference_update(claimed)
@@ -369,18 +371,6 @@ def renamed_to(records: Sequence[CommitRecord]) -> list[str]:
 def version_ids(scope: Scope, record: CommitRecord) -> list[str]:
     """The memory ids of the versions ``record``'s commit produced, in its order, once each."""
     return list(dict.fromkeys(memory_id(scope, v.path, v.kind, v.qualname, v.content_hash) for v in record.produced))
-
-
-def read_filled(reader: CommitReader, store: Store, scope: Scope, record: CommitRecord) -> CommitRecord:
-    """``record`` with what its commit produced past the parse limit read too in the files
-    at paths where the store holds code (live or closed), once the sync wrote what it
-    found: the versions a search for writers may seek there, or a sync over several
-    commits credit (``CommitReader.filled``). Bounded by what was indexed: a vendored tree
-    a commit added and a later one deleted before any sync saw it is not parsed."""
-    if not record.unparsed:
-        return record
-    batches = scrolls_at(store, scope, record.unparsed, fields=("path",), deprecated=None)
-    return reader.filled(record, {p.payload["path"] for batch in batches for p in batch})
 
 
 def live_at(store: Store, scope: Scope, paths: Sequence[str]) -> list[str]:

@@ -16,7 +16,7 @@ The search for writers reads the files past the limit that hold code it seeks
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
@@ -169,16 +169,26 @@ class CommitReader:
             unparsed=tuple(c.new_path for c in content_changes[limit:] if c.new_path),
         )
 
-    def filled(self, record: CommitRecord, paths: AbstractSet[str]) -> CommitRecord:
+    def filled(
+        self, record: CommitRecord, paths: AbstractSet[str], *, stop: Callable[[], bool] | None = None
+    ) -> tuple[CommitRecord, bool]:
         """``record`` with the versions its commit produced in the files past the parse
         limit at ``paths`` read too (what the search for writers seeks there: its task
-        memory's text still lists the symbols of the files within the limit alone)."""
-        wanted = {path for path in record.unparsed if path in paths}
-        if not wanted:
-            return record
-        extra = self.read(record.details.id, only=wanted)
-        return replace(record, produced=record.produced + extra.produced,
-                       unparsed=tuple(p for p in record.unparsed if p not in wanted))  # fmt: skip
+        memory's text still lists the symbols of the files within the limit alone), and
+        whether all were read. They are read ``MAX_PARSED_FILES`` at a time, as a commit's
+        read, ``stop`` asked between (False: it stopped the fill)."""
+        wanted = sorted(path for path in record.unparsed if path in paths)
+        produced, read = list(record.produced), set()
+        for start in range(0, len(wanted), MAX_PARSED_FILES):
+            if start and stop is not None and stop():
+                break
+            chunk = set(wanted[start : start + MAX_PARSED_FILES])
+            produced.extend(self.read(record.details.id, only=chunk).produced)
+            read |= chunk
+        if not read:
+            return record, True
+        left = tuple(p for p in record.unparsed if p not in read)
+        return replace(record, produced=tuple(produced), unparsed=left), len(read) == len(wanted)
 
     def _parseable(self, change: FileChange, commit: str) -> bool:
         if not all(self._git.blobs.holds(blob) for blob in (change.old_blob, change.new_blob) if blob):

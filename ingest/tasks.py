@@ -1,8 +1,7 @@
-"""Task memory: one memory per commit of the tracked branch, kept in line with the
-branch by comparing states, like the structural memories.
+"""Task memory: one memory per commit of the tracked branch, kept in line with the branch by comparing
+states, like the structural memories.
 
-**Which commits are live** after a sync to ``target`` (``tasks.backfill_commits`` = N;
-0 turns task memory off):
+**Which commits are live** after a sync to ``target`` (``tasks.backfill_commits`` = N; 0: none):
 
 - every commit that had a live task memory and is still ``target`` or an ancestor of it;
 - the *window*: the commits reachable from ``target`` and not from the indexed commit
@@ -59,7 +58,7 @@ step. For the target commit that is every version it produced, plus the live ver
 it renamed without edits. For older commits (a multi-commit sync, a backfill) a version is linked
 only where the store has it (the code was still like that at some sync target); versions in files an
 older commit moved without edits are not linked (those in files past the parse limit are, where the
-store holds code at their path: ``authorship.read_filled``).
+store holds code at their path: ``filling``).
 
 **Crashes.** The step runs inside the sync's pending checkpoint, after the structural writes: first
 it writes the window's missing (or closed) memories, then the closures. Both are recomputed from git
@@ -76,17 +75,17 @@ from collections import defaultdict
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from functools import partial
 from itertools import groupby
 from typing import Any
 
 import structlog
 
 from recalld.ingest.authorship import FOLLOW, SKIP, UNKNOWN_WRITER, WriterSearch, given_by_task, live_at
-from recalld.ingest.authorship import read_filled, seek_writers, to_claim, unclaim_misgiven, version_ids
+from recalld.ingest.authorship import seek_writers, to_claim, unclaim_misgiven, version_ids
 from recalld.ingest.credit import clear_unwritten, credit_by_links, credit_window, holds_all
 from recalld.ingest.commits import CommitReader, CommitRecord
 from recalld.ingest.files import IndexOptions
+from recalld.ingest.filling import Filling
 from recalld.ingest.keyed import batches, cut_after
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
@@ -154,10 +153,10 @@ class TaskSync:
         # the history reads only the blobs a partial clone holds (one fetch a blob of every
         # old commit is not worth its symbols); the files of the tip are the sync's, fetched
         self.reader = CommitReader(git.local_only(), options, check_attributes=check_attributes)
-        self._filled = partial(read_filled, self.reader, store, scope)  # a record, for claims and credit
+        self._filled = Filling(self.reader, store, scope)  # a record, for claims and credit
         self._sides = None if git.blobs.partial else (git, self.reader)  # where merges' side branches are read
         self._read: dict[str, CommitRecord] = {}  # read ahead, for _write; filled by ``_record`` if ``_fills``
-        self._fills = True
+        self._fills = True  # set by ``run`` and ``backfill``
         self._given: dict[str, list[tuple[str, str, bool]]] = {}  # task id → versions it names (backfill)
 
     def read_ahead(self, *, indexed: str | None, target: str) -> list[str]:
@@ -232,7 +231,7 @@ class TaskSync:
         stale = {c for c in commits if ids[c] in live and (again or not live[ids[c]][0])}
         self._given = given_by_task(self.store, self.scope) if stale else {}
         writers = WriterSearch(self.store, self.scope, moves=FOLLOW, reads=self._sides, stop=stop)
-        outcome, self._fills = TaskOutcome(), True
+        outcome, self._fills, self._filled.stop = TaskOutcome(), True, stop
         if not todo and not stale and not writers.sought():  # all written, every writer found
             return outcome
         older, outcome.rooted = self._older(commit, len(commits))
@@ -242,7 +241,7 @@ class TaskSync:
             if chunks:
                 queue(self._read_all([c for c in chunks[0] if c in todo]))
             for n, chunk in enumerate(chunks):
-                if n and stop():
+                if n and (self._filled.cut or stop()):  # a fill that stopped leaves the rest too
                     outcome.complete = False
                     break
                 if n + 1 < len(chunks):  # read on while the model embeds this chunk
@@ -260,6 +259,7 @@ class TaskSync:
                     self._read.pop(done, None)
         finally:
             progress.end()
+        outcome.complete &= not self._filled.cut
         if outcome.complete and older:
             outcome.complete = seek_writers(self.git, self.reader, writers, older, stop=stop, progress=progress)
         outcome.complete, outcome.writers = outcome.complete and not writers.stopped, writers.claimed

@@ -166,3 +166,28 @@ def test_code_moved_since_a_commit_past_the_limit_wrote_it_is_that_commits(tmp_p
         written_in_its_authors_commit(h, git_repo)
     finally:
         h.close()
+
+
+def test_a_history_read_stops_inside_a_commit_past_the_limit_and_goes_on_later(tmp_path, git_repo, monkeypatch):
+    """The files past the limit are read as many at a time as a commit's read parses, a
+    stop asked between: stopped after the first two, the read is owed, and the next sync
+    reads the rest. Nothing is left to git blame."""
+    monkeypatch.setattr(commits_module, "MAX_PARSED_FILES", 2)
+    names = [f"m{i}" for i in range(7)]
+    for name in names:
+        git_repo.write(f"{name}.py", f"def {name}():\n    return 1\n")
+    commit_by(git_repo, monkeypatch, "Ann", "seven files")
+    blamed: list[str] = []
+    monkeypatch.setattr(blamed_module, "_blame", lambda git, commit, path, spans: blamed.append(path) or {})
+    h = Harness("edge", tmp_path / "state")
+    try:
+        first = h.sync(git_repo, stop_history=lambda: True)
+        by_ann = {n for n in names if author_name(structural(h)[(f"{n}.py", n)].payload) == "Ann"}
+        assert first.history_owed and h.checkpoint()["history_owed"]
+        assert by_ann == {"m0", "m1", "m2", "m3"}  # the sync's own two, then the first two past the limit
+        again = h.sync(git_repo)
+        assert not again.history_owed and not h.checkpoint()["history_owed"]
+        assert {author_name(p.payload) for p in structural(h).values()} == {"Ann"} and blamed == []
+        written_in_its_authors_commit(h, git_repo)
+    finally:
+        h.close()
