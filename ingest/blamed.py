@@ -4,13 +4,13 @@ The history read and the search past it (``authorship``) give a version the newe
 commit that produced it, each commit read as that commit reads (its own attributes).
 Code that no commit produced as it is read now is left: a file only a ``.gitattributes``
 made readable (``*.inc linguist-language=Python``), a header it made C++ (overloads then
-named by their types). Where that search read the
-first-parent history down to its root (in a shallow clone, its boundary: what blame gives
-the boundary commit, older code that commit did not write, stays without), each such live
-version gets the author of the latest commit that wrote one of its lines at the indexed
-commit, as git blame says, and that commit as its ``written_in``; no task (the commit's
-task memory does not list it). A sync that opens versions in files none of its commits
-changed owes the history read (``sync``), so a first index and a sync give the same.
+named by their types). Where that search read the first-parent history down to its root
+(in a shallow clone, its boundary: what blame gives the boundary commit, older code that
+commit did not write, stays without), each such live version gets the author of the
+latest commit that wrote one of its lines at the indexed commit, as git blame says, and
+that commit as its ``written_in``; no task (the commit's task memory does not list it).
+A sync that opens versions in files none of its commits changed owes the history read
+(``sync``), so a first index and a sync give the same.
 
 Each file is blamed once, the lines of all its versions, for at most
 ``BLAME_FILE_SECONDS`` (git's command, stopped after that: the file's versions stay
