@@ -235,10 +235,13 @@ def linguist_says(git: GitRepository, commit: str, path: str) -> LinguistSays:
     return LinguistSays(forced_in=forced_in, source=source, language=language)
 
 
-def read_parsed(git: GitRepository, blob: str, language: str, path: str, *, generated: bool = True) -> ReadFile:
+def read_parsed(
+    git: GitRepository, blob: str, language: str, path: str, *, generated: bool = True, keep: bool = True
+) -> ReadFile:
     """The blob parsed, from the parse memo when this blob was read before. Code whose
     opening comments say a generator wrote it is read only when ``generated`` is true,
-    and is otherwise unread as "generated"."""
+    and is otherwise unread as "generated". ``keep``: put a new parse in the memo (the
+    history's reads take what syncs kept and keep nothing of theirs: ``CommitReader``)."""
     key = (blob, language, path)
     read = PARSED.get(key)
     if read is None or (generated and read.unread == GENERATED):  # kept unparsed, wanted now
@@ -251,7 +254,8 @@ def read_parsed(git: GitRepository, blob: str, language: str, path: str, *, gene
             read = ReadFile(None, unread=reason)  # holds nothing: counts for the least a file can
         else:
             read = parse_file(language, data, path, generated=marked)
-        PARSED.put(key, read, len(data) if read.parsed is not None else 0)
+        if keep:
+            PARSED.put(key, read, len(data) if read.parsed is not None else 0)
     if read.generated and not generated:
         return ReadFile(None, unread=GENERATED)
     return read

@@ -4,9 +4,11 @@ the symbols it added, modified or removed.
 Symbols come from parsing the old and new blob of each changed file with recalld's
 parsers and comparing symbol content hashes. Parses are cached by blob id, so a
 backfill (where a commit's old blob is the next older commit's new blob) parses each
-blob once. The work per commit is bounded: files renamed without a content change
-are never parsed, and only the first ``MAX_PARSED_FILES`` changed files (by path) are;
-the rest are listed as files and the symbol list is marked truncated. The result is a
+blob once; a blob a sync parsed is not parsed again (its files, ``know``; the parse memo
+of recent syncs, which a commit's read takes from and adds nothing to). The work per
+commit is bounded: files renamed without a content change are never parsed, and only
+the first ``MAX_PARSED_FILES`` changed files (by path) are; the rest are listed as files
+and the symbol list is marked truncated. The result is a
 pure function of the commit (never of the cache), so re-runs agree — but in a partial
 clone, whose history is read with only the blobs it holds (``CommitReader._lacking``).
 The search for writers reads the files past the limit that hold code it seeks
@@ -22,9 +24,9 @@ from dataclasses import dataclass, replace
 
 import structlog
 
-from recalld.ingest.collect import NO_SAY, LinguistSays, parse_file, skip_reason, tree_has_linguist_attributes
+from recalld.ingest.collect import NO_SAY, LinguistSays, read_parsed, skip_reason, tree_has_linguist_attributes
 from recalld.ingest.errors import MissingBlobError
-from recalld.ingest.files import IndexOptions, says_generated, unreadable
+from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitnames import subject_of
 from recalld.ingest.gitrecords import CommitDetails
 from recalld.ingest.gitrepo import FileChange, GitRepository
@@ -32,7 +34,6 @@ from recalld.ingest.languages import file_language, may_have_language
 from recalld.ingest.plan import FileSymbols
 from recalld.parsers import Symbol
 from recalld.parsers.base import STRUCTURAL, memory_type
-from recalld.parsers.encoding import from_utf16
 
 log = structlog.get_logger("recalld.sync")
 
@@ -263,10 +264,9 @@ class CommitReader:
             self._parsed.move_to_end(key)
             return cached
         symbols = self._known.get((blob, language))
-        if symbols is None:
-            data = from_utf16(self._git.blobs.read(blob))
-            generated = self._options.skip_generated and not said.source and says_generated(data, language)
-            read = None if unreadable(data, language) or generated else parse_file(language, data, path).parsed
+        if symbols is None:  # a blob a sync parsed lately is taken from the parse memo
+            generated = said.source or not self._options.skip_generated
+            read = read_parsed(self._git, blob, language, path, generated=generated, keep=False).parsed
             symbols = read.symbols if read is not None else ()
         # a collected file also holds its derived entries (debt, decisions): not compared
         hashes: SymbolHashes = {

@@ -186,7 +186,7 @@ def test_a_store_an_earlier_extractor_left_reads_lfs_pointers_and_utf16_files_an
     """Version 32 read an LFS pointer as code and a UTF-16 file as binary: a store it left
     is compared file by file on this release's first sync, which closes the pointer's
     memories as skipped and reads the UTF-16 file's symbols, the blobs unchanged."""
-    from recalld.ingest import collect, commits, files
+    from recalld.ingest import collect, files
     from recalld.ingest.parse_memo import PARSED
     from recalld.ingest.plan import Scope
     from recalld.ingest.records import checkpoint_point
@@ -197,8 +197,7 @@ def test_a_store_an_earlier_extractor_left_reads_lfs_pointers_and_utf16_files_an
     git_repo.write("app/Resume.cs", codecs.BOM_UTF16_LE + "class Resume {\n    void Print() {}\n}\n".encode("utf-16-le"))
     git_repo.write("ok.py", "def ok():\n    return 1\n")
     git_repo.commit("one")
-    for module in (collect, commits):
-        monkeypatch.setattr(module, "from_utf16", lambda data: data)  # as version 32 read
+    monkeypatch.setattr(collect, "from_utf16", lambda data: data)  # as version 32 read (commits read through collect)
     monkeypatch.setattr(files, "LFS_POINTER_MAX", 0)
     h = Harness("edge", tmp_path / "state", IndexOptions())
     live = lambda: {(m.payload["path"], m.payload["qualname"]) for m in h.memories()} - {(".", "<project>")}  # noqa: E731

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from recalld.ingest import authorship as authorship_module
+from recalld.ingest import collect as collect_module
 from recalld.ingest import commits as commits_module
 from recalld.ingest import tasks as tasks_module
 from recalld.ingest.files import IndexOptions
@@ -1070,13 +1071,45 @@ def test_files_the_sync_parsed_are_not_parsed_again_for_their_commit(git_repo, m
     expected = [commits_module.CommitReader(git, IndexOptions()).read(c) for c in (first, tip)]
 
     parsed: list[int] = []
-    real_parse = commits_module.parse_file
-    monkeypatch.setattr(commits_module, "parse_file", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
+    real_parse = collect_module.parse_file
+    monkeypatch.setattr(collect_module, "parse_file", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
     reader = commits_module.CommitReader(git, IndexOptions())
     reader.know(collector.result.files.values())
     assert reader.read(tip) == expected[1]
     assert parsed == [1]  # the old blob of app.py only: the new one is the collector's
     assert reader.read(first) == expected[0]
+
+
+def test_a_commit_read_takes_what_a_sync_parsed_from_the_parse_memo_and_keeps_nothing(harness, git_repo, monkeypatch):
+    """A sync whose commit changed many files compares each file's old blob, which the
+    sync before parsed: it comes from the parse memo (packed there while the daemon
+    idled), not parsed again. What a commit's read parses itself is not kept there: the
+    memo holds what syncs read."""
+    from recalld.ingest.parse_memo import PARSED
+    from recalld.ingest.sync import forget_memos
+
+    for name in ("a", "b", "c"):
+        git_repo.write(f"{name}.py", f"def {name}():\n    return 1\n")
+    git_repo.commit("three")
+    harness.sync(git_repo)
+    forget_memos()  # as a daemon does when it goes idle: the parses packed, not dropped
+    assert PARSED.packed() == 3
+    for name in ("a", "b", "c"):
+        git_repo.write(f"{name}.py", f"def {name}():\n    return  2\n")
+    tip = git_repo.commit("reformat")
+    parsed: list[int] = []
+    real_parse = collect_module.parse
+    monkeypatch.setattr(collect_module, "parse", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
+    result = harness.sync(git_repo)
+    assert (result.modified, result.tasks_added) == (6, 1)
+    assert len(parsed) == 3  # the new blobs, by the sync; the old ones came from the memo
+    task = harness.store.retrieve([task_memory_id(Scope("r", "main"), tip)])[0]
+    assert [(f["path"], f["modified"]) for f in task.payload["symbols"]] == [("a.py", ["a"]), ("b.py", ["b"]),
+                                                                            ("c.py", ["c"])]  # fmt: skip
+    PARSED.trim(0)
+    parsed.clear()
+    commits_module.CommitReader(GitRepository(str(git_repo.path)), IndexOptions()).read(tip)
+    assert len(parsed) == 6 and len(PARSED) == 0  # both sides parsed, neither kept
 
 
 def test_the_history_does_not_parse_again_what_the_sync_parsed(harness, git_repo, monkeypatch):
@@ -1086,9 +1119,9 @@ def test_the_history_does_not_parse_again_what_the_sync_parsed(harness, git_repo
     git_repo.commit("add a")
     git_repo.write("b.py", "def b():\n    return 2\n")
     git_repo.commit("add b")
-    parsed: list[int] = []
-    real_parse = commits_module.parse_file
-    monkeypatch.setattr(commits_module, "parse_file", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
+    parsed: list[int] = []  # what the commits' reads read, from the memo or not
+    real_read = commits_module.read_parsed
+    monkeypatch.setattr(commits_module, "read_parsed", lambda *a, **k: parsed.append(1) or real_read(*a, **k))
     result = harness.sync(git_repo)
     assert (result.tasks_added, result.history_added) == (1, 1)
     assert parsed == []
