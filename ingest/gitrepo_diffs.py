@@ -1,12 +1,13 @@
 """What changed between two trees (``GitDiffs``, a part of ``gitrepo.GitRepository``):
-a commit's changes against its first parent and two commits' changed paths, with the
-files that moved found by ``similar``, and git's patch id of a commit (the same change
-after a rebase)."""
+a commit's changes against its first parent and two commits' changed paths (``treediff``,
+which reads only the subtrees that differ), with the files that moved found by
+``similar``, and git's patch id of a commit (the same change after a rebase)."""
 
 from __future__ import annotations
 
 import pygit2
 
+from recalld.ingest import treediff
 from recalld.ingest.errors import MissingBlobError
 from recalld.ingest.gitnames import is_utf8, shown_path
 from recalld.ingest.gitrecords import RenameDelta
@@ -15,8 +16,9 @@ from recalld.ingest.similar import MAX_BYTES, FileChange, measured_blobs, with_m
 
 CHANGES_KEPT = 4
 
-# A tree diff's own statuses; "renamed" comes of ingest/similar.py's pairing.
-_STATUS = {"A": "added", "M": "modified", "D": "deleted", "T": "typechange"}
+# A tree diff's own statuses (a type change is a deletion and an addition: treediff);
+# "renamed" comes of ingest/similar.py's pairing.
+_STATUS = {"A": "added", "M": "modified", "D": "deleted"}
 
 
 class GitDiffs(GitObjects):
@@ -55,17 +57,17 @@ class GitDiffs(GitObjects):
         key = (str(old.id) if old is not None else "", str(new.id))
         if key not in self._changed:
             unnamed: list[str] = []
-            changes = self._moves(_tree_diff(old, new), unnamed)
+            changes = self._moves(treediff.changes(self._repo, old, new), unnamed)
             if len(self._changed) >= CHANGES_KEPT:
                 del self._changed[next(iter(self._changed))]
             self._changed[key] = (changes, unnamed)
         return self._changed[key]
 
-    def _moves(self, diff: pygit2.Diff, unnamed: list[str]) -> list[FileChange]:
-        """The diff's changes with the moves among them found; ``unnamed`` gets the new
-        side's paths that are not UTF-8 (not of a deletion: nothing is there to read)."""
+    def _moves(self, deltas: list[treediff.TreeChange], unnamed: list[str]) -> list[FileChange]:
+        """The changes with the moves among them found; ``unnamed`` gets the new side's
+        paths that are not UTF-8 (not of a deletion: nothing is there to read)."""
         changes: list[FileChange] = []
-        for delta in diff.deltas:
+        for delta in deltas:
             status = _STATUS.get(delta.status_char())
             if status is None:
                 continue
@@ -120,10 +122,11 @@ class GitDiffs(GitObjects):
         changes, so two commits can only share a patch id if they share these, and
         these cost a tree comparison where the patch id reads and diffs every blob
         (~0.1 s for a commit of a thousand files)."""
-        diff = self._patch_diff(commit_id)
-        if diff is None:
+        commit = self._repo[commit_id].peel(pygit2.Commit)
+        if len(commit.parent_ids) > 1:
             return None
-        return tuple(sorted((d.old_file.path, d.new_file.path) for d in diff.deltas)) or None
+        deltas = treediff.changes(self._repo, *self._first_parent_trees(commit_id))
+        return tuple(sorted((d.old_file.path, d.new_file.path) for d in deltas)) or None
 
     def _patch_diff(self, commit_id: str) -> pygit2.Diff | None:
         """The diff a patch id is of: the first-parent diff of a non-merge commit."""

@@ -68,7 +68,7 @@ MAX_BYTES = 4 << 20
 class FileChange:
     """One delta of a diff between two trees."""
 
-    status: str  # added | modified | deleted | renamed | typechange
+    status: str  # added | modified | deleted | renamed
     old_path: str | None
     new_path: str | None
     old_blob: str | None  # None when absent or not a regular file
