@@ -142,3 +142,32 @@ def test_directories_nested_thousands_deep(tmp_path):
     assert [(c.status, c.new_file.path) for c in changes(repo, old, new)] == [("M", path)]
     assert [(c.status, c.old_file.path) for c in changes(repo, new, None)] == [("D", path)]
     assert [(c.status, c.new_file.path) for c in changes(repo, None, new)] == [("A", path)]
+
+
+def test_modes_an_old_git_wrote_are_read_as_what_they_mean(tmp_path):
+    """``100664`` is a regular file and ``040000`` a directory, as the tree's entries give
+    them to the sync: libgit2's diff gave ``100664`` as written, a mode no file is read
+    with, and a file whose mode was written two ways as changed."""
+    repo = pygit2.init_repository(str(tmp_path / "old"))
+    one, two = repo.create_blob(b"x = 1\n"), repo.create_blob(b"x = 2\n")
+
+    def tree(*entries: bytes) -> pygit2.Tree:
+        return repo[repo.odb.write(pygit2.enums.ObjectType.TREE, b"".join(entries))].peel(pygit2.Tree)
+
+    inner_one, inner_two = tree(b"100644 f.py\0" + one.raw), tree(b"100644 f.py\0" + two.raw)
+    old = tree(b"100664 a.py\0" + one.raw, b"040000 d\0" + inner_one.id.raw, b"100644 same.py\0" + one.raw,
+               b"100644 z.py\0" + one.raw)  # fmt: skip
+    new = tree(b"100664 a.py\0" + two.raw, b"040000 d\0" + inner_two.id.raw, b"100664 same.py\0" + one.raw,
+               b"100755 z.py\0" + one.raw)  # fmt: skip
+    found = [(c.status, c.new_file.path, c.old_file.mode, c.new_file.mode) for c in changes(repo, old, new)]
+    assert found == [("M", "a.py", 0o100644, 0o100644), ("M", "d/f.py", 0o100644, 0o100644),
+                     ("M", "z.py", 0o100644, 0o100755)]  # fmt: skip
+    assert [(e.name, e.filemode) for e in new][0] == ("a.py", 0o100644)  # what the sync's walk of the tree gives
+    given = [(c[0], c[2], c[5], c[6]) for c in libgit2_changes(old, new)]  # modes as written: same.py a change
+    assert given == [("M", "a.py", 0o100664, 0o100664), ("M", "d/f.py", 0o100644, 0o100644),
+                     ("M", "same.py", 0o100644, 0o100664), ("M", "z.py", 0o100644, 0o100755)]  # fmt: skip
+    sig = pygit2.Signature("A", "a@example.com", 1_700_000_000, 0)
+    first = repo.create_commit("refs/heads/main", sig, sig, "old", old.id, [])
+    second = repo.create_commit("refs/heads/main", sig, sig, "new", new.id, [first])
+    read = {c.new_path: (c.status, c.new_blob) for c in GitRepository(str(tmp_path / "old")).commit_changes(str(second))}
+    assert read["a.py"] == ("modified", str(two)) and "same.py" not in read  # a blob to read; no change
