@@ -7,7 +7,8 @@ one by one, so its cost grows with the size of the repository rather than of the
 The search for writers reads up to ``writer_commits`` (10,000) commits past the history
 read, each a tree diff, which then cost ~20 s on a copy of Django. Git trees are Merkle
 trees: a subtree whose id is the same on both sides holds the same files, so ``changes``
-descends only into the directories whose ids differ (0.23 ms for the same commits).
+descends only into the directories whose ids differ (0.14 ms for the same commits; for
+80,000 files in 8,000 directories 7.8 against 0.11 ms: ``tests/bench/bench_treediff.py``).
 
 It gives what libgit2 gives without flags (``GitDiffs`` made its changes so until stop
 112; ``tests/ingest/test_treediff.py`` compares the two on crafted and real histories):
