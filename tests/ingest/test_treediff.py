@@ -46,13 +46,16 @@ def test_every_kind_of_change_is_as_libgit2_gives_it(git_repo):
     """Added, deleted and modified files; a mode change; a file replaced by a directory
     and back; a file by a symbolic link and back; a submodule added, moved, replaced by a
     file; names git sorts around a directory (``a.b``, ``a/b``, ``a-b``, ``a0``); a name
-    that is not UTF-8; directories deleted and added whole; a merge's two sides."""
+    that is not UTF-8, names with a space or a line end; directories deleted and added
+    whole; a merge's two sides."""
     r = git_repo
-    for name in ("a/b", "a.b", "a-b", "a0", "foo", "d/f", "bar", "keep/x/y.py"):
+    for name in ("a/b", "a.b", "a-b", "a0", "foo", "d/f", "bar", "keep/x/y.py", "a dir/x y.py", "new\nline.py"):
         r.write(name, "1\n")
     r.commit("root")
     os.chmod(r.path / "a0", 0o755)
-    r.commit("mode")
+    r.write("a dir/x y.py", "2\n")
+    r.write("new\nline.py", "2\n")
+    r.commit("mode, and names with a space and a line end")
     (r.path / "foo").unlink()
     r.write("foo/in", "q\n")
     r.commit("a file becomes a directory")
@@ -169,5 +172,6 @@ def test_modes_an_old_git_wrote_are_read_as_what_they_mean(tmp_path):
     sig = pygit2.Signature("A", "a@example.com", 1_700_000_000, 0)
     first = repo.create_commit("refs/heads/main", sig, sig, "old", old.id, [])
     second = repo.create_commit("refs/heads/main", sig, sig, "new", new.id, [first])
-    read = {c.new_path: (c.status, c.new_blob) for c in GitRepository(str(tmp_path / "old")).commit_changes(str(second))}
+    git = GitRepository(str(tmp_path / "old"))
+    read = {c.new_path: (c.status, c.new_blob) for c in git.commit_changes(str(second))}
     assert read["a.py"] == ("modified", str(two)) and "same.py" not in read  # a blob to read; no change
