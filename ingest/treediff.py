@@ -37,9 +37,11 @@ import re
 from dataclasses import dataclass
 
 import pygit2
+from pygit2.enums import FileMode
 
 _TYPE = 0o170000  # a mode's file type: regular, symbolic link, submodule (gitlink)
-DIRECTORY, REGULAR, EXECUTABLE, LINK, SUBMODULE = 0o040000, 0o100644, 0o100755, 0o120000, 0o160000
+DIRECTORY, REGULAR, EXECUTABLE = FileMode.TREE, FileMode.BLOB, FileMode.BLOB_EXECUTABLE
+LINK, SUBMODULE = FileMode.LINK, FileMode.COMMIT
 ZERO = "0" * 40
 
 
@@ -160,7 +162,7 @@ def _mode(written: bytes) -> int:
     mode = int(written, 8)
     kind = mode & _TYPE
     if kind == DIRECTORY:
-        return DIRECTORY
+        return int(DIRECTORY)
     if mode & 0o111:
-        return EXECUTABLE
-    return kind if kind in (LINK, SUBMODULE) else REGULAR
+        return int(EXECUTABLE)
+    return kind if kind in (LINK, SUBMODULE) else int(REGULAR)
