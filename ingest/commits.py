@@ -8,9 +8,9 @@ blob once; a blob a sync parsed is not parsed again (its files, ``know``; the pa
 of recent syncs, which a commit's read takes from and adds nothing to). The work per
 commit is bounded: files renamed without a content change are never parsed, and only
 the first ``MAX_PARSED_FILES`` changed files (by path) are; the rest are listed as files
-and the symbol list is marked truncated. The result is a
-pure function of the commit (never of the cache), so re-runs agree — but in a partial
-clone, whose history is read with only the blobs it holds (``CommitReader._lacking``).
+and the symbol list is marked truncated. The result is a pure function of the commit
+(never of the cache), so re-runs agree — but in a partial clone, whose history is read
+with only the blobs it holds (``CommitReader._lacking``).
 The search for writers reads the files past the limit that hold code it seeks
 (``CommitReader.filled``): a read of chosen files (``only``) parses them all.
 """
