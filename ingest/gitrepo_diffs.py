@@ -110,7 +110,8 @@ class GitDiffs(GitObjects):
         """git's stable patch id of a non-merge commit (same change, same id after a
         rebase); None for a merge, a commit that changes nothing, or one whose blobs a
         partial clone lacks (the id hashes their lines; git reads no object it lacks)."""
-        diff = self._patch_diff(commit_id)
+        trees = self._patch_trees(commit_id)
+        diff = _tree_diff(*trees) if trees is not None else None
         try:
             return str(diff.patchid) if diff is not None and len(diff) else None
         except (KeyError, pygit2.GitError):
@@ -122,19 +123,17 @@ class GitDiffs(GitObjects):
         changes, so two commits can only share a patch id if they share these, and
         these cost a tree comparison where the patch id reads and diffs every blob
         (~0.1 s for a commit of a thousand files)."""
-        commit = self._repo[commit_id].peel(pygit2.Commit)
-        if len(commit.parent_ids) > 1:
+        trees = self._patch_trees(commit_id)
+        if trees is None:
             return None
-        deltas = treediff.changes(self._repo, *self._first_parent_trees(commit_id))
+        deltas = treediff.changes(self._repo, *trees)
         return tuple(sorted((d.old_file.path, d.new_file.path) for d in deltas)) or None
 
-    def _patch_diff(self, commit_id: str) -> pygit2.Diff | None:
-        """The diff a patch id is of: the first-parent diff of a non-merge commit."""
+    def _patch_trees(self, commit_id: str) -> tuple[pygit2.Tree | None, pygit2.Tree] | None:
+        """The trees a patch id compares: a non-merge commit's first parent's and its own;
+        None for a merge."""
         commit = self._repo[commit_id].peel(pygit2.Commit)
-        return None if len(commit.parent_ids) > 1 else self._first_parent_diff(commit_id)
-
-    def _first_parent_diff(self, commit_id: str) -> pygit2.Diff:
-        return _tree_diff(*self._first_parent_trees(commit_id))
+        return None if len(commit.parent_ids) > 1 else self._first_parent_trees(commit_id)
 
     def _first_parent_trees(self, commit_id: str) -> tuple[pygit2.Tree | None, pygit2.Tree]:
         """The commit's first parent's tree (None for a root commit) and its own."""
