@@ -182,9 +182,15 @@ class Journal:
         return row is None or row[0] is not None
 
     def wait(self, timeout: float) -> None:
-        """Sleep until something is appended or ``timeout`` passes."""
+        """Sleep until something is appended (or ``poke`` is called) or ``timeout`` passes."""
         with self._lock:
             self._wake.wait(timeout)
+
+    def poke(self) -> None:
+        """Wake a ``wait``: another process appended (a hook's ``recalld notify``), or the
+        waiter is to stop."""
+        with self._lock:
+            self._wake.notify_all()
 
     def compact(self, *, keep_seconds: float) -> int:
         """Drop completed events and remembered deliveries older than ``keep_seconds``."""

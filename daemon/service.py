@@ -40,7 +40,8 @@ from recalld.ingest.result import SyncResult
 log = get_logger("recalld.service")
 SHUTDOWN_GRACE = 8.0
 STORE_WAIT = 60.0  # seconds a starting daemon waits for a command that has the store open
-TICK = 0.1
+TICK = 0.1  # the loop's pause while syncs run or events wait their turn
+IDLE_TICK = 1.0  # its longest pause when idle, where another process's append wakes it (the journal watched)
 
 
 def _goes_on(store: LockedStore) -> str:
@@ -183,6 +184,8 @@ class Service:
             released=self._restart_if_due,
             warm=self._warm_queries,
         )
+        if self.watcher is not None:
+            self.watcher.watch_journal()
         while not self._stop.is_set():
             self.dispatcher.tick()
             upkeep.tick()
@@ -197,7 +200,17 @@ class Service:
                     self.enqueue(name, "registered")
                 sdnotify.notify(f"STATUS={self._summary()}")
                 next_status = now + 5
-            self.journal.wait(TICK)
+            self.journal.wait(self._pause(next_status if interval is None else min(next_status, next_ping)))
+
+    def _pause(self, until: float) -> float:
+        """How long the loop sleeps: ``TICK`` while a sync runs or events wait their turn,
+        and where only its look would find a hook's events (no journal watch); else up to
+        ``IDLE_TICK``, and no later than ``until`` (its next timed step). An append in this
+        process, another's in the watched journal, and a stop wake it at once: a missed
+        wake costs at most an idle pause, never an event."""
+        if not self.dispatcher.idle() or self.watcher is None or not self.watcher.journal_watched:
+            return TICK
+        return max(TICK, min(IDLE_TICK, until - time.monotonic()))
 
     def _warm_queries(self) -> None:
         """What the first as-of question of each repository would read (upkeep, when idle)."""
@@ -317,6 +330,8 @@ class Service:
         self._terminated = True
         self._stop.set()
         stop_children()
+        # wake the loop from its pause; from a thread, as a signal handler may run while the loop holds the journal
+        threading.Thread(target=self.journal.poke, name="recalld-stop", daemon=True).start()
 
     # -- helpers ----------------------------------------------------------------------------------
     def _write_runtime(self, address: str, *, restarting: bool = False) -> None:

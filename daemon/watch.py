@@ -54,6 +54,19 @@ class _RefHandler(FileSystemEventHandler):
             self._journal.append(Event(self._repo, "watcher", {"path": paths[-1] or paths[0]}))
 
 
+class _JournalHandler(FileSystemEventHandler):
+    """Wakes the service's loop when another process writes the journal (a hook's
+    ``recalld notify``): its SQLite file or write-ahead log modified."""
+
+    def __init__(self, journal: Journal) -> None:
+        self._journal = journal
+        self._names = {journal.path.name, f"{journal.path.name}-wal"}
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type in ("modified", "closed", "created") and Path(str(event.src_path)).name in self._names:
+            self._journal.poke()
+
+
 class _OverflowListener(logging.Handler):
     """Notices watchdog's "Inotify queue overflowed" warnings."""
 
@@ -74,6 +87,7 @@ class RepoWatcher:
         self.health: dict[str, str] = {}
         self._lock = threading.Lock()
         self._overflow = _OverflowListener()
+        self._journal_watch = False
         logging.getLogger(WATCHDOG_LOGGER).addHandler(self._overflow)
 
     def add(self, repo: str, git_dirs: tuple[Path, ...]) -> None:
@@ -96,6 +110,23 @@ class RepoWatcher:
             self._journal.append(Event(repo, "watcher", {"reconcile": True, "reason": "watch failed"}))
             return
         self.health[repo] = "ok"
+
+    def watch_journal(self) -> bool:
+        """Wake the service's loop on the journal's writes by other processes, so that an
+        idle loop may sleep long (``journal_watched``); False if the watch cannot be set up."""
+        self.start()
+        try:
+            self._observer.schedule(_JournalHandler(self._journal), str(self._journal.path.parent), recursive=False)
+        except OSError as exc:
+            log.warning("cannot watch the journal: the idle loop looks at it every tick", error=str(exc))
+            return False
+        self._journal_watch = True
+        return True
+
+    @property
+    def journal_watched(self) -> bool:
+        """Whether another process's append wakes the loop (the watch up, its thread alive)."""
+        return self._journal_watch and self._observer.is_alive()
 
     def start(self) -> None:
         with self._lock:

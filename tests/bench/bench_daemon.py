@@ -2,9 +2,10 @@
 
 Prints how long the installed git hooks take (daemon down, and a hung listener in the
 daemon's place), and, with the daemon running, p50/p95 from `git commit` returning to
-the new function being returned by `recalld search` over 20 commits.
+the new function being returned by `recalld search` over 20 commits; then, the daemon
+left idle, how often its threads wake and the share of a core it uses (Linux: /proc).
 
-    python tests/bench/bench_daemon.py [--commits 20]
+    python tests/bench/bench_daemon.py [--commits 20] [--idle 30]
 """
 
 from __future__ import annotations
@@ -45,9 +46,31 @@ def time_hooks(repo: Path, env: dict[str, str], rounds: int = 10) -> list[float]
     return timings
 
 
+def idle_use(pid: int, seconds: float) -> tuple[float, float]:
+    """Wakeups a second (voluntary context switches, summed over the threads) and the
+    percent of one core the process used over ``seconds``."""
+
+    def sample() -> tuple[int, int]:
+        switches = 0
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                status = (task / "status").read_text()
+            except OSError:  # a thread that ended meanwhile
+                continue
+            switches += int(status.split("voluntary_ctxt_switches:")[1].split()[0])
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return switches, int(fields[11]) + int(fields[12])  # utime + stime, in clock ticks
+
+    before = sample()
+    time.sleep(seconds)
+    after = sample()
+    return (after[0] - before[0]) / seconds, 100 * (after[1] - before[1]) / os.sysconf("SC_CLK_TCK") / seconds
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--commits", type=int, default=20)
+    parser.add_argument("--idle", type=float, default=30.0, help="seconds the idle daemon is watched (default 30)")
     args = parser.parse_args()
     recalld = [sys.executable, "-m", "recalld.daemon.cli"]
     with tempfile.TemporaryDirectory() as tmp:
@@ -107,6 +130,8 @@ def main() -> int:
             t = time.monotonic()
             run(*recalld, "search", "benchmark function", "--limit", "5", env=env)
             search_wall.append(time.monotonic() - t)
+        time.sleep(6)  # its idle upkeep after the syncs (the model's memory given back) is done
+        wakeups, cpu = idle_use(proc.pid, args.idle)
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=20)
 
@@ -117,6 +142,7 @@ def main() -> int:
     print(f"commit → searchable     p50 {ms(statistics.median(latencies))}  p95 {ms(percentile(latencies, 0.95))}"
           f"  over {len(latencies)} commits (target < 2 s)")  # fmt: skip
     print(f"`recalld search` wall   p50 {ms(statistics.median(search_wall))}  (CLI through the daemon)")
+    print(f"idle daemon             {wakeups:5.1f} wakeups/s, {cpu:.2f} % of a core over {args.idle:.0f} s")
     return 0
 
 
