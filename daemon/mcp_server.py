@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp_types import ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from recalld.daemon.client import DaemonClient, flag, memory_path, repo_path
 from recalld.daemon.commands import LANGUAGE_NAMES, SYMBOL_KIND_NAMES
@@ -68,8 +68,44 @@ class DaemonGateway:
             raise ToolError("an argument is not Unicode text: it holds a lone surrogate escape") from None
 
 
+class CheckedServer(MCPServer):
+    """The SDK's server, telling the agent plainly what is wrong with its arguments: one a
+    tool does not take is refused by name, where the SDK dropped it (``asof`` for
+    ``as_of`` answered for the tip, silently), and arguments that fail validation are
+    named without pydantic's model names and links."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None:
+            takes = list(tool.parameters.get("properties", {}))
+            unknown = sorted(set(arguments).difference(takes))
+            if unknown:
+                raise ToolError(f"{name} takes no argument {', '.join(map(repr, unknown))}; "
+                                f"it takes {', '.join(takes) or 'none'}")  # fmt: skip
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(f"{name}: {plain_errors(exc.__cause__)}") from None
+            raise
+
+
+def plain_errors(error: ValidationError) -> str:
+    """Each argument's fault in a line's words: ``'limit': Input should be a valid integer
+    (given 'x')``, ``'repo' is required``."""
+    faults = []
+    for fault in error.errors(include_url=False):
+        where = ".".join(str(part) for part in fault["loc"])
+        if fault["type"] == "missing":
+            faults.append(f"{where!r} is required")
+        else:
+            given = repr(fault.get("input"))
+            faults.append(f"{where!r}: {fault['msg']} (given {given if len(given) <= 60 else given[:57] + '...'})")
+    return "; ".join(faults)
+
+
 def build_server(gateway: DaemonGateway) -> MCPServer:
-    server: MCPServer = MCPServer(name="recalld", instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING")
+    server: MCPServer = CheckedServer(name="recalld", instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING")
 
     @server.tool(annotations=READ)
     def search_memories(

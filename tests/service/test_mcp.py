@@ -325,3 +325,35 @@ def test_the_sync_tool_syncs_every_repository_past_one_that_fails():
     for thread in threading.enumerate():  # the tools ran on worker threads, which outlive the event loop
         if thread.name == "AnyIO worker thread":
             thread.join(timeout=15)  # an idle one ends after 10 s (AnyIO)
+
+
+def test_arguments_a_tool_does_not_take_or_that_fail_validation_are_told_plainly():
+    """An argument a tool does not take was dropped by the SDK, so a misspelt ``asof``
+    answered for the tip without a word; now it is refused by name with the arguments the
+    tool takes. Arguments that fail validation are named without pydantic's model names
+    and links. The gateway is never called for either."""
+    from recalld.daemon.mcp_server import build_server
+
+    gateway = RecordingGateway(["alpha"], failing=set())
+    server = build_server(gateway)
+
+    def refused(tool: str, **arguments: Any) -> str:
+        with pytest.raises(ToolError) as caught:
+            anyio.run(lambda: server.call_tool(tool, arguments))
+        return str(caught.value)
+
+    assert refused("search_memories", query="parse", asof="v1.2") == (
+        "search_memories takes no argument 'asof'; it takes query, repo, type, kind, lang, path, limit, "
+        "include_deprecated, as_of, include_untrusted, tests")
+    assert refused("get_symbol", name="Config.load").startswith("get_symbol takes no argument 'name'; it takes repo, "
+                                                                "qualname, ")  # fmt: skip
+    told = refused("search_memories", limit="many")
+    assert told == ("search_memories: 'query' is required; 'limit': Input should be a valid integer, unable to parse "
+                    "string as an integer (given 'many')")  # fmt: skip
+    assert "pydantic" not in told and "Arguments" not in told
+    assert refused("search_memories", query="q", limit=0) == (
+        "search_memories: 'limit': Input should be greater than or equal to 1 (given 0)")
+    long = refused("search_memories", query="q", limit="x" * 500)
+    assert long.endswith("...)") and len(long) < 200
+    assert gateway.calls == []
+    assert anyio.run(lambda: server.call_tool("status", {})).structured_content == {"repos": [{"repo": "alpha"}]}
