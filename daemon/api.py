@@ -49,6 +49,7 @@ def create_api(service: Service) -> FastAPI:
         title="recalld",
         summary="Exact, versioned structural memories of git repositories",
         version="0.1.0",
+        dependencies=[Depends(_known_query)],
     )
     api.add_middleware(EmptyParametersDropped)
 
@@ -191,6 +192,25 @@ class EscapedJSON(JSONResponse):
 
     def render(self, content: Any) -> bytes:
         return json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
+
+
+def _known_query(request: Request) -> None:
+    """A query parameter the route does not take is refused (422), with those it takes:
+    FastAPI ignored it, and a misspelt ``asof`` answered for the tip without a word.
+    Routes that take none are left be (a webhook's URL may carry a sender's own)."""
+    takes = _query_names(getattr(request.scope.get("route"), "dependant", None))
+    unknown = sorted(set(request.query_params).difference(takes)) if takes else []
+    if unknown:
+        said = f"no such parameter: this route takes {', '.join(sorted(takes))}"
+        raise RequestValidationError([{"type": "extra_forbidden", "loc": ("query", name), "msg": said,
+                                       "input": request.query_params[name]} for name in unknown])  # fmt: skip
+
+
+def _query_names(dependant: Any) -> set[str]:
+    """The query parameters a route's dependant reads, its dependencies' too."""
+    if dependant is None:
+        return set()
+    return {field.alias for field in dependant.query_params}.union(*map(_query_names, dependant.dependencies))
 
 
 class EmptyParametersDropped:

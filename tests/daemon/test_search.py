@@ -534,6 +534,13 @@ def test_http_search_params_formats_and_bad_input(history, app):
         assert {r["path"] for r in get(q="HTTPServerPool", tests="only", type=["structural"]).json()} == set()
         assert get(q="x", limit=0).status_code == 422 and get(q="x", limit=1001).status_code == 422
         assert get(q="x", repo="nope").status_code == 404
+        misspelt = get(q="legacy_loader", asof=history["c1"])  # answered for the tip, without a word, until stop 113
+        assert misspelt.status_code == 422 and misspelt.json()["detail"][0]["loc"] == ["query", "asof"]
+        assert "this route takes as_of, format, include_deprecated" in misspelt.json()["detail"][0]["msg"]
+        assert get(q="legacy_loader", asof="", limit=50).json() == plain.json()  # empty: not given, as any
+        assert api_get("/healthz", verbose="1").json() == {"state": "ready"}  # a route that takes none ignores them
+        outline = api_get("/v1/repos/r/outline", path="conf", kinds="function")
+        assert outline.status_code == 422 and outline.json()["detail"][0]["loc"] == ["query", "kinds"]
 
 
 def test_a_memory_that_cannot_be_forgotten_or_an_id_with_a_slash_is_answered_as_documented(history, app):
