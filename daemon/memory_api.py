@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 
 
 class RememberBody(BaseModel):
-    # a memory belongs to a repo, a user or an org: one of them given (``ManualMemory``)
-    model_config = ConfigDict(json_schema_extra={
+    # a memory belongs to a repo, a user or an org: one of them given (``ManualMemory``);
+    # a field it does not take is refused (a misspelt "typ" kept a decision as a note)
+    model_config = ConfigDict(extra="forbid", json_schema_extra={
         "anyOf": [{"required": [scope], "properties": {scope: {"type": "string", "minLength": 1}}}
                   for scope in ("repo", "user", "org")]
     })  # fmt: skip
