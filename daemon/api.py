@@ -60,10 +60,11 @@ def create_api(service: Service) -> FastAPI:
     auth = [Depends(authorised)]
 
     @api.exception_handler(RequestValidationError)
-    def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         # FastAPI's own answer echoes the input it refused, and a lone surrogate ("\\ud800",
         # which JSON may spell and no UTF-8 can) made rendering it a 500
-        return EscapedJSON({"detail": jsonable_encoder(exc.errors())}, status_code=422)
+        faults = [_named_fields(request, fault) for fault in exc.errors()]
+        return EscapedJSON({"detail": jsonable_encoder(faults)}, status_code=422)
 
     @api.exception_handler(RecalldError)
     def _expected(_request: Request, exc: RecalldError) -> JSONResponse:
@@ -204,6 +205,17 @@ def _known_query(request: Request) -> None:
         said = f"no such parameter: this route takes {', '.join(sorted(takes))}"
         raise RequestValidationError([{"type": "extra_forbidden", "loc": ("query", name), "msg": said,
                                        "input": request.query_params[name]} for name in unknown])  # fmt: skip
+
+
+def _named_fields(request: Request, fault: dict[str, Any]) -> dict[str, Any]:
+    """A body's field the route does not take (pydantic's "Extra inputs are not
+    permitted") told with the fields it takes, as an unknown query parameter is."""
+    model = getattr(getattr(getattr(request.scope.get("route"), "body_field", None), "field_info", None),
+                    "annotation", None)  # fmt: skip
+    if fault.get("type") != "extra_forbidden" or fault.get("loc", ())[:1] != ("body",) or model is None:
+        return fault
+    takes = ", ".join(getattr(model, "model_fields", {}))
+    return {**fault, "msg": f"no such field: this body takes {takes}"} if takes else fault
 
 
 def _query_names(dependant: Any) -> set[str]:

@@ -59,6 +59,7 @@ def test_the_api_refuses_control_characters_in_a_memorys_text_and_names_with_whe
             400, f"{name!r} cannot name a memory's {field}: a name is printable, not blank"), field
     misspelt = post(text="releases are cut on Thursdays", typ="decision")  # kept as a note until stop 113
     assert misspelt.status_code == 422 and misspelt.json()["detail"][0]["loc"] == ["body", "typ"]
+    assert misspelt.json()["detail"][0]["msg"] == "no such field: this body takes text, type, repo, user, org, author"
     stored = client.get("/v1/export", headers=bearer)
     assert stored.status_code == 200 and stored.text == ""  # nothing was remembered
     kept = post(text="  Release notes:\r\n\t- one\n\t- two\r\n", author="Zoë Ågren")
