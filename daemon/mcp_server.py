@@ -96,7 +96,9 @@ def plain_errors(error: ValidationError) -> str:
     faults = []
     for fault in error.errors(include_url=False):
         where = ".".join(str(part) for part in fault["loc"])
-        if fault["type"] == "missing":
+        if not where:  # the arguments together (a validator of the whole)
+            faults.append(fault["msg"])
+        elif fault["type"] == "missing":
             faults.append(f"{where!r} is required")
         else:
             given = repr(fault.get("input"))
