@@ -160,10 +160,10 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         """The current memory of a symbol on the tracked branch (or as of a commit or date): source
         text, signature, docstring, path and lines, and provenance (valid_from_commit: the commit
         of the sync that first saw this version; author, written_in and task_id: the commit that
-        made it; for what a branch's first sync found, change "indexed", its tip, and the author
-        and commit that produced it where the commit history read found one (older code: no
-        task_id), else none; blame=true
-        says who last changed the code). Where none
+        wrote it (code moved unchanged: the commit that wrote it before the move); for what a
+        branch's first sync found, change "indexed", its tip, and the author and commit that
+        produced it where the commit history read found one (older code: no task_id), else none;
+        blame=true says who last changed the code). Where none
         is live, the error says where the one the index held went (moved, renamed: how to ask for
         it; removed) or why the path holds nothing. Where more are found than limit, notes says how
         many: ask with path or kind."""

@@ -57,7 +57,7 @@ from recalld.ingest.gitrecords import CommitDetails
 from recalld.ingest.keyed import batches
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope, memory_id
-from recalld.ingest.records import INDEXED, task_memory_id
+from recalld.ingest.records import task_memory_id
 from recalld.ingest.result import ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 from recalld.parsers.base import STRUCTURAL
@@ -76,15 +76,15 @@ WRITERS_LABEL = "writers of older code"  # its progress bar
 VersionKey = tuple[str, str, str]  # kind, qualname, content hash: a version at whatever path
 
 
-FOLLOW, CLAIM, SKIP = "follow", "claim", "skip"  # what a search does with the versions a commit moved
-Moves = str  # one of FOLLOW, CLAIM, SKIP
+FOLLOW, WINDOW, SKIP = "follow", "window", "skip"  # what a search does with the versions a commit moved
+Moves = str  # one of FOLLOW, WINDOW, SKIP
 
 
 class WriterSearch:
     """Claims, for each commit read (newest first), the versions still to claim that it
     produced. ``moves``: what a commit moved goes back to where it was before the commit,
-    for an older commit to claim (FOLLOW: who wrote the code), or is the mover's (CLAIM:
-    which commit made the change that opened the version), or is left (SKIP)."""
+    for an older commit to claim (FOLLOW: the versions without a writer; WINDOW: those
+    ``claim`` is given, a sync's crediting), or is left (SKIP)."""
 
     def __init__(
         self, store: Store, scope: Scope, *, moves: Moves, reads: tuple[GitRepository, CommitReader] | None = None,
@@ -169,7 +169,7 @@ class WriterSearch:
             stored = memory_id(self.scope, version.path, *key)
             if stored in unknown and stored not in self._settled:
                 ids.add(stored)
-            if ids and (version.moved_from is None or self.moves == CLAIM):
+            if ids and version.moved_from is None:
                 claimed[version.path].setdefault(key, set()).update(ids)
                 self._settled |= ids
             elif ids:
@@ -181,12 +181,6 @@ class WriterSearch:
         renames = [(c.old_path, c.new_path) for c in record.changes
                    if c.status == "renamed" and c.old_path and c.new_path]  # fmt: skip
         stored_there = self._stored_at([new for _, new in renames], unknown)
-        if self.moves == CLAIM:
-            for path, versions in stored_there.items():
-                for key, ids in versions.items():
-                    claimed[path].setdefault(key, set()).update(ids)
-                    self._settled |= ids
-            return claimed
         for path, versions in stored_there.items():
             for key, ids in versions.items():
                 self._away[path].setdefault(key, set()).update(ids)
@@ -265,7 +259,7 @@ class WriterSearch:
             if self.within is not None:
                 wanted = point.id in self.within
             else:
-                wanted = point.id in unknown if self.moves == CLAIM else unknown_writer(payload)
+                wanted = point.id in unknown if self.moves == WINDOW else unknown_writer(payload)
             if wanted:
                 key = (payload["kind"], payload["qualname"], payload["content_hash"])
                 found[payload["path"]].setdefault(key, set()).add(point.id)
@@ -324,36 +318,31 @@ def unknown_writer(payload: dict[str, Any]) -> bool:
     return not payload.get("author") or not payload.get("written_in")
 
 
-def given_by_task(store: Store, scope: Scope) -> dict[str, list[tuple[str, str, bool]]]:
+def given_by_task(store: Store, scope: Scope) -> dict[str, list[str]]:
     """task id → the structural versions (live and closed) that name it their writer's
     and were opened by its commit's sync (what a history read or a crediting gave it
-    was given by what that commit did): id, path, and whether that sync knew its
-    indexed commit (``change``)."""
+    was given by what that commit did)."""
     flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,), deprecated=None)
-    found: defaultdict[str, list[tuple[str, str, bool]]] = defaultdict(list)
-    for point in store.scroll(flt, fields=("path", "task_id", "change", "valid_from_commit")):
+    found: defaultdict[str, list[str]] = defaultdict(list)
+    for point in store.scroll(flt, fields=("task_id", "valid_from_commit")):
         task, opened = point.payload.get("task_id"), point.payload.get("valid_from_commit")
         if task and opened and task == task_memory_id(scope, opened):
-            found[task].append((point.id, point.payload["path"], point.payload.get("change") not in (None, INDEXED)))
+            found[task].append(point.id)
     return dict(found)
 
 
-def unclaim_misgiven(
-    store: Store, scope: Scope, record: CommitRecord, given: dict[str, list[tuple[str, str, bool]]]
-) -> int:
+def unclaim_misgiven(store: Store, scope: Scope, record: CommitRecord, given: dict[str, list[str]]) -> int:
     """Clears the writer of the versions ``given`` names ``record``'s commit's that it did
-    not write: what it did not produce (nor, for a sync's, move; for a first index's, it
-    moved: the moves are followed) is left for the history read to find, and a merge's
-    author is left to the branches it merged. Earlier releases gave a first index's every
-    version the tip, and a sync over several commits its target. How many it cleared."""
-    produced, moved = produced_ids(scope, [record]), set(renamed_to([record]))
-    written = {memory_id(scope, v.path, v.kind, v.qualname, v.content_hash) for v in record.produced
-               if not v.moved_from}  # fmt: skip
+    not write: what it did not produce, or moved there unchanged (the moves are followed),
+    is left for the history read to find, and a merge's author is left to the branches it
+    merged. Earlier releases gave a first index's every version the tip, a sync over
+    several commits its target, and (before stop 114) a sync what its commit moved. How
+    many it cleared."""
+    written = written_ids(scope, [record])
     mine = given.get(task_memory_id(scope, record.details.id), [])
-    wrong = sorted(i for i, path, by_sync in mine
-                   if (i not in produced and path not in moved if by_sync else i not in written))  # fmt: skip
+    wrong = sorted(i for i in mine if i not in written)
     # a merge's: its task alone, the author its branches' (``_sides``)
-    kept = sorted({i for i, _path, _by_sync in mine} - set(wrong)) if len(record.details.parents) > 1 else []
+    kept = sorted(set(mine) - set(wrong)) if len(record.details.parents) > 1 else []
     for ids, cleared in ((wrong, {**NO_WRITER, "task_id": None}), (kept, NO_WRITER)):
         for batch in batches(ids, 1000):
             store.set_payload(batch, cleared)
@@ -362,6 +351,12 @@ def unclaim_misgiven(
 
 def produced_ids(scope: Scope, records: Sequence[CommitRecord]) -> set[str]:
     return {i for r in records for i in version_ids(scope, r)}
+
+
+def written_ids(scope: Scope, records: Sequence[CommitRecord]) -> set[str]:
+    """The versions ``records``' commits produced and did not move there unchanged: what they wrote."""
+    return {memory_id(scope, v.path, v.kind, v.qualname, v.content_hash) for r in records for v in r.produced
+            if not v.moved_from}  # fmt: skip
 
 
 def renamed_to(records: Sequence[CommitRecord]) -> list[str]:

@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
 from recalld.ingest.authorship import (
-    CLAIM, NO_WRITER, WriterSearch, live_at, produced_ids, renamed_to, scrolls_at, writer,
+    NO_WRITER, UNKNOWN_WRITER, WINDOW, WriterSearch, live_at, produced_ids, renamed_to, writer, written_ids,
 )  # fmt: skip
 from recalld.ingest.commits import CommitRecord
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.keyed import batches
-from recalld.ingest.plan import ADDED, Scope
+from recalld.ingest.plan import ADDED, Scope, memory_id
 from recalld.ingest.records import INDEXED, SyncStep, task_memory_id
 from recalld.ingest.store import MemoryFilter, Store, retrieve_many
 from recalld.parsers.base import STRUCTURAL
@@ -28,21 +28,24 @@ from recalld.parsers.base import STRUCTURAL
 
 def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *, whole: bool) -> None:
     """A sync over several commits (``records``: its target's first, then the others
-    newest first) opens what it writes at its target, by the target's author and task:
-    each version the target did not produce goes to the newest other commit that did
-    (moving it counts), a merge last (the commits of the branch it merged produced what
-    it brought in). A target that is a merge produced what it brought in too: that goes
-    to the others all the same (``_merge_keeps``: ``whole``, the window holds every
-    commit the sync brought in)."""
+    newest first) opens what it writes at its target, by the target's author and task
+    (what it moved unchanged keeps its writer: ``writer.kept_writers``): each version the
+    target did not write goes to the newest commit that did, the moves of the target and
+    the others followed back (who moves code does not write it), a merge last (the
+    commits of the branch it merged produced what it brought in). A target that is a
+    merge produced what it brought in too: that goes to the others all the same
+    (``_merge_keeps``: ``whole``, the window holds every commit the sync brought in).
+    What none of them wrote keeps what it was opened with."""
     target, *rest = records
     others = sorted(rest, key=lambda r: len(r.details.parents) > 1)  # stable: newest first otherwise
-    mine = produced_ids(scope, [target]) | set(live_at(store, scope, renamed_to([target])))
-    candidates = produced_ids(scope, others) | set(live_at(store, scope, renamed_to(others)))
     merge = len(target.details.parents) > 1
-    claimable = opened_as_target(store, scope, target.details.id, candidates | mine if merge else candidates - mine)
-    if claimable:
-        WriterSearch(store, scope, moves=CLAIM).claim(others, claimable)
-    _merge_keeps(store, claimable if merge else set(), whole=whole)
+    mine = written_ids(scope, [target])
+    candidates = produced_ids(scope, others) | set(live_at(store, scope, renamed_to(records)))
+    opened = opened_at(store, scope, target.details.id, candidates | mine if merge else candidates - mine)
+    claimable = set(opened)
+    if claimable:  # a merge's own moves are its branches' commits' (read after it): not followed from it
+        WriterSearch(store, scope, moves=WINDOW).claim(others if merge else [target, *others], claimable)
+    _merge_keeps(store, {i for i in claimable if opened[i]} if merge else set(), whole=whole)
 
 
 def clear_unwritten(store: Store, scope: Scope, step: SyncStep, records: Sequence[CommitRecord]) -> None:
@@ -86,12 +89,14 @@ def _merge_keeps(store: Store, kept: AbstractSet[str], *, whole: bool) -> None:
 
 def credit_by_links(store: Store, scope: Scope, window: Sequence[str], *, whole: bool) -> None:
     """``credit_window`` for a sync that does not read its window's commits again (a reset
-    forward reopens their task memories): each version it opened that its target's task
-    memory does not link goes to the newest other commit whose task memory links it, or
-    that renamed the file it is live in (a merge last), as the sync that first read them
-    credited it (a target that is a merge: also what it links, as ``credit_window``). A
-    task memory keeps its first ``MAX_PAYLOAD_FILES`` renames: the files a larger move
-    took past them stay the target's."""
+    forward reopens their task memories): each version it opened that had an interval
+    before, written by a commit of the window, is that commit's again (the newest such: the
+    way forward read it); each other goes to the newest commit whose task memory links it,
+    back through the renames their task memories keep (what a commit renamed and does not
+    link, or links and the store holds the same at the old path, it moved), as the sync
+    that first read them credited it (a merge last; a target that is a merge: also what
+    it links, as ``credit_window``). A task memory keeps its first ``MAX_PAYLOAD_FILES``
+    renames: the files a larger move took past them are not followed."""
     ids = {task_memory_id(scope, c): c for c in window}
     fields = ("symbol_ids", "author", "parents", "renames")
     tasks = {ids[p.id]: p.payload for p in retrieve_many(store, list(ids), fields=fields)}
@@ -99,27 +104,51 @@ def credit_by_links(store: Store, scope: Scope, window: Sequence[str], *, whole:
     target, *rest = window
     others = sorted((c for c in rest if c in tasks), key=lambda c: len(tasks[c].get("parents") or ()) > 1)
     merge = len((tasks.get(target) or {}).get("parents") or ()) > 1
-    moved = {c: {r["to"] for r in tasks[c].get("renames") or () if r.get("to")} for c in others}
-    at_path: defaultdict[str, set[str]] = defaultdict(set)
-    batches = scrolls_at(store, scope, sorted(set().union(*moved.values())), fields=("path",))
-    for point in (p for batch in batches for p in batch):
-        at_path[point.payload["path"]].add(point.id)
-    for commit in others:
-        links[commit] |= {i for path in moved[commit] for i in at_path[path]}
-    mine = links.get(target, set())
-    candidates = set().union(*(links[c] for c in others))
-    claimable = opened_as_target(store, scope, target, candidates | mine if merge else candidates - mine)
-    for commit in others:
-        claimed = sorted(links[commit] & claimable)
-        if claimed:
-            claimable.difference_update(claimed)
-            store.set_payload(claimed, writer(scope, commit, tasks[commit].get("author"), tasks[commit].get("parents")))
-    _merge_keeps(store, claimable if merge else set(), whole=whole)
+    read = others if merge or target not in tasks else [target, *others]
+    moves = {c: {r["to"]: r["from"] for r in tasks[c].get("renames") or () if r.get("to") and r.get("from")}
+             for c in read}  # fmt: skip
+    renamed = sorted({path for moved in moves.values() for path in moved})
+    candidates = set(live_at(store, scope, renamed)).union(links.get(target, ()), *(links[c] for c in others))
+    opened = opened_at(store, scope, target, candidates)
+    stored = retrieve_many(store, sorted(opened), fields=("path", "kind", "qualname", "content_hash", "history"))
+    keys = {p.id: (p.payload["kind"], p.payload["qualname"], p.payload["content_hash"]) for p in stored}
+    at = {p.id: p.payload["path"] for p in stored}  # where each is before the commits read so far
+    order = {c: n for n, c in enumerate(read)}
+    for point in stored:  # written before by a commit of the window: the way forward read who
+        before = [e for e in point.payload.get("history") or () if e.get("written_in", "") in order]
+        if before:
+            wrote = min(before, key=lambda e: order[e["written_in"]])
+            del at[point.id]
+            if not (wrote["written_in"] == target and opened[point.id]):
+                store.set_payload([point.id], {k: wrote.get(k) for k in UNKNOWN_WRITER})
+    for commit in read:
+        moving = {i: moves[commit][path] for i, path in at.items() if path in moves[commit]}
+        there = {memory_id(scope, old, *keys[i]) for i, old in moving.items()}
+        there = {p.id for p in retrieve_many(store, sorted(there), fields=())} if there else set()
+        claimed = []
+        for i, path in list(at.items()):
+            linked = memory_id(scope, path, *keys[i]) in links[commit]
+            if i in moving and (not linked or memory_id(scope, moving[i], *keys[i]) in there):
+                at[i] = moving[i]  # moved, not written here
+            elif linked:
+                claimed.append(i)
+                del at[i]
+        given = sorted(i for i in claimed if not (commit == target and opened[i]))  # the target's own as opened
+        if given:
+            store.set_payload(given, writer(scope, commit, tasks[commit].get("author"), tasks[commit].get("parents")))
+    _merge_keeps(store, {i for i in at if opened[i]} if merge else set(), whole=whole)
+
+
+def opened_at(store: Store, scope: Scope, target: str, candidates: AbstractSet[str]) -> dict[str, bool]:
+    """Those of ``candidates`` the sync to ``target`` opened (its ``valid_from_commit``),
+    each with whether as the target's own (its task: else moved unchanged, with the
+    writer of what it was moved from): what a crediting may give another commit."""
+    stored = retrieve_many(store, sorted(candidates), fields=("valid_from_commit", "task_id"))
+    task = task_memory_id(scope, target)
+    return {p.id: p.payload.get("task_id") == task for p in stored if p.payload.get("valid_from_commit") == target}
 
 
 def opened_as_target(store: Store, scope: Scope, target: str, candidates: AbstractSet[str]) -> set[str]:
     """Those of ``candidates`` the sync to ``target`` opened as the target's own (its
-    ``valid_from_commit`` and ``task_id``): what a crediting may give another commit."""
-    opened = {"valid_from_commit": target, "task_id": task_memory_id(scope, target)}
-    stored = retrieve_many(store, sorted(candidates), fields=tuple(opened))
-    return {p.id for p in stored if all(p.payload.get(k) == v for k, v in opened.items())}
+    ``valid_from_commit`` and ``task_id``)."""
+    return {i for i, own in opened_at(store, scope, target, candidates).items() if own}

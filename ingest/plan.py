@@ -18,7 +18,7 @@ from recalld.ingest.moves import paired_moves
 from recalld.ingest.notes import paired_notes
 from recalld.ingest.redecorated import redecorated
 from recalld.ingest.specific import NameCounts, SpecificNames
-from recalld.parsers.base import FILE_LEVEL_QUALNAMES, Symbol, containers
+from recalld.parsers.base import FILE_LEVEL_QUALNAMES, STRUCTURAL, Symbol, containers, memory_type
 
 _ID_NAMESPACE = uuid.UUID("6f1c7a52-3a43-4d0e-9a57-2c1b0f3e9d11")
 
@@ -80,7 +80,8 @@ class FileSymbols:
 
 @dataclass(frozen=True, slots=True)
 class NewVersion:
-    """``reread``: its file's bytes are those its memories were read from (``Plan``)."""
+    """``reread``: its file's bytes are those its memories were read from (``Plan``); ``moved``:
+    the memory it was moved from unchanged, whose writer it keeps (``moved_unchanged``)."""
 
     id: str
     file: FileSymbols
@@ -88,6 +89,7 @@ class NewVersion:
     lineage: str
     change: str  # added | modified | renamed
     reread: bool = False
+    moved: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,9 +146,11 @@ class _Draft:
     orphans: list[NewVersion] = field(default_factory=list)  # new, no predecessor yet
     leftovers: list[tuple[LiveMemory, str]] = field(default_factory=list)  # closed, no successor
 
-    def add(self, file: FileSymbols, sym: Symbol, lineage: str | None, change: str) -> NewVersion:
+    def add(
+        self, file: FileSymbols, sym: Symbol, lineage: str | None, change: str, moved: str | None = None
+    ) -> NewVersion:
         mid = memory_id(self.scope, file.path, sym.kind, sym.qualname, sym.content_hash)
-        version = NewVersion(mid, file, sym, lineage or mid, change)
+        version = NewVersion(mid, file, sym, lineage or mid, change, moved=moved)
         self.new[mid] = version
         if lineage is None:
             self.orphans.append(version)
@@ -272,7 +276,7 @@ def _plan_file(
         here_by_key[(renamed.kind, renamed.qualname)].remove(renamed)
     for index, sym in enumerate(file.symbols):
         if (predecessor := renamed_here.get(index)) is not None:
-            version = draft.add(file, sym, predecessor.lineage, RENAMED)
+            version = draft.add(file, sym, predecessor.lineage, RENAMED, moved_unchanged(predecessor, sym))
             draft.close(predecessor, RENAMED, version.id)
             continue
         key = (sym.kind, sym.qualname)
@@ -282,7 +286,8 @@ def _plan_file(
             continue
         predecessors = moved_by_key.pop(key, [])
         if predecessors:
-            version = draft.add(file, sym, predecessors[0].lineage, RENAMED)
+            same = next(filter(None, (moved_unchanged(mem, sym) for mem in predecessors)), None)
+            version = draft.add(file, sym, predecessors[0].lineage, RENAMED, same)
             for mem in predecessors:
                 draft.close(mem, RENAMED, version.id)
             continue
@@ -360,7 +365,9 @@ def _match_moves(
             draft.close(mem, reason, None)
             continue
         change = MODIFIED if (mem.path, mem.qualname) == (successor.file.path, successor.symbol.qualname) else RENAMED
-        draft.new[successor.id] = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, change)
+        along = renames.get(mem.path) == successor.file.path  # in its file, renamed: not moved to another
+        draft.new[successor.id] = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, change,
+                                             moved=moved_unchanged(mem, successor.symbol) if along else None)
         draft.close(mem, change, successor.id)
 
 
@@ -373,6 +380,14 @@ def _match_edits(draft: _Draft) -> None:
         draft.orphans.remove(successor)
         draft.new[successor.id] = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, change)
         draft.close(mem, change, successor.id)
+
+
+def moved_unchanged(mem: LiveMemory, sym: Symbol) -> str | None:
+    """``mem``'s id where ``sym``, its successor in its file renamed, is the same code (kind,
+    qualified name and content): moved, not written (``authorship`` follows a file's renames
+    back), it keeps ``mem``'s writer. Code moved to another file is written there (git blame)."""
+    same = (mem.kind, mem.qualname, mem.content_hash) == (sym.kind, sym.qualname, sym.content_hash)
+    return mem.id if same and memory_type(sym.kind) == STRUCTURAL else None
 
 
 def _group_by_key(

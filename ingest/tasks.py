@@ -157,7 +157,7 @@ class TaskSync:
         self._sides = None if git.blobs.partial else (git, self.reader)  # where merges' side branches are read
         self._read: dict[str, CommitRecord] = {}  # read ahead, for _write; filled by ``_record`` if ``_fills``
         self._fills = True  # set by ``run`` and ``backfill``
-        self._given: dict[str, list[tuple[str, str, bool]]] = {}  # task id → versions it names (backfill)
+        self._given: dict[str, list[str]] = {}  # task id → versions it names (backfill)
 
     def read_ahead(self, *, indexed: str | None, target: str) -> list[str]:
         """Reads the window's commits that have no task memory yet and returns their

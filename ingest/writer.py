@@ -205,16 +205,32 @@ def _write_versions(
     first index's resume wrote every point again). The batch keeps the plan's order:
     symbols before modules."""
     previous = {p.id: p.payload for p in retrieve_many(store, [v.id for v in versions], fields=REOPEN_CHECK)}
+    kept = kept_writers(store, versions, step)
     reopened = [v for v in versions if _reopenable(previous.get(v.id), v)]
     ids = {v.id for v in reopened}
-    _reopen(store, scope, [v for v in reopened if v.symbol.kind != "module"], previous, step, max_chars)
+    _reopen(store, scope, [v for v in reopened if v.symbol.kind != "module"], previous, step, max_chars, kept)
     fresh = [v for v in versions if v.id not in ids]
     drafts = _drafts(scope, fresh, previous, step, max_chars=max_chars, test_chars=test_chars)
+    for draft in drafts:
+        draft.payload.update(kept.get(draft.id, {}))
     points, computed = vectorise(embeddings, drafts, progress=Advancing(progress))
     upsert_points(store, points)
-    _reopen(store, scope, [v for v in reopened if v.symbol.kind == "module"], previous, step, max_chars)
+    _reopen(store, scope, [v for v in reopened if v.symbol.kind == "module"], previous, step, max_chars, kept)
     progress.advance(len(reopened))
     return computed
+
+
+def kept_writers(store: Store, versions: Sequence[NewVersion], step: SyncStep) -> dict[str, dict[str, Any]]:
+    """new version id → the writer (``UNKNOWN_WRITER``: task, author, commit) of the memory
+    it was moved from unchanged (``NewVersion.moved``), which it keeps in place of the
+    sync's target's: the commit that wrote the code, as a first index finds it by following
+    the move back (none where that memory has none: the history read seeks it). Only
+    where the sync knows who made what it opens (``records.memory_payload``)."""
+    if step.last is None:
+        return {}
+    moved = {v.id: v.moved for v in versions if v.moved is not None and not v.reread}
+    held = {p.id: p.payload for p in retrieve_many(store, sorted(set(moved.values())), fields=UNKNOWN_WRITER)}
+    return {mid: {k: held[old].get(k) for k in UNKNOWN_WRITER} for mid, old in moved.items() if old in held}
 
 
 def _reopenable(old: dict[str, Any] | None, version: NewVersion | None = None) -> bool:
@@ -249,10 +265,11 @@ def _reopen(
     previous: dict[str, Any],
     step: SyncStep,
     max_chars: int,
+    kept: dict[str, dict[str, Any]],
 ) -> None:
     for version in versions:
         old = previous[version.id]
-        payload = reopen_payload(scope, version, step, past_intervals(old, REOPENED_OVER))
+        payload = reopen_payload(scope, version, step, past_intervals(old, REOPENED_OVER)) | kept.get(version.id, {})
         context = {"repo": scope.repo, "branch": scope.branch, "path": version.file.path}
         payload = redact_payload(version.id, payload, context=context, text=lazy_text(version, max_chars))
         if old.get("deprecated"):

@@ -9,7 +9,10 @@ and ``author``, the same commit as the syncs one by one did (the commit that mad
 ``ingest/credit.py``'s ``credit_window``. A third store syncs to the tip, resets back
 to the start and forward to the tip again: the reset forward reopens what comes back
 without reading those commits (``credit_by_links``) and should credit it the same. A
-fast deterministic fake embedder stands in for the model.
+fourth store indexes the tip afresh: its history read should name the same author and
+commit as the syncs one by one for every live version (a sync that moves code keeps its
+writer, as that read follows moves back). A fast deterministic fake embedder stands in
+for the model.
 
     python tests/bench/check_credit.py --repo ~/src/django [--branch B] [--history 200]
 
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +45,7 @@ from tests.ingest.conftest import Harness  # noqa: E402
 FIELDS = ("task_id", "author", "written_in", "path", "qualname", "valid_from_commit", "change")
 
 WRITER = FIELDS[:3]  # compared: the commit a version is credited to (task, author, commit)
+WROTE = FIELDS[1:3]  # compared with a first index: who wrote it, in which commit
 
 
 def synced(root: Path, repo: Path, start: str, targets: list[str]) -> dict[str, dict[str, Any]]:
@@ -76,7 +81,21 @@ def main() -> int:
         for label, targets in (("at once", [tip]), ("back and forward again", [tip, start, tip])):
             other = synced(root / label.replace(" ", "-"), repo, start, targets)
             differing += compare(label, one_by_one, other, tip, task_commit)
+        differing += compare_fresh(one_by_one, synced(root / "fresh", repo, tip, []))
         return 1 if differing else 0
+
+
+def compare_fresh(one_by_one: dict[str, dict[str, Any]], fresh: dict[str, dict[str, Any]]) -> int:
+    """Prints how a first index of the tip names the writer (author and commit) of every
+    live version against the syncs one by one (which follow moves as its history read
+    does: who moved code did not write it), and returns how many differ. The task may
+    differ: each store's history read holds its own window of commits."""
+    both = sorted(set(one_by_one) & set(fresh))
+    moved = sum(one_by_one[i]["change"] == "renamed" for i in both)
+    print(f"a first index of the tip: live versions {len(fresh)}, {len(both)} as one by one ({moved} of them "
+          f"renamed there)")  # fmt: skip
+    return differing("same writer", "first index", one_by_one, fresh, both, WROTE,
+                     lambda v: f"in {(v['written_in'] or '-')[:10]}")  # fmt: skip
 
 
 def compare(
@@ -86,15 +105,25 @@ def compare(
     """Prints how the versions ``other``'s last sync opened are credited against the syncs
     one by one, and returns how many differ."""
     opened = sorted(i for i, v in other.items() if v["valid_from_commit"] == tip and i in one_by_one)
-    differ = [i for i in opened if [one_by_one[i][k] for k in WRITER] != [other[i][k] for k in WRITER]]
     to_tip = sum(one_by_one[i]["valid_from_commit"] == tip for i in opened)
     print(f"{label}: live versions {len(other)}; its last sync opened {len(opened)} of them, "
           f"{to_tip} made by the tip itself")  # fmt: skip
-    print(f"  same commit as one by one: {len(opened) - len(differ)}; differing: {len(differ)}")
+    return differing("same commit", label, one_by_one, other, opened, WRITER,
+                     lambda v: f"by {task_commit.get(v['task_id'])}")  # fmt: skip
+
+
+def differing(
+    same: str, label: str, one_by_one: dict[str, dict[str, Any]], other: dict[str, dict[str, Any]],
+    ids: list[str], fields: tuple[str, ...], named: Callable[[dict[str, Any]], str],
+) -> int:
+    """Prints how many of ``ids`` name the same ``fields`` in both and the first that do
+    not (each side's commit as ``named`` says, and author); returns how many differ."""
+    differ = [i for i in ids if [one_by_one[i][k] for k in fields] != [other[i][k] for k in fields]]
+    print(f"  {same} as one by one: {len(ids) - len(differ)}; differing: {len(differ)}")
     for i in differ[:20]:
         a, b = one_by_one[i], other[i]
-        print(f"    {b['path']} {b['qualname']}: one by one {a['change']} by {task_commit.get(a['task_id'])} "
-              f"({a['author']}); {label} by {task_commit.get(b['task_id'])} ({b['author']})")
+        print(f"    {b['path']} {b['qualname']}: one by one {a['change']} {named(a)} ({a['author']}); "
+              f"{label} {named(b)} ({b['author']})")  # fmt: skip
     return len(differ)
 
 

@@ -46,7 +46,9 @@ def checked(checker: str, repo: GitRepo, history: int, *more: str) -> str:
     ("check_credit.py", 3, {"3 commits: live versions 3 one by one": 1,
                             "at once: live versions 3; its last sync opened 3 of them, 2 made by the tip itself": 1,
                             "back and forward again: live versions 3; its last sync opened 3 of them, 2 made by the tip"
-                            " itself": 1, "  same commit as one by one: 3; differing: 0": 2}),
+                            " itself": 1, "  same commit as one by one: 3; differing: 0": 2,
+                            "a first index of the tip: live versions 3, 3 as one by one (1 of them renamed there)": 1,
+                            "  same writer as one by one: 3; differing: 0": 1}),
     ("check_credit.py --merges 2", 2, {"2 commits: live versions 3 one by one": 1,
                                        "  same commit as one by one: 3; differing: 0": 2}),
     ("check_writers.py", 1, {"4 first-parent commits; 3 structural versions": 1, "same author: 3; differing: 0": 1}),

@@ -559,9 +559,9 @@ def test_what_a_commit_renamed_past_the_parse_limit_goes_back_whole(git_repo, ha
 
 def test_a_sync_over_several_commits_gives_each_version_the_commit_that_made_it(harness, git_repo, monkeypatch):
     """The sync opens what it writes at its target; each version goes to the newest
-    commit of the window that made it: a rename to the mover, what a merge brought in to
-    the side branch's commit that wrote it, and only what no other commit made to the
-    target. A version the sync did not write keeps its own."""
+    commit of the window that wrote it: a rename is followed back (Bob wrote h, Cid moved
+    it), what a merge brought in goes to the side branch's commit that wrote it, and only
+    what no other commit made to the target. A version the sync did not write keeps its own."""
     repo = git_repo
     by = partial(commit_by, repo, monkeypatch)
     repo.write("a.py", "def f():\n    return 1\n\n\ndef g():\n    return 2\n")
@@ -571,9 +571,9 @@ def test_a_sync_over_several_commits_gives_each_version_the_commit_that_made_it(
     repo.write("a.py", "def f():\n    return 10\n\n\ndef g():\n    return 2\n")
     ann = by("Ann", "f returns 10")
     repo.write("b.py", "def h():\n" + "".join(f"    x{i} = {i}\n" for i in range(12)) + "    return 3\n")
-    by("Bob", "add h")
+    bob = by("Bob", "add h")
     repo.git("mv", "b.py", "moved.py")
-    cid = by("Cid", "b.py is moved.py")
+    by("Cid", "b.py is moved.py")
     repo.git("checkout", "-q", "-b", "side")
     repo.write("a.py", "def f():\n    return 10\n\n\ndef g():\n    return 20\n")
     dan = by("Dan", "g returns 20")
@@ -586,11 +586,11 @@ def test_a_sync_over_several_commits_gives_each_version_the_commit_that_made_it(
     assert result.tasks_added == 6
     found = {key: (p.payload["valid_from_commit"], p.payload["task_id"], author_name(p.payload))
              for key, p in structural(harness).items()}  # fmt: skip
-    made_by = {"Ann": ann, "Cid": cid, "Dan": dan, "Fay": fay}
+    made_by = {"Ann": ann, "Bob": bob, "Dan": dan, "Fay": fay}
     at = {who: (fay, task_memory_id(SCOPE, c), who) for who, c in made_by.items()}
     assert found == {
         ("a.py", "<module>"): at["Dan"], ("a.py", "f"): at["Ann"], ("a.py", "g"): at["Dan"],
-        ("moved.py", "<module>"): at["Cid"], ("moved.py", "h"): at["Cid"],
+        ("moved.py", "<module>"): at["Bob"], ("moved.py", "h"): at["Bob"],
         ("c.py", "<module>"): at["Fay"], ("c.py", "k"): at["Fay"],
         ("keep.py", "<module>"): (zed, task_memory_id(SCOPE, zed), "Zed"),
         ("keep.py", "kept"): (zed, task_memory_id(SCOPE, zed), "Zed")}  # fmt: skip
@@ -813,10 +813,10 @@ def test_a_reset_forward_credits_what_comes_back_as_the_way_forward_did(harness,
     written_in_its_authors_commit(h, repo)
 
 
-def test_a_reset_forward_gives_what_a_commit_moved_without_edits_to_the_mover(harness, git_repo, monkeypatch):
+def test_a_reset_forward_gives_what_a_commit_moved_without_edits_to_who_wrote_it(harness, git_repo, monkeypatch):
     """A commit's links leave out the files it renamed without edits (it did not write
-    them); the way forward credited their versions to it all the same, and so does the
-    way back to it, by the renames its task memory keeps."""
+    them); the way forward gave their versions to the commit that wrote them, and so does
+    the way back to it, through the renames its task memory keeps."""
     h, repo = harness, git_repo
     made = linear_history(repo, 2)
     h.sync(repo)
@@ -833,7 +833,7 @@ def test_a_reset_forward_gives_what_a_commit_moved_without_edits_to_the_mover(ha
         return {key: (p.payload["task_id"], author_name(p.payload)) for key, p in structural(h).items()}
 
     forward = credited()
-    assert forward[("pkg/m0.py", "f0")] == (task_memory_id(SCOPE, made[3]), "Dan")
+    assert forward[("pkg/m0.py", "f0")] == (task_memory_id(SCOPE, made[0]), "Test Author")
     assert forward[("m7.py", "f7")][1] == "Ann" and forward[("m9.py", "f9")][1] == "Cid"
     repo.git("reset", "-q", "--hard", made[1])
     h.sync(repo)
