@@ -148,7 +148,9 @@ def print_changes(found: dict[str, Any]) -> None:
         if now:
             line += f"  {now['start_line']}-{now['end_line']}"
         if now and commits > 1 and now.get("written_in"):  # which of the commits wrote it
-            line += f"  ({now['written_in'][:8]} {(now.get('author') or '-').split(' <')[0]})"
+            commit, by = now["written_in"][:8], (now.get("author") or "-").split(" <")[0]
+            moved = change.get("what") == ["path"]  # code moved unchanged: none of the commits wrote it, mostly
+            line += f"  (code written in {commit} by {by})" if moved else f"  ({commit} {by})"
         print(line)
         if now and now["signature"] and (not was or "signature" in change.get("what", ())):
             print(f"            {(was['signature'] + '  →  ') if was else ''}{now['signature']}")

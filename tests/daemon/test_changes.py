@@ -86,16 +86,34 @@ def test_changes_over_several_commits_name_the_commit_that_wrote_each_version(gi
     ann = git_repo.commit("Ann's")
     monkeypatch.setenv("GIT_AUTHOR_NAME", "Bob")
     git_repo.write("b.py", "def by_bob():\n    return 2\n")
+    git_repo.write("keep.py", "def kept():\n    return 3\n")
     bob = git_repo.commit("Bob's")
     harness.sync(git_repo)
-    answer = changes_between(app, "r", first)
+    git_repo.git("mv", "keep.py", "kept.py")
+    git_repo.write("b.py", "def by_bob():\n    return 20\n")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Cid")
+    cid = git_repo.commit("Cid's: keep.py is kept.py, by_bob returns 20")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Dan")
+    git_repo.write("c.py", "def by_dan():\n    return 4\n")
+    dan = git_repo.commit("Dan's")
+    harness.sync(git_repo)
+    answer = changes_between(app, "r", first, until=bob)
     now = {c["now"]["qualname"]: c["now"] for c in answer["changes"] if c["now"]}
     assert {name: (side["commit"], side["written_in"]) for name, side in now.items() if name != "<module>"} == {
-        "by_ann": (bob, ann), "by_bob": (bob, bob)}
+        "by_ann": (bob, ann), "by_bob": (bob, bob), "kept": (bob, bob)}
     print_changes(answer)
     out = capsys.readouterr().out
     assert f"  added     function by_ann  5-6  ({ann[:8]} Ann)\n" in out
     assert f"  added     function by_bob  1-2  ({bob[:8]} Bob)\n" in out
+    # a file moved unchanged: its code was written before, by Bob (the move was Cid's)
+    answer = changes_between(app, "r", bob)
+    now = {c["now"]["qualname"]: c["now"] for c in answer["changes"] if c["now"]}
+    assert {name: now[name]["written_in"] for name in ("kept", "by_bob", "by_dan")} == {
+        "kept": bob, "by_bob": cid, "by_dan": dan}
+    print_changes(answer)
+    out = capsys.readouterr().out
+    assert f"  moved     function kept  (from keep.py)  [path]  1-2  (code written in {bob[:8]} by Bob)\n" in out
+    assert f"  modified  function by_bob  [code]  1-2  ({cid[:8]} Cid)\n" in out
 
 
 def test_changes_under_a_path_keep_what_moved_in_or_out_of_it(steps, app):
