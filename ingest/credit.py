@@ -52,10 +52,10 @@ def clear_unwritten(store: Store, scope: Scope, step: SyncStep, records: Sequenc
     """A sync (``step``) that reads unchanged code again (a new extractor's: ``sync.made_earlier``)
     opens at its target what it reads otherwise, by the target's author and task. Those
     it opened that are still the target's after crediting (``credit_window``) and that no
-    commit it brought in (``records``) produced or moved were written by none of them:
-    their writer is cleared for the history read to find (``added`` read as ``indexed``,
-    as what a sync with no indexed commit found)."""
-    made = produced_ids(scope, records) | set(live_at(store, scope, renamed_to(records)))
+    commit it brought in (``records``) wrote (moving code is not writing it) were written
+    by none of them: their writer is cleared for the history read to find (``added`` read
+    as ``indexed``, as what a sync with no indexed commit found)."""
+    made = written_ids(scope, records)
     task = task_memory_id(scope, step.commit.id)
     flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,), opened_after=step.stamp - 1)
     opened: defaultdict[bool, list[str]] = defaultdict(list)

@@ -100,6 +100,35 @@ def test_code_an_earlier_extractor_read_otherwise_keeps_the_writer_a_first_index
     assert {k: v[:2] for k, v in after.items()} == {k: v[:2] for k, v in first.items()}
 
 
+def test_code_an_upgrade_reads_in_a_file_its_target_moved_keeps_its_writer(git_repo, tmp_path, monkeypatch):
+    """The upgrade's sync brings in Dan's move of a.py to src/ (K.m edited on the way):
+    what an earlier extractor read otherwise there was moved, not written, by Dan, and
+    gets the writer a first index finds."""
+    history(git_repo, monkeypatch)
+    h = Harness("edge", tmp_path / "state")
+    try:
+        with monkeypatch.context() as earlier:
+            earlier.setattr(extract, "extract", earlier_extractor(extract.extract))
+            h.sync(git_repo)
+        as_an_earlier_extractor_left_it(h)
+        git_repo.git("mv", "a.py", "src.py")
+        git_repo.write("src.py", CODE.replace("return 1", "return 10").replace("return 3", "return 30"))
+        commit_by(git_repo, monkeypatch, "Dan", "a.py is src.py; K.m returns 30")
+        h.sync(git_repo)
+        after = writers(h)
+        moved = {q: after[("src.py", q)][0] for q in ("f", "hidden", "K.m")}
+        assert moved == {"f": "Bob", "hidden": "Ann", "K.m": "Dan"}
+        written_in_its_authors_commit(h, git_repo)
+    finally:
+        h.close()
+    fresh = Harness("edge", tmp_path / "fresh")
+    try:
+        fresh.sync(git_repo)
+        assert {k: v[:2] for k, v in after.items()} == {k: v[:2] for k, v in writers(fresh).items()}
+    finally:
+        fresh.close()
+
+
 def commits_listed(h: Harness) -> dict[str, tuple[str, list[str]]]:
     """commit → the text of its task memory and the versions it links."""
     return {c: (p["text"], sorted(p["symbol_ids"])) for c, p in tasks(h).items()}
