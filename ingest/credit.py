@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
+from typing import Any
 
 from recalld.ingest.authorship import (
     NO_WRITER, UNKNOWN_WRITER, WINDOW, WriterSearch, live_at, produced_ids, renamed_to, writer, written_ids,
@@ -114,13 +115,16 @@ def credit_by_links(store: Store, scope: Scope, window: Sequence[str], *, whole:
     keys = {p.id: (p.payload["kind"], p.payload["qualname"], p.payload["content_hash"]) for p in stored}
     at = {p.id: p.payload["path"] for p in stored}  # where each is before the commits read so far
     order = {c: n for n, c in enumerate(read)}
+    again: defaultdict[tuple[Any, ...], list[str]] = defaultdict(list)  # writer → the versions it wrote before
     for point in stored:  # written before by a commit of the window: the way forward read who
         before = [e for e in point.payload.get("history") or () if e.get("written_in", "") in order]
         if before:
             wrote = min(before, key=lambda e: order[e["written_in"]])
             del at[point.id]
             if not (wrote["written_in"] == target and opened[point.id]):
-                store.set_payload([point.id], {k: wrote.get(k) for k in UNKNOWN_WRITER})
+                again[tuple(wrote.get(k) for k in UNKNOWN_WRITER)].append(point.id)
+    for fields, same in again.items():
+        store.set_payload(sorted(same), dict(zip(UNKNOWN_WRITER, fields)))
     for commit in read:
         moving = {i: moves[commit][path] for i, path in at.items() if path in moves[commit]}
         there = {memory_id(scope, old, *keys[i]) for i, old in moving.items()}

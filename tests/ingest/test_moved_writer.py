@@ -184,3 +184,29 @@ def test_a_reset_back_and_forward_keeps_the_writers(harness, git_repo, monkeypat
     harness.sync(repo)
     assert writers(harness) == forward
     written_in_its_authors_commit(harness, repo)
+
+
+def test_a_reset_forward_gives_code_written_then_moved_within_the_window_to_its_writer(harness, git_repo, monkeypatch):
+    """Bob edits ``total``, Cid renames its file, Dan edits ``tax``; one sync over the
+    three credits ``total`` to Bob (the store never held Bob's version at the old path,
+    so no task memory links it there). A reset back and forward again, reading none of
+    those commits, gives it Bob again: the interval it had before names him."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    repo.write("orders.py", "def total(items):\n    return sum(items)\n\n\ndef tax(x):\n    return x\n")
+    ann = by("Ann", "start")
+    harness.sync(repo)
+    repo.write("orders.py", "def total(items):\n    return sum(items) * 2\n\n\ndef tax(x):\n    return x\n")
+    bob = by("Bob", "double totals")
+    repo.git("mv", "orders.py", "cart.py")
+    by("Cid", "orders is cart")
+    repo.write("cart.py", "def total(items):\n    return sum(items) * 2\n\n\ndef tax(x):\n    return x * 3\n")
+    dan = by("Dan", "tax triples")
+    harness.sync(repo)
+    forward = writers(harness)
+    assert (forward[("cart.py", "total")], forward[("cart.py", "tax")]) == (("Bob", bob), ("Dan", dan))
+    repo.git("reset", "-q", "--hard", ann)
+    harness.sync(repo)
+    repo.git("reset", "-q", "--hard", dan)
+    harness.sync(repo)
+    assert writers(harness) == forward
+    written_in_its_authors_commit(harness, repo)
