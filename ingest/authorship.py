@@ -140,6 +140,12 @@ class WriterSearch:
                     self.store.set_payload(sorted(own), {"author": details.author, "written_in": details.id})
                 self.claimed += 0 if fields else found + len(own)  # a version the merge's task claimed counts once
 
+    def moved_back(self) -> dict[str, set[str]]:
+        """The stored id each version still to claim that the commits read moved would have
+        before them (the same code at the path it was moved from) → those versions."""
+        return {memory_id(self.scope, path, *key): ids for path, versions in self._away.items()
+                for key, ids in versions.items() if ids}  # fmt: skip
+
     def sought(self) -> dict[str, set[str]]:
         """path → the ids of the versions stored there (live or closed) without a writer."""
         flt = MemoryFilter(repo=self.scope.repo, branch=self.scope.branch, types=(STRUCTURAL,), deprecated=None)

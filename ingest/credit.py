@@ -45,8 +45,22 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *
     opened = opened_at(store, scope, target.details.id, candidates | mine if merge else candidates - mine)
     claimable = set(opened)
     if claimable:  # a merge's own moves are its branches' commits' (read after it): not followed from it
-        WriterSearch(store, scope, moves=WINDOW).claim(others if merge else [target, *others], claimable)
+        search = WriterSearch(store, scope, moves=WINDOW)
+        search.claim(others if merge else [target, *others], claimable)
+        claimable -= written_before(store, search.moved_back())
     _merge_keeps(store, {i for i in claimable if opened[i]} if merge else set(), whole=whole)
+
+
+def written_before(store: Store, moved: dict[str, set[str]]) -> set[str]:
+    """What a window's commits moved and none of them wrote (``moved``: the stored id of
+    the same code where they moved it from → the versions) was there before them: each
+    keeps the writer of the version the store holds there. Those given one."""
+    given: defaultdict[tuple[Any, ...], list[str]] = defaultdict(list)
+    for point in retrieve_many(store, sorted(moved), fields=UNKNOWN_WRITER):
+        given[tuple(point.payload.get(k) for k in UNKNOWN_WRITER)].extend(moved[point.id])
+    for fields, ids in given.items():
+        store.set_payload(sorted(ids), dict(zip(UNKNOWN_WRITER, fields)))
+    return {i for ids in given.values() for i in ids}
 
 
 def clear_unwritten(store: Store, scope: Scope, step: SyncStep, records: Sequence[CommitRecord]) -> None:
@@ -113,7 +127,8 @@ def credit_by_links(store: Store, scope: Scope, window: Sequence[str], *, whole:
     opened = opened_at(store, scope, target, candidates)
     stored = retrieve_many(store, sorted(opened), fields=("path", "kind", "qualname", "content_hash", "history"))
     keys = {p.id: (p.payload["kind"], p.payload["qualname"], p.payload["content_hash"]) for p in stored}
-    at = {p.id: p.payload["path"] for p in stored}  # where each is before the commits read so far
+    paths = {p.id: p.payload["path"] for p in stored}
+    at = dict(paths)  # where each is before the commits read so far
     order = {c: n for n, c in enumerate(read)}
     again: defaultdict[tuple[Any, ...], list[str]] = defaultdict(list)  # writer → the versions it wrote before
     for point in stored:  # written before by a commit of the window: the way forward read who
@@ -140,7 +155,11 @@ def credit_by_links(store: Store, scope: Scope, window: Sequence[str], *, whole:
         given = sorted(i for i in claimed if not (commit == target and opened[i]))  # the target's own as opened
         if given:
             store.set_payload(given, writer(scope, commit, tasks[commit].get("author"), tasks[commit].get("parents")))
-    _merge_keeps(store, {i for i in at if opened[i]} if merge else set(), whole=whole)
+    moved: defaultdict[str, set[str]] = defaultdict(set)
+    for i in (i for i in at if at[i] != paths[i]):
+        moved[memory_id(scope, at[i], *keys[i])].add(i)
+    left = set(at) - written_before(store, moved)
+    _merge_keeps(store, {i for i in left if opened[i]} if merge else set(), whole=whole)
 
 
 def opened_at(store: Store, scope: Scope, target: str, candidates: AbstractSet[str]) -> dict[str, bool]:

@@ -210,3 +210,30 @@ def test_a_reset_forward_gives_code_written_then_moved_within_the_window_to_its_
     harness.sync(repo)
     assert writers(harness) == forward
     written_in_its_authors_commit(harness, repo)
+
+
+@pytest.mark.parametrize("reset", [False, True], ids=["one sync", "and a reset back and forward"])
+def test_code_a_commit_of_the_window_moved_keeps_its_writer_where_the_window_pairs_no_files(
+    harness, git_repo, monkeypatch, reset
+):
+    """Bob renames a.py, Cid rewrites all of it but ``f``: from before Bob to after Cid git
+    pairs no files, and the sync over both finds ``f`` moved from a.py to b.py. Bob's
+    rename, followed back, takes it to a.py before the window, where Ann wrote it."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    filler = "".join(f"\n\ndef old{i}(x):\n    return x * {i} + {i * i}\n" for i in range(12))
+    repo.write("a.py", "def f():\n    return 1\n" + filler)
+    ann = by("Ann", "a")
+    harness.sync(repo)
+    repo.git("mv", "a.py", "b.py")
+    by("Bob", "a.py is b.py")
+    repo.write("b.py", "def f():\n    return 1\n" + filler.replace("old", "new").replace(" + ", " - "))
+    cid = by("Cid", "new functions")
+    harness.sync(repo)
+    if reset:
+        repo.git("reset", "-q", "--hard", ann)
+        harness.sync(repo)
+        repo.git("reset", "-q", "--hard", cid)
+        harness.sync(repo)
+    found = writers(harness)
+    assert (found[("b.py", "f")], found[("b.py", "new3")]) == (("Ann", ann), ("Cid", cid))
+    written_in_its_authors_commit(harness, repo)
