@@ -27,7 +27,9 @@ from recalld.ingest.store import MemoryFilter, Store, retrieve_many
 from recalld.parsers.base import STRUCTURAL
 
 
-def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *, whole: bool) -> None:
+def credit_window(
+    store: Store, scope: Scope, records: Sequence[CommitRecord], *, whole: bool, stamp: int | None = None
+) -> None:
     """A sync over several commits (``records``: its target's first, then the others
     newest first) opens what it writes at its target, by the target's author and task
     (what it moved unchanged keeps its writer: ``writer.kept_writers``): each version the
@@ -36,7 +38,7 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *
     commits of the branch it merged produced what it brought in). A target that is a
     merge produced what it brought in too: that goes to the others all the same
     (``_merge_keeps``: ``whole``, the window holds every commit the sync brought in).
-    What none of them wrote keeps what it was opened with."""
+    What none of them wrote keeps what it was opened with. ``stamp``: the sync's."""
     target, *rest = records
     others = sorted(rest, key=lambda r: len(r.details.parents) > 1)  # stable: newest first otherwise
     merge = len(target.details.parents) > 1
@@ -47,8 +49,11 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *
     if claimable:  # a merge's own moves are its branches' commits' (read after it): not followed from it
         search = WriterSearch(store, scope, moves=WINDOW)
         search.claim(others if merge else [target, *others], claimable)
-        claimable -= written_before(store, search.moved_back())
-    _merge_keeps(store, {i for i in claimable if opened[i]} if merge else set(), whole=whole)
+        if whole or not merge:
+            claimable -= written_before(store, search.moved_back())
+    _merge_keeps(store, claimable if merge else set(), whole=whole)
+    if merge and not whole and stamp is not None:
+        _moves_unsure(store, scope, target.details.id, stamp, set(opened) - claimable)
 
 
 def written_before(store: Store, moved: dict[str, set[str]]) -> set[str]:
@@ -92,17 +97,37 @@ def holds_all(git: GitRepository, known: str, target: str, window: Sequence[str]
     return len(git.walk_commits(target, hide=known, limit=limit + 1, first_parent=False)) <= limit
 
 
+def _moves_unsure(store: Store, scope: Scope, target: str, stamp: int, credited: AbstractSet[str]) -> None:
+    """A merge whose window stopped at its limit: what its sync (``stamp``) opened as
+    moved, with the writer of what it was moved from, and the crediting did not give
+    (``credited``) may have been written past the limit (a copy of the old file that a
+    later commit deleted): it keeps the merge's task alone, as what none of the window's
+    commits wrote, for the history read to find its writer."""
+    task = task_memory_id(scope, target)
+    flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,), opened_after=stamp - 1)
+    fields = ("valid_from_sync", "valid_from_commit", "task_id")
+    moved = sorted(p.id for p in store.scroll(flt, fields=fields) if p.id not in credited
+                   and (p.payload.get("valid_from_sync"), p.payload.get("valid_from_commit")) == (stamp, target)
+                   and p.payload.get("task_id") != task)  # fmt: skip
+    for batch in batches(moved, 1000):
+        store.set_payload(batch, {**NO_WRITER, "task_id": task})
+
+
 def _merge_keeps(store: Store, kept: AbstractSet[str], *, whole: bool) -> None:
     """A sync to a merge opened what it brought in as its own, by its author: what the
     commits of the branches it merged (in the window) produced is theirs. What no other
     commit claimed (``kept``) is the merge's own (a conflict's resolution, as git blame
     has it) where the window is ``whole``; else it may be a commit's past the window's
-    limit, and keeps the merge's task alone."""
+    limit, and keeps the merge's task alone (so does code the sync found moved, the
+    writer of what it was moved from kept: a commit past the limit may have written it
+    there, as a copy of the old file that a later commit deleted)."""
     if kept and not whole:
         store.set_payload(sorted(kept), NO_WRITER)
 
 
-def credit_by_links(store: Store, scope: Scope, window: Sequence[str], *, whole: bool) -> None:
+def credit_by_links(
+    store: Store, scope: Scope, window: Sequence[str], *, whole: bool, stamp: int | None = None
+) -> None:
     """``credit_window`` for a sync that does not read its window's commits again (a reset
     forward reopens their task memories): each version it opened that had an interval
     before, written by a commit of the window, is that commit's again (the newest such: the
@@ -158,8 +183,10 @@ def credit_by_links(store: Store, scope: Scope, window: Sequence[str], *, whole:
     moved: defaultdict[str, set[str]] = defaultdict(set)
     for i in (i for i in at if at[i] != paths[i]):
         moved[memory_id(scope, at[i], *keys[i])].add(i)
-    left = set(at) - written_before(store, moved)
-    _merge_keeps(store, {i for i in left if opened[i]} if merge else set(), whole=whole)
+    left = set(at) - (written_before(store, moved) if whole or not merge else set())
+    _merge_keeps(store, left if merge else set(), whole=whole)
+    if merge and not whole and stamp is not None:
+        _moves_unsure(store, scope, target, stamp, set(opened) - left)
 
 
 def opened_at(store: Store, scope: Scope, target: str, candidates: AbstractSet[str]) -> dict[str, bool]:

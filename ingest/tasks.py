@@ -198,9 +198,9 @@ class TaskSync:
             whole = holds_all(self.git, known, target, window, self.options.backfill_commits)
             if reconcile or all(c in self._read for c in window):
                 # new commits, all read (after a crash, those the killed sync wrote: credited as it would have)
-                credit_window(self.store, self.scope, [self._record(c) for c in window], whole=whole)
+                credit_window(self.store, self.scope, [self._record(c) for c in window], whole=whole, stamp=step.stamp)
             else:  # a reset forward reopens the task memories of those it brings back, unread
-                credit_by_links(self.store, self.scope, window, whole=whole)
+                credit_by_links(self.store, self.scope, window, whole=whole, stamp=step.stamp)
         if reread and known is not None:  # what it reads otherwise, and none of its commits wrote
             clear_unwritten(self.store, self.scope, step, [self._record(c) for c in window if known != target])
         self._read.clear()

@@ -237,3 +237,39 @@ def test_code_a_commit_of_the_window_moved_keeps_its_writer_where_the_window_pai
     found = writers(harness)
     assert (found[("b.py", "f")], found[("b.py", "new3")]) == (("Ann", ann), ("Cid", cid))
     written_in_its_authors_commit(harness, repo)
+
+
+def test_code_a_merge_past_its_window_brought_as_a_move_is_left_for_the_history_read(git_repo, tmp_path, monkeypatch):
+    """Bob copies old.py to new.py on a branch Mia merges; Cid deletes old.py on another
+    she merges next. One sync over both, its window cut at two commits, finds old.py
+    renamed to new.py; but the commit that wrote new.py's ``f`` may lie past the window
+    (a first index finds Bob): it keeps the merge's task alone, no author, as what none
+    of the window's commits wrote, not Ann's."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    code = "def f():\n    return 1\n" + "".join(f"\n\ndef g{i}():\n    return {i}\n" for i in range(6))
+    repo.write("old.py", code)
+    by("Ann", "old")
+    h = Harness("edge", tmp_path / "state", IndexOptions(backfill_commits=2))
+    fresh = Harness("edge", tmp_path / "fresh", IndexOptions(backfill_commits=2))
+    try:
+        h.sync(repo)
+        for branch, who, change in (("copy", "Bob", lambda: repo.write("new.py", code)),
+                                    ("drop", "Cid", lambda: repo.git("rm", "-q", "old.py"))):  # fmt: skip
+            repo.git("checkout", "-q", "-b", branch)
+            change()
+            made = by(who, branch)
+            repo.write(f"{branch}.txt", "more\n")
+            by(who, f"{branch}: more")
+            repo.git("checkout", "-q", "main")
+            monkeypatch.setenv("GIT_AUTHOR_NAME", "Mia")
+            repo.git("merge", "-q", "--no-ff", "-m", f"merge {branch}", branch)
+            bob = made if who == "Bob" else bob
+        h.sync(repo)
+        fresh.sync(repo)
+        assert writers(fresh)[("new.py", "f")] == ("Bob", bob)
+        assert writers(h)[("new.py", "f")] == ("", None)
+        assert structural(h)[("new.py", "f")].payload["task_id"] == task_memory_id(SCOPE, repo.head())
+        written_in_its_authors_commit(h, repo)
+    finally:
+        h.close()
+        fresh.close()
