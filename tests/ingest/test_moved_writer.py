@@ -253,20 +253,20 @@ def test_code_a_merge_past_its_window_brought_as_a_move_is_left_for_the_history_
     fresh = Harness("edge", tmp_path / "fresh", IndexOptions(backfill_commits=2))
     try:
         h.sync(repo)
+        made: dict[str, str] = {}
         for branch, who, change in (("copy", "Bob", lambda: repo.write("new.py", code)),
                                     ("drop", "Cid", lambda: repo.git("rm", "-q", "old.py"))):  # fmt: skip
             repo.git("checkout", "-q", "-b", branch)
             change()
-            made = by(who, branch)
+            made[who] = by(who, branch)
             repo.write(f"{branch}.txt", "more\n")
             by(who, f"{branch}: more")
             repo.git("checkout", "-q", "main")
             monkeypatch.setenv("GIT_AUTHOR_NAME", "Mia")
             repo.git("merge", "-q", "--no-ff", "-m", f"merge {branch}", branch)
-            bob = made if who == "Bob" else bob
         h.sync(repo)
         fresh.sync(repo)
-        assert writers(fresh)[("new.py", "f")] == ("Bob", bob)
+        assert writers(fresh)[("new.py", "f")] == ("Bob", made["Bob"])
         assert writers(h)[("new.py", "f")] == ("", None)
         assert structural(h)[("new.py", "f")].payload["task_id"] == task_memory_id(SCOPE, repo.head())
         written_in_its_authors_commit(h, repo)
