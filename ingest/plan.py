@@ -276,7 +276,7 @@ def _plan_file(
         here_by_key[(renamed.kind, renamed.qualname)].remove(renamed)
     for index, sym in enumerate(file.symbols):
         if (predecessor := renamed_here.get(index)) is not None:
-            version = draft.add(file, sym, predecessor.lineage, RENAMED, moved_unchanged(predecessor, sym))
+            version = draft.add(file, sym, predecessor.lineage, RENAMED)
             draft.close(predecessor, RENAMED, version.id)
             continue
         key = (sym.kind, sym.qualname)
