@@ -11,7 +11,7 @@ back without reading those commits, does so by their task memories' links
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -23,13 +23,11 @@ from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.keyed import batches
 from recalld.ingest.plan import ADDED, Scope, memory_id
 from recalld.ingest.records import INDEXED, SyncStep, task_memory_id
-from recalld.ingest.store import MemoryFilter, Store, retrieve_many
+from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
 from recalld.parsers.base import STRUCTURAL
 
 
-def credit_window(
-    store: Store, scope: Scope, records: Sequence[CommitRecord], *, whole: bool, stamp: int | None = None
-) -> None:
+def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *, whole: bool, stamp: int) -> None:
     """A sync over several commits (``records``: its target's first, then the others
     newest first) opens what it writes at its target, by the target's author and task
     (what it moved unchanged keeps its writer: ``writer.kept_writers``): each version the
@@ -45,27 +43,55 @@ def credit_window(
     mine = written_ids(scope, [target])
     candidates = produced_ids(scope, others) | set(live_at(store, scope, renamed_to(records)))
     opened = opened_at(store, scope, target.details.id, candidates | mine if merge else candidates - mine)
-    claimable = set(opened)
+    claimable, moved = set(opened), {}
     if claimable:  # a merge's own moves are its branches' commits' (read after it): not followed from it
         search = WriterSearch(store, scope, moves=WINDOW)
         search.claim(others if merge else [target, *others], claimable)
-        if whole or not merge:
-            claimable -= written_before(store, search.moved_back())
-    _merge_keeps(store, claimable if merge else set(), whole=whole)
-    if merge and not whole and stamp is not None:
-        _moves_unsure(store, scope, target.details.id, stamp, set(opened) - claimable)
+        moved = search.moved_back()
+    _unclaimed(store, scope, target.details.id, stamp, opened, claimable, moved, merge=merge, whole=whole)
 
 
-def written_before(store: Store, moved: dict[str, set[str]]) -> set[str]:
+def _unclaimed(
+    store: Store, scope: Scope, target: str, stamp: int, opened: dict[str, bool], left: set[str],
+    moved: dict[str, set[str]], *, merge: bool, whole: bool,
+) -> None:
+    """What a crediting of the sync to ``target`` (``stamp``) left unclaimed of what it
+    ``opened``: what the window's commits moved there keeps the writer of the same code
+    where they moved it from (``moved``: ``_written_before``), but after a merge whose
+    window stopped at its limit (``_moves_unsure``); a merge's own, ``_merge_keeps``."""
+    if whole or not merge:
+        left = left - _written_before(store, moved)
+    _merge_keeps(store, left if merge else set(), whole=whole)
+    if merge and not whole:
+        _moves_unsure(store, scope, target, stamp, set(opened) - left)
+
+
+def _written_before(store: Store, moved: dict[str, set[str]]) -> set[str]:
     """What a window's commits moved and none of them wrote (``moved``: the stored id of
     the same code where they moved it from → the versions) was there before them: each
     keeps the writer of the version the store holds there. Those given one."""
-    given: defaultdict[tuple[Any, ...], list[str]] = defaultdict(list)
-    for point in retrieve_many(store, sorted(moved), fields=UNKNOWN_WRITER):
-        given[tuple(point.payload.get(k) for k in UNKNOWN_WRITER)].extend(moved[point.id])
-    for fields, ids in given.items():
-        store.set_payload(sorted(ids), dict(zip(UNKNOWN_WRITER, fields)))
-    return {i for ids in given.values() for i in ids}
+    held = {p.id: p.payload for p in retrieve_many(store, sorted(moved), fields=UNKNOWN_WRITER)}
+    given = {i: held[old] for old, ids in moved.items() if old in held for i in ids}
+    _give(store, given)
+    return set(given)
+
+
+def _give(store: Store, given: dict[str, dict[str, Any]]) -> None:
+    """Sets each version of ``given`` (id → payload) the writer it names (``UNKNOWN_WRITER``),
+    one write a writer."""
+    by_writer: defaultdict[tuple[Any, ...], list[str]] = defaultdict(list)
+    for i, payload in given.items():
+        by_writer[tuple(payload.get(k) for k in UNKNOWN_WRITER)].append(i)
+    for fields, ids in by_writer.items():
+        for batch in batches(sorted(ids), 1000):
+            store.set_payload(batch, dict(zip(UNKNOWN_WRITER, fields)))
+
+
+def _opened_by(store: Store, scope: Scope, stamp: int, fields: tuple[str, ...]) -> Iterator[StoredPoint]:
+    """The structural versions the sync stamped ``stamp`` opened (read with ``fields``)."""
+    flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,), opened_after=stamp - 1)
+    points = store.scroll(flt, fields=("valid_from_sync", *fields))
+    return (p for p in points if p.payload.get("valid_from_sync") == stamp)
 
 
 def clear_unwritten(store: Store, scope: Scope, step: SyncStep, records: Sequence[CommitRecord]) -> None:
@@ -77,12 +103,10 @@ def clear_unwritten(store: Store, scope: Scope, step: SyncStep, records: Sequenc
     as ``indexed``, as what a sync with no indexed commit found)."""
     made = written_ids(scope, records)
     task = task_memory_id(scope, step.commit.id)
-    flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,), opened_after=step.stamp - 1)
     opened: defaultdict[bool, list[str]] = defaultdict(list)
-    for point in store.scroll(flt, fields=("valid_from_sync", "task_id", "change")):
-        p = point.payload
-        if p.get("valid_from_sync") == step.stamp and p.get("task_id") == task and point.id not in made:
-            opened[p.get("change") == ADDED].append(point.id)
+    for point in _opened_by(store, scope, step.stamp, ("task_id", "change")):
+        if point.payload.get("task_id") == task and point.id not in made:
+            opened[point.payload.get("change") == ADDED].append(point.id)
     for added, ids in opened.items():
         cleared = {**NO_WRITER, "task_id": None, **({"change": INDEXED} if added else {})}
         for batch in batches(sorted(ids), 1000):
@@ -104,10 +128,8 @@ def _moves_unsure(store: Store, scope: Scope, target: str, stamp: int, credited:
     later commit deleted): it keeps the merge's task alone, as what none of the window's
     commits wrote, for the history read to find its writer."""
     task = task_memory_id(scope, target)
-    flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,), opened_after=stamp - 1)
-    fields = ("valid_from_sync", "valid_from_commit", "task_id")
-    moved = sorted(p.id for p in store.scroll(flt, fields=fields) if p.id not in credited
-                   and (p.payload.get("valid_from_sync"), p.payload.get("valid_from_commit")) == (stamp, target)
+    moved = sorted(p.id for p in _opened_by(store, scope, stamp, ("valid_from_commit", "task_id"))
+                   if p.id not in credited and p.payload.get("valid_from_commit") == target
                    and p.payload.get("task_id") != task)  # fmt: skip
     for batch in batches(moved, 1000):
         store.set_payload(batch, {**NO_WRITER, "task_id": task})
@@ -125,9 +147,7 @@ def _merge_keeps(store: Store, kept: AbstractSet[str], *, whole: bool) -> None:
         store.set_payload(sorted(kept), NO_WRITER)
 
 
-def credit_by_links(
-    store: Store, scope: Scope, window: Sequence[str], *, whole: bool, stamp: int | None = None
-) -> None:
+def credit_by_links(store: Store, scope: Scope, window: Sequence[str], *, whole: bool, stamp: int) -> None:
     """``credit_window`` for a sync that does not read its window's commits again (a reset
     forward reopens their task memories): each version it opened that had an interval
     before, written by a commit of the window, is that commit's again (the newest such: the
@@ -153,18 +173,8 @@ def credit_by_links(
     stored = retrieve_many(store, sorted(opened), fields=("path", "kind", "qualname", "content_hash", "history"))
     keys = {p.id: (p.payload["kind"], p.payload["qualname"], p.payload["content_hash"]) for p in stored}
     paths = {p.id: p.payload["path"] for p in stored}
-    at = dict(paths)  # where each is before the commits read so far
-    order = {c: n for n, c in enumerate(read)}
-    again: defaultdict[tuple[Any, ...], list[str]] = defaultdict(list)  # writer → the versions it wrote before
-    for point in stored:  # written before by a commit of the window: the way forward read who
-        before = [e for e in point.payload.get("history") or () if e.get("written_in", "") in order]
-        if before:
-            wrote = min(before, key=lambda e: order[e["written_in"]])
-            del at[point.id]
-            if not (wrote["written_in"] == target and opened[point.id]):
-                again[tuple(wrote.get(k) for k in UNKNOWN_WRITER)].append(point.id)
-    for fields, same in again.items():
-        store.set_payload(sorted(same), dict(zip(UNKNOWN_WRITER, fields)))
+    earlier = _written_earlier(store, stored, read, target, opened)
+    at = {i: path for i, path in paths.items() if i not in earlier}  # where each is before the commits read so far
     for commit in read:
         moving = {i: moves[commit][path] for i, path in at.items() if path in moves[commit]}
         there = {memory_id(scope, old, *keys[i]) for i, old in moving.items()}
@@ -183,10 +193,28 @@ def credit_by_links(
     moved: defaultdict[str, set[str]] = defaultdict(set)
     for i in (i for i in at if at[i] != paths[i]):
         moved[memory_id(scope, at[i], *keys[i])].add(i)
-    left = set(at) - (written_before(store, moved) if whole or not merge else set())
-    _merge_keeps(store, left if merge else set(), whole=whole)
-    if merge and not whole and stamp is not None:
-        _moves_unsure(store, scope, target, stamp, set(opened) - left)
+    _unclaimed(store, scope, target, stamp, opened, set(at), moved, merge=merge, whole=whole)
+
+
+def _written_earlier(
+    store: Store, stored: list[StoredPoint], read: Sequence[str], target: str, opened: dict[str, bool]
+) -> set[str]:
+    """Of the versions a reset forward to ``target`` opened (``stored``, with their
+    ``history``), those an earlier interval of which a commit of the window (``read``,
+    newest first) wrote: each is the newest such commit's again, as the way forward read
+    it (the target's own as opened: left so)."""
+    order = {c: n for n, c in enumerate(read)}
+    given: dict[str, dict[str, Any]] = {}
+    settled: set[str] = set()
+    for point in stored:
+        before = [e for e in point.payload.get("history") or () if e.get("written_in", "") in order]
+        if before:
+            wrote = min(before, key=lambda e: order[e["written_in"]])
+            settled.add(point.id)
+            if not (wrote["written_in"] == target and opened[point.id]):
+                given[point.id] = wrote
+    _give(store, given)
+    return settled
 
 
 def opened_at(store: Store, scope: Scope, target: str, candidates: AbstractSet[str]) -> dict[str, bool]:
@@ -197,8 +225,3 @@ def opened_at(store: Store, scope: Scope, target: str, candidates: AbstractSet[s
     task = task_memory_id(scope, target)
     return {p.id: p.payload.get("task_id") == task for p in stored if p.payload.get("valid_from_commit") == target}
 
-
-def opened_as_target(store: Store, scope: Scope, target: str, candidates: AbstractSet[str]) -> set[str]:
-    """Those of ``candidates`` the sync to ``target`` opened as the target's own (its
-    ``valid_from_commit`` and ``task_id``)."""
-    return {i for i, own in opened_at(store, scope, target, candidates).items() if own}

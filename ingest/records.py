@@ -147,9 +147,7 @@ def ancestor_dirs(path: str) -> list[str]:
 PAYLOAD_VERSION = 2
 # Bumped whenever reading a branch's history says otherwise what its task memories say or
 # who wrote its versions: an earlier version's history is read again (``read_earlier``).
-# 2: merges list their commits, branches read for writers, moves followed back; 3: ``written_in``; 4: git blame,
-# what none produced (``blamed``); 5: what a commit produced past the parse limit (``filling``); 6: what a
-# sync's commits moved unchanged is its writer's, not the mover's (``writer.kept_writers``).
+# What each version changed: the README's "Upgrades" (6: code moved unchanged keeps its writer).
 PROVENANCE_VERSION = 6
 # The fields of a memory that its id fixes (the id hashes repo, branch, path, kind,
 # qualname and the symbol's source; the embedded text is made of those, so are both

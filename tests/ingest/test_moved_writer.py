@@ -55,7 +55,7 @@ def test_a_file_moved_keeps_who_wrote_its_code(harness, git_repo, monkeypatch):
         ("src/base.py", "<module>"): ("Cid", cid), ("src/base.py", "g"): ("Cid", cid),
         ("src/base.py", "f"): ("Ann", ann), ("src/base.py", "A"): ("Ann", ann), ("src/base.py", "A.m"): ("Ann", ann),
     }  # fmt: skip
-    assert bob in {t for t in tasks(harness)}  # the move has its task memory all the same
+    assert bob in tasks(harness)  # the move has its task memory all the same
     written_in_its_authors_commit(harness, repo)
 
 
