@@ -11,7 +11,7 @@ back without reading those commits, does so by their task memories' links
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -36,7 +36,10 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *
     commits of the branch it merged produced what it brought in). A target that is a
     merge produced what it brought in too: that goes to the others all the same
     (``_merge_keeps``: ``whole``, the window holds every commit the sync brought in).
-    What none of them wrote keeps what it was opened with. ``stamp``: the sync's."""
+    What none of them wrote keeps what it was opened with, but where the window stopped
+    at its limit: a commit past it may have written that (also code the sync found
+    moved: a copy of the old file that a window's commit deleted), and the history read
+    the sync owes finds who did (``history.owes_history``). ``stamp``: the sync's."""
     target, *rest = records
     others = sorted(rest, key=lambda r: len(r.details.parents) > 1)  # stable: newest first otherwise
     merge = len(target.details.parents) > 1
@@ -48,21 +51,30 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *
         search = WriterSearch(store, scope, moves=WINDOW)
         search.claim(others if merge else [target, *others], claimable)
         moved = search.moved_back()
-    _unclaimed(store, scope, target.details.id, stamp, opened, claimable, moved, merge=merge, whole=whole)
+    _unclaimed(store, scope, target.details.id, stamp, opened, claimable, moved, merge=merge, whole=whole,
+               made=written_ids(scope, records))  # fmt: skip
 
 
 def _unclaimed(
     store: Store, scope: Scope, target: str, stamp: int, opened: dict[str, bool], left: set[str],
-    moved: dict[str, set[str]], *, merge: bool, whole: bool,
+    moved: dict[str, set[str]], *, merge: bool, whole: bool, made: AbstractSet[str] | None = None,
 ) -> None:
     """What a crediting of the sync to ``target`` (``stamp``) left unclaimed of what it
     ``opened``: what the window's commits moved there keeps the writer of the same code
     where they moved it from (``moved``: ``_written_before``), but after a merge whose
-    window stopped at its limit (``_moves_unsure``); a merge's own, ``_merge_keeps``."""
-    if whole or not merge:
-        left = left - _written_before(store, moved)
+    window stopped at its limit; a merge's own, ``_merge_keeps``. Where the window stopped
+    at its limit, what else the sync opened may be a commit's past it: with ``made``
+    (what the window's commits wrote, read), all of it is left to the history read
+    (``_clear_writers``); else what the sync found moved (``_moves_unsure``)."""
+    before = _written_before(store, moved) if whole or not merge else set()
+    left = left - before
     _merge_keeps(store, left if merge else set(), whole=whole)
-    if merge and not whole:
+    if whole:
+        return
+    if made is not None:
+        kept = made | before
+        _clear_writers(store, scope, stamp, lambda point: point.id not in kept)
+    elif merge:
         _moves_unsure(store, scope, target, stamp, set(opened) - left)
 
 
@@ -103,22 +115,38 @@ def clear_unwritten(store: Store, scope: Scope, step: SyncStep, records: Sequenc
     as ``indexed``, as what a sync with no indexed commit found)."""
     made = written_ids(scope, records)
     task = task_memory_id(scope, step.commit.id)
+    _clear_writers(store, scope, step.stamp, lambda p: p.payload.get("task_id") == task and p.id not in made,
+                   indexed=True)  # fmt: skip
+
+
+def _clear_writers(
+    store: Store, scope: Scope, stamp: int, cleared: Callable[[StoredPoint], bool], *, indexed: bool = False
+) -> None:
+    """Clears the writer (and task) of the versions the sync ``stamp`` opened that are
+    ``cleared``, for the history read to find; ``indexed``: an ``added`` one is read as
+    ``indexed`` too (what a sync with no indexed commit found)."""
     opened: defaultdict[bool, list[str]] = defaultdict(list)
-    for point in _opened_by(store, scope, step.stamp, ("task_id", "change")):
-        if point.payload.get("task_id") == task and point.id not in made:
-            opened[point.payload.get("change") == ADDED].append(point.id)
+    for point in _opened_by(store, scope, stamp, ("task_id", "change")):
+        if cleared(point):
+            opened[indexed and point.payload.get("change") == ADDED].append(point.id)
     for added, ids in opened.items():
-        cleared = {**NO_WRITER, "task_id": None, **({"change": INDEXED} if added else {})}
+        values = {**NO_WRITER, "task_id": None, **({"change": INDEXED} if added else {})}
         for batch in batches(sorted(ids), 1000):
-            store.set_payload(batch, cleared)
+            store.set_payload(batch, values)
 
 
 def holds_all(git: GitRepository, known: str, target: str, window: Sequence[str], limit: int) -> bool:
     """Whether ``window`` (at most ``limit`` commits) holds every commit a sync from
     ``known`` to ``target`` brought in: ``whole``, for ``credit_window`` and ``credit_by_links``."""
-    if len(window) < limit:
-        return True
-    return len(git.walk_commits(target, hide=known, limit=limit + 1, first_parent=False)) <= limit
+    return len(window) < limit or not window_cut(git, known, target, limit)
+
+
+def window_cut(git: GitRepository, known: str | None, target: str, limit: int) -> bool:
+    """Whether a sync from ``known`` to ``target`` brings in more than ``limit`` commits, the
+    most its window reads (``tasks.commit_window``)."""
+    if known is None or known == target or limit <= 0:
+        return False
+    return len(git.walk_commits(target, hide=known, limit=limit + 1, first_parent=False)) > limit
 
 
 def _moves_unsure(store: Store, scope: Scope, target: str, stamp: int, credited: AbstractSet[str]) -> None:

@@ -12,6 +12,7 @@ import structlog
 
 from recalld.ingest.ahead import EmbedAhead
 from recalld.ingest.blamed import blame_leftovers
+from recalld.ingest.credit import window_cut
 from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
@@ -27,14 +28,20 @@ log = structlog.get_logger("recalld.sync")
 
 def owes_history(
     git: GitRepository, indexed: str | None, options: IndexOptions, *, reshaped: bool = False, earlier: bool = False,
-    reread: bool = False,
+    reread: bool = False, target: str | None = None,
 ) -> bool:
     """Whether a sync from ``indexed`` leaves the target's history to a backfill (also
     where the clone's shallow boundaries moved: ``reshaped``; or an earlier release read
     it: ``earlier``; or the sync reads unchanged files again, whose code it may read
-    otherwise: ``reread``, ``plan.NewVersion.reread``), or the search past it."""
+    otherwise: ``reread``, ``plan.NewVersion.reread``; or it brings in more commits than
+    its window reads, up to ``target``: what those past it wrote, ``credit.credit_window``),
+    or the search past it."""
     reads = options.backfill_commits > 1 or (options.backfill_commits == 1 and options.writer_commits > 0)
-    return reads and (reshaped or earlier or reread or not git.has_commit(indexed))
+    if not reads:
+        return False
+    if reshaped or earlier or reread or not git.has_commit(indexed):
+        return True
+    return target is not None and window_cut(git, indexed, target, options.backfill_commits)
 
 
 @dataclass(frozen=True, slots=True)

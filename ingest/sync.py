@@ -185,7 +185,7 @@ class Indexer:
             return _Step(stamp=next_stamp(checkpoint), reconcile=bool(pending) or full or reshaped,
                          extraction=extraction, reread=outdated,
                          owed=owed or owes_history(git, indexed, self.options, reshaped=reshaped,
-                                                   reread=outdated or unwritten),
+                                                   reread=outdated or unwritten, target=target),
                          attributes=(checkpoint.get("attributes"), beside),
                          after=after, provenance=provenance, asks=asks)  # fmt: skip
 

@@ -41,24 +41,24 @@ with git: a boundary memory whose commit now has its parents is written again wh
 when it comes back), and the history is read on. Where the target's history reaches a boundary, a
 commit it does not reach may lie beyond it: such task memories are not closed.
 
-**Links both ways.** A structural memory's ``task_id`` is the task memory id of the commit that
-wrote it: its ``valid_from_commit``, the sync's target, as written (code it moved unchanged keeps
-its own); a sync over several new commits then gives what the target did not write to the newest
-other commit of the window that did, moves followed back (``credit.credit_window``; a reset forward,
-reading none of them again, by their task memories' links and renames). Both resolve whenever task
-memory is on (every commit of the window gets a task memory). A branch's first index does not know
-which commit wrote what it found (``change`` ``indexed``), nor does a sync whose indexed commit has
-gone from git: such a version gets its ``task_id`` and ``author`` from the newest commit of the
-window or the history that produced it, when the task step reads that commit (a merge gives its
-task, not its author), back through the commits that only moved it (``ingest/authorship.py``), and
-has neither where none did. A task memory's ``symbol_ids`` are the structural versions its commit
-produced (each symbol it added or modified, at its path with its content at that commit; every
-symbol of a file renamed with edits) that the store holds, live or closed, when the task memory is
-written — after the sync's structural step. For the target commit that is every version it produced,
-plus the live versions at the paths it renamed without edits. For older commits (a multi-commit
-sync, a backfill) a version is linked only where the store has it (the code was still like that at
-some sync target); versions in files an older commit moved without edits are not linked (those in
-files past the parse limit are, where the store holds code at their path: ``filling``).
+**Links both ways.** A structural memory's ``task_id`` is the task memory id of the commit that wrote
+it: its ``valid_from_commit``, the sync's target, as written (code it moved unchanged keeps its own); a
+sync over several new commits then gives what the target did not write to the newest other commit of the
+window that did, moves followed back (``credit.credit_window``; a reset forward, reading none of them
+again, by their task memories' links and renames; what a window cut at its limit did not write, to the
+history read the sync owes). Both resolve whenever task memory is on. A branch's first index does not
+know which commit wrote what it found (``change`` ``indexed``), nor does a sync whose indexed commit has
+gone from git: such a version gets its ``task_id`` and ``author`` from the newest commit of the window
+or the history that produced it, when the task step reads that commit (a merge gives its task, not its
+author), back through the commits that only moved it (``ingest/authorship.py``), and has neither where
+none did. A task memory's ``symbol_ids`` are the structural versions its commit produced (each symbol it
+added or modified, at its path with its content at that commit; every symbol of a file renamed with
+edits) that the store holds, live or closed, when the task memory is written — after the sync's
+structural step. For the target commit that is every version it produced, plus the live versions at the
+paths it renamed without edits. For older commits (a multi-commit sync, a backfill) a version is linked
+only where the store has it (the code was still like that at some sync target); versions in files an
+older commit moved without edits are not linked (those in files past the parse limit are, where the
+store holds code at their path: ``filling``).
 
 **Crashes.** The step runs inside the sync's pending checkpoint, after the structural writes: first
 it writes the window's missing (or closed) memories, then the closures. Both are recomputed from git

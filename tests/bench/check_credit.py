@@ -23,6 +23,13 @@ checks that on a copy whose every K commits are a side branch a merge commit bri
 (``check_exact.merged_every``), its last ``--history`` merges.
 
     python tests/bench/check_credit.py --repo ~/src/django [--history 40] --merges 5
+
+``--window N`` adds a store whose sync to the tip at once reads at most N of its
+commits (``[tasks] backfill_commits``, a pull of more commits than that): what the
+commits past the limit wrote is left to the history read that sync owes, and every live
+version should name the same author and commit as the syncs one by one.
+
+    python tests/bench/check_credit.py --repo ~/src/django --history 120 --window 30
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from recalld.ingest.files import IndexOptions  # noqa: E402
 from recalld.ingest.plan import Scope  # noqa: E402
 from recalld.ingest.records import task_memory_id  # noqa: E402
 from recalld.ingest.store import MemoryFilter  # noqa: E402
@@ -48,10 +56,12 @@ WRITER = FIELDS[:3]  # compared: the commit a version is credited to (task, auth
 WROTE = FIELDS[1:3]  # compared with a first index: who wrote it, in which commit
 
 
-def synced(root: Path, repo: Path, start: str, targets: list[str]) -> dict[str, dict[str, Any]]:
+def synced(
+    root: Path, repo: Path, start: str, targets: list[str], options: IndexOptions | None = None
+) -> dict[str, dict[str, Any]]:
     """The live structural versions after indexing ``start``, then syncing to each of
     ``targets`` in turn: id → the provenance fields."""
-    h = Harness("edge", root)
+    h = Harness("edge", root, options)
     try:
         for commit in (start, *targets):
             git(repo, "branch", "-f", "checked", commit)
@@ -65,6 +75,8 @@ def synced(root: Path, repo: Path, start: str, targets: list[str]) -> dict[str, 
 def main() -> int:
     parser = checker_parser(__doc__, history=200, history_help="first-parent commits behind the tip",
                             merges="check a copy whose every K commits are a side branch a merge brought in")
+    parser.add_argument("--window", type=int, default=0, metavar="N",
+                        help="also sync to the tip at once reading at most N of its commits (backfill_commits)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -81,20 +93,23 @@ def main() -> int:
         for label, targets in (("at once", [tip]), ("back and forward again", [tip, start, tip])):
             other = synced(root / label.replace(" ", "-"), repo, start, targets)
             differing += compare(label, one_by_one, other, tip, task_commit)
-        differing += compare_fresh(one_by_one, synced(root / "fresh", repo, tip, []))
+        differing += compare_fresh("a first index of the tip", one_by_one, synced(root / "fresh", repo, tip, []))
+        if args.window:
+            cut = synced(root / "cut", repo, start, [tip], IndexOptions(backfill_commits=args.window))
+            differing += compare_fresh(f"at once, its window cut at {args.window} commits", one_by_one, cut)
         return 1 if differing else 0
 
 
-def compare_fresh(one_by_one: dict[str, dict[str, Any]], fresh: dict[str, dict[str, Any]]) -> int:
-    """Prints how a first index of the tip names the writer (author and commit) of every
-    live version against the syncs one by one (which follow moves as its history read
-    does: who moved code did not write it), and returns how many differ. The task may
-    differ: each store's history read holds its own window of commits."""
-    both = sorted(set(one_by_one) & set(fresh))
+def compare_fresh(label: str, one_by_one: dict[str, dict[str, Any]], other: dict[str, dict[str, Any]]) -> int:
+    """Prints how another store (a first index of the tip, or one whose history read
+    found the writers) names the writer (author and commit) of every live version
+    against the syncs one by one (which follow moves as its history read does: who moved
+    code did not write it), and returns how many differ. The task may differ: each
+    store's history read holds its own window of commits."""
+    both = sorted(set(one_by_one) & set(other))
     moved = sum(one_by_one[i]["change"] == "renamed" for i in both)
-    print(f"a first index of the tip: live versions {len(fresh)}, {len(both)} as one by one ({moved} of them "
-          f"renamed there)")  # fmt: skip
-    return differing("same writer", "first index", one_by_one, fresh, both, WROTE,
+    print(f"{label}: live versions {len(other)}, {len(both)} as one by one ({moved} of them renamed there)")
+    return differing("same writer", label.split(",")[0], one_by_one, other, both, WROTE,
                      lambda v: f"in {(v['written_in'] or '-')[:10]}")  # fmt: skip
 
 

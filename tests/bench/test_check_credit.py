@@ -1,6 +1,7 @@
 """The provenance checkers on a small history of their own, with several authors: each
 must run and pass (the single sync's versions credited as the syncs one by one credit
-them, also where each two commits were a side branch a merge brought in; the search
+them, also where each two commits were a side branch a merge brought in, and where the
+single sync's window stopped short of them; the search
 past a one-commit history read finding the writers a read of every commit finds, and on
 the merged copy)."""
 
@@ -51,10 +52,12 @@ def checked(checker: str, repo: GitRepo, history: int, *more: str) -> str:
                             "  same writer as one by one: 3; differing: 0": 1}),
     ("check_credit.py --merges 2", 2, {"2 commits: live versions 3 one by one": 1,
                                        "  same commit as one by one: 3; differing: 0": 2}),
+    ("check_credit.py --window 2", 3, {"at once, its window cut at 2 commits: live versions 3, 3 as one by one (1 of"
+                                       " them renamed there)": 1, "  same writer as one by one: 3; differing: 0": 2}),
     ("check_writers.py", 1, {"4 first-parent commits; 3 structural versions": 1, "same author: 3; differing: 0": 1}),
     ("check_writers.py --merges 2", 1, {"  searched: 2 merges of up to 2 commits each, the first commit before them": 1,
                                         "same author: 3; differing: 0": 1}),
-], ids=["credit", "credit-merged", "writers", "writers-merged"])  # fmt: skip
+], ids=["credit", "credit-merged", "credit-cut", "writers", "writers-merged"])  # fmt: skip
 def test_a_checker_passes_on_a_history_of_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, checker: str, history: int, lines: dict[str, int]
 ) -> None:

@@ -605,7 +605,8 @@ def test_a_sync_to_a_merge_gives_what_it_brought_in_to_the_merged_branchs_commit
     the merge alone made is its own, by the merger (as git blame has it); the same after a
     reset back and forward again, and where the window holds every commit just at its
     limit. Where the window stopped at its limit, what none of its commits made may be
-    an older commit's: the merge's task alone, no author."""
+    an older commit's: the merge's task alone, its writer found by the history read the
+    sync owes, as a first index finds it (Bob's f through the merge, bb the merge's)."""
     repo = git_repo
     by = partial(commit_by, repo, monkeypatch)
     repo.write("a.py", "def f():\n    return 1\n")
@@ -642,8 +643,16 @@ def test_a_sync_to_a_merge_gives_what_it_brought_in_to_the_merged_branchs_commit
             h.sync(repo)
         assert writers(harness) == expected
         assert writers(exact) == expected  # [merge, Cid, Bob]: all it brought in, at the limit
-        # [merge, Cid]: Bob's f is left with the merge's task, as is bb (an older commit's?)
-        assert writers(short) == {**expected, ("b.py", "bb"): (by_merge[0], ""), ("a.py", "f"): (by_merge[0], "")}
+        # [merge, Cid]: Bob's f is left with the merge's task, as is bb (an older commit's?), for the history read
+        assert writers(short) == {**expected, ("a.py", "f"): (by_merge[0], "Bob")}
+        fresh = Harness("edge", tmp_path / "fresh", IndexOptions(backfill_commits=2))
+        try:
+            fresh.sync(repo)  # the same author and commit (a task: that of the commit it read, here the merge's)
+            wrote = [{k: (author_name(p.payload), p.payload["written_in"]) for k, p in structural(h).items()}
+                     for h in (fresh, short)]  # fmt: skip
+            assert wrote[0] == wrote[1]
+        finally:
+            fresh.close()
         repo.git("reset", "-q", "--hard", gus)
         harness.sync(repo)
         repo.git("reset", "-q", "--hard", merge)

@@ -1,0 +1,130 @@
+"""A sync whose window stopped at its limit (a pull of more than ``backfill_commits``
+commits, a daemon stopped through as many): the commits past the limit are not read by
+the sync, so what they wrote has no writer among the window's commits. It is left to the
+history read, which the sync then owes, and which finds the commit that wrote it, as a
+first index of the same commit does; the window's own commits keep what they wrote."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
+from pathlib import Path
+
+from recalld.ingest.files import IndexOptions
+from tests.ingest.conftest import Harness
+from tests.ingest.test_moved_writer import writers
+from tests.ingest.test_tasks import commit_by, written_in_its_authors_commit
+
+LIMIT = IndexOptions(backfill_commits=2)
+F = "def f():\n    return 1\n"
+
+
+@contextmanager
+def indexed_by_ann(repo, by, tmp_path: Path, code: str = F) -> Iterator[tuple[Harness, Harness]]:  # type: ignore
+    """Ann writes a.py (``code``) and a store whose window holds two commits indexes it;
+    the other store, empty, is for a first index of the tip (``both_synced``)."""
+    repo.write("a.py", code)
+    by("Ann", "a")
+    h = Harness("edge", tmp_path / "state", LIMIT)
+    fresh = Harness("edge", tmp_path / "fresh", LIMIT)
+    try:
+        h.sync(repo)
+        yield h, fresh
+    finally:
+        h.close()
+        fresh.close()
+
+
+def both_synced(h: Harness, fresh: Harness, repo) -> dict[tuple[str, str], tuple[str, str | None]]:  # type: ignore
+    """Syncs ``h`` over the new commits at once and indexes the tip in ``fresh``: both must
+    name the same writers, each in its author's commit. ``h``'s writers; its history read."""
+    result = h.sync(repo)
+    fresh.sync(repo)
+    found = writers(h)
+    assert found == writers(fresh)
+    assert not result.history_owed
+    written_in_its_authors_commit(h, repo)
+    return found
+
+
+def test_code_a_commit_past_the_window_wrote_gets_its_writer_from_the_history_read(git_repo, tmp_path, monkeypatch):
+    """Ann's index; Bob, Cid and Dan each add a function and one sync takes all three,
+    its window cut at two commits (Dan's, Cid's): Bob's function is Bob's, not Dan's."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    with indexed_by_ann(repo, by, tmp_path) as (h, fresh):
+        made = {}
+        for who, name in (("Bob", "g"), ("Cid", "h"), ("Dan", "k")):
+            repo.write(f"{name}.py", f"def {name}():\n    return 2\n")
+            made[who] = by(who, name)
+        found = both_synced(h, fresh, repo)
+        assert [found[(f"{n}.py", n)] for n in "ghk"] == [(w, made[w]) for w in ("Bob", "Cid", "Dan")]
+
+
+def test_code_written_past_the_window_and_moved_in_it_is_followed_back_to_its_writer(git_repo, tmp_path, monkeypatch):
+    """Bob writes x.py past the window; Cid renames it to y.py and edits ``g2`` in the
+    window, Dan adds k.py: ``g`` is Bob's (the move followed back past the window),
+    ``g2`` and the module Cid's, ``k`` Dan's, as a first index has them."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    with indexed_by_ann(repo, by, tmp_path) as (h, fresh):
+        repo.write("x.py", "def g():\n    return 2\n\n\ndef g2():\n    return 3\n")
+        bob = by("Bob", "x")
+        repo.git("mv", "x.py", "y.py")
+        repo.write("y.py", "def g():\n    return 2\n\n\ndef g2():\n    return 30\n")
+        cid = by("Cid", "x.py is y.py; g2 returns 30")
+        repo.write("k.py", "def k():\n    return 4\n")
+        dan = by("Dan", "k")
+        found = both_synced(h, fresh, repo)
+        assert (found[("y.py", "g")], found[("y.py", "g2")], found[("y.py", "<module>")], found[("k.py", "k")]) == (
+            ("Bob", bob), ("Cid", cid), ("Cid", cid), ("Dan", dan))  # fmt: skip
+
+
+def test_a_window_that_holds_every_commit_owes_no_history_read(git_repo, tmp_path, monkeypatch):
+    """Two commits, a window of two: the sync reads both and owes nothing more; three
+    commits, one past the limit, make it owe the read, which the sync's caller then does."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    with indexed_by_ann(repo, by, tmp_path) as (h, _):
+        for n, who in enumerate(("Bob", "Cid")):
+            repo.write(f"b{n}.py", f"def b{n}():\n    return {n}\n")
+            by(who, f"b{n}")
+        assert h.sync(repo).history_seconds == 0
+        for n, who in enumerate(("Dan", "Eve", "Fay")):
+            repo.write(f"c{n}.py", f"def c{n}():\n    return {n}\n")
+            by(who, f"c{n}")
+        result = h.sync(repo)
+        assert result.history_seconds > 0 and not result.history_owed
+        assert writers(h)[("c0.py", "c0")][0] == "Dan"
+
+
+def test_a_copy_past_the_window_of_a_file_deleted_in_it_is_the_copiers(git_repo, tmp_path, monkeypatch):
+    """Bob copies a.py to b.py past the window, Cid deletes a.py in it: the sync's diff
+    pairs the two as a rename, but the code at b.py was written there by Bob's copy (as
+    git blame without ``-C`` has it, and as a first index finds), not moved by Cid."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    code = F + "\n\ndef g():\n    return 2\n"
+    with indexed_by_ann(repo, by, tmp_path, code) as (h, fresh):
+        repo.write("b.py", code)
+        bob = by("Bob", "a copy of a.py")
+        repo.git("rm", "-q", "a.py")
+        by("Cid", "a.py is gone")
+        repo.write("k.py", "def k():\n    return 4\n")
+        by("Dan", "k")
+        assert both_synced(h, fresh, repo)[("b.py", "f")] == ("Bob", bob)
+
+
+def test_what_merges_past_the_window_brought_in_is_not_the_last_merges(git_repo, tmp_path, monkeypatch):
+    """Mia merges Bob's, Cid's and Dan's branches one after the other; one sync to the last
+    merge reads it and Dan's commit: Bob's and Cid's functions are theirs (through the
+    merges the history read reads), not Mia's by the last merge."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    with indexed_by_ann(repo, by, tmp_path) as (h, fresh):
+        made = {}
+        for who, name in (("Bob", "g"), ("Cid", "h"), ("Dan", "k")):
+            repo.git("checkout", "-q", "-b", name)
+            repo.write(f"{name}.py", f"def {name}():\n    return 2\n")
+            made[who] = by(who, name)
+            repo.git("checkout", "-q", "main")
+            monkeypatch.setenv("GIT_AUTHOR_NAME", "Mia")
+            repo.git("merge", "-q", "--no-ff", "-m", f"merge {name}", name)
+        found = both_synced(h, fresh, repo)
+        assert [found[(f"{n}.py", n)] for n in "ghk"] == [(w, made[w]) for w in ("Bob", "Cid", "Dan")]
