@@ -51,31 +51,25 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *
         search = WriterSearch(store, scope, moves=WINDOW)
         search.claim(others if merge else [target, *others], claimable)
         moved = search.moved_back()
-    _unclaimed(store, scope, target.details.id, stamp, opened, claimable, moved, merge=merge, whole=whole,
-               made=written_ids(scope, records))  # fmt: skip
+    _unclaimed(store, scope, stamp, claimable, moved, merge=merge, whole=whole, made=written_ids(scope, records))
 
 
 def _unclaimed(
-    store: Store, scope: Scope, target: str, stamp: int, opened: dict[str, bool], left: set[str],
-    moved: dict[str, set[str]], *, merge: bool, whole: bool, made: AbstractSet[str] | None = None,
+    store: Store, scope: Scope, stamp: int, left: set[str], moved: dict[str, set[str]], *, merge: bool, whole: bool,
+    made: AbstractSet[str],
 ) -> None:
-    """What a crediting of the sync to ``target`` (``stamp``) left unclaimed of what it
-    ``opened``: what the window's commits moved there keeps the writer of the same code
-    where they moved it from (``moved``: ``_written_before``), but after a merge whose
-    window stopped at its limit; a merge's own, ``_merge_keeps``. Where the window stopped
-    at its limit, what else the sync opened may be a commit's past it: with ``made``
-    (what the window's commits wrote, read), all of it is left to the history read
-    (``_clear_writers``); else what the sync found moved (``_moves_unsure``)."""
+    """What a crediting of the sync ``stamp`` left unclaimed (``left``) of what it opened:
+    what the window's commits moved there keeps the writer of the same code where they
+    moved it from (``moved``: ``_written_before``), but after a merge whose window stopped
+    at its limit; a merge's own, ``_merge_keeps``. Where the window stopped at its limit,
+    what else the sync opened, but what the window's commits wrote (``made``), may be a
+    commit's past it (code the sync found moved too: a copy of the old file that one of
+    them deleted): it is left to the history read (``_clear_writers``)."""
     before = _written_before(store, moved) if whole or not merge else set()
-    left = left - before
-    _merge_keeps(store, left if merge else set(), whole=whole)
-    if whole:
-        return
-    if made is not None:
+    _merge_keeps(store, left - before if merge else set(), whole=whole)
+    if not whole:
         kept = made | before
         _clear_writers(store, scope, stamp, lambda point: point.id not in kept)
-    elif merge:
-        _moves_unsure(store, scope, target, stamp, set(opened) - left)
 
 
 def _written_before(store: Store, moved: dict[str, set[str]]) -> set[str]:
@@ -149,28 +143,12 @@ def window_cut(git: GitRepository, known: str | None, target: str, limit: int) -
     return len(git.walk_commits(target, hide=known, limit=limit + 1, first_parent=False)) > limit
 
 
-def _moves_unsure(store: Store, scope: Scope, target: str, stamp: int, credited: AbstractSet[str]) -> None:
-    """A merge whose window stopped at its limit: what its sync (``stamp``) opened as
-    moved, with the writer of what it was moved from, and the crediting did not give
-    (``credited``) may have been written past the limit (a copy of the old file that a
-    later commit deleted): it keeps the merge's task alone, as what none of the window's
-    commits wrote, for the history read to find its writer."""
-    task = task_memory_id(scope, target)
-    moved = sorted(p.id for p in _opened_by(store, scope, stamp, ("valid_from_commit", "task_id"))
-                   if p.id not in credited and p.payload.get("valid_from_commit") == target
-                   and p.payload.get("task_id") != task)  # fmt: skip
-    for batch in batches(moved, 1000):
-        store.set_payload(batch, {**NO_WRITER, "task_id": task})
-
-
 def _merge_keeps(store: Store, kept: AbstractSet[str], *, whole: bool) -> None:
     """A sync to a merge opened what it brought in as its own, by its author: what the
     commits of the branches it merged (in the window) produced is theirs. What no other
     commit claimed (``kept``) is the merge's own (a conflict's resolution, as git blame
     has it) where the window is ``whole``; else it may be a commit's past the window's
-    limit, and keeps the merge's task alone (so does code the sync found moved, the
-    writer of what it was moved from kept: a commit past the limit may have written it
-    there, as a copy of the old file that a later commit deleted)."""
+    limit, and keeps the merge's task alone, for the history read to find its writer."""
     if kept and not whole:
         store.set_payload(sorted(kept), NO_WRITER)
 
@@ -221,7 +199,7 @@ def credit_by_links(store: Store, scope: Scope, window: Sequence[str], *, whole:
     moved: defaultdict[str, set[str]] = defaultdict(set)
     for i in (i for i in at if at[i] != paths[i]):
         moved[memory_id(scope, at[i], *keys[i])].add(i)
-    _unclaimed(store, scope, target, stamp, opened, set(at), moved, merge=merge, whole=whole)
+    _unclaimed(store, scope, stamp, set(at), moved, merge=merge, whole=whole, made=set(opened).difference(at))
 
 
 def _written_earlier(

@@ -250,7 +250,7 @@ class TaskSync:
                     if writes:
                         written = list(run)
                         self._unclaim([self._record(c) for c in written if c in stale])
-                        outcome.added += self._write(written, commit, NoProgress(), writers,
+                        outcome.added += self._write(written, commit, NoProgress(), writers, retrace=True,
                                                      again={c for c in written if ids[c] in live})  # fmt: skip
                     else:  # what was read before is claimed again, for its moves (and a merge's branches a stop left)
                         self._retrace(written := list(run), commit, writers, stale)
@@ -314,12 +314,12 @@ class TaskSync:
 
     def _write(
         self, commits: list[str], target: str, progress: ProgressSink, writers: WriterSearch,
-        *, again: AbstractSet[str] = frozenset(),
+        *, again: AbstractSet[str] = frozenset(), retrace: bool = False,
     ) -> int:
-        """Writes the commits' missing task memories (and the target's, if closed, and
-        those ``again`` names whole) and reopens the other closed ones; returns how many it
-        wrote or reopened. ``writers`` claims what those it writes produced. (What the
-        model computed, the sync counts on its ``EmbedAhead``.)"""
+        """Writes the commits' missing task memories (and the target's, if closed, and those ``again``
+        names whole) and reopens the other closed ones; returns how many it wrote or reopened. ``writers``
+        claims what those it writes produced, with ``retrace`` (a history read) what those it reopens
+        did too, their moves followed. (What the model computed, the sync counts on its ``EmbedAhead``.)"""
         ids = {c: task_memory_id(self.scope, c) for c in commits}
         fields = (*HISTORY_FIELDS, *SCAN_FIELDS)
         existing = {p.id: p.payload for p in retrieve_many(self.store, list(ids.values()), fields=fields)}
@@ -328,14 +328,14 @@ class TaskSync:
         reopened = [ids[c] for c in commits if c in closed and c != target and c not in again]
         for mid in reopened:
             self.store.set_payload([mid], open_state(self.scope, past_intervals(existing[mid])))
-        todo = [c for c in commits if ids[c] not in existing or (c in closed and c == target) or c in again]
-        if not todo:
+        todo = {c for c in commits if ids[c] not in existing or (c in closed and c == target) or c in again}
+        read = [self._record(c) for c in commits if c in todo or (retrace and ids[c] in reopened)]
+        if not read:
             return len(reopened)
-        records = [self._record(c) for c in todo]
-        links, unknown = self._links(records, target)
-        writers.claim(records, unknown)
+        links, unknown = self._links(read, target)
+        writers.claim(read, unknown)
         drafts: list[MemoryDraft] = []
-        for record in records:
+        for record in (r for r in read if r.details.id in todo):
             text = task_text(record, max_chars=self.options.max_embed_chars)
             mid = ids[record.details.id]
             history = past_intervals(existing.get(mid))

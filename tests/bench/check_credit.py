@@ -24,10 +24,11 @@ checks that on a copy whose every K commits are a side branch a merge commit bri
 
     python tests/bench/check_credit.py --repo ~/src/django [--history 40] --merges 5
 
-``--window N`` adds a store whose sync to the tip at once reads at most N of its
-commits (``[tasks] backfill_commits``, a pull of more commits than that): what the
-commits past the limit wrote is left to the history read that sync owes, and every live
-version should name the same author and commit as the syncs one by one.
+``--window N`` adds two stores whose syncs read at most N of the commits they bring in
+(``[tasks] backfill_commits``, a pull of more commits than that): one syncs to the tip at
+once, the other to the tip, back to the start and forward again. What the commits past
+the limit wrote is left to the history read each such sync owes, and every live version
+should name the same author and commit as the syncs one by one.
 
     python tests/bench/check_credit.py --repo ~/src/django --history 120 --window 30
 """
@@ -94,9 +95,10 @@ def main() -> int:
             other = synced(root / label.replace(" ", "-"), repo, start, targets)
             differing += compare(label, one_by_one, other, tip, task_commit)
         differing += compare_fresh("a first index of the tip", one_by_one, synced(root / "fresh", repo, tip, []))
-        if args.window:
-            cut = synced(root / "cut", repo, start, [tip], IndexOptions(backfill_commits=args.window))
-            differing += compare_fresh(f"at once, its window cut at {args.window} commits", one_by_one, cut)
+        cut = IndexOptions(backfill_commits=args.window)
+        for label, targets in (("at once", [tip]), ("back and forward again", [tip, start, tip])) if args.window else ():
+            other = synced(root / f"cut-{len(targets)}", repo, start, targets, cut)
+            differing += compare_fresh(f"{label}, its window cut at {args.window} commits", one_by_one, other)
         return 1 if differing else 0
 
 

@@ -53,7 +53,9 @@ def checked(checker: str, repo: GitRepo, history: int, *more: str) -> str:
     ("check_credit.py --merges 2", 2, {"2 commits: live versions 3 one by one": 1,
                                        "  same commit as one by one: 3; differing: 0": 2}),
     ("check_credit.py --window 2", 3, {"at once, its window cut at 2 commits: live versions 3, 3 as one by one (1 of"
-                                       " them renamed there)": 1, "  same writer as one by one: 3; differing: 0": 2}),
+                                       " them renamed there)": 1, "back and forward again, its window cut at 2 commits:"
+                                       " live versions 3, 3 as one by one (1 of them renamed there)": 1,
+                                       "  same writer as one by one: 3; differing: 0": 3}),
     ("check_writers.py", 1, {"4 first-parent commits; 3 structural versions": 1, "same author: 3; differing: 0": 1}),
     ("check_writers.py --merges 2", 1, {"  searched: 2 merges of up to 2 commits each, the first commit before them": 1,
                                         "same author: 3; differing: 0": 1}),

@@ -128,3 +128,57 @@ def test_what_merges_past_the_window_brought_in_is_not_the_last_merges(git_repo,
             repo.git("merge", "-q", "--no-ff", "-m", f"merge {name}", name)
         found = both_synced(h, fresh, repo)
         assert [found[(f"{n}.py", n)] for n in "ghk"] == [(w, made[w]) for w in ("Bob", "Cid", "Dan")]
+
+
+def test_a_reset_forward_past_the_window_leaves_what_it_did_not_link_to_the_history_read(
+    git_repo, tmp_path, monkeypatch
+):
+    """The branch reset back to Ann's commit and forward to Dan's again: the reset forward
+    reopens Bob's, Cid's and Dan's functions, its window (Dan's, Cid's) cut short of Bob's
+    commit; Bob's function is Bob's again, not Dan's."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    with indexed_by_ann(repo, by, tmp_path) as (h, fresh):
+        ann = repo.head()
+        made = {}
+        for who, name in (("Bob", "g"), ("Cid", "h"), ("Dan", "k")):
+            repo.write(f"{name}.py", f"def {name}():\n    return 2\n")
+            made[who] = by(who, name)
+        h.sync(repo)
+        repo.git("reset", "-q", "--hard", ann)
+        h.sync(repo)
+        repo.git("reset", "-q", "--hard", made["Dan"])
+        found = both_synced(h, fresh, repo)
+        assert [found[(f"{n}.py", n)] for n in "ghk"] == [(w, made[w]) for w in ("Bob", "Cid", "Dan")]
+
+
+def test_a_history_read_follows_moves_through_the_commits_whose_task_memories_it_reopens(
+    git_repo, tmp_path, monkeypatch
+):
+    """Mia merges Bob's new file, Cid's rename of a.py to b.py (rewriting most of it) and
+    Dan's new file. Reset back to Ann's commit and forward again, the sync's window (the
+    last merge, Dan's commit) stops short; the history read reopens the task memory of
+    Cid's merge, closed by the reset, and follows its move back: ``f`` is Ann's, as a
+    first index has it (git blame, past a rename that rewrote most of the file, names Cid)."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    long = "".join(f"\n\ndef g{i}():\n    return {i}\n" for i in range(12))
+    with indexed_by_ann(repo, by, tmp_path, F + long) as (h, fresh):
+        ann = repo.head()
+
+        def rename() -> None:
+            repo.git("mv", "a.py", "b.py")
+            repo.write("b.py", F + long.replace("return", "return -"))
+
+        for who, change in (("Bob", lambda: repo.write("x.py", "def x():\n    return 0\n")), ("Cid", rename),
+                            ("Dan", lambda: repo.write("d.py", "def d():\n    return 4\n"))):  # fmt: skip
+            repo.git("checkout", "-q", "-b", who)
+            change()
+            by(who, who)
+            repo.git("checkout", "-q", "main")
+            monkeypatch.setenv("GIT_AUTHOR_NAME", "Mia")
+            repo.git("merge", "-q", "--no-ff", "-m", f"merge {who}", who)
+        tip = repo.head()
+        h.sync(repo)
+        repo.git("reset", "-q", "--hard", ann)
+        h.sync(repo)
+        repo.git("reset", "-q", "--hard", tip)
+        assert both_synced(h, fresh, repo)[("b.py", "f")] == ("Ann", ann)
