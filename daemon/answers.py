@@ -55,6 +55,7 @@ GENERIC_PUSH = {
         "ref": {"type": "string", "description": "the ref pushed (refs/heads/main)"},
         "commit": {"type": "string", "description": "the commit it points at"},
     },
+    "additionalProperties": False,
 }
 
 

@@ -79,10 +79,17 @@ def gitlab_push(payload: dict[str, Any]) -> PushInfo:
     return PushInfo(urls, _text(project, "name", key), _text(payload, "ref"), commit)
 
 
+GENERIC_KEYS = ("repo", "ref", "commit")
+
+
 def generic_push(payload: dict[str, Any]) -> PushInfo:
+    """The generic webhook's body: ``GENERIC_KEYS`` and no other (a misspelt ``sha`` or
+    ``branch`` was dropped without a word, and the push taken for one of no ref)."""
     repo = payload.get("repo")
     if not isinstance(repo, str) or not repo:
         raise ValueError("body must name the repo: {\"repo\": NAME or remote URL, \"ref\"?, \"commit\"?}")
+    if unknown := sorted(set(payload).difference(GENERIC_KEYS)):
+        raise ValueError(f"body's {', '.join(map(repr, unknown))}: no such key (it takes {', '.join(GENERIC_KEYS)})")
     url = (repo,) if "/" in repo or ":" in repo else ()
     return PushInfo(url, None if url else repo, _text(payload, "ref"), _text(payload, "commit"))
 

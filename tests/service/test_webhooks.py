@@ -193,6 +193,9 @@ def test_gitlab_token_and_generic_bearer(service):
     bearer = {"Authorization": f"Bearer {service.token}"}
     assert client.post("/v1/webhooks/generic", content=generic, headers=bearer).status_code == 202
     assert client.post("/v1/webhooks/generic", content=b'{"ref": "x"}', headers=bearer).status_code == 400
+    misspelt = client.post("/v1/webhooks/generic", json={"repo": "other", "branch": "main", "sha": "1"}, headers=bearer)
+    assert (misspelt.status_code, misspelt.json()["detail"]) == (
+        400, "body's 'branch', 'sha': no such key (it takes repo, ref, commit)")
     nowhere = json.dumps({"repo": "/etc"}).encode()  # a path in the payload is never touched
     assert client.post("/v1/webhooks/generic", content=nowhere, headers=bearer).status_code == 404
     assert queued(service) == {"widgets": 1, "other": 1}
