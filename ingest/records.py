@@ -147,8 +147,8 @@ def ancestor_dirs(path: str) -> list[str]:
 PAYLOAD_VERSION = 2
 # Bumped whenever reading a branch's history says otherwise what its task memories say or
 # who wrote its versions: an earlier version's history is read again (``read_earlier``).
-# What each version changed: the README's "Upgrades" (6: code moved unchanged keeps its writer).
-PROVENANCE_VERSION = 6
+# What each version changed: the README's "Upgrades" (7: what a sync past its window's limit did not read).
+PROVENANCE_VERSION = 7
 # The fields of a memory that its id fixes (the id hashes repo, branch, path, kind,
 # qualname and the symbol's source; the embedded text is made of those, so are both
 # vectors). A closed memory that comes back keeps them as stored: everything else

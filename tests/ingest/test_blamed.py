@@ -146,6 +146,6 @@ def test_a_store_of_an_earlier_release_gets_the_writers_blame_finds(git_repo, tm
         again = h.sync(git_repo)
         assert again.mode == "noop" and not again.history_owed
         assert written(h) == first and first[("tool.inc", "helper")] == ("Ann", made["ann"])
-        assert h.checkpoint()["provenance"] == PROVENANCE_VERSION == 6
+        assert h.checkpoint()["provenance"] == PROVENANCE_VERSION == 7
     finally:
         h.close()

@@ -12,9 +12,10 @@ from functools import partial
 from pathlib import Path
 
 from recalld.ingest.files import IndexOptions
+from recalld.ingest.records import checkpoint_id, task_memory_id
 from tests.ingest.conftest import Harness
 from tests.ingest.test_moved_writer import writers
-from tests.ingest.test_tasks import commit_by, written_in_its_authors_commit
+from tests.ingest.test_tasks import SCOPE, commit_by, structural, tasks, written_in_its_authors_commit
 
 LIMIT = IndexOptions(backfill_commits=2)
 F = "def f():\n    return 1\n"
@@ -182,3 +183,24 @@ def test_a_history_read_follows_moves_through_the_commits_whose_task_memories_it
         h.sync(repo)
         repo.git("reset", "-q", "--hard", tip)
         assert both_synced(h, fresh, repo)[("b.py", "f")] == ("Ann", ann)
+
+
+def test_a_store_whose_sync_gave_the_target_what_commits_past_its_window_wrote_is_mended(
+    git_repo, tmp_path, monkeypatch
+):
+    """A store of provenance 6 gave Dan, the target of a sync cut at two commits, Bob's
+    function (past the window): the next sync reads the history again (provenance 7) and
+    Bob's function is Bob's."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    with indexed_by_ann(repo, by, tmp_path) as (h, fresh):
+        made = {}
+        for who, name in (("Bob", "g"), ("Cid", "h"), ("Dan", "k")):
+            repo.write(f"{name}.py", f"def {name}():\n    return 2\n")
+            made[who] = by(who, name)
+        h.sync(repo)
+        g = structural(h)[("g.py", "g")]
+        k = structural(h)[("k.py", "k")].payload
+        h.store.set_payload([g.id], {f: k[f] for f in ("author", "written_in", "task_id")})  # as stop 114 left it
+        h.store.set_payload([checkpoint_id(SCOPE), *(task_memory_id(SCOPE, c) for c in tasks(h))], {"provenance": 6})
+        assert writers(h)[("g.py", "g")] == ("Dan", made["Dan"])
+        assert both_synced(h, fresh, repo)[("g.py", "g")] == ("Bob", made["Bob"])

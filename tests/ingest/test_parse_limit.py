@@ -120,7 +120,7 @@ def test_a_store_an_earlier_release_credited_wrongly_is_mended_by_the_next_sync(
     assert again.mode == "noop" and not again.history_owed
     k2 = structural(harness)[("z.py", "k2")]
     assert (author_name(k2.payload), k2.payload["written_in"]) == ("Bob", bob)
-    assert harness.checkpoint()["provenance"] == PROVENANCE_VERSION == 6
+    assert harness.checkpoint()["provenance"] == PROVENANCE_VERSION == 7
     written_in_its_authors_commit(harness, repo)
 
 
