@@ -49,15 +49,21 @@ def both_synced(h: Harness, fresh: Harness, repo) -> dict[tuple[str, str], tuple
     return found
 
 
+def three_functions(repo, by) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """Bob, Cid and Dan each add a function (g, h, k) in a file of its own: their commits."""
+    made = {}
+    for who, name in (("Bob", "g"), ("Cid", "h"), ("Dan", "k")):
+        repo.write(f"{name}.py", f"def {name}():\n    return 2\n")
+        made[who] = by(who, name)
+    return made
+
+
 def test_code_a_commit_past_the_window_wrote_gets_its_writer_from_the_history_read(git_repo, tmp_path, monkeypatch):
     """Ann's index; Bob, Cid and Dan each add a function and one sync takes all three,
     its window cut at two commits (Dan's, Cid's): Bob's function is Bob's, not Dan's."""
     repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
     with indexed_by_ann(repo, by, tmp_path) as (h, fresh):
-        made = {}
-        for who, name in (("Bob", "g"), ("Cid", "h"), ("Dan", "k")):
-            repo.write(f"{name}.py", f"def {name}():\n    return 2\n")
-            made[who] = by(who, name)
+        made = three_functions(repo, by)
         found = both_synced(h, fresh, repo)
         assert [found[(f"{n}.py", n)] for n in "ghk"] == [(w, made[w]) for w in ("Bob", "Cid", "Dan")]
 
@@ -140,10 +146,7 @@ def test_a_reset_forward_past_the_window_leaves_what_it_did_not_link_to_the_hist
     repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
     with indexed_by_ann(repo, by, tmp_path) as (h, fresh):
         ann = repo.head()
-        made = {}
-        for who, name in (("Bob", "g"), ("Cid", "h"), ("Dan", "k")):
-            repo.write(f"{name}.py", f"def {name}():\n    return 2\n")
-            made[who] = by(who, name)
+        made = three_functions(repo, by)
         h.sync(repo)
         repo.git("reset", "-q", "--hard", ann)
         h.sync(repo)
@@ -193,10 +196,7 @@ def test_a_store_whose_sync_gave_the_target_what_commits_past_its_window_wrote_i
     Bob's function is Bob's."""
     repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
     with indexed_by_ann(repo, by, tmp_path) as (h, fresh):
-        made = {}
-        for who, name in (("Bob", "g"), ("Cid", "h"), ("Dan", "k")):
-            repo.write(f"{name}.py", f"def {name}():\n    return 2\n")
-            made[who] = by(who, name)
+        made = three_functions(repo, by)
         h.sync(repo)
         g = structural(h)[("g.py", "g")]
         k = structural(h)[("k.py", "k")].payload
