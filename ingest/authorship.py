@@ -56,7 +56,7 @@ from recalld.ingest.commits import CommitReader, CommitRecord
 from recalld.ingest.gitrecords import CommitDetails
 from recalld.ingest.keyed import batches
 from recalld.ingest.gitrepo import GitRepository
-from recalld.ingest.plan import Scope, memory_id
+from recalld.ingest.plan import RENAMED, Scope, memory_id
 from recalld.ingest.records import task_memory_id
 from recalld.ingest.result import ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
@@ -325,15 +325,17 @@ def unknown_writer(payload: dict[str, Any]) -> bool:
 
 
 def given_by_task(store: Store, scope: Scope) -> dict[str, list[str]]:
-    """task id → the structural versions (live and closed) that name it their writer's
-    and were opened by its commit's sync (what a history read or a crediting gave it
-    was given by what that commit did)."""
+    """task id → the structural versions (live and closed) its commit's sync opened that
+    name it their writer's (what a history read or a crediting gave it was given by what
+    that commit did), or that it opened as moved with another's (a sync past its
+    window's limit paired files its commits did not move: ``credit.credit_window``)."""
     flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,), deprecated=None)
     found: defaultdict[str, list[str]] = defaultdict(list)
-    for point in store.scroll(flt, fields=("task_id", "valid_from_commit")):
-        task, opened = point.payload.get("task_id"), point.payload.get("valid_from_commit")
-        if task and opened and task == task_memory_id(scope, opened):
-            found[task].append(point.id)
+    for point in store.scroll(flt, fields=("task_id", "valid_from_commit", "change", "written_in")):
+        task, opened, p = point.payload.get("task_id"), point.payload.get("valid_from_commit"), point.payload
+        kept = p.get("change") == RENAMED and p.get("written_in") != opened
+        if opened and (kept or task == task_memory_id(scope, opened)):
+            found[task_memory_id(scope, opened)].append(point.id)
     return dict(found)
 
 

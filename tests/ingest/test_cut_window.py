@@ -103,6 +103,17 @@ def test_a_window_that_holds_every_commit_owes_no_history_read(git_repo, tmp_pat
         assert writers(h)[("c0.py", "c0")][0] == "Dan"
 
 
+def copied_then_deleted(repo, by, code: str) -> str:  # type: ignore[no-untyped-def]
+    """Bob copies a.py (``code``) to b.py, Cid deletes a.py, Dan adds k.py: Bob's commit."""
+    repo.write("b.py", code)
+    bob = by("Bob", "a copy of a.py")
+    repo.git("rm", "-q", "a.py")
+    by("Cid", "a.py is gone")
+    repo.write("k.py", "def k():\n    return 4\n")
+    by("Dan", "k")
+    return bob
+
+
 def test_a_copy_past_the_window_of_a_file_deleted_in_it_is_the_copiers(git_repo, tmp_path, monkeypatch):
     """Bob copies a.py to b.py past the window, Cid deletes a.py in it: the sync's diff
     pairs the two as a rename, but the code at b.py was written there by Bob's copy (as
@@ -110,12 +121,7 @@ def test_a_copy_past_the_window_of_a_file_deleted_in_it_is_the_copiers(git_repo,
     repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
     code = F + "\n\ndef g():\n    return 2\n"
     with indexed_by_ann(repo, by, tmp_path, code) as (h, fresh):
-        repo.write("b.py", code)
-        bob = by("Bob", "a copy of a.py")
-        repo.git("rm", "-q", "a.py")
-        by("Cid", "a.py is gone")
-        repo.write("k.py", "def k():\n    return 4\n")
-        by("Dan", "k")
+        bob = copied_then_deleted(repo, by, code)
         assert both_synced(h, fresh, repo)[("b.py", "f")] == ("Bob", bob)
 
 
@@ -204,3 +210,20 @@ def test_a_store_whose_sync_gave_the_target_what_commits_past_its_window_wrote_i
         h.store.set_payload([checkpoint_id(SCOPE), *(task_memory_id(SCOPE, c) for c in tasks(h))], {"provenance": 6})
         assert writers(h)[("g.py", "g")] == ("Dan", made["Dan"])
         assert both_synced(h, fresh, repo)[("g.py", "g")] == ("Bob", made["Bob"])
+
+
+def test_a_store_whose_sync_paired_a_copy_past_its_window_as_a_move_is_mended(git_repo, tmp_path, monkeypatch):
+    """A store of provenance 6 kept Ann as the writer of the copy Bob made past the
+    window (the sync's diff paired it with the a.py Cid deleted): the next sync reads the
+    history again and what that sync opened as moved is sought again: Bob's."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    code = F + "\n\ndef g():\n    return 2\n"
+    with indexed_by_ann(repo, by, tmp_path, code) as (h, fresh):
+        ann = structural(h)[("a.py", "f")].payload
+        bob = copied_then_deleted(repo, by, code)
+        h.sync(repo)
+        copied = [p.id for (path, _), p in structural(h).items() if path == "b.py"]
+        h.store.set_payload(copied, {f: ann[f] for f in ("author", "written_in", "task_id")})  # as stop 114 left it
+        h.store.set_payload([checkpoint_id(SCOPE), *(task_memory_id(SCOPE, c) for c in tasks(h))], {"provenance": 6})
+        assert writers(h)[("b.py", "f")][0] == "Ann"
+        assert both_synced(h, fresh, repo)[("b.py", "f")] == ("Bob", bob)
