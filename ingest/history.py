@@ -41,7 +41,9 @@ def owes_history(
         return False
     if reshaped or earlier or reread or not git.has_commit(indexed):
         return True
-    return target is not None and window_cut(git, indexed, target, options.backfill_commits)
+    if target is None or options.backfill_commits == 1:  # a window of one commit credits nothing (``tasks.run``)
+        return False
+    return window_cut(git, indexed, target, options.backfill_commits)
 
 
 @dataclass(frozen=True, slots=True)

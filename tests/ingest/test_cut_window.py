@@ -227,3 +227,20 @@ def test_a_store_whose_sync_paired_a_copy_past_its_window_as_a_move_is_mended(gi
         h.store.set_payload([checkpoint_id(SCOPE), *(task_memory_id(SCOPE, c) for c in tasks(h))], {"provenance": 6})
         assert writers(h)[("b.py", "f")][0] == "Ann"
         assert both_synced(h, fresh, repo)[("b.py", "f")] == ("Bob", bob)
+
+
+def test_a_window_of_one_commit_owes_no_history_read(git_repo, tmp_path, monkeypatch):
+    """``backfill_commits = 1``: a sync reads its target alone and credits nothing (the
+    target keeps what it opened), so three commits at once owe no history read."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    repo.write("a.py", F)
+    by("Ann", "a")
+    h = Harness("edge", tmp_path / "state", IndexOptions(backfill_commits=1))
+    try:
+        h.sync(repo)
+        made = three_functions(repo, by)
+        result = h.sync(repo)
+        assert (result.history_seconds, result.history_owed) == (0, False)
+        assert writers(h)[("g.py", "g")] == ("Dan", made["Dan"])
+    finally:
+        h.close()
