@@ -332,10 +332,13 @@ def given_by_task(store: Store, scope: Scope) -> dict[str, list[str]]:
     flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,), deprecated=None)
     found: defaultdict[str, list[str]] = defaultdict(list)
     for point in store.scroll(flt, fields=("task_id", "valid_from_commit", "change", "written_in")):
-        task, opened, p = point.payload.get("task_id"), point.payload.get("valid_from_commit"), point.payload
-        kept = p.get("change") == RENAMED and p.get("written_in") != opened
-        if opened and (kept or task == task_memory_id(scope, opened)):
-            found[task_memory_id(scope, opened)].append(point.id)
+        p = point.payload
+        opened = p.get("valid_from_commit")
+        if not opened:
+            continue
+        task = task_memory_id(scope, opened)
+        if p.get("task_id") == task or (p.get("change") == RENAMED and p.get("written_in") != opened):
+            found[task].append(point.id)
     return dict(found)
 
 

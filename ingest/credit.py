@@ -66,10 +66,12 @@ def _unclaimed(
     commit's past it (code the sync found moved too: a copy of the old file that one of
     them deleted): it is left to the history read (``_clear_writers``)."""
     before = _written_before(store, moved) if whole or not merge else set()
-    _merge_keeps(store, left - before if merge else set(), whole=whole)
-    if not whole:
-        kept = made | before
-        _clear_writers(store, scope, stamp, lambda point: point.id not in kept)
+    if whole:
+        return
+    if merge:
+        _merge_keeps(store, left - before)
+    kept = made | before
+    _clear_writers(store, scope, stamp, lambda point: point.id not in kept)
 
 
 def _written_before(store: Store, moved: dict[str, set[str]]) -> set[str]:
@@ -143,13 +145,14 @@ def window_cut(git: GitRepository, known: str | None, target: str, limit: int) -
     return len(git.walk_commits(target, hide=known, limit=limit + 1, first_parent=False)) > limit
 
 
-def _merge_keeps(store: Store, kept: AbstractSet[str], *, whole: bool) -> None:
+def _merge_keeps(store: Store, kept: AbstractSet[str]) -> None:
     """A sync to a merge opened what it brought in as its own, by its author: what the
     commits of the branches it merged (in the window) produced is theirs. What no other
     commit claimed (``kept``) is the merge's own (a conflict's resolution, as git blame
-    has it) where the window is ``whole``; else it may be a commit's past the window's
-    limit, and keeps the merge's task alone, for the history read to find its writer."""
-    if kept and not whole:
+    has it) where the window holds every commit the sync brought in, and keeps its
+    author then; else it may be a commit's past the window's limit, and keeps the
+    merge's task alone, for the history read to find its writer."""
+    if kept:
         store.set_payload(sorted(kept), NO_WRITER)
 
 

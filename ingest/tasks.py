@@ -329,7 +329,7 @@ class TaskSync:
         for mid in reopened:
             self.store.set_payload([mid], open_state(self.scope, past_intervals(existing[mid])))
         todo = {c for c in commits if ids[c] not in existing or (c in closed and c == target) or c in again}
-        read = [self._record(c) for c in commits if c in todo or (retrace and ids[c] in reopened)]
+        read = [self._record(c) for c in commits if c in todo or (retrace and c in closed)]  # closed: reopened
         if not read:
             return len(reopened)
         links, unknown = self._links(read, target)
