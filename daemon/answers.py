@@ -18,11 +18,16 @@ class ErrorAnswer(BaseModel):
     detail: str
 
 
+class RefusedAnswer(BaseModel):
+    detail: list[dict[str, Any]]  # pydantic's faults: type, loc, msg, input
+
+
 MEANINGS = {
     400: "cannot be done as asked; the detail says why (a commit or date not found, a manual memory without a scope)",
     401: "missing or wrong credentials",
     404: "no such repository, memory or symbol, or no registered repository matches the push",
     413: "body over the daemon's limit",
+    422: "a query parameter the route does not take",
     502: "the Qdrant server the daemon stores in did not answer, or refused the call",
     503: "the store is taken for long (the vector index being built): ask again after Retry-After seconds",
     507: "the daemon's disk is too full to write",
@@ -40,7 +45,7 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The ``responses`` of a route that answers ``statuses`` with ``{"detail": message}``."""
     answers: dict[int | str, dict[str, Any]] = {}
     for status in statuses:
-        answers[status] = {"model": ErrorAnswer, "description": MEANINGS[status]}
+        answers[status] = {"model": RefusedAnswer if status == 422 else ErrorAnswer, "description": MEANINGS[status]}
         if status == 503:
             answers[status]["headers"] = {"Retry-After": {"description": "seconds", "schema": {"type": "integer"}}}
     return answers

@@ -42,6 +42,8 @@ EXPORT_BLOCK = 200  # records an export sends a piece (``_json_lines``)
 RETRY_AFTER = 5  # seconds a client told the store is busy waits before asking again
 SYNC_WAITS = 256  # syncs waited for at once (``sync?wait=true``), on threads apart from the other routes'
 FORM = "application/x-www-form-urlencoded"
+LENIENT = ("/v1/webhooks/", "/healthz")  # routes whose URL may carry a sender's own query parameters
+ECHOED = 200  # characters of a refused value a 422 shows (a 10 MB text is not sent back)
 
 
 def create_api(service: Service) -> FastAPI:
@@ -81,7 +83,7 @@ def create_api(service: Service) -> FastAPI:
     def healthz() -> dict[str, Any]:
         return {"state": service.state}
 
-    @api.get("/v1/status", dependencies=auth, responses=errors(401))
+    @api.get("/v1/status", dependencies=auth, responses=errors(401, 422))
     def status() -> dict[str, Any]:
         return service.status()
 
@@ -197,25 +199,43 @@ class EscapedJSON(JSONResponse):
 
 def _known_query(request: Request) -> None:
     """A query parameter the route does not take is refused (422), with those it takes:
-    FastAPI ignored it, and a misspelt ``asof`` answered for the tip without a word.
-    Routes that take none are left be (a webhook's URL may carry a sender's own)."""
-    takes = _query_names(getattr(request.scope.get("route"), "dependant", None))
-    unknown = sorted(set(request.query_params).difference(takes)) if takes else []
+    FastAPI ignored it, and a misspelt ``asof`` answered for the tip without a word, a
+    ``?type=decision`` kept a note, a ``?dry_run=true`` deleted. A webhook's URL and a
+    health probe's are left be: they may carry a sender's or a monitor's own parameters."""
+    route = request.scope.get("route")
+    if getattr(route, "path", "").startswith(LENIENT):
+        return
+    takes = _query_names(getattr(route, "dependant", None))
+    unknown = sorted(set(request.query_params).difference(takes))
     if unknown:
-        said = f"no such parameter: this route takes {', '.join(sorted(takes))}"
+        said = f"no such parameter: this route takes {', '.join(sorted(takes))}" if takes else (
+            "no such parameter: this route takes none")
         raise RequestValidationError([{"type": "extra_forbidden", "loc": ("query", name), "msg": said,
                                        "input": request.query_params[name]} for name in unknown])  # fmt: skip
 
 
 def _named_fields(request: Request, fault: dict[str, Any]) -> dict[str, Any]:
     """A body's field the route does not take (pydantic's "Extra inputs are not
-    permitted") told with the fields it takes, as an unknown query parameter is."""
+    permitted") told with the fields it takes, as an unknown query parameter is; the
+    refused value shown cut to its first ``ECHOED`` characters."""
+    fault = _echo_cut(fault)
     model = getattr(getattr(getattr(request.scope.get("route"), "body_field", None), "field_info", None),
                     "annotation", None)  # fmt: skip
     if fault.get("type") != "extra_forbidden" or fault.get("loc", ())[:1] != ("body",) or model is None:
         return fault
     takes = ", ".join(getattr(model, "model_fields", {}))
     return {**fault, "msg": f"no such field: this body takes {takes}"} if takes else fault
+
+
+def _echo_cut(fault: dict[str, Any]) -> dict[str, Any]:
+    """A fault whose refused value is long text shown with its start and its length alone:
+    a memory of 10 MB refused for its length was sent back whole."""
+    value = fault.get("input")
+    if isinstance(value, str) and len(value) > ECHOED:
+        return {**fault, "input": f"{value[:ECHOED]}… ({len(value)} characters)"}
+    if isinstance(value, dict | list) and len(repr(value)) > ECHOED:
+        return {key: item for key, item in fault.items() if key != "input"}
+    return fault
 
 
 def _query_names(dependant: Any) -> set[str]:

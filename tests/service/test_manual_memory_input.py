@@ -68,6 +68,30 @@ def test_the_api_refuses_control_characters_in_a_memorys_text_and_names_with_whe
     assert (memory["text"], memory["author"]) == ("Release notes:\n\t- one\n\t- two", "Zoë Ågren")
 
 
+def test_a_write_route_refuses_a_query_parameter_and_a_refused_text_is_not_sent_back_whole(service):
+    """``POST /v1/memories?type=decision`` kept a note and ``DELETE …?dry_run=true``
+    deleted, each without a word: the routes that take no query parameter ignored them.
+    A text over the limit was refused with all of it echoed back (20 MB in, 20 MB out)."""
+    client = DocumentedClient(create_api(service))
+    bearer = {"Authorization": f"Bearer {service.token}"}
+    typed = client.post("/v1/memories?type=decision", json={"text": "ship on Thursdays", "org": "acme"}, headers=bearer)
+    assert typed.status_code == 422 and typed.json()["detail"][0]["loc"] == ["query", "type"]
+    assert typed.json()["detail"][0]["msg"] == "no such parameter: this route takes none"
+    assert client.get("/v1/export", headers=bearer).text == ""
+    memory = client.post("/v1/memories", json={"text": "ship on Thursdays", "org": "acme"}, headers=bearer).json()
+    mid = memory["memory"]["id"]
+    for method in ("DELETE", "GET"):
+        answer = client.request(method, f"/v1/memories/{mid}?dry_run=true", headers=bearer)
+        assert answer.status_code == 422 and answer.json()["detail"][0]["loc"] == ["query", "dry_run"], method
+    assert client.get(f"/v1/memories/{mid}", headers=bearer).json()["deprecated"] is False  # not forgotten
+    assert client.get("/v1/status?verbose=1", headers=bearer).status_code == 422
+    assert client.get("/healthz?probe=1").status_code == 200  # a monitor's own parameters are left be
+    huge = client.post("/v1/memories", json={"text": "a " * 500_000, "org": "acme"}, headers=bearer)
+    (fault,) = huge.json()["detail"]
+    assert huge.status_code == 422 and fault["type"] == "string_too_long" and len(huge.content) < 2000
+    assert fault["input"] == "a " * 100 + "… (1000000 characters)"
+
+
 def test_the_cli_refuses_them_before_reaching_a_store():
     for text, where in REFUSED_TEXT[1:]:  # an argument holds no NUL
         refused = recalld("remember", text, "--org", "acme", check=False)
