@@ -14,7 +14,7 @@ from typing import Any
 
 from recalld.daemon.client import flag, repo_path
 from recalld.daemon.here import only_repo, path_from_here
-from recalld.daemon.terminal import one_line, one_lined, visible
+from recalld.daemon.terminal import one_line, one_lined
 from recalld.ingest.errors import RecalldError
 
 EXIT_OK, EXIT_FAILED = 0, 1
@@ -211,7 +211,7 @@ def _symbol_versions(ctx: Any, daemon: Any, repo: str, args: argparse.Namespace,
 def _print_notes(notes: list[str]) -> None:
     """Why an answer may not be what was asked, on stderr (``query.search_noted``, ``AsOf.note``)."""
     for line in notes:
-        print(f"note: {visible(line)}", file=sys.stderr)
+        print(f"note: {one_line(line)}", file=sys.stderr)
 
 
 def outline(ctx: Any, args: argparse.Namespace) -> int:
@@ -373,11 +373,11 @@ def status(ctx: Any, args: argparse.Namespace) -> int:
         indexed = (s["indexed_commit"] or "never")[:8]
         behind = "?" if s["commits_behind"] is None else s["commits_behind"]
         extra = "".join(
-            f"\t{key} {s[key]}"
+            f"\t{key} {one_line(s[key])}"
             for key in ("queue_depth", "watcher", "last_error", "fetch_error")
             if s.get(key) not in (None, 0)
         ) + ("\tcommit history still backfilling" if s.get("history_owed") else "")
         line = (f"{s['repo']}\t{s['branch']}\tindexed {indexed}\tbehind {behind}\t"
                 f"{s['memories']} memories ({s['deprecated']} deprecated){extra}")  # fmt: skip
-        print(line + (f"\terror: {s['error']}" if s["error"] else ""))
+        print(line + (f"\terror: {one_line(s['error'])}" if s["error"] else ""))
     return EXIT_OK

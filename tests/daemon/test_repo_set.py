@@ -140,3 +140,20 @@ def test_one_repository_and_branch_is_registered_once(repo, tmp_path):
     recalld("sync")
     hits = json.loads(recalld("search", "s", "--json", "--limit", "20").stdout)
     assert sorted(h["repo"] for h in hits if h["qualname"] == "s") == ["p1", "wt"]
+
+
+def test_a_lost_path_with_a_line_end_is_said_on_one_line(tmp_path):
+    """The path in status's error and in search's note on stderr broke the line at its
+    line end (``…/new`` then ``line: its memories may be stale``), which ``recalld sync``
+    already showed escaped, as git quotes such names."""
+    odd = GitRepo(tmp_path / "new\nline")
+    odd.write("a.py", FOO)
+    odd.commit("init")
+    recalld("repo", "add", str(odd.path), "--name", "nl")
+    recalld("sync")
+    shutil.move(odd.path, tmp_path / "gone")
+    escaped = str(odd.path).replace("\n", "\\n")
+    [line] = [line for line in recalld("status").stdout.splitlines() if line.startswith("nl\t")]
+    assert line.endswith(f"\terror: not a git repository: {escaped}")
+    [note] = recalld("search", "foo").stderr.splitlines()
+    assert note.startswith(f"note: nl: not a git repository: {escaped}: its memories may be stale")
