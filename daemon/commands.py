@@ -376,7 +376,8 @@ def status(ctx: Any, args: argparse.Namespace) -> int:
             f"\t{key} {one_line(s[key])}"
             for key in ("queue_depth", "watcher", "last_error", "fetch_error")
             if s.get(key) not in (None, 0)
-        ) + ("\tcommit history still backfilling" if s.get("history_owed") else "")
+        ) + ("\tcommit history still backfilling" if s.get("history_owed") else "") + (
+            "\tno commit yet" if s.get("empty") else "")
         line = (f"{s['repo']}\t{s['branch']}\tindexed {indexed}\tbehind {behind}\t"
                 f"{s['memories']} memories ({s['deprecated']} deprecated){extra}")  # fmt: skip
         print(line + (f"\terror: {one_line(s['error'])}" if s["error"] else ""))

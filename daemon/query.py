@@ -321,13 +321,16 @@ def repo_status(app: App, name: str) -> dict[str, Any]:
 def lag(entry: Any, indexed: str | None) -> dict[str, Any]:
     """The tracked branch's tip and how many commits the memories at ``indexed`` are
     behind it (None: never synced, or ``indexed`` no longer in the repository); ``error``:
-    why no sync can follow the branch (its path or the branch is gone)."""
-    found: dict[str, Any] = {"tip": None, "commits_behind": None, "error": None}
+    why no sync can follow the branch (its path or the branch is gone); ``empty``: the
+    branch has no commit yet (a repository registered before its first)."""
+    found: dict[str, Any] = {"tip": None, "commits_behind": None, "error": None, "empty": False}
     try:
         git = GitRepository(entry.path)
         tip = found["tip"] = git.branch_tip(entry.branch)
         if tip is None:
             found["error"] = branch_missing(git, entry)
+            found["empty"] = found["error"] is None  # no commit yet: nothing behind
+            found["commits_behind"] = 0 if found["empty"] else None
         elif indexed and git.has_commit(indexed):
             found["commits_behind"] = git.commits_between(indexed, tip)[0]
     except RecalldError as exc:

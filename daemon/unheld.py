@@ -26,11 +26,23 @@ log = get_logger(__name__)
 EXPLAINED = 100  # the files under a directory, or matching a glob, whose skip an answer reads at most
 
 
+def unsynced(entry: RepoEntry) -> str:
+    """Why a registration holds no memories of its code yet: its branch has no commit (a
+    repository registered before its first), or no sync has read it."""
+    try:
+        empty = GitRepository(entry.path).is_unborn(entry.branch)
+    except Exception:  # noqa: BLE001 - the path gone: status and sync say so
+        empty = False
+    if empty:
+        return f"branch '{entry.branch}' has no commit yet (its first is indexed when it is made)"
+    return "the repository was never synced (recalld sync)"
+
+
 def why_unheld(app: App, entry: RepoEntry, path: str) -> str:
     """Why ``entry``'s memories hold nothing of ``path``, as a clause for an error message."""
     commit = stored_checkpoint(app.store, Scope(entry.name, entry.branch)).get("commit")
     if not commit:
-        return "the repository was never synced (recalld sync)"
+        return unsynced(entry)
     at = f"at the indexed commit {str(commit)[:8]}"
     try:
         git = GitRepository(entry.path)

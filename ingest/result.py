@@ -101,6 +101,8 @@ class SyncResult:
         return " (" + ", ".join(f"{reason.replace('_', ' ')} {count}" for reason, count in reasons) + ")"
 
     def summary(self) -> str:
+        if self.to_commit is None and self.from_commit is None:  # ``sync.Syncer``: a branch with no commit yet
+            return f"synced {self.repo}@{self.branch}: the branch has no commit yet, nothing to index"
         span = f"{_short(self.from_commit)}→{_short(self.to_commit)}"
         return (
             (f"re-embedded {self.reembedded} memories for the configured model; " if self.reembedded else "")

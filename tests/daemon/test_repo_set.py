@@ -157,3 +157,22 @@ def test_a_lost_path_with_a_line_end_is_said_on_one_line(tmp_path):
     assert line.endswith(f"\terror: not a git repository: {escaped}")
     [note] = recalld("search", "foo").stderr.splitlines()
     assert note.startswith(f"note: nl: not a git repository: {escaped}: its memories may be stale")
+
+
+def test_a_repository_registered_before_its_first_commit_says_so_then_is_indexed(tmp_path):
+    """A branch with no commit yet is registered (its first is indexed when it is made), and
+    sync, status and outline said nothing of it: `synced e@main ∅→∅`, `behind ?`, "never
+    synced (recalld sync)" right after a sync."""
+    empty = GitRepo(tmp_path / "e")
+    recalld("repo", "add", str(empty.path))
+    assert recalld("sync", "e").stdout.startswith("synced e@main: the branch has no commit yet, nothing to index")
+    now = status("e")
+    assert (now["error"], now["empty"], now["commits_behind"], now["memories"]) == (None, True, 0, 0)
+    [line] = [line for line in recalld("status").stdout.splitlines() if line.startswith("e\t")]
+    assert line.endswith("\tbehind 0\t0 memories (0 deprecated)\tno commit yet")
+    refused = recalld("outline", "a.py", "--repo", "e", check=False)
+    assert refused.returncode == 1 and "branch 'main' has no commit yet (its first is indexed when" in refused.stderr
+    empty.write("a.py", FOO)
+    empty.commit("first")
+    recalld("sync", "e")
+    assert "foo" in qualnames("e") and status("e")["empty"] is False
