@@ -82,12 +82,22 @@ class CheckedServer(MCPServer):
             if unknown:
                 raise ToolError(f"{name} takes no argument {', '.join(map(repr, unknown))}; "
                                 f"it takes {', '.join(takes) or 'none'}")  # fmt: skip
+            # an empty optional argument is not given, as in the API; a required one given
+            # empty was dropped on its way there: "'q': Field required", or ``since=""``
+            # answered with the latest commits
+            blank = [key for key in tool.parameters.get("required", ()) if _blank(arguments.get(key))]
+            if blank:
+                raise ToolError(f"{name}: {', '.join(map(repr, blank))} must not be empty")
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
                 raise ToolError(f"{name}: {plain_errors(exc.__cause__)}") from None
             raise
+
+
+def _blank(value: Any) -> bool:
+    return isinstance(value, str) and not value.strip()
 
 
 def plain_errors(error: ValidationError) -> str:

@@ -353,6 +353,12 @@ def test_arguments_a_tool_does_not_take_or_that_fail_validation_are_told_plainly
     assert "pydantic" not in told and "Arguments" not in told
     assert refused("search_memories", query="q", limit=0) == (
         "search_memories: 'limit': Input should be greater than or equal to 1 (given 0)")
+    # given empty, a required argument was dropped on its way: "'q': Field required", or
+    # the latest commits for changes since ""
+    assert refused("search_memories", query="") == "search_memories: 'query' must not be empty"
+    assert refused("changes_since", repo="alpha", since=" ") == "changes_since: 'since' must not be empty"
+    assert refused("get_symbol", repo="", qualname="") == "get_symbol: 'repo', 'qualname' must not be empty"
+    assert refused("file_outline", repo="alpha", path="") == "file_outline: 'path' must not be empty"
     long = refused("search_memories", query="q", limit="x" * 500)
     assert long.endswith("...)") and len(long) < 200
     assert gateway.calls == []
