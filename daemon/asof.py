@@ -60,8 +60,9 @@ def parse_date(text: str, *, flag: str = "as-of") -> int | None:
         return None
     try:
         moment = datetime.fromisoformat(text)
-    except ValueError as exc:
-        raise RecalldError(f"--{flag} {text!r} is not a valid ISO date or datetime ({exc})") from None
+    except ValueError as exc:  # "month must be in 1..12"; an offset's told its Python repr (timedelta(days=4, …))
+        why = "its UTC offset is not within 24 hours" if "offset" in str(exc) else str(exc)
+        raise RecalldError(f"--{flag} {text!r} is not a valid ISO date or datetime ({why})") from None
     if len(text) == 10:  # a bare date: the state at the end of that day
         moment = datetime.combine(moment.date(), time.min) + timedelta(days=1, seconds=-1)
     if moment.tzinfo is None:

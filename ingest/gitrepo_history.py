@@ -110,8 +110,9 @@ class GitHistory(GitObjects):
         return next((c for c in latest if all(self.is_ancestor(o.id, c.id) for o in latest)), latest[0])
 
     def resolve_commit(self, rev: str) -> str | None:
-        """The commit a revision names (full or short id, branch, tag, ``main~2``), or None."""
-        if not rev or rev.startswith("-"):
+        """The commit a revision names (full or short id, branch, tag, ``main~2``), or None
+        (also for one holding NUL, which libgit2 read up to it: ``HEAD\0x`` as ``HEAD``)."""
+        if not rev or rev.startswith("-") or "\x00" in rev:
             return None
         try:
             commit = self._repo.revparse_single(rev).peel(pygit2.Commit)

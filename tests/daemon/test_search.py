@@ -525,6 +525,8 @@ def test_http_search_params_formats_and_bad_input(history, app):
         assert "HTTPServerPool" in {m["metadata"].get("qualname") for m in mem0["results"]}
         assert {m["metadata"]["path"] for m in mem0["results"]} == {"conf/settings.py"}
         for bad, detail in ((dict(as_of="2024-99-01"), "not a valid ISO date"), (dict(as_of="nope"), "no such commit"),
+                            (dict(as_of="HEAD\x00x"), "no such commit"),  # read as HEAD up to stop 116
+                            (dict(as_of="2024-01-01T10:00:00+99:00"), "(its UTC offset is not within 24 hours)"),
                             (dict(type="symbols"), "unknown memory type"), (dict(q=" "), "the query is empty"),
                             (dict(as_of=" "), "as-of is empty")):  # fmt: skip
             response = get(**{"q": "x", "repo": "r", **bad})
