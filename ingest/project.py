@@ -41,9 +41,10 @@ MAX_LISTED = 40
 
 def layout_changed(git: GitRepository, before: str, after: str, paths: Iterable[str]) -> bool:
     """Whether a commit range can change the project memory: a root-level file changed
-    or a path appeared or disappeared (module counts, main packages, bin/ scripts)."""
+    or a path appeared or disappeared (module counts, main packages, bin/ scripts), or
+    changed type: a symlink or a submodule made a file, or a file one (only files count)."""
     for path in paths:
-        if "/" not in path or git.lookup(before, path) is None or git.lookup(after, path) is None:
+        if "/" not in path or type(git.lookup(before, path)) is not type(git.lookup(after, path)):
             return True
     return False
 

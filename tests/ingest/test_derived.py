@@ -187,6 +187,21 @@ def test_project_structure_updates_only_when_the_layout_changes(harness, git_rep
     assert closed(h)[project.id]["superseded_by"] == new.id
     assert new.payload["lineage"] == project.payload["lineage"]
 
+    # a symlink made a file and back: the same paths, another count (stale until stop 116)
+    (repo.path / "lib/link.py").symlink_to("util.py")
+    repo.commit("a link")
+    h.sync(repo)
+    assert "lib/ — 1 module (python 1)" in only(live(h, "project")).payload["text"]  # a link is no module
+    for made, count in (("file", "2 modules (python 2)"), ("link", "1 module (python 1)")):
+        repo.remove("lib/link.py")
+        if made == "file":
+            repo.write("lib/link.py", "def l():\n    pass\n")
+        else:
+            (repo.path / "lib/link.py").symlink_to("util.py")
+        repo.commit(f"lib/link.py made a {made}")
+        h.sync(repo)
+        assert f"lib/ — {count}" in only(live(h, "project")).payload["text"], made
+
 
 @pytest.fixture(params=["edge", "server"])
 def plain_harness(request: pytest.FixtureRequest, tmp_path: Path):
