@@ -75,7 +75,7 @@ class Dispatcher:
         if self.busy():
             return False
         now = time.time()
-        return all(self.state(repo).retry_at > now for repo in self.journal.pending())
+        return all(self._backing_off(repo, now) for repo in self.journal.pending())
 
     def tick(self) -> int:
         """Start syncs for every repo that is ready; returns how many were started."""
@@ -92,7 +92,7 @@ class Dispatcher:
             with self._lock:
                 if repo in self._inflight:
                     continue
-            if self.state(repo).retry_at > now or now - oldest < self.settle or self._git_busy(repo, now):
+            if self._backing_off(repo, now) or now - oldest < self.settle or self._git_busy(repo, now):
                 continue
             claim = self.journal.claim(repo)
             if claim is None:
@@ -101,6 +101,19 @@ class Dispatcher:
                 self._inflight[repo] = self._pool.submit(self._run, claim)
             started += 1
         return started
+
+    def _backing_off(self, repo: str, now: float) -> bool:
+        """Whether ``repo``'s syncs failed lately and it waits out its backoff. An event that
+        came after those of the failed sync ends the wait: a hook's or the watcher's news
+        may be what mends it (the tracked branch made again, ``git branch main <commit>``,
+        waited up to five minutes)."""
+        state = self.state(repo)
+        if state.retry_at <= now:
+            return False
+        if state.failed_events and self.journal.newer_than(repo, max(state.failed_events)):
+            state.retry_at = 0.0
+            return False
+        return True
 
     def _git_busy(self, repo: str, now: float) -> bool:
         """Wait while git holds index.lock (a commit or checkout half done), within reason."""

@@ -133,10 +133,13 @@ class Journal:
 
     def has_newer(self, claim: Claim) -> bool:
         """Whether an event for the claim's repo came after the claim."""
+        return self.newer_than(claim.repo, max(claim.ids))
+
+    def newer_than(self, repo: str, event_id: int) -> bool:
+        """Whether a due event for ``repo`` came after the event ``event_id``."""
         with self._lock:
             row = self._db.execute(
-                f"SELECT 1 FROM events WHERE {_DUE} AND repo = ? AND id > ? LIMIT 1",
-                (time.time(), claim.repo, max(claim.ids)),
+                f"SELECT 1 FROM events WHERE {_DUE} AND repo = ? AND id > ? LIMIT 1", (time.time(), repo, event_id)
             ).fetchone()
         return row is not None
 

@@ -96,6 +96,16 @@ def test_failed_sync_keeps_its_events_and_backs_off(tmp_path):
         assert dispatcher.idle()  # its waiting events keep no idle upkeep from running
         journal.append(Event("other", "hook"))
         assert not dispatcher.idle()  # another repo's event: a sync is about to start
+        run_until(dispatcher, lambda: not journal.depth().get("other") and not dispatcher.busy())
+        assert dispatcher.idle() and len(recorder.claims) == 2
+        # news of the failing repo (its branch made again, seen by the watcher) is tried at
+        # once: it waited out the backoff, up to five minutes
+        journal.append(Event("broken", "watcher"))
+        assert not dispatcher.idle()
+        run_until(dispatcher, lambda: len(recorder.claims) == 3)
+        assert recorder.claims[-1].repo == "broken" and len(recorder.claims[-1].ids) == 2
+        run_until(dispatcher, lambda: not dispatcher.busy())
+        assert dispatcher.state("broken").retry_at > time.time() and dispatcher.idle()  # failed again: backs off
     finally:
         dispatcher.stop()
         journal.close()
@@ -188,7 +198,7 @@ def test_startup_is_ready_while_a_repo_that_fails_backs_off(tmp_path):
         service._register_repos()
         done = threading.Event()
         threading.Thread(target=lambda: (service._reconcile_all("startup"), done.set()), daemon=True).start()
-        assert done.wait(20), "startup waited for a repo that keeps failing"
+        assert done.wait(60), "startup waited for a repo that keeps failing"  # its sync exports the model first
         assert service.dispatcher.state("widgets").last_error and service.journal.depth() == {"widgets": 1}
         assert service.dispatcher.idle()
     finally:
