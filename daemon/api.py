@@ -24,6 +24,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from recalld.daemon import webhooks
+from recalld.daemon.answer_shapes import HEALTH, MEM0, MEMORY, QUEUED, STATUS, SYNC_RESULT, answered, listed
 from recalld.daemon.answers import GENERIC_PUSH, errors, json_body, noted
 from recalld.daemon.config import SEARCH_LIMIT
 from recalld.daemon.journal import Event
@@ -79,11 +80,12 @@ def create_api(service: Service) -> FastAPI:
         status = 404 if isinstance(exc, NotFoundError) or exc.message.startswith("unknown repo") else 400
         return EscapedJSON({"detail": exc.message}, status_code=status)
 
-    @api.get("/healthz")
+    @api.get("/healthz", responses=answered(HEALTH, "the daemon's state"))
     def healthz() -> dict[str, Any]:
         return {"state": service.state}
 
-    @api.get("/v1/status", dependencies=auth, responses=errors(401, 422))
+    @api.get("/v1/status", dependencies=auth, responses={**answered(STATUS, "the daemon and each repository"),
+                                                         **errors(401, 422)})
     def status() -> dict[str, Any]:
         return service.status()
 
@@ -96,7 +98,9 @@ def create_api(service: Service) -> FastAPI:
     waits = anyio.CapacityLimiter(SYNC_WAITS)
 
     @api.post("/v1/repos/{name:path}/sync", dependencies=auth, status_code=202,
-              responses={200: {"description": "with wait: the sync's result"}, **errors(400, 401, 404, 502, 503, 507)})
+              responses={**answered(QUEUED, "queued (without wait)", status=202),
+                         **answered(SYNC_RESULT, "with wait: the sync's result"),
+                         **errors(400, 401, 404, 502, 503, 507)})
     async def sync(
         name: str, wait: bool = False, full: bool = False,
         timeout: Annotated[float, Query(gt=0, le=86400, allow_inf_nan=False, description="seconds, with wait")] = 600.0,
@@ -108,7 +112,9 @@ def create_api(service: Service) -> FastAPI:
         result = await anyio.to_thread.run_sync(waited, limiter=waits)
         return JSONResponse(result, status_code=200)
 
-    @api.get("/v1/search", dependencies=auth, responses=errors(400, 401, 404, 502, 503))
+    @api.get("/v1/search", dependencies=auth, responses={
+        **answered({"oneOf": [listed(MEMORY), MEM0]}, "memories best first (format=mem0: Mem0's shape)", noted=True),
+        **errors(400, 401, 404, 502, 503)})
     def search_memories(
         q: str,
         repo: str | None = None,

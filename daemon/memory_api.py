@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from recalld.daemon import memories
+from recalld.daemon.answer_shapes import CHANGES, MEMORY, OUTLINE, WRITTEN, answered, listed
 from recalld.daemon.answers import errors, noted
 from recalld.daemon.changes import repo_changes
 from recalld.daemon.config import CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX, SYMBOLS_MAX
@@ -48,7 +49,8 @@ class RememberBody(BaseModel):
 
 def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
     @api.post("/v1/memories", dependencies=auth, status_code=201,
-              responses={200: {"description": "a memory of this text was kept: unchanged, reopened or retyped"},
+              responses={**answered(WRITTEN, "remembered", status=201),
+                         **answered(WRITTEN, "a memory of this text was kept: unchanged, reopened or retyped"),
                          **errors(400, 401, 404, 502, 503, 507)})
     def remember(body: RememberBody) -> JSONResponse:
         result = memories.remember(service.app, ManualMemory(**body.model_dump()))
@@ -56,16 +58,19 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
 
     # ``{memory_id:path}``: an id with "/" (``../status``) is an unknown memory, where the
     # router's bare "Not Found" said nothing of it
-    @api.get("/v1/memories/{memory_id:path}", dependencies=auth, responses=errors(401, 404, 502, 503))
+    @api.get("/v1/memories/{memory_id:path}", dependencies=auth,
+             responses={**answered(MEMORY, "the memory"), **errors(401, 404, 502, 503)})
     def get_memory(memory_id: str) -> dict[str, Any]:
         return memories.get_memory(service.app, memory_id)
 
     # 400: the memory is not a manual one (structural, task and derived memories follow git)
-    @api.delete("/v1/memories/{memory_id:path}", dependencies=auth, responses=errors(400, 401, 404, 502, 503, 507))
+    @api.delete("/v1/memories/{memory_id:path}", dependencies=auth,
+                responses={**answered(WRITTEN, "forgotten (closed)"), **errors(400, 401, 404, 502, 503, 507)})
     def forget(memory_id: str) -> dict[str, Any]:
         return memories.forget(service.app, memory_id)
 
-    @api.get("/v1/repos/{name:path}/symbols", dependencies=auth, responses=errors(400, 401, 404, 502, 503))
+    @api.get("/v1/repos/{name:path}/symbols", dependencies=auth, responses={
+        **answered(listed(MEMORY), "the symbol's versions", noted=True), **errors(400, 401, 404, 502, 503)})
     def symbol(
         name: str, qualname: str, path: str | None = None, kind: str | None = None, include_deprecated: bool = False,
         as_of: Annotated[str | None, Query(description="commit of the tracked branch or ISO date")] = None,
@@ -83,7 +88,8 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
         )
         return noted(response, notes, found)
 
-    @api.get("/v1/repos/{name:path}/outline", dependencies=auth, responses=errors(400, 401, 404, 502, 503))
+    @api.get("/v1/repos/{name:path}/outline", dependencies=auth, responses={
+        **answered(OUTLINE, "what the files define, in order", noted=True), **errors(400, 401, 404, 502, 503)})
     def outline(
         name: str, path: Annotated[str, Query(description="a file, a directory or a glob ('src/**/*.py')")],
         limit: Annotated[int, Query(ge=1, le=OUTLINE_MAX)] = OUTLINE_LIMIT,
@@ -98,7 +104,8 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
                                  blame=blame)  # fmt: skip
         return noted(response, notes, found)
 
-    @api.get("/v1/repos/{name:path}/changes", dependencies=auth, responses=errors(400, 401, 404, 502, 503))
+    @api.get("/v1/repos/{name:path}/changes", dependencies=auth, responses={
+        **answered(CHANGES, "what changed (without since: the latest commits)"), **errors(400, 401, 404, 502, 503)})
     def changes(
         name: str, limit: Annotated[int | None, Query(ge=1, le=CHANGES_MAX)] = None,
         since: Annotated[str | None, Query(description="a commit of the tracked branch or an ISO date: what changed"

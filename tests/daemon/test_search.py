@@ -545,6 +545,24 @@ def test_http_search_params_formats_and_bad_input(history, app):
         assert outline.status_code == 422 and outline.json()["detail"][0]["loc"] == ["query", "kinds"]
 
 
+def test_each_routes_answer_has_the_shape_its_openapi_document_gives(history, app):
+    """The OpenAPI document gave no success answer a shape (``{}``): ``DocumentedClient``
+    now checks every JSON answer against the schema documented for its status."""
+    with api_client(app) as api_get:
+        for route, params in (("/v1/search", dict(q="loader", limit=3)), ("/v1/search", dict(q="loader", format="mem0")),
+                              ("/v1/search", dict(q="commit", type=["task"])),
+                              ("/v1/repos/r/symbols", dict(qualname="parse_config_file", include_deprecated="true")),
+                              ("/v1/repos/r/outline", dict(path="conf")), ("/v1/repos/r/changes", {}),
+                              ("/v1/repos/r/changes", dict(since=history["c1"]))):  # fmt: skip
+            answer = api_get(route, **params)
+            assert answer.status_code == 200 and answer.json(), (route, params, answer.text)
+        (found,) = api_get("/v1/search", q="parse_config_file", kind=["function"], limit=1).json()
+        assert api_get(f"/v1/memories/{found['id']}").json()["id"] == found["id"]
+        document = api_get("/openapi.json").json()
+        search = document["paths"]["/v1/search"]["get"]["responses"]["200"]
+        assert "X-Recalld-Notes" in search["headers"] and "oneOf" in search["content"]["application/json"]["schema"]
+
+
 def test_a_memory_that_cannot_be_forgotten_or_an_id_with_a_slash_is_answered_as_documented(history, app):
     """Forgetting a structural memory is a 400 the OpenAPI document did not list for
     DELETE; an id with "/" (``../status``, as an agent may pass one) was the router's bare

@@ -15,23 +15,37 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from jsonschema import Draft202012Validator
 
 from tests.conftest import GitRepo
 
 
 class DocumentedClient(TestClient):
     """A test client of the API app that fails the test when an answer's status is not
-    among those the API's OpenAPI document gives for that route: a client made from
-    ``/openapi.json`` meets no status it was not told of."""
+    among those the API's OpenAPI document gives for that route, or a JSON answer does
+    not have the shape it gives for that status: a client made from ``/openapi.json``
+    meets no status and no answer it was not told of."""
 
     def request(self, method, url, *args, **kwargs):  # type: ignore[no-untyped-def,override]
         response = super().request(method, url, *args, **kwargs)
         path = response.request.url.path
-        for template, operations in self.app.openapi()["paths"].items():  # type: ignore[attr-defined]
+        document = self.app.openapi()  # type: ignore[attr-defined]
+        for template, operations in document["paths"].items():
             if re.fullmatch(re.sub(r"\\{[^/]+?\\}", "[^/]+", re.escape(template)), path):
                 documented = operations[method.lower()]["responses"]
                 assert str(response.status_code) in documented, (method, template, response.status_code, response.text)
+                _shaped(document, documented[str(response.status_code)], response)
         return response
+
+
+def _shaped(document: dict, documented: dict, response) -> None:  # type: ignore[no-untyped-def,type-arg]
+    """The answer's JSON is valid against the schema documented for its status."""
+    schema = documented.get("content", {}).get("application/json", {}).get("schema")
+    if not schema or not response.headers.get("content-type", "").startswith("application/json"):
+        return
+    root = {**schema, "components": document.get("components", {})}  # "#/components/…" read from the document
+    faults = [f"{list(e.absolute_path)}: {e.message}" for e in Draft202012Validator(root).iter_errors(response.json())]
+    assert not faults, (response.request.method, response.request.url.path, response.status_code, faults[:5])
 
 
 def free_port() -> int:
