@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -111,8 +112,8 @@ def run_hooks(ctx: Any, args: argparse.Namespace) -> int:
         path = args.path or "."
         _hooks(args.action, path)
         if args.action == "install" and not _registered(ctx, path):  # its hooks' notify would fail unseen
-            print(f"recalld: warning: {one_line(path)} is not a registered repository: its hooks tell the"
-                  f" daemon nothing until `recalld repo add {one_line(path)}`", file=sys.stderr)  # fmt: skip
+            print(f"recalld: warning: {one_line(path)} is not a registered repository: its hooks tell the daemon"
+                  f" nothing until `recalld repo add {one_line(shlex.quote(path))}`", file=sys.stderr)  # fmt: skip
         return EXIT_OK
     entries = ctx.registry.all()
     if not entries:
@@ -168,9 +169,12 @@ def run_service_install(ctx: Any, args: argparse.Namespace) -> int:
         directory = Path("/etc/systemd/system")
     else:
         directory = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "systemd" / "user"
-    directory.mkdir(parents=True, exist_ok=True)
     target = directory / "recalld.service"
-    target.write_text(unit)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        target.write_text(unit)
+    except OSError as exc:  # a file in the way, a directory not writable: said like the hooks', not a traceback
+        raise RecalldError(f"cannot install the unit in {directory}: {exc.strerror}: {exc.filename or target}") from exc
     flag = "" if system else " --user"
     print(f"wrote {target}\n{where}\nnow run:")
     print(f"  systemctl{flag} daemon-reload\n  systemctl{flag} enable --now recalld.service")

@@ -10,7 +10,7 @@ from typing import Any
 from recalld.daemon import admin, agent, commands, repos
 from recalld.daemon.config import (CHANGES_LIMIT, CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX, RECENT_LIMIT, RECENT_MAX,
                                    SEARCH_LIMIT, Config, load_config)
-from recalld.daemon.terminal import VisibleOutput, one_line
+from recalld.daemon.terminal import OutputError, VisibleOutput, drop_output, one_line
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitnames import is_utf8
 
@@ -335,6 +335,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    """The command's exit code. What stdout still buffers is written here, where a write
+    that fails (a full disk) is said on one line, not with a traceback by Python at exit."""
+    try:
+        code = _handled(args)
+        try:
+            sys.stdout.flush()
+        except OSError as exc:  # serve's and mcp's stdout, not a VisibleOutput
+            raise OutputError(exc) from exc
+        return code
+    except OutputError as exc:
+        drop_output(sys.stdout)
+        if exc.closed:  # `recalld export | head`
+            return EXIT_OK
+        print(f"recalld: {exc.message}", file=sys.stderr)
+        return EXIT_FAILED
+
+
+def _handled(args: argparse.Namespace) -> int:
     try:
         config = load_config()
         from recalld.daemon.logs import configure_logging

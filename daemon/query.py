@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
@@ -354,7 +355,8 @@ def stale_repos(app: App, entries: Sequence[Any]) -> list[str]:
         behind = found["commits_behind"]
         state = "never synced" if indexed is None else (
             f"{behind} commit{'s' if behind != 1 else ''} behind" if behind else "not at")  # fmt: skip
-        lines.append(f"{name}: memories {state} {entry.branch} (recalld sync {name}, or keep recalld serve running)")
+        lines.append(f"{name}: memories {state} {entry.branch}"
+                     f" (recalld sync {shlex.quote(name)}, or keep recalld serve running)")  # fmt: skip
     return lines
 
 

@@ -9,6 +9,7 @@ each registration keeps memories of its own, so a second would show every memory
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -42,7 +43,7 @@ def repo_add(ctx: Any, args: argparse.Namespace) -> int:
         return EXIT_OK
     running = " (the running daemon picks it up within seconds)" if ctx.daemon() else ""
     where = f"{one_line(entry.path)} @ {entry.branch}"
-    print(f"registered {entry.name}: {where} (run `recalld sync {entry.name}`){running}")
+    print(f"registered {entry.name}: {where} (run `recalld sync {shlex.quote(entry.name)}`){running}")
     return EXIT_OK
 
 
@@ -100,7 +101,7 @@ def repo_set(ctx: Any, args: argparse.Namespace) -> int:
         dropped = f"; dropped the {count} memories of {entry.branch} (manual memories kept)"
     ctx.registry.update(entry.name, path=str(path), branch=branch)
     print(f"{entry.name}: {one_line(str(path))} @ {branch} (was {one_line(entry.path)} @ {entry.branch}){dropped};"
-          f" run `recalld sync {entry.name}`")  # fmt: skip
+          f" run `recalld sync {shlex.quote(entry.name)}`")  # fmt: skip
     return EXIT_OK
 
 
@@ -174,5 +175,5 @@ def unfollowed_notes(entries: Iterable[Any]) -> list[str]:
 
 
 def unfollowed_note(entry: Any, reason: str) -> str:
-    return (f"{entry.name}: {reason}: its memories may be stale"
-            f" (`recalld repo set {entry.name} --path PATH` or `--branch BRANCH` re-points it)")  # fmt: skip
+    return (f"{entry.name}: {reason}: its memories may be stale (`recalld repo set {shlex.quote(entry.name)}"
+            " --path PATH` or `--branch BRANCH` re-points it)")  # fmt: skip

@@ -7,11 +7,13 @@ that hides a line's start. The CLI's stdout shows each control character as its 
 escape (``\\u001b``; tabs and line ends as they are), which is also what that character
 means inside a JSON string, so ``--json`` and ``export`` stay valid and lossless. Fields
 printed on one line of their own (a path, a name) show their tabs and line ends escaped
-too (``one_line``), as ``git`` quotes such paths.
+too (``one_line``), as ``git`` quotes such paths. A write that fails (a full disk, a
+closed pipe) is an ``OutputError``, told apart from the command's other OSErrors.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any, TextIO
 
 _CONTROLS = (*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0))
@@ -44,6 +46,16 @@ def one_lined(record: dict[str, Any] | None, keys: tuple[str, ...]) -> Any:
     return {**record, **{key: one_line(record[key]) for key in keys if key in record}}
 
 
+class OutputError(Exception):
+    """A write to the CLI's stdout failed: not a RecalldError, which a command that goes
+    on past one repository's failure would catch and then fail to write for each."""
+
+    def __init__(self, cause: OSError) -> None:
+        super().__init__(f"cannot write the output: {cause.strerror or cause}")
+        self.message = str(self)
+        self.closed = isinstance(cause, BrokenPipeError)  # its reader is gone (`| head`): nothing to say
+
+
 class VisibleOutput:
     """A text stream that writes through ``visible``; everything else is the stream's."""
 
@@ -51,8 +63,33 @@ class VisibleOutput:
         self.stream = stream
 
     def write(self, text: str) -> int:
-        self.stream.write(text.translate(_VISIBLE))
+        try:
+            self.stream.write(text.translate(_VISIBLE))
+        except OSError as exc:
+            raise OutputError(exc) from exc
         return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as exc:
+            raise OutputError(exc) from exc
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
+
+
+def drop_output(stream: TextIO) -> None:
+    """Point ``stream`` at /dev/null after a write to it failed: what its buffer still
+    holds would fail again when Python flushes it at exit, which says so on stderr
+    ("Exception ignored ... BrokenPipeError") and exits 120 (the advice of Python's
+    signal docs for SIGPIPE). A stream without a file descriptor has nothing to flush."""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)

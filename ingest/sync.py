@@ -307,12 +307,13 @@ class Indexer:
 
     def remove_repo(self, repo: str, *, branch: str | None = None) -> int:
         """Delete a repository's points, or only those of its ``branch`` (its checkpoint and
-        the memories its syncs wrote: a manual memory is of no branch)."""
+        the memories its syncs wrote: a manual memory is of no branch). Returns how many
+        memories went: the checkpoint is none, as status and export count them."""
         flt = MemoryFilter(record=None, repo=repo, branch=branch, deprecated=None)
-        ids = [p.id for p in self.store.scroll(flt, fields=())]
-        for batch in batches(ids, 1000):
+        points = list(self.store.scroll(flt, fields=("record",)))
+        for batch in batches([p.id for p in points], 1000):
             self.store.delete(batch)
-        return len(ids)
+        return sum(p.payload.get("record") == "memory" for p in points)
 
 
 def _read_commits_ahead(

@@ -172,8 +172,9 @@ def test_cli_end_to_end(project):
     lagging = recalld("search", "tax", "--json")
     assert json.loads(lagging.stdout) and "note: project: memories 1 commit behind main" in lagging.stderr
 
-    removed = recalld("repo", "remove", "project")
-    assert "removed project" in removed.stdout
+    removed = recalld("repo", "remove", "project")  # as many as export and status count: not its checkpoint
+    assert removed.stdout == f"removed project and its {len(every)} memories (0 manual)\n"
+    assert len(every) == status["memories"] + status["deprecated"]
     assert recalld("export", "--include-deprecated").stdout == ""
 
 
@@ -297,6 +298,31 @@ def test_cli_errors_are_one_line_with_exit_codes(tmp_path, project):
     bad = subprocess.run([sys.executable, "-m", "recalld.daemon.cli", "status"], capture_output=True, text=True,
                          env={**os.environ, "RECALLD_CONFIG": str(config)})  # fmt: skip
     assert bad.returncode == 1 and "unknown option index.max_file_byte" in bad.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+def test_output_that_cannot_be_written_is_one_line_and_a_closed_pipe_nothing(project):
+    """`recalld export > /dev/full` ended with OSError's traceback, and a closed pipe (`| head`)
+    with Python's "Exception ignored ... BrokenPipeError" and exit 120 from its flush at
+    exit. Stdout written at each print (PYTHONUNBUFFERED) and at the command's end alike."""
+    recalld("repo", "add", str(project.path))
+    recalld("sync")
+    read, closed = os.pipe()
+    os.close(read)
+    try:
+        for unbuffered in ("", "1"):  # an empty value leaves it unset
+            env = {**os.environ, "PYTHONUNBUFFERED": unbuffered}
+            for args in (["export"], ["search", "tax", "--json"]):
+                with open("/dev/full", "w") as full:
+                    done = subprocess.run([sys.executable, "-m", "recalld.daemon.cli", *args], stdout=full,
+                                          stderr=subprocess.PIPE, text=True, env=env, check=False)  # fmt: skip
+                said = "recalld: cannot write the output: No space left on device\n"
+                assert (done.returncode, done.stderr) == (1, said), (args, unbuffered, done.stderr)
+                done = subprocess.run([sys.executable, "-m", "recalld.daemon.cli", *args], stdout=closed,
+                                      stderr=subprocess.PIPE, text=True, env=env, check=False)  # fmt: skip
+                assert (done.returncode, done.stderr) == (0, ""), (args, unbuffered, done.stderr)
+    finally:
+        os.close(closed)
 
 
 def test_store_in_use_is_a_clear_error(project):

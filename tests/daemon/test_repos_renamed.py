@@ -53,3 +53,23 @@ def test_repo_add_and_repo_set_name_the_new_name_of_a_renamed_branch(repo):
     assert kept.returncode == 1 and f"no branch 'feat' in {repo.path} {hint}" in kept.stderr, kept.stderr
     named = recalld("repo", "set", "p1", "--branch", "feat", check=False)
     assert named.returncode == 1 and f"no branch 'feat' in {repo.path} {hint}" in named.stderr, named.stderr
+
+
+def test_a_suggested_command_quotes_a_name_a_shell_would_split(tmp_path):
+    """`recalld repo add ".../sp ace"` said to run `recalld sync sp ace`, which syncs two
+    repositories that do not exist; the notes of a renamed branch quoted the name in one
+    command and not in the next. A plain name stays as it is (the tests above)."""
+    spaced = GitRepo(tmp_path / "sp ace")
+    spaced.write("a.py", "def a():\n    pass\n")
+    spaced.commit("init")
+    spaced.git("branch", "feat")
+    added = recalld("repo", "add", str(spaced.path), "--branch", "feat")
+    assert added.stdout.startswith(f"registered sp ace: {spaced.path} @ feat (run `recalld sync 'sp ace'`)")
+    unsynced = recalld("search", "a").stderr
+    assert "note: sp ace: memories never synced feat (recalld sync 'sp ace', or keep" in unsynced, unsynced
+    spaced.git("branch", "-m", "feat", "feature")
+    note = recalld("search", "a").stderr
+    assert ("(`recalld repo set 'sp ace' --branch feature`): its memories may be stale"
+            " (`recalld repo set 'sp ace' --path PATH` or `--branch BRANCH` re-points it)\n") in note, note
+    moved = recalld("repo", "set", "sp ace", "--branch", "feature")
+    assert moved.stdout.endswith("; run `recalld sync 'sp ace'`\n"), moved.stdout

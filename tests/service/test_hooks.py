@@ -211,6 +211,11 @@ def test_hooks_of_an_unregistered_repo_are_installed_with_a_warning(git_repo):
     again = recalld("hooks", "install", str(git_repo.path))
     assert again.stderr == "" and "updated" in again.stdout
     assert recalld("hooks", "uninstall", str(git_repo.path)).stderr == ""
+    from tests.conftest import GitRepo
+
+    spaced = GitRepo(git_repo.path.parent / "sp ace")  # the command to run quotes it, as a shell needs
+    warned = recalld("hooks", "install", str(spaced.path)).stderr
+    assert warned.endswith(f" nothing until `recalld repo add '{spaced.path}'`\n"), warned
 
 
 def wait_for_events(name: str, count: int) -> int:

@@ -73,6 +73,22 @@ def test_user_unit_without_locations_uses_the_clis_defaults(tmp_path):
     assert _environment((tmp_path / "recalld.service").read_text()) == []
 
 
+def test_a_unit_dir_that_cannot_hold_the_unit_is_said_on_one_line(tmp_path):
+    """A file where the directory would be, a file above it, a parent that cannot be made,
+    a directory where the unit would be: one line on stderr and exit 1, as `recalld hooks
+    install` says the same of a hooks directory (each was a traceback)."""
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    taken = tmp_path / "taken"
+    (taken / "recalld.service").mkdir(parents=True)
+    for unit_dir, why, named in ((a_file, "File exists", a_file), (a_file / "sub", "Not a directory", a_file / "sub"),
+                                 (Path("/proc/nope"), "No such file or directory", Path("/proc/nope")),
+                                 (taken, "Is a directory", taken / "recalld.service")):  # fmt: skip
+        done = recalld("service", "install", "--unit-dir", str(unit_dir), check=False)
+        assert done.returncode == 1 and done.stdout == "", done.stderr
+        assert done.stderr == f"recalld: cannot install the unit in {unit_dir}: {why}: {named}\n"
+
+
 def test_render_unit_replaces_a_variable_the_template_sets():
     from recalld.daemon.admin import render_unit
 
