@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from recalld.daemon import admin, agent, commands, repos
-from recalld.daemon.config import (CHANGES_LIMIT, CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX, RECENT_LIMIT, RECENT_MAX,
-                                   SEARCH_LIMIT, Config, load_config)
+from recalld.daemon.config import (CHANGES_LIMIT, CHANGES_MAX, MEMORY_TYPES, OUTLINE_LIMIT, OUTLINE_MAX, RECENT_LIMIT,
+                                   RECENT_MAX, SEARCH_LIMIT, Config, load_config)
 from recalld.daemon.terminal import OutputError, VisibleOutput, drop_output, one_line
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitnames import is_utf8
@@ -24,8 +24,8 @@ BUSY_WAIT = 600.0
 DESCRIPTION = """\
 recalld keeps an AI coding agent's memory of git repositories exact: one memory per
 module, class, function and method of the tracked branch's tip, versioned in Qdrant.
-State lives in $RECALLD_HOME (default: the XDG data dir); config in
-$RECALLD_HOME/config.toml (default: the XDG config dir)."""
+State lives in $RECALLD_HOME (default: the XDG data dir); config in $RECALLD_CONFIG,
+else $RECALLD_HOME/config.toml when RECALLD_HOME is set, else the XDG config dir."""
 
 EPILOG = """\
 examples:
@@ -117,8 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("query", type=_query, help="what to look for: words, identifiers, paths")
     search.add_argument("--repo", metavar="NAME",
                         help="only this repository (needed for --as-of COMMIT when several are registered)")
-    search.add_argument("--type", action="append", default=[], metavar="T", dest="type",
-                        help="memory type: structural, task, decision, debt, preference, project, note (repeatable)")
+    search.add_argument("--type", action="append", default=[], metavar="T", dest="type", type=_memory_type,
+                        help=f"memory type: {', '.join(MEMORY_TYPES)} (repeatable)")
     search.add_argument("--kind", action="append", default=[], metavar="K",
                         help="refines --type: module, class, function, method, ...; commit; todo, fixme; adr;"
                         " ... (repeatable)")
@@ -245,6 +245,13 @@ def _query(text: str) -> str:
     return text
 
 
+def _memory_type(text: str) -> str:
+    """A usage error (2) like the other filters' bad values, where the search's refusal exited 1."""
+    if text not in MEMORY_TYPES:
+        raise argparse.ArgumentTypeError(f"unknown memory type {text!r}: {', '.join(MEMORY_TYPES)}")
+    return text
+
+
 def _limit(text: str, most: int = SEARCH_LIMIT) -> int:
     try:
         value = int(text)
@@ -320,6 +327,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         command.error(f"unrecognized arguments: {' '.join(unknown)}")
     if choice is not None and getattr(args, choice.dest, None) is None:
         command.error(f"the following arguments are required: {choice.metavar}")
+    if args.command == "changes" and args.since is None and (args.limit or 0) > RECENT_MAX:  # what --limit reads
+        command.error(f"argument --limit: must be 1 to {RECENT_MAX} without --since, not {args.limit}")
     undecodable = _not_utf8(args)
     if undecodable is not None:  # a Latin-1 terminal's argument: no query, path or store can hold it
         shown = undecodable.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

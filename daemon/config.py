@@ -105,6 +105,7 @@ RECENT_LIMIT = 20  # the latest commits (or symbol events) `changes` lists witho
 RECENT_MAX = 500  # and when asked for more
 CHANGES_LIMIT = 200  # changes `recalld changes --since` lists at most, by default
 CHANGES_MAX = 5000  # and when asked for more
+MEMORY_TYPES = ("structural", "task", "decision", "debt", "preference", "project", "note")  # search's --type
 
 
 @dataclass(frozen=True, slots=True)

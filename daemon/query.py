@@ -10,7 +10,7 @@ from typing import Any
 
 from recalld.daemon.app import App
 from recalld.daemon.asof import LinesAt, parse_date, states_at_commit, states_at_date
-from recalld.daemon.config import SEARCH_LIMIT
+from recalld.daemon.config import MEMORY_TYPES, SEARCH_LIMIT
 from recalld.daemon.here import holding
 from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
@@ -33,7 +33,6 @@ EXPORT_FIELDS = (
     "deprecated", "deprecated_reason", "superseded_by", "history",
     "type", "scope", "user", "org", "untrusted", "task_id",
 )  # fmt: skip
-MEMORY_TYPES = ("structural", "task", "decision", "debt", "preference", "project", "note")
 # What people call the languages recalld parses, for the language filter.
 LANGUAGE_ALIASES = {"py": "python", "js": "javascript", "jsx": "javascript", "ts": "typescript", "golang": "go",
                     "rs": "rust", "c++": "cpp", "cxx": "cpp", "cc": "cpp", "c#": "csharp", "cs": "csharp",

@@ -271,9 +271,12 @@ def test_cli_errors_are_one_line_with_exit_codes(tmp_path, project):
     for args, message in ((["  "], "argument query: must not be empty"),
                           (["x", "--limit", "0"], "argument --limit: must be 1 to 1000, not 0"),
                           (["x", "--limit", "1001"], "must be 1 to 1000"),
-                          (["x", "--as-of", ""], "argument --as-of: must not be empty")):  # fmt: skip
+                          (["x", "--as-of", ""], "argument --as-of: must not be empty"),
+                          (["x", "--type", "bogus"], "argument --type: unknown memory type 'bogus': structural,")):
         bad = recalld("search", *args, check=False)
         assert bad.returncode == 2 and message in bad.stderr, bad.stderr
+    many = recalld("changes", "--limit", "501", check=False)  # exited 1, where --since --limit 5001 exited 2
+    assert many.returncode == 2 and "argument --limit: must be 1 to 500 without --since, not 501" in many.stderr
     recalld("repo", "add", str(project.path))
     again = recalld("repo", "add", str(project.path))
     assert again.stdout.startswith("already registered project:")
