@@ -5,6 +5,7 @@ changes."""
 from __future__ import annotations
 
 import heapq
+import threading
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -34,12 +35,20 @@ SUMMARY_CHARS = 160  # an outline's doc of a symbol
 # what an outline shows, and what an as-of answer reads a version's lines then by
 OUTLINE_FIELDS = ("repo", "branch", "path", "language", "kind", "qualname", "signature", "docstring",
                   "start_line", "end_line")  # fmt: skip
+# remember and forget read a manual memory, then write it: two at once (20 agents
+# remembering the same text) each read none and each said "created"
+_MANUAL_WRITES = threading.Lock()
 
 
 def remember(app: App, memory: ManualMemory) -> dict[str, Any]:
     """Store ``memory``; ``status`` says created, unchanged, reopened or updated (type)."""
     if memory.repo is not None:
         app.registry.get(memory.repo)
+    with _MANUAL_WRITES:
+        return _remember(app, memory)
+
+
+def _remember(app: App, memory: ManualMemory) -> dict[str, Any]:
     point_id = manual_id(memory)
     found = app.store.retrieve([point_id])
     old = found[0].payload if found else None
@@ -56,6 +65,11 @@ def remember(app: App, memory: ManualMemory) -> dict[str, Any]:
 
 def forget(app: App, memory_id: str) -> dict[str, Any]:
     """Close a manual memory (reason ``forgotten``); other memories follow git."""
+    with _MANUAL_WRITES:
+        return _forget(app, memory_id)
+
+
+def _forget(app: App, memory_id: str) -> dict[str, Any]:
     point = _memory(app, memory_id)
     payload = point.payload
     if payload.get("kind") != MANUAL_KIND:

@@ -92,6 +92,23 @@ def test_a_write_route_refuses_a_query_parameter_and_a_refused_text_is_not_sent_
     assert fault["input"] == "a " * 100 + "… (1000000 characters)"
 
 
+def test_the_same_memory_remembered_at_once_by_many_is_created_once(service):
+    """20 agents remembering one text at once were each told "created" (each read none
+    before any wrote), where one after another they are told "unchanged"."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    client = DocumentedClient(create_api(service))
+    bearer = {"Authorization": f"Bearer {service.token}"}
+
+    def post(_: int) -> str:
+        answer = client.post("/v1/memories", json={"text": "race the same text", "user": "racer"}, headers=bearer)
+        return str(answer.json()["status"])
+
+    with ThreadPoolExecutor(8) as pool:
+        told = sorted(pool.map(post, range(16)))
+    assert told == ["created"] + ["unchanged"] * 15
+
+
 def test_the_cli_refuses_them_before_reaching_a_store():
     for text, where in REFUSED_TEXT[1:]:  # an argument holds no NUL
         refused = recalld("remember", text, "--org", "acme", check=False)
