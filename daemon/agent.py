@@ -155,7 +155,8 @@ def print_changes(found: dict[str, Any]) -> None:
         if now and now["signature"] and (not was or "signature" in change.get("what", ())):
             print(f"            {(was['signature'] + '  →  ') if was else ''}{now['signature']}")
     if found["truncated"]:
-        print(f"\n(the first {len(found['changes'])} changes: --limit N for more, or --path)")
+        shown = len(found["changes"])
+        print(f"\n(the first {shown} change{'s' if shown != 1 else ''}: --limit N for more, or --path)")
 
 
 def print_recent(found: dict[str, Any]) -> None:

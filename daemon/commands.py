@@ -252,7 +252,8 @@ def _print_outline(found: dict[str, Any], *, as_json: bool) -> None:
             if "last_changed" in sym:
                 print(f"{depth}    {last_changed_line(sym['last_changed'], brief=True)}")
     if found["truncated"]:
-        print(f"\n(the first {found['symbols']} symbols: --limit N for more, or a narrower path)")
+        shown = found["symbols"]
+        print(f"\n(the first {shown} symbol{'s' if shown != 1 else ''}: --limit N for more, or a narrower path)")
 
 
 def print_version(v: dict[str, Any], *, as_of: bool = False, code: bool = True) -> None:

@@ -94,6 +94,9 @@ def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]]
     unknown = sorted(set(request.types) - set(MEMORY_TYPES))
     if unknown:
         raise RecalldError(f"unknown memory type {unknown[0]!r}: {', '.join(MEMORY_TYPES)}")
+    if not app.registry.all() and not app.store.count(MemoryFilter(deprecated=None)):  # no model loaded for nothing
+        return [], ["nothing is indexed yet: register a repository (`recalld repo add PATH`) and sync it"
+                    " (`recalld sync`)"]  # fmt: skip
     at = as_of(app, request.as_of, request.repo)
     valid_at = at.valid_at if at else None
     language = request.language.lower() if request.language else None  # "Python" found nothing

@@ -262,6 +262,8 @@ def test_what_a_repository_holds_reaches_the_terminal_without_its_control_charac
 
 
 def test_cli_errors_are_one_line_with_exit_codes(tmp_path, project):
+    nothing = recalld("search", "anything")  # said at once, where the model was exported (~14 s) to find nothing
+    assert "note: nothing is indexed yet: register a repository (`recalld repo add PATH`)" in nothing.stderr
     unknown = recalld("sync", "nope", check=False)
     assert unknown.returncode == 1 and unknown.stderr.count("\n") == 1 and "unknown repo 'nope'" in unknown.stderr
     not_git = recalld("repo", "add", str(tmp_path), check=False)
