@@ -11,7 +11,8 @@ import json
 from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import chain, islice
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from types import UnionType
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
 from urllib.parse import parse_qs, parse_qsl, urlencode
 
 import anyio
@@ -218,6 +219,12 @@ def _known_query(request: Request) -> None:
             "no such parameter: this route takes none")
         raise RequestValidationError([{"type": "extra_forbidden", "loc": ("query", name), "msg": said,
                                        "input": request.query_params[name]} for name in unknown])  # fmt: skip
+    # ``repo=a&repo=b`` searched b alone, without a word: a parameter that takes one value
+    many = _query_names(getattr(route, "dependant", None), lists=True)
+    repeated = sorted(n for n in set(request.query_params) - many if len(request.query_params.getlist(n)) > 1)
+    if repeated:
+        raise RequestValidationError([{"type": "too_many", "loc": ("query", name), "input": request.query_params.getlist(
+            name), "msg": "given more than once: it takes one value"} for name in repeated])  # fmt: skip
 
 
 def _named_fields(request: Request, fault: dict[str, Any]) -> dict[str, Any]:
@@ -244,11 +251,19 @@ def _echo_cut(fault: dict[str, Any]) -> dict[str, Any]:
     return fault
 
 
-def _query_names(dependant: Any) -> set[str]:
-    """The query parameters a route's dependant reads, its dependencies' too."""
+def _query_names(dependant: Any, *, lists: bool = False) -> set[str]:
+    """The query parameters a route's dependant reads, its dependencies' too (``lists``:
+    those alone that take several values, ``type=a&type=b``)."""
     if dependant is None:
         return set()
-    return {field.alias for field in dependant.query_params}.union(*map(_query_names, dependant.dependencies))
+    own = {field.alias for field in dependant.query_params if not lists or _takes_many(field.field_info.annotation)}
+    return own.union(*(_query_names(d, lists=lists) for d in dependant.dependencies))
+
+
+def _takes_many(annotation: Any) -> bool:
+    if get_origin(annotation) in (Union, UnionType):
+        return any(map(_takes_many, get_args(annotation)))
+    return get_origin(annotation) in (list, tuple, set, frozenset)
 
 
 class EmptyParametersDropped:

@@ -540,6 +540,11 @@ def test_http_search_params_formats_and_bad_input(history, app):
         assert misspelt.status_code == 422 and misspelt.json()["detail"][0]["loc"] == ["query", "asof"]
         assert "this route takes as_of, format, include_deprecated" in misspelt.json()["detail"][0]["msg"]
         assert get(q="legacy_loader", asof="", limit=50).json() == plain.json()  # empty: not given, as any
+        twice = get(q="x", repo=["r", "other"], limit=["5", "6"])  # searched "other" alone, 6 of it, until stop 116
+        assert twice.status_code == 422 and [f["loc"] for f in twice.json()["detail"]] == [["query", "limit"],
+                                                                                             ["query", "repo"]]
+        assert twice.json()["detail"][0]["msg"] == "given more than once: it takes one value"
+        assert get(q="legacy_loader", type=["structural", "task"], kind=["function", "commit"]).status_code == 200
         assert api_get("/healthz", verbose="1").json() == {"state": "ready"}  # a route that takes none ignores them
         outline = api_get("/v1/repos/r/outline", path="conf", kinds="function")
         assert outline.status_code == 422 and outline.json()["detail"][0]["loc"] == ["query", "kinds"]
