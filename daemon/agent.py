@@ -30,7 +30,7 @@ def add_commands(sub: Any) -> None:
         "remember", help="store a manual memory (what git cannot know)", epilog=SCOPE_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
-    remember.add_argument("text")
+    remember.add_argument("text", help="what to remember: a fact, decision or preference (at most 8,000 characters)")
     remember.add_argument("--repo", metavar="NAME", help="a registered repository it is about")
     remember.add_argument("--type", default="note", choices=MANUAL_TYPES, help="default: note")
     remember.add_argument("--user", metavar="NAME", help="a user it belongs to")

@@ -92,12 +92,12 @@ def build_parser() -> argparse.ArgumentParser:
         " compares them with the branch there. Another branch drops the old branch's memories (manual ones are"
         " kept): the next sync indexes the new branch's tip. Stop the daemon first.",
     )  # fmt: skip
-    edit.add_argument("name")
+    edit.add_argument("name", help="the registered name (recalld repo list)")
     edit.add_argument("--path", help="the repository's new place (work tree or bare)")
     edit.add_argument("--branch", help="the branch to track instead: a local branch, or remote/branch")
     edit.set_defaults(handler=repos.repo_set)
     rm = repo_sub.add_parser("remove", help="unregister a repository and delete its memories")
-    rm.add_argument("name")
+    rm.add_argument("name", help="the registered name (recalld repo list)")
     rm.set_defaults(handler=repos.repo_remove)
 
     sync = sub.add_parser("sync", help="bring memories to the tip of the tracked branch")
@@ -207,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.set_defaults(handler=commands.export)
 
     status = sub.add_parser("status", help="repositories, indexed commit, lag and memory counts")
-    status.add_argument("--json", action="store_true")
+    status.add_argument("--json", action="store_true", help="the report as one JSON object")
     status.set_defaults(handler=commands.status)
     agent.add_commands(sub)
     admin.add_commands(sub)
