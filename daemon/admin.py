@@ -136,7 +136,7 @@ def _registered(ctx: Any, path: str) -> bool:
 
 
 def _hooks(action: str, path: str) -> None:
-    from recalld.hooks.install import install, uninstall
+    from recalld.hooks.install import install, tracked_dir, uninstall
 
     try:
         changes = install(path) if action == "install" else uninstall(path)
@@ -146,6 +146,13 @@ def _hooks(action: str, path: str) -> None:
         print(f"{change.action:12} {one_line(str(change.hook))}")
     if not changes:
         print(f"nothing to {action} in {one_line(path)}")
+    tracked = tracked_dir(path) if action == "install" and changes else None
+    if tracked is not None:  # Husky's: the hooks are the repository's files, run by its dispatcher
+        print(f"recalld: warning: {one_line(str(tracked))} lies in the work tree (core.hooksPath): the hooks written"
+              " there are files of the repository that name this machine's paths (do not commit them), and a"
+              " dispatcher that runs a hook by its file name (Husky's) no longer finds the one kept as <name>.legacy;"
+              " there, `recalld hooks uninstall` and call `recalld notify --hook NAME` from your own hooks",
+              file=sys.stderr)  # fmt: skip
 
 
 def run_service_install(ctx: Any, args: argparse.Namespace) -> int:

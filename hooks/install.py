@@ -56,6 +56,25 @@ def hooks_dir(repo_path: str | Path) -> Path:
     return Path(done.stdout.strip())
 
 
+def tracked_dir(repo_path: str | Path) -> Path | None:
+    """The hooks directory when it lies in the work tree (``core.hooksPath = .husky``):
+    the hooks written there are the repository's files, which name this machine's paths,
+    and a dispatcher that runs a hook by its own file name (Husky's ``.husky/_/h``) finds
+    the kept ``<name>.legacy`` no more. None for one in the git dir or elsewhere, and in a
+    bare repository."""
+    directory = hooks_dir(repo_path).resolve()
+    environ = {name: value for name, value in os.environ.items() if name not in LOCAL_GIT_VARIABLES}
+    done = subprocess.run(
+        ["git", "-C", str(repo_path), "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel"],
+        capture_output=True, text=True, check=False, env=environ,
+    )  # fmt: skip
+    found = done.stdout.split("\n")
+    if done.returncode != 0 or len(found) < 2 or not found[1]:
+        return None
+    git_dir, top = Path(found[0]).resolve(), Path(found[1]).resolve()
+    return directory if directory.is_relative_to(top) and not directory.is_relative_to(git_dir) else None
+
+
 def recalld_executable() -> str:
     beside = Path(sys.executable).with_name("recalld")
     if beside.exists():

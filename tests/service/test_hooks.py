@@ -82,6 +82,23 @@ def test_core_hookspath_and_worktrees(git_repo, tmp_path):
     assert (git_repo.path / ".git" / "hooks" / "post-commit").exists()  # the common dir's hooks
 
 
+def test_hooks_in_the_work_tree_are_installed_with_a_warning(git_repo, tmp_path):
+    """Husky's ``core.hooksPath = .husky``: the hooks written there are the repository's
+    files (machine paths, shown by git status, committed with ``-a``) and its dispatcher
+    finds a hook kept as ``.legacy`` no more; ``hooks install`` did it without a word."""
+    from recalld.hooks.install import tracked_dir
+
+    git_repo.commit("base")
+    assert tracked_dir(git_repo.path) is None  # .git/hooks
+    write_hook(git_repo.path / ".husky" / "post-commit", "#!/bin/sh\nexit 0\n")
+    git_repo.commit("husky")
+    git_repo.git("config", "core.hooksPath", ".husky")
+    told = recalld("hooks", "install", str(git_repo.path))
+    assert "lies in the work tree (core.hooksPath)" in told.stderr and "do not commit them" in told.stderr
+    git_repo.git("config", "core.hooksPath", str(tmp_path / "shared"))
+    assert "work tree" not in recalld("hooks", "install", str(git_repo.path)).stderr
+
+
 def test_hooks_without_a_path_are_the_current_directorys_repository(git_repo):
     (git_repo.path / "src").mkdir()
     git_repo.write("src/a.py", "def a():\n    pass\n")
@@ -141,6 +158,35 @@ def test_daemon_down_git_unaffected_hooks_fast_events_kept(git_repo):
     while pending_events().get("repo", 0) < 5 and time.monotonic() < deadline:
         time.sleep(0.1)
     assert pending_events().get("repo", 0) >= 5
+
+
+def test_a_rebase_is_told_once_at_its_end_not_once_a_commit(git_repo):
+    """A rebase commits each commit it picks: the hooks started a notification for each
+    (~100 Python processes at once for 100 commits, the rebase ~20 times slower); its
+    post-rewrite hook tells of them all at its end."""
+    git_repo.write("a.py", "def a():\n    pass\n")
+    git_repo.commit("one")
+    git_repo.git("checkout", "-q", "-b", "topic")
+    for n in range(12):
+        git_repo.write(f"t{n}.py", f"def t{n}():\n    pass\n")
+        git_repo.commit(f"topic {n}")
+    git_repo.git("checkout", "-q", "main")
+    git_repo.write("b.py", "def b():\n    pass\n")
+    git_repo.commit("two")
+    recalld("repo", "add", str(git_repo.path), "--branch", "topic")
+    recalld("hooks", "install", str(git_repo.path))
+    git_repo.git("checkout", "-q", "topic")
+    settled = time.monotonic() + 20
+    while time.monotonic() < settled and pending_events().get("repo", 0) < 1:  # the checkout's, told in the background
+        time.sleep(0.1)
+    before = pending_events().get("repo", 0)
+    git_repo.git("rebase", "-q", "main")
+    told, quiet_since = before, time.monotonic()
+    while time.monotonic() - quiet_since < 3:  # until no notification has come for 3 s
+        now = pending_events().get("repo", 0)
+        told, quiet_since = (now, time.monotonic()) if now != told else (told, quiet_since)
+        time.sleep(0.1)
+    assert 1 <= told - before <= 2, told - before  # post-rewrite's (and the first checkout's), not 12 more
 
 
 def test_a_push_into_a_bare_mirror_is_told_by_its_post_receive_hook(tmp_path):
