@@ -58,9 +58,11 @@ _DIRECTIVE = re.compile(
 # LLVM's ``//===-----===//`` mixes its marks.
 _RULE = re.compile(r"([/*#=+_-])\1{2,}|([/#=+_-])\2{2,}[^\n]*?\2{3,}|[/*=-]*[=-]{3,}[/*=-]*")  # not ``*** WARNING ***``
 BANNER_TITLE = 2  # lines a banner's title may take between its rules
+_CAPITALS_TITLE = re.compile(r"[A-Z][A-Z0-9]*(?:[ &/-][A-Z0-9]+){0,2}")  # ``TYPES``, ``PUBLIC API``
 # The line an IDE's file template writes (Xcode's, Android Studio's): ``Created by … on 20.01.26.``
 _TEMPLATE_HEADER = re.compile(r"^created by .+ on \d", re.IGNORECASE | re.MULTILINE)
 _DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")
+_FILE_TAGS = re.compile(r"@(?:file|fileoverview|overview|module|packageDocumentation|license|preserve)\b")
 # C#'s XML doc tags (``xml_doc_text``): a reference, a parameter's, the returns', any other.
 _XML_REFERENCE = re.compile(r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword|href)="([^"]*)"\s*/>')
 _XML_PARAMETER = re.compile(r'<(?:param|typeparam)\s+name="([^"]*)"\s*>')
@@ -230,12 +232,14 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
     ``parsers.macros`` blanked for the grammar) part them no more than an attribute does."""
     comments: list[Node] = []
     first, sibling = node, node.prev_named_sibling
-    while sibling is not None and sibling.type in BETWEEN_DOC_AND_DEF:
+    while sibling is not None and (sibling.type in BETWEEN_DOC_AND_DEF or _after_attribute(sibling, data)):
         first, sibling = sibling, sibling.prev_named_sibling
     boundary = first.start_point[0]
     if macros and sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] < boundary - 1:
         if calls_alone(data[sibling.end_byte : first.start_byte].split(b"\n")[1:-1]):
             boundary = sibling.end_point[0] + 1
+    if boundary == first.start_point[0] and _doc_block_apart(sibling, data, first):  # ``/** … */``, a blank line
+        boundary = sibling.end_point[0] + 1
     while sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] >= boundary - 1 - (
         POD_GAP if sibling.type == POD else 0
     ):
@@ -251,7 +255,44 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
         comments.insert(0, sibling)
         boundary = sibling.start_point[0]
         sibling = sibling.prev_named_sibling
-    return _clean_comments(comments, data)
+    return "" if _section_title(comments, data) else _clean_comments(comments, data)
+
+
+def _section_title(comments: list[Node], data: bytes) -> bool:
+    """A comment block that titles the section below it rather than documenting what
+    follows: a title closed by a rule (``// Preact helpers`` over ``// -----``, with no
+    rule above it: a framed doc has one), or a word or three in capitals alone (``//
+    TYPES``, ``// HELPERS``), which react-query and Preact write between their parts."""
+    lines = [line for comment in comments for line in clean_comment_lines(node_text(data, comment)) if line.strip()]
+    if not lines:
+        return False
+    if _RULE.fullmatch(lines[-1]):
+        titled = [line for line in lines if not _RULE.fullmatch(line)]
+        return not _RULE.fullmatch(lines[0]) and 0 < len(titled) <= BANNER_TITLE
+    return len(lines) == 1 and bool(_CAPITALS_TITLE.fullmatch(lines[0].strip()))
+
+
+def _after_attribute(comment: Node, data: bytes) -> bool:
+    """A comment on an attribute's line, after it (Rust's ``#[inline] // fast path``): no
+    part of the doc above the attribute, which it hid."""
+    before = comment.prev_named_sibling
+    return (
+        comment.type in COMMENT_TYPES and before is not None and before.type in BETWEEN_DOC_AND_DEF
+        and before.end_point[0] == comment.start_point[0] and is_trailing(comment, data)
+    )  # fmt: skip
+
+
+def _doc_block_apart(comment: Node | None, data: bytes, first: Node) -> bool:
+    """A doc block (``/** … */``: JSDoc, Javadoc, Doxygen) parted from the definition below
+    it (``first``: its attributes' start) by blank lines alone, as Express and Commander
+    write every method's: TypeScript's and Javadoc's readers take it as that definition's
+    doc. One that says it is the file's (``@file``, ``@module``, a licence) is not."""
+    if comment is None or comment.type not in COMMENT_TYPES or comment.end_point[0] >= first.start_point[0] - 1:
+        return False
+    text = node_text(data, comment)
+    if not text.startswith("/**") or text.startswith("/**/") or _FILE_TAGS.search(text):
+        return False
+    return not data[comment.end_byte : first.start_byte].strip()
 
 
 def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterable[Node]) -> str:
@@ -272,20 +313,25 @@ def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterab
         if inner:
             return _clean_comments(inner, data)
         text = _clean_comments(comments, data)
-        if _is_preamble(text):
+        if _is_preamble(text) or _section_title(comments, data):
             continue
-        attached = current is not None and current.start_point[0] <= comments[-1].end_point[0] + 1
-        if attached and current is not None and _documents(_past_attributes(current), definitions):
+        attached = current is not None and (
+            current.start_point[0] <= comments[-1].end_point[0] + 1 or _doc_block_apart(comments[-1], data, current)
+        )
+        if attached and current is not None and _documents(_past_attributes(current, data), definitions):
             return ""
         return text
     return ""
 
 
-def _past_attributes(node: Node) -> Node:
+def _past_attributes(node: Node, data: bytes) -> Node:
     """What the decorators and attributes that start at ``node`` are written for (Rust's
-    ``#[derive(…)]`` before ``struct``: a doc above them is the struct's), else ``node``."""
+    ``#[derive(…)]`` before ``struct``: a doc above them is the struct's; a comment after
+    one on its line, ``#[inline] // fast path``, passed over), else ``node``."""
     current = node
-    while current.type in BETWEEN_DOC_AND_DEF and current.next_named_sibling is not None:
+    while current.next_named_sibling is not None and (
+        current.type in BETWEEN_DOC_AND_DEF or _after_attribute(current, data)
+    ):
         current = current.next_named_sibling
     return current
 

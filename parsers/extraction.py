@@ -266,4 +266,9 @@ from __future__ import annotations
 # return create; })()`` is ``ajax``: it was ``create``), but for a constructor, whose
 # prototype's methods keep its name; TypeScript's ``export = function parse(…)``, ``export =
 # class Cursor`` and ``export = {…}`` are read as ``module.exports = …`` is (no symbol before).
-EXTRACTION_VERSION = 37
+# 38: a doc block (``/** … */``) parted from its definition by blank lines is its doc (Express's
+# and Commander's every method's was lost, or the file's); a comment on an attribute's line
+# (``#[inline] // fast path``) hides no doc; a section's title (``// TYPES``, a title over a
+# rule) is no doc; a function a chain of assignments names is the first name's (``req.get =
+# req.header = function header(…)``, ``var proto = module.exports = function (…)``: none before).
+EXTRACTION_VERSION = 38

@@ -21,6 +21,11 @@
 ; Methods assigned to a prototype or a constructor: `Foo.prototype.walk = function`, `Foo.create = () =>`.
 (expression_statement (assignment_expression left: (member_expression object: (member_expression object: (identifier) @receiver property: (property_identifier) @_prototype) property: (property_identifier) @name) right: [(function_expression) (arrow_function) (generator_function)]) (#eq? @_prototype "prototype")) @definition.method
 (expression_statement (assignment_expression left: (member_expression object: (identifier) @receiver property: (property_identifier) @name) right: [(function_expression) (arrow_function) (generator_function)]) (#not-eq? @receiver "exports") (#not-eq? @receiver "module")) @definition.method
+; A function given several names in one chain of assignments, named by the first: Express's
+; aliases `req.get = req.header = function header(name) {…}`, its Router's `var proto =
+; module.exports = function (options) {…}` (no symbol before, and what they hold was the file's).
+(expression_statement (assignment_expression left: (member_expression object: (identifier) @receiver property: (property_identifier) @name) right: (assignment_expression right: [(function_expression) (arrow_function) (generator_function)] @_wrapped)) (#not-eq? @receiver "exports") (#not-eq? @receiver "module")) @definition.method
+(variable_declarator name: (identifier) @name value: (assignment_expression right: [(function_expression) (arrow_function) (generator_function)] @_wrapped)) @definition.function
 ; And to a namespace's member: a jQuery plugin's `$.fn.tooltip = function (options) {…}`,
 ; `App.views.render = …` (`$.fn.tooltip`, `App.views.render`).
 (expression_statement (assignment_expression left: (member_expression object: (member_expression object: (identifier) @_namespace property: (property_identifier)) @receiver property: (property_identifier) @name) right: [(function_expression) (arrow_function) (generator_function)]) (#not-eq? @_namespace "exports") (#not-eq? @_namespace "module")) @definition.method
