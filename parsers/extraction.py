@@ -270,5 +270,7 @@ from __future__ import annotations
 # and Commander's every method's was lost, or the file's); a comment on an attribute's line
 # (``#[inline] // fast path``) hides no doc; a section's title (``// TYPES``, a title over a
 # rule) is no doc; a function a chain of assignments names is the first name's (``req.get =
-# req.header = function header(…)``, ``var proto = module.exports = function (…)``: none before).
+# req.header = function header(…)``, ``var proto = module.exports = function (…)``: none before);
+# a signature too long elides its type parameters and its return type's arguments before any
+# parameter (``useQuery<…>(options: …, queryClient?: QueryClient)``, where it kept ``(…)``).
 EXTRACTION_VERSION = 38

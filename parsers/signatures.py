@@ -150,6 +150,12 @@ def shortened(text: str, limit: int = MAX_SIGNATURE) -> str:
     if len(text) <= limit:
         return text
     opened, closed, commas = _longest_list(text)
+    if opened is not None and closed is not None:  # a generic's type parameters, a long return type's
+        # arguments: elided before any parameter is (react-query's hooks kept ``<TQueryFnData, TError
+        # = DefaultError, …>`` and no parameter: ``(…)``)
+        elided = _angles_elided(text[:opened]) + text[opened:closed] + _angles_elided(text[closed:])
+        if len(elided) < len(text):
+            return elided if len(elided) <= limit else shortened(elided, limit)
     tail = text[closed:] if closed is not None else ""
     if opened is not None and tail and len(tail) <= limit // 3:
         budget = limit - len(tail) - len(ELIDED) - 2
@@ -161,6 +167,25 @@ def shortened(text: str, limit: int = MAX_SIGNATURE) -> str:
     head = text[: limit - len(ELIDED) - 1]
     space = head.rfind(" ")
     return f"{(head[:space] if space > 0 else head).rstrip(' ,')} {ELIDED}"
+
+
+def _angles_elided(text: str) -> str:
+    """``text`` with what each ``<…>`` at its top level holds elided, where that is longer
+    than the elision (``useQuery<TData, TError = DefaultError>`` → ``useQuery<…>``)."""
+    parts: list[str] = []
+    depth, opened, last = 0, 0, 0
+    for i in range(len(text)):
+        step = _bracket(text, i)
+        if step > 0:
+            if depth == 0:
+                opened = i
+            depth += 1
+        elif step < 0 and depth > 0:
+            depth -= 1
+            if depth == 0 and text[opened] == "<" and text[i] == ">" and i - opened - 1 > len(ELIDED):
+                parts.append(f"{text[last : opened + 1]}{ELIDED}")
+                last = i
+    return "".join(parts) + text[last:]
 
 
 def _longest_list(text: str) -> tuple[int | None, int | None, list[int]]:

@@ -91,8 +91,15 @@ def test_a_long_signature_keeps_its_start_and_its_end():
         ("type T = " + "A | " * 100 + "B", r"type T = (A \| )+…"),
         ("f(a) -> " + "R" * 400, r"f\(a\) -> …"),
         ("g(x: Map<K, V>, " + "y, " * 100 + "z) -> R", r"g\(x: Map<K, V>, (y, )+…\) -> R"),  # no cut inside Map<K, V>
+        # the type parameters and a return type's arguments go before any parameter (react-query's
+        # hooks kept every type parameter and no parameter, ``(…)``; sccache's return type was cut in it)
+        ("function useQuery<" + ", ".join(f"T{i} = Default{i}" for i in range(20)) + ">(options: Options<T0>,"
+         " client?: Client): Result<T0, T1>",
+         r"function useQuery<…>\(options: Options<T0>, client\?: Client\): Result<…>"),
+        ("fn run(a: &Path, b: bool) -> Result<(" + ", ".join(f"Part{i}" for i in range(40)) + ")>",
+         r"fn run\(a: &Path, b: bool\) -> Result<…>"),
     ],
-    ids=["commas", "one-parameter", "no-parameters", "long-end", "generic-comma"],
+    ids=["commas", "one-parameter", "no-parameters", "long-end", "generic-comma", "type-parameters", "return-type"],
 )
 def test_shortened_cuts_between_whole_parameters_or_words(text: str, cut: str):
     got = shortened(text)
