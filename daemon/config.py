@@ -251,17 +251,22 @@ def load_config() -> Config:
 
 
 def _check_home(home: Path) -> None:
-    """A state directory that is a file, or lies under one, is an error naming the
-    variable it came from: the first command to open it failed with a traceback
-    (NotADirectoryError, FileExistsError)."""
+    """A state directory that is a file, or lies under one, or that cannot be written
+    (a read-only mount, another user's), is an error naming the variable it came from: the
+    first command to open it failed with a traceback (NotADirectoryError, FileExistsError,
+    "Read-only file system", sqlite's "unable to open database file")."""
     try:
         place = next((p for p in (home, *home.parents) if p.exists()), None)
-        if place is None or place.is_dir():
+        if place is None or (place.is_dir() and os.access(place, os.W_OK | os.X_OK)):
             return
     except OSError:  # a parent it may not look into: the first use of the directory says so
         return
     named = ("$RECALLD_HOME" if os.environ.get("RECALLD_HOME") else
              "$XDG_DATA_HOME/recalld" if os.environ.get("XDG_DATA_HOME") else "~/.local/share/recalld")  # fmt: skip
+    if place.is_dir():  # every command writes there (its locks, the registry): each failed with a traceback
+        if place == home:
+            raise RecalldError(f"the state directory {named} is not writable: {home}")
+        raise RecalldError(f"the state directory {named} cannot be made: {place} is not writable ({home})")
     if place == home:
         raise RecalldError(f"the state directory {named} is not a directory: {home}")
     raise RecalldError(f"the state directory {named} cannot be made: {place} is not a directory ({home})")

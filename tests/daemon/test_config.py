@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 
@@ -112,6 +113,26 @@ def test_a_state_directory_that_is_a_file_is_a_one_line_error(argv, monkeypatch,
     monkeypatch.setenv("XDG_DATA_HOME", str(afile))
     with pytest.raises(RecalldError, match=r"\$XDG_DATA_HOME/recalld cannot be made: .*afile is not a directory"):
         load_config()
+
+
+def test_a_state_directory_that_cannot_be_written_is_a_one_line_error(monkeypatch, tmp_path, capsys):
+    """A read-only state directory (another user's, a read-only mount) failed with a
+    traceback in every command: "Read-only file system", sqlite's "unable to open database
+    file". As root a mode does not keep one out: /proc/sys, which the kernel keeps read-only."""
+    from recalld.daemon.cli import main
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    if os.access(locked, os.W_OK):
+        locked = Path("/proc/sys")
+    if os.access(locked, os.W_OK):
+        pytest.skip("no directory here that this user cannot write")
+    for home, said in ((locked, f"is not writable: {locked}"), (locked / "new", f"cannot be made: {locked} is not"
+                                                                                   f" writable ({locked / 'new'})")):
+        monkeypatch.setenv("RECALLD_HOME", str(home))
+        assert main(["status"]) == 1
+        assert capsys.readouterr().err == f"recalld: the state directory $RECALLD_HOME {said}\n"
 
 
 def test_a_configuration_path_that_is_a_directory_is_an_error(monkeypatch, tmp_path):
