@@ -7,6 +7,7 @@ documents the same list. An unknown key or a wrong type is an error naming the k
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -337,6 +338,12 @@ def _check_ranges(values: dict[str, dict[str, Any]], source: str) -> None:
             raise RecalldError(f"{source}: memories.{key} must not contain empty globs")
     if any(not pattern.strip() for pattern in values["trust"]["untrusted_branches"]):
         raise RecalldError(f"{source}: trust.untrusted_branches must not contain an empty pattern")
+    if any(not glob.strip() for glob in values["index"]["exclude"]):
+        raise RecalldError(f"{source}: index.exclude must not contain empty globs")
+    if not values["store"]["collection"].strip():
+        raise RecalldError(f"{source}: store.collection must not be empty")
+    if not re.fullmatch(r"(?:cpu|cuda|mps|xpu)(?::\d+)?", values["embedding"]["device"]):  # torch's own: a traceback
+        raise RecalldError(f"{source}: embedding.device must be a torch device: cpu, cuda, cuda:N, mps or xpu")
     if values["embedding"]["backend"] not in EMBEDDING_BACKENDS:
         raise RecalldError(f"{source}: embedding.backend must be one of {', '.join(EMBEDDING_BACKENDS)}")
     max_tokens = values["embedding"]["max_tokens"]

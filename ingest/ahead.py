@@ -23,6 +23,7 @@ from types import TracebackType
 import numpy as np
 
 from recalld.ingest.embed import CachedEmbeddings, Progress
+from recalld.ingest.errors import RecalldError
 from recalld.ingest.plan import ADDED, FileSymbols, NewVersion, Scope, memory_id
 from recalld.ingest.records import model_chars
 from recalld.ingest.redaction import redacted_text
@@ -128,6 +129,8 @@ class EmbedAhead:
                     self._cond.wait()
             finally:
                 self._waiting -= 1
+            if isinstance(self._error, RecalldError):  # the model cannot load: said as it was (a line, not a traceback)
+                raise RecalldError(self._error.message) from self._error
             if self._error is not None:
                 raise RuntimeError("embedding thread failed") from self._error
             found = {t: self._ready.pop(t) for t in dict.fromkeys(texts) if t in self._ready}

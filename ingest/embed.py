@@ -124,6 +124,7 @@ class SentenceTransformerEmbedder:
 
         transformers_logging.disable_progress_bar()
 
+        _check_device(device)
         try:
             self._model = SentenceTransformer(model_location(model), device=device)
         except OSError as exc:
@@ -385,3 +386,15 @@ class CachedEmbeddings:
             if progress is not None:
                 progress(len(chunk))
         return [known[d] for d in hashes], len(pending)
+
+
+def _check_device(device: str) -> None:
+    """A device this torch cannot use, said in a line (``cuda`` on a CPU build: a sync's 83-line traceback)."""
+    import torch
+
+    kind = device.split(":", 1)[0]
+    available = {"cpu": lambda: True, "cuda": torch.cuda.is_available, "mps": torch.backends.mps.is_available,
+                 "xpu": lambda: hasattr(torch, "xpu") and torch.xpu.is_available()}.get(kind)  # fmt: skip
+    if available is None or not available():
+        raise RecalldError(f"embedding.device = {device!r}: this torch ({torch.__version__}) has no such device;"
+                           " set embedding.device = \"cpu\"")  # fmt: skip

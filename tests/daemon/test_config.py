@@ -34,6 +34,10 @@ def test_example_documents_every_option_with_its_default():
         ({"trust": {"untrusted_branches": "pr/*"}}, "trust.untrusted_branches must be of type list"),
         ({"trust": {"untrusted_branches": ["pr/*", " "]}}, "must not contain an empty pattern"),
         ({"embedding": {"backend": "gpu"}}, "embedding.backend must be one of auto, onnx, torch"),
+        # each accepted, then a traceback at the first sync, or nothing excluded and no collection named
+        ({"embedding": {"device": "gpu"}}, "embedding.device must be a torch device: cpu, cuda, cuda:N, mps or xpu"),
+        ({"index": {"exclude": ["vendor/**", ""]}}, "index.exclude must not contain empty globs"),
+        ({"store": {"collection": " "}}, "store.collection must not be empty"),
         ({"embedding": {"max_tokens": 8}}, "embedding.max_tokens must be 0 (the model's own limit) or at least 16"),
         ({"embedding": {"max_tokens": -1}}, "embedding.max_tokens must be 0"),
         ({"embedding": {"max_tokens": "256"}}, "embedding.max_tokens must be of type int"),

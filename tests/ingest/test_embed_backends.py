@@ -160,6 +160,13 @@ def test_too_many_tokens_for_the_model_is_a_clear_error():
         build_embedder(too_long, choose_backend(too_long))
 
 
+def test_a_device_this_torch_has_not_is_a_clear_error():
+    """``cuda`` on a CPU build failed the first sync with a traceback ("embedding thread
+    failed"); Linux has no ``mps``."""
+    with pytest.raises(RecalldError, match=r"embedding.device = 'mps': this torch \(.*\) has no such device"):
+        SentenceTransformerEmbedder(device="mps")
+
+
 def test_auto_falls_back_to_torch_when_the_onnx_model_will_not_load(tmp_path, monkeypatch):
     broken = settings()
     choice = choose_backend(broken)
