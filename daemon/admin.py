@@ -19,7 +19,7 @@ def add_commands(sub: Any) -> None:
     serve = sub.add_parser(
         "serve",
         help="run the daemon: watch, listen for hooks and webhooks, keep every repo exact",
-        description="Run in the foreground (systemd: Type=notify). SIGTERM or SIGINT stops it gracefully.",
+        description="Run in the foreground (systemd: Type=notify). SIGTERM, SIGINT or SIGHUP stops it gracefully.",
     )
     serve.set_defaults(handler=run_serve)
 
@@ -207,9 +207,10 @@ def render_unit(template: str, *, executable: str, environment: dict[str, str]) 
 def _quoted(word: str) -> str:
     """One word of a unit file (an Environment= assignment, ExecStart='s program, which
     systemd takes as it is, ``$`` too): a specifier's percent sign doubled, the word quoted
-    when it holds a space, a quote or a backslash."""
+    when it holds a space, a quote (``'`` too: unquoted, ``it's`` was invalid syntax and the
+    service ran on another store) or a backslash."""
     escaped = word.replace("%", "%%")
-    if not any(c in word for c in ' "\\'):
+    if not any(c in word for c in " \"'\\"):
         return escaped
     escaped = escaped.replace("\\", "\\\\").replace('"', '\\"')
     return f'"{escaped}"'

@@ -1,7 +1,7 @@
 """`recalld serve`: one process owning the store, keeping every registered repo exact.
 
 startup (config, store, API, model, reconcile every repo) → READY → main loop
-(dispatch journal events, watchdog pings) → graceful shutdown on SIGTERM/SIGINT.
+(dispatch journal events, watchdog pings) → graceful shutdown on SIGTERM/SIGINT/SIGHUP.
 """
 
 from __future__ import annotations
@@ -319,10 +319,13 @@ class Service:
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
+        # the terminal of a foreground `recalld serve` closed: it died at once, its store not
+        # flushed and daemon.json left behind; it stops as for SIGTERM
+        signal.signal(signal.SIGHUP, stop)
 
     @property
     def terminated(self) -> bool:
-        """Told to stop (SIGTERM, SIGINT), as against stopping to restart in place."""
+        """Told to stop (SIGTERM, SIGINT, SIGHUP), as against stopping to restart in place."""
         return self._terminated
 
     def stop(self) -> None:

@@ -172,3 +172,12 @@ def test_the_servers_own_warnings_are_json_lines_like_the_daemons(daemon):
     records = [json.loads(line) for line in lines]  # every line is JSON
     bad = [r for r in records if r.get("logger") == "uvicorn.error"]
     assert [(r["event"], r["level"]) for r in bad] == [("Invalid HTTP request received.", "warning")], lines
+
+
+def test_sighup_stops_the_daemon_as_sigterm_does(daemon):
+    """The terminal of a foreground `recalld serve` closed (SIGHUP): it died at once, its
+    store not flushed, daemon.json left behind."""
+    daemon.start()
+    assert daemon.stop(signal.SIGHUP) == 0
+    assert "stopped" in daemon.logs()
+    assert json.loads(recalld("status", "--json").stdout)["daemon"]["state"] == "stopped"

@@ -118,6 +118,16 @@ def test_an_executable_path_with_a_space_stays_one_word(tmp_path):
         assert "is not executable" not in verify.stderr, verify.stderr
 
 
+def test_a_state_dir_with_a_single_quote_is_one_quoted_word(tmp_path):
+    """``Environment=RECALLD_HOME=/srv/it's`` unquoted is invalid syntax to systemd, which
+    ignored the line: the service ran on another store than the CLI's and the hooks'."""
+    from recalld.daemon.admin import render_unit
+
+    template = (ROOT / "systemd" / "user" / "recalld.service").read_text()
+    text = render_unit(template, executable="/usr/bin/recalld", environment={"RECALLD_HOME": "/srv/it's"})
+    assert """\nEnvironment="RECALLD_HOME=/srv/it's"\n""" in text
+
+
 def test_long_work_before_ready_extends_the_start_timeout(tmp_path, monkeypatch):
     import socket
 
