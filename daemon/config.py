@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -106,6 +107,7 @@ RECENT_LIMIT = 20  # the latest commits (or symbol events) `changes` lists witho
 RECENT_MAX = 500  # and when asked for more
 CHANGES_LIMIT = 200  # changes `recalld changes --since` lists at most, by default
 CHANGES_MAX = 5000  # and when asked for more
+_TOLD_MISSING: set[Path] = set()  # the configuration files said to be missing (``load_config``)
 MEMORY_TYPES = ("structural", "task", "decision", "debt", "preference", "project", "note")  # search's --type
 
 
@@ -241,6 +243,9 @@ def load_config() -> Config:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (FileNotFoundError, NotADirectoryError):
         raw = {}
+        if os.environ.get("RECALLD_CONFIG") and path not in _TOLD_MISSING:  # set, and mistyped: said once a process
+            _TOLD_MISSING.add(path)
+            print(f"recalld: warning: $RECALLD_CONFIG names no file ({path}): the defaults are used", file=sys.stderr)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise RecalldError(f"{path}: not valid TOML: {exc}") from exc
     except OSError as exc:

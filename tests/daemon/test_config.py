@@ -139,6 +139,23 @@ def test_a_state_directory_that_cannot_be_written_is_a_one_line_error(monkeypatc
         assert capsys.readouterr().err == f"recalld: the state directory $RECALLD_HOME {said}\n"
 
 
+def test_a_configuration_variable_naming_no_file_is_said_once(monkeypatch, tmp_path, capsys):
+    """``RECALLD_CONFIG`` mistyped ran on the defaults without a word."""
+    import recalld.daemon.config as config
+
+    monkeypatch.setattr(config, "_TOLD_MISSING", set())
+    monkeypatch.setenv("RECALLD_CONFIG", str(tmp_path / "recald.toml"))
+    assert load_config().get("daemon", "port") == SCHEMA["daemon"]["port"][1]
+    load_config()
+    said = capsys.readouterr().err
+    missing = tmp_path / "recald.toml"
+    assert said == f"recalld: warning: $RECALLD_CONFIG names no file ({missing}): the defaults are used\n"
+    monkeypatch.delenv("RECALLD_CONFIG")
+    monkeypatch.setenv("RECALLD_HOME", str(tmp_path))
+    load_config()  # a state dir's own config.toml not made yet: the defaults, nothing said
+    assert capsys.readouterr().err == ""
+
+
 def test_a_configuration_path_that_is_a_directory_is_an_error(monkeypatch, tmp_path):
     """$RECALLD_CONFIG naming a directory (or config.toml made a directory) was taken for
     no configuration: every option its default, silently. None there is the defaults."""
