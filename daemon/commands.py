@@ -243,9 +243,13 @@ def _print_outline(found: dict[str, Any], *, as_json: bool) -> None:
         print(("\n" if number else "") + f"{file['path']}" + (f"  {file['doc']}" if file["doc"] else ""))
         if "last_changed" in file:
             print(f"  {last_changed_line(file['last_changed'], brief=True)}")
-        for sym in file["symbols"]:
+        within: list[int] = []  # the last lines of the symbols that hold this one: its depth, by lines (a
+        for sym in file["symbols"]:  # dot in an overload's parameter types, ``t.Optional[str]``, is no scope)
             sym = one_lined(sym, LINE_FIELDS)
-            depth = "  " * (1 + str(sym["qualname"]).count("."))
+            while within and (sym["start_line"] or 0) > within[-1]:
+                within.pop()
+            depth = "  " * (1 + len(within))
+            within.append(sym["end_line"] or 0)
             doc = f"  — {sym['doc']}" if sym["doc"] else ""
             print(f"{depth}{sym['start_line']}-{sym['end_line']}  {sym['kind']} {sym['qualname']}"
                   f"{'  ' + sym['signature'] if sym['signature'] else ''}{doc}")  # fmt: skip

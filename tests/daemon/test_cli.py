@@ -82,7 +82,7 @@ def test_cli_end_to_end(project):
     assert (builder["kind"], builder["docstring"]) == ("class", "Builds invoices for customers.")
     missing = recalld("symbol", "InvoiceBuilder.remove_line", check=False)
     assert missing.returncode == 1 and "no symbol 'InvoiceBuilder.remove_line' in project" in missing.stderr
-    # a file's outline: its doc, then its symbols in order, nested by their names
+    # a file's outline: its doc, then its symbols in order, nested by their lines
     assert recalld("outline", "billing/invoice.py").stdout.splitlines() == [
         "billing/invoice.py  Invoices.",
         "  4-9  class InvoiceBuilder  class InvoiceBuilder  — Builds invoices for customers.",
@@ -453,3 +453,29 @@ def test_verbose_after_a_command_as_before_it():
                           (["repo", "list", "--verbose"], True), (["-v", "hooks", "install", "--all"], True),
                           (["search", "x"], False)):  # fmt: skip
         assert parser.parse_args(argv).verbose is verbose, argv
+
+
+def test_an_outline_nests_by_lines_not_by_the_dots_of_a_name(tmp_path):
+    """An overload's name holds its parameter types (``Group.command(t.Optional[str])``):
+    each dot in them indented it one level deeper than its siblings."""
+    repo = GitRepo(tmp_path / "ov")
+    repo.write("ov.py", '''import typing as t
+
+
+class Group:
+    @t.overload
+    def command(self, name: t.Optional[str]) -> int: ...
+    @t.overload
+    def command(self, name: t.Type[int]) -> int: ...
+    def command(self, name):
+        return 1
+
+
+def top():
+    pass
+''')
+    repo.commit("overloads")
+    recalld("repo", "add", str(repo.path))
+    recalld("sync")
+    lines = recalld("outline", "ov.py").stdout.splitlines()
+    assert [len(line) - len(line.lstrip()) for line in lines[1:]] == [2, 4, 4, 4, 2], lines
