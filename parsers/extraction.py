@@ -272,5 +272,7 @@ from __future__ import annotations
 # rule) is no doc; a function a chain of assignments names is the first name's (``req.get =
 # req.header = function header(…)``, ``var proto = module.exports = function (…)``: none before);
 # a signature too long elides its type parameters and its return type's arguments before any
-# parameter (``useQuery<…>(options: …, queryClient?: QueryClient)``, where it kept ``(…)``).
+# parameter (``useQuery<…>(options: …, queryClient?: QueryClient)``, where it kept ``(…)``);
+# one cut at the body of a function a call holds is closed as written (``test('adds', async
+# () => {…})``, ``memo(function Row(props) {…})``), where it ended on an open bracket.
 EXTRACTION_VERSION = 38

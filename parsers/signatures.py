@@ -89,9 +89,29 @@ def signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
         text = _before_block(_one_line(head, data, _before_broken_body(head, head.end_byte)))
     if (statement := declaring_statement(head)) is not None and not (keyword := statement.children[0]).is_named:
         text = f"{node_text(data, keyword)} {text}"
+    arrow = text.endswith("=>")
     for ending in (":", ";", "=>", "=", ","):  # "," of a where clause written one bound a line
         text = text.removesuffix(ending).rstrip()
+    if wrapped is not None:  # a test a call defines: ``test('adds', async () => {…})``, not ``test('adds', async ()``
+        text = _call_closed(text, arrow)
     return shortened(text)
+
+
+def _call_closed(text: str, arrow: bool) -> str:
+    """A head cut at the body of a function a call or a bracket holds (a test's callback,
+    ``(function () {…})()``), closed as it is written: the body elided, then each bracket
+    still open."""
+    opened: list[str] = []
+    for i, char in enumerate(text):
+        step = _bracket(text, i)
+        if step > 0:
+            opened.append(char)
+        elif step < 0 and opened:
+            opened.pop()
+    if not opened:
+        return text
+    closers = "".join(_CLOSERS[_OPENERS.index(char)] for char in reversed(opened))
+    return f"{text}{' =>' if arrow else ''} {{{ELIDED}}}{closers}"
 
 
 def _head_end(head: Node) -> Node | None:
