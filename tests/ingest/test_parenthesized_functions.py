@@ -85,7 +85,7 @@ WORKER = """export default {
 """
 
 
-def test_functions_whose_type_is_checked_or_asserted_are_memories_signed_up_to_their_body(git_repo, tmp_path):
+def test_functions_whose_type_is_checked_or_asserted_are_memories_signed_as_written(git_repo, tmp_path):
     h = Harness("edge", tmp_path / "state")
     try:
         page = "src/routes/+page.server.ts"
@@ -93,10 +93,10 @@ def test_functions_whose_type_is_checked_or_asserted_are_memories_signed_up_to_t
         assert set(found) == {(page, "load"), (page, "handle"), (page, "actions.default"), ("src/worker.ts", "fetch")}
         load = found[(page, "load")]
         assert (load["kind"], load["signature"], load["docstring"]) == (
-            "function", "const load = (async ({ params })", "Loads the page's post."
+            "function", "const load = (async ({ params }) => {…})", "Loads the page's post."
         )
         assert (load["start_line"], load["end_line"]) == (2, 4)
-        assert found[(page, "handle")]["signature"] == "const handle = ((event: Event)"
+        assert found[(page, "handle")]["signature"] == "const handle = ((event: Event) => {…})"
         assert found[(page, "actions.default")]["kind"] == "method"
         fetch = found[("src/worker.ts", "fetch")]
         assert fetch["signature"] == "async fetch(request: Request, env: Env): Promise<Response>"
