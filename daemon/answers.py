@@ -27,7 +27,7 @@ MEANINGS = {
     401: "missing or wrong credentials",
     404: "no such repository, memory or symbol, or no registered repository matches the push",
     413: "body over the daemon's limit",
-    422: "a query parameter the route does not take",
+    422: "a query parameter the route does not take, or one that takes one value given twice",
     502: "the Qdrant server the daemon stores in did not answer, or refused the call",
     503: "the store is taken for long (the vector index being built): ask again after Retry-After seconds",
     507: "the daemon's disk is too full to write",

@@ -212,19 +212,18 @@ def _known_query(request: Request) -> None:
     route = request.scope.get("route")
     if getattr(route, "path", "").startswith(LENIENT):
         return
-    takes = _query_names(getattr(route, "dependant", None))
-    unknown = sorted(set(request.query_params).difference(takes))
+    takes, given = _query_fields(getattr(route, "dependant", None)), request.query_params
+    unknown = sorted(set(given).difference(takes))
     if unknown:
         said = f"no such parameter: this route takes {', '.join(sorted(takes))}" if takes else (
             "no such parameter: this route takes none")
         raise RequestValidationError([{"type": "extra_forbidden", "loc": ("query", name), "msg": said,
-                                       "input": request.query_params[name]} for name in unknown])  # fmt: skip
+                                       "input": given[name]} for name in unknown])  # fmt: skip
     # ``repo=a&repo=b`` searched b alone, without a word: a parameter that takes one value
-    many = _query_names(getattr(route, "dependant", None), lists=True)
-    repeated = sorted(n for n in set(request.query_params) - many if len(request.query_params.getlist(n)) > 1)
+    repeated = sorted(name for name in set(given) if not takes[name] and len(given.getlist(name)) > 1)
     if repeated:
-        raise RequestValidationError([{"type": "too_many", "loc": ("query", name), "input": request.query_params.getlist(
-            name), "msg": "given more than once: it takes one value"} for name in repeated])  # fmt: skip
+        raise RequestValidationError([{"type": "too_many", "loc": ("query", name), "input": given.getlist(name),
+                                       "msg": "given more than once: it takes one value"} for name in repeated])
 
 
 def _named_fields(request: Request, fault: dict[str, Any]) -> dict[str, Any]:
@@ -251,13 +250,15 @@ def _echo_cut(fault: dict[str, Any]) -> dict[str, Any]:
     return fault
 
 
-def _query_names(dependant: Any, *, lists: bool = False) -> set[str]:
-    """The query parameters a route's dependant reads, its dependencies' too (``lists``:
-    those alone that take several values, ``type=a&type=b``)."""
+def _query_fields(dependant: Any) -> dict[str, bool]:
+    """The query parameters a route's dependant reads, its dependencies' too, each with
+    whether it takes several values (``type=a&type=b``)."""
     if dependant is None:
-        return set()
-    own = {field.alias for field in dependant.query_params if not lists or _takes_many(field.field_info.annotation)}
-    return own.union(*(_query_names(d, lists=lists) for d in dependant.dependencies))
+        return {}
+    found = {field.alias: _takes_many(field.field_info.annotation) for field in dependant.query_params}
+    for inner in dependant.dependencies:
+        found.update(_query_fields(inner))
+    return found
 
 
 def _takes_many(annotation: Any) -> bool:
