@@ -146,7 +146,7 @@ def _hooks(action: str, path: str) -> None:
         print(f"{change.action:12} {one_line(str(change.hook))}")
     if not changes:
         print(f"nothing to {action} in {one_line(path)}")
-    tracked = tracked_dir(path) if action == "install" and changes else None
+    tracked = tracked_dir(path, changes[0].hook.parent) if action == "install" and changes else None
     if tracked is not None:  # Husky's: the hooks are the repository's files, run by its dispatcher
         print(f"recalld: warning: {one_line(str(tracked))} lies in the work tree (core.hooksPath): the hooks written"
               " there are files of the repository that name this machine's paths (do not commit them), and a"

@@ -46,33 +46,33 @@ class HookChange:
 def hooks_dir(repo_path: str | Path) -> Path:
     """The hooks directory of the repository at ``repo_path``, whatever repository the
     environment names (a command run from a hook or `git rebase -x` has GIT_DIR set)."""
-    environ = {name: value for name, value in os.environ.items() if name not in LOCAL_GIT_VARIABLES}
-    done = subprocess.run(
-        ["git", "-C", str(repo_path), "rev-parse", "--path-format=absolute", "--git-path", "hooks"],
-        capture_output=True, text=True, check=False, env=environ,
-    )  # fmt: skip
+    done = _rev_parse(repo_path, "--git-path", "hooks")
     if done.returncode != 0:
         raise RecalldError(f"not a git repository: {repo_path}")
     return Path(done.stdout.strip())
 
 
-def tracked_dir(repo_path: str | Path) -> Path | None:
-    """The hooks directory when it lies in the work tree (``core.hooksPath = .husky``):
-    the hooks written there are the repository's files, which name this machine's paths,
-    and a dispatcher that runs a hook by its own file name (Husky's ``.husky/_/h``) finds
-    the kept ``<name>.legacy`` no more. None for one in the git dir or elsewhere, and in a
-    bare repository."""
-    directory = hooks_dir(repo_path).resolve()
-    environ = {name: value for name, value in os.environ.items() if name not in LOCAL_GIT_VARIABLES}
-    done = subprocess.run(
-        ["git", "-C", str(repo_path), "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel"],
-        capture_output=True, text=True, check=False, env=environ,
-    )  # fmt: skip
+def tracked_dir(repo_path: str | Path, directory: Path) -> Path | None:
+    """``directory``, the repository's hooks directory, when it lies in the work tree
+    (``core.hooksPath = .husky``): the hooks written there are the repository's files,
+    which name this machine's paths, and a dispatcher that runs a hook by its own file name
+    (Husky's ``.husky/_/h``) finds the kept ``<name>.legacy`` no more. None for one in the
+    git dir or elsewhere, and in a bare repository."""
+    done = _rev_parse(repo_path, "--git-common-dir", "--show-toplevel")
     found = done.stdout.split("\n")
     if done.returncode != 0 or len(found) < 2 or not found[1]:
         return None
-    git_dir, top = Path(found[0]).resolve(), Path(found[1]).resolve()
-    return directory if directory.is_relative_to(top) and not directory.is_relative_to(git_dir) else None
+    git_dir, top, place = Path(found[0]).resolve(), Path(found[1]).resolve(), directory.resolve()
+    return place if place.is_relative_to(top) and not place.is_relative_to(git_dir) else None
+
+
+def _rev_parse(repo_path: str | Path, *asked: str) -> subprocess.CompletedProcess[str]:
+    """``git rev-parse`` of the repository at ``repo_path``, paths absolute, whatever
+    repository the environment names (a command run from a hook or `git rebase -x` has
+    GIT_DIR set)."""
+    environ = {name: value for name, value in os.environ.items() if name not in LOCAL_GIT_VARIABLES}
+    return subprocess.run(["git", "-C", str(repo_path), "rev-parse", "--path-format=absolute", *asked],
+                          capture_output=True, text=True, check=False, env=environ)  # fmt: skip
 
 
 def recalld_executable() -> str:

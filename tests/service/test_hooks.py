@@ -89,7 +89,7 @@ def test_hooks_in_the_work_tree_are_installed_with_a_warning(git_repo, tmp_path)
     from recalld.hooks.install import tracked_dir
 
     git_repo.commit("base")
-    assert tracked_dir(git_repo.path) is None  # .git/hooks
+    assert tracked_dir(git_repo.path, hooks_dir(git_repo.path)) is None  # .git/hooks
     write_hook(git_repo.path / ".husky" / "post-commit", "#!/bin/sh\nexit 0\n")
     git_repo.commit("husky")
     git_repo.git("config", "core.hooksPath", ".husky")
