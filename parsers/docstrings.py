@@ -255,15 +255,16 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
         comments.insert(0, sibling)
         boundary = sibling.start_point[0]
         sibling = sibling.prev_named_sibling
-    return "" if _section_title(comments, data) else _clean_comments(comments, data)
+    lines = _comment_lines(comments, data)
+    return "" if _section_title(lines) else _doc_text(lines)
 
 
-def _section_title(comments: list[Node], data: bytes) -> bool:
+def _section_title(cleaned: list[str]) -> bool:
     """A comment block that titles the section below it rather than documenting what
     follows: a title closed by a rule (``// Preact helpers`` over ``// -----``, with no
     rule above it: a framed doc has one), or a word or three in capitals alone (``//
     TYPES``, ``// HELPERS``), which react-query and Preact write between their parts."""
-    lines = [line for comment in comments for line in clean_comment_lines(node_text(data, comment)) if line.strip()]
+    lines = [line for line in cleaned if line.strip()]
     if not lines:
         return False
     if _RULE.fullmatch(lines[-1]):
@@ -312,8 +313,9 @@ def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterab
         inner = [c for c in comments if inner_docs and node_text(data, c).lstrip().startswith(INNER_DOC_MARKERS)]
         if inner:
             return _clean_comments(inner, data)
-        text = _clean_comments(comments, data)
-        if _is_preamble(text) or _section_title(comments, data):
+        cleaned = _comment_lines(comments, data)
+        text = _doc_text(cleaned)
+        if _is_preamble(text) or _section_title(cleaned):
             continue
         attached = current is not None and (
             current.start_point[0] <= comments[-1].end_point[0] + 1 or _doc_block_apart(comments[-1], data, current)
@@ -364,9 +366,18 @@ def is_trailing(comment: Node, data: bytes) -> bool:
 
 def _clean_comments(comments: list[Node], data: bytes) -> str:
     """The comments' text without their punctuation and the tools' directives in them."""
-    lines: list[str] = []
-    for comment in comments:
-        lines.extend(line for line in clean_comment_lines(node_text(data, comment)) if not _DIRECTIVE.match(line))
+    return _doc_text(_comment_lines(comments, data))
+
+
+def _comment_lines(comments: list[Node], data: bytes) -> list[str]:
+    """The comments' lines without their punctuation (``debt.clean_comment_lines``)."""
+    return [line for comment in comments for line in clean_comment_lines(node_text(data, comment))]
+
+
+def _doc_text(cleaned: list[str]) -> str:
+    """The doc the comments' ``cleaned`` lines hold: the tools' directives left out, and the
+    rules and a section's banner above it."""
+    lines = [line for line in cleaned if not _DIRECTIVE.match(line)]
     while lines and (not lines[-1] or _RULE.fullmatch(lines[-1])):
         lines.pop()
     start = _after_rules(lines, 0)
