@@ -23,33 +23,15 @@ What each kind's findings contain (``LITERALS``) and the gates a rule waits for
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
 
-from detect_secrets.plugins.artifactory import ArtifactoryDetector
-from detect_secrets.plugins.aws import AWSKeyDetector
-from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
-from detect_secrets.plugins.base import RegexBasedDetector
-from detect_secrets.plugins.basic_auth import BasicAuthDetector
-from detect_secrets.plugins.cloudant import CloudantDetector
-from detect_secrets.plugins.discord import DiscordBotTokenDetector
-from detect_secrets.plugins.github_token import GitHubTokenDetector
-from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
-from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
-from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
-from detect_secrets.plugins.jwt import JwtTokenDetector
-from detect_secrets.plugins.mailchimp import MailchimpDetector
-from detect_secrets.plugins.npm import NpmDetector
-from detect_secrets.plugins.openai import OpenAIDetector
-from detect_secrets.plugins.pypi_token import PypiTokenDetector
-from detect_secrets.plugins.sendgrid import SendGridDetector
-from detect_secrets.plugins.slack import SlackDetector
-from detect_secrets.plugins.softlayer import SoftlayerDetector
-from detect_secrets.plugins.square_oauth import SquareOAuthDetector
-from detect_secrets.plugins.stripe import StripeDetector
-from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
-from detect_secrets.plugins.twilio import TwilioKeyDetector
+if TYPE_CHECKING:
+    from detect_secrets.plugins.base import RegexBasedDetector
 
 from recalld.ingest.secret_values import high_entropy, not_wordlike
 
@@ -57,29 +39,29 @@ MIN_ENTROPY_LENGTH = 20
 
 # detect-secrets plugins by the kind we name them with. IP addresses are no secret; its
 # private-key plugin matches a bare "BEGIN RSA PRIVATE KEY" (PRIVATE_KEY_BLOCK is ours).
-PLUGINS: dict[str, type[RegexBasedDetector]] = {
-    "aws-access-key": AWSKeyDetector,
-    "artifactory-credentials": ArtifactoryDetector,
-    "azure-storage-key": AzureStorageKeyDetector,
-    "basic-auth-credentials": BasicAuthDetector,
-    "cloudant-credentials": CloudantDetector,
-    "discord-bot-token": DiscordBotTokenDetector,
-    "github-token": GitHubTokenDetector,
-    "gitlab-token": GitLabTokenDetector,
-    "ibm-cloud-iam-key": IbmCloudIamDetector,
-    "ibm-cos-hmac-credentials": IbmCosHmacDetector,
-    "jwt": JwtTokenDetector,
-    "mailchimp-access-key": MailchimpDetector,
-    "npm-token": NpmDetector,
-    "openai-token": OpenAIDetector,
-    "pypi-token": PypiTokenDetector,
-    "sendgrid-api-key": SendGridDetector,
-    "slack-token": SlackDetector,
-    "softlayer-credentials": SoftlayerDetector,
-    "square-oauth-secret": SquareOAuthDetector,
-    "stripe-access-key": StripeDetector,
-    "telegram-bot-token": TelegramBotTokenDetector,
-    "twilio-api-key": TwilioKeyDetector,
+PLUGINS: dict[str, str] = {
+    "aws-access-key": "aws.AWSKeyDetector",
+    "artifactory-credentials": "artifactory.ArtifactoryDetector",
+    "azure-storage-key": "azure_storage_key.AzureStorageKeyDetector",
+    "basic-auth-credentials": "basic_auth.BasicAuthDetector",
+    "cloudant-credentials": "cloudant.CloudantDetector",
+    "discord-bot-token": "discord.DiscordBotTokenDetector",
+    "github-token": "github_token.GitHubTokenDetector",
+    "gitlab-token": "gitlab_token.GitLabTokenDetector",
+    "ibm-cloud-iam-key": "ibm_cloud_iam.IbmCloudIamDetector",
+    "ibm-cos-hmac-credentials": "ibm_cos_hmac.IbmCosHmacDetector",
+    "jwt": "jwt.JwtTokenDetector",
+    "mailchimp-access-key": "mailchimp.MailchimpDetector",
+    "npm-token": "npm.NpmDetector",
+    "openai-token": "openai.OpenAIDetector",
+    "pypi-token": "pypi_token.PypiTokenDetector",
+    "sendgrid-api-key": "sendgrid.SendGridDetector",
+    "slack-token": "slack.SlackDetector",
+    "softlayer-credentials": "softlayer.SoftlayerDetector",
+    "square-oauth-secret": "square_oauth.SquareOAuthDetector",
+    "stripe-access-key": "stripe.StripeDetector",
+    "telegram-bot-token": "telegram_token.TelegramBotTokenDetector",
+    "twilio-api-key": "twilio.TwilioKeyDetector",
 }
 
 # A rule runs only on texts where its gates are found, in turn: the keyword-assignment
@@ -188,29 +170,41 @@ def _whole_word(pattern: re.Pattern[str], around: tuple[str, str]) -> re.Pattern
     return re.compile(rf"(?<!\w){core[len(before) : len(core) - len(after)]}(?!\w)", pattern.flags)
 
 
+def _plugin(name: str) -> type[RegexBasedDetector]:
+    """A detect-secrets plugin by its ``PLUGINS`` name (module.class), imported now: the
+    package and what it imports cost a command ~0.3 s, and only one that scans text needs it."""
+    module, _, cls = name.rpartition(".")
+    plugin: type[RegexBasedDetector] = getattr(importlib.import_module(f"detect_secrets.plugins.{module}"), cls)
+    return plugin
+
+
 def _plugin_rules() -> tuple[Rule, ...]:
     rules: list[Rule] = []
-    for kind, plugin in PLUGINS.items():
+    for kind, name in PLUGINS.items():
+        plugin = _plugin(name)
         accept = getattr(plugin, "is_formally_valid", None)  # JWT: decodes to JSON
         if kind in NAMELIKE_KINDS:
             accept = not_wordlike
         gates = tuple(re.compile(gate) for gate in GATES.get(kind, ()))
         for pattern in plugin().denylist:
-            if plugin is JwtTokenDetector:  # its pattern ends lazily, before the signature
+            if kind == "jwt":  # its pattern ends lazily, before the signature
                 pattern = re.compile(pattern.pattern.removesuffix("*?") + "*", pattern.flags)
-            if plugin is AWSKeyDetector and not pattern.groups:  # the key id alone: see WHOLE_TOKEN
+            if kind == "aws-access-key" and not pattern.groups:  # the key id alone: see WHOLE_TOKEN
                 pattern = re.compile(WHOLE_TOKEN.format(pattern.pattern), pattern.flags)
-            if plugin is ArtifactoryDetector:
+            if kind == "artifactory-credentials":
                 pattern = _whole_word(pattern, ARTIFACTORY_AROUND)
             rules.append(Rule(kind, pattern, accept, gates))
     return tuple(rules)
 
 
-RULES: tuple[Rule, ...] = (
-    Rule("private-key", PRIVATE_KEY_BLOCK, gates=(re.compile("PRIVATE KEY"),)),
-    Rule("private-key", PUTTY_KEY, gates=(re.compile("PuTTY-User-Key-File-"),)),
-    *_plugin_rules(),
-    Rule("basic-auth-credentials", URL_PASSWORD, gates=(re.compile("://"),)),
-    Rule("high-entropy-string", QUOTED_BASE64, high_entropy),
-    Rule("cut-token", CUT_TOKEN),
-)
+@cache
+def rules() -> tuple[Rule, ...]:
+    """Every rule, in the order they run (an earlier one wins a tie); made on first use."""
+    return (
+        Rule("private-key", PRIVATE_KEY_BLOCK, gates=(re.compile("PRIVATE KEY"),)),
+        Rule("private-key", PUTTY_KEY, gates=(re.compile("PuTTY-User-Key-File-"),)),
+        *_plugin_rules(),
+        Rule("basic-auth-credentials", URL_PASSWORD, gates=(re.compile("://"),)),
+        Rule("high-entropy-string", QUOTED_BASE64, high_entropy),
+        Rule("cut-token", CUT_TOKEN),
+    )

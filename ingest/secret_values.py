@@ -13,8 +13,8 @@ import base64
 import binascii
 import re
 from collections import Counter
-
-from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
+from functools import cache
+from typing import Any
 
 ENTROPY_LIMIT = 4.5  # detect-secrets' default for base64 strings; hex tops out at 4.0
 MIN_CLASS_SWITCHES = 0.35
@@ -26,12 +26,19 @@ _PIECES = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 MIN_WORD, SHORT_PIECES = 3, 4  # at most a quarter of a name's pieces shorter than a word
 REPEATED_SHARE = 0.5  # "ACxxxxxxxx…", "AKIAXXXXXXXX…": documentation, not a secret
 PLACEHOLDER = re.compile(r"(?i)^(?:pass(?:word|wd)?|pwd|pw|secret|token|key|x+|\*+|changeme)$|[{}<>]|%\(|%s|^\$\w+$")
-_BASE64 = Base64HighEntropyString()
+
+
+@cache
+def _base64() -> Any:
+    """detect-secrets' base64 detector (its charset), imported on first use: see ``secret_rules._plugin``."""
+    from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
+
+    return Base64HighEntropyString()
 
 
 def high_entropy(value: str) -> bool:
     """A random-looking base64 string: not base64-encoded text, not words and paths."""
-    if _BASE64.calculate_shannon_entropy(value) <= ENTROPY_LIMIT:
+    if _base64().calculate_shannon_entropy(value) <= ENTROPY_LIMIT:
         return False
     if _class_switches(value) < MIN_CLASS_SWITCHES or _words_and_hex(value):
         return False

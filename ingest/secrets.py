@@ -18,8 +18,10 @@ import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import cache
 
-from recalld.ingest.secret_rules import CUT_TOKEN, LITERALS, RULES, Rule
+from recalld.ingest import secret_rules
+from recalld.ingest.secret_rules import CUT_TOKEN, LITERALS, Rule
 from recalld.ingest.secret_values import placeholder
 
 MARKER = "[REDACTED:{}]"
@@ -66,8 +68,6 @@ def _screens(rules: tuple[Rule, ...]) -> tuple[tuple[Screen, ...], tuple[int, ..
     return tuple(screens), of_rule
 
 
-SCREENS, RULE_SCREENS = _screens(RULES)
-
 
 def _by_first_literal(screens: tuple[Screen, ...]) -> tuple[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]], ...]:
     """Each literal of a screen's first group, with the screens it may open, grouped by
@@ -92,44 +92,60 @@ def _by_first_literal(screens: tuple[Screen, ...]) -> tuple[tuple[str, tuple[tup
     )
 
 
-FIRST_LITERALS = _by_first_literal(SCREENS)
+
+@dataclass(frozen=True, slots=True)
+class Scanner:
+    """The rules and the tables that pick those to run on a text."""
+
+    rules: tuple[Rule, ...]
+    screens: tuple[Screen, ...]
+    rule_screens: tuple[int, ...]  # the index of each rule's screen
+    first_literals: tuple[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]], ...]  # ``_by_first_literal``
+    screen_rules: tuple[tuple[int, ...], ...]  # the indices of the rules behind each screen, in rule order
+
+    @classmethod
+    def of(cls, rules: tuple[Rule, ...]) -> Scanner:
+        screens, of_rule = _screens(rules)
+        behind = tuple(tuple(r for r, screen in enumerate(of_rule) if screen == index) for index in range(len(screens)))
+        return cls(rules, screens, of_rule, _by_first_literal(screens), behind)
 
 
-# The indices of the rules behind each screen, in rule order.
-SCREEN_RULES: tuple[tuple[int, ...], ...] = tuple(
-    tuple(rule for rule, screen in enumerate(RULE_SCREENS) if screen == index) for index in range(len(SCREENS))
-)
+@cache
+def scanner() -> Scanner:
+    """The scanner of ``secret_rules.rules()``, made on first use (a command that scans no
+    text never imports detect-secrets)."""
+    return Scanner.of(secret_rules.rules())
 
 
-def _open_screens(text: str, lowered: str) -> list[int]:
-    """The indices of the ``SCREENS`` that open on ``text``, ascending: the same as
-    asking each of them."""
+def _open_screens(scan: Scanner, text: str, lowered: str) -> list[int]:
+    """The indices of the screens that open on ``text``, ascending: the same as asking
+    each of them."""
     candidates: set[int] = set()
-    for key, literals in FIRST_LITERALS:
+    for key, literals in scan.first_literals:
         if key not in lowered:
             continue
         for literal, indexes in literals:
             if literal == key or literal in lowered:
                 candidates.update(indexes)
-    return sorted(index for index in candidates if SCREENS[index].opens(text, lowered))
+    return sorted(index for index in candidates if scan.screens[index].opens(text, lowered))
 
 
-def _open_rules(text: str, lowered: str) -> Sequence[int]:
+def _open_rules(scan: Scanner, text: str, lowered: str) -> Sequence[int]:
     """The indices of the rules whose screen opens on ``text``, in rule order: most
     strings open one screen or none, and a loop over all 42 rules to skip the shut ones
     was about half of scanning a name or a signature."""
-    screens = _open_screens(text, lowered)
+    screens = _open_screens(scan, text, lowered)
     if len(screens) <= 1:
-        return SCREEN_RULES[screens[0]] if screens else ()
-    return sorted(rule for screen in screens for rule in SCREEN_RULES[screen])
+        return scan.screen_rules[screens[0]] if screens else ()
+    return sorted(rule for screen in screens for rule in scan.screen_rules[screen])
 
 
 def find_secrets(text: str) -> list[Finding]:
     """Non-overlapping findings in ``text``, in order; the earlier rule wins a tie."""
-    lowered = text.lower()
+    scan, lowered = scanner(), text.lower()
     spans: list[Finding] = []
-    for index in _open_rules(text, lowered):
-        rule = RULES[index]
+    for index in _open_rules(scan, text, lowered):
+        rule = scan.rules[index]
         for match in rule.pattern.finditer(text, _start_for(rule, text)):
             start, end = _secret_span(match)
             end = _token_end(text, end)

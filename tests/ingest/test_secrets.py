@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 
 import pytest
 
@@ -212,10 +214,11 @@ def test_a_rule_only_runs_where_its_kinds_literals_are():
     """LITERALS is a necessary condition of a finding: every text a kind's gate matches,
     or its gate and one of its rules, holds them; every kind has an example its rules
     find; and ordinary code opens none of the costly rules."""
-    assert set(KIND_EXAMPLES) == set(secrets_module.LITERALS) == {r.kind for r in secrets_module.RULES}
+    scan = secrets_module.scanner()
+    assert set(KIND_EXAMPLES) == set(secrets_module.LITERALS) == {r.kind for r in scan.rules}
     found = set()
-    for rule, index in zip(secrets_module.RULES, secrets_module.RULE_SCREENS, strict=True):
-        screen = secrets_module.SCREENS[index]
+    for rule, index in zip(scan.rules, scan.rule_screens, strict=True):
+        screen = scan.screens[index]
         for text in KIND_EXAMPLES[rule.kind]:
             if rule.pattern.search(text) or any(gate.search(text) for gate in rule.gates):
                 assert screen.opens(text, text.lower()), (rule.kind, text)
@@ -223,8 +226,8 @@ def test_a_rule_only_runs_where_its_kinds_literals_are():
                 found.add(rule.kind)
     assert found == set(KIND_EXAMPLES)  # every kind has an example its rules find
     code = "def parse_token(self, key):\n    return self.tokens[key].strip()\n"
-    opened = {rule.kind for rule, i in zip(secrets_module.RULES, secrets_module.RULE_SCREENS, strict=True)
-              if secrets_module.SCREENS[i].opens(code, code.lower())}  # fmt: skip
+    opened = {rule.kind for rule, i in zip(scan.rules, scan.rule_screens, strict=True)
+              if scan.screens[i].opens(code, code.lower())}  # fmt: skip
     assert opened <= {"discord-bot-token", "telegram-bot-token"}, opened  # "." and ":", their regexes are cheap
 
 
@@ -233,7 +236,8 @@ def test_the_screens_hide_no_finding(monkeypatch):
     texts = [t for examples in KIND_EXAMPLES.values() for t in examples]
     texts += [f'a = "{AWS_KEY_ID}"\nb = "{GITHUB_TOKEN}"\n{PEM}\nc = "{JWT}"', "def f(x):\n    return x.y\n"]
     screened = [find_secrets(t) for t in texts]
-    monkeypatch.setattr(secrets_module, "_open_screens", lambda text, lowered: list(range(len(secrets_module.SCREENS))))
+    every = list(range(len(secrets_module.scanner().screens)))
+    monkeypatch.setattr(secrets_module, "_open_screens", lambda scan, text, lowered: every)
     assert [find_secrets(t) for t in texts] == screened
     assert sum(map(len, screened)) >= len(KIND_EXAMPLES)
 
@@ -245,12 +249,13 @@ def test_screens_found_by_their_literals_are_those_that_open():
     texts = [t for examples in KIND_EXAMPLES.values() for t in examples]
     texts += ["def parse_token(self, key):\n    return self.tokens[key].strip()\n", "", "x", "GLPAT-" + B64]
     texts += [a + "\n" + b for a, b in zip(texts, reversed(texts))]
+    scan = secrets_module.scanner()
     for text in texts:
         lowered = text.lower()
-        screens = secrets_module._open_screens(text, lowered)
-        assert screens == [i for i, s in enumerate(secrets_module.SCREENS) if s.opens(text, lowered)], text
-        rules = [i for i, screen in enumerate(secrets_module.RULE_SCREENS) if screen in screens]
-        assert list(secrets_module._open_rules(text, lowered)) == rules, text
+        screens = secrets_module._open_screens(scan, text, lowered)
+        assert screens == [i for i, s in enumerate(scan.screens) if s.opens(text, lowered)], text
+        rules = [i for i, screen in enumerate(scan.rule_screens) if screen in screens]
+        assert list(secrets_module._open_rules(scan, text, lowered)) == rules, text
 
 
 def test_an_ibm_key_is_found_past_a_long_run_and_only_after_its_keyword():
@@ -261,3 +266,18 @@ def test_an_ibm_key_is_found_past_a_long_run_and_only_after_its_keyword():
     assert find_secrets(f"token_name = 'x'\nCHECKSUM = '{run}'\n") == []
     text = f"CHECKSUM = '{run}'\nIBM_CLOUD_IAM_API_KEY = {key}\n"
     assert [(f.kind, text[f.start : f.end]) for f in find_secrets(text)] == [("ibm-cloud-iam-key", key)]
+
+
+def test_detect_secrets_is_imported_by_the_first_scan_not_by_the_modules_that_scan():
+    """A command that reads the store (status, search, outline without a daemon) imports
+    the sync's modules but scans no text: detect-secrets and what it imports (~0.3 s of
+    each such command) wait for the first scan, which still finds what the rules find."""
+    code = (
+        "import sys\n"
+        "import recalld.daemon.query, recalld.ingest.sync\n"
+        "print('detect_secrets' in sys.modules)\n"
+        "from recalld.ingest.secrets import redact\n"
+        f"print(redact({('key = ' + repr(AWS_KEY_ID))!r})[0], 'detect_secrets' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == ["False", "key = '[REDACTED:aws-access-key]' True"]

@@ -595,8 +595,9 @@ def as_earlier_secret_rules_read(monkeypatch) -> None:  # type: ignore[no-untype
     from recalld.ingest import secrets
 
     earlier = tuple(dataclasses.replace(r, accept=None) if r.kind == "artifactory-credentials" else r
-                    for r in secrets.RULES)  # fmt: skip
-    monkeypatch.setattr(secrets, "RULES", earlier)
+                    for r in secrets.scanner().rules)  # fmt: skip
+    scan = secrets.Scanner.of(earlier)
+    monkeypatch.setattr(secrets, "scanner", lambda: scan)
     secrets.forget_clean()
 
 
