@@ -4,8 +4,8 @@ The cache holds one directory per model id with ``model.int8.onnx`` (int8 weight
 quantised per output channel, and int8 embedding tables), ``tokenizer.json`` (the
 model's own fast tokenizer, as the model's sentence-transformers config sets it up) and
 ``meta.json``. The directory appears whole or not at all: everything is written into a
-private temporary directory that is renamed into place, so a crash leaves no half file,
-and of two concurrent exporters the one that renames second throws its copy away.
+private temporary directory that is renamed into place, so a crash leaves no half file;
+a process asking while another exports waits for it (``_exporting``).
 
 The exported graph is the whole sentence-transformers pipeline after tokenisation
 (transformer with eager attention, pooling, any dense layers, normalisation) traced with
@@ -16,6 +16,7 @@ in a child process that does the export (``_export``): the process that asked ne
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import logging
@@ -26,7 +27,8 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -86,12 +88,49 @@ def ensure_exported(
     directory = model_dir(cache_root, model_id)
     if is_exported(directory):
         return directory
+    with _exporting(cache_root, directory, model_id, notice):
+        if is_exported(directory):  # by the process this one waited for
+            return directory
+        return _export_once(location, model_id, cache_root, directory, notice)
+
+
+@contextmanager
+def _exporting(
+    cache_root: Path, directory: Path, model_id: str, notice: Callable[[str], None] | None
+) -> Iterator[None]:
+    """Held while one process exports a model into ``cache_root``: a daemon and a command
+    started together on a new machine (or on a new model) exported it both at once,
+    each ~30 s of both cores, and the second threw its copy away. Now the second waits,
+    then finds the export made. The lock file goes when its holder is done: one waiting
+    on it then finds the export, and one that comes later finds it before locking."""
+    lock = cache_root / f".{directory.name}.lock"
+    try:
+        cache_root.mkdir(parents=True, exist_ok=True)
+        handle = open(lock, "a")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise RecalldError(f"cannot export model {model_id!r} to ONNX: {cache_root}: {exc}") from exc
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log.info("waiting for another process exporting the model", model=model_id, to=str(directory))
+            if notice is not None:
+                notice(f"waiting for another process exporting the embedding model {model_id} into {directory}")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            lock.unlink(missing_ok=True)
+
+
+def _export_once(
+    location: str, model_id: str, cache_root: Path, directory: Path, notice: Callable[[str], None] | None
+) -> Path:
     log.info("exporting model to ONNX, once", model=model_id, to=str(directory))
     if notice is not None:
         notice(f"exporting the embedding model {model_id} to ONNX into {directory}, once (~10–30 s)")
     started = time.monotonic()
     try:
-        cache_root.mkdir(parents=True, exist_ok=True)
         _remove_stale_temps(cache_root, directory.name)
         work = Path(tempfile.mkdtemp(prefix=f".{directory.name}.{os.getpid()}.", dir=cache_root))
     except OSError as exc:

@@ -24,8 +24,13 @@ GIT_ENV = {
 @pytest.fixture(scope="session", autouse=True)
 def shared_model_cache(tmp_path_factory: pytest.TempPathFactory):
     """One model cache for the session (each test has its own $RECALLD_HOME, but the
-    model is exported to ONNX once, not once per test)."""
-    path = tmp_path_factory.mktemp("model-cache")
+    model is exported to ONNX once, not once per test), and for all of its xdist workers:
+    the first to need the model exports it, the others wait for it (~30 s of CPU each)."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's directory, above each worker's own
+    path = root / "model-cache"
+    path.mkdir(exist_ok=True)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("RECALLD_MODEL_CACHE", str(path))
         yield path

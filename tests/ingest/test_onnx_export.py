@@ -3,6 +3,7 @@ replaced by a stand-in that writes the same files (the real one is in test_embed
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sys
@@ -63,6 +64,8 @@ def test_failed_export_is_a_clear_error_and_leaves_nothing(tmp_path, monkeypatch
 
 
 def test_concurrent_exporters_leave_one_whole_copy(tmp_path, monkeypatch):
+    """One exports; the others wait for it (a daemon and a command started together on a
+    new machine each spent ~30 s of both cores on an export, and one was thrown away)."""
     calls: list[str] = []
     monkeypatch.setattr(onnx_export, "_export", fake_export(calls, delay=0.2))
     results: list[Path] = []
@@ -72,8 +75,28 @@ def test_concurrent_exporters_leave_one_whole_copy(tmp_path, monkeypatch):
     for thread in threads:
         thread.join()
     assert len(results) == 3 and len(set(results)) == 1
+    assert calls == ["m"]  # the others waited for the first, then took its copy
     assert sorted(p.name for p in results[0].iterdir()) == sorted([META_FILE, MODEL_FILE])
     assert [p.name for p in tmp_path.iterdir()] == [results[0].name]
+
+
+def test_a_command_waiting_for_another_exporter_is_told_so(tmp_path, monkeypatch):
+    calls: list[str] = []
+    monkeypatch.setattr(onnx_export, "_export", fake_export(calls))
+    directory = model_dir(tmp_path, "m")
+    with open(tmp_path / f".{directory.name}.lock", "a") as held:  # another process exporting
+        fcntl.flock(held, fcntl.LOCK_EX)
+        told: list[str] = []
+        waiter = threading.Thread(target=ensure_exported, args=("loc", "m", tmp_path), kwargs={"notice": told.append})
+        waiter.start()
+        deadline = time.monotonic() + 5
+        while not told and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert told == [f"waiting for another process exporting the embedding model m into {directory}"]
+        directory.mkdir()
+        fake_export([])("loc", "m", directory)  # the other's export, published
+    waiter.join(timeout=5)
+    assert calls == [] and told[1:] == []  # it found the other's export
 
 
 def test_temp_dir_of_a_dead_exporter_is_removed(tmp_path, monkeypatch):
