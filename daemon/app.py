@@ -82,9 +82,12 @@ class App:
         return ""
 
     @cached_property
+    def embedding_cache(self) -> EmbeddingCache:
+        return EmbeddingCache(self.config.embedding_cache)
+
+    @cached_property
     def embeddings(self) -> CachedEmbeddings:
-        cache = EmbeddingCache(self.config.embedding_cache)
-        return CachedEmbeddings(cache, self.model_id, self.embedder, space=self.space)
+        return CachedEmbeddings(self.embedding_cache, self.model_id, self.embedder, space=self.space)
 
     @cached_property
     def indexer(self) -> Indexer:
@@ -95,3 +98,5 @@ class App:
             self.store.close()
         if "registry" in self.__dict__:
             self.registry.close()
+        if "embedding_cache" in self.__dict__:  # its database files tidied (WAL checkpointed)
+            self.embedding_cache.close()

@@ -395,4 +395,6 @@ def _not_utf8(args: argparse.Namespace) -> str | None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from recalld.daemon.program import exit_now
+
+    exit_now(main())
