@@ -53,16 +53,16 @@ _KNOWN: weakref.WeakKeyDictionary[Store, dict[tuple[str, str], _Kept]] = weakref
 _KNOWN_LOCK = threading.Lock()
 
 
-def parse_date(text: str, *, flag: str = "as-of") -> int | None:
+def parse_date(text: str, *, flag: str = "as of") -> int | None:
     """Unix seconds for an ISO date/datetime, None when ``text`` does not look like one
-    (``flag``: the option it was given to, as an error names it)."""
+    (``flag``: what it was given as, as an error names it: ``query.as_of``)."""
     if not _DATE.match(text):
         return None
     try:
         moment = datetime.fromisoformat(text)
     except ValueError as exc:  # "month must be in 1..12"; an offset's told its Python repr (timedelta(days=4, …))
         why = "its UTC offset is not within 24 hours" if "offset" in str(exc) else str(exc)
-        raise RecalldError(f"--{flag} {text!r} is not a valid ISO date or datetime ({why})") from None
+        raise RecalldError(f"{flag} {text!r} is not a valid ISO date or datetime ({why})") from None
     if len(text) == 10:  # a bare date: the state at the end of that day
         moment = datetime.combine(moment.date(), time.min) + timedelta(days=1, seconds=-1)
     if moment.tzinfo is None:
@@ -203,21 +203,21 @@ def states_at_date(store: Store, git: GitRepository, *, repo: str, branch: str, 
 
 
 def states_at_commit(
-    store: Store, git: GitRepository, *, repo: str, branch: str, rev: str, flag: str = "as-of"
+    store: Store, git: GitRepository, *, repo: str, branch: str, rev: str, flag: str = "as of"
 ) -> ValidAt:  # fmt: skip
     """The condition "valid at ``rev``" for a commit of the tracked branch (manual
     memories by the commit's time); ``flag`` as in ``parse_date``."""
     commit = git.resolve_commit(rev)
     if commit is None:
         shallow = " (a shallow clone: `git fetch --unshallow` brings its older commits)" if git.shallow_boundaries else ""
-        raise RecalldError(f"--{flag} {rev!r}: no such commit in repo {repo!r} (nor an ISO date){shallow}")
+        raise RecalldError(f"{flag} {rev!r}: no such commit in repo {repo!r} (nor an ISO date){shallow}")
     tip = git.branch_tip(branch)
     if tip is None or not git.is_ancestor(commit, tip):
-        raise RecalldError(f"--{flag} {rev!r}: commit {commit[:12]} is not on branch {branch!r} of repo {repo!r}")
+        raise RecalldError(f"{flag} {rev!r}: commit {commit[:12]} is not on branch {branch!r} of repo {repo!r}")
     found = _states(store, git, repo=repo, branch=branch, commit=commit)
     if found is None:
         raise RecalldError(
-            f"--{flag} {rev!r}: repo {repo!r} was never indexed at or before commit {commit[:12]}"
+            f"{flag} {rev!r}: repo {repo!r} was never indexed at or before commit {commit[:12]}"
             " (the index starts later)"
         )
     return replace(found, time=git.commit_info(commit).time, commit=commit)

@@ -97,15 +97,15 @@ def changes_between(
     synced = indexed_states(app.store, entry.name, entry.branch).targets
     for flag, text, at in (("since", since, start), ("until", until, end)):
         if at is not None and at.valid_at.state not in synced:  # only a commit's task memory is held there
-            raise RecalldError(f"--{flag} {text!r}: the index holds the code of repo {repo!r} from the first commit it"
+            raise RecalldError(f"{flag} {text!r}: the index holds the code of repo {repo!r} from the first commit it"
                                " synced on, and before it the commits alone: ask since a later commit"
                                " (`recalld changes` lists the latest)")  # fmt: skip
     first = str(start.valid_at.state)
     last = str(end.valid_at.state) if end else stored_checkpoint(app.store, Scope(entry.name, entry.branch))["commit"]
     git = GitRepository(entry.path)
     if first != last and not git.is_ancestor(first, last):
-        later = f"--until {until!r}" if until else "the indexed commit"
-        raise RecalldError(f"--since {since!r} ({first[:8]}) is not before {later} ({last[:8]}) on branch"
+        later = f"until {until!r}" if until else "the indexed commit"
+        raise RecalldError(f"since {since!r} ({first[:8]}) is not before {later} ({last[:8]}) on branch"
                            f" {entry.branch!r}")  # fmt: skip
     found = _paired(*_versions(app, entry, start, end))
     if pattern is not None:
@@ -150,7 +150,7 @@ def _state(app: App, repo: str, text: str, flag: str) -> AsOf:
     at = as_of(app, text, repo, flag=flag)
     assert at is not None
     if at.valid_at.state is None:  # a date before the index began
-        raise RecalldError(f"--{flag} {text!r}: repo {repo!r} was never indexed at or before then"
+        raise RecalldError(f"{flag} {text!r}: repo {repo!r} was never indexed at or before then"
                            " (the index starts later)")  # fmt: skip
     return at
 

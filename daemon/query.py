@@ -251,14 +251,15 @@ def _author(git: GitRepository | None, commit: str) -> str | None:
         return None
 
 
-def as_of(app: App, text: str | None, repo: str | None, *, flag: str = "as-of") -> AsOf | None:
+def as_of(app: App, text: str | None, repo: str | None, *, flag: str = "as of") -> AsOf | None:
     """What ``--as-of TEXT`` (a commit of the tracked branch or an ISO date) asks of
-    ``repo``'s memories, or of every repository's; None when not asked. ``flag``: the
-    option it was given to (``--since``), as an error names it."""
+    ``repo``'s memories, or of every repository's; None when not asked. ``flag``: what
+    it was given as ("as of", "since"), as an error names it: in words, which read alike
+    to a command's user (``--as-of``) and to the API's or MCP's (``as_of``)."""
     if text is None:
         return None
     if not text.strip():
-        raise RecalldError(f"{flag} is empty: give a commit of the tracked branch or an ISO date")
+        raise RecalldError(f"{flag} {text!r}: give a commit of the tracked branch or an ISO date")
     entry = app.registry.get(repo) if repo is not None else app.registry.sole()
     valid_at = _valid_at(app, text, entry, flag)
     if entry is None:

@@ -158,7 +158,7 @@ def test_bad_since_and_until_are_clear_errors(history, app):
         changes_between(app, "r", history["c4"], history["c1"])
     with pytest.raises(RecalldError, match="never indexed at or before then"):
         changes_between(app, "r", "2001-01-01")
-    with pytest.raises(RecalldError, match="^--since .nosuchref.: no such commit"):
+    with pytest.raises(RecalldError, match="^since .nosuchref.: no such commit"):
         changes_between(app, "r", "nosuchref")
     with pytest.raises(RecalldError, match="name a file"):
         changes_between(app, "r", history["c1"], path="  ")

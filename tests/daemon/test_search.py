@@ -528,7 +528,7 @@ def test_http_search_params_formats_and_bad_input(history, app):
                             (dict(as_of="HEAD\x00x"), "no such commit"),  # read as HEAD up to stop 116
                             (dict(as_of="2024-01-01T10:00:00+99:00"), "(its UTC offset is not within 24 hours)"),
                             (dict(type="symbols"), "unknown memory type"), (dict(q=" "), "the query is empty"),
-                            (dict(as_of=" "), "as-of is empty")):  # fmt: skip
+                            (dict(as_of=" "), "as of ' ': give a commit")):  # fmt: skip
             response = get(**{"q": "x", "repo": "r", **bad})
             assert response.status_code == 400 and detail in response.json()["detail"]
         assert get(q="legacy_loader", as_of="", limit=50).json() == plain.json()  # empty: not given

@@ -139,7 +139,7 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
         changed = {(c["now"] or c["was"])["qualname"]: (c["change"], c.get("what")) for c in since["changes"]}
         assert changed["alpha"] == ("modified", ["doc", "code"]) and changed["Basket.add"][0] == "added"
         err, bad = await call(session, "changes_since", repo="repo", since="no-such-commit")
-        assert err and "--since 'no-such-commit': no such commit" in bad
+        assert err and "since 'no-such-commit': no such commit" in bad
 
         err, remembered = await call(session, "remember", text="Prefer pytest fixtures", user="alice", type="preference")
         assert not err and remembered["status"] == "created" and remembered["memory"]["scope"] == "user"
