@@ -117,6 +117,8 @@ def _exporting(
             if notice is not None:
                 notice(f"waiting for another process exporting the embedding model {model_id} into {directory}")
             fcntl.flock(handle, fcntl.LOCK_EX)
+        except OSError as exc:  # a file system without locks: two exporters race, and one copy is thrown away
+            log.info("cannot lock the model cache; exporting without waiting", to=str(cache_root), error=str(exc))
         try:
             yield
         finally:

@@ -3,6 +3,7 @@ replaced by a stand-in that writes the same files (the real one is in test_embed
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -16,7 +17,7 @@ import pytest
 from recalld.ingest import onnx_export
 from recalld.ingest.embed_select import EmbeddingSettings, choose_backend, model_id_for
 from recalld.ingest.errors import RecalldError
-from recalld.ingest.onnx_export import META_FILE, MODEL_FILE, RECIPE, ensure_exported, model_dir
+from recalld.ingest.onnx_export import META_FILE, MODEL_FILE, RECIPE, ensure_exported, is_exported, model_dir
 
 
 def fake_export(calls: list[str], *, delay: float = 0.0, fail: bool = False):
@@ -97,6 +98,18 @@ def test_a_command_waiting_for_another_exporter_is_told_so(tmp_path, monkeypatch
         fake_export([])("loc", "m", directory)  # the other's export, published
     waiter.join(timeout=5)
     assert calls == [] and told[1:] == []  # it found the other's export
+
+
+def test_a_cache_on_a_file_system_without_locks_still_exports(tmp_path, monkeypatch):
+    calls: list[str] = []
+    monkeypatch.setattr(onnx_export, "_export", fake_export(calls))
+
+    def no_locks(handle: object, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(onnx_export.fcntl, "flock", no_locks)
+    assert is_exported(ensure_exported("loc", "m", tmp_path)) and calls == ["m"]
+    assert [p.name for p in tmp_path.iterdir()] == [model_dir(tmp_path, "m").name]
 
 
 def test_temp_dir_of_a_dead_exporter_is_removed(tmp_path, monkeypatch):
