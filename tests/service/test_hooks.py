@@ -189,6 +189,43 @@ def test_a_rebase_is_told_once_at_its_end_not_once_a_commit(git_repo):
     assert 1 <= told - before <= 2, told - before  # post-rewrite's (and the first checkout's), not 12 more
 
 
+def test_a_cherry_pick_of_a_range_is_told_by_one_waiter_at_its_end_and_at_a_conflict(git_repo):
+    """A cherry-pick or revert of a range (git's sequencer) has no hook at its end, and
+    its picks started a notification each: 100 commits took 11.8 s with the hooks, 0.7 s
+    without. One waiter tells recalld when the sequence ends, or stops on a conflict."""
+    git_repo.write("a.py", "def a():\n    pass\n")
+    base = git_repo.commit("one")
+    git_repo.git("checkout", "-q", "-b", "topic")
+    for n in range(12):
+        git_repo.write(f"t{n}.py", f"def t{n}():\n    pass\n")
+        git_repo.commit(f"topic {n}")
+    git_repo.git("checkout", "-q", "-b", "picked", base)
+    git_repo.write("t9.py", "def t9():\n    return 'ours'\n")  # the ninth pick stops on a conflict
+    git_repo.commit("ours")
+    recalld("repo", "add", str(git_repo.path), "--branch", "picked")
+    recalld("hooks", "install", str(git_repo.path))
+
+    def told_after(action) -> int:  # type: ignore[no-untyped-def]
+        before = pending_events().get("repo", 0)
+        action()
+        told, quiet_since = before, time.monotonic()
+        while time.monotonic() - quiet_since < 3:  # until no notification has come for 3 s
+            now = pending_events().get("repo", 0)
+            told, quiet_since = (now, time.monotonic()) if now != told else (told, quiet_since)
+            time.sleep(0.1)
+        return told - before
+
+    stopped = told_after(lambda: git_repo.git("cherry-pick", f"{base}..topic", check=False))
+    assert (git_repo.path / ".git" / "CHERRY_PICK_HEAD").exists()
+    assert 1 <= stopped <= 2, stopped  # eight commits picked, then the conflict: told, not eight times
+    git_repo.write("t9.py", "def t9():\n    return 'both'\n")
+    git_repo.git("add", "t9.py")
+    ended = told_after(lambda: git_repo.git("-c", "core.editor=true", "cherry-pick", "--continue"))
+    assert 1 <= ended <= 2, ended
+    assert not (git_repo.path / ".git" / "sequencer").exists()
+    assert not (git_repo.path / ".git" / "recalld-sequence.pid").exists()
+
+
 def test_a_push_into_a_bare_mirror_is_told_by_its_post_receive_hook(tmp_path):
     """A bare repository has no work tree to commit in: pushes are what move it. Its
     post-receive hook (run in the git dir, ref lines on stdin) tells recalld, and a foreign
