@@ -75,6 +75,8 @@ def run_notify(ctx: Any, args: argparse.Namespace) -> int:
     daemon cannot slow a hook."""
     from recalld.daemon.journal import Event, Journal
 
+    if not ctx.config.state_db.exists():  # a removed state dir's hooks: not made again, empty
+        raise RecalldError(f"no registered repository at {args.path} (no state in {ctx.config.home})")
     names = registered_at(ctx, args.path)
     if not names:
         raise RecalldError(f"no registered repository at {args.path}")

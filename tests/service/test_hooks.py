@@ -258,6 +258,16 @@ def test_notify_for_an_unregistered_repo_fails_quietly(git_repo):
     assert done.returncode == 1 and "no registered repository" in done.stderr
 
 
+def test_the_hooks_of_a_removed_state_dir_do_not_make_it_again(git_repo, tmp_path):
+    """recalld's state removed (uninstalled), hooks left in a repository: each commit's
+    notification made the state dir again, an empty registry in it."""
+    git_repo.commit("x")
+    home = tmp_path / "removed-state"
+    done = recalld("notify", "--path", str(git_repo.path), env={"RECALLD_HOME": str(home)}, check=False)
+    assert done.returncode == 1 and "no registered repository" in done.stderr and "no state in" in done.stderr
+    assert not home.exists()
+
+
 @pytest.mark.parametrize("hook", HOOK_NAMES)
 def test_hook_scripts_are_posix_sh(hook, git_repo):
     install(git_repo.path)
