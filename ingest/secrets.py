@@ -68,7 +68,6 @@ def _screens(rules: tuple[Rule, ...]) -> tuple[tuple[Screen, ...], tuple[int, ..
     return tuple(screens), of_rule
 
 
-
 def _by_first_literal(screens: tuple[Screen, ...]) -> tuple[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]], ...]:
     """Each literal of a screen's first group, with the screens it may open, grouped by
     the two characters it starts with and keyed by what the group's literals all start
@@ -90,7 +89,6 @@ def _by_first_literal(screens: tuple[Screen, ...]) -> tuple[tuple[str, tuple[tup
     return tuple(
         (os.path.commonprefix([literal for literal, _ in literals]), tuple(literals)) for literals in by_prefix.values()
     )
-
 
 
 @dataclass(frozen=True, slots=True)
