@@ -24,6 +24,7 @@ from recalld.daemon.journal import Claim, Event, Journal
 from recalld.daemon.logs import get_logger
 from recalld.daemon.progress import StartupProgress, ping_period, starting
 from recalld.daemon.runtime_files import ensure_token, remove_if_ours, write_whole
+from recalld.daemon.store_wait import wait_for_server
 from recalld.daemon.query import repo_status, vectors_status
 from recalld.daemon.server import ApiServer
 from recalld.daemon.tasks import start_scheduler
@@ -140,6 +141,9 @@ class Service:
     # -- lifecycle ------------------------------------------------------------------------------
     def run(self) -> int:
         self._install_signal_handlers()
+        if self.config.store_url and not wait_for_server(lambda: self.app.store, self._stop):
+            self.journal.close()
+            return 0  # told to stop while its Qdrant server did not answer
         self._write_starting()
         try:
             if not self._take_store():

@@ -29,6 +29,11 @@ class StoreServerError(RecalldError):
     the gateway to it)."""
 
 
+class StoreUnansweredError(StoreServerError):
+    """The Qdrant server did not answer at all (down, unreachable, timed out), as against
+    an answer that refuses (a wrong API key): what a starting daemon waits out."""
+
+
 class MissingBlobError(RecalldError):
     """A blob the repository's object database lacks: a partial clone's
     (``--filter=blob:none``) that git could not fetch, or one a rewritten history let

@@ -15,7 +15,7 @@ import structlog
 from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
-from recalld.ingest.errors import RecalldError, StoreServerError
+from recalld.ingest.errors import RecalldError, StoreServerError, StoreUnansweredError
 from recalld.ingest.store import (
     DENSE,
     INTEGER_FIELDS,
@@ -269,7 +269,7 @@ class _Answered:
             try:
                 return attr(*args, **kwargs)
             except ResponseHandlingException as exc:
-                raise StoreServerError(f"Qdrant at {self._url} did not answer ({name}): {_reason(exc)}") from exc
+                raise StoreUnansweredError(f"Qdrant at {self._url} did not answer ({name}): {_reason(exc)}") from exc
             except UnexpectedResponse as exc:
                 raise StoreServerError(f"Qdrant at {self._url} refused {name}: {_reason(exc)}") from exc
 
