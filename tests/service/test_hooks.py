@@ -9,6 +9,7 @@ import socket
 import stat
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,19 @@ def pending_events() -> dict[str, int]:
         return journal.depth()
     finally:
         journal.close()
+
+
+def told_during(action: Callable[[], object]) -> int:
+    """The notifications for "repo" that came after ``action``: counted until none has
+    come for 3 s (the hooks tell in the background)."""
+    before = pending_events().get("repo", 0)
+    action()
+    told, quiet_since = before, time.monotonic()
+    while time.monotonic() - quiet_since < 3:
+        now = pending_events().get("repo", 0)
+        told, quiet_since = (now, time.monotonic()) if now != told else (told, quiet_since)
+        time.sleep(0.1)
+    return told - before
 
 
 def test_install_keeps_foreign_hook_and_uninstall_restores_it(git_repo):
@@ -179,14 +193,8 @@ def test_a_rebase_is_told_once_at_its_end_not_once_a_commit(git_repo):
     settled = time.monotonic() + 20
     while time.monotonic() < settled and pending_events().get("repo", 0) < 1:  # the checkout's, told in the background
         time.sleep(0.1)
-    before = pending_events().get("repo", 0)
-    git_repo.git("rebase", "-q", "main")
-    told, quiet_since = before, time.monotonic()
-    while time.monotonic() - quiet_since < 3:  # until no notification has come for 3 s
-        now = pending_events().get("repo", 0)
-        told, quiet_since = (now, time.monotonic()) if now != told else (told, quiet_since)
-        time.sleep(0.1)
-    assert 1 <= told - before <= 2, told - before  # post-rewrite's (and the first checkout's), not 12 more
+    told = told_during(lambda: git_repo.git("rebase", "-q", "main"))
+    assert 1 <= told <= 2, told  # post-rewrite's (and the first checkout's), not 12 more
 
 
 def test_a_cherry_pick_of_a_range_is_told_by_one_waiter_at_its_end_and_at_a_conflict(git_repo):
@@ -205,22 +213,12 @@ def test_a_cherry_pick_of_a_range_is_told_by_one_waiter_at_its_end_and_at_a_conf
     recalld("repo", "add", str(git_repo.path), "--branch", "picked")
     recalld("hooks", "install", str(git_repo.path))
 
-    def told_after(action) -> int:  # type: ignore[no-untyped-def]
-        before = pending_events().get("repo", 0)
-        action()
-        told, quiet_since = before, time.monotonic()
-        while time.monotonic() - quiet_since < 3:  # until no notification has come for 3 s
-            now = pending_events().get("repo", 0)
-            told, quiet_since = (now, time.monotonic()) if now != told else (told, quiet_since)
-            time.sleep(0.1)
-        return told - before
-
-    stopped = told_after(lambda: git_repo.git("cherry-pick", f"{base}..topic", check=False))
+    stopped = told_during(lambda: git_repo.git("cherry-pick", f"{base}..topic", check=False))
     assert (git_repo.path / ".git" / "CHERRY_PICK_HEAD").exists()
     assert 1 <= stopped <= 2, stopped  # eight commits picked, then the conflict: told, not eight times
     git_repo.write("t9.py", "def t9():\n    return 'both'\n")
     git_repo.git("add", "t9.py")
-    ended = told_after(lambda: git_repo.git("-c", "core.editor=true", "cherry-pick", "--continue"))
+    ended = told_during(lambda: git_repo.git("-c", "core.editor=true", "cherry-pick", "--continue"))
     assert 1 <= ended <= 2, ended
     assert not (git_repo.path / ".git" / "sequencer").exists()
     assert not (git_repo.path / ".git" / "recalld-sequence.pid").exists()
