@@ -108,7 +108,7 @@ def _exporting(
         cache_root.mkdir(parents=True, exist_ok=True)
         handle = open(lock, "a")  # noqa: SIM115 - closed below
     except OSError as exc:
-        raise RecalldError(f"cannot export model {model_id!r} to ONNX: {cache_root}: {exc}") from exc
+        raise _cache_failed(model_id, cache_root, exc) from exc
     with handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -136,7 +136,7 @@ def _export_once(
         _remove_stale_temps(cache_root, directory.name)
         work = Path(tempfile.mkdtemp(prefix=f".{directory.name}.{os.getpid()}.", dir=cache_root))
     except OSError as exc:
-        raise RecalldError(f"cannot export model {model_id!r} to ONNX: {cache_root}: {exc}") from exc
+        raise _cache_failed(model_id, cache_root, exc) from exc
     try:
         _export(location, model_id, work)
         _publish(work, directory)
@@ -151,6 +151,11 @@ def _export_once(
     if notice is not None:
         notice(f"exported the embedding model in {seconds} s; later runs reuse it")
     return directory
+
+
+def _cache_failed(model_id: str, cache_root: Path, exc: OSError) -> RecalldError:
+    """The model cache cannot be written (made, locked, or a work directory made in it)."""
+    return RecalldError(f"cannot export model {model_id!r} to ONNX: {cache_root}: {exc}")
 
 
 def _publish(work: Path, directory: Path) -> None:
