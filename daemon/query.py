@@ -13,6 +13,7 @@ from recalld.daemon.asof import LinesAt, parse_date, states_at_commit, states_at
 from recalld.daemon.config import MEMORY_TYPES, SEARCH_LIMIT
 from recalld.daemon.here import holding
 from recalld.daemon.logs import get_logger
+from recalld.daemon.paths import within
 from recalld.daemon.registry import RepoEntry
 from recalld.daemon.repos import branch_missing, unfollowed_note
 from recalld.daemon.retrieve import Retrieval, repo_glob, retrieve
@@ -84,9 +85,16 @@ def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]]
     without a word), or why the index holds nothing at the path asked of (skipped, or
     moved: ``unheld``); as of a time before any code memory, that none was valid then."""
     entry = app.registry.get(request.repo) if request.repo is not None else None  # unknown: a clear error first
-    if entry is None and request.path_glob and request.path_glob.strip().startswith("/"):
-        entry = holding(app.registry.all(), request.path_glob.strip())  # an absolute path names its repository
-        request = replace(request, repo=entry.name) if entry is not None else request
+    absolute = (request.path_glob or "").strip()
+    if entry is None and absolute.startswith("/") and absolute.strip("/"):  # "/" alone: every repository's all
+        entries = app.registry.all()
+        entry = holding(entries, absolute)  # an absolute path names its repository
+        if entry is None:
+            held = [e.name for e in entries if within(e.path, absolute) is not None]
+            which = f"{' and '.join(held)} hold" if held else "no registered repository's work tree holds"
+            raise RecalldError(f"{which} {absolute!r}: say which repository (--repo, repo=), or write a path from"
+                               " a repository's top")  # fmt: skip
+        request = replace(request, repo=entry.name)
     if not request.query.strip():
         raise RecalldError("the query is empty: say what to look for")
     if not 1 <= request.limit <= SEARCH_LIMIT:

@@ -156,24 +156,38 @@ def _kept(payload: dict[str, object], request: Retrieval) -> bool:
 def repo_glob(text: str, root: str | None = None) -> str:
     """A path or a glob as a person or an agent writes it, as the repository's paths are
     stored: without a leading ``./``, empty or ``.`` segments, or slashes at either end
-    (``./src//app/`` → ``src/app``); ``.`` or ``/`` alone is the whole repository (``**``);
-    "" stays empty (the caller says what it wants). An absolute path inside ``root``, the
-    repository's work tree, is read from there (an agent's tools write absolute paths)."""
+    (``./src//app/`` → ``src/app``; ``src/../lib`` → ``lib``); ``.`` or ``/`` alone is the
+    whole repository (``**``); "" stays empty (the caller says what it wants). An absolute
+    path inside ``root``, the repository's work tree, is read from there (an agent's tools
+    write absolute paths). One elsewhere, or one that climbs above the top (``../x``), is
+    refused, as git refuses it: read as the repository's own, ``/etc/passwd`` found the
+    repository's ``etc/passwd``."""
     text = text.strip()
     if "\x00" in text:  # no path holds one; the explanation of a miss read it cut there
         raise RecalldError("a path cannot hold a NUL character")
-    if root and text.startswith("/"):
+    if text.startswith("/") and text.strip("/"):
         text = _inside(text, root)
-    parts = [part for part in text.split("/") if part not in ("", ".")]
+    parts: list[str] = []
+    for part in text.split("/"):
+        if part == ".." and parts and parts[-1] != "**":
+            parts.pop()
+        elif part == "..":
+            raise RecalldError(f"{text!r} is outside the repository: write a path from its top, such as 'src/app.py'")
+        elif part not in ("", "."):
+            parts.append(part)
     return "/".join(parts) or ("**" if text else "")
 
 
-def _inside(path: str, root: str) -> str:
+def _inside(path: str, root: str | None) -> str:
     """``path`` from ``root`` when it lies there as written or with symbolic links resolved
-    (either side's), else as it is."""
-    found = within(root, path)
-    if found is None or found[1] == "/":  # the root of the file system holds every path: as written
-        return path
+    (either side's); an error naming the work tree where it lies elsewhere."""
+    found = within(root, path) if root else None
+    if found is None:
+        where = f"the repository's work tree ({root})" if root else "the repository (it has no work tree)"
+        raise RecalldError(
+            f"{path!r} is outside {where}: write a path from the repository's top"
+            f" (for its own {path.strip('/')!r}, without the leading '/')"
+        )
     return f"./{found[0]}" if found[0] else "."
 
 

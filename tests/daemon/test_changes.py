@@ -4,6 +4,8 @@ removed, paired by lineage; a path, a limit, an until, and bad input."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from recalld.daemon.changes import changes_between
@@ -227,7 +229,7 @@ def test_latest_commits_come_children_first_and_one_rewritten_away_is_marked(git
 def test_an_absolute_path_inside_the_work_tree_is_read_from_its_root(steps, app, git_repo, tmp_path):
     """Agents' tools write absolute paths: outline, symbol, changes and search read one
     inside the repository (as registered, or through a symbolic link to it) from its
-    root; one elsewhere stays as written and finds nothing."""
+    root; one elsewhere, or one climbing above the top, is refused, as git refuses it."""
     from recalld.daemon.memories import get_symbol, outline
     from recalld.daemon.query import SearchRequest, search
 
@@ -248,8 +250,22 @@ def test_an_absolute_path_inside_the_work_tree_is_read_from_its_root(steps, app,
         assert found and {f["path"] for f in found} == {"src/a.py"}
         # without --repo the work tree holding it names the repository (it matched no path of any)
         assert search(app, SearchRequest("helper", path_glob=f"{root}/src", limit=5)) == found
-    with pytest.raises(NotFoundError, match="no file is there"):
-        outline(app, "r", str(tmp_path / "other" / "src" / "a.py"))
+    outside = str(tmp_path / "other" / "src" / "a.py")
+    refused = rf"{re.escape(repr(outside))} is outside the repository's work tree \({re.escape(str(git_repo.path))}\)"
+    with pytest.raises(RecalldError, match=refused + rf": .*for its own {re.escape(repr(outside.strip('/')))}"):
+        outline(app, "r", outside)
+    for ask in (
+        lambda where: get_symbol(app, "r", "helper", path=where),
+        lambda where: changes_between(app, "r", steps["c1"], path=where),
+        lambda where: search(app, SearchRequest("helper", repo="r", path_glob=where, limit=5)),
+    ):
+        with pytest.raises(RecalldError, match=refused):
+            ask(outside)
+        with pytest.raises(RecalldError, match=r"'\.\./src/a\.py' is outside the repository: write a path from"):
+            ask("../src/a.py")
+        assert ask("/") == ask(".") and ask("pkg/../src/a.py") == ask("src/a.py")
+    with pytest.raises(RecalldError, match=rf"no registered repository's work tree holds {re.escape(repr(outside))}"):
+        search(app, SearchRequest("helper", path_glob=outside, limit=5))  # without --repo
     # files there, not it: where it went (pkg/a.py → src/a.py)
     with pytest.raises(NotFoundError, match=r"no symbol 'helper' in r at pkg: 'helper' is now in src/a.py at line 7 "
                                             r"\(recalld symbol helper --repo r --path src/a.py\)$"):  # fmt: skip
