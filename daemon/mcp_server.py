@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-from mcp_types import ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, INVALID_REQUEST, ToolAnnotations
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field, ValidationError
 
 from recalld.daemon.client import DaemonClient, flag, memory_path, repo_path
@@ -21,6 +24,7 @@ from recalld.daemon.config import CHANGES_LIMIT, CHANGES_MAX, OUTLINE_MAX, SYMBO
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.manual import default_author
 
+NOT_INITIALIZED = "Invalid Request: the session is not initialized: send `initialize` first"
 NO_DAEMON = "the recalld daemon is not running: start it with `recalld serve` (or `systemctl --user start recalld`)"
 INSTRUCTIONS = """\
 recalld keeps exact, versioned memories of git repositories: one structural memory per module,
@@ -96,6 +100,21 @@ class CheckedServer(MCPServer):
             raise
 
 
+async def answer_before_initialize(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+    """A request the SDK refuses because `initialize` has not come yet is told so, an invalid
+    request (-32600), where the SDK said -32602 "Invalid request parameters" of parameters
+    that were fine. The SDK's gate stays the judge (`ping` passes it, a method no one serves
+    is -32601, a later `initialize` opens it); the 2026-07-28 era, which has no `initialize`,
+    is left alone. (MCP retired -32002, once "resource not found", for good.)"""
+    try:
+        return await call_next(ctx)
+    except MCPError as exc:
+        handshake = ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS
+        if exc.code != INVALID_PARAMS or not handshake or ctx.session.client_params is not None:
+            raise
+        raise MCPError(INVALID_REQUEST, NOT_INITIALIZED) from None
+
+
 def _blank(value: Any) -> bool:
     return isinstance(value, str) and not value.strip()
 
@@ -117,7 +136,8 @@ def plain_errors(error: ValidationError) -> str:
 
 
 def build_server(gateway: DaemonGateway) -> MCPServer:
-    server: MCPServer = CheckedServer(name="recalld", instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING")
+    server: MCPServer = CheckedServer(name="recalld", instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING",
+                                      middleware=[answer_before_initialize])
 
     @server.tool(annotations=READ)
     def search_memories(

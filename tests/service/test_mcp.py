@@ -244,6 +244,35 @@ def test_every_line_gets_an_answer():
     assert by_id[4]["result"]["isError"] and "recalld serve" in by_id[4]["result"]["content"][0]["text"]
 
 
+def piped(*messages: dict[str, Any]) -> dict[Any, dict[str, Any]]:
+    """`recalld mcp` given ``messages`` on stdin at once: its answers, by id."""
+    done = subprocess.run([sys.executable, "-m", "recalld.daemon.cli", "mcp"], capture_output=True, text=True,
+                          input="".join(json.dumps(m) + "\n" for m in messages), timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    return {a["id"]: a for a in map(json.loads, done.stdout.splitlines())}
+
+
+def test_a_request_before_initialize_is_told_to_initialize_first():
+    """The SDK answered -32602 "Invalid request parameters" of parameters that were fine; now
+    an invalid request that says why. A notification gets no answer; the session goes on."""
+    initialize = {"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}  # fmt: skip
+    answers = piped({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "status", "arguments": {}}},
+                    {"jsonrpc": "2.0", "id": "two", "method": "resources/list"},
+                    {"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}, initialize,
+                    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                    {"jsonrpc": "2.0", "id": 4, "method": "tools/list"})  # fmt: skip
+    assert sorted(answers, key=str) == [1, 3, 4, "two"]
+    told = {"code": -32600, "message": "Invalid Request: the session is not initialized: send `initialize` first"}
+    assert answers[1]["error"] == told and answers["two"]["error"] == told
+    assert answers[3]["result"]["serverInfo"]["name"] == "recalld"
+    assert {t["name"] for t in answers[4]["result"]["tools"]} == TOOLS
+
+
+def test_ping_before_initialize_is_answered():
+    assert piped({"jsonrpc": "2.0", "id": "p", "method": "ping"}) == {"p": {"jsonrpc": "2.0", "id": "p", "result": {}}}
+
+
 SLOW_SERVER = """
 import sys, time
 from recalld.daemon.mcp_server import DaemonGateway, build_server
