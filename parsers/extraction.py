@@ -275,4 +275,7 @@ from __future__ import annotations
 # parameter (``useQuery<…>(options: …, queryClient?: QueryClient)``, where it kept ``(…)``);
 # one cut at the body of a function a call holds is closed as written (``test('adds', async
 # () => {…})``, ``memo(function Row(props) {…})``), where it ended on an open bracket.
-EXTRACTION_VERSION = 38
+# 39: a Rust trait's associated types are its members of kind ``type`` (``trait Iterator { type
+# Item: Clone; }``: ``Iterator.Item``, signed with its bounds), as is an ``extern`` block's
+# ``type Opaque;``: only one with a default (``type Error = io::Error;``) was a symbol.
+EXTRACTION_VERSION = 39

@@ -21,7 +21,7 @@ _ITEM_PLACES = frozenset({"source_file", "declaration_list"})
 # What a body must define to be taken for items (a use or a const alone is no symbol).
 _DEFINING = frozenset({
     "function_item", "function_signature_item", "struct_item", "enum_item", "union_item", "impl_item",
-    "trait_item", "mod_item", "type_item", "macro_invocation",
+    "trait_item", "mod_item", "type_item", "associated_type", "macro_invocation",
 })  # fmt: skip
 MAX_DEPTH = 4  # macros unwrapped inside macros unwrapped
 

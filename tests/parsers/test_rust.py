@@ -45,6 +45,34 @@ def test_a_macro_body_that_is_no_items_is_left_as_written():
 
 
 def test_a_macro_by_example_is_signed_by_its_name_whatever_its_rules_are_written_in():
-    source = "macro_rules! assert_parse(\n  ($left: expr) => { assert!($left); };\n);\nmacro_rules! braced {\n  () => {};\n}\n"
+    source = (
+        "macro_rules! assert_parse(\n  ($left: expr) => { assert!($left); };\n);\n"
+        "macro_rules! braced {\n  () => {};\n}\n"
+    )
     result = parse("rust", source.encode(), path="src/lib.rs")
     assert [s.signature for s in result.symbols[1:]] == ["macro_rules! assert_parse", "macro_rules! braced"]
+
+
+def test_a_traits_associated_types_are_its_types_signed_with_their_bounds():
+    source = (
+        "/// An iterator.\npub trait Iterator {\n    /// What it yields.\n    type Item: Clone + Send;\n"
+        "    type Error = std::io::Error;\n    type Window<'a>: AsRef<[u8]>\n    where\n        Self: 'a;\n"
+        "    const N: usize;\n    fn next(&mut self) -> Option<Self::Item>;\n}\n"
+        "impl Iterator for Counter {\n    type Item = u32;\n}\n"
+        "extern \"C\" {\n    /// A handle C keeps.\n    type Opaque;\n}\n"
+    )
+    result = parse("rust", source.encode(), path="src/lib.rs")
+    assert [(s.kind, s.qualname, s.signature, s.docstring, s.start_line, s.end_line) for s in result.symbols[1:]] == [
+        ("trait", "Iterator", "pub trait Iterator", "An iterator.", 2, 11),
+        ("type", "Iterator.Item", "type Item: Clone + Send", "What it yields.", 4, 4),
+        ("type", "Iterator.Error", "type Error = std::io::Error", "", 5, 5),
+        ("type", "Iterator.Window", "type Window<'a>: AsRef<[u8]> where Self: 'a", "", 6, 8),
+        ("method", "Iterator.next", "fn next(&mut self) -> Option<Self::Item>", "", 10, 10),
+        ("type", "<Counter as Iterator>.Item", "type Item = u32", "", 13, 13),
+        ("type", "Opaque", "type Opaque", "A handle C keeps.", 17, 17),
+    ]
+
+
+def test_the_associated_types_a_macro_call_in_a_trait_wraps_are_the_traits():
+    source = "pub trait Io {\n    cfg_io! {\n        /// Reads.\n        type Reader;\n    }\n}\n"
+    assert symbols(source) == {"Io": ("trait", 1, ""), "Io.Reader": ("type", 4, "Reads.")}
