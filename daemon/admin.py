@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import grp
 import os
+import pwd
+import stat
 import shlex
 import sys
 from pathlib import Path
@@ -44,12 +47,16 @@ def add_commands(sub: Any) -> None:
         "install", help="write the unit file and print the systemctl commands",
         description="Write a systemd unit running `recalld serve` with this installation's recalld. A user unit"
         " keeps the location variables of this shell (RECALLD_HOME, RECALLD_CONFIG, XDG_DATA_HOME, XDG_CONFIG_HOME),"
-        " so the service, your commands and the git hooks share one store. A system unit runs as a dynamic user"
-        " with its state in /var/lib/recalld.",
+        " so the service, your commands and the git hooks share one store. A system unit (as root: sudo recalld"
+        " service install --system) starts at boot without the user's own systemd instance: it runs as one user"
+        " (--as NAME, else the one sudo ran for) on that user's store, kept with the same variables, its home"
+        " and the rest of the system read-only to it but for that store.",
     )  # fmt: skip
     scope = install.add_mutually_exclusive_group()
     scope.add_argument("--user", action="store_true", default=True, help="a user unit (default)")
     scope.add_argument("--system", action="store_true", help="a system unit (needs root)")
+    install.add_argument("--as", dest="as_user", metavar="NAME", help="with --system: the user it runs as"
+                         " (default: the one sudo ran for)")  # fmt: skip
     install.add_argument("--unit-dir", help="write the unit here instead of the systemd default")
     install.set_defaults(handler=run_service_install)
 
@@ -164,14 +171,23 @@ def run_service_install(ctx: Any, args: argparse.Namespace) -> int:
     from recalld.hooks.install import recalld_executable
 
     system = bool(args.system)
+    if args.as_user and not system:
+        raise RecalldError("--as NAME is for a system unit (--system); a user unit runs as you", exit_code=2)
     units = resources.files("recalld.systemd")
     template = (units / "recalld.service" if system else units / "user" / "recalld.service").read_text("utf-8")
+    environment = locations(os.environ)
+    settings: dict[str, str] = {}
     if system:
-        unit = render_unit(template, executable=recalld_executable(), environment={})
-        where = "state: /var/lib/recalld (the unit's StateDirectory; RECALLD_HOME of this shell is not used)"
+        user = _service_user(args.as_user)
+        state = state_home(environment, Path(user.pw_dir))
+        settings = {"User": _quoted(user.pw_name), "ReadWritePaths": _quoted(str(state))}
+        _make_state_dir(state, user)
+        _warn_unreachable(recalld_executable(), user)
+        same = f"{user.pw_name}'s recalld commands{_given(environment)}"
+        where = f"runs as {user.pw_name}; state: {state} (the same as {same})"
     else:
-        unit = render_unit(template, executable=recalld_executable(), environment=locations(os.environ))
         where = f"state: {state_home()}, config: {config_file()} (the same as this shell's recalld commands)"
+    unit = render_unit(template, executable=recalld_executable(), environment=environment, settings=settings)
     if args.unit_dir:
         directory = Path(args.unit_dir)
     elif system:
@@ -191,13 +207,73 @@ def run_service_install(ctx: Any, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def render_unit(template: str, *, executable: str, environment: dict[str, str]) -> str:
-    """The template with ``executable`` in ExecStart and ``environment`` set in [Service]
-    (each variable once: a variable the template sets is replaced, not repeated)."""
+def _service_user(name: str | None) -> pwd.struct_passwd:
+    """The account a system unit runs as: ``name``, else the one sudo ran for; root only
+    when named."""
+    chosen = name or os.environ.get("SUDO_USER", "")
+    if not chosen or (chosen == "root" and not name):
+        raise RecalldError("say which user the system unit runs as: --as NAME (it runs recalld on that user's"
+                           " store; under sudo, the user sudo ran for)", exit_code=2)  # fmt: skip
+    try:
+        return pwd.getpwnam(chosen)
+    except KeyError:
+        raise RecalldError(f"no user {chosen!r} on this system (--as)", exit_code=2) from None
+
+
+def _make_state_dir(state: Path, user: pwd.struct_passwd) -> None:
+    """The state directory made where it is missing (each new directory the user's, 0700
+    for the last), since the unit may write nowhere else and its start needs it there."""
+    home = Path(user.pw_dir)
+    if state.is_relative_to(home) and not home.is_dir():
+        raise RecalldError(f"{user.pw_name}'s home {home} is no directory: say where its state is to be kept"
+                           " (RECALLD_HOME=DIR before the command)")  # fmt: skip
+    missing = [d for d in (state, *state.parents) if not d.exists()]
+    try:
+        for directory in reversed(missing):
+            directory.mkdir(mode=0o700 if directory == state else 0o755)
+            if os.geteuid() == 0:
+                os.chown(directory, user.pw_uid, user.pw_gid)
+    except OSError as exc:
+        raise RecalldError(f"cannot make the state directory {state}: {exc.strerror}: {exc.filename}") from exc
+
+
+def _warn_unreachable(executable: str, user: pwd.struct_passwd) -> None:
+    """A warning where ``user`` may not reach ``executable`` (a virtualenv in root's or
+    another user's 0700 home): by the permission bits of each directory on its way, as
+    its owner, its group or another (ACLs unread)."""
+    groups = {user.pw_gid, *(g.gr_gid for g in grp.getgrall() if user.pw_name in g.gr_mem)}
+    for directory in Path(executable).parents:
+        try:
+            info = directory.stat()
+        except OSError:
+            continue
+        if info.st_uid == user.pw_uid:
+            bit = stat.S_IXUSR
+        else:
+            bit = stat.S_IXGRP if info.st_gid in groups else stat.S_IXOTH
+        if not info.st_mode & bit:
+            print(f"recalld: warning: {user.pw_name} cannot enter {one_line(str(directory))}, so the unit cannot run"
+                  f" {one_line(executable)}: install recalld where {user.pw_name} can run it (in a virtualenv of"
+                  " theirs, say)", file=sys.stderr)  # fmt: skip
+            return
+
+
+def _given(environment: dict[str, str]) -> str:
+    return f", with {', '.join(environment)} as this shell sets them" if environment else ""
+
+
+def render_unit(
+    template: str, *, executable: str, environment: dict[str, str], settings: dict[str, str] | None = None
+) -> str:
+    """The template with ``executable`` in ExecStart, each of ``settings`` (values written
+    as systemd reads them) replacing the line that sets it, and ``environment`` set in
+    [Service] (each variable once: a variable the template sets is replaced, not repeated)."""
+    settings = {**(settings or {}), "ExecStart": f"{_quoted(executable)} serve"}
     lines = []
     for line in template.splitlines():
-        if line.startswith("ExecStart="):
-            line = f"ExecStart={_quoted(executable)} serve"
+        key = line.split("=", 1)[0]
+        if "=" in line and key in settings:
+            line = f"{key}={settings[key]}"
         elif line.startswith("Environment=") and line[12:].split("=", 1)[0] in environment:
             continue
         lines.append(line)

@@ -209,10 +209,13 @@ class Config:
         )
 
 
-def state_home() -> Path:
-    if os.environ.get("RECALLD_HOME"):
-        return Path(os.environ["RECALLD_HOME"]).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+def state_home(environ: Mapping[str, str] | None = None, home: Path | None = None) -> Path:
+    """Where recalld keeps its state, by ``environ`` (this process's) and for a user whose
+    home is ``home`` (this one's)."""
+    environ = os.environ if environ is None else environ
+    if environ.get("RECALLD_HOME"):
+        return Path(environ["RECALLD_HOME"]).expanduser()
+    base = environ.get("XDG_DATA_HOME") or str((home or Path.home()) / ".local" / "share")
     return Path(base).expanduser() / "recalld"
 
 

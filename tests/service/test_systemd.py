@@ -3,9 +3,13 @@ right ExecStart by `recalld service install`."""
 
 from __future__ import annotations
 
+import os
+import pwd
 import re
 import shutil
+import stat
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -33,18 +37,87 @@ def test_system_unit_is_hardened():
     assert exposure(ROOT / "systemd" / "recalld.service") <= MAX_EXPOSURE
 
 
+def _other_user() -> pwd.struct_passwd:
+    """An account of this system but root and nobody, for a system unit to run as."""
+    found = next((u for u in pwd.getpwall() if u.pw_uid not in (0, 65534)), None)
+    if found is None:
+        pytest.skip("no account but root and nobody")
+    return found
+
+
 @needs_analyze
-def test_installed_system_unit_keeps_the_hardening(tmp_path):
-    done = recalld("service", "install", "--system", "--unit-dir", str(tmp_path))
+def test_installed_system_unit_runs_as_one_user_on_their_store(tmp_path):
+    """As a dynamic user (before), the unit reached neither a virtualenv in a 0700 home nor
+    a repository libgit2 would open (another user's), and nothing registered one in its
+    /var/lib/recalld: now it runs as the user sudo ran for, on that user's store, made for
+    it, and keeps the hardening with that store the one place it may write."""
+    user = _other_user()
+    state = tmp_path / "their state" / "recalld"
+    env = {"SUDO_USER": user.pw_name, "RECALLD_HOME": str(state)}
+    done = recalld("service", "install", "--system", "--unit-dir", str(tmp_path), env=env)
     unit = tmp_path / "recalld.service"
     assert f"wrote {unit}" in done.stdout and "systemctl daemon-reload" in done.stdout
+    assert f"runs as {user.pw_name}; state: {state} (the same as {user.pw_name}'s recalld commands" in done.stdout
     text = unit.read_text()
     exec_start = next(line for line in text.splitlines() if line.startswith("ExecStart="))
     assert exec_start.endswith("/recalld serve") and Path(exec_start[10:].split()[0]).exists()
     assert "Type=notify" in text and "WatchdogSec=" in text and "Restart=on-failure" in text
-    assert "ProtectHome=read-only" in text and "StateDirectory=recalld" in text
-    assert _environment(text) == ["RECALLD_HOME=%S/recalld"]  # the state directory, whatever the shell's
+    assert f"\nUser={user.pw_name}\n" in text and f'\nReadWritePaths="{state}"\n' in text
+    assert "ProtectHome=read-only" in text and "DynamicUser" not in text and "StateDirectory" not in text
+    assert _environment(text) == [f'"RECALLD_HOME={state}"']
+    assert stat.S_IMODE(state.stat().st_mode) == 0o700
+    if os.geteuid() == 0:  # as sudo runs it: the directories made are the user's
+        assert {state.stat().st_uid, state.parent.stat().st_uid} == {user.pw_uid}
+    verify = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, check=False)
+    assert verify.returncode == 0, verify.stderr
     assert exposure(unit) <= MAX_EXPOSURE
+    recalld("service", "install", "--system", "--as", "root", "--unit-dir", str(tmp_path), env=env)
+    assert "\nUser=root\n" in unit.read_text()  # named: root too
+
+
+def test_a_system_unit_says_which_user_it_is_for(tmp_path):
+    """No user named and none sudo ran for (or root), a user that is not there, --as for a
+    user unit, a home that is not there: one line on stderr each, and no unit."""
+    state = str(tmp_path / "state")
+    refused = [
+        ([], {"SUDO_USER": ""}, 2, "say which user the system unit runs as: --as NAME"),
+        ([], {"SUDO_USER": "root"}, 2, "say which user the system unit runs as: --as NAME"),
+        (["--as", "no-such-user-here"], {}, 2, "no user 'no-such-user-here' on this system (--as)"),
+    ]
+    homeless = next((u for u in pwd.getpwall() if not Path(u.pw_dir).is_dir()), None)  # nobody's /nonexistent
+    if homeless is not None:
+        unset = {"RECALLD_HOME": "", "XDG_DATA_HOME": ""}
+        refused.append((["--as", homeless.pw_name], unset, 1, f"{homeless.pw_name}'s home {homeless.pw_dir} is no"))
+    for args, env, code, said in refused:
+        done = recalld("service", "install", "--system", *args, "--unit-dir", str(tmp_path), check=False,
+                       env={"RECALLD_HOME": state, **env})  # fmt: skip
+        assert (done.returncode, done.stdout) == (code, ""), done.stderr
+        assert done.stderr.startswith(f"recalld: {said}") and done.stderr.count("\n") == 1
+    done = recalld("service", "install", "--as", "nobody", "--unit-dir", str(tmp_path), check=False)
+    assert done.returncode == 2 and "--as NAME is for a system unit (--system)" in done.stderr
+    assert not (tmp_path / "recalld.service").exists()
+
+
+def test_a_user_who_cannot_reach_recalld_is_warned_of(capsys):
+    """recalld in a virtualenv in root's (or another user's) 0700 home: the unit would fail
+    at each start with 203/EXEC; the install says so."""
+    from recalld.daemon.admin import _warn_unreachable
+
+    user = _other_user()
+    with tempfile.TemporaryDirectory(dir="/tmp") as top:  # not under pytest's directories, each 0700
+        Path(top).chmod(0o755)
+        shut = Path(top) / "home"
+        (shut / "venv" / "bin").mkdir(parents=True)
+        executable = shut / "venv" / "bin" / "recalld"
+        executable.write_text("#!/bin/sh\n")
+        executable.chmod(0o755)
+        shut.chmod(0o700)
+        _warn_unreachable(str(executable), user)
+        said = capsys.readouterr().err
+        assert f"warning: {user.pw_name} cannot enter {shut}, so the unit cannot run {executable}" in said
+        shut.chmod(0o755)
+        _warn_unreachable(str(executable), user)
+        assert capsys.readouterr().err == ""
 
 
 def _environment(unit_text: str) -> list[str]:
