@@ -15,6 +15,7 @@ from recalld.parsers.debt import clean_comment_lines, pod_lines, without_leading
 from recalld.parsers.macros import calls_alone
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Node, node_text, unwrapped
+from recalld.parsers.value_docs import FILE_TAGS, documents_a_value
 
 # (the fourth Swift's; Perl's POD, ``=head2 run`` … ``=cut``, documents what follows it)
 COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment", "multiline_comment", "pod"})
@@ -62,7 +63,6 @@ _CAPITALS_TITLE = re.compile(r"[A-Z][A-Z0-9]*(?:[ &/-][A-Z0-9]+){0,2}")  # ``TYP
 # The line an IDE's file template writes (Xcode's, Android Studio's): ``Created by … on 20.01.26.``
 _TEMPLATE_HEADER = re.compile(r"^created by .+ on \d", re.IGNORECASE | re.MULTILINE)
 _DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")
-_FILE_TAGS = re.compile(r"@(?:file|fileoverview|overview|module|packageDocumentation|license|preserve)\b")
 # C#'s XML doc tags (``xml_doc_text``): a reference, a parameter's, the returns', any other.
 _XML_REFERENCE = re.compile(r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword|href)="([^"]*)"\s*/>')
 _XML_PARAMETER = re.compile(r'<(?:param|typeparam)\s+name="([^"]*)"\s*>')
@@ -291,7 +291,7 @@ def _doc_block_apart(comment: Node | None, data: bytes, first: Node) -> bool:
     if comment is None or comment.type not in COMMENT_TYPES or comment.end_point[0] >= first.start_point[0] - 1:
         return False
     text = node_text(data, comment)
-    if not text.startswith("/**") or text.startswith("/**/") or _FILE_TAGS.search(text):
+    if not text.startswith("/**") or text.startswith("/**/") or FILE_TAGS.search(text):
         return False
     return not data[comment.end_byte : first.start_byte].strip()
 
@@ -320,7 +320,8 @@ def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterab
         attached = current is not None and (
             current.start_point[0] <= comments[-1].end_point[0] + 1 or _doc_block_apart(comments[-1], data, current)
         )
-        if attached and current is not None and _documents(_past_attributes(current, data), definitions):
+        below = _past_attributes(current, data) if attached and current is not None else None
+        if below is not None and (_documents(below, definitions) or documents_a_value(comments[-1], below, data)):
             return ""
         return text
     return ""

@@ -278,4 +278,7 @@ from __future__ import annotations
 # 39: a Rust trait's associated types are its members of kind ``type`` (``trait Iterator { type
 # Item: Clone; }``: ``Iterator.Item``, signed with its bounds), as is an ``extern`` block's
 # ``type Opaque;``: only one with a default (``type Error = io::Error;``) was a symbol.
-EXTRACTION_VERSION = 39
+# 40: a doc comment a file opens with on the line above a value it declares (``/** Maximum
+# retries. */`` over ``export const MAX = 5``, ``///`` over Rust's ``const``) is that value's,
+# not the file's doc: the file's memory read "Maximum retries." (``parsers/value_docs.py``).
+EXTRACTION_VERSION = 40

@@ -51,6 +51,36 @@ def test_a_files_own_doc_block_stays_the_files():
     assert licensed == {"<module>": "", "first": ""}
 
 
+def test_a_doc_comment_above_the_value_a_file_declares_first_is_not_the_files():
+    """``/** Maximum retries. */`` above ``const MAX = 5`` documents the constant (no symbol),
+    not the file, whose memory read "Maximum retries."; a plain comment there, a doc block
+    parted from it by a blank line, saying it is the file's or above an import written as a
+    declaration still is the file's."""
+    module = lambda language, source, path: docs(language, source, path)["<module>"]  # noqa: E731
+    for language, source in (
+        ("javascript", "/** Maximum retries. */\nconst MAX = 5;\n\nfunction f() {}\n"),
+        ("javascript", "/**\n * Maximum retries.\n */\nlet max = 5, min = require('m');\n"),
+        ("typescript", "/** The default timeout, in ms. */\nexport const TIMEOUT: number = 30;\n"),
+        ("rust", "/// The answer.\npub const ANSWER: u32 = 42;\npub fn f() {}\n"),
+        ("rust", "/// The answer.\n#[allow(unused)]\nconst ANSWER: u32 = 42;\n"),
+        ("kotlin", "/** The most. */\nval MAX = 3\nfun f() {}\n"),
+    ):
+        assert module(language, source, "f." + language[:2]) == "", source
+    for language, source, doc in (
+        ("javascript", "// Retry helpers.\nconst MAX = 5;\n", "Retry helpers."),
+        ("javascript", "/** Retry helpers. */\n\nconst MAX = 5;\n", "Retry helpers."),
+        ("javascript", "/** Routes. */\nconst { Router } = require('express');\n", "Routes."),
+        ("javascript", "/** Routes. */\nconst express = require('express').Router;\n", "Routes."),
+        ("typescript", "/** Routes. */\nconst m = await import('m');\n", "Routes."),
+        ("javascript", "/** Routes. */\nimport express from 'express';\n", "Routes."),
+        ("typescript", "/**\n * Timeouts.\n * @module t\n */\nexport const T = 30;\n", "Timeouts.\n@module t"),
+        ("rust", "//! The crate.\n/// The answer.\npub const ANSWER: u32 = 42;\n", "The crate."),
+        ("rust", "// Helpers for answers.\nuse std::fmt;\n", "Helpers for answers."),
+        ("rust", "/// Definitions, written as outer docs.\nuse std::fmt;\n", "Definitions, written as outer docs."),
+    ):
+        assert module(language, source, "f." + language[:2]) == doc, source
+
+
 def test_a_comment_on_an_attributes_line_hides_no_doc():
     source = "/// Documented.\n#[inline] // fast path\npub fn attr_trailing() {}\n\nfn other() {}\n"
     found = docs("rust", source, "a.rs")
