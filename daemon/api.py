@@ -326,13 +326,16 @@ def _github_json(request: Request, body: bytes) -> bytes:
     """The JSON of a GitHub delivery. A webhook made with GitHub's default content type,
     ``application/x-www-form-urlencoded``, sends it as the form's ``payload`` field (signed
     as the whole form): each such push was refused as "body is not JSON". A JSON object
-    labelled a form (as ``curl -d`` and urllib label what they post) is read as JSON."""
+    labelled a form (as ``curl -d`` and urllib label what they post) is read as JSON. The
+    form is read byte for byte (Latin-1 both ways), so that the field's bytes reach the JSON
+    reader as sent: read as ASCII, a push whose message or author held a non-ASCII letter
+    was a 500."""
     if request.headers.get("content-type", "").partition(";")[0].strip().lower() != FORM or body.lstrip()[:1] == b"{":
         return body
-    payload = parse_qs(body, keep_blank_values=True).get(b"payload")
+    payload = parse_qs(body.decode("latin-1"), keep_blank_values=True, encoding="latin-1").get("payload")
     if not payload:
         raise HTTPException(400, f"a body sent as {FORM} must hold the JSON in its payload field, as GitHub sends it")
-    return payload[0]
+    return payload[0].encode("latin-1")
 
 
 def _configured(secret: str, what: str, key: str) -> str:

@@ -534,6 +534,14 @@ def test_a_github_webhook_of_githubs_default_content_type_is_read_from_its_form(
     labelled = client.post("/v1/webhooks/github", content=push_body(), headers=signed(push_body(), "f-4"))
     assert labelled.status_code == 202, labelled.text  # JSON labelled a form (curl -d): read as JSON
     assert queued(service) == {"widgets": 2}
+    accented = json.dumps({**json.loads(push_body()), "head_commit": {"message": "Café ✓"}}, ensure_ascii=False)
+    for number, sent in enumerate((urlencode({"payload": accented}).encode(), b"payload=" + accented.encode())):
+        answer = client.post("/v1/webhooks/github", content=sent, headers=signed(sent, f"f-{5 + number}"))
+        assert answer.status_code == 202, answer.text  # escaped as GitHub sends it, or raw: a 500 before
+    assert queued(service) == {"widgets": 4}
+    for bad in (b"payload=%ff%fe", b"payload=\xff"):  # no UTF-8: a 400 that says so
+        answer = client.post("/v1/webhooks/github", content=bad, headers=signed(bad, f"f-{bad.hex()}"))
+        assert answer.status_code == 400 and answer.json()["detail"].startswith("body is not JSON"), answer.text
 
 
 def test_gitlab_hooks_of_other_events_than_pushes_are_ignored(service):
