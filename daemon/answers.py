@@ -34,10 +34,27 @@ MEANINGS = {
 }
 
 
+NOTE_CHARACTERS = 1_000  # of one note the header holds: a note may echo what was asked (a path of 24k characters)
+NOTES_BYTES = 32_768  # of the header: clients refuse a header line over 64 KiB (Python's http.client)
+
+
 def noted(response: Response, notes: list[str], answer: T) -> T:
-    """``answer``, with ``notes`` (why it may not be what was asked) in its ``NOTES_HEADER``."""
-    if notes:  # ASCII, as a header must be
-        response.headers[NOTES_HEADER] = json.dumps(notes)
+    """``answer``, with ``notes`` (why it may not be what was asked) in its ``NOTES_HEADER``:
+    each cut to its start and end past ``NOTE_CHARACTERS``, and the last ones told by their
+    number past ``NOTES_BYTES`` (a client read a long ``--path``'s notes as no answer)."""
+    kept: list[str] = []
+    size = 64  # the brackets, and room for the last note saying how many more there are
+    for number, note in enumerate(notes):
+        if len(note) > NOTE_CHARACTERS:
+            half = NOTE_CHARACTERS // 2
+            note = f"{note[:half]} … ({len(note) - 2 * half} characters) … {note[-half:]}"
+        size += len(json.dumps(note)) + 2
+        if size > NOTES_BYTES:
+            kept.append(f"… and {len(notes) - number} note{'s' * (len(notes) - number > 1)} more")
+            break
+        kept.append(note)
+    if kept:  # ASCII, as a header must be
+        response.headers[NOTES_HEADER] = json.dumps(kept)
     return answer
 
 

@@ -72,3 +72,23 @@ def test_the_http_api_gives_the_note_in_its_header(pushed, app):  # noqa: F811
             assert answer.status_code == 200
             assert any(f"never synced commit {b[:12]}" in n for n in json.loads(answer.headers[NOTES_HEADER])), route
             assert NOTES_HEADER not in get(route, **params, as_of=pushed["a"]).headers, route
+
+
+def test_notes_echoing_a_long_path_fit_a_header(pushed, app):  # noqa: F811
+    """A note echoes the path asked of, once per repository: a path of 24k characters made a
+    header a client refused (over 64 KiB), and the search looked like a daemon that did not
+    answer. Each note is cut past 1,000 characters and the last ones counted."""
+    from fastapi import Response
+
+    from recalld.daemon.answers import NOTES_BYTES, noted
+
+    with api_client(app) as get:
+        answer = get("/v1/search", q="alpha", repo="r", path="a/" * 12_000)
+        assert answer.status_code == 200 and len(answer.headers[NOTES_HEADER]) < NOTES_BYTES
+        (note,) = json.loads(answer.headers[NOTES_HEADER])
+        assert note.startswith("the index holds nothing at a/a/") and " … (" in note and len(note) < 1_100
+    response = Response()
+    noted(response, [f"{n}: " + "é" * 900 for n in range(100)], None)  # escaped six bytes a letter in JSON
+    told = json.loads(response.headers[NOTES_HEADER])
+    assert len(response.headers[NOTES_HEADER]) <= NOTES_BYTES and told[-1] == f"… and {101 - len(told)} notes more"
+    assert told[:-1] == [f"{n}: " + "é" * 900 for n in range(len(told) - 1)]
