@@ -18,6 +18,7 @@ tests/bench/bench_retrieval.py, README "Search"."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -165,14 +166,15 @@ def repo_glob(text: str, root: str | None = None) -> str:
     text = text.strip()
     if "\x00" in text:  # no path holds one; the explanation of a miss read it cut there
         raise RecalldError("a path cannot hold a NUL character")
+    written = text
     if text.startswith("/") and text.strip("/"):
-        text = _inside(text, root)
+        text = _inside(posixpath.normpath(text), root)  # ``/repo/../repo/a.py``: in it, as git reads it
     parts: list[str] = []
     for part in text.split("/"):
         if part == ".." and parts and parts[-1] != "**":
             parts.pop()
         elif part == "..":
-            raise RecalldError(f"{text!r} is outside the repository: write a path from its top, such as 'src/app.py'")
+            raise RecalldError(f"{written!r} is outside the repository: write a path from its top ('src/app.py')")
         elif part not in ("", "."):
             parts.append(part)
     return "/".join(parts) or ("**" if text else "")

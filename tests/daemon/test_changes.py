@@ -264,6 +264,7 @@ def test_an_absolute_path_inside_the_work_tree_is_read_from_its_root(steps, app,
         with pytest.raises(RecalldError, match=r"'\.\./src/a\.py' is outside the repository: write a path from"):
             ask("../src/a.py")
         assert ask("/") == ask(".") and ask("pkg/../src/a.py") == ask("src/a.py")
+        assert ask(f"{git_repo.path}/../{git_repo.path.name}/src/a.py") == ask("src/a.py")  # out and in again
     with pytest.raises(RecalldError, match=rf"no registered repository's work tree holds {re.escape(repr(outside))}"):
         search(app, SearchRequest("helper", path_glob=outside, limit=5))  # without --repo
     # files there, not it: where it went (pkg/a.py → src/a.py)
