@@ -10,7 +10,7 @@ from recalld.daemon.config import Config
 from recalld.daemon.registry import RepoRegistry
 from recalld.ingest.embed import DEFAULT_MODEL, CachedEmbeddings, Embedder, EmbeddingCache
 from recalld.ingest.embed_select import Choice, build_embedder, choose_backend, vector_space
-from recalld.ingest.errors import RecalldError
+from recalld.ingest.errors import DaemonStartedError, RecalldError
 from recalld.ingest.store import Store, StoreConfig, StoreLockedError, open_store
 from recalld.ingest.sync import Indexer
 
@@ -67,19 +67,23 @@ class App:
         try:
             return open_store(config)
         except StoreLockedError as exc:
-            raise RecalldError(str(exc) + self._daemon_meanwhile()) from exc
+            started = self._daemon_meanwhile()
+            if started is not None:  # asked by the command run again (``context.run_command``)
+                raise DaemonStartedError(f"{exc}; the daemon (pid {started}) started meanwhile: run the command"
+                                         " again to ask it") from exc  # fmt: skip
+            raise RecalldError(str(exc)) from exc
 
-    def _daemon_meanwhile(self) -> str:
-        """Why the store is locked when it is a daemon that took it since this command
-        looked for one (it started in between): what to do then."""
+    def _daemon_meanwhile(self) -> int | None:
+        """The pid of the daemon that holds the store where it took it since this command
+        looked for one (it started in between), else None."""
         from recalld.daemon.client import STARTING_SUFFIX, live_runtime
 
         runtime = self.config.runtime_file
         for path in (runtime, runtime.with_suffix(STARTING_SUFFIX)):
             daemon = live_runtime(path)
             if daemon is not None and daemon["pid"] != os.getpid():
-                return f"; the daemon (pid {daemon['pid']}) started meanwhile: run the command again to ask it"
-        return ""
+                return int(daemon["pid"])
+        return None
 
     @cached_property
     def embedding_cache(self) -> EmbeddingCache:

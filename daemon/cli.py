@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from recalld.daemon import admin, agent, commands, repos
 from recalld.daemon.config import (CHANGES_LIMIT, CHANGES_MAX, MEMORY_TYPES, OUTLINE_LIMIT, OUTLINE_MAX, RECENT_LIMIT,
-                                   RECENT_MAX, SEARCH_LIMIT, Config, load_config)
+                                   RECENT_MAX, SEARCH_LIMIT, load_config)
+from recalld.daemon.context import run_command
 from recalld.daemon.terminal import OutputError, VisibleOutput, drop_output, one_line
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitnames import is_utf8
@@ -17,9 +18,6 @@ from recalld.ingest.gitnames import is_utf8
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 # Commands whose stdout is not for a terminal: the daemon, and MCP's protocol on stdio.
 RAW_OUTPUT = ("serve", "mcp")
-# Seconds a command waits for a daemon busy building its vector index (100k memories:
-# ~2 min on 2 cores) before giving up with an error.
-BUSY_WAIT = 600.0
 
 DESCRIPTION = """\
 recalld keeps an AI coding agent's memory of git repositories exact: one memory per
@@ -270,54 +268,6 @@ def _changes_limit(text: str) -> int:
     return _limit(text, CHANGES_MAX)
 
 
-def _notice(message: str) -> None:
-    """A line for the person at the command: work they wait for that logs nothing by default."""
-    print(f"recalld: {one_line(message)}", file=sys.stderr, flush=True)
-
-
-class Context:
-    """What a command needs, opened only when used: the client path stays light."""
-
-    def __init__(self, config: Config) -> None:
-        self.config = config
-        self._app: Any = None
-        self._registry: Any = None
-
-    @property
-    def app(self) -> Any:
-        if self._app is None:
-            from recalld.daemon.app import App
-
-            self._app = App(self.config, notice=_notice)
-        return self._app
-
-    @property
-    def registry(self) -> Any:
-        """The registered repositories, read without the app (its store, its model and
-        the sync's modules: ~0.45 s of imports a command through the daemon does without)."""
-        if self._app is not None:
-            return self._app.registry
-        if self._registry is None:
-            from recalld.daemon.registry import RepoRegistry
-
-            self._registry = RepoRegistry(self.config.state_db)
-        return self._registry
-
-    def daemon(self) -> Any:
-        """A client of the running daemon that owns the store, or None. A request it
-        refuses while its store is busy is made again for up to BUSY_WAIT seconds, which
-        stderr is told."""
-        from recalld.daemon.client import DaemonClient
-
-        return DaemonClient.discover(self.config.runtime_file, self.config.token_file, wait=BUSY_WAIT, notice=_notice)
-
-    def close(self) -> None:
-        if self._registry is not None:
-            self._registry.close()
-        if self._app is not None:
-            self._app.close()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
@@ -368,12 +318,7 @@ def _handled(args: argparse.Namespace) -> int:
 
         level = config.get("log", "level") if args.verbose or args.command == "serve" else "warning"
         configure_logging(level=level, fmt=config.get("log", "format"))
-        ctx = Context(config)
-        try:
-            handler: Callable[[Context, argparse.Namespace], int] = args.handler
-            return handler(ctx, args)
-        finally:
-            ctx.close()
+        return run_command(config, args.handler, args)
     except RecalldError as exc:
         print(f"recalld: {one_line(exc.message)}", file=sys.stderr)
         return exc.exit_code

@@ -61,12 +61,14 @@ class VisibleOutput:
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
+        self.written = 0  # characters: a command that printed nothing may be run again
 
     def write(self, text: str) -> int:
         try:
             self.stream.write(text.translate(_VISIBLE))
         except OSError as exc:
             raise OutputError(exc) from exc
+        self.written += len(text)
         return len(text)
 
     def flush(self) -> None:

@@ -34,6 +34,11 @@ class StoreUnansweredError(StoreServerError):
     an answer that refuses (a wrong API key): what a starting daemon waits out."""
 
 
+class DaemonStartedError(RecalldError):
+    """The store is held by a daemon that started after the command looked for one: the
+    command asks it when run again."""
+
+
 class MissingBlobError(RecalldError):
     """A blob the repository's object database lacks: a partial clone's
     (``--filter=blob:none``) that git could not fetch, or one a rewritten history let

@@ -420,7 +420,7 @@ def test_theonly_repository_is_named_without_opening_the_app(project):
     recalld("repo", "add", str(project.path))
     code = (
         "import sys\n"
-        "from recalld.daemon.cli import Context\nfrom recalld.daemon.here import only_repo\n"
+        "from recalld.daemon.context import Context\nfrom recalld.daemon.here import only_repo\n"
         "from recalld.daemon.config import load_config\n"
         "ctx = Context(load_config())\nprint(only_repo(ctx))\nctx.close()\n"
         "print(sorted(m for m in ('recalld.daemon.app', 'recalld.ingest.sync', 'pygit2') if m in sys.modules))\n"

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -124,7 +125,7 @@ def test_wait_for_lock_gives_up_naming_the_owner_or_returns_when_told_to_stop(tm
 def test_a_command_that_finds_the_store_taken_by_a_daemon_started_meanwhile_says_to_run_it_again(tmp_path):
     from recalld.daemon.app import App
     from recalld.daemon.config import load_config
-    from recalld.ingest.errors import RecalldError
+    from recalld.ingest.errors import DaemonStartedError, RecalldError
 
     config = load_config()
     holder = hold_store(config.home, 30.0)  # the daemon, which took the store after this command looked
@@ -132,11 +133,41 @@ def test_a_command_that_finds_the_store_taken_by_a_daemon_started_meanwhile_says
         (config.home / "daemon.starting").write_text(json.dumps({"pid": holder.pid}))
         app = App(config)
         said = rf"pid {holder.pid}\); the daemon \(pid {holder.pid}\) started meanwhile"
-        with pytest.raises(RecalldError, match=said):
+        with pytest.raises(DaemonStartedError, match=said):
             app.store  # noqa: B018
         (config.home / "daemon.starting").unlink()
         with pytest.raises(RecalldError) as raised:
             App(config).store  # noqa: B018
-        assert "meanwhile" not in raised.value.message
+        assert "meanwhile" not in raised.value.message and not isinstance(raised.value, DaemonStartedError)
     finally:
         end(holder)
+
+
+def test_a_command_the_daemon_started_meanwhile_took_the_store_from_is_run_again_to_ask_it(monkeypatch):
+    """`recalld serve & sleep 0.5; recalld search x` failed one time in five, saying to run
+    the command again: now it is run again, once, and asks the daemon (a command that has
+    printed something already still fails, so that nothing is printed twice)."""
+    import io
+
+    from recalld.daemon.config import load_config
+    from recalld.daemon.context import Context, run_command
+    from recalld.daemon.terminal import VisibleOutput
+    from recalld.ingest.errors import DaemonStartedError
+
+    calls: list[Context] = []
+
+    def handler(ctx: Context, _args: Any) -> int:
+        calls.append(ctx)
+        if len(calls) == 1:
+            raise DaemonStartedError("the daemon (pid 1) started meanwhile: run the command again to ask it")
+        return 0
+
+    screen = VisibleOutput(io.StringIO())
+    monkeypatch.setattr(sys, "stdout", screen)
+    assert run_command(load_config(), handler, None) == 0
+    assert len(calls) == 2 and calls[0] is not calls[1]  # each run with a context of its own
+    calls.clear()
+    print("a line already shown")
+    with pytest.raises(DaemonStartedError):
+        run_command(load_config(), handler, None)
+    assert len(calls) == 1
