@@ -3,7 +3,8 @@
 Paths, names, signatures, code and commit subjects come from the repositories indexed,
 and a hostile one may hold control characters: an escape sequence that clears the
 screen, retitles the window or rewrites what was printed before it, a carriage return
-that hides a line's start. The CLI's stdout shows each control character as its JSON
+that hides a line's start, a bidirectional override that shows code in another order than
+it reads. The CLI's stdout shows each control character as its JSON
 escape (``\\u001b``; tabs and line ends as they are), which is also what that character
 means inside a JSON string, so ``--json`` and ``export`` stay valid and lossless. Fields
 printed on one line of their own (a path, a name) show their tabs and line ends escaped
@@ -16,7 +17,11 @@ from __future__ import annotations
 import os
 from typing import Any, TextIO
 
-_CONTROLS = (*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0))
+# C0 and C1 controls and DEL; Unicode's bidirectional controls, which reorder what a line
+# shows (Trojan Source's ``/*\u202e } \u2066if (admin)\u2069 \u2066 begin admins only */``);
+# and the line and paragraph separators, which some terminals and editors break lines at.
+_BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+_CONTROLS = (*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), *_BIDI, 0x2028, 0x2029)
 _VISIBLE = {code: f"\\u{code:04x}" for code in _CONTROLS if chr(code) not in "\t\n"}
 _ONE_LINE = {code: f"\\u{code:04x}" for code in _CONTROLS} | {ord("\t"): "\\t", ord("\n"): "\\n"}
 

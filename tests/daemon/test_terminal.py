@@ -18,10 +18,20 @@ def test_every_control_character_but_tabs_and_line_ends_is_escaped():
     assert visible("naïve → ok") == "naïve → ok"  # printable text as it is
 
 
+def test_bidirectional_controls_and_line_separators_are_escaped():
+    """Trojan Source's code reads in another order than a terminal shows it; U+2028 and
+    U+2029 break lines where some terminals and editors read them. Each was printed raw."""
+    trojan = "/*\u202e } \u2066if (admin)\u2069 \u2066 begin admins only */"
+    assert visible(trojan) == "/*\\u202e } \\u2066if (admin)\\u2069 \\u2066 begin admins only */"
+    assert visible("a\u2028b\u2029c\u200fd\u061ce") == "a\\u2028b\\u2029c\\u200fd\\u061ce"
+    assert json.loads(f'"{visible(trojan)}"') == trojan  # each the JSON escape of what it stands for
+    assert visible("שלום, עולם") == "שלום, עולם"  # right-to-left text itself as it is
+
+
 def test_json_through_the_output_means_the_same():
     out = io.StringIO()
     stream = VisibleOutput(out)  # type: ignore[arg-type]
-    record = {"path": HOSTILE, "text": "é\u0085\u009f"}
+    record = {"path": HOSTILE, "text": "é\u0085\u009f\u202e\u2028"}
     assert stream.write(json.dumps(record, ensure_ascii=False) + "\n") > 0
     written = out.getvalue()
     assert not any(ord(c) < 0x20 and c != "\n" or 0x7F <= ord(c) < 0xA0 for c in written)
