@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from recalld.daemon.app import App
+from recalld.daemon.asof import indexed_states
 from recalld.daemon.blame import with_file_blame, with_last_change
 from recalld.daemon.config import OUTLINE_LIMIT
 from recalld.daemon.query import as_of, memory_record, note_as_of
@@ -128,7 +129,7 @@ def get_symbol(
 
         raise NotFoundError(f"no memory of {repo} has kind {kind!r} ({KINDS_HELP})")
     if not points:
-        then = at.none_then(str(as_of_text)) if at else ""
+        then = at.none_then(str(as_of_text), indexed_states(app.store, repo, entry.branch).targets) if at else ""
         if path and not at and next(found(replace(base, kinds=()), ("path",)), None) is None:  # nothing there at all
             then = f": {why_unheld(app, entry, path.strip('/'))}"
             went = where_symbol_went(app, entry, qualname, path, closure=False)  # the file's fate was told
@@ -173,7 +174,8 @@ def outline(
     points = list(at_path(app.store, base, pattern, fields=OUTLINE_FIELDS))
     if not points:
         if at:
-            raise NotFoundError(f"no memories of {path!r} in {repo}" + at.none_then(str(as_of_text)))
+            synced = indexed_states(app.store, repo, entry.branch).targets
+            raise NotFoundError(f"no memories of {path!r} in {repo}" + at.none_then(str(as_of_text), synced))
         raise NotFoundError(f"no memories of {path!r} in {repo}: {why_unheld(app, entry, pattern)}")
     if notes is not None:
         note_as_of(notes, at, as_of_text)

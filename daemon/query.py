@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
@@ -229,11 +229,13 @@ class AsOf:
                 f" the answer is its state at {state[:12]}, the last commit it synced before it ({count} earlier);"
                 f" code changed in between is as it was there")  # fmt: skip
 
-    def none_then(self, asked: str) -> str:
+    def none_then(self, asked: str, synced: Collection[str]) -> str:
         """Why nothing was found as of ``asked``: not there then, or not in the state the
-        index holds for then (``note``), or before the index began."""
+        index holds for then (``note``), or before the index began: no state, or one of the
+        commits a history read holds alone (none of ``synced``, the states syncs took the
+        branch to: a commit before the first sync, said to be "not there then")."""
         state = self.valid_at.state
-        if self.valid_at.commits is not None and state is None:
+        if self.valid_at.commits is not None and (state is None or state not in synced):
             return f" as of {asked}: before the repository's first sync (code memories start there)"
         if self.between:
             return (f" as of {asked}: none in the index's state at {str(state)[:12]}, the last commit it synced at or"

@@ -153,6 +153,16 @@ def test_changes_since_a_commit_before_the_first_sync_are_refused(git_repo, harn
     with pytest.raises(RecalldError, match="the index holds the code of repo 'r' from the first commit it synced on"):
         changes_between(app, "r", early)
     assert changes_between(app, "r", "HEAD")["changes"] == []
+    # a symbol and a file asked of as of that commit: not "not there then", which a() was
+    from recalld.daemon.memories import get_symbol, outline
+
+    before = re.escape(f"as of {early}: before the repository's first sync (code memories start there)") + "$"
+    with pytest.raises(NotFoundError, match=f"no symbol 'a' in r {before}"):
+        get_symbol(app, "r", "a", as_of_text=early)
+    with pytest.raises(NotFoundError, match=f"no memories of 'a.py' in r {before}"):
+        outline(app, "r", "a.py", as_of_text=early)
+    with pytest.raises(NotFoundError, match="no symbol 'c' in r as of HEAD: not there then$"):
+        get_symbol(app, "r", "c", as_of_text="HEAD")
 
 
 def test_bad_since_and_until_are_clear_errors(history, app):
