@@ -115,6 +115,17 @@ async def answer_before_initialize(ctx: ServerRequestContext[Any, Any], call_nex
         raise MCPError(INVALID_REQUEST, NOT_INITIALIZED) from None
 
 
+async def explain_invalid_params(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+    """A request whose parameters fail the SDK's validation is told which and why
+    (``Invalid request parameters: 'params.name' is required``), where the SDK said
+    "Invalid request parameters" and nothing more. Outside ``answer_before_initialize``:
+    `initialize` without params is told so, not to send `initialize` first."""
+    try:
+        return await call_next(ctx)
+    except ValidationError as exc:
+        raise MCPError(INVALID_PARAMS, f"Invalid request parameters: {plain_errors(exc)}") from None
+
+
 def _blank(value: Any) -> bool:
     return isinstance(value, str) and not value.strip()
 
@@ -137,7 +148,7 @@ def plain_errors(error: ValidationError) -> str:
 
 def build_server(gateway: DaemonGateway) -> MCPServer:
     server: MCPServer = CheckedServer(name="recalld", instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING",
-                                      middleware=[answer_before_initialize])
+                                      middleware=[explain_invalid_params, answer_before_initialize])
 
     @server.tool(annotations=READ)
     def search_memories(

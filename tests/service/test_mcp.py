@@ -244,12 +244,17 @@ def test_every_line_gets_an_answer():
     assert by_id[4]["result"]["isError"] and "recalld serve" in by_id[4]["result"]["content"][0]["text"]
 
 
+def answers_to(lines: list[str], command: list[str] | None = None) -> list[dict[str, Any]]:
+    """`recalld mcp` (or ``command``) given ``lines`` on stdin at once: its answers, in order."""
+    done = subprocess.run(command or [sys.executable, "-m", "recalld.daemon.cli", "mcp"], capture_output=True,
+                          text=True, input="".join(line + "\n" for line in lines), timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
 def piped(*messages: dict[str, Any]) -> dict[Any, dict[str, Any]]:
     """`recalld mcp` given ``messages`` on stdin at once: its answers, by id."""
-    done = subprocess.run([sys.executable, "-m", "recalld.daemon.cli", "mcp"], capture_output=True, text=True,
-                          input="".join(json.dumps(m) + "\n" for m in messages), timeout=60)  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
-    return {a["id"]: a for a in map(json.loads, done.stdout.splitlines())}
+    return {a["id"]: a for a in answers_to([json.dumps(m) for m in messages])}
 
 
 def test_a_request_before_initialize_is_told_to_initialize_first():
@@ -310,6 +315,67 @@ def test_requests_piped_in_whole_are_all_answered_before_the_server_ends():
     assert done.returncode == 0, done.stderr[-2000:]
     assert {1, 2, "three"} <= set(by_id) <= {1, 2, "three", 4}, answers
     assert not by_id[2]["result"]["isError"] and not by_id["three"]["result"]["isError"], answers
+
+
+def nested(depth: int) -> Any:
+    return json.loads("[" * depth + "]" * depth)
+
+
+def test_a_line_nested_too_deep_is_answered_and_the_session_goes_on():
+    """JSON nested deeper than pydantic's reader goes (~200 levels) is an invalid request that
+    says so, to the request's id where Python's reader finds it. 1000 levels deep, the
+    transport died of a RecursionError looking for that id: that line, and the request still
+    being answered, went unanswered. 300 deep, the answer blamed a lone surrogate escape."""
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}  # fmt: skip
+    lines = [json.dumps(initialize), json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+             json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                         "params": {"name": "status", "arguments": {}}}),  # answered after the deep lines
+             "[" * 1000 + "]" * 1000,
+             json.dumps({"jsonrpc": "2.0", "id": 3, "method": "ping", "params": {"_meta": {"x": nested(300)}}}),
+             json.dumps(nested(400)), json.dumps({"jsonrpc": "2.0", "id": 4, "method": "ping"})]  # fmt: skip
+    answers = answers_to(lines, [sys.executable, "-c", SLOW_SERVER, "0.5"])
+    too_deep = {"code": -32600, "message": "Invalid Request: arrays and objects nest too deeply (the JSON reader "
+                "stops at about 200 levels)"}  # fmt: skip
+    assert [a["error"] for a in answers if a["id"] is None] == [too_deep, too_deep]
+    by_id = {a["id"]: a for a in answers if a["id"] is not None}
+    assert sorted(by_id) == [1, 2, 3, 4] and by_id[3]["error"] == too_deep and by_id[4]["result"] == {}
+    assert by_id[2]["result"]["structuredContent"] == {"repos": []}
+
+
+def test_a_request_whose_id_is_no_string_or_integer_is_an_invalid_request():
+    """JSON-RPC 2.0 calls a message with an id a request and one without a notification;
+    MCP's ids are strings or integers, never null. The SDK dropped any other id and took the
+    request for a notification: never answered, the client waited for ever. Now it is an
+    invalid request, answered to null (its id cannot be answered to); ``"id": null`` too,
+    as a request (JSON-RPC answers it to null) that MCP forbids, not a notification. A
+    notification (no id) is still not answered; the session goes on."""
+    ping = {"jsonrpc": "2.0", "method": "ping"}
+    answers = answers_to([json.dumps({**ping, "id": given}) for given in (None, {"a": 1}, 1.5, True)] + [
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}}),
+        json.dumps({**ping, "id": "p"})])  # fmt: skip
+    told = [{"code": -32600, "message": f"Invalid Request: the id must be a string or an integer, not {given}"}
+            for given in ("null", '{"a":1}', "1.5", "true")]  # fmt: skip
+    assert [a["error"] for a in answers if a["id"] is None] == told
+    assert [a for a in answers if a["id"] is not None] == [{"jsonrpc": "2.0", "id": "p", "result": {}}]
+
+
+def test_invalid_request_parameters_say_what_is_wrong():
+    """The SDK answered "Invalid request parameters" with data "" for any of them; now which
+    parameter and why, in pydantic's words without its model names."""
+    initialize = {"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}  # fmt: skip
+    call = {"jsonrpc": "2.0", "method": "tools/call"}
+    answers = piped({"jsonrpc": "2.0", "id": 1, "method": "initialize"}, initialize,
+                    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                    {**call, "id": 3, "params": {"name": "status", "arguments": "notadict"}},
+                    {**call, "id": 4, "params": {"arguments": {}}})  # fmt: skip
+    invalid = "Invalid request parameters: "
+    assert answers[1]["error"] == {"code": -32602, "message": invalid + "'params' is required"}
+    assert answers[2]["result"]["serverInfo"]["name"] == "recalld"
+    assert answers[3]["error"] == {"code": -32602, "message": invalid + "'params.arguments': Input should be a "
+                                   "valid dictionary (given 'notadict')"}  # fmt: skip
+    assert answers[4]["error"] == {"code": -32602, "message": invalid + "'params.name' is required"}
 
 
 class RecordingGateway(DaemonGateway):
