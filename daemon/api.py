@@ -13,7 +13,7 @@ from functools import partial
 from itertools import chain, islice
 from types import UnionType
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
-from urllib.parse import parse_qs, parse_qsl, urlencode
+from urllib.parse import parse_qs
 
 import anyio
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
@@ -22,11 +22,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from recalld.daemon import webhooks
 from recalld.daemon.answer_shapes import HEALTH, MEM0, MEMORY, QUEUED, STATUS, SYNC_RESULT, answered, listed
 from recalld.daemon.answers import GENERIC_PUSH, errors, json_body, noted
+from recalld.daemon.api_requests import BodyLimited, EmptyParametersDropped, HeadAsGet, ReasonedRoute, read_json
 from recalld.daemon.config import SEARCH_LIMIT
 from recalld.daemon.journal import Event
 from recalld.daemon.mem0 import mem0_results
@@ -55,7 +55,10 @@ def create_api(service: Service) -> FastAPI:
         version="0.1.0",
         dependencies=[Depends(_known_query)],
     )
+    api.router.route_class = ReasonedRoute
     api.add_middleware(EmptyParametersDropped)
+    api.add_middleware(BodyLimited, limit=service.max_body)
+    api.add_middleware(HeadAsGet)
 
     def authorised(creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> None:
         if creds is None or not webhooks.token_ok(service.token, creds.credentials):
@@ -162,7 +165,7 @@ def create_api(service: Service) -> FastAPI:
               responses={200: {"description": "a ping answered"}, **errors(400, 401, 404, 413, 507)},
               openapi_extra=json_body("GitHub's push event, signed with X-Hub-Signature-256"))
     async def github(request: Request) -> Any:
-        body = await _body(request, service.max_body)
+        body = await request.body()
         secret = _configured(service.config.github_secret, "GitHub secret", "github_secret")
         if not webhooks.github_signature_ok(secret, body, request.headers.get("X-Hub-Signature-256")):
             raise HTTPException(401, "bad or missing X-Hub-Signature-256")
@@ -177,7 +180,7 @@ def create_api(service: Service) -> FastAPI:
     @api.post("/v1/webhooks/gitlab", status_code=202, responses=errors(400, 401, 404, 413, 507),
               openapi_extra=json_body("GitLab's push event, with the X-Gitlab-Token header"))
     async def gitlab(request: Request) -> Any:
-        body = await _body(request, service.max_body)
+        body = await request.body()
         token = _configured(service.config.gitlab_token, "GitLab token", "gitlab_token")
         if not webhooks.token_ok(token, request.headers.get("X-Gitlab-Token")):
             raise HTTPException(401, "bad or missing X-Gitlab-Token")
@@ -190,7 +193,7 @@ def create_api(service: Service) -> FastAPI:
     @api.post("/v1/webhooks/generic", status_code=202, dependencies=auth, responses=errors(400, 401, 404, 413, 507),
               openapi_extra=json_body("a push to a registered repository", GENERIC_PUSH))
     async def generic(request: Request) -> Any:
-        push = _push(webhooks.generic_push, _json(await _body(request, service.max_body)))
+        push = _push(webhooks.generic_push, _json(await request.body()))
         return await run_in_threadpool(_accept, service, push, "generic", request.headers.get("X-Delivery-Id"))
 
     return api
@@ -267,24 +270,6 @@ def _takes_many(annotation: Any) -> bool:
     return get_origin(annotation) in (list, tuple, set, frozenset)
 
 
-class EmptyParametersDropped:
-    """A query parameter given with no value is as if not given: ``?q=x&repo=&limit=``,
-    as a form or a template fills it, searched with ``repo=''`` (404) and failed to
-    read ``limit`` (422)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        query = scope.get("query_string", b"") if scope["type"] == "http" else b""
-        if query:
-            pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True, encoding="latin-1")
-            if any(value == "" for _key, value in pairs):
-                kept = [(key, value) for key, value in pairs if value != ""]
-                scope = {**scope, "query_string": urlencode(kept, encoding="latin-1").encode("latin-1")}
-        await self.app(scope, receive, send)
-
-
 def _json_lines(records: Iterator[dict[str, Any]], block: int = EXPORT_BLOCK) -> Iterator[str]:
     """JSON Lines, ``block`` records a piece: the server reads each piece of a sync
     iterator in a worker thread of its own, ~0.2 ms a hop (30k records one by one: 8.8 s)."""
@@ -292,27 +277,8 @@ def _json_lines(records: Iterator[dict[str, Any]], block: int = EXPORT_BLOCK) ->
         yield "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in piece)
 
 
-async def _body(request: Request, limit: int) -> bytes:
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise HTTPException(413, f"body over {limit} bytes")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise HTTPException(413, f"body over {limit} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def _json(body: bytes) -> dict[str, Any]:
-    try:
-        payload = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise HTTPException(400, f"body is not JSON: {exc}") from exc
-    except RecursionError:  # '[' nested 100k deep: a 500 before
-        raise HTTPException(400, "body is not JSON a server reads: nested too deep") from None
+    payload = read_json(body)
     if not isinstance(payload, dict):
         raise HTTPException(400, "body must be a JSON object")
     try:

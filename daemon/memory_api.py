@@ -16,10 +16,13 @@ from recalld.daemon.answers import errors, noted
 from recalld.daemon.changes import repo_changes
 from recalld.daemon.config import CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX, SYMBOLS_MAX
 from recalld.ingest.gitnames import is_utf8
-from recalld.ingest.manual import MAX_TEXT, ManualMemory
+from recalld.ingest.manual import MAX_NAME, MAX_TEXT, ManualMemory
 
 if TYPE_CHECKING:
     from recalld.daemon.service import Service
+
+
+NAME = "a name: printable (no control character), not blank"
 
 
 class RememberBody(BaseModel):
@@ -32,10 +35,11 @@ class RememberBody(BaseModel):
     # checked by ``ManualMemory`` (a 400 that says which character, where), as the CLI's
     text: str = Field(min_length=1, max_length=MAX_TEXT, description="line ends and tabs, no other control character")
     type: Literal["note", "decision", "preference"] = "note"
-    repo: str | None = None
-    user: str | None = Field(None, description="a name: printable (no control character), not blank")
-    org: str | None = Field(None, description="a name: printable (no control character), not blank")
-    author: str | None = Field(None, description="who asked; a name: printable (no control character), not blank")
+    # names of MAX_NAME characters at most: one of 1 MB was kept, and sent back by every search that found it
+    repo: str | None = Field(None, max_length=MAX_NAME, description="a registered repository's name")
+    user: str | None = Field(None, max_length=MAX_NAME, description=NAME)
+    org: str | None = Field(None, max_length=MAX_NAME, description=NAME)
+    author: str | None = Field(None, max_length=MAX_NAME, description=f"who asked; {NAME}")
 
     @model_validator(mode="after")
     def _unicode(self) -> RememberBody:
@@ -51,7 +55,7 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
     @api.post("/v1/memories", dependencies=auth, status_code=201,
               responses={**answered(WRITTEN, "remembered", status=201),
                          **answered(WRITTEN, "a memory of this text was kept: unchanged, reopened or retyped"),
-                         **errors(400, 401, 404, 502, 503, 507)})
+                         **errors(400, 401, 404, 413, 502, 503, 507)})
     def remember(body: RememberBody) -> JSONResponse:
         result = memories.remember(service.app, ManualMemory(**body.model_dump()))
         return JSONResponse(result, status_code=201 if result["status"] == "created" else 200)

@@ -127,25 +127,38 @@ def gitlab_is_push(event: str | None, payload: dict[str, Any]) -> bool:
     return event == "System Hook" and payload.get("event_name", payload.get("object_kind")) in GITLAB_SYSTEM_PUSHES
 
 
-def remote_urls(repo_path: str) -> dict[str, str]:
-    """remote name → URL of a registered repository (read by git, never from the payload).
+def remote_urls(repo_path: str) -> dict[str, list[str]]:
+    """remote name → URLs of a registered repository (read by git, never from the payload):
+    each as git fetches from it, after ``url.<base>.insteadOf`` rewriting (``git remote -v``),
+    and as configured (``remote.<name>.url``). A push names the URL the repository was
+    cloned from; one whose remote a user's ``insteadOf`` sends to a mirror matched none.
     A repository whose remotes git does not list within ``REMOTES_TIMEOUT`` (its config
     includes a file on a mount that hangs) has none here: it matches no push, and the
     others are still matched (the timeout was a 500 for every webhook)."""
+    listed = _git_output(repo_path, "remote", "-v")
+    configured = _git_output(repo_path, "config", "-z", "--get-regexp", r"^remote\..+\.url$") if listed else None
+    pairs = [tuple(line.split()[:2]) for line in (listed or "").splitlines()]
+    for entry in (configured or "").split("\0"):
+        key, _, url = entry.partition("\n")  # remote.<name>.url, the name as written (it may hold dots)
+        pairs.append((key.removeprefix("remote.").removesuffix(".url"), url))
+    remotes: dict[str, list[str]] = {}
+    for name, url in (pair for pair in pairs if len(pair) == 2 and pair[1]):
+        if url not in remotes.setdefault(name, []):
+            remotes[name].append(url)
+    return remotes
+
+
+def _git_output(repo_path: str, *args: str) -> str | None:
+    """What git prints, or None when it did not answer within ``REMOTES_TIMEOUT``."""
     try:
         done = subprocess.run(
-            ["git", "-C", repo_path, "remote", "-v"], capture_output=True, text=True, check=False,
+            ["git", "-C", repo_path, *args], capture_output=True, text=True, check=False,
             timeout=REMOTES_TIMEOUT, stdin=subprocess.DEVNULL, env=git_env(),
         )  # fmt: skip
     except subprocess.TimeoutExpired:
         log.warning("git did not list the remotes of a registered repository", path=repo_path, seconds=REMOTES_TIMEOUT)
-        return {}
-    remotes: dict[str, str] = {}
-    for line in done.stdout.splitlines():
-        parts = line.split()
-        if len(parts) >= 2:
-            remotes.setdefault(parts[0], parts[1])
-    return remotes
+        return None
+    return done.stdout
 
 
 def match_repos(push: PushInfo, registered: Iterable[tuple[str, str]]) -> list[tuple[str, str | None]]:
@@ -153,7 +166,8 @@ def match_repos(push: PushInfo, registered: Iterable[tuple[str, str]]) -> list[t
     wanted = {normalise_url(u) for u in push.urls}
     found: list[tuple[str, str | None]] = []
     for name, path in registered:
-        remote = next((r for r, u in remote_urls(path).items() if normalise_url(u) in wanted), None)
+        known = remote_urls(path).items()
+        remote = next((r for r, urls in known if any(normalise_url(u) in wanted for u in urls)), None)
         if remote is not None:
             found.append((name, remote))
         elif push.name is not None and push.name == name and not wanted:

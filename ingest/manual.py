@@ -24,6 +24,7 @@ from recalld.ingest.errors import RecalldError
 MANUAL_KIND = "manual"
 MANUAL_TYPES = ("note", "decision", "preference")
 MAX_TEXT = 8000
+MAX_NAME = 255  # characters of a repo, user, org or author: a directory's name (a repo's by default) fits
 FORGOTTEN = "forgotten"
 MANUAL_NAMESPACE = uuid.UUID("6f2d1c4e-3b7a-4e58-9a1f-2c8d5e7b9a30")
 # C0 and C1 but a tab and a line end (\n, or \r\n: stored as \n), and DEL
@@ -52,6 +53,9 @@ class ManualMemory:
         if self.type not in MANUAL_TYPES:
             raise RecalldError(f"unknown memory type {self.type!r}: use one of {', '.join(MANUAL_TYPES)}", exit_code=2)
         for field, name in (("repo", self.repo), ("user", self.user), ("org", self.org), ("author", self.author)):
+            if name is not None and len(name) > MAX_NAME:  # told by its length: the name is not echoed
+                raise RecalldError(f"a memory's {field} is at most {MAX_NAME} characters (this one has {len(name)})",
+                                   exit_code=2)  # fmt: skip
             if name is not None and not is_name(name):  # shown on every line that lists the memory
                 raise RecalldError(f"{name!r} cannot name a memory's {field}: a name is printable, not blank",
                                    exit_code=2)  # fmt: skip

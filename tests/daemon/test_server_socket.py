@@ -43,7 +43,7 @@ def test_a_stop_answers_a_client_that_connected_just_before_it():
     config = load_config()
     config.home.mkdir(parents=True, exist_ok=True)
     (config.home / "config.toml").write_text("[daemon]\nport = 0\n")
-    server = ApiServer(load_config(), SimpleNamespace(state="ready", token="t"))  # type: ignore[arg-type]
+    server = ApiServer(load_config(), SimpleNamespace(state="ready", token="t", max_body=1 << 20))  # type: ignore[arg-type]
     server.start()
     host, port = server.address.removeprefix("http://").rsplit(":", 1)
     with socket.create_connection((host, int(port)), timeout=10) as client:

@@ -14,7 +14,8 @@ import pytest
 from recalld.daemon.api import create_api
 from recalld.daemon.config import load_config
 from recalld.daemon.service import Service
-from recalld.ingest.manual import default_author
+from recalld.ingest.errors import RecalldError
+from recalld.ingest.manual import MAX_NAME, ManualMemory, default_author
 from tests.service.conftest import DocumentedClient, recalld
 from tests.service.test_mcp import call, run_session
 
@@ -143,3 +144,25 @@ def test_the_mcp_tool_and_the_daemons_api_refuse_them(daemon):
         assert is_error and message.endswith(f": daemon: {said(where)}"), (text, message)
     assert recalld("export").stdout == ""
     assert daemon.stop() == 0
+
+
+def test_a_memorys_names_are_of_at_most_max_name_characters_in_the_api_and_the_cli(service):
+    """A user of 1 MB was kept, and sent back by every search that found the memory (2 MB
+    an answer); the refusal says the limit and the length, not the name."""
+    client = DocumentedClient(create_api(service))
+    bearer = {"Authorization": f"Bearer {service.token}"}
+    for field in ("repo", "user", "org", "author"):
+        answer = client.post("/v1/memories", json={"text": "a note", "org": "acme", field: "n" * 1_000_000},
+                             headers=bearer)  # fmt: skip
+        assert answer.status_code == 422 and len(answer.content) < 2000, (field, answer.text[:300])
+        (fault,) = answer.json()["detail"]
+        assert (fault["loc"], fault["msg"]) == (["body", field], f"String should have at most {MAX_NAME} characters")
+    assert client.get("/v1/export", headers=bearer).text == ""
+    kept = client.post("/v1/memories", json={"text": "a note", "user": "u" * MAX_NAME}, headers=bearer)
+    assert kept.status_code == 201 and kept.json()["memory"]["user"] == "u" * MAX_NAME
+    with pytest.raises(RecalldError) as refused_here:
+        ManualMemory("a note", org="acme", author="a" * 300)
+    assert refused_here.value.message == f"a memory's author is at most {MAX_NAME} characters (this one has 300)"
+    refused = recalld("remember", "a note", "--org", "o" * (MAX_NAME + 1), check=False)
+    assert (refused.returncode, refused.stderr) == (
+        2, f"recalld: a memory's org is at most {MAX_NAME} characters (this one has {MAX_NAME + 1})\n")

@@ -96,6 +96,25 @@ def test_github_push_is_accepted_once_per_delivery(service):
     assert queued(service) == {"widgets": 2}
 
 
+def test_a_remote_rewritten_by_insteadof_matches_the_url_it_was_cloned_from(service, tmp_path):
+    """``url.<base>.insteadOf`` sends a remote to a mirror, and ``git remote -v`` shows the
+    mirror's URL: a push naming GitHub's own (the remote as configured) was a 404, "no
+    registered repository matches this push". Both are matched, and the remote is fetched."""
+    mirror = GitRepo(tmp_path / "mirrored")
+    mirror.commit("x")
+    mirror.git("remote", "add", "upstream", "https://github.com/qa/repo.git")
+    mirror.git("config", "url.https://mirror.example.com/qa/.insteadOf", "https://github.com/qa/")
+    assert "mirror.example.com/qa/repo.git" in mirror.git("remote", "-v")
+    service.app.registry.add("mirrored", str(mirror.path), "main")
+    client = DocumentedClient(create_api(service))
+    for number, url in enumerate(("https://github.com/qa/repo.git", "git@github.com:qa/repo.git",
+                                  "https://mirror.example.com/qa/repo")):  # fmt: skip
+        answer = github_post(client, push_body(url), delivery=f"m-{number}")
+        assert answer.status_code == 202 and answer.json()["queued"][0]["repo"] == "mirrored", (url, answer.text)
+    claimed = service.journal.claim("mirrored")
+    assert claimed is not None and {e.detail["fetch"] for e in claimed.events} == {"upstream"}
+
+
 def test_bad_or_missing_signature_is_401_and_nothing_queued(service):
     client = DocumentedClient(create_api(service))
     assert github_post(client, push_body(), secret="wrong").status_code == 401
