@@ -27,6 +27,7 @@ from recalld.daemon.registry import RepoEntry
 from recalld.daemon.retrieve import path_ok, repo_glob
 from recalld.daemon.unheld import held_nothing
 from recalld.ingest.errors import RecalldError
+from recalld.ingest.gitrecords import TreeFile
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
 from recalld.ingest.qualnames import unnumbered
@@ -118,9 +119,9 @@ def changes_between(
     was_then = _placed(start.placed, [whole[c.was.id] for c in shown if c.was])
     now_then = _placed(end.placed if end else list, [whole[c.now.id] for c in shown if c.now])
     gone = _file_gone(git, last) if end else None
-    max_chars = app.config.index_options().max_embed_chars
+    cut = _Cut(git, first, last, app.config.index_options().max_embed_chars)
     listed = [_record(replace(c, was=was_then.get(c.was.id) if c.was else None,
-                              now=now_then.get(c.now.id) if c.now else None), gone, max_chars)
+                              now=now_then.get(c.now.id) if c.now else None), gone, cut)
               for c in shown]  # fmt: skip
     commits = git.walk_commits(last, hide=first, limit=COMMITS_COUNTED, first_parent=True) if first != last else []
     counts = Counter(c.change for c in found)
@@ -244,13 +245,13 @@ def _file_gone(git: GitRepository, commit: str) -> Callable[[str], bool]:
     return lambda path: git.lookup(commit, path) is None
 
 
-def _record(change: Change, gone: Callable[[str], bool] | None, max_chars: int) -> dict[str, Any]:
+def _record(change: Change, gone: Callable[[str], bool] | None, cut: _Cut) -> dict[str, Any]:
     """A change as the API answers it: what it was and what it is, and for a symbol on both
     sides what differs (``what``); for a removed one why (``reason``: its version's closing
     reason when the later state is the indexed commit, else by its file then)."""
     record: dict[str, Any] = {"change": change.change, "was": _side(change.was), "now": _side(change.now)}
     if change.was and change.now:
-        record["what"] = _what(change.was.payload, change.now.payload, max_chars)
+        record["what"] = _what(change.was.payload, change.now.payload, cut)
     elif change.was:
         old = change.was.payload
         if gone is None:
@@ -271,12 +272,40 @@ def _side(point: StoredPoint | None) -> dict[str, Any] | None:
             "written_in": fields.get("written_in")}  # fmt: skip
 
 
-def _what(old: dict[str, Any], new: dict[str, Any], max_chars: int) -> list[str]:
+class _Cut:
+    """The whole code of versions whose stored text was cut at ``max_chars``, read from
+    git for them alone: the lines of a version placed in a file's blob (``asof.LinesAt``)
+    there, else in its file at ``was`` (the earlier state) or ``now`` (the later)."""
+
+    def __init__(self, git: GitRepository, was: str, now: str, max_chars: int) -> None:
+        self._git, self._at, self.max_chars = git, {False: was, True: now}, max_chars
+        self._lines: dict[str, list[str] | None] = {}  # by blob
+
+    def whole(self, fields: dict[str, Any], *, now: bool) -> dict[str, Any] | None:
+        """``fields`` with the version's whole code for text (its head line blank, as
+        ``_code`` reads one: the doc's lines are left out there); None where not read."""
+        path, start, end = fields.get("path"), int(fields.get("start_line") or 0), int(fields.get("end_line") or 0)
+        blob = fields.get("blob")
+        try:
+            if not blob:
+                found = self._git.lookup(self._at[now], str(path))
+                blob = found.blob if isinstance(found, TreeFile) else None
+            if blob and blob not in self._lines:
+                self._lines[blob] = self._git.blobs.read(blob).decode("utf-8", "replace").split("\n")
+        except RecalldError:  # a blob a partial clone cannot fetch now: the code counts as changed
+            return None
+        lines = self._lines.get(blob) if blob else None
+        if lines is None or not 1 <= start <= end <= len(lines):
+            return None
+        return {**fields, "text": "\n".join(["", *lines[start - 1 : end]])}
+
+
+def _what(old: dict[str, Any], new: dict[str, Any], cut: _Cut) -> list[str]:
     """What differs between two versions of a symbol: ``path``, ``name``, ``kind``,
     ``signature``, ``doc``, ``code``: its signature and code beyond its new name, and
     beyond its doc (the content hash; where the doc or the name changed too, the stored
-    texts without the doc's lines and with the old name read as the new, unless one was
-    cut at ``max_chars``)."""
+    texts without the doc's lines and with the old name read as the new; where one was
+    cut at ``max_chars``, both versions' whole code, read from git: ``_Cut``)."""
     what = [name for name, key in (("path", "path"), ("name", "qualname"), ("kind", "kind"))
             if old.get(key) != new.get(key)]  # fmt: skip
     was, now = _declared(old), _declared(new)
@@ -290,10 +319,21 @@ def _what(old: dict[str, Any], new: dict[str, Any], max_chars: int) -> list[str]
     if old.get("docstring") != new.get("docstring"):
         what.append("doc")
     if old.get("content_hash") != new.get("content_hash"):
-        cut = max(len(str(f.get("text") or "")) for f in (old, new)) >= max_chars  # the code past the text unseen
-        if ("doc" not in what and not renamed) or cut or [as_new(line) for line in _code(old)] != _code(new):
+        if ("doc" not in what and not renamed) or _code_differs(old, new, as_new, cut):
             what.append("code")
     return what
+
+
+def _code_differs(old: dict[str, Any], new: dict[str, Any], as_new: Callable[[str], str], cut: _Cut) -> bool:
+    """Whether two versions' code differs beyond their doc and the old name read as the
+    new (``as_new``): their stored texts compared, or where one was cut at ``max_chars``
+    (the code past it unseen) their whole code, read from git (differing where not read)."""
+    if max(len(str(f.get("text") or "")) for f in (old, new)) >= cut.max_chars:
+        was, now = cut.whole(old, now=False), cut.whole(new, now=True)
+        if was is None or now is None:
+            return True
+        old, new = was, now
+    return [as_new(line) for line in _code(old)] != _code(new)
 
 
 def _declared(fields: dict[str, Any]) -> str:

@@ -6,7 +6,9 @@ find nothing at a path that held something: an agent's memory of ``pkg/a.py`` af
 
 Read from the store alone: the closed memories at the path, the last of each file (a
 file deleted, added again and moved has its last closure told), and the chain of
-``superseded_by`` from there to a live memory, or to the last closed one."""
+``superseded_by`` from there to a live memory, or to the last closed one; each move and
+rename along it is told with its own commit ("it moved to src/a.py (commit 1a2b3c4d),
+then to lib/a.py (commit 5e6f7a8b)")."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import posixpath
 import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import islice
+from itertools import islice, pairwise
 
 from recalld.daemon.app import App
 from recalld.daemon.registry import RepoEntry
@@ -25,22 +27,39 @@ from recalld.ingest.store import MemoryFilter, StoredPoint
 CLOSED_READ = 10_000  # closed memories under a directory or matching a glob read at most
 HOPS = 16  # successors followed at most (a file moved again and again)
 EXAMPLES = 2  # moves a directory's answer names
+ROUTE = 3  # moves and renames of one chain an answer names at most (the first, how many more, the last)
 FOLLOWED = 32  # closed memories of a name in several files whose chains are followed at most
-FIELDS = ("path", "kind", "qualname", "start_line", "deprecated", "deprecated_reason", "superseded_by",
+FIELDS = ("path", "kind", "qualname", "lineage", "start_line", "deprecated", "deprecated_reason", "superseded_by",
           "valid_to_commit", "valid_to_sync", "valid_to_time")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
 class Fate:
-    """What became of one closed memory: the last of its successors (None: it had none),
-    and the commit that closed the first."""
+    """What became of one closed memory: the chain of its successors (``superseded_by``),
+    from it to the last."""
 
-    closed: StoredPoint
-    last: StoredPoint | None
+    chain: tuple[StoredPoint, ...]
+
+    @property
+    def closed(self) -> StoredPoint:
+        return self.chain[0]
+
+    @property
+    def last(self) -> StoredPoint | None:
+        """The last of its successors; None where it had none."""
+        return self.chain[-1] if len(self.chain) > 1 else None
 
     @property
     def commit(self) -> str:
-        return str(self.closed.payload.get("valid_to_commit") or "")[:8]
+        """The commit that closed the first."""
+        return _closing(self.closed)
+
+    @property
+    def steps(self) -> list[tuple[StoredPoint, str]]:
+        """Each successor at another path or of another name than the one before it (a
+        move, a rename), with the commit that closed that one."""
+        return [(after, _closing(before)) for before, after in pairwise(self.chain)
+                if (_path(after), _qualname(after)) != (_path(before), _qualname(before))]  # fmt: skip
 
     @property
     def live(self) -> StoredPoint | None:
@@ -48,47 +67,56 @@ class Fate:
         return self.last if self.last is not None and not self.last.payload.get("deprecated") else None
 
     @property
-    def moved_to(self) -> str | None:
-        """The path the memory's successors end at, where it is another."""
-        if self.last is None:
-            return None
-        to = self.last.payload.get("path")
-        return str(to) if to and to != self.closed.payload.get("path") else None
+    def gone(self) -> StoredPoint | None:
+        """The last successor, where it is closed too."""
+        return self.last if self.last is not None and self.last.payload.get("deprecated") else None
 
     def gone_since(self) -> str:
-        """", since deleted (commit …)" where the last successor is closed too."""
-        last = self.last
-        if last is None or not last.payload.get("deprecated"):
-            return ""
-        commit = str(last.payload.get("valid_to_commit") or "")[:8]
-        return f", {last.payload.get('deprecated_reason') or 'closed'} since (commit {commit})"
+        """", deleted since (commit …)" where the last successor is closed too."""
+        gone = self.gone
+        return f", {_reason(gone)} since (commit {_closing(gone)})" if gone is not None else ""
 
 
 def where_files_went(app: App, entry: RepoEntry, pattern: str) -> str:
     """What became of the files the index held at ``pattern`` (a file, a directory or a
     glob) that hold nothing now, as a clause ("it moved to src/a.py (commit 1a2b3c4d)");
     "" where it held none there."""
-    fates = [_fate(app, point) for _path, point in sorted(_last_closed(app, entry, pattern).items())]
+    fates = [_fate(app, point) for _at, point in sorted(_last_closed(app, entry, pattern).items())]
     if not fates:
         return ""
     if len(fates) == 1:
-        return f"it {_one(fates[0])}" + ("" if fates[0].moved_to else _lives_on(app, entry, fates[0].closed))
-    moved = [f for f in fates if f.moved_to]
+        return f"it {_one(fates[0])}" + ("" if fates[0].steps else _lives_on(app, entry, fates[0].closed))
     parts = []
+    moved = [f for f in fates if f.steps and f.gone is None]
     if moved:
-        targets = [str(f.moved_to) for f in moved]
-        common = posixpath.commonpath([posixpath.dirname(t) for t in targets])
-        where = f" to {common}/" if common else ""
-        examples = ", ".join(f"{f.closed.payload.get('path')} → {f.moved_to}" for f in moved[:EXAMPLES])
-        parts.append(f"{len(moved)} of its files moved{where}{_commits(moved)} ({examples}"
-                     f"{', …' if len(moved) > EXAMPLES else ''})")  # fmt: skip
+        parts.append(f"{len(moved)} of its files {_moves(moved)}")
+    gone_since: dict[str, list[Fate]] = {}  # moved, then deleted (or closed otherwise) there
+    for fate in fates:
+        if fate.steps and fate.gone is not None:
+            gone_since.setdefault(_reason(fate.gone), []).append(fate)
+    for reason, closed in _most_first(gone_since):
+        commits = _commits([_closing(f.gone) for f in closed if f.gone is not None])
+        parts.append(f"{len(closed)} {_moves(closed, then=f'{_was(closed)} {reason} since{commits}')}")
     by_reason: dict[str, list[Fate]] = {}
     for fate in fates:
-        if not fate.moved_to:
+        if not fate.steps:
             by_reason.setdefault(_reason(fate.closed), []).append(fate)
-    for reason, closed in sorted(by_reason.items(), key=lambda item: -len(item[1])):  # the most first
-        parts.append(f"{len(closed)} {'was' if len(closed) == 1 else 'were'} {reason}{_commits(closed)}")
+    for reason, closed in _most_first(by_reason):
+        parts.append(f"{len(closed)} {_was(closed)} {reason}{_commits([f.commit for f in closed])}")
     return "; ".join(parts)
+
+
+def _moves(fates: list[Fate], *, then: str = "") -> str:
+    """Where files that moved went, as a clause: "moved to src/ (commit 1a2b3c4d) (a.py →
+    src/a.py, …)", ``then`` after where ("and was deleted since (commit …)"); each file
+    by the paths it went through ("a.py → src/a.py → lib/a.py")."""
+    common = posixpath.commonpath([posixpath.dirname(_path(f.chain[-1])) for f in fates])
+    where = f" to {common}/" if common else ""
+    commits = _commits([commit for f in fates for _step, commit in f.steps])
+    examples = ", ".join(" → ".join(_squeezed([_path(f.closed), *(_path(p) for p, _c in f.steps)]))
+                         for f in fates[:EXAMPLES])  # fmt: skip
+    more = ", …" if len(fates) > EXAMPLES else ""
+    return f"moved{where}{commits}{f' and {then}' if then else ''} ({examples}{more})"
 
 
 def where_symbol_went(app: App, entry: RepoEntry, qualname: str, pattern: str, *, closure: bool = True) -> str:
@@ -101,7 +129,8 @@ def where_symbol_went(app: App, entry: RepoEntry, qualname: str, pattern: str, *
     if not found and "." not in qualname:  # a method asked by its name alone, as get_symbol finds one
         found = list(_closed_at(app, entry, pattern, names=(qualname,)))
     paths = sorted({str(p.payload.get("path")) for p in found})
-    if len(paths) > 1 and not pattern and not _one_live_end(app, found):
+    lineages = {str(p.payload.get("lineage") or p.id) for p in found}  # one symbol moved or renamed keeps its lineage
+    if len(paths) > 1 and len(lineages) > 1 and not pattern and not _one_live_end(app, found):
         shown = ", ".join(paths[:EXAMPLES]) + (", …" if len(paths) > EXAMPLES else "")
         return f"{qualname!r} was held in {len(paths)} files before ({shown}): ask of one with --path"
     if not found:
@@ -111,10 +140,10 @@ def where_symbol_went(app: App, entry: RepoEntry, qualname: str, pattern: str, *
     if live is None:
         if not closure:
             return ""
-        if fate.last is None:
-            return f"{qualname!r} was {_reason(fate.closed)} (commit {fate.commit})"
-        name, path = str(fate.last.payload.get("qualname")), str(fate.last.payload.get("path"))
-        return f"{qualname!r} became {name!r} in {path} (commit {fate.commit}){fate.gone_since()}"
+        if not fate.steps:  # no successor, or ones edited where it was: the end's closure
+            end = fate.gone or fate.closed
+            return f"{qualname!r} was {_reason(end)} (commit {_closing(end)})"
+        return f"{qualname!r} {_route(fate)}"
     name, path = str(live.payload.get("qualname")), str(live.payload.get("path"))
     hint = shlex.join(["recalld", "symbol", name, "--repo", entry.name, "--path", path])
     renamed = "" if name == qualname else f"{name!r} "
@@ -138,7 +167,8 @@ def _lives_on(app: App, entry: RepoEntry, module: StoredPoint) -> str:
     if not where:
         return ""
     shown = [f"{to} ({', '.join(name for _line, name in sorted(names)[: EXAMPLES + 1])}"
-             f"{', …' if len(names) > EXAMPLES + 1 else ''})" for to, names in sorted(where.items())[:EXAMPLES]]  # fmt: skip
+             f"{', …' if len(names) > EXAMPLES + 1 else ''})"
+             for to, names in sorted(where.items())[:EXAMPLES]]  # fmt: skip
     more = f" and {len(where) - EXAMPLES} more files" if len(where) > EXAMPLES else ""
     return f"; what it defined lives on in {', '.join(shown)}{more}"
 
@@ -159,18 +189,63 @@ def _one_live_end(app: App, found: list[StoredPoint]) -> bool:
 
 
 def _one(fate: Fate) -> str:
-    if fate.moved_to:
-        return f"moved to {fate.moved_to} (commit {fate.commit}){fate.gone_since()}"
+    if fate.steps:
+        return _route(fate)
     return f"was {_reason(fate.closed)} (commit {fate.commit})"
 
 
-def _commits(fates: list[Fate]) -> str:
-    commits = {f.commit for f in fates}
-    return f" (commit {commits.pop()})" if len(commits) == 1 else f" in {len(commits)} commits"
+def _route(fate: Fate) -> str:
+    """The moves and renames of ``fate``, each with its commit, and its end where closed:
+    "moved to src/a.py (commit 1a2b3c4d), then to lib/a.py (commit 5e6f7a8b), deleted
+    since (commit 9c0d1e2f)", "became 'two' in src/a.py (commit …)" for a rename (the
+    first, how many more and the last of more than ``ROUTE``)."""
+    said: list[str] = []
+    before, moved = fate.closed, False  # whether the step before was a move: "then to" the next
+    for after, commit in fate.steps:
+        renamed = _qualname(after) != _qualname(before)
+        if renamed:
+            said.append(f"became {_qualname(after)!r} in {_path(after)} (commit {commit})")
+        else:
+            said.append(f"{'to' if moved else 'moved to'} {_path(after)} (commit {commit})")
+        before, moved = after, not renamed
+    if len(said) > ROUTE:
+        said = [said[0], f"{len(said) - 2} more times", said[-1]]
+    return ", then ".join(said) + fate.gone_since()
+
+
+def _squeezed(paths: list[str]) -> list[str]:
+    """The first, "…" and the last of more than ``ROUTE`` + 1 paths."""
+    return paths if len(paths) <= ROUTE + 1 else [paths[0], "…", paths[-1]]
+
+
+def _commits(commits: list[str]) -> str:
+    distinct = set(commits)
+    return f" (commit {distinct.pop()})" if len(distinct) == 1 else f" in {len(distinct)} commits"
+
+
+def _most_first(groups: dict[str, list[Fate]]) -> list[tuple[str, list[Fate]]]:
+    return sorted(groups.items(), key=lambda item: -len(item[1]))
+
+
+def _was(fates: list[Fate]) -> str:
+    return "was" if len(fates) == 1 else "were"
 
 
 def _reason(point: StoredPoint) -> str:
     return str(point.payload.get("deprecated_reason") or "closed")
+
+
+def _closing(point: StoredPoint) -> str:
+    """The commit that closed ``point``, short."""
+    return str(point.payload.get("valid_to_commit") or "")[:8]
+
+
+def _path(point: StoredPoint) -> str:
+    return str(point.payload.get("path"))
+
+
+def _qualname(point: StoredPoint) -> str:
+    return str(point.payload.get("qualname"))
 
 
 def _closed_at(
@@ -205,17 +280,16 @@ def _last_closed(app: App, entry: RepoEntry, pattern: str) -> dict[str, StoredPo
 
 
 def _fate(app: App, point: StoredPoint) -> Fate:
-    """``point`` and the last memory its ``superseded_by`` chain reaches."""
-    seen = {point.id}
-    last: StoredPoint | None = None
+    """``point`` and the memories its ``superseded_by`` chain reaches, to a live one or the
+    last closed one (``HOPS`` at most)."""
+    chain = [point]
     successor = point.payload.get("superseded_by")
-    while successor and successor not in seen and len(seen) <= HOPS:
-        seen.add(str(successor))
+    while successor and all(p.id != successor for p in chain) and len(chain) <= HOPS:
         found = app.store.retrieve([str(successor)], fields=FIELDS)
         if not found:
             break
-        last = found[0]
-        if not last.payload.get("deprecated"):
+        chain.append(found[0])
+        if not found[0].payload.get("deprecated"):
             break
-        successor = last.payload.get("superseded_by")
-    return Fate(point, last)
+        successor = found[0].payload.get("superseded_by")
+    return Fate(tuple(chain))

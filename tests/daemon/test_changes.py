@@ -302,3 +302,29 @@ def test_changes_under_a_path_the_index_holds_nothing_of_say_why(steps, git_repo
                                                                 f" {c3[:8]}: it was deleted (commit {steps['c2'][:8]})")
     answer = changes_between(app, "r", steps["c2"], path="src/")  # held, unchanged: nothing to explain
     assert answer["changes"] == [] and "note" not in answer
+
+
+def test_a_rename_of_a_symbol_longer_than_its_embedded_text_is_its_name_alone(git_repo, harness, app):  # noqa: F811
+    """The stored text is cut at ``max_chars``: where one was, the whole code of both versions is
+    read from git, so a pure rename is ``[name]`` at any length, and code edited past the cut ``code``."""
+    from recalld.ingest.files import IndexOptions
+
+    max_chars = IndexOptions().max_embed_chars
+    body = "".join(f"    value_{n} = items[{n}] * {n} + len(items)\n" for n in range(max_chars // 30))
+    app.registry.add("r", str(git_repo.path), "main")
+    short = "\n\n\ndef short_one(x):\n    return x\n"
+    git_repo.write("big.py", f"def long_one(items):\n{body}    return long_one(value_1)\n\n\n"
+                             f"def long_edit(items):\n{body}    return value_1{short}")
+    first = git_repo.commit("long")
+    harness.sync(git_repo)
+    (held,) = [m for m in harness.memories() if m.payload["qualname"] == "long_one"]
+    assert len(held.payload["text"]) == max_chars  # cut
+    git_repo.write("big.py", f"def long_two(items):\n{body}    return long_two(value_1)\n\n\n"
+                             f"def long_edited(items):\n{body}    return value_2{short.replace('_one', '_two')}")
+    git_repo.commit("rename")
+    harness.sync(git_repo)
+    assert brief(changes_between(app, "r", first)) == [
+        ("renamed", "long_one", "long_two", ["name"], None),
+        ("renamed", "long_edit", "long_edited", ["name", "code"], None),  # past the cut
+        ("renamed", "short_one", "short_two", ["name"], None),
+    ]  # fmt: skip

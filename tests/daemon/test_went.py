@@ -72,20 +72,30 @@ def test_a_moved_or_deleted_file_is_told_where_it_went(git_repo, harness, app): 
     assert not_found(outline, app, "r", "nowhere/x.py").endswith(f"no file is there or matches it at the indexed "
                                                                  f"commit {move}")  # fmt: skip
 
-    # moved on and then deleted: the first move, and the end
+    # moved on and then deleted: each move with its own commit, and the end
     moved(git_repo, "src/pkg/a.py", "lib/a.py")
     again = git_repo.commit("again")[:8]
     harness.sync(git_repo)
-    assert not_found(outline, app, "r", "pkg/a.py").endswith(f": it moved to lib/a.py (commit {move})")
+    assert not_found(outline, app, "r", "pkg/a.py").endswith(
+        f": it moved to src/pkg/a.py (commit {move}), then to lib/a.py (commit {again})"
+    )
     git_repo.remove("lib/a.py")
     gone = git_repo.commit("gone")[:8]
     harness.sync(git_repo)
     assert not_found(outline, app, "r", "pkg/a.py").endswith(
-        f": it moved to lib/a.py (commit {move}), deleted since (commit {gone})"
+        f": it moved to src/pkg/a.py (commit {move}), then to lib/a.py (commit {again}), deleted since (commit {gone})"
     )
     assert again != gone
     # what a symbol's successor left: nothing live to point to
     assert not_found(get_symbol, app, "r", "one", path="pkg/a.py").endswith(f"deleted since (commit {gone})")
+    # of a directory: a file moved and deleted since said apart from one moved and there now
+    assert not_found(outline, app, "r", "pkg/").endswith(
+        f": 1 of its files moved to src/pkg/sub/ (commit {move}) (pkg/c.py → src/pkg/sub/c.py); 1 moved to lib/ in 2"
+        f" commits and was deleted since (commit {gone}) (pkg/a.py → src/pkg/a.py → lib/a.py); 1 was deleted (commit"
+        f" {move})"
+    )
+    # the symbol asked anywhere: its one lineage followed through both moves to its end
+    assert not_found(get_symbol, app, "r", "one").endswith(f": 'one' was deleted (commit {gone})")
 
 
 def test_a_symbol_moved_out_of_a_deleted_file_is_found_where_it_went(git_repo, harness, app):  # noqa: F811
@@ -107,7 +117,8 @@ def test_a_symbol_moved_out_of_a_deleted_file_is_found_where_it_went(git_repo, h
     # a file split in two, a third of it dropped, neither half like it enough to be it moved: deleted, and where
     # what it defined went
     reader, writer = (f"class {name}:\n    def {verb}(self, data):\n" + "".join(
-        f"        {verb}_{n} = data[{n}]\n" for n in range(12)) for name, verb in (("Reader", "read"), ("Writer", "write")))
+        f"        {verb}_{n} = data[{n}]\n" for n in range(12))
+        for name, verb in (("Reader", "read"), ("Writer", "write")))
     dropped = "def dropped(data):\n" + "".join(f"    gone_{n} = data[{n}]\n" for n in range(12))
     git_repo.write("core/both.py", reader + "\n\n" + writer + "\n\n" + dropped)
     git_repo.commit("both")
@@ -167,4 +178,57 @@ def test_a_symbol_renamed_removed_or_held_in_several_files_says_so(git_repo, har
     assert not_found(get_symbol, app, "r", "basket_total").endswith(
         ": 'basket_total' is now 'order_total' in store/cart.py at line 1 (recalld symbol order_total --repo r --path "
         "store/cart.py)"
+    )
+
+
+def test_a_chain_of_moves_names_each_move_and_a_symbol_moved_then_deleted_is_one(git_repo, harness, app):  # noqa: F811
+    """ingest/wildmatch.py → src/ingest/wildmatch.py (with its directory) → src/core/globmatch.py: each move with
+    its commit; ingest/__init__.py moved with it, deleted since; y.py's yy moved, then deleted: one symbol, not
+    two files to choose from; two helpers in two files, each deleted: which to ask of."""
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("ingest/__init__.py", "VERSION = 1\n")
+    git_repo.write("ingest/wildmatch.py", "def match(pattern, path):\n    return pattern == path\n")
+    git_repo.write("ingest/other.py", "def other():\n    return 2\n")
+    git_repo.write("y.py", "def yy():\n    return 'y'\n")
+    git_repo.commit("one")
+    harness.sync(git_repo)
+    moved(git_repo, "ingest", "src/ingest")
+    moved(git_repo, "y.py", "lib/y.py")
+    first = git_repo.commit("src layout")[:8]
+    harness.sync(git_repo)
+    moved(git_repo, "src/ingest/wildmatch.py", "src/core/globmatch.py")
+    git_repo.remove("lib/y.py")
+    second = git_repo.commit("globmatch")[:8]
+    harness.sync(git_repo)
+    git_repo.remove("src/ingest/__init__.py")
+    third = git_repo.commit("no package")[:8]
+    harness.sync(git_repo)
+
+    assert not_found(outline, app, "r", "ingest/wildmatch.py").endswith(
+        f": it moved to src/ingest/wildmatch.py (commit {first}), then to src/core/globmatch.py (commit {second})"
+    )
+    assert not_found(outline, app, "r", "ingest/").endswith(
+        f": 2 of its files moved to src/ in 2 commits (ingest/other.py → src/ingest/other.py, ingest/wildmatch.py →"
+        f" src/ingest/wildmatch.py → src/core/globmatch.py); 1 moved to src/ingest/ (commit {first}) and was deleted"
+        f" since (commit {third}) (ingest/__init__.py → src/ingest/__init__.py)"
+    )
+    assert not_found(get_symbol, app, "r", "match", path="ingest/wildmatch.py").endswith(
+        "; 'match' is now in src/core/globmatch.py at line 1 (recalld symbol match --repo r --path"
+        " src/core/globmatch.py)"
+    )
+    # moved, then deleted: one lineage, told as a symbol never moved is
+    assert not_found(get_symbol, app, "r", "yy").endswith(f": 'yy' was deleted (commit {second})")
+    said = not_found(get_symbol, app, "r", "yy", path="y.py")  # asked of where it was: its move too
+    assert said.endswith(f": it moved to lib/y.py (commit {first}), deleted since (commit {second})"), said
+    # two symbols of one name, each in a file of its own, both deleted: which, asked to choose (as before)
+    git_repo.write("a/h.py", "def helper():\n    return 'a'\n")
+    git_repo.write("b/h.py", "def helper():\n    return 'b'\n")
+    git_repo.commit("helpers")
+    harness.sync(git_repo)
+    git_repo.remove("a/h.py")
+    git_repo.remove("b/h.py")
+    git_repo.commit("no helpers")
+    harness.sync(git_repo)
+    assert not_found(get_symbol, app, "r", "helper").endswith(
+        ": 'helper' was held in 2 files before (a/h.py, b/h.py): ask of one with --path"
     )
