@@ -80,11 +80,11 @@ def _written_before(store: Store, moved: dict[str, set[str]]) -> set[str]:
     keeps the writer of the version the store holds there. Those given one."""
     held = {p.id: p.payload for p in retrieve_many(store, sorted(moved), fields=UNKNOWN_WRITER)}
     given = {i: held[old] for old, ids in moved.items() if old in held for i in ids}
-    _give(store, given)
+    give_writers(store, given)
     return set(given)
 
 
-def _give(store: Store, given: dict[str, dict[str, Any]]) -> None:
+def give_writers(store: Store, given: dict[str, dict[str, Any]]) -> None:
     """Sets each version of ``given`` (id → payload) the writer it names (``UNKNOWN_WRITER``),
     one write a writer."""
     by_writer: defaultdict[tuple[Any, ...], list[str]] = defaultdict(list)
@@ -222,7 +222,7 @@ def _written_earlier(
             settled.add(point.id)
             if not (wrote["written_in"] == target and opened[point.id]):
                 given[point.id] = wrote
-    _give(store, given)
+    give_writers(store, given)
     return settled
 
 

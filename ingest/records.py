@@ -214,13 +214,14 @@ def reopen_payload(
 
 @dataclass(frozen=True, slots=True)
 class SyncStep:
-    """A sync's move of a branch, as its memories' intervals record it: the commit it
-    moves to, the one the branch was indexed at before (None: none), and the sync's
-    stamp, which orders the branch's syncs (``next_stamp``)."""
+    """A sync's move of a branch, as its memories' intervals record it: the commit it moves
+    to, the one the branch was indexed at before (None: none), the sync's stamp, which orders
+    the branch's syncs (``next_stamp``), and the last ended sync's (``sync.pending_after``)."""
 
     commit: CommitInfo
     last: CommitInfo | None
     stamp: int
+    after: int | None = None
 
 
 def next_stamp(checkpoint: dict[str, Any]) -> int:

@@ -224,7 +224,8 @@ class Indexer:
                             test_chars=self.options.test_embed_chars, progress=progress,
                         )  # fmt: skip
 
-                    self._write(git, scope, incremental, True, how, result=result, vectors=ahead, progress=progress)
+                    if self._write(git, scope, incremental, True, how, result=result, vectors=ahead, progress=progress):
+                        owed = True  # writers a move other than forward left unknown (``off_branch``)
             else:
                 known = indexed if git.has_commit(indexed) else None
                 tree = whole_tree(self.store, self.options, git, scope, known, target, texts,
@@ -245,8 +246,9 @@ class Indexer:
                             after_reading=lambda: _read_commits_ahead(tasks, ahead, reused, indexed, target),
                         )  # fmt: skip
 
-                    self._write(git, scope, in_parts, tree.attributes, how, result=result, vectors=ahead,
-                                progress=progress)  # fmt: skip
+                    if self._write(git, scope, in_parts, tree.attributes, how, result=result, vectors=ahead,
+                                   progress=progress):  # fmt: skip
+                        owed = True
                 tree.collector.result.log_notes(repo)
             result.embedded += ahead.embedded
         result.seconds = round(time.monotonic() - started, 3)
@@ -263,13 +265,14 @@ class Indexer:
         result: SyncResult,
         vectors: EmbedAhead,
         progress: ProgressSink,
-    ) -> None:
+    ) -> bool:
         """Pending marker, ``apply`` (the plan and the leftovers of an interrupted sync;
         it queues the task step's texts too), task memories, then the checkpoint. The
         pending marker keeps the indexed commit's extraction (``how.extraction``) until
         the checkpoint says the target's memories are all of this version, and likewise
         the attribute files beside the tree. ``check_attributes``: whether a linguist-
-        attribute may apply."""
+        attribute may apply. Whether the task step left writers for the history read to
+        find, which it then owes."""
         target = result.to_commit
         assert target is not None
         self.store.upsert([
@@ -280,14 +283,15 @@ class Indexer:
         info = git.commit_info(target)
         indexed = result.from_commit
         last = git.commit_info(indexed) if indexed and git.has_commit(indexed) else None
-        step = SyncStep(info, last, how.stamp)
+        step = SyncStep(info, last, how.stamp, how.after)
         tasks = TaskSync(self.store, vectors, git, scope, options=self.options, check_attributes=check_attributes)
         apply(tasks, step)
-        self._sync_tasks(result, tasks, step, reconcile=how.reconcile, reread=how.reread, progress=progress)
-        done = checkpoint_point(scope, commit=target, pending=None, history_owed=how.owed, sync_stamp=how.stamp,
+        owes = self._sync_tasks(result, tasks, step, reconcile=how.reconcile, reread=how.reread, progress=progress)
+        done = checkpoint_point(scope, commit=target, pending=None, history_owed=how.owed or owes, sync_stamp=how.stamp,
                                 shallow=git.shallow_state, attributes=how.attributes[1], provenance=how.provenance,
                                 history_asks=how.asks)
         self.store.upsert([done])
+        return owes
 
     def _sync_tasks(
         self,
@@ -298,12 +302,14 @@ class Indexer:
         reconcile: bool,
         reread: bool,
         progress: ProgressSink,
-    ) -> None:
+    ) -> bool:
         """The task-memory step (ingest/tasks.py), inside the pending checkpoint. Its texts
-        go through the sync's ``EmbedAhead``, which counts what it embeds."""
+        go through the sync's ``EmbedAhead``, which counts what it embeds. Whether it left
+        writers unknown."""
         outcome = tasks.run(indexed=result.from_commit, reconcile=reconcile, progress=progress, step=step,
                             reread=reread)  # fmt: skip
         result.tasks_added, result.tasks_deprecated = outcome.added, outcome.deprecated
+        return outcome.unwritten
 
     def remove_repo(self, repo: str, *, branch: str | None = None) -> int:
         """Delete a repository's points, or only those of its ``branch`` (its checkpoint and

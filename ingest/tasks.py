@@ -89,16 +89,9 @@ from recalld.ingest.filling import Filling
 from recalld.ingest.keyed import batches, cut_after
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
-from recalld.ingest.records import (
-    HISTORY_FIELDS,
-    PROVENANCE_VERSION,
-    TASK,
-    SyncStep,
-    closing_fields,
-    open_state,
-    past_intervals,
-    task_memory_id,
-)
+from recalld.ingest.off_branch import credit_off_branch, moved_off
+from recalld.ingest.records import (HISTORY_FIELDS, PROVENANCE_VERSION, TASK, SyncStep, closing_fields, open_state,
+                                    past_intervals, task_memory_id)  # fmt: skip
 from recalld.ingest.redaction import holds_redaction
 from recalld.ingest.result import NoProgress, ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
@@ -123,6 +116,7 @@ class TaskOutcome:
     complete: bool = True  # False: a backfill that stopped when asked to
     writers: int = 0  # versions a first index found that the history read (and the search past it) gave a writer
     rooted: bool = False  # the first-parent history was read, or searched, down to its root (``blamed``)
+    unwritten: bool = False  # writers left for the history read to find (``off_branch``)
 
 
 def commit_window(git: GitRepository, indexed: str | None, target: str, limit: int) -> list[str]:
@@ -201,6 +195,9 @@ class TaskSync:
                 credit_window(self.store, self.scope, [self._record(c) for c in window], whole=whole, stamp=step.stamp)
             else:  # a reset forward reopens the task memories of those it brings back, unread
                 credit_by_links(self.store, self.scope, window, whole=whole, stamp=step.stamp)
+        if known is not None and moved_off(self.git, known, target):  # a reset back, an amend, a rebase
+            limit = self.options.backfill_commits
+            outcome.unwritten = credit_off_branch(self.store, self.scope, self.git, known, step, self._record, limit)
         if reread and known is not None:  # what it reads otherwise, and none of its commits wrote
             clear_unwritten(self.store, self.scope, step, [self._record(c) for c in window if known != target])
         self._read.clear()
