@@ -30,7 +30,7 @@ EXIT_OK = 0
 def repo_add(ctx: Any, args: argparse.Namespace) -> int:
     git, path = opened(args.path)
     branch = args.branch or git.current_branch()
-    if args.branch and not git.branch_exists(branch):
+    if args.branch and not _there(git, branch):
         raise no_branch(git, branch, path, hint="a local branch, or remote/branch")
     # an empty --name is refused as a name, not taken for none given
     name = args.name if args.name is not None else path.name.removesuffix(".git")
@@ -83,7 +83,7 @@ def repo_set(ctx: Any, args: argparse.Namespace) -> int:
         raise RecalldError(f"say what to change of {entry.name}: --path PATH, --branch BRANCH or both", exit_code=2)
     git, path = opened(args.path if args.path is not None else entry.path)
     branch = args.branch or entry.branch
-    if not git.branch_exists(branch):
+    if not _there(git, branch):
         hint = "a local branch, or remote/branch" if args.branch else "name the one to track with --branch"
         raise no_branch(git, branch, path, hint=hint)
     refuse_twin(ctx.registry, git, branch, name=entry.name)
@@ -103,6 +103,13 @@ def repo_set(ctx: Any, args: argparse.Namespace) -> int:
     print(f"{entry.name}: {one_line(str(path))} @ {branch} (was {one_line(entry.path)} @ {entry.branch}){dropped};"
           f" run `recalld sync {shlex.quote(entry.name)}`")  # fmt: skip
     return EXIT_OK
+
+
+def _there(git: GitRepository, branch: str) -> bool:
+    """Whether ``branch`` can be tracked: it exists, or it is the checked-out branch of a
+    repository with no commit yet (its first commit is synced when it comes), which
+    ``repo add`` took without ``--branch`` and refused with it, as ``repo set`` did."""
+    return git.branch_exists(branch) or git.is_unborn(branch)
 
 
 def no_branch(git: GitRepository, branch: str, path: Path, *, hint: str) -> RecalldError:

@@ -176,3 +176,16 @@ def test_a_repository_registered_before_its_first_commit_says_so_then_is_indexed
     empty.commit("first")
     recalld("sync", "e")
     assert "foo" in qualnames("e") and status("e")["empty"] is False
+
+
+def test_a_repository_with_no_commit_yet_is_registered_and_re_pointed_by_its_branch_name(tmp_path):
+    """``repo add`` took a repository with no commit yet without ``--branch`` (its checked-out
+    branch), and refused it with ``--branch main``, as ``repo set`` did: "no branch 'main'"."""
+    empty = GitRepo(tmp_path / "empty")
+    assert "registered empty:" in recalld("repo", "add", str(empty.path), "--branch", "main").stdout
+    moved = tmp_path / "moved"
+    shutil.move(str(empty.path), moved)
+    said = recalld("repo", "set", "empty", "--path", str(moved), "--branch", "main").stdout
+    assert said.startswith(f"empty: {moved} @ main (was {empty.path} @ main)")
+    missing = recalld("repo", "set", "empty", "--branch", "dev", check=False)
+    assert missing.returncode != 0 and "no branch 'dev'" in missing.stderr
