@@ -29,11 +29,6 @@ from recalld.parsers.base import STRUCTURAL
 FIELDS = ("deprecated", "history", *UNKNOWN_WRITER)
 
 
-def moved_off(git: GitRepository, indexed: str | None, target: str) -> bool:
-    """Whether a sync from ``indexed`` to ``target`` moves the branch other than forward."""
-    return bool(indexed) and indexed != target and git.has_commit(indexed) and not git.is_ancestor(str(indexed), target)
-
-
 def credit_off_branch(
     store: Store, scope: Scope, git: GitRepository, known: str, step: SyncStep,
     record: Callable[[str], CommitRecord], limit: int,

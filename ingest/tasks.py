@@ -89,7 +89,7 @@ from recalld.ingest.filling import Filling
 from recalld.ingest.keyed import batches, cut_after
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
-from recalld.ingest.off_branch import credit_off_branch, moved_off
+from recalld.ingest.off_branch import credit_off_branch
 from recalld.ingest.records import (HISTORY_FIELDS, PROVENANCE_VERSION, TASK, SyncStep, closing_fields, open_state,
                                     past_intervals, task_memory_id)  # fmt: skip
 from recalld.ingest.redaction import holds_redaction
@@ -183,7 +183,8 @@ class TaskSync:
         self._fills = known is not None or (self.options.backfill_commits == 1 and not self.options.writer_commits)
         # a sync that knows its indexed commit knows who wrote what it wrote: no moves to follow
         writers = WriterSearch(self.store, self.scope, moves=FOLLOW if known is None else SKIP, reads=self._sides)
-        trusted = not reconcile and known is not None and self.git.is_ancestor(known, target)
+        forward = known is not None and self.git.is_ancestor(known, target)  # else a reset back, an amend, a rebase
+        trusted = not reconcile and forward
         removed, again = ([], set()) if trusted else self._removed(target, reread=reread)
         todo = window + sorted(again.difference(window))
         for start in range(0, len(todo), CHUNK):
@@ -195,7 +196,7 @@ class TaskSync:
                 credit_window(self.store, self.scope, [self._record(c) for c in window], whole=whole, stamp=step.stamp)
             else:  # a reset forward reopens the task memories of those it brings back, unread
                 credit_by_links(self.store, self.scope, window, whole=whole, stamp=step.stamp)
-        if known is not None and moved_off(self.git, known, target):  # a reset back, an amend, a rebase
+        if known is not None and not forward:
             limit = self.options.backfill_commits
             outcome.unwritten = credit_off_branch(self.store, self.scope, self.git, known, step, self._record, limit)
         if reread and known is not None:  # what it reads otherwise, and none of its commits wrote
