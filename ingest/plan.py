@@ -16,7 +16,9 @@ from functools import lru_cache
 from recalld.ingest.likeness import OldSource
 from recalld.ingest.moves import paired_moves
 from recalld.ingest.notes import paired_notes
+from recalld.ingest.planned import Closure, FileSymbols, NewVersion, Plan, Relocation
 from recalld.ingest.redecorated import redecorated
+from recalld.ingest.shims import left_behind
 from recalld.ingest.specific import NameCounts, SpecificNames
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, STRUCTURAL, Symbol, containers, memory_type
 
@@ -68,72 +70,6 @@ class LiveMemory:
     redacted: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class FileSymbols:
-    """A file as it is at the target commit, with what the parser found in it."""
-
-    path: str
-    blob: str
-    language: str
-    symbols: tuple[Symbol, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class NewVersion:
-    """``reread``: its file's bytes are those its memories were read from (``Plan``); ``moved``:
-    the memory it was moved from unchanged, whose writer it keeps (``moved_unchanged``)."""
-
-    id: str
-    file: FileSymbols
-    symbol: Symbol
-    lineage: str
-    change: str  # added | modified | renamed
-    reread: bool = False
-    moved: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Closure:
-    id: str
-    reason: str  # modified | removed | deleted | skipped | renamed
-    superseded_by: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Relocation:
-    """An unchanged memory's new lines; a module's new blob too, when its file's bytes
-    changed but not its symbols (line endings flipped); its signature, when the extractor
-    now reads the same code otherwise (``parsers.extraction.EXTRACTION_VERSION``)."""
-
-    id: str
-    start_line: int
-    end_line: int
-    blob: str | None = None
-    signature: str | None = None
-    reread: NewVersion | None = None  # the memory as read now, when its signature is new
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """``rewrites``: memories whose code is unchanged (so is their id) but whose docstring
-    the extractor now reads otherwise (an earlier version's, ``parsers.extraction.
-    EXTRACTION_VERSION``), or whose file is now of another language (a C header made C++
-    by a class added to it): written again whole, their lineage and interval kept.
-    A new version in a file whose bytes are those its memories were read from (its module
-    memories' blob: an extractor that reads the same code otherwise), or in a file only a
-    ``.gitattributes`` made it read (``unchanged``), is ``reread``: no commit the sync
-    brings in wrote it, and its writer is left for a history read to find."""
-
-    new_versions: tuple[NewVersion, ...] = ()
-    closures: tuple[Closure, ...] = ()
-    relocations: tuple[Relocation, ...] = ()
-    rewrites: tuple[NewVersion, ...] = ()
-
-    @property
-    def is_empty(self) -> bool:
-        return not (self.new_versions or self.closures or self.relocations or self.rewrites)
-
-
 @dataclass(slots=True)
 class _Draft:
     """Mutable working state of one planning run."""
@@ -145,6 +81,7 @@ class _Draft:
     rewrites: list[NewVersion] = field(default_factory=list)
     orphans: list[NewVersion] = field(default_factory=list)  # new, no predecessor yet
     leftovers: list[tuple[LiveMemory, str]] = field(default_factory=list)  # closed, no successor
+    edited: list[tuple[LiveMemory, NewVersion]] = field(default_factory=list)  # in place, another content
 
     def add(
         self, file: FileSymbols, sym: Symbol, lineage: str | None, change: str, moved: str | None = None
@@ -222,6 +159,7 @@ def plan_changes(
         reason = SKIPPED if path in skipped else DELETED
         for mem in by_path.pop(path, []):
             draft.leftovers.append((mem, reason))
+    _follow_moved_code(draft)
     _match_edits(draft)
     moved_files = {old: new for new, old in renamed_from.items()}
     specific = SpecificNames(name_counts, leaving=[mem for mem, _reason in draft.leftovers])
@@ -320,6 +258,8 @@ def _continue_in_place(draft: _Draft, file: FileSymbols, sym: Symbol, mems: list
     if current is None:
         version = draft.add(file, sym, mems[0].lineage, MODIFIED)
         successor = version.id
+        if len(mems) == 1:
+            draft.edited.append((mems[0], version))
     elif (
         current.redacted or (current.docstring is not None and current.docstring != sym.docstring)
         or (current.language is not None and current.language != file.language)
@@ -369,6 +309,17 @@ def _match_moves(
         draft.new[successor.id] = NewVersion(successor.id, successor.file, successor.symbol, mem.lineage, change,
                                              moved=moved_unchanged(mem, successor.symbol) if along else None)
         draft.close(mem, change, successor.id)
+
+
+def _follow_moved_code(draft: _Draft) -> None:
+    """Code moved unchanged to another file, a shim of its name left in its place
+    (``shims.left_behind``): the moved code continues its lineage, the shim is new."""
+    for mem, stayed, moved in left_behind(draft.edited, draft.orphans):
+        shim = replace(stayed, lineage=stayed.id, change=ADDED)
+        draft.new[shim.id] = shim
+        draft.orphans[draft.orphans.index(moved)] = shim
+        draft.new[moved.id] = replace(moved, lineage=mem.lineage, change=RENAMED)
+        draft.close(mem, RENAMED, moved.id)
 
 
 def _match_edits(draft: _Draft) -> None:
