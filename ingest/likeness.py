@@ -206,16 +206,17 @@ def closest_pairs(
         for j, version in enumerate(news)
         if admissible is None or admissible(mem, version)
     }
-    chosen = _mutual_best(scores) if not guess else _greedy(scores)
+    chosen = _mutual_best(scores) if not guess else closest_first(scores)
     return [(olds[i], news[j]) for i, j in chosen]
 
 
-def _greedy(scores: dict[tuple[int, int], tuple[float, ...]]) -> list[tuple[int, int]]:
+def closest_first(scores: dict[tuple[int, int], tuple[float, ...]]) -> list[tuple[int, int]]:
     """The closest pairs first, ties in the order the candidates came."""
     chosen: list[tuple[int, int]] = []
     used_old: set[int] = set()
     used_new: set[int] = set()
-    for (i, j), _closeness in sorted(scores.items(), key=lambda item: (item[1], -item[0][0], -item[0][1]), reverse=True):
+    ranked = sorted(scores.items(), key=lambda item: (item[1], -item[0][0], -item[0][1]), reverse=True)
+    for (i, j), _closeness in ranked:
         if i not in used_old and j not in used_new:
             used_old.add(i)
             used_new.add(j)

@@ -17,7 +17,7 @@ from recalld.ingest.likeness import OldSource
 from recalld.ingest.moves import paired_moves
 from recalld.ingest.notes import paired_notes
 from recalld.ingest.planned import Closure, FileSymbols, NewVersion, Plan, Relocation
-from recalld.ingest.redecorated import redecorated
+from recalld.ingest.redecorated import realigned_repeats, redecorated
 from recalld.ingest.shims import left_behind
 from recalld.ingest.specific import NameCounts, SpecificNames
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, STRUCTURAL, Symbol, containers, memory_type
@@ -154,7 +154,7 @@ def plan_changes(
     for path in sorted(targets):
         source = renamed_from.get(path)
         moved_from = (moving.pop(source, []) if source in moved_out else by_path.pop(source, [])) if source else []
-        _plan_file(draft, targets[path], by_path.pop(path, []), moved_from)
+        _plan_file(draft, targets[path], by_path.pop(path, []), moved_from, old_source)
     for path in sorted(gone_set - set(renamed_from.values())):
         reason = SKIPPED if path in skipped else DELETED
         for mem in by_path.pop(path, []):
@@ -201,7 +201,7 @@ def _staying(
 
 
 def _plan_file(
-    draft: _Draft, file: FileSymbols, here: list[LiveMemory], moved_from: list[LiveMemory]
+    draft: _Draft, file: FileSymbols, here: list[LiveMemory], moved_from: list[LiveMemory], old_source: OldSource | None
 ) -> None:
     ids = [memory_id(draft.scope, file.path, s.kind, s.qualname, s.content_hash) for s in file.symbols]
     # A memory whose id is a symbol's is that symbol's, whatever its stored qualified name
@@ -210,6 +210,8 @@ def _plan_file(
     moved_by_key = _group_by_key(moved_from)
     relocated_before = len(draft.relocations)
     renamed_here = redecorated(file, ids, here)
+    if old_source is not None:
+        renamed_here |= realigned_repeats(file, ids, here, old_source, renamed_here)
     for renamed in renamed_here.values():
         here_by_key[(renamed.kind, renamed.qualname)].remove(renamed)
     for index, sym in enumerate(file.symbols):
