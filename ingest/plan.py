@@ -22,6 +22,8 @@ from recalld.ingest.shims import left_behind
 from recalld.ingest.specific import NameCounts, SpecificNames
 from recalld.parsers.base import FILE_LEVEL_QUALNAMES, STRUCTURAL, Symbol, containers, memory_type
 
+# the memory types whose versions name who wrote them, and keep it when moved
+_WRITTEN = (STRUCTURAL, "debt")
 _ID_NAMESPACE = uuid.UUID("6f1c7a52-3a43-4d0e-9a57-2c1b0f3e9d11")
 
 ADDED, MODIFIED, RENAMED = "added", "modified", "renamed"
@@ -338,9 +340,10 @@ def _match_edits(draft: _Draft) -> None:
 def moved_unchanged(mem: LiveMemory, sym: Symbol) -> str | None:
     """``mem``'s id where ``sym``, its successor in its file renamed, is the same code (kind,
     qualified name and content): moved, not written (``authorship`` follows a file's renames
-    back), it keeps ``mem``'s writer. Code moved to another file is written there (git blame)."""
+    back), it keeps ``mem``'s writer. So does a debt note (a TODO) moved with its file.
+    Code moved to another file is written there (git blame)."""
     same = (mem.kind, mem.qualname, mem.content_hash) == (sym.kind, sym.qualname, sym.content_hash)
-    return mem.id if same and memory_type(sym.kind) == STRUCTURAL else None
+    return mem.id if same and memory_type(sym.kind) in _WRITTEN else None
 
 
 def _group_by_key(

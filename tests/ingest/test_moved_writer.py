@@ -273,3 +273,19 @@ def test_code_a_merge_past_its_window_brought_as_a_move_is_left_for_the_history_
     finally:
         h.close()
         fresh.close()
+
+
+def test_a_todo_moved_with_its_file_keeps_who_wrote_it(harness, git_repo, monkeypatch):
+    """Bob writes a TODO, Cid renames its file: the TODO is still Bob's, not the mover's."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    repo.write("pkg/core.py", CORE)
+    by("Ann", "core")
+    harness.sync(repo)
+    repo.write("pkg/core.py", CORE.replace("    return 1\n", "    # TODO: handle the empty case\n    return 1\n"))
+    bob = by("Bob", "a TODO")
+    harness.sync(repo)
+    repo.git("mv", "pkg", "src")
+    by("Cid", "everything under src/")
+    harness.sync(repo)
+    todo = [p.payload for p in harness.store.scroll(MemoryFilter(repo="r", types=("debt",), deprecated=0))]
+    assert [(p["path"], author_name(p), p["written_in"]) for p in todo] == [("src/core.py", "Bob", bob)]
