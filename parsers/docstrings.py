@@ -40,12 +40,13 @@ SPECIFIERS = BETWEEN_DOC_AND_DEF | frozenset(
 )
 PHP_OPENER = "php_tag"
 INNER_DOC_MARKERS = ("//!", "/*!")
-# Comment lines that speak to a tool rather than a reader: coverage, linters, formatters,
-# the TypeScript checker, Go's build constraints and compiler directives, ShellCheck, an
-# editor; a script's interpreter line (``#!/usr/bin/env bash``: ``!/usr/bin/env bash``).
+# Comment lines that speak to a tool rather than a reader: coverage, linters, formatters, the
+# TypeScript checker, Go's build constraints and directives (``go:cgo_unsafe_args``), ShellCheck,
+# an editor (its folds: ``#region``); an interpreter line (``#!/usr/bin/env bash``: ``!/usr/bin/env bash``).
 _DIRECTIVE = re.compile(
     r"(?:istanbul|c8) ignore\b|eslint-(?:disable|enable|env)\b|prettier-ignore\b|@ts-(?:ignore|expect-error|nocheck)\b"
-    r"|go:[a-z]+\b|\+build\b|nolint\b"
+    r"|go:[a-z_]+\b|\+build\b|nolint\b|lint:(?:file-)?ignore\b|tslint:(?:disable|enable)|biome-ignore\b"
+    r"|#(?:end)?region\b|</?editor-fold\b"
     r"|frozen_string_literal:|(?:en)?coding: *[\w.-]+ *$|typed: *(?:ignore|false|true|strict|strong)\b"
     r"|rubocop:(?:disable|enable|todo)\b|shellcheck +(?:disable|enable|source|shell|external-sources)="
     r"|clang-format (?:off|on)\b"
@@ -74,15 +75,10 @@ PARENTHESIZED, STRINGS, STRING = "parenthesized_expression", "concatenated_strin
 _NO_DOC_PREFIXES = frozenset("fbt")
 # Python's escape sequences; one it does not know (``\d``) stays as written, as Python keeps it.
 _ESCAPE = re.compile(r"\\(\n|[\\'\"abfnrtv]|[0-7]{1,3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}\n]*\})")
-_CHARACTER_ESCAPES = {
-    "\n": "", "\\": "\\", "'": "'", '"': '"',
-    "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
-}  # fmt: skip
-_LICENCE_LINE = re.compile(
-    r"^(?:the )?(?:mit|bsd|isc|apache|mozilla|gnu|l?gpl|agpl|mpl|eclipse)\b.*licen[cs]e|licensed (?:to|under)\b"
-    r"|subject to the terms of\b|is free software\b",
-    re.IGNORECASE,
-)
+_CHARACTER_ESCAPES = {"\n": "", "\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n",
+                      "r": "\r", "t": "\t", "v": "\v"}  # fmt: skip
+_LICENCE_LINE = re.compile(r"^(?:the )?(?:mit|bsd|isc|apache|mozilla|gnu|l?gpl|agpl|mpl|eclipse)\b.*licen[cs]e"
+                           r"|licensed (?:to|under)\b|subject to the terms of\b|is free software\b", re.IGNORECASE)
 # Anywhere in a file's header block; the last three are the GPL's and a public-domain
 # dedication's words (the JDK's java.util.concurrent: "This file is available under and
 # governed by the GNU General Public License ... released to the public domain").
@@ -249,9 +245,9 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
         if sibling.type == POD and text.startswith(POD_SECTION):
             break  # a module's sections (``=head1 NAME``, ``=head1 METHODS``), not a sub's doc
         if (inner_docs and text.lstrip().startswith(INNER_DOC_MARKERS)) or (
-            comments and _DECLARES_TYPE.search(text)
-        ):
-            break  # an inner doc, or a JSDoc block above the doc that declares a type of its own
+            comments and (_DECLARES_TYPE.search(text) or _doc_block(node_text(data, comments[0])))
+        ):  # an inner doc; a JSDoc block that declares a type of its own; what is above a doc
+            break  # block (``/** … */``): a licence, a fold's mark, javac's ``// where``
         comments.insert(0, sibling)
         boundary = sibling.start_point[0]
         sibling = sibling.prev_named_sibling
@@ -291,9 +287,13 @@ def _doc_block_apart(comment: Node | None, data: bytes, first: Node) -> bool:
     if comment is None or comment.type not in COMMENT_TYPES or comment.end_point[0] >= first.start_point[0] - 1:
         return False
     text = node_text(data, comment)
-    if not text.startswith("/**") or text.startswith("/**/") or FILE_TAGS.search(text):
+    if not _doc_block(text) or FILE_TAGS.search(text):
         return False
     return not data[comment.end_byte : first.start_byte].strip()
+
+
+def _doc_block(text: str) -> bool:
+    return text.startswith("/**") and not text.startswith("/**/")
 
 
 def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterable[Node]) -> str:

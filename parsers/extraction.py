@@ -281,4 +281,8 @@ from __future__ import annotations
 # 40: a doc comment a file opens with on the line above a value it declares (``/** Maximum
 # retries. */`` over ``export const MAX = 5``, ``///`` over Rust's ``const``) is that value's,
 # not the file's doc: the file's memory read "Maximum retries." (``parsers/value_docs.py``).
-EXTRACTION_VERSION = 40
+# 41: a comment after a Python decorator leaves it what it names (``@overload  # int case``:
+# pydantic's ``Field`` implementation was ``Field#6``, a setter ``x#2``); what stands above a
+# ``/** … */`` doc block is no part of its doc (a licence, javac's ``// where``, a fold's mark);
+# Go's ``//go:cgo_unsafe_args``, staticcheck's ``//lint:ignore`` and ``//#region`` are no doc.
+EXTRACTION_VERSION = 41

@@ -19,7 +19,7 @@ from recalld.parsers.parameter_types import (
     type_bounds,
 )
 from recalld.parsers.treesitter import Node, node_text, unwrapped
-from recalld.parsers.written_names import objc_method
+from recalld.parsers.written_names import decorator_text, objc_method
 
 FUNCTION_KINDS = frozenset({"function", "method"})
 # A TypeScript overload's declaration: a signature without a body, beside its implementation.
@@ -216,7 +216,7 @@ def _decorated_with(node: Node, data: bytes, decorator: str) -> bool:
         return False
     for child in decorated.named_children:
         if child.type == "decorator":
-            name = node_text(data, child).lstrip("@").strip().split("(", 1)[0]
+            name = decorator_text(child, data).split("(", 1)[0]
             if name.rsplit(".", 1)[-1].strip() == decorator:
                 return True
     return False

@@ -57,10 +57,17 @@ def accessor_name(node: Node, named: Node, name: str, data: bytes) -> str:
         return name
     for child in node.named_children:
         if child.type == "decorator":
-            owner, _, accessor = node_text(data, child).replace(" ", "").removeprefix("@").rpartition(".")
+            owner, _, accessor = decorator_text(child, data).replace(" ", "").rpartition(".")
             if owner == name and accessor in ACCESSOR_NAMES:
                 return ACCESSOR_NAMES[accessor].format(name)
     return name
+
+
+def decorator_text(decorator: Node, data: bytes) -> str:
+    """A Python decorator as written, without its ``@`` and a comment after it
+    (``@overload  # int case``: ``overload``)."""
+    written = next((c for c in decorator.named_children if c.type != "comment"), None)
+    return node_text(data, written).strip() if written is not None else ""
 
 
 def operator_name(node: Node | None, data: bytes) -> str | None:

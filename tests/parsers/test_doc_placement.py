@@ -121,3 +121,26 @@ app.get = app.header = function header(name) { return name }
     found = {(s.kind, s.qualname): (s.start_line, s.end_line, s.docstring) for s in parsed.symbols}
     assert found == {("module", "<module>"): (1, 8, ""), ("function", "proto"): (2, 5, "Make a router."),
                      ("method", "app.get"): (8, 8, "Get it.")}  # fmt: skip
+
+
+def test_what_stands_above_a_doc_block_is_no_part_of_its_doc():
+    """Only the ``/** … */`` right above a definition is its doc, as TypeScript and Javadoc
+    read it: not a licence block above it (lit's ``ReactiveControllerHost`` read "@license"),
+    nor javac's ``// where``, nor an editor's fold; those and a bundle's ``//#region`` marks
+    are no doc even alone."""
+    ts = docs("typescript", "/**\n * @license MIT\n */\n/** Foo doc. */\nexport function foo() {}\n\n"
+              "//#endregion\n//#region src/slice.d.ts\n/** An entry. */\nexport type Entry = number;\n\n"
+              "//#region src/other.d.ts\nexport type Other = string;\n", "index.d.ts")  # fmt: skip
+    assert (ts["foo"], ts["Entry"], ts["Other"]) == ("Foo doc.", "An entry.", "")
+    java = docs("java", 'class T {\n    // where\n    /** Adds vars. */\n    void addVars() {}\n\n'
+                '    // <editor-fold defaultstate="collapsed" desc="getBounds">\n    /** Bounds. */\n'
+                '    int getBounds() { return 1; }\n    // </editor-fold>\n}\n', "T.java")  # fmt: skip
+    assert (java["T.addVars"], java["T.getBounds"]) == ("Adds vars.", "Bounds.")
+    doc_then_note = docs("java", "class T {\n    /** Adds. */\n    // not thread-safe\n    void add() {}\n}\n", "T.java")
+    assert doc_then_note["T.add"] == "Adds.\nnot thread-safe"
+
+
+def test_go_directives_and_linters_notes_are_no_doc():
+    found = docs("go", "package p\n\n//go:nosplit\n//go:cgo_unsafe_args\nfunc fcntl(fd int32) int32 { return 0 }\n\n"
+                 "// Real doc.\n//lint:ignore SA1019 kept for callers\nfunc g() {}\n", "sys.go")  # fmt: skip
+    assert (found["fcntl"], found["g"]) == ("", "Real doc.")

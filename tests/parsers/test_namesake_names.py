@@ -42,6 +42,18 @@ def test_a_records_compact_constructor_is_named_by_the_records_components():
     assert qualnames("java", canonical + overloads)[1] == "Point.Point(int, int)"  # written out, the same name
 
 
+
+def test_a_comment_after_a_python_decorator_leaves_it_what_it_names():
+    """``@overload  # int case`` is an overload, ``@x.setter  # validates`` a setter (pydantic's
+    ``Field``, whose implementation was ``Field#6``)."""
+    source = (
+        "@overload  # int case\ndef get(key: int) -> int: ...\n@typing.overload  # str\ndef get(key: str) -> str: ...\n"
+        "def get(key):\n    return key\n\n\nclass A:\n    @property  # read\n    def x(self):\n        return 1\n\n"
+        "    @x.setter  # validates\n    def x(self, v):\n        pass\n"
+    )
+    assert qualnames("python", source) == ["get(int)", "get(str)", "get", "A", "A.x", "A.x="]
+
+
 @pytest.mark.parametrize(
     ("language", "source", "expected"),
     [
