@@ -136,8 +136,8 @@ def test_what_stands_above_a_doc_block_is_no_part_of_its_doc():
                 '    // <editor-fold defaultstate="collapsed" desc="getBounds">\n    /** Bounds. */\n'
                 '    int getBounds() { return 1; }\n    // </editor-fold>\n}\n', "T.java")  # fmt: skip
     assert (java["T.addVars"], java["T.getBounds"]) == ("Adds vars.", "Bounds.")
-    doc_then_note = docs("java", "class T {\n    /** Adds. */\n    // not thread-safe\n    void add() {}\n}\n", "T.java")
-    assert doc_then_note["T.add"] == "Adds.\nnot thread-safe"
+    noted = docs("java", "class T {\n    /** Adds. */\n    // not thread-safe\n    void add() {}\n}\n", "T.java")
+    assert noted["T.add"] == "Adds.\nnot thread-safe"
 
 
 def test_go_directives_and_linters_notes_are_no_doc():
