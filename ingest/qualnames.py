@@ -103,9 +103,9 @@ def _parts(qualname: str) -> tuple[str, str, str]:
     inherent members are: ``<Arg as Display>.fmt`` is declared in ``Arg``, like ``Arg.new``."""
     trait_impl = _trait_impl(qualname)
     if trait_impl is not None:  # the trait tells it apart from its type's namesakes
-        scope, trait, member = trait_impl
+        scope, mark, member = trait_impl
         _scope, short, decoration = _parts(member)
-        return scope, short, f" as {trait}{decoration}"
+        return scope, short, f"{mark}{decoration}"
     found = _scan(qualname) if _COMPUTED.search(qualname) else None
     if found is None:
         declared = _DECORATED.fullmatch(qualname)
@@ -118,10 +118,13 @@ def _parts(qualname: str) -> tuple[str, str, str]:
 
 def _trait_impl(qualname: str) -> tuple[str, str, str] | None:
     """For a member of a Rust trait impl (``tests.<Arg as PartialEq<(u8, u8)>>.eq#2``),
-    its type's scope (``tests.Arg``), the trait and the rest (``eq#2``); else None. One
-    implemented for a reference is its type's, the reference told in its trait
-    (``<&mut FlatSet as IntoIterator>.into_iter``: ``FlatSet``, ``IntoIterator for &mut``)."""
-    if " as " not in qualname:
+    its type's scope (``tests.Arg``), what tells the impl apart (`` as PartialEq<(u8,
+    u8)>``) and the rest (``eq#2``); else None. One implemented for a reference is its
+    type's, the reference told after its trait (``<&mut FlatSet as IntoIterator>.into_iter``:
+    ``FlatSet``, `` as IntoIterator for &mut``); one for some type arguments (``<Cursor<Vec<u8>>
+    as AsyncWrite>``, an inherent ``<Point<f32>>.norm``) its type's, the arguments told first
+    (``Cursor``, ``<Vec<u8>> as AsyncWrite``; ``Point``, ``<f32>``)."""
+    if " as " not in qualname and ">>." not in qualname:
         return None
     start = qualname.rfind(".<") + 1 if not qualname.startswith("<") else 0
     if qualname[start : start + 1] != "<":
@@ -132,12 +135,14 @@ def _trait_impl(qualname: str) -> tuple[str, str, str] | None:
         if depth == 0:
             segment, rest = qualname[start + 1 : index], qualname[index + 1 :]
             implementer, as_, trait = segment.partition(" as ")
-            if not as_ or not rest.startswith("."):
+            if not rest.startswith(".") or not (as_ or implementer.endswith(">")):
                 return None
             owner = implementer.removeprefix("&").removeprefix("mut ")  # ``<&mut FlatSet as …>``: ``FlatSet``'s
+            mark = f" as {trait}" if as_ else ""
             if owner != implementer:
-                trait = f"{trait} for {implementer[: len(implementer) - len(owner)].strip()}"
-            return qualname[:start] + owner, trait, rest[1:]
+                mark = f"{mark} for {implementer[: len(implementer) - len(owner)].strip()}"
+            owner, bracket, arguments = owner.partition("<")
+            return qualname[:start] + owner, bracket + arguments + mark, rest[1:]
     return None
 
 

@@ -26,6 +26,7 @@ from recalld.parsers.namesakes import (
     FUNCTION_KINDS,
     Placed,
     merges,
+    name_impl_arguments,
     name_overloads,
     name_singletons,
     name_typing_overloads,
@@ -89,6 +90,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
         _place_declarations(spec, declared, placed, qualnames, seen, data)
     if spec.singletons:
         name_singletons(placed, data, spec.singletons)
+    name_impl_arguments(placed, data)
     if spec.overloads:
         name_overloads(placed, data)
     if spec.overload_decorator:

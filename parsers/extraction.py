@@ -285,4 +285,8 @@ from __future__ import annotations
 # pydantic's ``Field`` implementation was ``Field#6``, a setter ``x#2``); what stands above a
 # ``/** … */`` doc block is no part of its doc (a licence, javac's ``// where``, a fold's mark);
 # Go's ``//go:cgo_unsafe_args``, staticcheck's ``//lint:ignore`` and ``//#region`` are no doc.
-EXTRACTION_VERSION = 41
+# 42: members of one name in Rust impls of one type for other type arguments are named by them
+# (``<Point<f32>>.norm``, ``<Cursor<Vec<u8>> as AsyncWrite>.poll_write``), not by order (``#2``);
+# a function a call makes in parentheses (three.js's ``= /*@__PURE__*/ ( Fn(…) )``) is the name's,
+# where its body's locals were read as the file's functions.
+EXTRACTION_VERSION = 42

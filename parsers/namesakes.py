@@ -19,7 +19,7 @@ from recalld.parsers.parameter_types import (
     type_bounds,
 )
 from recalld.parsers.treesitter import Node, node_text, unwrapped
-from recalld.parsers.written_names import decorator_text, objc_method
+from recalld.parsers.written_names import decorator_text, impl_arguments, objc_method
 
 FUNCTION_KINDS = frozenset({"function", "method"})
 # A TypeScript overload's declaration: a signature without a body, beside its implementation.
@@ -86,6 +86,34 @@ def name_overloads(placed: list[Placed], data: bytes) -> None:
         ]  # fmt: skip
         suffixes = [declarators.qualifiers(data, p.d.node) for p in members]  # C++'s ``get() const``
         _number_repeats(members, [f"{base}({listed}){suffix}" for listed, suffix in zip(types, suffixes, strict=True)])
+
+
+def name_impl_arguments(placed: list[Placed], data: bytes) -> None:
+    """Rust's members of one name in impls of one type for other type arguments (``impl
+    Point<f32>`` and ``impl Point<f64>``, each with a ``norm``) are named by those arguments,
+    as Rust names them (``<Point<f32>>::norm``): ``<Point<f32>>.norm``, ``<Cursor<Vec<u8>> as
+    AsyncWrite>.poll_write``. They were numbered by their order (``Point.norm#2``; syn's
+    ``<Lite as Debug>.fmt#185``), so that an impl added above renamed the others. A name
+    no other member shares keeps its plain form."""
+    groups: dict[tuple[str, str], list[Placed]] = {}
+    for p in placed:
+        if p.d.receiver and p.d.node.parent is not None and p.d.node.parent.type == "declaration_list":
+            groups.setdefault((p.kind, p.base), []).append(p)
+    for members in groups.values():
+        arguments = [impl_arguments(data, p.d.node) for p in members] if len(members) > 1 else []
+        if len(set(arguments)) > 1:
+            _number_repeats(members, [_with_arguments(p, found) for p, found in zip(members, arguments, strict=True)])
+
+
+def _with_arguments(p: Placed, arguments: str) -> str:
+    """``p``'s name with its impl's type ``arguments`` (``impl_arguments``), its receiver
+    ``Point`` written ``<Point<f32>>``, ``<Cursor as AsyncWrite>`` ``<Cursor<Vec<u8>> as AsyncWrite>``."""
+    receiver = p.d.receiver or ""
+    if not arguments or not p.base.endswith(f"{receiver}.{p.d.name}"):
+        return p.base
+    implementer, as_, trait = receiver.partition(" as ")
+    written = f"{implementer}{arguments}{as_}{trait}" if as_ else f"<{receiver}{arguments}>"
+    return p.base[: len(p.base) - len(receiver) - len(p.d.name) - 1] + f"{written}.{p.d.name}"
 
 
 def _by_parameter_types(members: list[Placed], data: bytes) -> tuple[list[Placed], list[Placed], list[str | None]]:

@@ -132,6 +132,27 @@ def trait_name(data: bytes, node: Node) -> str:
     return head.rsplit("::", 1)[-1].strip() + bracket + arguments
 
 
+def impl_arguments(data: bytes, member: Node) -> str:
+    """The type arguments of the Rust impl ``member`` is declared in, where they name more
+    than the impl's own type parameters, as written without lifetimes: ``<f32>`` of ``impl
+    Point<f32>``, ``<Vec<u8>>`` of ``impl AsyncWrite for io::Cursor<Vec<u8>>``, ``<&T>`` of
+    ``impl<T> Point<&T>``; "" for ``impl<T> Point<T>``, ``impl Point`` or no impl's member."""
+    impl = member.parent.parent if member.parent is not None else None
+    node = impl.child_by_field_name("type") if impl is not None and impl.type == "impl_item" else None
+    while node is not None and node.type == "reference_type":
+        node = node.child_by_field_name("type")
+    arguments = node.child_by_field_name("type_arguments") if node is not None and node.type == "generic_type" else None
+    if impl is None or arguments is None:
+        return ""
+    parameters = impl.child_by_field_name("type_parameters")
+    declared = parameters.named_children if parameters is not None else []
+    own = {node_text(data, c.child_by_field_name("name") or c) for c in declared}
+    if all(a.type == "lifetime" or node_text(data, a) in own for a in arguments.named_children):
+        return ""
+    text = _LIFETIME_ARGUMENT.sub("", node_text(data, arguments))
+    return re.sub(r",?\s*>", ">", re.sub(r"<\s*", "<", re.sub(r"\s+", " ", text)))
+
+
 def reference(data: bytes, node: Node) -> str:
     """``&`` or ``&mut `` when a Rust trait is implemented for a reference, as Rust names
     such an impl's members (``<&FlatSet as IntoIterator>::into_iter`` beside ``<FlatSet as

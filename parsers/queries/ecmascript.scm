@@ -131,16 +131,18 @@
 ; `memo(forwardRef(…))`, mobx's `observer(() => …)`. The function's parameters end its
 ; signature (@_wrapped). An upper-case name bound to a call is a constant's (`const ALL =
 ; list(() => …)`); a lower-case one, below.
-(lexical_declaration (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped))) (#match? @name "^[A-Z][a-z]")) @definition.function
-(variable_declaration (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped))) (#match? @name "^[A-Z][a-z]")) @definition.function
-(lexical_declaration (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped))))) (#match? @name "^[A-Z][a-z]")) @definition.function
-(variable_declaration (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped))))) (#match? @name "^[A-Z][a-z]")) @definition.function
+(lexical_declaration (variable_declarator name: (identifier) @name value: [(call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped)) (parenthesized_expression (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped)))]) (#match? @name "^[A-Z][a-z]")) @definition.function
+(variable_declaration (variable_declarator name: (identifier) @name value: [(call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped)) (parenthesized_expression (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped)))]) (#match? @name "^[A-Z][a-z]")) @definition.function
+(lexical_declaration (variable_declarator name: (identifier) @name value: [(call_expression arguments: (arguments (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped)))) (parenthesized_expression (call_expression arguments: (arguments (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped)))))]) (#match? @name "^[A-Z][a-z]")) @definition.function
+(variable_declaration (variable_declarator name: (identifier) @name value: [(call_expression arguments: (arguments (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped)))) (parenthesized_expression (call_expression arguments: (arguments (call_expression arguments: (arguments [(arrow_function) (function_expression)] @_wrapped)))))]) (#match? @name "^[A-Z][a-z]")) @definition.function
 ; Lower-case names bound to a call that makes a function of a block of code:
 ; redux-toolkit's `export const fetchUser = createAsyncThunk('user/fetch', async (id) => {…})`,
 ; `const onResize = debounce(function () {…}, 100)`, zustand's `const useStore = create((set) => {…})`.
-; An expression (`const doubled = items.map((x) => 2 * x)`) is a value's.
-(_ (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments [(arrow_function body: (statement_block)) (function_expression) (generator_function)] @_wrapped))) (#match? @name "^[a-z_$]")) @definition.function
-(_ (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments (call_expression arguments: (arguments [(arrow_function body: (statement_block)) (function_expression) (generator_function)] @_wrapped))))) (#match? @name "^[a-z_$]")) @definition.function
+; An expression (`const doubled = items.map((x) => 2 * x)`) is a value's. Either kind of call
+; may stand in parentheses (three.js's `export const cameraFar = /*@__PURE__*/ ( Fn(…) )`):
+; the function's own locals were taken for the file's functions.
+(_ (variable_declarator name: (identifier) @name value: [(call_expression arguments: (arguments [(arrow_function body: (statement_block)) (function_expression) (generator_function)] @_wrapped)) (parenthesized_expression (call_expression arguments: (arguments [(arrow_function body: (statement_block)) (function_expression) (generator_function)] @_wrapped)))]) (#match? @name "^[a-z_$]")) @definition.function
+(_ (variable_declarator name: (identifier) @name value: [(call_expression arguments: (arguments (call_expression arguments: (arguments [(arrow_function body: (statement_block)) (function_expression) (generator_function)] @_wrapped)))) (parenthesized_expression (call_expression arguments: (arguments (call_expression arguments: (arguments [(arrow_function body: (statement_block)) (function_expression) (generator_function)] @_wrapped)))))]) (#match? @name "^[a-z_$]")) @definition.function
 ; A component a call makes of a function that is the module's export: `export default
 ; memo(function Card() {…})` is `Card`, `export default observer(() => …)` `default`.
 (export_statement value: (call_expression arguments: (arguments [(function_expression name: (_)? @name) (arrow_function)] @_wrapped @default))) @definition.function

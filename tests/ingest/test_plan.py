@@ -751,6 +751,11 @@ def test_a_qualnames_scope_and_name_leave_computed_and_quoted_names_whole():
         "<[u8] as Foo>.bar": ("[u8]", "bar", " as Foo"),
         "<&mut FlatSet as IntoIterator>.into_iter": ("FlatSet", "into_iter", " as IntoIterator for &mut"),
         "<&str as PartialEq<Str>>.eq": ("str", "eq", " as PartialEq<Str> for &"),
+        # one for some type arguments is its type's too, the arguments told first
+        "<Cursor<Vec<u8>> as AsyncWrite>.poll_write": ("Cursor", "poll_write", "<Vec<u8>> as AsyncWrite"),
+        "io.<Point<f32>>.norm#2": ("io.Point", "norm", "<f32>#2"),
+        "<&mut Point<u8> as Iterator>.next": ("Point", "next", "<u8> as Iterator for &mut"),
+        "Foo.<init>": ("Foo", "<init>", ""),
         # a JavaScript test's title is one quoted name, dots and parentheses and all
         '"Router"."v1.2 (legacy)"."calls f(x)"#2': ('"Router"."v1.2 (legacy)"', '"calls f(x)"', "#2"),
         # a C++ template's arguments are its name's, dots and all; an operator's bracket none

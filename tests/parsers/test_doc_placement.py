@@ -144,3 +144,13 @@ def test_go_directives_and_linters_notes_are_no_doc():
     found = docs("go", "package p\n\n//go:nosplit\n//go:cgo_unsafe_args\nfunc fcntl(fd int32) int32 { return 0 }\n\n"
                  "// Real doc.\n//lint:ignore SA1019 kept for callers\nfunc g() {}\n", "sys.go")  # fmt: skip
     assert (found["fcntl"], found["g"]) == ("", "Real doc.")
+
+
+def test_a_function_a_call_in_parentheses_makes_is_the_names_not_its_locals():
+    """three.js's ``export const cameraFar = /*@__PURE__*/ ( Fn( … ) )``: the function is
+    ``cameraFar``, and the ``const`` inside its body is no function of the file."""
+    source = ("export const cameraFar = /*@__PURE__*/ ( Fn( ( { camera } ) => {\n"
+              "\tconst far = uniformArray( camera, 'far', ( c ) => { return c.far; } );\n\treturn far;\n} ) );\n"
+              "const Row = ( memo( function Row( props ) { return props.x; } ) );\n")  # fmt: skip
+    symbols = [(s.kind, s.qualname, s.start_line) for s in parse("javascript", source.encode()).symbols]
+    assert symbols == [("module", "<module>", 1), ("function", "cameraFar", 1), ("function", "Row", 5)]

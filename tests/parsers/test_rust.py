@@ -76,3 +76,23 @@ def test_a_traits_associated_types_are_its_types_signed_with_their_bounds():
 def test_the_associated_types_a_macro_call_in_a_trait_wraps_are_the_traits():
     source = "pub trait Io {\n    cfg_io! {\n        /// Reads.\n        type Reader;\n    }\n}\n"
     assert symbols(source) == {"Io": ("trait", 1, ""), "Io.Reader": ("type", 4, "Reads.")}
+
+
+def test_members_of_one_name_in_impls_for_other_type_arguments_are_named_by_them():
+    """``impl Point<f32>`` and ``impl Point<f64>`` each define ``norm``: Rust names them
+    ``<Point<f32>>::norm`` and ``<Point<f64>>::norm``; they were ``Point.norm`` and
+    ``Point.norm#2`` by their order (syn's ``<Lite as Debug>.fmt#185``). A name no other
+    member shares keeps its plain form."""
+    source = (
+        "struct Point<T>(T);\nimpl Point<f32> { fn norm(&self) -> f32 { 0.0 } }\n"
+        "impl Point<f64> { fn norm(&self) -> f64 { 0.0 } }\nimpl<'a, T> Point<T> { fn new(t: T) -> Self { todo!() } }\n"
+        "impl<T> Point<&T> { fn new(&self) {} }\nimpl Point<u8> { fn first(&self) {} }\n"
+        "impl AsyncWrite for io::Cursor<&mut [u8]> { fn poll_write(&self) {} }\n"
+        "impl AsyncWrite for io::Cursor<Vec<u8>> { fn poll_write(&self) {} }\n"
+        "impl<'a> Iterator for Point<&'a u8> { type Item = u8; }\nimpl Iterator for Point<i8> { type Item = i8; }\n"
+    )
+    assert list(symbols(source)) == [
+        "Point", "<Point<f32>>.norm", "<Point<f64>>.norm", "Point.new", "<Point<&T>>.new", "Point.first",
+        "<Cursor<&mut [u8]> as AsyncWrite>.poll_write", "<Cursor<Vec<u8>> as AsyncWrite>.poll_write",
+        "<Point<&u8> as Iterator>.Item", "<Point<i8> as Iterator>.Item",
+    ]  # fmt: skip
