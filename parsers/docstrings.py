@@ -5,14 +5,12 @@ licence notices or type declarations stacked above the doc."""
 from __future__ import annotations
 
 import codecs
-import inspect
 import re
-import sys
-import unicodedata
 from collections.abc import Iterable
 
 from recalld.parsers.debt import clean_comment_lines, pod_lines, without_leading_notes
 from recalld.parsers.macros import calls_alone
+from recalld.parsers.python_strings import body_string, string_statement
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Node, node_text, unwrapped
 from recalld.parsers.value_docs import FILE_TAGS, documents_a_value
@@ -69,14 +67,6 @@ _XML_REFERENCE = re.compile(r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|n
 _XML_PARAMETER = re.compile(r'<(?:param|typeparam)\s+name="([^"]*)"\s*>')
 _XML_RETURNS = re.compile(r"<returns>")
 _XML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-# Python's strings: what wraps one or several (``("a" "b")``), and the prefix letters of an
-# f-string, a bytes or a template literal, whose ``__doc__`` is None.
-PARENTHESIZED, STRINGS, STRING = "parenthesized_expression", "concatenated_string", "string"
-_NO_DOC_PREFIXES = frozenset("fbt")
-# Python's escape sequences; one it does not know (``\d``) stays as written, as Python keeps it.
-_ESCAPE = re.compile(r"\\(\n|[\\'\"abfnrtv]|[0-7]{1,3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}\n]*\})")
-_CHARACTER_ESCAPES = {"\n": "", "\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n",
-                      "r": "\r", "t": "\t", "v": "\v"}  # fmt: skip
 _LICENCE_LINE = re.compile(r"^(?:the )?(?:mit|bsd|isc|apache|mozilla|gnu|l?gpl|agpl|mpl|eclipse)\b.*licen[cs]e"
                            r"|licensed (?:to|under)\b|subject to the terms of\b|is free software\b", re.IGNORECASE)
 # Anywhere in a file's header block; the last three are the GPL's and a public-domain
@@ -93,7 +83,7 @@ def module_docstring(spec: LanguageSpec, root: Node, data: bytes, definitions: I
     """A file's own doc: its first string (Python) or its header comment. ``definitions``:
     the file's, read (once) only where a header comment stands right above a node."""
     if spec.docstrings == "strings":
-        return _body_string(root, data)
+        return body_string(root, data)
     first = root.named_children[0] if root.named_child_count else None
     if first is not None and first.type == PHP_OPENER:  # ``<?php``, then the file's header
         first = first.next_named_sibling
@@ -131,8 +121,8 @@ def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") ->
     if spec.docstrings == "strings":
         body = unwrapped(node).child_by_field_name("body")
         if body is None:
-            return _string_statement(node.next_named_sibling, data)
-        return _body_string(body, data)
+            return string_statement(node.next_named_sibling, data)
+        return body_string(body, data)
     doc = without_leading_notes(_leading_comments(doc_target(node), data, spec.inner_docs, macros=spec.macros), name)
     return xml_doc_text(doc) if spec.doc_markup == "xml" and "<" in doc else doc
 
@@ -163,61 +153,6 @@ def doc_outside(spec: LanguageSpec, node: Node) -> bool:
     """Whether a definition's doc lies outside its own text (comments above it, a string
     after it), so that its content hash must count it."""
     return spec.docstrings != "strings" or unwrapped(node).child_by_field_name("body") is None
-
-
-def _body_string(block: Node, data: bytes) -> str:
-    return _string_statement(next((c for c in block.named_children if c.type != "comment"), None), data)
-
-
-def _string_statement(statement: Node | None, data: bytes) -> str:
-    """What Python's ``__doc__`` holds for a statement that is a string literal alone
-    (several side by side, ``"a" "b"``, in parentheses or not), as ``inspect.cleandoc``
-    cleans it, else "" (an f-string's, a bytes literal's, a tuple's ``"a", "b"``)."""
-    if statement is None or statement.type != "expression_statement":
-        return ""
-    literal = _alone(statement)
-    if literal is not None and literal.type == PARENTHESIZED:
-        literal = _alone(literal)
-    if literal is None or literal.type not in (STRING, STRINGS):
-        return ""
-    parts = [literal] if literal.type == STRING else [c for c in literal.named_children if c.type == STRING]
-    values = [_string_value(node_text(data, part)) for part in parts]
-    texts = [value for value in values if value is not None]
-    return inspect.cleandoc("".join(texts)) if texts and len(texts) == len(values) else ""
-
-
-def _alone(node: Node) -> Node | None:
-    """``node``'s one child but comments, else None."""
-    children = [c for c in node.named_children if c.type not in COMMENT_TYPES]
-    return children[0] if len(children) == 1 else None
-
-
-def _string_value(text: str) -> str | None:
-    """The value of Python string literal ``text`` (its escapes read but a raw string's),
-    None for a literal whose value is no ``str``."""
-    start = next((i for i, ch in enumerate(text) if ch in "'\""), 0)
-    prefix = text[:start].lower()
-    if not _NO_DOC_PREFIXES.isdisjoint(prefix):
-        return None
-    quote = text[start : start + 3] if text[start : start + 3] in ('"""', "'''") else text[start : start + 1]
-    body = text[start + len(quote) :]
-    body = body[: -len(quote)] if quote and body.endswith(quote) else body
-    return body if "r" in prefix or "\\" not in body else _ESCAPE.sub(_unescaped, body)
-
-
-def _unescaped(escape: re.Match[str]) -> str:
-    """What an escape sequence stands for; one Python refuses (``\\N{NO SUCH NAME}``) as written."""
-    code = escape.group(1)
-    if code in _CHARACTER_ESCAPES:
-        return _CHARACTER_ESCAPES[code]
-    if code[0] == "N":
-        try:
-            character = unicodedata.lookup(code[2:-1])
-        except KeyError:
-            return escape.group(0)
-        return character if len(character) == 1 else escape.group(0)  # a named sequence is no character
-    value = int(code, 8) if code[0].isdigit() else int(code[1:], 16)
-    return chr(value) if value <= sys.maxunicode else escape.group(0)
 
 
 def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool = False) -> str:
@@ -251,8 +186,18 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
         comments.insert(0, sibling)
         boundary = sibling.start_point[0]
         sibling = sibling.prev_named_sibling
+        while _parting(sibling, boundary):  # a doc an attribute parts: clap's ``#[cfg_attr(…, doc = "```")]``
+            boundary, sibling = sibling.start_point[0], sibling.prev_named_sibling
     lines = _comment_lines(comments, data)
     return "" if _section_title(lines) else _doc_text(lines)
+
+
+def _parting(node: Node | None, boundary: int) -> bool:
+    """An attribute right above the line ``boundary`` with a comment right above it."""
+    if node is None or node.type not in BETWEEN_DOC_AND_DEF or node.end_point[0] < boundary - 1:
+        return False
+    above = node.prev_named_sibling
+    return above is not None and above.type in COMMENT_TYPES and above.end_point[0] >= node.start_point[0] - 1
 
 
 def _section_title(cleaned: list[str]) -> bool:
@@ -334,7 +279,8 @@ def _past_attributes(node: Node, data: bytes) -> Node:
     current = node
     while current.next_named_sibling is not None and (
         current.type in BETWEEN_DOC_AND_DEF or _after_attribute(current, data)
-    ):
+        or (current.type in COMMENT_TYPES and _parting(current.prev_named_sibling, current.start_point[0]))
+    ):  # and the rest of a doc an attribute parts (``_parting``)
         current = current.next_named_sibling
     return current
 

@@ -289,4 +289,7 @@ from __future__ import annotations
 # (``<Point<f32>>.norm``, ``<Cursor<Vec<u8>> as AsyncWrite>.poll_write``), not by order (``#2``);
 # a function a call makes in parentheses (three.js's ``= /*@__PURE__*/ ( Fn(…) )``) is the name's,
 # where its body's locals were read as the file's functions.
-EXTRACTION_VERSION = 42
+# 43: a doc an attribute parts (clap's ``/// …`` ``#[cfg_attr(…, doc = "```")]`` ``/// …``) is one
+# doc, its upper part no longer the file's; TypeScript's generic call signature after a member
+# with no semicolon is read again (``typescript_gaps.py``): mobx's ``action.ts`` lost the rest.
+EXTRACTION_VERSION = 43

@@ -191,7 +191,7 @@ BUILTIN_LANGUAGES = (
                  fallback="tsx", singletons="static", interpreters=("node", "nodejs")),
     LanguageSpec("typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript",
                  shared_queries=ECMASCRIPT, overloads=True, singletons="static", merges=TYPESCRIPT_MERGES,
-                 interpreters=("ts-node", "tsx", "deno", "bun")),
+                 interpreters=("ts-node", "tsx", "deno", "bun"), rewrite="typescript"),
     LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", query_file="typescript.scm",
                  shared_queries=ECMASCRIPT, overloads=True, singletons="static", merges=TYPESCRIPT_MERGES),
     LanguageSpec("go", (".go",), "tree_sitter_go", directory_namespace=True),

@@ -11,9 +11,10 @@ read-write redirections, numbers in a base, brackets in an expansion's pattern, 
 ``case`` pattern's quotes, extended globs, variable offsets and operators a variable holds
 as Bash's grammar reads them (``shell_gaps.py``); a Perl file's with its ``$``-delimited
 patterns, blank attribute arguments, ``@#`` in a pattern and shifts its grammar takes for a
-here-document as its grammar reads them (``perl_gaps.py``). The best of them is kept
-where it has fewer errors than the file as written; the symbols read their text from the
-source as written.
+here-document as its grammar reads them (``perl_gaps.py``); TypeScript's with a generic
+call signature after a member with no semicolon parted from it (``typescript_gaps.py``).
+The best of them is kept where it has fewer errors than the file as written; the symbols
+read their text from the source as written.
 
 Mono 6.12's ``mcs/class`` (26,197 C# files): 1,486 read with syntax errors as written,
 116 now; 466,265 symbols where there were 457,558.
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from recalld.parsers import kotlin_gaps, objcpp_gaps, perl_gaps, pointers, shell_gaps, swift_gaps
+from recalld.parsers import kotlin_gaps, objcpp_gaps, perl_gaps, pointers, shell_gaps, swift_gaps, typescript_gaps
 from recalld.parsers.conditionals import Conditionals
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Tree, count_errors, error_spans, parse_tree
@@ -33,6 +34,7 @@ _ROUNDS = 4  # readings with more of its groups reduced, each to the errors the 
 REWRITES: dict[str, Callable[[bytes], bytes]] = {
     "pointers": pointers.readable, "kotlin": kotlin_gaps.readable, "swift": swift_gaps.readable,
     "objcpp": objcpp_gaps.readable, "shell": shell_gaps.readable, "perl": perl_gaps.readable,
+    "typescript": typescript_gaps.readable,
 }  # fmt: skip
 
 

@@ -96,3 +96,16 @@ def test_members_of_one_name_in_impls_for_other_type_arguments_are_named_by_them
         "<Cursor<&mut [u8]> as AsyncWrite>.poll_write", "<Cursor<Vec<u8>> as AsyncWrite>.poll_write",
         "<Point<&u8> as Iterator>.Item", "<Point<i8> as Iterator>.Item",
     ]  # fmt: skip
+
+
+def test_a_doc_an_attribute_parts_is_one_doc_and_not_the_files():
+    """clap writes ``#[cfg_attr(feature = "…", doc = " ```")]`` inside its items' docs:
+    the doc was the part below the attribute, and the part above it the file's doc."""
+    source = (
+        '/// Foo doc.\n///\n/// # Examples\n///\n#[cfg_attr(feature = "x", doc = " ```")]\n/// let x = 1;\n'
+        "pub fn foo() {}\n\n/// a\n#[inline]\n/// b\npub fn bar() {}\n"
+    )
+    result = parse("rust", source.encode(), path="src/lib.rs")
+    assert result.symbols[0].docstring == ""
+    assert {s.qualname: s.docstring for s in result.symbols[1:]} == {
+        "foo": "Foo doc.\n\n# Examples\n\nlet x = 1;", "bar": "a\nb"}  # fmt: skip
