@@ -26,6 +26,8 @@
 ; module.exports = function (options) {…}` (no symbol before, and what they hold was the file's).
 (expression_statement (assignment_expression left: (member_expression object: (identifier) @receiver property: (property_identifier) @name) right: (assignment_expression right: [(function_expression) (arrow_function) (generator_function)] @_wrapped)) (#not-eq? @receiver "exports") (#not-eq? @receiver "module")) @definition.method
 (variable_declarator name: (identifier) @name value: (assignment_expression right: [(function_expression) (arrow_function) (generator_function)] @_wrapped)) @definition.function
+; So is a prototype's, EventEmitter's `E.prototype.off = E.prototype.removeListener = function (…) {…}`.
+(expression_statement (assignment_expression left: (member_expression object: (member_expression object: (identifier) @receiver property: (property_identifier) @_prototype) property: (property_identifier) @name) right: (assignment_expression right: [(function_expression) (arrow_function) (generator_function)] @_wrapped)) (#eq? @_prototype "prototype")) @definition.method
 ; And to a namespace's member: a jQuery plugin's `$.fn.tooltip = function (options) {…}`,
 ; `App.views.render = …` (`$.fn.tooltip`, `App.views.render`).
 (expression_statement (assignment_expression left: (member_expression object: (member_expression object: (identifier) @_namespace property: (property_identifier)) @receiver property: (property_identifier) @name) right: [(function_expression) (arrow_function) (generator_function)]) (#not-eq? @_namespace "exports") (#not-eq? @_namespace "module")) @definition.method

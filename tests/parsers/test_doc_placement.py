@@ -117,10 +117,14 @@ var proto = module.exports = function (options) {
 const app = {}
 /** Get it. */
 app.get = app.header = function header(name) { return name }
+function E() {}
+/** Stop listening. */
+E.prototype.off = E.prototype.removeListener = function (name) { return name }
 ''', path="router.js")
     found = {(s.kind, s.qualname): (s.start_line, s.end_line, s.docstring) for s in parsed.symbols}
-    assert found == {("module", "<module>"): (1, 8, ""), ("function", "proto"): (2, 5, "Make a router."),
-                     ("method", "app.get"): (8, 8, "Get it.")}  # fmt: skip
+    assert found == {("module", "<module>"): (1, 11, ""), ("function", "proto"): (2, 5, "Make a router."),
+                     ("method", "app.get"): (8, 8, "Get it."), ("class", "E"): (9, 9, ""),
+                     ("method", "E.off"): (11, 11, "Stop listening.")}  # fmt: skip
 
 
 def test_what_stands_above_a_doc_block_is_no_part_of_its_doc():
