@@ -292,5 +292,6 @@ from __future__ import annotations
 # 43: a doc an attribute parts (clap's ``/// …`` ``#[cfg_attr(…, doc = "```")]`` ``/// …``) is one
 # doc, its upper part no longer the file's; TypeScript's generic call signature after a member
 # with no semicolon is read again (``typescript_gaps.py``): mobx's ``action.ts`` lost the rest;
-# a prototype's chain of names (``E.prototype.off = E.prototype.removeListener = function``) is ``E.off``.
+# a prototype's chain of names (``E.prototype.off = E.prototype.removeListener = function``) is ``E.off``;
+# the functions of an object within a named object are named by both (``api.users.list``).
 EXTRACTION_VERSION = 43

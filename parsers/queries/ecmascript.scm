@@ -68,6 +68,9 @@
 ; or that is the module's export (`module.exports = { create() {} }`, `export default {…}`).
 (variable_declarator name: (identifier) @receiver value: (object (method_definition name: (_) @name) @definition.method))
 (variable_declarator name: (identifier) @receiver value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.method))
+; And of an object within it, named by its key too (`const api = { users: { list() {} } }`: api.users.list).
+(variable_declarator name: (identifier) @receiver value: (object (pair key: (property_identifier) @_field value: (object (method_definition name: (_) @name) @definition.method))))
+(variable_declarator name: (identifier) @receiver value: (object (pair key: (property_identifier) @_field value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.method))))
 (expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (object (method_definition name: (_) @name) @definition.function)) (#eq? @_module "module") (#eq? @_exports "exports"))
 (expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function)) (#eq? @_module "module") (#eq? @_exports "exports"))
 (export_statement value: (object (method_definition name: (_) @name) @definition.function))

@@ -158,3 +158,9 @@ def test_a_function_a_call_in_parentheses_makes_is_the_names_not_its_locals():
               "const Row = ( memo( function Row( props ) { return props.x; } ) );\n")  # fmt: skip
     symbols = [(s.kind, s.qualname, s.start_line) for s in parse("javascript", source.encode()).symbols]
     assert symbols == [("module", "<module>", 1), ("function", "cameraFar", 1), ("function", "Row", 5)]
+
+
+def test_the_functions_of_an_object_within_a_named_object_are_named_by_both():
+    source = b"export const api = { users: { list() {}, get: (id) => id }, ping() {} };\n"
+    assert [s.qualname for s in parse("javascript", source).symbols] == [
+        "<module>", "api.users.list", "api.users.get", "api.ping"]  # fmt: skip
