@@ -200,6 +200,8 @@ class Service:
                 sdnotify.notify("WATCHDOG=1")
                 next_ping = now + interval
             if now >= next_status:
+                for name in self.watcher.replaced() if self.watcher is not None else ():
+                    self._git_dirs.pop(name, None)  # registered again below, when it is back
                 for name in self._register_repos():
                     self.enqueue(name, "registered")
                 sdnotify.notify(f"STATUS={self._summary()}")

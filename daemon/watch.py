@@ -20,6 +20,7 @@ from pathlib import Path
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
+from watchdog.observers.api import ObservedWatch
 
 from recalld.daemon.journal import Event, Journal
 from recalld.daemon.logs import get_logger
@@ -43,14 +44,17 @@ def is_interesting(git_dir: Path, path: str) -> bool:
 class _RefHandler(FileSystemEventHandler):
     def __init__(self, repo: str, git_dirs: tuple[Path, ...], journal: Journal) -> None:
         self._repo = repo
-        self._git_dirs = git_dirs
+        self.git_dirs = git_dirs
         self._journal = journal
+        self.lost = False  # a git dir watched was deleted or moved away: its watch sees nothing more
 
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type in ("opened", "closed_no_write"):
             return
+        if event.event_type in ("deleted", "moved") and Path(str(event.src_path)) in self.git_dirs:
+            self.lost = True
         paths = [str(event.src_path), str(getattr(event, "dest_path", "") or "")]
-        if any(is_interesting(d, p) for d in self._git_dirs for p in paths if p):
+        if any(is_interesting(d, p) for d in self.git_dirs for p in paths if p):
             self._journal.append(Event(self._repo, "watcher", {"path": paths[-1] or paths[0]}))
 
 
@@ -88,6 +92,7 @@ class RepoWatcher:
         self._lock = threading.Lock()
         self._overflow = _OverflowListener()
         self._journal_watch = False
+        self._watched: dict[str, tuple[_RefHandler, list[ObservedWatch]]] = {}  # each repo's handler and watches
         logging.getLogger(WATCHDOG_LOGGER).addHandler(self._overflow)
 
     def add(self, repo: str, git_dirs: tuple[Path, ...]) -> None:
@@ -97,19 +102,39 @@ class RepoWatcher:
         sets a watch up at once (and so fails at once on a missing dir or the limit)."""
         self.start()
         handler = _RefHandler(repo, git_dirs, self._journal)
+        watches: list[ObservedWatch] = []
+        self._watched[repo] = (handler, watches)
         try:
             for git_dir in dict.fromkeys(git_dirs):
-                self._observer.schedule(handler, str(git_dir), recursive=False)
+                watches.append(self._observer.schedule(handler, str(git_dir), recursive=False))
                 if (git_dir / "refs").is_dir():
-                    self._observer.schedule(handler, str(git_dir / "refs"), recursive=True)
+                    watches.append(self._observer.schedule(handler, str(git_dir / "refs"), recursive=True))
                 if (git_dir / "info").is_dir():
-                    self._observer.schedule(handler, str(git_dir / "info"), recursive=False)
+                    watches.append(self._observer.schedule(handler, str(git_dir / "info"), recursive=False))
         except OSError as exc:
             self.health[repo] = f"not watched: {exc.strerror or exc}; relying on hooks and the periodic reconcile"
             log.warning("watch failed", repo=repo, error=str(exc))
             self._journal.append(Event(repo, "watcher", {"reconcile": True, "reason": "watch failed"}))
             return
         self.health[repo] = "ok"
+
+    def replaced(self) -> list[str]:
+        """The repos one of whose git dirs was deleted or moved away, or is not there (the
+        repository deleted, or cloned again where it was): their watches see nothing of it
+        any more. Each is no longer watched, and says so in status, until ``add`` watches
+        it again."""
+        gone = [repo for repo, (handler, _w) in self._watched.items()
+                if handler.lost or not all(d.is_dir() for d in handler.git_dirs)]  # fmt: skip
+        for repo in gone:
+            handler, watches = self._watched.pop(repo)
+            for watch in watches:  # the emitter too: a new watch of its path would join a stopped one
+                try:
+                    self._observer.unschedule(watch)
+                except KeyError:
+                    pass  # another repository's of the same path went with it
+            self.health[repo] = "not watched: its git dir was deleted or replaced; watching it again once it is back"
+            log.warning("git dir gone or replaced", repo=repo)
+        return gone
 
     def watch_journal(self) -> bool:
         """Wake the service's loop on the journal's writes by other processes, so that an

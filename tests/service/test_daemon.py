@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -181,3 +182,28 @@ def test_sighup_stops_the_daemon_as_sigterm_does(daemon):
     assert daemon.stop(signal.SIGHUP) == 0
     assert "stopped" in daemon.logs()
     assert json.loads(recalld("status", "--json").stdout)["daemon"]["state"] == "stopped"
+
+
+def test_a_repository_cloned_again_in_place_is_watched_again(daemon, repo, tmp_path):
+    """The clone deleted and made again where it was, with no hooks: the daemon watches
+    the new one and syncs its commits within seconds, not at the next reconcile."""
+    upstream = tmp_path / "upstream.git"
+    repo.git("clone", "-q", "--bare", str(repo.path), str(upstream))
+    work = tmp_path / "work"
+    subprocess.run(["git", "clone", "-q", str(upstream), str(work)], check=True)
+    recalld("repo", "add", str(work), "--name", "work")
+    daemon.start()
+    shutil.rmtree(work)
+    subprocess.run(["git", "clone", "-q", str(upstream), str(work)], check=True)
+    time.sleep(3)  # the events of the deletion synced, the old watch has nothing more to see
+    (work / "app" / "beta.py").write_text("def beta_recloned():\n    return 2\n")
+    subprocess.run(["git", "-C", str(work), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(work), "-c", "user.name=a", "-c", "user.email=a@example.com", "commit", "-q",
+                    "-m", "beta"], check=True)  # fmt: skip
+    head = subprocess.run(["git", "-C", str(work), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    deadline = time.monotonic() + 30  # the reconcile would come after 10 minutes
+    while (status := json.loads(recalld("status", "--json").stdout)["repos"][0])["indexed_commit"] != head:
+        assert time.monotonic() < deadline, daemon.logs()
+        time.sleep(0.2)
+    assert status["watcher"] == "ok"
+    daemon.stop()

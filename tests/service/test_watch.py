@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import shutil
+import subprocess
 import time
 from pathlib import Path
 
@@ -90,3 +92,38 @@ def test_a_change_to_info_attributes_is_seen(git_repo, tmp_path):
         assert wait_for(journal, "repo", 1) >= 1
     finally:
         watcher.stop()
+
+
+def test_a_repository_cloned_again_in_place_is_told_and_watched_again(git_repo, tmp_path):
+    """A clone deleted and made again where it was: the watch of the old git dir sees
+    nothing of the new one, so ``replaced`` says so (and status), and a new ``add`` sees
+    its commits again."""
+    git_repo.commit("one")
+    upstream = tmp_path / "upstream.git"
+    git_repo.git("clone", "-q", "--bare", str(git_repo.path), str(upstream))
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(upstream), str(clone)], check=True)
+    journal = Journal(tmp_path / "journal.db")
+    watcher = RepoWatcher(journal)
+    try:
+        watcher.add("repo", (clone / ".git",))
+        assert watcher.replaced() == [] and watcher.health["repo"] == "ok"
+        shutil.rmtree(clone)
+        assert watcher.replaced() == ["repo"] and watcher.health["repo"].startswith("not watched")
+        assert watcher.replaced() == []  # told once
+        subprocess.run(["git", "clone", "-q", str(upstream), str(clone)], check=True)
+        watcher.add("repo", (clone / ".git",))
+        shutil.rmtree(clone)
+        subprocess.run(["git", "clone", "-q", str(upstream), str(clone)], check=True)  # in place, at once
+        deadline = time.monotonic() + 10
+        while not (told := watcher.replaced()) and time.monotonic() < deadline:
+            time.sleep(0.05)  # the watch's events come on its own thread
+        assert told == ["repo"]
+        watcher.add("repo", (clone / ".git",))
+        settled = journal.depth().get("repo", 0)
+        subprocess.run(["git", "-C", str(clone), "-c", "user.name=a", "-c", "user.email=a@x", "commit", "-q",
+                        "--allow-empty", "-m", "two"], check=True)  # fmt: skip
+        assert wait_for(journal, "repo", settled + 1) > settled and watcher.health["repo"] == "ok"
+    finally:
+        watcher.stop()
+        journal.close()
