@@ -143,6 +143,9 @@ def plan_changes(
             by_path[mem.path].append(mem)
     same_bytes = {path for path, mems in by_path.items() if path in targets and path not in renamed_from
                   and _read_from(targets[path].blob, mems)} | {p for p in unchanged if p in targets}  # fmt: skip
+    # a file git moved from a path the store holds nothing of (a vendored tree, a ``.txt`` made
+    # ``.py``): what arrives with it was written before the move, by whom the history read finds
+    moved_in = {new for new, old in renamed_from.items() if old not in by_path}
     moving: dict[str, list[LiveMemory]] = {}
     for path in moved_out:
         moving[path], by_path[path] = _staying(scope, targets[path], by_path[path], other_source=path in renamed_from)
@@ -167,7 +170,8 @@ def plan_changes(
     specific = SpecificNames(name_counts, leaving=[mem for mem, _reason in draft.leftovers])
     _match_moves(draft, moved_files, old_source, specific, files=(left_whole, new_files), old_docstring=old_docstring)
     return Plan(
-        new_versions=tuple(replace(v, reread=True) if v.file.path in same_bytes else v for v in draft.new.values()),
+        new_versions=tuple(replace(v, reread=True) if v.file.path in same_bytes
+                           or (v.file.path in moved_in and v.change == ADDED) else v for v in draft.new.values()),
         # A version written as live is never closed by the same plan (its id is its content's).
         closures=tuple(c for c in draft.closures.values() if c.id not in draft.new),
         relocations=tuple(draft.relocations),

@@ -62,7 +62,9 @@ class Plan:
     A new version in a file whose bytes are those its memories were read from (its module
     memories' blob: an extractor that reads the same code otherwise), or in a file only a
     ``.gitattributes`` made it read (``unchanged``), is ``reread``: no commit the sync
-    brings in wrote it, and its writer is left for a history read to find."""
+    brings in wrote it, and its writer is left for a history read to find. So is one
+    ``added`` in a file git moved from a path the store holds nothing of (a vendored tree
+    moved into the code, a ``.txt`` made ``.py``): who moves code does not write it."""
 
     new_versions: tuple[NewVersion, ...] = ()
     closures: tuple[Closure, ...] = ()

@@ -289,3 +289,21 @@ def test_a_todo_moved_with_its_file_keeps_who_wrote_it(harness, git_repo, monkey
     harness.sync(repo)
     todo = [p.payload for p in harness.store.scroll(MemoryFilter(repo="r", types=("debt",), deprecated=0))]
     assert [(p["path"], author_name(p), p["written_in"]) for p in todo] == [("src/core.py", "Bob", bob)]
+
+
+@pytest.mark.parametrize("source", ["vendor/helper.py", "helper.txt"])
+def test_code_moved_from_a_path_the_store_holds_nothing_of_keeps_who_wrote_it(harness, git_repo, monkeypatch, source):
+    """Ann's ``vendor/helper.py`` (not read: vendored) or ``helper.txt`` (no code), moved by
+    Bob to ``lib/helper.py``: the sync opens it without a writer, not Bob's, and the
+    history read it owes follows the move back to Ann, as a fresh index finds."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    repo.write(source, "def helper(a):\n    return a * 2\n")
+    repo.write("app.py", "def app():\n    return 1\n")
+    ann = by("Ann", "a helper")
+    harness.sync(repo)
+    (repo.path / "lib").mkdir()
+    repo.git("mv", source, "lib/helper.py")
+    by("Bob", "the helper is ours")
+    harness.sync(repo)
+    assert writers(harness)[("lib/helper.py", "helper")] == ("Ann", ann)
+    written_in_its_authors_commit(harness, repo)
