@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -205,6 +205,7 @@ def _write_versions(
     first index's resume wrote every point again). The batch keeps the plan's order:
     symbols before modules."""
     previous = {p.id: p.payload for p in retrieve_many(store, [v.id for v in versions], fields=REOPEN_CHECK)}
+    versions = [_lineage_kept(v, previous.get(v.id)) for v in versions]
     kept = kept_writers(store, versions, step)
     reopened = [v for v in versions if _reopenable(previous.get(v.id), v)]
     ids = {v.id for v in reopened}
@@ -218,6 +219,15 @@ def _write_versions(
     _reopen(store, scope, [v for v in reopened if v.symbol.kind == "module"], previous, step, max_chars, kept)
     progress.advance(len(reopened))
     return computed
+
+
+def _lineage_kept(version: NewVersion, old: dict[str, Any] | None) -> NewVersion:
+    """A version that comes back (its point stored, closed) where the plan found nothing
+    it continues (a deletion reverted) continues the lineage it had, not one of its own:
+    ``changes`` over the move that brought it there pairs by it."""
+    if old and old.get("deprecated") and version.lineage == version.id and old.get("lineage"):
+        return replace(version, lineage=old["lineage"])
+    return version
 
 
 def kept_writers(store: Store, versions: Sequence[NewVersion], step: SyncStep) -> dict[str, dict[str, Any]]:

@@ -328,3 +328,24 @@ def test_a_rename_of_a_symbol_longer_than_its_embedded_text_is_its_name_alone(gi
         ("renamed", "long_edit", "long_edited", ["name", "code"], None),  # past the cut
         ("renamed", "short_one", "short_two", ["name"], None),
     ]  # fmt: skip
+
+
+def test_a_move_stays_a_move_after_a_deletion_of_its_file_is_reverted(git_repo, harness, app):  # noqa: F811
+    """``git mv a.py b.py``, then ``git rm b.py``, then its revert: what comes back
+    continues the lineage it had, so the move reads as a move still, not as a removal
+    and an addition."""
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("a.py", B1)
+    c0 = git_repo.commit("a")
+    harness.sync(git_repo)
+    git_repo.git("mv", "a.py", "b.py")
+    moved = git_repo.commit("mv")
+    harness.sync(git_repo)
+    assert brief(changes_between(app, "r", c0)) == [("moved", "old_name", "old_name", ["path"], None)]
+    git_repo.git("rm", "-q", "b.py")
+    git_repo.commit("rm")
+    harness.sync(git_repo)
+    git_repo.git("revert", "--no-edit", "HEAD")
+    harness.sync(git_repo)
+    assert brief(changes_between(app, "r", c0, until=moved)) == [("moved", "old_name", "old_name", ["path"], None)]
+    assert brief(changes_between(app, "r", c0)) == [("moved", "old_name", "old_name", ["path"], None)]
