@@ -254,7 +254,7 @@ def _place(
     if d.package is not None:  # Perl's: ``Foo::Bar::new``
         return d.kind, f"{d.package}::{d.name}" if d.package else d.name
     kind = d.kind
-    in_type = d.receiver is not None or outer_kind in CONTAINER_KINDS
+    in_type = d.receiver is not None or outer_kind in CONTAINER_KINDS or _literal_member(d.node, around.outer)
     if kind == "function" and in_type:
         kind = "method"
     elif kind == "method" and not in_type:
@@ -266,6 +266,14 @@ def _place(
     if d.scoped and enclosing:
         return kind, _in_scope(enclosing, ".".join(written))
     return kind, ".".join(p for p in (enclosing, *written) if p)
+
+
+def _literal_member(node: Node, outer: Node | None) -> bool:
+    """A method of the object type a TypeScript type alias is (``type Api = { then(cb):
+    void }``: ``Api.then``), as an interface's is."""
+    literal = node.parent if node.type == "method_signature" else None
+    return literal is not None and literal.type == "object_type" and outer is not None and (
+        literal.parent is not None and literal.parent.id == outer.id)
 
 
 def _in_scope(enclosing: str, written: str) -> str:

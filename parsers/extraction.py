@@ -293,5 +293,7 @@ from __future__ import annotations
 # doc, its upper part no longer the file's; TypeScript's generic call signature after a member
 # with no semicolon is read again (``typescript_gaps.py``): mobx's ``action.ts`` lost the rest;
 # a prototype's chain of names (``E.prototype.off = E.prototype.removeListener = function``) is ``E.off``;
-# the functions of an object within a named object are named by both (``api.users.list``).
+# the functions of an object within a named object are named by both (``api.users.list``); the
+# methods of the object type a TypeScript type alias is are its members (``type Api = { then(): void }``:
+# ``Api.then``); a parameter's type cut at 60 characters has the brackets it leaves open closed.
 EXTRACTION_VERSION = 43

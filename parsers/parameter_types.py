@@ -17,6 +17,7 @@ from recalld.parsers.treesitter import Node, node_text
 TYPE_ARGUMENTS, ARRAY = "type_arguments", "Array"
 ERASED = frozenset({TYPE_ARGUMENTS, "marker_annotation", "annotation"})
 MAX_PARAMETER_TYPE = 60
+_CLOSING = {"(": ")", "[": "]", "{": "}", "<": ">"}
 SPREAD_NOT_TYPE = frozenset({"modifiers", "variable_declarator"})
 # Parameter list entries that are no parameter: Java's receiver, Python's ``*`` and ``/``.
 NO_PARAMETER = COMMENT_TYPES | {"receiver_parameter", "keyword_separator", "positional_separator"}
@@ -106,7 +107,7 @@ def _list_types(parameters: Node, data: bytes, bounds: Mapping[str, str] | None,
             type_node = type_node.named_children[0]
         if type_node is None and parameter.type == "spread_parameter":  # Java's has no type field
             type_node = next((c for c in parameter.named_children if c.type not in SPREAD_NOT_TYPE), None)
-        text = _erased(type_node, data, bounds, arrays)[:MAX_PARAMETER_TYPE] if type_node is not None else "_"
+        text = _cut(_erased(type_node, data, bounds, arrays)) if type_node is not None else "_"
         if parameter.type == "spread_parameter":
             text += "..."
         elif pattern is not None and pattern.type == "rest_pattern":
@@ -169,7 +170,7 @@ def _unfielded_parameters(
         names = [c for c in own if c.type in PARAMETER_NAMES]
         typed = next((c for c in own if c.type not in PARAMETER_NAMES and c.type not in NOT_TYPE), None)
         modifiers += "".join(_typing_modifiers(c, data) for c in own if c.type == PARAMETER_MODIFIERS)  # Swift's
-        text = modifiers + (_erased(typed, data, bounds, arrays)[:MAX_PARAMETER_TYPE] if typed is not None else "_")
+        text = modifiers + (_cut(_erased(typed, data, bounds, arrays)) if typed is not None else "_")
         if any(not c.is_named and c.type == "..." for c in parameter.children):
             text += "..."
         label = node_text(data, names[0]) if listed is None and names else "_"  # Swift's first name is its label
@@ -212,3 +213,18 @@ def _erased(node: Node, data: bytes, bounds: Mapping[str, str] | None = None, ar
                 tokens.append(" ")
             tokens.append(token)
     return "".join(tokens)
+
+
+def _cut(text: str) -> str:
+    """A parameter's type cut to ``MAX_PARAMETER_TYPE`` characters; where that leaves brackets
+    open, ``…`` for the rest and those closed (``tuple[type[BaseExc…]]``): a name whose
+    brackets do not close reads as no parameters (``qualnames``)."""
+    if len(text) <= MAX_PARAMETER_TYPE:
+        return text
+    kept, opened = text[:MAX_PARAMETER_TYPE], []
+    for index, char in enumerate(kept):
+        if char in _CLOSING:
+            opened.append(_CLOSING[char])
+        elif opened and char == opened[-1] and not (char == ">" and kept[index - 1 : index] == "="):
+            opened.pop()
+    return kept + "…" + "".join(reversed(opened)) if opened else kept

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from recalld.ingest.qualnames import parent_scope, short_name
 from recalld.parsers import parse
 
 
@@ -113,3 +114,20 @@ def test_the_parts_of_one_declaration_name_their_members_under_its_name(
     assert qualnames(language, source) == expected
     symbols = parse(language, source.encode()).symbols
     assert len({(s.kind, s.qualname) for s in symbols}) == len(symbols)
+
+
+def test_a_long_parameter_type_is_cut_with_its_brackets_closed():
+    """pytest's ``RaisesExc.__init__`` was named ``__init__((type[BaseExcT_co_default]|tuple[type[…,.,
+    …)``: a type cut mid-bracket. Its brackets are closed after the ``…`` now, the name's
+    scope and parameters read as ever."""
+    long = "tuple[type[BaseExceptionGroupType], type[BaseExceptionGroupType], type[{}]]"
+    source = (f"class R:\n    @overload\n    def f(self, e: {long.format('A')}) -> None: ...\n"
+              f"    @overload\n    def f(self, e: {long.format('B')}, m: int) -> None: ...\n    def f(self, e, m=0): pass\n")
+    typed = qualnames("python", source)[1]
+    assert typed == "R.f(tuple[type[BaseExceptionGroupType],type[BaseExceptionGroupTy…]])"
+    assert (parent_scope(typed), short_name(typed)) == ("R", "f")
+
+
+def test_the_methods_of_the_object_type_a_type_alias_is_are_its_members():
+    source = "export type Api = {\n  then(cb: () => void): void;\n  name: string;\n};\n"
+    assert qualnames("typescript", source) == ["Api", "Api.then"]
