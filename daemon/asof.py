@@ -127,6 +127,7 @@ def indexed_states(store: Store, repo: str, branch: str) -> Known:
             ids.add(point.id)
             _add(known, point)
         now = _Kept(checkpoint, count, frozenset(ids), known)
+    _add_checkpoint(now.known, checkpoint)
     with _KNOWN_LOCK:
         _KNOWN.setdefault(store, {})[(repo, branch)] = now
     return now.known
@@ -169,6 +170,14 @@ def _caught_up(store: Store, flt: MemoryFilter, kept: _Kept, checkpoint: dict[st
     if len(ids) != count:
         return None
     return _Kept(checkpoint, count, frozenset(ids), known)
+
+
+def _add_checkpoint(known: Known, checkpoint: dict[str, Any]) -> None:
+    """The commit the last sync took the branch to is a synced state, whether or not the
+    sync moved an interval (a commit of docs alone, an empty one: nothing else says so)."""
+    commit, stamp = checkpoint.get("commit"), checkpoint.get("sync_stamp")
+    if isinstance(commit, str) and commit and not checkpoint.get("pending") and isinstance(stamp, int):
+        known.add({"valid_from_commit": commit, "valid_from_sync": stamp}, task=False)
 
 
 def _add(known: Known, point: StoredPoint) -> None:

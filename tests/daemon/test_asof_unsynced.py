@@ -92,3 +92,24 @@ def test_notes_echoing_a_long_path_fit_a_header(pushed, app):  # noqa: F811
     told = json.loads(response.headers[NOTES_HEADER])
     assert len(response.headers[NOTES_HEADER]) <= NOTES_BYTES and told[-1] == f"… and {101 - len(told)} notes more"
     assert told[:-1] == [f"{n}: " + "é" * 900 for n in range(len(told) - 1)]
+
+
+def test_a_commit_synced_that_changed_no_memory_is_a_synced_state(git_repo, harness, app):  # noqa: F811
+    """A commit of what recalld does not read, synced: its state is the index's own, no note says otherwise,
+    and ``changes --since`` it lists nothing, not that commit itself."""
+    from recalld.daemon.changes import changes_between
+
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("m.py", ONE)
+    git_repo.write("notes.txt", "nothing recalld reads\n")
+    git_repo.commit("a")
+    harness.sync(git_repo)
+    git_repo.write("notes.txt", "nothing recalld reads, still\n")
+    docs = git_repo.commit("notes only")
+    harness.sync(git_repo)
+    notes: list[str] = []
+    assert [s["qualname"] for s in outline(app, "r", "m.py", as_of_text=docs, notes=notes)["files"][0]["symbols"]] == [
+        "alpha"]  # fmt: skip
+    assert notes == []
+    answer = changes_between(app, "r", docs)
+    assert (answer["from_commit"], answer["commits"], answer["changes"]) == (docs, 0, [])
