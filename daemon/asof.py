@@ -214,15 +214,18 @@ def states_at_date(store: Store, git: GitRepository, *, repo: str, branch: str, 
 def states_at_commit(
     store: Store, git: GitRepository, *, repo: str, branch: str, rev: str, flag: str = "as of"
 ) -> ValidAt:  # fmt: skip
-    """The condition "valid at ``rev``" for a commit of the tracked branch (manual
-    memories by the commit's time); ``flag`` as in ``parse_date``."""
+    """The condition "valid at ``rev``" for a commit of the tracked branch, or one the index
+    synced it to that it has since left (manual memories by the commit's time); ``flag``
+    as in ``parse_date``."""
     commit = git.resolve_commit(rev)
     if commit is None:
         shallow = " (a shallow clone: `git fetch --unshallow` brings its older commits)" if git.shallow_boundaries else ""
         raise RecalldError(f"{flag} {rev!r}: no such commit in repo {repo!r} (nor an ISO date){shallow}")
     tip = git.branch_tip(branch)
-    if tip is None or not git.is_ancestor(commit, tip):
-        raise RecalldError(f"{flag} {rev!r}: commit {commit[:12]} is not on branch {branch!r} of repo {repo!r}")
+    # one the branch left (an amend, a rebase, a force-push) answers where the index synced it
+    if tip is None or not (git.is_ancestor(commit, tip) or commit in indexed_states(store, repo, branch).targets):
+        raise RecalldError(f"{flag} {rev!r}: commit {commit[:12]} is not on branch {branch!r} of repo {repo!r}"
+                           " (nor a commit the index synced it to)")
     found = _states(store, git, repo=repo, branch=branch, commit=commit)
     if found is None:
         raise RecalldError(

@@ -10,6 +10,7 @@ import pytest
 
 from recalld.daemon.changes import changes_between
 from recalld.ingest.errors import NotFoundError, RecalldError
+from recalld.ingest.gitrepo import GitRepository
 from tests.daemon.test_search import app, history  # noqa: F401 - the fixtures
 from tests.ingest.conftest import harness  # noqa: F401 - the fixture, on both store adapters
 
@@ -349,3 +350,32 @@ def test_a_move_stays_a_move_after_a_deletion_of_its_file_is_reverted(git_repo, 
     harness.sync(git_repo)
     assert brief(changes_between(app, "r", c0, until=moved)) == [("moved", "old_name", "old_name", ["path"], None)]
     assert brief(changes_between(app, "r", c0)) == [("moved", "old_name", "old_name", ["path"], None)]
+
+
+def test_changes_since_a_commit_synced_before_an_amend_compare_that_state(git_repo, harness, app):  # noqa: F811
+    """The commit ``status`` gave before an amend (or a rebase, a force-push) is no longer
+    on the branch, but the index synced it: ``changes --since`` it and ``--as-of`` it
+    answer from the state the index held there; one it never synced is still refused."""
+    from recalld.daemon.asof import states_at_commit
+
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("a.py", B1)
+    git_repo.commit("a")
+    harness.sync(git_repo)
+    git_repo.write("b.py", "def fresh():\n    return 1\n")
+    synced = git_repo.commit("b")
+    harness.sync(git_repo)
+    git_repo.write("b.py", "def fresh():\n    return 2\n")
+    git_repo.git("commit", "-q", "--amend", "-a", "-m", "b, amended")
+    harness.sync(git_repo)
+    answer = changes_between(app, "r", synced)
+    assert (answer["from_commit"], answer["commits"]) == (synced, 1)
+    assert brief(answer) == [("modified", "fresh", "fresh", ["code"], None)]
+    git = GitRepository(git_repo.path)
+    assert states_at_commit(app.store, git, repo="r", branch="main", rev=synced).commit == synced
+    git_repo.git("checkout", "-q", "-b", "side")
+    git_repo.write("c.py", "def side():\n    return 3\n")
+    unsynced = git_repo.commit("never synced")
+    git_repo.git("checkout", "-q", "main")
+    with pytest.raises(RecalldError, match="is not on branch 'main'"):
+        changes_between(app, "r", unsynced)
