@@ -203,9 +203,20 @@ def _symbol_versions(ctx: Any, daemon: Any, repo: str, args: argparse.Namespace,
         return found
     from recalld.daemon.memories import get_symbol
 
-    return get_symbol(ctx.app, repo, args.qualname, path=args.path, kind=args.kind,
-                      include_deprecated=args.include_deprecated, as_of_text=args.as_of, notes=notes,
-                      blame=args.blame)  # fmt: skip
+    found = get_symbol(ctx.app, repo, args.qualname, path=args.path, kind=args.kind,
+                       include_deprecated=args.include_deprecated, as_of_text=args.as_of, notes=notes,
+                       blame=args.blame)  # fmt: skip
+    _note_stale(ctx, repo, args, notes)
+    return found
+
+
+def _note_stale(ctx: Any, repo: str, args: argparse.Namespace, notes: list[str]) -> None:
+    """Where an answer read from the store with no daemon may be stale: the repository's
+    memories lag its branch, or cannot follow it (``query.stale_repos``); not ``--as-of``."""
+    if args.as_of is None:
+        from recalld.daemon.query import stale_repos
+
+        notes.extend(stale_repos(ctx.app, [ctx.app.registry.get(repo)]))
 
 
 def _print_notes(notes: list[str]) -> None:
@@ -229,6 +240,7 @@ def outline(ctx: Any, args: argparse.Namespace) -> int:
 
         found = read_outline(ctx.app, repo, args.path, as_of_text=args.as_of, limit=args.limit, notes=notes,
                              blame=args.blame)  # fmt: skip
+        _note_stale(ctx, repo, args, notes)
     _print_outline(found, as_json=args.json)
     _print_notes(notes)
     return EXIT_OK

@@ -113,3 +113,15 @@ def test_a_commit_synced_that_changed_no_memory_is_a_synced_state(git_repo, harn
     assert notes == []
     answer = changes_between(app, "r", docs)
     assert (answer["from_commit"], answer["commits"], answer["changes"]) == (docs, 0, [])
+
+
+def test_symbol_and_outline_through_the_daemon_say_a_repository_cannot_be_followed(pushed, git_repo, app):  # noqa: F811
+    """Its path gone: the daemon answers from the memories it holds, and says they may be
+    stale, as a search does; as of a commit, nothing to say."""
+    git_repo.git("branch", "-m", "main", "trunk")  # the tracked branch gone
+    with api_client(app) as get:
+        for route, params in (("/v1/repos/r/symbols", {"qualname": "alpha"}), ("/v1/repos/r/outline", {"path": "m.py"}),
+                              ("/v1/search", {"q": "alpha", "repo": "r"})):  # fmt: skip
+            answer = get(route, **params)
+            assert answer.status_code == 200
+            assert any("its memories may be stale" in n for n in json.loads(answer.headers[NOTES_HEADER])), route

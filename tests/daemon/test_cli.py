@@ -171,6 +171,9 @@ def test_cli_end_to_end(project):
     assert json.loads(recalld("status", "--json").stdout)["repos"][0]["commits_behind"] == 1
     lagging = recalld("search", "tax", "--json")
     assert json.loads(lagging.stdout) and "note: project: memories 1 commit behind main" in lagging.stderr
+    for asked in (("symbol", "compute_vat"), ("outline", "billing/")):  # as a search notes it
+        assert "note: project: memories 1 commit behind main" in recalld(*asked).stderr, asked
+        assert "behind" not in recalld(*asked, "--as-of", "HEAD~1").stderr, asked
 
     removed = recalld("repo", "remove", "project")  # as many as export and status count: not its checkpoint
     assert removed.stdout == f"removed project and its {len(every)} memories (0 manual)\n"
