@@ -295,5 +295,6 @@ from __future__ import annotations
 # a prototype's chain of names (``E.prototype.off = E.prototype.removeListener = function``) is ``E.off``;
 # the functions of an object within a named object are named by both (``api.users.list``); the
 # methods of the object type a TypeScript type alias is are its members (``type Api = { then(): void }``:
-# ``Api.then``); a parameter's type cut at 60 characters has the brackets it leaves open closed.
+# ``Api.then``); a parameter's type cut at 60 characters has the brackets it leaves open closed;
+# a function a Go package-level variable holds is a function (``var testHookDialChannel = func() {}``).
 EXTRACTION_VERSION = 43

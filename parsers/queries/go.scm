@@ -5,3 +5,7 @@
 (type_spec name: (type_identifier) @name type: [(type_identifier) (qualified_type) (generic_type) (function_type) (map_type) (slice_type) (array_type) (channel_type) (pointer_type)]) @definition.type
 (type_alias name: (type_identifier) @name) @definition.type
 (method_elem name: (field_identifier) @name) @definition.method
+; A function a package-level variable holds (`var handler = func(w http.ResponseWriter) {…}`),
+; in a group too; one in a function's body is a local.
+(source_file (var_declaration (var_spec name: (identifier) @name value: (expression_list . (func_literal) .)) @definition.function))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name value: (expression_list . (func_literal) .)) @definition.function)))
