@@ -119,7 +119,7 @@ def indexed_states(store: Store, repo: str, branch: str) -> Known:
     with _KNOWN_LOCK:
         kept = _KNOWN.setdefault(store, {}).get((repo, branch))
     if kept is not None and (kept.checkpoint, kept.count) == (checkpoint, count):
-        return kept.known
+        return _with_checkpoint(kept.known, checkpoint)
     now = _caught_up(store, flt, kept, checkpoint, count) if kept is not None else None
     if now is None:
         known, ids = Known(), set()
@@ -127,10 +127,9 @@ def indexed_states(store: Store, repo: str, branch: str) -> Known:
             ids.add(point.id)
             _add(known, point)
         now = _Kept(checkpoint, count, frozenset(ids), known)
-    _add_checkpoint(now.known, checkpoint)
     with _KNOWN_LOCK:
         _KNOWN.setdefault(store, {})[(repo, branch)] = now
-    return now.known
+    return _with_checkpoint(now.known, checkpoint)
 
 
 def warm_states(store: Store, branches: Iterable[tuple[str, str]], stopping: Callable[[], bool]) -> None:
@@ -172,12 +171,19 @@ def _caught_up(store: Store, flt: MemoryFilter, kept: _Kept, checkpoint: dict[st
     return _Kept(checkpoint, count, frozenset(ids), known)
 
 
-def _add_checkpoint(known: Known, checkpoint: dict[str, Any]) -> None:
-    """The commit the last sync took the branch to is a synced state, whether or not the
-    sync moved an interval (a commit of docs alone, an empty one: nothing else says so)."""
+def _with_checkpoint(known: Known, checkpoint: dict[str, Any]) -> Known:
+    """``known``, and the commit the last sync took the branch to as a synced state, whether
+    or not the sync moved an interval (a commit of files recalld does not read: nothing
+    else says so). Not kept with ``known``: what a later sync leaves of it is what the
+    intervals tell, read on or afresh alike."""
     commit, stamp = checkpoint.get("commit"), checkpoint.get("sync_stamp")
-    if isinstance(commit, str) and commit and not checkpoint.get("pending") and isinstance(stamp, int):
-        known.add({"valid_from_commit": commit, "valid_from_sync": stamp}, task=False)
+    if not isinstance(commit, str) or not commit or checkpoint.get("pending") or not isinstance(stamp, int):
+        return known
+    if commit in known.targets and commit in known.visits:
+        return known
+    found = Known(set(known.states), set(known.targets), dict(known.visits))
+    found.add({"valid_from_commit": commit, "valid_from_sync": stamp}, task=False)
+    return found
 
 
 def _add(known: Known, point: StoredPoint) -> None:
