@@ -52,7 +52,11 @@ def credit_off_branch(
               if p.payload.get("task_id") == task and p.payload.get("valid_from_commit") == target}  # fmt: skip
     left = git.walk_commits(known, hide=target, limit=limit, first_parent=False)
     linked = retrieve_many(store, [task_memory_id(scope, c) for c in left], fields=("symbol_ids",))
-    stayed = {i for p in linked for i in p.payload.get("symbol_ids") or ()}.difference(opened)
+    # and what names one of them its writer without its link: code a history read followed
+    # back through a move to the commit that wrote it (``authorship``), a first index's
+    named = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,), written_in=tuple(left))
+    stayed = {i for p in linked for i in p.payload.get("symbol_ids") or ()}.union(
+        p.id for p in store.scroll(named, fields=("written_in",))).difference(opened)
     given: dict[str, dict[str, Any]] = {}
     cleared: list[str] = []
     owed = False

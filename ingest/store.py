@@ -138,6 +138,7 @@ class MemoryFilter:
     names: tuple[str, ...] = ()
     named: tuple[str, ...] = ()  # name or qualname is any of these
     codes: tuple[str, ...] = ()  # content_hash is any of these
+    written_in: tuple[str, ...] = ()  # the commit named as its writer's is any of these
     closed_before: int | None = None  # closed before this (unix seconds): by its sync's stamp, else valid_to_time
     opened_after: int | None = None  # its interval opened by a sync stamped after this, or by none stamped
     stamped_since: int | None = None  # its interval opened or closed by a sync stamped at or after this

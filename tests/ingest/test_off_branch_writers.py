@@ -65,3 +65,34 @@ def test_code_an_amend_leaves_in_place_names_the_amended_commit(harness, git_rep
                      **{(f"{n}.py", q): ("Ann", amended) for n in "xy" for q in ("<module>", n * 2)}}  # fmt: skip
     assert found == fresh_writers(repo, tmp_path)
     written_in_its_authors_commit(harness, repo, gone=(dropped,))
+
+
+def test_code_a_rebased_commit_moved_names_the_rebased_commit_that_wrote_it(harness, git_repo, monkeypatch, tmp_path):
+    """A first index of a branch where Fay wrote ``f.py`` and Gus moved it to ``g.py``
+    (the history read followed the move back to Fay), then ``git rebase`` of the branch:
+    ``g.py``'s ``f`` named Fay's dropped commit, which no task memory links to it; now the
+    rebased one, as a fresh index of the branch does."""
+    repo, by = git_repo, partial(commit_by, git_repo, monkeypatch)
+    repo.write("m.py", "def m():\n    return 0\n")
+    by("Zed", "base")
+    repo.git("checkout", "-q", "-b", "feat")
+    repo.write("f.py", "def f(y):\n    return y\n")
+    dropped = by("Fay", "f")
+    repo.git("mv", "f.py", "g.py")
+    by("Gus", "f.py is g.py")
+    repo.write("h.py", "def h():\n    return 3\n")
+    by("Hal", "h")
+    repo.git("branch", "-q", "-M", "feat", "main")  # the harness tracks main
+    repo.git("branch", "-q", "base", "HEAD~3")
+    harness.sync(repo)
+    assert writers(harness)[("g.py", "f")] == ("Fay", dropped)
+    repo.git("checkout", "-q", "base")
+    repo.write("z.py", "def z():\n    return 1\n")
+    by("Zed", "z")
+    repo.git("checkout", "-q", "main")
+    repo.git("rebase", "-q", "base")
+    harness.sync(repo)
+    rebased = repo.git("log", "--format=%H", "-1", "--author=Fay").strip()
+    assert rebased != dropped and writers(harness)[("g.py", "f")] == ("Fay", rebased)
+    assert writers(harness) == fresh_writers(repo, tmp_path)
+    written_in_its_authors_commit(harness, repo, gone=(dropped,))
