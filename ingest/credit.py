@@ -27,7 +27,7 @@ from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
 from recalld.parsers.base import STRUCTURAL
 
 
-def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *, whole: bool, stamp: int) -> None:
+def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *, whole: bool, stamp: int) -> bool:
     """A sync over several commits (``records``: its target's first, then the others
     newest first) opens what it writes at its target, by the target's author and task
     (what it moved unchanged keeps its writer: ``writer.kept_writers``): each version the
@@ -39,7 +39,10 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *
     What none of them wrote keeps what it was opened with, but where the window stopped
     at its limit: a commit past it may have written that (also code the sync found
     moved: a copy of the old file that a window's commit deleted), and the history read
-    the sync owes finds who did (``history.owes_history``). ``stamp``: the sync's."""
+    the sync owes finds who did (``history.owes_history``). ``stamp``: the sync's.
+    Whether that read is owed besides: for code the window's commits moved from where
+    neither the store nor their reading holds it (a commit of more files than its reading
+    parses, ``commits.MAX_PARSED_FILES``, that a sync killed on its way did not store)."""
     target, *rest = records
     others = sorted(rest, key=lambda r: len(r.details.parents) > 1)  # stable: newest first otherwise
     merge = len(target.details.parents) > 1
@@ -51,13 +54,13 @@ def credit_window(store: Store, scope: Scope, records: Sequence[CommitRecord], *
         search = WriterSearch(store, scope, moves=WINDOW)
         search.claim(others if merge else [target, *others], claimable)
         moved = search.moved_back()
-    _unclaimed(store, scope, stamp, claimable, moved, merge=merge, whole=whole, made=written_ids(scope, records))
+    return _unclaimed(store, scope, stamp, claimable, moved, merge=merge, whole=whole, made=written_ids(scope, records))
 
 
 def _unclaimed(
     store: Store, scope: Scope, stamp: int, left: set[str], moved: dict[str, set[str]], *, merge: bool, whole: bool,
     made: AbstractSet[str],
-) -> None:
+) -> bool:
     """What a crediting of the sync ``stamp`` left unclaimed (``left``) of what it opened:
     what the window's commits moved there keeps the writer of the same code where they
     moved it from (``moved``: ``_written_before``), but after a merge whose window stopped
@@ -66,12 +69,16 @@ def _unclaimed(
     commit's past it (code the sync found moved too: a copy of the old file that one of
     them deleted): it is left to the history read (``_clear_writers``)."""
     before = _written_before(store, moved) if whole or not merge else set()
-    if whole:
-        return
+    if whole:  # what was moved from code no commit read and the store lacks: the history read's
+        lost = set().union(*moved.values()) - before
+        if lost:
+            _clear_writers(store, scope, stamp, lambda point: point.id in lost)
+        return bool(lost)
     if merge:
         _merge_keeps(store, left - before)
     kept = made | before
     _clear_writers(store, scope, stamp, lambda point: point.id not in kept)
+    return False
 
 
 def _written_before(store: Store, moved: dict[str, set[str]]) -> set[str]:

@@ -225,7 +225,7 @@ class Indexer:
                         )  # fmt: skip
 
                     if self._write(git, scope, incremental, True, how, result=result, vectors=ahead, progress=progress):
-                        owed = True  # writers a move other than forward left unknown (``off_branch``)
+                        owed = True  # writers left unknown (``TaskOutcome.unwritten``)
             else:
                 known = indexed if git.has_commit(indexed) else None
                 tree = whole_tree(self.store, self.options, git, scope, known, target, texts,

@@ -116,7 +116,7 @@ class TaskOutcome:
     complete: bool = True  # False: a backfill that stopped when asked to
     writers: int = 0  # versions a first index found that the history read (and the search past it) gave a writer
     rooted: bool = False  # the first-parent history was read, or searched, down to its root (``blamed``)
-    unwritten: bool = False  # writers left for the history read to find (``off_branch``)
+    unwritten: bool = False  # writers left for the history read to find (``off_branch``, ``credit_window``)
 
 
 def commit_window(git: GitRepository, indexed: str | None, target: str, limit: int) -> list[str]:
@@ -193,12 +193,14 @@ class TaskSync:
             whole = holds_all(self.git, known, target, window, self.options.backfill_commits)
             if reconcile or all(c in self._read for c in window):
                 # new commits, all read (after a crash, those the killed sync wrote: credited as it would have)
-                credit_window(self.store, self.scope, [self._record(c) for c in window], whole=whole, stamp=step.stamp)
+                records = [self._record(c) for c in window]
+                outcome.unwritten = credit_window(self.store, self.scope, records, whole=whole, stamp=step.stamp)
             else:  # a reset forward reopens the task memories of those it brings back, unread
                 credit_by_links(self.store, self.scope, window, whole=whole, stamp=step.stamp)
         if known is not None and not forward:
             limit = self.options.backfill_commits
-            outcome.unwritten = credit_off_branch(self.store, self.scope, self.git, known, step, self._record, limit)
+            unwritten = credit_off_branch(self.store, self.scope, self.git, known, step, self._record, limit)
+            outcome.unwritten = unwritten or outcome.unwritten
         if reread and known is not None:  # what it reads otherwise, and none of its commits wrote
             clear_unwritten(self.store, self.scope, step, [self._record(c) for c in window if known != target])
         self._read.clear()

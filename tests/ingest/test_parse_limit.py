@@ -191,3 +191,25 @@ def test_a_history_read_stops_inside_a_commit_past_the_limit_and_goes_on_later(t
         written_in_its_authors_commit(h, git_repo)
     finally:
         h.close()
+
+
+def test_code_moved_from_past_the_limit_in_a_sync_over_several_commits_is_its_writers(harness, git_repo, monkeypatch):
+    """Ann adds three files (the third past the limit of two), Bob moves the third; one sync
+    over both, as after a sync killed on its way through Ann's commit. The moved code is
+    Ann's, as a fresh index finds by following the move back; it was given to Bob, and
+    nothing mended it."""
+    monkeypatch.setattr(commits_module, "MAX_PARSED_FILES", 2)
+    repo = git_repo
+    repo.write("m.py", "def m():\n    return 0\n")
+    commit_by(repo, monkeypatch, "Ann", "m")
+    harness.sync(repo)
+    repo.write("a1.py", "def one():\n    return 1\n")
+    repo.write("a2.py", "def two():\n    return 2\n")
+    repo.write("pkg/z.py", BIG)
+    ann = commit_by(repo, monkeypatch, "Ann", "three files")
+    repo.git("mv", "pkg", "lib")
+    commit_by(repo, monkeypatch, "Bob", "pkg is lib")
+    harness.sync(repo)
+    found = {key: (author_name(p.payload), p.payload.get("written_in")) for key, p in structural(harness).items()}
+    assert found[("lib/z.py", "k")] == ("Ann", ann) and found[("a1.py", "one")] == ("Ann", ann)
+    written_in_its_authors_commit(harness, repo)
