@@ -32,7 +32,7 @@ from recalld.daemon.journal import Event
 from recalld.daemon.mem0 import mem0_results
 from recalld.daemon.memory_api import add_memory_routes
 from recalld.daemon.query import SearchRequest, export, search_noted
-from recalld.daemon.repos import unfollowed_notes
+from recalld.daemon.repos import unfollowed_at
 from recalld.ingest.diskspace import DiskFullError
 from recalld.ingest.errors import BusyError, NotFoundError, RecalldError, StoreServerError
 
@@ -142,8 +142,7 @@ def create_api(service: Service) -> FastAPI:
             types=tuple(types or ()), include_untrusted=include_untrusted, as_of=as_of, tests=tests,
         )  # fmt: skip
         records, notes = search_noted(service.app, request)
-        if as_of is None:  # where the answers may be stale
-            notes += unfollowed_notes([service.app.registry.get(repo)] if repo else service.app.registry.all())
+        notes += unfollowed_at(service.app.registry, repo, as_of)
         return noted(response, notes, mem0_results(records) if shape == "mem0" else records)
 
     @api.get("/v1/export", dependencies=auth, response_class=StreamingResponse, responses={

@@ -104,8 +104,9 @@ def changes_between(
     first = str(start.valid_at.state)
     last = str(end.valid_at.state) if end else stored_checkpoint(app.store, Scope(entry.name, entry.branch))["commit"]
     git = GitRepository(entry.path)
-    # a state the branch left (an amend, a rebase) is compared as the index held it
-    if first != last and not git.is_ancestor(first, last) and git.is_ancestor(last, first):
+    # a state the branch left (an amend, a rebase) is compared as the index held it: only
+    # one after the later state is refused
+    if first != last and git.is_ancestor(last, first):
         later = f"until {until!r}" if until else "the indexed commit"
         raise RecalldError(f"since {since!r} ({first[:8]}) is not before {later} ({last[:8]}) on branch"
                            f" {entry.branch!r}")  # fmt: skip

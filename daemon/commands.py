@@ -95,7 +95,7 @@ def _search(ctx: Any, daemon: Any, args: argparse.Namespace, notes: list[str]) -
         notes.extend(said)
         return results
     from recalld.daemon.mem0 import mem0_results
-    from recalld.daemon.query import SearchRequest, search_noted, stale_repos
+    from recalld.daemon.query import SearchRequest, search_noted
 
     request = SearchRequest(
         query=args.query,
@@ -112,8 +112,7 @@ def _search(ctx: Any, daemon: Any, args: argparse.Namespace, notes: list[str]) -
     )
     records, said = search_noted(ctx.app, request)
     notes.extend(said)
-    if args.as_of is None:
-        notes.extend(stale_repos(ctx.app, [ctx.app.registry.get(args.repo)] if args.repo else ctx.app.registry.all()))
+    _note_stale(ctx, args.repo, args, notes)
     return mem0_results(records) if mem0 else records
 
 
@@ -210,13 +209,13 @@ def _symbol_versions(ctx: Any, daemon: Any, repo: str, args: argparse.Namespace,
     return found
 
 
-def _note_stale(ctx: Any, repo: str, args: argparse.Namespace, notes: list[str]) -> None:
-    """Where an answer read from the store with no daemon may be stale: the repository's
-    memories lag its branch, or cannot follow it (``query.stale_repos``); not ``--as-of``."""
+def _note_stale(ctx: Any, repo: str | None, args: argparse.Namespace, notes: list[str]) -> None:
+    """Where an answer read with no daemon may be stale (not ``--as-of``): the memories of ``repo``
+    (or of every registration) lag its branch, or cannot follow it (``query.stale_repos``)."""
     if args.as_of is None:
         from recalld.daemon.query import stale_repos
 
-        notes.extend(stale_repos(ctx.app, [ctx.app.registry.get(repo)]))
+        notes.extend(stale_repos(ctx.app, [ctx.app.registry.get(repo)] if repo else ctx.app.registry.all()))
 
 
 def _print_notes(notes: list[str]) -> None:

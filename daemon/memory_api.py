@@ -15,7 +15,7 @@ from recalld.daemon.answer_shapes import CHANGES, MEMORY, OUTLINE, WRITTEN, answ
 from recalld.daemon.answers import errors, noted
 from recalld.daemon.changes import repo_changes
 from recalld.daemon.config import CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX, SYMBOLS_MAX
-from recalld.daemon.repos import unfollowed_notes
+from recalld.daemon.repos import unfollowed_at
 from recalld.ingest.gitnames import is_utf8
 from recalld.ingest.manual import MAX_NAME, MAX_TEXT, ManualMemory
 
@@ -91,7 +91,7 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
             service.app, name, qualname, path=path, kind=kind, include_deprecated=include_deprecated,
             as_of_text=as_of or None, notes=notes, limit=limit, blame=blame,
         )
-        return noted(response, _unfollowed(name, as_of, notes), found)
+        return noted(response, notes + unfollowed_at(service.app.registry, name, as_of), found)
 
     @api.get("/v1/repos/{name:path}/outline", dependencies=auth, responses={
         **answered(OUTLINE, "what the files define, in order", noted=True), **errors(400, 401, 404, 502, 503)})
@@ -107,12 +107,7 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
         notes: list[str] = []
         found = memories.outline(service.app, name, path, as_of_text=as_of or None, limit=limit, notes=notes,
                                  blame=blame)  # fmt: skip
-        return noted(response, _unfollowed(name, as_of, notes), found)
-
-    def _unfollowed(name: str, as_of: str | None, notes: list[str]) -> list[str]:
-        """``notes``, and where the answer may be stale (not ``as_of``), why the daemon cannot
-        follow the repository's branch (its path or the branch gone), as a search says."""
-        return notes + unfollowed_notes([service.app.registry.get(name)]) if not as_of else notes
+        return noted(response, notes + unfollowed_at(service.app.registry, name, as_of), found)
 
     @api.get("/v1/repos/{name:path}/changes", dependencies=auth, responses={
         **answered(CHANGES, "what changed (without since: the latest commits)"), **errors(400, 401, 404, 502, 503)})

@@ -176,6 +176,14 @@ def branch_missing(git: GitRepository, entry: Any) -> str | None:
     return git.missing_branch(entry.branch, path=entry.path, repo=entry.name)
 
 
+def unfollowed_at(registry: RepoRegistry, repo: str | None, as_of: str | None) -> list[str]:
+    """Where an answer the daemon gives may be stale (not ``as_of`` a commit or date): the
+    ``unfollowed_notes`` of ``repo``, or of every registration."""
+    if as_of:
+        return []
+    return unfollowed_notes([registry.get(repo)] if repo else registry.all())
+
+
 def unfollowed_notes(entries: Iterable[Any]) -> list[str]:
     """``unfollowed_note`` of each registration that cannot be followed."""
     return [unfollowed_note(e, reason) for e in entries if (reason := unfollowed(e)) is not None]
