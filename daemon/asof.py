@@ -81,6 +81,9 @@ class Known:
     targets: set[str] = field(default_factory=set)
     visits: dict[str, int] = field(default_factory=dict)
 
+    def copy(self) -> Known:
+        return Known(set(self.states), set(self.targets), dict(self.visits))
+
     def add(self, interval: dict[str, Any], *, task: bool) -> None:
         for key in STATE_KEYS:
             commit = interval.get(key)
@@ -159,7 +162,7 @@ def _caught_up(store: Store, flt: MemoryFilter, kept: _Kept, checkpoint: dict[st
     if kept.checkpoint.get("pending") or checkpoint.get("pending") or not kept.checkpoint.get("sync_stamp"):
         return None
     old = kept.known
-    known = Known(set(old.states), set(old.targets), dict(old.visits))
+    known = old.copy()
     ids = set(kept.ids)
     stamped = replace(flt, stamped_since=int(kept.checkpoint["sync_stamp"]))
     for point in chain(store.scroll(stamped, fields=(*STATE_FIELDS, "type")),
@@ -181,7 +184,7 @@ def _with_checkpoint(known: Known, checkpoint: dict[str, Any]) -> Known:
         return known
     if commit in known.targets and commit in known.visits:
         return known
-    found = Known(set(known.states), set(known.targets), dict(known.visits))
+    found = known.copy()
     found.add({"valid_from_commit": commit, "valid_from_sync": stamp}, task=False)
     return found
 

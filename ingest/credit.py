@@ -11,7 +11,7 @@ back without reading those commits, does so by their task memories' links
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -102,6 +102,13 @@ def give_writers(store: Store, given: dict[str, dict[str, Any]]) -> None:
             store.set_payload(batch, dict(zip(UNKNOWN_WRITER, fields)))
 
 
+def clear_writers(store: Store, ids: Iterable[str], extra: dict[str, Any] | None = None) -> None:
+    """Clears the writer and task of the versions ``ids`` (and sets ``extra``), for the
+    history read to find, a thousand a write."""
+    for batch in batches(sorted(ids), 1000):
+        store.set_payload(batch, {**NO_WRITER, "task_id": None, **(extra or {})})
+
+
 def _opened_by(store: Store, scope: Scope, stamp: int, fields: tuple[str, ...]) -> Iterator[StoredPoint]:
     """The structural versions the sync stamped ``stamp`` opened (read with ``fields``)."""
     flt = MemoryFilter(repo=scope.repo, branch=scope.branch, types=(STRUCTURAL,), opened_after=stamp - 1)
@@ -133,9 +140,7 @@ def _clear_writers(
         if cleared(point):
             opened[indexed and point.payload.get("change") == ADDED].append(point.id)
     for added, ids in opened.items():
-        values = {**NO_WRITER, "task_id": None, **({"change": INDEXED} if added else {})}
-        for batch in batches(sorted(ids), 1000):
-            store.set_payload(batch, values)
+        clear_writers(store, ids, {"change": INDEXED} if added else None)
 
 
 def holds_all(git: GitRepository, known: str, target: str, window: Sequence[str], limit: int) -> bool:

@@ -16,11 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from recalld.ingest.authorship import NO_WRITER, UNKNOWN_WRITER, writer, written_ids
+from recalld.ingest.authorship import UNKNOWN_WRITER, writer, written_ids
 from recalld.ingest.commits import CommitRecord
-from recalld.ingest.credit import give_writers
+from recalld.ingest.credit import clear_writers, give_writers
 from recalld.ingest.gitrepo import GitRepository
-from recalld.ingest.keyed import batches
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import SyncStep, reopened_over, task_memory_id
 from recalld.ingest.store import MemoryFilter, Store, retrieve_many
@@ -74,8 +73,7 @@ def credit_off_branch(
             cleared.append(point.id)
             owed = owed or not entries or point.id in stayed or any(e.get("written_in") for e in entries)
     give_writers(store, given)
-    for batch in batches(sorted(cleared), 1000):
-        store.set_payload(batch, {**NO_WRITER, "task_id": None})
+    clear_writers(store, cleared)
     return owed
 
 
