@@ -126,8 +126,7 @@ def trait_name(data: bytes, node: Node) -> str:
     ``<Values as Iterator>.Item``): its own path left out (``fmt::Display``), its arguments
     as written without lifetimes and spaces (``PartialEq<&'a str>``: ``PartialEq<&str>``;
     ``Visitor<'de>``: ``Visitor``)."""
-    text = _LIFETIME_ARGUMENT.sub("", node_text(data, node))
-    text = re.sub(r",?\s*>", ">", re.sub(r"<\s*", "<", re.sub(r"\s+", " ", text))).replace("<>", "").strip()
+    text = _written_arguments(node_text(data, node)).replace("<>", "").strip()
     head, bracket, arguments = text.partition("<")
     return head.rsplit("::", 1)[-1].strip() + bracket + arguments
 
@@ -149,7 +148,13 @@ def impl_arguments(data: bytes, member: Node) -> str:
     own = {node_text(data, c.child_by_field_name("name") or c) for c in declared}
     if all(a.type == "lifetime" or node_text(data, a) in own for a in arguments.named_children):
         return ""
-    text = _LIFETIME_ARGUMENT.sub("", node_text(data, arguments))
+    return _written_arguments(node_text(data, arguments))
+
+
+def _written_arguments(text: str) -> str:
+    """Rust type arguments as a name writes them: without lifetimes, spaces in brackets and
+    a trailing comma (``<'a, Vec< u8 >,>``: ``<Vec<u8>>``)."""
+    text = _LIFETIME_ARGUMENT.sub("", text)
     return re.sub(r",?\s*>", ">", re.sub(r"<\s*", "<", re.sub(r"\s+", " ", text)))
 
 
