@@ -29,6 +29,7 @@ from recalld.parsers.namesakes import (
     name_impl_arguments,
     name_overloads,
     name_singletons,
+    name_registrations,
     name_typing_overloads,
 )
 from recalld.parsers.parameter_types import parameter_key
@@ -95,6 +96,8 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
         name_overloads(placed, data)
     if spec.overload_decorator:
         name_typing_overloads(placed, data, spec.overload_decorator)
+    if spec.dispatch_decorators:
+        name_registrations(placed, data, spec.dispatch_decorators)
     documented, sections = pod_sections(root, data) if spec.packages else ("", {})  # Perl's POD by its sub
     extents = [definition_extent(p.d.node, data) for p in placed]
     symbols.extend(

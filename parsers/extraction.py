@@ -297,4 +297,7 @@ from __future__ import annotations
 # methods of the object type a TypeScript type alias is are its members (``type Api = { then(): void }``:
 # ``Api.then``); a parameter's type cut at 60 characters has the brackets it leaves open closed;
 # a function a Go package-level variable holds is a function (``var testHookDialChannel = func() {}``).
-EXTRACTION_VERSION = 43
+# 44: Python functions of one name that register implementations of a function dispatched on
+# types (``@process.register`` above each ``def _(arg: int)``, plum's ``@dispatch``) are named by
+# those types (``_(int)``), not numbered (``_#2``): 516 names in this venv's site-packages (sympy's).
+EXTRACTION_VERSION = 44

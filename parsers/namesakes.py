@@ -19,7 +19,7 @@ from recalld.parsers.parameter_types import (
     type_bounds,
 )
 from recalld.parsers.treesitter import Node, node_text, unwrapped
-from recalld.parsers.written_names import decorator_text, impl_arguments, objc_method
+from recalld.parsers.written_names import decorator_expression, decorator_text, impl_arguments, objc_method
 
 FUNCTION_KINDS = frozenset({"function", "method"})
 # A TypeScript overload's declaration: a signature without a body, beside its implementation.
@@ -33,6 +33,7 @@ CLASS_MEMBERS = frozenset({"method_definition", "method_signature", "abstract_me
 ASSIGNED, STATIC, CLASS_METHOD = "expression_statement", "static", "+"
 SCALA_TEMPLATE_BODY = "template_body"
 SCALA_OBJECTS = frozenset({"object_definition", "package_object"})
+REGISTER = "register"  # ``functools.singledispatch``'s: dispatched on the first argument alone
 _SETTER = re.compile(r"(?<=\w)=$")  # a setter's name, ``count=`` (``written_names.accessor_name``)
 
 
@@ -146,6 +147,48 @@ def name_typing_overloads(placed: list[Placed], data: bytes, decorator: str) -> 
             _number_repeats([p for p in members if p not in typings], [base] * (len(members) - len(typings)))
             listed = [parameter_type_list(unwrapped(p.d.node), data) or [] for p in typings]
             _number_repeats(typings, [f"{base}({shown})" for shown in _telling_apart(listed)])
+
+
+def name_registrations(placed: list[Placed], data: bytes, decorators: tuple[str, ...]) -> None:
+    """Where functions of one name in one scope register implementations of a function
+    dispatched on its arguments' types (``functools.singledispatch``'s ``@process.register``
+    above each ``def _(arg: int)``, plum's ``@dispatch def f(x: str)``), each is named by the
+    types it is registered for, as the decorator's arguments give them (``register(str)``)
+    or else as its parameters are annotated (``register`` reads the first, ``dispatch``
+    all), as many as tell them apart: ``_(int)``, ``_(list[int])``. They were numbered by order (``_#2``), so that one
+    registered above another renamed it. A repeat of one type is numbered (``_(int)#2``);
+    a group that also holds typings (``@overload``) is left as ``name_typing_overloads``
+    named it."""
+    for base, members in _same_name_functions(placed):
+        registered = {id(p): types for p in members if (types := _registered_for(p, data, decorators)) is not None}
+        if not registered or any("(" in p.qualname[len(base):] for p in members):
+            continue
+        others = [p for p in members if id(p) not in registered]
+        _number_repeats(others, [base] * len(others))
+        ordered = [p for p in members if id(p) in registered]
+        _number_repeats(ordered, [f"{base}({shown})" for shown in _telling_apart([registered[id(p)] for p in ordered])])
+
+
+def _registered_for(p: Placed, data: bytes, decorators: tuple[str, ...]) -> list[str] | None:
+    """The types a decorator of one of ``decorators`` registers ``p`` for; None where none
+    decorates it, or it names none. ``register`` is only a function's (``@process.register``:
+    a plain ``@register`` is a registry's, Django's template filters)."""
+    decorated = p.d.node if p.d.node.type == "decorated_definition" else p.d.node.parent
+    if decorated is None or decorated.type != "decorated_definition":
+        return None
+    for child in decorated.named_children:
+        written = decorator_expression(child) if child.type == "decorator" else None
+        if written is None:
+            continue
+        called = written.child_by_field_name("function") if written.type == "call" else written
+        name = node_text(data, called).rsplit(".", 1)[-1] if called is not None else ""
+        if name not in decorators or (name == REGISTER and called.type != "attribute"):
+            continue
+        arguments = written.child_by_field_name("arguments") if written.type == "call" else None
+        given = [" ".join(node_text(data, a).split()) for a in arguments.named_children] if arguments else []
+        listed = given or parameter_type_list(unwrapped(p.d.node), data) or []
+        return (listed[:1] if name == REGISTER and not given else listed) or None
+    return None
 
 
 def name_singletons(placed: list[Placed], data: bytes, word: str) -> None:

@@ -39,6 +39,10 @@ class LanguageSpec:
     # (Python's ``@typing.overload``): named by its parameters' types, so that the
     # implementation keeps the plain name.
     overload_decorator: str = ""
+    # A function under a decorator of one of these names registers one implementation of a
+    # function dispatched on its arguments' types (``functools.singledispatch``'s
+    # ``@process.register``, plum's ``@dispatch``): named by the types it registers for.
+    dispatch_decorators: tuple[str, ...] = ()
     declares_encoding: bool = False  # a file may name its encoding in a comment (parsers/encoding.py)
     directory_namespace: bool = False  # a directory's files share one namespace (Go's packages)
     # A kin language whose grammar reads what this one's cannot: a file this grammar reads
@@ -183,7 +187,8 @@ OBJC_MARKS = frozenset({
 TYPESCRIPT_MERGES = frozenset({"interface_declaration"})  # declaration merging: ``LanguageSpec.merges``
 BUILTIN_LANGUAGES = (
     LanguageSpec("python", (".py", ".pyi"), "tree_sitter_python", docstrings="strings", declares_encoding=True,
-                 overload_decorator="overload", interpreters=("python", "pypy")),
+                 overload_decorator="overload", dispatch_decorators=("register", "dispatch"),
+                 interpreters=("python", "pypy")),
     # Flow-typed JavaScript (React, React Native, Vue 2) is read by TSX's grammar, which
     # knows type annotations: of Vue 2.6's 161 Flow files, JavaScript's grammar reads 152
     # with errors (538 symbols), TSX's 4 (821).

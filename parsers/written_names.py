@@ -66,8 +66,13 @@ def accessor_name(node: Node, named: Node, name: str, data: bytes) -> str:
 def decorator_text(decorator: Node, data: bytes) -> str:
     """A Python decorator as written, without its ``@`` and a comment after it
     (``@overload  # int case``: ``overload``)."""
-    written = next((c for c in decorator.named_children if c.type != "comment"), None)
+    written = decorator_expression(decorator)
     return node_text(data, written).strip() if written is not None else ""
+
+
+def decorator_expression(decorator: Node) -> Node | None:
+    """What a Python decorator calls or names, a comment after it left out."""
+    return next((c for c in decorator.named_children if c.type != "comment"), None)
 
 
 def operator_name(node: Node | None, data: bytes) -> str | None:

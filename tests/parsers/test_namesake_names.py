@@ -131,3 +131,18 @@ def test_a_long_parameter_type_is_cut_with_its_brackets_closed():
 def test_the_methods_of_the_object_type_a_type_alias_is_are_its_members():
     source = "export type Api = {\n  then(cb: () => void): void;\n  name: string;\n};\n"
     assert qualnames("typescript", source) == ["Api", "Api.then"]
+
+
+def test_dispatch_registrations_are_named_by_the_types_they_register():
+    """``@process.register`` above each ``def _``: by the decorator's type or the first
+    parameter's annotation, so that one registered above another renames neither; plum's
+    ``@dispatch`` by as many parameters as tell them apart; a plain ``@register`` (a registry's) is no dispatch."""
+    registrations = (
+        "@process.register\ndef _(arg: int): ...\n@process.register(str)\ndef _(arg): ...\n"
+        "@dispatch\ndef add(a: str, b: int): ...\n@dispatch(int, int)\ndef add(a, b): ...\n"
+        "@register\ndef lower(v: str): ...\n@register\ndef lower(v: int): ...\n"
+    )
+    assert qualnames("python", registrations) == ["_(int)", "_(str)", "add(str, …)", "add(int, …)", "lower",
+                                                  "lower#2"]  # fmt: skip
+    above = "@process.register(bytes)\ndef _(arg): ...\n" + registrations
+    assert qualnames("python", above)[:3] == ["_(bytes)", "_(int)", "_(str)"]
