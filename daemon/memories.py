@@ -16,7 +16,7 @@ from recalld.daemon.app import App
 from recalld.daemon.asof import indexed_states
 from recalld.daemon.blame import with_file_blame, with_last_change
 from recalld.daemon.config import OUTLINE_LIMIT
-from recalld.daemon.query import as_of, memory_record, note_as_of
+from recalld.daemon.query import as_of, memory_record, note_as_of, stale_repos
 from recalld.daemon.paths import literal_dir
 from recalld.daemon.retrieve import at_path, path_ok, repo_glob
 from recalld.daemon.unheld import why_unheld
@@ -134,9 +134,10 @@ def get_symbol(
             then = f": {why_unheld(app, entry, path.strip('/'))}"
             went = where_symbol_went(app, entry, qualname, path, closure=False)  # the file's fate was told
             then += f"; {went}" if went else ""
-        elif not at:
+        elif not at:  # where it went, or else that the memories lag the branch: a sync may bring it in
             went = where_symbol_went(app, entry, qualname, path or "")
-            then = f": {went}" if went else ""
+            lagging = [] if went else stale_repos(app, [entry])
+            then = f": {went}" if went else (f"; {lagging[0]}" if lagging else "")
         raise NotFoundError(f"no symbol {qualname!r} in {repo}" + (f" at {path}" if path else "") + then)
     if notes is not None:
         note_as_of(notes, at, as_of_text)

@@ -8,6 +8,7 @@ moved or deleted (``went``)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 from recalld.daemon.app import App
 from recalld.daemon.logs import get_logger
@@ -54,6 +55,8 @@ def why_unheld(app: App, entry: RepoEntry, path: str) -> str:
     if reason is not None:
         return f"the sync skipped the file there {at}: {reason.replace('_', ' ')}"
     if not skipped:
+        if (since := _committed_since(git, entry, str(commit), path)) is not None:
+            return f"no file is there or matches it {at}; {since}"
         went = where_files_went(app, entry, path)
         return f"no file is there or matches it {at}" + (f": {went}" if went else "")
     if len(skipped) == 1:
@@ -74,15 +77,31 @@ def held_nothing(app: App, entry: RepoEntry, pattern: str) -> str | None:
     return why_unheld(app, entry, pattern)
 
 
+def _committed_since(git: GitRepository, entry: RepoEntry, commit: str, pattern: str) -> str | None:
+    """Where the branch has moved on from the indexed ``commit`` to one that has a file at
+    ``pattern``, that it was committed since and a sync brings it in; None otherwise."""
+    tip = git.branch_tip(entry.branch)
+    if tip is None or tip == commit:
+        return None
+    if git.lookup(tip, pattern) is None and next(_files_under(git, tip, pattern), None) is None:
+        return None
+    sync = f"recalld sync {entry.name}, or keep recalld serve running"
+    return f"one is there on {entry.branch} at {tip[:8]}, committed since ({sync})"
+
+
+def _files_under(git: GitRepository, commit: str, pattern: str) -> Iterator[TreeFile | TreeSkip]:
+    """The files of ``commit`` under the directory ``pattern`` or matching the glob."""
+    return (found for found in git.walk_tree(commit, walked_dir(pattern)) if path_ok(found.path, pattern))
+
+
 def _skipped_under(app: App, git: GitRepository, commit: str, pattern: str) -> list[tuple[str, str]]:
     """The files under the directory ``pattern`` or matching the glob, each with the
     reason a sync skips it (the first ``EXPLAINED``); none where none is there."""
     skipped: list[tuple[str, str]] = []
-    for found in git.walk_tree(commit, walked_dir(pattern)):
-        if path_ok(found.path, pattern):
-            skipped.append((found.path, _reason(app, git, commit, found)))
-            if len(skipped) == EXPLAINED:
-                break
+    for found in _files_under(git, commit, pattern):
+        skipped.append((found.path, _reason(app, git, commit, found)))
+        if len(skipped) == EXPLAINED:
+            break
     return skipped
 
 

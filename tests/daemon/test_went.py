@@ -232,3 +232,24 @@ def test_a_chain_of_moves_names_each_move_and_a_symbol_moved_then_deleted_is_one
     assert not_found(get_symbol, app, "r", "helper").endswith(
         ": 'helper' was held in 2 files before (a/h.py, b/h.py): ask of one with --path"
     )
+
+
+def test_a_path_or_symbol_committed_since_the_sync_says_a_sync_brings_it_in(git_repo, harness, app):  # noqa: F811
+    """An outline of a file, a directory or a glob there is nothing of at the indexed
+    commit, but that the branch has since, and a symbol not found while the memories lag
+    the branch, say so: a sync brings them in (it said only "no file is there")."""
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("a.py", A)
+    indexed = git_repo.commit("one")[:8]
+    harness.sync(git_repo)
+    git_repo.write("lib/b.py", B)
+    tip = git_repo.commit("two")[:8]
+    since = f"one is there on main at {tip}, committed since (recalld sync r, or keep recalld serve running)"
+    for path in ("lib/b.py", "lib/", "**/b.py"):
+        assert not_found(outline, app, "r", path).endswith(f"at the indexed commit {indexed}; {since}")
+    assert not_found(outline, app, "r", "nowhere.py").endswith(f"no file is there or matches it at the indexed commit"
+                                                               f" {indexed}")  # fmt: skip
+    assert not_found(get_symbol, app, "r", "two") == ("no symbol 'two' in r; r: memories 1 commit behind main"
+                                                      " (recalld sync r, or keep recalld serve running)")  # fmt: skip
+    harness.sync(git_repo)
+    assert not_found(get_symbol, app, "r", "three") == "no symbol 'three' in r"
