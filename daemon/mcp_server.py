@@ -14,13 +14,14 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, INVALID_REQUEST, ToolAnnotations
+from mcp_types import INVALID_PARAMS, INVALID_REQUEST, CallToolResult, TextContent, ToolAnnotations
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field, ValidationError
 
 from recalld.daemon.client import DaemonClient, flag, memory_path, repo_path
-from recalld.daemon.commands import LANGUAGE_NAMES, SYMBOL_KIND_NAMES
+from recalld.daemon.commands import KINDS_HELP, LANGUAGE_NAMES, SYMBOL_KIND_NAMES
 from recalld.daemon.config import CHANGES_LIMIT, CHANGES_MAX, OUTLINE_MAX, SYMBOLS_MAX, Config
+from recalld.daemon.mcp_answers import compact_answer
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.manual import default_author
 
@@ -93,11 +94,16 @@ class CheckedServer(MCPServer):
             if blank:
                 raise ToolError(f"{name}: {', '.join(map(repr, blank))} must not be empty")
         try:
-            return await super().call_tool(name, arguments, context)
+            result = await super().call_tool(name, arguments, context)
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
                 raise ToolError(f"{name}: {plain_errors(exc.__cause__)}") from None
             raise
+        if isinstance(result, CallToolResult) and result.structured_content is not None and not result.is_error:
+            # the answer's text without the SDK's indents (a fifth of a search's): the structured copy is the same
+            text = json.dumps(result.structured_content, ensure_ascii=False, separators=(",", ":"))
+            result.content = [TextContent(type="text", text=text)]
+        return result
 
 
 async def answer_before_initialize(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
@@ -124,6 +130,15 @@ async def explain_invalid_params(ctx: ServerRequestContext[Any, Any], call_next:
         return await call_next(ctx)
     except ValidationError as exc:
         raise MCPError(INVALID_PARAMS, f"Invalid request parameters: {plain_errors(exc)}") from None
+
+
+def one_kind(kind: str | list[str] | None) -> str | None:
+    """The one kind get_symbol is asked for, given as search_memories takes kinds (a list) or alone."""
+    if not isinstance(kind, list):
+        return kind
+    if len(kind) > 1:
+        raise ToolError(f"get_symbol: 'kind' is one kind, not {len(kind)} (given {kind!r}): ask once for each")
+    return kind[0] if kind else None
 
 
 def _blank(value: Any) -> bool:
@@ -154,9 +169,9 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
     def search_memories(
         query: Annotated[str, Field(description="what you are looking for, in words or identifiers")],
         repo: OptRepo = None,
-        type: Annotated[list[str] | None, Field(description="memory types: structural, task, decision, "
-                                                "debt, preference, project, note")] = None,  # fmt: skip
-        kind: Annotated[list[str] | None, Field(description=f"symbol kinds: {SYMBOL_KIND_NAMES}; manual")] = None,
+        type: Annotated[str | list[str] | None, Field(description="a memory type or a list of them: structural, "
+                                                      "task, decision, debt, preference, project, note")] = None,
+        kind: Annotated[str | list[str] | None, Field(description=f"a kind or a list of them: {KINDS_HELP}")] = None,
         lang: Annotated[str | None, Field(description=LANGUAGE_NAMES)] = None,
         path: Annotated[str | None, Field(description="only paths matching this glob, e.g. 'src/**/*.py'")] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="how many results")] = 10,
@@ -178,7 +193,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
                   "include_untrusted": flag(include_untrusted),
                   "tests": None if tests == "include" else tests}  # fmt: skip
         notes: list[str] = []
-        results = gateway.call("GET", "/v1/search", params, noted=notes)
+        results = compact_answer(gateway.call("GET", "/v1/search", params, noted=notes))
         return {"results": results, "notes": notes} if notes else {"results": results}
 
     @server.tool(annotations=READ)
@@ -189,7 +204,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
                                 "each overload)")],
         path: Annotated[str | None, Field(description="a file, directory or glob of the repo, to pick one of several")
                         ] = None,
-        kind: Annotated[str | None, Field(description="module, class, function, method, ...")] = None,
+        kind: Annotated[str | list[str] | None, Field(description=f"one kind: {SYMBOL_KIND_NAMES}")] = None,
         include_deprecated: Annotated[bool, Field(description="also its earlier, closed versions")] = False,
         as_of: Annotated[str | None, Field(description="a commit or date: the version valid then, "
                                            "with its lines then")] = None,
@@ -208,10 +223,10 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         is live, the error says where the one the index held went (moved, renamed: how to ask for
         it; removed) or why the path holds nothing. Where more are found than limit, notes says how
         many: ask with path or kind."""
-        params = {"qualname": qualname, "path": path, "kind": kind, "include_deprecated": flag(include_deprecated),
-                  "as_of": as_of, "limit": limit, "blame": flag(blame)}  # fmt: skip
+        params = {"qualname": qualname, "path": path, "kind": one_kind(kind), "as_of": as_of, "limit": limit,
+                  "include_deprecated": flag(include_deprecated), "blame": flag(blame)}  # fmt: skip
         notes: list[str] = []
-        versions = gateway.call("GET", repo_path(repo, "symbols"), params, noted=notes)
+        versions = compact_answer(gateway.call("GET", repo_path(repo, "symbols"), params, noted=notes))
         return {"versions": versions, "notes": notes} if notes else {"versions": versions}
 
     @server.tool(annotations=READ)
@@ -231,7 +246,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         error says why: the files skipped, or where the ones it held went."""
         params = {"path": path, "as_of": as_of, "limit": limit, "blame": flag(blame)}
         notes: list[str] = []
-        found = dict(gateway.call("GET", repo_path(repo, "outline"), params, noted=notes))
+        found = dict(compact_answer(gateway.call("GET", repo_path(repo, "outline"), params, noted=notes)))
         return {**found, "notes": notes} if notes else found
 
     @server.tool(annotations=READ)
@@ -240,7 +255,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
     ) -> dict[str, Any]:
         """What changed lately in a repository, newest first: its latest commits (task memories)
         when indexed, else the symbol versions most recently added (event 'opened') or closed."""
-        return dict(gateway.call("GET", repo_path(repo, "changes"), {"limit": limit}))
+        return dict(compact_answer(gateway.call("GET", repo_path(repo, "changes"), {"limit": limit})))
 
     @server.tool(annotations=READ)
     def changes_since(
@@ -258,7 +273,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         get_symbol); counts of each, and the commits between. from_commit is the state the index
         synced to at or before since (since_commit when it synced there)."""
         params = {"since": since, "until": until, "path": path, "limit": limit}
-        return dict(gateway.call("GET", repo_path(repo, "changes"), params))
+        return dict(compact_answer(gateway.call("GET", repo_path(repo, "changes"), params)))
 
     @server.tool(annotations=WRITE)
     def remember(

@@ -84,8 +84,11 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
                                 kind=["method"], lang="python", path="app/**", limit=3)
         assert not err and found["results"][0]["qualname"] == "Basket.add"
         err, found = await call(session, "search_memories", query="put something into a basket", tests="exclude",
-                                kind=["method"], limit=3)  # fmt: skip
+                                kind="method", limit=3)  # fmt: skip  (a kind alone, as get_symbol takes it)
         assert not err and found["results"][0]["qualname"] == "Basket.add"
+        # compact for a model's context: no matching fields, no empty ones, the docstring once (in the text)
+        assert not {"content_hash", "symbol_key", "name", "deprecated", "superseded_by", "docstring"} & set(
+            found["results"][0]) and "Put an item in the basket." in found["results"][0]["text"]  # fmt: skip
         err, found = await call(session, "search_memories", query="put something into a basket", tests="only")
         assert not err and found["results"] == []  # the repository holds no test code
         err, found = await call(session, "search_memories", query="persist basket", kind=["manual"])
@@ -93,8 +96,10 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
         err, none = await call(session, "search_memories", query="basket", lang="Rust", kind=["method", "Strukt"])
         assert not err and none["results"] == [] and [n.split(" (")[0] for n in none["notes"]] == [
             "no memory has language 'Rust'", "no memory has kind 'Strukt'"]  # fmt: skip
-        err, typo = await call(session, "get_symbol", repo="repo", qualname="add", kind="Strukt")
+        err, typo = await call(session, "get_symbol", repo="repo", qualname="add", kind=["Strukt"])
         assert err and "no memory of repo has kind 'strukt' (module, class," in typo
+        err, two = await call(session, "get_symbol", repo="repo", qualname="add", kind=["method", "function"])
+        assert err and "get_symbol: 'kind' is one kind, not 2" in two
 
         err, symbol = await call(session, "get_symbol", repo="repo", qualname="add")
         version = symbol["versions"][0]
@@ -114,7 +119,7 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
 
         err, outline = await call(session, "file_outline", repo="repo", path="app/")
         assert not err and [f["path"] for f in outline["files"]] == ["app/core.py"]
-        found = [(s["kind"], s["qualname"], s["start_line"], s["doc"]) for s in outline["files"][0]["symbols"]]
+        found = [(s["kind"], s["qualname"], s["start_line"], s.get("doc", "")) for s in outline["files"][0]["symbols"]]
         assert found == [("function", "alpha", 1, "First, now twice."), ("class", "Basket", 6, ""),
                          ("method", "Basket.add", 7, "Put an item in the basket.")]  # fmt: skip
         assert "last_changed" not in outline["files"][0]
@@ -132,11 +137,11 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
         commits = {c["commit"]: c for c in changes["changes"]}
         assert {second, old_alpha} <= set(commits) and commits[second]["subject"] == "two"
         assert any("Basket.add" in s["added"] for s in commits[second]["symbols"])
-        assert version["id"] in commits[second]["symbol_ids"]
+        assert not {"symbol_ids", "text"} & set(commits[second])  # the symbols are listed by name
 
         err, since = await call(session, "changes_since", repo="repo", since=old_alpha)
         assert not err and (since["from_commit"], since["to_commit"], since["commits"]) == (old_alpha, second, 1)
-        changed = {(c["now"] or c["was"])["qualname"]: (c["change"], c.get("what")) for c in since["changes"]}
+        changed = {(c.get("now") or c["was"])["qualname"]: (c["change"], c.get("what")) for c in since["changes"]}
         assert changed["alpha"] == ("modified", ["doc", "code"]) and changed["Basket.add"][0] == "added"
         err, bad = await call(session, "changes_since", repo="repo", since="no-such-commit")
         assert err and "since 'no-such-commit': no such commit" in bad
@@ -341,6 +346,7 @@ def test_a_line_nested_too_deep_is_answered_and_the_session_goes_on():
     by_id = {a["id"]: a for a in answers if a["id"] is not None}
     assert sorted(by_id) == [1, 2, 3, 4] and by_id[3]["error"] == too_deep and by_id[4]["result"] == {}
     assert by_id[2]["result"]["structuredContent"] == {"repos": []}
+    assert by_id[2]["result"]["content"] == [{"type": "text", "text": '{"repos":[]}'}]  # without the SDK's indents
 
 
 def test_a_request_whose_id_is_no_string_or_integer_is_an_invalid_request():
