@@ -306,20 +306,14 @@ def last_changed_line(changed: dict[str, Any] | None, *, brief: bool = False) ->
 
 
 def _print_code(v: dict[str, Any]) -> None:
-    # the stored text: its first line names it (said above), then the doc and code as read
-    text = (v.get("text") or "").split("\n", 1)[1:]
-    shown = text[0].rstrip() if text else ""
-    doc = v.get("docstring") or ""
-    documented = bool(doc) and shown.startswith(doc)  # the doc, cleaned, before the code
-    code = (shown[len(doc) :] if documented else shown).strip("\n").splitlines()
-    span = (v.get("end_line") or 0) - (v.get("start_line") or 0) + 1
-    cut = 0 < len(code) < span  # the stored text is cut at embedding.max_chars
+    from recalld.daemon.memories import stored_code  # the stored text: its first line names it (said above)
+
+    stored = stored_code(v)
     # a doc comment above the code is shown; a docstring inside it is shown there
-    above = documented and not any(doc.splitlines()[0] in line for line in code)
-    for line in (doc.splitlines() if above else []) + as_indented(code, whole=not cut):
+    above = stored.doc and not any(stored.doc.splitlines()[0] in line for line in stored.code)
+    for line in (stored.doc.splitlines() if above else []) + as_indented(stored.code, whole=not stored.more):
         print(f"    {line}".rstrip())
-    if cut:
-        more = span - len(code)
+    if more := stored.more:
         print(f"    … {more} more line{'s' if more > 1 else ''}: {v['path']}:{v['start_line']}-{v['end_line']}")
 
 

@@ -214,7 +214,8 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
                                      "wrote one of its lines, its author and date, by git blame")] = False,
     ) -> dict[str, Any]:
         """The current memory of a symbol on the tracked branch (or as of a commit or date): source
-        text, signature, docstring, path and lines, and provenance (valid_from_commit: the commit
+        text (cut at embedding.max_chars: text_cut then says how many of its last lines it leaves
+        out, to read from the file), signature, docstring, path and lines, and provenance (valid_from_commit: the commit
         of the sync that first saw this version; author, written_in and task_id: the commit that
         wrote it (code moved unchanged: the commit that wrote it before the move); for what a
         branch's first sync found, change "indexed", its tip, and the author and commit that

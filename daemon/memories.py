@@ -9,7 +9,7 @@ import threading
 import uuid
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from recalld.daemon.app import App
@@ -149,9 +149,34 @@ def get_symbol(
             notes.append(f"{len(points)} found, the first {limit} given: ask with a path or a kind for fewer")
         points = points[:limit]
     records = [memory_record(p) for p in points]
+    for record in records:
+        if more := stored_code(record).more:
+            record["text_cut"] = more
     if blame:
         with_last_change(app, entry, records, at, notes if notes is not None else [])
     return records
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCode:
+    """What a symbol's stored text holds after its first line (which names it): the doc,
+    when it comes before the code, and the code's lines."""
+
+    doc: str  # the doc the text opens with, cleaned ("" where it does not open with it)
+    code: list[str]
+    more: int  # the symbol's lines the code leaves out: the text is cut at embedding.max_chars
+
+
+def stored_code(record: dict[str, Any]) -> StoredCode:
+    """The doc and code a symbol memory's stored text holds, and how many of its lines it
+    leaves out (``text_cut`` in a symbol's answer: read the file's lines for the rest)."""
+    text = (record.get("text") or "").split("\n", 1)[1:]
+    shown = text[0].rstrip() if text else ""
+    doc = record.get("docstring") or ""
+    documented = bool(doc) and shown.startswith(doc)
+    code = (shown[len(doc) :] if documented else shown).strip("\n").splitlines()
+    span = (record.get("end_line") or 0) - (record.get("start_line") or 0) + 1
+    return StoredCode(doc if documented else "", code, span - len(code) if 0 < len(code) < span else 0)
 
 
 def outline(

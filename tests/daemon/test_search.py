@@ -651,6 +651,23 @@ def test_a_symbol_is_found_by_its_scope_and_name_when_its_qualname_says_more(git
         get_symbol(app, "r", "Other.fmt")
 
 
+def test_a_symbol_whose_stored_text_is_cut_says_how_many_lines_it_leaves_out(git_repo, harness, app):
+    """The stored text is cut at embedding.max_chars: a symbol's answer says how many of
+    its lines it leaves out (``text_cut``), so that an agent reads them from the file (the
+    answer looked whole, ending mid-docstring)."""
+    app.registry.add("r", str(git_repo.path), "main")
+    body = "".join(f"    total = total + {i}  # step {i} of the long sum\n" for i in range(60))
+    git_repo.write("calc.py", f'def long_sum():\n    """Adds."""\n    total = 0\n{body}    return total\n\n\n'
+                              'def short():\n    return 1\n')  # fmt: skip
+    git_repo.commit("calc")
+    harness.sync(git_repo)
+    (long,) = get_symbol(app, "r", "long_sum")
+    last_shown = long["text"].splitlines()[-1]  # cut within it, maybe
+    lines = (git_repo.path / "calc.py").read_text().splitlines()
+    assert long["end_line"] == 64 and 0 < long["text_cut"] < 64 and lines[63 - long["text_cut"]].startswith(last_shown)
+    assert "text_cut" not in get_symbol(app, "r", "short")[0]
+
+
 def test_a_symbol_is_printed_with_its_doc_once_and_its_code_as_indented(capsys):
     from recalld.daemon.commands import print_version
 
