@@ -22,7 +22,7 @@ from recalld.daemon.asof import indexed_states
 from recalld.daemon.config import CHANGES_LIMIT, RECENT_LIMIT, RECENT_MAX
 from recalld.daemon.blame import commit_record
 from recalld.daemon.memories import recent_changes, summary
-from recalld.daemon.query import AsOf, as_of
+from recalld.daemon.query import AsOf, as_of, stale_repos
 from recalld.daemon.registry import RepoEntry
 from recalld.daemon.retrieve import path_ok, repo_glob
 from recalld.daemon.unheld import held_nothing
@@ -135,17 +135,22 @@ def changes_between(
         "newest_commits": [commit_record(git.commit_info(c)) for c in commits[:COMMITS_LISTED]],
         "counts": {name: counts.get(name, 0) for name in ORDER}, "changes": listed,
         "truncated": len(found) > limit,
-        **_nothing_held(app, entry, pattern, found),
+        **_noted(app, entry, pattern, found, to_indexed=end is None),
     }  # fmt: skip
 
 
-def _nothing_held(app: App, entry: RepoEntry, pattern: str | None, found: list[Change]) -> dict[str, str]:
+def _noted(app: App, entry: RepoEntry, pattern: str | None, found: list[Change], *, to_indexed: bool) -> dict[str, str]:
     """``note``: why no change was found under ``pattern``, where the index holds nothing
-    there now (the sync skipped the files, or there are none: ``unheld.why_unheld``)."""
-    if pattern is None or found:
-        return {}
-    why = held_nothing(app, entry, pattern)
-    return {"note": f"the index holds nothing at {pattern}: {why}"} if why else {}
+    there now (the sync skipped the files, or there are none: ``unheld.why_unheld``); and,
+    for changes to the indexed commit, that the memories lag the branch or cannot follow it
+    (``query.stale_repos``: commits made since are not counted, "no change" while a sync
+    was pending said nothing of them)."""
+    said = []
+    if pattern is not None and not found and (why := held_nothing(app, entry, pattern)):
+        said.append(f"the index holds nothing at {pattern}: {why}")
+    if to_indexed:
+        said.extend(stale_repos(app, [entry]))
+    return {"note": "; ".join(said)} if said else {}
 
 
 def _state(app: App, repo: str, text: str, flag: str) -> AsOf:

@@ -305,6 +305,18 @@ def test_changes_under_a_path_the_index_holds_nothing_of_say_why(steps, git_repo
     assert answer["changes"] == [] and "note" not in answer
 
 
+def test_changes_to_the_indexed_commit_say_when_the_memories_lag_the_branch(steps, git_repo, app):  # noqa: F811
+    """Changes since the indexed commit while commits wait for a sync: "no change", and a
+    note that says how far behind the memories are (it said nothing of them)."""
+    indexed = git_repo.head()
+    git_repo.write("pkg/later.py", "def later():\n    return 3\n")
+    git_repo.commit("four: not synced yet")
+    answer = changes_between(app, "r", indexed)
+    assert answer["changes"] == [] and answer["note"] == (
+        "r: memories 1 commit behind main (recalld sync r, or keep recalld serve running)")
+    assert "note" not in changes_between(app, "r", steps["c1"], until=indexed)  # to a commit asked for: as it was
+
+
 def test_a_rename_of_a_symbol_longer_than_its_embedded_text_is_its_name_alone(git_repo, harness, app):  # noqa: F811
     """The stored text is cut at ``max_chars``: where one was, the whole code of both versions is
     read from git, so a pure rename is ``[name]`` at any length, and code edited past the cut ``code``."""
