@@ -201,7 +201,8 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         repo: Repo,
         qualname: Annotated[str, Field(description="qualified name ('Class.method'), plain name ('method'), or "
                                 "scope and name ('Arg.fmt' finds Rust's '<Arg as Display>.fmt', 'Codec.decode' "
-                                "each overload)")],
+                                "each overload), or as imported or called ('requests.sessions.Session', "
+                                "'Session.request()')")],
         path: Annotated[str | None, Field(description="a file, directory or glob of the repo, to pick one of several")
                         ] = None,
         kind: Annotated[str | list[str] | None, Field(description=f"one kind: {SYMBOL_KIND_NAMES}")] = None,

@@ -8,7 +8,7 @@ import heapq
 import threading
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,6 +21,7 @@ from recalld.daemon.paths import literal_dir
 from recalld.daemon.retrieve import at_path, path_ok, repo_glob
 from recalld.daemon.unheld import why_unheld
 from recalld.daemon.went import where_symbol_went
+from recalld.daemon.written_as import in_module, module_readings, uncalled
 from recalld.ingest.errors import NotFoundError, RecalldError
 from recalld.ingest.held import as_interval, shown_as
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
@@ -96,7 +97,10 @@ def get_symbol(
     name, else by scope and name: ``Arg.fmt`` finds Rust's ``<Arg as Display>.fmt`` and
     ``<Arg as Debug>.fmt``, ``Codec.decode`` Java's ``Codec.decode(String)``, a repeat's
     ``Codec.decode#2``. A name written as C++ and Rust write one (``geo::Widget::Draw``)
-    is read as recalld writes it (``geo.Widget.Draw``). With ``as_of_text``, the versions
+    is read as recalld writes it (``geo.Widget.Draw``); one written as imported or called
+    as a module's qualname (``requests.sessions.Session``, ``flask.Flask`` of ``src/flask/app.py``,
+    ``Session.request()``: ``written_as``), a note saying how it was read. Of a plain name
+    found by its qualname, a note names the other symbols of that name. With ``as_of_text``, the versions
     valid then, with the lines they had (``query.as_of``). At most ``limit`` (the first
     by path and line), a note saying how many were found. With ``blame``, each live
     version's ``last_changed`` (``with_last_change``)."""
@@ -120,6 +124,12 @@ def get_symbol(
     if not points and scope:
         named = found(replace(base, names=(name,)))
         points = [p for p in named if parent_scope(str(p.payload.get("qualname") or "")) == scope]
+    if not points and (module_read := _read_in_module(found, base, qualname)) is not None:
+        points, read_as = module_read
+        if notes is not None:
+            notes.append(f"{qualname!r} read as {read_as}")
+    elif points and "." not in qualname and notes is not None:
+        notes.extend(_also_named(found, base, qualname, points))
     if not points and "::" in qualname:
         return get_symbol(app, repo, qualname.replace("::", "."), path=path, kind=kind,
                           include_deprecated=include_deprecated, as_of_text=as_of_text, notes=notes,
@@ -155,6 +165,39 @@ def get_symbol(
     if blame:
         with_last_change(app, entry, records, at, notes if notes is not None else [])
     return records
+
+
+ALSO_NAMED = 5  # other symbols of a plain name a symbol's answer names
+
+
+def _read_in_module(
+    found: Callable[..., Iterator[StoredPoint]], base: MemoryFilter, qualname: str
+) -> tuple[list[StoredPoint], str] | None:
+    """The symbols ``qualname`` names as an agent copies it from a call (``Session.request()``)
+    or an import path (``requests.sessions.Session``: ``Session`` of a module at
+    ``requests/sessions``, or within package ``requests``), with how it was read; None."""
+    if (bare := uncalled(qualname)) is not None:
+        points = list(found(replace(base, qualnames=(bare,))))
+        return (points, repr(bare)) if points else None
+    for module, rest in module_readings(qualname):
+        points = [p for p in found(replace(base, qualnames=(rest,))) if in_module(str(p.payload.get("path")), module)]
+        if points:
+            return points, f"{rest!r} of module {module.replace('/', '.')}"
+    return None
+
+
+def _also_named(
+    found: Callable[..., Iterator[StoredPoint]], base: MemoryFilter, name: str, given: list[StoredPoint]
+) -> list[str]:
+    """A note naming the other symbols of the plain ``name`` (``request`` found
+    ``api.request`` by its qualname, and ``Session.request`` has that name too)."""
+    ids = {p.id for p in given}
+    others = [p for p in found(replace(base, names=(name,)), ("qualname", "path")) if p.id not in ids]
+    if not others:
+        return []
+    listed = ", ".join(f"{p.payload.get('qualname')} ({p.payload.get('path')})" for p in others[:ALSO_NAMED])
+    more = f" and {len(others) - ALSO_NAMED} more" if len(others) > ALSO_NAMED else ""
+    return [f"also named {name!r}: {listed}{more} (ask with the qualified name)"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -651,6 +651,39 @@ def test_a_symbol_is_found_by_its_scope_and_name_when_its_qualname_says_more(git
         get_symbol(app, "r", "Other.fmt")
 
 
+def test_a_symbol_asked_for_as_imported_or_called_is_found_and_others_of_a_plain_name_are_named(
+    git_repo, harness, app
+):
+    """``requests.sessions.Session`` (an import path), ``flask.Flask`` (a package's export,
+    defined in one of its modules) and ``Session.request()`` (a call) find the symbols,
+    with a note of how they were read; a plain name found by its qualname notes the other
+    symbols of that name (``request`` found ``api.request`` alone)."""
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("src/requests/sessions.py", "class Session:\n    def request(self):\n        return 1\n")
+    git_repo.write("src/requests/api.py", "def request(method):\n    return 2\n")
+    git_repo.write("src/requests/__init__.py", "from .sessions import Session\n")
+    git_repo.write("tests/test_sessions.py", "class Session:\n    pass\n")
+    git_repo.commit("requests")
+    harness.sync(git_repo)
+
+    def asked(qualname: str) -> tuple[list[tuple[str, str]], list[str]]:
+        notes: list[str] = []
+        return [(v["qualname"], v["path"]) for v in get_symbol(app, "r", qualname, notes=notes)], notes
+
+    session = [("Session", "src/requests/sessions.py")]
+    assert asked("requests.sessions.Session") == (session, ["'requests.sessions.Session' read as 'Session' of"
+                                                           " module requests.sessions"])  # fmt: skip
+    assert asked("requests.Session") == (session, ["'requests.Session' read as 'Session' of module requests"])
+    assert asked("requests.sessions.Session.request") == ([("Session.request", "src/requests/sessions.py")],
+                                                          ["'requests.sessions.Session.request' read as"
+                                                           " 'Session.request' of module requests.sessions"])
+    assert asked("Session.request()")[0] == [("Session.request", "src/requests/sessions.py")]
+    assert asked("request") == ([("request", "src/requests/api.py")], [
+        "also named 'request': Session.request (src/requests/sessions.py) (ask with the qualified name)"])
+    with pytest.raises(RecalldError, match="no symbol 'flask.Session' in r"):
+        get_symbol(app, "r", "flask.Session")
+
+
 def test_a_symbol_whose_stored_text_is_cut_says_how_many_lines_it_leaves_out(git_repo, harness, app):
     """The stored text is cut at embedding.max_chars: a symbol's answer says how many of
     its lines it leaves out (``text_cut``), so that an agent reads them from the file (the
