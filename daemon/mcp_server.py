@@ -206,7 +206,8 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
         path: Annotated[str | None, Field(description="a file, directory or glob of the repo, to pick one of several")
                         ] = None,
         kind: Annotated[str | list[str] | None, Field(description=f"one kind: {SYMBOL_KIND_NAMES}")] = None,
-        include_deprecated: Annotated[bool, Field(description="also its earlier, closed versions")] = False,
+        include_deprecated: Annotated[bool, Field(description="also its earlier, closed versions, under the names "
+                                                  "and paths it had (renamed, moved)")] = False,
         as_of: Annotated[str | None, Field(description="a commit or date: the version valid then, "
                                            "with its lines then")] = None,
         limit: Annotated[int, Field(ge=1, le=SYMBOLS_MAX, description="at most this many versions (a common "

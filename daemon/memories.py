@@ -149,6 +149,8 @@ def get_symbol(
             lagging = [] if went else stale_repos(app, [entry])
             then = f": {went}" if went else (f"; {lagging[0]}" if lagging else "")
         raise NotFoundError(f"no symbol {qualname!r} in {repo}" + (f" at {path}" if path else "") + then)
+    if include_deprecated and not at:  # its earlier versions under other names and paths (renamed, moved)
+        points += _lineage_kept(app, replace(base, dir_prefix=None, kinds=()), points)
     if notes is not None:
         note_as_of(notes, at, as_of_text)
     points = at.placed(points) if at else points
@@ -165,6 +167,17 @@ def get_symbol(
     if blame:
         with_last_change(app, entry, records, at, notes if notes is not None else [])
     return records
+
+
+def _lineage_kept(app: App, base: MemoryFilter, points: list[StoredPoint]) -> list[StoredPoint]:
+    """The versions of the lineages of ``points`` that are not among them: a symbol's
+    earlier versions under another name or path (``bypasses_proxy``, renamed from
+    ``should_bypass_proxies``, and that one's versions)."""
+    lineages = tuple(sorted({str(p.payload["lineage"]) for p in points if p.payload.get("lineage")}))
+    if not lineages:
+        return []
+    ids = {p.id for p in points}
+    return [p for p in app.store.scroll(replace(base, lineages=lineages)) if p.id not in ids]
 
 
 ALSO_NAMED = 5  # other symbols of a plain name a symbol's answer names

@@ -139,6 +139,7 @@ class MemoryFilter:
     named: tuple[str, ...] = ()  # name or qualname is any of these
     codes: tuple[str, ...] = ()  # content_hash is any of these
     written_in: tuple[str, ...] = ()  # the commit named as its writer's is any of these
+    lineages: tuple[str, ...] = ()  # lineage is any of these (no index: a symbol's versions, when asked for)
     closed_before: int | None = None  # closed before this (unix seconds): by its sync's stamp, else valid_to_time
     opened_after: int | None = None  # its interval opened by a sync stamped after this, or by none stamped
     stamped_since: int | None = None  # its interval opened or closed by a sync stamped at or after this

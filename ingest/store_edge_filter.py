@@ -44,7 +44,8 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
             qe.IsEmptyCondition("valid_from_sync"),
         ]))  # fmt: skip
     for key, values in (("kind", flt.kinds), ("path", flt.paths), ("qualname", flt.qualnames),
-                        ("name", flt.names), ("content_hash", flt.codes), ("written_in", flt.written_in)):  # fmt: skip
+                        ("name", flt.names), ("content_hash", flt.codes), ("written_in", flt.written_in),
+                        ("lineage", flt.lineages)):  # fmt: skip
         if values:
             any_of(key, values)
     if flt.named:

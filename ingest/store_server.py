@@ -319,7 +319,8 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
             _empty("valid_from_sync"),
         ]))  # fmt: skip
     for key, values in (("kind", flt.kinds), ("path", flt.paths), ("qualname", flt.qualnames),
-                        ("name", flt.names), ("content_hash", flt.codes), ("written_in", flt.written_in)):  # fmt: skip
+                        ("name", flt.names), ("content_hash", flt.codes), ("written_in", flt.written_in),
+                        ("lineage", flt.lineages)):  # fmt: skip
         if values:
             must.append(models.FieldCondition(key=key, match=models.MatchAny(any=list(values))))
     if flt.named:

@@ -253,3 +253,32 @@ def test_a_path_or_symbol_committed_since_the_sync_says_a_sync_brings_it_in(git_
                                                       " (recalld sync r, or keep recalld serve running)")  # fmt: skip
     harness.sync(git_repo)
     assert not_found(get_symbol, app, "r", "three") == "no symbol 'three' in r"
+
+
+def test_a_symbols_earlier_versions_under_another_name_and_path_are_its_own(git_repo, harness, app):  # noqa: F811
+    """With include_deprecated, a renamed and moved symbol's answer holds the versions it
+    had under its old name and path (it gave the current one alone, though they share its
+    lineage), and the old name's answer the new version too."""
+    app.registry.add("r", str(git_repo.path), "main")
+    body = ("    host = url.split('://', 1)[-1].split('/', 1)[0]\n"
+            "    names = [n.strip() for n in (no_proxy or '').split(',')]\n"
+            "    return host in names or host.startswith('localhost')\n")  # fmt: skip
+    git_repo.write("utils.py", f"def should_bypass_proxies(url, no_proxy):\n{body}")
+    git_repo.commit("one")
+    harness.sync(git_repo)
+    git_repo.write("utils.py", f"def should_bypass_proxies(url, no_proxy=None):\n{body}")
+    git_repo.commit("two")
+    harness.sync(git_repo)
+    git_repo.remove("utils.py")
+    git_repo.write("net/proxies.py", f"def bypasses_proxy(url, no_proxy=None):\n{body}")
+    git_repo.commit("three: renamed and moved")
+    harness.sync(git_repo)
+
+    def versions(qualname: str, **kwargs) -> list[tuple[str, str, bool]]:  # type: ignore[no-untyped-def]
+        return [(v["qualname"], v["path"], v["deprecated"]) for v in get_symbol(app, "r", qualname, **kwargs)]
+
+    assert versions("bypasses_proxy") == [("bypasses_proxy", "net/proxies.py", False)]
+    every = [("bypasses_proxy", "net/proxies.py", False), ("should_bypass_proxies", "utils.py", True),
+             ("should_bypass_proxies", "utils.py", True)]  # fmt: skip
+    assert versions("bypasses_proxy", include_deprecated=True) == every
+    assert versions("should_bypass_proxies", include_deprecated=True) == every

@@ -308,11 +308,11 @@ def test_two_writers_share_one_collection(tmp_path):
     client.close()
 
 
-def test_filters_on_type_qualname_name_code_and_writer(store):
-    points = [mem(0, type="structural", name="f", content_hash="same", written_in="c1"),
+def test_filters_on_type_qualname_name_code_writer_and_lineage(store):
+    points = [mem(0, type="structural", name="f", content_hash="same", written_in="c1", lineage="l1"),
               mem(1, type="note", qualname=None, name=None),
               mem(2, type="task", qualname="C.f", name="f", content_hash="own"),
-              mem(3, type="structural", name="f", content_hash="same", written_in="c2")]  # fmt: skip
+              mem(3, type="structural", name="f", content_hash="same", written_in="c2", lineage="l2")]  # fmt: skip
     store.upsert(points)
     p = [x.id for x in points]
     assert ids(store.scroll(MemoryFilter(types=("note", "task")))) == {p[1], p[2]}
@@ -321,6 +321,7 @@ def test_filters_on_type_qualname_name_code_and_writer(store):
     assert store.count(MemoryFilter(names=("f",), codes=("same",))) == 2
     assert store.count(MemoryFilter(names=("f",), codes=("own", "none"))) == 1
     assert ids(store.scroll(MemoryFilter(written_in=("c2", "c3")))) == {p[3]}
+    assert ids(store.scroll(MemoryFilter(lineages=("l2", "l3"), deprecated=None))) == {p[3]}
 
 
 def sparse(*words: str):
