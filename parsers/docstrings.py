@@ -9,20 +9,23 @@ import re
 from collections.abc import Iterable
 
 from recalld.parsers.debt import clean_comment_lines, pod_lines, without_leading_notes
+from recalld.parsers.doc_nodes import (
+    BETWEEN_DOC_AND_DEF,
+    COMMENT_TYPES,
+    inner_doc,
+    is_inner_doc,
+    past_outer_attributes,
+)
 from recalld.parsers.macros import calls_alone
 from recalld.parsers.python_strings import body_string, string_statement
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Node, node_text, unwrapped
 from recalld.parsers.value_docs import FILE_TAGS, documents_a_value
 
-# (the fourth Swift's; Perl's POD, ``=head2 run`` … ``=cut``, documents what follows it)
-COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment", "multiline_comment", "pod"})
 POD = "pod"
 POD_SECTION = "=head1"
 POD_NAME = "=head1 NAME\n"  # its paragraph names the file's package and what it is
 POD_GAP = 1  # blank lines between a POD's ``=cut`` and the sub it documents, as POD writes it
-# Nodes that may stand between a doc comment and the definition it documents.
-BETWEEN_DOC_AND_DEF = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
 # Nodes that wrap a definition without being one; its doc comment precedes them.
 WRAPPERS = frozenset({
     "export_statement", "type_declaration", "decorated_definition", "ambient_declaration",
@@ -37,7 +40,6 @@ SPECIFIERS = BETWEEN_DOC_AND_DEF | frozenset(
     {"storage_class_specifier", "type_qualifier", "attribute_specifier", "attribute_declaration"}
 )
 PHP_OPENER = "php_tag"
-INNER_DOC_MARKERS = ("//!", "/*!")
 # Comment lines that speak to a tool rather than a reader: coverage, linters, formatters, the
 # TypeScript checker, Go's build constraints and directives (``go:cgo_unsafe_args``), ShellCheck,
 # an editor (its folds: ``#region``); an interpreter line (``#!/usr/bin/env bash``: ``!/usr/bin/env bash``).
@@ -179,7 +181,7 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
         text = node_text(data, sibling)
         if sibling.type == POD and text.startswith(POD_SECTION):
             break  # a module's sections (``=head1 NAME``, ``=head1 METHODS``), not a sub's doc
-        if (inner_docs and text.lstrip().startswith(INNER_DOC_MARKERS)) or (
+        if (inner_docs and is_inner_doc(text)) or (
             comments and (_DECLARES_TYPE.search(text) or _doc_block(node_text(data, comments[0])))
         ):  # an inner doc; a JSDoc block that declares a type of its own; what is above a doc
             break  # block (``/** … */``): a licence, a fold's mark, javac's ``// where``
@@ -246,7 +248,11 @@ def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterab
     (one of ``definitions``, or what wraps it: ``doc_target``); a licence notice or directives alone
     are passed over for the block after them (a Go package comment). Right above what is
     no definition (an import, an include, a package clause, a statement), it is the file's:
-    nobody else's doc."""
+    nobody else's doc. In a language whose ``//!`` documents what it is in, such comments
+    among those and the inner attributes it opens with are its doc (``doc_nodes.inner_doc``)."""
+    inner = inner_doc(first, data) if inner_docs else []
+    if inner:
+        return _clean_comments(inner, data)
     current: Node | None = first
     while current is not None and current.type in COMMENT_TYPES:
         comments: list[Node] = []
@@ -255,9 +261,6 @@ def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterab
                 break
             comments.append(current)
             current = current.next_named_sibling
-        inner = [c for c in comments if inner_docs and node_text(data, c).lstrip().startswith(INNER_DOC_MARKERS)]
-        if inner:
-            return _clean_comments(inner, data)
         cleaned = _comment_lines(comments, data)
         text = _doc_text(cleaned)
         if _is_preamble(text) or _section_title(cleaned):
@@ -265,7 +268,9 @@ def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterab
         attached = current is not None and (
             current.start_point[0] <= comments[-1].end_point[0] + 1 or _doc_block_apart(comments[-1], data, current)
         )
-        below = _past_attributes(current, data) if attached and current is not None else None
+        below = None
+        if attached and current is not None:
+            below = past_outer_attributes(current) if inner_docs else _past_attributes(current, data)
         if below is not None and (_documents(below, definitions) or documents_a_value(comments[-1], below, data)):
             return ""
         return text

@@ -300,4 +300,10 @@ from __future__ import annotations
 # 44: Python functions of one name that register implementations of a function dispatched on
 # types (``@process.register`` above each ``def _(arg: int)``, plum's ``@dispatch``) are named by
 # those types (``_(int)``), not numbered (``_#2``): 516 names in this venv's site-packages (sympy's).
+# A Rust file's doc is its ``//!`` lines wherever they stand among the comments and ``#![…]``
+# attributes it opens with, and all of them (clap's split by ``#![doc = include_str!(…)]``):
+# scopeguard's after ``#![doc(html_root_url = …)]`` was none, tokio's ``// Currently, rust
+# warns…`` above ``#![allow(unused_unsafe)]`` and serde_json's ``// Adapted from …`` were it;
+# a ``///`` doc an attribute parts is its item's, not the file's (mio's ``Token``): 96 files
+# of 4,145 in Debian's 145 crates (56 had none, 23 a plain comment's, 15 half of it).
 EXTRACTION_VERSION = 44

@@ -109,3 +109,23 @@ def test_a_doc_an_attribute_parts_is_one_doc_and_not_the_files():
     assert result.symbols[0].docstring == ""
     assert {s.qualname: s.docstring for s in result.symbols[1:]} == {
         "foo": "Foo doc.\n\n# Examples\n\nlet x = 1;", "bar": "a\nb"}  # fmt: skip
+
+
+def test_a_files_inner_doc_is_its_doc_wherever_its_inner_attributes_and_comments_put_it():
+    """scopeguard's ``//!`` doc after its ``#![…]`` attributes was no doc, tokio's ``// Currently,
+    rust warns…`` above ``#![allow(unused_unsafe)]`` took the place of ``//! Time driver.``;
+    a ``///`` doc parted by an attribute or a comment among its item's attributes was the file's."""
+    module = lambda source: parse("rust", source.encode(), path="src/lib.rs").symbols[0].docstring  # noqa: E731
+    assert module('#![cfg_attr(not(feature = "std"), no_std)]\n\n//! A scope guard.\n\npub fn guard() {}\n') == (
+        "A scope guard.")  # fmt: skip
+    assert module("// Rust warns.\n// Allowed.\n#![allow(unused_unsafe)]\n\n//! Time driver.\n\nstruct D;\n") == (
+        "Time driver.")  # fmt: skip
+    assert module('//! One.\n#![doc = "x"]\n//! Two.\n#![deny(missing_docs)]\n\nfn f() {}\n') == "One.\nTwo."
+    for source in (
+        '/// Tokens.\n///\n#[cfg_attr(feature = "net", doc = "```")]\n/// use mio::Token;\n/// ```\nstruct Token;\n',
+        "/// A borrowed fd.\n#[derive(Copy)]\n// every platform has a c_int.\n#[repr(transparent)]\nstruct Fd;\n",
+        '/// Tokens.\n///\n#[cfg_attr(a, doc = "```")]\n#[cfg_attr(b, doc = "```ignore")]\n/// let t = 0;\nstruct T;\n',
+    ):
+        assert module(source) == "", source
+    assert module("// Helpers.\n#[cfg(test)]\n\n// misc\n\nmod tests {}\n") == "Helpers."
+
