@@ -1,8 +1,11 @@
 """The nodes a doc is read from: comments, the attributes that stand between a doc and its
 definition, and, in a language whose ``//!`` documents what it is in (Rust's), which
-comments among a file's inner attributes are its doc."""
+comments among a file's inner attributes are its doc and which among an item's attributes
+are the item's."""
 
 from __future__ import annotations
+
+import re
 
 from recalld.parsers.treesitter import Node, node_text
 
@@ -13,6 +16,8 @@ BETWEEN_DOC_AND_DEF = frozenset({"attribute_item", "decorator", "annotation", "m
 INNER_DOC_MARKERS = ("//!", "/*!")
 # What a file's inner doc may stand among (``#![cfg_attr(not(feature = "std"), no_std)]``).
 INNER_ATTRIBUTES = frozenset({"inner_attribute_item"})
+# An outer doc comment: ``///`` or ``/** … */``, not ``////`` nor ``/***``, which are plain.
+_OUTER_DOC = re.compile(r"///(?!/)|/\*\*(?![*/])")
 
 
 def is_inner_doc(text: str) -> bool:
@@ -35,10 +40,34 @@ def inner_doc(first: Node, data: bytes) -> list[Node]:
     return found
 
 
+def outer_doc(node: Node, data: bytes) -> list[Node]:
+    """The outer doc comments (``///``, ``/** … */``) among the attributes and comments right
+    above ``node``, in their order, as rustdoc joins them whatever attributes or plain
+    comments stand between: clap's and mio's ``#[cfg_attr(feature = "net", doc = "```")]``
+    lines inside a doc, rustix's ``// libstd/os/raw/mod.rs assures me…`` among
+    ``BorrowedFd``'s attributes, a ``// TODO: multiples of 4 should inherit this`` above
+    ``/// A vector composed of four words…`` (a debt note of its own, no part of the doc).
+    The plain comments above are the doc where there are none."""
+    docs: list[Node] = []
+    boundary, sibling = node.start_point[0], node.prev_named_sibling
+    while sibling is not None and (
+        sibling.type in BETWEEN_DOC_AND_DEF
+        or (sibling.type in COMMENT_TYPES and sibling.end_point[0] >= boundary - 1 and _own_line(sibling))
+    ):
+        text = node_text(data, sibling)
+        if sibling.type in COMMENT_TYPES and is_inner_doc(text):
+            break  # what the doc is in documents itself
+        if sibling.type in COMMENT_TYPES and _OUTER_DOC.match(text):
+            docs.insert(0, sibling)
+        boundary, sibling = sibling.start_point[0], sibling.prev_named_sibling
+    return docs
+
+
 def past_outer_attributes(node: Node) -> Node:
-    """What the attributes and comments that start at ``node`` stand above: the item whose
-    doc a file's first comment block is, above them (a ``///`` doc parted by an attribute,
-    or by a comment among its item's attributes, is no file's doc)."""
+    """What the attributes and comments that start at ``node`` stand above, as ``outer_doc``
+    reads them up from it: the item whose doc a file's first comment block is, above them (a
+    ``///`` doc parted by an attribute, or by a comment among its item's attributes, is no
+    file's doc)."""
     current, below = node, node.next_named_sibling
     while below is not None and (
         current.type in BETWEEN_DOC_AND_DEF
@@ -47,3 +76,14 @@ def past_outer_attributes(node: Node) -> Node:
         current, below = below, below.next_named_sibling
     return current
 
+
+def _own_line(comment: Node) -> bool:
+    """Whether ``comment`` starts its line, or follows an attribute on it (``#[inline] //
+    fast path``): a comment after an item's code (``struct A; // note``) is that item's."""
+    before = comment.prev_named_sibling
+    return before is None or before.type in BETWEEN_DOC_AND_DEF or _last_row(before) < comment.start_point[0]
+
+
+def _last_row(node: Node) -> int:
+    """The row of the last character of ``node``: a ``///`` line's node holds its newline."""
+    return node.end_point[0] - (node.end_point[1] == 0)

@@ -14,6 +14,7 @@ from recalld.parsers.doc_nodes import (
     COMMENT_TYPES,
     inner_doc,
     is_inner_doc,
+    outer_doc,
     past_outer_attributes,
 )
 from recalld.parsers.macros import calls_alone
@@ -159,10 +160,14 @@ def doc_outside(spec: LanguageSpec, node: Node) -> bool:
 
 def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool = False) -> str:
     """The comment block right above ``node``; in a language whose ``//!`` documents what
-    it is in (``inner_docs``: Rust's), up to such a comment. C's and C++'s Doxygen write
+    it is in (``inner_docs``: Rust's), its ``///`` lines among its attributes where it has
+    any (``doc_nodes.outer_doc``), else up to such a comment. C's and C++'s Doxygen write
     ``//!`` and ``/*!`` for what follows (Qt's ``/*! \\class …``). In C and C++ (``macros``),
     the calls of attribute macros between the two (``PYBIND11_DEPRECATED("…")``, which
     ``parsers.macros`` blanked for the grammar) part them no more than an attribute does."""
+    outer = _clean_comments(outer_doc(node, data), data) if inner_docs else ""
+    if outer:  # not rayon's ``/// ////////`` rule alone above ``// like std::vec::Drain``
+        return outer
     comments: list[Node] = []
     first, sibling = node, node.prev_named_sibling
     while sibling is not None and (sibling.type in BETWEEN_DOC_AND_DEF or _after_attribute(sibling, data)):

@@ -306,4 +306,9 @@ from __future__ import annotations
 # warns…`` above ``#![allow(unused_unsafe)]`` and serde_json's ``// Adapted from …`` were it;
 # a ``///`` doc an attribute parts is its item's, not the file's (mio's ``Token``): 96 files
 # of 4,145 in Debian's 145 crates (56 had none, 23 a plain comment's, 15 half of it).
+# A Rust item's doc is its ``///`` lines however many attributes or plain comments part them
+# (mio's ``Token`` doc parted by two ``#[cfg_attr(…, doc = "```")]`` was its tail; rustix's
+# ``// libstd/os/raw/mod.rs assures me…`` among ``BorrowedFd``'s attributes was its doc) and
+# without the plain comments above them (``// TODO: multiples of 4…`` over ppv-lite86's
+# ``Words4`` doc made it none): 183 docs in those crates (51 whole, 3 had none, 13 a comment's).
 EXTRACTION_VERSION = 44

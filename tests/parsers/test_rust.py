@@ -129,3 +129,25 @@ def test_a_files_inner_doc_is_its_doc_wherever_its_inner_attributes_and_comments
         assert module(source) == "", source
     assert module("// Helpers.\n#[cfg(test)]\n\n// misc\n\nmod tests {}\n") == "Helpers."
 
+
+def test_an_items_outer_doc_is_all_its_doc_lines_whatever_stands_among_them():
+    """mio's ``Token`` doc parted by two ``#[cfg_attr(…, doc = "```")]`` was its part below
+    them; rustix's ``// libstd/os/raw/mod.rs assures me…`` among ``BorrowedFd``'s attributes
+    was its doc; a ``// TODO:`` above a ``///`` doc ate the doc's first paragraph. Plain
+    comments are the doc where there is no ``///``."""
+    source = (
+        '/// Tokens.\n///\n/// # Example\n///\n#[cfg_attr(a, doc = "```")]\n#[cfg_attr(b, doc = "```ignore")]\n'
+        "/// let t = Token(0);\n/// ```\npub struct Token(pub usize);\n\n"
+        "/// A borrowed fd.\n#[derive(Copy)]\n#[repr(transparent)]\n// every platform has a 32-bit c_int.\n"
+        "#[cfg_attr(rustc_attrs, valid_range_end(0xFF))]\npub struct Fd(i32);\n\n"
+        "// TODO: multiples of 4 should inherit this\n/// Four words.\npub trait Words4 {}\n\n"
+        "// FIXME the name makes it sound like you might pass in a path to a\n// file.\n/// Parse a file.\n"
+        "///\n/// Not a path.\npub fn parse_file() {}\n\n"
+        "/// Above.\n// internal note\n/// Below.\nfn joined() {}\n\nstruct A; // A's note\n/// Own.\nfn own() {}\n\n"
+        "// A plain doc.\n#[inline]\nfn plain() {}\n"
+    )
+    assert {name: doc for name, (_kind, _line, doc) in symbols(source).items()} == {
+        "Token": "Tokens.\n\n# Example\n\nlet t = Token(0);\n```", "Fd": "A borrowed fd.", "Words4": "Four words.",
+        "parse_file": "Parse a file.\n\nNot a path.", "joined": "Above.\nBelow.", "A": "", "own": "Own.",
+        "plain": "A plain doc.",
+    }  # fmt: skip
