@@ -31,6 +31,7 @@ POD_GAP = 1  # blank lines between a POD's ``=cut`` and the sub it documents, as
 WRAPPERS = frozenset({
     "export_statement", "type_declaration", "decorated_definition", "ambient_declaration",
     "lexical_declaration", "variable_declaration",
+    "var_declaration",  # Go's ``var rowsCloseHook = func() func(driver.Rows) {…}``, out of a ``var (…)`` group
     "field_declaration", "declaration",  # C's and C++'s ``struct node {…} *head;``, a class's member struct
     "body_statement",  # Ruby's: a class's first member's doc is the comment its class holds before its body
     "implementation_definition",  # Objective-C's member of an ``@implementation``
@@ -42,11 +43,11 @@ SPECIFIERS = BETWEEN_DOC_AND_DEF | frozenset(
 )
 PHP_OPENER = "php_tag"
 # Comment lines that speak to a tool rather than a reader: coverage, linters, formatters, the
-# TypeScript checker, Go's build constraints and directives (``go:cgo_unsafe_args``), ShellCheck,
+# TypeScript checker, Go's build constraints (``+build``; its directives: ``_UNSPACED_DIRECTIVE``), ShellCheck,
 # an editor (its folds: ``#region``); an interpreter line (``#!/usr/bin/env bash``: ``!/usr/bin/env bash``).
 _DIRECTIVE = re.compile(
     r"(?:istanbul|c8) ignore\b|eslint-(?:disable|enable|env)\b|prettier-ignore\b|@ts-(?:ignore|expect-error|nocheck)\b"
-    r"|go:[a-z_]+\b|\+build\b|nolint\b|lint:(?:file-)?ignore\b|tslint:(?:disable|enable)|biome-ignore\b"
+    r"|\+build\b|nolint\b|lint:(?:file-)?ignore\b|tslint:(?:disable|enable)|biome-ignore\b"
     r"|#(?:end)?region\b|</?editor-fold\b"
     r"|frozen_string_literal:|(?:en)?coding: *[\w.-]+ *$|typed: *(?:ignore|false|true|strict|strong)\b"
     r"|rubocop:(?:disable|enable|todo)\b|shellcheck +(?:disable|enable|source|shell|external-sources)="
@@ -59,6 +60,10 @@ _DIRECTIVE = re.compile(
 # or such marks around a section's title (zod's ``//////////   ZodNumber   //////////``):
 # no part of the doc above or below it. A code fence (``\`\`\```, ``~~~``) is the doc's.
 # LLVM's ``//===-----===//`` mixes its marks.
+# A line comment that speaks to a tool as Go's compilers read one, no space after ``//`` (go/ast's
+# ``isDirective``): ``//go:noinline``, gccgo's ``//extern gettimeofday``, cgo's ``//export Add``,
+# ``//line a.go:10``. ``// go:notinheap types (which pollDesc is) must be stored`` is doc text.
+_UNSPACED_DIRECTIVE = re.compile(r"//(?:line |extern |export |[a-z0-9]+:[a-z0-9])")
 _RULE = re.compile(r"([/*#=+_-])\1{2,}|([/#=+_-])\2{2,}[^\n]*?\2{3,}|[/*=-]*[=-]{3,}[/*=-]*")  # not ``*** WARNING ***``
 BANNER_TITLE = 2  # lines a banner's title may take between its rules
 _CAPITALS_TITLE = re.compile(r"[A-Z][A-Z0-9]*(?:[ &/-][A-Z0-9]+){0,2}")  # ``TYPES``, ``PUBLIC API``
@@ -327,8 +332,10 @@ def _clean_comments(comments: list[Node], data: bytes) -> str:
 
 
 def _comment_lines(comments: list[Node], data: bytes) -> list[str]:
-    """The comments' lines without their punctuation (``debt.clean_comment_lines``)."""
-    return [line for comment in comments for line in clean_comment_lines(node_text(data, comment))]
+    """The comments' lines without their punctuation (``debt.clean_comment_lines``), but a
+    directive's (``_UNSPACED_DIRECTIVE``)."""
+    texts = (node_text(data, comment) for comment in comments)
+    return [line for text in texts if not _UNSPACED_DIRECTIVE.match(text) for line in clean_comment_lines(text)]
 
 
 def _doc_text(cleaned: list[str]) -> str:

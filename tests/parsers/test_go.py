@@ -15,3 +15,22 @@ def test_a_function_a_package_variable_holds_is_a_function_and_a_local_one_is_no
     found = [(s.kind, s.qualname, s.start_line, s.end_line, s.docstring) for s in parse("go", source.encode()).symbols]
     assert found == [("module", "<module>", 1, 17, ""), ("function", "handler", 3, 5, ""),
                      ("function", "a", 9, 9, "Doc of a."), ("function", "main", 14, 17, "")]  # fmt: skip
+
+
+def test_a_documented_package_variable_function_has_its_doc_and_only_directives_leave_a_doc():
+    """database/sql's ``var rowsCloseHook = func() …`` out of a ``var (…)`` group had no doc;
+    runtime's ``// go:notinheap types (which pollDesc is) must be stored`` lost its line (with
+    a space it is text: only ``//go:`` is a directive); gccgo's ``//extern`` lines were doc."""
+    source = (
+        "package p\n\n// rowsCloseHook returns a function so tests may install the hook.\n"
+        "var rowsCloseHook = func() func(int) { return nil }\n\n"
+        "// makeArg converts pd to an interface{}. Pointers to\n// go:notinheap types must be stored\n"
+        "// in interfaces indirectly.\n//go:nosplit\nfunc makeArg() {}\n\n"
+        "// realSyscall calls the C library.\n//extern syscall\nfunc realSyscall(trap int64) int64\n"
+    )
+    assert {s.qualname: s.docstring for s in parse("go", source.encode()).symbols[1:]} == {
+        "rowsCloseHook": "rowsCloseHook returns a function so tests may install the hook.",
+        "makeArg": "makeArg converts pd to an interface{}. Pointers to\ngo:notinheap types must be stored\n"
+        "in interfaces indirectly.",
+        "realSyscall": "realSyscall calls the C library.",
+    }
