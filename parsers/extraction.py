@@ -315,4 +315,8 @@ from __future__ import annotations
 # of 13 in Go 1.19's source had none); a directive is a line comment with no space after ``//``,
 # as go/ast reads one: ``// go:notinheap types (which pollDesc is) must be stored`` is doc text,
 # cgo's ``//export GoNop`` and gccgo's ``//extern gettimeofday`` are none (26 docs held one, 21 no more).
+# A Rust impl for a tuple or a parenthesised type is named by it whole, lifetimes left out (nom's
+# ``<(&'a as InputLength>.input_len``: ``<(&[u8], usize) as InputLength>.input_len``): 17 names in
+# those crates. A Go interface's methods are its own only where it is a named type: runtime's
+# ``IfaceKey.F`` of ``struct { i interface { F() } }`` and 8 such in Go's testdata are no symbols.
 EXTRACTION_VERSION = 44

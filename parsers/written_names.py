@@ -178,7 +178,9 @@ def receiver_name(data: bytes, node: Node) -> str:
     """The type a method is given to, bare: ``FlatSet`` of Rust's ``&'s mut FlatSet<T>``
     (its lifetime was read as the type's name: ``'s FlatSet.into_iter``), of Go's
     ``*pkg.FlatSet``; ``Expected`` of a trait object ``dyn Expected + 'a``, a slice's
-    ``[u8]`` whole (its methods were read as free functions). A JavaScript namespace
+    ``[u8]`` whole (its methods were read as free functions), a tuple's too, as written but
+    lifetimes (``(&[u8], usize)`` of ``(&'a [u8], usize)``, ``(dyn Future<Output = T> +
+    Unpin)`` of ``&'a mut (dyn Future<Output = T> + Unpin + 'a)``). A JavaScript namespace
     is its path whole (``jQuery.fn`` of ``jQuery.fn.extend({…})``), a Lua table too. A Kotlin extension's
     nullable type is the type's (``String`` of ``String?``)."""
     if node.type in ("member_expression", "dot_index_expression"):  # Lua's ``M.Client`` of ``M.Client:request``
@@ -186,6 +188,8 @@ def receiver_name(data: bytes, node: Node) -> str:
     text = node_text(data, node).strip().lstrip("*&").strip()
     text = _LIFETIME.sub("", text).removeprefix("mut ").removeprefix("dyn ").strip()
     text = _LIFETIME_BOUND.sub("", text)
+    if text.startswith("("):  # a tuple, or a trait object in parentheses: whole (nom's ``(&'a [u8], usize)``)
+        return _written_arguments(text)
     if text.startswith("["):
         return text.split("]", 1)[0] + "]"
     for bracket in ("[", "<"):

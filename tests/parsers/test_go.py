@@ -34,3 +34,10 @@ def test_a_documented_package_variable_function_has_its_doc_and_only_directives_
         "in interfaces indirectly.",
         "realSyscall": "realSyscall calls the C library.",
     }
+
+
+def test_an_anonymous_interfaces_methods_are_no_members():
+    """runtime's test ``type IfaceKey struct { i interface { F() } }`` had a method ``IfaceKey.F``."""
+    source = "package p\n\ntype IfaceKey struct {\n\ti interface {\n\t\tF()\n\t}\n}\n\ntype A interface {\n\tG()\n}\n"
+    assert [(s.kind, s.qualname) for s in parse("go", source.encode()).symbols[1:]] == [
+        ("struct", "IfaceKey"), ("interface", "A"), ("method", "A.G")]  # fmt: skip

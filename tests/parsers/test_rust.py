@@ -151,3 +151,18 @@ def test_an_items_outer_doc_is_all_its_doc_lines_whatever_stands_among_them():
         "parse_file": "Parse a file.\n\nNot a path.", "joined": "Above.\nBelow.", "A": "", "own": "Own.",
         "plain": "A plain doc.",
     }  # fmt: skip
+
+
+def test_a_tuples_impl_is_named_by_the_tuple_whole():
+    """nom's ``impl<'a> InputLength for (&'a [u8], usize)`` named its method ``<(&'a as
+    InputLength>.input_len``; futures' ``&'a mut (dyn Future<Output = T> + Unpin + 'a)`` left
+    a parenthesis open."""
+    source = (
+        "impl<'a> InputLength for (&'a [u8], usize) { fn input_len(&self) -> usize { 0 } }\n"
+        "impl<I: Iterator> HasCombination<I> for (I::Item,) { type Combination = (); }\n"
+        "impl<'a, T> UnsafeFutureObj<T> for &'a mut (dyn Future<Output = T> + Unpin + 'a) { fn into_raw(self) {} }\n"
+    )
+    assert list(symbols(source)) == [
+        "<(&[u8], usize) as InputLength>.input_len", "<(I::Item,) as HasCombination<I>>.Combination",
+        "<&mut (dyn Future<Output = T> + Unpin) as UnsafeFutureObj<T>>.into_raw",
+    ]  # fmt: skip
