@@ -319,4 +319,7 @@ from __future__ import annotations
 # ``<(&'a as InputLength>.input_len``: ``<(&[u8], usize) as InputLength>.input_len``): 17 names in
 # those crates. A Go interface's methods are its own only where it is a named type: runtime's
 # ``IfaceKey.F`` of ``struct { i interface { F() } }`` and 8 such in Go's testdata are no symbols.
+# A Rust block's items are local wherever the block is, a ``const``'s as a function body's:
+# crossbeam-epoch's ``const NO_OP: Self = { fn no_op_call(…) {} … }`` has no ``no_op_call``, nor
+# pin-project-lite's expansions' ``const _: () = { struct Projection … }`` their 83 items.
 EXTRACTION_VERSION = 44

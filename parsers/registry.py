@@ -200,7 +200,10 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", query_file="typescript.scm",
                  shared_queries=ECMASCRIPT, overloads=True, singletons="static", merges=TYPESCRIPT_MERGES),
     LanguageSpec("go", (".go",), "tree_sitter_go", directory_namespace=True),
-    LanguageSpec("rust", (".rs",), "tree_sitter_rust", inner_docs=True, item_macros=True),
+    # A block's items are its own, a function's body's as a ``const``'s (``const NO_OP: Self = { fn
+    # no_op_call(…) {} … }``: ``no_op_call`` was a file's function)
+    LanguageSpec("rust", (".rs",), "tree_sitter_rust", inner_docs=True, item_macros=True,
+                 local_bodies=LOCAL_BODIES | {"block"}),
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),
     LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml",
                  conditionals=True, rewrite="pointers"),

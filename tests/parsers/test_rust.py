@@ -166,3 +166,14 @@ def test_a_tuples_impl_is_named_by_the_tuple_whole():
         "<(&[u8], usize) as InputLength>.input_len", "<(I::Item,) as HasCombination<I>>.Combination",
         "<&mut (dyn Future<Output = T> + Unpin) as UnsafeFutureObj<T>>.into_raw",
     ]  # fmt: skip
+
+
+def test_the_items_of_a_consts_block_are_local_as_a_functions_are():
+    """crossbeam-epoch's ``const NO_OP: Self = { fn no_op_call(…) {} … }`` had ``no_op_call``
+    as a file's function."""
+    source = (
+        "pub struct Deferred { call: fn(*mut u8) }\n\nimpl Deferred {\n    pub const NO_OP: Self = {\n"
+        "        fn no_op_call(_raw: *mut u8) {}\n        Self { call: no_op_call }\n    };\n}\n\n"
+        "static TABLE: [u8; 1] = { struct Row; [0] };\n\npub fn outer() {\n    fn helper() {}\n    helper();\n}\n"
+    )
+    assert list(symbols(source)) == ["Deferred", "outer"]
