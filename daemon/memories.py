@@ -5,6 +5,7 @@ changes."""
 from __future__ import annotations
 
 import heapq
+import re
 import threading
 import uuid
 from collections import Counter
@@ -34,6 +35,7 @@ from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
 EVENT_FIELDS = ("valid_from_time", "valid_to_time", "history")
 COMMIT_FIELDS = ("commit", "parents", "committer_time")
 SUMMARY_CHARS = 160  # an outline's doc of a symbol
+_UNDERLINE = re.compile(r"\s*([=~^*#+`'\".:_-])\1{2,}\s*$")  # a reStructuredText title's under- or overline
 # what an outline shows, and what an as-of answer reads a version's lines then by
 OUTLINE_FIELDS = ("repo", "branch", "path", "language", "kind", "qualname", "signature", "docstring",
                   "start_line", "end_line")  # fmt: skip
@@ -285,14 +287,25 @@ def outline(
         })  # fmt: skip
     if blame:
         with_file_blame(app, entry, list(files.values()), at, notes if notes is not None else [])
+    if total > shown and notes is not None:  # what the cut leaves out, and how to see it
+        left = len({p.payload.get("path") for p in points} - set(files))
+        notes.append(f"{shown} of {total} symbols listed, {left} more file{'s' if left != 1 else ''} not: ask for a"
+                     " narrower path or a higher limit")  # fmt: skip
     return {"repo": repo, "path": path, "as_of": as_of_text, "files": list(files.values()), "symbols": shown,
             "truncated": total > shown}  # fmt: skip
 
 
 def summary(doc: str) -> str:
     """A doc's first paragraph on one line, to its first sentence's end, at most
-    ``SUMMARY_CHARS`` (cut at a word, with an ellipsis)."""
-    paragraph = " ".join(doc.strip().split("\n\n", 1)[0].split())
+    ``SUMMARY_CHARS`` (cut at a word, with an ellipsis). A reStructuredText title that opens
+    it (requests' ``requests.adapters`` over ``~~~~~~~~~~~~~~~~~``) is passed over for the
+    paragraph after it."""
+    paragraphs = doc.strip().split("\n\n")
+    lines = paragraphs[0].splitlines()
+    if any(_UNDERLINE.match(line) for line in lines):
+        kept = [line for line in lines if not _UNDERLINE.match(line)]
+        paragraphs[0] = paragraphs[1] if len(paragraphs) > 1 and paragraphs[1].strip() else "\n".join(kept)
+    paragraph = " ".join(paragraphs[0].split())
     end = paragraph.find(". ")
     if end >= 0:
         paragraph = paragraph[: end + 1]

@@ -25,6 +25,9 @@ from recalld.ingest.store import MemoryFilter
 
 log = get_logger(__name__)
 EXPLAINED = 100  # the files under a directory, or matching a glob, whose skip an answer reads at most
+ENDING_SO = 5  # files of a path that ends with the one asked for, that an answer names
+GLOB_CHARS = "*?["
+MODULE = "module"
 
 
 def unsynced(entry: RepoEntry) -> str:
@@ -57,7 +60,7 @@ def why_unheld(app: App, entry: RepoEntry, path: str) -> str:
     if not skipped:
         if (since := _committed_since(git, entry, str(commit), path)) is not None:
             return f"no file is there or matches it {at}; {since}"
-        went = where_files_went(app, entry, path)
+        went = where_files_went(app, entry, path) or _ending_so(app, entry, path)
         return f"no file is there or matches it {at}" + (f": {went}" if went else "")
     if len(skipped) == 1:
         return f"the sync skipped the one file there, {skipped[0][0]}, {at}: {skipped[0][1].replace('_', ' ')}"
@@ -75,6 +78,21 @@ def held_nothing(app: App, entry: RepoEntry, pattern: str) -> str | None:
     if next(at_path(app.store, live, pattern, fields=("path",)), None) is not None:
         return None
     return why_unheld(app, entry, pattern)
+
+
+def _ending_so(app: App, entry: RepoEntry, path: str) -> str | None:
+    """The files the index holds whose path ends with ``path`` (an agent's ``api.py`` or
+    ``flask/app.py`` for ``src/requests/api.py``, ``src/flask/app.py``), as a question; None."""
+    if any(c in path for c in GLOB_CHARS) or not path.strip("/"):
+        return None
+    tail = "/" + path.strip("/")
+    modules = MemoryFilter(repo=entry.name, branch=entry.branch, types=(STRUCTURAL,), kinds=(MODULE,))
+    found = sorted({str(p.payload.get("path")) for p in app.store.scroll(modules, fields=("path",))
+                    if str(p.payload.get("path")).endswith(tail)})  # fmt: skip
+    if not found:
+        return None
+    more = f" (and {len(found) - ENDING_SO} more)" if len(found) > ENDING_SO else ""
+    return f"did you mean {' or '.join(found[:ENDING_SO])}{more}?"
 
 
 def _committed_since(git: GitRepository, entry: RepoEntry, commit: str, pattern: str) -> str | None:

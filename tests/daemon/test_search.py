@@ -861,8 +861,10 @@ def test_an_outline_lists_a_files_symbols_in_order_now_and_as_of_a_commit(histor
     assert [f["path"] for f in outline(app, "r", "conf")["files"]] == ["conf/settings.py"]  # a directory
     (go,) = outline(app, "r", "**/*.go")["files"]  # a glob
     assert [(s["qualname"], s["doc"]) for s in go["symbols"]] == [("StartServer", "StartServer listens.")]
-    first = outline(app, "r", "**", limit=2)
+    notes: list[str] = []
+    first = outline(app, "r", "**", limit=2, notes=notes)
     assert (first["symbols"], first["truncated"]) == (2, True)
+    assert notes == ["2 of 4 symbols listed, 1 more file not: ask for a narrower path or a higher limit"]
     assert [f["path"] for f in first["files"]] == ["conf/settings.py"]  # the files after the cut are not listed
     with pytest.raises(NotFoundError, match="no memories of 'docs/' in r: no file is there or matches it at the"
                        f" indexed commit {history['c4'][:8]}"):  # fmt: skip
@@ -884,6 +886,9 @@ def test_an_outlines_doc_is_a_docs_first_sentence_cut_at_a_word():
 
     assert summary("Reads the file.  Then closes it.\n\nMore.") == "Reads the file."
     assert summary("Reads the\nwhole file\n\nMore.") == "Reads the whole file"
+    assert summary("requests.adapters\n~~~~~~~~~~~~~~~~~\n\nThis module holds the adapters. More.") == (
+        "This module holds the adapters.")  # a reStructuredText title passed over
+    assert summary("=======\nRouting\n=======") == "Routing" and summary("a --- b") == "a --- b"
     long = summary("word " * 100)
     assert len(long) <= SUMMARY_CHARS and long.endswith("word…")
 

@@ -253,6 +253,8 @@ def test_a_path_or_symbol_committed_since_the_sync_says_a_sync_brings_it_in(git_
                                                       " (recalld sync r, or keep recalld serve running)")  # fmt: skip
     harness.sync(git_repo)
     assert not_found(get_symbol, app, "r", "three") == "no symbol 'three' in r"
+    # a path that ends one the index holds, as an agent shortens it: which it may mean
+    assert not_found(outline, app, "r", "b.py").endswith(f"at the indexed commit {tip}: did you mean lib/b.py?")
 
 
 def test_a_symbols_earlier_versions_under_another_name_and_path_are_its_own(git_repo, harness, app):  # noqa: F811
