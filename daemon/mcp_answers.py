@@ -1,4 +1,5 @@
-"""The daemon's answers made compact for a model's context, as the MCP tools give them.
+"""The daemon's answers made compact for a model's context, as the MCP tools give them, and
+its errors in the tools' words (``for_agents``).
 
 The HTTP API answers with every field of a memory, for programs; an agent reads each
 answer into its context, where most of those fields are noise. A search for "where are HTTP
@@ -21,6 +22,8 @@ An answer's own fields (``truncated``, ``changes``, ``notes``) are kept as they 
 
 from __future__ import annotations
 
+import re
+import shlex
 from typing import Any
 
 # Fields for matching memories up in a program, not for reading: ``recalld export`` and
@@ -28,6 +31,9 @@ from typing import Any
 LEFT_OUT = frozenset({"content_hash", "symbol_key", "symbol_ids", "name", "valid_from_time", "valid_to_time"})
 SYMBOLS_LISTED = 40  # a commit memory's symbols listed (qualnames, over its files)
 TASK = "task"
+# A CLI command an error names as the way to ask (``went.where_symbol_went``'s hint), as this
+# server's tool takes it: ``recalld symbol one --repo r --path src/a.py``.
+_SYMBOL_HINT = re.compile(r"recalld symbol (.+?) --repo (.+?) --path (.+?)(?=\)|$)")
 
 
 def compact_answer(answer: Any) -> Any:
@@ -87,3 +93,18 @@ def _cap_symbols(task: dict[str, Any]) -> None:
         task["symbols"] = left
     if more:
         task["symbols_more"] = more
+
+
+def for_agents(message: str) -> str:
+    """An error's words for an agent of this server: a ``recalld symbol`` command it names
+    as the way to ask is the get_symbol call (``get_symbol qualname='one' repo='r'
+    path='src/a.py'``)."""
+
+    def call(found: re.Match[str]) -> str:
+        try:
+            qualname, repo, path = (" ".join(shlex.split(part)) for part in found.groups())
+        except ValueError:  # quoting the CLI's hint did not close: said as it is
+            return found.group(0)
+        return f"get_symbol qualname={qualname!r} repo={repo!r} path={path!r}"
+
+    return _SYMBOL_HINT.sub(call, message)

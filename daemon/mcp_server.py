@@ -21,7 +21,7 @@ from pydantic import Field, ValidationError
 from recalld.daemon.client import DaemonClient, flag, memory_path, repo_path
 from recalld.daemon.commands import KINDS_HELP, LANGUAGE_NAMES, SYMBOL_KIND_NAMES
 from recalld.daemon.config import CHANGES_LIMIT, CHANGES_MAX, OUTLINE_MAX, SYMBOLS_MAX, Config
-from recalld.daemon.mcp_answers import compact_answer
+from recalld.daemon.mcp_answers import compact_answer, for_agents
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.manual import default_author
 
@@ -61,14 +61,15 @@ class DaemonGateway:
         try:
             client = DaemonClient.discover(self._config.runtime_file, self._config.token_file)
             if client is None:
-                raise ToolError(NO_DAEMON)
+                raise ToolError(f"{NO_DAEMON} (none answers for state directory {self._config.home}: a daemon"
+                                " run with another RECALLD_HOME is found with that RECALLD_HOME in this server's env)")
             if noted is not None:
                 answer, said = client.noted(method, path, params)
                 noted.extend(said)
                 return answer
             return client.request(method, path, params, body=body, timeout=timeout)
         except RecalldError as exc:
-            raise ToolError(exc.message) from None
+            raise ToolError(for_agents(exc.message)) from None
         except UnicodeEncodeError:  # JSON's "\\ud800" in an argument: no request can carry it
             raise ToolError("an argument is not Unicode text: it holds a lone surrogate escape") from None
 
@@ -281,7 +282,7 @@ def build_server(gateway: DaemonGateway) -> MCPServer:
     @server.tool(annotations=WRITE)
     def remember(
         text: Annotated[str, Field(description="the fact, decision or preference, in one or a few sentences")],
-        repo: OptRepo = None,
+        repo: Annotated[str | None, Field(description="the registered repository it applies to (repo scope)")] = None,
         type: Annotated[ManualType, Field(description="note (default), decision or preference")] = "note",
         user: Annotated[str | None, Field(description="the user it belongs to (user scope)")] = None,
         org: Annotated[str | None, Field(description="the organisation it applies to (org scope)")] = None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from recalld.daemon.mcp_answers import SYMBOLS_LISTED, compact_answer
+from recalld.daemon.mcp_answers import SYMBOLS_LISTED, compact_answer, for_agents
 
 COMMIT = "c" * 40
 
@@ -32,3 +32,9 @@ def test_a_commit_memory_lists_its_symbols_by_name_up_to_a_bound_and_a_change_it
               "written_in": COMMIT}}  # fmt: skip
     assert compact_answer({"changes": [change]})["changes"] == [
         {"change": "moved", "was": {"commit": "b" * 40, "written_in": "a" * 40}, "now": {"commit": COMMIT}}]
+
+
+def test_an_error_names_the_tool_call_to_make_where_it_named_a_command():
+    said = "no symbol 'x' in r: 'x' is now 'y' in src/a b.py at line 3 (recalld symbol y --repo r --path 'src/a b.py')"
+    assert for_agents(said).endswith("(get_symbol qualname='y' repo='r' path='src/a b.py')")
+    assert for_agents("no symbol 'x' in r") == "no symbol 'x' in r"
