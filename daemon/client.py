@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
-from recalld.ingest.errors import RecalldError
+from recalld.ingest.errors import NotFoundError, RecalldError
 
 PROBE_TIMEOUT = 1.0
 BUSY_PROBE_TIMEOUT = 10.0  # asked once more of a live daemon the first probe got no answer from
@@ -211,6 +211,8 @@ class DaemonClient:
         conn.close()
         if response.status == HTTPStatus.SERVICE_UNAVAILABLE:
             raise DaemonBusyError(_detail(answer))
+        if response.status == HTTPStatus.NOT_FOUND:  # as the store's answer without the daemon
+            raise NotFoundError(f"daemon: {_detail(answer)}")
         raise RecalldError(f"daemon: {_detail(answer)}")
 
 def live_runtime(path: Path) -> dict[str, Any] | None:

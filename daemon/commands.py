@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from recalld.daemon.client import flag, repo_path
-from recalld.daemon.here import only_repo, path_from_here
+from recalld.daemon.here import noting_branch_here, only_repo, path_from_here
 from recalld.daemon.terminal import one_line, one_lined
 from recalld.ingest.errors import RecalldError
 
@@ -65,7 +65,8 @@ def _sync_here(ctx: Any, entry: Any, *, full: bool) -> Any:
 def search(ctx: Any, args: argparse.Namespace) -> int:
     notes: list[str] = []
     args.path = path_from_here(ctx, args.repo, args.path)
-    results = _search(ctx, ctx.daemon(), args, notes)
+    with noting_branch_here(ctx, args.repo, notes):
+        results = _search(ctx, ctx.daemon(), args, notes)
     if args.format != "text":
         emit_json(results)
     else:
@@ -176,7 +177,8 @@ def symbol(ctx: Any, args: argparse.Namespace) -> int:
     repo = args.repo or only_repo(ctx)
     args.path = path_from_here(ctx, repo, args.path)
     notes: list[str] = []
-    versions = _symbol_versions(ctx, ctx.daemon(), repo, args, notes)
+    with noting_branch_here(ctx, repo, notes):
+        versions = _symbol_versions(ctx, ctx.daemon(), repo, args, notes)
     if args.json:
         emit_json(versions)
     else:
@@ -227,22 +229,26 @@ def _print_notes(notes: list[str]) -> None:
 def outline(ctx: Any, args: argparse.Namespace) -> int:
     repo = args.repo or only_repo(ctx)
     args.path = path_from_here(ctx, repo, args.path)
-    daemon = ctx.daemon()
     notes: list[str] = []
-    if daemon is not None:
-        params = {"path": args.path, "limit": args.limit, "as_of": args.as_of,
-                  "blame": flag(args.blame)}  # fmt: skip
-        found, said = daemon.noted("GET", repo_path(repo, "outline"), params)
-        notes.extend(said)
-    else:
-        from recalld.daemon.memories import outline as read_outline
-
-        found = read_outline(ctx.app, repo, args.path, as_of_text=args.as_of, limit=args.limit, notes=notes,
-                             blame=args.blame)  # fmt: skip
-        _note_stale(ctx, repo, args, notes)
+    with noting_branch_here(ctx, repo, notes):
+        found = _outline(ctx, ctx.daemon(), repo, args, notes)
     _print_outline(found, as_json=args.json)
     _print_notes(notes)
     return EXIT_OK
+
+
+def _outline(ctx: Any, daemon: Any, repo: str, args: argparse.Namespace, notes: list[str]) -> Any:
+    if daemon is not None:
+        params = {"path": args.path, "limit": args.limit, "as_of": args.as_of, "blame": flag(args.blame)}
+        found, said = daemon.noted("GET", repo_path(repo, "outline"), params)
+        notes.extend(said)
+        return found
+    from recalld.daemon.memories import outline as read_outline
+
+    found = read_outline(ctx.app, repo, args.path, as_of_text=args.as_of, limit=args.limit, notes=notes,
+                         blame=args.blame)  # fmt: skip
+    _note_stale(ctx, repo, args, notes)
+    return found
 
 
 def _print_outline(found: dict[str, Any], *, as_json: bool) -> None:

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import os
 import posixpath
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from recalld.daemon.paths import walked_dir, within
-from recalld.ingest.errors import RecalldError
+from recalld.ingest.errors import NotFoundError, RecalldError
 
 if TYPE_CHECKING:
     from recalld.daemon.registry import RepoEntry
@@ -80,3 +83,46 @@ def from_directory(root: str, cwd: str, path: str) -> str:
     if joined == ".":  # the top: the whole repository
         return joined
     return joined + "/" if path.endswith("/") else joined
+
+
+@contextmanager
+def noting_branch_here(ctx: Any, repo: str | None, notes: list[str]) -> Iterator[None]:
+    """Within, a command about ``repo`` run in its work tree while another branch than the
+    one it follows is checked out: its answer's notes, or its "not found", say so (an agent
+    on ``feature`` asking for a function it renamed there got "no symbol" and no reason)."""
+    note = _other_branch(ctx, repo)
+    try:
+        yield
+    except NotFoundError as exc:
+        if note is None:
+            raise
+        raise NotFoundError(f"{exc.message} ({note})", exit_code=exc.exit_code) from None
+    if note is not None:
+        notes.append(note)
+
+
+def _other_branch(ctx: Any, repo: str | None) -> str | None:
+    entries = ctx.registry.all()
+    entry = next((e for e in entries if e.name == repo), None) if repo else holding(entries, os.getcwd())
+    if entry is None or holding([entry], os.getcwd()) is None:
+        return None
+    branch = checked_out(Path(entry.path))
+    if branch is None or branch == entry.branch:
+        return None
+    return (f"the work tree here is on branch {branch!r}, and {entry.name}'s memories follow {entry.branch!r}:"
+            f" what {branch!r} changed is not in them")  # fmt: skip
+
+
+def checked_out(work_tree: Path) -> str | None:
+    """The branch checked out in ``work_tree``, read from its HEAD file (a linked worktree's
+    ``.git`` file names its git dir); None when detached or unreadable."""
+    try:
+        dot_git = work_tree / ".git"
+        git_dir = dot_git
+        if dot_git.is_file():
+            named = dot_git.read_text(encoding="utf-8").strip().removeprefix("gitdir:").strip()
+            git_dir = (work_tree / named).resolve()
+        head = (git_dir / "HEAD").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return head.removeprefix("ref: refs/heads/") if head.startswith("ref: refs/heads/") else None

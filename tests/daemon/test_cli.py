@@ -380,6 +380,25 @@ def test_symbol_of_a_kind_no_memory_has_says_so(project):
     assert other.returncode == 1 and other.stderr == "recalld: no symbol 'compute_vat' in project\n"
 
 
+def test_a_command_run_in_a_work_tree_on_another_branch_says_the_memories_follow_theirs(project):
+    """An agent on a branch of its own asks for what it changed there: the answer, or its
+    "no symbol", says which branch the memories follow (it said "no symbol" alone)."""
+    recalld("repo", "add", str(project.path))
+    recalld("sync")
+    project.git("checkout", "-q", "-b", "feature")
+    project.write("billing/invoice.py", project.path.joinpath("billing/invoice.py").read_text()
+                  .replace("compute_vat", "vat_of"))  # fmt: skip
+    project.commit("rename on a branch")
+    note = "the work tree here is on branch 'feature', and project's memories follow 'main'"
+    missing = recalld("symbol", "vat_of", check=False, cwd=project.path / "billing")
+    assert missing.returncode == 1 and missing.stderr.startswith(f"recalld: no symbol 'vat_of' in project ({note}")
+    found = recalld("symbol", "compute_vat", cwd=project.path)
+    assert found.stdout.startswith("project:billing/invoice.py:12") and f"note: {note}" in found.stderr
+    assert note not in recalld("symbol", "compute_vat").stderr  # not run in the work tree
+    project.git("checkout", "-q", "main")
+    assert note not in recalld("outline", "billing/invoice.py", cwd=project.path).stderr
+
+
 def test_a_changed_text_length_embeds_every_stored_memory_again(project):
     recalld("repo", "add", str(project.path))
     first = json.loads(recalld("sync", "--json").stdout)
