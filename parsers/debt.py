@@ -54,9 +54,10 @@ POD_NESTING = 3
 RUBY_BLOCK = "=begin\n"  # Ruby's block comment, ``=begin`` … ``=end``: no POD (whose ``=begin`` names a format)
 
 
-def clean_comment_line(raw: str, *, lua: bool = False) -> str:
+def clean_comment_line(raw: str, *, lua: bool = False, indented: bool = False) -> str:
     """A comment line without its comment punctuation; ``lua``: of a comment that opens
-    with Lua's ``--``."""
+    with Lua's ``--``; ``indented``: with the indentation its text has after the space
+    that follows the punctuation (``///     let x = 1;``: ``    let x = 1;``)."""
     line = raw.strip()
     if lua and (opened := _LUA_BLOCK_OPEN.match(line)):  # ``--[[``, ``--[==[``
         marker, line = opened.group(), line[opened.end() :]
@@ -70,12 +71,22 @@ def clean_comment_line(raw: str, *, lua: bool = False) -> str:
     closed = _LUA_BLOCK_CLOSE.search(line) if lua and "]" in line else None
     if closed is not None and (opened or closed.start() == 0):
         line = line[: closed.start()]
-    line = line.removesuffix("*/").strip()
+    line = line.removesuffix("*/").rstrip()
     # A block comment's margin (`` *<p>``), not a line comment's own text (``/// **NOTE:**``,
     # ``// *** WARNING ***``).
-    if line.startswith("*") and marker not in _LINE_MARKERS:
-        line = line[1:].strip()
-    return line
+    if line.lstrip().startswith("*") and marker not in _LINE_MARKERS:
+        line = line.lstrip()[1:]
+    if not indented:
+        return line.strip()
+    return line[1:] if line.startswith(" ") else line
+
+
+def dedented(lines: list[str]) -> list[str]:
+    """``lines`` without the indentation all of them that hold text share (a block comment
+    written ``/**`` then ``  *   text``), blank ones blank."""
+    indents = [len(line) - len(line.lstrip()) for line in lines if line.strip()]
+    shared = min(indents, default=0)
+    return [line[shared:] if line.strip() else "" for line in lines]
 
 
 def find_marker(line: str) -> tuple[str, int] | None:
@@ -120,13 +131,14 @@ def debt_entries(language: str, comments: Sequence[Comment], spans: Sequence[Spa
     return tuple(entries)
 
 
-def clean_comment_lines(text: str) -> list[str]:
+def clean_comment_lines(text: str, *, indented: bool = False) -> list[str]:
     """A comment's lines without their punctuation, Lua's where it opens with ``--``; Perl's
-    POD (``=item run(COUNT)`` … ``=cut``) as its text (``pod_lines``)."""
+    POD (``=item run(COUNT)`` … ``=cut``) as its text (``pod_lines``). ``indented``: each
+    with its text's indentation (``clean_comment_line``)."""
     if POD_COMMAND.match(text) and not text.startswith(RUBY_BLOCK):
         return pod_lines(text)
     lua = text.startswith("--")
-    return [clean_comment_line(raw, lua=lua) for raw in text.splitlines()]
+    return [clean_comment_line(raw, lua=lua, indented=indented) for raw in text.splitlines()]
 
 
 def pod_lines(text: str) -> list[str]:

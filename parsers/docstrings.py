@@ -8,7 +8,7 @@ import codecs
 import re
 from collections.abc import Iterable
 
-from recalld.parsers.debt import clean_comment_lines, pod_lines, without_leading_notes
+from recalld.parsers.debt import clean_comment_lines, dedented, pod_lines, without_leading_notes
 from recalld.parsers.doc_nodes import (
     BETWEEN_DOC_AND_DEF,
     COMMENT_TYPES,
@@ -220,6 +220,7 @@ def _section_title(cleaned: list[str]) -> bool:
     lines = [line for line in cleaned if line.strip()]
     if not lines:
         return False
+    lines = [line.strip() for line in lines]
     if _RULE.fullmatch(lines[-1]):
         titled = [line for line in lines if not _RULE.fullmatch(line)]
         return not _RULE.fullmatch(lines[0]) and 0 < len(titled) <= BANNER_TITLE
@@ -335,14 +336,16 @@ def _comment_lines(comments: list[Node], data: bytes) -> list[str]:
     """The comments' lines without their punctuation (``debt.clean_comment_lines``), but a
     directive's (``_UNSPACED_DIRECTIVE``)."""
     texts = (node_text(data, comment) for comment in comments)
-    return [line for text in texts if not _UNSPACED_DIRECTIVE.match(text) for line in clean_comment_lines(text)]
+    lines = [line for text in texts if not _UNSPACED_DIRECTIVE.match(text)
+             for line in clean_comment_lines(text, indented=True)]  # fmt: skip
+    return dedented(lines)
 
 
 def _doc_text(cleaned: list[str]) -> str:
     """The doc the comments' ``cleaned`` lines hold: the tools' directives left out, and the
     rules and a section's banner above it."""
-    lines = [line for line in cleaned if not _DIRECTIVE.match(line)]
-    while lines and (not lines[-1] or _RULE.fullmatch(lines[-1])):
+    lines = [line for line in cleaned if not _DIRECTIVE.match(line.lstrip())]
+    while lines and (not lines[-1].strip() or _RULE.fullmatch(lines[-1].strip())):
         lines.pop()
     start = _after_rules(lines, 0)
     opening = next((line for line in reversed(lines[:start]) if line), None)
@@ -356,6 +359,6 @@ def _doc_text(cleaned: list[str]) -> str:
 
 def _after_rules(lines: list[str], start: int) -> int:
     """The first line from ``start`` that is neither blank nor a rule."""
-    while start < len(lines) and (not lines[start] or _RULE.fullmatch(lines[start])):
+    while start < len(lines) and (not lines[start].strip() or _RULE.fullmatch(lines[start].strip())):
         start += 1
     return start

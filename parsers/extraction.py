@@ -322,4 +322,6 @@ from __future__ import annotations
 # A Rust block's items are local wherever the block is, a ``const``'s as a function body's:
 # crossbeam-epoch's ``const NO_OP: Self = { fn no_op_call(…) {} … }`` has no ``no_op_call``, nor
 # pin-project-lite's expansions' ``const _: () = { struct Projection … }`` their 83 items.
+# A doc comment's lines keep their indentation past the space after the comment's punctuation,
+# less what all share (Go's tab-indented examples, clap's nested lists): every line was stripped.
 EXTRACTION_VERSION = 44

@@ -41,3 +41,19 @@ def test_an_anonymous_interfaces_methods_are_no_members():
     source = "package p\n\ntype IfaceKey struct {\n\ti interface {\n\t\tF()\n\t}\n}\n\ntype A interface {\n\tG()\n}\n"
     assert [(s.kind, s.qualname) for s in parse("go", source.encode()).symbols[1:]] == [
         ("struct", "IfaceKey"), ("interface", "A"), ("method", "A.G")]  # fmt: skip
+
+
+def test_a_docs_lines_keep_their_indentation_past_the_comments_punctuation():
+    """Go's tab-indented example, a JSDoc tag's continued line and a Rust doc's nested list
+    read as written, less what every line shares (each line was stripped)."""
+    go = ("package p\n\n// An Errno is an error number:\n//\n//\terr = nil\n//\tif errno != 0 {\n//\t\terr = errno\n"
+          "//\t}\ntype Errno int\n")
+    (errno,) = [s for s in parse("go", go.encode()).symbols if s.qualname == "Errno"]
+    assert errno.docstring == "An Errno is an error number:\n\n\terr = nil\n\tif errno != 0 {\n\t\terr = errno\n\t}"
+    js = ("/**\n * Copies the names.\n *\n * @param {Node} element - the button; its siblings\n"
+          " *   hold the table.\n */\nfunction copy(element) {}\n")
+    (copy,) = [s for s in parse("javascript", js.encode()).symbols if s.qualname == "copy"]
+    assert copy.docstring == "Copies the names.\n\n@param {Node} element - the button; its siblings\n  hold the table."
+    rust = "///   Steps:\n///   1. read\n///      then parse\nfn run() {}\n"
+    (run,) = [s for s in parse("rust", rust.encode()).symbols if s.qualname == "run"]
+    assert run.docstring == "Steps:\n1. read\n   then parse"
