@@ -116,6 +116,8 @@ def doc_target(node: Node) -> Node:
     it (``export``, a decorated definition, a C declaration's specifiers)."""
     target = node
     while target.parent is not None and target.parent.type in WRAPPERS and _first_but_specifiers(target):
+        if _grouped(target):
+            break  # the comment above Go's ``type ( … )`` documents the group, none of its members
         target = target.parent
     return target
 
@@ -133,6 +135,16 @@ def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") ->
         return body_string(body, data)
     doc = without_leading_notes(_leading_comments(doc_target(node), data, spec.inner_docs, macros=spec.macros), name)
     return xml_doc_text(doc) if spec.doc_markup == "xml" and "<" in doc else doc
+
+
+def _grouped(node: Node) -> bool:
+    """Whether ``node`` is one of several in a parenthesised group (Go's ``type ( A uint16;
+    B uint32 )``, ``var ( … )``); JavaScript's ``const C = class {}, D = …`` is no group:
+    its doc is the first's."""
+    parent = node.parent
+    if parent is None or not any(not c.is_named and c.type == "(" for c in parent.children):
+        return False
+    return any(other.type == node.type and other != node for other in parent.named_children)
 
 
 def _first_but_specifiers(node: Node) -> bool:

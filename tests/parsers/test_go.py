@@ -57,3 +57,14 @@ def test_a_docs_lines_keep_their_indentation_past_the_comments_punctuation():
     rust = "///   Steps:\n///   1. read\n///      then parse\nfn run() {}\n"
     (run,) = [s for s in parse("rust", rust.encode()).symbols if s.qualname == "run"]
     assert run.docstring == "Steps:\n1. read\n   then parse"
+
+
+def test_the_doc_above_a_group_documents_the_group_not_its_first_member():
+    """runtime's ``// The specialized routines need a type descriptor`` above ``type ( … )``
+    was its first type's doc alone; go/doc gives it to none of them. A group of one is that
+    one's, and a member's own comment its doc."""
+    grouped = "package p\n\n// Shared by both.\ntype (\n\tA uint16\n\t// B is the other.\n\tB uint32\n)\n"
+    assert [(s.qualname, s.docstring) for s in parse("go", grouped.encode()).symbols][1:] == [
+        ("A", ""), ("B", "B is the other.")]
+    alone = "package p\n\n// A is alone.\ntype (\n\tA uint16\n)\n"
+    assert [(s.qualname, s.docstring) for s in parse("go", alone.encode()).symbols][1:] == [("A", "A is alone.")]
