@@ -48,8 +48,13 @@ def test_a_commit_made_during_the_idle_index_build_is_synced_and_searchable_befo
         service.dispatcher.start()
         service._register_repos()
         synced(service, service.enqueue("widgets", "registered"))  # the first index
-        upkeep.tick()  # idle, with unindexed points: the build begins, on a thread of its own
-        assert held.started.wait(30) and upkeep.building() and store.sharing == "write"
+        deadline = time.monotonic() + 60  # once idle (the first index's history read done), with unindexed
+        while not held.started.is_set():  # points: the build begins, on a thread of its own
+            assert time.monotonic() < deadline, "the daemon never went idle to build the index"
+            service.dispatcher.tick()
+            upkeep.tick()
+            held.started.wait(0.1)
+        assert upkeep.building() and store.sharing == "write"
         repo.write("b.py", "def render_widget_during_build(widget):\n    '''Render a widget.'''\n    return widget\n")
         repo.commit("two")
         synced(service, service.enqueue("widgets", "hook"))
