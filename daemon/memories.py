@@ -9,7 +9,7 @@ import re
 import threading
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -18,11 +18,12 @@ from recalld.daemon.asof import indexed_states
 from recalld.daemon.blame import with_file_blame, with_last_change
 from recalld.daemon.config import OUTLINE_LIMIT
 from recalld.daemon.query import as_of, memory_record, note_as_of, stale_repos
+from recalld.daemon.registry import RepoEntry
 from recalld.daemon.paths import literal_dir
 from recalld.daemon.retrieve import at_path, path_ok, repo_glob
 from recalld.daemon.unheld import why_unheld
 from recalld.daemon.went import where_symbol_went
-from recalld.daemon.written_as import in_module, module_readings, uncalled
+from recalld.daemon.written_as import also_named, read_in_module
 from recalld.ingest.errors import NotFoundError, RecalldError
 from recalld.ingest.held import as_interval, shown_as
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
@@ -122,16 +123,18 @@ def get_symbol(
     points = list(found(replace(base, qualnames=(qualname,))))
     if not points:
         points = list(found(replace(base, names=(qualname,))))
+        if points and not at and notes is not None:  # the symbol of that qualname gone: what became of it
+            notes.extend(_gone_beside(app, entry, qualname, path))
     scope, _dot, name = qualname.rpartition(".")
     if not points and scope:
         named = found(replace(base, names=(name,)))
         points = [p for p in named if parent_scope(str(p.payload.get("qualname") or "")) == scope]
-    if not points and (module_read := _read_in_module(found, base, qualname)) is not None:
+    if not points and (module_read := read_in_module(found, base, qualname)) is not None:
         points, read_as = module_read
         if notes is not None:
             notes.append(f"{qualname!r} read as {read_as}")
     elif points and "." not in qualname and notes is not None:
-        notes.extend(_also_named(found, base, qualname, points))
+        notes.extend(also_named(found, base, qualname, points))
     if not points and "::" in qualname:
         return get_symbol(app, repo, qualname.replace("::", "."), path=path, kind=kind,
                           include_deprecated=include_deprecated, as_of_text=as_of_text, notes=notes,
@@ -182,37 +185,13 @@ def _lineage_kept(app: App, base: MemoryFilter, points: list[StoredPoint]) -> li
     return [p for p in app.store.scroll(replace(base, lineages=lineages)) if p.id not in ids]
 
 
-ALSO_NAMED = 5  # other symbols of a plain name a symbol's answer names
-
-
-def _read_in_module(
-    found: Callable[..., Iterator[StoredPoint]], base: MemoryFilter, qualname: str
-) -> tuple[list[StoredPoint], str] | None:
-    """The symbols ``qualname`` names as an agent copies it from a call (``Session.request()``)
-    or an import path (``requests.sessions.Session``: ``Session`` of a module at
-    ``requests/sessions``, or within package ``requests``), with how it was read; None."""
-    if (bare := uncalled(qualname)) is not None:
-        points = list(found(replace(base, qualnames=(bare,))))
-        return (points, repr(bare)) if points else None
-    for module, rest in module_readings(qualname):
-        points = [p for p in found(replace(base, qualnames=(rest,))) if in_module(str(p.payload.get("path")), module)]
-        if points:
-            return points, f"{rest!r} of module {module.replace('/', '.')}"
-    return None
-
-
-def _also_named(
-    found: Callable[..., Iterator[StoredPoint]], base: MemoryFilter, name: str, given: list[StoredPoint]
-) -> list[str]:
-    """A note naming the other symbols of the plain ``name`` (``request`` found
-    ``api.request`` by its qualname, and ``Session.request`` has that name too)."""
-    ids = {p.id for p in given}
-    others = [p for p in found(replace(base, names=(name,)), ("qualname", "path")) if p.id not in ids]
-    if not others:
-        return []
-    listed = ", ".join(f"{p.payload.get('qualname')} ({p.payload.get('path')})" for p in others[:ALSO_NAMED])
-    more = f" and {len(others) - ALSO_NAMED} more" if len(others) > ALSO_NAMED else ""
-    return [f"also named {name!r}: {listed}{more} (ask with the qualified name)"]
+def _gone_beside(app: App, entry: RepoEntry, qualname: str, path: str | None) -> list[str]:
+    """Where a symbol ``qualname`` named and the index held went, when other symbols of that
+    name answer for it (``info`` after ``help.py`` was deleted found ``MockResponse.info``)."""
+    closed = MemoryFilter(repo=entry.name, branch=entry.branch, types=(STRUCTURAL,), qualnames=(qualname,),
+                          deprecated=1)  # fmt: skip
+    went = where_symbol_went(app, entry, qualname, path or "") if app.store.count(closed) else ""
+    return [f"{went}; the symbols given are others of that name"] if went else []
 
 
 @dataclass(frozen=True, slots=True)

@@ -284,3 +284,22 @@ def test_a_symbols_earlier_versions_under_another_name_and_path_are_its_own(git_
              ("should_bypass_proxies", "utils.py", True)]  # fmt: skip
     assert versions("bypasses_proxy", include_deprecated=True) == every
     assert versions("should_bypass_proxies", include_deprecated=True) == every
+
+
+def test_a_name_found_in_others_after_its_own_symbol_went_says_where_that_went(git_repo, harness, app):  # noqa: F811
+    """``symbol info`` after ``help.py`` (which defined ``info``) was deleted gave
+    ``MockResponse.info`` and nothing of the ``info`` asked for."""
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("help.py", "def info():\n    return {'platform': 'x'}\n")
+    git_repo.write("mock.py", "class MockResponse:\n    def info(self):\n        return self\n")
+    git_repo.commit("one")
+    harness.sync(git_repo)
+    git_repo.remove("help.py")
+    gone = git_repo.commit("two: help.py deleted")[:8]
+    harness.sync(git_repo)
+    notes: list[str] = []
+    assert [v["qualname"] for v in get_symbol(app, "r", "info", notes=notes)] == ["MockResponse.info"]
+    assert notes == [f"'info' was deleted (commit {gone}); the symbols given are others of that name"]
+    notes.clear()
+    assert [v["qualname"] for v in get_symbol(app, "r", "MockResponse.info", notes=notes)] == ["MockResponse.info"]
+    assert notes == []
