@@ -121,12 +121,14 @@ def print_changes(found: dict[str, Any]) -> None:
                   f" {found[state][:8]} before it)")  # fmt: skip
     if found.get("note"):
         print(f"  ({found['note']})")
+    if found.get("commits_under") and found["newest_commits"]:
+        print(f"  the newest that changed {found['commits_under']}:")
     for commit in found["newest_commits"][:COMMITS_SHOWN]:
         commit = one_lined(commit, ("summary", "author"))
         summary = commit["summary"]
         summary = summary if len(summary) <= SUMMARY_SHOWN else summary[: SUMMARY_SHOWN - 1] + "…"
         print(f"  {commit['commit'][:8]}  {summary}  ({commit['author'].split(' <')[0]})")
-    if commits > COMMITS_SHOWN:
+    if commits > COMMITS_SHOWN and not found.get("commits_under"):
         print(f"  … and {commits - COMMITS_SHOWN} earlier")
     where = None
     for change in found["changes"]:

@@ -11,6 +11,7 @@ earlier ``removed``, with the reason its version was closed for (``deleted`` wit
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from recalld.daemon.config import CHANGES_LIMIT, RECENT_LIMIT, RECENT_MAX
 from recalld.daemon.blame import commit_record
 from recalld.daemon.memories import recent_changes, summary
 from recalld.daemon.query import AsOf, as_of, stale_repos
+from recalld.daemon.paths import walked_dir
 from recalld.daemon.registry import RepoEntry
 from recalld.daemon.retrieve import path_ok, repo_glob
 from recalld.daemon.unheld import held_nothing
@@ -42,6 +44,7 @@ PAIR_FIELDS = ("path", "kind", "qualname", "lineage", "start_line")  # what pair
 ORDER = ("moved", "renamed", "modified", "added", "removed")
 COMMITS_LISTED = 20  # the newest commits between the two states an answer names
 COMMITS_COUNTED = 10_000  # and how many it counts at most
+PATH_SCANNED = 2_000  # the newest of them read for those under a path (a treeless clone fetches their trees)
 # the marks around a doc's lines in code (quotes, comment leaders), for "did only its doc change"
 _DOC_MARKS = " \t\"'/*#-;!"
 _PARAMETERS = re.compile(r"\(.*\)$")  # an overload's (``Codec.decode(String)``)
@@ -126,17 +129,30 @@ def changes_between(
                               now=now_then.get(c.now.id) if c.now else None), gone, cut)
               for c in shown]  # fmt: skip
     commits = git.walk_commits(last, hide=first, limit=COMMITS_COUNTED, first_parent=True) if first != last else []
+    newest = _touching(git, commits, pattern) if pattern is not None else commits[:COMMITS_LISTED]
     counts = Counter(c.change for c in found)
     return {
         "repo": repo, "since": since, "until": until, "since_commit": start.valid_at.commit,
         "until_commit": end.valid_at.commit if end else last,
         "from_commit": first, "to_commit": last,
         "commits": len(commits),
-        "newest_commits": [commit_record(git.commit_info(c)) for c in commits[:COMMITS_LISTED]],
+        "newest_commits": [commit_record(git.commit_info(c)) for c in newest],
+        **({"commits_under": pattern} if pattern is not None else {}),  # newest_commits: those that changed it
         "counts": {name: counts.get(name, 0) for name in ORDER}, "changes": listed,
         "truncated": len(found) > limit,
         **_noted(app, entry, pattern, found, to_indexed=end is None),
     }  # fmt: skip
+
+
+def _touching(git: GitRepository, commits: list[str], pattern: str) -> list[str]:
+    """The newest of ``commits`` (at most ``COMMITS_LISTED``) that changed something under
+    ``pattern``'s directory or file (a glob's literal directory; ``**/x.py``: all of them),
+    of the newest ``PATH_SCANNED`` (``changes --path`` listed every commit between)."""
+    under = walked_dir(pattern)
+    if not under:
+        return commits[:COMMITS_LISTED]
+    touched = (c for c in commits[:PATH_SCANNED] if git.touches(c, under))
+    return list(itertools.islice(touched, COMMITS_LISTED))
 
 
 def _noted(app: App, entry: RepoEntry, pattern: str | None, found: list[Change], *, to_indexed: bool) -> dict[str, str]:

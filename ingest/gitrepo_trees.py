@@ -58,6 +58,15 @@ class GitTrees(GitObjects):
             return TreeFile(path, str(entry.id))
         return TreeSkip(path, SKIPPED_MODES.get(entry.filemode, "unknown_mode"))
 
+    def touches(self, commit_id: str, path: str) -> bool:
+        """Whether the commit changed what is at ``path`` (a file or a directory) against its
+        first parent (a root commit: whether it holds something there); its object ids
+        compared, no diff read."""
+        commit = self._repo[commit_id].peel(pygit2.Commit)
+        here = _entry_at(self.tree(commit_id), path)
+        before = _entry_at(self.tree(str(commit.parent_ids[0])), path) if commit.parent_ids else None
+        return (here.id if here is not None else None) != (before.id if before is not None else None)
+
     @property
     def attribute_files(self) -> tuple[Path, Path]:
         """The attribute files beside the tree (``gitattributes.beside_files``)."""

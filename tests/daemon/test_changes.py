@@ -130,6 +130,27 @@ def test_changes_under_a_path_keep_what_moved_in_or_out_of_it(steps, app):
     assert (len(first["changes"]), first["truncated"], sum(first["counts"].values())) == (2, True, 10)
 
 
+def test_changes_under_a_path_list_the_commits_that_changed_it(steps, git_repo, harness, app, capsys):  # noqa: F811
+    """``changes --path`` listed every commit between as its newest; it lists those that
+    changed the path (a file or a directory; a glob's directory), the count still of all."""
+    git_repo.write("docs/notes.txt", "notes\n")
+    git_repo.commit("three: docs only")
+    git_repo.write("src/a.py", A2 + "\n\ndef later():\n    return 5\n")
+    c4 = git_repo.commit("four: src again")
+    harness.sync(git_repo)
+    from recalld.daemon.agent import print_changes
+
+    for path, read in (("src/", "src"), ("src/a.py", "src/a.py"), ("src/*.py", "src/*.py")):
+        answer = changes_between(app, "r", steps["c1"], path=path)
+        assert answer["commits"] == 3 and [c["commit"] for c in answer["newest_commits"]] == [c4, steps["c2"]]
+        assert answer["commits_under"] == read
+    assert [c["commit"] for c in changes_between(app, "r", steps["c2"], path="pkg/")["newest_commits"]] == []
+    everything = changes_between(app, "r", steps["c1"])
+    assert len(everything["newest_commits"]) == 3 and "commits_under" not in everything
+    print_changes(changes_between(app, "r", steps["c1"], path="src/"))
+    assert "  the newest that changed src:\n" in capsys.readouterr().out
+
+
 def test_changes_until_an_earlier_commit_read_each_side_then(history, app):
     answer = changes_between(app, "r", history["c1"], history["c2"])
     assert answer["to_commit"] == history["c2"]
