@@ -149,12 +149,23 @@ def _search_notes(app: App, request: SearchRequest, flt: MemoryFilter, records: 
         for field, value, given, known in checks:
             if not app.store.count(replace(anywhere, language=value) if field == "language" else
                                    replace(anywhere, kinds=(value,))):  # fmt: skip
+                if field == "language" and (held := _code_languages(app, anywhere, value)):
+                    known = f"its code is in {', '.join(held)}"  # a language read, not there: what is
                 notes.append(f"no memory{where} has {field} {given!r} ({known})")
     if flt.valid_at is not None and not any(r["type"] == "structural" for r in records):
         if not app.store.count(replace(anywhere, types=("structural",), valid_at=flt.valid_at)):
             notes.append(f"no code memory{where} is valid at {request.as_of}: code memories start at a repository's"
                          " first sync (commits before it are task memories only)")  # fmt: skip
     return notes
+
+
+def _code_languages(app: App, anywhere: MemoryFilter, asked: str) -> list[str]:
+    """The languages recalld reads that the memories of ``anywhere`` are in, where ``asked``
+    is one of them (a typo is told every language instead)."""
+    from recalld.parsers.registry import BUILTIN_LANGUAGES
+
+    names = [spec.name for spec in BUILTIN_LANGUAGES]
+    return [name for name in names if app.store.count(replace(anywhere, language=name))] if asked in names else []
 
 
 def _mode(app: App, mode: str) -> str:
