@@ -54,16 +54,18 @@ POD_NESTING = 3
 RUBY_BLOCK = "=begin\n"  # Ruby's block comment, ``=begin`` … ``=end``: no POD (whose ``=begin`` names a format)
 
 
-def clean_comment_line(raw: str, *, lua: bool = False, indented: bool = False) -> str:
+def clean_comment_line(raw: str, *, lua: bool = False, indented: bool = False, within: bool = False) -> str:
     """A comment line without its comment punctuation; ``lua``: of a comment that opens
     with Lua's ``--``; ``indented``: with the indentation its text has after the space
-    that follows the punctuation (``///     let x = 1;``: ``    let x = 1;``)."""
+    that follows the punctuation (``///     let x = 1;``: ``    let x = 1;``); ``within``:
+    a line of a ``/* … */`` block after its first, whose ``#`` or ``//`` is its text (a
+    Rust doc's ``# Safety`` heading, a C example's ``#define``), only its margin punctuation."""
     line = raw.strip()
     if lua and (opened := _LUA_BLOCK_OPEN.match(line)):  # ``--[[``, ``--[==[``
         marker, line = opened.group(), line[opened.end() :]
     else:
         opened = None
-        markers = _LUA_MARKERS + _COMMENT_MARKERS if lua else _COMMENT_MARKERS
+        markers = () if within else _LUA_MARKERS + _COMMENT_MARKERS if lua else _COMMENT_MARKERS
         marker = next((m for m in markers if line.startswith(m)), "")
         line = line[len(marker) :]
     # Lua's ``]]`` (``]==]``) on its block's first line or a line of its own (``]]``,
@@ -71,7 +73,7 @@ def clean_comment_line(raw: str, *, lua: bool = False, indented: bool = False) -
     closed = _LUA_BLOCK_CLOSE.search(line) if lua and "]" in line else None
     if closed is not None and (opened or closed.start() == 0):
         line = line[: closed.start()]
-    line = line.removesuffix("*/").rstrip()
+    line = (line if marker in _LINE_MARKERS else line.removesuffix("*/")).rstrip()  # ``/// x = 1; /* one */``
     # A block comment's margin (`` *<p>``), not a line comment's own text (``/// **NOTE:**``,
     # ``// *** WARNING ***``).
     if line.lstrip().startswith("*") and marker not in _LINE_MARKERS:
@@ -133,12 +135,24 @@ def debt_entries(language: str, comments: Sequence[Comment], spans: Sequence[Spa
 
 def clean_comment_lines(text: str, *, indented: bool = False) -> list[str]:
     """A comment's lines without their punctuation, Lua's where it opens with ``--``; Perl's
-    POD (``=item run(COUNT)`` … ``=cut``) as its text (``pod_lines``). ``indented``: each
-    with its text's indentation (``clean_comment_line``)."""
+    POD (``=item run(COUNT)`` … ``=cut``) as its text (``pod_lines``). ``indented`` (a doc's):
+    each with its text's indentation (``clean_comment_line``), and a block's ``#`` and ``//``
+    after its first line its text."""
     if POD_COMMAND.match(text) and not text.startswith(RUBY_BLOCK):
         return pod_lines(text)
     lua = text.startswith("--")
-    return [clean_comment_line(raw, lua=lua, indented=indented) for raw in text.splitlines()]
+    lines = text.splitlines()
+    if not (indented and lines and text.lstrip().startswith("/*")):  # a debt note's lines as they always were
+        return [clean_comment_line(raw, lua=lua, indented=indented) for raw in lines]
+    # A block's lines after its first: those of no margin (`` * ``) keep their indentation
+    # less what they share (Go's ``/*`` package doc: ``\tif err != nil {`` in an example)
+    bare = [raw for raw in lines[1:] if raw.strip() and not raw.lstrip().startswith("*")]
+    shared = min((len(raw) - len(raw.lstrip()) for raw in bare), default=0)
+    return [clean_comment_line(lines[0], indented=True)] + [
+        clean_comment_line(raw, indented=True, within=True) if raw.lstrip().startswith("*")
+        else raw[shared:].rstrip().removesuffix("*/").rstrip()
+        for raw in lines[1:]
+    ]  # fmt: skip
 
 
 def pod_lines(text: str) -> list[str]:

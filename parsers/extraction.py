@@ -325,5 +325,7 @@ from __future__ import annotations
 # A doc comment's lines keep their indentation past the space after the comment's punctuation,
 # less what all share (Go's tab-indented examples, clap's nested lists): every line was stripped.
 # The comment above a Go group of several (``type ( … )``) documents none of them, as go/doc reads
-# it (it was the first's: runtime's ``uint16InterfacePtr``; 5 docs in Go 1.19's source).
+# it (it was the first's: runtime's ``uint16InterfacePtr``; 5 docs in Go 1.19's source). In a doc's
+# ``/* … */`` block a line's ``#`` or ``//`` is its text (Go's ``# Introduction``, a Rust ``# Safety``,
+# C's ``#include``), its lines of no margin keep their indentation, and a ``///`` line's ``*/`` is text.
 EXTRACTION_VERSION = 44

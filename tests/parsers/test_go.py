@@ -68,3 +68,15 @@ def test_the_doc_above_a_group_documents_the_group_not_its_first_member():
         ("A", ""), ("B", "B is the other.")]
     alone = "package p\n\n// A is alone.\ntype (\n\tA uint16\n)\n"
     assert [(s.qualname, s.docstring) for s in parse("go", alone.encode()).symbols][1:] == [("A", "A is alone.")]
+
+
+def test_a_block_comments_hash_and_slashes_are_its_text_and_a_line_comments_close_mark_too():
+    """In a ``/* … */`` doc a line's ``#`` or ``//`` is text (Go's ``# Introduction`` heading
+    and ``// handle error`` in an example, a Rust ``/** */`` doc's ``# Safety``, C's
+    ``#include``): they were read as comment marks and cut. A ``///`` line's ``*/`` is its text."""
+    go = "/*\nPackage p does things.\n\n# Introduction\n\n\tif err != nil {\n\t\t// handle error\n\t}\n*/\npackage p\n"
+    assert parse("go", go.encode()).symbols[0].docstring == (
+        "Package p does things.\n\n# Introduction\n\n\tif err != nil {\n\t\t// handle error\n\t}")
+    rust = "/**\n Reads it.\n\n # Safety\n */\nunsafe fn read() {}\n/// let x = 1; /* one */\nfn one() {}\n"
+    assert [s.docstring for s in parse("rust", rust.encode()).symbols[1:]] == ["Reads it.\n\n# Safety",
+                                                                               "let x = 1; /* one */"]  # fmt: skip
