@@ -162,7 +162,10 @@ def print_changes(found: dict[str, Any]) -> None:
 
 
 def print_recent(found: dict[str, Any]) -> None:
-    """The latest commits, or the symbol versions last opened and closed."""
+    """The latest commits, or the symbol versions last opened and closed; why there are
+    none (a repository never synced)."""
+    if found.get("note"):
+        print(f"{found['repo']}: {found['note']}", file=sys.stderr)
     for change in found["changes"]:
         change = one_lined(change, (*LINE_FIELDS, "subject"))
         if found["source"] == "task":

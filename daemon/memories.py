@@ -21,14 +21,15 @@ from recalld.daemon.query import as_of, memory_record, note_as_of, stale_repos
 from recalld.daemon.registry import RepoEntry
 from recalld.daemon.paths import literal_dir
 from recalld.daemon.retrieve import at_path, path_ok, repo_glob
-from recalld.daemon.unheld import why_unheld
+from recalld.daemon.unheld import unsynced, why_unheld
 from recalld.daemon.went import where_symbol_went
 from recalld.daemon.written_as import also_named, read_in_module
 from recalld.ingest.errors import NotFoundError, RecalldError
 from recalld.ingest.held import as_interval, shown_as
 from recalld.ingest.manual import MANUAL_KIND, ManualMemory, forgotten_payload, manual_id, manual_payload
 from recalld.ingest.qualnames import parent_scope
-from recalld.ingest.records import STRUCTURAL, TASK, past_intervals
+from recalld.ingest.plan import Scope
+from recalld.ingest.records import STRUCTURAL, TASK, past_intervals, stored_checkpoint
 from recalld.ingest.store import MemoryFilter, StoredPoint
 from recalld.ingest.result import NoProgress
 from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
@@ -318,7 +319,9 @@ def recent_changes(app: App, repo: str, *, limit: int = 20) -> dict[str, Any]:
     full = {p.id: p for p in _full(app, [e[2] for e in events])}
     changes = [{"event": event, "time": when, **memory_record(_shown(full[p.id], interval))}
                for when, event, p, interval in events if p.id in full]  # fmt: skip
-    return {"repo": repo, "source": STRUCTURAL, "changes": changes}
+    synced = changes or stored_checkpoint(app.store, Scope(entry.name, entry.branch)).get("commit")
+    return {"repo": repo, "source": STRUCTURAL, "changes": changes,
+            **({} if synced else {"note": unsynced(entry)})}  # fmt: skip  (it printed nothing)
 
 
 def _shown(point: StoredPoint, interval: dict[str, Any] | None) -> StoredPoint:

@@ -412,3 +412,16 @@ def test_changes_since_a_commit_synced_before_an_amend_compare_that_state(git_re
     git_repo.git("checkout", "-q", "main")
     with pytest.raises(RecalldError, match="is not on branch 'main'"):
         changes_between(app, "r", unsynced)
+
+
+def test_the_latest_changes_of_a_repository_never_synced_say_so(git_repo, harness, app):  # noqa: F811
+    """``recalld changes`` of a registration no sync has read printed nothing, exit 0."""
+    from recalld.daemon.memories import recent_changes
+
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("a.py", "def a():\n    return 1\n")
+    git_repo.commit("one")
+    assert recent_changes(app, "r") == {"repo": "r", "source": "structural", "changes": [],
+                                        "note": "the repository was never synced (recalld sync)"}  # fmt: skip
+    harness.sync(git_repo)
+    assert "note" not in recent_changes(app, "r")
