@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
@@ -15,7 +14,7 @@ from recalld.daemon.here import holding
 from recalld.daemon.logs import get_logger
 from recalld.daemon.paths import within
 from recalld.daemon.registry import RepoEntry
-from recalld.daemon.repos import branch_missing, unfollowed_note
+from recalld.daemon.repos import branch_missing, sync_hint, unfollowed_note
 from recalld.daemon.retrieve import Retrieval, repo_glob, retrieve
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
@@ -379,8 +378,7 @@ def stale_repos(app: App, entries: Sequence[Any]) -> list[str]:
         behind = found["commits_behind"]
         state = "never synced" if indexed is None else (
             f"{behind} commit{'s' if behind != 1 else ''} behind" if behind else "not at")  # fmt: skip
-        lines.append(f"{name}: memories {state} {entry.branch}"
-                     f" (recalld sync {shlex.quote(name)}, or keep recalld serve running)")  # fmt: skip
+        lines.append(f"{name}: memories {state} {entry.branch} ({sync_hint(name)})")
     return lines
 
 

@@ -189,6 +189,11 @@ def unfollowed_notes(entries: Iterable[Any]) -> list[str]:
     return [unfollowed_note(e, reason) for e in entries if (reason := unfollowed(e)) is not None]
 
 
+def sync_hint(name: str) -> str:
+    """How the memories of registration ``name`` are brought to its branch's tip, as a note says it."""
+    return f"recalld sync {shlex.quote(name)}, or keep recalld serve running"
+
+
 def unfollowed_note(entry: Any, reason: str) -> str:
     return (f"{entry.name}: {reason}: its memories may be stale (`recalld repo set {shlex.quote(entry.name)}"
             " --path PATH` or `--branch BRANCH` re-points it)")  # fmt: skip

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from recalld.daemon.app import App
 from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import RepoEntry
+from recalld.daemon.repos import sync_hint
 from recalld.daemon.paths import walked_dir
 from recalld.daemon.retrieve import at_path, path_ok
 from recalld.daemon.went import where_files_went
@@ -103,8 +104,7 @@ def _committed_since(git: GitRepository, entry: RepoEntry, commit: str, pattern:
         return None
     if git.lookup(tip, pattern) is None and next(_files_under(git, tip, pattern), None) is None:
         return None
-    sync = f"recalld sync {entry.name}, or keep recalld serve running"
-    return f"one is there on {entry.branch} at {tip[:8]}, committed since ({sync})"
+    return f"one is there on {entry.branch} at {tip[:8]}, committed since ({sync_hint(entry.name)})"
 
 
 def _files_under(git: GitRepository, commit: str, pattern: str) -> Iterator[TreeFile | TreeSkip]:
