@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from recalld.parsers.base import Symbol, derived_entry
@@ -86,9 +86,13 @@ def clean_comment_line(raw: str, *, lua: bool = False, indented: bool = False, w
 def dedented(lines: list[str]) -> list[str]:
     """``lines`` without the indentation all of them that hold text share (a block comment
     written ``/**`` then ``  *   text``), blank ones blank."""
-    indents = [len(line) - len(line.lstrip()) for line in lines if line.strip()]
-    shared = min(indents, default=0)
+    shared = _shared_indent(lines)
     return [line[shared:] if line.strip() else "" for line in lines]
+
+
+def _shared_indent(lines: Iterable[str]) -> int:
+    """The indentation all of ``lines`` that hold text share, in characters."""
+    return min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
 
 
 def find_marker(line: str) -> tuple[str, int] | None:
@@ -146,8 +150,7 @@ def clean_comment_lines(text: str, *, indented: bool = False) -> list[str]:
         return [clean_comment_line(raw, lua=lua, indented=indented) for raw in lines]
     # A block's lines after its first: those of no margin (`` * ``) keep their indentation
     # less what they share (Go's ``/*`` package doc: ``\tif err != nil {`` in an example)
-    bare = [raw for raw in lines[1:] if raw.strip() and not raw.lstrip().startswith("*")]
-    shared = min((len(raw) - len(raw.lstrip()) for raw in bare), default=0)
+    shared = _shared_indent(raw for raw in lines[1:] if not raw.lstrip().startswith("*"))
     return [clean_comment_line(lines[0], indented=True)] + [
         clean_comment_line(raw, indented=True, within=True) if raw.lstrip().startswith("*")
         else raw[shared:].rstrip().removesuffix("*/").rstrip()

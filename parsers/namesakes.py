@@ -173,11 +173,8 @@ def _registered_for(p: Placed, data: bytes, decorators: tuple[str, ...]) -> list
     """The types a decorator of one of ``decorators`` registers ``p`` for; None where none
     decorates it, or it names none. ``register`` is only a function's (``@process.register``:
     a plain ``@register`` is a registry's, Django's template filters)."""
-    decorated = p.d.node if p.d.node.type == "decorated_definition" else p.d.node.parent
-    if decorated is None or decorated.type != "decorated_definition":
-        return None
-    for child in decorated.named_children:
-        written = decorator_expression(child) if child.type == "decorator" else None
+    for decorator in _decorators(p.d.node):
+        written = decorator_expression(decorator)
         if written is None:
             continue
         called = written.child_by_field_name("function") if written.type == "call" else written
@@ -282,12 +279,16 @@ def _number_repeats(members: list[Placed], names: list[str]) -> None:
 def _decorated_with(node: Node, data: bytes, decorator: str) -> bool:
     """Whether a decorator of ``node`` is ``decorator``, plain or an attribute of a module
     (``@overload``, ``@typing.overload``)."""
+    for child in _decorators(node):
+        name = decorator_text(child, data).split("(", 1)[0]
+        if name.rsplit(".", 1)[-1].strip() == decorator:
+            return True
+    return False
+
+
+def _decorators(node: Node) -> list[Node]:
+    """The decorators of a Python definition ``node`` (or of its ``decorated_definition``)."""
     decorated = node if node.type == "decorated_definition" else node.parent
     if decorated is None or decorated.type != "decorated_definition":
-        return False
-    for child in decorated.named_children:
-        if child.type == "decorator":
-            name = decorator_text(child, data).split("(", 1)[0]
-            if name.rsplit(".", 1)[-1].strip() == decorator:
-                return True
-    return False
+        return []
+    return [child for child in decorated.named_children if child.type == "decorator"]
