@@ -229,14 +229,13 @@ def _section_title(cleaned: list[str]) -> bool:
     follows: a title closed by a rule (``// Preact helpers`` over ``// -----``, with no
     rule above it: a framed doc has one), or a word or three in capitals alone (``//
     TYPES``, ``// HELPERS``), which react-query and Preact write between their parts."""
-    lines = [line for line in cleaned if line.strip()]
+    lines = [line.strip() for line in cleaned if line.strip()]
     if not lines:
         return False
-    lines = [line.strip() for line in lines]
     if _RULE.fullmatch(lines[-1]):
         titled = [line for line in lines if not _RULE.fullmatch(line)]
         return not _RULE.fullmatch(lines[0]) and 0 < len(titled) <= BANNER_TITLE
-    return len(lines) == 1 and bool(_CAPITALS_TITLE.fullmatch(lines[0].strip()))
+    return len(lines) == 1 and bool(_CAPITALS_TITLE.fullmatch(lines[0]))
 
 
 def _after_attribute(comment: Node, data: bytes) -> bool:
