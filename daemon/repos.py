@@ -75,8 +75,9 @@ def repo_remove(ctx: Any, args: argparse.Namespace) -> int:
 def repo_set(ctx: Any, args: argparse.Namespace) -> int:
     """Re-point a registration (a repository moved or cloned again, its branch renamed or
     deleted) and keep its manual memories. Another path keeps every memory: the next sync
-    compares them with the branch there, as after a reset. Another branch drops the old
-    branch's memories, whose ids are that branch's: the next sync indexes the new one's
+    compares them with the branch there, as after a reset. Another branch that continues
+    the old one (``continues``) has the old one's memories carried to it, history and all
+    (``ingest/rebranch``); one that does not has them dropped: the next sync indexes its
     tip (its texts' vectors come from the embedding cache)."""
     entry = ctx.registry.get(args.name)
     if args.path is None and args.branch is None:
@@ -92,17 +93,46 @@ def repo_set(ctx: Any, args: argparse.Namespace) -> int:
         return EXIT_OK
     if ctx.daemon():
         raise RecalldError("stop the daemon before changing a repository (it owns the store and watches the path)")
-    dropped = ""
-    if branch != entry.branch:  # dropped first: a crash before the registry changes leaves a re-sync, not strays
+    done = ""
+    carrying = branch != entry.branch and continues(ctx.app.store, git, entry, branch)
+    if carrying:  # carried first, the old branch's dropped once the registry names the new one
+        done = _carried(ctx, entry, branch)
+    elif branch != entry.branch:  # dropped first: a crash before the registry changes leaves a re-sync, not strays
         from recalld.ingest.store import MemoryFilter
 
         count = ctx.app.store.count(MemoryFilter(repo=entry.name, branch=entry.branch, deprecated=None))
         ctx.app.indexer.remove_repo(entry.name, branch=entry.branch)
-        dropped = f"; dropped the {count} memories of {entry.branch} (manual memories kept)"
+        done = f"; dropped the {count} memories of {entry.branch} (manual memories kept)"
     ctx.registry.update(entry.name, path=str(path), branch=branch)
-    print(f"{entry.name}: {one_line(str(path))} @ {branch} (was {one_line(entry.path)} @ {entry.branch}){dropped};"
+    if carrying:
+        ctx.app.indexer.remove_repo(entry.name, branch=entry.branch)
+    print(f"{entry.name}: {one_line(str(path))} @ {branch} (was {one_line(entry.path)} @ {entry.branch}){done};"
           f" run `recalld sync {shlex.quote(entry.name)}`")  # fmt: skip
     return EXIT_OK
+
+
+def continues(store: Any, git: GitRepository, entry: Any, branch: str) -> bool:
+    """Whether ``branch`` goes on from what ``entry``'s branch was indexed at: it holds the
+    indexed commit (a rename, a branch made from it, or one it was merged into), or git
+    renamed the old branch to it (``git branch -m``, its history rewritten since). Its
+    memories and their history are then the new branch's as well."""
+    from recalld.ingest.plan import Scope
+    from recalld.ingest.records import stored_checkpoint
+
+    indexed = stored_checkpoint(store, Scope(entry.name, entry.branch)).get("commit")
+    if not indexed:
+        return False
+    tip = git.branch_tip(branch)
+    return (tip is not None and git.is_ancestor(indexed, tip)) or git.renamed_to(entry.branch) == branch
+
+
+def _carried(ctx: Any, entry: Any, branch: str) -> str:
+    from recalld.daemon.progress import TerminalProgress
+    from recalld.ingest.rebranch import carry_branch
+
+    carried = carry_branch(ctx.app.store, entry.name, entry.branch, branch, progress=TerminalProgress())
+    left = f", {carried.unmapped} left out" if carried.unmapped else ""
+    return f"; carried the {carried.memories} memories of {entry.branch} to {branch}, history kept{left}"
 
 
 def _there(git: GitRepository, branch: str) -> bool:

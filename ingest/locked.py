@@ -166,6 +166,10 @@ class LockedStore:
         with self._turn("read"):
             return self._inner.get_vectors(ids)
 
+    def whole(self, ids: Sequence[str]) -> list[StoredPoint]:
+        with self._turn("read"):
+            return self._inner.whole(ids)
+
     def set_vectors(self, vectors: dict[str, list[float]]) -> None:
         with self._turn("write", len(vectors)):
             self._inner.set_vectors(vectors)

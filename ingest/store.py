@@ -209,6 +209,10 @@ class Store(Protocol):
     def get_vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
         """Dense vectors of the points that exist among ``ids``."""
 
+    def whole(self, ids: Sequence[str]) -> list[StoredPoint]:
+        """The points that exist among ``ids``, each with its payload and both its vectors:
+        what writing it again under another id takes (``ingest/rebranch``)."""
+
     def set_vectors(self, vectors: dict[str, list[float]]) -> None:
         """Replace the dense vector of each point (by id), payload and keyword vector
         kept; ids of points that no longer exist are passed over."""
@@ -273,6 +277,15 @@ class Store(Protocol):
 
 
 RETRIEVE_BATCH = 1000
+
+
+def vectored_point(point_id: Any, payload: Any, vectors: Any) -> StoredPoint:
+    """A point as an engine read it back with its named vectors (both engines give a dict
+    of the dense list and a sparse vector of ``indices`` and ``values``)."""
+    named = vectors if isinstance(vectors, dict) else {}
+    dense, sparse = named.get(DENSE), named.get(SPARSE)
+    keywords = None if sparse is None else SparseVector(tuple(sparse.indices), tuple(map(float, sparse.values)))
+    return StoredPoint(str(point_id), dict(payload or {}), None if dense is None else list(map(float, dense)), keywords)
 
 
 def retrieve_many(store: Store, ids: Sequence[str], *, fields: Sequence[str] | None = None) -> list[StoredPoint]:

@@ -55,6 +55,7 @@ from recalld.ingest.store import (
     passing_over_missing,
     payload_selector,
     prefetch_limit,
+    vectored_point,
 )
 from recalld.ingest.store_edge_builds import ShardBuilds
 from recalld.ingest.store_edge_copy import beside, is_link, live_dir, recover, repoint
@@ -243,6 +244,11 @@ class QdrantEdgeStore(ShardBuilds):
             if isinstance(vector, list):
                 out[str(record.id)] = [float(x) for x in vector]  # type: ignore[arg-type]
         return out
+
+    def whole(self, ids: Sequence[str]) -> list[StoredPoint]:
+        vectors = [DENSE, SPARSE] if self.has_sparse else [DENSE]
+        records = self._shard.retrieve(list(ids), True, vectors) if ids else []
+        return [vectored_point(r.id, r.payload, r.vector) for r in records]
 
     def set_vectors(self, vectors: dict[str, list[float]]) -> None:
         ids = list(vectors)

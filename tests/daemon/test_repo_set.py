@@ -189,3 +189,27 @@ def test_a_repository_with_no_commit_yet_is_registered_and_re_pointed_by_its_bra
     assert said.startswith(f"empty: {moved} @ main (was {empty.path} @ main)")
     missing = recalld("repo", "set", "empty", "--branch", "dev", check=False)
     assert missing.returncode != 0 and "no branch 'dev'" in missing.stderr
+
+
+def test_a_renamed_branch_keeps_its_memories_and_their_history(repo):
+    recalld("repo", "add", str(repo.path))
+    recalld("sync")
+    first = repo.head()
+    repo.write("a.py", FOO.replace("return x", "return x + 1"))
+    repo.commit("foo adds one")
+    recalld("sync")
+    repo.git("branch", "-m", "main", "trunk")
+
+    stopped = recalld("sync", check=False)
+    assert stopped.returncode == 1 and "it was renamed to 'trunk'" in stopped.stderr, stopped.stderr
+    moved = recalld("repo", "set", "p1", "--branch", "trunk")
+    assert moved.stdout.startswith(f"p1: {repo.path} @ trunk (was {repo.path} @ main); carried the ")
+    assert moved.stdout.endswith(" memories of main to trunk, history kept; run `recalld sync p1`\n")
+    again = json.loads(recalld("sync", "--json").stdout)
+    assert (again["from_commit"], again["to_commit"], again["added"], again["embedded"]) == (repo.head(),) * 2 + (0, 0)
+    versions = json.loads(recalld("symbol", "foo", "--include-deprecated", "--json").stdout)
+    assert sorted(v["valid_from_commit"] for v in versions) == sorted([first, repo.head()])
+    assert {v["branch"] for v in versions} == {"trunk"}
+    [then] = json.loads(recalld("symbol", "foo", "--as-of", first, "--json").stdout)
+    assert then["valid_from_commit"] == first
+    assert_exact("p1")

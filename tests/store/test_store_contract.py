@@ -90,6 +90,21 @@ def test_payload_merge_retrieve_delete_and_vectors(store):
     assert store.scroll(MemoryFilter(), fields=("path",)).__next__().payload == {"path": "src/pkg/m1.py"}
 
 
+def test_whole_points_hold_their_payloads_and_both_vectors(store):
+    from recalld.ingest.store import SparseVector
+
+    a, b = mem(0), mem(1, history=[{"superseded_by": "x"}])
+    a.sparse = SparseVector((3, 7), (1.0, 2.0))
+    store.upsert([a, b])
+    got = {p.id: p for p in store.whole([a.id, b.id, str(uuid.uuid4())])}
+    assert set(got) == {a.id, b.id}
+    assert got[a.id].payload == a.payload and got[b.id].payload == b.payload
+    assert got[a.id].vector == pytest.approx(vec(0)) and got[b.id].vector == pytest.approx(vec(1))
+    assert sorted(zip(got[a.id].sparse.indices, got[a.id].sparse.values)) == [(3, 1.0), (7, 2.0)]
+    assert got[b.id].sparse is None or not got[b.id].sparse.indices
+    assert store.whole([]) == []
+
+
 def test_set_vectors_replaces_the_dense_vector_only_and_passes_over_missing_points(store):
     from recalld.ingest.store import SparseVector
 
