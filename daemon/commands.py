@@ -56,10 +56,11 @@ def sync(ctx: Any, args: argparse.Namespace) -> int:
 
 def _sync_here(ctx: Any, entry: Any, *, full: bool) -> Any:
     from recalld.daemon.progress import TerminalProgress
+    from recalld.daemon.repos import follow_renamed
 
-    return ctx.app.indexer.sync(
-        repo=entry.name, path=entry.path, branch=entry.branch, full=full, progress=TerminalProgress()
-    )
+    progress = TerminalProgress()
+    entry = follow_renamed(ctx.app, entry, progress=progress)  # a branch git renamed is followed to its new name
+    return ctx.app.indexer.sync(repo=entry.name, path=entry.path, branch=entry.branch, full=full, progress=progress)
 
 
 def search(ctx: Any, args: argparse.Namespace) -> int:
@@ -340,8 +341,7 @@ def as_indented(code: list[str], *, whole: bool = True) -> list[str]:
 def export(ctx: Any, args: argparse.Namespace) -> int:
     daemon = ctx.daemon()
     if daemon is not None:
-        params = {"repo": args.repo, "include_deprecated": flag(args.include_deprecated),
-                  "as_of": args.as_of}  # fmt: skip
+        params = {"repo": args.repo, "include_deprecated": flag(args.include_deprecated), "as_of": args.as_of}
         for line in daemon.lines("/v1/export", params):
             sys.stdout.write(line + "\n")
         return EXIT_OK

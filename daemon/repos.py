@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from recalld.daemon.commands import emit_json
+from recalld.daemon.logs import get_logger
 from recalld.daemon.registry import check_name
 from recalld.daemon.terminal import one_line
 from recalld.ingest.errors import RecalldError
@@ -23,8 +24,10 @@ from recalld.ingest.errors import RecalldError
 if TYPE_CHECKING:
     from recalld.daemon.registry import RepoEntry, RepoRegistry
     from recalld.ingest.gitrepo import GitRepository
+    from recalld.ingest.result import ProgressSink
 
 EXIT_OK = 0
+log = get_logger("recalld.repos")
 
 
 def repo_add(ctx: Any, args: argparse.Namespace) -> int:
@@ -133,6 +136,34 @@ def _carried(ctx: Any, entry: Any, branch: str) -> str:
     carried = carry_branch(ctx.app.store, entry.name, entry.branch, branch, progress=TerminalProgress())
     left = f", {carried.unmapped} left out" if carried.unmapped else ""
     return f"; carried the {carried.memories} memories of {entry.branch} to {branch}, history kept{left}"
+
+
+def follow_renamed(app: Any, entry: RepoEntry, *, progress: ProgressSink) -> RepoEntry:
+    """``entry``, re-pointed to its branch's new name when git renamed the branch (``git
+    branch -m``, read from the reflog: ``GitRepository.renamed_to``) and no other
+    registration has that name: its memories carried there, history and all, as ``repo set
+    --branch`` does. A sync of it follows the rename so, the daemon's and ``recalld sync``'s
+    alike; without a reflog, or where another registration has the name, it stays, and the
+    sync says the branch is gone and what it became."""
+    from recalld.ingest.gitrepo import GitRepository
+    from recalld.ingest.rebranch import carry_branch
+
+    try:
+        git = GitRepository(entry.path)
+        if git.branch_tip(entry.branch) is not None or git.is_unborn(entry.branch):
+            return entry
+        branch = git.renamed_to(entry.branch)
+        if branch is None:
+            return entry
+        refuse_twin(app.registry, git, branch, name=entry.name)
+    except RecalldError:  # the sync that follows says it
+        return entry
+    carried = carry_branch(app.store, entry.name, entry.branch, branch, progress=progress)
+    moved = app.registry.update(entry.name, path=entry.path, branch=branch)
+    app.indexer.remove_repo(entry.name, branch=entry.branch)
+    log.warning("its branch was renamed: following it, its memories carried to the new name", repo=entry.name,
+                branch=entry.branch, to=branch, memories=carried.memories, left_out=carried.unmapped)  # fmt: skip
+    return moved
 
 
 def _there(git: GitRepository, branch: str) -> bool:

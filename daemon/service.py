@@ -26,6 +26,7 @@ from recalld.daemon.progress import StartupProgress, ping_period, starting
 from recalld.daemon.runtime_files import ensure_token, remove_if_ours, write_whole
 from recalld.daemon.store_wait import wait_for_server
 from recalld.daemon.query import repo_status, vectors_status
+from recalld.daemon.repos import follow_renamed
 from recalld.daemon.server import ApiServer
 from recalld.daemon.tasks import start_scheduler
 from recalld.daemon.upkeep import StoreUpkeep, limit_malloc_arenas
@@ -36,7 +37,7 @@ from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.locked import LockedStore
 from recalld.ingest.store import StoreLockedError
 from recalld.ingest.store_lock import LOCK_NAME, drop_inherited, keep_across_exec, wait_for_lock
-from recalld.ingest.result import SyncResult
+from recalld.ingest.result import NoProgress, SyncResult
 
 log = get_logger("recalld.service")
 SHUTDOWN_GRACE = 8.0
@@ -268,7 +269,7 @@ class Service:
         return added
 
     def _sync_repo(self, repo: str, claim: Claim) -> SyncResult:
-        entry = self.app.registry.get(repo)
+        entry = follow_renamed(self.app, self.app.registry.get(repo), progress=NoProgress())
         if any(e.detail.get("fetch") for e in claim.events):
             state = self.dispatcher.state(repo)
             state.fetch_error = webhooks.fetch_claimed(self.journal, claim, entry.path)

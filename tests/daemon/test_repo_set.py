@@ -200,16 +200,27 @@ def test_a_renamed_branch_keeps_its_memories_and_their_history(repo):
     recalld("sync")
     repo.git("branch", "-m", "main", "trunk")
 
-    stopped = recalld("sync", check=False)
-    assert stopped.returncode == 1 and "it was renamed to 'trunk'" in stopped.stderr, stopped.stderr
-    moved = recalld("repo", "set", "p1", "--branch", "trunk")
-    assert moved.stdout.startswith(f"p1: {repo.path} @ trunk (was {repo.path} @ main); carried the ")
-    assert moved.stdout.endswith(" memories of main to trunk, history kept; run `recalld sync p1`\n")
-    again = json.loads(recalld("sync", "--json").stdout)
-    assert (again["from_commit"], again["to_commit"], again["added"], again["embedded"]) == (repo.head(),) * 2 + (0, 0)
+    followed = recalld("sync", "--json")  # git's reflog says main became trunk: followed
+    assert "its branch was renamed: following it" in followed.stderr, followed.stderr
+    again = json.loads(followed.stdout)
+    assert (again["branch"], again["from_commit"], again["to_commit"]) == ("trunk", repo.head(), repo.head())
+    assert (again["added"], again["embedded"]) == (0, 0)
+    assert json.loads(recalld("repo", "list", "--json").stdout)["branch"] == "trunk"
     versions = json.loads(recalld("symbol", "foo", "--include-deprecated", "--json").stdout)
     assert sorted(v["valid_from_commit"] for v in versions) == sorted([first, repo.head()])
     assert {v["branch"] for v in versions} == {"trunk"}
     [then] = json.loads(recalld("symbol", "foo", "--as-of", first, "--json").stdout)
     assert then["valid_from_commit"] == first
+    assert_exact("p1")
+
+    # a branch made from it, the old one deleted: no rename to follow, but repo set carries
+    repo.git("checkout", "-q", "-b", "release")
+    repo.git("branch", "-D", "-q", "trunk")
+    assert recalld("sync", check=False).returncode == 1
+    moved = recalld("repo", "set", "p1", "--branch", "release")
+    assert moved.stdout.startswith(f"p1: {repo.path} @ release (was {repo.path} @ trunk); carried the ")
+    assert moved.stdout.endswith(" memories of trunk to release, history kept; run `recalld sync p1`\n")
+    after = json.loads(recalld("sync", "--json").stdout)
+    assert (after["from_commit"], after["added"], after["embedded"]) == (repo.head(), 0, 0)
+    assert len(json.loads(recalld("symbol", "foo", "--include-deprecated", "--json").stdout)) == 2
     assert_exact("p1")
