@@ -40,7 +40,7 @@ SUMMARY_CHARS = 160  # an outline's doc of a symbol
 _UNDERLINE = re.compile(r"\s*([=~^*#+`'\".:_-])\1{2,}\s*$")  # a reStructuredText title's under- or overline
 # what an outline shows, and what an as-of answer reads a version's lines then by
 OUTLINE_FIELDS = ("repo", "branch", "path", "language", "kind", "qualname", "signature", "docstring",
-                  "start_line", "end_line")  # fmt: skip
+                  "start_line", "end_line", "read_partly")  # fmt: skip
 # remember and forget read a manual memory, then write it: two at once (20 agents
 # remembering the same text) each read none and each said "created"
 _MANUAL_WRITES = threading.Lock()
@@ -247,7 +247,7 @@ def outline(
     points.sort(key=lambda p: (p.payload.get("path") or "", p.payload.get("kind") != "module",
                                p.payload.get("start_line") or 0, -(p.payload.get("end_line") or 0)))  # fmt: skip
     files: dict[str, dict[str, Any]] = {}
-    shown = 0
+    shown, partly = 0, []
     total = sum(1 for p in points if p.payload.get("kind") != "module")
     for point in points:
         fields = point.payload
@@ -259,6 +259,9 @@ def outline(
         doc = summary(str(fields.get("docstring") or ""))
         if module:
             file["doc"] = doc
+            if fields.get("read_partly"):  # a syntax error: the symbols past it may be missing or cut
+                file["read_partly"] = fields["read_partly"]
+                partly.append(f"{where} was read in part ({fields['read_partly']}): its outline may lack symbols")
             continue
         shown += 1
         file["symbols"].append({
@@ -267,6 +270,8 @@ def outline(
         })  # fmt: skip
     if blame:
         with_file_blame(app, entry, list(files.values()), at, notes if notes is not None else [])
+    if notes is not None:
+        notes.extend(partly)
     if total > shown and notes is not None:  # what the cut leaves out, and how to see it
         left = len({p.payload.get("path") for p in points} - set(files))
         notes.append(f"{shown} of {total} symbols listed, {left} more file{'s' if left != 1 else ''} not: ask for a"

@@ -121,15 +121,10 @@ class FileCollector:
             self.result.skip(entry.path, read.unread)
             return
         self.result.invalid_utf8 += parsed.undecodable
-        if parsed.undecodable:
-            self.result.note(PARTLY, entry.path, "invalid UTF-8: undecodable bytes read as U+FFFD")
+        for why in parsed.read_partly():
+            self.result.note(PARTLY, entry.path, why)
         if parsed.symbols:
             self.result.syntax_errors += parsed.syntax_errors
-            if parsed.syntax_errors:
-                errors = f"{parsed.syntax_errors} syntax error(s): symbols read around them"
-                self.result.note(PARTLY, entry.path, errors)
-            if parsed.notes:  # a part left out: a <script> in a language not read, definitions nested too deep
-                self.result.note(PARTLY, entry.path, "; ".join(parsed.notes))
         else:
             self.result.malformed += parsed.syntax_errors
             if parsed.syntax_errors:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 
-from recalld.parsers.base import ParseResult, ParseTimeout, Symbol
+from recalld.parsers.base import ParseResult, ParseTimeout, Symbol, read_in_part
 from recalld.parsers.encoding import as_utf8
 from recalld.parsers.registry import (
     EXTRACTORS,
@@ -56,4 +56,6 @@ def parse(language: str, data: bytes, *, path: str = "", seconds: float | None =
     with parse_deadline(PARSE_SECONDS if seconds is None else seconds):
         result: ParseResult = extractor.extract(spec, data, path)
     # a file that is neither UTF-8 nor in the encoding it declares (parsers/encoding.py)
-    return result if whole else dataclasses.replace(result, undecodable=True)
+    result = result if whole else dataclasses.replace(result, undecodable=True)
+    partly = result.read_partly()  # its module says so, for an outline of it
+    return dataclasses.replace(result, symbols=read_in_part(result.symbols, "; ".join(partly))) if partly else result

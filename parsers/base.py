@@ -6,7 +6,7 @@ import hashlib
 import json
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 # Kinds a structural memory can have. Module is one per file.
@@ -127,6 +127,20 @@ def module_symbol(data: bytes, docstring: str = "") -> Symbol:
     )
 
 
+def read_in_part(symbols: tuple[Symbol, ...], why: str) -> tuple[Symbol, ...]:
+    """``symbols`` of a file read in part (syntax errors, undecodable bytes, a part left
+    out), its module saying ``why`` (``read_partly``: an outline of it then says its symbols
+    may be fewer than the file's). The module's content hash covers it, as a derived
+    entry's covers its fields: the file read whole again is a new version of its module."""
+    out = []
+    for sym in symbols:
+        if sym.kind == "module":
+            extra = (*sym.extra, ("read_partly", why))
+            sym = replace(sym, extra=extra, content_hash=content_hash(sym.content_hash.encode(), extra=extra))
+        out.append(sym)
+    return tuple(out)
+
+
 def derived_entry(
     kind: str,
     qualname: str,
@@ -182,3 +196,12 @@ class ParseResult:
     notes: tuple[str, ...] = field(default=())
     derived: tuple[Symbol, ...] = ()  # debt comments, decision sections, tool preferences
     undecodable: bool = False  # bytes not text in the file's encoding were read as U+FFFD
+
+    def read_partly(self) -> list[str]:
+        """Why the file was read only in part (none: it was read whole)."""
+        why = ["invalid UTF-8: undecodable bytes read as U+FFFD"] if self.undecodable else []
+        if self.symbols and self.syntax_errors:
+            why.append(f"{self.syntax_errors} syntax error(s): symbols read around them")
+        if self.symbols and self.notes:  # a part left out: a <script> in a language not read, too deep a nesting
+            why.append("; ".join(self.notes))
+        return why

@@ -328,4 +328,7 @@ from __future__ import annotations
 # it (it was the first's: runtime's ``uint16InterfacePtr``; 5 docs in Go 1.19's source). In a doc's
 # ``/* … */`` block a line's ``#`` or ``//`` is its text (Go's ``# Introduction``, a Rust ``# Safety``,
 # C's ``#include``), its lines of no margin keep their indentation, and a ``///`` line's ``*/`` is text.
-EXTRACTION_VERSION = 44
+# 45: a file read in part (syntax errors, undecodable bytes, a part left out) says so in its
+# module's ``read_partly`` (``ParseResult.read_partly``), which its content hash covers: an outline
+# of it notes that symbols may be missing; the file read whole again is a new version of its module.
+EXTRACTION_VERSION = 45

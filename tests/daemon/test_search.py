@@ -926,6 +926,31 @@ def test_an_outline_of_a_file_the_sync_skipped_says_why(git_repo, harness, app):
         get_symbol(app, "r", "other", path="src/main.go")
 
 
+def test_an_outline_of_a_file_read_in_part_says_so_until_it_is_read_whole(git_repo, harness, app):
+    """A syntax error hides what follows it from an outline (here the class it breaks, and
+    its method): the outline said nothing of it, and an agent took the symbols for all."""
+    from recalld.daemon.memories import outline
+
+    app.registry.add("r", str(git_repo.path), "main")
+    broken = "def a():\n    pass\n\nclass B(:\n    def m(self):\n        return 1\n\ndef c():\n    pass\n"
+    git_repo.write("x.py", broken)
+    git_repo.write("y.py", "def y():\n    pass\n")
+    git_repo.commit("one")
+    harness.sync(git_repo)
+    notes: list[str] = []
+    files = {f["path"]: f for f in outline(app, "r", "*.py", notes=notes)["files"]}
+    partly = "1 syntax error(s): symbols read around them"
+    assert files["x.py"]["read_partly"] == partly and "read_partly" not in files["y.py"]
+    assert notes == [f"x.py was read in part ({partly}): its outline may lack symbols"]
+    git_repo.write("x.py", broken.replace("class B(:", "class B:"))
+    git_repo.commit("fixed")
+    harness.sync(git_repo)
+    notes.clear()
+    (whole,) = outline(app, "r", "x.py", notes=notes)["files"]
+    assert "read_partly" not in whole and notes == []
+    assert "B.m" in [s["qualname"] for s in whole["symbols"]]
+
+
 def test_as_of_gives_the_language_a_linguist_attribute_named_then(git_repo, harness, app):
     """A header that a ``.gitattributes`` named C++ and then no more keeps its memories
     (their code is the same), written again in place as C: as of the commit that named
