@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from recalld.daemon import admin, agent, commands, repos
@@ -12,6 +12,7 @@ from recalld.daemon.config import (CHANGES_LIMIT, CHANGES_MAX, MEMORY_TYPES, OUT
                                    RECENT_MAX, SEARCH_LIMIT, load_config)
 from recalld.daemon.context import run_command
 from recalld.daemon.terminal import OutputError, VisibleOutput, drop_output, one_line
+from recalld.daemon.vocabulary import LANGUAGE_NAMES, check_kinds, check_language
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitnames import is_utf8
 
@@ -117,10 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="only this repository (needed for --as-of COMMIT when several are registered)")
     search.add_argument("--type", action="append", default=[], metavar="T", dest="type", type=_memory_type,
                         help=f"memory type: {', '.join(MEMORY_TYPES)} (repeatable)")
-    search.add_argument("--kind", action="append", default=[], metavar="K",
+    search.add_argument("--kind", action="append", default=[], metavar="K", type=_kind,
                         help="refines --type: module, class, function, method, ...; commit; todo, fixme; adr;"
                         " ... (repeatable)")
-    search.add_argument("--lang", metavar="L", help=commands.LANGUAGE_NAMES)
+    search.add_argument("--lang", metavar="L", type=_language, help=LANGUAGE_NAMES)
     search.add_argument("--path", metavar="GLOB", help="only paths matching GLOB (e.g. 'src/**/*.py')")
     search.add_argument("--tests", choices=("include", "exclude", "only"), default="include",
                         help="memories of test code (tests/, test_*.py, *_test.go, *.spec.ts, …): kept (default: ranked"
@@ -148,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     symbol.add_argument("qualname", type=_query, help="qualified name, plain name, or scope and name")
     symbol.add_argument("--repo", metavar="NAME", help="the repository (default: the one registered, or the one here)")
     symbol.add_argument("--path", metavar="PATH", help="only in this file, directory or glob")
-    symbol.add_argument("--kind", metavar="K", help="module, class, function, method, ...")
+    symbol.add_argument("--kind", metavar="K", type=_symbol_kind, help="module, class, function, method, ...")
     symbol.add_argument("--include-deprecated", action="store_true", help="also its earlier, closed versions")
     symbol.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)
     symbol.add_argument("--blame", action="store_true",
@@ -247,6 +248,28 @@ def _memory_type(text: str) -> str:
     """A usage error (2) like the other filters' bad values, where the search's refusal exited 1."""
     if text not in MEMORY_TYPES:
         raise argparse.ArgumentTypeError(f"unknown memory type {text!r}: {', '.join(MEMORY_TYPES)}")
+    return text
+
+
+def _language(text: str) -> str:
+    """A language recalld reads, a usage error like ``--type``'s (one no memory has is a note)."""
+    return _usage(check_language, text)
+
+
+def _kind(text: str) -> str:
+    return _usage(lambda kind: check_kinds([kind]), text)
+
+
+def _symbol_kind(text: str) -> str:
+    return _usage(lambda kind: check_kinds([kind], symbols=True), text)
+
+
+def _usage(check: Callable[[str], object], text: str) -> str:
+    """``text``, where ``check`` takes it; else its refusal as argparse's usage error."""
+    try:
+        check(text)
+    except RecalldError as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
     return text
 
 

@@ -118,15 +118,6 @@ def _search(ctx: Any, daemon: Any, args: argparse.Namespace, notes: list[str]) -
     return mem0_results(records) if mem0 else records
 
 
-# The languages a search's ``--lang`` takes, with their short names (``query.LANGUAGE_ALIASES``),
-# as the CLI's help, its hints and the MCP tool's schema name them.
-LANGUAGE_NAMES = (
-    "python (py), javascript (js), typescript (ts), tsx, vue, svelte, astro, go, rust, java, kotlin (kt), scala,"
-    " swift, objc (m, objective-c), c, cpp (c++), csharp (c#), ruby (rb), php, perl (pl), lua, bash (sh, shell)"
-)
-SYMBOL_KIND_NAMES = "module, class, object, interface, struct, enum, trait, type, function, method"
-LANGUAGES_HELP = f"{LANGUAGE_NAMES}; a tool setting has its file's format: toml, ..."
-KINDS_HELP = f"{SYMBOL_KIND_NAMES}; commit; todo, fixme; adr; ..."
 # A memory's fields printed within a line: a tab or line end in them is shown escaped.
 # More versions of a symbol than this are listed without their code (`recalld symbol`).
 VERSIONS_IN_FULL = 5

@@ -19,7 +19,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field, ValidationError
 
 from recalld.daemon.client import DaemonClient, flag, memory_path, repo_path
-from recalld.daemon.commands import KINDS_HELP, LANGUAGE_NAMES, SYMBOL_KIND_NAMES
+from recalld.daemon.vocabulary import KINDS_HELP, LANGUAGE_NAMES, SYMBOL_KIND_NAMES
 from recalld.daemon.config import CHANGES_LIMIT, CHANGES_MAX, OUTLINE_MAX, SYMBOLS_MAX, Config
 from recalld.daemon.mcp_answers import compact_answer, for_agents
 from recalld.ingest.errors import RecalldError

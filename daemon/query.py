@@ -16,6 +16,8 @@ from recalld.daemon.paths import within
 from recalld.daemon.registry import RepoEntry
 from recalld.daemon.repos import branch_missing, sync_hint, unfollowed_note
 from recalld.daemon.retrieve import Retrieval, repo_glob, retrieve
+from recalld.daemon.vocabulary import (CODE_LANGUAGES, KINDS_HELP, LANGUAGES_HELP, check_kinds, check_language,
+                                      language_named)
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.held import interval_then, shown_as
@@ -33,11 +35,6 @@ EXPORT_FIELDS = (
     "deprecated", "deprecated_reason", "superseded_by", "history",
     "type", "scope", "user", "org", "untrusted", "task_id",
 )  # fmt: skip
-# What people call the languages recalld parses, for the language filter.
-LANGUAGE_ALIASES = {"py": "python", "js": "javascript", "jsx": "javascript", "ts": "typescript", "golang": "go",
-                    "rs": "rust", "c++": "cpp", "cxx": "cpp", "cc": "cpp", "c#": "csharp", "cs": "csharp",
-                    "rb": "ruby", "kt": "kotlin", "objective-c": "objc", "m": "objc", "mm": "objc",
-                    "sh": "bash", "shell": "bash", "pl": "perl", "pm": "perl"}  # fmt: skip
 FORMATS = ("json", "mem0")
 EXPORT_PAGE = 512  # points an as-of export places at a time (``AsOf.placed``)
 BETWEEN_COUNTED = 1000  # commits between an as-of commit and the state answered for, counted at most
@@ -80,9 +77,10 @@ def search(app: App, request: SearchRequest) -> list[dict[str, Any]]:
 
 def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]], list[str]]:
     """``search``'s records and why they may not be what was asked: for no record, the
-    language or kinds no memory has, stale or not (``lang=js``, a typo, found nothing
-    without a word), or why the index holds nothing at the path asked of (skipped, or
-    moved: ``unheld``); as of a time before any code memory, that none was valid then."""
+    language or kinds no memory has, stale or not (``lang=js`` found nothing without a
+    word; one recalld knows of no memory is refused: ``vocabulary``), or why the index
+    holds nothing at the path asked of (skipped, or moved: ``unheld``); as of a time
+    before any code memory, that none was valid then."""
     entry = app.registry.get(request.repo) if request.repo is not None else None  # unknown: a clear error first
     absolute = (request.path_glob or "").strip()
     if entry is None and absolute.startswith("/") and absolute.strip("/"):  # "/" alone: every repository's all
@@ -101,17 +99,19 @@ def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]]
     unknown = sorted(set(request.types) - set(MEMORY_TYPES))
     if unknown:
         raise RecalldError(f"unknown memory type {unknown[0]!r}: {', '.join(MEMORY_TYPES)}")
+    if request.language:
+        check_language(request.language)
+    check_kinds(request.kinds)
     if not app.registry.all() and not app.store.count(MemoryFilter(deprecated=None)):  # no model loaded for nothing
         return [], ["nothing is indexed yet: register a repository (`recalld repo add PATH`) and sync it"
                     " (`recalld sync`)"]  # fmt: skip
     at = as_of(app, request.as_of, request.repo)
     valid_at = at.valid_at if at else None
-    language = request.language.lower() if request.language else None  # "Python" found nothing
     flt = MemoryFilter(
         repo=request.repo,
         types=request.types,
         kinds=tuple(kind.lower() for kind in request.kinds),
-        language=LANGUAGE_ALIASES.get(language, language) if language else None,
+        language=language_named(request.language) if request.language else None,  # "Python", "py"
         deprecated=None if request.include_deprecated or valid_at else 0,
         hide_untrusted=not request.include_untrusted,
         valid_at=valid_at,
@@ -137,8 +137,6 @@ def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]]
 
 
 def _search_notes(app: App, request: SearchRequest, flt: MemoryFilter, records: list[dict[str, Any]]) -> list[str]:
-    from recalld.daemon.commands import KINDS_HELP, LANGUAGES_HELP
-
     notes = []
     anywhere = MemoryFilter(repo=request.repo, deprecated=None)  # each filter alone, stale and untrusted too
     where = f" of {request.repo}" if request.repo else ""
@@ -160,11 +158,10 @@ def _search_notes(app: App, request: SearchRequest, flt: MemoryFilter, records: 
 
 def _code_languages(app: App, anywhere: MemoryFilter, asked: str) -> list[str]:
     """The languages recalld reads that the memories of ``anywhere`` are in, where ``asked``
-    is one of them (a typo is told every language instead)."""
-    from recalld.parsers.registry import BUILTIN_LANGUAGES
-
-    names = [spec.name for spec in BUILTIN_LANGUAGES]
-    return [name for name in names if app.store.count(replace(anywhere, language=name))] if asked in names else []
+    is one of them (a document's or a setting's format is told every language instead)."""
+    if asked not in CODE_LANGUAGES:
+        return []
+    return [name for name in CODE_LANGUAGES if app.store.count(replace(anywhere, language=name))]
 
 
 def _mode(app: App, mode: str) -> str:

@@ -35,6 +35,8 @@ SUMMARY_PARTS = (("Context", ("context", "context and problem statement", "probl
                  ("Consequences", ("consequences", "positive consequences", "negative consequences")))  # fmt: skip
 PART_CHARS = 400
 LABELS = {"adr": "Decision", "architecture": "Architecture note"}
+MARKDOWN, RESTRUCTUREDTEXT = "markdown", "restructuredtext"  # the language of a document's memories
+DOCUMENT_FORMATS = (MARKDOWN, RESTRUCTUREDTEXT)
 
 
 @dataclass(slots=True)
@@ -48,10 +50,10 @@ class Section:
 
 
 def extract(spec: LanguageSpec, data: bytes, path: str) -> ParseResult:
-    language = "restructuredtext" if path.lower().endswith(".rst") else "markdown"
+    language = RESTRUCTUREDTEXT if path.lower().endswith(".rst") else MARKDOWN
     text = data.decode("utf-8", "replace")
     lines = text.splitlines()
-    rst = language == "restructuredtext"
+    rst = language == RESTRUCTUREDTEXT
     front, start = _front_matter(lines) if not rst else ({}, 0)
     sections = _split(lines, start, rst=rst)
     title, top = _title_and_top(sections, path)

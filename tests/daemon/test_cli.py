@@ -110,10 +110,10 @@ def test_cli_end_to_end(project):
     assert in_billing and {h["path"] for h in in_billing} == {"billing/invoice.py"}
     aliased = json.loads(recalld("search", "invoice", "--lang", "py", "--json").stdout)
     assert aliased and {h["language"] for h in aliased} == {"python"}
-    none = recalld("search", "invoice", "--lang", "js", "--kind", "method", "--kind", "bogus")
+    none = recalld("search", "invoice", "--lang", "js", "--kind", "method", "--kind", "trait")
     assert none.stdout == "" and "no matching memories" in none.stderr
     assert "note: no memory has language 'js' (its code is in python, go)" in none.stderr  # not every language
-    assert "no memory has kind 'bogus'" in none.stderr
+    assert "no memory has kind 'trait'" in none.stderr  # a kind Rust's code has; a kind none has is refused
     assert "kind 'method'" not in none.stderr  # methods there are, none of them JavaScript
     first_seen = recalld("search", "compute_vat", "--limit", "1")
     assert f"since {first['to_commit'][:8]} (first indexed) by Test Author" in first_seen.stdout
@@ -369,13 +369,13 @@ def test_one_broken_repo_does_not_stop_the_others(tmp_path):
 
 
 def test_symbol_of_a_kind_no_memory_has_says_so(project):
-    """`symbol NAME --kind K` with a K no memory has (a typo) said "no symbol NAME" of a
-    symbol that exists; it says what search says of such a --kind."""
+    """`symbol NAME --kind K` with a K no memory has said "no symbol NAME" of a symbol that
+    exists; it says what search says of such a --kind (one no symbol has is a usage error)."""
     recalld("repo", "add", str(project.path))
     recalld("sync")
-    bogus = recalld("symbol", "compute_vat", "--kind", "bogus", check=False)
-    assert bogus.returncode == 1
-    assert bogus.stderr.startswith("recalld: no memory of project has kind 'bogus' (module, class,")
+    absent = recalld("symbol", "compute_vat", "--kind", "trait", check=False)
+    assert absent.returncode == 1
+    assert absent.stderr.startswith("recalld: no memory of project has kind 'trait' (module, class,")
     assert recalld("symbol", "compute_vat", "--kind", "function").stdout.startswith("project:billing/invoice.py:12")
     other = recalld("symbol", "compute_vat", "--kind", "method", check=False)  # a kind there, not of it
     assert other.returncode == 1 and other.stderr == "recalld: no symbol 'compute_vat' in project\n"

@@ -93,11 +93,19 @@ def test_mcp_session_against_a_running_daemon(daemon, repo):
         assert not err and found["results"] == []  # the repository holds no test code
         err, found = await call(session, "search_memories", query="persist basket", kind=["manual"])
         assert [r["id"] for r in found["results"]] == [note_id] and "notes" not in found
-        err, none = await call(session, "search_memories", query="basket", lang="Rust", kind=["method", "Strukt"])
+        err, none = await call(session, "search_memories", query="basket", lang="Rust", kind=["method", "Trait"])
         assert not err and none["results"] == [] and [n.split(" (")[0] for n in none["notes"]] == [
-            "no memory has language 'Rust'", "no memory has kind 'Strukt'"]  # fmt: skip
-        err, typo = await call(session, "get_symbol", repo="repo", qualname="add", kind=["Strukt"])
-        assert err and "no memory of repo has kind 'strukt' (module, class," in typo
+            "no memory has language 'Rust'", "no memory has kind 'Trait'"]  # fmt: skip
+        for tool, arguments, told in (("search_memories", dict(query="basket", lang="Klingon"),
+                                       "unknown language 'Klingon': python (py),"),
+                                      ("search_memories", dict(query="basket", kind=["Strukt"]),
+                                       "unknown kind 'Strukt': module, class,"),
+                                      ("get_symbol", dict(repo="repo", qualname="add", kind=["Strukt"]),
+                                       "unknown kind 'Strukt' of a symbol: module, class,")):  # fmt: skip
+            err, typo = await call(session, tool, **arguments)  # a note, until a language or kind none can have
+            assert err and told in typo, typo
+        err, absent = await call(session, "get_symbol", repo="repo", qualname="add", kind=["Trait"])
+        assert err and "no memory of repo has kind 'trait' (module, class," in absent
         err, two = await call(session, "get_symbol", repo="repo", qualname="add", kind=["method", "function"])
         assert err and "get_symbol: 'kind' is one kind, not 2" in two
 
