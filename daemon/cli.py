@@ -11,6 +11,7 @@ from recalld.daemon import admin, agent, commands, repos
 from recalld.daemon.config import (CHANGES_LIMIT, CHANGES_MAX, MEMORY_TYPES, OUTLINE_LIMIT, OUTLINE_MAX, RECENT_LIMIT,
                                    RECENT_MAX, SEARCH_LIMIT, load_config)
 from recalld.daemon.context import run_command
+from recalld.daemon.status import status as status_command
 from recalld.daemon.terminal import OutputError, VisibleOutput, drop_output, one_line
 from recalld.daemon.vocabulary import LANGUAGE_NAMES, check_kinds, check_language
 from recalld.ingest.errors import RecalldError
@@ -207,7 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     status = sub.add_parser("status", help="repositories, indexed commit, lag and memory counts")
     status.add_argument("--json", action="store_true", help="the report as one JSON object")
-    status.set_defaults(handler=commands.status)
+    status.set_defaults(handler=status_command)
     agent.add_commands(sub)
     admin.add_commands(sub)
     _every_command(parser)

@@ -1,4 +1,4 @@
-"""The memory commands: sync, search, symbol, export, status (the repo commands: daemon/repos.py).
+"""The memory commands: sync, search, symbol, export (status: daemon/status.py; the repo commands: daemon/repos.py).
 
 search, symbol, sync, status and export go through the running daemon when one owns the store
 and work on the store directly when none does.
@@ -341,51 +341,4 @@ def export(ctx: Any, args: argparse.Namespace) -> int:
     records = run_export(ctx.app, repo=args.repo, include_deprecated=args.include_deprecated, as_of_text=args.as_of)
     for record in records:
         emit_json(record)
-    return EXIT_OK
-
-
-def status(ctx: Any, args: argparse.Namespace) -> int:
-    daemon = ctx.daemon()
-    if daemon is not None:
-        report = daemon.request("GET", "/v1/status")
-    else:
-        from recalld.daemon.query import repo_status, vectors_status
-
-        report = {
-            "daemon": {"state": "stopped", "pid": None},
-            "vectors": vectors_status(ctx.app),
-            "repos": [repo_status(ctx.app, e.name) for e in ctx.app.registry.all()],
-        }
-    report["state_dir"] = str(ctx.config.home)
-    if args.json:
-        emit_json(report)
-        return EXIT_OK
-    d = report["daemon"]
-    # a store taken by its index build, or a Qdrant server not answering: counts left out below
-    held = d.get("busy") or d.get("store_error")
-    busy = f"; {held}" if held else ""
-    restarts = f", restarted {d['restarts']}x to give back memory" if d.get("restarts") else ""
-    print(f"daemon: {d['state']}" + (f" (pid {d['pid']}{restarts})" if d.get("pid") else "") + busy)
-    vectors = report.get("vectors") or {"current": True}  # a daemon of an earlier version
-    if not vectors["current"]:
-        print(f"vectors: of {vectors['stored'] or 'two models (a re-embedding under way or interrupted)'}; "
-              f"the daemon's start or the next sync embeds every memory again for {vectors['configured']}")  # fmt: skip
-    if not report["repos"]:
-        print("no repositories registered")
-    for s in report["repos"]:
-        if "memories" not in s:
-            until = "the store answers" if d.get("store_error") else "the store is free"
-            print(f"{s['repo']}\t{s['branch']}\tqueue_depth {s['queue_depth']}\t(memories: once {until})")
-            continue
-        indexed = (s["indexed_commit"] or "never")[:8]
-        behind = "?" if s["commits_behind"] is None else s["commits_behind"]
-        extra = "".join(
-            f"\t{key} {one_line(s[key])}"
-            for key in ("queue_depth", "watcher", "last_error", "fetch_error")
-            if s.get(key) not in (None, 0)
-        ) + ("\tcommit history still backfilling" if s.get("history_owed") else "") + (
-            "\tno commit yet" if s.get("empty") else "")
-        line = (f"{s['repo']}\t{s['branch']}\tindexed {indexed}\tbehind {behind}\t"
-                f"{s['memories']} memories ({s['deprecated']} deprecated){extra}")  # fmt: skip
-        print(line + (f"\terror: {one_line(s['error'])}" if s["error"] else ""))
     return EXIT_OK
