@@ -168,6 +168,8 @@ def run_service_install(ctx: Any, args: argparse.Namespace) -> int:
     from importlib import resources
 
     from recalld.daemon.config import config_file, locations, state_home
+    from recalld.daemon.unit_install import (UNIT, default_unit_dir, next_steps, private_tmp_setting, systemd_reads,
+                                             with_documentation)
     from recalld.hooks.install import recalld_executable
 
     system = bool(args.system)
@@ -180,30 +182,26 @@ def run_service_install(ctx: Any, args: argparse.Namespace) -> int:
     if system:
         user = _service_user(args.as_user)
         state = state_home(environment, Path(user.pw_dir))
-        settings = {"User": _quoted(user.pw_name), "ReadWritePaths": _quoted(str(state))}
         _make_state_dir(state, user)
         _warn_unreachable(recalld_executable(), user)
+        settings = {"User": _quoted(user.pw_name), "ReadWritePaths": _quoted(str(state)),
+                    **private_tmp_setting(recalld_executable(), state)}
         same = f"{user.pw_name}'s recalld commands{_given(environment)}"
         where = f"runs as {user.pw_name}; state: {state} (the same as {same})"
     else:
         where = f"state: {state_home()}, config: {config_file()} (the same as this shell's recalld commands)"
-    unit = render_unit(template, executable=recalld_executable(), environment=environment, settings=settings)
-    if args.unit_dir:
-        directory = Path(args.unit_dir)
-    elif system:
-        directory = Path("/etc/systemd/system")
-    else:
-        directory = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "systemd" / "user"
-    target = directory / "recalld.service"
+    unit = with_documentation(render_unit(template, executable=recalld_executable(), environment=environment,
+                                          settings=settings))  # fmt: skip
+    directory = Path(args.unit_dir) if args.unit_dir else default_unit_dir(system=system)
+    target = directory / UNIT
     try:
         directory.mkdir(parents=True, exist_ok=True)
         target.write_text(unit)
     except OSError as exc:  # a file in the way, a directory not writable: said like the hooks', not a traceback
         raise RecalldError(f"cannot install the unit in {directory}: {exc.strerror}: {exc.filename or target}") from exc
-    flag = "" if system else " --user"
-    print(f"wrote {target}\n{where}\nnow run:")
-    print(f"  systemctl{flag} daemon-reload\n  systemctl{flag} enable --now recalld.service")
-    print(f"  systemctl{flag} status recalld.service   # and: journalctl{flag} -u recalld.service", file=sys.stdout)
+    unread = "" if systemd_reads(directory, system=system) else f" (systemd reads no units from {directory}: link it)"
+    print(f"wrote {target}{unread}\n{where}\nnow run:")
+    print("\n".join(next_steps(target, system=system)))
     return EXIT_OK
 
 

@@ -56,7 +56,10 @@ def test_installed_system_unit_runs_as_one_user_on_their_store(tmp_path):
     env = {"SUDO_USER": user.pw_name, "RECALLD_HOME": str(state)}
     done = recalld("service", "install", "--system", "--unit-dir", str(tmp_path), env=env)
     unit = tmp_path / "recalld.service"
-    assert f"wrote {unit}" in done.stdout and "systemctl daemon-reload" in done.stdout
+    assert f"wrote {unit} (systemd reads no units from {tmp_path}: link it)" in done.stdout
+    assert f"  systemctl link {unit}\n  systemctl enable --now recalld.service\n" in done.stdout
+    # the state made under /tmp, which PrivateTmp= would hide from the service
+    assert "\nPrivateTmp=no\n" in unit.read_text() and "which PrivateTmp= hides from a service" in done.stderr
     assert f"runs as {user.pw_name}; state: {state} (the same as {user.pw_name}'s recalld commands" in done.stdout
     text = unit.read_text()
     exec_start = next(line for line in text.splitlines() if line.startswith("ExecStart="))
@@ -127,10 +130,12 @@ def _environment(unit_text: str) -> list[str]:
 def test_user_unit_runs_the_daemon_where_the_users_commands_look(tmp_path):
     home = tmp_path / "state dir"  # a space: the assignment is quoted
     env = {"RECALLD_HOME": str(home), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
-    done = recalld("service", "install", "--user", "--unit-dir", str(tmp_path), env=env)
-    assert "systemctl --user enable --now recalld.service" in done.stdout
+    done = recalld("service", "install", "--user", env=env)  # where the user's systemd reads units
+    unit = tmp_path / "xdg" / "systemd" / "user" / "recalld.service"
+    assert done.stdout.startswith(f"wrote {unit}\n")
+    assert "systemctl --user daemon-reload\n  systemctl --user enable --now recalld.service" in done.stdout
     assert f"state: {home}," in done.stdout
-    text = (tmp_path / "recalld.service").read_text()
+    text = unit.read_text()
     assert "Type=notify" in text and "serve" in text
     environment = _environment(text)
     assert f'"RECALLD_HOME={home}"' in environment and f"XDG_CONFIG_HOME={tmp_path / 'xdg'}" in environment
@@ -223,3 +228,42 @@ def test_long_work_before_ready_extends_the_start_timeout(tmp_path, monkeypatch)
     assert all("EXTEND_TIMEOUT_USEC=120000000" in m for m in messages)
     assert "STATUS=re-embedding: 0/3000" in messages[0] and "STATUS=re-embedding: 1024/3000" in messages[1]
     assert "WATCHDOG=1" not in messages[0]  # no watchdog asked for
+
+
+def test_a_unit_written_where_systemd_reads_none_is_linked_from_there(tmp_path):
+    """`--unit-dir DIR` printed `systemctl --user daemon-reload` and `enable --now
+    recalld.service`, which find no unit there: the steps link it from DIR first."""
+    unit_dir = tmp_path / "units"
+    done = recalld("service", "install", "--unit-dir", str(unit_dir), env={"XDG_CONFIG_HOME": str(tmp_path / "xdg")})
+    unit = unit_dir / "recalld.service"
+    assert done.stdout.startswith(f"wrote {unit} (systemd reads no units from {unit_dir}: link it)\n")
+    assert done.stdout.endswith(f"now run:\n  systemctl --user link {unit}\n  systemctl --user enable --now"
+                                " recalld.service\n  systemctl --user status recalld.service   # and: journalctl"
+                                " --user -u recalld.service\n")  # fmt: skip
+
+
+def test_the_units_documentation_is_this_installations_readme(tmp_path):
+    """Both units named https://pypi.org/project/recalld/, a page this project does not
+    publish: an installed unit names the README of the installation, where it has one."""
+    for template in (ROOT / "systemd" / "recalld.service", ROOT / "systemd" / "user" / "recalld.service"):
+        assert "Documentation=" not in template.read_text()
+    recalld("service", "install", "--unit-dir", str(tmp_path))
+    (documentation,) = [line for line in (tmp_path / "recalld.service").read_text().splitlines()
+                        if line.startswith("Documentation=")]  # fmt: skip
+    assert documentation == f"Documentation=file://{ROOT / 'README.md'}" and (ROOT / "README.md").is_file()
+
+
+def test_a_system_unit_of_an_installation_or_state_under_tmp_leaves_private_tmp_out(tmp_path, monkeypatch, capsys):
+    """PrivateTmp=yes gives the service a /tmp of its own, where an installation or a
+    state directory under /tmp is not: the unit leaves it out, and says so."""
+    from recalld.daemon import unit_install
+
+    monkeypatch.setattr(unit_install, "PRIVATE_TMP", (tmp_path / "tmp",))
+    elsewhere = tmp_path / "srv" / "recalld"
+    assert unit_install.private_tmp_setting(str(tmp_path / "venv" / "bin" / "recalld"), elsewhere) == {}
+    assert capsys.readouterr().err == ""
+    for executable, state in ((tmp_path / "tmp" / "venv" / "bin" / "recalld", elsewhere),
+                              (tmp_path / "venv" / "bin" / "recalld", tmp_path / "tmp" / "state")):  # fmt: skip
+        assert unit_install.private_tmp_setting(str(executable), state) == {"PrivateTmp": "no"}
+        warned = capsys.readouterr().err
+        assert warned.startswith("recalld: warning: ") and "which PrivateTmp= hides from a service" in warned
