@@ -118,7 +118,9 @@ def run_hooks(ctx: Any, args: argparse.Namespace) -> int:
     """A path's hooks, or every registered repository's: one that cannot be reached (moved,
     deleted) is said on stderr and the others are done, as `recalld sync` does."""
     if not args.all:
-        path = args.path or "."
+        path = os.path.abspath(args.path or ".")  # named as the directory it is, not "."
+        if not os.path.exists(path):
+            raise RecalldError(f"{path} does not exist")
         _hooks(args.action, path)
         if args.action == "install" and not _registered(ctx, path):  # its hooks' notify would fail unseen
             print(f"recalld: warning: {one_line(path)} is not a registered repository: its hooks tell the daemon"

@@ -32,9 +32,9 @@ def only_repo(ctx: Any) -> str:
     here = holding(entries, os.getcwd())
     if here is not None:
         return here.name
-    names = [e.name for e in entries]
-    listed = f": {', '.join(names)}" if names else " (none is registered: recalld repo add PATH)"
-    raise RecalldError(f"say which repository with --repo{listed}")
+    if not entries:
+        raise RecalldError("no repository is registered: add one with `recalld repo add PATH`")
+    raise RecalldError(f"say which repository with --repo: {', '.join(e.name for e in entries)}")
 
 
 def holding(entries: list[RepoEntry], where: str) -> RepoEntry | None:

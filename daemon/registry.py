@@ -70,8 +70,9 @@ class RepoRegistry:
     def get(self, name: str) -> RepoEntry:
         entry = self.find(name)
         if entry is None:
-            known = ", ".join(e.name for e in self.all()) or "none registered"
-            raise RecalldError(f"unknown repo {name!r} (known: {known})")
+            known = ", ".join(e.name for e in self.all())
+            said = f"known: {known}" if known else "none is registered: add one with `recalld repo add PATH`"
+            raise RecalldError(f"unknown repo {name!r} ({said})")
         return entry
 
     def all(self) -> list[RepoEntry]:

@@ -44,9 +44,10 @@ def repo_add(ctx: Any, args: argparse.Namespace) -> int:
     if before is not None:
         print(f"already registered {entry.name}: {one_line(entry.path)} @ {entry.branch}")
         return EXIT_OK
-    running = " (the running daemon picks it up within seconds)" if ctx.daemon() else ""
     where = f"{one_line(entry.path)} @ {entry.branch}"
-    print(f"registered {entry.name}: {where} (run `recalld sync {shlex.quote(entry.name)}`){running}")
+    sync = f"run `recalld sync {shlex.quote(entry.name)}`"
+    then = "the running daemon syncs it within seconds" if ctx.daemon() else sync
+    print(f"registered {entry.name}: {where} ({then})")
     return EXIT_OK
 
 
@@ -187,7 +188,10 @@ def opened(where: str) -> tuple[GitRepository, Path]:
     tree (a linked worktree's own), or a bare repository's git dir."""
     from recalld.ingest.gitrepo import GitRepository
 
-    git = GitRepository(Path(where).expanduser().resolve())
+    path = Path(where).expanduser()
+    if not path.exists():
+        raise RecalldError(f"{path.absolute()} does not exist")
+    git = GitRepository(path.resolve())
     return git, Path(git.workdir or git.git_dir).resolve()
 
 

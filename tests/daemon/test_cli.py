@@ -295,7 +295,7 @@ def test_cli_errors_are_one_line_with_exit_codes(tmp_path, project):
     none = recalld("sync", check=False)
     assert none.returncode == 1 and "no repositories registered" in none.stderr
     which = recalld("symbol", "compute_vat", check=False)
-    assert which.returncode == 1 and "say which repository with --repo (none is registered" in which.stderr
+    assert which.returncode == 1 and "no repository is registered: add one with `recalld repo add PATH`" in which.stderr
     listed = recalld("repo", "list")
     assert listed.stdout == "" and "no repositories registered" in listed.stderr
     assert recalld("repo", "list", "--json").stdout == ""

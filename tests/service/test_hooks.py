@@ -413,7 +413,7 @@ def test_a_path_with_a_line_end_is_printed_on_one_line(tmp_path):
     installed = recalld("hooks", "install", str(repo.path)).stdout.splitlines()
     assert installed[0] == f"installed    {shown}/.git/hooks/post-commit" and len(installed) == len(HOOK_NAMES)
     gone = recalld("hooks", "install", str(tmp_path / "gone\nhere"), check=False)
-    assert (gone.returncode, gone.stderr) == (1, f"recalld: not a git repository: {tmp_path}/gone\\nhere\n")
+    assert (gone.returncode, gone.stderr) == (1, f"recalld: {tmp_path}/gone\\nhere does not exist\n")
     unregistered = GitRepo(tmp_path / "other\nrepo")
     unregistered.commit("y")
     warned = recalld("hooks", "install", str(unregistered.path)).stderr
