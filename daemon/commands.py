@@ -29,7 +29,7 @@ def sync(ctx: Any, args: argparse.Namespace) -> int:
     from recalld.daemon.logs import get_logger
     from recalld.ingest.result import SyncResult
 
-    entries = [ctx.app.registry.get(n) for n in args.names] if args.names else ctx.app.registry.all()
+    entries = ctx.app.registry.get_each(args.names) if args.names else ctx.app.registry.all()  # every unknown name
     if not entries:
         raise RecalldError("no repositories registered: run `recalld repo add PATH` first")
     log = get_logger("recalld.sync")

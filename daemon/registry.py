@@ -68,12 +68,17 @@ class RepoRegistry:
         return RepoEntry(*row) if row else None
 
     def get(self, name: str) -> RepoEntry:
-        entry = self.find(name)
-        if entry is None:
+        return self.get_each([name])[0]
+
+    def get_each(self, names: list[str]) -> list[RepoEntry]:
+        """The registrations of ``names``, in order; else one error naming every unknown name."""
+        found = [self.find(name) for name in names]
+        unknown = [repr(name) for name, entry in zip(names, found, strict=True) if entry is None]
+        if unknown:
             known = ", ".join(e.name for e in self.all())
             said = f"known: {known}" if known else "none is registered: add one with `recalld repo add PATH`"
-            raise RecalldError(f"unknown repo {name!r} ({said})")
-        return entry
+            raise RecalldError(f"unknown repo{'s' * (len(unknown) > 1)} {', '.join(unknown)} ({said})")
+        return [entry for entry in found if entry is not None]
 
     def all(self) -> list[RepoEntry]:
         rows = self._db.execute("SELECT name, path, branch, added_at FROM repos ORDER BY name").fetchall()

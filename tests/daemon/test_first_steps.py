@@ -65,3 +65,17 @@ def test_repo_add_while_the_daemon_runs_says_one_thing(tmp_path, capsys):
     said = capsys.readouterr().out
     assert said == f"registered project: {repo.path} @ main (the running daemon syncs it within seconds)\n"
 
+
+def test_sync_names_every_unknown_repository_before_syncing_any(tmp_path):
+    """`recalld sync A nosuch other` named 'nosuch' alone: a second typo was found only
+    once the first was put right. Every unknown name is named, and nothing is synced."""
+    repo = GitRepo(tmp_path / "project")
+    repo.commit("one")
+    assert recalld("repo", "add", str(repo.path)).returncode == 0
+    done = recalld("sync", "nosuch", "project", "other")
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == "recalld: unknown repos 'nosuch', 'other' (known: project)\n"
+    one = recalld("sync", "project", "nosuch")
+    assert one.stderr == "recalld: unknown repo 'nosuch' (known: project)\n"
+    status = recalld("status").stdout
+    assert "project\tmain\tindexed never\t" in status  # nothing synced
