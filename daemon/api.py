@@ -81,7 +81,7 @@ def create_api(service: Service) -> FastAPI:
             return EscapedJSON({"detail": exc.message}, status_code=507)
         if isinstance(exc, StoreServerError):  # the Qdrant server behind the daemon: 502 Bad Gateway
             return EscapedJSON({"detail": exc.message}, status_code=502)
-        status = 404 if isinstance(exc, NotFoundError) or exc.message.startswith("unknown repo") else 400
+        status = 404 if isinstance(exc, NotFoundError) else 400  # an unknown repository's name too (the registry's)
         return EscapedJSON({"detail": exc.message}, status_code=status)
 
     @api.get("/healthz", responses=answered(HEALTH, "the daemon's state"))

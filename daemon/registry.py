@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from recalld.daemon.terminal import is_name
-from recalld.ingest.errors import RecalldError
+from recalld.ingest.errors import NotFoundError, RecalldError
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +77,7 @@ class RepoRegistry:
         if unknown:
             known = ", ".join(e.name for e in self.all())
             said = f"known: {known}" if known else "none is registered: add one with `recalld repo add PATH`"
-            raise RecalldError(f"unknown repo{'s' * (len(unknown) > 1)} {', '.join(unknown)} ({said})")
+            raise NotFoundError(f"unknown repo{'s' * (len(unknown) > 1)} {', '.join(unknown)} ({said})")
         return [entry for entry in found if entry is not None]
 
     def all(self) -> list[RepoEntry]:
