@@ -23,7 +23,7 @@ from recalld.daemon.paths import literal_dir
 from recalld.daemon.retrieve import at_path, path_ok, repo_glob
 from recalld.daemon.unheld import unsynced, why_unheld
 from recalld.daemon.went import where_symbol_went
-from recalld.daemon.vocabulary import check_kinds
+from recalld.daemon.vocabulary import KINDS_HELP, check_kinds
 from recalld.daemon.written_as import also_named, read_in_module
 from recalld.ingest.errors import NotFoundError, RecalldError
 from recalld.ingest.held import as_interval, shown_as
@@ -143,8 +143,6 @@ def get_symbol(
                           include_deprecated=include_deprecated, as_of_text=as_of_text, notes=notes,
                           limit=limit, blame=blame)  # fmt: skip
     if not points and kind and not app.store.count(MemoryFilter(repo=repo, kinds=(kind,), deprecated=None)):
-        from recalld.daemon.vocabulary import KINDS_HELP  # a kind there is, no memory of it: why
-
         raise NotFoundError(f"no memory of {repo} has kind {kind!r} ({KINDS_HELP})")
     if not points:
         then = at.none_then(str(as_of_text), indexed_states(app.store, repo, entry.branch).targets) if at else ""
