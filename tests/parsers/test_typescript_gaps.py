@@ -31,3 +31,27 @@ def test_the_second_reading_keeps_lengths_and_lines_and_leaves_other_code():
     assert len(readable(MOBX)) == len(MOBX) and readable(MOBX).count(b"\n") == MOBX.count(b"\n")
     code = b"const a = b < c\nif (x) {\n  <any>(y)\n}\nlet m = new Map<string, number>()\n"
     assert readable(code) == code.replace(b"  <any>", b" ;<any>")  # an empty statement before it
+
+
+# effect's ``Array.ts``: a function's overloads typed as an object's call signatures, with no
+# semicolons, and its implementation a generic arrow function given to ``dual`` after them
+DUAL = b"""export const append: {
+  <B>(last: B): <A>(self: Iterable<A>) => Array<A | B>
+  /** Both at once. */
+  <A, B>(self: Iterable<A>, last: B): Array<A | B>
+} = dual(
+  2,
+  <A, B>(self: Iterable<A>, last: B): Array<A | B> => [...self, last]
+)
+export const wrap = (
+  <A>(a: A) => [a]
+)
+"""
+
+
+def test_a_generic_arrow_function_the_code_above_goes_on_into_is_no_call_signature():
+    """The second reading parted it from what it was given to (``dual(2,``, ``= (``): Array.ts
+    was read with an error there whose first reading had none, a file with a call signature
+    to part lost the rest where the arrow function's was the greater error."""
+    assert readable(DUAL) == DUAL.replace(b"  <B>(last", b" ;<B>(last").replace(b"  <A, B>(self", b" ;<A, B>(self", 1)
+    assert parse("typescript", MOBX + DUAL).syntax_errors == 0
