@@ -9,7 +9,9 @@ same length for a second reading of a file it read with syntax errors (``rereadi
   character of its indentation is read as a ``;``, which ends the member above (before a
   statement, an empty one). Not where the code above goes on into it: a generic arrow
   function given as an argument (effect's ``dual(2, <A>(self: A) => …)``), assigned,
-  returned by an arrow or in a union is no signature.
+  returned by an arrow or in a union is no signature. Its type parameters may stand on
+  lines of their own after a ``<`` alone (effect's ``catchTag``: ``Effect.ts`` lost the
+  24,000 lines below it).
 
 Definitions read their text from the source as written: only the tree sees this.
 """
@@ -18,8 +20,9 @@ from __future__ import annotations
 
 import re
 
-# an indented line opening with type parameters and then parameters: ``  <T>(fn: T): T``
-_GENERIC_SIGNATURE = re.compile(rb"(?m)^([ \t]*)[ \t](?=<[A-Za-z_$][^\n]*?>\s*\()")
+# an indented line opening with type parameters and then parameters: ``  <T>(fn: T): T``, or
+# with ``<`` alone, its type parameters on lines of their own (as prettier breaks a long list)
+_GENERIC_SIGNATURE = re.compile(rb"(?m)^([ \t]*)[ \t](?=<[A-Za-z_$][^\n]*?>\s*\(|<[ \t]*\n)")
 # how code ends that an expression or a type on the next line goes on from
 _CONTINUED = (b",", b"(", b"=", b"?", b":", b"|", b"&", b"<", b"=>")
 

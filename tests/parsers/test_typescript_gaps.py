@@ -55,3 +55,35 @@ def test_a_generic_arrow_function_the_code_above_goes_on_into_is_no_call_signatu
     to part lost the rest where the arrow function's was the greater error."""
     assert readable(DUAL) == DUAL.replace(b"  <B>(last", b" ;<B>(last").replace(b"  <A, B>(self", b" ;<A, B>(self", 1)
     assert parse("typescript", MOBX + DUAL).syntax_errors == 0
+
+
+# effect's ``Effect.ts``: an overload's type parameters broken over lines as prettier breaks a long list
+CATCH_TAG = b"""export const catchTag: {
+  <K extends string, E>(k: K): <A>(self: A) => A | E
+  <
+    A,
+    const K extends string,
+    E = never
+  >(self: A, k: K): A | E
+} = internal.catchTag
+
+export const catchTags: {
+  <E, Cases>(cases: Cases): <A>(self: A) => A | E
+  <
+    A,
+    E
+  >(self: A, cases: E): A
+} = internal.catchTags
+
+export class Transaction {
+  run(): void {}
+}
+export const tx = <A>(effect: A): A => effect
+"""
+
+
+def test_a_generic_call_signature_with_its_type_parameters_on_lines_of_their_own_leaves_the_rest():
+    symbols = [(s.kind, s.qualname, s.start_line) for s in parse("typescript", CATCH_TAG).symbols]
+    assert symbols == [("module", "<module>", 1), ("class", "Transaction", 18), ("method", "Transaction.run", 19),
+                       ("function", "tx", 21)]  # fmt: skip
+    assert readable(CATCH_TAG) == CATCH_TAG.replace(b"\n  <", b"\n ;<")  # each signature parted
