@@ -11,7 +11,10 @@ same length for a second reading of a file it read with syntax errors (``rereadi
   function given as an argument (effect's ``dual(2, <A>(self: A) => …)``), assigned,
   returned by an arrow or in a union is no signature. Its type parameters may stand on
   lines of their own after a ``<`` alone (effect's ``catchTag``: ``Effect.ts`` lost the
-  24,000 lines below it).
+  27,000 lines below it).
+- A type parameter's variance (TypeScript 4.7's ``interface Effect<out A, in out R>``),
+  which the grammar does not know: read as blanks. 112 of effect's 680 files were read with
+  errors where one stood, 4 of zod's and 2 of redux-toolkit's (after a comment, on a line of its own).
 
 Definitions read their text from the source as written: only the tree sees this.
 """
@@ -23,6 +26,12 @@ import re
 # an indented line opening with type parameters and then parameters: ``  <T>(fn: T): T``, or
 # with ``<`` alone, its type parameters on lines of their own (as prettier breaks a long list)
 _GENERIC_SIGNATURE = re.compile(rb"(?m)^([ \t]*)[ \t](?=<[A-Za-z_$][^\n]*?>\s*\(|<[ \t]*\n)")
+# a type parameter's variance (TypeScript 4.7), which the grammar does not know: ``interface
+# Effect<out A, in out R>``, on a line of its own too, after a comment (zod's ``/** @ts-ignore */``)
+_VARIANCE = re.compile(
+    rb"(?<=[<,])((?:\s|/\*(?:[^*]|\*(?!/))*\*/|//[^\n]*\n)*)"  # the blanks and comments before it
+    rb"(in\s+out|in|out)(?=\s+[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))"  # and a parameter's name after
+)
 # how code ends that an expression or a type on the next line goes on from
 _CONTINUED = (b",", b"(", b"=", b"?", b":", b"|", b"&", b"<", b"=>")
 
@@ -31,7 +40,13 @@ def readable(data: bytes) -> bytes:
     """``data`` as TypeScript's grammar reads it, the same length and lines."""
     if b"<" not in data:
         return data
+    data = _VARIANCE.sub(_blanked, data)
     return _GENERIC_SIGNATURE.sub(lambda match: _parted(data, match), data)
+
+
+def _blanked(variance: re.Match[bytes]) -> bytes:
+    """A type parameter's variance as blanks, its line breaks kept."""
+    return variance[1] + re.sub(rb"\S", b" ", variance[2])
 
 
 def _parted(data: bytes, signature: re.Match[bytes]) -> bytes:

@@ -87,3 +87,33 @@ def test_a_generic_call_signature_with_its_type_parameters_on_lines_of_their_own
     assert symbols == [("module", "<module>", 1), ("class", "Transaction", 18), ("method", "Transaction.run", 19),
                        ("function", "tx", 21)]  # fmt: skip
     assert readable(CATCH_TAG) == CATCH_TAG.replace(b"\n  <", b"\n ;<")  # each signature parted
+
+
+# effect's and zod's type parameters with their variance (TypeScript 4.7)
+VARIANCE = b"""export interface Effect<out A, in out R = never> extends Pipeable {
+  readonly value: A
+  map<B>(f: (a: A) => B): Effect<B, R>
+}
+export interface ZodObject<
+  /** @ts-ignore Cast variance */
+  out Shape extends object = {},
+  // eslint-disable-next-line
+  in out Config = never,
+> extends ZodType<Shape, Config> {
+  shape: Shape
+  keyof(): Shape
+}
+export const succeed = <A>(value: A): Effect<A> => make(value)
+"""
+
+
+def test_a_type_parameters_variance_is_read_as_blanks():
+    symbols = [(s.kind, s.qualname, s.start_line, s.end_line) for s in parse("typescript", VARIANCE).symbols]
+    assert symbols == [("module", "<module>", 1, 14), ("interface", "Effect", 1, 4), ("method", "Effect.map", 3, 3),
+                       ("interface", "ZodObject", 5, 13), ("method", "ZodObject.keyof", 12, 12),
+                       ("function", "succeed", 14, 14)]  # fmt: skip
+    assert readable(b"type F<in I, out O> = (i: I) => O\n") == b"type F<   I,     O> = (i: I) => O\n"
+    code = b"for (const k in obj) {}\nif (a < out) f(a, out)\nconst x = f<out>(y)\n"
+    assert readable(code) == code  # names and operators, no variance
+    comments = b"f<" + b"// https://a // b\n" * 2000 + b"/* x */ " * 2000 + b"v>()\n"
+    assert readable(comments) == comments  # at once: no comment is read two ways
