@@ -43,11 +43,12 @@ SPECIFIERS = BETWEEN_DOC_AND_DEF | frozenset(
 )
 PHP_OPENER = "php_tag"
 # Comment lines that speak to a tool rather than a reader: coverage, linters, formatters, the
-# TypeScript checker, Go's build constraints (``+build``; its directives: ``_UNSPACED_DIRECTIVE``), ShellCheck,
+# TypeScript checker and its language service's plugins (effect's ``@effect-diagnostics``), Go's
+# build constraints (``+build``; its directives: ``_UNSPACED_DIRECTIVE``), ShellCheck,
 # an editor (its folds: ``#region``); an interpreter line (``#!/usr/bin/env bash``: ``!/usr/bin/env bash``).
 _DIRECTIVE = re.compile(
     r"(?:istanbul|c8) ignore\b|eslint-(?:disable|enable|env)\b|prettier-ignore\b|@ts-(?:ignore|expect-error|nocheck)\b"
-    r"|\+build\b|nolint\b|lint:(?:file-)?ignore\b|tslint:(?:disable|enable)|biome-ignore\b"
+    r"|\+build\b|nolint\b|lint:(?:file-)?ignore\b|tslint:(?:disable|enable)|biome-ignore\b|@effect-diagnostics\b"
     r"|#(?:end)?region\b|</?editor-fold\b"
     r"|frozen_string_literal:|(?:en)?coding: *[\w.-]+ *$|typed: *(?:ignore|false|true|strict|strong)\b"
     r"|rubocop:(?:disable|enable|todo)\b|shellcheck +(?:disable|enable|source|shell|external-sources)="
