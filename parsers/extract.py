@@ -273,10 +273,15 @@ def _place(
 
 def _literal_member(node: Node, outer: Node | None) -> bool:
     """A method of the object type a TypeScript type alias is (``type Api = { then(cb):
-    void }``: ``Api.then``), as an interface's is."""
+    void }``: ``Api.then``), as an interface's is, or of one it intersects with others
+    (redux-toolkit's ``type AsyncThunkOptions<…> = { condition?(…): … } & IsUnknown<…>``)."""
     literal = node.parent if node.type == "method_signature" else None
-    return literal is not None and literal.type == "object_type" and outer is not None and (
-        literal.parent is not None and literal.parent.id == outer.id)
+    if literal is None or literal.type != "object_type" or outer is None:
+        return False
+    holder = literal.parent
+    while holder is not None and holder.type == "intersection_type":
+        holder = holder.parent
+    return holder is not None and holder.id == outer.id
 
 
 def _in_scope(enclosing: str, written: str) -> str:
