@@ -117,3 +117,20 @@ def test_a_type_parameters_variance_is_read_as_blanks():
     assert readable(code) == code  # names and operators, no variance
     comments = b"f<" + b"// https://a // b\n" * 2000 + b"/* x */ " * 2000 + b"v>()\n"
     assert readable(comments) == comments  # at once: no comment is read two ways
+
+
+# effect's ``Schema.ts``: a template literal type that escapes a backtick, then the rest of the file
+SELF_GENERIC = rb"""type MissingSelfGeneric<Usage extends string> =
+  `Missing \`Self\` generic - use \`class Self extends ${Usage}<Self>(...)\``
+export function makeClass<Self>(options: Options<Self>): Class<Self> {
+  return new Class(options)
+}
+export const quoted = `\\` + "\`"
+"""
+
+
+def test_a_backtick_escaped_in_a_template_literal_type_leaves_the_rest_of_the_file():
+    symbols = [(s.kind, s.qualname, s.start_line, s.end_line) for s in parse("typescript", SELF_GENERIC).symbols]
+    assert symbols == [("module", "<module>", 1, 6), ("type", "MissingSelfGeneric", 1, 2),
+                       ("function", "makeClass", 3, 5)]  # fmt: skip
+    assert readable(SELF_GENERIC).count(b"`") == SELF_GENERIC.count(b"`") - 5  # `\\` closes its template
