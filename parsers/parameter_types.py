@@ -107,7 +107,9 @@ def _list_types(parameters: Node, data: bytes, bounds: Mapping[str, str] | None,
             type_node = type_node.named_children[0]
         if type_node is None and parameter.type == "spread_parameter":  # Java's has no type field
             type_node = next((c for c in parameter.named_children if c.type not in SPREAD_NOT_TYPE), None)
-        text = _cut(_erased(type_node, data, bounds, arrays)) if type_node is not None else "_"
+        text = "_"
+        if type_node is not None:
+            text = _cut(_erased(type_node, data, bounds, arrays) + _name_dimensions(parameter, data))
         if parameter.type == "spread_parameter":
             text += "..."
         elif pattern is not None and pattern.type == "rest_pattern":
@@ -120,6 +122,14 @@ def _list_types(parameters: Node, data: bytes, bounds: Mapping[str, str] | None,
     if declared and listed == ["void"]:
         return []  # C++'s ``length(void) const`` declared is the ``length() const`` defined
     return listed
+
+
+def _name_dimensions(parameter: Node, data: bytes) -> str:
+    """The array dimensions Java lets a parameter write after its name, C's way (the JDK's
+    ``read(byte b[])``, ``valueOf(char data[])``): its type's, ``[]`` (annotations erased).
+    ``InputStream.read(byte b[])`` was ``read(byte)``."""
+    dimensions = parameter.child_by_field_name("dimensions")
+    return _erased(dimensions, data) if dimensions is not None else ""
 
 
 def _of_array(arguments: Node, data: bytes) -> bool:

@@ -146,3 +146,17 @@ def test_dispatch_registrations_are_named_by_the_types_they_register():
                                                   "lower#2"]  # fmt: skip
     above = "@process.register(bytes)\ndef _(arg): ...\n" + registrations
     assert qualnames("python", above)[:3] == ["_(bytes)", "_(int)", "_(str)"]
+
+
+def test_a_java_parameters_dimensions_after_its_name_are_its_types():
+    """``byte b[]`` is a ``byte[]`` as ``byte[] b`` is (the JDK's ``InputStream.read(byte b[])``,
+    ``String.valueOf(char data[])``): the overload was named ``read(byte)``, and beside
+    ``print(char c)`` numbered ``print(char)#2``."""
+    source = (
+        "class Out {\n    void print(char c) {}\n    void print(char s[]) {}\n    void print(final char @A [] s[]) {}\n"
+        "    int read() { return 0; }\n    int read(byte b[], int off, int len) { return 0; }\n}\n"
+    )
+    assert qualnames("java", source) == [
+        "Out", "Out.print(char)", "Out.print(char[])", "Out.print(char[][])",
+        "Out.read()", "Out.read(byte[], int, int)",
+    ]  # fmt: skip
