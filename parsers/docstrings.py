@@ -200,7 +200,10 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
         POD_GAP if sibling.type == POD else 0
     ):
         if sibling.end_point[0] == sibling.start_point[0] and is_trailing(sibling, data):
-            break
+            if not _after_doc_block(sibling, data):
+                break
+            boundary, sibling = sibling.start_point[0], sibling.prev_named_sibling  # ``*/ // note``
+            continue
         text = node_text(data, sibling)
         if sibling.type == POD and text.startswith(POD_SECTION):
             break  # a module's sections (``=head1 NAME``, ``=head1 METHODS``), not a sub's doc
@@ -215,6 +218,17 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
             boundary, sibling = sibling.start_point[0], sibling.prev_named_sibling
     lines = _comment_lines(comments, data)
     return "" if _section_title(lines) else _doc_text(lines)
+
+
+def _after_doc_block(comment: Node, data: bytes) -> bool:
+    """A comment after a doc block (``/** … */``) on the line it ends (the JDK's ``*/ //
+    only partially generified``): a note beside the doc, no part of it, that does not part it
+    from the definition below, as Javadoc's and JSDoc's readers take it."""
+    before = comment.prev_named_sibling
+    return (
+        before is not None and before.type in COMMENT_TYPES and before.end_point[0] == comment.start_point[0]
+        and _doc_block(node_text(data, before))
+    )  # fmt: skip
 
 
 def _parting(node: Node | None, boundary: int) -> bool:

@@ -144,6 +144,18 @@ def test_what_stands_above_a_doc_block_is_no_part_of_its_doc():
     assert noted["T.add"] == "Adds.\nnot thread-safe"
 
 
+def test_a_note_after_a_doc_blocks_end_on_its_line_hides_no_doc():
+    """The JDK's ``X509CertImpl.cloneAltNames``: ``*/ // only partially generified`` after
+    its Javadoc. The note, read as one that ends a line of code, parted the doc from the
+    method: it had none. The note is the line's, as any other after code is."""
+    java = docs("java", "class X {\n    /**\n     * Clones names.\n     */ // only partially generified\n"
+                "    static void cloneAltNames() {}\n    int x = 1; // a field's note\n    void after() {}\n}\n",
+                "X.java")  # fmt: skip
+    assert (java["X.cloneAltNames"], java["X.after"]) == ("Clones names.", "")
+    ts = docs("typescript", "/** Parses. */ // eslint-disable-line\nexport function parse(): void {}\n", "p.ts")
+    assert ts["parse"] == "Parses."
+
+
 def test_go_directives_and_linters_notes_are_no_doc():
     found = docs("go", "package p\n\n//go:nosplit\n//go:cgo_unsafe_args\nfunc fcntl(fd int32) int32 { return 0 }\n\n"
                  "// Real doc.\n//lint:ignore SA1019 kept for callers\nfunc g() {}\n", "sys.go")  # fmt: skip
