@@ -73,7 +73,7 @@ def clean_comment_line(raw: str, *, lua: bool = False, indented: bool = False, w
     closed = _LUA_BLOCK_CLOSE.search(line) if lua and "]" in line else None
     if closed is not None and (opened or closed.start() == 0):
         line = line[: closed.start()]
-    line = (line if marker in _LINE_MARKERS else line.removesuffix("*/")).rstrip()  # ``/// x = 1; /* one */``
+    line = (line if marker in _LINE_MARKERS else _unclosed(line)).rstrip()  # ``/// x = 1; /* one */``
     # A block comment's margin (`` *<p>``), not a line comment's own text (``/// **NOTE:**``,
     # ``// *** WARNING ***``).
     if line.lstrip().startswith("*") and marker not in _LINE_MARKERS:
@@ -81,6 +81,12 @@ def clean_comment_line(raw: str, *, lua: bool = False, indented: bool = False, w
     if not indented:
         return line.strip()
     return line[1:] if line.startswith(" ") else line
+
+
+def _unclosed(line: str) -> str:
+    """A block comment's line without its ``*/``, and the stars that lead up to it (``/**
+    Validates. **/``: ``Validates.``, not ``Validates. *``)."""
+    return line[:-2].rstrip("*") if line.endswith("*/") else line
 
 
 def dedented(lines: list[str]) -> list[str]:
@@ -153,7 +159,7 @@ def clean_comment_lines(text: str, *, indented: bool = False) -> list[str]:
     shared = _shared_indent(raw for raw in lines[1:] if not raw.lstrip().startswith("*"))
     return [clean_comment_line(lines[0], indented=True)] + [
         clean_comment_line(raw, indented=True, within=True) if raw.lstrip().startswith("*")
-        else raw[shared:].rstrip().removesuffix("*/").rstrip()
+        else _unclosed(raw[shared:].rstrip()).rstrip()
         for raw in lines[1:]
     ]  # fmt: skip
 

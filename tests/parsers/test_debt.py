@@ -171,3 +171,14 @@ def test_a_debt_note_above_a_definition_is_no_doc_of_it():
         ("TODO", "TODO returns an empty Trace."), ("Plain", "Plain says a TODO: later."),
     ]  # fmt: skip
     assert result.derived[0].docstring == "TODO(kevinb): consider making this public and faster"  # kept there
+
+
+def test_a_block_closed_with_stars_leaves_them_out_of_its_text():
+    """The JDK's ``/** Validate that the given descriptor's types are compatible … **/``
+    read as a doc ending ``… dynamicMethodType} *``, and ``/* TODO: … **/`` as a note
+    ending in ``*``."""
+    source = ("class M {\n    /** Validates the descriptor. **/\n    void check() {}\n"
+              "    /* TODO: cache it **/\n    void load() {}\n}\n")  # fmt: skip
+    result = parse("java", source.encode())
+    assert {s.qualname: s.docstring for s in result.symbols}["M.check"] == "Validates the descriptor."
+    assert [d.docstring for d in result.derived] == ["TODO: cache it"]
