@@ -204,7 +204,9 @@ BUILTIN_LANGUAGES = (
     # no_op_call(…) {} … }``: ``no_op_call`` was a file's function)
     LanguageSpec("rust", (".rs",), "tree_sitter_rust", inner_docs=True, item_macros=True,
                  local_bodies=LOCAL_BODIES | {"block"}),
-    LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True),
+    # A Java block's classes are local, as a method's are: an initializer's (``static { class
+    # Holder … }``), a lambda's or a switch rule's in a field's value (they were the class's members)
+    LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True, local_bodies=LOCAL_BODIES | {"block"}),
     LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml",
                  conditionals=True, rewrite="pointers"),
     # Kotlin's anonymous objects (``object : Runnable {…}``), lambdas and blocks (an ``init``'s)

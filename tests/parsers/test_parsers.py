@@ -707,6 +707,17 @@ def test_java_enum_constant_bodies_are_the_constants_members():
     ]  # fmt: skip
 
 
+def test_java_classes_local_to_a_block_are_no_members():
+    """A class declared in an initializer, or in a lambda's or a switch rule's block in a
+    field's value, is local as one in a method is: they were the class's members
+    (``T.Holder``, ``T.Local.run``), and took a nested class's name."""
+    source = (b"class T {\n  static { class Holder { void a() {} } }\n  { class Local { void run() {} } }\n"
+              b"  static Runnable R = () -> { class InLambda { void b() {} } };\n"
+              b"  static Object O = switch (1) { default -> { class InRule {} yield null; } };\n"
+              b"  void m() { class InMethod {} }\n  static class Nested { void c() {} }\n}\n")  # fmt: skip
+    assert [s.qualname for s in parse("java", source).symbols[1:]] == ["T", "T.m", "T.Nested", "T.Nested.c"]
+
+
 def test_rules_that_frame_a_comment_are_no_part_of_its_doc():
     source = (b"//////////////\n// Why this file.\n//////////////\n\nexport const a = 1;\n"
               b"/* *****\n * Doc.\n * ---\n * More.\n ******/\nfunction f() {}\n")  # fmt: skip
