@@ -9,6 +9,13 @@ import re
 from collections.abc import Iterable
 
 from recalld.parsers.debt import clean_comment_lines, dedented, pod_lines, without_leading_notes
+from recalld.parsers.doc_blocks import (
+    DECLARES_TYPE,
+    after_doc_block,
+    doc_block,
+    doc_block_above_notes,
+    doc_block_apart,
+)
 from recalld.parsers.doc_nodes import (
     BETWEEN_DOC_AND_DEF,
     COMMENT_TYPES,
@@ -21,7 +28,7 @@ from recalld.parsers.macros import calls_alone
 from recalld.parsers.python_strings import body_string, string_statement
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Node, node_text, unwrapped
-from recalld.parsers.value_docs import FILE_TAGS, documents_a_value
+from recalld.parsers.value_docs import documents_a_value
 
 POD = "pod"
 POD_SECTION = "=head1"
@@ -70,7 +77,6 @@ BANNER_TITLE = 2  # lines a banner's title may take between its rules
 _CAPITALS_TITLE = re.compile(r"[A-Z][A-Z0-9]*(?:[ &/-][A-Z0-9]+){0,2}")  # ``TYPES``, ``PUBLIC API``
 # The line an IDE's file template writes (Xcode's, Android Studio's): ``Created by … on 20.01.26.``
 _TEMPLATE_HEADER = re.compile(r"^created by .+ on \d", re.IGNORECASE | re.MULTILINE)
-_DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")
 # C#'s XML doc tags (``xml_doc_text``): a reference, a parameter's, the returns', any other.
 _XML_REFERENCE = re.compile(r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword|href)="([^"]*)"\s*/>')
 _XML_PARAMETER = re.compile(r'<(?:param|typeparam)\s+name="([^"]*)"\s*>')
@@ -194,13 +200,15 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
     if macros and sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] < boundary - 1:
         if calls_alone(data[sibling.end_byte : first.start_byte].split(b"\n")[1:-1]):
             boundary = sibling.end_point[0] + 1
-    if boundary == first.start_point[0] and _doc_block_apart(sibling, data, first):  # ``/** … */``, a blank line
+    if boundary == first.start_point[0] and doc_block_apart(sibling, data, first):  # ``/** … */``, a blank line
         boundary = sibling.end_point[0] + 1
+    elif boundary == first.start_point[0] and (noted := doc_block_above_notes(sibling, data, first)) is not None:
+        sibling, boundary = noted, noted.end_point[0] + 1
     while sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] >= boundary - 1 - (
         POD_GAP if sibling.type == POD else 0
     ):
         if sibling.end_point[0] == sibling.start_point[0] and is_trailing(sibling, data):
-            if not _after_doc_block(sibling, data):
+            if not after_doc_block(sibling, data):
                 break
             boundary, sibling = sibling.start_point[0], sibling.prev_named_sibling  # ``*/ // note``
             continue
@@ -208,7 +216,7 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
         if sibling.type == POD and text.startswith(POD_SECTION):
             break  # a module's sections (``=head1 NAME``, ``=head1 METHODS``), not a sub's doc
         if (inner_docs and is_inner_doc(text)) or (
-            comments and (_DECLARES_TYPE.search(text) or _doc_block(node_text(data, comments[0])))
+            comments and (DECLARES_TYPE.search(text) or doc_block(node_text(data, comments[0])))
         ):  # an inner doc; a JSDoc block that declares a type of its own; what is above a doc
             break  # block (``/** … */``): a licence, a fold's mark, javac's ``// where``
         comments.insert(0, sibling)
@@ -218,17 +226,6 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
             boundary, sibling = sibling.start_point[0], sibling.prev_named_sibling
     lines = _comment_lines(comments, data)
     return "" if _section_title(lines) else _doc_text(lines)
-
-
-def _after_doc_block(comment: Node, data: bytes) -> bool:
-    """A comment after a doc block (``/** … */``) on the line it ends (the JDK's ``*/ //
-    only partially generified``): a note beside the doc, no part of it, that does not part it
-    from the definition below, as Javadoc's and JSDoc's readers take it."""
-    before = comment.prev_named_sibling
-    return (
-        before is not None and before.type in COMMENT_TYPES and before.end_point[0] == comment.start_point[0]
-        and _doc_block(node_text(data, before))
-    )  # fmt: skip
 
 
 def _parting(node: Node | None, boundary: int) -> bool:
@@ -263,23 +260,6 @@ def _after_attribute(comment: Node, data: bytes) -> bool:
     )  # fmt: skip
 
 
-def _doc_block_apart(comment: Node | None, data: bytes, first: Node) -> bool:
-    """A doc block (``/** … */``: JSDoc, Javadoc, Doxygen) parted from the definition below
-    it (``first``: its attributes' start) by blank lines alone, as Express and Commander
-    write every method's: TypeScript's and Javadoc's readers take it as that definition's
-    doc. One that says it is the file's (``@file``, ``@module``, a licence) is not."""
-    if comment is None or comment.type not in COMMENT_TYPES or comment.end_point[0] >= first.start_point[0] - 1:
-        return False
-    text = node_text(data, comment)
-    if not _doc_block(text) or FILE_TAGS.search(text):
-        return False
-    return not data[comment.end_byte : first.start_byte].strip()
-
-
-def _doc_block(text: str) -> bool:
-    return text.startswith("/**") and not text.startswith("/**/")
-
-
 def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterable[Node]) -> str:
     """The comment block a file starts with, unless it documents the definition below it
     (one of ``definitions``, or what wraps it: ``doc_target``); a licence notice or directives alone
@@ -303,7 +283,7 @@ def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterab
         if _is_preamble(text) or _section_title(cleaned):
             continue
         attached = current is not None and (
-            current.start_point[0] <= comments[-1].end_point[0] + 1 or _doc_block_apart(comments[-1], data, current)
+            current.start_point[0] <= comments[-1].end_point[0] + 1 or doc_block_apart(comments[-1], data, current)
         )
         below = None
         if attached and current is not None:

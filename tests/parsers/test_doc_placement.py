@@ -156,6 +156,24 @@ def test_a_note_after_a_doc_blocks_end_on_its_line_hides_no_doc():
     assert ts["parse"] == "Parses."
 
 
+def test_a_doc_block_above_notes_parted_from_its_definition_is_its_doc():
+    """The JDK's ``SerializablePermission``: its Javadoc, a blank line, ``/* code was borrowed
+    originally from java.lang.RuntimePermission. */``, a blank line, the class; its
+    ``AuthenticationInfo`` and ``SunDropTargetContextPeer.getTransferDataFlavors`` have line
+    comments there. Javadoc's and TypeScript's readers take the doc block as the class's: it
+    had none. Not a file's block, a banner, nor one code parts from the definition."""
+    java = docs("java", "/**\n * Serializable permissions.\n */\n\n/* code was borrowed. */\n\n"
+                "public final class P {\n    /**\n     * @return flavors\n     */\n    // NOTE: privileged\n\n"
+                "    Object[] flavors() { return null; }\n    int x; // a field\n\n    void plain() {}\n}\n",
+                "P.java")  # fmt: skip
+    assert (java["P"], java["P.flavors"], java["P.plain"]) == ("Serializable permissions.", "@return flavors", "")
+    ts = docs("typescript", "/** @module app */\n\n// helpers\n\nexport function help(): void {}\n", "app.ts")
+    assert ts["help"] == ""
+    c = docs("c", "int x;\n/****************\n * REQUESTS\n ****************/\n\n/* Request structure */\n\n"
+             "typedef struct _xReq { int t; } xReq;\n", "Xproto.h")  # fmt: skip
+    assert c["xReq"] == ""  # a section's banner of stars, which X11's headers write
+
+
 def test_go_directives_and_linters_notes_are_no_doc():
     found = docs("go", "package p\n\n//go:nosplit\n//go:cgo_unsafe_args\nfunc fcntl(fd int32) int32 { return 0 }\n\n"
                  "// Real doc.\n//lint:ignore SA1019 kept for callers\nfunc g() {}\n", "sys.go")  # fmt: skip

@@ -1,0 +1,62 @@
+"""Where a doc block (``/** … */``: Javadoc, JSDoc, Doxygen) stands to the definition it
+documents, as Javadoc's and TypeScript's readers take it: parted from it by blank lines, above
+comments that are no doc, with a note after its end on its line."""
+
+from __future__ import annotations
+
+import re
+
+from recalld.parsers.doc_nodes import COMMENT_TYPES
+from recalld.parsers.treesitter import Node, node_text
+from recalld.parsers.value_docs import FILE_TAGS
+
+DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")  # a JSDoc block of a type of its own
+
+
+def doc_block_apart(comment: Node | None, data: bytes, first: Node) -> bool:
+    """A doc block (``/** … */``: JSDoc, Javadoc, Doxygen) parted from the definition below
+    it (``first``: its attributes' start) by blank lines alone, as Express and Commander
+    write every method's: TypeScript's and Javadoc's readers take it as that definition's
+    doc. One that says it is the file's (``@file``, ``@module``, a licence) is not."""
+    if comment is None or comment.type not in COMMENT_TYPES or comment.end_point[0] >= first.start_point[0] - 1:
+        return False
+    text = node_text(data, comment)
+    if not doc_block(text) or FILE_TAGS.search(text):
+        return False
+    return not data[comment.end_byte : first.start_byte].strip()
+
+
+def doc_block_above_notes(comment: Node | None, data: bytes, first: Node) -> Node | None:
+    """The doc block above comments that are no doc, parted from the definition below them
+    (``first``) by a blank line (the JDK's ``SerializablePermission``: its Javadoc, then ``/*
+    code was borrowed originally from java.lang.RuntimePermission. */``): Javadoc's and
+    TypeScript's readers take the last doc block before a definition as its doc; not a
+    banner of stars, which C's headers write above a section."""
+    if comment is None or comment.type not in COMMENT_TYPES or comment.end_point[0] >= first.start_point[0] - 1:
+        return None
+    after = first
+    while comment is not None and comment.type in COMMENT_TYPES:
+        if data[comment.end_byte : after.start_byte].strip():
+            return None  # code between: ``int x; // note``
+        text = node_text(data, comment)
+        if doc_block(text):
+            banner = text.startswith("/***")  # C's ``/**** Function objects ****/``: a section's
+            declares = after is first or banner or FILE_TAGS.search(text) or DECLARES_TYPE.search(text)
+            return None if declares else comment  # itself apart, a banner, the file's, or a type's
+        after, comment = comment, comment.prev_named_sibling
+    return None
+
+
+def doc_block(text: str) -> bool:
+    return text.startswith("/**") and not text.startswith("/**/")
+
+
+def after_doc_block(comment: Node, data: bytes) -> bool:
+    """A comment after a doc block (``/** … */``) on the line it ends (the JDK's ``*/ //
+    only partially generified``): a note beside the doc, no part of it, that does not part it
+    from the definition below, as Javadoc's and JSDoc's readers take it."""
+    before = comment.prev_named_sibling
+    return (
+        before is not None and before.type in COMMENT_TYPES and before.end_point[0] == comment.start_point[0]
+        and doc_block(node_text(data, before))
+    )  # fmt: skip
