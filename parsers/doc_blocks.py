@@ -11,6 +11,7 @@ from recalld.parsers.treesitter import Node, node_text
 from recalld.parsers.value_docs import FILE_TAGS
 
 DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")  # a JSDoc block of a type of its own
+_MARKER = re.compile(r"/\*(?!\*)\s*[A-Za-z][\w-]*\s*\*/")  # ``/*non-public*/``, ``/* package-private */``
 
 
 def doc_block_apart(comment: Node | None, data: bytes, first: Node) -> bool:
@@ -59,4 +60,18 @@ def after_doc_block(comment: Node, data: bytes) -> bool:
     return (
         before is not None and before.type in COMMENT_TYPES and before.end_point[0] == comment.start_point[0]
         and doc_block(node_text(data, before))
+    )  # fmt: skip
+
+
+def marker_under_doc(node: Node, data: bytes) -> bool:
+    """A block comment of one word under a doc block, that marks the definition below as a
+    modifier would (the JDK's ``/*non-public*/``, 301 of them between a Javadoc and its
+    definition, ``/* package-private */``, ``/*package*/ class …``): no part of the doc, and
+    no more between it and its definition than an annotation is. One with no doc block above
+    it is left as it was (a C header's ``/* Signature */`` above its functions)."""
+    above = node.prev_named_sibling
+    return (
+        node.type in COMMENT_TYPES and bool(_MARKER.fullmatch(node_text(data, node)))
+        and above is not None and above.type in COMMENT_TYPES and doc_block(node_text(data, above))
+        and not data[above.end_byte : node.start_byte].strip()
     )  # fmt: skip

@@ -15,6 +15,7 @@ from recalld.parsers.doc_blocks import (
     doc_block,
     doc_block_above_notes,
     doc_block_apart,
+    marker_under_doc,
 )
 from recalld.parsers.doc_nodes import (
     BETWEEN_DOC_AND_DEF,
@@ -194,7 +195,9 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
         return outer
     comments: list[Node] = []
     first, sibling = node, node.prev_named_sibling
-    while sibling is not None and (sibling.type in BETWEEN_DOC_AND_DEF or _after_attribute(sibling, data)):
+    while sibling is not None and (
+        sibling.type in BETWEEN_DOC_AND_DEF or _after_attribute(sibling, data) or marker_under_doc(sibling, data)
+    ):
         first, sibling = sibling, sibling.prev_named_sibling
     boundary = first.start_point[0]
     if macros and sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] < boundary - 1:

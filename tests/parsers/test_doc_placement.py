@@ -174,6 +174,23 @@ def test_a_doc_block_above_notes_parted_from_its_definition_is_its_doc():
     assert c["xReq"] == ""  # a section's banner of stars, which X11's headers write
 
 
+def test_a_one_word_block_comment_under_a_doc_block_is_no_part_of_it():
+    """The JDK's ``/*non-public*/`` (301 between a Javadoc and its definition, as in
+    ``BoundMethodHandle``), ``/* package-private */``, ``/*pp*/``: a modifier written as a
+    comment. It was the doc's last line (``Binds.\\nnon-public``), or hid the Javadoc above
+    it (``/*package*/ class HttpConnectSocketImpl``). Alone, it is what it was."""
+    java = docs("java", "class M {\n    /**\n     * Binds.\n     */\n    /*non-public*/\n"
+                "    static void bind() {}\n\n    /*non-public*/\n    void arg() {}\n\n"
+                "    /** Copies. */\n    /* package-private */ void copy() {}\n"
+                "    /* Compares two. */ void two() {}\n}\n\n/**\n * Basic impl.\n */\n\n/*package*/ class H {}\n",
+                "M.java")  # fmt: skip
+    found = (java["M.bind"], java["M.arg"], java["M.copy"], java["H"])
+    assert found == ("Binds.", "non-public", "Copies.", "Basic impl.")
+    assert java["M.two"] == "Compares two."
+    c = docs("c", "int x;\n/* Signature */\nint sign(void);\n", "der.h")
+    assert c["sign"] == "Signature"  # no doc block above: OpenSSL's label over a group of functions
+
+
 def test_go_directives_and_linters_notes_are_no_doc():
     found = docs("go", "package p\n\n//go:nosplit\n//go:cgo_unsafe_args\nfunc fcntl(fd int32) int32 { return 0 }\n\n"
                  "// Real doc.\n//lint:ignore SA1019 kept for callers\nfunc g() {}\n", "sys.go")  # fmt: skip
