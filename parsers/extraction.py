@@ -331,4 +331,17 @@ from __future__ import annotations
 # 45: a file read in part (syntax errors, undecodable bytes, a part left out) says so in its
 # module's ``read_partly`` (``ParseResult.read_partly``), which its content hash covers: an outline
 # of it notes that symbols may be missing; the file read whole again is a new version of its module.
+# TypeScript, against the TypeScript 5 compiler's parse of 1,464 source files (effect, rxjs, zod,
+# TanStack Query, trpc, redux-toolkit, mobx): its second reading leaves a generic arrow function an
+# argument or a value (effect's ``dual(2, <A>(self) => …)``), parts a generic call signature whose
+# ``<`` stands alone on its line, blanks a type parameter's variance (``<out A, in out R>``) and an
+# escaped backtick in a template literal type: files read with errors 170 → 10, symbols 23,106 →
+# 23,552 (effect's Effect.ts kept none below line 2,404 of 28,773); a function expression asserted
+# to a type (``= function () {…} as any``) is its name's; an intersected object type's methods are
+# its alias's; ``// @effect-diagnostics`` is no doc. Java, against javac's parse of 9,730 JDK files:
+# a parameter's ``[]`` after its name is its type's (``read(byte b[])`` was ``read(byte)``: 165
+# names); a class in an initializer's or a lambda's block is local; a note after a doc's ``*/``
+# hides it not; a ``**/`` close leaves no ``*`` (also 27 docs in /usr/include); a doc block parted
+# from its definition by a blank line and a plain comment is its doc; ``/*non-public*/`` under a
+# doc is no part of it (125 JDK docs).
 EXTRACTION_VERSION = 45
