@@ -160,8 +160,10 @@ def follow_renamed(app: Any, entry: RepoEntry, *, progress: ProgressSink) -> Rep
     except RecalldError:  # the sync that follows says it
         return entry
     carried = carry_branch(app.store, entry.name, entry.branch, branch, progress=progress)
-    moved = app.registry.update(entry.name, path=entry.path, branch=branch)
+    # the old name's points go before the registration moves: killed in between, it still names the old
+    # branch, which git has no more, so the next sync follows the rename again and carries what is left
     app.indexer.remove_repo(entry.name, branch=entry.branch)
+    moved = app.registry.update(entry.name, path=entry.path, branch=branch)
     log.warning("its branch was renamed: following it, its memories carried to the new name", repo=entry.name,
                 branch=entry.branch, to=branch, memories=carried.memories, left_out=carried.unmapped)  # fmt: skip
     return moved

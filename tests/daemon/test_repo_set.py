@@ -224,3 +224,33 @@ def test_a_renamed_branch_keeps_its_memories_and_their_history(repo):
     assert (after["from_commit"], after["added"], after["embedded"]) == (repo.head(), 0, 0)
     assert len(json.loads(recalld("symbol", "foo", "--include-deprecated", "--json").stdout)) == 2
     assert_exact("p1")
+
+
+class Killed(BaseException):
+    """The daemon killed while it deletes the old name's points."""
+
+
+def test_a_follow_killed_while_it_drops_the_old_name_leaves_no_strays_once_followed_again(repo, monkeypatch):
+    from recalld.daemon.app import App
+    from recalld.daemon.config import load_config
+    from recalld.daemon.repos import follow_renamed
+    from recalld.ingest.result import NoProgress
+    from recalld.ingest.store import MemoryFilter
+
+    recalld("repo", "add", str(repo.path))
+    recalld("sync")
+    exported = len(recalld("export", "--repo", "p1").stdout.splitlines())
+    repo.git("branch", "-m", "main", "trunk")
+    app = App(load_config())
+    monkeypatch.setattr(app.indexer, "remove_repo", lambda *a, **k: (_ for _ in ()).throw(Killed()))
+    with pytest.raises(Killed):
+        follow_renamed(app, app.registry.get("p1"), progress=NoProgress())
+    app.close()
+
+    again = App(load_config())  # the daemon restarted: its first sync follows the rename
+    follow_renamed(again, again.registry.get("p1"), progress=NoProgress())
+    left = again.store.count(MemoryFilter(record=None, repo="p1", branch="main", deprecated=None))
+    again.close()
+    assert left == 0
+    assert status("p1")["branch"] == "trunk"
+    assert len(recalld("export", "--repo", "p1").stdout.splitlines()) == exported  # each memory once
