@@ -144,8 +144,8 @@ def follow_renamed(app: Any, entry: RepoEntry, *, progress: ProgressSink) -> Rep
     branch -m``, read from the reflog: ``GitRepository.renamed_to``) and no other
     registration has that name: its memories carried there, history and all, as ``repo set
     --branch`` does. A sync of it follows the rename so, the daemon's and ``recalld sync``'s
-    alike; without a reflog, or where another registration has the name, it stays, and the
-    sync says the branch is gone and what it became."""
+    alike; without a reflog it stays, and the sync says the branch is gone; where another
+    registration has the new name, the error says which."""
     from recalld.ingest.gitrepo import GitRepository
     from recalld.ingest.rebranch import carry_branch
 
@@ -156,9 +156,13 @@ def follow_renamed(app: Any, entry: RepoEntry, *, progress: ProgressSink) -> Rep
         branch = git.renamed_to(entry.branch)
         if branch is None:
             return entry
-        refuse_twin(app.registry, git, branch, name=entry.name)
     except RecalldError:  # the sync that follows says it
         return entry
+    try:
+        refuse_twin(app.registry, git, branch, name=entry.name)
+    except RecalldError as exc:  # the sync's own error would name `repo set --branch`, which refuses it too
+        raise RecalldError(f"branch {entry.branch!r} not found in {entry.path}: it was renamed to {branch!r},"
+                           f" which is not followed: {exc.message}") from None  # fmt: skip
     carried = carry_branch(app.store, entry.name, entry.branch, branch, progress=progress)
     # the old name's points go before the registration moves: killed in between, it still names the old
     # branch, which git has no more, so the next sync follows the rename again and carries what is left

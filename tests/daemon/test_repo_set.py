@@ -254,3 +254,18 @@ def test_a_follow_killed_while_it_drops_the_old_name_leaves_no_strays_once_follo
     assert left == 0
     assert status("p1")["branch"] == "trunk"
     assert len(recalld("export", "--repo", "p1").stdout.splitlines()) == exported  # each memory once
+
+
+def test_a_rename_to_a_branch_another_registration_follows_is_not_followed_and_says_which(repo):
+    repo.git("branch", "side")
+    recalld("repo", "add", str(repo.path))
+    recalld("repo", "add", str(repo.path), "--name", "other", "--branch", "side")
+    recalld("sync")
+    repo.git("branch", "-M", "main", "side")  # git overwrites side: p1's main is now other's branch
+
+    failed = recalld("sync", "p1", check=False)
+    assert failed.returncode == 1
+    assert "branch 'main' not found in" in failed.stderr
+    assert "it was renamed to 'side', which is not followed: " in failed.stderr
+    assert "registered already, as other (" in failed.stderr and "repo set p1 --branch side" not in failed.stderr
+    assert status("p1")["branch"] == "main" and qualnames("p1") == qualnames("other")
