@@ -266,5 +266,9 @@ def sync_hint(name: str) -> str:
 
 
 def unfollowed_note(entry: Any, reason: str) -> str:
+    from recalld.ingest.gitrepo_branches import FOLLOWED
+
+    if FOLLOWED in reason:  # a rename: no command to give but the one the reason gives
+        return f"{entry.name}: {reason}: its memories may be stale until then"
     return (f"{entry.name}: {reason}: its memories may be stale (`recalld repo set {shlex.quote(entry.name)}"
             " --path PATH` or `--branch BRANCH` re-points it)")  # fmt: skip

@@ -15,6 +15,8 @@ from recalld.ingest.gitrepo_objects import GitObjects
 
 # What ``git branch -m`` (and libgit2's rename: "branch: ...") writes into the reflog
 RENAMED = re.compile(r"branch: renamed refs/heads/(\S+) to refs/heads/(\S+)", re.IGNORECASE)
+# What the reason a renamed branch is not followed yet says of the next sync.
+FOLLOWED = "which the next sync follows"
 
 
 class GitBranches(GitObjects):
@@ -77,14 +79,15 @@ class GitBranches(GitObjects):
         return max(found)[1] if found else None
 
     def missing_branch(self, branch: str, *, path: str, repo: str) -> str:
-        """Why no sync can follow registration ``repo``'s ``branch`` at ``path``, which has
-        no tip and is not unborn: it is not found, and when it was renamed, its new name
-        and the command that tracks it."""
+        """Why registration ``repo``'s ``branch`` at ``path``, which has no tip and is not
+        unborn, is not followed now: it is not found, and when it was renamed, its new name,
+        which the next sync follows (``daemon.repos.follow_renamed``)."""
         gone = f"branch {branch!r} not found in {path}"
         now = self.renamed_to(branch)
         if now is None:
             return gone
-        return f"{gone}: it was renamed to {now!r} (`recalld repo set {shlex.quote(repo)} --branch {shlex.quote(now)}`)"
+        follow = f"`recalld sync {shlex.quote(repo)}`, or keep recalld serve running"
+        return f"{gone}: it was renamed to {now!r}, {FOLLOWED} ({follow})"
 
 
 def _renamed_away(log: Iterable[pygit2.RefLogEntry], branch: str, name: str) -> int | None:

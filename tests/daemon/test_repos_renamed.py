@@ -29,7 +29,8 @@ def entry(repo: GitRepo, branch: str = "feat") -> SimpleNamespace:
 def test_status_and_notes_name_the_new_name_of_a_renamed_branch(repo):
     repo.git("branch", "-m", "feat", "feat2")
     repo.git("branch", "-m", "feat2", "feature")
-    renamed = "it was renamed to 'feature' (`recalld repo set p1 --branch feature`)"
+    renamed = ("it was renamed to 'feature', which the next sync follows (`recalld sync p1`, or keep recalld serve"
+               " running)")
     gone = f"branch 'feat' not found in {repo.path}: {renamed}"
     assert unfollowed(entry(repo)) == gone
     assert lag(entry(repo), None)["error"] == gone
@@ -69,7 +70,7 @@ def test_a_suggested_command_quotes_a_name_a_shell_would_split(tmp_path):
     assert "note: sp ace: memories never synced feat (recalld sync 'sp ace', or keep" in unsynced, unsynced
     spaced.git("branch", "-m", "feat", "feature")
     note = recalld("search", "a").stderr
-    assert ("(`recalld repo set 'sp ace' --branch feature`): its memories may be stale"
-            " (`recalld repo set 'sp ace' --path PATH` or `--branch BRANCH` re-points it)\n") in note, note
+    assert ("which the next sync follows (`recalld sync 'sp ace'`, or keep recalld serve running): its memories"
+            " may be stale until then\n") in note, note
     moved = recalld("repo", "set", "sp ace", "--branch", "feature")
     assert moved.stdout.endswith("; run `recalld sync 'sp ace'`\n"), moved.stdout
