@@ -99,7 +99,7 @@ def repo_set(ctx: Any, args: argparse.Namespace) -> int:
         raise RecalldError("stop the daemon before changing a repository (it owns the store and watches the path)")
     done = ""
     carrying = branch != entry.branch and continues(ctx.app.store, git, entry, branch)
-    if carrying:  # carried first, the old branch's dropped once the registry names the new one
+    if carrying:  # carried first
         done = _carried(ctx, entry, branch)
     elif branch != entry.branch:  # dropped first: a crash before the registry changes leaves a re-sync, not strays
         from recalld.ingest.store import MemoryFilter
@@ -107,8 +107,13 @@ def repo_set(ctx: Any, args: argparse.Namespace) -> int:
         count = ctx.app.store.count(MemoryFilter(repo=entry.name, branch=entry.branch, deprecated=None))
         ctx.app.indexer.remove_repo(entry.name, branch=entry.branch)
         done = f"; dropped the {count} memories of {entry.branch} (manual memories kept)"
+    # the old branch's points go first where git has it no more (as ``follow_renamed``): killed in between,
+    # what was carried stays the new name's; where git has it, last, for a registration never left without any
+    gone = carrying and git.branch_tip(entry.branch) is None
+    if gone:
+        ctx.app.indexer.remove_repo(entry.name, branch=entry.branch)
     ctx.registry.update(entry.name, path=str(path), branch=branch)
-    if carrying:
+    if carrying and not gone:
         ctx.app.indexer.remove_repo(entry.name, branch=entry.branch)
     print(f"{entry.name}: {one_line(str(path))} @ {branch} (was {one_line(entry.path)} @ {entry.branch}){done};"
           f" run `recalld sync {shlex.quote(entry.name)}`")  # fmt: skip

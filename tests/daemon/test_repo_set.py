@@ -269,3 +269,39 @@ def test_a_rename_to_a_branch_another_registration_follows_is_not_followed_and_s
     assert "it was renamed to 'side', which is not followed: " in failed.stderr
     assert "registered already, as other (" in failed.stderr and "repo set p1 --branch side" not in failed.stderr
     assert status("p1")["branch"] == "main" and qualnames("p1") == qualnames("other")
+
+
+def test_repo_set_stopped_after_the_old_branchs_points_went_converges_on_its_next_run(repo):
+    """`repo set --branch` onto a branch made from a deleted one carries, deletes the old
+    branch's points, then re-points the registration: killed after the deletion, the carried
+    points are there and the registration names the old branch. Run again, it finds no old
+    memories to carry or drop, and the next sync goes on from the carried ones."""
+    from recalld.daemon.app import App
+    from recalld.daemon.config import load_config
+    from recalld.ingest.rebranch import carry_branch
+    from recalld.ingest.result import NoProgress
+    from recalld.ingest.store import MemoryFilter
+
+    recalld("repo", "add", str(repo.path))
+    recalld("sync")
+    first = repo.head()
+    repo.write("a.py", FOO.replace("return x", "return x + 1"))
+    repo.commit("foo adds one")
+    recalld("sync")
+    repo.git("checkout", "-q", "-b", "release")
+    repo.git("branch", "-D", "-q", "main")
+    app = App(load_config())  # what the stopped run left: carried, the old name's points gone, not re-pointed
+    try:
+        carry_branch(app.store, "p1", "main", "release", progress=NoProgress())
+        app.store.delete([p.id for p in app.store.scroll(MemoryFilter(record=None, repo="p1", branch="main",
+                                                                      deprecated=None), fields=())])  # fmt: skip
+    finally:
+        app.close()
+
+    again = recalld("repo", "set", "p1", "--branch", "release")
+    assert "dropped the 0 memories of main" in again.stdout
+    after = json.loads(recalld("sync", "--json").stdout)
+    assert (after["from_commit"], after["added"], after["embedded"]) == (repo.head(), 0, 0)
+    versions = json.loads(recalld("symbol", "foo", "--include-deprecated", "--json").stdout)
+    assert sorted(v["valid_from_commit"] for v in versions) == sorted([first, repo.head()])
+    assert_exact("p1")
