@@ -64,6 +64,21 @@ def fresh_parse_memo():
 
 
 @pytest.fixture(autouse=True)
+def logging_left_as_found():
+    """A test that sets recalld's logging up in this process (the CLI's ``main()`` does)
+    binds it to that test's captured stderr, closed after it: each later test of the worker
+    that logged failed on the closed file (24 in one run). Put back as each test found it."""
+    import logging
+
+    import structlog
+
+    config, handlers = structlog.get_config(), list(logging.getLogger().handlers)
+    yield
+    structlog.configure(**config)
+    logging.getLogger().handlers = handlers
+
+
+@pytest.fixture(autouse=True)
 def no_thread_leaks():
     """No thread a test started outlives it: one told to end (an executor shut down
     without waiting, whose idle worker takes its leave on its own) gets 5 s to."""
