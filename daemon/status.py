@@ -112,7 +112,8 @@ def _print(report: dict[str, Any]) -> None:
         extra = "".join(
             f"\t{key} {one_line(s[key])}"
             for key in ("queue_depth", "watcher", "last_error", "fetch_error")
-            if s.get(key) not in (None, 0)
+            # a sync that failed for the reason ``error`` gives is said once, by it
+            if s.get(key) not in (None, 0) and not (key == "last_error" and s["error"] and s["error"] in s[key])
         ) + ("\tcommit history still backfilling" if s.get("history_owed") else "") + (
             "\tno commit yet" if s.get("empty") else "")
         line = (f"{s['repo']}\t{s['branch']}\tindexed {indexed}\tbehind {behind}\t"

@@ -98,3 +98,18 @@ def test_a_daemon_that_took_the_store_meanwhile_is_asked_not_reported_as_the_hol
     ctx = SimpleNamespace(daemon=lambda: None, app=StartedMeanwhile(), config=SimpleNamespace(home=tmp_path))
     with pytest.raises(DaemonStartedError):
         status(ctx, SimpleNamespace(json=True))
+
+
+def test_a_sync_failed_for_the_reason_status_gives_is_said_once(capsys):
+    """The daemon's last sync failed because the branch is gone, which `error` says too:
+    the line gave the same text twice, as `last_error` and as `error`."""
+    from recalld.daemon.status import _print
+
+    gone = "branch 'develop' not found in /r"
+    repo = {"repo": "r", "branch": "develop", "indexed_commit": "a" * 40, "commits_behind": None, "memories": 3,
+            "deprecated": 0, "queue_depth": 0, "last_error": f"sync of r failed: {gone}", "error": gone}
+    _print({"daemon": {"state": "ready", "pid": 7}, "repos": [repo]})
+    assert capsys.readouterr().out.count(gone) == 1
+    _print({"daemon": {"state": "ready", "pid": 7}, "repos": [{**repo, "last_error": "disk full"}]})
+    out = capsys.readouterr().out
+    assert "last_error disk full" in out and out.count(gone) == 1
