@@ -141,7 +141,8 @@ def _carried(ctx: Any, entry: Any, branch: str) -> str:
 
     carried = carry_branch(ctx.app.store, entry.name, entry.branch, branch, progress=TerminalProgress())
     left = f", {carried.unmapped} left out" if carried.unmapped else ""
-    return f"; carried the {carried.memories} memories of {entry.branch} to {branch}, history kept{left}"
+    return (f"; carried the {carried.memories} memories ({carried.live} live) of {entry.branch} to {branch},"
+            f" history kept{left}")  # fmt: skip
 
 
 def follow_renamed(app: Any, entry: RepoEntry, *, progress: ProgressSink) -> RepoEntry:
@@ -174,7 +175,8 @@ def follow_renamed(app: Any, entry: RepoEntry, *, progress: ProgressSink) -> Rep
     app.indexer.remove_repo(entry.name, branch=entry.branch)
     moved = app.registry.update(entry.name, path=entry.path, branch=branch)
     log.warning("its branch was renamed: following it, its memories carried to the new name", repo=entry.name,
-                branch=entry.branch, to=branch, memories=carried.memories, left_out=carried.unmapped)  # fmt: skip
+                branch=entry.branch, to=branch, memories=carried.memories, live=carried.live,
+                left_out=carried.unmapped)  # fmt: skip
     return moved
 
 

@@ -44,7 +44,8 @@ ID_FIELDS = ("record", "kind", "path", "qualname", "content_hash", "commit")
 
 @dataclass(frozen=True, slots=True)
 class Carried:
-    memories: int  # memories written under the new name (the checkpoint is none)
+    memories: int  # memories written under the new name (the checkpoint is none), closed versions too
+    live: int  # of them those still valid (what ``status`` counts as memories)
     unmapped: int  # points left out: their ids are none their payloads give
 
 
@@ -61,17 +62,18 @@ def carry_branch(store: Store, repo: str, old: str, new: str, *, progress: Progr
     if unmapped:
         log.warning("points whose ids their payloads do not give are not carried to the new branch",
                     repo=repo, branch=old, to=new, points=unmapped)  # fmt: skip
-    memories = 0
+    memories = live = 0
     progress.begin(CARRYING_LABEL, len(ids))
     try:
         for batch in batches(list(ids), CARRY_BATCH):
             points = [_renamed(p, ids, was, now) for p in store.whole(batch)]
             upsert_points(store, points)
-            memories += sum(p.payload.get("record") == "memory" for p in points)
+            written = [p for p in points if p.payload.get("record") == "memory"]
+            memories, live = memories + len(written), live + sum(not p.payload.get("deprecated") for p in written)
             progress.advance(len(batch))
     finally:
         progress.end()
-    return Carried(memories=memories, unmapped=unmapped)
+    return Carried(memories=memories, live=live, unmapped=unmapped)
 
 
 def _point_id(payload: dict[str, Any], scope: Scope) -> str | None:

@@ -219,7 +219,7 @@ def test_a_renamed_branch_keeps_its_memories_and_their_history(repo):
     assert recalld("sync", check=False).returncode == 1
     moved = recalld("repo", "set", "p1", "--branch", "release")
     assert moved.stdout.startswith(f"p1: {repo.path} @ release (was {repo.path} @ trunk); carried the ")
-    assert moved.stdout.endswith(" memories of trunk to release, history kept; run `recalld sync p1`\n")
+    assert moved.stdout.endswith(" live) of trunk to release, history kept; run `recalld sync p1`\n")
     after = json.loads(recalld("sync", "--json").stdout)
     assert (after["from_commit"], after["added"], after["embedded"]) == (repo.head(), 0, 0)
     assert len(json.loads(recalld("symbol", "foo", "--include-deprecated", "--json").stdout)) == 2

@@ -74,6 +74,7 @@ def test_carried_memories_are_what_the_new_name_would_have_indexed_and_syncs_go_
 
     want = stored(fresh.store, "main")
     assert carried.unmapped == 0 and carried.memories == len(want) - 1  # the checkpoint is no memory
+    assert carried.live == sum(p["record"] == "memory" and not p["deprecated"] for p in want.values()) > 0
     assert stored(harness.store, "main") == want
     assert stored(harness.store, "master") == before  # left for the caller to drop
 
