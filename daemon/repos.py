@@ -24,6 +24,7 @@ from recalld.ingest.errors import RecalldError
 if TYPE_CHECKING:
     from recalld.daemon.registry import RepoEntry, RepoRegistry
     from recalld.ingest.gitrepo import GitRepository
+    from recalld.ingest.rebranch import Carried
     from recalld.ingest.result import ProgressSink
 
 EXIT_OK = 0
@@ -98,23 +99,21 @@ def repo_set(ctx: Any, args: argparse.Namespace) -> int:
     if ctx.daemon():
         raise RecalldError("stop the daemon before changing a repository (it owns the store and watches the path)")
     done = ""
-    carrying = branch != entry.branch and continues(ctx.app.store, git, entry, branch)
-    if carrying:  # carried first
-        done = _carried(ctx, entry, branch)
-    elif branch != entry.branch:  # dropped first: a crash before the registry changes leaves a re-sync, not strays
-        from recalld.ingest.store import MemoryFilter
+    if branch != entry.branch and continues(ctx.app.store, git, entry, branch):
+        from recalld.daemon.progress import TerminalProgress
 
-        count = ctx.app.store.count(MemoryFilter(repo=entry.name, branch=entry.branch, deprecated=None))
-        ctx.app.indexer.remove_repo(entry.name, branch=entry.branch)
-        done = f"; dropped the {count} memories of {entry.branch} (manual memories kept)"
-    # the old branch's points go first where git has it no more (as ``follow_renamed``): killed in between,
-    # what was carried stays the new name's; where git has it, last, for a registration never left without any
-    gone = carrying and git.branch_tip(entry.branch) is None
-    if gone:
-        ctx.app.indexer.remove_repo(entry.name, branch=entry.branch)
-    ctx.registry.update(entry.name, path=str(path), branch=branch)
-    if carrying and not gone:
-        ctx.app.indexer.remove_repo(entry.name, branch=entry.branch)
+        carried, _ = _carried_to(ctx.app, git, entry, branch, path=str(path), progress=TerminalProgress())
+        left = f", {carried.unmapped} left out" if carried.unmapped else ""
+        done = (f"; carried the {carried.memories} memories ({carried.live} live) of {entry.branch} to {branch},"
+                f" history kept{left}")  # fmt: skip
+    else:
+        if branch != entry.branch:  # dropped first: a crash before the registry changes leaves a re-sync, not strays
+            from recalld.ingest.store import MemoryFilter
+
+            count = ctx.app.store.count(MemoryFilter(repo=entry.name, branch=entry.branch, deprecated=None))
+            ctx.app.indexer.remove_repo(entry.name, branch=entry.branch)
+            done = f"; dropped the {count} memories of {entry.branch} (manual memories kept)"
+        ctx.registry.update(entry.name, path=str(path), branch=branch)
     print(f"{entry.name}: {one_line(str(path))} @ {branch} (was {one_line(entry.path)} @ {entry.branch}){done};"
           f" run `recalld sync {shlex.quote(entry.name)}`")  # fmt: skip
     return EXIT_OK
@@ -135,14 +134,25 @@ def continues(store: Any, git: GitRepository, entry: Any, branch: str) -> bool:
     return (tip is not None and git.is_ancestor(indexed, tip)) or git.renamed_to(entry.branch) == branch
 
 
-def _carried(ctx: Any, entry: Any, branch: str) -> str:
-    from recalld.daemon.progress import TerminalProgress
+def _carried_to(
+    app: Any, git: GitRepository, entry: Any, branch: str, *, path: str, progress: ProgressSink
+) -> tuple[Carried, RepoEntry]:
+    """``entry``'s memories carried to ``branch`` (``ingest/rebranch``) and the registration
+    re-pointed there (at ``path``); the carry's counts and the registration. The old
+    branch's points go before it is re-pointed where git has that branch no more: killed in
+    between, the registration still names it, and what was carried stays (a rename is
+    followed again, a ``repo set`` run again finds nothing left to carry or drop). Where git
+    still has it, they go last: a registration is never left without its memories."""
     from recalld.ingest.rebranch import carry_branch
 
-    carried = carry_branch(ctx.app.store, entry.name, entry.branch, branch, progress=TerminalProgress())
-    left = f", {carried.unmapped} left out" if carried.unmapped else ""
-    return (f"; carried the {carried.memories} memories ({carried.live} live) of {entry.branch} to {branch},"
-            f" history kept{left}")  # fmt: skip
+    carried = carry_branch(app.store, entry.name, entry.branch, branch, progress=progress)
+    kept = git.branch_tip(entry.branch) is not None
+    if not kept:
+        app.indexer.remove_repo(entry.name, branch=entry.branch)
+    moved = app.registry.update(entry.name, path=path, branch=branch)
+    if kept:
+        app.indexer.remove_repo(entry.name, branch=entry.branch)
+    return carried, moved
 
 
 def follow_renamed(app: Any, entry: RepoEntry, *, progress: ProgressSink) -> RepoEntry:
@@ -153,7 +163,6 @@ def follow_renamed(app: Any, entry: RepoEntry, *, progress: ProgressSink) -> Rep
     alike; without a reflog it stays, and the sync says the branch is gone; where another
     registration has the new name, the error says which."""
     from recalld.ingest.gitrepo import GitRepository
-    from recalld.ingest.rebranch import carry_branch
 
     try:
         git = GitRepository(entry.path)
@@ -169,11 +178,7 @@ def follow_renamed(app: Any, entry: RepoEntry, *, progress: ProgressSink) -> Rep
     except RecalldError as exc:  # the sync's own error would name `repo set --branch`, which refuses it too
         raise RecalldError(f"branch {entry.branch!r} not found in {entry.path}: it was renamed to {branch!r},"
                            f" which is not followed: {exc.message}") from None  # fmt: skip
-    carried = carry_branch(app.store, entry.name, entry.branch, branch, progress=progress)
-    # the old name's points go before the registration moves: killed in between, it still names the old
-    # branch, which git has no more, so the next sync follows the rename again and carries what is left
-    app.indexer.remove_repo(entry.name, branch=entry.branch)
-    moved = app.registry.update(entry.name, path=entry.path, branch=branch)
+    carried, moved = _carried_to(app, git, entry, branch, path=entry.path, progress=progress)
     log.warning("its branch was renamed: following it, its memories carried to the new name", repo=entry.name,
                 branch=entry.branch, to=branch, memories=carried.memories, live=carried.live,
                 left_out=carried.unmapped)  # fmt: skip

@@ -12,12 +12,9 @@ history under the new name would have made, and the next sync goes on from the i
 commit. A point whose id its payload does not give again (recalld writes none) cannot be
 mapped: it is left out and counted, and a sync writes again what it held if it is live.
 
-``repo set`` deletes the old name's points (``Indexer.remove_repo``) only once the
-registration names the new one: a crash in between leaves strays of a branch nothing
-follows, never a registration without its memories. A rename git made is followed the
-other way round (``daemon.repos.follow_renamed``): the old name is gone from git, so a
-crash before the registration moves is followed again, and carrying again writes the same
-points.
+The caller deletes the old name's points (``Indexer.remove_repo``) and re-points the
+registration (``daemon.repos._carried_to``, in the order that leaves no registration
+without its memories); carrying again writes the same points.
 """
 
 from __future__ import annotations
