@@ -191,13 +191,20 @@ def test_a_repository_with_no_commit_yet_is_registered_and_re_pointed_by_its_bra
     assert missing.returncode != 0 and "no branch 'dev'" in missing.stderr
 
 
-def test_a_renamed_branch_keeps_its_memories_and_their_history(repo):
+def synced_twice(repo: GitRepo) -> str:
+    """``repo`` registered and synced at its first commit and again after foo changed: two
+    versions of foo; the first commit."""
     recalld("repo", "add", str(repo.path))
     recalld("sync")
     first = repo.head()
     repo.write("a.py", FOO.replace("return x", "return x + 1"))
     repo.commit("foo adds one")
     recalld("sync")
+    return first
+
+
+def test_a_renamed_branch_keeps_its_memories_and_their_history(repo):
+    first = synced_twice(repo)
     repo.git("branch", "-m", "main", "trunk")
 
     followed = recalld("sync", "--json")  # git's reflog says main became trunk: followed
@@ -282,12 +289,7 @@ def test_repo_set_stopped_after_the_old_branchs_points_went_converges_on_its_nex
     from recalld.ingest.result import NoProgress
     from recalld.ingest.store import MemoryFilter
 
-    recalld("repo", "add", str(repo.path))
-    recalld("sync")
-    first = repo.head()
-    repo.write("a.py", FOO.replace("return x", "return x + 1"))
-    repo.commit("foo adds one")
-    recalld("sync")
+    first = synced_twice(repo)
     repo.git("checkout", "-q", "-b", "release")
     repo.git("branch", "-D", "-q", "main")
     app = App(load_config())  # what the stopped run left: carried, the old name's points gone, not re-pointed
