@@ -5,6 +5,7 @@ comments that are no doc, with a note after its end on its line."""
 from __future__ import annotations
 
 import re
+from typing import TypeGuard
 
 from recalld.parsers.doc_nodes import COMMENT_TYPES
 from recalld.parsers.treesitter import Node, node_text
@@ -19,7 +20,7 @@ def doc_block_apart(comment: Node | None, data: bytes, first: Node) -> bool:
     it (``first``: its attributes' start) by blank lines alone, as Express and Commander
     write every method's: TypeScript's and Javadoc's readers take it as that definition's
     doc. One that says it is the file's (``@file``, ``@module``, a licence) is not."""
-    if comment is None or comment.type not in COMMENT_TYPES or comment.end_point[0] >= first.start_point[0] - 1:
+    if not _apart(comment, first):
         return False
     text = node_text(data, comment)
     if not doc_block(text) or FILE_TAGS.search(text):
@@ -33,7 +34,7 @@ def doc_block_above_notes(comment: Node | None, data: bytes, first: Node) -> Nod
     code was borrowed originally from java.lang.RuntimePermission. */``): Javadoc's and
     TypeScript's readers take the last doc block before a definition as its doc; not a
     banner of stars, which C's headers write above a section."""
-    if comment is None or comment.type not in COMMENT_TYPES or comment.end_point[0] >= first.start_point[0] - 1:
+    if not _apart(comment, first):
         return None
     after = first
     while comment is not None and comment.type in COMMENT_TYPES:
@@ -46,6 +47,11 @@ def doc_block_above_notes(comment: Node | None, data: bytes, first: Node) -> Nod
             return None if declares else comment  # itself apart, a banner, the file's, or a type's
         after, comment = comment, comment.prev_named_sibling
     return None
+
+
+def _apart(comment: Node | None, first: Node) -> TypeGuard[Node]:
+    """Whether ``comment`` is a comment that ends a blank line or more above ``first``."""
+    return comment is not None and comment.type in COMMENT_TYPES and comment.end_point[0] < first.start_point[0] - 1
 
 
 def doc_block(text: str) -> bool:
