@@ -89,15 +89,23 @@ def build_parser() -> argparse.ArgumentParser:
         "set", help="re-point a registration to another path or branch, keeping its manual memories",
         description="Re-point a registered repository that moved, was cloned again, or whose branch was renamed or"
         " deleted. Another path (a clone or checkout of the same repository) keeps every memory: the next sync"
-        " compares them with the branch there. Another branch drops the old branch's memories (manual ones are"
-        " kept): the next sync indexes the new branch's tip. Stop the daemon first.",
+        " compares them with the branch there. Another branch that goes on from the old one (a rename, or one holding"
+        " the indexed commit) has the old branch's memories carried to it with their history; any other drops them"
+        " (manual ones are kept) and the next sync indexes its tip. A shared store (a Qdrant server) keeps the old"
+        " branch's memories for its other writers. Stop the daemon first.",
     )  # fmt: skip
     edit.add_argument("name", help="the registered name (recalld repo list)")
     edit.add_argument("--path", help="the repository's new place (work tree or bare)")
     edit.add_argument("--branch", help="the branch to track instead: a local branch, or remote/branch")
     edit.set_defaults(handler=repos.repo_set)
-    rm = repo_sub.add_parser("remove", help="unregister a repository and delete its memories")
+    rm = repo_sub.add_parser(
+        "remove", help="unregister a repository and delete its memories",
+        description="Unregister a repository and delete its memories, manual ones too (export them first). A shared"
+        " store (a Qdrant server's collection) keeps them for its other writers unless --purge is given.",
+    )  # fmt: skip
     rm.add_argument("name", help="the registered name (recalld repo list)")
+    rm.add_argument("--purge", action="store_true", help="delete its memories from a shared store too, for every"
+                    " writer (also a name no longer registered here)")  # fmt: skip
     rm.set_defaults(handler=repos.repo_remove)
 
     sync = sub.add_parser("sync", help="bring memories to the tip of the tracked branch")

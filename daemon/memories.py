@@ -305,7 +305,8 @@ def recent_changes(app: App, repo: str, *, limit: int = 20) -> dict[str, Any]:
     if limit <= 0:
         raise RecalldError("limit must be at least 1")
     entry = app.registry.get(repo)
-    tasks = list(app.store.scroll(MemoryFilter(repo=repo, types=(TASK,), deprecated=None), fields=COMMIT_FIELDS))
+    tasks = list(app.store.scroll(MemoryFilter(repo=repo, branch=entry.branch, types=(TASK,), deprecated=None),
+                                  fields=COMMIT_FIELDS))
     if tasks:
         newest = newest_commits(tasks)[:limit]
         return {"repo": repo, "source": TASK, "changes": [memory_record(p) for p in _full(app, newest)]}

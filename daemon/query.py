@@ -109,6 +109,7 @@ def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]]
     valid_at = at.valid_at if at else None
     flt = MemoryFilter(
         repo=request.repo,
+        followed=app.registry.followed(request.repo),
         types=request.types,
         kinds=tuple(kind.lower() for kind in request.kinds),
         language=language_named(request.language) if request.language else None,  # "Python", "py"
@@ -138,7 +139,8 @@ def search_noted(app: App, request: SearchRequest) -> tuple[list[dict[str, Any]]
 
 def _search_notes(app: App, request: SearchRequest, flt: MemoryFilter, records: list[dict[str, Any]]) -> list[str]:
     notes = []
-    anywhere = MemoryFilter(repo=request.repo, deprecated=None)  # each filter alone, stale and untrusted too
+    anywhere = MemoryFilter(repo=request.repo, followed=flt.followed, deprecated=None)  # each filter alone, stale
+    # and untrusted memories too
     where = f" of {request.repo}" if request.repo else ""
     if not records:
         checks = [("language", flt.language, request.language, LANGUAGES_HELP)] if flt.language else []
@@ -314,7 +316,8 @@ def export(
         app.registry.get(repo)
     at = as_of(app, as_of_text, repo)
     valid_at = at.valid_at if at else None
-    flt = MemoryFilter(repo=repo, deprecated=None if include_deprecated or at else 0, valid_at=valid_at)
+    flt = MemoryFilter(repo=repo, followed=app.registry.followed(repo),
+                       deprecated=None if include_deprecated or at else 0, valid_at=valid_at)
     points = app.store.stream(flt)
     if at is None:
         yield from map(memory_record, points)

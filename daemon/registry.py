@@ -84,6 +84,14 @@ class RepoRegistry:
         rows = self._db.execute("SELECT name, path, branch, added_at FROM repos ORDER BY name").fetchall()
         return [RepoEntry(*row) for row in rows]
 
+    def followed(self, name: str | None = None) -> tuple[tuple[str, str], ...]:
+        """Each registration's (or ``name``'s) repository and the branch it follows, as
+        ``MemoryFilter.followed`` takes them: what a search reads of a store that holds
+        other branches too (a server's collection other writers share, a renamed branch's
+        points a ``repo set`` stopped early left)."""
+        entries = self.all() if name is None else [self.get(name)]
+        return tuple((entry.name, entry.branch) for entry in entries)
+
     def sole(self) -> RepoEntry | None:
         """The repository when exactly one is registered (what a command may take for
         granted without being told which), else None."""

@@ -12,6 +12,7 @@ import argparse
 import shlex
 import sys
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -65,14 +66,28 @@ def repo_list(ctx: Any, args: argparse.Namespace) -> int:
 
 
 def repo_remove(ctx: Any, args: argparse.Namespace) -> int:
-    ctx.app.registry.get(args.name)  # an unknown name is the first thing to hear about
-    if ctx.daemon():
-        raise RecalldError("stop the daemon before removing a repository (it owns the store)")
+    """Unregister a repository and delete its memories, manual ones too. A shared store (a
+    server's collection) keeps them for its other writers unless ``--purge`` is given,
+    which also deletes what it holds of a name registered here no more."""
     from recalld.ingest.store import MemoryFilter
 
-    manual = ctx.app.store.count(MemoryFilter(repo=args.name, kinds=("manual",), deprecated=None))
+    memories = MemoryFilter(repo=args.name, deprecated=None)
+    registered = ctx.app.registry.find(args.name) is not None
+    if not registered and not (args.purge and ctx.app.store.count(memories)):
+        ctx.app.registry.get(args.name)  # an unknown name is the first thing to hear about
+    if ctx.daemon():
+        raise RecalldError("stop the daemon before removing a repository (it owns the store)")
+    manual = ctx.app.store.count(replace(memories, kinds=("manual",)))
+    if ctx.app.store.shared and not args.purge:  # other writers' memories of it as well
+        count = ctx.app.store.count(memories)
+        ctx.app.registry.remove(args.name)
+        print(f"removed {args.name}; its {count} memories ({manual} manual) stay in the shared collection for its"
+              f" other writers (`recalld repo remove {shlex.quote(args.name)} --purge` deletes them for every"
+              " writer)")  # fmt: skip
+        return EXIT_OK
     removed = ctx.app.indexer.remove_repo(args.name)
-    ctx.app.registry.remove(args.name)
+    if registered:
+        ctx.app.registry.remove(args.name)
     print(f"removed {args.name} and its {removed} memories ({manual} manual)")
     return EXIT_OK
 
@@ -106,13 +121,13 @@ def repo_set(ctx: Any, args: argparse.Namespace) -> int:
         left = f", {carried.unmapped} left out" if carried.unmapped else ""
         done = (f"; carried the {carried.memories} memories ({carried.live} live) of {entry.branch} to {branch},"
                 f" history kept{left}")  # fmt: skip
+        if carried.indexed:
+            done = f"; {branch} is indexed in the store already (another writer's): its memories are kept as they are"
+        if ctx.app.store.shared:
+            done += f"; those of {entry.branch} stay in the shared collection (other writers may follow it)"
     else:
         if branch != entry.branch:  # dropped first: a crash before the registry changes leaves a re-sync, not strays
-            from recalld.ingest.store import MemoryFilter
-
-            count = ctx.app.store.count(MemoryFilter(repo=entry.name, branch=entry.branch, deprecated=None))
-            ctx.app.indexer.remove_repo(entry.name, branch=entry.branch)
-            done = f"; dropped the {count} memories of {entry.branch} (manual memories kept)"
+            done = f"; {left_behind(ctx.app, entry)}"
         ctx.registry.update(entry.name, path=str(path), branch=branch)
     print(f"{entry.name}: {one_line(str(path))} @ {branch} (was {one_line(entry.path)} @ {entry.branch}){done};"
           f" run `recalld sync {shlex.quote(entry.name)}`")  # fmt: skip
@@ -148,11 +163,24 @@ def _carried_to(
     carried = carry_branch(app.store, entry.name, entry.branch, branch, progress=progress)
     kept = git.branch_tip(entry.branch) is not None
     if not kept:
-        app.indexer.remove_repo(entry.name, branch=entry.branch)
+        left_behind(app, entry)
     moved = app.registry.update(entry.name, path=path, branch=branch)
     if kept:
-        app.indexer.remove_repo(entry.name, branch=entry.branch)
+        left_behind(app, entry)
     return carried, moved
+
+
+def left_behind(app: Any, entry: RepoEntry) -> str:
+    """The points of ``entry``'s branch, which it follows no more, deleted, but where the
+    store is shared (a server's collection: other writers may follow that branch); what
+    was done, as ``repo set`` says it."""
+    from recalld.ingest.store import MemoryFilter
+
+    count = app.store.count(MemoryFilter(repo=entry.name, branch=entry.branch, deprecated=None))
+    if app.store.shared:
+        return f"the {count} memories of {entry.branch} stay in the shared collection (other writers may follow it)"
+    app.indexer.remove_repo(entry.name, branch=entry.branch)
+    return f"dropped the {count} memories of {entry.branch} (manual memories kept)"
 
 
 def follow_renamed(app: Any, entry: RepoEntry, *, progress: ProgressSink) -> RepoEntry:
@@ -181,7 +209,8 @@ def follow_renamed(app: Any, entry: RepoEntry, *, progress: ProgressSink) -> Rep
     carried, moved = _carried_to(app, git, entry, branch, path=entry.path, progress=progress)
     log.warning("its branch was renamed: following it, its memories carried to the new name", repo=entry.name,
                 branch=entry.branch, to=branch, memories=carried.memories, live=carried.live,
-                left_out=carried.unmapped)  # fmt: skip
+                left_out=carried.unmapped, indexed_already=carried.indexed,
+                old_kept=app.store.shared)  # fmt: skip
     return moved
 
 

@@ -48,6 +48,7 @@ class LockedStore:
         self._inner = inner
         self._lock = threading.RLock()
         self.dim = inner.dim
+        self.shared = inner.shared
         self._busy: tuple[str, float] | None = None  # what takes the store for long, since when
         self._shared: Literal["read", "write"] | None = None  # while busy: what other threads may do
         self._shared_writes = 0  # points written by other threads during this build

@@ -12,9 +12,13 @@ history under the new name would have made, and the next sync goes on from the i
 commit. A point whose id its payload does not give again (recalld writes none) cannot be
 mapped: it is left out and counted, and a sync writes again what it held if it is live.
 
-The caller deletes the old name's points (``Indexer.remove_repo``) and re-points the
-registration (``daemon.repos._carried_to``, in the order that leaves no registration
-without its memories); carrying again writes the same points.
+A new name the store has indexed already (its checkpoint there: another writer of a
+shared collection follows it) keeps its own memories: nothing is carried over them.
+
+The caller deletes the old name's points (``Indexer.remove_repo``; not from a shared
+collection, where other writers may follow the old name) and re-points the registration
+(``daemon.repos._carried_to``, in the order that leaves no registration without its
+memories); carrying again writes the same points.
 """
 
 from __future__ import annotations
@@ -44,11 +48,15 @@ class Carried:
     memories: int  # memories written under the new name (the checkpoint is none), closed versions too
     live: int  # of them those still valid (what ``status`` counts as memories)
     unmapped: int  # points left out: their ids are none their payloads give
+    indexed: bool = False  # the new name was indexed already (another writer's): nothing carried
 
 
 def carry_branch(store: Store, repo: str, old: str, new: str, *, progress: ProgressSink) -> Carried:
-    """Write every point of ``repo``'s branch ``old`` again as ``new``'s (the old ones stay)."""
+    """Write every point of ``repo``'s branch ``old`` again as ``new``'s (the old ones stay),
+    unless the store has ``new`` indexed already."""
     was, now = Scope(repo, old), Scope(repo, new)
+    if store.retrieve([checkpoint_id(now)], fields=("record",)):
+        return Carried(memories=0, live=0, unmapped=0, indexed=True)
     ids: dict[str, str] = {}
     unmapped = 0
     for point in store.scroll(MemoryFilter(record=None, repo=repo, branch=old, deprecated=None), fields=ID_FIELDS):

@@ -128,6 +128,9 @@ class MemoryFilter:
     record: str | None = "memory"
     repo: str | None = None
     branch: str | None = None
+    # (repo, branch) pairs: a memory of one of these repositories only of that branch or of
+    # none (a manual memory); other repositories' memories of any branch
+    followed: tuple[tuple[str, str], ...] = ()
     types: tuple[str, ...] = ()  # memory types (structural, task, ...)
     kinds: tuple[str, ...] = ()
     language: str | None = None
@@ -184,6 +187,9 @@ class StoreLockedError(RuntimeError):
 
 class Store(Protocol):
     dim: int
+    # other writers may use its points (a server's collection): a writer deletes none of a
+    # branch it stops following, nor a repository's it unregisters, unless told to
+    shared: bool
 
     def upsert(self, points: Sequence[StoredPoint]) -> None:
         """Insert or replace points (with vectors); returns after the engine acknowledged.

@@ -78,6 +78,7 @@ class QdrantEdgeStore(ShardBuilds):
         if not config.path:
             raise ValueError("the embedded store needs a path")
         self.dim = config.dim
+        self.shared = False  # the daemon's or the CLI's alone (``StoreLockedError``)
         self._path = Path(config.path)
         self._path.mkdir(parents=True, exist_ok=True)
         self._room = DiskRoom(self._path, config.min_free_mb)

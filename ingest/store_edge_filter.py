@@ -24,6 +24,12 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
         value = getattr(flt, key)
         if value is not None:
             equal(key, value)
+    for repo, branch in flt.followed:
+        must.append(qe.Filter(should=[
+            qe.Filter(must_not=[qe.FieldCondition("repo", match=qe.MatchValue(repo))]),
+            qe.FieldCondition("branch", match=qe.MatchValue(branch)),
+            qe.IsEmptyCondition("branch"),
+        ]))  # fmt: skip
     if flt.types:
         any_of("type", flt.types)
     if flt.valid_at is not None:

@@ -63,6 +63,7 @@ def _compatible(client: str, server: str) -> bool:
 class QdrantServerStore:
     def __init__(self, config: StoreConfig, client: QdrantClient | None = None) -> None:
         self.dim = config.dim
+        self.shared = True  # a collection several writers may use (README: Stores)
         self.collection = config.collection
         try:
             # the client's own version check runs on a thread of its own and warns whenever it

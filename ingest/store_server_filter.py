@@ -17,6 +17,12 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
         value = getattr(flt, key)
         if value is not None:
             must.append(models.FieldCondition(key=key, match=models.MatchValue(value=value)))
+    for repo, branch in flt.followed:
+        must.append(models.Filter(should=[
+            models.Filter(must_not=[models.FieldCondition(key="repo", match=models.MatchValue(value=repo))]),
+            models.FieldCondition(key="branch", match=models.MatchValue(value=branch)),
+            _empty("branch"),
+        ]))  # fmt: skip
     if flt.types:
         must.append(models.FieldCondition(key="type", match=models.MatchAny(any=list(flt.types))))
     if flt.valid_at is not None:

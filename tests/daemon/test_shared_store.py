@@ -1,0 +1,89 @@
+"""A shared store — a Qdrant server's collection several writers use (qdrant-client's
+local mode stands in for it) — keeps what other writers may follow: the old branch of a
+rename or a `repo set --branch`, and an unregistered repository's memories unless
+`--purge` says otherwise; a rename onto a branch another writer indexed carries nothing
+over its memories. The embedded store, the daemon's alone, deletes them as before."""
+
+from __future__ import annotations
+
+import argparse
+from types import SimpleNamespace
+
+import pytest
+from recalld.daemon.query import SearchRequest, search
+from recalld.daemon.repos import follow_renamed, repo_remove, repo_set
+from recalld.ingest.errors import NotFoundError
+from recalld.ingest.plan import Scope
+from recalld.ingest.records import stored_checkpoint
+from recalld.ingest.result import NoProgress
+from recalld.ingest.store import MemoryFilter
+
+from tests.conftest import GitRepo
+from tests.daemon.test_search import SearchApp
+from tests.ingest.conftest import harness  # noqa: F401 - the fixture, on both store adapters
+
+
+@pytest.fixture
+def ctx(harness, tmp_path):  # noqa: F811
+    app = SearchApp(harness, tmp_path)
+    app.indexer = harness.indexer  # type: ignore[attr-defined]
+    yield SimpleNamespace(app=app, registry=app.registry, daemon=lambda: False)
+    app.registry.close()
+
+
+@pytest.fixture
+def master(git_repo: GitRepo, harness, ctx):  # noqa: F811
+    """Repository r registered on master and synced there."""
+    git_repo.git("branch", "-m", "main", "master")
+    git_repo.write("pay.py", "def charge_card(amount):\n    return amount\n")
+    git_repo.commit("charge")
+    ctx.registry.add("r", str(git_repo.path), "master")
+    harness.indexer.sync(repo="r", path=str(git_repo.path), branch="master")
+    return git_repo
+
+
+def on(store, branch: str) -> int:  # type: ignore[no-untyped-def]
+    return store.count(MemoryFilter(repo="r", branch=branch, deprecated=None))
+
+
+def test_a_renamed_branch_leaves_its_old_name_to_other_writers_of_a_shared_store(master, harness, ctx, capsys):  # noqa: F811
+    shared = harness.store.shared
+    before = on(harness.store, "master")
+    master.git("branch", "-m", "master", "main")
+    repo_set(ctx, argparse.Namespace(name="r", path=None, branch="main"))
+    said = capsys.readouterr().out
+    assert on(harness.store, "main") == before
+    assert on(harness.store, "master") == (before if shared else 0)
+    assert ("those of master stay in the shared collection" in said) == shared, said
+    hits = search(ctx.app, SearchRequest("charge_card", mode="keyword", types=("structural",)))
+    assert [h["branch"] for h in hits if h["qualname"] == "charge_card"] == ["main"]  # not master's copy too
+
+
+def test_a_rename_onto_a_branch_another_writer_indexed_carries_nothing_over_it(master, harness, ctx):  # noqa: F811
+    master.git("branch", "main")
+    master.write("pay.py", "def charge_card(amount):\n    return amount\n\n\ndef refund(amount):\n    return 0\n")
+    master.git("checkout", "-q", "main")
+    theirs = master.commit("refund")
+    harness.indexer.sync(repo="r", path=str(master.path), branch="main")  # another writer, on main
+    master.git("checkout", "-q", "master")
+    master.git("branch", "-D", "-q", "main")
+    master.git("branch", "-m", "master", "main")  # here, master's rename: main's commit is another clone's
+    moved = follow_renamed(ctx.app, ctx.registry.get("r"), progress=NoProgress())
+    assert moved.branch == "main"
+    assert stored_checkpoint(harness.store, Scope("r", "main"))["commit"] == theirs  # not master's, carried over it
+    assert harness.store.count(MemoryFilter(repo="r", branch="main", qualnames=("refund",))) == 1
+
+
+def test_repo_remove_keeps_a_shared_stores_memories_unless_purged(master, harness, ctx, capsys):  # noqa: F811
+    shared = harness.store.shared
+    held = on(harness.store, "master")
+    repo_remove(ctx, argparse.Namespace(name="r", purge=False))
+    said = capsys.readouterr().out
+    assert ctx.registry.find("r") is None
+    assert on(harness.store, "master") == (held if shared else 0)
+    assert ("stay in the shared collection" in said) == shared, said
+    if shared:  # a name no longer registered: purged all the same
+        repo_remove(ctx, argparse.Namespace(name="r", purge=True))
+        assert on(harness.store, "master") == 0 and f"removed r and its {held} memories" in capsys.readouterr().out
+    with pytest.raises(NotFoundError):  # nothing of it left: an unknown name
+        repo_remove(ctx, argparse.Namespace(name="r", purge=True))
