@@ -13,7 +13,7 @@ from recalld.daemon.config import MEMORY_TYPES, SEARCH_LIMIT
 from recalld.daemon.here import holding
 from recalld.daemon.logs import get_logger
 from recalld.daemon.paths import within
-from recalld.daemon.registry import RepoEntry
+from recalld.daemon.registry import RepoEntry, RepoRegistry
 from recalld.daemon.repos import branch_missing, sync_hint, unfollowed_note
 from recalld.daemon.retrieve import Retrieval, repo_glob, retrieve
 from recalld.daemon.vocabulary import (CODE_LANGUAGES, KINDS_HELP, LANGUAGES_HELP, check_kinds, check_language,
@@ -339,10 +339,10 @@ def repo_status(app: App, name: str) -> dict[str, Any]:
         "interrupted_sync": checkpoint.get("pending"),
         "history_owed": bool(checkpoint.get("history_owed")),  # commit history still to backfill
     }
-    return {**status, **lag(entry, checkpoint.get("commit"))}
+    return {**status, **lag(entry, checkpoint.get("commit"), app.registry)}
 
 
-def lag(entry: Any, indexed: str | None) -> dict[str, Any]:
+def lag(entry: Any, indexed: str | None, registry: RepoRegistry | None = None) -> dict[str, Any]:
     """The tracked branch's tip and how many commits the memories at ``indexed`` are
     behind it (None: never synced, or ``indexed`` no longer in the repository); ``error``:
     why no sync can follow the branch (its path or the branch is gone); ``empty``: the
@@ -352,7 +352,7 @@ def lag(entry: Any, indexed: str | None) -> dict[str, Any]:
         git = GitRepository(entry.path)
         tip = found["tip"] = git.branch_tip(entry.branch)
         if tip is None:
-            found["error"] = branch_missing(git, entry)
+            found["error"] = branch_missing(git, entry, registry)
             found["empty"] = found["error"] is None  # no commit yet: nothing behind
             found["commits_behind"] = 0 if found["empty"] else None
         elif indexed and git.has_commit(indexed):
@@ -370,7 +370,7 @@ def stale_repos(app: App, entries: Sequence[Any]) -> list[str]:
     for entry in entries:
         name = entry.name
         indexed = _checkpoint(app, entry).get("commit")
-        found = lag(entry, indexed)
+        found = lag(entry, indexed, app.registry)
         if found["error"]:
             lines.append(unfollowed_note(entry, found["error"]))
         if found["error"] or not found["tip"] or found["tip"] == indexed:

@@ -201,11 +201,9 @@ def follow_renamed(app: Any, entry: RepoEntry, *, progress: ProgressSink) -> Rep
             return entry
     except RecalldError:  # the sync that follows says it
         return entry
-    try:
-        refuse_twin(app.registry, git, branch, name=entry.name)
-    except RecalldError as exc:  # the sync's own error would name `repo set --branch`, which refuses it too
-        raise RecalldError(f"branch {entry.branch!r} not found in {entry.path}: it was renamed to {branch!r},"
-                           f" which is not followed: {exc.message}") from None  # fmt: skip
+    twin = renamed_to_twin(app.registry, git, entry, branch)
+    if twin is not None:  # the sync's own error would name `repo set --branch`, which refuses it too
+        raise RecalldError(twin)
     carried, moved = _carried_to(app, git, entry, branch, path=entry.path, progress=progress)
     log.warning("its branch was renamed: following it, its memories carried to the new name", repo=entry.name,
                 branch=entry.branch, to=branch, memories=carried.memories, live=carried.live,
@@ -267,25 +265,40 @@ def _twin(entries: list[RepoEntry], common: Path, branch: str, *, name: str) -> 
     return None
 
 
-def unfollowed(entry: Any) -> str | None:
+def renamed_to_twin(registry: RepoRegistry, git: GitRepository, entry: Any, branch: str) -> str | None:
+    """Why ``entry``'s branch, renamed to ``branch``, is not followed: another registration
+    has ``branch`` (``refuse_twin``); None when none has."""
+    try:
+        refuse_twin(registry, git, branch, name=entry.name)
+    except RecalldError as exc:
+        return (f"branch {entry.branch!r} not found in {entry.path}: it was renamed to {branch!r}, which is not"
+                f" followed: {exc.message}")  # fmt: skip
+    return None
+
+
+def unfollowed(entry: Any, registry: RepoRegistry | None = None) -> str | None:
     """Why a registration's memories cannot follow its repository (its path moved or
     deleted, its branch deleted or renamed), None when they can: what its memories say
-    may be stale until `recalld repo set` re-points it."""
+    may be stale until `recalld repo set` re-points it (``branch_missing``)."""
     from recalld.ingest.gitrepo import GitRepository
 
     try:
         git = GitRepository(entry.path)
     except RecalldError as exc:
         return exc.message
-    return branch_missing(git, entry) if git.branch_tip(entry.branch) is None else None
+    return branch_missing(git, entry, registry) if git.branch_tip(entry.branch) is None else None
 
 
-def branch_missing(git: GitRepository, entry: Any) -> str | None:
+def branch_missing(git: GitRepository, entry: Any, registry: RepoRegistry | None = None) -> str | None:
     """Of a branch without a tip: why (``GitRepository.missing_branch``: its new name if it
-    was renamed), unless it is the checked-out branch of a repository with no commit yet."""
+    was renamed, which the next sync follows unless another registration of ``registry``
+    has it: ``renamed_to_twin``), unless it is the checked-out branch of a repository with
+    no commit yet."""
     if git.is_unborn(entry.branch):
         return None
-    return git.missing_branch(entry.branch, path=entry.path, repo=entry.name)
+    now = git.renamed_to(entry.branch) if registry is not None else None
+    twin = renamed_to_twin(registry, git, entry, now) if registry is not None and now is not None else None
+    return twin or git.missing_branch(entry.branch, path=entry.path, repo=entry.name)
 
 
 def unfollowed_at(registry: RepoRegistry, repo: str | None, as_of: str | None) -> list[str]:
@@ -293,12 +306,12 @@ def unfollowed_at(registry: RepoRegistry, repo: str | None, as_of: str | None) -
     ``unfollowed_notes`` of ``repo``, or of every registration."""
     if as_of:
         return []
-    return unfollowed_notes([registry.get(repo)] if repo else registry.all())
+    return unfollowed_notes([registry.get(repo)] if repo else registry.all(), registry)
 
 
-def unfollowed_notes(entries: Iterable[Any]) -> list[str]:
+def unfollowed_notes(entries: Iterable[Any], registry: RepoRegistry | None = None) -> list[str]:
     """``unfollowed_note`` of each registration that cannot be followed."""
-    return [unfollowed_note(e, reason) for e in entries if (reason := unfollowed(e)) is not None]
+    return [unfollowed_note(e, reason) for e in entries if (reason := unfollowed(e, registry)) is not None]
 
 
 def sync_hint(name: str) -> str:

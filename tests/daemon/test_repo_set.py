@@ -276,6 +276,10 @@ def test_a_rename_to_a_branch_another_registration_follows_is_not_followed_and_s
     assert "it was renamed to 'side', which is not followed: " in failed.stderr
     assert "registered already, as other (" in failed.stderr and "repo set p1 --branch side" not in failed.stderr
     assert status("p1")["branch"] == "main" and qualnames("p1") == qualnames("other")
+    said = status("p1")["error"]  # status and search's notes say so too, not that the next sync follows it
+    assert "renamed to 'side', which is not followed: " in said and "registered already, as other (" in said, said
+    noted = recalld("search", "anything", "--repo", "p1").stderr
+    assert "which is not followed: " in noted and "which the next sync follows" not in noted, noted
 
 
 def test_repo_set_stopped_after_the_old_branchs_points_went_converges_on_its_next_run(repo):
