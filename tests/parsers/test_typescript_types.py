@@ -27,3 +27,33 @@ def test_the_methods_of_an_object_type_intersected_with_others_are_the_aliases()
         ("method", "AnyActionCreatorResult.unwrap", 7, ""),
         ("type", "Variants", 9, ""),  # a union's: each member's methods are one variant's
     ]
+
+
+# effect's ``reactivity/AsyncResult.ts``: a builder whose methods conditional types give it
+BUILDER = b"""export type Builder<Out, A, I> = {
+  orElse<B>(orElse: LazyArg<B>): Out | B
+}
+  & ([A | I] extends [never] ? {
+      exhaustive(): Out
+    } :
+    unknown)
+  & ([I] extends [never] ? unknown :
+    I extends string ? { onText(f: (i: I) => Out): Out } : {
+      onInitial<B>(f: (result: I) => B): Builder<Out | B, A, never>
+    })
+type AsEffectReturn<Self> = Self extends {
+  asEffect(): infer A
+} ? A : never
+"""
+
+
+def test_the_methods_a_conditional_type_gives_an_alias_are_the_aliases():
+    symbols = [(s.kind, s.qualname, s.start_line) for s in parse("typescript", BUILDER).symbols[1:]]
+    assert symbols == [
+        ("type", "Builder", 1),
+        ("method", "Builder.orElse", 2),
+        ("method", "Builder.exhaustive", 5),
+        ("method", "Builder.onText", 9),
+        ("method", "Builder.onInitial", 10),
+        ("type", "AsEffectReturn", 12),  # what its extends matches against is no member
+    ]
