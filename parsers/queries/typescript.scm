@@ -1,5 +1,9 @@
 (class_declaration name: (type_identifier) @name) @definition.class
 (abstract_class_declaration name: (type_identifier) @name) @definition.class
+; A class expression bound to a name with its type asserted or checked, as a function is below:
+; effect's `export const Class: new<A>(…) => Readonly<A> = class extends Base {…} as any`.
+(lexical_declaration (variable_declarator name: (identifier) @name value: [(as_expression (class)) (as_expression (as_expression (class) @_wrapped)) (satisfies_expression (class))])) @definition.class
+(variable_declaration (variable_declarator name: (identifier) @name value: [(as_expression (class)) (as_expression (as_expression (class) @_wrapped)) (satisfies_expression (class))])) @definition.class
 (interface_declaration name: (type_identifier) @name) @definition.interface
 (enum_declaration name: (identifier) @name) @definition.enum
 (type_alias_declaration name: (type_identifier) @name) @definition.type
