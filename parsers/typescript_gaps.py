@@ -19,6 +19,15 @@ same length for a second reading of a file it read with syntax errors (``rereadi
   of text that reads "Missing \\`Self\\` generic"), where the grammar knows no escape:
   ``Schema.ts`` lost the 2,200 lines below it. An escaped backtick reads as two blanks in
   any string, template or regular expression alike, which it stays.
+- A member named ``in`` or ``instanceof`` after a member with no semicolon (effect's
+  ``OpenAPIApiKeySecurityScheme``: ``name: string`` then ``in: "query" | "header"``), which
+  the grammar reads as the operator going on from the member above: parted from it as a
+  generic call signature is.
+- Type arguments given to a tagged template (effect's SQL: ``sql<{ count: number }>`SELECT
+  …```), which the grammar reads only where they are a name or a union of names: read as
+  blanks. effect's ``KeyValueStore.ts``, ``PersistedQueue.ts`` and ``Migrator.ts`` wrote them.
+- TypeScript 5.0's ``export type * from "./serializer"`` (TanStack Router's ``index.tsx``),
+  which the grammar knows only without ``type``: read as blanks.
 
 Definitions read their text from the source as written: only the tree sees this.
 """
@@ -30,26 +39,58 @@ import re
 # an indented line opening with type parameters and then parameters: ``  <T>(fn: T): T``, or
 # with ``<`` alone, its type parameters on lines of their own (as prettier breaks a long list)
 _GENERIC_SIGNATURE = re.compile(rb"(?m)^([ \t]*)[ \t](?=<[A-Za-z_$][^\n]*?>\s*\(|<[ \t]*\n)")
+# in TSX, where ``<div ref={…}>(`` and ``<Foo>(`` open JSX, only one whose ``<…>`` reads as type
+# parameters: a name alone or with ``extends``, ``,`` or ``=`` after it, and no attribute's value
+_GENERIC_SIGNATURE_TSX = re.compile(
+    rb"(?m)^([ \t]*)[ \t](?=<[A-Za-z_$][\w$]*(?:(?:\s+extends\b|\s*[,=])(?:(?!=[{\"']|/>)[^\n])*?)?>\s*\(|<[ \t]*\n)"
+)
 # a type parameter's variance (TypeScript 4.7), which the grammar does not know: ``interface
 # Effect<out A, in out R>``, on a line of its own too, after a comment (zod's ``/** @ts-ignore */``)
 _VARIANCE = re.compile(
     rb"(?<=[<,])((?:\s|/\*(?:[^*]|\*(?!/))*\*/|//[^\n]*\n)*)"  # the blanks and comments before it
     rb"(in\s+out|in|out)(?=\s+[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))"  # and a parameter's name after
 )
+# a re-export of types alone (TypeScript 5.0): ``export type * from``, ``export type * as ns from``
+_TYPES_EXPORTED = re.compile(rb"(?m)^([ \t]*export[ \t]+)type(?=[ \t]+\*)")
 # a backtick escaped by an odd number of backslashes (after two, it closes its template)
 _ESCAPED_BACKTICK = re.compile(rb"(?<!\\)((?:\\\\)*)\\`")
+# an indented line opening with a member named ``in`` or ``instanceof``: ``  in: "query"``, ``  in(x)``
+_OPERATOR_MEMBER = re.compile(rb"(?m)^([ \t]*)[ \t](?=(?:in|instanceof)(?:[?!]?[ \t]*[:=]|\??[(<]))")
 # how code ends that an expression or a type on the next line goes on from
 _CONTINUED = (b",", b"(", b"=", b"?", b":", b"|", b"&", b"<", b"=>")
+# and how a member ends that needs no ``;`` more (``;;`` is an error), nor does the first of an
+# object literal, where a ``;`` is one (``{ in: 1 }``; an object type's first signature takes it)
+_ENDED = (*_CONTINUED, b";")
+_OPENED = (*_ENDED, b"{")
+# the end of a tagged template's type arguments: ``sql<Row>`…```; and how far back they may open
+_TAG_ARGUMENTS_END = re.compile(rb">(?=`)")
+_TAG_ARGUMENTS_SPAN = 2000
 
 
 def readable(data: bytes) -> bytes:
     """``data`` as TypeScript's grammar reads it, the same length and lines."""
+    return _read(data, _GENERIC_SIGNATURE)
+
+
+def readable_tsx(data: bytes) -> bytes:
+    """``data`` as TSX's grammar reads it: as TypeScript's, but for what reads as JSX."""
+    return _read(data, _GENERIC_SIGNATURE_TSX)
+
+
+def _read(data: bytes, signature: re.Pattern[bytes]) -> bytes:
+    """``data`` with each gap read as its grammar reads it, a generic call signature as ``signature`` finds."""
     if b"\\`" in data:
         data = _ESCAPED_BACKTICK.sub(rb"\1  ", data)
+    if b"type *" in data:
+        data = _TYPES_EXPORTED.sub(rb"\1    ", data)
+    if b"in" in data:
+        data = _OPERATOR_MEMBER.sub(lambda match: _parted(data, match, _OPENED), data)
     if b"<" not in data:
         return data
+    if b">`" in data:
+        data = _untyped_tags(data)
     data = _VARIANCE.sub(_blanked, data)
-    return _GENERIC_SIGNATURE.sub(lambda match: _parted(data, match), data)
+    return signature.sub(lambda match: _parted(data, match, _ENDED), data)
 
 
 def _blanked(variance: re.Match[bytes]) -> bytes:
@@ -57,11 +98,40 @@ def _blanked(variance: re.Match[bytes]) -> bytes:
     return variance[1] + re.sub(rb"\S", b" ", variance[2])
 
 
-def _parted(data: bytes, signature: re.Match[bytes]) -> bytes:
-    """The indentation of a generic call signature with a ``;`` for its last character, or
-    as written where the code above goes on into it."""
+def _parted(data: bytes, signature: re.Match[bytes], continued: tuple[bytes, ...]) -> bytes:
+    """The indentation of a generic call signature (or a member named ``in``) with a ``;``
+    for its last character, or as written where the code above goes on into it (or ends
+    as ``continued`` says)."""
     end = _code_end(data, signature.start())
-    return signature[0] if data[max(0, end - 2) : end].endswith(_CONTINUED) else signature[1] + b";"
+    return signature[0] if data[max(0, end - 2) : end].endswith(continued) else signature[1] + b";"
+
+
+def _untyped_tags(data: bytes) -> bytes:
+    """``data`` with the type arguments of each tagged template read as blanks: from a
+    ``>`` before a backtick back to its ``<`` (past the ``>`` of ``=>``), right after the tag."""
+    read = bytearray(data)
+    for end in _TAG_ARGUMENTS_END.finditer(data):
+        opening = _opening(data, end.start())
+        if opening is not None and re.match(rb"[\w$]", data[opening - 1 : opening]):
+            read[opening : end.end()] = re.sub(rb"[^\n]", b" ", data[opening : end.end()])
+    return bytes(read)
+
+
+def _opening(data: bytes, closing: int) -> int | None:
+    """Where the ``<`` is that the ``>`` at ``closing`` closes (none: an arrow's, or too far)."""
+    depth = 0
+    for at in range(closing, max(0, closing - _TAG_ARGUMENTS_SPAN) - 1, -1):
+        if data[at] == ord(">"):
+            if data[at - 1 : at] == b"=":  # ``=>``
+                if at == closing:
+                    return None
+                continue
+            depth += 1
+        elif data[at] == ord("<"):
+            depth -= 1
+            if depth <= 0:
+                return at if depth == 0 else None
+    return None
 
 
 def _code_end(data: bytes, end: int) -> int:

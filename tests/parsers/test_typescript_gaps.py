@@ -134,3 +134,62 @@ def test_a_backtick_escaped_in_a_template_literal_type_leaves_the_rest_of_the_fi
     assert symbols == [("module", "<module>", 1, 6), ("type", "MissingSelfGeneric", 1, 2),
                        ("function", "makeClass", 3, 5)]  # fmt: skip
     assert readable(SELF_GENERIC).count(b"`") == SELF_GENERIC.count(b"`") - 5  # `\\` closes its template
+
+
+# effect's ``http-api/OpenApi.ts``: a member named ``in`` after one with no semicolon, which the
+# grammar read as the operator going on from ``string``
+API_KEY = b"""export interface OpenAPIApiKeySecurityScheme {
+  readonly type: "apiKey"
+  name: string
+  in: "query" | "header" | "cookie"
+  description?: string
+}
+export class Range {
+  start = 0
+  in(value: number): boolean {
+    return value >= this.start
+  }
+}
+export const operators = {
+  in: (a: string, b: object) => a in b,
+  instanceof: 1
+}
+"""
+
+
+def test_a_member_named_in_after_a_member_with_no_semicolon_leaves_the_rest_of_the_file():
+    read = parse("typescript", API_KEY)
+    assert read.syntax_errors == 0
+    assert [(s.kind, s.qualname, s.start_line, s.end_line) for s in read.symbols[1:]] == [
+        ("interface", "OpenAPIApiKeySecurityScheme", 1, 6), ("class", "Range", 7, 12),
+        ("method", "Range.in", 9, 11), ("method", "operators.in", 14, 14),  # the first of an object's: as written
+    ]  # fmt: skip
+    assert readable(API_KEY) == API_KEY.replace(b"\n  in: \"q", b"\n ;in: \"q").replace(b"\n  in(", b"\n ;in(")
+
+
+# effect's SQL modules: type arguments given to a tagged template, here an object type
+SQL = b"""export const layerSql = Effect.gen(function*() {
+  const sql = yield* SqlClient
+  const rows = yield* sql<{
+    readonly id: string
+  }>`SELECT id FROM users WHERE name = ${name}`
+  return sql<{ count: number }>`SELECT COUNT(*) FROM t`.pipe(Effect.map((rows) => rows[0]))
+})
+export function makeStorage(table: string) {
+  return sql<Array<{ id: (key: string) => number }>>`SELECT * FROM ${table}`
+}
+export const render = (name: string) =>`<b>${name}</b>`
+"""
+
+
+def test_a_tagged_templates_type_arguments_leave_the_rest_of_the_file():
+    read = parse("typescript", SQL)
+    assert read.syntax_errors == 0
+    assert [(s.kind, s.qualname, s.start_line, s.end_line) for s in read.symbols[1:]] == [
+        ("function", "layerSql", 1, 7), ("function", "makeStorage", 8, 10), ("function", "render", 11, 11),
+    ]  # fmt: skip
+    blanked = readable(SQL)
+    assert len(blanked) == len(SQL) and blanked.count(b"\n") == SQL.count(b"\n")
+    for arguments in (b"<{ count: number }>", b"<Array<{ id: (key: string) => number }>>"):
+        assert SQL.count(b"sql" + arguments + b"`") == blanked.count(b"sql" + b" " * len(arguments) + b"`") == 1
+    assert b"=>`<b>" in blanked  # an arrow's
