@@ -198,7 +198,8 @@ BUILTIN_LANGUAGES = (
                  shared_queries=ECMASCRIPT, overloads=True, singletons="static", merges=TYPESCRIPT_MERGES,
                  interpreters=("ts-node", "tsx", "deno", "bun"), rewrite="typescript"),
     LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", query_file="typescript.scm",
-                 shared_queries=ECMASCRIPT, overloads=True, singletons="static", merges=TYPESCRIPT_MERGES),
+                 shared_queries=ECMASCRIPT, overloads=True, singletons="static", merges=TYPESCRIPT_MERGES,
+                 rewrite="tsx"),
     LanguageSpec("go", (".go",), "tree_sitter_go", directory_namespace=True),
     # A block's items are its own, a function's body's as a ``const``'s (``const NO_OP: Self = { fn
     # no_op_call(…) {} … }``: ``no_op_call`` was a file's function)

@@ -11,8 +11,10 @@ read-write redirections, numbers in a base, brackets in an expansion's pattern, 
 ``case`` pattern's quotes, extended globs, variable offsets and operators a variable holds
 as Bash's grammar reads them (``shell_gaps.py``); a Perl file's with its ``$``-delimited
 patterns, blank attribute arguments, ``@#`` in a pattern and shifts its grammar takes for a
-here-document as its grammar reads them (``perl_gaps.py``); TypeScript's with a generic
-call signature after a member with no semicolon parted from it (``typescript_gaps.py``).
+here-document as its grammar reads them (``perl_gaps.py``); TypeScript's and TSX's with a
+generic call signature or a member named ``in`` after a member with no semicolon parted from
+it, and variances, escaped backticks and a tagged template's type arguments blanked
+(``typescript_gaps.py``).
 The best of them is kept where it has fewer errors than the file as written; the symbols
 read their text from the source as written.
 
@@ -34,7 +36,7 @@ _ROUNDS = 4  # readings with more of its groups reduced, each to the errors the 
 REWRITES: dict[str, Callable[[bytes], bytes]] = {
     "pointers": pointers.readable, "kotlin": kotlin_gaps.readable, "swift": swift_gaps.readable,
     "objcpp": objcpp_gaps.readable, "shell": shell_gaps.readable, "perl": perl_gaps.readable,
-    "typescript": typescript_gaps.readable,
+    "typescript": typescript_gaps.readable, "tsx": typescript_gaps.readable_tsx,
 }  # fmt: skip
 
 

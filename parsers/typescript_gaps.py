@@ -39,10 +39,12 @@ import re
 # an indented line opening with type parameters and then parameters: ``  <T>(fn: T): T``, or
 # with ``<`` alone, its type parameters on lines of their own (as prettier breaks a long list)
 _GENERIC_SIGNATURE = re.compile(rb"(?m)^([ \t]*)[ \t](?=<[A-Za-z_$][^\n]*?>\s*\(|<[ \t]*\n)")
-# in TSX, where ``<div ref={…}>(`` and ``<Foo>(`` open JSX, only one whose ``<…>`` reads as type
-# parameters: a name alone or with ``extends``, ``,`` or ``=`` after it, and no attribute's value
+# in TSX, where ``<div ref={…}>(`` and ``<Foo>(text)`` open JSX, only one whose ``<…>`` reads as
+# type parameters (a name alone or with ``extends``, ``,`` or ``=`` after it, and no attribute's
+# value) and its ``(…`` as parameters (a name and its type, a pattern, none, or on the next line)
 _GENERIC_SIGNATURE_TSX = re.compile(
-    rb"(?m)^([ \t]*)[ \t](?=<[A-Za-z_$][\w$]*(?:(?:\s+extends\b|\s*[,=])(?:(?!=[{\"']|/>)[^\n])*?)?>\s*\(|<[ \t]*\n)"
+    rb"(?m)^([ \t]*)[ \t](?=<[A-Za-z_$][\w$]*(?:(?:\s+extends\b|\s*[,=])(?:(?!=[{\"']|/>)[^\n])*?)?>\s*"
+    rb"\((?=[ \t]*(?:[\w$]+\??[ \t]*:|\.\.\.|[){\[\n]))|<[ \t]*\n)"
 )
 # a type parameter's variance (TypeScript 4.7), which the grammar does not know: ``interface
 # Effect<out A, in out R>``, on a line of its own too, after a comment (zod's ``/** @ts-ignore */``)

@@ -4,7 +4,7 @@ each of these lost the rest of its file."""
 from __future__ import annotations
 
 from recalld.parsers import parse
-from recalld.parsers.typescript_gaps import readable
+from recalld.parsers.typescript_gaps import readable, readable_tsx
 
 MOBX = b"""export interface IActionFactory extends Annotation {
     // nameless actions
@@ -193,3 +193,39 @@ def test_a_tagged_templates_type_arguments_leave_the_rest_of_the_file():
     for arguments in (b"<{ count: number }>", b"<Array<{ id: (key: string) => number }>>"):
         assert SQL.count(b"sql" + arguments + b"`") == blanked.count(b"sql" + b" " * len(arguments) + b"`") == 1
     assert b"=>`<b>" in blanked  # an arrow's
+
+
+# TanStack Router's ``link.tsx``, ``useBlocker.tsx`` and ``index.tsx``: TSX that TypeScript's gaps are in
+# too, and JSX that opens a line as a generic call signature would (``<button ref={…}>(…``)
+LINK = b"""export type * from './ssr/serializer'
+export interface LinkComponentRoute<
+  in out TDefaultFrom extends string = string,
+> {
+  defaultFrom: TDefaultFrom;
+  <
+    TRouter extends AnyRouter = RegisteredRouter,
+  >(props: LinkProps<TRouter>): React.ReactElement
+}
+export function Overlay(props: { in: boolean }) {
+  const buttonRef = null
+  return (
+    <div>
+      <button ref={ref => (buttonRef = ref)} />
+      <Label>(optional)</Label>
+    </div>
+  )
+}
+export const useBlocker = <out TRouter,>(opts: Opts<TRouter>) => opts
+"""
+
+
+def test_tsx_is_read_again_as_typescript_is_but_for_what_reads_as_jsx():
+    read = parse("tsx", LINK)
+    assert read.syntax_errors == 0
+    assert [(s.kind, s.qualname, s.start_line, s.end_line) for s in read.symbols[1:]] == [
+        ("interface", "LinkComponentRoute", 2, 9), ("function", "Overlay", 10, 18), ("function", "useBlocker", 19, 19),
+    ]  # fmt: skip
+    assert readable_tsx(LINK) == (
+        LINK.replace(b"export type *", b"export      *").replace(b"  in out TDefault", b"         TDefault")
+        .replace(b"<out TRouter", b"<    TRouter")  # the signature after a ';' as written, the JSX too
+    )  # fmt: skip
