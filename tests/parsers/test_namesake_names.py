@@ -1,7 +1,7 @@
 """Definitions of one name in one scope named by what they are, not by their order: a
-property beside a function's overloads, a record's compact constructor, a class's setter,
-Python's deleter, and the parts of one declaration (TypeScript's merged interfaces, C#'s
-partial classes)."""
+property beside a function's overloads, a record's compact constructor, a setter beside its
+getter, a class method beside an instance method, Python's deleter, and the parts of one
+declaration (TypeScript's merged interfaces, C#'s partial classes)."""
 
 from __future__ import annotations
 
@@ -122,7 +122,8 @@ def test_a_long_parameter_type_is_cut_with_its_brackets_closed():
     scope and parameters read as ever."""
     long = "tuple[type[BaseExceptionGroupType], type[BaseExceptionGroupType], type[{}]]"
     source = (f"class R:\n    @overload\n    def f(self, e: {long.format('A')}) -> None: ...\n"
-              f"    @overload\n    def f(self, e: {long.format('B')}, m: int) -> None: ...\n    def f(self, e, m=0): pass\n")
+              f"    @overload\n    def f(self, e: {long.format('B')}, m: int) -> None: ...\n"
+              "    def f(self, e, m=0): pass\n")
     typed = qualnames("python", source)[1]
     assert typed == "R.f(tuple[type[BaseExceptionGroupType],type[BaseExceptionGroupTy…]])"
     assert (parent_scope(typed), short_name(typed)) == ("R", "f")
@@ -159,4 +160,41 @@ def test_a_java_parameters_dimensions_after_its_name_are_its_types():
     assert qualnames("java", source) == [
         "Out", "Out.print(char)", "Out.print(char[])", "Out.print(char[][])",
         "Out.read()", "Out.read(byte[], int, int)",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["javascript", "typescript"])
+def test_a_setter_is_named_as_ruby_names_one_beside_its_getter(language: str):
+    """``get value()`` and ``set value(v)`` were ``value`` and ``value#2`` by order (and
+    TypeScript's ``value()`` and ``value(number)``, by its parameters): the setter is
+    ``value=``, whichever comes first; a method named ``set`` is no setter."""
+    typed = ": number" if language == "typescript" else ""
+    source = (
+        f"class Box {{\n  set value(v{typed}) {{}}\n  get value() {{ return 1; }}\n  static set now(n{typed}) {{}}\n"
+        f"  static get now() {{ return 0; }}\n  set(key{typed}) {{}}\n}}\n"
+        f"const o = {{\n  get size() {{ return 1; }},\n  set size(v{typed}) {{}},\n}};\n"
+    )
+    assert [s.qualname for s in parse(language, source.encode()).symbols[1:]] == [
+        "Box", "Box.value=", "Box.value", "Box.now=", "Box.now", "Box.set", "o.size", "o.size=",
+    ]  # fmt: skip
+    if language == "typescript":
+        declared = b"interface Sized {\n  get size(): number;\n  set size(v: number);\n}\n"
+        assert [s.qualname for s in parse(language, declared).symbols[1:]] == ["Sized", "Sized.size", "Sized.size="]
+
+
+@pytest.mark.parametrize("language", ["javascript", "typescript"])
+def test_a_class_method_beside_an_instance_method_of_its_name_is_named_static(language: str):
+    """MediaWiki's ``DateFormatter`` has ``static formatDate(date)`` and ``formatDate(date)``,
+    its ``Title`` ``Title.exists = function`` and ``exists`` in its prototype: the second of
+    each was ``#2`` (TypeScript's ``formatDate(_)#2``), whichever came first."""
+    typed = ": Date" if language == "typescript" else ""
+    source = (
+        f"class DateFormatter {{\n  formatDate(d{typed}) {{}}\n  static formatDate(d{typed}) {{}}\n"
+        f"  static zone() {{}}\n}}\n"
+        "function Title(a) { this.a = a; }\nTitle.exists = function (t) {};\n"
+        "Title.prototype = {\n  exists: function () {},\n};\n"
+    )
+    assert [s.qualname for s in parse(language, source.encode()).symbols[1:]] == [
+        "DateFormatter", "DateFormatter.formatDate", "DateFormatter.static.formatDate", "DateFormatter.zone",
+        "Title", "Title.static.exists", "Title.exists",
     ]  # fmt: skip

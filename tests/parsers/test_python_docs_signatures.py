@@ -1,6 +1,6 @@
 """Python's docstrings read as ``__doc__`` holds them (escapes, raw strings, literals side
-by side; no f-string's or bytes'), and a signature without the text of a body its parse
-could not read, on the real grammars."""
+by side; no f-string's or bytes'; a ``type`` statement's, the string after it), and a
+signature without the text of a body its parse could not read, on the real grammars."""
 
 from __future__ import annotations
 
@@ -97,3 +97,23 @@ def test_a_syntax_error_in_a_head_stays_in_its_signature_one_in_its_body_does_no
     assert (found["f"].signature, found["g"].signature) == ("def f(a) -> int garbage", "def g(a) -> int")
     java = symbols("java", "class A {\n  void f() blah {\n  }\n}\n", "A.java")
     assert java["A.f"].signature == "void f() blah"
+
+
+def test_python_type_statements_are_types_documented_by_the_string_after_them():
+    """PEP 695's ``type`` statement (Python 3.12) is a definition like TypeScript's type
+    alias; its doc is the string right after it (PEP 257's attribute docstring), which
+    lies outside its text and so counts in its hash."""
+    source = (b'type Vector = list[float]\n"""Coordinates."""\n\nclass Grid:\n    type Cell[T: int] = tuple[T, T]\n'
+              b"\n    def f(self):\n        type Local = int\n")  # fmt: skip
+    symbols = {s.qualname: s for s in parse("python", source).symbols}
+    assert [(s.kind, q, s.signature, s.docstring, s.start_line) for q, s in symbols.items()] == [
+        ("module", "<module>", "", "", 1),
+        ("type", "Vector", "type Vector = list[float]", "Coordinates.", 1),
+        ("class", "Grid", "class Grid", "", 4),
+        ("type", "Grid.Cell", "type Cell[T: int] = tuple[T, T]", "", 5),
+        ("method", "Grid.f", "def f(self)", "", 7),
+    ]
+    reworded = {s.qualname: s for s in parse("python", source.replace(b"Coordinates", b"Points")).symbols}
+    assert reworded["Vector"].docstring == "Points."
+    assert reworded["Vector"].content_hash != symbols["Vector"].content_hash
+    assert reworded["Grid"].content_hash == symbols["Grid"].content_hash

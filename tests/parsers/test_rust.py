@@ -1,5 +1,6 @@
 """Rust on its real grammar: the items a macro's call wraps (tokio's ``cfg_rt! {…}``,
-``pin_project! {…}``, syn's ``ast_struct! {…}``), which the grammar leaves unparsed."""
+``pin_project! {…}``, syn's ``ast_struct! {…}``), which the grammar leaves unparsed; its docs;
+an impl's members named by their trait and the type it is for."""
 
 from __future__ import annotations
 
@@ -177,3 +178,57 @@ def test_the_items_of_a_consts_block_are_local_as_a_functions_are():
         "static TABLE: [u8; 1] = { struct Row; [0] };\n\npub fn outer() {\n    fn helper() {}\n    helper();\n}\n"
     )
     assert list(symbols(source)) == ["Deferred", "outer"]
+
+
+def test_rust_associated_types_and_references_belong_to_their_type():
+    """clap 4.0's ``arg_matches.rs`` had twelve ``type Item`` of as many iterators, read as
+    the file's own types ``Item`` … ``Item#12`` (named by their order), and ``impl<'s>
+    IntoIterator for &'s FlatSet<T>`` gave ``'s FlatSet.into_iter``."""
+    source = (b"struct Values<T>(Vec<T>);\nimpl<T> Iterator for Values<T> {\n    type Item = T;\n"
+              b"    fn next(&mut self) -> Option<T> { None }\n}\n"
+              b"impl<'s, T> IntoIterator for &'s mut Values<T> {\n    type Item = &'s T;\n"
+              b"    fn into_iter(self) -> Self::IntoIter { todo!() }\n}\n"
+              b"impl PartialEq<Values<u8>> for &'_ str {\n    fn eq(&self, other: &Values<u8>) -> bool { true }\n}\n"
+              b"type Alias = u8;\n"
+              b"impl<'a> fmt::Display for dyn Expected + 'a {\n    fn fmt(&self) {}\n}\n"
+              b"impl [u8] {\n    fn first_byte(&self) {}\n}\n")  # fmt: skip
+    assert [(s.kind, s.qualname) for s in parse("rust", source).symbols[1:]] == [
+        ("struct", "Values"), ("type", "<Values as Iterator>.Item"), ("method", "<Values as Iterator>.next"),
+        ("type", "<&mut Values as IntoIterator>.Item"), ("method", "<&mut Values as IntoIterator>.into_iter"),
+        ("method", "<&str as PartialEq<Values<u8>>>.eq"), ("type", "Alias"),
+        # serde's ``Expected + 'a.fmt``; a free ``first_byte``
+        ("method", "<Expected as Display>.fmt"), ("method", "[u8].first_byte"),
+    ]  # fmt: skip
+
+
+RUST_TRAIT_IMPLS = (
+    b"impl fmt::Display for Arg {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { write!(f, \"a\") }\n}\n",
+    b"impl fmt::Debug for Arg {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }\n}\n",
+    b"impl<'a> PartialEq<&'a str> for Arg {\n    fn eq(&self, other: &&'a str) -> bool { true }\n}\n",
+    b"impl PartialEq<str> for Arg {\n    fn eq(&self, other: &str) -> bool { true }\n}\n",
+    b"impl<'de> serde::de::Visitor<'de> for Arg {\n    type Value = Arg;\n    fn visit_str(self) {}\n}\n",
+)
+
+
+def test_rust_trait_impl_members_are_named_by_their_trait():
+    """clap 4.0's ``impl Display for Arg`` and ``impl Debug for Arg`` each have a ``fmt``,
+    read as ``Arg.fmt`` and ``Arg.fmt#2`` by their order: which trait a method implements
+    was nowhere in its memory, and swapping the impls swapped their names (123 of clap's
+    1,721 symbols were numbered so). Named as Rust's ``<Arg as Display>::fmt`` names them,
+    the trait's path and lifetimes left out; an impl's order changes no name."""
+    source = b"pub struct Arg;\nimpl Arg {\n    pub fn new() -> Self { Arg }\n}\n" + b"".join(RUST_TRAIT_IMPLS)
+    named = [(s.kind, s.qualname) for s in parse("rust", source).symbols[1:]]
+    assert named == [
+        ("struct", "Arg"), ("method", "Arg.new"), ("method", "<Arg as Display>.fmt"), ("method", "<Arg as Debug>.fmt"),
+        ("method", "<Arg as PartialEq<&str>>.eq"), ("method", "<Arg as PartialEq<str>>.eq"),
+        ("type", "<Arg as Visitor>.Value"), ("method", "<Arg as Visitor>.visit_str"),
+    ]  # fmt: skip
+    by_reference = (b"impl IntoIterator for FlatSet {\n    fn into_iter(self) {}\n}\n"
+                    b"impl<'s> IntoIterator for &'s FlatSet {\n    fn into_iter(self) {}\n}\n"
+                    b"impl<'s> IntoIterator for &'s mut FlatSet {\n    fn into_iter(self) {}\n}\n")  # fmt: skip
+    assert [s.qualname for s in parse("rust", by_reference).symbols[1:]] == [  # were ``#2``, ``#3``
+        "<FlatSet as IntoIterator>.into_iter", "<&FlatSet as IntoIterator>.into_iter",
+        "<&mut FlatSet as IntoIterator>.into_iter",
+    ]  # fmt: skip
+    swapped = b"".join(reversed(RUST_TRAIT_IMPLS))
+    assert sorted(s.qualname for s in parse("rust", swapped).symbols[1:]) == sorted(q for _, q in named[2:])
