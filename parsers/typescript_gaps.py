@@ -26,6 +26,10 @@ same length for a second reading of a file it read with syntax errors (``rereadi
 - Type arguments given to a tagged template (effect's SQL: ``sql<{ count: number }>`SELECT
   …```), which the grammar reads only where they are a name or a union of names: read as
   blanks. effect's ``KeyValueStore.ts``, ``PersistedQueue.ts`` and ``Migrator.ts`` wrote them.
+- A variable named ``as`` declared by ``let`` (effect's ``PubSub.ts``, Tiptap's ``let as =
+  'span'``), which the grammar reads as ``let`` asserted to a type, and a function type's
+  parameter named as a predefined type (mobx's ``injectMobx: (any) => void``): the name's
+  last letter read as a ``$``.
 - TypeScript 5.0's ``export type * from "./serializer"`` (TanStack Router's ``index.tsx``),
   which the grammar knows only without ``type``: read as blanks.
 
@@ -54,6 +58,10 @@ _VARIANCE = re.compile(
 )
 # a re-export of types alone (TypeScript 5.0): ``export type * from``, ``export type * as ns from``
 _TYPES_EXPORTED = re.compile(rb"(?m)^([ \t]*export[ \t]+)type(?=[ \t]+\*)")
+# a name the grammar reads as a keyword: ``let as =``, a parameter ``(any) => void``
+_KEYWORD_NAMES = re.compile(
+    rb"\blet[ \t]as(?=[ \t]*[=:,;\n])|\((?:any|string|number|boolean|object|symbol|unknown)(?=\)[ \t]*=>)"
+)
 # a backtick escaped by an odd number of backslashes (after two, it closes its template)
 _ESCAPED_BACKTICK = re.compile(rb"(?<!\\)((?:\\\\)*)\\`")
 # an indented line opening with a member named ``in`` or ``instanceof``: ``  in: "query"``, ``  in(x)``
@@ -85,6 +93,7 @@ def _read(data: bytes, signature: re.Pattern[bytes]) -> bytes:
         data = _ESCAPED_BACKTICK.sub(rb"\1  ", data)
     if b"type *" in data:
         data = _TYPES_EXPORTED.sub(rb"\1    ", data)
+    data = _KEYWORD_NAMES.sub(_dollared, data)
     if b"in" in data:
         data = _OPERATOR_MEMBER.sub(lambda match: _parted(data, match, _OPENED), data)
     if b"<" not in data:
@@ -93,6 +102,11 @@ def _read(data: bytes, signature: re.Pattern[bytes]) -> bytes:
         data = _untyped_tags(data)
     data = _VARIANCE.sub(_blanked, data)
     return signature.sub(lambda match: _parted(data, match, _ENDED), data)
+
+
+def _dollared(name: re.Match[bytes]) -> bytes:
+    """A name (after ``let `` or ``(``) with its last letter read as a ``$``."""
+    return name[0][:-1] + b"$"
 
 
 def _blanked(variance: re.Match[bytes]) -> bytes:

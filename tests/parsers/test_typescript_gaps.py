@@ -229,3 +229,27 @@ def test_tsx_is_read_again_as_typescript_is_but_for_what_reads_as_jsx():
         LINK.replace(b"export type *", b"export      *").replace(b"  in out TDefault", b"         TDefault")
         .replace(b"<out TRouter", b"<    TRouter")  # the signature after a ';' as written, the JSX too
     )  # fmt: skip
+
+
+# effect's ``PubSub.ts`` and mobx's ``mobx.ts``: names the grammar reads as keywords
+KEYWORD_NAMES = b"""export class Renderer {
+  mount() {
+    let as = this.inline ? 'span' : 'div'
+    as = options.as ?? as
+  }
+}
+declare const HOOK: { injectMobx: (any) => void }
+export function takeAll(self: PubSub) {
+  const as = self.poll()
+  return f(as as any)
+}
+"""
+
+
+def test_a_name_read_as_a_keyword_leaves_the_rest_of_the_file():
+    read = parse("typescript", KEYWORD_NAMES)
+    assert read.syntax_errors == 0
+    assert [(s.qualname, s.start_line, s.end_line) for s in read.symbols[1:]] == [
+        ("Renderer", 1, 6), ("Renderer.mount", 2, 5), ("takeAll", 8, 11),
+    ]  # fmt: skip
+    assert readable(KEYWORD_NAMES) == KEYWORD_NAMES.replace(b"let as", b"let a$").replace(b"(any)", b"(an$)")
