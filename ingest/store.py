@@ -150,6 +150,17 @@ class MemoryFilter:
     valid_at: ValidAt | None = None
 
 
+def followed_scopes(flt: MemoryFilter) -> list[tuple[str | None, str]]:
+    """``flt.followed`` as the adapters write it: (repository, branch) for each repository
+    whose memories must be of that branch or of none, any one of which a memory is of
+    unless it is of none of those repositories; the repository None where ``flt.repo``
+    names it already, the branch then the whole condition (a search of one repository),
+    and the others' left out."""
+    if flt.repo is not None:
+        return [(None, branch) for repo, branch in flt.followed if repo == flt.repo]
+    return [(repo, branch) for repo, branch in flt.followed]
+
+
 @dataclass(slots=True)
 class StoredPoint:
     id: str  # a UUID string

@@ -8,7 +8,7 @@ from typing import Any
 
 import qdrant_edge as qe
 
-from recalld.ingest.store import MemoryFilter, ValidAt
+from recalld.ingest.store import MemoryFilter, ValidAt, followed_scopes
 
 
 def to_filter(flt: MemoryFilter) -> qe.Filter | None:
@@ -24,12 +24,8 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
         value = getattr(flt, key)
         if value is not None:
             equal(key, value)
-    for repo, branch in flt.followed:
-        must.append(qe.Filter(should=[
-            qe.Filter(must_not=[qe.FieldCondition("repo", match=qe.MatchValue(repo))]),
-            qe.FieldCondition("branch", match=qe.MatchValue(branch)),
-            qe.IsEmptyCondition("branch"),
-        ]))  # fmt: skip
+    if flt.followed:
+        must.extend(_followed(followed_scopes(flt)))
     if flt.types:
         any_of("type", flt.types)
     if flt.valid_at is not None:
@@ -58,6 +54,20 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
         must.append(named_condition(flt.named))
     must_not: list[Any] = [qe.FieldCondition("untrusted", match=qe.MatchValue(1))] if flt.hide_untrusted else []
     return qe.Filter(must=must, must_not=must_not) if must or must_not else None
+
+
+def _followed(scopes: list[tuple[str | None, str]]) -> list[qe.Filter]:
+    """The memory is of its repository's followed branch, or of none (``followed_scopes``)."""
+    def on(branch: str) -> qe.Filter:
+        named = qe.FieldCondition("branch", match=qe.MatchValue(branch))
+        return qe.Filter(should=[named, qe.IsEmptyCondition("branch")])
+
+    if all(repo is None for repo, _ in scopes):  # the filter's repository's branch alone
+        return [on(branch) for _, branch in scopes]
+    repos = [repo for repo, _ in scopes if repo is not None]
+    each = [qe.Filter(must=[qe.FieldCondition("repo", match=qe.MatchValue(repo)), on(branch)])
+            for repo, branch in scopes if repo is not None]  # fmt: skip
+    return [qe.Filter(should=[*each, qe.Filter(must_not=[qe.FieldCondition("repo", match=qe.MatchAny(repos))])])]
 
 
 def _closed_before(moment: int) -> qe.Filter:

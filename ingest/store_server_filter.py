@@ -8,7 +8,7 @@ from typing import Any
 
 from qdrant_client import models
 
-from recalld.ingest.store import MemoryFilter, ValidAt
+from recalld.ingest.store import MemoryFilter, ValidAt, followed_scopes
 
 
 def to_filter(flt: MemoryFilter) -> models.Filter | None:
@@ -17,12 +17,8 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
         value = getattr(flt, key)
         if value is not None:
             must.append(models.FieldCondition(key=key, match=models.MatchValue(value=value)))
-    for repo, branch in flt.followed:
-        must.append(models.Filter(should=[
-            models.Filter(must_not=[models.FieldCondition(key="repo", match=models.MatchValue(value=repo))]),
-            models.FieldCondition(key="branch", match=models.MatchValue(value=branch)),
-            _empty("branch"),
-        ]))  # fmt: skip
+    if flt.followed:
+        must.extend(_followed(followed_scopes(flt)))
     if flt.types:
         must.append(models.FieldCondition(key="type", match=models.MatchAny(any=list(flt.types))))
     if flt.valid_at is not None:
@@ -53,6 +49,21 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
     if flt.hide_untrusted:
         must_not.append(models.FieldCondition(key="untrusted", match=models.MatchValue(value=1)))
     return models.Filter(must=must, must_not=must_not) if must or must_not else None
+
+
+def _followed(scopes: list[tuple[str | None, str]]) -> list[models.Filter]:
+    """The memory is of its repository's followed branch, or of none (``followed_scopes``)."""
+    def on(branch: str) -> models.Filter:
+        return models.Filter(should=[models.FieldCondition(key="branch", match=models.MatchValue(value=branch)),
+                                     _empty("branch")])  # fmt: skip
+
+    if all(repo is None for repo, _ in scopes):  # the filter's repository's branch alone
+        return [on(branch) for _, branch in scopes]
+    repos = [repo for repo, _ in scopes if repo is not None]
+    each = [models.Filter(must=[models.FieldCondition(key="repo", match=models.MatchValue(value=repo)), on(branch)])
+            for repo, branch in scopes if repo is not None]  # fmt: skip
+    elsewhere = models.Filter(must_not=[models.FieldCondition(key="repo", match=models.MatchAny(any=repos))])
+    return [models.Filter(should=[*each, elsewhere])]
 
 
 def _closed_before(moment: int) -> models.Filter:
