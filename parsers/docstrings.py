@@ -142,6 +142,8 @@ def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") ->
             return string_statement(node.next_named_sibling, data)
         return body_string(body, data)
     doc = without_leading_notes(_leading_comments(doc_target(node), data, spec.inner_docs, macros=spec.macros), name)
+    if spec.unicode_escapes:
+        doc = decode_unicode_escapes(doc)
     return xml_doc_text(doc) if spec.doc_markup == "xml" and "<" in doc else doc
 
 

@@ -140,8 +140,20 @@ def test_what_stands_above_a_doc_block_is_no_part_of_its_doc():
                 '    // <editor-fold defaultstate="collapsed" desc="getBounds">\n    /** Bounds. */\n'
                 '    int getBounds() { return 1; }\n    // </editor-fold>\n}\n', "T.java")  # fmt: skip
     assert (java["T.addVars"], java["T.getBounds"]) == ("Adds vars.", "Bounds.")
-    noted = docs("java", "class T {\n    /** Adds. */\n    // not thread-safe\n    void add() {}\n}\n", "T.java")
-    assert noted["T.add"] == "Adds.\nnot thread-safe"
+
+
+def test_the_comments_under_a_doc_block_are_no_part_of_its_doc():
+    """javac's doc of a method under ``/** Adds. */`` then ``// not thread-safe`` is the doc
+    block alone, as TypeScript's is: the note was the doc's last line (223 of the JDK's:
+    ``// REMIND: deprecate?``, checkstyle's ``// DontCheck(…)``, JML's ``/*@ requires … @*/``).
+    Alone, such a comment is the doc."""
+    java = docs("java", "class T {\n    /** Adds. */\n    // not thread-safe\n    void add() {}\n\n"
+                "    /**\n     * Counts.\n     */\n    /* an aside */\n    // and a note\n"
+                "    int count() { return 1; }\n\n    // Removes.\n    void remove() {}\n}\n", "T.java")  # fmt: skip
+    assert (java["T.add"], java["T.count"], java["T.remove"]) == ("Adds.", "Counts.", "Removes.")
+    ts = docs("typescript", "/** Parses. */\n// eslint-disable-next-line no-console\n// a note\n"
+              "export function parse(): void {}\n", "p.ts")  # fmt: skip
+    assert ts["parse"] == "Parses."
 
 
 def test_a_note_after_a_doc_blocks_end_on_its_line_hides_no_doc():
