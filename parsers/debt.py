@@ -75,9 +75,10 @@ def clean_comment_line(raw: str, *, lua: bool = False, indented: bool = False, w
         line = line[: closed.start()]
     line = (line if marker in _LINE_MARKERS else _unclosed(line)).rstrip()  # ``/// x = 1; /* one */``
     # A block comment's margin (`` *<p>``), not a line comment's own text (``/// **NOTE:**``,
-    # ``// *** WARNING ***``).
+    # ``// *** WARNING ***``); on its first line, all the stars that open it before its text, as
+    # javac reads ``/****** Color support ******/`` (``Color support``, not ``*** Color support``).
     if line.lstrip().startswith("*") and marker not in _LINE_MARKERS:
-        line = line.lstrip()[1:]
+        line = line.lstrip().lstrip("*") if marker and line.strip("* \t") else line.lstrip()[1:]
     if not indented:
         return line.strip()
     return line[1:] if line.startswith(" ") else line

@@ -223,3 +223,13 @@ def test_the_functions_of_an_object_within_a_named_object_are_named_by_both():
     source = b"export const api = { users: { list() {}, get: (id) => id }, ping() {} };\n"
     assert [s.qualname for s in parse("javascript", source).symbols] == [
         "<module>", "api.users.list", "api.users.get", "api.ping"]  # fmt: skip
+
+
+def test_the_stars_that_open_a_doc_blocks_first_line_are_no_part_of_its_text():
+    """The JDK's ``/************ ConvolveOp support ************/`` above a method: javac's
+    doc is ``ConvolveOp support``; recalld's kept all but one of the stars (``***********
+    ConvolveOp support``). A rule of stars alone on that line is still a rule."""
+    java = docs("java", "class B {\n    /****** Color support ******/\n\n    void setColor() {}\n\n"
+                "    /************\n     * Framed.\n     ************/\n    void framed() {}\n}\n",
+                "B.java")  # fmt: skip
+    assert (java["B.setColor"], java["B.framed"]) == ("Color support", "Framed.")
