@@ -29,6 +29,7 @@ from recalld.parsers.macros import calls_alone
 from recalld.parsers.python_strings import body_string, string_statement
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Node, node_text, unwrapped
+from recalld.parsers.unicode_escapes import decode_unicode_escapes
 from recalld.parsers.value_docs import documents_a_value
 
 POD = "pod"
@@ -104,6 +105,8 @@ def module_docstring(spec: LanguageSpec, root: Node, data: bytes, definitions: I
     if first is not None and first.type == PHP_OPENER:  # ``<?php``, then the file's header
         first = first.next_named_sibling
     doc = without_leading_notes(_file_header(first, data, spec.inner_docs, definitions)) if first is not None else ""
+    if spec.unicode_escapes:
+        doc = decode_unicode_escapes(doc)
     return doc or (_pod_name(root, data) if spec.packages else "")
 
 
@@ -224,6 +227,8 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
             comments and (DECLARES_TYPE.search(text) or doc_block(node_text(data, comments[0])))
         ):  # an inner doc; a JSDoc block that declares a type of its own; what is above a doc
             break  # block (``/** … */``): a licence, a fold's mark, javac's ``// where``
+        if comments and doc_block(text):  # the comments under a doc block are notes, no part of it, as
+            comments = []  # javac reads ``/** Adds. */ // REMIND: deprecate?``: 223 of the JDK's ended its doc
         comments.insert(0, sibling)
         boundary = sibling.start_point[0]
         sibling = sibling.prev_named_sibling

@@ -72,6 +72,7 @@ class LanguageSpec:
     singletons: str = ""
     doc_markup: str = ""  # "xml": a doc comment's XML tags read as text (C#'s ``<summary>``)
     inner_docs: bool = False  # ``//!`` and ``/*!`` document what they are in (Rust), not what follows
+    unicode_escapes: bool = False  # Java's: a doc's ``\u00e4`` reads as ``ä`` (parsers/unicode_escapes.py)
     local_bodies: frozenset[str] = LOCAL_BODIES  # node kinds whose definitions are local
     item_macros: bool = False  # Rust's: the items a macro's call wraps are read (parsers/item_macros.py)
     # C#'s: a file read with syntax errors is read again with its directive lines blanked and
@@ -207,7 +208,8 @@ BUILTIN_LANGUAGES = (
                  local_bodies=LOCAL_BODIES | {"block"}),
     # A Java block's classes are local, as a method's are: an initializer's (``static { class
     # Holder … }``), a lambda's or a switch rule's in a field's value (they were the class's members)
-    LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True, local_bodies=LOCAL_BODIES | {"block"}),
+    LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True, local_bodies=LOCAL_BODIES | {"block"},
+                 unicode_escapes=True),
     LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml",
                  conditionals=True, rewrite="pointers"),
     # Kotlin's anonymous objects (``object : Runnable {…}``), lambdas and blocks (an ``init``'s)

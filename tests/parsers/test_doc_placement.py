@@ -233,3 +233,15 @@ def test_the_stars_that_open_a_doc_blocks_first_line_are_no_part_of_its_text():
                 "    /************\n     * Framed.\n     ************/\n    void framed() {}\n}\n",
                 "B.java")  # fmt: skip
     assert (java["B.setColor"], java["B.framed"]) == ("Color support", "Framed.")
+
+
+def test_a_java_docs_unicode_escapes_read_as_their_characters():
+    """javac reads ``\\u00e4`` as ``ä`` anywhere in a file, its docs too (the JDK's
+    ``CollationElementIterator``: ``"\\u00e4b"``); recalld kept 160 of the JDK's docs as
+    written. A backslash written so starts no escape (``Character``'s ``'\\u005Cu0000'``
+    reads ``'\\u0000'``), nor does one after a backslash (``\\\\u2014``); a control's and a
+    lone surrogate's stay as written. Another language's comment is as written."""
+    java = docs("java", "/**\n * Caf\\u00e9, \\uuu00e4b, \\ud83d\\ude00, \\u005Cu0000, \\\\u2014, \\u0000, \\ud83d.\n"
+                " */\nclass T {}\n", "T.java")  # fmt: skip
+    assert java["T"] == "Café, äb, \U0001f600, \\u0000, \\\\u2014, \\u0000, \\ud83d."
+    assert docs("javascript", "/** Caf\\u00e9. */\nfunction f() {}\n", "f.js")["f"] == "Caf\\u00e9."
