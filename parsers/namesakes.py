@@ -29,6 +29,7 @@ OVERLOAD_SIGNATURES = frozenset({"function_signature", "method_signature"})
 SINGLETON_METHOD, SINGLETON_CLASS, RUBY_SCOPES = "singleton_method", "singleton_class", frozenset({"class", "module"})
 CLASS_METHODS_BLOCK = "class_methods"
 MODIFIER, PARTIAL = "modifier", "partial"  # C#'s ``partial class``: one class declared in parts
+CONSTRUCTORS = frozenset({"constructor_declaration", "compact_constructor_declaration"})  # Java's
 CLASS_MEMBERS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
 ASSIGNED, STATIC, CLASS_METHOD = "expression_statement", "static", "+"
 SCALA_TEMPLATE_BODY = "template_body"
@@ -86,7 +87,22 @@ def name_overloads(placed: list[Placed], data: bytes) -> None:
             for p, listed in zip(members, types, strict=True)
         ]  # fmt: skip
         suffixes = [declarators.qualifiers(data, p.d.node) for p in members]  # C++'s ``get() const``
-        _number_repeats(members, [f"{base}({listed}){suffix}" for listed, suffix in zip(types, suffixes, strict=True)])
+        names = [f"{base}({listed}){suffix}" for listed, suffix in zip(types, suffixes, strict=True)]
+        _number_repeats(members, _beside_constructors(members, names, data))
+
+
+def _beside_constructors(members: list[Placed], names: list[str], data: bytes) -> list[str]:
+    """``names``, a method's that is a constructor's too with its return type, as an IDE's
+    outline writes it: Java's ``public void EditorContainer()`` beside the constructor
+    ``public EditorContainer()`` of its class (the JDK's ``DefaultTreeCellEditor``) is
+    ``EditorContainer(): void``, and the constructor ``EditorContainer()``; the later of
+    the two was numbered (``EditorContainer()#2``), whichever it was."""
+    built = {name for p, name in zip(members, names, strict=True) if p.d.node.type in CONSTRUCTORS}
+    renamed: list[str] = []
+    for p, name in zip(members, names, strict=True):
+        returns = p.d.node.child_by_field_name("type") if name in built else None
+        renamed.append(f"{name}: {node_text(data, returns)}" if returns is not None else name)
+    return renamed
 
 
 def name_impl_arguments(placed: list[Placed], data: bytes) -> None:

@@ -756,6 +756,8 @@ def test_a_qualnames_scope_and_name_leave_computed_and_quoted_names_whole():
         "io.<Point<f32>>.norm#2": ("io.Point", "norm", "<f32>#2"),
         "<&mut Point<u8> as Iterator>.next": ("Point", "next", "<u8> as Iterator for &mut"),
         "Foo.<init>": ("Foo", "<init>", ""),
+        # a Java method named as its class beside a constructor of its types: its return type told
+        "E.E(int): java.util.List<T>#2": ("E", "E", "(int): java.util.List<T>#2"),
         # a JavaScript test's title is one quoted name, dots and parentheses and all
         '"Router"."v1.2 (legacy)"."calls f(x)"#2': ('"Router"."v1.2 (legacy)"', '"calls f(x)"', "#2"),
         # a C++ template's arguments are its name's, dots and all; an operator's bracket none

@@ -198,3 +198,15 @@ def test_a_class_method_beside_an_instance_method_of_its_name_is_named_static(la
         "DateFormatter", "DateFormatter.formatDate", "DateFormatter.static.formatDate", "DateFormatter.zone",
         "Title", "Title.static.exists", "Title.exists",
     ]  # fmt: skip
+
+
+def test_a_java_method_named_as_its_class_beside_its_constructor_is_named_with_its_return_type():
+    """The JDK's ``DefaultTreeCellEditor.EditorContainer`` declares ``public EditorContainer()``
+    and ``public void EditorContainer()``: the later was numbered ``EditorContainer()#2``,
+    whichever it was. The method is named with its return type, as an IDE's outline writes
+    it, and the constructor keeps its name; read back, the method is ``EditorContainer`` of
+    its class. One of other parameters' types is an overload as before."""
+    source = "class E {\n    void E() {}\n    E() {}\n    E(int x) {}\n    int E(String s) { return 1; }\n}\n"
+    found = qualnames("java", source)
+    assert found == ["E", "E.E(): void", "E.E()", "E.E(int)", "E.E(String)"]
+    assert (parent_scope(found[1]), short_name(found[1])) == ("E", "E")
