@@ -28,12 +28,13 @@ def doc_block_apart(comment: Node | None, data: bytes, first: Node) -> bool:
     return not data[comment.end_byte : first.start_byte].strip()
 
 
-def doc_block_above_notes(comment: Node | None, data: bytes, first: Node) -> Node | None:
+def doc_block_above_notes(comment: Node | None, data: bytes, first: Node, *, banners: bool = False) -> Node | None:
     """The doc block above comments that are no doc, parted from the definition below them
     (``first``) by a blank line (the JDK's ``SerializablePermission``: its Javadoc, then ``/*
     code was borrowed originally from java.lang.RuntimePermission. */``): Javadoc's and
     TypeScript's readers take the last doc block before a definition as its doc; not a
-    banner of stars, which C's headers write above a section."""
+    banner of stars, which C's headers write above a section, but where ``banners`` (a
+    language whose doc reader takes one for a doc, as javac does: ``LanguageSpec.banner_docs``)."""
     if not _apart(comment, first):
         return None
     after = first
@@ -42,7 +43,7 @@ def doc_block_above_notes(comment: Node | None, data: bytes, first: Node) -> Nod
             return None  # code between: ``int x; // note``
         text = node_text(data, comment)
         if doc_block(text):
-            banner = text.startswith("/***")  # C's ``/**** Function objects ****/``: a section's
+            banner = text.startswith("/***") and not banners  # C's ``/**** Function objects ****/``
             declares = after is first or banner or FILE_TAGS.search(text) or DECLARES_TYPE.search(text)
             return None if declares else comment  # itself apart, a banner, the file's, or a type's
         after, comment = comment, comment.prev_named_sibling

@@ -144,7 +144,8 @@ def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") ->
         if body is None:
             return string_statement(node.next_named_sibling, data)
         return body_string(body, data)
-    doc = without_leading_notes(_leading_comments(doc_target(node), data, spec.inner_docs, macros=spec.macros), name)
+    above = _leading_comments(doc_target(node), data, spec.inner_docs, macros=spec.macros, banners=spec.banner_docs)
+    doc = without_leading_notes(above, name)
     if spec.unicode_escapes:
         doc = decode_unicode_escapes(doc)
     return xml_doc_text(doc) if spec.doc_markup == "xml" and "<" in doc else doc
@@ -188,13 +189,16 @@ def doc_outside(spec: LanguageSpec, node: Node) -> bool:
     return spec.docstrings != "strings" or unwrapped(node).child_by_field_name("body") is None
 
 
-def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool = False) -> str:
+def _leading_comments(
+    node: Node, data: bytes, inner_docs: bool, *, macros: bool = False, banners: bool = False
+) -> str:
     """The comment block right above ``node``; in a language whose ``//!`` documents what
     it is in (``inner_docs``: Rust's), its ``///`` lines among its attributes where it has
     any (``doc_nodes.outer_doc``), else up to such a comment. C's and C++'s Doxygen write
     ``//!`` and ``/*!`` for what follows (Qt's ``/*! \\class …``). In C and C++ (``macros``),
     the calls of attribute macros between the two (``PYBIND11_DEPRECATED("…")``, which
-    ``parsers.macros`` blanked for the grammar) part them no more than an attribute does."""
+    ``parsers.macros`` blanked for the grammar) part them no more than an attribute does.
+    ``banners``: a doc block of stars above notes is a doc (``doc_blocks.doc_block_above_notes``)."""
     outer = _clean_comments(outer_doc(node, data), data) if inner_docs else ""
     if outer:  # not rayon's ``/// ////////`` rule alone above ``// like std::vec::Drain``
         return outer
@@ -210,7 +214,9 @@ def _leading_comments(node: Node, data: bytes, inner_docs: bool, *, macros: bool
             boundary = sibling.end_point[0] + 1
     if boundary == first.start_point[0] and doc_block_apart(sibling, data, first):  # ``/** … */``, a blank line
         boundary = sibling.end_point[0] + 1
-    elif boundary == first.start_point[0] and (noted := doc_block_above_notes(sibling, data, first)) is not None:
+    elif boundary == first.start_point[0] and (
+        noted := doc_block_above_notes(sibling, data, first, banners=banners)
+    ) is not None:
         sibling, boundary = noted, noted.end_point[0] + 1
     while sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] >= boundary - 1 - (
         POD_GAP if sibling.type == POD else 0

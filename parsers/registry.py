@@ -73,6 +73,9 @@ class LanguageSpec:
     doc_markup: str = ""  # "xml": a doc comment's XML tags read as text (C#'s ``<summary>``)
     inner_docs: bool = False  # ``//!`` and ``/*!`` document what they are in (Rust), not what follows
     unicode_escapes: bool = False  # Java's: a doc's ``\u00e4`` reads as ``ä`` (parsers/unicode_escapes.py)
+    # Java's: a doc block opened by a row of stars (``/*****``) is a doc as any other, as javac
+    # reads it; Doxygen, JSDoc and rustdoc take it for a plain comment, a section's banner.
+    banner_docs: bool = False
     local_bodies: frozenset[str] = LOCAL_BODIES  # node kinds whose definitions are local
     item_macros: bool = False  # Rust's: the items a macro's call wraps are read (parsers/item_macros.py)
     # C#'s: a file read with syntax errors is read again with its directive lines blanked and
@@ -209,7 +212,7 @@ BUILTIN_LANGUAGES = (
     # A Java block's classes are local, as a method's are: an initializer's (``static { class
     # Holder … }``), a lambda's or a switch rule's in a field's value (they were the class's members)
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True, local_bodies=LOCAL_BODIES | {"block"},
-                 unicode_escapes=True),
+                 unicode_escapes=True, banner_docs=True),
     LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml",
                  conditionals=True, rewrite="pointers"),
     # Kotlin's anonymous objects (``object : Runnable {…}``), lambdas and blocks (an ``init``'s)

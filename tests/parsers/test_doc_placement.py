@@ -245,3 +245,14 @@ def test_a_java_docs_unicode_escapes_read_as_their_characters():
                 " */\nclass T {}\n", "T.java")  # fmt: skip
     assert java["T"] == "Café, äb, \U0001f600, \\u0000, \\\\u2014, \\u0000, \\ud83d."
     assert docs("javascript", "/** Caf\\u00e9. */\nfunction f() {}\n", "f.js")["f"] == "Caf\\u00e9."
+
+
+def test_a_java_doc_block_of_stars_above_notes_is_its_doc():
+    """javac's ``Flow.FlowAnalyzer.visitClassDef``: a ``/*****…`` framed Javadoc, a blank line,
+    ``/* ---- Visitor methods for various sorts of trees ---- */``, a blank line, the
+    method. javac takes the framed block for its doc, as it takes any ``/**``; recalld read
+    it as a section's banner, as C's headers write one, and the method had none. A C
+    header's is a banner still (``test_a_doc_block_above_notes_parted_from_its_definition_is_its_doc``)."""
+    java = docs("java", "class F {\n    /*************\n     * Visitor methods.\n     *************/\n\n"
+                "    /* ------ for trees ------*/\n\n    void visitClassDef() {}\n}\n", "F.java")  # fmt: skip
+    assert java["F.visitClassDef"] == "Visitor methods."
