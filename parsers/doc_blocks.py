@@ -43,7 +43,7 @@ def doc_block_above_notes(comment: Node | None, data: bytes, first: Node, *, ban
             return None  # code between: ``int x; // note``
         text = node_text(data, comment)
         if doc_block(text):
-            banner = text.startswith("/***") and not banners  # C's ``/**** Function objects ****/``
+            banner = not read_as_doc(text, banners=banners)  # C's ``/**** Function objects ****/``
             declares = after is first or banner or FILE_TAGS.search(text) or DECLARES_TYPE.search(text)
             return None if declares else comment  # itself apart, a banner, the file's, or a type's
         after, comment = comment, comment.prev_named_sibling
@@ -57,6 +57,12 @@ def _apart(comment: Node | None, first: Node) -> TypeGuard[Node]:
 
 def doc_block(text: str) -> bool:
     return text.startswith("/**") and not text.startswith("/**/")
+
+
+def read_as_doc(text: str, *, banners: bool) -> bool:
+    """A doc block as its language's doc reader takes one: not a banner of stars (``/*****``),
+    which Doxygen, JSDoc and rustdoc read as a plain comment, but where ``banners`` (javac's)."""
+    return doc_block(text) and (banners or not text.startswith("/***"))
 
 
 def after_doc_block(comment: Node, data: bytes) -> bool:

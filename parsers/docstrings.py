@@ -16,6 +16,7 @@ from recalld.parsers.doc_blocks import (
     doc_block_above_notes,
     doc_block_apart,
     marker_under_doc,
+    read_as_doc,
 )
 from recalld.parsers.doc_nodes import (
     BETWEEN_DOC_AND_DEF,
@@ -233,7 +234,7 @@ def _leading_comments(
             comments and (DECLARES_TYPE.search(text) or doc_block(node_text(data, comments[0])))
         ):  # an inner doc; a JSDoc block that declares a type of its own; what is above a doc
             break  # block (``/** … */``): a licence, a fold's mark, javac's ``// where``
-        if comments and doc_block(text):  # the comments under a doc block are notes, no part of it, as
+        if comments and read_as_doc(text, banners=banners):  # the comments under a doc block are notes, as
             comments = []  # javac reads ``/** Adds. */ // REMIND: deprecate?``: 223 of the JDK's ended its doc
         comments.insert(0, sibling)
         boundary = sibling.start_point[0]

@@ -146,7 +146,8 @@ def test_the_comments_under_a_doc_block_are_no_part_of_its_doc():
     """javac's doc of a method under ``/** Adds. */`` then ``// not thread-safe`` is the doc
     block alone, as TypeScript's is: the note was the doc's last line (223 of the JDK's:
     ``// REMIND: deprecate?``, checkstyle's ``// DontCheck(…)``, JML's ``/*@ requires … @*/``).
-    Alone, such a comment is the doc."""
+    Alone, such a comment is the doc. A banner of stars (``/***** String Literals *****/``) is no
+    doc block to Doxygen: in C, the comment under it is still the doc's (CPython's ``_Py_Identifier``)."""
     java = docs("java", "class T {\n    /** Adds. */\n    // not thread-safe\n    void add() {}\n\n"
                 "    /**\n     * Counts.\n     */\n    /* an aside */\n    // and a note\n"
                 "    int count() { return 1; }\n\n    // Removes.\n    void remove() {}\n}\n", "T.java")  # fmt: skip
@@ -154,6 +155,9 @@ def test_the_comments_under_a_doc_block_are_no_part_of_its_doc():
     ts = docs("typescript", "/** Parses. */\n// eslint-disable-next-line no-console\n// a note\n"
               "export function parse(): void {}\n", "p.ts")  # fmt: skip
     assert ts["parse"] == "Parses."
+    c = docs("c", "/***** String Literals *****/\n/* Helps managing static strings. */\n"
+             "typedef struct _Py_Identifier { const char* string; } _Py_Identifier;\n", "object.h")  # fmt: skip
+    assert c["_Py_Identifier"] == "String Literals\nHelps managing static strings."  # a banner is no doc block in C
 
 
 def test_a_note_after_a_doc_blocks_end_on_its_line_hides_no_doc():
