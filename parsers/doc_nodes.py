@@ -1,12 +1,13 @@
 """The nodes a doc is read from: comments, the attributes that stand between a doc and its
 definition, and, in a language whose ``//!`` documents what it is in (Rust's), which
-comments among a file's inner attributes are its doc and which among an item's attributes
-are the item's."""
+comments and doc attributes (``parsers/doc_attributes.py``) among a file's inner attributes
+are its doc and which among an item's attributes are the item's."""
 
 from __future__ import annotations
 
 import re
 
+from recalld.parsers.doc_attributes import doc_value
 from recalld.parsers.treesitter import Node, node_text
 
 # (the fourth Swift's; Perl's POD, ``=head2 run`` … ``=cut``, documents what follows it)
@@ -30,24 +31,28 @@ def inner_doc(first: Node, data: bytes) -> list[Node]:
     attributes (scopeguard's ``#![doc(html_root_url = …)]`` above ``//! A scope guard will
     run…``), below a plain comment on an attribute (tokio's ``// Currently, rust warns…``
     above ``#![allow(unused_unsafe)]`` above ``//! Time driver.``), on either side of a
-    ``#![doc = …]``."""
+    ``#![doc = …]``, and those attributes (clap's ``#![doc = include_str!(…)]`` between
+    ``//!`` lines)."""
     found: list[Node] = []
     current: Node | None = first
     while current is not None and (current.type in COMMENT_TYPES or current.type in INNER_ATTRIBUTES):
-        if current.type in COMMENT_TYPES and is_inner_doc(node_text(data, current)):
+        if (current.type in COMMENT_TYPES and is_inner_doc(node_text(data, current))) or (
+            doc_value(current, data) is not None
+        ):
             found.append(current)
         current = current.next_named_sibling
     return found
 
 
 def outer_doc(node: Node, data: bytes) -> list[Node]:
-    """The outer doc comments (``///``, ``/** … */``) among the attributes and comments right
-    above ``node``, in their order, as rustdoc joins them whatever attributes or plain
-    comments stand between: clap's and mio's ``#[cfg_attr(feature = "net", doc = "```")]``
-    lines inside a doc, rustix's ``// libstd/os/raw/mod.rs assures me…`` among
-    ``BorrowedFd``'s attributes, a ``// TODO: multiples of 4 should inherit this`` above
-    ``/// A vector composed of four words…`` (a debt note of its own, no part of the doc).
-    The plain comments above are the doc where there are none."""
+    """The outer doc comments (``///``, ``/** … */``) and doc attributes (``#[doc = "…"]``)
+    among the attributes and comments above ``node``, in their order, as rustdoc joins them
+    whatever attributes or plain comments stand between: clap's and mio's
+    ``#[cfg_attr(feature = "net", doc = "```")]`` lines inside a doc, rustix's ``//
+    libstd/os/raw/mod.rs assures me…`` among ``BorrowedFd``'s attributes, a ``// TODO:
+    multiples of 4 should inherit this`` above ``/// A vector composed of four words…`` (a
+    debt note of its own, no part of the doc). The plain comments above are the doc where
+    there are none."""
     docs: list[Node] = []
     boundary, sibling = node.start_point[0], node.prev_named_sibling
     while sibling is not None and (
@@ -57,10 +62,17 @@ def outer_doc(node: Node, data: bytes) -> list[Node]:
         text = node_text(data, sibling)
         if sibling.type in COMMENT_TYPES and is_inner_doc(text):
             break  # what the doc is in documents itself
-        if sibling.type in COMMENT_TYPES and _OUTER_DOC.match(text):
+        if is_outer_doc(sibling, data):
             docs.insert(0, sibling)
         boundary, sibling = sibling.start_point[0], sibling.prev_named_sibling
     return docs
+
+
+def is_outer_doc(node: Node, data: bytes) -> bool:
+    """Whether ``node`` is an outer doc comment (``///``, ``/** … */``) or a doc attribute."""
+    if node.type in COMMENT_TYPES:
+        return bool(_OUTER_DOC.match(node_text(data, node)))
+    return doc_value(node, data) is not None
 
 
 def past_outer_attributes(node: Node) -> Node:

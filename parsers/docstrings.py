@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 
 from recalld.parsers.debt import clean_comment_lines, dedented, pod_lines, without_leading_notes
+from recalld.parsers.doc_attributes import doc_attribute_lines
 from recalld.parsers.doc_blocks import (
     DECLARES_TYPE,
     after_doc_block,
@@ -357,10 +358,16 @@ def _clean_comments(comments: list[Node], data: bytes) -> str:
 
 def _comment_lines(comments: list[Node], data: bytes) -> list[str]:
     """The comments' lines without their punctuation (``debt.clean_comment_lines``), but a
-    directive's (``_UNSPACED_DIRECTIVE``)."""
-    texts = (node_text(data, comment) for comment in comments)
-    lines = [line for text in texts if not _UNSPACED_DIRECTIVE.match(text)
-             for line in clean_comment_lines(text, indented=True)]  # fmt: skip
+    directive's (``_UNSPACED_DIRECTIVE``), and a Rust doc attribute's among them as its
+    ``///`` lines would read (``doc_attributes.doc_attribute_lines``)."""
+    lines: list[str] = []
+    for comment in comments:
+        attribute = doc_attribute_lines(comment, data)
+        text = node_text(data, comment) if attribute is None else ""
+        if attribute is not None:
+            lines.extend(attribute)
+        elif not _UNSPACED_DIRECTIVE.match(text):
+            lines.extend(clean_comment_lines(text, indented=True))
     return dedented(lines)
 
 

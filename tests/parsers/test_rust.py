@@ -121,7 +121,7 @@ def test_a_files_inner_doc_is_its_doc_wherever_its_inner_attributes_and_comments
         "A scope guard.")  # fmt: skip
     assert module("// Rust warns.\n// Allowed.\n#![allow(unused_unsafe)]\n\n//! Time driver.\n\nstruct D;\n") == (
         "Time driver.")  # fmt: skip
-    assert module('//! One.\n#![doc = "x"]\n//! Two.\n#![deny(missing_docs)]\n\nfn f() {}\n') == "One.\nTwo."
+    assert module('//! One.\n#![doc = " x"]\n//! Two.\n#![deny(missing_docs)]\n\nfn f() {}\n') == "One.\nx\nTwo."
     for source in (
         '/// Tokens.\n///\n#[cfg_attr(feature = "net", doc = "```")]\n/// use mio::Token;\n/// ```\nstruct Token;\n',
         "/// A borrowed fd.\n#[derive(Copy)]\n// every platform has a c_int.\n#[repr(transparent)]\nstruct Fd;\n",
@@ -152,6 +152,25 @@ def test_an_items_outer_doc_is_all_its_doc_lines_whatever_stands_among_them():
         "parse_file": "Parse a file.\n\nNot a path.", "joined": "Above.\nBelow.", "A": "", "own": "Own.",
         "plain": "A plain doc.",
     }  # fmt: skip
+
+
+def test_doc_attributes_are_doc_lines_where_they_stand():
+    """``#[doc = "…"]`` and ``#![doc = …]`` are docs as rustdoc reads them, beside ``///`` and
+    ``//!``: they were left out (clap's ``#![doc = include_str!(…)]`` between its tutorial's
+    ``//!`` lines), and an item documented by them alone had the plain comment above for its
+    doc. A value that is no string is its note, as written; the file it names is not read."""
+    source = (
+        '// Contributing notes.\n#![doc = include_str!("../README.md")]\n//! ```\n'
+        '#![doc = "Tab\\there, \\u{e9}\\x41 and \\\n    one line.\\nTwo."]\n//! ```\n#![doc(html_root_url = "x")]\n\n'
+        '/// One.\n#[doc = " Two."]\n#[doc = r#" Raw "three"."#]\n#[doc(hidden)]\n#[derive(Debug)]\npub struct S;\n\n'
+        '// A plain comment.\n#[doc = " Its doc."]\nfn f() {}\n\n'
+        'trait T {\n    #[doc = r#"\n        Raw, indented.\n\n          Example.\n    "#]\n    fn g(&self);\n}\n'
+    )
+    result = parse("rust", source.encode(), path="src/lib.rs")
+    assert [(s.qualname, s.docstring) for s in result.symbols] == [
+        ("<module>", 'include_str!("../README.md")\n```\nTab\there, éA and one line.\nTwo.\n```'),
+        ("S", 'One.\nTwo.\nRaw "three".'), ("f", "Its doc."), ("T", ""), ("T.g", "Raw, indented.\n\n  Example."),
+    ]  # fmt: skip
 
 
 def test_a_tuples_impl_is_named_by_the_tuple_whole():
