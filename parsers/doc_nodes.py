@@ -47,24 +47,23 @@ def inner_doc(first: Node, data: bytes) -> list[Node]:
 def outer_doc(node: Node, data: bytes) -> list[Node]:
     """The outer doc comments (``///``, ``/** … */``) and doc attributes (``#[doc = "…"]``)
     among the attributes and comments above ``node``, in their order, as rustdoc joins them
-    whatever attributes or plain comments stand between: clap's and mio's
+    whatever attributes, plain comments or blank lines stand between: clap's and mio's
     ``#[cfg_attr(feature = "net", doc = "```")]`` lines inside a doc, rustix's ``//
     libstd/os/raw/mod.rs assures me…`` among ``BorrowedFd``'s attributes, a ``// TODO:
     multiples of 4 should inherit this`` above ``/// A vector composed of four words…`` (a
-    debt note of its own, no part of the doc). The plain comments above are the doc where
-    there are none."""
+    debt note of its own, no part of the doc), a blank line under a doc. The plain comments
+    right above are the doc where there are none."""
     docs: list[Node] = []
-    boundary, sibling = node.start_point[0], node.prev_named_sibling
+    sibling = node.prev_named_sibling
     while sibling is not None and (
-        sibling.type in BETWEEN_DOC_AND_DEF
-        or (sibling.type in COMMENT_TYPES and sibling.end_point[0] >= boundary - 1 and _own_line(sibling))
+        sibling.type in BETWEEN_DOC_AND_DEF or (sibling.type in COMMENT_TYPES and _own_line(sibling))
     ):
         text = node_text(data, sibling)
         if sibling.type in COMMENT_TYPES and is_inner_doc(text):
             break  # what the doc is in documents itself
         if is_outer_doc(sibling, data):
             docs.insert(0, sibling)
-        boundary, sibling = sibling.start_point[0], sibling.prev_named_sibling
+        sibling = sibling.prev_named_sibling
     return docs
 
 

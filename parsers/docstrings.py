@@ -24,6 +24,7 @@ from recalld.parsers.doc_nodes import (
     COMMENT_TYPES,
     inner_doc,
     is_inner_doc,
+    is_outer_doc,
     outer_doc,
     past_outer_attributes,
 )
@@ -296,6 +297,10 @@ def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterab
                 break
             comments.append(current)
             current = current.next_named_sibling
+        if inner_docs and current is not None and any(is_outer_doc(comment, data) for comment in comments):
+            definitions = tuple(definitions)  # asked again below
+            if _documents(_past_comments(current), definitions):
+                return ""  # the doc of the definition below, whatever blank lines part them (``outer_doc``)
         cleaned = _comment_lines(comments, data)
         text = _doc_text(cleaned)
         if _is_preamble(text) or _section_title(cleaned):
@@ -321,6 +326,16 @@ def _past_attributes(node: Node, data: bytes) -> Node:
         current.type in BETWEEN_DOC_AND_DEF or _after_attribute(current, data)
         or (current.type in COMMENT_TYPES and _parting(current.prev_named_sibling, current.start_point[0]))
     ):  # and the rest of a doc an attribute parts (``_parting``)
+        current = current.next_named_sibling
+    return current
+
+
+def _past_comments(node: Node) -> Node:
+    """The first node from ``node`` on that is no comment nor attribute (else the last)."""
+    current = node
+    while current.next_named_sibling is not None and (
+        current.type in COMMENT_TYPES or current.type in BETWEEN_DOC_AND_DEF
+    ):
         current = current.next_named_sibling
     return current
 

@@ -173,6 +173,23 @@ def test_doc_attributes_are_doc_lines_where_they_stand():
     ]  # fmt: skip
 
 
+def test_a_doc_comment_is_its_items_across_blank_lines_as_rustdoc_reads_it():
+    """A ``///`` doc parted from its item by two blank lines was no doc of it (the plain
+    comment right above the item was, if any), and at a file's top it was the file's; rustdoc
+    gives it to the item below whatever blank lines or plain comments part them. A plain
+    comment right above an item with no doc stays its doc."""
+    source = (
+        "/// Doc of f.\n\n\nfn f() {}\n\n"
+        "/// Doc of g.\n\n\n// A note on g.\n#[inline]\n\nfn g() {}\n\n"
+        "// Only a note.\nfn h() {}\n"
+    )
+    result = parse("rust", source.encode(), path="src/lib.rs")
+    assert [(s.qualname, s.docstring) for s in result.symbols] == [
+        ("<module>", ""), ("f", "Doc of f."), ("g", "Doc of g."), ("h", "Only a note.")]  # fmt: skip
+    # above no definition (a ``use``), a file's first comments are still its doc
+    assert parse("rust", b"/// The file.\n\n\nuse std::fmt;\n\nfn f() {}\n").symbols[0].docstring == "The file."
+
+
 def test_a_tuples_impl_is_named_by_the_tuple_whole():
     """nom's ``impl<'a> InputLength for (&'a [u8], usize)`` named its method ``<(&'a as
     InputLength>.input_len``; futures' ``&'a mut (dyn Future<Output = T> + Unpin + 'a)`` left
