@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 
 from recalld.parsers.base import ParseResult, Symbol, content_hash, module_symbol
+from recalld.parsers.block_impls import lifted_place
 from recalld.parsers.debt import MARKER_BYTES, Comment, Span, debt_entries
 from recalld.parsers.definitions import Definition, collect_definitions
 from recalld.parsers.docstrings import (
@@ -66,7 +67,7 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
     # z)``, r130's ``class Vector3``).
     constructors = context.prototyped | {d.receiver for d in defs.values() if d.prototype}
     constructing = {around.id for d in defs.values() if d.on_this and (around := outer.around(d.node))}
-    enclosures = Enclosures(defs, inner, context.local, data, spec.local_bodies)
+    enclosures = Enclosures(defs, inner, context.local, data, spec.local_bodies, spec.lifted)
     for d in sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte)):
         if d.node.id in inner:
             continue
@@ -191,10 +192,11 @@ class Enclosures:
     block share the walk up from it (a step up costs tree-sitter the node's depth)."""
 
     def __init__(
-        self, defs: dict[int, Definition], inner: set[int], local: set[int], data: bytes, local_bodies: frozenset[str]
+        self, defs: dict[int, Definition], inner: set[int], local: set[int], data: bytes, local_bodies: frozenset[str],
+        lifted: frozenset[str] = frozenset(),
     ) -> None:
         self._defs, self._inner, self._local, self._data = defs, inner, local, data
-        self._local_bodies = local_bodies
+        self._local_bodies, self._lifted = local_bodies, lifted
         # A suite's function (PHP's Pest: ``describe("sum", function () {…})``) holds its
         # members, whatever a closure's definitions are elsewhere.
         self._suites = {d.wrapped.id for d in defs.values() if d.wrapped is not None and d.kind == "class"}
@@ -216,6 +218,9 @@ class Enclosures:
         for step in reversed(path):
             if step.id in self._defs and step.id not in self._inner:
                 found = Enclosure(step)
+            elif step.type in self._lifted and found.local_body:
+                place = lifted_place(step, self._data)  # an impl in a block: as if where the block's item is
+                found = found if place is None else self.of(place)
             constant = _constant_name(step) if step.type in ENUM_CONSTANTS else None
             found = Enclosure(
                 found.outer, found.local_body or (step.type in self._local_bodies and step.id not in self._suites),

@@ -78,6 +78,9 @@ class LanguageSpec:
     banner_docs: bool = False
     local_bodies: frozenset[str] = LOCAL_BODIES  # node kinds whose definitions are local
     item_macros: bool = False  # Rust's: the items a macro's call wraps are read (parsers/item_macros.py)
+    # Node kinds that a block holds as if they stood where the block's item does, and that are
+    # no local of it (Rust's impl of a type the block does not declare: parsers/block_impls.py).
+    lifted: frozenset[str] = frozenset()
     # C#'s: a file read with syntax errors is read again with its directive lines blanked and
     # the ``#if`` groups its errors fall in reduced to one branch (parsers/conditionals.py),
     # and, C#'s, Kotlin's, Swift's and Objective-C's, as ``rewrite`` gives it to the grammar (a key of
@@ -208,7 +211,7 @@ BUILTIN_LANGUAGES = (
     # A block's items are its own, a function's body's as a ``const``'s (``const NO_OP: Self = { fn
     # no_op_call(…) {} … }``: ``no_op_call`` was a file's function)
     LanguageSpec("rust", (".rs",), "tree_sitter_rust", inner_docs=True, item_macros=True,
-                 local_bodies=LOCAL_BODIES | {"block"}),
+                 local_bodies=LOCAL_BODIES | {"block"}, lifted=frozenset({"impl_item"})),
     # A Java block's classes are local, as a method's are: an initializer's (``static { class
     # Holder … }``), a lambda's or a switch rule's in a field's value (they were the class's members)
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True, local_bodies=LOCAL_BODIES | {"block"},

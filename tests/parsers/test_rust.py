@@ -268,3 +268,21 @@ def test_rust_trait_impl_members_are_named_by_their_trait():
     ]  # fmt: skip
     swapped = b"".join(reversed(RUST_TRAIT_IMPLS))
     assert sorted(s.qualname for s in parse("rust", swapped).symbols[1:]) == sorted(q for _, q in named[2:])
+
+
+def test_an_impl_in_a_consts_block_is_its_types_unless_the_block_declares_it():
+    """serde's derives and pin-project's expansions write ``const _: () = { impl Serialize for
+    Point {…} };``: the impl's methods were dropped with the block's locals, though the impl is
+    ``Point``'s wherever it is written, and rustdoc documents it so; an impl of a type or a
+    trait that the block declares stays local, as does one in a function's body."""
+    source = (
+        "pub struct Point;\n"
+        "const _: () = {\n    struct Projection;\n    impl Projection { fn local(&self) {} }\n"
+        "    impl Point { pub fn project(&self) {} }\n"
+        "    impl serde::Serialize for Point { fn serialize(&self) {} }\n};\n"
+        "mod geo {\n    pub struct Q;\n    fn f() {\n        trait Local { fn x(&self); }\n"
+        "        impl Local for Q { fn x(&self) {} }\n        impl Clone for Q { fn clone(&self) -> Self { Q } }\n"
+        "    }\n}\n"
+    )
+    assert list(symbols(source)) == [
+        "Point", "Point.project", "<Point as Serialize>.serialize", "geo.Q", "geo.f"]
