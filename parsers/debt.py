@@ -54,6 +54,9 @@ POD_NESTING = 3
 RUBY_BLOCK = "=begin\n"  # Ruby's block comment, ``=begin`` … ``=end``: no POD (whose ``=begin`` names a format)
 
 
+_CLOSE_ALONE = re.compile(r"\*+/")  # a block's close on a line of its own: `` */``, `` **/``
+
+
 def clean_comment_line(raw: str, *, lua: bool = False, indented: bool = False, within: bool = False) -> str:
     """A comment line without its comment punctuation; ``lua``: of a comment that opens
     with Lua's ``--``; ``indented``: with the indentation its text has after the space
@@ -144,11 +147,13 @@ def debt_entries(language: str, comments: Sequence[Comment], spans: Sequence[Spa
     return tuple(entries)
 
 
-def clean_comment_lines(text: str, *, indented: bool = False) -> list[str]:
+def clean_comment_lines(text: str, *, indented: bool = False, whole_margin: bool = False) -> list[str]:
     """A comment's lines without their punctuation, Lua's where it opens with ``--``; Perl's
     POD (``=item run(COUNT)`` … ``=cut``) as its text (``pod_lines``). ``indented`` (a doc's):
     each with its text's indentation (``clean_comment_line``), and a block's ``#`` and ``//``
-    after its first line its text."""
+    after its first line its text. ``whole_margin`` (rustdoc's reading): a block's `` * ``
+    margin is one only where all its lines have it, else a line's ``*`` is its text (a
+    Markdown list's ``* item``, ``**NOTE:**`` in memchr's ``/*!`` doc)."""
     if POD_COMMAND.match(text) and not text.startswith(RUBY_BLOCK):
         return pod_lines(text)
     lua = text.startswith("--")
@@ -157,12 +162,27 @@ def clean_comment_lines(text: str, *, indented: bool = False) -> list[str]:
         return [clean_comment_line(raw, lua=lua, indented=indented) for raw in lines]
     # A block's lines after its first: those of no margin (`` * ``) keep their indentation
     # less what they share (Go's ``/*`` package doc: ``\tif err != nil {`` in an example)
-    shared = _shared_indent(raw for raw in lines[1:] if not raw.lstrip().startswith("*"))
+    margined = not whole_margin or _margin_everywhere(lines[1:])
+    marked = [margined and raw.lstrip().startswith("*") for raw in lines[1:]]
+    shared = _shared_indent(raw for raw, mark in zip(lines[1:], marked, strict=True) if not mark)
     return [clean_comment_line(lines[0], indented=True)] + [
-        clean_comment_line(raw, indented=True, within=True) if raw.lstrip().startswith("*")
-        else _unclosed(raw[shared:].rstrip()).rstrip()
-        for raw in lines[1:]
+        clean_comment_line(raw, indented=True, within=True) if mark else _unclosed(raw[shared:].rstrip()).rstrip()
+        for raw, mark in zip(lines[1:], marked, strict=True)
     ]  # fmt: skip
+
+
+def _margin_everywhere(lines: list[str]) -> bool:
+    """Whether each of a block's ``lines`` (after its first, but the blank ones at its ends
+    and a close alone, `` */``) opens with a ``*`` at one column, as rustdoc asks of a margin."""
+    body = list(lines)
+    if body and _CLOSE_ALONE.fullmatch(body[-1].strip()):
+        body.pop()
+    while body and not body[-1].strip():
+        body.pop()
+    while body and not body[0].strip():
+        body.pop(0)
+    columns = {len(raw) - len(raw.lstrip(" \t")) for raw in body}
+    return all(raw.lstrip(" \t").startswith("*") for raw in body) and len(columns) <= 1
 
 
 def pod_lines(text: str) -> list[str]:

@@ -202,7 +202,7 @@ def _leading_comments(
     the calls of attribute macros between the two (``PYBIND11_DEPRECATED("…")``, which
     ``parsers.macros`` blanked for the grammar) part them no more than an attribute does.
     ``banners``: a doc block of stars above notes is a doc (``doc_blocks.doc_block_above_notes``)."""
-    outer = _clean_comments(outer_doc(node, data), data) if inner_docs else ""
+    outer = _clean_comments(outer_doc(node, data), data, whole_margin=True) if inner_docs else ""
     if outer:  # not rayon's ``/// ////////`` rule alone above ``// like std::vec::Drain``
         return outer
     comments: list[Node] = []
@@ -243,7 +243,7 @@ def _leading_comments(
         sibling = sibling.prev_named_sibling
         while _parting(sibling, boundary):  # a doc an attribute parts: clap's ``#[cfg_attr(…, doc = "```")]``
             boundary, sibling = sibling.start_point[0], sibling.prev_named_sibling
-    lines = _comment_lines(comments, data)
+    lines = _comment_lines(comments, data, whole_margin=inner_docs)
     return "" if _section_title(lines) else _doc_text(lines)
 
 
@@ -288,7 +288,7 @@ def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterab
     among those and the inner attributes it opens with are its doc (``doc_nodes.inner_doc``)."""
     inner = inner_doc(first, data) if inner_docs else []
     if inner:
-        return _clean_comments(inner, data)
+        return _clean_comments(inner, data, whole_margin=True)
     current: Node | None = first
     while current is not None and current.type in COMMENT_TYPES:
         comments: list[Node] = []
@@ -301,7 +301,7 @@ def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterab
             definitions = tuple(definitions)  # asked again below
             if _documents(_past_comments(current), definitions):
                 return ""  # the doc of the definition below, whatever blank lines part them (``outer_doc``)
-        cleaned = _comment_lines(comments, data)
+        cleaned = _comment_lines(comments, data, whole_margin=inner_docs)
         text = _doc_text(cleaned)
         if _is_preamble(text) or _section_title(cleaned):
             continue
@@ -366,15 +366,16 @@ def is_trailing(comment: Node, data: bytes) -> bool:
     return bool((before.removeprefix(codecs.BOM_UTF8) if line_start == 0 else before).strip())
 
 
-def _clean_comments(comments: list[Node], data: bytes) -> str:
+def _clean_comments(comments: list[Node], data: bytes, *, whole_margin: bool = False) -> str:
     """The comments' text without their punctuation and the tools' directives in them."""
-    return _doc_text(_comment_lines(comments, data))
+    return _doc_text(_comment_lines(comments, data, whole_margin=whole_margin))
 
 
-def _comment_lines(comments: list[Node], data: bytes) -> list[str]:
+def _comment_lines(comments: list[Node], data: bytes, *, whole_margin: bool = False) -> list[str]:
     """The comments' lines without their punctuation (``debt.clean_comment_lines``), but a
     directive's (``_UNSPACED_DIRECTIVE``), and a Rust doc attribute's among them as its
-    ``///`` lines would read (``doc_attributes.doc_attribute_lines``)."""
+    ``///`` lines would read (``doc_attributes.doc_attribute_lines``); ``whole_margin``: a
+    block's `` * `` margin as rustdoc takes it off, where all its lines have one."""
     lines: list[str] = []
     for comment in comments:
         attribute = doc_attribute_lines(comment, data)
@@ -382,7 +383,7 @@ def _comment_lines(comments: list[Node], data: bytes) -> list[str]:
         if attribute is not None:
             lines.extend(attribute)
         elif not _UNSPACED_DIRECTIVE.match(text):
-            lines.extend(clean_comment_lines(text, indented=True))
+            lines.extend(clean_comment_lines(text, indented=True, whole_margin=whole_margin))
     return dedented(lines)
 
 

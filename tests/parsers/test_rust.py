@@ -286,3 +286,19 @@ def test_an_impl_in_a_consts_block_is_its_types_unless_the_block_declares_it():
     )
     assert list(symbols(source)) == [
         "Point", "Point.project", "<Point as Serialize>.serialize", "geo.Q", "geo.f"]
+
+
+def test_a_doc_blocks_star_margin_is_one_only_where_every_line_has_it():
+    """memchr's and regex-syntax's ``/*!`` docs write Markdown with no margin: their ``* ``
+    bullets and ``**NOTE:**`` lost a star as a margin's; rustdoc takes a margin off only where
+    every line of the block has one, at one column."""
+    source = (
+        "/*!\nRoutines.\n\n* The top-level module\n  in both directions.\n* The `memmem` module.\n\n"
+        "**NOTE:** no double ended iterators.\n*/\n\n/**\n * Margined.\n *\n *   indented.\n */\nfn f() {}\n"
+    )
+    result = parse("rust", source.encode(), path="src/lib.rs")
+    assert [s.docstring for s in result.symbols] == [
+        "Routines.\n\n* The top-level module\n  in both directions.\n* The `memmem` module.\n\n"
+        "**NOTE:** no double ended iterators.",
+        "Margined.\n\n  indented.",
+    ]
