@@ -29,6 +29,7 @@ from recalld.parsers.doc_nodes import (
     past_outer_attributes,
 )
 from recalld.parsers.macros import calls_alone
+from recalld.parsers.preambles import is_preamble
 from recalld.parsers.python_strings import body_string, string_statement
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Node, node_text, unwrapped
@@ -81,22 +82,12 @@ _RULE = re.compile(r"([/*#=+_-])\1{2,}|([/#=+_-])\2{2,}[^\n]*?\2{3,}|[/*=-]*[=-]
 BANNER_TITLE = 2  # lines a banner's title may take between its rules
 _CAPITALS_TITLE = re.compile(r"[A-Z][A-Z0-9]*(?:[ &/-][A-Z0-9]+){0,2}")  # ``TYPES``, ``PUBLIC API``
 # The line an IDE's file template writes (Xcode's, Android Studio's): ``Created by … on 20.01.26.``
-_TEMPLATE_HEADER = re.compile(r"^created by .+ on \d", re.IGNORECASE | re.MULTILINE)
 # C#'s XML doc tags (``xml_doc_text``): a reference, a parameter's, the returns', any other.
 _XML_REFERENCE = re.compile(r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword|href)="([^"]*)"\s*/>')
 _XML_PARAMETER = re.compile(r'<(?:param|typeparam)\s+name="([^"]*)"\s*>')
 _XML_RETURNS = re.compile(r"<returns>")
 _XML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-_LICENCE_LINE = re.compile(r"^(?:the )?(?:mit|bsd|isc|apache|mozilla|gnu|l?gpl|agpl|mpl|eclipse)\b.*licen[cs]e"
-                           r"|licensed (?:to|under)\b|subject to the terms of\b|is free software\b", re.IGNORECASE)
-# Anywhere in a file's header block; the last three are the GPL's and a public-domain
-# dedication's words (the JDK's java.util.concurrent: "This file is available under and
-# governed by the GNU General Public License ... released to the public domain").
-_LICENCE_ANYWHERE = re.compile(
-    r"copyright|\(c\) \d{4}|©|spdx-license-identifier|@license"
-    r"|general public licen[cs]e|free software foundation|(?:released|dedicated) (?:in)?to the public domain",
-    re.IGNORECASE,
-)
+
 
 
 def module_docstring(spec: LanguageSpec, root: Node, data: bytes, definitions: Iterable[Node] = ()) -> str:
@@ -303,7 +294,7 @@ def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterab
                 return ""  # the doc of the definition below, whatever blank lines part them (``outer_doc``)
         cleaned = _comment_lines(comments, data, whole_margin=inner_docs)
         text = _doc_text(cleaned)
-        if _is_preamble(text) or _section_title(cleaned):
+        if is_preamble(text) or _section_title(cleaned):
             continue
         attached = current is not None and (
             current.start_point[0] <= comments[-1].end_point[0] + 1 or doc_block_apart(comments[-1], data, current)
@@ -345,16 +336,6 @@ def _documents(node: Node, definitions: Iterable[Node]) -> bool:
     those within it are asked, the rest cannot be."""
     return any(
         doc_target(d).id == node.id for d in definitions if node.start_byte <= d.start_byte < node.end_byte
-    )
-
-
-def _is_preamble(text: str) -> bool:
-    """A copyright or licence notice (a file's header in most projects), directives alone
-    (``//go:build linux``), or the header an IDE's template writes (Xcode's file name,
-    project and ``Created by … on 20.01.26.``), not a description."""
-    first_line = text.split("\n", 1)[0]
-    return not text or bool(
-        _LICENCE_LINE.search(first_line) or _LICENCE_ANYWHERE.search(text) or _TEMPLATE_HEADER.search(text)
     )
 
 

@@ -344,4 +344,17 @@ from __future__ import annotations
 # hides it not; a ``**/`` close leaves no ``*`` (also 27 docs in /usr/include); a doc block parted
 # from its definition by a blank line and a plain comment is its doc; ``/*non-public*/`` under a
 # doc is no part of it (125 JDK docs).
-EXTRACTION_VERSION = 45
+# 46: Java, against javac's docs of 9,719 JDK files (88,007 → 88,392 of 88,460 alike): comments
+# under a doc block are no part of it (222 docs); a block's opening stars go whole (``/****** Color
+# support``); ``\uXXXX`` escapes in a doc read as javac reads them (160); a framed ``/*****`` block
+# above notes is a doc; a method named as its class with a constructor's parameters is
+# ``EditorContainer(): void`` (was ``EditorContainer()#2``); 18 C headers' docs follow (Doxygen's
+# reading). Rust, against rustdoc's JSON of 30 crates (10,098 → 10,115 of 10,257 alike): doc
+# attributes (``#[doc = "…"]``, ``#![doc = include_str!(…)]`` as written) are docs (12,319 item
+# docs in Debian's 932 crates, web-sys's 12,039); a ``///`` doc is its item's across blank lines;
+# an impl in a const's block is its type's (211 symbols: serde's derives, pin-project); a block
+# doc's ``*`` is a margin only where every line has it. TypeScript and TSX (1,532 and 439 files
+# against the TypeScript 5.9 compiler): files read with errors 10 → 0 and 14 → 0; methods of an
+# object type a conditional type gives an alias are its; ``const C = class … as any`` is a class;
+# a member named ``in``, a tagged template's type arguments, ``export type *`` and ``let as`` read.
+EXTRACTION_VERSION = 46
