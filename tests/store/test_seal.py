@@ -79,6 +79,7 @@ def test_other_threads_are_refused_while_a_seal_runs_and_a_patient_one_waits(tmp
 
     class Sealing:  # a store whose seal runs until released
         dim = DIM
+        shared = False
 
         def seal(self, *, reads: object = None, writes: object = None) -> bool:  # never shares: as a seal in place
             started.set()
