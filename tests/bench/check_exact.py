@@ -23,7 +23,8 @@ read on after each sync as a daemon does, with those read afresh.
 ``--full``: every step is synced as ``recalld sync --full`` does, the whole tree compared
 with the stored memories (each file's read as its part is planned) rather than git's diff.
 
-Prints one line per check and the first differences; exits 1 if any check differs.
+Prints one line per check and the first differences (a step's or a reset's check with the
+time its fresh index took, beside the sync's on the line before); exits 1 if any check differs.
 """
 
 from __future__ import annotations
@@ -189,15 +190,17 @@ class Checker:
     def check(self, label: str, commit: str) -> None:
         self.fresh_stores += 1
         fresh_store = self._store(f"fresh-{self.fresh_stores}")
+        started = time.monotonic()
         try:
             Indexer(store=fresh_store, embeddings=self.embeddings, options=IndexOptions()).sync(
                 repo="r", path=str(self.clone), branch=self.branch
             )
+            took = time.monotonic() - started
             want = live(fresh_store, "r")
         finally:
             fresh_store.close()
         self.fresh[commit] = want
-        self.compare(label, live(self.store, "r"), want)
+        self.compare(label, live(self.store, "r"), want, took=took)
 
     def check_as_of(self, label: str, commit: str) -> None:
         """The memories as of ``commit``, which a check indexed afresh, after the branch
@@ -244,13 +247,17 @@ class Checker:
         finally:
             app.registry.close()
 
-    def compare(self, label: str, got: dict[str, dict[str, Any]], want: dict[str, dict[str, Any]]) -> None:
+    def compare(self, label: str, got: dict[str, dict[str, Any]], want: dict[str, dict[str, Any]], *,
+                took: float | None = None) -> None:
+        """Print how ``got`` (the store's) and ``want`` (a fresh index's, made in ``took``
+        seconds where it was made for this check) differ."""
         extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))
         differ = sorted(k for k in set(got) & set(want) if got[k] != want[k])
         fields = Counter(f for k in differ for f in set(got[k]) | set(want[k]) if got[k].get(f) != want[k].get(f))
         ok = not (extra or missing or differ)
         self.failed += not ok
-        print(f"CHECK {label:<14} {'exact' if ok else 'DIFFERS'}: {len(got)} live, fresh index {len(want)};"
+        made = f" ({took:.1f} s)" if took is not None else ""
+        print(f"CHECK {label:<14} {'exact' if ok else 'DIFFERS'}: {len(got)} live, fresh index {len(want)}{made};"
               f" extra {len(extra)}, missing {len(missing)}, differing {len(differ)}"
               + (f" (fields {dict(fields)})" if fields else ""), flush=True)  # fmt: skip
         for key in extra[:SHOWN]:

@@ -4,6 +4,7 @@ incremental state, after moves back and forth, equal to a fresh index, as-of ans
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -52,4 +53,6 @@ def test_the_checker_finds_a_history_with_moves_and_renames_exact(tmp_path: Path
     checks = [line for line in done.stdout.splitlines() if line.startswith("CHECK")]
     # steps, resets, as-of answers and their intervals, changes two ways, known states
     assert len(checks) == 3 + 3 + 2 * 4 + 2 * 3 + 1 and all(" exact: " in line for line in checks), done.stdout
+    timed = [line for line in checks if re.search(r"fresh index \d+ \(\d+\.\d s\);", line)]
+    assert len(timed) == 3 + 3, done.stdout  # a step's and a reset's check say how long their fresh index took
     assert done.stdout.rstrip().endswith("every check exact")
