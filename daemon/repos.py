@@ -122,7 +122,8 @@ def repo_set(ctx: Any, args: argparse.Namespace) -> int:
         done = (f"; carried the {carried.memories} memories ({carried.live} live) of {entry.branch} to {branch},"
                 f" history kept{left}")  # fmt: skip
         if carried.indexed:
-            done = f"; {branch} is indexed in the store already (another writer's): its memories are kept as they are"
+            done = (f"; {branch} is indexed in the store already (another writer's, or an earlier carry's): its"
+                    " memories are kept as they are")  # fmt: skip
         if ctx.app.store.shared:
             done += f"; those of {entry.branch} stay in the shared collection (other writers may follow it)"
     else:

@@ -53,7 +53,8 @@ class Carried:
 
 def carry_branch(store: Store, repo: str, old: str, new: str, *, progress: ProgressSink) -> Carried:
     """Write every point of ``repo``'s branch ``old`` again as ``new``'s (the old ones stay),
-    unless the store has ``new`` indexed already."""
+    unless the store has ``new`` indexed already. The checkpoint goes last, on its own: a
+    carry stopped before it is done leaves none, and is done again whole."""
     was, now = Scope(repo, old), Scope(repo, new)
     if store.retrieve([checkpoint_id(now)], fields=("record",)):
         return Carried(memories=0, live=0, unmapped=0, indexed=True)
@@ -70,7 +71,8 @@ def carry_branch(store: Store, repo: str, old: str, new: str, *, progress: Progr
     memories = live = 0
     progress.begin(CARRYING_LABEL, len(ids))
     try:
-        for batch in batches(list(ids), CARRY_BATCH):
+        last = checkpoint_id(was)
+        for batch in [*batches([i for i in ids if i != last], CARRY_BATCH), *([[last]] if last in ids else [])]:
             points = [_renamed(p, ids, was, now) for p in store.whole(batch)]
             upsert_points(store, points)
             written = [p for p in points if p.payload.get("record") == "memory"]

@@ -11,7 +11,7 @@ from recalld.ingest.rebranch import carry_branch
 from recalld.ingest.result import NoProgress
 from recalld.ingest.store import MemoryFilter, Store
 from tests.conftest import GitRepo
-from tests.ingest.conftest import Harness, without_write_times
+from tests.ingest.conftest import FailingWrite, Harness, StoreWrapper, without_write_times
 
 # The checkpoint's fields a sync's clock sets, beside the memories' WRITE_TIMES.
 CLOCKED = ("sync_stamp", "updated_at", "pending_after")
@@ -101,3 +101,30 @@ def test_a_point_whose_id_its_payload_does_not_give_is_left_out(harness, tmp_pat
     moved = stored(harness.store, "trunk")
     assert "foo" not in {p.get("qualname") for p in moved.values()}
     assert {p.get("qualname") for p in moved.values()} >= {"bar", "C", "C.m", "helper"}
+
+
+def test_a_carry_stopped_midway_is_done_again_whole(harness, tmp_path, monkeypatch):
+    """The checkpoint is carried last, on its own: a carry stopped before it leaves the new
+    name without one, so the next carry does not take it for indexed already (by another
+    writer of a shared store) and writes every point, not only those the first one did."""
+    repo = GitRepo(tmp_path / "repo")
+    for n, files in enumerate(STEPS):
+        commit(repo, files, f"step {n}")
+        harness.sync(repo)
+    monkeypatch.setattr("recalld.ingest.rebranch.CARRY_BATCH", 2)  # many batches for a few points
+    written: list[list[str]] = []
+
+    class Recording(StoreWrapper):
+        def after_write(self, name: str, args: tuple) -> None:  # type: ignore[type-arg]
+            if name == "upsert":
+                written.append([p.payload["record"] for p in args[0]])
+
+    carry_branch(Recording(harness.store), "r", "main", "trunk", progress=NoProgress())  # type: ignore[arg-type]
+    assert len(written) > 2 and written[-1] == ["checkpoint"] and "checkpoint" not in sum(written[:-1], [])
+
+    stopped = FailingWrite(harness.store, write="upsert", on_call=len(written), error=OSError("killed"))
+    with pytest.raises(OSError):
+        carry_branch(stopped, "r", "main", "side", progress=NoProgress())  # type: ignore[arg-type]
+    assert "checkpoint" not in {p["record"] for p in stored(harness.store, "side").values()}
+    carried = carry_branch(harness.store, "r", "main", "side", progress=NoProgress())
+    assert not carried.indexed and len(stored(harness.store, "side")) == len(stored(harness.store, "main"))
