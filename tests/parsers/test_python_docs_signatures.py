@@ -9,7 +9,8 @@ import inspect
 
 import pytest
 
-from recalld.parsers import Symbol, parse
+from recalld.parsers import parse
+from tests.parsers.test_attached_source import symbols
 
 ALIASES = r'''"""The module\u2019s """ "doc."
 
@@ -19,10 +20,6 @@ type Vector = list[float]
 type Matrix = list[Vector]
 "Not " f"its {doc}."
 '''
-
-
-def symbols(language: str, source: str, path: str) -> dict[str, Symbol]:
-    return {s.qualname: s for s in parse(language, source.encode(), path=path).symbols}
 
 
 def python_doc(source: str) -> str:
