@@ -14,10 +14,11 @@ from recalld.parsers.registry import BUILTIN_LANGUAGES
 # The words that name a class's own methods beside its instances' (``LanguageSpec.singletons``).
 CLASS_WORDS = frozenset(spec.singletons for spec in BUILTIN_LANGUAGES if spec.singletons)
 
-# A qualname and what extraction appends to tell repeats apart: parameter types, "#2", and
-# a Java method's return type where a constructor has its name and types (``E(): void``).
-_DECORATED = re.compile(r"([^(]+?)(?:\(.*\)(?:: [^#()]+)?)?(?:#\d+)?")
-_PARAMETERS, _REPEAT = re.compile(r"\(.*\)(?:: [^#()]+)?(?:#\d+)?"), re.compile(r"#\d+$")
+# What extraction appends to a qualname to tell repeats apart: parameter types, with a Java
+# method's return type where a constructor has its name and types (``E(): void``), and "#2".
+_TYPES = r"\(.*\)(?:: [^#()]+)?"
+_DECORATED = re.compile(rf"([^(]+?)(?:{_TYPES})?(?:#\d+)?")
+_PARAMETERS, _REPEAT = re.compile(rf"{_TYPES}(?:#\d+)?"), re.compile(r"#\d+$")
 # What may make a dot part of a name: a computed name (``[Symbol.iterator]``), a quoted one,
 # a C++ template's arguments (``AcceptImpl<R C::*, Args...>``).
 _COMPUTED, _QUOTES = re.compile(r"[\[\"'`<]"), "\"'`"
