@@ -32,7 +32,7 @@ from recalld.ingest.errors import RecalldError
 from recalld.ingest.gitrecords import TreeFile
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
-from recalld.ingest.qualnames import unnumbered
+from recalld.ingest.qualnames import short_name
 from recalld.ingest.records import HISTORY_FIELDS, STRUCTURAL, stored_checkpoint
 from recalld.ingest.store import MemoryFilter, StoredPoint, retrieve_many
 
@@ -47,7 +47,6 @@ COMMITS_COUNTED = 10_000  # and how many it counts at most
 PATH_SCANNED = 2_000  # the newest of them read for those under a path (a treeless clone fetches their trees)
 # the marks around a doc's lines in code (quotes, comment leaders), for "did only its doc change"
 _DOC_MARKS = " \t\"'/*#-;!"
-_PARAMETERS = re.compile(r"\(.*\)$")  # an overload's (``Codec.decode(String)``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,10 +359,10 @@ def _code_differs(old: dict[str, Any], new: dict[str, Any], as_new: Callable[[st
 
 
 def _declared(fields: dict[str, Any]) -> str:
-    """The name a symbol is declared with: its qualified name's last part, without a
-    repeat's mark or an overload's parameters."""
-    qualname = _PARAMETERS.sub("", unnumbered(str(fields.get("qualname") or "")))
-    return qualname.rpartition(".")[2]
+    """The name a symbol is declared with (``qualnames.short_name``): its qualified name's
+    last part, without what extraction appends to tell namesakes apart (an overload's
+    parameters, a Java method's return type, a repeat's mark)."""
+    return short_name(str(fields.get("qualname") or ""))
 
 
 def _code(fields: dict[str, Any]) -> list[str]:

@@ -425,3 +425,17 @@ def test_the_latest_changes_of_a_repository_never_synced_say_so(git_repo, harnes
                                         "note": "the repository was never synced (recalld sync)"}  # fmt: skip
     harness.sync(git_repo)
     assert "note" not in recent_changes(app, "r")
+
+
+def test_a_name_only_extraction_marks_differently_is_no_signature_change():
+    """A Java method named as its class was ``EditorContainer()#2`` and is now named by its
+    return type (``EditorContainer(): void``): the same declared name, so its unchanged
+    signature is not read as changed by a rename."""
+    from recalld.daemon.changes import _Cut, _what
+
+    was = {"path": "E.java", "qualname": "EditorContainer.EditorContainer()#2", "kind": "method",
+           "signature": "void EditorContainer()", "docstring": "", "content_hash": "h", "text": "x"}  # fmt: skip
+    now = {**was, "qualname": "EditorContainer.EditorContainer(): void"}
+    assert _what(was, now, _Cut(None, "a", "b", max_chars=1000)) == ["name"]  # type: ignore[arg-type]
+    renamed = {**was, "qualname": "EditorContainer.open(): void", "signature": "void open()", "content_hash": "i"}
+    assert _what(was, renamed, _Cut(None, "a", "b", max_chars=1000)) == ["name"]  # type: ignore[arg-type]
