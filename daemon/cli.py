@@ -101,9 +101,13 @@ def build_parser() -> argparse.ArgumentParser:
     rm = repo_sub.add_parser(
         "remove", help="unregister a repository and delete its memories",
         description="Unregister a repository and delete its memories, manual ones too (export them first). A shared"
-        " store (a Qdrant server's collection) keeps them for its other writers unless --purge is given.",
+        " store (a Qdrant server's collection) keeps them for its other writers unless --purge is given. With"
+        " --branch, delete only the memories of a branch it does not follow (one it followed before a rename or"
+        " `repo set --branch`) and keep the registration. Stop the daemon first.",
     )  # fmt: skip
     rm.add_argument("name", help="the registered name (recalld repo list)")
+    rm.add_argument("--branch", help="delete only this branch's memories (not the followed one's); on a shared store"
+                    " with --purge")  # fmt: skip
     rm.add_argument("--purge", action="store_true", help="delete its memories from a shared store too, for every"
                     " writer (also a name no longer registered here)")  # fmt: skip
     rm.set_defaults(handler=repos.repo_remove)

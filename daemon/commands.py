@@ -56,10 +56,10 @@ def sync(ctx: Any, args: argparse.Namespace) -> int:
 
 def _sync_here(ctx: Any, entry: Any, *, full: bool) -> Any:
     from recalld.daemon.progress import TerminalProgress
-    from recalld.daemon.repos import follow_renamed
+    from recalld.daemon.branch_points import followed
 
     progress = TerminalProgress()
-    entry = follow_renamed(ctx.app, entry, progress=progress)  # a branch git renamed is followed to its new name
+    entry = followed(ctx.app, entry, progress=progress)  # a branch git renamed is followed to its new name
     return ctx.app.indexer.sync(repo=entry.name, path=entry.path, branch=entry.branch, full=full, progress=progress)
 
 

@@ -68,8 +68,14 @@ def repo_list(ctx: Any, args: argparse.Namespace) -> int:
 def repo_remove(ctx: Any, args: argparse.Namespace) -> int:
     """Unregister a repository and delete its memories, manual ones too. A shared store (a
     server's collection) keeps them for its other writers unless ``--purge`` is given,
-    which also deletes what it holds of a name registered here no more."""
+    which also deletes what it holds of a name registered here no more. With ``--branch``
+    only the memories of a branch it does not follow (``branch_points.remove_branch``)."""
     from recalld.ingest.store import MemoryFilter
+
+    if args.branch is not None:
+        from recalld.daemon.branch_points import remove_branch
+
+        return remove_branch(ctx, args)
 
     memories = MemoryFilter(repo=args.name, deprecated=None)
     registered = ctx.app.registry.find(args.name) is not None
@@ -125,7 +131,7 @@ def repo_set(ctx: Any, args: argparse.Namespace) -> int:
             done = (f"; {branch} is indexed in the store already (another writer's, or an earlier carry's): its"
                     " memories are kept as they are")  # fmt: skip
         if ctx.app.store.shared:
-            done += f"; those of {entry.branch} stay in the shared collection (other writers may follow it)"
+            done += f"; those of {entry.branch} stay in the shared collection ({_purged_by(entry)})"
     else:
         if branch != entry.branch:  # dropped first: a crash before the registry changes leaves a re-sync, not strays
             done = f"; {left_behind(ctx.app, entry)}"
@@ -179,9 +185,15 @@ def left_behind(app: Any, entry: RepoEntry) -> str:
 
     count = app.store.count(MemoryFilter(repo=entry.name, branch=entry.branch, deprecated=None))
     if app.store.shared:
-        return f"the {count} memories of {entry.branch} stay in the shared collection (other writers may follow it)"
+        return f"the {count} memories of {entry.branch} stay in the shared collection ({_purged_by(entry)})"
     app.indexer.remove_repo(entry.name, branch=entry.branch)
     return f"dropped the {count} memories of {entry.branch} (manual memories kept)"
+
+
+def _purged_by(entry: RepoEntry) -> str:
+    """Why a shared store keeps the memories of ``entry``'s branch, and what deletes them."""
+    name, branch = shlex.quote(entry.name), shlex.quote(entry.branch)
+    return f"other writers may follow it: `recalld repo remove {name} --branch {branch} --purge` deletes them"
 
 
 def follow_renamed(app: Any, entry: RepoEntry, *, progress: ProgressSink) -> RepoEntry:

@@ -17,6 +17,7 @@ from typing import Any
 from recalld.daemon import restart, sdnotify, webhooks
 from recalld.daemon.app import App
 from recalld.daemon.asof import warm_states
+from recalld.daemon.branch_points import followed
 from recalld.daemon.client import STARTING_SUFFIX
 from recalld.daemon.config import Config
 from recalld.daemon.dispatch import Dispatcher
@@ -26,7 +27,6 @@ from recalld.daemon.progress import StartupProgress, ping_period, starting
 from recalld.daemon.runtime_files import ensure_token, remove_if_ours, write_whole
 from recalld.daemon.store_wait import wait_for_server
 from recalld.daemon.query import repo_status, vectors_status
-from recalld.daemon.repos import follow_renamed
 from recalld.daemon.server import ApiServer
 from recalld.daemon.tasks import start_scheduler
 from recalld.daemon.upkeep import StoreUpkeep, limit_malloc_arenas
@@ -269,7 +269,7 @@ class Service:
         return added
 
     def _sync_repo(self, repo: str, claim: Claim) -> SyncResult:
-        entry = follow_renamed(self.app, self.app.registry.get(repo), progress=NoProgress())
+        entry = followed(self.app, self.app.registry.get(repo), progress=NoProgress())
         if any(e.detail.get("fetch") for e in claim.events):
             state = self.dispatcher.state(repo)
             state.fetch_error = webhooks.fetch_claimed(self.journal, claim, entry.path)

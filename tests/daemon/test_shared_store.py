@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 from recalld.daemon.query import SearchRequest, search
 from recalld.daemon.repos import follow_renamed, repo_remove, repo_set
-from recalld.ingest.errors import NotFoundError
+from recalld.ingest.errors import NotFoundError, RecalldError
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import stored_checkpoint
 from recalld.ingest.result import NoProgress
@@ -77,13 +77,56 @@ def test_a_rename_onto_a_branch_another_writer_indexed_carries_nothing_over_it(m
 def test_repo_remove_keeps_a_shared_stores_memories_unless_purged(master, harness, ctx, capsys):  # noqa: F811
     shared = harness.store.shared
     held = on(harness.store, "master")
-    repo_remove(ctx, argparse.Namespace(name="r", purge=False))
+    repo_remove(ctx, argparse.Namespace(name="r", branch=None, purge=False))
     said = capsys.readouterr().out
     assert ctx.registry.find("r") is None
     assert on(harness.store, "master") == (held if shared else 0)
     assert ("stay in the shared collection" in said) == shared, said
     if shared:  # a name no longer registered: purged all the same
-        repo_remove(ctx, argparse.Namespace(name="r", purge=True))
+        repo_remove(ctx, argparse.Namespace(name="r", branch=None, purge=True))
         assert on(harness.store, "master") == 0 and f"removed r and its {held} memories" in capsys.readouterr().out
     with pytest.raises(NotFoundError):  # nothing of it left: an unknown name
-        repo_remove(ctx, argparse.Namespace(name="r", purge=True))
+        repo_remove(ctx, argparse.Namespace(name="r", branch=None, purge=True))
+
+
+def test_repo_remove_branch_deletes_a_branch_followed_no_more_on_a_shared_store_with_purge(master, harness, ctx,  # noqa: F811
+                                                                                          capsys):  # fmt: skip
+    shared = harness.store.shared
+    before = on(harness.store, "master")
+    master.git("branch", "-m", "master", "main")
+    repo_set(ctx, argparse.Namespace(name="r", path=None, branch="main"))
+    said = capsys.readouterr().out
+    assert ("`recalld repo remove r --branch master --purge` deletes them" in said) == shared, said
+    with pytest.raises(RecalldError, match="r follows 'main'"):  # never the followed branch's
+        repo_remove(ctx, argparse.Namespace(name="r", branch="main", purge=True))
+    if shared:
+        with pytest.raises(RecalldError, match=f"the {before} memories of r at master are in a shared collection"):
+            repo_remove(ctx, argparse.Namespace(name="r", branch="master", purge=False))
+        assert on(harness.store, "master") == before
+        repo_remove(ctx, argparse.Namespace(name="r", branch="master", purge=True))
+        assert f"removed the {before} memories of r at master" in capsys.readouterr().out
+    assert on(harness.store, "master") == 0 and not stored_checkpoint(harness.store, Scope("r", "master"))
+    assert on(harness.store, "main") == before and ctx.registry.get("r").branch == "main"
+    with pytest.raises(RecalldError, match=rf"holds nothing of r at 'master' \(its branches there: main \({before}"):
+        repo_remove(ctx, argparse.Namespace(name="r", branch="master", purge=True))
+    with pytest.raises(NotFoundError):
+        repo_remove(ctx, argparse.Namespace(name="nope", branch="master", purge=True))
+
+
+def test_a_sync_deletes_what_a_stopped_repo_set_left_of_the_old_branch_on_a_store_of_its_own(master, harness, ctx):  # noqa: F811
+    """A `repo set --branch` to a branch git still has re-points the registration, then drops
+    the old branch's points: killed in between, they stay. The next sync deletes them from
+    the daemon's own store, never from a shared one, and keeps the manual memories."""
+    from recalld.daemon.branch_points import followed
+    from recalld.daemon.memories import remember
+    from recalld.ingest.manual import ManualMemory
+
+    remember(ctx.app, ManualMemory("Card refunds go through the payments team", repo="r"))
+    before = on(harness.store, "master")
+    master.git("branch", "develop")
+    ctx.registry.update("r", path=str(master.path), branch="develop")  # as a repo set killed before its drop leaves it
+    entry = followed(ctx.app, ctx.registry.get("r"), progress=NoProgress())
+    assert entry.branch == "develop"
+    assert on(harness.store, "master") == (before if harness.store.shared else 0)
+    assert bool(stored_checkpoint(harness.store, Scope("r", "master"))) == harness.store.shared
+    assert harness.store.count(MemoryFilter(repo="r", kinds=("manual",))) == 1

@@ -1,0 +1,87 @@
+"""The points a store holds of a repository at branches its registration follows no more:
+listed by branch, deleted by ``recalld repo remove NAME --branch BRANCH`` (on a shared
+store with ``--purge``: other writers may follow that branch), and on a store of the
+daemon's own deleted before a sync, where nothing else can have written them (what a
+``repo set --branch`` or a followed rename stopped midway left: ``repos.left_behind``)."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+from recalld.daemon.logs import get_logger
+from recalld.ingest.errors import RecalldError
+from recalld.ingest.store import MemoryFilter
+
+log = get_logger("recalld.repos")
+
+
+def held_branches(store: Any, repo: str) -> Counter[str]:
+    """The branches ``store`` holds points of ``repo`` at, each with how many of its
+    memories (its checkpoint not counted; a branch with no memory left is listed with 0)."""
+    held: Counter[str] = Counter()
+    for point in store.scroll(MemoryFilter(record=None, repo=repo, deprecated=None), fields=("branch", "record")):
+        branch = point.payload.get("branch")
+        if branch:
+            held[str(branch)] += point.payload.get("record") == "memory"
+    return held
+
+
+def drop_strays(app: Any, entry: Any) -> int:
+    """On a store of the daemon's own (not shared), the points of ``entry``'s repository at
+    a branch it does not follow deleted, and how many memories went. Only where the
+    repository holds points beyond its followed branch's and its manual memories (two
+    counts; the common case reads no point)."""
+    if app.store.shared:
+        return 0
+    every = MemoryFilter(record=None, repo=entry.name, deprecated=None)
+    if app.store.count(every) == app.store.count(replace(every, followed=((entry.name, entry.branch),))):
+        return 0
+    dropped = 0
+    for branch in sorted(held_branches(app.store, entry.name)):
+        if branch != entry.branch:
+            count = app.indexer.remove_repo(entry.name, branch=branch)
+            dropped += count
+            log.warning("deleted the memories of a branch the registration follows no more (a repo set or a rename"
+                        " stopped midway left them)", repo=entry.name, branch=branch, memories=count)  # fmt: skip
+    return dropped
+
+
+def remove_branch(ctx: Any, args: argparse.Namespace) -> int:
+    """``recalld repo remove NAME --branch BRANCH``: the memories of ``NAME`` at a branch
+    it does not follow deleted, its registration and manual memories kept; on a shared
+    store only with ``--purge`` (for every writer)."""
+    name, branch, quoted = args.name, args.branch, shlex.quote(args.name)
+    entry = ctx.app.registry.find(name)
+    if entry is not None and entry.branch == branch:
+        raise RecalldError(f"{name} follows {branch!r}: `recalld repo set {quoted} --branch OTHER` tracks another"
+                           f" branch, `recalld repo remove {quoted}` removes the repository", exit_code=2)  # fmt: skip
+    held = held_branches(ctx.app.store, name)
+    if entry is None and not held:
+        ctx.app.registry.get(name)  # an unknown name is the first thing to hear about
+    if branch not in held:
+        there = ", ".join(f"{b} ({n} memories)" for b, n in sorted(held.items())) or "none"
+        raise RecalldError(f"the store holds nothing of {name} at {branch!r} (its branches there: {there})")
+    if ctx.daemon():
+        raise RecalldError("stop the daemon before removing a branch's memories (it owns the store)")
+    if ctx.app.store.shared and not args.purge:
+        raise RecalldError(f"the {held[branch]} memories of {name} at {branch} are in a shared collection, whose other"
+                           f" writers may follow {branch}: add --purge to delete them for every writer")  # fmt: skip
+    removed = ctx.app.indexer.remove_repo(name, branch=branch)
+    kept = "its registration and manual memories kept" if entry is not None else "its manual memories kept"
+    print(f"removed the {removed} memories of {name} at {branch} ({kept})")
+    return 0
+
+
+def followed(app: Any, entry: Any, *, progress: Any) -> Any:
+    """``entry`` made ready for its sync: its branch followed to the name git renamed it to
+    (``repos.follow_renamed``), then what a store of its own holds of its other branches
+    deleted (``drop_strays``). The registration as the sync follows it."""
+    from recalld.daemon.repos import follow_renamed
+
+    entry = follow_renamed(app, entry, progress=progress)
+    drop_strays(app, entry)
+    return entry
