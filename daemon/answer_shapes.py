@@ -100,6 +100,8 @@ STATUS = _object({
         "repo": _STR, "branch": _STR, "indexed_commit": _OPT_STR, "tip": _OPT_STR, "commits_behind": _OPT_INT,
         "memories": _INT, "deprecated": _INT, "error": _OPT_STR, "empty": _BOOL, "queue_depth": _INT,
         "last_error": _OPT_STR, "history_owed": _BOOL,
+        "other_branches": _said({"type": "object", "additionalProperties": _INT},
+                                "the other branches the store holds of it, each with its live memories"),
     }, additionalProperties=True)},
 }, required=("daemon", "repos"), additionalProperties=True)
 

@@ -85,3 +85,16 @@ def followed(app: Any, entry: Any, *, progress: Any) -> Any:
     entry = follow_renamed(app, entry, progress=progress)
     drop_strays(app, entry)
     return entry
+
+
+def other_branches(store: Any, entry: Any) -> dict[str, int]:
+    """The branches but ``entry``'s own that ``store`` holds ``entry``'s repository at (by
+    their checkpoints: a few points), each with its live memories: on a shared store other
+    writers' (a CI runner's feature branch) and what a rename or ``repo set --branch`` left
+    for them; on the daemon's own, what one stopped midway left until the next sync."""
+    found: dict[str, int] = {}
+    for point in store.scroll(MemoryFilter(record="checkpoint", repo=entry.name, deprecated=None), fields=("branch",)):
+        branch = str(point.payload.get("branch") or "")
+        if branch and branch != entry.branch:
+            found[branch] = store.count(MemoryFilter(repo=entry.name, branch=branch))
+    return dict(sorted(found.items()))

@@ -9,6 +9,7 @@ from typing import Any
 
 from recalld.daemon.app import App
 from recalld.daemon.asof import LinesAt, parse_date, states_at_commit, states_at_date
+from recalld.daemon.branch_points import other_branches
 from recalld.daemon.config import MEMORY_TYPES, SEARCH_LIMIT
 from recalld.daemon.here import holding
 from recalld.daemon.logs import get_logger
@@ -176,7 +177,8 @@ def _mode(app: App, mode: str) -> str:
     if vectors["current"]:
         return mode
     log.warning(
-        "stored vectors are of another model or text setting (words_only, max_tokens) until the next sync re-embeds them",
+        "stored vectors are of another model or text setting (words_only, max_tokens) until the next sync"
+        " re-embeds them",
         stored=vectors["stored"] or "mixed (a re-embedding under way or interrupted)", configured=app.space,
         searching="by keywords" if mode == "hybrid" else "by meaning, unreliably",
     )  # fmt: skip
@@ -188,7 +190,8 @@ def vectors_status(app: App) -> dict[str, Any]:
     interrupted), the configured one, and whether they agree (a store without a marker
     is taken to be of the configured space)."""
     marked, space = stored_space(app.store)
-    return {"stored": space if marked else app.space, "configured": app.space, "current": not marked or space == app.space}
+    current = not marked or space == app.space
+    return {"stored": space if marked else app.space, "configured": app.space, "current": current}
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +341,7 @@ def repo_status(app: App, name: str) -> dict[str, Any]:
         "deprecated": app.store.count(MemoryFilter(repo=entry.name, branch=entry.branch, deprecated=1)),
         "interrupted_sync": checkpoint.get("pending"),
         "history_owed": bool(checkpoint.get("history_owed")),  # commit history still to backfill
+        "other_branches": other_branches(app.store, entry),  # held beside the followed one: {branch: live memories}
     }
     return {**status, **lag(entry, checkpoint.get("commit"), app.registry)}
 

@@ -115,10 +115,18 @@ def _print(report: dict[str, Any]) -> None:
             # a sync that failed for the reason ``error`` gives is said once, by it
             if s.get(key) not in (None, 0) and not (key == "last_error" and s["error"] and s["error"] in s[key])
         ) + ("\tcommit history still backfilling" if s.get("history_owed") else "") + (
-            "\tno commit yet" if s.get("empty") else "")
+            "\tno commit yet" if s.get("empty") else "") + _others(s)
         line = (f"{s['repo']}\t{s['branch']}\tindexed {indexed}\tbehind {behind}\t"
                 f"{s['memories']} memories ({s['deprecated']} deprecated){extra}")  # fmt: skip
         print(line + (f"\terror: {one_line(s['error'])}" if s["error"] else ""))
+
+
+def _others(s: dict[str, Any]) -> str:
+    """The branches the store holds of a repository beside the one it follows (other
+    writers' on a shared store; `recalld repo remove NAME --branch B` deletes one)."""
+    others = s.get("other_branches") or {}
+    held = ", ".join(f"{one_line(branch)} ({count} memories)" for branch, count in others.items())
+    return f"\tother branches held: {held}" if held else ""
 
 
 def _print_unknown_counts(s: dict[str, Any], d: dict[str, Any]) -> None:

@@ -130,3 +130,24 @@ def test_a_sync_deletes_what_a_stopped_repo_set_left_of_the_old_branch_on_a_stor
     assert on(harness.store, "master") == (before if harness.store.shared else 0)
     assert bool(stored_checkpoint(harness.store, Scope("r", "master"))) == harness.store.shared
     assert harness.store.count(MemoryFilter(repo="r", kinds=("manual",))) == 1
+
+
+def test_status_names_the_other_branches_the_store_holds_of_a_repository(master, harness, ctx, capsys):  # noqa: F811
+    """A CI runner's feature branch on a shared server, and the old name a rename left there,
+    show in status beside the followed branch: what a search leaves out, and what
+    `repo remove --branch` may delete."""
+    from recalld.daemon.query import repo_status
+    from recalld.daemon.status import _print
+
+    before = on(harness.store, "master")
+    master.git("branch", "feature")
+    harness.indexer.sync(repo="r", path=str(master.path), branch="feature")  # another writer's
+    master.git("branch", "-m", "master", "main")
+    repo_set(ctx, argparse.Namespace(name="r", path=None, branch="main"))
+    status = repo_status(ctx.app, "r")
+    kept = {"master": before} if harness.store.shared else {}
+    assert status["other_branches"] == {"feature": before, **kept}
+    capsys.readouterr()
+    _print({"daemon": {"state": "stopped"}, "repos": [{**status, "error": None}]})
+    line = capsys.readouterr().out
+    assert f"other branches held: feature ({before} memories)" in line, line
