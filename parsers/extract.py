@@ -219,7 +219,7 @@ class Enclosures:
             if step.id in self._defs and step.id not in self._inner:
                 found = Enclosure(step)
             elif step.type in self._lifted and found.local_body:
-                place = lifted_place(step, self._data)  # an impl in a block: as if where the block's item is
+                place = lifted_place(step, self._data)  # an impl in a block: as if in its item's module
                 found = found if place is None else self.of(place)
             constant = _constant_name(step) if step.type in ENUM_CONSTANTS else None
             found = Enclosure(

@@ -78,8 +78,8 @@ class LanguageSpec:
     banner_docs: bool = False
     local_bodies: frozenset[str] = LOCAL_BODIES  # node kinds whose definitions are local
     item_macros: bool = False  # Rust's: the items a macro's call wraps are read (parsers/item_macros.py)
-    # Node kinds that a block holds as if they stood where the block's item does, and that are
-    # no local of it (Rust's impl of a type the block does not declare: parsers/block_impls.py).
+    # Node kinds that a block holds as if they stood in the module the block's item stands in, and
+    # that are no local of it (Rust's impl of a type the block does not declare: parsers/block_impls.py).
     lifted: frozenset[str] = frozenset()
     # C#'s: a file read with syntax errors is read again with its directive lines blanked and
     # the ``#if`` groups its errors fall in reduced to one branch (parsers/conditionals.py),

@@ -274,18 +274,49 @@ def test_an_impl_in_a_consts_block_is_its_types_unless_the_block_declares_it():
     """serde's derives and pin-project's expansions write ``const _: () = { impl Serialize for
     Point {…} };``: the impl's methods were dropped with the block's locals, though the impl is
     ``Point``'s wherever it is written, and rustdoc documents it so; an impl of a type or a
-    trait that the block declares stays local, as does one in a function's body."""
+    trait that the block declares stays local."""
     source = (
         "pub struct Point;\n"
         "const _: () = {\n    struct Projection;\n    impl Projection { fn local(&self) {} }\n"
         "    impl Point { pub fn project(&self) {} }\n"
         "    impl serde::Serialize for Point { fn serialize(&self) {} }\n};\n"
-        "mod geo {\n    pub struct Q;\n    fn f() {\n        trait Local { fn x(&self); }\n"
-        "        impl Local for Q { fn x(&self) {} }\n        impl Clone for Q { fn clone(&self) -> Self { Q } }\n"
-        "    }\n}\n"
+    )
+    assert list(symbols(source)) == ["Point", "Point.project", "<Point as Serialize>.serialize"]
+
+
+def test_an_impl_in_a_functions_body_is_its_types_in_the_functions_module():
+    """bincode's ``deserialize_enum`` implements ``EnumAccess`` for ``&mut Deserializer`` in its
+    body, async-process's ``Drop`` for ``ChildGuard`` in ``Child::new``'s: rustdoc documents their
+    methods as the type's, which were dropped with the body's locals. Named in the module the
+    function stands in, not under a trait or an impl whose method it is (a const's block in a
+    trait made ``Shape.<Point as Clone>.clone``); the body's own functions stay local."""
+    source = (
+        "pub struct Point;\npub trait Shape {\n    fn area(&self) {\n"
+        "        impl Clone for Point { fn clone(&self) -> Self { Point } }\n    }\n}\n"
+        "mod geo {\n    pub struct Q;\n    fn f() {\n        impl Q { pub fn from_f(&self) {} }\n"
+        "        let _ = || { impl Default for Q { fn default() -> Self { Q } } };\n        fn helper() {}\n    }\n}\n"
     )
     assert list(symbols(source)) == [
-        "Point", "Point.project", "<Point as Serialize>.serialize", "geo.Q", "geo.f"]
+        "Point", "Shape", "Shape.area", "<Point as Clone>.clone",
+        "geo.Q", "geo.f", "geo.Q.from_f", "geo.<Q as Default>.default",
+    ]  # fmt: skip
+
+
+def test_an_impl_of_what_a_functions_body_declares_is_local():
+    """As rustdoc keeps no impl of a type or a trait it does not document: of one the body
+    declares, by a macro's call too (futures-lite's ``pin_project! { struct CopyFuture … }``
+    in ``copy``), or whose trait's type argument it declares (``From<&Local>``, not
+    ``From<Vec<Local>>``, the ``Vec``'s)."""
+    source = (
+        "pub struct Point;\nfn f() {\n    struct Local;\n"
+        "    impl Clone for Local { fn clone(&self) -> Self { Local } }\n"
+        "    trait Inner { fn inner(&self); }\n    impl Inner for Point { fn inner(&self) {} }\n"
+        "    impl From<&Local> for u64 { fn from(_: &Local) -> u64 { 0 } }\n"
+        "    impl From<Vec<Local>> for Point { fn from(_: Vec<Local>) -> Point { Point } }\n"
+        "    pin_project! {\n        struct CopyFuture<R> { #[pin] reader: R }\n    }\n"
+        "    impl<R> Future for CopyFuture<R> { fn poll(&self) {} }\n}\n"
+    )
+    assert list(symbols(source)) == ["Point", "f", "<Point as From<Vec<Local>>>.from"]
 
 
 def test_a_doc_blocks_star_margin_is_one_only_where_every_line_has_it():
