@@ -39,6 +39,7 @@ from recalld.parsers.readings import best_reading
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.signatures import signature
 from recalld.parsers.treesitter import Node, comment_nodes, node_text
+from recalld.parsers.type_members import literal_member
 
 CONTAINER_KINDS = frozenset({"class", "object", "interface", "struct", "enum", "trait"})
 # A Java enum constant with a body of its own (a Kotlin enum entry): what it defines is the
@@ -262,7 +263,7 @@ def _place(
     if d.package is not None:  # Perl's: ``Foo::Bar::new``
         return d.kind, f"{d.package}::{d.name}" if d.package else d.name
     kind = d.kind
-    in_type = d.receiver is not None or outer_kind in CONTAINER_KINDS or _literal_member(d.node, around.outer)
+    in_type = d.receiver is not None or outer_kind in CONTAINER_KINDS or literal_member(d.node, around.outer)
     if kind == "function" and in_type:
         kind = "method"
     elif kind == "method" and not in_type:
@@ -274,35 +275,6 @@ def _place(
     if d.scoped and enclosing:
         return kind, _in_scope(enclosing, ".".join(written))
     return kind, ".".join(p for p in (enclosing, *written) if p)
-
-
-def _literal_member(node: Node, outer: Node | None) -> bool:
-    """A method of the object type a TypeScript type alias is (``type Api = { then(cb):
-    void }``: ``Api.then``), as an interface's is, or of one it intersects with others
-    (redux-toolkit's ``type AsyncThunkOptions<…> = { condition?(…): … } & IsUnknown<…>``),
-    or a conditional type gives (effect's ``Builder``: ``{…} & ([I] extends [never] ? unknown
-    : { onInitial(…): … })``). Not one a conditional type's ``extends`` matches against
-    (``S extends { asEffect(): infer A } ? A : never``), nor a union's variant's."""
-    literal = node.parent if node.type == "method_signature" else None
-    if literal is None or literal.type != "object_type" or outer is None:
-        return False
-    holder, held = literal.parent, literal
-    while holder is not None and _gives_members(holder, held):
-        holder, held = holder.parent, holder
-    return holder is not None and holder.id == outer.id
-
-
-def _gives_members(holder: Node, held: Node) -> bool:
-    """Whether the members of ``held``, a type in ``holder``, are those of the type ``holder`` is."""
-    if holder.type == "conditional_type":
-        return all(side is None or side.id != held.id for side in map(holder.child_by_field_name, _MATCHED))
-    return holder.type in _TYPES_HOLDING_MEMBERS
-
-
-# what gives an alias the members of the object types in it: ``A & B``, ``(A)``; a conditional
-# type's branches do too, not its ``left extends right`` (``_MATCHED``)
-_TYPES_HOLDING_MEMBERS = frozenset({"intersection_type", "parenthesized_type"})
-_MATCHED = ("left", "right")
 
 
 def _in_scope(enclosing: str, written: str) -> str:

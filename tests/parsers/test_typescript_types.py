@@ -57,3 +57,37 @@ def test_the_methods_a_conditional_type_gives_an_alias_are_the_aliases():
         ("method", "Builder.onInitial", 10),
         ("type", "AsEffectReturn", 12),  # what its extends matches against is no member
     ]
+
+
+# redux-toolkit's ``createAsyncThunk.ts`` (its ``IsUnknown`` of ``tsHelpers.ts`` written here),
+# and the object types an alias is given as type arguments otherwise
+ARGUMENTS = b"""type IsUnknown<T, True, False = never> = unknown extends T ? True : False
+type Merge<A, B> = A & B
+type Mapped<T> = { [K in keyof T]: T[K] }
+export type AsyncThunkOptions<Meta> = { condition?(): boolean } & IsUnknown<
+  Meta,
+  { getPendingMeta?(base: string): Meta },
+  { getPendingMeta(base: string, api: Api): Meta }
+>
+type Client = Merge<{ open(): void }, Mapped<{ close(): void }>>
+type Closing = Promise<{ close(): void }>
+type Handlers<T> = { [K in keyof T]: { handle(): void } }
+"""
+
+
+def test_the_methods_of_a_type_argument_are_the_aliases_where_the_generic_gives_them():
+    symbols = [(s.kind, s.qualname, s.start_line) for s in parse("typescript", ARGUMENTS).symbols[1:]]
+    assert symbols == [
+        ("type", "IsUnknown", 1),
+        ("type", "Merge", 2),
+        ("type", "Mapped", 3),
+        ("type", "AsyncThunkOptions", 4),
+        ("method", "AsyncThunkOptions.condition", 4),
+        ("method", "AsyncThunkOptions.getPendingMeta(string)", 6),  # a conditional type's branches: the alias's
+        ("method", "AsyncThunkOptions.getPendingMeta(string, Api)", 7),
+        ("type", "Client", 9),
+        ("method", "Client.open", 9),  # an intersection's part
+        ("method", "Client.close", 9),  # a mapped type over its keys has its members
+        ("type", "Closing", 10),  # a type read elsewhere: its argument's members are none of the alias's
+        ("type", "Handlers", 11),  # a mapped type's values: each property's type
+    ]
