@@ -29,6 +29,7 @@ from recalld.parsers.doc_nodes import (
     past_outer_attributes,
 )
 from recalld.parsers.macros import calls_alone
+from recalld.parsers.mode_lines import is_mode_line
 from recalld.parsers.preambles import is_preamble
 from recalld.parsers.python_strings import body_string, string_statement
 from recalld.parsers.registry import LanguageSpec
@@ -58,7 +59,8 @@ PHP_OPENER = "php_tag"
 # Comment lines that speak to a tool rather than a reader: coverage, linters, formatters, the
 # TypeScript checker and its language service's plugins (effect's ``@effect-diagnostics``), Go's
 # build constraints (``+build``; its directives: ``_UNSPACED_DIRECTIVE``), ShellCheck,
-# an editor (its folds: ``#region``); an interpreter line (``#!/usr/bin/env bash``: ``!/usr/bin/env bash``).
+# an editor (its folds: ``#region``; its file variables: ``parsers.mode_lines``); an interpreter
+# line (``#!/usr/bin/env bash``: ``!/usr/bin/env bash``).
 _DIRECTIVE = re.compile(
     r"(?:istanbul|c8) ignore\b|eslint-(?:disable|enable|env)\b|prettier-ignore\b|@ts-(?:ignore|expect-error|nocheck)\b"
     r"|\+build\b|nolint\b|lint:(?:file-)?ignore\b|tslint:(?:disable|enable)|biome-ignore\b|@effect-diagnostics\b"
@@ -68,7 +70,6 @@ _DIRECTIVE = re.compile(
     r"|clang-format (?:off|on)\b"
     r"|(?:vim?|ex): *(?:set? +)?(?:ft|filetype|syntax|ts|sw|sts|et|noet|tabstop|shiftwidth|expandtab)\b"
     r"|![ \t]*/[\w./-]+(?:[ \t]+[\w./=-]+)*[ \t]*$"
-    r"|.*-\*-.*-\*-"  # Emacs's file variables (``-*- coding: utf-8 -*-``, ``Iterators -*- C++ -*-``)
 )
 # A line of one mark repeated that frames a comment block (``////////``, ``# ======``),
 # or such marks around a section's title (zod's ``//////////   ZodNumber   //////////``):
@@ -354,9 +355,10 @@ def _clean_comments(comments: list[Node], data: bytes, *, whole_margin: bool = F
 
 def _comment_lines(comments: list[Node], data: bytes, *, whole_margin: bool = False) -> list[str]:
     """The comments' lines without their punctuation (``debt.clean_comment_lines``), but a
-    directive's (``_UNSPACED_DIRECTIVE``), and a Rust doc attribute's among them as its
-    ``///`` lines would read (``doc_attributes.doc_attribute_lines``); ``whole_margin``: a
-    block's `` * `` margin as rustdoc takes it off, where all its lines have one."""
+    directive's (``_UNSPACED_DIRECTIVE``) and an editor's file variables on the file's first
+    lines (``mode_lines``), and a Rust doc attribute's among them as its ``///`` lines would
+    read (``doc_attributes.doc_attribute_lines``); ``whole_margin``: a block's `` * `` margin
+    as rustdoc takes it off, where all its lines have one."""
     lines: list[str] = []
     for comment in comments:
         attribute = doc_attribute_lines(comment, data)
@@ -364,7 +366,9 @@ def _comment_lines(comments: list[Node], data: bytes, *, whole_margin: bool = Fa
         if attribute is not None:
             lines.extend(attribute)
         elif not _UNSPACED_DIRECTIVE.match(text):
-            lines.extend(clean_comment_lines(text, indented=True, whole_margin=whole_margin))
+            cleaned = clean_comment_lines(text, indented=True, whole_margin=whole_margin)
+            row = comment.start_point.row
+            lines.extend(line for i, line in enumerate(cleaned) if not is_mode_line(line, row + i))
     return dedented(lines)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from recalld.parsers.mode_lines import MODE_LINE_BYTES, MODE_LINE_ROWS
 from recalld.parsers.registry import interpreted_language
 
 # An interpreter's name and the version it may be named with: ``python3.11``, ``lua5.1``, ``luajit-2.1``.
@@ -14,8 +15,7 @@ _VERSIONED = re.compile(rb"([a-z][a-z_-]*?)-?[0-9.]*")
 HEAD_BYTES = 512  # of a script: its ``#!`` line, an editor's mode and a restart are read within them
 SCRIPT_LINES = 6  # of them
 # An editor's mode on a script's first lines: Emacs' (``-*- mode: sh; … -*-``, ``-*- tcl -*-``;
-# not ``-*- coding: utf-8 -*-``) and Vim's (``vim: set ft=python :``).
-_EMACS = re.compile(rb"-\*-(.*?)-\*-")
+# not ``-*- coding: utf-8 -*-``: ``parsers.mode_lines``) and Vim's (``vim: set ft=python :``).
 _VIM = re.compile(rb"\b(?:vim?|ex):.*?\b(?:ft|filetype)=([\w+-]+)")
 # A shell script's line that runs it again with another interpreter: ``exec wish "$0" -- "$@"``.
 _RESTART = re.compile(rb'[ \t]*exec[ \t]+([^\s$"\']+)[^\n]*\$0')
@@ -40,7 +40,7 @@ def interpreter_language(head: bytes) -> str | None:
     it runs itself with again (``#!/bin/sh`` then ``exec scala "$0" "$@"``; Tcl's ``#!/bin/sh``,
     a comment ending in a backslash, then ``exec tclsh "$0"``: no language read)."""
     lines = head[:HEAD_BYTES].split(b"\n", SCRIPT_LINES)[:SCRIPT_LINES]
-    for line in lines[:2]:
+    for line in lines[:MODE_LINE_ROWS]:
         mode = _editor_mode(line)
         if mode is not None:
             return EDITOR_MODES.get(mode) or _interpreter(mode)
@@ -60,7 +60,7 @@ def interpreter_language(head: bytes) -> str | None:
 def _editor_mode(line: bytes) -> bytes | None:
     """The mode an Emacs ``-*- … -*-`` line (``-*- tcl -*-``, ``-*- mode: sh; … -*-``, not
     ``-*- coding: utf-8 -*-``) or a Vim modeline names, lowercase."""
-    emacs = _EMACS.search(line)
+    emacs = MODE_LINE_BYTES.search(line)
     if emacs is not None:
         settings = emacs.group(1).strip()
         if b":" not in settings:

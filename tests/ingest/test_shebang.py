@@ -58,6 +58,7 @@ def live(h: Harness) -> dict[tuple[str, str], dict]:  # type: ignore[type-arg]
         (b"# -*- coding: utf-8; mode: ruby -*-\n", "ruby"),
         (b"#!/bin/sh\n# vim: set ft=python :\n", "python"),
         (b"// <vector> -*- C++ -*-\n\n// Copyright (C) 2001-2022 Free Software Foundation, Inc.\n", "cpp"),  # libstdc++
+        (b"#!/bin/sh\n# rotates app-*-%d-*-.log\n", "bash"),  # a pattern that only looks like a mode
         # a shell script that runs itself again with another interpreter
         (b'#!/bin/sh\n# Tcl ignores the next line -*- tcl -*- \\\nexec wish "$0" -- "$@"\n', None),  # gitk
         (b'#!/bin/sh\n# the next line restarts using tclsh \\\nexec tclsh "$0" "$@"\n', None),

@@ -31,3 +31,20 @@ def test_java_classes_local_to_a_block_are_no_members():
               b"  static Object O = switch (1) { default -> { class InRule {} yield null; } };\n"
               b"  void m() { class InMethod {} }\n  static class Nested { void c() {} }\n}\n")  # fmt: skip
     assert [s.qualname for s in parse("java", source).symbols[1:]] == ["T", "T.m", "T.Nested", "T.Nested.c"]
+
+
+def test_a_doc_line_that_only_looks_like_an_editors_mode_line_is_the_docs():
+    """A format pattern in a Javadoc (``-*-%d-*-``) was taken for Emacs's file variables
+    and left out of the doc, the doc's only line and all where the file opened with it. A
+    mode line is one on the file's first two lines, of a mode's name or ``var: value`` pairs."""
+    source = (b"/** Rolls to log-*-%d-*-.txt files. */\nclass Roller {\n  /**\n   * Names a file.\n"
+              b"   * The pattern {@code -*-%d-*-} numbers them.\n   */\n  String name(int n) { return null; }\n}\n")
+    docs = [(s.qualname, s.docstring) for s in parse("java", source).symbols[1:]]
+    assert docs == [
+        ("Roller", "Rolls to log-*-%d-*-.txt files."),
+        ("Roller.name", "Names a file.\nThe pattern {@code -*-%d-*-} numbers them."),
+    ]
+    moded = b"// -*- mode: java; c-basic-offset: 4 -*-\n// The roller.\n\nimport a.B;\n/** Rolls. */\nclass R {}\n"
+    assert [s.docstring for s in parse("java", moded).symbols] == ["The roller.", "Rolls."]
+    named = b"/* -*- Java -*- */\n/** Rolls. */\nclass R {}\n"
+    assert [s.docstring for s in parse("java", named).symbols] == ["", "Rolls."]
