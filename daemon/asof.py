@@ -228,7 +228,8 @@ def states_at_commit(
     as in ``parse_date``."""
     commit = git.resolve_commit(rev)
     if commit is None:
-        shallow = " (a shallow clone: `git fetch --unshallow` brings its older commits)" if git.shallow_boundaries else ""
+        unshallow = " (a shallow clone: `git fetch --unshallow` brings its older commits)"
+        shallow = unshallow if git.shallow_boundaries else ""
         raise RecalldError(f"{flag} {rev!r}: no such commit in repo {repo!r} (nor an ISO date){shallow}")
     tip = git.branch_tip(branch)
     # one the branch left (an amend, a rebase, a force-push) answers where the index synced it

@@ -52,7 +52,8 @@ def with_last_change(
     for record in blamed:
         by_path.setdefault(record["path"], []).append(record)
     groups = list(by_path.items())
-    stopped = _run_blames([partial(_blame_versions, git, commit, path, versions, deadline) for path, versions in groups])
+    stopped = _run_blames([partial(_blame_versions, git, commit, path, versions, deadline)
+                           for path, versions in groups])  # fmt: skip
     left = sum(len(versions) for (_, versions), stop in zip(groups, stopped, strict=True) if stop)
     if left:
         notes.append(_blame_stopped(left, len(blamed), "versions"))

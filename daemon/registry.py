@@ -47,7 +47,8 @@ class RepoRegistry:
                 " choose another --name or remove it first"
             )
         entry = RepoEntry(name, path, branch, int(time.time()))
-        self._db.execute("INSERT INTO repos VALUES (?, ?, ?, ?)", (entry.name, entry.path, entry.branch, entry.added_at))
+        row = (entry.name, entry.path, entry.branch, entry.added_at)
+        self._db.execute("INSERT INTO repos VALUES (?, ?, ?, ?)", row)
         self._db.commit()
         return entry
 

@@ -131,7 +131,8 @@ def promisor_remotes(config: Iterable[tuple[str, str | None]]) -> list[str]:
     ``extensions.partialclone`` names (older clones)."""
     remotes: list[str] = []
     for name, value in config:
-        if name.startswith("remote.") and name.endswith(".promisor") and (value or "").lower() in ("true", "yes", "on", "1"):
+        promisor = (value or "").lower() in ("true", "yes", "on", "1")
+        if name.startswith("remote.") and name.endswith(".promisor") and promisor:
             remotes.append(name[len("remote.") : -len(".promisor")])
         elif name == "extensions.partialclone" and value:
             remotes.append(value)

@@ -10,8 +10,9 @@ a process asking while another exports waits for it (``_exporting``).
 The exported graph is the whole sentence-transformers pipeline after tokenisation
 (transformer with eager attention, pooling, any dense layers, normalisation) traced with
 torch's TorchScript exporter (``dynamo=False``, opset 17; the dynamo exporter works too
-but needs onnxscript and takes longer), with batch and sequence axes dynamic. Only this module imports torch for ONNX's sake, and only
-in a child process that does the export (``_export``): the process that asked never loads it.
+but needs onnxscript and takes longer), with batch and sequence axes dynamic. Only this
+module imports torch for ONNX's sake, and only in a child process that does the export
+(``_export``): the process that asked never loads it.
 """
 
 from __future__ import annotations
@@ -205,7 +206,8 @@ def _export(location: str, model_id: str, work: Path) -> None:
     process that does it ~400 MB that neither torch nor glibc give back: a daemon that
     exported its model on first start stayed at ~1 GB resident for good, against ~620 MB
     for one that found the export made."""
-    run_module("recalld.ingest.onnx_export", [location, model_id, str(work)], failed=f"cannot export model {model_id!r} to ONNX")
+    failed = f"cannot export model {model_id!r} to ONNX"
+    run_module("recalld.ingest.onnx_export", [location, model_id, str(work)], failed=failed)
 
 
 def _export_here(location: str, model_id: str, work: Path) -> None:

@@ -80,7 +80,8 @@ def _class_switches(value: str) -> float:
 
 def _decodes_to_text(value: str) -> bool:
     try:
-        raw = base64.b64decode(value + "=" * (-len(value) % 4), altchars=b"-_" if "-" in value or "_" in value else None)
+        urlsafe = b"-_" if "-" in value or "_" in value else None
+        raw = base64.b64decode(value + "=" * (-len(value) % 4), altchars=urlsafe)
     except (binascii.Error, ValueError):
         return False
     if not raw:

@@ -68,7 +68,8 @@ class QdrantServerStore:
         try:
             # the client's own version check runs on a thread of its own and warns whenever it
             # ends, after a failed connection too: checked here instead, once and in line
-            given = client or QdrantClient(url=config.url, api_key=config.api_key, timeout=30, check_compatibility=False)
+            given = client or QdrantClient(url=config.url, api_key=config.api_key, timeout=30,
+                                           check_compatibility=False)  # fmt: skip
             self._client = cast(QdrantClient, _Answered(given, config.url or ""))
             self._ensure_collection()
             if client is None:

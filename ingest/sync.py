@@ -119,7 +119,8 @@ class Indexer:
         with self._space_lock:
             if self._space_checked:
                 return 0
-            count = ensure_space(self.store, self.embeddings, test_chars=self.options.test_embed_chars, progress=progress)
+            test_chars = self.options.test_embed_chars
+            count = ensure_space(self.store, self.embeddings, test_chars=test_chars, progress=progress)
             self._space_checked = True
             return count
 

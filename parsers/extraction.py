@@ -359,5 +359,9 @@ from __future__ import annotations
 # a member named ``in``, a tagged template's type arguments, ``export type *`` and ``let as`` read.
 # 47: a Rust impl in a function's body is its type's, as one in a const's block (4 symbols in
 # Debian's 932 crates: bincode's, async-process's), unless a block around it declares its type,
-# trait or a trait's type argument (also by a macro's call), as rustdoc strips those.
+# trait or a trait's type argument (also by a macro's call), as rustdoc strips those. TypeScript: an
+# object type given as a type argument gives its methods to the alias where the generic is one of the
+# same file that gives its parameter's members (``Merge<A, B> = A & B``; a mapped type over its
+# keys). An editor's mode line is one of a file's first two lines whose ``-*- … -*-`` holds a mode or
+# ``var: value`` pairs: a Javadoc's ``-*-%d-*-`` pattern is its doc's (2 JDK docs).
 EXTRACTION_VERSION = 47

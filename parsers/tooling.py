@@ -216,7 +216,10 @@ _GRADLE_KOTLIN = re.compile(
     r"""(?:kotlin\s*\(\s*["'][\w.-]+["']\s*\)|id\s*\(?\s*["']org\.jetbrains\.kotlin\.[\w.-]+["']\s*\)?)"""
     r"""\s*version\s*\(?\s*["']([\w.-]+)["']"""
 )
-_GRADLE_JAVA = re.compile(r"(?:JavaVersion\.VERSION_|JavaLanguageVersion\.of\(|(?:source|target)Compatibility\s*=\s*['\"]?|release\s*=\s*)(\d+)")
+_GRADLE_JAVA = re.compile(
+    r"(?:JavaVersion\.VERSION_|JavaLanguageVersion\.of\(|(?:source|target)Compatibility\s*=\s*['\"]?|release\s*=\s*)"
+    r"(\d+)"
+)
 
 
 def _gradle(text: str) -> dict[str, Any]:

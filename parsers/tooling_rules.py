@@ -79,7 +79,8 @@ TOOLING_FILES: tuple[ToolingFile, ...] = (
         Rule(TEST, "nose", ("testenv", "commands"), contains="nose"),
         Rule(LINT, "flake8", ("flake8",), ("max-line-length", "select", "extend-ignore")),
     )),
-    ToolingFile((".flake8",), "ini", (Rule(LINT, "flake8", settings=("max-line-length", "select"), settings_at=("flake8",)),)),
+    ToolingFile((".flake8",), "ini",
+                (Rule(LINT, "flake8", settings=("max-line-length", "select"), settings_at=("flake8",)),)),
     ToolingFile(("mypy.ini", ".mypy.ini"), "ini", (Rule(LINT, "mypy", settings=MYPY_SETTINGS, settings_at=("mypy",)),)),
     ToolingFile(("ruff.toml", ".ruff.toml"), "toml", (Rule(LINT, "ruff", settings=RUFF_SETTINGS),)),
     ToolingFile(("requirements*.txt",), "lines", dependencies=(("lines",),)),
@@ -97,7 +98,8 @@ TOOLING_FILES: tuple[ToolingFile, ...] = (
     ToolingFile(("package-lock.json",), "presence", (Rule(BUILD, "npm"),)),
     ToolingFile(("yarn.lock",), "presence", (Rule(BUILD, "yarn"),)),
     ToolingFile(("pnpm-lock.yaml", "pnpm-workspace.yaml"), "presence", (Rule(BUILD, "pnpm"),)),
-    ToolingFile((".eslintrc", ".eslintrc.json", ".eslintrc.yml", ".eslintrc.yaml"), "presence", (Rule(LINT, "eslint"),)),
+    ToolingFile((".eslintrc", ".eslintrc.json", ".eslintrc.yml", ".eslintrc.yaml"), "presence",
+                (Rule(LINT, "eslint"),)),
     ToolingFile((".prettierrc", ".prettierrc.json", ".prettierrc.yml", ".prettierrc.yaml", ".prettierrc.toml"),
                 "presence", (Rule(FORMAT, "prettier"),)),  # fmt: skip
     ToolingFile(("go.mod",), "gomod", (
@@ -114,7 +116,8 @@ TOOLING_FILES: tuple[ToolingFile, ...] = (
         Rule(VERSION, "rust edition", ("package", "edition")),
         Rule(LINT, "clippy", ("lints", "clippy")),
     ), dependencies=(("dependencies",), ("dev-dependencies",), ("workspace", "dependencies"))),
-    ToolingFile(("rustfmt.toml", ".rustfmt.toml"), "toml", (Rule(FORMAT, "rustfmt", settings=("max_width", "edition")),)),
+    ToolingFile(("rustfmt.toml", ".rustfmt.toml"), "toml",
+                (Rule(FORMAT, "rustfmt", settings=("max_width", "edition")),)),
     ToolingFile(("clippy.toml", ".clippy.toml"), "presence", (Rule(LINT, "clippy"),)),
     ToolingFile(("pom.xml",), "pom", (
         Rule(BUILD, "maven"),
