@@ -67,14 +67,14 @@ def remove_branch(ctx: Any, args: argparse.Namespace) -> int:
     if entry is not None and entry.branch == branch:
         raise RecalldError(f"{name} follows {branch!r}: `recalld repo set {quoted} --branch OTHER` tracks another"
                            f" branch, `recalld repo remove {quoted}` removes the repository", exit_code=2)  # fmt: skip
+    if ctx.daemon():  # before the store is opened: the daemon holds it
+        raise RecalldError("stop the daemon before removing a branch's memories (it owns the store)")
     held = held_branches(ctx.app.store, name)
     if entry is None and not held:
         ctx.app.registry.get(name)  # an unknown name is the first thing to hear about
     if branch not in held:
         there = ", ".join(f"{b} ({n} memories)" for b, n in sorted(held.items())) or "none"
         raise RecalldError(f"the store holds nothing of {name} at {branch!r} (its branches there: {there})")
-    if ctx.daemon():
-        raise RecalldError("stop the daemon before removing a branch's memories (it owns the store)")
     if ctx.app.store.shared and not args.purge:
         raise RecalldError(f"the {held[branch]} memories of {name} at {branch} are in a shared collection, whose other"
                            f" writers may follow {branch}: add --purge to delete them for every writer")  # fmt: skip

@@ -4,6 +4,7 @@ repository and branch: the CLI end to end on real repositories."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -231,6 +232,14 @@ def test_a_renamed_branch_keeps_its_memories_and_their_history(repo):
     assert (after["from_commit"], after["added"], after["embedded"]) == (repo.head(), 0, 0)
     assert len(json.loads(recalld("symbol", "foo", "--include-deprecated", "--json").stdout)) == 2
     assert_exact("p1")
+    # the embedded store kept nothing of trunk; its followed branch is never removed alone
+    assert status("p1")["other_branches"] == {}
+    gone = recalld("repo", "remove", "p1", "--branch", "trunk", check=False)
+    assert gone.returncode == 1, gone.stderr
+    assert re.fullmatch(r"recalld: the store holds nothing of p1 at 'trunk' \(its branches there: release \(\d+"
+                        r" memories\)\)\n", gone.stderr), gone.stderr  # fmt: skip
+    followed = recalld("repo", "remove", "p1", "--branch", "release", check=False)
+    assert followed.returncode == 2 and "p1 follows 'release': `recalld repo set p1 --branch OTHER`" in followed.stderr
 
 
 class Killed(BaseException):
