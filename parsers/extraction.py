@@ -362,6 +362,7 @@ from __future__ import annotations
 # trait or a trait's type argument (also by a macro's call), as rustdoc strips those. TypeScript: an
 # object type given as a type argument gives its methods to the alias where the generic is one of the
 # same file that gives its parameter's members (``Merge<A, B> = A & B``; a mapped type over its
-# keys). An editor's mode line is one of a file's first two lines whose ``-*- … -*-`` holds a mode or
+# keys), and TypeScript's own ``Readonly``, ``Partial``, ``Required``, ``NonNullable`` (none of
+# 2,043 .ts files of npm packages changed). An editor's mode line is one of a file's first two lines whose ``-*- … -*-`` holds a mode or
 # ``var: value`` pairs: a Javadoc's ``-*-%d-*-`` pattern is its doc's (2 JDK docs).
 EXTRACTION_VERSION = 47

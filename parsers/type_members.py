@@ -6,7 +6,9 @@ an intersection (``{ then(cb): void } & Base``), parentheses, a conditional type
 (its ``extends`` pattern is matched against, not made: ``S extends { asEffect(): infer A } ?
 A : never``), a mapped type over its keys (``{ [K in keyof T]: T[K] }``, whose members the
 checker declares where ``T``'s are), and a generic alias of the same file that gives the
-members of its type parameter so (``type Merge<A, B> = A & B``: ``Merge<{ a(): void }, B>``).
+members of its type parameter so (``type Merge<A, B> = A & B``: ``Merge<{ a(): void }, B>``),
+and TypeScript's own generics that map a type's members one to one (``Readonly<{ w(): void }>``,
+``Partial``, ``Required``, ``NonNullable``), unless the file declares one of that name.
 Not a union's variants (each is one variant's), a mapped type's values (each property's
 type), nor the type arguments of a type read elsewhere (``Promise<{ close(): void }>``:
 the checker's ``close`` is no member of the alias).
@@ -22,6 +24,9 @@ _HOLDING_MEMBERS = frozenset({"intersection_type", "parenthesized_type"})
 _MATCHED = ("left", "right")
 # an alias's declaration, in the file or exported from it
 _ALIAS = "type_alias_declaration"
+# TypeScript's own generic types (lib.es5.d.ts) whose first argument's members are theirs: mapped
+# types over its keys and ``T & {}``; ``Pick`` and ``Omit`` keep some alone, and are left out
+_LIBRARY_GIVING = frozenset({b"Readonly", b"Partial", b"Required", b"NonNullable"})
 
 
 def literal_member(node: Node, outer: Node | None) -> bool:
@@ -72,7 +77,9 @@ def _mapped_over(holder: Node, held: Node) -> bool:
 
 def _argument_given(arguments: Node, argument: Node, resolving: frozenset[int]) -> bool:
     """Whether a generic alias of this file gives the members of ``argument``, one of its
-    type ``arguments``: where the type parameter it stands for gives its own to the alias."""
+    type ``arguments``: where the type parameter it stands for gives its own to the alias;
+    where the file declares none of its name, whether TypeScript's own generic of that name
+    gives its first argument's (``_LIBRARY_GIVING``)."""
     generic = arguments.parent
     name = generic.child_by_field_name("name") if generic is not None else None
     if name is None or name.type != "type_identifier":
@@ -80,8 +87,11 @@ def _argument_given(arguments: Node, argument: Node, resolving: frozenset[int]) 
     given = [child for child in arguments.named_children if child.type != "comment"]
     position = next((i for i, child in enumerate(given) if child.id == argument.id), None)
     written = _written(name)
-    for alias in _aliases(arguments):
-        if position is None or alias.id in resolving or _written(alias.child_by_field_name("name")) != written:
+    declared = [alias for alias in _aliases(arguments) if _written(alias.child_by_field_name("name")) == written]
+    if not declared:
+        return position == 0 and written in _LIBRARY_GIVING
+    for alias in declared:
+        if position is None or alias.id in resolving:
             continue
         parameters = alias.child_by_field_name("type_parameters")
         named = [p for p in parameters.named_children if p.type == "type_parameter"] if parameters else []

@@ -72,6 +72,8 @@ export type AsyncThunkOptions<Meta> = { condition?(): boolean } & IsUnknown<
 type Client = Merge<{ open(): void }, Mapped<{ close(): void }>>
 type Closing = Promise<{ close(): void }>
 type Handlers<T> = { [K in keyof T]: { handle(): void } }
+type Frozen = Readonly<{ freeze(): void }> & Partial<{ thaw(): void }>
+type Picked = Pick<{ pick(): void }, "pick">
 """
 
 
@@ -90,4 +92,10 @@ def test_the_methods_of_a_type_argument_are_the_aliases_where_the_generic_gives_
         ("method", "Client.close", 9),  # a mapped type over its keys has its members
         ("type", "Closing", 10),  # a type read elsewhere: its argument's members are none of the alias's
         ("type", "Handlers", 11),  # a mapped type's values: each property's type
+        ("type", "Frozen", 12),
+        ("method", "Frozen.freeze", 12),  # TypeScript's own mapped types over its keys
+        ("method", "Frozen.thaw", 12),
+        ("type", "Picked", 13),  # some of its members alone: left out
     ]
+    shadowed = b"type Readonly<T> = string\ntype Named = Readonly<{ name(): void }>\n"
+    assert [s.qualname for s in parse("typescript", shadowed).symbols[1:]] == ["Readonly", "Named"]
