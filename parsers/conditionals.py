@@ -12,6 +12,13 @@ ERROR node and no symbol but its module (Mono's ``corert/Decimal.cs``: ``public
 Decimal(int value)`` then ``#if __MonoCS__`` ``: this()`` ``#endif``; ``FileStream.cs``,
 an ``else`` just before an ``#endif``; a class's base list written twice, one for each
 platform). Which groups are reduced, and which reading is kept, ``rereading.py`` tells.
+
+Swift's ``#if`` … ``#elseif`` … ``#else`` … ``#endif`` is read the same way: its grammar
+reads a group around declarations or statements, not one around a ``switch``'s cases
+(``#if os(iOS)`` ``case UIApplication.willEnterForegroundNotification:`` … ``#elseif
+os(macOS)`` …), which cost expo-modules-core 58's ``AppContext.swift`` its class (12 of
+its 58 symbols read). A condition this cannot read (``os(iOS)``, ``canImport(UIKit)``,
+``swift(>=5.9)``) holds, so a build keeps its first branch.
 """
 
 from __future__ import annotations
@@ -23,10 +30,16 @@ from dataclasses import dataclass
 
 from recalld.parsers.c_tokens import blank_lines
 
-# A directive line: ``#`` first on its line (spaces before and after it allowed).
-_DIRECTIVE = re.compile(rb"(?m)^[ \t]*#[ \t]*([a-z]+)\b([^\n]*)")
+# A directive line: ``#`` first on its line (spaces before and after it allowed), by the
+# language whose conditionals are read (``LanguageSpec.conditionals``): C#'s every one
+# (``#region``, ``#pragma``, ``#define`` …), Swift's its conditional compilation's alone, as
+# a line can start with a macro's ``#expect(…)`` or ``#Preview {``, which are code.
+DIRECTIVES = {
+    "csharp": re.compile(rb"(?m)^[ \t]*#[ \t]*([a-z]+)\b([^\n]*)"),
+    "swift": re.compile(rb"(?m)^[ \t]*#(if|elseif|else|endif)\b([^\n]*)"),
+}
 _TOKEN = re.compile(rb"[ \t]*(\|\||&&|==|!=|!|\(|\)|[A-Za-z_][A-Za-z0-9_]*)")
-_BRANCHES = (b"elif", b"else")
+_BRANCHES = (b"elif", b"elseif", b"else")  # C#'s ``#elif``, Swift's ``#elseif``
 _ERRORS_READ = 64  # the errors of a reading whose groups are reduced in the next
 _PRECEDENCE = ((b"||",), (b"&&",), (b"==", b"!="))  # the loosest first
 _OPERATORS = {b"||": operator.or_, b"&&": operator.and_, b"==": operator.eq, b"!=": operator.ne}
@@ -44,14 +57,14 @@ class _Directive:
 class Conditionals:
     """The directive lines of one file and the groups they make."""
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, *, language: str = "csharp") -> None:
         self.data = data
         self.directives: list[_Directive] = []
         self.spans: dict[int, tuple[int, int]] = {}  # a group's ``#if`` index → its bytes
         self.branches: dict[int, list[int]] = {}  # a group's ``#if`` index → its branches' directives
         self.nested: dict[int, list[int]] = {}  # a group's ``#if`` index → the groups right within it
         open_groups: list[int] = []
-        for match in _DIRECTIVE.finditer(data):
+        for match in DIRECTIVES[language].finditer(data):
             word, rest = match.group(1), match.group(2).split(b"//")[0]
             index = len(self.directives)
             group = -1

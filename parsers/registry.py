@@ -81,14 +81,15 @@ class LanguageSpec:
     # Node kinds that a block holds as if they stood in the module the block's item stands in, and
     # that are no local of it (Rust's impl of a type the block does not declare: parsers/block_impls.py).
     lifted: frozenset[str] = frozenset()
-    # C#'s: a file read with syntax errors is read again with its directive lines blanked and
-    # the ``#if`` groups its errors fall in reduced to one branch (parsers/conditionals.py),
+    # C#'s and Swift's (a key of ``conditionals.DIRECTIVES``): a file read with syntax errors is
+    # read again with its directive lines blanked and the ``#if`` groups its errors fall in
+    # reduced to one branch (parsers/conditionals.py),
     # and, C#'s, Kotlin's, Swift's and Objective-C's, as ``rewrite`` gives it to the grammar (a key of
     # ``rereading.REWRITES``: C#'s ``*(…)``, parsers/pointers.py; Kotlin's annotations it
-    # cannot place and ``dynamic``, parsers/kotlin_gaps.py; Swift's ``__owned`` and ``()``,
+    # cannot place and ``dynamic``, parsers/kotlin_gaps.py; Swift's ``__owned``, ``()``, ``try? x {``,
     # parsers/swift_gaps.py; Objective-C++'s ``::``, ``using namespace`` and references,
     # parsers/objcpp_gaps.py): the reading with fewer errors is kept (parsers/rereading.py)
-    conditionals: bool = False
+    conditionals: str = ""
     rewrite: str = ""
     # Node kinds that declare what the file may define elsewhere (Objective-C's ``@interface``
     # and its methods, which the ``@implementation`` defines): each a symbol only where the
@@ -217,14 +218,14 @@ BUILTIN_LANGUAGES = (
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True, local_bodies=LOCAL_BODIES | {"block"},
                  unicode_escapes=True, banner_docs=True),
     LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml",
-                 conditionals=True, rewrite="pointers"),
+                 conditionals="csharp", rewrite="pointers"),
     # Kotlin's anonymous objects (``object : Runnable {…}``), lambdas and blocks (an ``init``'s)
     # hold what is theirs, as a Java anonymous class does; so do Swift's closures and
     # statements (a ``didSet``'s, an ``if``'s).
     LanguageSpec("kotlin", (".kt", ".kts"), "tree_sitter_kotlin", overloads=True,
                  local_bodies=LOCAL_BODIES | {"object_literal", "lambda_literal", "block"}, rewrite="kotlin"),
     LanguageSpec("swift", (".swift",), "tree_sitter_swift", overloads=True,
-                 local_bodies=LOCAL_BODIES | {"lambda_literal", "statements"}, rewrite="swift",
+                 local_bodies=LOCAL_BODIES | {"lambda_literal", "statements"}, rewrite="swift", conditionals="swift",
                  interpreters=("swift",)),
     # Shell scripts, by Bash's grammar (POSIX ``sh`` is its subset): their functions; a
     # function defined in another's body is the caller's text, as a nested one is anywhere,

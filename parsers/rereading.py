@@ -4,8 +4,9 @@ indirections of a bracket given to the grammar as it reads them (``pointers.py``
 with its directive lines blanked and the ``#if`` groups its errors fall in reduced to
 one branch (``conditionals.py``); Kotlin's with the annotations its grammar cannot place
 blanked and ``dynamic`` read as a name (``kotlin_gaps.py``); Swift's with the standard
-library's ownership modifiers blanked and an empty tuple given as a value read as a
-number (``swift_gaps.py``); Objective-C's with Objective-C++'s scopes, ``using namespace``
+library's ownership modifiers and prefix keywords before a name blanked and an empty tuple
+given as a value read as a number (``swift_gaps.py``), then with its ``#if`` groups
+reduced as C#'s are; Objective-C's with Objective-C++'s scopes, ``using namespace``
 and references as its grammar reads them (``objcpp_gaps.py``); a shell script's with its
 read-write redirections, numbers in a base, brackets in an expansion's pattern, a
 ``case`` pattern's quotes, extended globs, variable offsets and operators a variable holds
@@ -105,7 +106,7 @@ class _Builds:
 
     def __init__(self, spec: LanguageSpec, source: bytes) -> None:
         self.spec = spec
-        self.conditionals = Conditionals(source)
+        self.conditionals = Conditionals(source, language=spec.conditionals)
         self.spaces = source.count(b" ")
         self.tried: set[bytes] = set()
         self.best: tuple[int, int, Tree] | None = None
