@@ -226,7 +226,7 @@ def linguist_says(git: GitRepository, commit: str, path: str) -> LinguistSays:
             forced_in = True
             source = source or reason == GENERATED
     named = attributes.get("linguist-language")
-    language = linguist_language(named) if isinstance(named, str) else None
+    language = linguist_language(named, path) if isinstance(named, str) else None
     return LinguistSays(forced_in=forced_in, source=source, language=language)
 
 

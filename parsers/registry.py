@@ -167,12 +167,24 @@ def interpreted_language(interpreter: str) -> str | None:
     return _BY_INTERPRETER.get(interpreter)
 
 
-def linguist_language(value: str) -> str:
-    """The language recalld reads a file in whose ``linguist-language`` attribute is
-    ``value`` (a name or an alias of GitHub Linguist's, any case: ``C++``, ``cpp``,
-    ``Objective-C``, ``Shell``), or "" where it names one recalld does not read (``Prolog``
-    for a ``.pl``, ``PLpgSQL`` for a ``.sql``)."""
-    return LINGUIST_NAMES.get(value.strip().lower().replace(" ", "-"), "")
+def linguist_language(value: str, path: str) -> str | None:
+    """The language recalld reads the file at ``path`` in whose ``linguist-language``
+    attribute is ``value`` (a name or an alias of GitHub Linguist's, any case: ``C++``,
+    ``cpp``, ``Objective-C``, ``Shell``), or "" where it names one recalld does not read
+    (``Prolog`` for a ``.pl``, ``PLpgSQL`` for a ``.sql``). None, the attribute unheeded,
+    where it names another language recalld reads than the one the file's extension names,
+    and not one of its kin (``KIN``): react-native-vision-camera's ``*.kt
+    linguist-language=Swift``, written for GitHub's statistics, read its Kotlin as Swift."""
+    named = LINGUIST_NAMES.get(value.strip().lower().replace(" ", "-"), "")
+    own = extension_language(path)
+    if named and own and named != own and not any(named in kin and own in kin for kin in KIN):
+        return None
+    return named
+
+
+# Languages whose files go by one another's names, which a ``linguist-language`` tells apart: a
+# ``.h`` of C, C++ or Objective-C; a ``.js`` of TypeScript's (``*.js linguist-language=TypeScript``).
+KIN = (frozenset({"c", "cpp", "objc"}), frozenset({"javascript", "typescript", "tsx"}))
 
 
 def get_language(name: str) -> LanguageSpec:

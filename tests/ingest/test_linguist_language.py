@@ -197,3 +197,35 @@ def test_with_attributes_not_honoured_a_changed_gitattributes_reads_nothing_agai
         assert not asked and held(h) == before == fresh_memories(git_repo, tmp_path / "fresh", key, options)
     finally:
         h.close()
+
+
+KOTLIN = "package cam\n\nclass CameraView {\n    fun focus(x: Int): Boolean {\n        return x > 0\n    }\n}\n"
+SWIFT = "class CameraView {\n    func focus(x: Int) -> Bool {\n        return x > 0\n    }\n}\n"
+
+
+def test_an_attribute_naming_a_language_no_kin_of_the_files_own_is_unheeded(git_repo, tmp_path):
+    """react-native-vision-camera's ``*.kt linguist-language=Swift`` (for GitHub's language
+    statistics) read its Kotlin as Swift, with syntax errors and few symbols: a name whose
+    extension is another language's, not one of its kin, is read in its own; an
+    extension of no language of its own and a header of C's kin follow the attribute."""
+    git_repo.write(".gitattributes", "*.kt linguist-language=Swift\n*.h linguist-language=Objective-C\n"
+                                     "*.inc linguist-language=Swift\n")  # fmt: skip
+    git_repo.write("android/CameraView.kt", KOTLIN)
+    git_repo.write("ios/CameraView.inc", SWIFT)
+    git_repo.write("ios/point.h", HEADER)
+    git_repo.commit("one")
+    memories = held_once_synced(git_repo, tmp_path)
+    assert {m for m in memories if m[0] == "android/CameraView.kt"} >= {
+        ("android/CameraView.kt", "CameraView", "kotlin"), ("android/CameraView.kt", "CameraView.focus", "kotlin")}
+    assert ("ios/CameraView.inc", "CameraView.focus", "swift") in memories
+    assert ("ios/point.h", "point_norm", "objc") in memories
+
+
+def held_once_synced(git_repo, tmp_path) -> set[tuple[str, str, str]]:  # type: ignore[no-untyped-def]
+    """The memories (path, qualname, language) a fresh index of the repository's tip holds."""
+    h = Harness("edge", tmp_path / "state", IndexOptions())
+    try:
+        h.sync(git_repo)
+        return held(h)
+    finally:
+        h.close()
