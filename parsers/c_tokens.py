@@ -14,6 +14,7 @@ BLOCK_COMMENT = rb"/\*(?:[^*]|\*(?!/))*\*/"
 # Type keywords, beside which an attribute stands where no type can.
 TYPE_WORDS = rb"void|char|short|int|long|float|double|bool|signed|unsigned"
 _LINE_BYTES = re.compile(rb"[^\n]")
+_NOT_SPACE = re.compile(rb"\S")
 
 
 def blank(line: bytes, start: int, end: int) -> bytes:
@@ -23,6 +24,12 @@ def blank(line: bytes, start: int, end: int) -> bytes:
 def blank_group(found: re.Match[bytes]) -> bytes:
     """A match's text with its first group blanked (``re.sub``'s replacement)."""
     return blank(found.group(0), *(i - found.start() for i in found.span(1)))
+
+
+def blank_second(found: re.Match[bytes]) -> bytes:
+    """A match of two groups with its first kept and its second blanked but for its
+    whitespace (its line breaks, so its lines): ``re.sub``'s replacement."""
+    return found.group(1) + _NOT_SPACE.sub(b" ", found.group(2))
 
 
 def blank_lines(text: bytes) -> bytes:

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import re
 
+from recalld.parsers.c_tokens import blank_second
+
 _OWNERSHIP = re.compile(rb"\b__(?:owned|shared|consuming)\b")
 # ``()`` after an opening bracket, a comma or a label's colon, before a comma or a closing
 # bracket: a value, not a function type's parameters (``() -> Void``) nor a call's (``f()``)
@@ -36,7 +38,6 @@ _ATTRIBUTE = rb"@\w+(?:<[^<>\n]*>)?(?:\([^()\n]*\))?\s+"
 _PARAMETER_ATTRIBUTES = re.compile(
     rb"(?<=[(,])(\s*)((?:" + _ATTRIBUTE + rb")+)(?=" + _ATTRIBUTE + rb"\w+(?:[ \t]+\w+)?[ \t]*:)"
 )
-_NOT_SPACE = re.compile(rb"\S")
 
 
 def readable(data: bytes) -> bytes:
@@ -47,7 +48,7 @@ def readable(data: bytes) -> bytes:
     if b"~" in data:
         data = _ARRAY_TILDE.sub(lambda m: m.group(1) + b"-", data)
     if b"@" in data:
-        data = _PARAMETER_ATTRIBUTES.sub(lambda m: m.group(1) + _NOT_SPACE.sub(b" ", m.group(2)), data)
+        data = _PARAMETER_ATTRIBUTES.sub(blank_second, data)
     return _EMPTY_TUPLE.sub(lambda m: m.group(1) + b"0 ", data) if b"()" in data else data
 
 

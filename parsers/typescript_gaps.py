@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import re
 
+from recalld.parsers.c_tokens import blank_second
+
 # an indented line opening with type parameters and then parameters: ``  <T>(fn: T): T``, or
 # with ``<`` alone, its type parameters on lines of their own (as prettier breaks a long list)
 _GENERIC_SIGNATURE = re.compile(rb"(?m)^([ \t]*)[ \t](?=<[A-Za-z_$][^\n]*?>\s*\(|<[ \t]*\n)")
@@ -100,7 +102,7 @@ def _read(data: bytes, signature: re.Pattern[bytes]) -> bytes:
         return data
     if b">`" in data:
         data = _untyped_tags(data)
-    data = _VARIANCE.sub(_blanked, data)
+    data = _VARIANCE.sub(blank_second, data)  # a type parameter's variance as blanks, its line breaks kept
     return signature.sub(lambda match: _parted(data, match, _ENDED), data)
 
 
@@ -109,9 +111,6 @@ def _dollared(name: re.Match[bytes]) -> bytes:
     return name[0][:-1] + b"$"
 
 
-def _blanked(variance: re.Match[bytes]) -> bytes:
-    """A type parameter's variance as blanks, its line breaks kept."""
-    return variance[1] + re.sub(rb"\S", b" ", variance[2])
 
 
 def _parted(data: bytes, signature: re.Match[bytes], continued: tuple[bytes, ...]) -> bytes:
