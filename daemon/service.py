@@ -269,15 +269,16 @@ class Service:
         return added
 
     def _sync_repo(self, repo: str, claim: Claim) -> SyncResult:
-        entry = followed(self.app, self.app.registry.get(repo), progress=NoProgress())
-        if any(e.detail.get("fetch") for e in claim.events):
-            state = self.dispatcher.state(repo)
-            state.fetch_error = webhooks.fetch_claimed(self.journal, claim, entry.path)
-            if state.fetch_error:
-                log.warning("fetch failed: syncing what the repository has", repo=repo, error=state.fetch_error)
-        full = any(e.detail.get("full") for e in claim.events)
         store = self.app.store  # another worker's sync may seal what it wrote meanwhile: wait for it
         with store.patient() if isinstance(store, LockedStore) else nullcontext():
+            # its rename followed, its strays counted: the store's calls wait for a seal too
+            entry = followed(self.app, self.app.registry.get(repo), progress=NoProgress())
+            if any(e.detail.get("fetch") for e in claim.events):
+                state = self.dispatcher.state(repo)
+                state.fetch_error = webhooks.fetch_claimed(self.journal, claim, entry.path)
+                if state.fetch_error:
+                    log.warning("fetch failed: syncing what the repository has", repo=repo, error=state.fetch_error)
+            full = any(e.detail.get("full") for e in claim.events)
             result = self.app.indexer.sync(
                 repo=entry.name, path=entry.path, branch=entry.branch, full=full,
                 # a new commit goes before old history, and a stopping daemon leaves it to its next start

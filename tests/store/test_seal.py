@@ -74,22 +74,28 @@ def test_a_failed_seal_is_logged_and_leaves_every_write_in_place(tmp_path, small
     store.close()
 
 
+class Sealing:
+    """A store whose seal runs until released; its counts are 1."""
+
+    dim = DIM
+    shared = False
+
+    def __init__(self) -> None:
+        self.started, self.release = threading.Event(), threading.Event()
+
+    def seal(self, *, reads: object = None, writes: object = None) -> bool:  # never shares: as a seal in place
+        self.started.set()
+        self.release.wait(30)
+        return True
+
+    def count(self, flt: MemoryFilter) -> int:
+        return 1
+
+
 def test_other_threads_are_refused_while_a_seal_runs_and_a_patient_one_waits(tmp_path):
-    release, started = threading.Event(), threading.Event()
-
-    class Sealing:  # a store whose seal runs until released
-        dim = DIM
-        shared = False
-
-        def seal(self, *, reads: object = None, writes: object = None) -> bool:  # never shares: as a seal in place
-            started.set()
-            release.wait(30)
-            return True
-
-        def count(self, flt: MemoryFilter) -> int:
-            return 1
-
-    store = LockedStore(Sealing())  # type: ignore[arg-type]
+    sealing = Sealing()
+    release, started = sealing.release, sealing.started
+    store = LockedStore(sealing)  # type: ignore[arg-type]
     counted: list[int] = []
 
     def patient_count() -> None:  # another sync worker's call: it waits its turn
@@ -110,6 +116,49 @@ def test_other_threads_are_refused_while_a_seal_runs_and_a_patient_one_waits(tmp
         waiter.join()
     assert counted == [1]
     assert store.busy is None and store.count(MemoryFilter()) == 1
+
+
+def test_a_sync_worker_waits_for_another_workers_seal_before_it_looks_for_strays(git_repo):
+    """A sync worker's first sync of a repository counts what the store holds of it beyond
+    its followed branch (``branch_points.drop_strays``): while another worker's sync seals
+    the store, that count was refused (``BusyError``) and the sync failed. It waits now,
+    as the sync's own calls do."""
+    from types import SimpleNamespace
+
+    from recalld.daemon.registry import RepoEntry
+    from recalld.daemon.service import Service
+
+    git_repo.write("a.py", "def f():\n    return 1\n")
+    git_repo.commit("one")
+    sealing = Sealing()
+    store = LockedStore(sealing)  # type: ignore[arg-type]
+    synced: list[str] = []
+    failed: list[BaseException] = []
+    app = SimpleNamespace(
+        registry=SimpleNamespace(get=lambda name: RepoEntry(name, str(git_repo.path), "main", 0)),
+        store=store,
+        indexer=SimpleNamespace(sync=lambda **kw: synced.append(kw["repo"]) or SimpleNamespace(mode="noop")),
+    )  # fmt: skip
+    service = SimpleNamespace(app=app, _stop=threading.Event(), journal=None, recycler=SimpleNamespace(worked=False))
+
+    def sync() -> None:
+        try:
+            Service._sync_repo(service, "r", SimpleNamespace(events=[]))  # type: ignore[arg-type]
+        except BaseException as exc:  # noqa: BLE001 - the test reads it
+            failed.append(exc)
+
+    sealer, worker = threading.Thread(target=store.seal), threading.Thread(target=sync)
+    sealer.start()
+    try:
+        sealing.started.wait(30)
+        worker.start()
+        worker.join(0.5)
+        assert failed == [] and synced == [] and worker.is_alive()
+    finally:
+        sealing.release.set()
+        sealer.join()
+        worker.join(30)
+    assert failed == [] and synced == ["r"]
 
 
 class HeldChild:
