@@ -86,12 +86,14 @@ def _argument_given(arguments: Node, argument: Node, resolving: frozenset[int]) 
         return False
     given = [child for child in arguments.named_children if child.type != "comment"]
     position = next((i for i, child in enumerate(given) if child.id == argument.id), None)
+    if position is None:
+        return False
     written = _written(name)
     declared = [alias for alias in _aliases(arguments) if _written(alias.child_by_field_name("name")) == written]
     if not declared:
         return position == 0 and written in _LIBRARY_GIVING
     for alias in declared:
-        if position is None or alias.id in resolving:
+        if alias.id in resolving:
             continue
         parameters = alias.child_by_field_name("type_parameters")
         named = [p for p in parameters.named_children if p.type == "type_parameter"] if parameters else []
