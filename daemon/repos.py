@@ -307,11 +307,13 @@ def branch_missing(git: GitRepository, entry: Any, registry: RepoRegistry | None
     was renamed, which the next sync follows unless another registration of ``registry``
     has it: ``renamed_to_twin``), unless it is the checked-out branch of a repository with
     no commit yet."""
+    from recalld.ingest.gitrepo_branches import missing_note
+
     if git.is_unborn(entry.branch):
         return None
-    now = git.renamed_to(entry.branch) if registry is not None else None
+    now = git.renamed_to(entry.branch)
     twin = renamed_to_twin(registry, git, entry, now) if registry is not None and now is not None else None
-    return twin or git.missing_branch(entry.branch, path=entry.path, repo=entry.name)
+    return twin or missing_note(entry.branch, now, path=entry.path, repo=entry.name)
 
 
 def unfollowed_at(registry: RepoRegistry, repo: str | None, as_of: str | None) -> list[str]:

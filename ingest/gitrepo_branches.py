@@ -5,7 +5,6 @@ missing, and the name a missing one was renamed to."""
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Iterable
 
 import pygit2
@@ -80,14 +79,20 @@ class GitBranches(GitObjects):
 
     def missing_branch(self, branch: str, *, path: str, repo: str) -> str:
         """Why registration ``repo``'s ``branch`` at ``path``, which has no tip and is not
-        unborn, is not followed now: it is not found, and when it was renamed, its new name,
-        which the next sync follows (``daemon.repos.follow_renamed``)."""
-        gone = f"branch {branch!r} not found in {path}"
-        now = self.renamed_to(branch)
-        if now is None:
-            return gone
-        follow = f"`recalld sync {shlex.quote(repo)}`, or keep recalld serve running"
-        return f"{gone}: it was renamed to {now!r}, {FOLLOWED} ({follow})"
+        unborn, is not followed now (``missing_note`` of its new name, if it was renamed)."""
+        return missing_note(branch, self.renamed_to(branch), path=path, repo=repo)
+
+
+def missing_note(branch: str, now: str | None, *, path: str, repo: str) -> str:
+    """Why registration ``repo``'s ``branch`` at ``path`` is not followed now: it is not
+    found, and when it was renamed, its new name ``now``, which the next sync follows
+    (``daemon.repos.follow_renamed``)."""
+    from recalld.daemon.repos import sync_hint
+
+    gone = f"branch {branch!r} not found in {path}"
+    if now is None:
+        return gone
+    return f"{gone}: it was renamed to {now!r}, {FOLLOWED} ({sync_hint(repo)})"
 
 
 def _renamed_away(log: Iterable[pygit2.RefLogEntry], branch: str, name: str) -> int | None:

@@ -29,13 +29,28 @@ def entry(repo: GitRepo, branch: str = "feat") -> SimpleNamespace:
 def test_status_and_notes_name_the_new_name_of_a_renamed_branch(repo):
     repo.git("branch", "-m", "feat", "feat2")
     repo.git("branch", "-m", "feat2", "feature")
-    renamed = ("it was renamed to 'feature', which the next sync follows (`recalld sync p1`, or keep recalld serve"
+    renamed = ("it was renamed to 'feature', which the next sync follows (recalld sync p1, or keep recalld serve"
                " running)")
     gone = f"branch 'feat' not found in {repo.path}: {renamed}"
     assert unfollowed(entry(repo)) == gone
     assert lag(entry(repo), None)["error"] == gone
     [note] = unfollowed_notes([entry(repo), entry(repo, "main")])
     assert note.startswith(f"p1: {gone}: its memories may be stale")
+
+
+def test_a_renamed_branch_s_reflogs_are_read_once(repo, monkeypatch, tmp_path):
+    """``branch_missing`` looked for the new name, then ``missing_branch`` looked for it
+    again: every reflog of the repository read twice for one status line."""
+    from recalld.daemon.registry import RepoRegistry
+    from recalld.ingest.gitrepo import GitRepository
+
+    repo.git("branch", "-m", "feat", "feature")
+    reads = []
+    found = GitRepository.renamed_to
+    monkeypatch.setattr(GitRepository, "renamed_to", lambda self, b: reads.append(b) or found(self, b))
+    registry = RepoRegistry(tmp_path / "state.db")
+    assert "it was renamed to 'feature'" in (unfollowed(entry(repo), registry) or "")
+    assert reads == ["feat"]
 
 
 def test_a_branch_renamed_then_deleted_is_only_not_found(repo):
@@ -70,7 +85,7 @@ def test_a_suggested_command_quotes_a_name_a_shell_would_split(tmp_path):
     assert "note: sp ace: memories never synced feat (recalld sync 'sp ace', or keep" in unsynced, unsynced
     spaced.git("branch", "-m", "feat", "feature")
     note = recalld("search", "a").stderr
-    assert ("which the next sync follows (`recalld sync 'sp ace'`, or keep recalld serve running): its memories"
+    assert ("which the next sync follows (recalld sync 'sp ace', or keep recalld serve running): its memories"
             " may be stale until then\n") in note, note
     moved = recalld("repo", "set", "sp ace", "--branch", "feature")
     assert moved.stdout.endswith("; run `recalld sync 'sp ace'`\n"), moved.stdout

@@ -117,7 +117,7 @@ def test_a_sync_of_a_renamed_branch_says_its_new_name(repo, tmp_path):
         with pytest.raises(RecalldError) as raised:
             harness.indexer.sync(repo="r", path=str(repo.path), branch="feat")
         assert raised.value.message == (f"branch 'feat' not found in {repo.path}: it was renamed to 'feature',"
-                                        " which the next sync follows (`recalld sync r`, or keep recalld serve"
+                                        " which the next sync follows (recalld sync r, or keep recalld serve"
                                         " running)")  # fmt: skip
         repo.git("branch", "-D", "-q", "feature")
         with pytest.raises(RecalldError) as raised:
