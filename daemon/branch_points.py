@@ -25,13 +25,15 @@ _CLEAN: weakref.WeakKeyDictionary[Any, set[tuple[str, str]]] = weakref.WeakKeyDi
 
 
 def held_branches(store: Any, repo: str) -> Counter[str]:
-    """The branches ``store`` holds points of ``repo`` at, each with how many of its
-    memories (its checkpoint not counted; a branch with no memory left is listed with 0)."""
+    """The branches ``store`` holds points of ``repo`` at, each with how many of its live
+    memories, as status counts them (its checkpoint and closed versions not counted; a
+    branch with none is listed with 0)."""
     held: Counter[str] = Counter()
-    for point in store.scroll(MemoryFilter(record=None, repo=repo, deprecated=None), fields=("branch", "record")):
+    every = MemoryFilter(record=None, repo=repo, deprecated=None)
+    for point in store.scroll(every, fields=("branch", "record", "deprecated")):
         branch = point.payload.get("branch")
         if branch:
-            held[str(branch)] += point.payload.get("record") == "memory"
+            held[str(branch)] += point.payload.get("record") == "memory" and not point.payload.get("deprecated")
     return held
 
 
@@ -78,9 +80,10 @@ def remove_branch(ctx: Any, args: argparse.Namespace) -> int:
     if ctx.app.store.shared and not args.purge:
         raise RecalldError(f"the {held[branch]} memories of {name} at {branch} are in a shared collection, whose other"
                            f" writers may follow {branch}: add --purge to delete them for every writer")  # fmt: skip
-    removed = ctx.app.indexer.remove_repo(name, branch=branch)
+    closed = ctx.app.indexer.remove_repo(name, branch=branch) - held[branch]
+    history = f" and {closed} closed versions" if closed else ""
     kept = "its registration and manual memories kept" if entry is not None else "its manual memories kept"
-    print(f"removed the {removed} memories of {name} at {branch} ({kept})")
+    print(f"removed the {held[branch]} memories of {name} at {branch}{history} ({kept})")
     return 0
 
 

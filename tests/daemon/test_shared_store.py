@@ -151,3 +151,25 @@ def test_status_names_the_other_branches_the_store_holds_of_a_repository(master,
     _print({"daemon": {"state": "stopped"}, "repos": [{**status, "error": None}]})
     line = capsys.readouterr().out
     assert f"other branches held: feature ({before} memories)" in line, line
+
+
+def test_repo_remove_branch_counts_a_branchs_live_memories_as_status_does(master, harness, ctx, capsys):  # noqa: F811
+    """`repo remove --branch`'s error counted the versions a branch's history closed too,
+    where status counts its live memories: one branch, two numbers. The removal says both."""
+    from recalld.daemon.query import repo_status
+
+    master.git("checkout", "-q", "-b", "feature")
+    harness.indexer.sync(repo="r", path=str(master.path), branch="feature")
+    master.write("pay.py", "def charge_card(amount):\n    return amount * 2\n")
+    master.commit("double")
+    harness.indexer.sync(repo="r", path=str(master.path), branch="feature")  # charge_card's first version closed
+    master.git("checkout", "-q", "master")
+    live = repo_status(ctx.app, "r")["other_branches"]["feature"]
+    closed = on(harness.store, "feature") - live
+    assert closed > 0
+    with pytest.raises(RecalldError, match=rf"its branches there: feature \({live} memories\), master"):
+        repo_remove(ctx, argparse.Namespace(name="r", branch="gone", purge=True))
+    repo_remove(ctx, argparse.Namespace(name="r", branch="feature", purge=True))
+    said = capsys.readouterr().out
+    assert f"removed the {live} memories of r at feature and {closed} closed versions" in said, said
+    assert on(harness.store, "feature") == 0
