@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from recalld.ingest.diskspace import DEFAULT_MIN_FREE_MB
 
@@ -150,15 +150,21 @@ class MemoryFilter:
     valid_at: ValidAt | None = None
 
 
-def followed_scopes(flt: MemoryFilter) -> list[tuple[str | None, str]]:
-    """``flt.followed`` as the adapters write it: (repository, branch) for each repository
-    whose memories must be of that branch or of none, any one of which a memory is of
-    unless it is of none of those repositories; the repository None where ``flt.repo``
-    names it already, the branch then the whole condition (a search of one repository),
-    and the others' left out."""
+class FollowedScopes(NamedTuple):
+    """``MemoryFilter.followed`` as the adapters write it (``followed_scopes``)."""
+
+    # Where the filter names its repository (a search of one): the branches its memories must
+    # be of, or of none, each a whole condition; the other repositories' pairs left out
+    own: tuple[str, ...]
+    # Otherwise: (repository, branch) for each repository whose memories must be of that branch
+    # or of none, any one of which a memory is of unless it is of none of those repositories
+    each: tuple[tuple[str, str], ...]
+
+
+def followed_scopes(flt: MemoryFilter) -> FollowedScopes:
     if flt.repo is not None:
-        return [(None, branch) for repo, branch in flt.followed if repo == flt.repo]
-    return [(repo, branch) for repo, branch in flt.followed]
+        return FollowedScopes(tuple(branch for repo, branch in flt.followed if repo == flt.repo), ())
+    return FollowedScopes((), flt.followed)
 
 
 @dataclass(slots=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 import qdrant_edge as qe
 
-from recalld.ingest.store import MemoryFilter, ValidAt, followed_scopes
+from recalld.ingest.store import FollowedScopes, MemoryFilter, ValidAt, followed_scopes
 
 
 def to_filter(flt: MemoryFilter) -> qe.Filter | None:
@@ -56,17 +56,17 @@ def to_filter(flt: MemoryFilter) -> qe.Filter | None:
     return qe.Filter(must=must, must_not=must_not) if must or must_not else None
 
 
-def _followed(scopes: list[tuple[str | None, str]]) -> list[qe.Filter]:
+def _followed(scopes: FollowedScopes) -> list[qe.Filter]:
     """The memory is of its repository's followed branch, or of none (``followed_scopes``)."""
     def on(branch: str) -> qe.Filter:
         named = qe.FieldCondition("branch", match=qe.MatchValue(branch))
         return qe.Filter(should=[named, qe.IsEmptyCondition("branch")])
 
-    if all(repo is None for repo, _ in scopes):  # the filter's repository's branch alone
-        return [on(branch) for _, branch in scopes]
-    repos = [repo for repo, _ in scopes if repo is not None]
+    if not scopes.each:  # the filter's repository's branch alone
+        return [on(branch) for branch in scopes.own]
+    repos = [repo for repo, _ in scopes.each]
     each = [qe.Filter(must=[qe.FieldCondition("repo", match=qe.MatchValue(repo)), on(branch)])
-            for repo, branch in scopes if repo is not None]  # fmt: skip
+            for repo, branch in scopes.each]  # fmt: skip
     return [qe.Filter(should=[*each, qe.Filter(must_not=[qe.FieldCondition("repo", match=qe.MatchAny(repos))])])]
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from qdrant_client import models
 
-from recalld.ingest.store import MemoryFilter, ValidAt, followed_scopes
+from recalld.ingest.store import FollowedScopes, MemoryFilter, ValidAt, followed_scopes
 
 
 def to_filter(flt: MemoryFilter) -> models.Filter | None:
@@ -51,17 +51,17 @@ def to_filter(flt: MemoryFilter) -> models.Filter | None:
     return models.Filter(must=must, must_not=must_not) if must or must_not else None
 
 
-def _followed(scopes: list[tuple[str | None, str]]) -> list[models.Filter]:
+def _followed(scopes: FollowedScopes) -> list[models.Filter]:
     """The memory is of its repository's followed branch, or of none (``followed_scopes``)."""
     def on(branch: str) -> models.Filter:
         return models.Filter(should=[models.FieldCondition(key="branch", match=models.MatchValue(value=branch)),
                                      _empty("branch")])  # fmt: skip
 
-    if all(repo is None for repo, _ in scopes):  # the filter's repository's branch alone
-        return [on(branch) for _, branch in scopes]
-    repos = [repo for repo, _ in scopes if repo is not None]
+    if not scopes.each:  # the filter's repository's branch alone
+        return [on(branch) for branch in scopes.own]
+    repos = [repo for repo, _ in scopes.each]
     each = [models.Filter(must=[models.FieldCondition(key="repo", match=models.MatchValue(value=repo)), on(branch)])
-            for repo, branch in scopes if repo is not None]  # fmt: skip
+            for repo, branch in scopes.each]  # fmt: skip
     elsewhere = models.Filter(must_not=[models.FieldCondition(key="repo", match=models.MatchAny(any=repos))])
     return [models.Filter(should=[*each, elsewhere])]
 
