@@ -19,6 +19,62 @@ INNER_DOC_MARKERS = ("//!", "/*!")
 INNER_ATTRIBUTES = frozenset({"inner_attribute_item"})
 # An outer doc comment: ``///`` or ``/** … */``, not ``////`` nor ``/***``, which are plain.
 _OUTER_DOC = re.compile(r"///(?!/)|/\*\*(?![*/])")
+# Nodes that wrap a definition without being one; its doc comment precedes them.
+WRAPPERS = frozenset({
+    "export_statement", "type_declaration", "decorated_definition", "ambient_declaration",
+    "lexical_declaration", "variable_declaration",
+    "var_declaration",  # Go's ``var rowsCloseHook = func() func(driver.Rows) {…}``, out of a ``var (…)`` group
+    "field_declaration", "declaration",  # C's and C++'s ``struct node {…} *head;``, a class's member struct
+    "body_statement",  # Ruby's: a class's first member's doc is the comment its class holds before its body
+    "implementation_definition",  # Objective-C's member of an ``@implementation``
+    # Ruby's: ``def reset … end unless method_defined?(:reset)``; a method first in ``if … end``
+    # (``then``: the comments between the condition and it are its doc)
+    "if_modifier", "unless_modifier", "then",
+})  # fmt: skip
+# Ruby's calls that take a method as their argument, its doc above them (``private def
+# initialize_clone``, ``ruby2_keywords def method_missing``, ``memoize def total``): the
+# argument list's node and the call's.
+DEFINING_CALLS = {"argument_list": "call"}
+# What may stand before a definition inside the declaration that holds it (TypeScript's
+# decorators of ``@Component(…) export class``: the doc above the export is the class's).
+SPECIFIERS = BETWEEN_DOC_AND_DEF | frozenset(
+    {"storage_class_specifier", "type_qualifier", "attribute_specifier", "attribute_declaration"}
+)
+
+
+def doc_target(node: Node) -> Node:
+    """The node whose leading comments document definition ``node``: itself, or what wraps
+    it (``export``, a decorated definition, a C declaration's specifiers, Ruby's ``private
+    def``)."""
+    target = node
+    while (parent := target.parent) is not None and _first_but_specifiers(target):
+        if parent.type in WRAPPERS and not _grouped(target):  # not Go's ``type ( … )``: the
+            target = parent  # comment above it documents the group, none of its members
+        elif (call := parent.parent) is not None and DEFINING_CALLS.get(parent.type) == call.type:
+            target = call
+        else:
+            break
+    return target
+
+
+def _grouped(node: Node) -> bool:
+    """Whether ``node`` is one of several in a parenthesised group (Go's ``type ( A uint16;
+    B uint32 )``, ``var ( … )``); JavaScript's ``const C = class {}, D = …`` is no group:
+    its doc is the first's."""
+    parent = node.parent
+    if parent is None or not any(not c.is_named and c.type == "(" for c in parent.children):
+        return False
+    return any(other.type == node.type and other != node for other in parent.named_children)
+
+
+def _first_but_specifiers(node: Node) -> bool:
+    """Whether only specifiers stand before ``node`` in what holds it (C's ``static struct
+    used_atom {…} *used_atom;``, ``extern struct notes_tree {…}``: the comment above the
+    declaration is the struct's)."""
+    sibling = node.prev_named_sibling
+    while sibling is not None and sibling.type in SPECIFIERS:
+        sibling = sibling.prev_named_sibling
+    return sibling is None
 
 
 def is_inner_doc(text: str) -> bool:

@@ -22,6 +22,7 @@ from recalld.parsers.doc_blocks import (
 from recalld.parsers.doc_nodes import (
     BETWEEN_DOC_AND_DEF,
     COMMENT_TYPES,
+    doc_target,
     inner_doc,
     is_inner_doc,
     is_outer_doc,
@@ -41,20 +42,6 @@ POD = "pod"
 POD_SECTION = "=head1"
 POD_NAME = "=head1 NAME\n"  # its paragraph names the file's package and what it is
 POD_GAP = 1  # blank lines between a POD's ``=cut`` and the sub it documents, as POD writes it
-# Nodes that wrap a definition without being one; its doc comment precedes them.
-WRAPPERS = frozenset({
-    "export_statement", "type_declaration", "decorated_definition", "ambient_declaration",
-    "lexical_declaration", "variable_declaration",
-    "var_declaration",  # Go's ``var rowsCloseHook = func() func(driver.Rows) {…}``, out of a ``var (…)`` group
-    "field_declaration", "declaration",  # C's and C++'s ``struct node {…} *head;``, a class's member struct
-    "body_statement",  # Ruby's: a class's first member's doc is the comment its class holds before its body
-    "implementation_definition",  # Objective-C's member of an ``@implementation``
-})  # fmt: skip
-# What may stand before a definition inside the declaration that holds it (TypeScript's
-# decorators of ``@Component(…) export class``: the doc above the export is the class's).
-SPECIFIERS = BETWEEN_DOC_AND_DEF | frozenset(
-    {"storage_class_specifier", "type_qualifier", "attribute_specifier", "attribute_declaration"}
-)
 PHP_OPENER = "php_tag"
 # Comment lines that speak to a tool rather than a reader: coverage, linters, formatters, the
 # TypeScript checker and its language service's plugins (effect's ``@effect-diagnostics``), Go's
@@ -117,17 +104,6 @@ def _pod_name(root: Node, data: bytes) -> str:
     return ""
 
 
-def doc_target(node: Node) -> Node:
-    """The node whose leading comments document definition ``node``: itself, or what wraps
-    it (``export``, a decorated definition, a C declaration's specifiers)."""
-    target = node
-    while target.parent is not None and target.parent.type in WRAPPERS and _first_but_specifiers(target):
-        if _grouped(target):
-            break  # the comment above Go's ``type ( … )`` documents the group, none of its members
-        target = target.parent
-    return target
-
-
 def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") -> str:
     """A definition's doc: the first string of its body (Python; of a definition without
     one, ``type Vector = list[float]``, the string right after it, as PEP 257 documents an
@@ -144,26 +120,6 @@ def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") ->
     if spec.unicode_escapes:
         doc = decode_unicode_escapes(doc)
     return xml_doc_text(doc) if spec.doc_markup == "xml" and "<" in doc else doc
-
-
-def _grouped(node: Node) -> bool:
-    """Whether ``node`` is one of several in a parenthesised group (Go's ``type ( A uint16;
-    B uint32 )``, ``var ( … )``); JavaScript's ``const C = class {}, D = …`` is no group:
-    its doc is the first's."""
-    parent = node.parent
-    if parent is None or not any(not c.is_named and c.type == "(" for c in parent.children):
-        return False
-    return any(other.type == node.type and other != node for other in parent.named_children)
-
-
-def _first_but_specifiers(node: Node) -> bool:
-    """Whether only specifiers stand before ``node`` in what holds it (C's ``static struct
-    used_atom {…} *used_atom;``, ``extern struct notes_tree {…}``: the comment above the
-    declaration is the struct's)."""
-    sibling = node.prev_named_sibling
-    while sibling is not None and sibling.type in SPECIFIERS:
-        sibling = sibling.prev_named_sibling
-    return sibling is None
 
 
 def xml_doc_text(doc: str) -> str:

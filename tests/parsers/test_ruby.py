@@ -119,3 +119,25 @@ def test_an_editors_file_variables_are_no_doc_and_a_one_line_class_is_signed_wit
         ("<module>", "", ""), ("Foo", "module Foo", ""), ("Foo.Error", "class Error < StandardError", ""),
         ("Foo.Other", "class Other < Error", ""),
     ]  # fmt: skip
+
+
+def docs(source: str) -> dict[str, str]:
+    return {s.qualname: s.docstring for s in parse("ruby", source.encode(), path="lib/a.rb").symbols[1:]}
+
+
+def test_a_method_a_call_or_a_condition_wraps_is_documented_by_the_comments_above_them():
+    """``private def initialize_clone`` (Ruby's ostruct.rb), ``ruby2_keywords def
+    method_missing`` (delegate.rb), ``def except … end unless method_defined?(:except)``
+    (Active Support's hash/except.rb) and a method first in ``unless … end`` (RuboCop's
+    core_ext/string.rb) had no doc: the comments stand above the call or the condition."""
+    source = (
+        "class Hash\n  # Duplicates the table.\n  private def initialize_clone(orig); end\n\n"
+        "  # Delegates.\n  ruby2_keywords def method_missing(m, *args); end\n\n"
+        "  # Returns all but the keys.\n  def except(*keys)\n  end unless method_defined?(:except)\n\n"
+        "  unless method_defined?(:blank?)\n    # Whether it is blank.\n    def blank?; end\n  end\n\n"
+        "  if true\n    def undocumented; end\n  end\nend\n"
+    )
+    assert docs(source) == {
+        "Hash": "", "Hash.initialize_clone": "Duplicates the table.", "Hash.method_missing": "Delegates.",
+        "Hash.except": "Returns all but the keys.", "Hash.blank?": "Whether it is blank.", "Hash.undocumented": "",
+    }  # fmt: skip
