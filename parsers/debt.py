@@ -24,6 +24,9 @@ _INLINE = re.compile(r"(?<![\w@$-])(TODO|FIXME|HACK|XXX)(?:\([^)]*\))?:")
 _COMMENT_MARKERS = ("///", "//!", "//", "/**", "/*!", "/*", "#")
 _LUA_MARKERS = ("---", "--")  # in a comment that opens with one: ``--`` is text in C's ``/* … */``
 _LUA_BLOCK_OPEN, _LUA_BLOCK_CLOSE = re.compile(r"--\[(=*)\["), re.compile(r"(?:--)?\](=*)\]$")
+# A second or third ``#`` after a line's ``#``, then a space or nothing: the comment's mark
+# doubled, no text (RDoc's ``##``, Psych's ``###``; not ``####``, a rule; not ``#{name}``).
+_DOUBLED_HASH = re.compile(r"#{1,2}(?=[ \t]|$)")
 _LINE_MARKERS = frozenset({"///", "//!", "//", "#", *_LUA_MARKERS})
 MAX_CONTINUATION = 8
 HASH_CHARS = 10
@@ -71,6 +74,8 @@ def clean_comment_line(raw: str, *, lua: bool = False, indented: bool = False, w
         markers = () if within else _LUA_MARKERS + _COMMENT_MARKERS if lua else _COMMENT_MARKERS
         marker = next((m for m in markers if line.startswith(m)), "")
         line = line[len(marker) :]
+        if marker == "#" and (doubled := _DOUBLED_HASH.match(line)):  # Rack's ``## * +gets+ …``
+            line = line[doubled.end() :]
     # Lua's ``]]`` (``]==]``) on its block's first line or a line of its own (``]]``,
     # ``--]]``), not text's (``-- see t[1][2]``)
     closed = _LUA_BLOCK_CLOSE.search(line) if lua and "]" in line else None

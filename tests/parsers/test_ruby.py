@@ -141,3 +141,22 @@ def test_a_method_a_call_or_a_condition_wraps_is_documented_by_the_comments_abov
         "Hash": "", "Hash.initialize_clone": "Duplicates the table.", "Hash.method_missing": "Delegates.",
         "Hash.except": "Returns all but the keys.", "Hash.blank?": "Whether it is blank.", "Hash.undocumented": "",
     }  # fmt: skip
+
+
+def test_a_doubled_hash_opens_a_comment_line_and_is_no_text_of_its_doc():
+    """RDoc's ``##`` above a doc (Arel's ``##`` then ``# Create a LOWER() function``, 118
+    docs of Debian's Rails, RuboCop and Ruby's stdlib) opened it with a line ``#``, Psych's
+    ``###`` with ``##``; Rack's Lint writes each line of its spec ``## * +gets+ must …``:
+    ``# * +gets+ must …``. A rule of hashes stays a rule."""
+    source = (
+        "class Node\n  ##\n  # Create a LOWER() function\n  def lower; end\n\n"
+        "  ## * +gets+ must be called without arguments and return a string,\n"
+        "  ##   or +nil+ on EOF.\n  def gets; end\n\n"
+        "  ########\n  # Shared\n  ########\n\n  # The count.\n  def count; end\n\n"
+        "  ###\n  # Dumps.\n  def dump; end\nend\n"
+    )
+    assert docs(source) == {
+        "Node": "", "Node.lower": "Create a LOWER() function",
+        "Node.gets": "* +gets+ must be called without arguments and return a string,\n  or +nil+ on EOF.",
+        "Node.count": "The count.", "Node.dump": "Dumps.",
+    }  # fmt: skip
