@@ -45,7 +45,8 @@ POD_GAP = 1  # blank lines between a POD's ``=cut`` and the sub it documents, as
 PHP_OPENER = "php_tag"
 # Comment lines that speak to a tool rather than a reader: coverage, linters, formatters, the
 # TypeScript checker and its language service's plugins (effect's ``@effect-diagnostics``), Go's
-# build constraints (``+build``; its directives: ``_UNSPACED_DIRECTIVE``), ShellCheck,
+# build constraints (``+build``; its directives: ``_UNSPACED_DIRECTIVE``), ShellCheck, PHP_CodeSniffer
+# (``// phpcs:ignore PSR2.Methods.MethodDeclaration.Underscore``) and PHPStan,
 # an editor (its folds: ``#region``; its file variables: ``parsers.mode_lines``); an interpreter
 # line (``#!/usr/bin/env bash``: ``!/usr/bin/env bash``).
 _DIRECTIVE = re.compile(
@@ -55,6 +56,7 @@ _DIRECTIVE = re.compile(
     r"|frozen_string_literal:|(?:en)?coding: *[\w.-]+ *$|typed: *(?:ignore|false|true|strict|strong)\b"
     r"|rubocop:(?:disable|enable|todo)\b|shellcheck +(?:disable|enable|source|shell|external-sources)="
     r"|clang-format (?:off|on)\b"
+    r"|@?phpcs:(?:ignore|disable|enable|ignoreFile)\b|@codingStandards(?:Ignore|Change)\w*|@phpstan-ignore(?:-next)?(?:-line)?\b"
     r"|(?:vim?|ex): *(?:set? +)?(?:ft|filetype|syntax|ts|sw|sts|et|noet|tabstop|shiftwidth|expandtab)\b"
     r"|![ \t]*/[\w./-]+(?:[ \t]+[\w./=-]+)*[ \t]*$"
 )

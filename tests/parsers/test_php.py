@@ -58,3 +58,21 @@ def test_pest_tests_are_named_by_their_titles_and_a_suite_holds_its_tests():
         ("class", '"sum"'), ("method", '"sum"."adds numbers"'), ("function", '"the app responds"'),
         ("function", '"is fast"'), ("class", "Page"), ("method", "Page.test"),
     ]  # fmt: skip
+
+
+def test_php_codesniffers_and_phpstans_directives_are_no_doc():
+    """MediaWiki 1.39 writes ``// phpcs:ignore PSR2.Methods.MethodDeclaration.Underscore``
+    above a method and ``@phpcs:ignore Generic.Files.LineLength`` among a doc's tags: 37 of
+    its docs held such a line, 13 were nothing else."""
+    source = (
+        "<?php\nclass Title {\n    // phpcs:ignore PSR2.Methods.MethodDeclaration.Underscore\n"
+        "    public function __newObject() {}\n\n    /**\n     * Builds the page info.\n"
+        "     * @phpcs:ignore Generic.Files.LineLength\n     * @phan-return array{int:string}\n"
+        "     * @phpstan-ignore-next-line\n     * @codingStandardsIgnoreStart\n     */\n"
+        "    public function pageInfo() {}\n}\n"
+    )
+    result = parse("php", source.encode(), path="src/Title.php")
+    assert [(s.qualname, s.docstring) for s in result.symbols[1:]] == [
+        ("Title", ""), ("Title.__newObject", ""),
+        ("Title.pageInfo", "Builds the page info.\n@phan-return array{int:string}"),
+    ]  # fmt: skip
