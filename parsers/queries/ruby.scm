@@ -7,6 +7,9 @@
 ; ``def Group.generate!`` is the named class's, as written (Redmine's test helpers give 18
 ; classes a ``generate!`` from one module: they were ``ObjectHelpers.generate!#2`` … ``#18``).
 (singleton_method object: (constant) @receiver name: (_) @name) @definition.function
+; What ``class << IPSocket`` defines is that class's, as ``def IPSocket.valid_v6?`` is (Ruby's
+; ipaddr.rb, optparse/version.rb's ``class << OptionParser``: they were top-level functions).
+(singleton_class value: (constant) @receiver body: (body_statement (method name: (_) @name) @definition.function))
 ; A class or module a call makes, named by the constant it is given to, its block its body
 ; (``Point = Struct.new(:x, :y) do … end``, ``Class.new(Base) { … }``, ``Data.define(:at)``).
 (assignment left: (constant) @name right: (call receiver: (constant) @_maker (#any-of? @_maker "Struct" "Class" "Data")

@@ -160,3 +160,16 @@ def test_a_doubled_hash_opens_a_comment_line_and_is_no_text_of_its_doc():
         "Node.gets": "* +gets+ must be called without arguments and return a string,\n  or +nil+ on EOF.",
         "Node.count": "The count.", "Node.dump": "Dumps.",
     }  # fmt: skip
+
+
+def test_what_class_of_a_constant_defines_is_that_constants():
+    """``class << IPSocket`` (Ruby 3.1's ipaddr.rb, resolv-replace.rb), ``class <<
+    OptionParser`` (optparse/version.rb), ``class << Benchmark`` (Active Support 6.1's
+    core_ext/benchmark.rb) define the constant's singleton methods, as ``def
+    IPSocket.valid_v6?`` would: they were the enclosing scope's (``valid_v6?``, a top-level
+    function), which a constant in a module is named under (``Net.HTTP.version_1_2``)."""
+    source = (
+        "class << IPSocket\n  private\n\n  def valid_v6?(addr); end\nend\n"
+        "module Net\n  class HTTP\n    def version; end\n  end\n  class << HTTP\n    def version_1_2; end\n  end\nend\n"
+    )
+    assert qualnames(source) == ["IPSocket.valid_v6?", "Net", "Net.HTTP", "Net.HTTP.version", "Net.HTTP.version_1_2"]
