@@ -159,8 +159,11 @@ _BEFORE_TYPE_WORD = re.compile(
     rb"^([ \t]*(?:(?:static|inline|extern)[ \t]+)*)([A-Z][A-Z0-9_]{2,})[ \t]+"
     rb"(?=(?:" + TYPE_WORDS + rb"|static|inline|extern|const|struct)\b)"
 )
+# What follows it is a function's name, not what follows a declarator's (libffi's ``typedef
+# unsigned int UINT8 __attribute__((__mode__(__QI__)));`` names ``UINT8``).
 _AFTER_TYPE_WORD = re.compile(
-    rb"\b(?:" + TYPE_WORDS + rb")[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+\**[ \t]*[A-Za-z_]\w*[ \t]*\(|[ \t]*$)"
+    rb"\b(?:" + TYPE_WORDS + rb")[ \t]+([A-Z][A-Z0-9_]{2,})"
+    rb"(?=[ \t]+\**[ \t]*(?!(?:__attribute__|__asm__|__asm|asm|__declspec)\b)[A-Za-z_]\w*[ \t]*\(|[ \t]*$)"
 )  # the name may open the next line (jemalloc's ``void JEMALLOC_NOTHROW`` then ``je_free(void *ptr) {``)
 # A template's placeholder, which a generator replaces before the compiler reads the file:
 # NumPy's and SciPy's ``.c.src`` (``@TYPE@_@kind@_indexed``), Autoconf's and CMake's

@@ -429,3 +429,21 @@ def test_a_structs_doc_stands_above_its_declaration_and_after_a_define_of_a_glob
         "refspec_item": "A parsed refspec.", "used_atom": "The atoms in use.",
         "notes_tree": "Notes tree object", "entry_is_key": "Whether it is a key.",
     }  # fmt: skip
+
+
+def test_a_name_in_capitals_before_an_attribute_is_the_declarators():
+    """libffi's ``ffi_common.h`` (vendored by cffi): ``typedef unsigned int UINT8
+    __attribute__((__mode__(__QI__)));`` was the type ``int`` (``UINT8`` blanked as an attribute
+    macro before a function's name, ``__attribute__`` taken for that name); clang names it
+    ``UINT8``. An attribute macro beside a type's keyword before a function's name stays blanked."""
+    source = (
+        "typedef unsigned int UINT8  __attribute__((__mode__(__QI__)));\n"
+        "typedef signed int   SINT64 __attribute__((__mode__(__DI__)));\n"
+        "extern int COUNTER __asm__(\"counter\");\n"
+        "void NORETURN die(int code);\n"
+    )
+    assert symbols("ffi_common.h", source) == {
+        "UINT8": ("type", "typedef unsigned int UINT8 __attribute__((__mode__(__QI__)))", ""),
+        "SINT64": ("type", "typedef signed int SINT64 __attribute__((__mode__(__DI__)))", ""),
+        "die": ("function", "void NORETURN die(int code)", ""),
+    }
