@@ -127,6 +127,7 @@ _BEFORE_BLOCK = re.compile(rb"[ \t]*(?:" + BLOCK_COMMENT + rb"[ \t]*|//[^\n]*)?"
 _TYPE_ARGUMENT = re.compile(rb"([(,][ \t]*)(struct|union|enum)(?=[ \t]+[A-Za-z_]\w*[ \t]*[,)])")
 # A comment that ends a line, blanks after it (``_directive_comments``).
 _TRAILING_COMMENT = re.compile(rb"(" + BLOCK_COMMENT + rb")([ \t]+)$")
+_CLOSED_COMMENT = re.compile(BLOCK_COMMENT)
 _NOT_NAME = re.compile(rb"[^A-Za-z0-9_]")
 # A loop's macro after the block of a ``do`` (the kernel's ``do {…} while_each_thread(g, t);``,
 # ``} for_each_vma_range(vmi, vma, end);``), where the grammar wants ``while``: its name is
@@ -197,7 +198,7 @@ def readable(data: bytes) -> bytes:
             directive = line.rstrip().endswith(b"\\")
             previous = b"#"  # a directive, over all its lines, ends what came before it
             if b"/*" in line:
-                lines[index] = _directive_comments(line)
+                lines[index] = _directive_comments(line, continues=directive)
             continue
         if not line.strip():
             continue
@@ -273,14 +274,19 @@ def _ends_statement(line: bytes) -> bool:
     return _ENDS_STATEMENT.search(line) is not None or _LABEL.match(line) is not None
 
 
-def _directive_comments(line: bytes) -> bytes:
+def _directive_comments(line: bytes, *, continues: bool) -> bytes:
     """A directive's line with a string's ``/*``, where the grammar opens a comment (git's
     ``#define TAG_REFSPEC "refs/tags/*:refs/tags/*"``), made ``/ ``; and the blanks after
     a comment that ends it moved before that comment: after them the grammar took the
     comment on the next lines, a doc, for the directive's (redis's ``#define
-    ENTRY_PTR_NO_VALUE 4 /* … */ ``, then ``entryIsKey``'s doc)."""
+    ENTRY_PTR_NO_VALUE 4 /* … */ ``, then ``entryIsKey``'s doc). On a line the directive
+    goes on from (``\\`` at its end), its comments are blanked: the grammar ended the
+    directive at one and read the lines after it as code (libuv's ``uv.h``, brotli's
+    ``decode.h``: ``/* Errors caused by invalid input */ \\`` in a list of error codes)."""
     if b'"' in line:
         line = re.sub(STRING, lambda m: m.group(0).replace(b"/*", b"/ "), line)
+    if continues:
+        return _CLOSED_COMMENT.sub(lambda m: b" " * len(m.group(0)), line)
     trailing = _TRAILING_COMMENT.search(line)
     if trailing is not None:
         start, blanks = trailing.start(1), trailing.group(2)

@@ -447,3 +447,30 @@ def test_a_name_in_capitals_before_an_attribute_is_the_declarators():
         "SINT64": ("type", "typedef signed int SINT64 __attribute__((__mode__(__DI__)))", ""),
         "die": ("function", "void NORETURN die(int code)", ""),
     }
+
+
+def test_a_comment_on_a_line_a_define_goes_on_from_is_no_end_of_it():
+    """Brotli's ``decode.h`` (``/* Errors caused by invalid input */ \\`` in a macro's list of
+    error codes) and libuv's ``uv.h``/``uv/tree.h``: the grammar ended the ``#define`` at such a
+    comment and read the lines after it as code, so what followed was read with errors
+    (``typedef void (*start_func)(…)`` a function ``void``, ``tree.h``'s ``SPLAY_HEAD`` lost, the
+    functions its macros write found). Clang names the typedef and the macro, as recalld does now."""
+    source = (
+        "#define ERROR_CODES_LIST(CODE, SEP) \\\n"
+        "  CODE(_, NO_ERROR, 0) SEP            \\\n"
+        "  /* Errors caused by invalid input */ \\\n"
+        "  CODE(_ERROR_, RESERVED, -2)\n\n"
+        "#define SPLAY_HEAD(name, type) \\\n"
+        "struct name { /* root */ \\\n"
+        "  struct type *sph_root; \\\n"
+        "}\n\n"
+        "/** Fired on a metadata block's start. */\n"
+        "typedef void (*start_func)(void* opaque, size_t size);\n"
+    )
+    result = parse("c", source.encode(), path="decode.h")
+    assert result.syntax_errors == 0
+    assert {s.qualname: (s.kind, s.start_line, s.docstring) for s in result.symbols[1:]} == {
+        "ERROR_CODES_LIST": ("function", 1, ""),
+        "SPLAY_HEAD": ("function", 6, ""),
+        "start_func": ("type", 12, "Fired on a metadata block's start."),
+    }
