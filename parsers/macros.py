@@ -195,10 +195,11 @@ def readable(data: bytes) -> bytes:
         if b"@" in line and (opened := _MEMBERS.match(line)):
             members = opened.group(1) != b"end"
         if directive or line.lstrip().startswith(b"#"):
+            in_value = directive  # a line the directive goes on onto: its value, past its name and parameters
             directive = line.rstrip().endswith(b"\\")
             previous = b"#"  # a directive, over all its lines, ends what came before it
             if b"/*" in line:
-                lines[index] = _directive_comments(line, continues=directive)
+                lines[index] = _directive_comments(line, continues=in_value and directive)
             continue
         if not line.strip():
             continue
@@ -279,10 +280,11 @@ def _directive_comments(line: bytes, *, continues: bool) -> bytes:
     ``#define TAG_REFSPEC "refs/tags/*:refs/tags/*"``), made ``/ ``; and the blanks after
     a comment that ends it moved before that comment: after them the grammar took the
     comment on the next lines, a doc, for the directive's (redis's ``#define
-    ENTRY_PTR_NO_VALUE 4 /* … */ ``, then ``entryIsKey``'s doc). On a line the directive
-    goes on from (``\\`` at its end), its comments are blanked: the grammar ended the
+    ENTRY_PTR_NO_VALUE 4 /* … */ ``, then ``entryIsKey``'s doc). On a line inside its value
+    that it goes on from (``\\`` at its end), its comments are blanked: the grammar ended the
     directive at one and read the lines after it as code (libuv's ``uv.h``, brotli's
-    ``decode.h``: ``/* Errors caused by invalid input */ \\`` in a list of error codes)."""
+    ``decode.h``: ``/* Errors caused by invalid input */ \\`` in a list of error codes); one
+    on its first line, among its name and parameters, ends nothing."""
     if b'"' in line:
         line = re.sub(STRING, lambda m: m.group(0).replace(b"/*", b"/ "), line)
     if continues:

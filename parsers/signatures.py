@@ -70,6 +70,10 @@ def signature(node: Node, data: bytes, wrapped: Node | None = None) -> str:
     head = unwrapped(node)
     if wrapped is not None and wrapped.type in MEMBER_OBJECTS:
         text = _one_line(head, data, wrapped.start_byte).removesuffix("(").rstrip()
+    elif head.type == MACRO and (parameters := head.child_by_field_name("parameters")) is not None:
+        # ``#define MAX(a, b)``: up to its parameters' end, not to its value's start, before
+        # which a comment the reading blanked still stands in ``data`` (``macros.py``)
+        text = _one_line(head, data, parameters.end_byte)
     elif (cut := _head_end(head)) is not None:
         text = _one_line(head, data, cut.start_byte)
     elif head.type in OBJC_TYPES and head.child_by_field_name("body") is None:  # not Swift's protocol

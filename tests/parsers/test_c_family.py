@@ -454,8 +454,11 @@ def test_a_comment_on_a_line_a_define_goes_on_from_is_no_end_of_it():
     error codes) and libuv's ``uv.h``/``uv/tree.h``: the grammar ended the ``#define`` at such a
     comment and read the lines after it as code, so what followed was read with errors
     (``typedef void (*start_func)(…)`` a function ``void``, ``tree.h``'s ``SPLAY_HEAD`` lost, the
-    functions its macros write found). Clang names the typedef and the macro, as recalld does now."""
+    functions its macros write found). Clang names the typedef and the macro, as recalld does now.
+    A comment among a macro's name and parameters ends nothing; neither it nor one blanked
+    in its value is part of its signature (``http_parser.h``'s ``HTTP_ERRNO_MAP(XX)``)."""
     source = (
+        "#define FENCE(/*memory_order*/ ORDER) \\\n  /* a full fence */ \\\n  atomic_fence(ORDER)\n"
         "#define ERROR_CODES_LIST(CODE, SEP) \\\n"
         "  CODE(_, NO_ERROR, 0) SEP            \\\n"
         "  /* Errors caused by invalid input */ \\\n"
@@ -470,7 +473,9 @@ def test_a_comment_on_a_line_a_define_goes_on_from_is_no_end_of_it():
     result = parse("c", source.encode(), path="decode.h")
     assert result.syntax_errors == 0
     assert {s.qualname: (s.kind, s.start_line, s.docstring) for s in result.symbols[1:]} == {
-        "ERROR_CODES_LIST": ("function", 1, ""),
-        "SPLAY_HEAD": ("function", 6, ""),
-        "start_func": ("type", 12, "Fired on a metadata block's start."),
+        "FENCE": ("function", 1, ""),
+        "ERROR_CODES_LIST": ("function", 4, ""),
+        "SPLAY_HEAD": ("function", 9, ""),
+        "start_func": ("type", 15, "Fired on a metadata block's start."),
     }
+    assert result.symbols[1].signature == "#define FENCE(ORDER)"  # as before: its comment no part of it
