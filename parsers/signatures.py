@@ -105,16 +105,17 @@ def _call_closed(text: str, arrow: bool) -> str:
     """A head cut at the body of a function a call or a bracket holds (a test's callback,
     ``(function () {…})()``), closed as it is written: the body elided, then each bracket
     still open."""
-    opened: list[str] = []
+    opened: list[str] = []  # the closers; a brace's spaced as it opens (``model: { get() {…} }``)
     for i, char in enumerate(text):
         step = _bracket(text, i)
         if step > 0:
-            opened.append(char)
+            spaced = char == "{" and text[i + 1 : i + 2] == " "
+            opened.append(" " * spaced + _CLOSERS[_OPENERS.index(char)])
         elif step < 0 and opened:
             opened.pop()
     if not opened:
         return text
-    closers = "".join(_CLOSERS[_OPENERS.index(char)] for char in reversed(opened))
+    closers = "".join(reversed(opened))
     return f"{text}{' =>' if arrow else ''} {{{ELIDED}}}{closers}"
 
 

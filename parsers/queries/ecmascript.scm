@@ -82,6 +82,11 @@
 (export_statement value: (object (pair key: (property_identifier) @_options value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))) (#match? @_options "^(methods|computed)$"))
 (export_statement value: (object (pair key: (property_identifier) @receiver value: (object (method_definition name: (_) @name) @definition.method))) (#eq? @receiver "watch"))
 (export_statement value: (object (pair key: (property_identifier) @receiver value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.method))) (#eq? @receiver "watch"))
+; A computed property written as its getter and setter, and a watcher as its handler and
+; options, are one function of the name (`computed: { model: { get() {…}, set(v) {…} } }`:
+; `model`; `watch: { value: { handler(v) {…}, deep: true } }`: `watch.value`).
+(export_statement value: (object (pair key: (property_identifier) @_options value: (object (pair key: (_) @name value: (object [(method_definition name: (property_identifier) @_accessor) (pair key: (property_identifier) @_accessor value: [(function_expression) (arrow_function) (generator_function)])] @_wrapped)) @definition.function))) (#eq? @_options "computed") (#match? @_accessor "^(get|set)$"))
+(export_statement value: (object (pair key: (property_identifier) @receiver value: (object (pair key: (_) @name value: (object [(method_definition name: (property_identifier) @_accessor) (pair key: (property_identifier) @_accessor value: [(function_expression) (arrow_function) (generator_function)])] @_wrapped)) @definition.method))) (#eq? @receiver "watch") (#eq? @_accessor "handler"))
 ; The same of one object a call makes the module's export of: Vue's `export default
 ; defineComponent({ setup() {…}, methods: { save() {…} } })` (`setup`, `save`), `Vue.extend({…})`.
 (export_statement value: (call_expression arguments: (arguments . (object (method_definition name: (_) @name) @definition.function) .)))
@@ -90,6 +95,8 @@
 (export_statement value: (call_expression arguments: (arguments . (object (pair key: (property_identifier) @_options value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.function))) .)) (#match? @_options "^(methods|computed)$"))
 (export_statement value: (call_expression arguments: (arguments . (object (pair key: (property_identifier) @receiver value: (object (method_definition name: (_) @name) @definition.method))) .)) (#eq? @receiver "watch"))
 (export_statement value: (call_expression arguments: (arguments . (object (pair key: (property_identifier) @receiver value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.method))) .)) (#eq? @receiver "watch"))
+(export_statement value: (call_expression arguments: (arguments . (object (pair key: (property_identifier) @_options value: (object (pair key: (_) @name value: (object [(method_definition name: (property_identifier) @_accessor) (pair key: (property_identifier) @_accessor value: [(function_expression) (arrow_function) (generator_function)])] @_wrapped)) @definition.function))) .)) (#eq? @_options "computed") (#match? @_accessor "^(get|set)$"))
+(export_statement value: (call_expression arguments: (arguments . (object (pair key: (property_identifier) @receiver value: (object (pair key: (_) @name value: (object [(method_definition name: (property_identifier) @_accessor) (pair key: (property_identifier) @_accessor value: [(function_expression) (arrow_function) (generator_function)])] @_wrapped)) @definition.method))) .)) (#eq? @receiver "watch") (#eq? @_accessor "handler"))
 ; Functions a factory publishes by reference in the object it returns (the revealing
 ; module pattern: three.js's WebGL backend, redux's createStore): `function WebGLState(gl) {
 ; function enable(id) {…} … return { enable: enable, reset }; }` gives `WebGLState.enable`,

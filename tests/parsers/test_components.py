@@ -72,3 +72,41 @@ def test_a_single_file_components_scripts_are_read_in_their_own_language():
         ("<module>", 1), ("Props", 3), ("formatDate", 4), ("onClick", 8),
     ]  # fmt: skip
     assert astro_result.syntax_errors == 0
+
+
+def test_a_computed_property_with_a_setter_and_a_watcher_with_options_are_functions_of_their_names():
+    """A writable computed property (``model: { get() {…}, set(v) {…} }``) and a watcher
+    written with its options (``value: { handler(v) {…}, deep: true }``) were no symbol,
+    their code the file's: element-ui 1.4's checkbox lost its ``model``, primevue 4.5's 123
+    components their watchers. Each is one function of its name, signed as written."""
+    component = b"""<script>
+export default defineComponent({
+  computed: {
+    /** What the checkbox holds. */
+    model: {
+      get() { return this.value; },
+      set(value) { this.$emit('input', value); }
+    },
+    label: { get: function () { return 'x'; } },
+  },
+  watch: {
+    activeIndex: {
+      immediate: true,
+      handler(index) { this.open = index; }
+    },
+    'options.size': { handler: function (size) {}, deep: true },
+  },
+});
+</script>
+"""
+    symbols = parse("vue", component).symbols[1:]
+    assert [(s.kind, s.qualname, s.start_line, s.end_line, s.signature, s.docstring) for s in symbols] == [
+        ("function", "model", 5, 8, "model: { get() {…} }", "What the checkbox holds."),
+        ("function", "label", 9, 9, "label: { get: function () {…} }", ""),
+        ("method", "watch.activeIndex", 12, 15, "activeIndex: { immediate: true, handler(index) {…} }", ""),
+        ("method", 'watch."options.size"', 16, 16, "'options.size': { handler: function (size) {…} }", ""),
+    ]  # fmt: skip
+    exported = component.split(b"<script>\n")[1].split(b"});")[0].replace(b"defineComponent(", b"") + b"};"
+    assert [s.qualname for s in parse("javascript", exported, path="checkbox.js").symbols[1:]] == [
+        "model", "label", "watch.activeIndex", 'watch."options.size"',
+    ]  # fmt: skip
