@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections import Counter
 
 from recalld.parsers.base import ParseResult, Symbol, module_symbol
 from recalld.parsers.extract import extract as extract_code
@@ -24,6 +23,7 @@ from recalld.parsers.registry import LanguageSpec, get_language
 _SCRIPT = re.compile(rb"<script\b((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>(.*?)</script\s*>", re.S | re.I)
 _ATTRIBUTE = re.compile(rb"""\b([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
 _COMMENT = re.compile(rb"<!--.*?-->", re.S)
+_REPEAT = re.compile(r"#\d+$")  # a repeat's number: ``reset#2``
 SCRIPT_LANGUAGES = {
     "js": "javascript",
     "javascript": "javascript",
@@ -52,7 +52,8 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
         symbols.extend(_moved(s, offset) for s in code.symbols[1:])
         derived.extend(_moved(d, offset) for d in code.derived)
     symbols = [module_symbol(data), *_told_apart(symbols)]
-    return ParseResult(spec.name, tuple(symbols), syntax_errors=errors, notes=tuple(notes), derived=tuple(derived))
+    return ParseResult(spec.name, tuple(symbols), syntax_errors=errors, notes=tuple(notes),
+                       derived=tuple(_told_apart(derived, named_by_qualname=True)))
 
 
 def _code_blocks(format_name: str, data: bytes) -> tuple[list[tuple[int, int, str]], list[str]]:
@@ -95,13 +96,20 @@ def _moved(symbol: Symbol, lines: int) -> Symbol:
     return dataclasses.replace(symbol, start_line=symbol.start_line + lines, end_line=symbol.end_line + lines)
 
 
-def _told_apart(symbols: list[Symbol]) -> list[Symbol]:
+def _told_apart(symbols: list[Symbol], *, named_by_qualname: bool = False) -> list[Symbol]:
     """Names two blocks both define (Vue's ``<script>`` and ``<script setup>``) numbered
-    as repeats in one file are: ``#2`` for the later."""
-    seen: Counter[tuple[str, str]] = Counter()
-    told: list[Symbol] = []
+    as repeats in one file are: ``#2`` for the later, or the next number no block took
+    (a block's own ``reset`` and ``reset#2``, then another's ``reset``: ``reset#3``); so
+    are debt notes of one text (``<module>:todo:…#2``), which their qualname names."""
+    told: set[tuple[str, str]] = set()
+    kept: list[Symbol] = []
     for symbol in symbols:
-        seen[(symbol.kind, symbol.qualname)] += 1
-        count = seen[(symbol.kind, symbol.qualname)]
-        told.append(symbol if count == 1 else dataclasses.replace(symbol, qualname=f"{symbol.qualname}#{count}"))
-    return told
+        name, count = symbol.qualname, 1
+        while (symbol.kind, name) in told:
+            count += 1
+            name = f"{_REPEAT.sub('', symbol.qualname)}#{count}"
+        told.add((symbol.kind, name))
+        if name != symbol.qualname:
+            symbol = dataclasses.replace(symbol, qualname=name, name=name if named_by_qualname else symbol.name)
+        kept.append(symbol)
+    return kept

@@ -110,3 +110,17 @@ export default defineComponent({
     assert [s.qualname for s in parse("javascript", exported, path="checkbox.js").symbols[1:]] == [
         "model", "label", "watch.activeIndex", 'watch."options.size"',
     ]  # fmt: skip
+
+
+def test_names_and_debt_notes_two_blocks_repeat_are_numbered_apart():
+    """A name one block repeats and another defines again, and one debt note written in
+    both blocks, were given one qualified name twice (``reset#2``, ``<module>:todo:…``),
+    which a file's memories cannot hold: each is numbered after what the blocks took."""
+    svelte = (b'<script context="module">\n  function reset() {}\n  function reset() {}\n  // TODO: types\n'
+              b"</script>\n<script>\n  function reset() {}\n  // TODO: types\n</script>\n")  # fmt: skip
+    result = parse("svelte", svelte)
+    assert [(s.name, s.qualname, s.start_line) for s in result.symbols[1:]] == [
+        ("reset", "reset", 2), ("reset", "reset#2", 3), ("reset", "reset#3", 7),
+    ]  # fmt: skip
+    first, second = result.derived
+    assert (second.qualname, second.name, second.start_line) == (f"{first.qualname}#2", f"{first.qualname}#2", 8)
