@@ -14,6 +14,7 @@ import dataclasses
 import re
 
 from recalld.parsers.base import ParseResult, Symbol, module_symbol
+from recalld.parsers.debt import MARKER_BYTES, Comment, debt_entries
 from recalld.parsers.extract import extract as extract_code
 from recalld.parsers.registry import LanguageSpec, get_language
 
@@ -32,6 +33,11 @@ SCRIPT_LANGUAGES = {
     "typescript": "typescript",
     "tsx": "tsx",
 }
+# Comments outside the code: the markup's (``<!-- TODO: … -->``), a markup expression's
+# (Astro's and Svelte's ``{/* … */}``) and a style's (``/* FIXME */``).
+_MARKUP_COMMENT = re.compile(rb"<!--(.*?)-->|\{\s*(/\*.*?\*/)\s*\}", re.S)
+_STYLE = re.compile(rb"<style\b(?:[^>\"']|\"[^\"]*\"|'[^']*')*>(.*?)</style\s*>", re.S | re.I)
+_STYLE_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
 
 
 # Astro's frontmatter: the code between the ``---`` fences that open the file.
@@ -51,6 +57,8 @@ def extract(spec: LanguageSpec, data: bytes, path: str = "") -> ParseResult:
         errors += code.syntax_errors
         symbols.extend(_moved(s, offset) for s in code.symbols[1:])
         derived.extend(_moved(d, offset) for d in code.derived)
+    derived.extend(_markup_debt(spec.name, data, blocks))
+    derived.sort(key=lambda d: d.start_line)
     symbols = [module_symbol(data), *_told_apart(symbols)]
     return ParseResult(spec.name, tuple(symbols), syntax_errors=errors, notes=tuple(notes),
                        derived=tuple(_told_apart(derived, named_by_qualname=True)))
@@ -76,10 +84,36 @@ def _code_blocks(format_name: str, data: bytes) -> tuple[list[tuple[int, int, st
     return blocks, notes
 
 
+def _markup_debt(format_name: str, data: bytes, blocks: list[tuple[int, int, str]]) -> tuple[Symbol, ...]:
+    """The debt notes of the file's comments outside its code, the module's: primevue 4.5's
+    ``<!-- TODO: Deprecated since v4.0-->`` over a slot, Starlight's ``/* HACK: … */`` in a
+    style."""
+    markup = bytearray(data)
+    for start, end, _ in blocks:
+        markup[start:end] = _blank_text(data[start:end])
+    if not MARKER_BYTES.search(markup):
+        return ()
+    found = [m.span(1 if m.group(1) is not None else 2) for m in _MARKUP_COMMENT.finditer(markup)]
+    for style in _STYLE.finditer(markup):
+        found += [m.span() for m in _STYLE_COMMENT.finditer(markup, style.start(1), style.end(1))]
+    return debt_entries(format_name, [_comment(data, start, end) for start, end in sorted(found)], ())
+
+
+def _comment(data: bytes, start: int, end: int) -> Comment:
+    line_start = data.rfind(b"\n", 0, start) + 1
+    text = data[start:end].decode("utf-8", "replace")
+    trailing = bool(data[line_start:start].strip().removesuffix(b"<!--").removesuffix(b"{").strip())
+    return Comment(start, data.count(b"\n", 0, start) + 1, start - line_start, text, trailing)
+
+
 def _blank(comment: re.Match[bytes]) -> bytes:
     """An HTML comment as spaces and its line breaks: a ``<script>`` commented out holds
     no code, and what follows keeps its offsets."""
-    return re.sub(rb"[^\n]", b" ", comment.group(0))
+    return _blank_text(comment.group(0))
+
+
+def _blank_text(text: bytes) -> bytes:
+    return re.sub(rb"[^\n]", b" ", text)
 
 
 def _attributes(text: bytes) -> dict[str, str]:

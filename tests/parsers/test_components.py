@@ -124,3 +124,36 @@ def test_names_and_debt_notes_two_blocks_repeat_are_numbered_apart():
     ]  # fmt: skip
     first, second = result.derived
     assert (second.qualname, second.name, second.start_line) == (f"{first.qualname}#2", f"{first.qualname}#2", 8)
+
+
+def test_debt_notes_outside_the_code_are_the_modules():
+    """A debt note in a component's markup or styles was lost, only its scripts' read
+    (primevue 4.5's ``<!-- TODO: Deprecated since v4.0-->``, Starlight's ``/* HACK: … */``
+    in a style): each is the module's, at its line; a ``/*`` in the markup's text is none."""
+    component = b"""<template>
+  <!-- TODO: Deprecated since v4.0-->
+  <slot name="icon" />
+  <p>{{ a }}</p> <!-- FIXME: not
+       accessible -->
+  <p>src/**/*.vue, a TODO: of the text */</p>
+</template>
+<script>
+// TODO: in the script
+export default { methods: { f() {} } };
+</script>
+<style>
+li {
+  /* HACK: keeps the margin inside. */
+  padding-bottom: 1px;
+}
+</style>
+"""
+    result = parse("vue", component)
+    assert [(d.kind, d.start_line, d.end_line, d.docstring, dict(d.extra)["enclosing"]) for d in result.derived] == [
+        ("todo", 2, 2, "TODO: Deprecated since v4.0", ""),
+        ("fixme", 4, 5, "FIXME: not accessible", ""),
+        ("todo", 9, 9, "TODO: in the script", ""),
+        ("hack", 14, 14, "HACK: keeps the margin inside.", ""),
+    ]  # fmt: skip
+    astro = b"---\nconst a = 1;\n---\n<div>{/* XXX: a card */}</div>\n"
+    assert [(d.kind, d.start_line) for d in parse("astro", astro).derived] == [("xxx", 4)]
