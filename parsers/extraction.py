@@ -369,4 +369,11 @@ from __future__ import annotations
 # with errors are read again with their ``#if`` groups reduced (expo-modules-core's 852 versions:
 # 66 → 16 with errors). A ``linguist-language`` naming a language no kin of the extension's own is
 # unheeded (vision-camera's ``*.kt linguist-language=Swift``).
-EXTRACTION_VERSION = 47
+# 48: Ruby: a method a call or a condition wraps is documented by the comments above them, what
+# ``class << Const`` defines is the constant's; a doubled ``##`` mark is no doc text (143 Ruby, 41
+# Perl docs); PHP_CodeSniffer's and PHPStan's directives are no doc. C/C++: a block comment on a
+# ``#define``'s continued line no longer ends it (brotli's decode.h, libuv's tree.h), a capitalised
+# declarator before ``__attribute__`` is the name (libffi's ``UINT8``). Components: a writable
+# computed and a watcher with options are functions, names two blocks repeat numbered apart, debt
+# notes in markup and styles the module's.
+EXTRACTION_VERSION = 48
