@@ -353,7 +353,7 @@ def _handled(args: argparse.Namespace) -> int:
         from recalld.daemon.logs import configure_logging
 
         level = config.get("log", "level") if args.verbose or args.command == "serve" else "warning"
-        configure_logging(level=level, fmt=config.get("log", "format"))
+        configure_logging(level=level, fmt=config.get("log", "format"), deferred=args.command != "serve")
         return run_command(config, args.handler, args)
     except RecalldError as exc:
         print(f"recalld: {one_line(exc.message)}", file=sys.stderr)

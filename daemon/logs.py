@@ -5,14 +5,43 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import Any
-
-import structlog
+from typing import TYPE_CHECKING, Any, cast
 
 from recalld.daemon.terminal import visible
 
+if TYPE_CHECKING:
+    import structlog
 
-def configure_logging(*, level: str = "info", fmt: str = "auto") -> None:
+
+# What a deferred ``configure_logging`` was asked, applied when a logger first logs
+_pending: tuple[str, str] | None = None
+
+
+def configure_logging(*, level: str = "info", fmt: str = "auto", deferred: bool = False) -> None:
+    """structlog (and the libraries' stdlib logging) set to ``level`` in ``fmt``; when
+    ``deferred``, at a logger's first use (``_Deferred``), if structlog is not imported yet:
+    a command that logs nothing imports none of it."""
+    global _pending
+    _pending = (level, fmt)
+    if not deferred or "structlog" in sys.modules:
+        _structlog()
+
+
+def _structlog() -> Any:
+    """structlog, configured as ``configure_logging`` last asked where that is not done yet."""
+    import structlog
+
+    global _pending
+    if _pending is not None:
+        level, fmt = _pending
+        _pending = None
+        _configure(level, fmt)
+    return structlog
+
+
+def _configure(level: str, fmt: str) -> None:
+    import structlog
+
     as_json = fmt == "json" or (fmt == "auto" and not sys.stderr.isatty())
     renderer: structlog.typing.Processor = (
         structlog.processors.JSONRenderer() if as_json else _visible(structlog.dev.ConsoleRenderer(colors=False))
@@ -52,6 +81,8 @@ def _route_stdlib(renderer: structlog.typing.Processor) -> None:
     own lines with the logger's name: Python's last-resort handler printed their bare
     message, a line that is no JSON amid the JSON lines of a journal. Below warning they
     stay out, as before."""
+    import structlog
+
     handler = logging.StreamHandler(sys.stderr)
     handler.set_name(STDLIB_HANDLER)
     handler.setFormatter(structlog.stdlib.ProcessorFormatter(
@@ -68,4 +99,22 @@ def _route_stdlib(renderer: structlog.typing.Processor) -> None:
 
 
 def get_logger(name: str) -> structlog.typing.FilteringBoundLogger:
-    return structlog.get_logger(name)
+    """Logger ``name``, structlog imported at its first use (``_Deferred``)."""
+    return cast("structlog.typing.FilteringBoundLogger", _Deferred(name))
+
+
+class _Deferred:
+    """A module's logger that imports structlog when it first logs: structlog imports rich
+    (installed for transformers' CLI), 0.12-0.15 s of every `recalld` command's start-up,
+    most of which log nothing (`recalld search` through the daemon, `repo list`, `status`)."""
+
+    __slots__ = ("_logger", "_name")
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._logger: Any = None
+
+    def __getattr__(self, attribute: str) -> Any:
+        if self._logger is None:
+            self._logger = _structlog().get_logger(self._name)
+        return getattr(self._logger, attribute)

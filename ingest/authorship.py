@@ -50,8 +50,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-import structlog
-
+from recalld.daemon.logs import get_logger
 from recalld.ingest.commits import CommitReader, CommitRecord
 from recalld.ingest.gitrecords import CommitDetails
 from recalld.ingest.keyed import batches
@@ -62,7 +61,7 @@ from recalld.ingest.result import ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 from recalld.parsers.base import STRUCTURAL
 
-log = structlog.get_logger("recalld.sync")
+log = get_logger("recalld.sync")
 
 UNKNOWN_WRITER = ("author", "task_id", "written_in")  # what says who wrote a version (``unknown_writer``)
 VERSION_FIELDS = ("kind", "qualname", "content_hash", *UNKNOWN_WRITER)

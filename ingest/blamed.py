@@ -24,8 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from functools import partial
 
-import structlog
-
+from recalld.daemon.logs import get_logger
 from recalld.ingest.gitblame import BlameStopped, seconds_before
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
@@ -33,7 +32,7 @@ from recalld.ingest.result import ProgressSink
 from recalld.ingest.store import MemoryFilter, Store
 from recalld.parsers.base import STRUCTURAL
 
-log = structlog.get_logger("recalld.sync")
+log = get_logger("recalld.sync")
 
 BLAME_FILE_SECONDS = 10.0
 BLAME_LABEL = "writers by git blame"  # its progress bar

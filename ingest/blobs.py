@@ -12,15 +12,14 @@ import subprocess
 from collections.abc import Iterable
 from typing import Any
 
-import structlog
-
+from recalld.daemon.logs import get_logger
 from recalld.ingest.errors import MissingBlobError
 from recalld.ingest.gitenv import git_env
 
 FETCH_OPTIONS = ("--no-tags", "--no-write-fetch-head", "--recurse-submodules=no", "--filter=blob:none", "--stdin")
 FETCH_TIMEOUT = 600.0  # seconds: a first index of a large tree's blobs
 
-log = structlog.get_logger("recalld.sync")
+log = get_logger("recalld.sync")
 
 
 class Blobs:

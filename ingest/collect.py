@@ -8,8 +8,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-import structlog
-
+from recalld.daemon.logs import get_logger
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions, excluded_by, says_generated, unreadable
 from recalld.ingest.gitattributes import beside_text
@@ -36,7 +35,7 @@ ATTRIBUTES_FILE = ".gitattributes"
 ROUTINE_SKIPS = frozenset({"excluded", "unsupported_language", GENERATED, "vendored", "foreign", "lfs_pointer"})
 NOTES_LOGGED = 20  # lines a sync logs about single files; the rest are summed up in one
 PARTLY = "file read in part"
-log = structlog.get_logger("recalld.sync")
+log = get_logger("recalld.sync")
 
 
 @dataclass(slots=True)

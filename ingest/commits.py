@@ -22,8 +22,7 @@ from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
-import structlog
-
+from recalld.daemon.logs import get_logger
 from recalld.ingest.collect import NO_SAY, LinguistSays, read_parsed, skip_reason, tree_has_linguist_attributes
 from recalld.ingest.errors import MissingBlobError
 from recalld.ingest.files import IndexOptions
@@ -35,7 +34,7 @@ from recalld.ingest.plan import FileSymbols
 from recalld.parsers import Symbol
 from recalld.parsers.base import STRUCTURAL, memory_type
 
-log = structlog.get_logger("recalld.sync")
+log = get_logger("recalld.sync")
 
 MAX_PARSED_FILES = 200
 # a merge's commits: those whose subject its task lists (those walked of each branch it

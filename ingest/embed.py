@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Protocol
 
 import numpy as np
-import structlog
 
+from recalld.daemon.logs import get_logger
 from recalld.ingest.errors import RecalldError
 
 DEFAULT_MODEL = "default"
 Progress = Callable[[int], None]
-log = structlog.get_logger("recalld.embed")
+log = get_logger("recalld.embed")
 
 
 class Embedder(Protocol):

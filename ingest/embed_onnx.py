@@ -38,14 +38,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import structlog
 
+from recalld.daemon.logs import get_logger
 from recalld.ingest.cores import available_cores
 from recalld.ingest.embed import checked_max_tokens, model_texts, offline_environment
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.onnx_export import MODEL_FILE, OUTPUT, TOKENIZER_FILE, read_meta
 
-log = structlog.get_logger("recalld.embed")
+log = get_logger("recalld.embed")
 TOKENS_PER_BATCH = 512
 MIN_SPLIT_TOKENIZE = 64  # fewer texts are tokenised on the calling thread alone
 # onnxruntime graph optimisers left out: slower than the nodes they fuse (see above).

@@ -21,11 +21,10 @@ import re
 import subprocess
 import time
 
-import structlog
-
+from recalld.daemon.logs import get_logger
 from recalld.ingest.gitenv import git_env
 
-log = structlog.get_logger("recalld.git")
+log = get_logger("recalld.git")
 
 GIT = "git"  # the command run (tests point it elsewhere)
 # A line group of ``--incremental``'s output: the commit, its line in that commit, the

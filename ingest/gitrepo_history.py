@@ -10,15 +10,15 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import pygit2
-import structlog
 from pygit2.enums import ObjectType, SortMode
 
+from recalld.daemon.logs import get_logger
 from recalld.ingest.gitblame import BlameUnanswered, Hunks, command_blame
 from recalld.ingest.gitnames import message_text, person, subject_of
 from recalld.ingest.gitrepo_objects import GitObjects
 from recalld.ingest.gitrecords import CommitDetails, CommitInfo
 
-log = structlog.get_logger("recalld.git")
+log = get_logger("recalld.git")
 
 
 class GitHistory(GitObjects):

@@ -8,8 +8,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-import structlog
-
+from recalld.daemon.logs import get_logger
 from recalld.ingest.ahead import EmbedAhead
 from recalld.ingest.blamed import blame_leftovers
 from recalld.ingest.credit import window_cut
@@ -23,7 +22,7 @@ from recalld.ingest.result import ProgressSink, SyncResult
 from recalld.ingest.store import Store
 from recalld.ingest.tasks import TaskSync
 
-log = structlog.get_logger("recalld.sync")
+log = get_logger("recalld.sync")
 
 
 def owes_history(

@@ -22,8 +22,7 @@ from functools import partial
 from itertools import islice
 from typing import Any, Literal, TypeVar
 
-import structlog
-
+from recalld.daemon.logs import get_logger
 from recalld.ingest.errors import BusyError
 from recalld.ingest.store import MemoryFilter, ScoredMemory, Shared, SparseVector, Store, StoredPoint
 
@@ -39,7 +38,7 @@ WRITES_DURING_BUILD = 250_000
 INDEX_BUILD = "building the vector index"
 SEALING = "sealing the memories it wrote"
 T = TypeVar("T")
-log = structlog.get_logger("recalld.store")
+log = get_logger("recalld.store")
 Turn = Literal["read", "write", "own"]  # what a call does: reads, writes, or needs the store alone
 
 

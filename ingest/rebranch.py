@@ -26,8 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import structlog
-
+from recalld.daemon.logs import get_logger
 from recalld.ingest.keyed import batches
 from recalld.ingest.plan import Scope, memory_id
 from recalld.ingest.records import checkpoint_id, task_memory_id
@@ -35,7 +34,7 @@ from recalld.ingest.result import ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint
 from recalld.ingest.writer import upsert_points
 
-log = structlog.get_logger("recalld.rebranch")
+log = get_logger("recalld.rebranch")
 
 CARRY_BATCH = 500  # points read whole (payload and vectors) and written again at a time
 CARRYING_LABEL = "carrying memories"

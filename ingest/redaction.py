@@ -34,15 +34,14 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-import structlog
-
+from recalld.daemon.logs import get_logger
 from recalld.ingest.plan import Scope, symbol_key
 from recalld.ingest.secrets import KNOWN_CLEAN, MARKER_PREFIX, line_of, redact
 
 if TYPE_CHECKING:
     from recalld.ingest.writer import MemoryDraft
 
-log = structlog.get_logger("recalld.secrets")
+log = get_logger("recalld.secrets")
 
 # Payload keys whose values recalld derives: hex digests, uuids, commit ids. A sync would
 # scan each once per memory (a tenth of its scanning time) to find nothing.

@@ -23,15 +23,14 @@ import time
 import uuid
 from typing import Any
 
-import structlog
-
+from recalld.daemon.logs import get_logger
 from recalld.ingest.ahead import EmbedAhead
 from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.records import CHECKPOINT_NAMESPACE, model_chars
 from recalld.ingest.result import ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
 
-log = structlog.get_logger("recalld.revector")
+log = get_logger("recalld.revector")
 
 MARKER = "vectors"
 MARKER_ID = str(uuid.uuid5(CHECKPOINT_NAMESPACE, "\x00vectors"))

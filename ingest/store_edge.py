@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 import qdrant_edge as qe
-import structlog
 
+from recalld.daemon.logs import get_logger
 from recalld.ingest.diskspace import DiskRoom
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.store import (
@@ -70,7 +70,7 @@ PAGE = 1000
 # 256 points held it ~25 ms, and a model worker that finished its batch meanwhile could not
 # start the next one (a sync embeds while it writes). Calls of 32 cost the same per point.
 ENGINE_CALL = 32
-log = structlog.get_logger("recalld.store")
+log = get_logger("recalld.store")
 
 
 class QdrantEdgeStore(ShardBuilds):

@@ -18,8 +18,8 @@ from contextlib import nullcontext
 from pathlib import Path
 
 import qdrant_edge as qe
-import structlog
 
+from recalld.daemon.logs import get_logger
 from recalld.ingest.child import stops
 from recalld.ingest.diskspace import DiskRoom
 from recalld.ingest.errors import RecalldError
@@ -42,7 +42,7 @@ WARM_SEARCHES = 64  # after an index build (see ShardBuilds.warm)
 # when a long sync wrote throughout the build.
 CATCH_UP_ROUNDS = 4
 CAUGHT_UP = 64
-log = structlog.get_logger("recalld.store")
+log = get_logger("recalld.store")
 
 
 class ShardBuilds:

@@ -11,10 +11,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
-import structlog
 from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
+from recalld.daemon.logs import get_logger
 from recalld.ingest.errors import RecalldError, StoreServerError, StoreUnansweredError
 from recalld.ingest.store import (
     DENSE,
@@ -39,7 +39,7 @@ from recalld.ingest.store import (
 from recalld.ingest.store_server_filter import named_condition, to_filter
 
 PAGE = 1000
-log = structlog.get_logger("recalld.store")
+log = get_logger("recalld.store")
 
 
 def _check_version(client: QdrantClient, url: str) -> None:

@@ -19,8 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import structlog
-
+from recalld.daemon.logs import get_logger
 from recalld.ingest.ahead import EmbedAhead, NewTexts
 from recalld.ingest.collect import NameCounts, OldSources
 from recalld.ingest.embed import CachedEmbeddings
@@ -53,7 +52,7 @@ from recalld.ingest.tasks import TaskSync
 from recalld.ingest.touched import read_changed, whole_tree
 from recalld.ingest.writer import write_plan
 
-log = structlog.get_logger("recalld.sync")
+log = get_logger("recalld.sync")
 
 
 

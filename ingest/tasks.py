@@ -78,8 +78,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
-import structlog
-
+from recalld.daemon.logs import get_logger
 from recalld.ingest.authorship import FOLLOW, SKIP, UNKNOWN_WRITER, WriterSearch, given_by_task, live_at
 from recalld.ingest.authorship import seek_writers, to_claim, unclaim_misgiven, version_ids
 from recalld.ingest.credit import clear_unwritten, credit_by_links, credit_window, holds_all
@@ -100,7 +99,7 @@ from recalld.ingest.task_memory import task_payload, task_text
 from recalld.ingest.writer import MemoryDraft, TextVectors, upsert_points, vectorise
 from recalld.parsers.extraction import EXTRACTION_VERSION
 
-log = structlog.get_logger("recalld.sync")
+log = get_logger("recalld.sync")
 
 CHUNK = 1000  # commits read, embedded and written together
 HISTORY_CHUNK = 50  # commits a backfill reads, embeds and writes together (~1 s on Django)

@@ -76,7 +76,8 @@ def test_commit_is_searchable_within_two_seconds_and_stop_is_clean(daemon, repo)
     light = recalld_python("-X", "importtime", "-m", "recalld.daemon.cli", "search", "zebra", "--limit", "1")
     assert "zebra" in light.stdout
     imported = {line.split("|")[-1].strip().split(".")[0] for line in light.stderr.splitlines() if "|" in line}
-    assert not imported & {"pygit2", "numpy", "torch", "qdrant_edge", "qdrant_client", "tree_sitter", "fastapi"}
+    heavy = {"pygit2", "numpy", "torch", "qdrant_edge", "qdrant_client", "tree_sitter", "fastapi", "structlog", "rich"}
+    assert not imported & heavy, imported & heavy
     gone = f"note: repo: branch 'renamed' not found in {repo.path}: its memories may be stale"
     assert gone in light.stderr, light.stderr
     deadline = time.monotonic() + 30
