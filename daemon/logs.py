@@ -106,9 +106,8 @@ def get_logger(name: str) -> structlog.typing.FilteringBoundLogger:
 class _Deferred:
     """A module's logger that imports structlog when it first logs: structlog imports rich
     (installed for transformers' CLI), 0.12-0.15 s of every `recalld` command's start-up,
-    most of which log nothing (`recalld search` through the daemon, `repo list`, `status`)."""
-
-    __slots__ = ("_logger", "_name")
+    most of which log nothing (`recalld search` through the daemon, `repo list`, `status`).
+    Without slots: a method set on it (a test's ``monkeypatch``) stands before the logger's."""
 
     def __init__(self, name: str) -> None:
         self._name = name
