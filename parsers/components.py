@@ -14,6 +14,7 @@ import dataclasses
 import re
 
 from recalld.parsers.base import ParseResult, Symbol, module_symbol
+from recalld.parsers.c_tokens import blank_lines
 from recalld.parsers.debt import MARKER_BYTES, Comment, debt_entries
 from recalld.parsers.extract import extract as extract_code
 from recalld.parsers.registry import LanguageSpec, get_language
@@ -90,7 +91,7 @@ def _markup_debt(format_name: str, data: bytes, blocks: list[tuple[int, int, str
     style."""
     markup = bytearray(data)
     for start, end, _ in blocks:
-        markup[start:end] = _blank_text(data[start:end])
+        markup[start:end] = blank_lines(data[start:end])
     if not MARKER_BYTES.search(markup):
         return ()
     found = [m.span(1 if m.group(1) is not None else 2) for m in _MARKUP_COMMENT.finditer(markup)]
@@ -109,11 +110,7 @@ def _comment(data: bytes, start: int, end: int) -> Comment:
 def _blank(comment: re.Match[bytes]) -> bytes:
     """An HTML comment as spaces and its line breaks: a ``<script>`` commented out holds
     no code, and what follows keeps its offsets."""
-    return _blank_text(comment.group(0))
-
-
-def _blank_text(text: bytes) -> bytes:
-    return re.sub(rb"[^\n]", b" ", text)
+    return blank_lines(comment.group(0))
 
 
 def _attributes(text: bytes) -> dict[str, str]:
