@@ -21,6 +21,11 @@ def blank(line: bytes, start: int, end: int) -> bytes:
     return line[:start] + b" " * (end - start) + line[end:]
 
 
+def blank_match(found: re.Match[bytes]) -> bytes:
+    """A match blanked whole, one space a byte (``re.sub``'s replacement)."""
+    return b" " * len(found.group(0))
+
+
 def blank_group(found: re.Match[bytes]) -> bytes:
     """A match's text with its first group blanked (``re.sub``'s replacement)."""
     return blank(found.group(0), *(i - found.start() for i in found.span(1)))

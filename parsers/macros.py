@@ -46,7 +46,9 @@ from __future__ import annotations
 import re
 
 from recalld.parsers import objc_macros
-from recalld.parsers.c_tokens import ARGUMENTS, BLOCK_COMMENT, PLAIN, STRING, TYPE_WORDS, blank, blank_group
+from recalld.parsers.c_tokens import (
+    ARGUMENTS, BLOCK_COMMENT, PLAIN, STRING, TYPE_WORDS, blank, blank_group, blank_match
+)
 from recalld.parsers.reserved import reserved_attributes
 
 # A macro's name: capitals, digits and underscores, with an underscore in it.
@@ -243,8 +245,8 @@ def readable(data: bytes) -> bytes:
             if b"__" in line:
                 line = _RESERVED_AFTER_PARAMETERS.sub(_without_attributes, line)
             line = _BEFORE_DECLARATION.sub(lambda m: m.group(1) + b" " * len(m.group(2)), line)
-            line = _BEFORE_NAME.sub(lambda m: b" " * len(m.group(0)), line)
-            line = _AFTER_NAME.sub(lambda m: b" " * len(m.group(0)), line)
+            line = _BEFORE_NAME.sub(blank_match, line)
+            line = _AFTER_NAME.sub(blank_match, line)
             if b"__" in line:
                 line = reserved_attributes(line, _ends_statement(previous))
             line = _AFTER_PARAMETER.sub(lambda m: _unless_no_parameter(m, line), line)
@@ -288,7 +290,7 @@ def _directive_comments(line: bytes, *, continues: bool) -> bytes:
     if b'"' in line:
         line = re.sub(STRING, lambda m: m.group(0).replace(b"/*", b"/ "), line)
     if continues:
-        return _CLOSED_COMMENT.sub(lambda m: b" " * len(m.group(0)), line)
+        return _CLOSED_COMMENT.sub(blank_match, line)
     trailing = _TRAILING_COMMENT.search(line)
     if trailing is not None:
         start, blanks = trailing.start(1), trailing.group(2)

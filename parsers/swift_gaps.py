@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from recalld.parsers.c_tokens import blank_second
+from recalld.parsers.c_tokens import blank_match, blank_second
 
 _OWNERSHIP = re.compile(rb"\b__(?:owned|shared|consuming)\b")
 # ``()`` after an opening bracket, a comma or a label's colon, before a comma or a closing
@@ -43,14 +43,10 @@ _PARAMETER_ATTRIBUTES = re.compile(
 def readable(data: bytes) -> bytes:
     """``data`` as Swift's grammar reads it, the same length and lines."""
     if b"__" in data:
-        data = _OWNERSHIP.sub(_spaces, data)
-    data = _PREFIX_KEYWORD.sub(_spaces, data)
+        data = _OWNERSHIP.sub(blank_match, data)
+    data = _PREFIX_KEYWORD.sub(blank_match, data)
     if b"~" in data:
         data = _ARRAY_TILDE.sub(lambda m: m.group(1) + b"-", data)
     if b"@" in data:
         data = _PARAMETER_ATTRIBUTES.sub(blank_second, data)
     return _EMPTY_TUPLE.sub(lambda m: m.group(1) + b"0 ", data) if b"()" in data else data
-
-
-def _spaces(match: re.Match[bytes]) -> bytes:
-    return b" " * len(match.group(0))
