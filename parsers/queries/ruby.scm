@@ -8,13 +8,19 @@
 ; classes a ``generate!`` from one module: they were ``ObjectHelpers.generate!#2`` … ``#18``).
 (singleton_method object: (constant) @receiver name: (_) @name) @definition.function
 ; What ``class << IPSocket`` defines is that class's, as ``def IPSocket.valid_v6?`` is (Ruby's
-; ipaddr.rb, optparse/version.rb's ``class << OptionParser``: they were top-level functions).
-(singleton_class value: (constant) @receiver body: (body_statement (method name: (_) @name) @definition.function))
+; ipaddr.rb, optparse/version.rb's ``class << OptionParser``: they were top-level functions);
+; a ``def self.d`` there too, as one in ``class << self`` is its class's.
+(singleton_class value: (constant) @receiver body: (body_statement
+  [(method name: (_) @name) (singleton_method object: (self) name: (_) @name)] @definition.function))
 ; A class or module a call makes, named by the constant it is given to, its block its body
 ; (``Point = Struct.new(:x, :y) do … end``, ``Class.new(Base) { … }``, ``Data.define(:at)``).
-(assignment left: (constant) @name right: (call receiver: (constant) @_maker (#any-of? @_maker "Struct" "Class" "Data")
+; A scoped constant names one as ``class RDoc::Markup::Heading`` does (``RDoc::Markup::Heading =
+; Struct.new(:level, :text) do … end``).
+(assignment left: [(constant) (scope_resolution)] @name right: (call receiver: (constant) @_maker
+  (#any-of? @_maker "Struct" "Class" "Data")
   method: (identifier) @_make (#any-of? @_make "new" "define") block: [(do_block) (block)])) @definition.class
-(assignment left: (constant) @name right: (call receiver: (constant) @_maker (#eq? @_maker "Module")
+(assignment left: [(constant) (scope_resolution)] @name right: (call receiver: (constant) @_maker
+  (#eq? @_maker "Module")
   method: (identifier) @_make (#eq? @_make "new") block: [(do_block) (block)])) @definition.trait
 ; RSpec's example groups and examples, named by their titles as JavaScript's tests are: a
 ; group a class, an example a function; so are the tests of Rails' ``test "…" do`` and

@@ -112,6 +112,21 @@ def test_a_class_a_call_makes_is_named_by_its_constant():
     ]  # fmt: skip
 
 
+def test_a_class_a_call_makes_for_a_scoped_constant_is_named_as_a_scoped_class_is():
+    """``RDoc::Markup::Heading = Struct.new :level, :text do … end`` (Ruby 3.1's
+    rdoc/markup/heading.rb) made no class: its seven methods were top-level functions. It is
+    named as ``class RDoc::Markup::Heading`` is, its scope looked up from the inside out."""
+    source = (
+        "module RDoc\n  class Markup; end\nend\n"
+        "RDoc::Markup::Heading =\n  Struct.new :level, :text do\n  def self.to_label; end\n  def aref; end\nend\n"
+        "module Net\n  HTTP::Get = Class.new(Base) { def call; end }\n  ::Top = Module.new do\n    def help; end\n  end\nend\n"
+    )
+    assert qualnames(source) == [
+        "RDoc", "RDoc.Markup", "RDoc.Markup.Heading", "RDoc.Markup.Heading.to_label", "RDoc.Markup.Heading.aref",
+        "Net", "Net.HTTP.Get", "Net.HTTP.Get.call", "Top", "Top.help",
+    ]  # fmt: skip
+
+
 def test_an_editors_file_variables_are_no_doc_and_a_one_line_class_is_signed_without_its_end():
     source = "# -*- coding: utf-8 -*-\nmodule Foo\n  class Error < StandardError; end\n  class Other < Error\n  end\nend\n"
     result = parse("ruby", source.encode(), path="lib/foo.rb")
@@ -173,3 +188,13 @@ def test_what_class_of_a_constant_defines_is_that_constants():
         "module Net\n  class HTTP\n    def version; end\n  end\n  class << HTTP\n    def version_1_2; end\n  end\nend\n"
     )
     assert qualnames(source) == ["IPSocket.valid_v6?", "Net", "Net.HTTP", "Net.HTTP.version", "Net.HTTP.version_1_2"]
+
+
+def test_a_self_method_in_a_class_of_a_constant_is_that_constants():
+    """``def self.d`` in ``class << HTTP`` is ``HTTP``'s, as one in ``class << self`` is its
+    class's: it was the enclosing scope's (``Net.d``; ``d``, a top-level function)."""
+    source = (
+        "module Net\n  class HTTP; end\n  class << HTTP\n    def a; end\n    def self.d; end\n  end\nend\n"
+        "class << Bar\n  def self.f; end\nend\nclass Foo\n  class << self\n    def self.e; end\n  end\nend\n"
+    )
+    assert qualnames(source) == ["Net", "Net.HTTP", "Net.HTTP.a", "Net.HTTP.d", "Bar.f", "Foo", "Foo.e"]
