@@ -15,15 +15,18 @@ DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")  # a JSDoc block o
 _MARKER = re.compile(r"/\*(?!\*)\s*[A-Za-z][\w-]*\s*\*/")  # ``/*non-public*/``, ``/* package-private */``
 
 
-def doc_block_apart(comment: Node | None, data: bytes, first: Node) -> bool:
+def doc_block_apart(comment: Node | None, data: bytes, first: Node, *, banners: bool = False) -> bool:
     """A doc block (``/** … */``: JSDoc, Javadoc, Doxygen) parted from the definition below
     it (``first``: its attributes' start) by blank lines alone, as Express and Commander
     write every method's: TypeScript's and Javadoc's readers take it as that definition's
-    doc. One that says it is the file's (``@file``, ``@module``, a licence) is not."""
+    doc. One that says it is the file's (``@file``, ``@module``, a licence) is not, nor a
+    banner of stars above a section (Composer's ``/*****`` box around ``Wrappers around the
+    aliased package``, which PHP's lexer reads as no doc comment) but where ``banners``
+    (``read_as_doc``)."""
     if not _apart(comment, first):
         return False
     text = node_text(data, comment)
-    if not doc_block(text) or FILE_TAGS.search(text):
+    if not read_as_doc(text, banners=banners) or FILE_TAGS.search(text):
         return False
     return not data[comment.end_byte : first.start_byte].strip()
 

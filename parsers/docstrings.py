@@ -63,14 +63,19 @@ _DIRECTIVE = re.compile(
 # A line of one mark repeated that frames a comment block (``////////``, ``# ======``),
 # or such marks around a section's title (zod's ``//////////   ZodNumber   //////////``):
 # no part of the doc above or below it. A code fence (``\`\`\```, ``~~~``) is the doc's.
-# LLVM's ``//===-----===//`` mixes its marks.
+# LLVM's ``//===-----===//`` mixes its marks. A title between slashes keeps those its
+# comment's mark left (MediaWiki's ``///// Methods used during testing /////…``: ``//
+# Methods …``).
 # A line comment that speaks to a tool as Go's compilers read one, no space after ``//`` (go/ast's
 # ``isDirective``): ``//go:noinline``, gccgo's ``//extern gettimeofday``, cgo's ``//export Add``,
 # ``//line a.go:10``. ``// go:notinheap types (which pollDesc is) must be stored`` is doc text.
 _UNSPACED_DIRECTIVE = re.compile(r"//(?:line |extern |export |[a-z0-9]+:[a-z0-9])")
-_RULE = re.compile(r"([/*#=+_-])\1{2,}|([/#=+_-])\2{2,}[^\n]*?\2{3,}|[/*=-]*[=-]{3,}[/*=-]*")  # not ``*** WARNING ***``
+_RULE = re.compile(
+    r"([/*#=+_-])\1{2,}|([/#=+_-])\2{2,}[^\n]*?\2{3,}|/+ [^\n]*?/{3,}|[/*=-]*[=-]{3,}[/*=-]*"
+)  # not ``*** WARNING ***``
 BANNER_TITLE = 2  # lines a banner's title may take between its rules
 _CAPITALS_TITLE = re.compile(r"[A-Z][A-Z0-9]*(?:[ &/-][A-Z0-9]+){0,2}")  # ``TYPES``, ``PUBLIC API``
+_WORD_TITLE = re.compile(r"[a-z]+")  # ``// actions``, ``// generated``: a word alone in a plain comment set apart
 # The line an IDE's file template writes (Xcode's, Android Studio's): ``Created by … on 20.01.26.``
 # C#'s XML doc tags (``xml_doc_text``): a reference, a parameter's, the returns', any other.
 _XML_REFERENCE = re.compile(r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword|href)="([^"]*)"\s*/>')
@@ -88,7 +93,9 @@ def module_docstring(spec: LanguageSpec, root: Node, data: bytes, definitions: I
     first = root.named_children[0] if root.named_child_count else None
     if first is not None and first.type == PHP_OPENER:  # ``<?php``, then the file's header
         first = first.next_named_sibling
-    doc = without_leading_notes(_file_header(first, data, spec.inner_docs, definitions)) if first is not None else ""
+    doc = ""
+    if first is not None:
+        doc = without_leading_notes(_file_header(first, data, spec.inner_docs, definitions, banners=spec.banner_docs))
     if spec.unicode_escapes:
         doc = decode_unicode_escapes(doc)
     return doc or (_pod_name(root, data) if spec.packages else "")
@@ -165,7 +172,7 @@ def _leading_comments(
     if macros and sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] < boundary - 1:
         if calls_alone(data[sibling.end_byte : first.start_byte].split(b"\n")[1:-1]):
             boundary = sibling.end_point[0] + 1
-    if boundary == first.start_point[0] and doc_block_apart(sibling, data, first):  # ``/** … */``, a blank line
+    if boundary == first.start_point[0] and doc_block_apart(sibling, data, first, banners=banners):  # a blank line
         boundary = sibling.end_point[0] + 1
     elif boundary == first.start_point[0] and (
         noted := doc_block_above_notes(sibling, data, first, banners=banners)
@@ -194,7 +201,7 @@ def _leading_comments(
         while _parting(sibling, boundary):  # a doc an attribute parts: clap's ``#[cfg_attr(…, doc = "```")]``
             boundary, sibling = sibling.start_point[0], sibling.prev_named_sibling
     lines = _comment_lines(comments, data, whole_margin=inner_docs)
-    return "" if _section_title(lines) else _doc_text(lines)
+    return "" if _section_title(lines, plain=_plain_apart(comments, data)) else _doc_text(lines)
 
 
 def _parting(node: Node | None, boundary: int) -> bool:
@@ -205,18 +212,34 @@ def _parting(node: Node | None, boundary: int) -> bool:
     return above is not None and above.type in COMMENT_TYPES and above.end_point[0] >= node.start_point[0] - 1
 
 
-def _section_title(cleaned: list[str]) -> bool:
+def _section_title(cleaned: list[str], *, plain: bool) -> bool:
     """A comment block that titles the section below it rather than documenting what
     follows: a title closed by a rule (``// Preact helpers`` over ``// -----``, with no
     rule above it: a framed doc has one), or a word or three in capitals alone (``//
-    TYPES``, ``// HELPERS``), which react-query and Preact write between their parts."""
+    TYPES``, ``// HELPERS``), which react-query and Preact write between their parts, or,
+    in a ``plain`` comment set apart (``_plain_apart``), one lowercase word alone (the ``//
+    actions`` and ``// generated`` that wikipeg's parsers, Parsoid's grammar, write above
+    their first action and rule; npm's ``// generic`` above the methods for any provider).
+    One right under the member before it notes the member below (npm's ``// sibling``
+    above the ``'~'`` combinator)."""
     lines = [line.strip() for line in cleaned if line.strip()]
     if not lines:
         return False
     if _RULE.fullmatch(lines[-1]):
         titled = [line for line in lines if not _RULE.fullmatch(line)]
         return not _RULE.fullmatch(lines[0]) and 0 < len(titled) <= BANNER_TITLE
-    return len(lines) == 1 and bool(_CAPITALS_TITLE.fullmatch(lines[0]))
+    title = _CAPITALS_TITLE.fullmatch(lines[0]) or (plain and _WORD_TITLE.fullmatch(lines[0]))
+    return len(lines) == 1 and bool(title)
+
+
+def _plain_apart(comments: list[Node], data: bytes) -> bool:
+    """Whether no comment of ``comments`` is a doc comment (``/** … */``, ``///``, ``//!``,
+    ``/*!``), which documents what it stands by whatever it says, and a blank line (or the
+    file's start) stands above the first, as above a section's title."""
+    if not comments or any(is_outer_doc(c, data) or is_inner_doc(node_text(data, c)) for c in comments):
+        return False
+    above_end = data.rfind(b"\n", 0, comments[0].start_byte)
+    return above_end < 0 or not data[data.rfind(b"\n", 0, above_end) + 1 : above_end].strip()
 
 
 def _after_attribute(comment: Node, data: bytes) -> bool:
@@ -229,13 +252,17 @@ def _after_attribute(comment: Node, data: bytes) -> bool:
     )  # fmt: skip
 
 
-def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterable[Node]) -> str:
+def _file_header(
+    first: Node, data: bytes, inner_docs: bool, definitions: Iterable[Node], *, banners: bool
+) -> str:
     """The comment block a file starts with, unless it documents the definition below it
     (one of ``definitions``, or what wraps it: ``doc_target``); a licence notice or directives alone
     are passed over for the block after them (a Go package comment). Right above what is
     no definition (an import, an include, a package clause, a statement), it is the file's:
     nobody else's doc. In a language whose ``//!`` documents what it is in, such comments
-    among those and the inner attributes it opens with are its doc (``doc_nodes.inner_doc``)."""
+    among those and the inner attributes it opens with are its doc (``doc_nodes.inner_doc``).
+    ``banners``: a banner of stars a blank line parts from a definition documents it
+    (``doc_blocks.doc_block_apart``)."""
     inner = inner_doc(first, data) if inner_docs else []
     if inner:
         return _clean_comments(inner, data, whole_margin=True)
@@ -253,10 +280,11 @@ def _file_header(first: Node, data: bytes, inner_docs: bool, definitions: Iterab
                 return ""  # the doc of the definition below, whatever blank lines part them (``outer_doc``)
         cleaned = _comment_lines(comments, data, whole_margin=inner_docs)
         text = _doc_text(cleaned)
-        if is_preamble(text) or _section_title(cleaned):
+        if is_preamble(text) or _section_title(cleaned, plain=_plain_apart(comments, data)):
             continue
         attached = current is not None and (
-            current.start_point[0] <= comments[-1].end_point[0] + 1 or doc_block_apart(comments[-1], data, current)
+            current.start_point[0] <= comments[-1].end_point[0] + 1
+            or doc_block_apart(comments[-1], data, current, banners=banners)
         )
         below = None
         if attached and current is not None:

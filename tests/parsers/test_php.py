@@ -76,3 +76,25 @@ def test_php_codesniffers_and_phpstans_directives_are_no_doc():
         ("Title", ""), ("Title.__newObject", ""),
         ("Title.pageInfo", "Builds the page info.\n@phan-return array{int:string}"),
     ]  # fmt: skip
+
+
+def test_a_sections_title_or_banner_is_no_doc_of_the_method_below():
+    """Parsoid's grammar (wikipeg's) writes ``// actions`` above ``a0`` and ``// generated``
+    above its first rule, MediaWiki's AutoLoader ``///// Methods used during testing /////``,
+    Composer's ``AliasPackage`` a box of stars (``/*****``: no doc comment to PHP's lexer)
+    then a blank line: each was the doc of the method below. A word right under the member
+    before it notes the one below; a doc block of one word is its doc, set apart or not."""
+    source = (
+        "<?php\nclass Grammar {\n    private $expectations = [];\n\n    // actions\n    private function a0() {}\n"
+        "    private function a1() {}\n    // sibling\n    private function a2() {}\n\n"
+        "    ///// Methods used during testing ////////////////////\n    private static function assertTesting() {}\n\n"
+        "    /***************************************\n     * Wrappers around the aliased package *\n"
+        "     ***************************************/\n\n    public function getType() {}\n\n"
+        "    /**\n     * Compiling\n     */\n\n    private function compile() {}\n\n"
+        "    // Default to main slot\n    function slot() {}\n}\n"
+    )
+    result = parse("php", source.encode(), path="src/Grammar.php")
+    assert {s.qualname: s.docstring for s in result.symbols[1:]} == {
+        "Grammar": "", "Grammar.a0": "", "Grammar.a1": "", "Grammar.a2": "sibling", "Grammar.assertTesting": "",
+        "Grammar.getType": "", "Grammar.compile": "Compiling", "Grammar.slot": "Default to main slot",
+    }  # fmt: skip

@@ -198,3 +198,10 @@ def test_a_self_method_in_a_class_of_a_constant_is_that_constants():
         "class << Bar\n  def self.f; end\nend\nclass Foo\n  class << self\n    def self.e; end\n  end\nend\n"
     )
     assert qualnames(source) == ["Net", "Net.HTTP", "Net.HTTP.a", "Net.HTTP.d", "Bar.f", "Foo", "Foo.e"]
+
+
+def test_a_word_alone_over_requires_is_no_files_doc():
+    """Arel's nodes.rb titles its groups of requires ``# node``, ``# binary``: the first
+    was the file's doc."""
+    source = "# frozen_string_literal: true\n\n# node\nrequire \"arel/nodes/node\"\n\n# binary\nrequire \"arel/nodes/binary\"\n"
+    assert parse("ruby", source.encode(), path="lib/arel/nodes.rb").symbols[0].docstring == ""
