@@ -37,8 +37,14 @@ SCRIPT_LANGUAGES = {
 # Comments outside the code: the markup's (``<!-- TODO: … -->``), a markup expression's
 # (Astro's and Svelte's ``{/* … */}``) and a style's (``/* FIXME */``).
 _MARKUP_COMMENT = re.compile(rb"<!--(.*?)-->|\{\s*(/\*.*?\*/)\s*\}", re.S)
-_STYLE = re.compile(rb"<style\b(?:[^>\"']|\"[^\"]*\"|'[^']*')*>(.*?)</style\s*>", re.S | re.I)
+_STYLE = re.compile(rb"<style\b((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>(.*?)</style\s*>", re.S | re.I)
 _STYLE_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
+# A style language that also writes ``//`` to the line's end (Sass's both syntaxes, Less,
+# Stylus; CSS does not): its comments, a string's ``//`` and ``url(//cdn…)`` none of them.
+LINE_COMMENT_STYLES = frozenset({"scss", "sass", "less", "stylus", "styl"})
+_STYLE_LINE_COMMENT = re.compile(
+    rb"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|\burl\([^)\n]*\)", re.S | re.I
+)
 
 
 # Astro's frontmatter: the code between the ``---`` fences that open the file.
@@ -96,8 +102,18 @@ def _markup_debt(format_name: str, data: bytes, blocks: list[tuple[int, int, str
         return ()
     found = [m.span(1 if m.group(1) is not None else 2) for m in _MARKUP_COMMENT.finditer(markup)]
     for style in _STYLE.finditer(markup):
-        found += [m.span() for m in _STYLE_COMMENT.finditer(markup, style.start(1), style.end(1))]
+        found += _style_comments(markup, style)
     return debt_entries(format_name, [_comment(data, start, end) for start, end in sorted(found)], ())
+
+
+def _style_comments(markup: bytes | bytearray, style: re.Match[bytes]) -> list[tuple[int, int]]:
+    """Where a ``<style>`` block's comments are: ``/* … */``, and ``//`` to the line's end in
+    a language that writes it (``lang="scss"``: ``// TODO: …`` above a rule), a string's and
+    a ``url(…)``'s ``//`` read past."""
+    lines = _attributes(style.group(1)).get("lang", "").lower() in LINE_COMMENT_STYLES
+    pattern = _STYLE_LINE_COMMENT if lines else _STYLE_COMMENT
+    found = (m for m in pattern.finditer(markup, style.start(2), style.end(2)))
+    return [m.span() for m in found if m.group(0).startswith((b"/*", b"//"))]
 
 
 def _comment(data: bytes, start: int, end: int) -> Comment:

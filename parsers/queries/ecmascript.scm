@@ -87,6 +87,10 @@
 ; `model`; `watch: { value: { handler(v) {…}, deep: true } }`: `watch.value`).
 (export_statement value: (object (pair key: (property_identifier) @_options value: (object (pair key: (_) @name value: (object [(method_definition name: (property_identifier) @_accessor) (pair key: (property_identifier) @_accessor value: [(function_expression) (arrow_function) (generator_function)])] @_wrapped)) @definition.function))) (#eq? @_options "computed") (#match? @_accessor "^(get|set)$"))
 (export_statement value: (object (pair key: (property_identifier) @receiver value: (object (pair key: (_) @name value: (object [(method_definition name: (property_identifier) @_accessor) (pair key: (property_identifier) @_accessor value: [(function_expression) (arrow_function) (generator_function)])] @_wrapped)) @definition.method))) (#eq? @receiver "watch") (#eq? @_accessor "handler"))
+; A prop whose default or validator is a function (`props: { size: { type: Number, default() {…},
+; validator(v) {…} } }`) is one function of the prop, named as a watcher is (`props.size`):
+; `size` itself is the prop's value, no function.
+(export_statement value: (object (pair key: (property_identifier) @receiver value: (object (pair key: (_) @name value: (object [(method_definition name: (property_identifier) @_accessor) (pair key: (property_identifier) @_accessor value: [(function_expression) (arrow_function) (generator_function)])] @_wrapped)) @definition.method))) (#eq? @receiver "props") (#match? @_accessor "^(default|validator)$"))
 ; The same of one object a call makes the module's export of: Vue's `export default
 ; defineComponent({ setup() {…}, methods: { save() {…} } })` (`setup`, `save`), `Vue.extend({…})`.
 (export_statement value: (call_expression arguments: (arguments . (object (method_definition name: (_) @name) @definition.function) .)))
@@ -97,6 +101,7 @@
 (export_statement value: (call_expression arguments: (arguments . (object (pair key: (property_identifier) @receiver value: (object (pair key: (_) @name value: [(function_expression) (arrow_function) (generator_function)]) @definition.method))) .)) (#eq? @receiver "watch"))
 (export_statement value: (call_expression arguments: (arguments . (object (pair key: (property_identifier) @_options value: (object (pair key: (_) @name value: (object [(method_definition name: (property_identifier) @_accessor) (pair key: (property_identifier) @_accessor value: [(function_expression) (arrow_function) (generator_function)])] @_wrapped)) @definition.function))) .)) (#eq? @_options "computed") (#match? @_accessor "^(get|set)$"))
 (export_statement value: (call_expression arguments: (arguments . (object (pair key: (property_identifier) @receiver value: (object (pair key: (_) @name value: (object [(method_definition name: (property_identifier) @_accessor) (pair key: (property_identifier) @_accessor value: [(function_expression) (arrow_function) (generator_function)])] @_wrapped)) @definition.method))) .)) (#eq? @receiver "watch") (#eq? @_accessor "handler"))
+(export_statement value: (call_expression arguments: (arguments . (object (pair key: (property_identifier) @receiver value: (object (pair key: (_) @name value: (object [(method_definition name: (property_identifier) @_accessor) (pair key: (property_identifier) @_accessor value: [(function_expression) (arrow_function) (generator_function)])] @_wrapped)) @definition.method))) .)) (#eq? @receiver "props") (#match? @_accessor "^(default|validator)$"))
 ; Functions a factory publishes by reference in the object it returns (the revealing
 ; module pattern: three.js's WebGL backend, redux's createStore): `function WebGLState(gl) {
 ; function enable(id) {…} … return { enable: enable, reset }; }` gives `WebGLState.enable`,
