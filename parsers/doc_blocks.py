@@ -31,20 +31,28 @@ def doc_block_apart(comment: Node | None, data: bytes, first: Node, *, banners: 
     return not data[comment.end_byte : first.start_byte].strip()
 
 
-def doc_block_above_notes(comment: Node | None, data: bytes, first: Node, *, banners: bool = False) -> Node | None:
-    """The doc block above comments that are no doc, parted from the definition below them
-    (``first``) by a blank line (the JDK's ``SerializablePermission``: its Javadoc, then ``/*
-    code was borrowed originally from java.lang.RuntimePermission. */``): Javadoc's and
-    TypeScript's readers take the last doc block before a definition as its doc; not a
-    banner of stars, which C's headers write above a section, but where ``banners`` (a
-    language whose doc reader takes one for a doc, as javac does: ``LanguageSpec.banner_docs``)."""
-    if not _apart(comment, first):
+def doc_block_above_notes(
+    comment: Node | None, data: bytes, first: Node, *, banners: bool = False, right_above: bool = False
+) -> Node | None:
+    """The doc block above comments that are no doc (``comment``: the last of them), parted
+    from the definition below them (``first``) by a blank line (the JDK's
+    ``SerializablePermission``: its Javadoc, then ``/* code was borrowed originally from
+    java.lang.RuntimePermission. */``), or, where ``right_above`` (javac's reading:
+    ``LanguageSpec.docs_over_notes``), by none (``Logger.getLogger``'s Javadoc, a blank line,
+    then ``// Synchronization is not required here. …`` right above it; not a ``///`` doc):
+    Javadoc's and TypeScript's readers take the last doc block before a definition as its
+    doc; not a banner of stars, which C's headers write above a section, but where
+    ``banners`` (a language whose doc reader takes one for a doc, as javac does:
+    ``LanguageSpec.banner_docs``)."""
+    if not (_apart(comment, first) or (right_above and comment is not None)):
         return None
     after = first
     while comment is not None and comment.type in COMMENT_TYPES:
         if data[comment.end_byte : after.start_byte].strip():
             return None  # code between: ``int x; // note``
         text = node_text(data, comment)
+        if text.startswith("///"):
+            return None  # a doc of its own (Doxygen's, JDK 23's Markdown doc)
         if doc_block(text):
             banner = not read_as_doc(text, banners=banners)  # C's ``/**** Function objects ****/``
             declares = after is first or banner or FILE_TAGS.search(text) or DECLARES_TYPE.search(text)

@@ -124,7 +124,10 @@ def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") ->
         if body is None:
             return string_statement(node.next_named_sibling, data)
         return body_string(body, data)
-    above = _leading_comments(doc_target(node), data, spec.inner_docs, macros=spec.macros, banners=spec.banner_docs)
+    above = _leading_comments(
+        doc_target(node), data, spec.inner_docs, macros=spec.macros, banners=spec.banner_docs,
+        right_above=spec.docs_over_notes,
+    )
     doc = without_leading_notes(above, name)
     if spec.unicode_escapes:
         doc = decode_unicode_escapes(doc)
@@ -150,7 +153,8 @@ def doc_outside(spec: LanguageSpec, node: Node) -> bool:
 
 
 def _leading_comments(
-    node: Node, data: bytes, inner_docs: bool, *, macros: bool = False, banners: bool = False
+    node: Node, data: bytes, inner_docs: bool, *, macros: bool = False, banners: bool = False,
+    right_above: bool = False,
 ) -> str:
     """The comment block right above ``node``; in a language whose ``//!`` documents what
     it is in (``inner_docs``: Rust's), its ``///`` lines among its attributes where it has
@@ -158,7 +162,8 @@ def _leading_comments(
     ``//!`` and ``/*!`` for what follows (Qt's ``/*! \\class …``). In C and C++ (``macros``),
     the calls of attribute macros between the two (``PYBIND11_DEPRECATED("…")``, which
     ``parsers.macros`` blanked for the grammar) part them no more than an attribute does.
-    ``banners``: a doc block of stars above notes is a doc (``doc_blocks.doc_block_above_notes``)."""
+    ``banners``: a doc block of stars above notes is a doc; ``right_above``: one above notes right
+    above the definition is its doc (``doc_blocks.doc_block_above_notes``)."""
     outer = _clean_comments(outer_doc(node, data), data, whole_margin=True) if inner_docs else ""
     if outer:  # not rayon's ``/// ////////`` rule alone above ``// like std::vec::Drain``
         return outer
@@ -175,7 +180,7 @@ def _leading_comments(
     if boundary == first.start_point[0] and doc_block_apart(sibling, data, first, banners=banners):  # a blank line
         boundary = sibling.end_point[0] + 1
     elif boundary == first.start_point[0] and (
-        noted := doc_block_above_notes(sibling, data, first, banners=banners)
+        noted := doc_block_above_notes(sibling, data, first, banners=banners, right_above=right_above)
     ) is not None:
         sibling, boundary = noted, noted.end_point[0] + 1
     while sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] >= boundary - 1 - (

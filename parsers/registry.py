@@ -76,6 +76,10 @@ class LanguageSpec:
     # Java's: a doc block opened by a row of stars (``/*****``) is a doc as any other, as javac
     # reads it; Doxygen, JSDoc and rustdoc take it for a plain comment, a section's banner.
     banner_docs: bool = False
+    # Java's: a doc block is the definition's whatever plain comments stand between them, right
+    # above it too (``/** Finds. */``, a blank line, ``// note``, the method), as javac takes the
+    # last ``/**`` before a declaration (a C header's ``/** @{ */`` group stands there: not C's).
+    docs_over_notes: bool = False
     local_bodies: frozenset[str] = LOCAL_BODIES  # node kinds whose definitions are local
     item_macros: bool = False  # Rust's: the items a macro's call wraps are read (parsers/item_macros.py)
     # Node kinds that a block holds as if they stood in the module the block's item stands in, and
@@ -228,7 +232,7 @@ BUILTIN_LANGUAGES = (
     # A Java block's classes are local, as a method's are: an initializer's (``static { class
     # Holder … }``), a lambda's or a switch rule's in a field's value (they were the class's members)
     LanguageSpec("java", (".java",), "tree_sitter_java", overloads=True, local_bodies=LOCAL_BODIES | {"block"},
-                 unicode_escapes=True, banner_docs=True),
+                 unicode_escapes=True, banner_docs=True, docs_over_notes=True),
     LanguageSpec("csharp", (".cs", ".csx"), "tree_sitter_c_sharp", overloads=True, doc_markup="xml",
                  conditionals="csharp", rewrite="pointers"),
     # Kotlin's anonymous objects (``object : Runnable {…}``), lambdas and blocks (an ``init``'s)

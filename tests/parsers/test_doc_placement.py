@@ -260,3 +260,19 @@ def test_a_java_doc_block_of_stars_above_notes_is_its_doc():
     java = docs("java", "class F {\n    /*************\n     * Visitor methods.\n     *************/\n\n"
                 "    /* ------ for trees ------*/\n\n    void visitClassDef() {}\n}\n", "F.java")  # fmt: skip
     assert java["F.visitClassDef"] == "Visitor methods."
+
+
+def test_a_java_doc_block_above_notes_right_above_the_definition_is_its_doc():
+    """The JDK's ``Logger.getLogger``: its Javadoc, a blank line, then ``// Synchronization is
+    not required here. …`` right above the method; ``Class.ReflectionData`` and 39 others of
+    JDK 17's. javac takes the last doc block before a declaration whatever comments or blank
+    lines part them; the note read as the doc. A C++ header's group (``/** @addtogroup
+    exceptions @{ */``) above a ``///`` doc is no class's doc, as Doxygen reads it."""
+    java = docs("java", "class L {\n    /**\n     * Finds a logger.\n     */\n\n    // Synchronization is not required.\n"
+                "    @CallerSensitive\n    static L getLogger() { return null; }\n\n    /** Reflection support. */\n"
+                "    // caches names\n\n    /* may be invalidated */\n    static class Data {}\n\n"
+                "    int x; // a field\n    // plain\n    void plain() {}\n}\n", "L.java")  # fmt: skip
+    assert (java["L.getLogger"], java["L.Data"], java["L.plain"]) == ("Finds a logger.", "Reflection support.", "plain")
+    cpp = docs("cpp", "namespace std {\n  /**\n   * @addtogroup exceptions\n   * @{\n   */\n\n"
+               "  /// Exception class with exception_ptr data member.\n  class nested_exception {};\n}\n", "n.h")  # fmt: skip
+    assert cpp["std.nested_exception"] == "Exception class with exception_ptr data member."
