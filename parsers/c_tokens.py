@@ -11,6 +11,9 @@ STRING = rb'"(?:[^"\\\n]|\\.)*"'
 PLAIN = rb"(?:[^()\"'/\n]++|/(?![/*])|" + STRING + rb")*+"  # possessive: none of it is a bracket
 ARGUMENTS = rb"\(" + PLAIN + rb"(?:\(" + PLAIN + rb"\)" + PLAIN + rb")*\)"  # one level of nested brackets
 BLOCK_COMMENT = rb"/\*(?:[^*]|\*(?!/))*\*/"
+# A macro's name: capitals, digits and underscores, with an underscore in it, and a leading one
+# too (cffi's ``_CFFI_UNUSED_FN``): C's reserved names with a capital are its keywords (``_Bool``).
+MACRO = rb"_?[A-Z][A-Z0-9]*_[A-Z0-9_]*"
 # Type keywords, beside which an attribute stands where no type can.
 TYPE_WORDS = rb"void|char|short|int|long|float|double|bool|signed|unsigned"
 _LINE_BYTES = re.compile(rb"[^\n]")

@@ -16,9 +16,11 @@ F(x) \\`` then ``    OTHER_MACRO(x)``: a macro call alone there is the definitio
   split a definition in two, and after a variable's name (``int count_ ABSL_GUARDED_BY(mu_);``);
 - export and attribute macros before a declaration (``SQLITE_API int sqlite3_open(…)``,
   ``ABSL_MUST_USE_RESULT inline std::string AsciiStrToLower(…)``) or between its type
-  and its name (``int WINAPI_EXPORT main(…)``), or between a class's keyword and its
-  name (``class V8_EXPORT Message {``): a macro's name has an underscore, so that a type
-  written in capitals (``DWORD``, ``TEST(…)``) stays;
+  and its name (``int WINAPI_EXPORT main(…)``), but for one that is the return type
+  (``prototypes.py``, with a macro that wraps a parameter list, zlib's ``OF((…))``, and an
+  attribute after ``typedef``), or between a class's keyword and its name (``class V8_EXPORT
+  Message {``): a macro's name has an underscore, so that a type written in capitals
+  (``DWORD``, ``TEST(…)``) stays;
 - the ``struct`` of a type given to a macro (``container_of(rcu, struct cred, rcu)``);
 - attributes written as reserved names (the kernel's ``char __user *buf``: ``reserved.py``).
 
@@ -45,30 +47,26 @@ from __future__ import annotations
 
 import re
 
-from recalld.parsers import objc_macros
-from recalld.parsers.c_tokens import (
-    ARGUMENTS, BLOCK_COMMENT, PLAIN, STRING, TYPE_WORDS, blank, blank_group, blank_match
-)
+from recalld.parsers import objc_macros, prototypes
+from recalld.parsers.c_tokens import ARGUMENTS, BLOCK_COMMENT, MACRO, PLAIN, STRING, blank, blank_group, blank_match
 from recalld.parsers.reserved import reserved_attributes
 
-# A macro's name: capitals, digits and underscores, with an underscore in it.
-_MACRO = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
 # After a declaration's parameters, a name reserved to the implementation too, as system
 # headers write their attributes (glibc's ``__THROW``, ``__wur``, ``__nonnull ((1))``);
 # elsewhere such a name is code (libstdc++'s ``__shared_count(_Ptr __p)``, ``namespace
 # __gnu_cxx``), but for one in capitals alone on its line (``__BEGIN_DECLS``).
-_TRAILING = rb"(?:" + _MACRO + rb"|__[A-Za-z][A-Za-z0-9_]*)"
-_CALL = rb"(?:" + _MACRO + rb"|[A-Z][A-Z0-9_]{2,}|__[A-Z][A-Z0-9_]*)(?:[ \t]*" + ARGUMENTS + rb")?"
+_TRAILING = rb"(?:" + MACRO + rb"|__[A-Za-z][A-Za-z0-9_]*)"
+_CALL = rb"(?:" + MACRO + rb"|[A-Z][A-Z0-9_]{2,}|__[A-Z][A-Z0-9_]*)(?:[ \t]*" + ARGUMENTS + rb")?"
 # ``:``: an access specifier's; ``static``: a macro that defines something at the file's level
 # (git's ``static GIT_PATH_FUNC(git_path_seq_dir, "sequencer")``, the kernel's ``static DEFINE_MUTEX(lock);``)
-_DEFINES = rb"(?:static|extern)[ \t]+(?:" + _MACRO + rb"|[A-Z][A-Z0-9_]{2,})[ \t]*" + ARGUMENTS  # not ``static DWORD``
+_DEFINES = rb"(?:static|extern)[ \t]+(?:" + MACRO + rb"|[A-Z][A-Z0-9_]{2,})[ \t]*" + ARGUMENTS  # not ``static DWORD``
 _ALONE = re.compile(rb"^[ \t]*((?:" + _DEFINES + rb"|" + _CALL + rb")[ \t]*:?)[ \t]*(;?)[ \t]*(?://[^\n]*)?$")
 # Where Objective-C's class members begin and end: a ``;`` is no member of one, so a
 # macro's call alone there goes with its ``;`` (``RCT_EXPORT_VIEW_PROPERTY(color, UIColor);``).
 _MEMBERS = re.compile(rb"^[ \t]*@(implementation|interface|protocol|end)\b")
 _QUALIFIERS = rb"((?:[ \t]+(?:const|noexcept|override|final|&&?))*)"
 _AFTER_PARAMETERS = re.compile(
-    rb"\)" + _QUALIFIERS + rb"((?:[ \t]+" + _MACRO + rb"(?:[ \t]*" + ARGUMENTS
+    rb"\)" + _QUALIFIERS + rb"((?:[ \t]+" + MACRO + rb"(?:[ \t]*" + ARGUMENTS
     + rb")?)+)(?=[ \t]*(?:[{;:=]|$|//|/\*|->|override\b|final\b|const\b|noexcept\b))"
 )  # fmt: skip
 # Reserved names there, before a body, the declaration's end or the line's: not before an
@@ -77,41 +75,34 @@ _RESERVED_AFTER_PARAMETERS = re.compile(
     rb"\)" + _QUALIFIERS + rb"((?:[ \t]+" + _TRAILING + rb"(?:[ \t]*" + ARGUMENTS + rb")?)+)"
     rb"(?=[ \t]*(?:[{;]|$|//|/\*))"
 )
-_SPECIFIERS = rb"(?:(?:static|inline|extern|virtual|explicit|constexpr|friend|template[ \t]*<[^<>\n]*>)[ \t]+)*"
 # The same on a line of their own, after the parameters' line (``void Mock::AllowLeak(…)\n
 # GTEST_LOCK_EXCLUDED_(internal::g_gmock_mutex) {``).
 _CONTINUING = re.compile(
-    rb"^[ \t]*((?:" + _MACRO + rb"(?:[ \t]*" + ARGUMENTS + rb")?[ \t]*)+)"
+    rb"^[ \t]*((?:" + MACRO + rb"(?:[ \t]*" + ARGUMENTS + rb")?[ \t]*)+)"
     rb"(?=(?:[{;:=]|$|//|/\*|->|override\b|final\b|const\b|noexcept\b))"
 )
 _RESERVED_CONTINUING = re.compile(
     rb"^[ \t]*((?:" + _TRAILING + rb"(?:[ \t]*" + ARGUMENTS + rb")?[ \t]*)+)(?=(?:[{;]|$|//|/\*))"
 )
 _ENDS_PARAMETERS = re.compile(rb"\)(?:[ \t]+(?:const|noexcept|override|final|&&?))*[ \t]*$")
-_BEFORE_DECLARATION = re.compile(
-    rb"^([ \t]*" + _SPECIFIERS + rb")((?:" + _MACRO + rb"(?:[ \t]*" + ARGUMENTS + rb")?[ \t]+)+)"
-    rb"(?=[A-Za-z_:~][^\n]*\()"
-)
-_BEFORE_NAME = re.compile(
-    rb"(?<=[\w*&>][ \t])(" + _MACRO + rb"(?:[ \t]*" + ARGUMENTS + rb")?)[ \t]+(?=[A-Za-z_~][\w:]*[ \t]*\()"
-)
 # An export or attribute macro between a class's keyword and its name (``class V8_EXPORT
 # Message``, Qt's ``class Q_CORE_EXPORT QObject``, ``struct BOOST_SYMBOL_VISIBLE bad_cast :``):
 # the grammar took the class for a function's return type, its body for the function's.
 # Before a base list, a body or the line's end only: C's ``struct MY_TAG value;`` stays.
 _IN_CLASS_HEAD = re.compile(
-    rb"\b(?:class|struct|union)[ \t]+((?:" + _MACRO + rb"(?:[ \t]*" + ARGUMENTS + rb")?[ \t]+)+)"
+    rb"\b(?:class|struct|union)[ \t]+((?:" + MACRO + rb"(?:[ \t]*" + ARGUMENTS + rb")?[ \t]+)+)"
     rb"(?=[A-Za-z_]\w*(?:[ \t]*<[^\n]*>)?[ \t]*(?:[:{]|final\b|$|//|/\*))"
 )
-# An attribute macro after a variable's name (``Mutex mu_; int count_ ABSL_GUARDED_BY(mu_);``).
-_AFTER_NAME = re.compile(rb"(?<=\w)([ \t]+" + _MACRO + rb"[ \t]*" + ARGUMENTS + rb")(?=[ \t]*[;=,])")
+# An attribute macro after a variable's name (``Mutex mu_; int count_ ABSL_GUARDED_BY(mu_);``), not
+# one with a reserved name, which names a function there (cffi's ``PyMODINIT_FUNC _CFFI_PYTHON_STARTUP_FUNC(void);``).
+_AFTER_NAME = re.compile(rb"(?<=\w)([ \t]+(?!_)" + MACRO + rb"[ \t]*" + ARGUMENTS + rb")(?=[ \t]*[;=,])")
 _TITLED = re.compile(
     rb"\b[A-Z][A-Z0-9_]*\([ \t]*((?:" + STRING + rb"|\w+)(?:[ \t]*,[ \t]*(?:" + STRING + rb"|\w+))*)[ \t]*\)"
     rb"(?=[ \t]*(\{|$))"
 )
 # A macro's call alone that goes on past its line (``PYBIND11_DEPRECATED(`` then ``"Use …")``):
 # its first line, and what may close it on a later one, at most ``_SPAN`` lines on.
-_OPENS = re.compile(rb"^[ \t]*(" + _MACRO + rb"[ \t]*\()" + PLAIN + rb"(?:\(" + PLAIN + rb"\)" + PLAIN + rb")*$")
+_OPENS = re.compile(rb"^[ \t]*(" + MACRO + rb"[ \t]*\()" + PLAIN + rb"(?:\(" + PLAIN + rb"\)" + PLAIN + rb")*$")
 _CLOSES = re.compile(rb"^(" + PLAIN + rb"(?:\(" + PLAIN + rb"\)" + PLAIN + rb")*\)[ \t]*;?)[ \t]*(?://[^\n]*)?$")
 _SPAN = 6
 # A macro that defines a function, called at a line's start before the function's block
@@ -155,19 +146,6 @@ _LABEL = re.compile(rb"^[ \t]*(?:case\b[^\n]*|(?:[A-Za-z_]\w*[ \t]+)*[A-Za-z_]\w
 # ``_PARAMETER_BEFORE`` finds a type and a name before it (not ``sizeof(struct FOO)``).
 _AFTER_PARAMETER = re.compile(rb"(?<=[\w\]])[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]*[,)])")
 _PARAMETER_BEFORE = re.compile(rb"[\w*&][ \t*&]*?\b([A-Za-z_]\w*)(?:\[[^\]\n]*\])?$")
-# An attribute macro without an underscore beside a type keyword, where no type can stand:
-# before one (git's ``static NORETURN void die(…)``) or between one and a function's name
-# (``void NORETURN die(…)``, Windows' ``int WINAPI WinMain(…)``).
-_BEFORE_TYPE_WORD = re.compile(
-    rb"^([ \t]*(?:(?:static|inline|extern)[ \t]+)*)([A-Z][A-Z0-9_]{2,})[ \t]+"
-    rb"(?=(?:" + TYPE_WORDS + rb"|static|inline|extern|const|struct)\b)"
-)
-# What follows it is a function's name, not what follows a declarator's (libffi's ``typedef
-# unsigned int UINT8 __attribute__((__mode__(__QI__)));`` names ``UINT8``).
-_AFTER_TYPE_WORD = re.compile(
-    rb"\b(?:" + TYPE_WORDS + rb")[ \t]+([A-Z][A-Z0-9_]{2,})"
-    rb"(?=[ \t]+\**[ \t]*(?!(?:__attribute__|__asm__|__asm|asm|__declspec)\b)[A-Za-z_]\w*[ \t]*\(|[ \t]*$)"
-)  # the name may open the next line (jemalloc's ``void JEMALLOC_NOTHROW`` then ``je_free(void *ptr) {``)
 # A template's placeholder, which a generator replaces before the compiler reads the file:
 # NumPy's and SciPy's ``.c.src`` (``@TYPE@_@kind@_indexed``), Autoconf's and CMake's
 # ``config.h.in`` (``@VERSION@``). ``@`` is no C or C++ token; Objective-C's keywords
@@ -188,11 +166,12 @@ def readable(data: bytes) -> bytes:
         data = _PLACEHOLDER.sub(lambda m: b"_" + m.group(1) + b"_", data)
     if b"_" not in data and b"(" not in data:
         return data
-    data = objc_macros.readable(data)
+    data = prototypes.typedef_attributes(prototypes.wrapped_parameters(objc_macros.readable(data)))
     lines = data.split(b"\n")
     previous = b""
     directive = False  # the line goes on a directive's (``#define F(x) \``): never blanked
     members = False  # among an Objective-C class's members
+    classes = prototypes.class_names(data)
     for index, line in enumerate(lines):
         if b"@" in line and (opened := _MEMBERS.match(line)):
             members = opened.group(1) != b"end"
@@ -244,14 +223,11 @@ def readable(data: bytes) -> bytes:
             line = _AFTER_PARAMETERS.sub(_without_attributes, line)
             if b"__" in line:
                 line = _RESERVED_AFTER_PARAMETERS.sub(_without_attributes, line)
-            line = _BEFORE_DECLARATION.sub(lambda m: m.group(1) + b" " * len(m.group(2)), line)
-            line = _BEFORE_NAME.sub(blank_match, line)
+            line = prototypes.declaration_head(line, following if _ends_statement(previous) else b"", classes)
             line = _AFTER_NAME.sub(blank_match, line)
             if b"__" in line:
                 line = reserved_attributes(line, _ends_statement(previous))
             line = _AFTER_PARAMETER.sub(lambda m: _unless_no_parameter(m, line), line)
-            line = _BEFORE_TYPE_WORD.sub(lambda m: m.group(1) + b" " * (len(m.group(0)) - len(m.group(1))), line)
-            line = _AFTER_TYPE_WORD.sub(blank_group, line)
             line = _IN_CLASS_HEAD.sub(blank_group, line)
             line = _TITLED.sub(lambda m: _as_names(m) if m.group(2) or following.startswith(b"{") else m.group(0), line)
         lines[index] = line
