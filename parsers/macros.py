@@ -61,6 +61,9 @@ _CALL = rb"(?:" + MACRO + rb"|[A-Z][A-Z0-9_]{2,}|__[A-Z][A-Z0-9_]*)(?:[ \t]*" + 
 # (git's ``static GIT_PATH_FUNC(git_path_seq_dir, "sequencer")``, the kernel's ``static DEFINE_MUTEX(lock);``)
 _DEFINES = rb"(?:static|extern)[ \t]+(?:" + MACRO + rb"|[A-Z][A-Z0-9_]{2,})[ \t]*" + ARGUMENTS  # not ``static DWORD``
 _ALONE = re.compile(rb"^[ \t]*((?:" + _DEFINES + rb"|" + _CALL + rb")[ \t]*:?)[ \t]*(;?)[ \t]*(?://[^\n]*)?$")
+# Attribute macros before it (xxHash's ``XXH_FORCE_INLINE XXH_TARGET_AVX2 XXH3_ACCUMULATE_TEMPLATE(avx2)``,
+# which writes a function), unless a name opens the next line: the last is its return type.
+_ATTRIBUTED_ALONE = re.compile(rb"^[ \t]*((?:" + MACRO + rb"[ \t]+)+" + _CALL + rb")[ \t]*(;?)[ \t]*(?://[^\n]*)?$")
 # Where Objective-C's class members begin and end: a ``;`` is no member of one, so a
 # macro's call alone there goes with its ``;`` (``RCT_EXPORT_VIEW_PROPERTY(color, UIColor);``).
 _MEMBERS = re.compile(rb"^[ \t]*@(implementation|interface|protocol|end)\b")
@@ -204,6 +207,8 @@ def readable(data: bytes) -> bytes:
             previous = original
             continue
         alone = _ALONE.match(line)
+        if alone is None and not prototypes.opens_with_name(following):
+            alone = _ATTRIBUTED_ALONE.match(line)
         if alone and _ends_statement(previous) and not following.startswith(b"{"):
             line = original = blank(line, alone.start(1), alone.end(2 if members else 1))  # one may follow another
         elif (

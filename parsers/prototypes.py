@@ -102,9 +102,14 @@ def declaration_head(line: bytes, following: bytes = b"", classes: frozenset[byt
     """``line`` with the export and attribute macros about a declaration's type and name
     blanked; read with ``following``, the next line, where that opens with the name.
     ``classes``: the names of the file's classes (``class_names``)."""
-    if following and b"(" not in line and _NAME_OPENS.match(following):
+    if following and b"(" not in line and opens_with_name(following):
         return _head(line + b" " + following, classes)[: len(line)]
     return _head(line, classes)
+
+
+def opens_with_name(line: bytes) -> bool:
+    """Whether ``line`` opens with a declaration's name and its parameters' bracket."""
+    return _NAME_OPENS.match(line) is not None
 
 
 def _head(line: bytes, classes: frozenset[bytes]) -> bytes:

@@ -107,7 +107,8 @@ def test_an_export_macro_before_a_return_type_that_is_a_macro_or_ends_its_line()
 
 def test_a_macro_before_a_constructor_or_a_macros_call_is_no_return_type():
     """A constructor after an attribute macro (fmt's ``FMT_CONSTEXPR rgb() : r(0) {}``) has
-    no return type: the macro is blanked, as before. So is one before a macro's call, and one
+    no return type: the macro is blanked, as before. So is one before a macro's call (all of
+    them where the call ends its line, xxHash's, which writes a function), and one
     before a type and a pointer's declarator (epoxy's ``EPOXY_PUBLIC GLuint (EPOXY_CALLSPEC *f)(…)``)."""
     source = (
         "struct rgb {\n  FMT_CONSTEXPR rgb() : r(0) {}\n  FMT_CONSTEXPR rgb(uint32_t hex) : r(hex) {}\n  uint8_t r;\n};\n"
@@ -115,8 +116,14 @@ def test_a_macro_before_a_constructor_or_a_macros_call_is_no_return_type():
     result = parse("cpp", source.encode(), path="color.h")
     assert result.syntax_errors == 0
     assert [s.qualname for s in result.symbols[1:]] == ["rgb", "rgb.rgb()", "rgb.rgb(uint32_t)"]
-    masked = readable(b"XXH_FORCE_INLINE XXH_TARGET_AVX2 XXH3_ACCUMULATE_TEMPLATE(avx2)\n")
-    assert masked.lstrip().startswith(b"XXH3_ACCUMULATE_TEMPLATE(avx2)")
+    xxhash = (
+        "int x;\nXXH_FORCE_INLINE XXH_TARGET_AVX2 XXH3_ACCUMULATE_TEMPLATE(avx2)\n\n/* Scrambles. */\n\n"
+        "XXH_FORCE_INLINE XXH_TARGET_AVX2 void\nXXH3_scrambleAcc_avx2(void* acc)\n{\n    return;\n}\n"
+    )
+    scramble = parse("c", xxhash.encode(), path="xxhash.h").symbols[-1]  # the macro's call alone is no return type
+    assert (scramble.qualname, scramble.start_line, scramble.signature) == (
+        "XXH3_scrambleAcc_avx2", 6, "void XXH3_scrambleAcc_avx2(void* acc)"
+    )
     pointer = b"EPOXY_PUBLIC GLuint (EPOXY_CALLSPEC *epoxy_glBindParameterEXT)(GLenum value);\n"
     assert readable(pointer).lstrip().startswith(b"GLuint (")  # a type before a pointer's declarator
 
