@@ -376,4 +376,10 @@ from __future__ import annotations
 # declarator before ``__attribute__`` is the name (libffi's ``UINT8``). Components: a writable
 # computed and a watcher with options are functions, names two blocks repeat numbered apart, debt
 # notes in markup and styles the module's.
-EXTRACTION_VERSION = 48
+# 49: C/C++: a macro wrapping a parameter list (zlib's ``OF((…))``) is no name, a return type that
+# is a macro or ends its line is kept (brotli), typedef attributes blanked (zstd), ``_CFFI_…`` macros.
+# Ruby: a scoped constant's ``Struct.new`` is a class, ``def self.x`` in ``class << Const`` the
+# constant's. Docs: a one-word section title, a slashed title and a star banner apart are no doc;
+# Java's last ``/**`` above plain comments is the doc (javac). Vue: props with functions are
+# functions; Sass/Less/Stylus ``//`` debt notes.
+EXTRACTION_VERSION = 49
