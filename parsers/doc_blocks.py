@@ -1,34 +1,67 @@
-"""Where a doc block (``/** … */``: Javadoc, JSDoc, Doxygen) stands to the definition it
-documents, as Javadoc's and TypeScript's readers take it: parted from it by blank lines, above
-comments that are no doc, with a note after its end on its line."""
+"""Where a doc block (``/** … */``: Javadoc, JSDoc, Doxygen; RDoc's ``##`` lines) stands to the
+definition it documents, as Javadoc's, TypeScript's and RDoc's readers take it: parted from it by
+blank lines, above comments that are no doc, with a note after its end on its line."""
 
 from __future__ import annotations
 
 import re
 from typing import TypeGuard
 
-from recalld.parsers.doc_nodes import COMMENT_TYPES
+from recalld.parsers.doc_nodes import COMMENT_TYPES, is_trailing
 from recalld.parsers.treesitter import Node, node_text
 from recalld.parsers.value_docs import FILE_TAGS
 
 DECLARES_TYPE = re.compile(r"@(?:typedef|callback|import)\b")  # a JSDoc block of a type of its own
 _MARKER = re.compile(r"/\*(?!\*)\s*[A-Za-z][\w-]*\s*\*/")  # ``/*non-public*/``, ``/* package-private */``
+# A line comment of the comment's mark doubled, alone: it opens a doc block of ``#`` lines, as RDoc
+# writes each doc (``##`` then ``# Creates a new …``) and Psych its (``###``).
+_DOUBLED_MARK = re.compile(r"#{2,3}[ \t]*")
+# RDoc's directives that open a block documenting a subject of its own, no code's: a member
+# (``# :method: some_method!``, ``# :singleton-method: instance``, ``# :attr_reader: name``), a section.
+_OWN_SUBJECT = re.compile(r"#[ \t]+:(?:(?:singleton-)?method|attr(?:_reader|_writer|_accessor)?|section):", re.I)
 
 
-def doc_block_apart(comment: Node | None, data: bytes, first: Node, *, banners: bool = False) -> bool:
+def doc_block_apart(
+    comment: Node | None, data: bytes, first: Node, *, banners: bool = False, doubled: bool = False
+) -> bool:
     """A doc block (``/** … */``: JSDoc, Javadoc, Doxygen) parted from the definition below
     it (``first``: its attributes' start) by blank lines alone, as Express and Commander
     write every method's: TypeScript's and Javadoc's readers take it as that definition's
     doc. One that says it is the file's (``@file``, ``@module``, a licence) is not, nor a
     banner of stars above a section (Composer's ``/*****`` box around ``Wrappers around the
     aliased package``, which PHP's lexer reads as no doc comment) but where ``banners``
-    (``read_as_doc``)."""
+    (``read_as_doc``). Where ``doubled`` (Ruby's), the ``#`` lines that end at ``comment``
+    are such a block where one of them is the mark doubled alone (``_doubled_mark_block``)."""
     if not _apart(comment, first):
         return False
     text = node_text(data, comment)
-    if not read_as_doc(text, banners=banners) or FILE_TAGS.search(text):
+    if not (doubled and _doubled_mark_block(comment, data)) and (
+        not read_as_doc(text, banners=banners) or FILE_TAGS.search(text)
+    ):
         return False
     return not data[comment.end_byte : first.start_byte].strip()
+
+
+def _doubled_mark_block(comment: Node, data: bytes) -> bool:
+    """Whether the line comments that end at ``comment``, each on a line of its own right under
+    the one before, are a doc block as RDoc writes one: one of them is the mark doubled
+    alone (``##``, under the file's ``# frozen_string_literal: true``), and the line under it
+    names no subject of its own, whose doc the block is (``# :method: to_ary``, ``#
+    :attr_accessor: color``, ``# :section: Visitor``: RDoc's directives, not its prose's
+    mentions of them). RDoc's reader takes such a block for the doc of what is below it
+    whatever blank lines part them, and its guide writes a blank line between them."""
+    lines: list[str] = []
+    current: Node | None = comment
+    row = comment.end_point[0] + 1  # the row under the lines read so far
+    while (
+        current is not None and current.type in COMMENT_TYPES and current.end_point[0] == row - 1
+        and not is_trailing(current, data)
+    ):  # fmt: skip
+        lines.append(node_text(data, current).strip())
+        row, current = current.start_point[0], current.prev_named_sibling
+    lines.reverse()
+    opened = next((i for i, line in enumerate(lines) if _DOUBLED_MARK.fullmatch(line)), None)
+    return opened is not None and not _OWN_SUBJECT.match("".join(lines[opened + 1 : opened + 2]))
 
 
 def doc_block_above_notes(

@@ -5,6 +5,7 @@ are its doc and which among an item's attributes are the item's."""
 
 from __future__ import annotations
 
+import codecs
 import re
 
 from recalld.parsers.doc_attributes import doc_value
@@ -154,3 +155,11 @@ def _own_line(comment: Node) -> bool:
 def _last_row(node: Node) -> int:
     """The row of the last character of ``node``: a ``///`` line's node holds its newline."""
     return node.end_point[0] - (node.end_point[1] == 0)
+
+
+def is_trailing(comment: Node, data: bytes) -> bool:
+    """A comment after code on the same line documents that line, not what follows. A
+    UTF-8 byte order mark before a file's first line is no code."""
+    line_start = data.rfind(b"\n", 0, comment.start_byte) + 1
+    before = data[line_start : comment.start_byte]
+    return bool((before.removeprefix(codecs.BOM_UTF8) if line_start == 0 else before).strip())

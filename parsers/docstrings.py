@@ -4,7 +4,6 @@ licence notices or type declarations stacked above the doc."""
 
 from __future__ import annotations
 
-import codecs
 import re
 from collections.abc import Iterable
 
@@ -26,6 +25,7 @@ from recalld.parsers.doc_nodes import (
     inner_doc,
     is_inner_doc,
     is_outer_doc,
+    is_trailing,
     outer_doc,
     past_outer_attributes,
 )
@@ -95,7 +95,10 @@ def module_docstring(spec: LanguageSpec, root: Node, data: bytes, definitions: I
         first = first.next_named_sibling
     doc = ""
     if first is not None:
-        doc = without_leading_notes(_file_header(first, data, spec.inner_docs, definitions, banners=spec.banner_docs))
+        header = _file_header(
+            first, data, spec.inner_docs, definitions, banners=spec.banner_docs, doubled=spec.doubled_mark_docs
+        )
+        doc = without_leading_notes(header)
     if spec.unicode_escapes:
         doc = decode_unicode_escapes(doc)
     return doc or (_pod_name(root, data) if spec.packages else "")
@@ -126,7 +129,7 @@ def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") ->
         return body_string(body, data)
     above = _leading_comments(
         doc_target(node), data, spec.inner_docs, macros=spec.macros, banners=spec.banner_docs,
-        right_above=spec.docs_over_notes,
+        right_above=spec.docs_over_notes, doubled=spec.doubled_mark_docs,
     )
     doc = without_leading_notes(above, name)
     if spec.unicode_escapes:
@@ -154,7 +157,7 @@ def doc_outside(spec: LanguageSpec, node: Node) -> bool:
 
 def _leading_comments(
     node: Node, data: bytes, inner_docs: bool, *, macros: bool = False, banners: bool = False,
-    right_above: bool = False,
+    right_above: bool = False, doubled: bool = False,
 ) -> str:
     """The comment block right above ``node``; in a language whose ``//!`` documents what
     it is in (``inner_docs``: Rust's), its ``///`` lines among its attributes where it has
@@ -163,7 +166,8 @@ def _leading_comments(
     the calls of attribute macros between the two (``PYBIND11_DEPRECATED("…")``, which
     ``parsers.macros`` blanked for the grammar) part them no more than an attribute does.
     ``banners``: a doc block of stars above notes is a doc; ``right_above``: one above notes right
-    above the definition is its doc (``doc_blocks.doc_block_above_notes``)."""
+    above the definition is its doc (``doc_blocks.doc_block_above_notes``); ``doubled``: RDoc's
+    ``##`` lines are a doc block (``doc_blocks.doc_block_apart``)."""
     outer = _clean_comments(outer_doc(node, data), data, whole_margin=True) if inner_docs else ""
     if outer:  # not rayon's ``/// ////////`` rule alone above ``// like std::vec::Drain``
         return outer
@@ -177,7 +181,9 @@ def _leading_comments(
     if macros and sibling is not None and sibling.type in COMMENT_TYPES and sibling.end_point[0] < boundary - 1:
         if calls_alone(data[sibling.end_byte : first.start_byte].split(b"\n")[1:-1]):
             boundary = sibling.end_point[0] + 1
-    if boundary == first.start_point[0] and doc_block_apart(sibling, data, first, banners=banners):  # a blank line
+    if boundary == first.start_point[0] and doc_block_apart(
+        sibling, data, first, banners=banners, doubled=doubled
+    ):  # a blank line
         boundary = sibling.end_point[0] + 1
     elif boundary == first.start_point[0] and (
         noted := doc_block_above_notes(sibling, data, first, banners=banners, right_above=right_above)
@@ -258,7 +264,7 @@ def _after_attribute(comment: Node, data: bytes) -> bool:
 
 
 def _file_header(
-    first: Node, data: bytes, inner_docs: bool, definitions: Iterable[Node], *, banners: bool
+    first: Node, data: bytes, inner_docs: bool, definitions: Iterable[Node], *, banners: bool, doubled: bool
 ) -> str:
     """The comment block a file starts with, unless it documents the definition below it
     (one of ``definitions``, or what wraps it: ``doc_target``); a licence notice or directives alone
@@ -266,8 +272,8 @@ def _file_header(
     no definition (an import, an include, a package clause, a statement), it is the file's:
     nobody else's doc. In a language whose ``//!`` documents what it is in, such comments
     among those and the inner attributes it opens with are its doc (``doc_nodes.inner_doc``).
-    ``banners``: a banner of stars a blank line parts from a definition documents it
-    (``doc_blocks.doc_block_apart``)."""
+    ``banners``: a banner of stars a blank line parts from a definition documents it, and
+    ``doubled``: RDoc's ``##`` lines (``doc_blocks.doc_block_apart``)."""
     inner = inner_doc(first, data) if inner_docs else []
     if inner:
         return _clean_comments(inner, data, whole_margin=True)
@@ -289,7 +295,7 @@ def _file_header(
             continue
         attached = current is not None and (
             current.start_point[0] <= comments[-1].end_point[0] + 1
-            or doc_block_apart(comments[-1], data, current, banners=banners)
+            or doc_block_apart(comments[-1], data, current, banners=banners, doubled=doubled)
         )
         below = None
         if attached and current is not None:
@@ -329,14 +335,6 @@ def _documents(node: Node, definitions: Iterable[Node]) -> bool:
     return any(
         doc_target(d).id == node.id for d in definitions if node.start_byte <= d.start_byte < node.end_byte
     )
-
-
-def is_trailing(comment: Node, data: bytes) -> bool:
-    """A comment after code on the same line documents that line, not what follows. A
-    UTF-8 byte order mark before a file's first line is no code."""
-    line_start = data.rfind(b"\n", 0, comment.start_byte) + 1
-    before = data[line_start : comment.start_byte]
-    return bool((before.removeprefix(codecs.BOM_UTF8) if line_start == 0 else before).strip())
 
 
 def _clean_comments(comments: list[Node], data: bytes, *, whole_margin: bool = False) -> str:

@@ -205,3 +205,29 @@ def test_a_word_alone_over_requires_is_no_files_doc():
     was the file's doc."""
     source = "# frozen_string_literal: true\n\n# node\nrequire \"arel/nodes/node\"\n\n# binary\nrequire \"arel/nodes/binary\"\n"
     assert parse("ruby", source.encode(), path="lib/arel/nodes.rb").symbols[0].docstring == ""
+
+
+def test_rdocs_doubled_mark_opens_a_doc_that_a_blank_line_parts_from_its_definition():
+    """RDoc's guide writes each doc ``##`` then ``# …`` then a blank line above its
+    definition, as RDoc itself and RubyGems do (2,326 definitions of Ruby 3.1's standard
+    library had no doc; ``RDoc::Markup::Heading``'s, under the file's magic comment, was the
+    file's): the block is the definition's, as a ``/** … */`` block a blank line parts is.
+    A plain comment set apart is still no doc, nor a block that opens by naming a subject
+    of its own (``# :method: to_ary``, ``# :section: Visitor``)."""
+    source = (
+        "# frozen_string_literal: true\n##\n# A heading with a level\n\n"
+        "RDoc::Markup::Heading = Struct.new :level do\n\n  ##\n  # An HTML-safe anchor.\n\n  def aref; end\n\n"
+        "  ###\n  # Called when a map starts.\n\n  def start_mapping; end\n\n"
+        "  # A plain comment.\n\n  def plain; end\n\n"
+        "  ##\n  # :method: to_ary\n  # Returns an array.\n\n  def records; end\n\n"
+        "  ##\n  # :section: Visitor\n\n  def start_accepting; end\n\n"
+        "  ##\n  # Looks for :method: directives.\n\n  def parse_comment; end\nend\n"
+    )
+    result = parse("ruby", source.encode(), path="lib/rdoc/markup/heading.rb").symbols
+    assert result[0].docstring == ""
+    assert {s.qualname: s.docstring for s in result[1:]} == {
+        "RDoc.Markup.Heading": "A heading with a level", "RDoc.Markup.Heading.aref": "An HTML-safe anchor.",
+        "RDoc.Markup.Heading.start_mapping": "Called when a map starts.", "RDoc.Markup.Heading.plain": "",
+        "RDoc.Markup.Heading.records": "", "RDoc.Markup.Heading.start_accepting": "",
+        "RDoc.Markup.Heading.parse_comment": "Looks for :method: directives.",
+    }  # fmt: skip
