@@ -48,12 +48,14 @@ PHP_OPENER = "php_tag"
 # build constraints (``+build``; its directives: ``_UNSPACED_DIRECTIVE``), ShellCheck, PHP_CodeSniffer
 # (``// phpcs:ignore PSR2.Methods.MethodDeclaration.Underscore``) and PHPStan,
 # an editor (its folds: ``#region``; its file variables: ``parsers.mode_lines``); an interpreter
-# line (``#!/usr/bin/env bash``: ``!/usr/bin/env bash``).
+# line (``#!/usr/bin/env bash``: ``!/usr/bin/env bash``); Ruby's magic comments, whose names it
+# reads in any case and with ``-`` for ``_`` (``# frozen-string-literal: true``).
 _DIRECTIVE = re.compile(
     r"(?:istanbul|c8) ignore\b|eslint-(?:disable|enable|env)\b|prettier-ignore\b|@ts-(?:ignore|expect-error|nocheck)\b"
     r"|\+build\b|nolint\b|lint:(?:file-)?ignore\b|tslint:(?:disable|enable)|biome-ignore\b|@effect-diagnostics\b"
     r"|#(?:end)?region\b|</?editor-fold\b"
-    r"|frozen_string_literal:|(?:en)?coding: *[\w.-]+ *$|typed: *(?:ignore|false|true|strict|strong)\b"
+    r"|(?i:frozen[_-]string[_-]literal|shareable[_-]constant[_-]value|warn[_-]indent):"
+    r"|(?:en)?coding: *[\w.-]+ *$|typed: *(?:ignore|false|true|strict|strong)\b"
     r"|rubocop:(?:disable|enable|todo)\b|shellcheck +(?:disable|enable|source|shell|external-sources)="
     r"|clang-format (?:off|on)\b"
     r"|@?phpcs:(?:ignore|disable|enable|ignoreFile)\b|@codingStandards(?:Ignore|Change)\w*|@phpstan-ignore(?:-next)?(?:-line)?\b"

@@ -80,6 +80,16 @@ def test_a_magic_comment_is_no_doc_and_a_top_level_class_is_the_top_levels():
     assert (module.docstring, widget.qualname, widget.docstring) == ("", "Widget", "")
 
 
+def test_a_magic_comment_is_read_in_any_case_and_with_hyphens():
+    """Ruby reads a magic comment's name in any case, ``-`` for ``_``: did_you_mean's ``#
+    frozen-string-literal: true`` was the doc of 5 of its files and, right above it, of its
+    module; time.rb's ``# shareable_constant_value: literal`` was the file's."""
+    for magic in ("# frozen-string-literal: true", "# Frozen_String_Literal: false", "# shareable_constant_value: literal"):
+        for gap in ("\n", ""):
+            module, checker = parse("ruby", f"{magic}\n{gap}module DidYouMean\nend\n".encode()).symbols
+            assert (module.docstring, checker.docstring) == ("", "")
+
+
 def test_a_scope_written_inside_itself_is_the_enclosing_one_and_double_colon_the_top_level():
     source = (
         "module Shapes\n  class Shapes::Circle\n    def area; end\n  end\n  class ::Widget\n    def draw; end\n"
