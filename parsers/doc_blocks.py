@@ -19,6 +19,8 @@ _DOUBLED_MARK = re.compile(r"#{2,3}[ \t]*")
 # RDoc's directives that open a block documenting a subject of its own, no code's: a member
 # (``# :method: some_method!``, ``# :singleton-method: instance``, ``# :attr_reader: name``), a section.
 _OWN_SUBJECT = re.compile(r"#[ \t]+:(?:(?:singleton-)?method|attr(?:_reader|_writer|_accessor)?|section):", re.I)
+# The lines that hide a part of a doc from RDoc's reader, and that end it (Ruby's ``Comment#remove_private``).
+_HIDE, _SHOW = "#--", "#++"
 
 
 def doc_block_apart(
@@ -132,3 +134,30 @@ def marker_under_doc(node: Node, data: bytes) -> bool:
         and above is not None and above.type in COMMENT_TYPES and doc_block(node_text(data, above))
         and not data[above.end_byte : node.start_byte].strip()
     )  # fmt: skip
+
+
+
+
+def shown_by_rdoc(comments: list[Node], data: bytes) -> list[Node]:
+    """``comments`` (one a line) without the notes RDoc's reader hides of a doc, as notes under
+    a doc block are none of it: from a line opened by ``#--`` to the next opened by ``#++``,
+    both of them, or to the end where none is (``# Instance methods`` then ``#--`` then ``#
+    TODO remove this later``)."""
+    shown: list[Node] = []
+    hidden = False
+    for comment in comments:
+        text = node_text(data, comment)
+        if hidden:
+            hidden = not text.startswith(_SHOW)
+        elif text.startswith(_HIDE):
+            hidden = True
+        else:
+            shown.append(comment)
+    return shown
+
+
+def without_rdoc_marks(comments: list[Node], data: bytes) -> list[Node]:
+    """``comments`` but a bare ``#--`` and ``#++``: those RDoc hides all of, which are a plain
+    comment, the doc of what is below it as any is (Active Record's ``#--`` then ``# Must be
+    called in a synchronize block.``)."""
+    return [comment for comment in comments if node_text(data, comment).rstrip() not in (_HIDE, _SHOW)]

@@ -17,6 +17,8 @@ from recalld.parsers.doc_blocks import (
     doc_block_apart,
     marker_under_doc,
     read_as_doc,
+    shown_by_rdoc,
+    without_rdoc_marks,
 )
 from recalld.parsers.doc_nodes import (
     BETWEEN_DOC_AND_DEF,
@@ -43,6 +45,7 @@ POD_SECTION = "=head1"
 POD_NAME = "=head1 NAME\n"  # its paragraph names the file's package and what it is
 POD_GAP = 1  # blank lines between a POD's ``=cut`` and the sub it documents, as POD writes it
 PHP_OPENER = "php_tag"
+RDOC = "rdoc"  # ``LanguageSpec.doc_markup`` of docs as RDoc reads them
 # Comment lines that speak to a tool rather than a reader: coverage, linters, formatters, the
 # TypeScript checker and its language service's plugins (effect's ``@effect-diagnostics``), Go's
 # build constraints (``+build``; its directives: ``_UNSPACED_DIRECTIVE``), ShellCheck, PHP_CodeSniffer
@@ -98,7 +101,7 @@ def module_docstring(spec: LanguageSpec, root: Node, data: bytes, definitions: I
     doc = ""
     if first is not None:
         header = _file_header(
-            first, data, spec.inner_docs, definitions, banners=spec.banner_docs, doubled=spec.doubled_mark_docs
+            first, data, spec.inner_docs, definitions, banners=spec.banner_docs, rdoc=spec.doc_markup == RDOC
         )
         doc = without_leading_notes(header)
     if spec.unicode_escapes:
@@ -131,7 +134,7 @@ def docstring_of(spec: LanguageSpec, node: Node, data: bytes, name: str = "") ->
         return body_string(body, data)
     above = _leading_comments(
         doc_target(node), data, spec.inner_docs, macros=spec.macros, banners=spec.banner_docs,
-        right_above=spec.docs_over_notes, doubled=spec.doubled_mark_docs,
+        right_above=spec.docs_over_notes, rdoc=spec.doc_markup == RDOC,
     )
     doc = without_leading_notes(above, name)
     if spec.unicode_escapes:
@@ -159,7 +162,7 @@ def doc_outside(spec: LanguageSpec, node: Node) -> bool:
 
 def _leading_comments(
     node: Node, data: bytes, inner_docs: bool, *, macros: bool = False, banners: bool = False,
-    right_above: bool = False, doubled: bool = False,
+    right_above: bool = False, rdoc: bool = False,
 ) -> str:
     """The comment block right above ``node``; in a language whose ``//!`` documents what
     it is in (``inner_docs``: Rust's), its ``///`` lines among its attributes where it has
@@ -168,8 +171,9 @@ def _leading_comments(
     the calls of attribute macros between the two (``PYBIND11_DEPRECATED("…")``, which
     ``parsers.macros`` blanked for the grammar) part them no more than an attribute does.
     ``banners``: a doc block of stars above notes is a doc; ``right_above``: one above notes right
-    above the definition is its doc (``doc_blocks.doc_block_above_notes``); ``doubled``: RDoc's
-    ``##`` lines are a doc block (``doc_blocks.doc_block_apart``)."""
+    above the definition is its doc (``doc_blocks.doc_block_above_notes``); ``rdoc``: RDoc's
+    ``##`` lines are a doc block (``doc_blocks.doc_block_apart``), and what its ``#--`` hides no
+    part of the doc (``doc_blocks.shown_by_rdoc``)."""
     outer = _clean_comments(outer_doc(node, data), data, whole_margin=True) if inner_docs else ""
     if outer:  # not rayon's ``/// ////////`` rule alone above ``// like std::vec::Drain``
         return outer
@@ -184,7 +188,7 @@ def _leading_comments(
         if calls_alone(data[sibling.end_byte : first.start_byte].split(b"\n")[1:-1]):
             boundary = sibling.end_point[0] + 1
     if boundary == first.start_point[0] and doc_block_apart(
-        sibling, data, first, banners=banners, doubled=doubled
+        sibling, data, first, banners=banners, doubled=rdoc
     ):  # a blank line
         boundary = sibling.end_point[0] + 1
     elif boundary == first.start_point[0] and (
@@ -213,7 +217,7 @@ def _leading_comments(
         sibling = sibling.prev_named_sibling
         while _parting(sibling, boundary):  # a doc an attribute parts: clap's ``#[cfg_attr(…, doc = "```")]``
             boundary, sibling = sibling.start_point[0], sibling.prev_named_sibling
-    lines = _comment_lines(comments, data, whole_margin=inner_docs)
+    lines = _comment_lines(comments, data, whole_margin=inner_docs, rdoc=rdoc)
     return "" if _section_title(lines, plain=_plain_apart(comments, data)) else _doc_text(lines)
 
 
@@ -266,7 +270,7 @@ def _after_attribute(comment: Node, data: bytes) -> bool:
 
 
 def _file_header(
-    first: Node, data: bytes, inner_docs: bool, definitions: Iterable[Node], *, banners: bool, doubled: bool
+    first: Node, data: bytes, inner_docs: bool, definitions: Iterable[Node], *, banners: bool, rdoc: bool
 ) -> str:
     """The comment block a file starts with, unless it documents the definition below it
     (one of ``definitions``, or what wraps it: ``doc_target``); a licence notice or directives alone
@@ -275,7 +279,7 @@ def _file_header(
     nobody else's doc. In a language whose ``//!`` documents what it is in, such comments
     among those and the inner attributes it opens with are its doc (``doc_nodes.inner_doc``).
     ``banners``: a banner of stars a blank line parts from a definition documents it, and
-    ``doubled``: RDoc's ``##`` lines (``doc_blocks.doc_block_apart``)."""
+    ``rdoc``: RDoc's ``##`` lines (``doc_blocks.doc_block_apart``)."""
     inner = inner_doc(first, data) if inner_docs else []
     if inner:
         return _clean_comments(inner, data, whole_margin=True)
@@ -291,13 +295,13 @@ def _file_header(
             definitions = tuple(definitions)  # asked again below
             if _documents(_past_comments(current), definitions):
                 return ""  # the doc of the definition below, whatever blank lines part them (``outer_doc``)
-        cleaned = _comment_lines(comments, data, whole_margin=inner_docs)
+        cleaned = _comment_lines(comments, data, whole_margin=inner_docs, rdoc=rdoc)
         text = _doc_text(cleaned)
         if is_preamble(text) or _section_title(cleaned, plain=_plain_apart(comments, data)):
             continue
         attached = current is not None and (
             current.start_point[0] <= comments[-1].end_point[0] + 1
-            or doc_block_apart(comments[-1], data, current, banners=banners, doubled=doubled)
+            or doc_block_apart(comments[-1], data, current, banners=banners, doubled=rdoc)
         )
         below = None
         if attached and current is not None:
@@ -344,12 +348,18 @@ def _clean_comments(comments: list[Node], data: bytes, *, whole_margin: bool = F
     return _doc_text(_comment_lines(comments, data, whole_margin=whole_margin))
 
 
-def _comment_lines(comments: list[Node], data: bytes, *, whole_margin: bool = False) -> list[str]:
+def _comment_lines(comments: list[Node], data: bytes, *, whole_margin: bool = False, rdoc: bool = False) -> list[str]:
     """The comments' lines without their punctuation (``debt.clean_comment_lines``), but a
     directive's (``_UNSPACED_DIRECTIVE``) and an editor's file variables on the file's first
     lines (``mode_lines``), and a Rust doc attribute's among them as its ``///`` lines would
     read (``doc_attributes.doc_attribute_lines``); ``whole_margin``: a block's `` * `` margin
-    as rustdoc takes it off, where all its lines have one."""
+    as rustdoc takes it off, where all its lines have one; ``rdoc``: what RDoc's ``#--`` hides
+    left out, but where that leaves no doc (``doc_blocks.shown_by_rdoc``)."""
+    if rdoc:
+        shown = _comment_lines(shown_by_rdoc(comments, data), data, whole_margin=whole_margin)
+        if _doc_text(shown):
+            return shown
+        comments = without_rdoc_marks(comments, data)
     lines: list[str] = []
     for comment in comments:
         attribute = doc_attribute_lines(comment, data)

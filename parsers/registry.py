@@ -70,7 +70,10 @@ class LanguageSpec:
     # beside ``def x``, JavaScript's ``static x()`` beside ``x()``): the class's is named
     # with this word, ``Class.self.x``, ``Class.static.x`` (``namesakes.name_singletons``).
     singletons: str = ""
-    doc_markup: str = ""  # "xml": a doc comment's XML tags read as text (C#'s ``<summary>``)
+    # "xml": a doc comment's XML tags read as text (C#'s ``<summary>``); "rdoc": docs as RDoc reads
+    # Ruby's: a ``##`` block is one across blank lines (``doc_blocks.doc_block_apart``), and what
+    # ``#--`` hides up to ``#++`` is none of one (``doc_blocks.shown_by_rdoc``).
+    doc_markup: str = ""
     inner_docs: bool = False  # ``//!`` and ``/*!`` document what they are in (Rust), not what follows
     unicode_escapes: bool = False  # Java's: a doc's ``\u00e4`` reads as ``ä`` (parsers/unicode_escapes.py)
     # Java's: a doc block opened by a row of stars (``/*****``) is a doc as any other, as javac
@@ -80,9 +83,6 @@ class LanguageSpec:
     # above it too (``/** Finds. */``, a blank line, ``// note``, the method), as javac takes the
     # last ``/**`` before a declaration (a C header's ``/** @{ */`` group stands there: not C's).
     docs_over_notes: bool = False
-    # Ruby's: ``#`` lines one of which is the mark doubled alone (RDoc's ``##``) are a doc block, as
-    # ``/** … */`` is, that blank lines part from its definition no more (``doc_blocks.doc_block_apart``).
-    doubled_mark_docs: bool = False
     local_bodies: frozenset[str] = LOCAL_BODIES  # node kinds whose definitions are local
     item_macros: bool = False  # Rust's: the items a macro's call wraps are read (parsers/item_macros.py)
     # Node kinds that a block holds as if they stood in the module the block's item stands in, and
@@ -271,7 +271,7 @@ BUILTIN_LANGUAGES = (
                  rewrite="perl", interpreters=("perl",), foreign=rb"^  \$ \S",
                  sniff=rb"^(?:use|no|require)[ \t]+[\w:]+[^\n]*;|^(?:sub|package)[ \t]+[\w:]+|^(?:my|our)[ \t]+[$@%(]"),
     LanguageSpec("ruby", (".rb", ".rake"), "tree_sitter_ruby", reopens=True, singletons="self",
-                 doubled_mark_docs=True, interpreters=("ruby", "jruby", "truffleruby")),
+                 doc_markup="rdoc", interpreters=("ruby", "jruby", "truffleruby")),
     # PHP with the HTML around it. Its braces are a ``compound_statement`` around a function's
     # body and a namespace's alike, and around an ``if`` at the top level, where a
     # function or class is as global as any (``if (!function_exists('app')) { function

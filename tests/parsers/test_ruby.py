@@ -241,3 +241,26 @@ def test_rdocs_doubled_mark_opens_a_doc_that_a_blank_line_parts_from_its_definit
         "RDoc.Markup.Heading.records": "", "RDoc.Markup.Heading.start_accepting": "",
         "RDoc.Markup.Heading.parse_comment": "Looks for :method: directives.",
     }  # fmt: skip
+
+
+def test_what_rdocs_double_dash_hides_is_no_part_of_a_doc():
+    """RDoc's reader hides a doc's lines from ``#--`` to ``#++`` (or to its end): a writer's
+    notes under the doc (RDoc's ``#--`` then ``# TODO move to RDoc::Options``, 47 docs of Ruby
+    3.1's and Rails'), a licence above a file's doc (net/protocol.rb's, which hid that doc,
+    ``WARNING: This file is going to remove.``), as notes under a doc block are none of it.
+    A comment all of which it hides is a plain comment, the doc of what is below it as any
+    is, but the marks (Active Record's ``#--`` then ``# Must be called in a synchronize block.``)."""
+    source = (
+        "# frozen_string_literal: true\n#\n#--\n# Copyright (c) 1999-2004 Yukihiro Matsumoto\n#++\n#\n"
+        "# WARNING: This file is going to remove.\n\nrequire 'socket'\n\n"
+        "class Store\n  ##\n  # Removes legacy arguments.\n  #--\n  # TODO move to RDoc::Options\n\n  def delete_legacy_args; end\n\n"
+        "  # Paths in the gem.\n  #--\n  # See also #require_paths\n  #++\n  # The default is lib.\n  def require_paths=(val); end\n\n"
+        "  #--\n  # Must be called in a synchronize block.\n  def checkout_for_exclusive_access; end\nend\n"
+    )
+    result = parse("ruby", source.encode(), path="lib/net/protocol.rb").symbols
+    assert {s.qualname: s.docstring for s in result} == {
+        "<module>": "WARNING: This file is going to remove.", "Store": "",
+        "Store.delete_legacy_args": "Removes legacy arguments.",
+        "Store.require_paths=": "Paths in the gem.\nThe default is lib.",
+        "Store.checkout_for_exclusive_access": "Must be called in a synchronize block.",
+    }  # fmt: skip
