@@ -381,5 +381,6 @@ from __future__ import annotations
 # Ruby: a scoped constant's ``Struct.new`` is a class, ``def self.x`` in ``class << Const`` the
 # constant's. Docs: a one-word section title, a slashed title and a star banner apart are no doc;
 # Java's last ``/**`` above plain comments is the doc (javac). Vue: props with functions are
-# functions; Sass/Less/Stylus ``//`` debt notes.
+# functions; Sass/Less/Stylus ``//`` debt notes. Ruby: RDoc's ``##`` block is a doc across blank
+# lines (2,449 definitions gain one), what ``#--`` hides is none of it, hyphenated magic comments no doc.
 EXTRACTION_VERSION = 49
