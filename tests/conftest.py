@@ -35,6 +35,23 @@ def pytest_configure(config: pytest.Config) -> None:
         compileall.compile_dir(root / package, quiet=2, workers=2)
 
 
+# Run first, where the two workers share them out and the many short tests fill the end:
+# the longest tests (``--durations`` lists them) came last in the collection's order
+# (tests/service/, test_types.py), and one worker finished them while the other sat idle.
+# mypy's (no model) leads, so one worker is busy while the other exports the model.
+FIRST = ("tests/test_types.py", "tests/service/", "tests/ingest/test_crash.py", "tests/ingest/test_disk_full.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        for place, prefix in enumerate(FIRST):
+            if item.nodeid.startswith(prefix):
+                return place
+        return len(FIRST) if item.get_closest_marker("model") else len(FIRST) + 1
+
+    items.sort(key=rank)  # stable: each file's tests in their order
+
+
 @pytest.fixture(scope="session", autouse=True)
 def shared_model_cache(tmp_path_factory: pytest.TempPathFactory):
     """One model cache for the session (each test has its own $RECALLD_HOME, but the
