@@ -29,7 +29,8 @@ def doc_block_apart(
     """A doc block (``/** … */``: JSDoc, Javadoc, Doxygen) parted from the definition below
     it (``first``: its attributes' start) by blank lines alone, as Express and Commander
     write every method's: TypeScript's and Javadoc's readers take it as that definition's
-    doc. One that says it is the file's (``@file``, ``@module``, a licence) is not, nor a
+    doc. One that says it is the file's (``@file``, ``@module``, a licence) or declares a type
+    of its own (``@typedef``, ``@callback``: ``DECLARES_TYPE``) is not, nor a
     banner of stars above a section (Composer's ``/*****`` box around ``Wrappers around the
     aliased package``, which PHP's lexer reads as no doc comment) but where ``banners``
     (``read_as_doc``). Where ``doubled`` (Ruby's), the ``#`` lines that end at ``comment``
@@ -38,7 +39,7 @@ def doc_block_apart(
         return False
     text = node_text(data, comment)
     if not (doubled and _doubled_mark_block(comment, data)) and (
-        not read_as_doc(text, banners=banners) or FILE_TAGS.search(text)
+        not read_as_doc(text, banners=banners) or FILE_TAGS.search(text) or DECLARES_TYPE.search(text)
     ):
         return False
     return not data[comment.end_byte : first.start_byte].strip()

@@ -297,7 +297,8 @@ def _file_header(
                 return ""  # the doc of the definition below, whatever blank lines part them (``outer_doc``)
         cleaned = _comment_lines(comments, data, whole_margin=inner_docs, rdoc=rdoc)
         text = _doc_text(cleaned)
-        if is_preamble(text) or _section_title(cleaned, plain=_plain_apart(comments, data)):
+        titled = _section_title(cleaned, plain=_plain_apart(comments, data))
+        if is_preamble(text) or titled or DECLARES_TYPE.search(text):  # a JSDoc type's own: nobody's doc
             continue
         attached = current is not None and (
             current.start_point[0] <= comments[-1].end_point[0] + 1

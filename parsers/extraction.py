@@ -383,4 +383,5 @@ from __future__ import annotations
 # Java's last ``/**`` above plain comments is the doc (javac). Vue: props with functions are
 # functions; Sass/Less/Stylus ``//`` debt notes. Ruby: RDoc's ``##`` block is a doc across blank
 # lines (2,449 definitions gain one), what ``#--`` hides is none of it, hyphenated magic comments no doc.
+# A JSDoc ``@typedef``/``@callback`` block set apart is no function's doc, nor the file's.
 EXTRACTION_VERSION = 49

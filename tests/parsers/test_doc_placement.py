@@ -276,3 +276,31 @@ def test_a_java_doc_block_above_notes_right_above_the_definition_is_its_doc():
     cpp = docs("cpp", "namespace std {\n  /**\n   * @addtogroup exceptions\n   * @{\n   */\n\n"
                "  /// Exception class with exception_ptr data member.\n  class nested_exception {};\n}\n", "n.h")  # fmt: skip
     assert cpp["std.nested_exception"] == "Exception class with exception_ptr data member."
+
+
+def test_a_jsdoc_block_that_declares_a_type_set_apart_above_a_function_is_not_its_doc():
+    """``/** @typedef … */`` or ``@callback`` over a blank line declares a type of its own,
+    as it already did above notes: it was read as the doc of the function below it."""
+    found = docs("javascript", '''/**
+ * Options of a widget.
+ * @typedef {Object} Options
+ * @property {number} size
+ */
+
+function make(options) { return options; }
+
+/**
+ * Called once a widget is ready.
+ * @callback Ready
+ * @param {Error} err
+ */
+
+function start(ready) { ready(null); }
+
+/**
+ * Makes a widget, set apart.
+ */
+
+function widget() {}
+''', "lib/widget.js")
+    assert found == {"make": "", "start": "", "widget": "Makes a widget, set apart.", "<module>": ""}, found
