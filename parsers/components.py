@@ -112,7 +112,7 @@ def _style_comments(markup: bytes | bytearray, style: re.Match[bytes]) -> list[t
     a ``url(…)``'s ``//`` read past."""
     lines = _attributes(style.group(1)).get("lang", "").lower() in LINE_COMMENT_STYLES
     pattern = _STYLE_LINE_COMMENT if lines else _STYLE_COMMENT
-    found = (m for m in pattern.finditer(markup, style.start(2), style.end(2)))
+    found = pattern.finditer(markup, style.start(2), style.end(2))
     return [m.span() for m in found if m.group(0).startswith((b"/*", b"//"))]
 
 

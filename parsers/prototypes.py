@@ -170,7 +170,8 @@ def _in_directive(data: bytes, at: int) -> bool:
     start = data.rfind(b"\n", 0, at) + 1
     if data[start:at].lstrip().startswith(b"#"):
         return True
-    return start > 1 and data[: start - 1].rstrip(b" \t").endswith(b"\\")
+    above = data[data.rfind(b"\n", 0, start - 1) + 1 : start - 1] if start > 1 else b""
+    return above.rstrip(b" \t").endswith(b"\\")  # the line above goes on onto this one
 
 
 def _wrapped_list(data: bytes, start: int) -> int | None:
