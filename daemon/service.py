@@ -46,17 +46,6 @@ TICK = 0.1  # the loop's pause while syncs run or events wait their turn
 IDLE_TICK = 1.0  # its longest pause when idle, where another process's append wakes it (the journal watched)
 
 
-def _goes_on(store: LockedStore) -> str:
-    """What others may do while ``store`` builds or seals on a copy, for ``status``."""
-    if store.sharing != "write":
-        return "searches are answered meanwhile"
-    n = store.written_meanwhile
-    written = f"{n:,} point{'' if n == 1 else 's'} written since it began"
-    if store.writes_wait:
-        return f"searches are answered meanwhile; writes wait for its end ({written}, the most one build keeps)"
-    return "searches and writes go on meanwhile" + (f" ({written})" if n else "")
-
-
 class Service:
     def __init__(self, config: Config) -> None:
         limit_malloc_arenas()
@@ -124,7 +113,7 @@ class Service:
         store = self.app.store
         shared = store.sharing if isinstance(store, LockedStore) else None
         if "busy" not in daemon and shared and (held := store.held()):
-            daemon["busy"] = f"{held}; {_goes_on(store)}"
+            daemon["busy"] = f"{held}; {store.meanwhile()}"
         depth = self.journal.depth()
         for item in repos:
             state = self.dispatcher.state(item["repo"])
@@ -312,14 +301,22 @@ class Service:
                 self.restart_env = handover
                 return
             os._exit(0)
-        self.dispatcher.stop()
-        self.app.close()
-        self.journal.close()
+        self.close()
         self.state = "stopped"
         if restarting:
             self.restart_env = handover
         else:
             log.info("stopped")
+
+    def close(self) -> None:
+        """Everything this service holds let go: its watches (before the journal they write
+        to), sync threads, store and journal. The end of a stop, and of a service made but
+        never run."""
+        if self.watcher is not None:
+            self.watcher.stop()
+        self.dispatcher.stop()
+        self.app.close()
+        self.journal.close()
 
     def _install_signal_handlers(self) -> None:
         def stop(_signum: int, _frame: Any) -> None:  # no logging in a signal handler

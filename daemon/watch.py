@@ -42,10 +42,10 @@ def is_interesting(git_dir: Path, path: str) -> bool:
 
 
 class _RefHandler(FileSystemEventHandler):
-    def __init__(self, repo: str, git_dirs: tuple[Path, ...], journal: Journal) -> None:
+    def __init__(self, repo: str, git_dirs: tuple[Path, ...], record: Callable[[Event], None]) -> None:
         self._repo = repo
         self.git_dirs = git_dirs
-        self._journal = journal
+        self._record = record
         self.lost = False  # a git dir watched was deleted or moved away: its watch sees nothing more
 
     def on_any_event(self, event: FileSystemEvent) -> None:
@@ -55,7 +55,7 @@ class _RefHandler(FileSystemEventHandler):
             self.lost = True
         paths = [str(event.src_path), str(getattr(event, "dest_path", "") or "")]
         if any(is_interesting(d, p) for d in self.git_dirs for p in paths if p):
-            self._journal.append(Event(self._repo, "watcher", {"path": paths[-1] or paths[0]}))
+            self._record(Event(self._repo, "watcher", {"path": paths[-1] or paths[0]}))
 
 
 class _JournalHandler(FileSystemEventHandler):
@@ -92,6 +92,8 @@ class RepoWatcher:
         self._lock = threading.Lock()
         self._overflow = _OverflowListener()
         self._journal_watch = False
+        self._gate = threading.Lock()  # held while an event is recorded; stop() closes it for good
+        self._recording = True
         self._watched: dict[str, tuple[_RefHandler, list[ObservedWatch]]] = {}  # each repo's handler and watches
         logging.getLogger(WATCHDOG_LOGGER).addHandler(self._overflow)
 
@@ -101,7 +103,7 @@ class RepoWatcher:
         The observer runs before the first watch is scheduled: only a running observer
         sets a watch up at once (and so fails at once on a missing dir or the limit)."""
         self.start()
-        handler = _RefHandler(repo, git_dirs, self._journal)
+        handler = _RefHandler(repo, git_dirs, self._record)
         watches: list[ObservedWatch] = []
         self._watched[repo] = (handler, watches)
         try:
@@ -176,7 +178,17 @@ class RepoWatcher:
                 self.health[repo] = health
                 on_failure(repo)
 
+    def _record(self, event: Event) -> None:
+        """``event`` appended to the journal, unless the watcher was stopped: the journal may
+        be closed by then (its observer's thread can outlast the join of ``stop``), and the
+        next start reconciles every repository anyway."""
+        with self._gate:
+            if self._recording:
+                self._journal.append(event)
+
     def stop(self) -> None:
+        with self._gate:
+            self._recording = False
         logging.getLogger(WATCHDOG_LOGGER).removeHandler(self._overflow)
         if self._observer.is_alive():
             self._observer.stop()

@@ -139,16 +139,15 @@ class LockedStore:
         and write ("write"), meanwhile (None: neither)."""
         return self._shared
 
-    @property
-    def written_meanwhile(self) -> int:
-        """Points other threads wrote during this build or seal on a copy."""
-        return self._shared_writes
-
-    @property
-    def writes_wait(self) -> bool:
-        """Whether writes now wait for the build's end: a write was refused for the
-        ``WRITES_DURING_BUILD`` bound."""
-        return self._bound_told
+    def meanwhile(self) -> str:
+        """What others may do while the store builds or seals on a copy, for ``status``."""
+        if self._shared != "write":
+            return "searches are answered meanwhile"
+        n = self._shared_writes
+        written = f"{n:,} point{'' if n == 1 else 's'} written since it began"
+        if self._bound_told:
+            return f"searches are answered meanwhile; writes wait for its end ({written}, the most one build keeps)"
+        return "searches and writes go on meanwhile" + (f" ({written})" if n else "")
 
     def upsert(self, points: Sequence[StoredPoint]) -> None:
         with self._turn("write", len(points)):

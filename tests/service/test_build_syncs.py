@@ -71,8 +71,7 @@ def test_a_commit_made_during_the_idle_index_build_is_synced_and_searchable_befo
         assert not upkeep.building() and store.busy is None
         assert found("render_widget_during_build") and found("parse_widget_alpha")  # in the copy that took over
     finally:
-        service.app.close()
-        service.journal.close()
+        service.close()
 
 
 def test_while_a_sync_seals_what_it_wrote_the_api_searches_and_reports_it(tmp_path, monkeypatch):
@@ -115,6 +114,4 @@ def test_while_a_sync_seals_what_it_wrote_the_api_searches_and_reports_it(tmp_pa
         assert inner.unindexed() == 0  # type: ignore[attr-defined]  # 19 without the seal
     finally:
         held.release.set()
-        service.dispatcher.stop()
-        service.app.close()
-        service.journal.close()
+        service.close()

@@ -180,8 +180,7 @@ def test_the_daemon_stops_a_history_backfill_for_a_newer_event_or_a_stop(tmp_pat
         service._sync_repo("widgets", claim)
         assert asked[2:] == [(False, False), (False, True)]  # a newer event
     finally:
-        service.app.close()
-        service.journal.close()
+        service.close()
 
 
 def test_startup_is_ready_while_a_repo_that_fails_backs_off(tmp_path):
@@ -203,9 +202,7 @@ def test_startup_is_ready_while_a_repo_that_fails_backs_off(tmp_path):
         assert service.dispatcher.idle()
     finally:
         service.stop()
-        service.dispatcher.stop()
-        service.app.close()
-        service.journal.close()
+        service.close()
 
 
 def test_a_failed_fetch_defers_its_webhook_events_and_holds_up_no_other(tmp_path, monkeypatch):

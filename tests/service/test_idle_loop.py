@@ -70,8 +70,7 @@ def test_a_stop_wakes_the_loop_from_its_pause(tmp_path):
         waiting.join(10)
         assert not waiting.is_alive()
     finally:
-        service.app.close()
-        service.journal.close()
+        service.close()
 
 
 async def _hello(scope, receive, send):  # type: ignore[no-untyped-def]

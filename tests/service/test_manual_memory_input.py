@@ -39,8 +39,7 @@ def said(where: str) -> str:
 def service() -> Iterator[Service]:
     svc = Service(load_config())
     yield svc
-    svc.app.close()
-    svc.journal.close()
+    svc.close()
 
 
 def test_the_api_refuses_control_characters_in_a_memorys_text_and_names_with_where_they_are(service):

@@ -8,6 +8,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from watchdog.events import FileModifiedEvent
+
 from recalld.daemon.journal import Event, Journal
 from recalld.daemon.watch import RepoWatcher, is_interesting
 
@@ -62,6 +64,22 @@ def test_commit_is_seen_and_overflow_reconciles(git_repo, tmp_path):
     finally:
         watcher.stop()
         journal.close()
+
+
+def test_an_event_dispatched_after_the_stop_is_dropped_not_written_to_the_closed_journal(git_repo, tmp_path):
+    """The observer's thread may still dispatch an event once ``stop``'s join has given up
+    on it, after the daemon closed its journal: that raised in the thread (``Cannot operate
+    on a closed database``). Dropped now; the next start reconciles every repository."""
+    git_repo.commit("one")
+    journal = Journal(tmp_path / "journal.db")
+    watcher = RepoWatcher(journal)
+    git_dir = git_repo.path / ".git"
+    watcher.add("repo", (git_dir,))
+    handler, _watches = watcher._watched["repo"]
+    watcher.stop()
+    journal.close()
+    handler.on_any_event(FileModifiedEvent(str(git_dir / "HEAD")))  # as the late thread would
+    assert Journal(tmp_path / "journal.db").depth() == {}
 
 
 def test_unwatchable_dir_is_reported_and_reconciled(tmp_path):

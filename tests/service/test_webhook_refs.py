@@ -73,8 +73,7 @@ def service(tmp_path: Path) -> Iterator[Service]:
     svc.app.registry.add("gadgets", str(gadgets.path), "origin/main")
     svc.app.registry.add("other", str(other.path), "main")
     yield svc
-    svc.app.close()
-    svc.journal.close()
+    svc.close()
 
 
 def github(client: DocumentedClient, delivery: str, **payload: Any) -> Any:

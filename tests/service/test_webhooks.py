@@ -62,8 +62,7 @@ def service(tmp_path: Path) -> Iterator[Service]:
     svc.app.registry.add("widgets", str(repo.path), "main")
     svc.app.registry.add("other", str(other.path), "main")
     yield svc
-    svc.app.close()
-    svc.journal.close()
+    svc.close()
 
 
 def queued(service: Service) -> dict[str, int]:
