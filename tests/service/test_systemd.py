@@ -10,6 +10,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -45,14 +46,22 @@ def _other_user() -> pwd.struct_passwd:
     return found
 
 
+@pytest.fixture
+def under_tmp() -> Iterator[Path]:
+    """A directory under /tmp itself: pytest's may be elsewhere (tests/conftest.py puts
+    them on a memory filesystem where there is one)."""
+    with tempfile.TemporaryDirectory(dir="/tmp") as top:
+        yield Path(top)
+
+
 @needs_analyze
-def test_installed_system_unit_runs_as_one_user_on_their_store(tmp_path):
+def test_installed_system_unit_runs_as_one_user_on_their_store(tmp_path, under_tmp):
     """As a dynamic user (before), the unit reached neither a virtualenv in a 0700 home nor
     a repository libgit2 would open (another user's), and nothing registered one in its
     /var/lib/recalld: now it runs as the user sudo ran for, on that user's store, made for
     it, and keeps the hardening with that store the one place it may write."""
     user = _other_user()
-    state = tmp_path / "their state" / "recalld"
+    state = under_tmp / "their state" / "recalld"
     env = {"SUDO_USER": user.pw_name, "RECALLD_HOME": str(state)}
     done = recalld("service", "install", "--system", "--unit-dir", str(tmp_path), env=env)
     unit = tmp_path / "recalld.service"
