@@ -1,21 +1,26 @@
-"""Wiring: config → registry, store, embeddings, indexer. Heavy parts open lazily."""
+"""Wiring: config → registry, store, embeddings, indexer. Heavy parts open lazily, and
+are imported when first used: a command that only reads the store (``outline``,
+``symbol`` with no daemon running) loads neither numpy nor the sync's modules."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from recalld.daemon.config import Config
 from recalld.daemon.registry import RepoRegistry
-from recalld.ingest.embed import DEFAULT_MODEL, CachedEmbeddings, Embedder, EmbeddingCache
-from recalld.ingest.embed_select import Choice, build_embedder, choose_backend, vector_space
 from recalld.ingest.errors import DaemonStartedError, RecalldError
 from recalld.ingest.store import Store, StoreConfig, StoreLockedError, open_store
-from recalld.ingest.sync import Indexer
 
-# Dimensions of models we know without loading them.
-KNOWN_DIMS = {DEFAULT_MODEL: 384}
+if TYPE_CHECKING:
+    from recalld.ingest.embed import CachedEmbeddings, Embedder, EmbeddingCache
+    from recalld.ingest.embed_select import Choice
+    from recalld.ingest.sync import Indexer
+
+# Dimensions of models we know without loading them (``embedding.model``'s default names the packaged one).
+KNOWN_DIMS = {"default": 384}
 
 
 class App:
@@ -32,10 +37,14 @@ class App:
     @cached_property
     def backend(self) -> Choice:
         """The embedding backend; may export the ONNX model on first use (see embed_select)."""
+        from recalld.ingest.embed_select import choose_backend
+
         return choose_backend(self.config.embedding_settings(), notice=self._notice)
 
     def embedder(self) -> Embedder:
         if self._embedder is None:
+            from recalld.ingest.embed_select import build_embedder
+
             self._embedder = build_embedder(self.config.embedding_settings(), self.backend)
         return self._embedder
 
@@ -46,6 +55,8 @@ class App:
     @cached_property
     def space(self) -> str:
         """The configured vectors' space (ingest/revector.py), known without a model."""
+        from recalld.ingest.embed_select import vector_space
+
         return vector_space(self.config.embedding_settings())
 
     @cached_property
@@ -87,14 +98,20 @@ class App:
 
     @cached_property
     def embedding_cache(self) -> EmbeddingCache:
+        from recalld.ingest.embed import EmbeddingCache
+
         return EmbeddingCache(self.config.embedding_cache)
 
     @cached_property
     def embeddings(self) -> CachedEmbeddings:
+        from recalld.ingest.embed import CachedEmbeddings
+
         return CachedEmbeddings(self.embedding_cache, self.model_id, self.embedder, space=self.space)
 
     @cached_property
     def indexer(self) -> Indexer:
+        from recalld.ingest.sync import Indexer
+
         return Indexer(store=self.store, embeddings=self.embeddings, options=self.config.index_options())
 
     def close(self) -> None:

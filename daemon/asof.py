@@ -27,17 +27,19 @@ from datetime import UTC, datetime, time, timedelta
 from itertools import chain
 from collections.abc import Callable, Iterable, Iterator
 from time import monotonic
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recalld.daemon.logs import get_logger
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrecords import TreeFile
-from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import FileSymbols, Scope, memory_id
 from recalld.ingest.records import TASK, stored_checkpoint
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, ValidAt
 from recalld.parsers.base import Symbol
+
+if TYPE_CHECKING:  # given one by the caller that asks as of a commit or a date: pygit2 loads there
+    from recalld.ingest.gitrepo import GitRepository
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 STATE_KEYS = ("valid_from_commit", "valid_to_commit", "valid_through_commit")

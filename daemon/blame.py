@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 from recalld.ingest.cores import available_cores
 from recalld.ingest.gitblame import BlameStopped, Hunks, seconds_before
 from recalld.ingest.gitrecords import CommitInfo
-from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import stored_checkpoint
 
 if TYPE_CHECKING:
     from recalld.daemon.app import App
     from recalld.daemon.query import AsOf
+    from recalld.ingest.gitrepo import GitRepository
 
 BLAMED_MAX = 10  # versions of a symbol an answer blames at most (one git blame a file of them)
 # git blame's time an answer spends at most: git's command is stopped when it is spent (where
@@ -100,6 +100,8 @@ def _git_for_blame(entry: Any, at: AsOf | None, notes: list[str]) -> GitReposito
     """The repository to blame in: the one an as-of answer opened, else opened now."""
     if at is not None and at.git is not None:
         return at.git
+    from recalld.ingest.gitrepo import GitRepository  # pygit2: loaded when blame is asked for
+
     try:
         return GitRepository(entry.path)
     except Exception as exc:  # noqa: BLE001 - the memories are the answer; blame is what git can add

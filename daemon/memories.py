@@ -33,7 +33,6 @@ from recalld.ingest.plan import Scope
 from recalld.ingest.records import STRUCTURAL, TASK, past_intervals, stored_checkpoint
 from recalld.ingest.store import MemoryFilter, StoredPoint
 from recalld.ingest.result import NoProgress
-from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise
 
 EVENT_FIELDS = ("valid_from_time", "valid_to_time", "history")
 COMMIT_FIELDS = ("commit", "parents", "committer_time")
@@ -64,6 +63,8 @@ def _remember(app: App, memory: ManualMemory) -> dict[str, Any]:
     payload = manual_payload(memory, point_id, past_intervals(old))
     if old is not None and not old.get("deprecated"):  # another type: the same memory since it was remembered
         payload["valid_from_time"] = old.get("valid_from_time") or payload["valid_from_time"]
+    from recalld.ingest.writer import MemoryDraft, upsert_points, vectorise  # the model's stack: here alone
+
     points, _ = vectorise(app.embeddings, [MemoryDraft(point_id, payload["text"], payload)], progress=NoProgress())
     upsert_points(app.store, points)
     status = "created" if old is None else "reopened" if old.get("deprecated") else "updated"

@@ -13,12 +13,13 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol
 
 from recalld.daemon.logs import get_logger
 from recalld.ingest.errors import RecalldError
+
+if TYPE_CHECKING:  # imported where vectors are made or read: hashing a text, opening the cache need none
+    import numpy as np
 
 DEFAULT_MODEL = "default"
 Progress = Callable[[int], None]
@@ -146,6 +147,8 @@ class SentenceTransformerEmbedder:
             convert_to_numpy=True,
             show_progress_bar=False,
         )
+        import numpy as np
+
         return np.asarray(vectors, dtype=np.float32)
 
 
@@ -208,6 +211,8 @@ class EmbeddingCache:
         return self._db.execute(query).fetchone() is not None
 
     def get_many(self, model_id: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        import numpy as np
+
         found: dict[str, np.ndarray] = {}
         unique = list(dict.fromkeys(hashes))
         with self._lock:
@@ -223,6 +228,8 @@ class EmbeddingCache:
         return found
 
     def put_many(self, model_id: str, items: dict[str, np.ndarray]) -> None:
+        import numpy as np
+
         with self._lock:
             self._db.executemany(
                 "INSERT OR REPLACE INTO vectors (model, text_hash, vector) VALUES (?, ?, ?)",

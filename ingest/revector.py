@@ -21,14 +21,15 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recalld.daemon.logs import get_logger
-from recalld.ingest.ahead import EmbedAhead
-from recalld.ingest.embed import CachedEmbeddings
 from recalld.ingest.records import CHECKPOINT_NAMESPACE, model_chars
 from recalld.ingest.result import ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
+
+if TYPE_CHECKING:  # the model's stack, imported where vectors are made: reading the marker needs none of it
+    from recalld.ingest.embed import CachedEmbeddings
 
 log = get_logger("recalld.revector")
 
@@ -100,6 +101,8 @@ def _reembed(
             no_text += missing
             progress.advance(missing)
             texts = [[_model_text(p.payload, test_chars) for p in points] for points in pages]
+            from recalld.ingest.ahead import EmbedAhead
+
             with EmbedAhead(embeddings) as ahead:  # one per block: it keeps every text it was given
                 for page in texts:
                     ahead.submit(page)
