@@ -22,6 +22,7 @@ GIT_ENV = {
     "GIT_COMMITTER_EMAIL": "author@example.invalid",
     "GIT_CONFIG_NOSYSTEM": "1",
 }
+PACKAGES = ("daemon", "parsers", "ingest", "hooks")  # recalld's own, at the repository's root
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -34,7 +35,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     _temporary_files_in_memory(config)
     root = Path(__file__).resolve().parents[1]
-    for package in ("daemon", "parsers", "ingest", "hooks"):
+    for package in PACKAGES:
         compileall.compile_dir(root / package, quiet=2, workers=2)
 
 
