@@ -27,10 +27,10 @@ PACKAGES = ("daemon", "parsers", "ingest", "hooks")  # recalld's own, at the rep
 
 def pytest_configure(config: pytest.Config) -> None:
     """Before the workers start: the run's temporary files put in memory, and recalld's
-    own modules byte-compiled once. Where PYTHONDONTWRITEBYTECODE is set (this machine sets it), an editable install has no
-    bytecode, and every ``recalld`` the suite runs (~400 commands and daemons) compiled the
-    ~60 modules it imports again: ~0.3 s each, ~1 s on a loaded host. Python reads
-    ``__pycache__`` whatever that variable says; the files are ignored by git."""
+    own modules byte-compiled once. Where PYTHONDONTWRITEBYTECODE is set (this machine sets
+    it), an editable install has no bytecode, and every ``recalld`` the suite runs (~400
+    commands and daemons) compiled the ~60 modules it imports again: ~0.3 s each, ~1 s on a
+    loaded host. Python reads ``__pycache__`` whatever that variable says; git ignores it."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
     _temporary_files_in_memory(config)
@@ -40,14 +40,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 MEMORY_FS = Path("/dev/shm")
-MEMORY_FS_ROOM = 8 << 30  # the suite writes ~1.7 GB of temporary files; its passing tests' are removed
+MEMORY_FS_ROOM = 8 << 30  # at most 1.6 GB of the run's were there at once, its passing tests' removed
 
 
 def _temporary_files_in_memory(config: pytest.Config) -> None:
     """The run's temporary directory (every ``tmp_path``, state dir and repository of the
     suite) on the memory filesystem where there is one with room: the store engine syncs
     its files to disk on each write, and a new store's payload indexes took 0.40 s on this
-    machine's disk against 0.12 s on a tmpfs (~700 stores in a run). A kill still loses no
+    machine's disk against 0.12 s on a tmpfs (hundreds of stores a run). A kill loses no
     write (the page cache outlives the process alike), and a full disk is tested on a tmpfs
     of its own. ``--basetemp``, ``TMPDIR`` and ``PYTEST_DEBUG_TEMPROOT`` choose otherwise."""
     if config.option.basetemp or os.environ.get("TMPDIR") or os.environ.get("PYTEST_DEBUG_TEMPROOT"):
@@ -109,7 +109,7 @@ def isolated_home(
 ):
     """Every test gets its own $HOME and $RECALLD_HOME; touching the real home fails. A
     passing test's are removed as its ``tmp_path`` is (``tmp_path_retention_policy``): a
-    store's 18 payload indexes take ~38 MB of a tmpfs even empty (~2 MB each), ~700 stores a run."""
+    store's 18 payload indexes take ~38 MB of a tmpfs even empty (~2 MB each)."""
     home = tmp_path_factory.mktemp("home")
     state = tmp_path_factory.mktemp("recalld-home")
     monkeypatch.setenv("HOME", str(home))
