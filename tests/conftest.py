@@ -40,7 +40,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 MEMORY_FS = Path("/dev/shm")
-MEMORY_FS_ROOM = 8 << 30  # at most 1.6 GB of the run's were there at once, its passing tests' removed
+MEMORY_FS_ROOM = 8 << 30  # at most 1.9 GB of the run's were there at once, its passing tests' removed
 
 
 def _temporary_files_in_memory(config: pytest.Config) -> None:
