@@ -11,16 +11,17 @@ from typing import TYPE_CHECKING
 
 from recalld.daemon.config import Config
 from recalld.daemon.registry import RepoRegistry
+from recalld.ingest.embed import DEFAULT_MODEL, Embedder
 from recalld.ingest.errors import DaemonStartedError, RecalldError
 from recalld.ingest.store import Store, StoreConfig, StoreLockedError, open_store
 
-if TYPE_CHECKING:
-    from recalld.ingest.embed import CachedEmbeddings, Embedder, EmbeddingCache
+if TYPE_CHECKING:  # the backends', numpy's and the sync's: imported where first used
+    from recalld.ingest.embed_cache import CachedEmbeddings, EmbeddingCache
     from recalld.ingest.embed_select import Choice
     from recalld.ingest.sync import Indexer
 
-# Dimensions of models we know without loading them (``embedding.model``'s default names the packaged one).
-KNOWN_DIMS = {"default": 384}
+# Dimensions of models we know without loading them.
+KNOWN_DIMS = {DEFAULT_MODEL: 384}
 
 
 class App:
@@ -98,13 +99,13 @@ class App:
 
     @cached_property
     def embedding_cache(self) -> EmbeddingCache:
-        from recalld.ingest.embed import EmbeddingCache
+        from recalld.ingest.embed_cache import EmbeddingCache
 
         return EmbeddingCache(self.config.embedding_cache)
 
     @cached_property
     def embeddings(self) -> CachedEmbeddings:
-        from recalld.ingest.embed import CachedEmbeddings
+        from recalld.ingest.embed_cache import CachedEmbeddings
 
         return CachedEmbeddings(self.embedding_cache, self.model_id, self.embedder, space=self.space)
 

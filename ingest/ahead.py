@@ -22,7 +22,8 @@ from types import TracebackType
 
 import numpy as np
 
-from recalld.ingest.embed import CachedEmbeddings, Progress
+from recalld.ingest.embed import Progress
+from recalld.ingest.embed_cache import CachedEmbeddings
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.plan import ADDED, FileSymbols, NewVersion, Scope, memory_id
 from recalld.ingest.records import model_chars

@@ -12,7 +12,7 @@ from recalld.daemon.logs import get_logger
 from recalld.ingest.ahead import EmbedAhead
 from recalld.ingest.blamed import blame_leftovers
 from recalld.ingest.credit import window_cut
-from recalld.ingest.embed import CachedEmbeddings
+from recalld.ingest.embed_cache import CachedEmbeddings
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrepo import GitRepository
 from recalld.ingest.plan import FileSymbols, Scope

@@ -29,7 +29,7 @@ from recalld.ingest.result import ProgressSink
 from recalld.ingest.store import MemoryFilter, Store, StoredPoint, retrieve_many
 
 if TYPE_CHECKING:  # the model's stack, imported where vectors are made: reading the marker needs none of it
-    from recalld.ingest.embed import CachedEmbeddings
+    from recalld.ingest.embed_cache import CachedEmbeddings
 
 log = get_logger("recalld.revector")
 

@@ -22,7 +22,7 @@ from typing import Any
 from recalld.daemon.logs import get_logger
 from recalld.ingest.ahead import EmbedAhead, NewTexts
 from recalld.ingest.collect import NameCounts, OldSources
-from recalld.ingest.embed import CachedEmbeddings
+from recalld.ingest.embed_cache import CachedEmbeddings
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gcpace import sync_pace

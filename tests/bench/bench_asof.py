@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from recalld.daemon import asof  # noqa: E402
-from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache  # noqa: E402
+from recalld.ingest.embed_cache import CachedEmbeddings, EmbeddingCache  # noqa: E402
 from recalld.ingest.files import IndexOptions  # noqa: E402
 from recalld.ingest.gitrepo import GitRepository  # noqa: E402
 from recalld.ingest.store import MemoryFilter, StoreConfig, open_store  # noqa: E402

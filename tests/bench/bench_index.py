@@ -17,7 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, SentenceTransformerEmbedder
+from recalld.ingest.embed import SentenceTransformerEmbedder
+from recalld.ingest.embed_cache import CachedEmbeddings, EmbeddingCache
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.store import MemoryFilter, StoreConfig, open_store
 from recalld.ingest.sync import Indexer

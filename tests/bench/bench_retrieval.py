@@ -40,7 +40,8 @@ from pathlib import Path
 from recalld.daemon.logs import configure_logging
 from recalld.daemon.config import TEST_WEIGHT
 from recalld.daemon.retrieve import MODES, Retrieval, retrieve
-from recalld.ingest.embed import CachedEmbeddings, Embedder, EmbeddingCache
+from recalld.ingest.embed import Embedder
+from recalld.ingest.embed_cache import CachedEmbeddings, EmbeddingCache
 from recalld.ingest.embed_select import EmbeddingSettings, build_embedder, choose_backend
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrecords import TreeFile

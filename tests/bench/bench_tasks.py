@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from recalld.ingest.authorship import SKIP, WriterSearch  # noqa: E402
-from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, SentenceTransformerEmbedder  # noqa: E402
+from recalld.ingest.embed import SentenceTransformerEmbedder  # noqa: E402
+from recalld.ingest.embed_cache import CachedEmbeddings, EmbeddingCache  # noqa: E402
 from recalld.ingest.files import IndexOptions  # noqa: E402
 from recalld.ingest.store import MemoryFilter, Store, StoreConfig, StoredPoint, open_store  # noqa: E402
 from recalld.ingest import tasks as tasks_module  # noqa: E402

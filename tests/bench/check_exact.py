@@ -52,7 +52,7 @@ from recalld.daemon.logs import configure_logging  # noqa: E402
 from recalld.daemon.query import AsOf  # noqa: E402
 from recalld.ingest.gitrepo import GitRepository  # noqa: E402
 from recalld.ingest.held import holds  # noqa: E402
-from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache  # noqa: E402
+from recalld.ingest.embed_cache import CachedEmbeddings, EmbeddingCache  # noqa: E402
 from recalld.ingest.files import IndexOptions  # noqa: E402
 from recalld.ingest.records import PLANNED_TYPES, STRUCTURAL  # noqa: E402
 from recalld.ingest.store import MemoryFilter, Store, StoreConfig, StoredPoint, ValidAt, open_store  # noqa: E402

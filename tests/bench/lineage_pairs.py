@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from recalld.daemon.logs import configure_logging  # noqa: E402
-from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache  # noqa: E402
+from recalld.ingest.embed_cache import CachedEmbeddings, EmbeddingCache  # noqa: E402
 from recalld.ingest.files import IndexOptions  # noqa: E402
 from recalld.ingest.likeness import likeness  # noqa: E402
 from recalld.ingest.qualnames import short_name  # noqa: E402

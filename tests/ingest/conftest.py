@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache
+from recalld.ingest.embed_cache import CachedEmbeddings, EmbeddingCache
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.store import Store, StoreConfig
 from recalld.ingest.sync import Indexer

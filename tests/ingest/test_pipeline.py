@@ -16,7 +16,8 @@ from recalld.ingest import ahead as ahead_module
 from recalld.ingest import sync as sync_module
 from recalld.ingest import writer as writer_module
 from recalld.ingest.ahead import EmbedAhead, LiveIds
-from recalld.ingest.embed import CachedEmbeddings, EmbeddingCache, text_hash
+from recalld.ingest.embed import text_hash
+from recalld.ingest.embed_cache import CachedEmbeddings, EmbeddingCache
 from recalld.ingest.plan import Scope
 from recalld.ingest.records import checkpoint_id
 from tests.conftest import FakeEmbedder

@@ -7,7 +7,7 @@ import uuid
 import numpy as np
 import pytest
 
-from recalld.ingest.embed import CachedEmbeddings
+from recalld.ingest.embed_cache import CachedEmbeddings
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.result import NoProgress
 from recalld.ingest.revector import MARKER_ID, ensure_space, stored_space
