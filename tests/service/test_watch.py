@@ -79,7 +79,11 @@ def test_an_event_dispatched_after_the_stop_is_dropped_not_written_to_the_closed
     watcher.stop()
     journal.close()
     handler.on_any_event(FileModifiedEvent(str(git_dir / "HEAD")))  # as the late thread would
-    assert Journal(tmp_path / "journal.db").depth() == {}
+    reopened = Journal(tmp_path / "journal.db")
+    try:
+        assert reopened.depth() == {}
+    finally:
+        reopened.close()
 
 
 def test_unwatchable_dir_is_reported_and_reconciled(tmp_path):
