@@ -384,4 +384,5 @@ from __future__ import annotations
 # functions; Sass/Less/Stylus ``//`` debt notes. Ruby: RDoc's ``##`` block is a doc across blank
 # lines (2,449 definitions gain one), what ``#--`` hides is none of it, hyphenated magic comments no doc.
 # A JSDoc ``@typedef``/``@callback`` block set apart is no function's doc, nor the file's.
-EXTRACTION_VERSION = 49
+# 50: C: an old-style (K&R) definition that returns a pointer is read whole (its ``*`` blanked).
+EXTRACTION_VERSION = 50

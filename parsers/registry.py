@@ -95,7 +95,8 @@ class LanguageSpec:
     # ``rereading.REWRITES``: C#'s ``*(…)``, parsers/pointers.py; Kotlin's annotations it
     # cannot place and ``dynamic``, parsers/kotlin_gaps.py; Swift's ``__owned``, ``()``, ``try? x {``,
     # parsers/swift_gaps.py; Objective-C++'s ``::``, ``using namespace`` and references,
-    # parsers/objcpp_gaps.py): the reading with fewer errors is kept (parsers/rereading.py)
+    # parsers/objcpp_gaps.py; C's old-style definitions of a pointer, parsers/old_style.py):
+    # the reading with fewer errors is kept (parsers/rereading.py)
     conditionals: str = ""
     rewrite: str = ""
     # Node kinds that declare what the file may define elsewhere (Objective-C's ``@interface``
@@ -288,7 +289,7 @@ BUILTIN_LANGUAGES = (
     # A header holding ``@interface``, ``@protocol`` or ``@class`` is Objective-C's where its
     # grammar reads it as well as C's or C++'s and finds one.
     LanguageSpec("c", (".c", ".h"), "tree_sitter_c", fallback="cpp", shared_extensions=(".h",), macros=True,
-                 shared_with=("objc",)),
+                 shared_with=("objc",), rewrite="old_style"),
     # Objective-C: its C is C's (c.scm); a class's ``+`` methods beside its instances' of a
     # name are ``Shape.class.new``. Objective-C++ (``.mm``) is read by Objective-C's grammar,
     # or by C++'s where that reads it with fewer errors: React Native 0.81's 255 ``.mm`` files

@@ -1,5 +1,6 @@
 """Second readings of a file its grammar reads with syntax errors, or holding what it
-misreads without one (``MISREADS``: Kotlin's ``annotation class`` under annotations): C#'s with its pointer
+misreads without one (``MISREADS``: Kotlin's ``annotation class`` under annotations, C's
+old-style definition of a pointer): C#'s with its pointer
 indirections of a bracket given to the grammar as it reads them (``pointers.py``), then
 with its directive lines blanked and the ``#if`` groups its errors fall in reduced to
 one branch (``conditionals.py``); Kotlin's with the annotations its grammar cannot place
@@ -15,7 +16,8 @@ patterns, blank attribute arguments, ``@#`` in a pattern and shifts its grammar 
 here-document as its grammar reads them (``perl_gaps.py``); TypeScript's and TSX's with a
 generic call signature or a member named ``in`` after a member with no semicolon parted from
 it, and variances, escaped backticks and a tagged template's type arguments blanked
-(``typescript_gaps.py``).
+(``typescript_gaps.py``); C's with the ``*`` of an old-style definition that returns a
+pointer blanked (``old_style.py``).
 The best of them is kept where it has fewer errors than the file as written; the symbols
 read their text from the source as written.
 
@@ -27,7 +29,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from recalld.parsers import kotlin_gaps, objcpp_gaps, perl_gaps, pointers, shell_gaps, swift_gaps, typescript_gaps
+from recalld.parsers import (
+    kotlin_gaps, objcpp_gaps, old_style, perl_gaps, pointers, shell_gaps, swift_gaps, typescript_gaps,
+)
 from recalld.parsers.conditionals import Conditionals
 from recalld.parsers.registry import LanguageSpec
 from recalld.parsers.treesitter import Tree, count_errors, error_spans, parse_tree
@@ -37,13 +41,13 @@ _ROUNDS = 4  # readings with more of its groups reduced, each to the errors the 
 REWRITES: dict[str, Callable[[bytes], bytes]] = {
     "pointers": pointers.readable, "kotlin": kotlin_gaps.readable, "swift": swift_gaps.readable,
     "objcpp": objcpp_gaps.readable, "shell": shell_gaps.readable, "perl": perl_gaps.readable,
-    "typescript": typescript_gaps.readable, "tsx": typescript_gaps.readable_tsx,
+    "typescript": typescript_gaps.readable, "tsx": typescript_gaps.readable_tsx, "old_style": old_style.readable,
 }  # fmt: skip
 
 
 # What a language's grammar reads without an error but wrongly, by the key of its rewrite:
 # a file holding one is read again, and the rewritten reading kept where it has no more errors.
-MISREADS: dict[str, Callable[[bytes], bool]] = {"kotlin": kotlin_gaps.misreads}
+MISREADS: dict[str, Callable[[bytes], bool]] = {"kotlin": kotlin_gaps.misreads, "old_style": old_style.misreads}
 
 
 def misread(spec: LanguageSpec, source: bytes) -> bool:
