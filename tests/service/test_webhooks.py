@@ -425,10 +425,13 @@ def test_query_parameters_given_empty_count_as_not_given(service):
 def test_a_write_refused_for_disk_space_is_507_with_the_reason_and_searches_go_on(service, monkeypatch):
     from recalld.ingest import diskspace
 
+    from tests.ingest.test_disk_full import past_the_window
+
     client = DocumentedClient(create_api(service))
     bearer = {"Authorization": f"Bearer {service.token}"}
     assert service.app.store is not None  # opened while there is room
     monkeypatch.setattr(diskspace, "free_bytes", lambda _path: 10 * diskspace.MB)
+    past_the_window(monkeypatch)
     refused = client.post("/v1/memories", json={"text": "we pin torch to its CPU build", "repo": "widgets"},
                           headers=bearer)  # fmt: skip
     assert refused.status_code == 507
