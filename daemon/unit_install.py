@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib import metadata
 from pathlib import Path
 from urllib.parse import quote
 
@@ -49,17 +50,39 @@ def _under(path: Path, directory: Path) -> bool:
     return any(p.is_relative_to(d) for p in (path, path.resolve()) for d in (directory, directory.resolve()))
 
 
-def with_documentation(unit: str) -> str:
-    """``unit`` with ``Documentation=`` naming the README of this installation (a clone,
-    an editable install) after its Description, where there is one: a wheel ships none."""
-    readme = Path(__file__).resolve().parents[1] / "README.md"
-    if not readme.is_file():
+def with_documentation(unit: str, readme: Path | None = None) -> str:
+    """``unit`` with ``Documentation=`` after its Description naming the README of this
+    installation (``documentation()``), where there is one."""
+    readme = readme if readme is not None else documentation()
+    if readme is None:
         return unit
     lines = unit.splitlines()
     at = next((i + 1 for i, line in enumerate(lines) if line.startswith("Description=")), None)
     if at is None:
         return unit
     return "\n".join([*lines[:at], f"Documentation=file://{quote(str(readme))}", *lines[at:]]) + "\n"
+
+
+def documentation(package: Path | None = None) -> Path | None:
+    """The README of this installation: a clone's or an editable install's own; else, as a
+    wheel ships no README beside the code, its installed metadata (``METADATA``), which
+    holds the README whole after its headers; None when neither is there."""
+    package = package if package is not None else Path(__file__).resolve().parent
+    readme = package.parent / "README.md"
+    if readme.is_file():
+        return readme
+    try:
+        distribution = metadata.distribution("recalld")
+    except metadata.PackageNotFoundError:
+        return None
+    found = [Path(str(distribution.locate_file(f))) for f in distribution.files or () if f.name == "METADATA"]
+    return next((path for path in found if path.is_file() and _holds_body(path)), None)
+
+
+def _holds_body(path: Path) -> bool:
+    """Whether a metadata file holds a description after its headers (the README)."""
+    with path.open(encoding="utf-8", errors="replace") as text:
+        return any(not line.strip() for line in text) and bool(text.read().strip())
 
 
 def systemd_reads(directory: Path, *, system: bool) -> bool:
