@@ -6,6 +6,7 @@ the system unit's ``PrivateTmp=`` where recalld lives under /tmp, the unit's
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -93,9 +94,12 @@ def systemd_reads(directory: Path, *, system: bool) -> bool:
 
 def next_steps(target: Path, *, system: bool) -> list[str]:
     """The commands that start the unit written at ``target``: enabled by name where systemd
-    reads units from its directory, else linked there first (``systemctl link``)."""
+    reads units from its directory, else linked there first (``systemctl link``, which takes
+    an absolute path: ``--unit-dir units`` printed ``link units/recalld.service``), the path
+    one shell word."""
     flag = "" if system else " --user"
-    first = "daemon-reload" if systemd_reads(target.parent, system=system) else f"link {one_line(str(target))}"
+    linked = f"link {shlex.quote(one_line(str(target.absolute())))}"
+    first = "daemon-reload" if systemd_reads(target.parent, system=system) else linked
     return [f"  systemctl{flag} {first}", f"  systemctl{flag} enable --now {UNIT}",
             f"  systemctl{flag} status {UNIT}   # and: journalctl{flag} -u {UNIT}"]  # fmt: skip
 

@@ -276,3 +276,14 @@ def test_a_system_unit_of_an_installation_or_state_under_tmp_leaves_private_tmp_
         assert unit_install.private_tmp_setting(str(executable), state) == {"PrivateTmp": "no"}
         warned = capsys.readouterr().err
         assert warned.startswith("recalld: warning: ") and "which PrivateTmp= hides from a service" in warned
+
+
+def test_a_relative_unit_dir_is_linked_by_its_absolute_path(tmp_path):
+    """`systemctl link` takes an absolute path: `--unit-dir units` printed `systemctl --user
+    link units/recalld.service`. A path with a space is one word of the shell too."""
+    (tmp_path / "my units").mkdir()
+    done = recalld("service", "install", "--unit-dir", "my units/here", cwd=tmp_path,
+                   env={"XDG_CONFIG_HOME": str(tmp_path / "xdg")})  # fmt: skip
+    unit = tmp_path / "my units" / "here" / "recalld.service"
+    assert unit.is_file()
+    assert f"\n  systemctl --user link '{unit}'\n" in done.stdout
