@@ -313,8 +313,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         command.error(f"unrecognized arguments: {' '.join(unknown)}")
     if choice is not None and getattr(args, choice.dest, None) is None:
         command.error(f"the following arguments are required: {choice.metavar}")
-    if args.command == "changes" and args.since is None and (args.limit or 0) > RECENT_MAX:  # what --limit reads
-        command.error(f"argument --limit: must be 1 to {RECENT_MAX} without --since, not {args.limit}")
+    if args.command == "changes" and args.since is None:
+        if (args.limit or 0) > RECENT_MAX:  # what --limit reads
+            command.error(f"argument --limit: must be 1 to {RECENT_MAX} without --since, not {args.limit}")
+        if args.until or args.path:  # exit 1 before, through the daemon too, as if it could not be done
+            command.error("--until and --path narrow the changes since a commit or date: give --since too")
     undecodable = _not_utf8(args)
     if undecodable is not None:  # a Latin-1 terminal's argument: no query, path or store can hold it
         shown = undecodable.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

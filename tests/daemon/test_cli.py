@@ -149,7 +149,7 @@ def test_cli_end_to_end(project):
     ]  # fmt: skip
     assert recalld("changes", "--limit", "1").stdout.startswith(f"{project.head()[:8]}  raise vat  (Test Author")
     lone = recalld("changes", "--path", "billing/", check=False)
-    assert lone.returncode == 1 and "give since too" in lone.stderr
+    assert lone.returncode == 2 and "give --since too" in lone.stderr  # a usage error (it was 1), as --limit 600 is
     stale = json.loads(recalld("search", "tax", "--include-deprecated", "--json").stdout)
     assert any(h["deprecated"] for h in stale)
     then = json.loads(recalld("search", "tax", "--as-of", first["to_commit"][:8], "--json").stdout)
