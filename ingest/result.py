@@ -101,11 +101,14 @@ class SyncResult:
         return " (" + ", ".join(f"{reason.replace('_', ' ')} {count}" for reason, count in reasons) + ")"
 
     def summary(self) -> str:
+        # the store's re-embedding is said by the first sync of a process, whichever repository's
+        # it is: one of a branch with no commit yet said nothing of it
+        reembedded = f"re-embedded {self.reembedded} memories for the configured model; " if self.reembedded else ""
         if self.to_commit is None and self.from_commit is None:  # ``sync.Syncer``: a branch with no commit yet
-            return f"synced {self.repo}@{self.branch}: the branch has no commit yet, nothing to index"
+            return f"{reembedded}synced {self.repo}@{self.branch}: the branch has no commit yet, nothing to index"
         span = f"{_short(self.from_commit)}→{_short(self.to_commit)}"
         return (
-            (f"re-embedded {self.reembedded} memories for the configured model; " if self.reembedded else "")
+            reembedded
             + f"synced {self.repo}@{self.branch} {span}: +{self.added} ~{self.modified} "
             f">{self.renamed} -{self.deprecated}, {self.files_changed} files, "
             f"commits +{self.tasks_added} -{self.tasks_deprecated}, "

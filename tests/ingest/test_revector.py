@@ -13,7 +13,7 @@ from recalld.ingest.result import NoProgress
 from recalld.ingest.revector import MARKER_ID, ensure_space, stored_space
 from recalld.ingest.store import MemoryFilter, StoredPoint
 from recalld.ingest.sync import Indexer
-from tests.conftest import FakeEmbedder
+from tests.conftest import FakeEmbedder, GitRepo
 from tests.ingest.conftest import FailingWrite, Harness
 
 EVERY_MEMORY = MemoryFilter(record="memory", deprecated=None)
@@ -82,6 +82,19 @@ def test_a_new_model_embeds_every_memory_again_closed_task_and_manual_ones_too(h
     indexer = Indexer(store=harness.store, embeddings=embeddings_of(harness, again), options=IndexOptions())
     assert indexer.sync(repo="r", path=str(git_repo.path), branch="main").reembedded == 0
     assert again.calls == []
+
+
+def test_a_reembedding_done_by_a_sync_of_a_branch_with_no_commit_yet_is_said(harness, git_repo, tmp_path):
+    """The process's first sync embeds the store again, whichever repository it is of:
+    one of a branch with no commit yet (the first registered, by name) said nothing of it."""
+    history(harness, git_repo)
+    memories = harness.store.count(EVERY_MEMORY)
+    empty = GitRepo(tmp_path / "empty")
+    indexer = Indexer(store=harness.store, embeddings=embeddings_of(harness, OtherModel()), options=IndexOptions())
+    result = indexer.sync(repo="e", path=str(empty.path), branch="main")
+    assert result.reembedded == memories
+    assert result.summary() == (f"re-embedded {memories} memories for the configured model; synced e@main: the"
+                                " branch has no commit yet, nothing to index")  # fmt: skip
 
 
 def test_a_store_without_a_marker_is_taken_to_be_of_the_configured_model(harness, git_repo):
