@@ -82,6 +82,7 @@ class Indexer:
         self.options = options
         self._space_lock = threading.Lock()
         self._space_checked = False  # the store's vectors are known to be of embeddings.space
+        self._reembedded_unsaid = 0  # re-embedded by a sync that failed after it: the next one says so
 
     def sync(
         self,
@@ -102,13 +103,17 @@ class Indexer:
         progress = progress or NoProgress()
         with sync_pace():
             reembedded = self.ensure_space(progress)
+            if reembedded:
+                with self._space_lock:
+                    self._reembedded_unsaid += reembedded
             with counting_redactions() as redactions:
                 result, owed = self._sync(repo=repo, path=path, branch=branch, full=full, progress=progress)
                 if owed is not None:
                     read_history(self.store, self.embeddings, self.options, owed, result, progress=progress,
                                  stop=stop_history or (lambda: False), give_way=yield_history or (lambda: False))
         result.secrets_redacted = redactions.count
-        result.reembedded = reembedded
+        with self._space_lock:  # a first sync that failed (its path gone) had said nothing of it
+            result.reembedded, self._reembedded_unsaid = self._reembedded_unsaid, 0
         return result
 
     def ensure_space(self, progress: ProgressSink) -> int:

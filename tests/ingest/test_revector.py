@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from recalld.ingest.embed_cache import CachedEmbeddings
+from recalld.ingest.errors import RecalldError
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.result import NoProgress
 from recalld.ingest.revector import MARKER_ID, ensure_space, stored_space
@@ -95,6 +96,19 @@ def test_a_reembedding_done_by_a_sync_of_a_branch_with_no_commit_yet_is_said(har
     assert result.reembedded == memories
     assert result.summary() == (f"re-embedded {memories} memories for the configured model; synced e@main: the"
                                 " branch has no commit yet, nothing to index")  # fmt: skip
+
+
+def test_a_reembedding_done_before_a_sync_failed_is_said_by_the_next_sync(harness, git_repo, tmp_path):
+    """`recalld sync` whose first repository's path was gone re-embedded the store before
+    that sync failed, and none of the others said so."""
+    history(harness, git_repo)
+    memories = harness.store.count(EVERY_MEMORY)
+    indexer = Indexer(store=harness.store, embeddings=embeddings_of(harness, OtherModel()), options=IndexOptions())
+    with pytest.raises(RecalldError):
+        indexer.sync(repo="gone", path=str(tmp_path / "gone"), branch="main")
+    assert stored_space(harness.store) == (True, "other-model")
+    assert indexer.sync(repo="r", path=str(git_repo.path), branch="main").reembedded == memories
+    assert indexer.sync(repo="r", path=str(git_repo.path), branch="main").reembedded == 0
 
 
 def test_a_store_without_a_marker_is_taken_to_be_of_the_configured_model(harness, git_repo):
