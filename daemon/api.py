@@ -243,15 +243,8 @@ def _named_fields(request: Request, fault: dict[str, Any]) -> dict[str, Any]:
 
 def _echo_cut(fault: dict[str, Any]) -> dict[str, Any]:
     """A fault whose refused value is long text shown with its start and its length alone:
-    a memory of 10 MB refused for its length was sent back whole. A body FastAPI did not
-    read as JSON (its Content-Type is not JSON's: curl's ``-d`` sends a form's) is its bytes,
-    which were sent back whole, and made the answer a 500 where they are not UTF-8: said so,
-    shown as text."""
+    a memory of 10 MB refused for its length was sent back whole."""
     value = fault.get("input")
-    if isinstance(value, bytes):
-        value = value.decode("utf-8", "backslashreplace")
-        fault = {**fault, "input": value, "msg": "the body is not read as JSON: send it with Content-Type:"
-                                                 " application/json"}  # fmt: skip
     if isinstance(value, str) and len(value) > ECHOED:
         return {**fault, "input": f"{value[:ECHOED]}… ({len(value)} characters)"}
     if isinstance(value, dict | list) and len(repr(value)) > ECHOED:
