@@ -30,7 +30,7 @@ from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from recalld.daemon.logs import get_logger
-from recalld.ingest.errors import RecalldError
+from recalld.ingest.errors import AmbiguousRevisionError, RecalldError
 from recalld.ingest.files import IndexOptions
 from recalld.ingest.gitrecords import TreeFile
 from recalld.ingest.plan import FileSymbols, Scope, memory_id
@@ -228,7 +228,10 @@ def states_at_commit(
     """The condition "valid at ``rev``" for a commit of the tracked branch, or one the index
     synced it to that it has since left (manual memories by the commit's time); ``flag``
     as in ``parse_date``."""
-    commit = git.resolve_commit(rev)
+    try:
+        commit = git.resolve_commit(rev)
+    except AmbiguousRevisionError as exc:
+        raise RecalldError(f"{flag} {rev!r}: {exc.message}") from None
     if commit is None:
         unshallow = " (a shallow clone: `git fetch --unshallow` brings its older commits)"
         shallow = unshallow if git.shallow_boundaries else ""

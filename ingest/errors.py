@@ -34,6 +34,11 @@ class StoreUnansweredError(StoreServerError):
     an answer that refuses (a wrong API key): what a starting daemon waits out."""
 
 
+class AmbiguousRevisionError(RecalldError):
+    """A short commit id that begins the ids of several commits: which one is meant is
+    not known (HTTP: 400)."""
+
+
 class DaemonStartedError(RecalldError):
     """The store is held by a daemon that started after the command looked for one: the
     command asks it when run again."""

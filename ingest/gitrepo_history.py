@@ -6,19 +6,23 @@ their parents)."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 import pygit2
 from pygit2.enums import ObjectType, SortMode
 
 from recalld.daemon.logs import get_logger
+from recalld.ingest.errors import AmbiguousRevisionError
 from recalld.ingest.gitblame import BlameUnanswered, Hunks, command_blame
 from recalld.ingest.gitnames import message_text, person, subject_of
 from recalld.ingest.gitrepo_objects import GitObjects
 from recalld.ingest.gitrecords import CommitDetails, CommitInfo
 
 log = get_logger("recalld.git")
+# a revision that begins with a short commit id: ``a1b2c3d``, ``a1b2c3d~2``, ``a1b2c3d^{commit}``
+_SHORT_ID = re.compile(r"([0-9a-fA-F]{4,63})((?:[~^].*)?)", re.DOTALL)
 
 
 class GitHistory(GitObjects):
@@ -116,9 +120,55 @@ class GitHistory(GitObjects):
             return None
         try:
             commit = self._repo.revparse_single(rev).peel(pygit2.Commit)
+        except pygit2.AmbiguousError:
+            return self._commit_of_prefix(rev)
         except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
             return None
         return str(commit.id)
+
+    def _commit_of_prefix(self, rev: str) -> str | None:
+        """The commit of ``rev`` whose short id begins the ids of other objects too, read as
+        git reads a revision that names a commit: among the commits (and tags of one) the id
+        begins. libgit2 refused it as ambiguous, and a commit id an agent or a log gave with
+        seven characters was "no such commit" where a blob's id began alike. Several commits:
+        an error that names them."""
+        found = _SHORT_ID.fullmatch(rev)
+        if found is None:
+            return None
+        prefix, rest = found.groups()
+        commits = sorted({c for c in map(self._peeled_commit, self._objects_of_prefix(prefix.lower())) if c})
+        if len(commits) > 1:
+            shown = ", ".join(c[:12] for c in commits[:5]) + (", …" if len(commits) > 5 else "")
+            raise AmbiguousRevisionError(f"{prefix!r} begins the ids of {len(commits)} commits ({shown}):"
+                                         " give more of the id")  # fmt: skip
+        if not commits:
+            return None
+        try:
+            return str(self._repo.revparse_single(commits[0] + rest).peel(pygit2.Commit).id)
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            return None
+
+    def _objects_of_prefix(self, prefix: str) -> Iterator[pygit2.Object]:
+        """The objects whose ids begin with ``prefix``: libgit2 finds one id of a prefix
+        alone, so an ambiguous one is read a hex digit longer, each way."""
+        try:
+            found = self._repo.get(prefix)
+        except pygit2.AmbiguousError:
+            if len(prefix) < 64:  # a whole id is never ambiguous (SHA-1's 40 digits, SHA-256's 64)
+                for digit in "0123456789abcdef":
+                    yield from self._objects_of_prefix(prefix + digit)
+            return
+        except (KeyError, ValueError, pygit2.GitError):
+            return
+        if found is not None:
+            yield found
+
+    @staticmethod
+    def _peeled_commit(obj: pygit2.Object) -> str | None:
+        try:
+            return str(obj.peel(pygit2.Commit).id)
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            return None
 
     def is_ancestor(self, ancestor: str, commit: str) -> bool:
         """Whether ``ancestor`` is ``commit`` or reachable from it."""

@@ -4,13 +4,17 @@ removed, paired by lineage; a path, a limit, an until, and bad input."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+import subprocess
+from collections.abc import Callable
 
 import pytest
 
 from recalld.daemon.changes import changes_between
 from recalld.ingest.errors import NotFoundError, RecalldError
 from recalld.ingest.gitrepo import GitRepository
+from tests.conftest import GitRepo
 from tests.daemon.test_search import app, history  # noqa: F401 - the fixtures
 from tests.ingest.conftest import harness  # noqa: F401 - the fixture, on both store adapters
 
@@ -198,6 +202,37 @@ def test_bad_since_and_until_are_clear_errors(history, app):
         changes_between(app, "r", history["c1"], path="  ")
     with pytest.raises(RecalldError, match="unknown repo"):
         changes_between(app, "nope", history["c1"])
+
+
+def _object_beginning(git_repo: GitRepo, prefix: str, kind: str, text: Callable[[int], str]) -> str:
+    """An object of ``kind`` written to ``git_repo``, of the first of ``text(0)``, ``text(1)``
+    … whose id begins with ``prefix`` (some 65,000 hashes for four hex digits)."""
+    for n in range(10_000_000):
+        data = text(n).encode()
+        if hashlib.sha1(f"{kind} {len(data)}\0".encode() + data).hexdigest().startswith(prefix):
+            done = subprocess.run(["git", "hash-object", "-t", kind, "-w", "--stdin"], cwd=git_repo.path, input=data,
+                                  capture_output=True, check=True)  # fmt: skip
+            return done.stdout.decode().strip()
+    raise AssertionError(f"no {kind} found beginning {prefix}")
+
+
+def test_a_short_commit_id_that_begins_a_blobs_id_too_names_the_commit(history, app, git_repo):
+    """A short id read as git reads a revision that names a commit: libgit2 refused one that
+    began another object's id too as ambiguous, and the commit was "no such commit"."""
+    c1, c2 = history["c1"], history["c2"]
+    blob = _object_beginning(git_repo, c1[:4], "blob", lambda n: f"blob {n}\n")
+    assert blob != c1 and blob[:4] == c1[:4]
+    answer = changes_between(app, "r", c1[:4], c2[:7])
+    assert (answer["since_commit"], answer["until_commit"]) == (c1, c2)
+    assert changes_between(app, "r", f"{c1[:4].upper()}~0")["since_commit"] == c1
+    # a second commit whose id begins alike (off the branch): which one is meant is not known
+    tree = git_repo.git("rev-parse", f"{c1}^{{tree}}")
+    other = _object_beginning(git_repo, c1[:4], "commit",
+                              lambda n: f"tree {tree}\nauthor A <a@e> 0 +0000\ncommitter A <a@e> 0 +0000\n\n{n}\n")
+    with pytest.raises(RecalldError, match=f"^since '{c1[:4]}': '{c1[:4]}' begins the ids of 2 commits "
+                                           f"\\(({c1[:12]}, {other[:12]}|{other[:12]}, {c1[:12]})\\): give more"):
+        changes_between(app, "r", c1[:4])
+    assert changes_between(app, "r", c1[:12])["since_commit"] == c1
 
 
 def test_changes_since_read_by_stamps_agree_with_both_states_compared_after_moves_back_and_forth(
