@@ -9,6 +9,7 @@ from pathlib import Path
 
 from recalld.daemon.terminal import is_name
 from recalld.ingest.errors import NotFoundError, RecalldError
+from recalld.ingest.manual import MAX_NAME
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +21,11 @@ class RepoEntry:
 
 
 def check_name(name: str) -> None:
+    # as long as a manual memory's repo may be: a repository registered under a longer name
+    # could hold none (``remember --repo`` refused it), and it was carried by every memory
+    if len(name) > MAX_NAME:  # told by its length: the name is not echoed
+        raise RecalldError(f"a repository's name is at most {MAX_NAME} characters (this one has {len(name)}):"
+                           " choose one with --name")  # fmt: skip
     if not is_name(name) or "/" in name:
         raise RecalldError(f"{name!r} cannot name a repository: a name is printable, not blank, without '/'"
                            " (choose one with --name)")  # fmt: skip

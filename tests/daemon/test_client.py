@@ -178,6 +178,7 @@ def test_a_repository_name_is_quoted_in_the_path_and_one_that_cannot_be_is_refus
     from recalld.daemon.client import repo_path
     from recalld.daemon.registry import RepoRegistry
     from recalld.ingest.errors import RecalldError
+    from recalld.ingest.manual import MAX_NAME
 
     address, asked = server
     client = DaemonClient(address, "token", wait=5.0)
@@ -189,6 +190,11 @@ def test_a_repository_name_is_quoted_in_the_path_and_one_that_cannot_be_is_refus
         for name in ("a/b", "  ", "tab\there"):
             with pytest.raises(RecalldError, match="cannot name a repository"):
                 registry.add(name, "/src/x", "main")
+        # as long as a manual memory's repo may be (one longer could hold none), told by its length
+        assert registry.add("n" * MAX_NAME, "/src/n", "main").name == "n" * MAX_NAME
+        with pytest.raises(RecalldError, match=f"^a repository's name is at most {MAX_NAME} characters .this one has"
+                                               f" {MAX_NAME + 1}.: choose one with --name$"):
+            registry.add("n" * (MAX_NAME + 1), "/src/x", "main")
     finally:
         registry.close()
 
