@@ -91,6 +91,21 @@ def test_a_body_that_is_not_json_is_refused_saying_why():
             assert (answer.status_code, answer.json()) == (400, {"detail": detail}), (path, body[:20])
 
 
+def test_a_json_body_labelled_otherwise_is_read_as_json():
+    """``curl -d`` labels what it posts a form: FastAPI handed a route's model the body's
+    bytes, a 422 "Input should be a valid dictionary" that showed the very object sent."""
+    client = DocumentedClient(small_api())
+    for label in ("application/x-www-form-urlencoded", "text/plain", "application/octet-stream; charset=x", None):
+        headers = {"Authorization": "Bearer t0ken", **({"Content-Type": label} if label else {})}
+        answer = client.post("/v1/memories", content=b'{"text": "a note"}', headers=headers)  # read: no scope given
+        assert (answer.status_code, answer.json()["detail"][:13]) == (400, "give a scope:"), (label, answer.text)
+        answer = client.post("/v1/memories", content=b'{"text": 1, "org": "acme"}', headers=headers)
+        assert answer.status_code == 422 and answer.json()["detail"][0]["loc"] == ["body", "text"], answer.text
+        answer = client.post("/v1/memories", content=b"text=a+note&org=acme", headers=headers)  # a form is no JSON
+        assert (answer.status_code, answer.json()) == (400, {"detail": "body is not JSON: Expecting value: line 1"
+                                                                       " column 1 (char 0)"}), answer.text
+
+
 def test_head_is_answered_on_every_get_route_as_get_is_without_the_body():
     """Monitors probe with HEAD: every route was a 405, ``/healthz`` too."""
     api = small_api()
