@@ -32,7 +32,9 @@ _REGEX = {DIRS: "(?:.*/)?", TAIL: "(?:/.*)?", ANY: ".*", STAR: "[^/]*", ONE: "[^
 def _tokens(pattern: str) -> tuple[str, ...]:
     """The pattern's wildcards (DIRS: nothing or whole directories; TAIL, a last ``/**``:
     nothing or a slash and anything; ANY, ``**`` elsewhere; STAR; ONE) and its other
-    characters, one token each. ``**/`` twice in a row is once."""
+    characters, one token each. ``**/`` twice in a row is once, and so is a run of stars
+    with an ANY in it, an ANY (``*****``, ``**/****/``: the walk's work grows with the
+    pattern's places, and 8,000 stars in a query's ``--path`` took 35 ms a path)."""
     if "/" not in pattern:
         pattern = DIRS + pattern
     out: list[str] = []
@@ -47,7 +49,9 @@ def _tokens(pattern: str) -> tuple[str, ...]:
         else:
             token = pattern[i]
         i += len(token)
-        if not (token == DIRS and out and out[-1] == DIRS):
+        if out and out[-1] in STARS and token in STARS and ANY in (out[-1], token):
+            out[-1] = ANY  # anything, then (or after) anything or nothing of some kind: anything
+        elif not (token == DIRS and out and out[-1] == DIRS):
             out.append(token)
     return tuple(out)
 

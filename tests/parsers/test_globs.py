@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 import time
+from functools import lru_cache
 
 from recalld.parsers.globs import _regex_source, _tokens, _walk, _walkable, first_match, glob_match, match_any
 
@@ -49,6 +50,47 @@ def test_many_runs_of_stars_are_walked_and_answer_as_the_rules_say() -> None:
     assert glob_match(deep, "d/**/d/*/d/**/*.py")
     assert match_any(deep, ("**/*.rs", "**/d/" * 8 + "*.py"))
     assert not glob_match(deep, "**/d/" * 8 + "*.rs")
+
+
+def _reference(path: str, pattern: str) -> bool:
+    """The rules of the syntax, read by recursion over both strings (slow, plain)."""
+    pattern = pattern if "/" in pattern else "**/" + pattern
+
+    @lru_cache(maxsize=None)
+    def rest(i: int, j: int) -> bool:  # whether pattern[i:] matches path[j:]
+        if i == len(pattern):
+            return j == len(path)
+        if pattern.startswith("**/", i):
+            return rest(i + 3, j) or any(path[k] == "/" and rest(i + 3, k + 1) for k in range(j, len(path)))
+        if pattern.startswith("/**", i) and i + 3 == len(pattern):
+            return j == len(path) or path[j] == "/"
+        if pattern.startswith("**", i):
+            return any(rest(i + 2, k) for k in range(j, len(path) + 1))
+        if pattern[i] == "*":
+            return any(rest(i + 1, k) for k in range(j, len(path) + 1) if "/" not in path[j:k])
+        if j < len(path) and (path[j] == pattern[i] or (pattern[i] == "?" and path[j] != "/")):
+            return rest(i + 1, j + 1)
+        return False
+
+    return rest(0, 0)
+
+
+def test_runs_of_stars_are_one_wildcard_and_answer_as_the_rules_say() -> None:
+    """A run of stars with ``**`` in it is one ``**``: the walk's work grew with the
+    pattern's places, and a query's ``--path`` of 8,000 stars took 35 ms a path."""
+    assert _tokens("*" * 8000) == ("**",) and _tokens("**/****/" * 500 + "x") == ("**", "x")
+    assert _tokens("a/***") == ("a", "/", "**") and _tokens("a/**/*") == ("a", "/", "**/", "*")
+    paths = [f"pkg/module_{n}/sub/file_{n}.py" for n in range(300)]
+    started = time.perf_counter()
+    for pattern in ("*" * 8000, "**/****/" * 1000, "?*" * 5 + "*" * 8000):
+        assert all(glob_match(path, pattern) for path in paths)
+    assert time.perf_counter() - started < 2  # 300 paths: 32 s
+    rng = random.Random(11)
+    for _ in range(2000):
+        pattern = "".join(rng.choice(PIECES[:-1]) for _ in range(rng.randint(1, 10)))
+        for _ in range(6):
+            path = "".join(rng.choice("ab/") for _ in range(rng.randint(0, 8)))
+            assert glob_match(path, pattern) == _reference(path, pattern), (pattern, path)
 
 
 def test_the_rules_of_the_syntax() -> None:
