@@ -26,7 +26,9 @@ from starlette.concurrency import run_in_threadpool
 from recalld.daemon import webhooks
 from recalld.daemon.answer_shapes import HEALTH, MEM0, MEMORY, QUEUED, STATUS, SYNC_RESULT, answered, listed
 from recalld.daemon.answers import GENERIC_PUSH, errors, json_body, noted
-from recalld.daemon.api_requests import BodyLimited, EmptyParametersDropped, HeadAsGet, ReasonedRoute, read_json
+from recalld.daemon.api_requests import (
+    BodyLimited, EmptyParametersDropped, HeadAsGet, ReasonedRoute, not_utf8, read_json,
+)
 from recalld.daemon.config import SEARCH_LIMIT
 from recalld.daemon.journal import Event
 from recalld.daemon.mem0 import mem0_results
@@ -209,11 +211,14 @@ class EscapedJSON(JSONResponse):
 def _known_query(request: Request) -> None:
     """A query parameter the route does not take is refused (422), with those it takes:
     FastAPI ignored it, and a misspelt ``asof`` answered for the tip without a word, a
-    ``?type=decision`` kept a note, a ``?dry_run=true`` deleted. A webhook's URL and a
-    health probe's are left be: they may carry a sender's or a monitor's own parameters."""
+    ``?type=decision`` kept a note, a ``?dry_run=true`` deleted. So is a path or a parameter
+    that is not UTF-8 (``not_utf8``). A webhook's URL and a health probe's are left be: they
+    may carry a sender's or a monitor's own parameters."""
     route = request.scope.get("route")
     if getattr(route, "path", "").startswith(LENIENT):
         return
+    if faults := not_utf8(request.scope):
+        raise RequestValidationError(faults)
     takes, given = _query_fields(getattr(route, "dependant", None)), request.query_params
     unknown = sorted(set(given).difference(takes))
     if unknown:

@@ -8,7 +8,7 @@ import json
 import re
 from collections.abc import Callable, Coroutine
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, unquote_to_bytes, urlencode
 
 from fastapi import HTTPException, Request, Response
 from fastapi.routing import APIRoute
@@ -31,6 +31,27 @@ def read_json(body: bytes) -> Any:
         raise HTTPException(400, f"body is not JSON: {exc}") from None
     except RecursionError:
         raise HTTPException(400, "body is not JSON a server reads: nested too deep") from None
+
+
+def not_utf8(scope: Scope) -> list[dict[str, Any]]:
+    """The faults of a URL whose path or query parameters, percent-decoded, are not UTF-8
+    (which byte, where), as a body's are told: the server read each such byte as U+FFFD,
+    and ``q=caf%E9`` (Latin-1's é) searched for "caf\ufffd" without a word, ``path=caf%E9.py``
+    for a file no repository can hold."""
+    parts: list[tuple[tuple[str, ...], bytes]] = [(("path",), unquote_to_bytes(scope.get("raw_path") or b""))]
+    for pair in (scope.get("query_string") or b"").split(b"&"):
+        name, _, value = (unquote_to_bytes(piece.replace(b"+", b" ")) for piece in pair.partition(b"="))
+        parts.append((("query", name.decode("utf-8", "replace")), name + b"=" + value))
+    faults = []
+    for loc, raw in parts:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            what = "the URL's path" if loc == ("path",) else "the query parameter"
+            faults.append({"type": "unicode_decode", "loc": loc, "input": raw.decode("utf-8", "backslashreplace"),
+                           "msg": f"{what} is not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}:"
+                                  f" {exc.reason})"})  # fmt: skip
+    return faults
 
 
 class ReasonedRequest(Request):

@@ -106,6 +106,28 @@ def test_a_json_body_labelled_otherwise_is_read_as_json():
                                                                        " column 1 (char 0)"}), answer.text
 
 
+def test_a_url_that_is_not_utf8_is_refused_saying_where():
+    """A query parameter or a path of bytes that are not UTF-8 (Latin-1's é, ``%E9``) was
+    read with U+FFFD for each: ``q=caf%E9`` searched for "caf\ufffd" without a word."""
+    client = DocumentedClient(small_api())
+    bearer = {"Authorization": "Bearer t0ken"}
+    for url, loc, msg in (
+        ("/v1/search?q=caf%E9", ["query", "q"], "the query parameter is not UTF-8 (byte 0xe9 at offset 5:"),
+        ("/v1/search?q=a&path=src/%ED%A0%80.py", ["query", "path"], "the query parameter is not UTF-8 (byte 0xed"),
+        ("/v1/repos/caf%E9/outline?path=a.py", ["path"], "the URL's path is not UTF-8 (byte 0xe9 at offset 13:"),
+        ("/v1/memories/%FF", ["path"], "the URL's path is not UTF-8 (byte 0xff at offset 13:"),
+    ):  # fmt: skip
+        answer = client.get(url, headers=bearer)
+        assert answer.status_code == 422, (url, answer.text)
+        (fault,) = answer.json()["detail"]
+        assert fault["loc"] == loc and fault["msg"].startswith(msg), (url, fault)
+    # UTF-8 passes (to the next check here); a webhook's URL may carry a sender's own bytes
+    said = client.get("/v1/search?q=caf%C3%A9+%F0%9F%98%80&limit=0", headers=bearer).json()["detail"]
+    assert [fault["loc"] for fault in said] == [["query", "limit"]]
+    answer = client.post("/v1/webhooks/generic?from=caf%E9", content=b"{", headers=bearer)
+    assert (answer.status_code, answer.json()["detail"][:16]) == (400, "body is not JSON")
+
+
 def test_head_is_answered_on_every_get_route_as_get_is_without_the_body():
     """Monitors probe with HEAD: every route was a 405, ``/healthz`` too."""
     api = small_api()
