@@ -26,9 +26,11 @@ def check_name(name: str) -> None:
     if len(name) > MAX_NAME:  # told by its length: the name is not echoed
         raise RecalldError(f"a repository's name is at most {MAX_NAME} characters (this one has {len(name)}):"
                            " choose one with --name")  # fmt: skip
-    if not is_name(name) or "/" in name:
-        raise RecalldError(f"{name!r} cannot name a repository: a name is printable, not blank, without '/'"
-                           " (choose one with --name)")  # fmt: skip
+    # "." and "..": an HTTP client reads them in a URL's path as the path's own steps (RFC 3986),
+    # and curl asked for /v1/symbols where /v1/repos/../symbols was meant
+    if not is_name(name) or "/" in name or name in (".", ".."):
+        raise RecalldError(f"{name!r} cannot name a repository: a name is printable, not blank, without '/',"
+                           " not '.' or '..' (choose one with --name)")  # fmt: skip
 
 
 class RepoRegistry:

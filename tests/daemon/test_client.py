@@ -187,7 +187,7 @@ def test_a_repository_name_is_quoted_in_the_path_and_one_that_cannot_be_is_refus
     registry = RepoRegistry(tmp_path / "state.db")
     try:
         assert registry.add("My Project", "/src/My Project", "main").name == "My Project"
-        for name in ("a/b", "  ", "tab\there"):
+        for name in ("a/b", "  ", "tab\there", ".", ".."):
             with pytest.raises(RecalldError, match="cannot name a repository"):
                 registry.add(name, "/src/x", "main")
         # as long as a manual memory's repo may be (one longer could hold none), told by its length
