@@ -36,6 +36,17 @@ MEANINGS = {
 
 NOTE_CHARACTERS = 1_000  # of one note the header holds: a note may echo what was asked (a path of 24k characters)
 NOTES_BYTES = 32_768  # of the header: clients refuse a header line over 64 KiB (Python's http.client)
+# of an error's detail: it may echo what was asked too (a qualname of 1 MB was sent back whole,
+# into an agent's context by the MCP tool that asked)
+DETAIL_CHARACTERS = 4_000
+
+
+def elided(text: str, limit: int) -> str:
+    """``text``, or past ``limit`` characters its start and its end around how many are left out."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]} … ({len(text) - 2 * half} characters) … {text[-half:]}"
 
 
 def noted(response: Response, notes: list[str], answer: T) -> T:
@@ -45,9 +56,7 @@ def noted(response: Response, notes: list[str], answer: T) -> T:
     kept: list[str] = []
     size = 64  # the brackets, and room for the last note saying how many more there are
     for number, note in enumerate(notes):
-        if len(note) > NOTE_CHARACTERS:
-            half = NOTE_CHARACTERS // 2
-            note = f"{note[:half]} … ({len(note) - 2 * half} characters) … {note[-half:]}"
+        note = elided(note, NOTE_CHARACTERS)
         size += len(json.dumps(note)) + 2
         if size > NOTES_BYTES:
             kept.append(f"… and {len(notes) - number} note{'s' * (len(notes) - number > 1)} more")

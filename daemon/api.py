@@ -25,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 
 from recalld.daemon import webhooks
 from recalld.daemon.answer_shapes import HEALTH, MEM0, MEMORY, QUEUED, STATUS, SYNC_RESULT, answered, listed
-from recalld.daemon.answers import GENERIC_PUSH, errors, json_body, noted
+from recalld.daemon.answers import DETAIL_CHARACTERS, GENERIC_PUSH, elided, errors, json_body, noted
 from recalld.daemon.api_requests import (
     BodyLimited, EmptyParametersDropped, HeadAsGet, ReasonedRoute, not_utf8, read_json,
 )
@@ -77,14 +77,15 @@ def create_api(service: Service) -> FastAPI:
 
     @api.exception_handler(RecalldError)
     def _expected(_request: Request, exc: RecalldError) -> JSONResponse:
+        detail = {"detail": elided(exc.message, DETAIL_CHARACTERS)}  # it may echo a value of megabytes
         if isinstance(exc, BusyError):  # nothing was done: the client may ask again
-            return EscapedJSON({"detail": exc.message}, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
+            return EscapedJSON(detail, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
         if isinstance(exc, DiskFullError):  # the server's disk, not the request: 507 Insufficient Storage
-            return EscapedJSON({"detail": exc.message}, status_code=507)
+            return EscapedJSON(detail, status_code=507)
         if isinstance(exc, StoreServerError):  # the Qdrant server behind the daemon: 502 Bad Gateway
-            return EscapedJSON({"detail": exc.message}, status_code=502)
+            return EscapedJSON(detail, status_code=502)
         status = 404 if isinstance(exc, NotFoundError) else 400  # an unknown repository's name too (the registry's)
-        return EscapedJSON({"detail": exc.message}, status_code=status)
+        return EscapedJSON(detail, status_code=status)
 
     @api.get("/healthz", responses=answered(HEALTH, "the daemon's state"))
     def healthz() -> dict[str, Any]:

@@ -90,6 +90,13 @@ def test_a_write_route_refuses_a_query_parameter_and_a_refused_text_is_not_sent_
     (fault,) = huge.json()["detail"]
     assert huge.status_code == 422 and fault["type"] == "string_too_long" and len(huge.content) < 2000
     assert fault["input"] == "a " * 100 + "… (1000000 characters)"
+    # an error that names what was asked is cut too: a qualname of 1 MB was its 404's detail whole
+    for url in ("/v1/repos/" + "r" * 60_000 + "/symbols?qualname=x", "/v1/memories/" + "m" * 60_000,
+                "/v1/search?q=x&kind=" + "k" * 60_000, "/v1/search?q=x&as_of=" + "9" * 60_000):  # fmt: skip
+        answer = client.get(url, headers=bearer)
+        assert answer.status_code in (400, 404) and len(answer.content) < 4100, (url[:40], len(answer.content))
+    detail = client.get("/v1/memories/" + "m" * 60_000, headers=bearer).json()["detail"]
+    assert detail == "unknown memory '" + "m" * 1984 + " … (56017 characters) … " + "m" * 1999 + "'"
 
 
 def test_the_same_memory_remembered_at_once_by_many_is_created_once(service):
