@@ -146,10 +146,12 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)
     search.add_argument("--limit", type=_limit, default=10, metavar="N",
                         help=f"how many results, 1 to {SEARCH_LIMIT} (default 10)")
-    search.add_argument("--format", choices=("text", "json", "mem0"), default="text",
-                        help="text (default); json: an array of memories with provenance; mem0: Mem0's"
-                        " {\"results\": [...]} shape with the repo as the group")
-    search.add_argument("--json", action="store_const", const="json", dest="format", help="same as --format json")
+    # one or the other: `--format mem0 --json` printed the plain array, the last of them winning unsaid
+    shape = search.add_mutually_exclusive_group()
+    shape.add_argument("--format", choices=("text", "json", "mem0"), default="text",
+                       help="text (default); json: an array of memories with provenance; mem0: Mem0's"
+                       " {\"results\": [...]} shape with the repo as the group")
+    shape.add_argument("--json", action="store_const", const="json", dest="format", help="same as --format json")
     search.set_defaults(handler=commands.search)  # fmt: skip
 
     symbol = sub.add_parser(

@@ -221,7 +221,9 @@ def test_an_argument_a_command_does_not_take_is_refused_with_that_commands_usage
                                  (["repo", "--bogus"], "repo", "unrecognized arguments: --bogus"),
                                  ([], "", "the following arguments are required: COMMAND"),
                                  (["-v"], "", "the following arguments are required: COMMAND"),
-                                 (["repo"], "repo", "the following arguments are required: ACTION")):  # fmt: skip
+                                 (["repo"], "repo", "the following arguments are required: ACTION"),
+                                 (["search", "x", "--format", "mem0", "--json"], "search",
+                                  "argument --json: not allowed with argument --format")):  # fmt: skip
         with pytest.raises(SystemExit) as stopped:
             main(argv)
         said = capsys.readouterr().err
