@@ -18,6 +18,16 @@ from recalld.ingest.errors import RecalldError
 EXIT_OK, EXIT_FAILED = 0, 1
 
 
+def nonblank(text: str) -> str:
+    """An argument that is not blank: a query, an as-of, a path. A path given empty was the
+    current directory (``repo add "$DIR"`` with DIR unset registered the repository it ran
+    in; ``repo set NAME --path ""`` re-pointed NAME to it), where a query given empty is
+    refused."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return text
+
+
 def add_commands(sub: Any) -> None:
     serve = sub.add_parser(
         "serve",
@@ -28,7 +38,7 @@ def add_commands(sub: Any) -> None:
 
     notify = sub.add_parser("notify", help="tell the daemon a repository changed (used by the git hooks)")
     notify.add_argument("--hook", default="manual", help="which hook fired")
-    notify.add_argument("--path", default=".", help="a path inside the repository (default: here)")
+    notify.add_argument("--path", default=".", type=nonblank, help="a path inside the repository (default: here)")
     notify.set_defaults(handler=run_notify)
 
     hooks = sub.add_parser("hooks", help="install or remove recalld's git hooks")
@@ -37,7 +47,7 @@ def add_commands(sub: Any) -> None:
                          ("uninstall", "remove them, restoring hooks that were there before")):  # fmt: skip
         cmd = hooks_sub.add_parser(action, help=text)
         target = cmd.add_mutually_exclusive_group()
-        target.add_argument("path", nargs="?", help="a repository (default: the one here)")
+        target.add_argument("path", nargs="?", type=nonblank, help="a repository (default: the one here)")
         target.add_argument("--all", action="store_true", help="every registered repository")
         cmd.set_defaults(handler=run_hooks, action=action)
 

@@ -12,6 +12,7 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
+from recalld.daemon.admin import nonblank
 from recalld.daemon.client import memory_path
 from recalld.daemon.commands import LINE_FIELDS
 from recalld.daemon.terminal import one_line, one_lined
@@ -39,7 +40,7 @@ def add_commands(sub: Any) -> None:
     remember.set_defaults(handler=run_remember)
 
     forget = sub.add_parser("forget", help="close a manual memory (others follow git and cannot be forgotten)")
-    forget.add_argument("id", help="the id `recalld remember` printed")
+    forget.add_argument("id", type=nonblank, help="the id `recalld remember` printed")
     forget.add_argument("--json", action="store_true", help="the result as a JSON object")
     forget.set_defaults(handler=run_forget)
 

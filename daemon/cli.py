@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from recalld.daemon import admin, agent, commands, repos
+from recalld.daemon.admin import nonblank
 from recalld.daemon.config import (CHANGES_LIMIT, CHANGES_MAX, MEMORY_TYPES, OUTLINE_LIMIT, OUTLINE_MAX, RECENT_LIMIT,
                                    RECENT_MAX, SEARCH_LIMIT, load_config)
 from recalld.daemon.context import run_command
@@ -77,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     repo = sub.add_parser("repo", help="register, list, re-point and remove repositories")
     repo_sub = repo.add_subparsers(dest="repo_command", metavar="ACTION", required=True)
     add = repo_sub.add_parser("add", help="register a git repository")
-    add.add_argument("path", help="path to the repository (work tree or bare)")
+    add.add_argument("path", type=nonblank, help="path to the repository (work tree or bare)")
     add.add_argument("--name", help="name to refer to it by (default: the directory name)")
     add.add_argument("--branch", help="branch to track: a local branch, or remote/branch such as origin/main "
                      "(what webhook-triggered fetches move; default: the checked-out branch)")
@@ -95,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
         " branch's memories for its other writers. Stop the daemon first.",
     )  # fmt: skip
     edit.add_argument("name", help="the registered name (recalld repo list)")
-    edit.add_argument("--path", help="the repository's new place (work tree or bare)")
+    edit.add_argument("--path", type=nonblank, help="the repository's new place (work tree or bare)")
     edit.add_argument("--branch", help="the branch to track instead: a local branch, or remote/branch")
     edit.set_defaults(handler=repos.repo_set)
     rm = repo_sub.add_parser(
@@ -126,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
         " word) puts the memories of that name or qualified name first."
         " Deprecated and untrusted memories are left out unless asked for.",
     )  # fmt: skip
-    search.add_argument("query", type=_query, help="what to look for: words, identifiers, paths")
+    search.add_argument("query", type=nonblank, help="what to look for: words, identifiers, paths")
     search.add_argument("--repo", metavar="NAME",
                         help="only this repository (needed for --as-of COMMIT when several are registered)")
     search.add_argument("--type", action="append", default=[], metavar="T", dest="type", type=_memory_type,
@@ -143,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--include-deprecated", action="store_true", help="also closed (stale) versions")
     search.add_argument("--include-untrusted", action="store_true",
                         help="also memories from refs marked untrusted in config (left out by default)")
-    search.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)
+    search.add_argument("--as-of", metavar="COMMIT|DATE", type=nonblank, help=AS_OF_HELP)
     search.add_argument("--limit", type=_limit, default=10, metavar="N",
                         help=f"how many results, 1 to {SEARCH_LIMIT} (default 10)")
     # one or the other: `--format mem0 --json` printed the plain array, the last of them winning unsaid
@@ -161,12 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
                     " ('Arg.fmt' finds Rust's '<Arg as Display>.fmt', 'Codec.decode' each Java overload)."
                     " Every match is printed with its code, live versions first.",
     )
-    symbol.add_argument("qualname", type=_query, help="qualified name, plain name, or scope and name")
+    symbol.add_argument("qualname", type=nonblank, help="qualified name, plain name, or scope and name")
     symbol.add_argument("--repo", metavar="NAME", help="the repository (default: the one registered, or the one here)")
     symbol.add_argument("--path", metavar="PATH", help="only in this file, directory or glob")
     symbol.add_argument("--kind", metavar="K", type=_symbol_kind, help="module, class, function, method, ...")
     symbol.add_argument("--include-deprecated", action="store_true", help="also its earlier, closed versions")
-    symbol.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)
+    symbol.add_argument("--as-of", metavar="COMMIT|DATE", type=nonblank, help=AS_OF_HELP)
     symbol.add_argument("--blame", action="store_true",
                         help="also who last changed each version's lines and when (git blame; the 'since ... by'"
                         " line names the commit whose sync first saw it, and who made that version)")
@@ -179,11 +180,11 @@ def build_parser() -> argparse.ArgumentParser:
                     " or matching a glob, in the order they stand: lines, kind, qualified name, signature and the"
                     " doc's first sentence, each file's own doc first; with --as-of, as they were then.",
     )
-    outline.add_argument("path", type=_query, help="a file ('src/config.py'), a directory ('src/') or a glob"
+    outline.add_argument("path", type=nonblank, help="a file ('src/config.py'), a directory ('src/') or a glob"
                          " ('src/**/*.go') of the repository, from its top; in a subdirectory '.', './x' and '../x' are"
                          " read from there, as is a path that is there and not at the top")
     outline.add_argument("--repo", metavar="NAME", help="the repository (default: the one registered, or the one here)")
-    outline.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)
+    outline.add_argument("--as-of", metavar="COMMIT|DATE", type=nonblank, help=AS_OF_HELP)
     outline.add_argument("--limit", type=_outline_limit, default=OUTLINE_LIMIT, metavar="N",
                          help=f"list at most N symbols, 1 to {OUTLINE_MAX} (default {OUTLINE_LIMIT})")
     outline.add_argument("--blame", action="store_true",
@@ -200,11 +201,11 @@ def build_parser() -> argparse.ArgumentParser:
                     " commits (or symbol versions opened and closed).",
     )  # fmt: skip
     changes.add_argument("--repo", metavar="NAME", help="the repository (default: the one registered, or the one here)")
-    changes.add_argument("--since", metavar="COMMIT|DATE", type=_query, help="a commit of the tracked branch (id, tag,"
-                         " HEAD~5) or an ISO date (end of that day, UTC): e.g. the commit an agent last worked at")
-    changes.add_argument("--until", metavar="COMMIT|DATE", type=_query, help="with --since: to this commit or date"
+    changes.add_argument("--since", metavar="COMMIT|DATE", type=nonblank, help="a commit of the tracked branch (id,"
+                         " tag, HEAD~5) or an ISO date (end of that day, UTC): e.g. the commit an agent last worked at")
+    changes.add_argument("--until", metavar="COMMIT|DATE", type=nonblank, help="with --since: to this commit or date"
                          " (default: the indexed commit)")
-    changes.add_argument("--path", metavar="GLOB", type=_query, help="with --since: only what was or is under this"
+    changes.add_argument("--path", metavar="GLOB", type=nonblank, help="with --since: only what was or is under this"
                          " file, directory or glob ('src/', '**/*.go')")
     changes.add_argument("--limit", type=_changes_limit, default=None, metavar="N",
                          help=f"list at most N: changes, 1 to {CHANGES_MAX} (default {CHANGES_LIMIT}); without"
@@ -217,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--repo", metavar="NAME", help="only this repository (needed for --as-of COMMIT when several"
                         " are registered)")
     export.add_argument("--include-deprecated", action="store_true", help="also closed (stale) versions")
-    export.add_argument("--as-of", metavar="COMMIT|DATE", type=_query, help=AS_OF_HELP)
+    export.add_argument("--as-of", metavar="COMMIT|DATE", type=nonblank, help=AS_OF_HELP)
     export.set_defaults(handler=commands.export)
 
     status = sub.add_parser("status", help="repositories, indexed commit, lag and memory counts")
@@ -250,13 +251,6 @@ def _every_command(parser: argparse.ArgumentParser) -> None:
 
 AS_OF_HELP = ("what was valid then, with the lines it had: a commit of the tracked branch (id, ref, HEAD~3) or an"
               " ISO date (end of that day, UTC) / datetime")
-
-
-def _query(text: str) -> str:
-    """A search query or an as-of: not blank."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("must not be empty")
-    return text
 
 
 def _memory_type(text: str) -> str:

@@ -223,7 +223,13 @@ def test_an_argument_a_command_does_not_take_is_refused_with_that_commands_usage
                                  (["-v"], "", "the following arguments are required: COMMAND"),
                                  (["repo"], "repo", "the following arguments are required: ACTION"),
                                  (["search", "x", "--format", "mem0", "--json"], "search",
-                                  "argument --json: not allowed with argument --format")):  # fmt: skip
+                                  "argument --json: not allowed with argument --format"),
+                                 # a path given empty was the current directory's repository
+                                 (["repo", "add", ""], "repo add", "argument path: must not be empty"),
+                                 (["repo", "set", "r", "--path", " "], "repo set", "argument --path: must not be empty"),
+                                 (["hooks", "install", ""], "hooks install", "argument path: must not be empty"),
+                                 (["notify", "--path", ""], "notify", "argument --path: must not be empty"),
+                                 (["forget", ""], "forget", "argument id: must not be empty")):  # fmt: skip
         with pytest.raises(SystemExit) as stopped:
             main(argv)
         said = capsys.readouterr().err
