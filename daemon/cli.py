@@ -80,8 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     add = repo_sub.add_parser("add", help="register a git repository")
     add.add_argument("path", type=nonblank, help="path to the repository (work tree or bare)")
     add.add_argument("--name", help="name to refer to it by (default: the directory name)")
-    add.add_argument("--branch", help="branch to track: a local branch, or remote/branch such as origin/main "
-                     "(what webhook-triggered fetches move; default: the checked-out branch)")
+    add.add_argument("--branch", type=nonblank, help="branch to track: a local branch, or remote/branch such as"
+                     " origin/main (what webhook-triggered fetches move; default: the checked-out branch)")
     add.set_defaults(handler=repos.repo_add)
     lst = repo_sub.add_parser("list", help="list registered repositories")
     lst.add_argument("--json", action="store_true", help="one JSON object per line")
@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     edit.add_argument("name", help="the registered name (recalld repo list)")
     edit.add_argument("--path", type=nonblank, help="the repository's new place (work tree or bare)")
-    edit.add_argument("--branch", help="the branch to track instead: a local branch, or remote/branch")
+    edit.add_argument("--branch", type=nonblank, help="the branch to track instead: a local branch, or remote/branch")
     edit.set_defaults(handler=repos.repo_set)
     rm = repo_sub.add_parser(
         "remove", help="unregister a repository and delete its memories",
@@ -107,8 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
         " `repo set --branch`) and keep the registration. Stop the daemon first.",
     )  # fmt: skip
     rm.add_argument("name", help="the registered name (recalld repo list)")
-    rm.add_argument("--branch", help="delete only this branch's memories (not the followed one's); on a shared store"
-                    " with --purge")  # fmt: skip
+    rm.add_argument("--branch", type=nonblank, help="delete only this branch's memories (not the followed one's); on a"
+                    " shared store with --purge")  # fmt: skip
     rm.add_argument("--purge", action="store_true", help="delete its memories from a shared store too, for every"
                     " writer (also a name no longer registered here)")  # fmt: skip
     rm.set_defaults(handler=repos.repo_remove)

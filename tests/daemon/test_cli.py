@@ -229,7 +229,10 @@ def test_an_argument_a_command_does_not_take_is_refused_with_that_commands_usage
                                  (["repo", "set", "r", "--path", " "], "repo set", "argument --path: must not be empty"),
                                  (["hooks", "install", ""], "hooks install", "argument path: must not be empty"),
                                  (["notify", "--path", ""], "notify", "argument --path: must not be empty"),
-                                 (["forget", ""], "forget", "argument id: must not be empty")):  # fmt: skip
+                                 (["forget", ""], "forget", "argument id: must not be empty"),
+                                 # and a branch given empty the checked-out one, or no change
+                                 (["repo", "add", ".", "--branch", ""], "repo add", "argument --branch: must not be empty"),
+                                 (["repo", "set", "r", "--branch", ""], "repo set", "argument --branch: must not be empty")):  # fmt: skip
         with pytest.raises(SystemExit) as stopped:
             main(argv)
         said = capsys.readouterr().err
