@@ -104,6 +104,10 @@ def test_a_json_body_labelled_otherwise_is_read_as_json():
         answer = client.post("/v1/memories", content=b"text=a+note&org=acme", headers=headers)  # a form is no JSON
         assert (answer.status_code, answer.json()) == (400, {"detail": "body is not JSON: Expecting value: line 1"
                                                                        " column 1 (char 0)"}), answer.text
+        answer = client.post("/v1/memories", content=b'{"text": "caf\xe9", "org": "acme"}', headers=headers)
+        assert answer.status_code == 400 and "not UTF-8" in answer.json()["detail"], answer.text  # was a 500
+        answer = client.post("/v1/memories", content=b"x" * 3000, headers=headers)  # not echoed whole
+        assert answer.status_code == 400 and len(answer.text) < 1000, answer.text
 
 
 def test_a_url_that_is_not_utf8_is_refused_saying_where():
