@@ -24,7 +24,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from recalld.daemon import webhooks
-from recalld.daemon.answer_shapes import HEALTH, MEM0, MEMORY, QUEUED, STATUS, SYNC_RESULT, answered, listed
+from recalld.daemon.answer_shapes import HEALTH, MEM0, MEMORY, NOTED, QUEUED, STATUS, SYNC_RESULT, answered, listed
 from recalld.daemon.answers import DETAIL_CHARACTERS, GENERIC_PUSH, elided, errors, json_body, noted
 from recalld.daemon.api_requests import (
     BodyLimited, EmptyParametersDropped, HeadAsGet, ReasonedRoute, not_utf8, read_json,
@@ -33,7 +33,8 @@ from recalld.daemon.config import SEARCH_LIMIT
 from recalld.daemon.journal import Event
 from recalld.daemon.mem0 import mem0_results
 from recalld.daemon.memory_api import add_memory_routes
-from recalld.daemon.query import SearchRequest, export, search_noted
+from recalld.daemon.exports import export_noted
+from recalld.daemon.query import SearchRequest, search_noted
 from recalld.daemon.repos import unfollowed_at
 from recalld.ingest.diskspace import DiskFullError
 from recalld.ingest.errors import BusyError, NotFoundError, RecalldError, StoreServerError
@@ -149,17 +150,20 @@ def create_api(service: Service) -> FastAPI:
         return noted(response, notes, mem0_results(records) if shape == "mem0" else records)
 
     @api.get("/v1/export", dependencies=auth, response_class=StreamingResponse, responses={
-        200: {"description": "one memory a line", "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+        200: {"description": "one memory a line", "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+              "headers": NOTED},
         **errors(400, 401, 404, 502, 503)})
     def export_memories(
         repo: str | None = None, include_deprecated: bool = False,
         as_of: Annotated[str | None, Query(description="commit of the tracked branch or ISO date")] = None,
     ) -> StreamingResponse:  # fmt: skip
-        records = export(service.app, repo=repo, include_deprecated=include_deprecated, as_of_text=as_of or None)
+        records, notes = export_noted(service.app, repo=repo, include_deprecated=include_deprecated,
+                                      as_of_text=as_of or None)  # fmt: skip
         # read as it is sent (``LockedStore.stream``); the first record before answering, so an
         # unknown repo or a busy store is a 404 / 503 and not an answer cut off after its start
         first = list(islice(records, 1))
-        return StreamingResponse(_json_lines(chain(first, records)), media_type="application/x-ndjson")
+        answer = StreamingResponse(_json_lines(chain(first, records)), media_type="application/x-ndjson")
+        return noted(answer, notes, answer)
 
     add_memory_routes(api, service, auth)
 

@@ -137,11 +137,7 @@ class DaemonClient:
     def noted(self, method: str, path: str, params: dict[str, Any] | None = None) -> tuple[Any, list[str]]:
         """An answer and the daemon's notes on it (``NOTES_HEADER``: where it may be stale)."""
         raw, headers = self._whole(method, path, params, body=None, timeout=30.0)
-        try:
-            notes = json.loads(headers.get(NOTES_HEADER) or "[]")
-        except ValueError:
-            notes = []
-        return (json.loads(raw) if raw else None), [str(n) for n in notes] if isinstance(notes, list) else []
+        return (json.loads(raw) if raw else None), _header_notes(headers.get(NOTES_HEADER))
 
     def _whole(
         self, method: str, path: str, params: dict[str, Any] | None, *, body: Any, timeout: float
@@ -154,11 +150,13 @@ class DaemonClient:
         finally:
             conn.close()
 
-    def lines(self, path: str, params: dict[str, Any]) -> Iterator[str]:
+    def lines(self, path: str, params: dict[str, Any], notes: list[str] | None = None) -> Iterator[str]:
         """A JSON Lines answer line by line, as the daemon sends it (an export of every
-        memory is held whole on neither side). An answer cut off raises ``RecalldError``
-        after the lines that came."""
+        memory is held whole on neither side), its notes (``NOTES_HEADER``) into ``notes``
+        before the first. An answer cut off raises ``RecalldError`` after the lines that came."""
         conn, response = self._answered("GET", path, params, body=None, timeout=600)
+        if notes is not None:
+            notes += _header_notes(response.headers.get(NOTES_HEADER))
         try:
             for line in response:
                 yield line.decode("utf-8").rstrip("\n")
@@ -235,3 +233,12 @@ def _detail(body: bytes) -> str:
     if isinstance(detail, list):
         return "; ".join(f"{'.'.join(str(x) for x in d.get('loc', ())[1:])}: {d.get('msg')}" for d in detail)
     return str(detail)
+
+
+def _header_notes(header: str | None) -> list[str]:
+    """The notes a ``NOTES_HEADER`` holds (a JSON list of strings); none where it is not one."""
+    try:
+        notes = json.loads(header or "[]")
+    except ValueError:
+        return []
+    return [str(n) for n in notes] if isinstance(notes, list) else []

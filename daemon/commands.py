@@ -331,14 +331,18 @@ def as_indented(code: list[str], *, whole: bool = True) -> list[str]:
 
 def export(ctx: Any, args: argparse.Namespace) -> int:
     daemon = ctx.daemon()
+    notes: list[str] = []
     if daemon is not None:
         params = {"repo": args.repo, "include_deprecated": flag(args.include_deprecated), "as_of": args.as_of}
-        for line in daemon.lines("/v1/export", params):
+        for line in daemon.lines("/v1/export", params, notes):
             sys.stdout.write(line + "\n")
+        _print_notes(notes)
         return EXIT_OK
-    from recalld.daemon.query import export as run_export
+    from recalld.daemon.exports import export_noted
 
-    records = run_export(ctx.app, repo=args.repo, include_deprecated=args.include_deprecated, as_of_text=args.as_of)
+    records, notes = export_noted(ctx.app, repo=args.repo, include_deprecated=args.include_deprecated,
+                                  as_of_text=args.as_of)  # fmt: skip
     for record in records:
         emit_json(record)
+    _print_notes(notes)
     return EXIT_OK

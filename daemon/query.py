@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from itertools import islice
 from typing import Any
 
 from recalld.daemon.app import App
@@ -37,7 +36,6 @@ EXPORT_FIELDS = (
     "type", "scope", "user", "org", "untrusted", "task_id",
 )  # fmt: skip
 FORMATS = ("json", "mem0")
-EXPORT_PAGE = 512  # points an as-of export places at a time (``AsOf.placed``)
 BETWEEN_COUNTED = 1000  # commits between an as-of commit and the state answered for, counted at most
 log = get_logger("recalld.query")
 
@@ -153,10 +151,17 @@ def _search_notes(app: App, request: SearchRequest, flt: MemoryFilter, records: 
                     known = f"its code is in {', '.join(held)}"  # a language read, not there: what is
                 notes.append(f"no memory{where} has {field} {given!r} ({known})")
     if flt.valid_at is not None and not any(r["type"] == "structural" for r in records):
-        if not app.store.count(replace(anywhere, types=("structural",), valid_at=flt.valid_at)):
-            notes.append(f"no code memory{where} is valid at {request.as_of}: code memories start at a repository's"
-                         " first sync (commits before it are task memories only)")  # fmt: skip
+        notes += no_code_then(app, anywhere, flt.valid_at, request.as_of)
     return notes
+
+
+def no_code_then(app: App, anywhere: MemoryFilter, valid_at: ValidAt, asked: str | None) -> list[str]:
+    """That no code memory (of ``anywhere``'s repository) was valid as of ``asked``, where none was."""
+    if app.store.count(replace(anywhere, types=("structural",), valid_at=valid_at)):
+        return []
+    where = f" of {anywhere.repo}" if anywhere.repo else ""
+    return [f"no code memory{where} is valid at {asked}: code memories start at a repository's first sync (commits"
+            " before it are task memories only)"]
 
 
 def _code_languages(app: App, anywhere: MemoryFilter, asked: str) -> list[str]:
@@ -308,25 +313,6 @@ def _valid_at(app: App, as_of: str, entry: RepoEntry | None, flag: str) -> Valid
     if moment is not None:
         return states_at_date(app.store, git, repo=entry.name, branch=entry.branch, moment=moment)
     return states_at_commit(app.store, git, repo=entry.name, branch=entry.branch, rev=as_of, flag=flag)
-
-
-def export(
-    app: App, *, repo: str | None, include_deprecated: bool, as_of_text: str | None = None
-) -> Iterator[dict[str, Any]]:
-    """Every memory (of ``repo``): those valid now, or with ``as_of_text`` those valid then
-    with the lines they had (``as_of``), deprecated ones too when asked."""
-    if repo is not None:
-        app.registry.get(repo)
-    at = as_of(app, as_of_text, repo)
-    valid_at = at.valid_at if at else None
-    flt = MemoryFilter(repo=repo, followed=app.registry.followed(repo),
-                       deprecated=None if include_deprecated or at else 0, valid_at=valid_at)
-    points = app.store.stream(flt)
-    if at is None:
-        yield from map(memory_record, points)
-        return
-    while page := list(islice(points, EXPORT_PAGE)):
-        yield from map(memory_record, at.placed(page))
 
 
 def repo_status(app: App, name: str) -> dict[str, Any]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from recalld.daemon.memories import recent_changes, remember
-from recalld.daemon.query import SearchRequest, export, search
+from recalld.daemon.exports import export
+from recalld.daemon.query import SearchRequest, search
 from recalld.ingest.manual import ManualMemory
 from tests.conftest import GitRepo
 from tests.daemon.test_search import SearchApp

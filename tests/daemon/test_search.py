@@ -15,7 +15,8 @@ from recalld.daemon.asof import indexed_states
 from recalld.daemon.config import Config, validate
 from recalld.daemon.mem0 import mem0_results
 from recalld.daemon.memories import get_symbol
-from recalld.daemon.query import SearchRequest, export, search
+from recalld.daemon.exports import export
+from recalld.daemon.query import SearchRequest, search
 from recalld.daemon.registry import RepoRegistry
 from recalld.ingest.errors import RecalldError
 from recalld.ingest.records import REOPENED_OVER

@@ -1,5 +1,6 @@
-"""`recalld symbol` and `recalld outline` as of a commit the index never synced on its own
-say which state they answer for, on stderr: run alone and through the daemon."""
+"""`recalld symbol`, `recalld outline` and `recalld export` as of a commit the index never
+synced on its own say which state they answer for, on stderr: run alone and through the
+daemon."""
 
 from __future__ import annotations
 
@@ -24,6 +25,12 @@ def test_symbol_and_outline_note_the_state_they_answer_for(daemon, repo):
         assert '"alpha"' in listed.stdout and said in listed.stderr, listed.stderr
         exact = recalld("symbol", "alpha", "--as-of", "HEAD")
         assert "First, changed." in exact.stdout and "note:" not in exact.stderr
+        exported = recalld("export", "--as-of", "HEAD~1")
+        assert '"alpha"' in exported.stdout and said in exported.stderr and state in exported.stderr, exported.stderr
+        assert "note:" not in recalld("export", "--as-of", "HEAD").stderr
+        # before the first sync: an empty answer, and why (it said nothing)
+        before = recalld("export", "--as-of", "2001-01-01")
+        assert before.stdout == "" and "note: no code memory is valid at 2001-01-01" in before.stderr, before.stderr
 
     recalld("sync")  # two commits in one step
     asked()  # the command alone
