@@ -14,7 +14,8 @@ from recalld.daemon import memories
 from recalld.daemon.answer_shapes import CHANGES, MEMORY, OUTLINE, WRITTEN, answered, listed
 from recalld.daemon.answers import errors, noted
 from recalld.daemon.changes import repo_changes
-from recalld.daemon.config import CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX, SYMBOLS_MAX
+from recalld.daemon.config import (CHANGES_LIMIT, CHANGES_MAX, OUTLINE_LIMIT, OUTLINE_MAX, RECENT_LIMIT, RECENT_MAX,
+                                   SYMBOLS_MAX)
 from recalld.daemon.repos import unfollowed_at
 from recalld.ingest.gitnames import is_utf8
 from recalld.ingest.manual import MAX_NAME, MAX_TEXT, ManualMemory
@@ -112,7 +113,10 @@ def add_memory_routes(api: FastAPI, service: Service, auth: list[Any]) -> None:
     @api.get("/v1/repos/{name:path}/changes", dependencies=auth, responses={
         **answered(CHANGES, "what changed (without since: the latest commits)"), **errors(400, 401, 404, 502, 503)})
     def changes(
-        name: str, limit: Annotated[int | None, Query(ge=1, le=CHANGES_MAX)] = None,
+        name: str,
+        limit: Annotated[int | None, Query(ge=1, le=CHANGES_MAX, description=f"at most this many changes (default"
+                                           f" {CHANGES_LIMIT}); without since, commits: 1 to {RECENT_MAX} (default"
+                                           f" {RECENT_LIMIT}), more is a 400")] = None,
         since: Annotated[str | None, Query(description="a commit of the tracked branch or an ISO date: what changed"
                                            " in the code's symbols from then (without it: the latest commits)")] = None,
         until: Annotated[str | None, Query(description="with since: to this commit or date (default: the indexed"
