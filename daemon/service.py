@@ -93,7 +93,8 @@ class Service:
             raise RecalldError(f"recalld serve is stopping: the sync of {repo} asked for is left to its next start"
                                " (the event stays in its journal)")  # fmt: skip
         where = "still running" if self.dispatcher.syncing(repo) else "still queued"
-        raise RecalldError(f"sync of {repo} did not finish within {timeout:.0f} s ({where}; it goes on)")
+        within = f"{timeout:.0f}" if timeout >= 1 else f"{timeout:.2g}"  # timeout=0.0001 said "within 0 s"
+        raise RecalldError(f"sync of {repo} did not finish within {within} s ({where}; it goes on)")
 
     def status(self) -> dict[str, Any]:
         """What the daemon and each repo are doing. While the store is busy (its vector
