@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from recalld.daemon import admin, agent, commands, repos
@@ -347,6 +348,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _handled(args: argparse.Namespace) -> int:
+    config = None
     try:
         config = load_config()
         from recalld.daemon.logs import configure_logging
@@ -360,6 +362,12 @@ def _handled(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("recalld: interrupted", file=sys.stderr)
         return 130
+    except OSError as exc:  # the state directory where no directory can be (RECALLD_HOME=/proc/x): a traceback
+        if config is None or not exc.filename or not Path(str(exc.filename)).is_relative_to(config.home):
+            raise
+        print(f"recalld: the state directory cannot be used: {exc.strerror or exc} ({one_line(str(exc.filename))})",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_FAILED
     except BrokenPipeError:
         return EXIT_OK
 

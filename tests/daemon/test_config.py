@@ -139,6 +139,21 @@ def test_a_state_directory_that_cannot_be_written_is_a_one_line_error(monkeypatc
         assert capsys.readouterr().err == f"recalld: the state directory $RECALLD_HOME {said}\n"
 
 
+@pytest.mark.parametrize("argv", [["status"], ["search", "x"]])
+def test_a_state_directory_the_system_refuses_to_make_is_a_one_line_error(argv, monkeypatch, capsys):
+    """/proc and /sys pass for writable directories (``os.access``) yet no directory can
+    be made in them: the first command to make the state directory failed with a traceback."""
+    from recalld.daemon.cli import main
+
+    home = Path("/proc") / "recalld-state"
+    if not os.access("/proc", os.W_OK) or home.exists():
+        pytest.skip("/proc is not writable to this user: the check before it says so")
+    monkeypatch.setenv("RECALLD_HOME", str(home))
+    assert main(argv) == 1
+    said = capsys.readouterr().err
+    assert said.startswith("recalld: the state directory cannot be used: ") and said.endswith(f" ({home})\n"), said
+
+
 def test_a_configuration_variable_naming_no_file_is_said_once(monkeypatch, tmp_path, capsys):
     """``RECALLD_CONFIG`` mistyped ran on the defaults without a word."""
     import recalld.daemon.config as config
