@@ -77,14 +77,23 @@ class Known:
     """What the store knows of a branch's states: every commit where some interval opened,
     closed or was last valid; those of them the branch was synced to (all but a task
     memory's own commit, where its interval opens: ``ingest/tasks.py``); and for a
-    synced commit, the stamp of a sync that moved the branch there (``records.next_stamp``)."""
+    synced commit, the stamp of a sync that moved the branch there (``records.next_stamp``);
+    ``left``: for a commit where what a sync closed was last valid, one just before that
+    sync's stamp, where the branch still held it (``visit``: for a state no sync that moved
+    nothing stamped, as a mode changed; not over a stamp of its own, which an interrupted
+    sync's writes since, kept by the next, could follow)."""
 
     states: set[str] = field(default_factory=set)
     targets: set[str] = field(default_factory=set)
     visits: dict[str, int] = field(default_factory=dict)
+    left: dict[str, int] = field(default_factory=dict)
 
     def copy(self) -> Known:
-        return Known(set(self.states), set(self.targets), dict(self.visits))
+        return Known(set(self.states), set(self.targets), dict(self.visits), dict(self.left))
+
+    def visit(self, commit: str) -> int | None:
+        """A stamp at which the branch held ``commit``, where one is known."""
+        return self.visits.get(commit, self.left.get(commit))
 
     def add(self, interval: dict[str, Any], *, task: bool) -> None:
         for key in STATE_KEYS:
@@ -97,6 +106,9 @@ class Known:
             commit, stamp = interval.get(commit_key), interval.get(stamp_key)
             if isinstance(commit, str) and isinstance(stamp, int) and not (task and commit_key == "valid_from_commit"):
                 self.visits[commit] = max(stamp, self.visits.get(commit, stamp))
+        through, closed = interval.get("valid_through_commit"), interval.get("valid_to_sync")
+        if isinstance(through, str) and through and isinstance(closed, int):
+            self.left[through] = min(closed - 1, self.left.get(through, closed - 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +276,7 @@ def _states(store: Store, git: GitRepository, *, repo: str, branch: str, commit:
         if git.is_ancestor(last, state):
             last = state
     later = tuple(sorted(s for s in known.states if git.is_ancestor(last, s)))
-    return ValidAt(0, tuple(before), later, known.visits.get(last) if last in known.targets else None, state=last)
+    return ValidAt(0, tuple(before), later, known.visit(last) if last in known.targets else None, state=last)
 
 
 DEFAULT_MAX_CHARS = IndexOptions().max_embed_chars  # ``[embedding] max_chars``'s default

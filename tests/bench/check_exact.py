@@ -224,7 +224,7 @@ class Checker:
         got = indexed_states(self.store, "r", self.branch)
         _KNOWN[self.store].clear()
         want = indexed_states(self.store, "r", self.branch)
-        ok = (got.states, got.targets, got.visits) == (want.states, want.targets, want.visits)
+        ok = (got.states, got.targets, got.visits, got.left) == (want.states, want.targets, want.visits, want.left)
         self.failed += not ok
         print(f"CHECK {'known states':<14} {'exact' if ok else 'DIFFERS'}: read on after each sync"
               f" {len(got.states)} states, {len(got.targets)} synced; afresh {len(want.states)},"

@@ -125,3 +125,57 @@ def test_symbol_and_outline_through_the_daemon_say_a_repository_cannot_be_follow
             answer = get(route, **params)
             assert answer.status_code == 200
             assert any("its memories may be stale" in n for n in json.loads(answer.headers[NOTES_HEADER])), route
+
+
+def test_as_of_a_commit_last_held_before_a_deletion_after_a_rewrite_is_its_synced_state(git_repo, harness, app):  # noqa: F811
+    """A commit synced that moved nothing (``c``, a mode made executable) is a state the
+    index knows only as where what the next sync closed was last valid (``valid_through_commit``).
+    As of it, what a commit since rewritten away opened (``gamma``, opened at ``x``, amended
+    to one of the same tree) held there: the answer lacked it, judged by ancestry alone, as
+    after a `git filter-branch` or a rebase that kept the tree."""
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("m.py", ONE)
+    git_repo.commit("a")
+    harness.sync(git_repo)
+    git_repo.write("n.py", "def gamma():\n    return 3\n")
+    git_repo.commit("x")
+    harness.sync(git_repo)
+    git_repo.git("commit", "-q", "--amend", "-m", "x reworded")  # gamma's opening commit is no longer on the branch
+    harness.sync(git_repo)
+    (git_repo.path / "m.py").chmod(0o755)
+    c = git_repo.commit("c: m.py made executable")
+    harness.sync(git_repo)
+    git_repo.write("m.py", "")
+    git_repo.commit("alpha deleted")  # alpha closed, last valid at c
+    harness.sync(git_repo)
+    notes: list[str] = []
+    assert [s["qualname"] for s in outline(app, "r", "n.py", as_of_text=c, notes=notes)["files"][0]["symbols"]] == [
+        "gamma"]  # fmt: skip
+    assert notes == []
+    assert [m["qualname"] for m in get_symbol(app, "r", "alpha", as_of_text=c)] == ["alpha"]
+
+
+def test_as_of_a_commit_before_a_killed_sync_leaves_out_what_it_wrote(git_repo, harness, app, monkeypatch):  # noqa: F811
+    """A sync killed after writing its plan (``b``'s ``gamma`` opened, ``alpha`` closed) and
+    resumed: as of ``a``, synced before it, ``alpha`` and not ``gamma``, though the resume
+    closed what was last valid at ``a`` after the killed sync had written."""
+    from recalld.ingest import sync as sync_module
+
+    def killed(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("killed")
+
+    app.registry.add("r", str(git_repo.path), "main")
+    git_repo.write("m.py", ONE)
+    a = git_repo.commit("a")
+    harness.sync(git_repo)
+    git_repo.write("m.py", "")
+    git_repo.write("n.py", "def gamma():\n    return 3\n")
+    git_repo.commit("b")
+    with monkeypatch.context() as dying:
+        dying.setattr(sync_module.Indexer, "_sync_tasks", killed)
+        with pytest.raises(RuntimeError, match="killed"):
+            harness.sync(git_repo)
+    harness.sync(git_repo)
+    assert [m["qualname"] for m in get_symbol(app, "r", "alpha", as_of_text=a)] == ["alpha"]
+    with pytest.raises(NotFoundError, match="not there then"):
+        get_symbol(app, "r", "gamma", as_of_text=a)
