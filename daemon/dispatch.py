@@ -41,6 +41,7 @@ class Dispatcher:
     journal: Journal
     sync_repo: Callable[[str, Claim], SyncResult]
     git_dir_of: Callable[[str], Path | None]
+    registered: Callable[[str], bool] = lambda _repo: True
     workers: int = 2
     settle: float = 0.15
     states: dict[str, RepoState] = field(default_factory=dict)
@@ -92,6 +93,9 @@ class Dispatcher:
             with self._lock:
                 if repo in self._inflight:
                     continue
+            if not self.registered(repo):
+                self._drop(repo)
+                continue
             if self._backing_off(repo, now) or now - oldest < self.settle or self._git_busy(repo, now):
                 continue
             claim = self.journal.claim(repo)
@@ -101,6 +105,15 @@ class Dispatcher:
                 self._inflight[repo] = self._pool.submit(self._run, claim)
             started += 1
         return started
+
+    def _drop(self, repo: str) -> None:
+        """Mark done the events of a repository no longer registered (``repo remove`` runs
+        with the daemon stopped and leaves them): there is nothing to sync them into."""
+        claim = self.journal.claim(repo)
+        if claim is not None:
+            self.journal.complete(claim)
+            log.info("events of a repository no longer registered dropped", repo=repo, events=len(claim.ids))
+        self.states.pop(repo, None)
 
     def _backing_off(self, repo: str, now: float) -> bool:
         """Whether ``repo``'s syncs failed lately and it waits out its backoff. An event that

@@ -69,6 +69,7 @@ class Service:
             journal=self.journal,
             sync_repo=self._sync_repo,
             git_dir_of=self._git_dirs.get,
+            registered=lambda repo: self.app.registry.find(repo) is not None,
             workers=int(config.get("daemon", "workers")),
             settle=config.get("daemon", "settle_ms") / 1000,
         )

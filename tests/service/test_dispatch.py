@@ -279,3 +279,20 @@ def test_a_journal_of_an_earlier_version_is_read_and_deferrable(tmp_path):
     journal.defer(claim.ids, [{"tries": 1}], time.time() + 60)
     journal.complete(claim)
     assert journal.claim("r") is None and journal.depth() == {"r": 1}
+
+
+def test_events_of_a_repository_no_longer_registered_are_dropped(tmp_path):
+    """``repo remove`` (run with the daemon stopped) leaves the events the journal holds of
+    that repository: the daemon tried to sync it at every start and after every backoff, up
+    to five minutes apart for as long as it ran, each a warning "unknown repo". They are done,
+    logged once, and no sync is tried."""
+    service = Service(load_config())
+    try:
+        service.journal.append(Event("removed", "watcher"))
+        service.journal.append(Event("removed", "hook"))
+        service.dispatcher.start()
+        run_until(service.dispatcher, lambda: not service.journal.depth())
+        assert service.dispatcher.state("removed").last_error is None and service.dispatcher.idle()
+    finally:
+        service.stop()
+        service.close()
