@@ -19,11 +19,9 @@ validity intervals' times decide. Manual memories, which no commit opened, go by
 
 from __future__ import annotations
 
-import re
 import threading
 import weakref
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, time, timedelta
 from itertools import chain
 from collections.abc import Callable, Iterable, Iterator
 from time import monotonic
@@ -41,7 +39,6 @@ from recalld.parsers.base import Symbol
 if TYPE_CHECKING:  # given one by the caller that asks as of a commit or a date: pygit2 loads there
     from recalld.ingest.gitrepo import GitRepository
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 STATE_KEYS = ("valid_from_commit", "valid_to_commit", "valid_through_commit")
 STATE_FIELDS = (*STATE_KEYS, "valid_from_sync", "valid_to_sync", "history")
 # What an unchanged memory's code may have read otherwise at an earlier commit, its text
@@ -53,23 +50,6 @@ log = get_logger("recalld.asof")
 # A store's branches' known states, with the generation they were read at (``indexed_states``).
 _KNOWN: weakref.WeakKeyDictionary[Store, dict[tuple[str, str], _Kept]] = weakref.WeakKeyDictionary()
 _KNOWN_LOCK = threading.Lock()
-
-
-def parse_date(text: str, *, flag: str = "as of") -> int | None:
-    """Unix seconds for an ISO date/datetime, None when ``text`` does not look like one
-    (``flag``: what it was given as, as an error names it: ``query.as_of``)."""
-    if not _DATE.match(text):
-        return None
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError as exc:  # "month must be in 1..12"; an offset's told its Python repr (timedelta(days=4, …))
-        why = "its UTC offset is not within 24 hours" if "offset" in str(exc) else str(exc)
-        raise RecalldError(f"{flag} {text!r} is not a valid ISO date or datetime ({why})") from None
-    if len(text) == 10:  # a bare date: the state at the end of that day
-        moment = datetime.combine(moment.date(), time.min) + timedelta(days=1, seconds=-1)
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return int(moment.timestamp())
 
 
 @dataclass(slots=True)
@@ -247,6 +227,10 @@ def states_at_commit(
     if commit is None:
         unshallow = " (a shallow clone: `git fetch --unshallow` brings its older commits)"
         shallow = unshallow if git.shallow_boundaries else ""
+        synced = [c for c in indexed_states(store, repo, branch).targets if c.startswith(rev.lower())]
+        if len(rev) >= 4 and len(synced) == 1:  # the index knows it, git no longer does
+            shallow = (f" (the index synced commit {synced[0][:12]}, which git has since pruned, as `git gc` does"
+                       " after a reset, an amend or a rebase: an answer as of it reads its history from git)")
         raise RecalldError(f"{flag} {rev!r}: no such commit in repo {repo!r} (nor an ISO date){shallow}")
     tip = git.branch_tip(branch)
     # one the branch left (an amend, a rebase, a force-push) answers where the index synced it

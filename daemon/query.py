@@ -7,9 +7,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from recalld.daemon.app import App
-from recalld.daemon.asof import LinesAt, parse_date, states_at_commit, states_at_date
+from recalld.daemon.asof import LinesAt, states_at_commit, states_at_date
 from recalld.daemon.branch_points import other_branches
 from recalld.daemon.config import MEMORY_TYPES, SEARCH_LIMIT
+from recalld.daemon.dates import parse_date
 from recalld.daemon.here import holding
 from recalld.daemon.logs import get_logger
 from recalld.daemon.paths import within

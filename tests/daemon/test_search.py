@@ -369,7 +369,7 @@ def test_known_states_read_on_after_syncs_are_those_read_afresh(history, app, ha
     assert seen(indexed_states(app.store, "r", "main")) == seen(afresh()) and read_on[-1] is None
 
 
-def test_a_commit_a_shallow_clone_lacks_is_said_to_be_beyond_it(git_repo, tmp_path):
+def test_a_commit_a_shallow_clone_lacks_is_said_to_be_beyond_it(git_repo, tmp_path, app):
     import subprocess
 
     from recalld.daemon.asof import states_at_commit
@@ -381,7 +381,7 @@ def test_a_commit_a_shallow_clone_lacks_is_said_to_be_beyond_it(git_repo, tmp_pa
         subprocess.run(["git", "clone", "-q", depth, f"file://{git_repo.path}", str(tmp_path / where)], check=True)
         lacked = first if shallow else "deadbeef" * 5
         with pytest.raises(RecalldError, match="no such commit") as raised:
-            states_at_commit(None, GitRepository(tmp_path / where), repo="r", branch="main", rev=lacked)  # type: ignore[arg-type]
+            states_at_commit(app.store, GitRepository(tmp_path / where), repo="r", branch="main", rev=lacked)
         assert ("a shallow clone: `git fetch --unshallow` brings its older commits" in str(raised.value)) is shallow
 
 

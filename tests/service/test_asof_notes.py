@@ -37,3 +37,23 @@ def test_symbol_and_outline_note_the_state_they_answer_for(daemon, repo):
     daemon.start()
     asked()  # through the daemon
     assert daemon.stop() == 0
+
+
+def test_as_of_a_synced_commit_git_has_pruned_says_so(repo):
+    """A commit the index synced that a reset left, pruned by `git gc`, was "no such
+    commit" alone: the index knew it, git no longer does."""
+    recalld("repo", "add", str(repo.path))
+    recalld("sync")
+    first = repo.head()
+    repo.write("app/more.py", "def beta():\n    return 3\n")
+    gone = repo.commit("two")
+    recalld("sync")
+    repo.git("reset", "-q", "--hard", first)
+    recalld("sync")
+    assert '"beta"' in recalld("export", "--as-of", gone[:10]).stdout  # a commit the branch left, git still has
+    repo.git("reflog", "expire", "--expire=now", "--all")
+    repo.git("gc", "-q", "--prune=now")
+    for command in (("export",), ("symbol", "beta"), ("search", "beta")):
+        asked = recalld(*command, "--as-of", gone[:10], check=False)
+        assert asked.returncode == 1, asked.stdout
+        assert f"the index synced commit {gone[:12]}, which git has since pruned" in asked.stderr, asked.stderr
