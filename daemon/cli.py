@@ -362,14 +362,14 @@ def _handled(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("recalld: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return EXIT_OK
     except OSError as exc:  # the state directory where no directory can be (RECALLD_HOME=/proc/x): a traceback
         if config is None or not exc.filename or not Path(str(exc.filename)).is_relative_to(config.home):
             raise
         print(f"recalld: the state directory cannot be used: {exc.strerror or exc} ({one_line(str(exc.filename))})",
               file=sys.stderr)  # fmt: skip
         return EXIT_FAILED
-    except BrokenPipeError:
-        return EXIT_OK
 
 
 def _not_utf8(args: argparse.Namespace) -> str | None:

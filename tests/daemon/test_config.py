@@ -154,6 +154,19 @@ def test_a_state_directory_the_system_refuses_to_make_is_a_one_line_error(argv, 
     assert said.startswith("recalld: the state directory cannot be used: ") and said.endswith(f" ({home})\n"), said
 
 
+def test_a_closed_pipe_is_still_a_quiet_success(monkeypatch, tmp_path):
+    """BrokenPipeError is an OSError: the state directory's clause, put before it, re-raised
+    it where the command ended quietly (`recalld … | head`)."""
+    from recalld.daemon import cli
+
+    def closed(*_args: object) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setenv("RECALLD_HOME", str(tmp_path))
+    monkeypatch.setattr(cli, "run_command", closed)
+    assert cli.main(["status"]) == 0
+
+
 def test_a_configuration_variable_naming_no_file_is_said_once(monkeypatch, tmp_path, capsys):
     """``RECALLD_CONFIG`` mistyped ran on the defaults without a word."""
     import recalld.daemon.config as config
