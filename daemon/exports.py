@@ -14,21 +14,14 @@ from recalld.ingest.store import MemoryFilter
 EXPORT_PAGE = 512  # points an as-of export places at a time (``AsOf.placed``)
 
 
-def export(
-    app: App, *, repo: str | None, include_deprecated: bool, as_of_text: str | None = None
-) -> Iterator[dict[str, Any]]:
-    """Every memory (of ``repo``): those valid now, or with ``as_of_text`` those valid then
-    with the lines they had (``as_of``), deprecated ones too when asked."""
-    return export_noted(app, repo=repo, include_deprecated=include_deprecated, as_of_text=as_of_text)[0]
-
-
 def export_noted(
     app: App, *, repo: str | None, include_deprecated: bool, as_of_text: str | None = None
 ) -> tuple[Iterator[dict[str, Any]], list[str]]:
-    """``export``'s records, and as of a commit what the answer is where the index never
-    synced it on its own (``note_as_of``), or that no code memory was valid then: as search
-    says them (an export as of 1900 was an empty answer without a word). A bad repository
-    or as-of is an error here, before any record."""
+    """Every memory (of ``repo``): those valid now, or with ``as_of_text`` those valid then
+    with the lines they had (``as_of``), deprecated ones too when asked; and as of a commit
+    what the answer is where the index never synced it on its own (``note_as_of``), or that
+    no code memory was valid then: as search says them (an export as of 1900 was an empty
+    answer without a word). A bad repository or as-of is an error here, before any record."""
     if repo is not None:
         app.registry.get(repo)
     at = as_of(app, as_of_text, repo)

@@ -51,10 +51,10 @@ def _under(path: Path, directory: Path) -> bool:
     return any(p.is_relative_to(d) for p in (path, path.resolve()) for d in (directory, directory.resolve()))
 
 
-def with_documentation(unit: str, readme: Path | None = None) -> str:
+def with_documentation(unit: str) -> str:
     """``unit`` with ``Documentation=`` after its Description naming the README of this
     installation (``documentation()``), where there is one."""
-    readme = readme if readme is not None else documentation()
+    readme = documentation()
     if readme is None:
         return unit
     lines = unit.splitlines()
@@ -64,12 +64,11 @@ def with_documentation(unit: str, readme: Path | None = None) -> str:
     return "\n".join([*lines[:at], f"Documentation=file://{quote(str(readme))}", *lines[at:]]) + "\n"
 
 
-def documentation(package: Path | None = None) -> Path | None:
+def documentation() -> Path | None:
     """The README of this installation: a clone's or an editable install's own; else, as a
     wheel ships no README beside the code, its installed metadata (``METADATA``), which
     holds the README whole after its headers; None when neither is there."""
-    package = package if package is not None else Path(__file__).resolve().parent
-    readme = package.parent / "README.md"
+    readme = Path(__file__).resolve().parents[1] / "README.md"
     if readme.is_file():
         return readme
     try:

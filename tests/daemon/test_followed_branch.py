@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from recalld.daemon.memories import recent_changes, remember
-from recalld.daemon.exports import export
+from recalld.daemon.exports import export_noted
 from recalld.daemon.query import SearchRequest, search
 from recalld.ingest.manual import ManualMemory
 from tests.conftest import GitRepo
@@ -60,8 +60,8 @@ def test_a_search_reads_the_followed_branch_and_what_no_branch_holds(shared, app
 
 
 def test_export_and_recent_changes_read_the_followed_branch(shared, app):
-    exported = list(export(app, repo="r", include_deprecated=True))
+    exported = list(export_noted(app, repo="r", include_deprecated=True)[0])
     assert exported and {r["branch"] for r in exported} == {"main"}
-    assert "refund_card" not in {r["qualname"] for r in export(app, repo=None, include_deprecated=True)}
+    assert "refund_card" not in {r["qualname"] for r in export_noted(app, repo=None, include_deprecated=True)[0]}
     changes = recent_changes(app, "r")["changes"]
     assert [c["text"].splitlines()[0] for c in changes] == ["charge"]  # feature's commit is another branch's

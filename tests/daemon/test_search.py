@@ -15,7 +15,7 @@ from recalld.daemon.asof import indexed_states
 from recalld.daemon.config import Config, validate
 from recalld.daemon.mem0 import mem0_results
 from recalld.daemon.memories import get_symbol
-from recalld.daemon.exports import export
+from recalld.daemon.exports import export_noted
 from recalld.daemon.query import SearchRequest, search
 from recalld.daemon.registry import RepoRegistry
 from recalld.ingest.errors import RecalldError
@@ -294,7 +294,7 @@ def test_as_of_gives_the_lines_the_code_had_then(git_repo, harness, app):
     # the symbol and the export as of a commit, in-process and through the HTTP API
     (at_c1,) = get_symbol(app, "r", "target", as_of_text=commits[0])
     assert (at_c1["start_line"], at_c1["end_line"]) == (1, 3)
-    exported = {r["qualname"]: r for r in export(app, repo="r", include_deprecated=False, as_of_text=commits[1])}
+    exported = {r["qualname"]: r for r in export_noted(app, repo="r", include_deprecated=False, as_of_text=commits[1])[0]}
     assert (exported["target"]["start_line"], exported["added"]["start_line"]) == (8, 4) and "again" not in exported
     with api_client(app) as get:
         (version,) = get("/v1/repos/r/symbols", qualname="target", as_of=commits[1]).json()
